@@ -1,0 +1,43 @@
+# Two commands for a fresh machine with Python 3.11 (see README):
+#   make run   install, migrate, load the demo data, start the site on SQLite
+#   make test  install and run the whole test suite
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1:8000
+# Only for tests: the site refuses to start without a real key when DEBUG is off.
+TEST_SECRET_KEY := test-only-secret-key-not-for-any-deployment-000000
+
+.PHONY: install run test lint typecheck check bench clean
+
+$(STAMP): requirements.txt
+	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements.txt
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: install
+	DJANGO_DEBUG=1 $(BIN)/python manage.py migrate --noinput
+	DJANGO_DEBUG=1 $(BIN)/python manage.py load_demo
+	DJANGO_DEBUG=1 $(BIN)/python manage.py runserver $(HOST)
+
+test: install
+	DJANGO_SECRET_KEY=$${DJANGO_SECRET_KEY:-$(TEST_SECRET_KEY)} $(BIN)/python -m pytest
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: install
+	$(BIN)/mypy --strict battles/engine
+
+check: lint typecheck test
+
+bench: install
+	$(BIN)/python bench/append.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,477 @@
+"""The event store: append-only streams of events with a global position.
+
+Battles and campaigns keep their history here as streams named by a type and
+an id. The rules for writers (docs/ARCHITECTURE.md explains why):
+
+- `append` writes all events of one command in one transaction, with the
+  version the writer last read (optimistic concurrency) and a command id
+  (idempotent retries);
+- appends are serialised (a table lock on PostgreSQL, SQLite's single writer),
+  so positions are committed in increasing order and a reader paging by
+  position never skips an event that commits later;
+- each event carries a SHA-256 digest chained to the previous event of its
+  stream; `verify` recomputes the chain.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from django.db import connection, transaction
+from django.utils import timezone
+
+from .models import Event, Snapshot
+
+MAX_EVENTS_PER_COMMAND = 1000
+
+
+class EventStoreError(Exception):
+    """Base class of the store's refusals."""
+
+
+class ConcurrencyError(EventStoreError):
+    """The stream moved on since the writer read it; nothing was written."""
+
+    def __init__(self, stream: StreamRef, expected: int, actual: int) -> None:
+        super().__init__(
+            f"stream {stream} is at version {actual}, not the expected {expected}; "
+            "read it again and retry"
+        )
+        self.stream = stream
+        self.expected = expected
+        self.actual = actual
+
+
+class CommandIdReused(EventStoreError):
+    """A command id was used before with other content; nothing was written."""
+
+
+@dataclass(frozen=True, slots=True)
+class StreamRef:
+    type: str
+    id: str
+
+    def __str__(self) -> str:
+        return f"{self.type}/{self.id}"
+
+
+@dataclass(frozen=True, slots=True)
+class NewEvent:
+    type: str
+    payload: Mapping[str, Any]
+    schema_version: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedEvent:
+    position: int
+    stream: StreamRef
+    version: int
+    type: str
+    schema_version: int
+    payload: dict[str, Any]
+    metadata: dict[str, Any]
+    command_id: str
+    recorded_at: datetime
+    digest: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "position": self.position,
+            "stream_type": self.stream.type,
+            "stream_id": self.stream.id,
+            "version": self.version,
+            "type": self.type,
+            "schema_version": self.schema_version,
+            "payload": self.payload,
+            "metadata": self.metadata,
+            "command_id": self.command_id,
+            "recorded_at": format_timestamp(self.recorded_at),
+            "digest": self.digest,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class AppendResult:
+    events: tuple[RecordedEvent, ...]
+    version: int
+    duplicate: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class VerifyReport:
+    stream: StreamRef
+    ok: bool
+    checked: int
+    first_broken_version: int | None = None
+    reason: str | None = None
+    head_digest: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "stream": str(self.stream),
+            "ok": self.ok,
+            "checked": self.checked,
+            "first_broken_version": self.first_broken_version,
+            "reason": self.reason,
+            "head_digest": self.head_digest,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class StoredSnapshot:
+    stream: StreamRef
+    version: int
+    engine_version: str
+    state: dict[str, Any] = field(default_factory=dict)
+
+
+def canonical_json(value: Any) -> str:
+    """One serialisation per value: sorted keys, no spaces, UTF-8 kept."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def format_timestamp(moment: datetime) -> str:
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def event_digest(
+    *,
+    previous_digest: str,
+    version: int,
+    type: str,
+    schema_version: int,
+    payload: Any,
+    metadata: Any,
+    command_id: str,
+    recorded_at: datetime,
+) -> str:
+    """SHA-256 over the event's canonical form and the previous digest of its stream.
+
+    The stream's own name is left out on purpose: an exported battle imported
+    under a new id keeps the same chain, which is how an import is checked.
+    """
+    body = canonical_json(
+        {
+            "previous": previous_digest,
+            "version": version,
+            "type": type,
+            "schema_version": schema_version,
+            "payload": payload,
+            "metadata": metadata,
+            "command_id": command_id,
+            "recorded_at": format_timestamp(recorded_at),
+        }
+    )
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()
+
+
+def command_fingerprint(
+    stream: StreamRef, expected_version: int, events: Sequence[NewEvent]
+) -> str:
+    body = canonical_json(
+        {
+            "stream": str(stream),
+            "expected_version": expected_version,
+            "events": [[e.type, e.schema_version, e.payload] for e in events],
+        }
+    )
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()
+
+
+def _to_recorded(row: Event) -> RecordedEvent:
+    return RecordedEvent(
+        position=row.position,
+        stream=StreamRef(row.stream_type, row.stream_id),
+        version=row.version,
+        type=row.type,
+        schema_version=row.schema_version,
+        payload=row.payload,
+        metadata=row.metadata,
+        command_id=row.command_id,
+        recorded_at=row.recorded_at,
+        digest=row.digest,
+    )
+
+
+_TABLE = Event._meta.db_table
+_HEAD_SQL = (
+    f"SELECT (SELECT version FROM {_TABLE} WHERE stream_type = %s AND stream_id = %s "
+    "ORDER BY version DESC LIMIT 1), "
+    f"(SELECT digest FROM {_TABLE} WHERE stream_type = %s AND stream_id = %s "
+    "ORDER BY version DESC LIMIT 1), "
+    f"EXISTS (SELECT 1 FROM {_TABLE} WHERE command_id = %s)"
+)
+_COLUMNS = (
+    "stream_type, stream_id, version, type, schema_version, payload, metadata, "
+    "command_id, recorded_at, digest"
+)
+
+
+def _lock_and_read_head(stream: StreamRef, command_id: str) -> tuple[int, str, bool]:
+    """Serialise appends, then read the stream head and whether the command id is used.
+
+    SQLite transactions are IMMEDIATE (settings), so the writer lock is held
+    already. On PostgreSQL, EXCLUSIVE mode lets readers through but queues
+    other writers until commit (docs/ARCHITECTURE.md). The lock and the read
+    go in one round trip; the read takes its snapshot after the lock.
+    """
+    params = [stream.type, stream.id, stream.type, stream.id, command_id]
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(f"LOCK TABLE {_TABLE} IN EXCLUSIVE MODE; {_HEAD_SQL}", params)
+            cursor.cursor.nextset()
+        else:
+            cursor.execute(_HEAD_SQL, params)
+        version, digest, used = cursor.fetchone()
+    return version or 0, digest or "", bool(used)
+
+
+def _insert(rows: list[tuple[Any, ...]]) -> list[int]:
+    """One multi-row INSERT … RETURNING position: the append's only write."""
+    json_cast = "::jsonb" if connection.vendor == "postgresql" else ""
+    one = f"(%s, %s, %s, %s, %s, %s{json_cast}, %s{json_cast}, %s, %s, %s)"
+    # Only table and column names are interpolated, all constants; values are parameters.
+    sql = (
+        f"INSERT INTO {_TABLE} ({_COLUMNS}) VALUES {', '.join([one] * len(rows))} "
+        "RETURNING position"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [value for row in rows for value in row])
+        positions = [p for (p,) in cursor.fetchall()]
+    # RETURNING order follows VALUES order on both databases, but do not rely on it.
+    return sorted(positions)
+
+
+def _validate(
+    stream: StreamRef, expected_version: int, events: Sequence[NewEvent], command_id: str
+) -> None:
+    if not stream.type or len(stream.type) > 40 or not stream.id or len(stream.id) > 64:
+        raise ValueError("a stream needs a type (≤ 40 characters) and an id (≤ 64 characters)")
+    if expected_version < 0:
+        raise ValueError("expected_version is 0 for a new stream, else the last version read")
+    if not command_id or len(command_id) > 64:
+        raise ValueError("command_id must be 1 to 64 characters")
+    if len(events) > MAX_EVENTS_PER_COMMAND:
+        raise ValueError(f"at most {MAX_EVENTS_PER_COMMAND} events per command")
+
+
+@transaction.atomic
+def append(
+    *,
+    stream: StreamRef,
+    expected_version: int,
+    events: Sequence[NewEvent],
+    command_id: str,
+    metadata: Mapping[str, Any] | None = None,
+    fingerprint: str | None = None,
+    recorded_at: datetime | None = None,
+) -> AppendResult:
+    """Append the events of one command to `stream` atomically.
+
+    - `expected_version` is the stream version the command was decided on
+      (0 for a new stream); if the stream has moved on, ConcurrencyError and
+      nothing is written.
+    - `command_id` makes retries safe: the same id with the same content
+      (the `fingerprint`, by default a hash of stream, expected version and
+      events) returns the original result and writes nothing; the same id with
+      other content raises CommandIdReused.
+    - `metadata` (actor, causation, rules version …) is stored on every event
+      together with the command id.
+    - `recorded_at` is for imports that must keep the original timestamps.
+    """
+    _validate(stream, expected_version, events, command_id)
+    fingerprint = fingerprint or command_fingerprint(stream, expected_version, events)
+    current, previous_digest, command_used = _lock_and_read_head(stream, command_id)
+
+    if command_used:
+        earlier = list(Event.objects.filter(command_id=command_id).order_by("position"))
+        first = earlier[0]
+        same_stream = (first.stream_type, first.stream_id) == (stream.type, stream.id)
+        if same_stream and first.metadata.get("command_fingerprint") == fingerprint:
+            recorded = tuple(_to_recorded(e) for e in earlier)
+            return AppendResult(events=recorded, version=recorded[-1].version, duplicate=True)
+        raise CommandIdReused(
+            f"command id {command_id!r} was already used for another command "
+            f"(on {first.stream_type}/{first.stream_id} at version {first.version}); "
+            "use a new command id"
+        )
+    if current != expected_version:
+        raise ConcurrencyError(stream, expected_version, current)
+    if not events:
+        return AppendResult(events=(), version=current)
+
+    moment = recorded_at or timezone.now()
+    db_moment = connection.ops.adapt_datetimefield_value(moment)
+    meta = {**(metadata or {}), "command_id": command_id, "command_fingerprint": fingerprint}
+    meta_json = canonical_json(meta)
+    rows: list[tuple[Any, ...]] = []
+    digests: list[str] = []
+    payloads: list[dict[str, Any]] = []
+    for offset, new in enumerate(events, start=1):
+        payload = dict(new.payload)
+        digest = event_digest(
+            previous_digest=previous_digest,
+            version=expected_version + offset,
+            type=new.type,
+            schema_version=new.schema_version,
+            payload=payload,
+            metadata=meta,
+            command_id=command_id,
+            recorded_at=moment,
+        )
+        rows.append(
+            (
+                stream.type,
+                stream.id,
+                expected_version + offset,
+                new.type,
+                new.schema_version,
+                canonical_json(payload),
+                meta_json,
+                command_id,
+                db_moment,
+                digest,
+            )
+        )
+        digests.append(digest)
+        payloads.append(payload)
+        previous_digest = digest
+    positions = _insert(rows)
+    recorded = tuple(
+        RecordedEvent(
+            position=position,
+            stream=stream,
+            version=expected_version + offset,
+            type=new.type,
+            schema_version=new.schema_version,
+            payload=payload,
+            metadata=meta,
+            command_id=command_id,
+            recorded_at=moment,
+            digest=digest,
+        )
+        for offset, (position, new, payload, digest) in enumerate(
+            zip(positions, events, payloads, digests, strict=True), start=1
+        )
+    )
+    return AppendResult(events=recorded, version=recorded[-1].version)
+
+
+def stream_version(stream: StreamRef) -> int:
+    head = (
+        Event.objects.filter(stream_type=stream.type, stream_id=stream.id)
+        .order_by("-version")
+        .values_list("version", flat=True)
+        .first()
+    )
+    return head or 0
+
+
+def read_stream(
+    stream: StreamRef,
+    *,
+    after_version: int = 0,
+    up_to_version: int | None = None,
+    limit: int | None = None,
+) -> list[RecordedEvent]:
+    """Events of one stream in version order, after `after_version`, up to `up_to_version`."""
+    qs = Event.objects.filter(
+        stream_type=stream.type, stream_id=stream.id, version__gt=after_version
+    )
+    if up_to_version is not None:
+        qs = qs.filter(version__lte=up_to_version)
+    qs = qs.order_by("version")
+    if limit is not None:
+        qs = qs[:limit]
+    return [_to_recorded(e) for e in qs]
+
+
+def iter_stream(
+    stream: StreamRef, *, after_version: int = 0, batch: int = 2000
+) -> Iterator[RecordedEvent]:
+    """Every event of a stream in version order, fetched in batches."""
+    while True:
+        chunk = read_stream(stream, after_version=after_version, limit=batch)
+        yield from chunk
+        if len(chunk) < batch:
+            return
+        after_version = chunk[-1].version
+
+
+def read_all(
+    *, after_position: int = 0, limit: int = 1000, stream_type: str | None = None
+) -> list[RecordedEvent]:
+    """Events of all streams in position order: the feed for projections and audits."""
+    qs = Event.objects.filter(position__gt=after_position)
+    if stream_type is not None:
+        qs = qs.filter(stream_type=stream_type)
+    return [_to_recorded(e) for e in qs.order_by("position")[:limit]]
+
+
+def verify(stream: StreamRef) -> VerifyReport:
+    """Recompute the digest chain of a stream and report the first broken event."""
+    previous_digest = ""
+    checked = 0
+    expected_version = 1
+    for event in iter_stream(stream):
+        if event.version != expected_version:
+            return VerifyReport(
+                stream, False, checked, expected_version, f"version {expected_version} is missing"
+            )
+        digest = event_digest(
+            previous_digest=previous_digest,
+            version=event.version,
+            type=event.type,
+            schema_version=event.schema_version,
+            payload=event.payload,
+            metadata=event.metadata,
+            command_id=event.command_id,
+            recorded_at=event.recorded_at,
+        )
+        if digest != event.digest:
+            return VerifyReport(
+                stream,
+                False,
+                checked,
+                event.version,
+                "stored digest does not match the event's content and the chain before it",
+            )
+        previous_digest = digest
+        checked += 1
+        expected_version += 1
+    return VerifyReport(stream, True, checked, head_digest=previous_digest or None)
+
+
+@transaction.atomic
+def snapshot_store(
+    *, stream: StreamRef, version: int, engine_version: str, state: Mapping[str, Any]
+) -> None:
+    """Keep a fold of `stream` up to `version`. Storing the same snapshot twice is harmless."""
+    Snapshot.objects.get_or_create(
+        stream_type=stream.type,
+        stream_id=stream.id,
+        engine_version=engine_version,
+        version=version,
+        defaults={"state": dict(state)},
+    )
+
+
+def snapshot_load(
+    *, stream: StreamRef, engine_version: str, at_or_before: int | None = None
+) -> StoredSnapshot | None:
+    """The latest snapshot of `stream` for this engine version, at or before a version."""
+    qs = Snapshot.objects.filter(
+        stream_type=stream.type, stream_id=stream.id, engine_version=engine_version
+    )
+    if at_or_before is not None:
+        qs = qs.filter(version__lte=at_or_before)
+    row = qs.order_by("-version").first()
+    if row is None:
+        return None
+    return StoredSnapshot(stream, row.version, row.engine_version, row.state)

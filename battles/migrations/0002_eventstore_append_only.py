@@ -1,0 +1,21 @@
+"""Make the events table append-only in the database itself (eventstore_sql.py)."""
+
+from django.db import migrations
+
+from battles.eventstore_sql import create_statements, drop_statements
+
+
+def create_triggers(apps, schema_editor):
+    for statement in create_statements(schema_editor.connection.vendor):
+        schema_editor.execute(statement)
+
+
+def drop_triggers(apps, schema_editor):
+    for statement in drop_statements(schema_editor.connection.vendor):
+        schema_editor.execute(statement)
+
+
+class Migration(migrations.Migration):
+    dependencies = [("battles", "0001_initial")]
+
+    operations = [migrations.RunPython(create_triggers, drop_triggers)]

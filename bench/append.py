@@ -1,0 +1,181 @@
+"""Benchmark: commands per second through `eventstore.append` on PostgreSQL.
+
+Each command appends 3 events in one transaction. The baseline, measured in the
+same run on the same table, is a raw psycopg INSERT of the same three rows per
+transaction (no lock, no version check, no idempotency lookup). Run:
+
+    DATABASE_URL=postgres://root@127.0.0.1:5432/test .venv/bin/python bench/append.py
+
+It creates and drops its own database (test_<name>), so no data is left behind.
+Target (issue 2): append with one writer at least 0.7 of raw psycopg.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import sys
+import threading
+import time
+import uuid
+from datetime import UTC, datetime
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "penance_site.settings")
+os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-secret-key-0000000000000000000")
+
+import django
+
+django.setup()
+
+import psycopg  # noqa: E402
+from django.db import connection, connections  # noqa: E402
+
+from battles.eventstore import (  # noqa: E402
+    NewEvent,
+    StreamRef,
+    append,
+    canonical_json,
+    event_digest,
+)
+
+
+def events_for(i: int) -> list[NewEvent]:
+    return [
+        NewEvent("MoveDeclared", {"casket": "a", "to": [i % 7, -(i % 5)], "sp": 2}),
+        NewEvent("CasketMoved", {"casket": "a", "path": [[1, 0], [2, 0]], "cost": 2}),
+        NewEvent("SpSpent", {"casket": "a", "amount": 2, "left": 3}),
+    ]
+
+
+def run_append(writers: int, commands_per_writer: int) -> float:
+    """Commands/second through `append`, each writer on its own stream."""
+    barrier = threading.Barrier(writers + 1)
+
+    def writer() -> None:
+        stream = StreamRef("bench", uuid.uuid4().hex)
+        try:
+            barrier.wait()
+            for i in range(commands_per_writer):
+                append(
+                    stream=stream,
+                    expected_version=3 * i,
+                    events=events_for(i),
+                    command_id=uuid.uuid4().hex,
+                    metadata={"actor": 1, "rules_version": "2.0"},
+                )
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=writer) for _ in range(writers)]
+    for t in threads:
+        t.start()
+    barrier.wait()
+    start = time.perf_counter()
+    for t in threads:
+        t.join()
+    return writers * commands_per_writer / (time.perf_counter() - start)
+
+
+INSERT = (
+    "INSERT INTO eventstore_event (stream_type, stream_id, version, type, schema_version, "
+    "payload, metadata, command_id, recorded_at, digest) VALUES "
+    + ", ".join(["(%s, %s, %s, %s, %s, %s::jsonb, %s::jsonb, %s, %s, %s)"] * 3)
+)
+
+
+def run_raw(dsn: str, writers: int, commands_per_writer: int) -> float:
+    """Commands/second of plain psycopg INSERTs of the same rows, one transaction each."""
+    barrier = threading.Barrier(writers + 1)
+
+    def writer() -> None:
+        stream_id = uuid.uuid4().hex
+        with psycopg.connect(dsn) as conn:
+            barrier.wait()
+            previous = ""
+            for i in range(commands_per_writer):
+                command_id = uuid.uuid4().hex
+                now = datetime.now(UTC)
+                meta = {"actor": 1, "rules_version": "2.0", "command_id": command_id}
+                params: list[object] = []
+                for offset, e in enumerate(events_for(i), start=1):
+                    version = 3 * i + offset
+                    digest = event_digest(
+                        previous_digest=previous,
+                        version=version,
+                        type=e.type,
+                        schema_version=1,
+                        payload=e.payload,
+                        metadata=meta,
+                        command_id=command_id,
+                        recorded_at=now,
+                    )
+                    previous = digest
+                    params += [
+                        "rawbench",
+                        stream_id,
+                        version,
+                        e.type,
+                        1,
+                        canonical_json(e.payload),
+                        canonical_json(meta),
+                        command_id,
+                        now,
+                        digest,
+                    ]
+                with conn.transaction():
+                    conn.execute(INSERT, params)
+
+    threads = [threading.Thread(target=writer) for _ in range(writers)]
+    for t in threads:
+        t.start()
+    barrier.wait()
+    start = time.perf_counter()
+    for t in threads:
+        t.join()
+    return writers * commands_per_writer / (time.perf_counter() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--commands", type=int, default=1500, help="commands per writer (1 writer)")
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+    if connection.vendor != "postgresql":
+        sys.exit("bench/append.py measures PostgreSQL: set DATABASE_URL=postgres://…")
+
+    test_db = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
+    try:
+        settings_dict = connection.settings_dict
+        dsn = psycopg.conninfo.make_conninfo(
+            dbname=test_db,
+            user=settings_dict["USER"] or None,
+            host=settings_dict["HOST"] or None,
+            port=settings_dict["PORT"] or None,
+            password=settings_dict["PASSWORD"] or None,
+        )
+        print(
+            f"machine: {platform.node()} {platform.machine()} {os.cpu_count()} cores, "
+            f"Python {platform.python_version()}, PostgreSQL {connection.pg_version}"
+        )
+        print(f"date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC")
+        for writers, per_writer in ((1, args.commands), (8, max(args.commands // 4, 50))):
+            run_raw(dsn, writers, 50)  # warm-up
+            run_append(writers, 50)
+            raw = [run_raw(dsn, writers, per_writer) for _ in range(args.repeats)]
+            ours = [run_append(writers, per_writer) for _ in range(args.repeats)]
+            raw_m, ours_m = statistics.median(raw), statistics.median(ours)
+            print(
+                f"{writers} writer(s): append {ours_m:8.0f} cmd/s | raw psycopg {raw_m:8.0f} cmd/s"
+                f" | ratio {ours_m / raw_m:.2f}  (3 events per command, median of {args.repeats})"
+            )
+    finally:
+        connections.close_all()
+        connection.creation.destroy_test_db(test_db, verbosity=0)
+
+
+if __name__ == "__main__":
+    main()

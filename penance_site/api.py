@@ -1,0 +1,53 @@
+"""API-wide error shape: every 4xx names the field and, where one applies, the rule."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import status
+from rest_framework.exceptions import ParseError, ValidationError
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from battles.engine.errors import InvalidInput, RuleViolation
+
+
+def invalid_input_response(exc: InvalidInput) -> Response:
+    return Response(
+        {"errors": [{"field": exc.field, "message": exc.message, "rule": exc.rule}]},
+        status=status.HTTP_400_BAD_REQUEST,
+    )
+
+
+def _flatten(detail: Any, prefix: str = "") -> list[dict[str, Any]]:
+    if isinstance(detail, dict):
+        out: list[dict[str, Any]] = []
+        for key, value in detail.items():
+            field = key if key != "non_field_errors" else ""
+            out.extend(_flatten(value, f"{prefix}.{field}".strip(".") if field else prefix))
+        return out
+    if isinstance(detail, list):
+        if all(not isinstance(d, dict | list) for d in detail):
+            return [{"field": prefix or None, "message": str(d), "rule": None} for d in detail]
+        out = []
+        for i, value in enumerate(detail):
+            out.extend(_flatten(value, f"{prefix}[{i}]"))
+        return out
+    return [{"field": prefix or None, "message": str(detail), "rule": None}]
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """DRF exception handler: engine errors become 400/422 with field and rule."""
+    if isinstance(exc, InvalidInput):
+        return invalid_input_response(exc)
+    if isinstance(exc, RuleViolation):
+        return Response(
+            {"code": exc.code, "message": exc.message, "rule": exc.rule},
+            status=status.HTTP_422_UNPROCESSABLE_ENTITY,
+        )
+    response = drf_exception_handler(exc, context)
+    if response is not None and isinstance(exc, ValidationError):
+        response.data = {"errors": _flatten(exc.detail)}
+    elif response is not None and isinstance(exc, ParseError):
+        response.data = {"errors": [{"field": None, "message": str(exc.detail), "rule": None}]}
+    return response

@@ -1,0 +1,255 @@
+"""Penance Tracker settings, read from the environment.
+
+Every value comes from an environment variable with a default that works on a
+bare machine (SQLite, Celery in-process). A malformed value stops start-up with
+a message that names the variable: a typo in production must not silently
+fall back to a default.
+
+Variables: DATABASE_URL, REDIS_URL, DJANGO_SECRET_KEY, DJANGO_DEBUG,
+DJANGO_ALLOWED_HOSTS (plus a few optional PENANCE_* tuning knobs below).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from urllib.parse import urlparse
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def env_bool(name: str, default: bool) -> bool:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    value = raw.strip().lower()
+    if value in {"1", "true", "yes", "on"}:
+        return True
+    if value in {"0", "false", "no", "off"}:
+        return False
+    raise ImproperlyConfigured(
+        f"{name}={raw!r} is not a boolean; use one of 1/0, true/false, yes/no, on/off"
+    )
+
+
+def env_int(name: str, default: int, minimum: int = 0) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a whole number") from None
+    if value < minimum:
+        raise ImproperlyConfigured(f"{name}={raw!r} must be at least {minimum}")
+    return value
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    items = [item.strip() for item in raw.split(",")]
+    if not all(items):
+        raise ImproperlyConfigured(f"{name}={raw!r} has an empty entry; separate hosts by commas")
+    return items
+
+
+def env_database(name: str, default: str) -> dict[str, object]:
+    raw = os.environ.get(name) or default
+    scheme = urlparse(raw).scheme
+    if scheme not in {"sqlite", "postgres", "postgresql", "pgsql"}:
+        raise ImproperlyConfigured(
+            f"{name}={raw!r}: only sqlite:/// and postgres:// URLs are supported"
+        )
+    try:
+        config: dict[str, object] = dict(dj_database_url.parse(raw, conn_max_age=60))
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a database URL: {exc}") from None
+    if config["ENGINE"] == "django.db.backends.sqlite3":
+        if not config.get("NAME") or config["NAME"] == ":memory:":
+            raise ImproperlyConfigured(f"{name}={raw!r}: SQLite needs a file path")
+        # IMMEDIATE takes the write lock when a transaction starts, so two
+        # appends queue on the busy timeout instead of failing on upgrade.
+        # WAL lets readers page events while a writer appends.
+        config["OPTIONS"] = {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+        config["CONN_MAX_AGE"] = 0
+        # A file, not shared-cache memory: the concurrency tests use threads with
+        # their own connections, and shared-cache memory databases fail fast on
+        # table locks instead of waiting.
+        config["TEST"] = {"NAME": str(Path(str(config["NAME"])).with_suffix(".test.sqlite3"))}
+    else:
+        config["CONN_HEALTH_CHECKS"] = True
+    return config
+
+
+def env_redis(name: str) -> str | None:
+    raw = os.environ.get(name)
+    if not raw:
+        return None
+    parsed = urlparse(raw)
+    if parsed.scheme not in {"redis", "rediss"} or not parsed.hostname:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a redis:// URL")
+    return raw
+
+
+DEBUG = env_bool("DJANGO_DEBUG", False)
+
+_secret = os.environ.get("DJANGO_SECRET_KEY", "")
+if not _secret:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "DJANGO_SECRET_KEY is not set; it is required when DJANGO_DEBUG is off"
+        )
+    _secret = "insecure-development-key-only-used-with-DJANGO_DEBUG-on"  # noqa: S105
+elif len(_secret) < 32:
+    raise ImproperlyConfigured("DJANGO_SECRET_KEY must be at least 32 characters long")
+SECRET_KEY = _secret
+
+ALLOWED_HOSTS = env_list(
+    "DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"] if DEBUG else []
+)
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "battles",
+    "campaigns",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "penance_site.urls"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+WSGI_APPLICATION = "penance_site.wsgi.application"
+ASGI_APPLICATION = "penance_site.asgi.application"
+
+DATABASES = {"default": env_database("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-gb"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+
+LOGIN_URL = "/admin/login/"
+
+# --- Redis: Celery broker and result backend, and the cache ------------------
+REDIS_URL = env_redis("REDIS_URL")
+
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+        }
+    }
+    CELERY_BROKER_URL = REDIS_URL
+    CELERY_RESULT_BACKEND = REDIS_URL
+    CELERY_TASK_ALWAYS_EAGER = False
+else:
+    # Embedded default: tasks run in-process at send time, nothing to start.
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    CELERY_BROKER_URL = "memory://"
+    CELERY_RESULT_BACKEND = "cache+memory://"
+    CELERY_TASK_ALWAYS_EAGER = True
+    CELERY_TASK_EAGER_PROPAGATES = True
+
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+
+# --- REST framework ----------------------------------------------------------
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_THROTTLE_RATES": {
+        "rules_anon": os.environ.get("PENANCE_RULES_ANON_RATE", "120/minute"),
+        "rules_user": os.environ.get("PENANCE_RULES_USER_RATE", "600/minute"),
+    },
+    "EXCEPTION_HANDLER": "penance_site.api.exception_handler",
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Penance Tracker API",
+    "DESCRIPTION": (
+        "Battles as event streams, the Penance rules calculator and campaigns. "
+        "Rulings are cited by ID (see RULINGS.md)."
+    ),
+    "VERSION": "0.1.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+}
+
+# --- Penance ------------------------------------------------------------------
+# Events between snapshots of a battle's state (issue: battles as event streams).
+PENANCE_SNAPSHOT_EVERY = env_int("PENANCE_SNAPSHOT_EVERY", 100, minimum=1)
+
+if not DEBUG:
+    SESSION_COOKIE_HTTPONLY = True
+    CSRF_COOKIE_HTTPONLY = False
+    SECURE_CONTENT_TYPE_NOSNIFF = True
+    X_FRAME_OPTIONS = "DENY"
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("PENANCE_LOG_LEVEL", "WARNING")},
+}

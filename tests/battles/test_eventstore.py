@@ -1,0 +1,400 @@
+"""The event store: append-only in the database, optimistic concurrency, idempotent
+commands, gap-free position paging and a verifiable digest chain.
+
+Runs on whichever database DATABASE_URL names; CI runs it on PostgreSQL and SQLite.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections import Counter
+
+import pytest
+from django.db import DatabaseError, connection, connections, transaction
+
+from battles import eventstore_sql
+from battles.eventstore import (
+    CommandIdReused,
+    ConcurrencyError,
+    NewEvent,
+    StreamRef,
+    append,
+    read_all,
+    read_stream,
+    snapshot_load,
+    snapshot_store,
+    stream_version,
+    verify,
+)
+from battles.models import AppendOnlyError, Event
+
+
+def new_stream(kind: str = "test") -> StreamRef:
+    return StreamRef(kind, uuid.uuid4().hex)
+
+
+def three_events(n: int = 0) -> list[NewEvent]:
+    return [NewEvent(f"Thing{i}Happened", {"n": n, "i": i}) for i in range(3)]
+
+
+def cmd() -> str:
+    return uuid.uuid4().hex
+
+
+# --- append and read --------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_append_numbers_versions_contiguously_from_one() -> None:
+    stream = new_stream()
+    first = append(stream=stream, expected_version=0, events=three_events(), command_id=cmd())
+    second = append(stream=stream, expected_version=3, events=three_events(1), command_id=cmd())
+    assert [e.version for e in first.events + second.events] == [1, 2, 3, 4, 5, 6]
+    assert second.version == 6
+    assert stream_version(stream) == 6
+    positions = [e.position for e in read_stream(stream)]
+    assert positions == sorted(positions) and len(set(positions)) == 6
+
+
+@pytest.mark.django_db
+def test_append_stores_metadata_with_command_id() -> None:
+    stream = new_stream()
+    command_id = cmd()
+    result = append(
+        stream=stream,
+        expected_version=0,
+        events=[NewEvent("BattleStarted", {"x": 1})],
+        command_id=command_id,
+        metadata={"actor": 7, "causation": None, "rules_version": "2.0"},
+    )
+    stored = read_stream(stream)[0]
+    assert stored.metadata["actor"] == 7
+    assert stored.metadata["rules_version"] == "2.0"
+    assert stored.metadata["command_id"] == command_id == stored.command_id
+    assert stored.digest == result.events[0].digest
+
+
+@pytest.mark.django_db
+def test_stale_expected_version_raises_and_writes_nothing() -> None:
+    stream = new_stream()
+    append(stream=stream, expected_version=0, events=three_events(), command_id=cmd())
+    with pytest.raises(ConcurrencyError) as err:
+        append(stream=stream, expected_version=1, events=three_events(9), command_id=cmd())
+    assert (err.value.expected, err.value.actual) == (1, 3)
+    assert [e.payload["n"] for e in read_stream(stream)] == [0, 0, 0]
+
+
+@pytest.mark.django_db
+def test_expected_version_ahead_of_stream_is_a_conflict() -> None:
+    with pytest.raises(ConcurrencyError):
+        append(stream=new_stream(), expected_version=5, events=three_events(), command_id=cmd())
+
+
+@pytest.mark.django_db
+def test_same_command_id_and_content_writes_once_and_returns_original() -> None:
+    stream = new_stream()
+    command_id = cmd()
+    first = append(stream=stream, expected_version=0, events=three_events(), command_id=command_id)
+    again = append(stream=stream, expected_version=0, events=three_events(), command_id=command_id)
+    assert again.duplicate and not first.duplicate
+    assert again.events == first.events
+    assert stream_version(stream) == 3
+
+
+@pytest.mark.django_db
+def test_same_command_id_with_other_content_fails_and_writes_nothing() -> None:
+    stream = new_stream()
+    command_id = cmd()
+    append(stream=stream, expected_version=0, events=three_events(), command_id=command_id)
+    with pytest.raises(CommandIdReused):
+        append(stream=stream, expected_version=3, events=three_events(2), command_id=command_id)
+    with pytest.raises(CommandIdReused):
+        append(
+            stream=new_stream(), expected_version=0, events=three_events(), command_id=command_id
+        )
+    assert stream_version(stream) == 3
+
+
+@pytest.mark.django_db
+def test_fingerprint_decides_sameness_when_given() -> None:
+    # A battle command retried by a client re-rolls dice, so its events differ;
+    # the command's own fingerprint is what identifies the retry.
+    stream = new_stream()
+    command_id = cmd()
+    first = append(
+        stream=stream,
+        expected_version=0,
+        events=three_events(1),
+        command_id=command_id,
+        fingerprint="attack-abc",
+    )
+    again = append(
+        stream=stream,
+        expected_version=0,
+        events=three_events(2),
+        command_id=command_id,
+        fingerprint="attack-abc",
+    )
+    assert again.duplicate and again.events == first.events
+
+
+@pytest.mark.django_db
+def test_invalid_append_arguments_are_refused() -> None:
+    with pytest.raises(ValueError, match="command_id"):
+        append(stream=new_stream(), expected_version=0, events=three_events(), command_id="")
+    with pytest.raises(ValueError, match="stream"):
+        append(
+            stream=StreamRef("", "x"), expected_version=0, events=three_events(), command_id=cmd()
+        )
+    with pytest.raises(ValueError, match="expected_version"):
+        append(stream=new_stream(), expected_version=-1, events=three_events(), command_id=cmd())
+
+
+# --- append-only, in Python and in the database -------------------------------------
+
+
+@pytest.mark.django_db
+def test_orm_refuses_to_change_or_delete_events() -> None:
+    stream = new_stream()
+    append(stream=stream, expected_version=0, events=three_events(), command_id=cmd())
+    row = Event.objects.filter(stream_id=stream.id).first()
+    assert row is not None
+    row.payload = {"n": 666}
+    with pytest.raises(AppendOnlyError):
+        row.save()
+    with pytest.raises(AppendOnlyError):
+        row.delete()
+    with pytest.raises(AppendOnlyError):
+        Event.objects.filter(stream_id=stream.id).update(type="Forged")
+    with pytest.raises(AppendOnlyError):
+        Event.objects.filter(stream_id=stream.id).delete()
+
+
+def _raw(sql: str, params: list[object] | None = None) -> None:
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "UPDATE eventstore_event SET payload = '{\"n\": 666}' WHERE stream_id = %s",
+        "UPDATE eventstore_event SET version = version + 100 WHERE stream_id = %s",
+        "DELETE FROM eventstore_event WHERE stream_id = %s",
+    ],
+)
+def test_raw_sql_update_and_delete_fail_and_leave_the_row(statement: str) -> None:
+    stream = new_stream()
+    append(stream=stream, expected_version=0, events=three_events(), command_id=cmd())
+    before = [(e.version, e.payload, e.digest) for e in read_stream(stream)]
+    with pytest.raises(DatabaseError, match="append-only"):
+        _raw(statement, [stream.id])
+    assert [(e.version, e.payload, e.digest) for e in read_stream(stream)] == before
+
+
+@pytest.mark.django_db
+def test_raw_sql_truncate_fails_and_leaves_the_rows() -> None:
+    stream = new_stream()
+    append(stream=stream, expected_version=0, events=three_events(), command_id=cmd())
+    # SQLite has no TRUNCATE; an unqualified DELETE is its truncate (and the
+    # truncate optimisation is off when a DELETE trigger exists).
+    sql = (
+        "TRUNCATE eventstore_event"
+        if connection.vendor == "postgresql"
+        else "DELETE FROM eventstore_event"
+    )
+    with pytest.raises(DatabaseError, match="append-only"):
+        _raw(sql)
+    assert len(read_stream(stream)) == 3
+
+
+@pytest.mark.django_db
+def test_triggers_fire_even_in_replica_mode() -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("session_replication_role exists only on PostgreSQL")
+    stream = new_stream()
+    append(stream=stream, expected_version=0, events=three_events(), command_id=cmd())
+    with (
+        pytest.raises(DatabaseError, match="append-only"),
+        transaction.atomic(),
+        connection.cursor() as cursor,
+    ):
+        cursor.execute("SET LOCAL session_replication_role = replica")
+        cursor.execute("DELETE FROM eventstore_event WHERE stream_id = %s", [stream.id])
+    assert len(read_stream(stream)) == 3
+
+
+# --- verify ------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_verify_accepts_an_untouched_stream() -> None:
+    stream = new_stream()
+    for n in range(3):
+        append(stream=stream, expected_version=3 * n, events=three_events(n), command_id=cmd())
+    report = verify(stream)
+    assert report.ok and report.checked == 9 and report.first_broken_version is None
+    assert report.head_digest == read_stream(stream)[-1].digest
+
+
+def _tamper(sql: str, params: list[object]) -> None:
+    """Change an event as the database owner would: disable the trigger, write, restore."""
+    vendor = connection.vendor
+    with connection.cursor() as cursor:
+        for statement in eventstore_sql.drop_statements(vendor):
+            cursor.execute(statement)
+        cursor.execute(sql, params)
+        for statement in eventstore_sql.create_statements(vendor):
+            cursor.execute(statement)
+
+
+@pytest.mark.django_db
+def test_verify_reports_a_payload_altered_behind_the_stores_back_at_its_version() -> None:
+    stream = new_stream()
+    for n in range(4):
+        append(stream=stream, expected_version=3 * n, events=three_events(n), command_id=cmd())
+    _tamper(
+        "UPDATE eventstore_event SET payload = %s WHERE stream_id = %s AND version = 8",
+        ['{"n": 2, "i": 99}', stream.id],
+    )
+    report = verify(stream)
+    assert not report.ok
+    assert report.first_broken_version == 8
+    assert report.checked == 7
+
+
+@pytest.mark.django_db
+def test_verify_reports_a_deleted_event_as_a_missing_version() -> None:
+    stream = new_stream()
+    append(stream=stream, expected_version=0, events=three_events(), command_id=cmd())
+    _tamper("DELETE FROM eventstore_event WHERE stream_id = %s AND version = 2", [stream.id])
+    report = verify(stream)
+    assert (report.ok, report.first_broken_version) == (False, 2)
+    # The triggers are back in force after the tampering.
+    with pytest.raises(DatabaseError):
+        _raw("DELETE FROM eventstore_event WHERE stream_id = %s", [stream.id])
+
+
+# --- snapshots -----------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_snapshot_load_returns_latest_at_or_before_for_the_engine_version() -> None:
+    stream = new_stream()
+    for version in (100, 200, 300):
+        snapshot_store(stream=stream, version=version, engine_version="e1", state={"v": version})
+    snapshot_store(stream=stream, version=400, engine_version="e2", state={"v": 400})
+    snapshot_store(stream=stream, version=200, engine_version="e1", state={"v": "ignored"})
+    latest = snapshot_load(stream=stream, engine_version="e1")
+    assert latest is not None and latest.version == 300
+    mid = snapshot_load(stream=stream, engine_version="e1", at_or_before=250)
+    assert mid is not None and mid.state == {"v": 200}
+    assert snapshot_load(stream=stream, engine_version="e1", at_or_before=50) is None
+    assert snapshot_load(stream=stream, engine_version="e3") is None
+
+
+# --- concurrency: real connections, real commits -----------------------------------------
+
+
+def _in_thread(fn, *args):  # type: ignore[no-untyped-def]
+    def run() -> None:
+        try:
+            fn(*args)
+        finally:
+            connections.close_all()
+
+    return threading.Thread(target=run)
+
+
+def test_eight_writers_on_one_stream_get_contiguous_versions_and_losers_conflict(
+    committed_db: None,
+) -> None:
+    stream = new_stream("race")
+    append(stream=stream, expected_version=0, events=three_events(), command_id=cmd())
+    outcomes: list[tuple[str, int]] = []
+    lock = threading.Lock()
+    barrier = threading.Barrier(8)
+
+    def writer(n: int) -> None:
+        for round_ in range(5):
+            seen = stream_version(stream)
+            barrier.wait(timeout=30)
+            try:
+                append(
+                    stream=stream,
+                    expected_version=seen,
+                    events=[NewEvent("Wrote", {"writer": n, "round": round_, "seen": seen})],
+                    command_id=cmd(),
+                )
+                result = "won"
+            except ConcurrencyError:
+                result = "lost"
+            with lock:
+                outcomes.append((result, seen))
+
+    threads = [_in_thread(writer, n) for n in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert not any(t.is_alive() for t in threads)
+
+    events = read_stream(stream)
+    wins = [o for o in outcomes if o[0] == "won"]
+    assert len(outcomes) == 40
+    assert [e.version for e in events] == list(range(1, 4 + len(wins)))
+    # Every winner appended right after the version it read; no two won on one read.
+    written = [e for e in events if e.type == "Wrote"]
+    assert all(e.version == e.payload["seen"] + 1 for e in written)
+    assert len({e.payload["seen"] for e in written}) == len(written)
+    # Each round has exactly one winner among the writers that read the same version.
+    per_seen = Counter(seen for result, seen in wins)
+    assert all(count == 1 for count in per_seen.values())
+    assert verify(stream).ok
+
+
+def test_reader_paging_by_position_sees_every_event_once_during_concurrent_appends(
+    committed_db: None,
+) -> None:
+    kind = "page" + uuid.uuid4().hex[:8]
+    streams = [StreamRef(kind, f"s{i}") for i in range(20)]
+    per_stream = 6
+    done = threading.Event()
+    seen: list[tuple[str, int]] = []
+
+    def writer(stream: StreamRef) -> None:
+        for version in range(per_stream):
+            append(
+                stream=stream,
+                expected_version=version,
+                events=[NewEvent("Paged", {"v": version + 1})],
+                command_id=cmd(),
+            )
+
+    def reader() -> None:
+        position = 0
+        while True:
+            finished = done.is_set()
+            batch = read_all(after_position=position, limit=7, stream_type=kind)
+            for e in batch:
+                seen.append((e.stream.id, e.version))
+                position = e.position
+            if finished and not batch:
+                return
+
+    writers = [_in_thread(writer, s) for s in streams]
+    reader_thread = _in_thread(reader)
+    reader_thread.start()
+    for t in writers:
+        t.start()
+    for t in writers:
+        t.join(timeout=120)
+    done.set()
+    reader_thread.join(timeout=60)
+    assert not reader_thread.is_alive()
+
+    expected = {(s.id, v) for s in streams for v in range(1, per_stream + 1)}
+    assert len(seen) == len(expected)
+    assert set(seen) == expected

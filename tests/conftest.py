@@ -1,0 +1,52 @@
+"""Test-wide fixtures.
+
+In CI (`PENANCE_REQUIRE_SERVICES=1`) the run stops at once when PostgreSQL or
+Redis cannot be reached: a test that silently skips its database is no test.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    if os.environ.get("PENANCE_REQUIRE_SERVICES") != "1":
+        return
+    problems: list[str] = []
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith(("postgres://", "postgresql://")):
+        problems.append(f"DATABASE_URL must point at PostgreSQL, got {url!r}")
+    else:
+        import psycopg
+
+        try:
+            psycopg.connect(url, connect_timeout=5).close()
+        except psycopg.Error as exc:
+            problems.append(f"PostgreSQL at {url} cannot be reached: {exc}")
+    redis_url = os.environ.get("REDIS_URL", "")
+    if not redis_url:
+        problems.append("REDIS_URL is not set")
+    else:
+        import redis
+
+        try:
+            redis.Redis.from_url(redis_url, socket_connect_timeout=5).ping()
+        except redis.RedisError as exc:
+            problems.append(f"Redis at {redis_url} cannot be reached: {exc}")
+    if problems:
+        pytest.exit("required services unavailable:\n  " + "\n  ".join(problems), returncode=3)
+
+
+@pytest.fixture
+def committed_db(django_db_setup: None, django_db_blocker: object) -> Iterator[None]:
+    """Database access without a wrapping test transaction, for tests with threads or workers.
+
+    Writes commit for real and stay until the test database is dropped at the
+    end of the session (events cannot be deleted), so such tests use fresh
+    stream ids and never count rows globally.
+    """
+    with django_db_blocker.unblock():  # type: ignore[attr-defined]
+        yield

@@ -1,0 +1,70 @@
+"""Settings come from the environment; a bad value stops start-up naming the variable."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+GOOD_KEY = "k" * 40
+
+
+def _start(
+    env_overrides: dict[str, str], expr: str = "settings.DEBUG"
+) -> subprocess.CompletedProcess[str]:
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_", "REDIS_"))
+    }
+    env.update({"DJANGO_SECRET_KEY": GOOD_KEY, "DJANGO_SETTINGS_MODULE": "penance_site.settings"})
+    env.update(env_overrides)
+    code = f"import django; django.setup(); from django.conf import settings; print({expr})"
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
+    )
+
+
+def test_debug_is_off_by_default() -> None:
+    result = _start({})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [
+        ("DJANGO_DEBUG", "maybe"),
+        ("DATABASE_URL", "mysql://localhost/x"),
+        ("DATABASE_URL", "not a url"),
+        ("REDIS_URL", "http://localhost:6379"),
+        ("DJANGO_ALLOWED_HOSTS", "a.example,,b.example"),
+        ("DJANGO_SECRET_KEY", "short"),
+        ("PENANCE_SNAPSHOT_EVERY", "often"),
+    ],
+)
+def test_bad_value_stops_startup_naming_the_variable(variable: str, value: str) -> None:
+    result = _start({variable: value})
+    assert result.returncode != 0
+    assert variable in result.stderr
+    assert "ImproperlyConfigured" in result.stderr
+
+
+def test_missing_secret_key_is_an_error_unless_debug() -> None:
+    assert "DJANGO_SECRET_KEY" in _start({"DJANGO_SECRET_KEY": ""}).stderr
+    assert _start({"DJANGO_SECRET_KEY": "", "DJANGO_DEBUG": "1"}).returncode == 0
+
+
+def test_redis_url_switches_celery_and_cache_to_redis() -> None:
+    expr = "settings.CELERY_BROKER_URL, settings.CELERY_TASK_ALWAYS_EAGER, settings.CACHES['default']['BACKEND']"
+    with_redis = _start({"REDIS_URL": "redis://127.0.0.1:6379/3"}, expr)
+    assert with_redis.returncode == 0, with_redis.stderr
+    assert with_redis.stdout.strip() == (
+        "redis://127.0.0.1:6379/3 False django.core.cache.backends.redis.RedisCache"
+    )
+    embedded = _start({}, expr)
+    assert embedded.stdout.strip() == (
+        "memory:// True django.core.cache.backends.locmem.LocMemCache"
+    )
