@@ -1,0 +1,299 @@
+"""Versioned rulesets: a version plus named options, each tied to the ruling that defines it.
+
+A battle records its ruleset in its first event and is replayed under it even
+after the defaults change (RULINGS.md preamble), so a `Ruleset` always carries
+every option explicitly, defaults filled in.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, NamedTuple
+
+from .errors import InvalidInput
+
+ENGINE_VERSION = "1.0.0"
+
+OptionValue = bool | int | str
+
+# Every ruling of RULINGS.md with a one-line title, in the document's order.
+RULINGS: Mapping[str, str] = MappingProxyType(
+    {
+        "R-BRD-1": "Coordinates: flat-top axial hexes, cube distance",
+        "R-BRD-2": "Directions 1..6 = N, NE, SE, S, SW, NW (also facing)",
+        "R-BRD-3": "Terrain is data: LOS, move cost, impassable, cover, heat",
+        "R-BRD-4": "Elevation is a per-hex level 0–2; +1 SP per level climbed",
+        "R-RNG-1": "Range bands: short +0, medium +1, long +2, extreme +3",
+        "R-RNG-2": "Card ranges: Melee, Self, N, A-B; out of range cannot attack",
+        "R-RNG-3": "Aura X affects every hex within X and ignores LOS",
+        "R-LOS-1": "LOS runs centre to centre; only intervening hexes block",
+        "R-LOS-2": "An intervening hex whose terrain blocks LOS blocks it",
+        "R-LOS-3": "Caskets never block LOS",
+        "R-LOS-4": "Divided line: the defender chooses the side",
+        "R-LOS-5": "Moving needs sight of the destination",
+        "R-COV-1": "Cover sources: own hex, adjacent intervening hex, caskets",
+        "R-COV-2": "Light cover +1, heavy +2; cover does not stack",
+        "R-COV-3": "An attacker on higher ground ignores cover",
+        "R-COV-4": "Obscured (+2) is a status, not cover, and stacks with it",
+        "R-ARC-1": "Attack side from the defender's facing; boundaries: defender chooses",
+        "R-ARC-2": "Side table: to-hit, damage, defence, shield and reactive cards",
+        "R-ARC-3": "Firing arc: front 180° (sides 6, 1, 2); distance 1 any direction",
+        "R-ARC-4": "Melee facing: side table, or option simple",
+        "R-ARC-5": "Rotation: one 60° turn free per turn, then 1 SP each",
+        "R-ELV-1": "Higher ground: −1 to hit, +1 damage; lower: +1, −1 damage",
+        "R-HIT-1": "Target number = 5 + itemised modifiers",
+        "R-HIT-2": "Movement modifiers: 0 / 1–3 / 4–6 / 7+ hexes",
+        "R-HIT-3": "Target numbers above 10 are refused",
+        "R-HIT-4": "Attack results: catastrophic, hit, strong, critical, execution",
+        "R-HIT-5": "Odds are exact, from the die faces",
+        "R-HIT-6": "Option dice_pool_advantage: 3 or 4 dice keep 2",
+        "R-DMG-1": "Damage = card + result + side + elevation + modifiers, never below 0",
+        "R-DMG-2": "Defence dice: one per damage; default or v1 faces",
+        "R-DMG-3": "Defence modifiers cancel or add blocks",
+        "R-DMG-4": "Defence faces: HEAT, PIERCE, CRITICAL",
+        "R-DMG-5": "EXECUTION: no defence dice, full damage, component destroyed",
+        "R-DMG-6": "Taking damage: discard from hand or deck; weapon cards damage components",
+        "R-DMG-7": "Components destroyed at 3 damage; neural feedback every 5",
+        "R-REA-1": "At most one reactive card per attack, before defence dice",
+        "R-REA-2": "No reactive cards from sides 3, 4, 5 or against EXECUTION",
+        "R-TRN-1": "Setup: deck, hand, mulligan, wound deck, SP, Heat, deploy",
+        "R-TRN-2": "Initiative: 1d6 each round, ties re-roll, then clockwise",
+        "R-TRN-3": "SP maximum by class; overspend costs cards",
+        "R-TRN-4": "Heat check at Refresh: strain = 1d6 + Heat",
+        "R-TRN-5": "Actions: move, rotate, play a card, vent",
+        "R-TRN-6": "Draw to 6; empty deck reshuffles the discard pile plus a Damage card",
+        "R-TRN-7": "End of turn: effects, water, discard down to 6",
+        "R-TRN-8": "Victory is checked at round end",
+        "R-PLT-1": "Wound deck: 5 minor, 3 severe, 2 trauma",
+        "R-PLT-2": "Carried wounds start the next battle face up",
+        "R-PLT-3": "Wound triggers in battle",
+        "R-PLT-4": "Taint; option taint_exploitation",
+        "R-PLT-5": "Campaign persistence applied exactly once",
+        "R-VAR-1": "Option range_model: half_max",
+        "R-VAR-2": "Option attacker_movement_model: any",
+        "R-VAR-3": "Option engaged_targets_only",
+    }
+)
+
+
+class OptionSpec(NamedTuple):
+    """One switch of a ruleset: its allowed values (the first is the default) and its ruling."""
+
+    name: str
+    allowed: tuple[OptionValue, ...]
+    rule: str
+    description: str
+
+    @property
+    def default(self) -> OptionValue:
+        return self.allowed[0]
+
+    def accepts(self, value: object) -> bool:
+        # Type-exact: JSON `1` must not pass for `true`, nor `true` for 1.
+        return any(type(value) is type(a) and value == a for a in self.allowed)
+
+
+class RulesetSpec(NamedTuple):
+    version: str
+    options: Mapping[str, OptionSpec]
+
+
+def _spec(*options: OptionSpec) -> Mapping[str, OptionSpec]:
+    return MappingProxyType({o.name: o for o in options})
+
+
+RULESETS: Mapping[str, RulesetSpec] = MappingProxyType(
+    {
+        "2.0": RulesetSpec(
+            "2.0",
+            _spec(
+                OptionSpec(
+                    "melee_facing",
+                    ("side_table", "simple"),
+                    "R-ARC-4",
+                    "Damage bonus of attacks at distance 1: the side table or seed 000's melee list",
+                ),
+                OptionSpec("defense_die", ("default", "v1"), "R-DMG-2", "Defence die faces"),
+                OptionSpec(
+                    "component_threshold",
+                    (3, 8),
+                    "R-DMG-7",
+                    "Component Damage that destroys a component",
+                ),
+                OptionSpec(
+                    "dice_pool_advantage",
+                    (False, True),
+                    "R-HIT-6",
+                    "Advantage and disadvantage dice pools replace static modifiers",
+                ),
+                OptionSpec(
+                    "taint_exploitation",
+                    (False, True),
+                    "R-PLT-4",
+                    "Gain 1 Taint per 3 damage taken and spend Taint",
+                ),
+                OptionSpec(
+                    "persistent_component_damage",
+                    (False, True),
+                    "R-PLT-5",
+                    "Component damage carries into the campaign awaiting repair",
+                ),
+                OptionSpec(
+                    "range_model",
+                    ("bands", "half_max"),
+                    "R-VAR-1",
+                    "Range modifier: R-RNG-1 bands, or +1 beyond half the maximum range",
+                ),
+                OptionSpec(
+                    "attacker_movement_model",
+                    ("table", "any"),
+                    "R-VAR-2",
+                    "Attacker movement: R-HIT-2 table, or +1 for any movement",
+                ),
+                OptionSpec(
+                    "engaged_targets_only",
+                    (False, True),
+                    "R-VAR-3",
+                    "A casket adjacent to an enemy may only attack adjacent enemies",
+                ),
+            ),
+        ),
+    }
+)
+DEFAULT_VERSION = "2.0"
+
+
+def _show(values: tuple[object, ...]) -> str:
+    return ", ".join(json.dumps(v) for v in values)
+
+
+def _validated(
+    version: object, options: object, path: str
+) -> tuple[str, Mapping[str, OptionValue]]:
+    if not isinstance(version, str) or version not in RULESETS:
+        raise InvalidInput(
+            f"{path}.version",
+            f"unknown ruleset version {json.dumps(version, default=str)}; "
+            f"allowed: {_show(tuple(RULESETS))}",
+        )
+    if not isinstance(options, Mapping):
+        raise InvalidInput(f"{path}.options", "must be an object of option name to value")
+    specs = RULESETS[version].options
+    for name in options:
+        if name not in specs:
+            raise InvalidInput(
+                f"{path}.options.{name}",
+                f"unknown option of ruleset {version}; allowed: {', '.join(specs)}",
+            )
+    full: dict[str, OptionValue] = {}
+    for name, spec in specs.items():
+        value = options.get(name, spec.default)
+        if not spec.accepts(value):
+            raise InvalidInput(
+                f"{path}.options.{name}",
+                f"{json.dumps(value, default=str)} is not allowed; allowed: {_show(spec.allowed)}",
+                spec.rule,
+            )
+        full[name] = value
+    return version, MappingProxyType(full)
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """An immutable ruleset: a version and every option's value, defaults filled in.
+
+    >>> rs = Ruleset("2.0", {"defense_die": "v1"})
+    >>> rs.option("defense_die"), rs.option("melee_facing")
+    ('v1', 'side_table')
+    >>> Ruleset("2.0", {"defense_die": "v2"})
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: rules.options.defense_die: "v2" is not allowed; allowed: "default", "v1" (R-DMG-2)
+    """
+
+    version: str = DEFAULT_VERSION
+    options: Mapping[str, OptionValue] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        _, options = _validated(self.version, self.options, "rules")
+        object.__setattr__(self, "options", options)
+
+    def __hash__(self) -> int:
+        return hash((self.version, tuple(self.options.items())))
+
+    def option(self, name: str) -> OptionValue:
+        """The value of one option; an unknown name is a programming error (KeyError)."""
+        return self.options[name]
+
+    def with_options(self, **changes: OptionValue) -> Ruleset:
+        """A copy with some options changed, validated.
+
+        >>> Ruleset().with_options(component_threshold=8).option("component_threshold")
+        8
+        """
+        return Ruleset(self.version, {**self.options, **changes})
+
+    def as_dict(self) -> dict[str, Any]:
+        """The ruleset as recorded in a battle's first event: every option explicit.
+
+        >>> Ruleset().as_dict()["options"]["range_model"]
+        'bands'
+        """
+        return {"version": self.version, "options": dict(self.options)}
+
+
+DEFAULT_RULESET = Ruleset()
+
+
+def parse_ruleset(doc: object, path: str = "rules") -> Ruleset:
+    """Parse `{"version": "2.0", "options": {...}}`; both fields are optional, as is the document.
+
+    >>> parse_ruleset({"options": {"dice_pool_advantage": True}}).option("dice_pool_advantage")
+    True
+    >>> parse_ruleset({"version": "1.0"})
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: rules.version: unknown ruleset version "1.0"; allowed: "2.0"
+    """
+    if doc is None:
+        return DEFAULT_RULESET
+    if not isinstance(doc, Mapping):
+        raise InvalidInput(path, "must be an object with optional 'version' and 'options'")
+    for key in doc:
+        if key not in ("version", "options"):
+            raise InvalidInput(f"{path}.{key}", "unknown field; allowed: version, options")
+    version, options = _validated(doc.get("version", DEFAULT_VERSION), doc.get("options", {}), path)
+    return Ruleset(version, options)
+
+
+def describe_rulesets() -> dict[str, Any]:
+    """The answer of GET /api/rules/: versions, their options and every ruling's title.
+
+    >>> d = describe_rulesets()
+    >>> d["versions"]["2.0"]["options"]["defense_die"]
+    {'default': 'default', 'allowed': ['default', 'v1'], 'rule': 'R-DMG-2', 'description': 'Defence die faces'}
+    >>> d["rulings"]["R-HIT-5"]
+    'Odds are exact, from the die faces'
+    """
+    return {
+        "engine_version": ENGINE_VERSION,
+        "default_version": DEFAULT_VERSION,
+        "versions": {
+            version: {
+                "options": {
+                    name: {
+                        "default": spec.default,
+                        "allowed": list(spec.allowed),
+                        "rule": spec.rule,
+                        "description": spec.description,
+                    }
+                    for name, spec in rs.options.items()
+                }
+            }
+            for version, rs in RULESETS.items()
+        },
+        "rulings": dict(RULINGS),
+    }
