@@ -16,9 +16,12 @@ from .hexes import Hex, spiral
 
 COVER_VALUES: dict[str, int] = {"none": 0, "light": 1, "heavy": 2}  # R-COV-2
 MAX_LEVEL = 2  # R-BRD-4
-# A documented limit so that no request can make the engine hang: a radius-80
-# hexagon has 19,441 hexes, far beyond any table (a radius-30 board is 2,791).
-MAX_BOARD_HEXES = 20_000
+# Documented limits so that no request can make the engine hang: at most 10,000
+# hexes (a radius-57 hexagon; a radius-30 board is 2,791, a real table far less)
+# and no rectangle side over 120, because the cost of a whole visibility map
+# grows with the board's longest line as well as its area.
+MAX_BOARD_HEXES = 10_000
+MAX_BOARD_SIDE = 120
 MAX_NAME_LENGTH = 200
 
 
@@ -172,8 +175,8 @@ def shape_cells(shape: object, path: str = "board.shape") -> frozenset[Hex]:
         for key in ("width", "height"):
             if key not in shape:
                 raise InvalidInput(f"{path}.{key}", "is required for a rectangle")
-        width = _require_int(shape["width"], f"{path}.width", 1)
-        height = _require_int(shape["height"], f"{path}.height", 1)
+        width = _require_int(shape["width"], f"{path}.width", 1, MAX_BOARD_SIDE)
+        height = _require_int(shape["height"], f"{path}.height", 1, MAX_BOARD_SIDE)
         if width * height > MAX_BOARD_HEXES:
             raise InvalidInput(path, f"a board may have at most {MAX_BOARD_HEXES} hexes")
         # Odd-q offset: column c, row w is axial q = c, r = w - (c - (c & 1)) / 2.
