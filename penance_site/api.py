@@ -23,8 +23,13 @@ def _flatten(detail: Any, prefix: str = "") -> list[dict[str, Any]]:
     if isinstance(detail, dict):
         out: list[dict[str, Any]] = []
         for key, value in detail.items():
-            field = key if key != "non_field_errors" else ""
-            out.extend(_flatten(value, f"{prefix}.{field}".strip(".") if field else prefix))
+            if isinstance(key, int):  # ListField reports items by index
+                path = f"{prefix}[{key}]"
+            elif key == "non_field_errors":
+                path = prefix
+            else:
+                path = f"{prefix}.{key}" if prefix else str(key)
+            out.extend(_flatten(value, path))
         return out
     if isinstance(detail, list):
         if all(not isinstance(d, dict | list) for d in detail):
