@@ -87,8 +87,20 @@ INSERT = (
 )
 
 
-def run_raw(dsn: str, writers: int, commands_per_writer: int) -> float:
-    """Commands/second of plain psycopg INSERTs of the same rows, one transaction each."""
+HEAD = (
+    "SELECT (SELECT version FROM eventstore_event WHERE stream_type = 'rawbench' AND "
+    "stream_id = %s ORDER BY version DESC LIMIT 1), "
+    "EXISTS (SELECT 1 FROM eventstore_event WHERE command_id = %s)"
+)
+
+
+def run_raw(dsn: str, writers: int, commands_per_writer: int, same_protocol: bool = False) -> float:
+    """Commands/second of plain psycopg INSERTs of the same rows, one transaction each.
+
+    With `same_protocol`, each transaction also takes the append lock and reads the
+    stream head and the command id, as `append` must: what is left between that
+    and `append` is the cost of Django and of this project's Python.
+    """
     barrier = threading.Barrier(writers + 1)
 
     def writer() -> None:
@@ -127,6 +139,10 @@ def run_raw(dsn: str, writers: int, commands_per_writer: int) -> float:
                         digest,
                     ]
                 with conn.transaction():
+                    if same_protocol:
+                        # The statements append adds for correctness, without Django.
+                        conn.execute("LOCK TABLE eventstore_event IN EXCLUSIVE MODE")
+                        conn.execute(HEAD, [stream_id, command_id]).fetchone()
                     conn.execute(INSERT, params)
 
     threads = [threading.Thread(target=writer) for _ in range(writers)]
@@ -165,12 +181,17 @@ def main() -> None:
         for writers, per_writer in ((1, args.commands), (8, max(args.commands // 4, 50))):
             run_raw(dsn, writers, 50)  # warm-up
             run_append(writers, 50)
-            raw = [run_raw(dsn, writers, per_writer) for _ in range(args.repeats)]
-            ours = [run_append(writers, per_writer) for _ in range(args.repeats)]
-            raw_m, ours_m = statistics.median(raw), statistics.median(ours)
+            raw, same, ours = [], [], []
+            for _ in range(args.repeats):  # interleaved, so drift hits all three alike
+                raw.append(run_raw(dsn, writers, per_writer))
+                same.append(run_raw(dsn, writers, per_writer, same_protocol=True))
+                ours.append(run_append(writers, per_writer))
+            raw_m, same_m, ours_m = (statistics.median(x) for x in (raw, same, ours))
             print(
-                f"{writers} writer(s): append {ours_m:8.0f} cmd/s | raw psycopg {raw_m:8.0f} cmd/s"
-                f" | ratio {ours_m / raw_m:.2f}  (3 events per command, median of {args.repeats})"
+                f"{writers} writer(s): append {ours_m:6.0f} cmd/s | raw INSERT {raw_m:6.0f} cmd/s"
+                f" | raw lock+read+INSERT {same_m:6.0f} cmd/s | ratio to raw INSERT "
+                f"{ours_m / raw_m:.2f}, to raw lock+read+INSERT {ours_m / same_m:.2f}"
+                f"  (3 events per command, median of {args.repeats})"
             )
     finally:
         connections.close_all()

@@ -24,6 +24,16 @@ class RuleViolation(EngineError):
     def as_dict(self) -> dict[str, str | None]:
         return {"code": self.code, "message": self.message, "rule": self.rule}
 
+    # Refusals are values inside answers (a refused to-hit, a rejected command), so two
+    # equal refusals compare equal, unlike plain exceptions.
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RuleViolation):
+            return NotImplemented
+        return (self.code, self.message, self.rule) == (other.code, other.message, other.rule)
+
+    def __hash__(self) -> int:
+        return hash((self.code, self.message, self.rule))
+
 
 class InvalidInput(EngineError):
     """Malformed input: names the offending field (a dotted path) and, where one applies, the rule.

@@ -97,6 +97,9 @@ class LosResult:
     cover: str
     cover_sources: tuple[CoverSource, ...]
     cover_ignored_by_elevation: bool
+    # True when some blocking hex is entered by both nudged lines, so the block does not
+    # depend on the defender's choice of side (R-LOS-2 rather than R-LOS-4).
+    blocked_on_both_sides: bool = False
 
     def as_dict(self) -> dict[str, object]:
         """The FORMATS.md line-of-sight answer, plus `cover_ignored_by_elevation` (R-COV-3)."""
@@ -272,6 +275,10 @@ def line_of_sight(
             if h in blocking:
                 blocked_by = h
                 break
+    both_sides = blocked_by is not None and any(
+        h in blocking and i not in line.left_skips and i not in line.right_skips
+        for i, h in enumerate(hexes)
+    )
     # ADDENDUM: a hex touched at a single vertex (off the 30° diagonals) has no partner
     # on the other side; FORMATS.md knows one-hex and two-hex steps, so it is a one-hex
     # step of its own, and `divided` says that the line touched something.
@@ -327,6 +334,7 @@ def line_of_sight(
         cover="none" if higher else _COVER_NAMES[value],
         cover_sources=sources,
         cover_ignored_by_elevation=higher,
+        blocked_on_both_sides=both_sides,
     )
 
 

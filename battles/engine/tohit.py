@@ -338,8 +338,8 @@ def to_hit(
             "no_line_of_sight",
             f"Line of sight is blocked by {board.terrain_at(los.blocked_by).name} at "
             f"{_fmt(los.blocked_by)}"
-            + (" (divided line: the defender chooses)" if los.divided else ""),
-            "R-LOS-4" if los.divided else "R-LOS-2",
+            + ("" if los.blocked_on_both_sides else " (divided line: the defender chooses)"),
+            "R-LOS-2" if los.blocked_on_both_sides else "R-LOS-4",
         )
     elif rules.option("engaged_targets_only") and distance > 1:
         engaged = [e for e in (*enemies, target.at) if attacker.at.distance(e) == 1]
@@ -356,6 +356,9 @@ def to_hit(
     pool = TWO_DICE
     pool_sources: list[Modifier] = []
     if rules.option("dice_pool_advantage"):
+        # ADDENDUM: under R-HIT-6 every static line of R-HIT-1 (range, movement, side, cover,
+        # obscured, elevation, head destroyed) gives way to the pool; card lines passed in
+        # `extra_to_hit` still count, so the target number is 5 plus those alone.
         pool_sources = _pool_sources(attacker, target, row, band, los, higher)
         pool = pool_for_net_advantage(sum(m.value for m in pool_sources))
     else:
@@ -544,6 +547,8 @@ def _pool_sources(
         out.append(
             Modifier("heat", -1, f"Attacker at {attacker.heat} Heat: disadvantage", "R-HIT-6")
         )
+    # ADDENDUM: "primary weapon destroyed" is a destroyed right arm, the component whose
+    # loss forbids Primary Weapon cards (seed 002 component table).
     if "right_arm" in attacker.destroyed:
         out.append(
             Modifier(

@@ -198,6 +198,7 @@ def reference_line_of_sight(
         cover="none" if higher else ("none", "light", "heavy")[max(lv, rv)],
         cover_sources=tuple(sources),
         cover_ignored_by_elevation=higher,
+        blocked_on_both_sides=any(h in board.blocking for h in set(left) & set(right)),
     )
 
 
