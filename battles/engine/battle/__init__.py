@@ -1,0 +1,1 @@
+"""The battle engine: state, commands, events, decide and evolve (docs/BATTLES.md)."""
