@@ -1,0 +1,863 @@
+"""Card definitions: the project's card format, a small effect vocabulary, and the database import.
+
+A `CardDef` is what the engine plays. Its `effects` are a short list of declarative
+steps the engine runs in order (attack, move, rotate, Heat, draw, discard, buffs,
+reactive damage reduction, suffering dice, statuses). Anything a card's text says
+beyond them is left to the players: such a card is *manual* (`automated` false) and
+the engine shows its text while still running the structured part.
+
+`derive_from_database` turns one entry of the game's card database into a `CardDef`
+using only the entry's fields, never by reading meaning into the free text: an
+attack's range and damage become an `attack` effect, and the card is automated only
+when its text is no more than that attack.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, ClassVar, Literal
+
+from .errors import InvalidInput
+from .ruleset import Ruleset
+from .tohit import MAX_DAMAGE, WeaponRange, parse_range
+
+CARD_KINDS = ("primary_weapon", "secondary", "universal", "reactive", "damage", "other")
+DISCARD_SOURCES = ("hand", "deck", "choice")
+STATUS_TARGETS = ("self", "target")
+# The statuses the to-hit calculation reads (R-COV-4, R-HIT-6): nothing else can be applied.
+STATUSES = ("obscured", "stunned", "immobilised", "aiming")
+# Small bounds: they catch typos ("40" for "4") without restricting any real card.
+MAX_HEXES = 20
+MAX_HEAT = 20
+MAX_CARDS = 30
+MAX_SUFFERING_DICE = 6
+MAX_TO_HIT = 10
+# R-TRN-1: the casket deck size of each ruleset version (seed 002 "30-card Casket HP decks").
+DECK_SIZE: Mapping[str, int] = MappingProxyType({"2.0": 30})
+
+_SLUG_RE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+
+
+# --- validation helpers ------------------------------------------------------------------------
+
+
+@contextmanager
+def _rebased(path: str, own: str) -> Iterator[None]:
+    """Re-raise an InvalidInput raised under the prefix `own` under `path` instead.
+
+    Values validate themselves on construction with a generic prefix ("card", "move");
+    a parser that knows where the value sits in a document rebases the field path.
+    """
+    try:
+        yield
+    except InvalidInput as err:
+        field = err.field
+        if field == own or field.startswith((own + ".", own + "[")):
+            raise InvalidInput(path + field[len(own) :], err.message, err.rule) from None
+        raise
+
+
+def _check_int(value: object, field: str, low: int, high: int, rule: str | None = None) -> None:
+    # bool is an int subclass; JSON `true` must never pass for 1.
+    if type(value) is not int or not low <= value <= high:
+        raise InvalidInput(field, f"must be an integer from {low} to {high}, got {value!r}", rule)
+
+
+def _check_choice(value: object, field: str, allowed: Sequence[str]) -> None:
+    if not isinstance(value, str) or value not in allowed:
+        raise InvalidInput(field, f"{value!r} is not one of: {', '.join(allowed)}")
+
+
+# --- the effect vocabulary ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AttackEffect:
+    """Attack one target at `range` for `damage`: the engine runs the whole attack sequence.
+
+    >>> AttackEffect(parse_range("Melee"), 4).as_dict()
+    {'kind': 'attack', 'range': 'Melee', 'damage': 4}
+    >>> AttackEffect(parse_range("Self"), 4)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: attack.range: an attack needs a target at distance 1 or more; 'Self' is 0 (R-RNG-2)
+    """
+
+    kind: ClassVar[str] = "attack"
+    range: WeaponRange
+    damage: int
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.range, WeaponRange):
+            raise InvalidInput("attack.range", "must be a WeaponRange", "R-RNG-2")
+        # R-ARC-1 refuses an attack on the own hex, so a range reaching only 0 attacks nothing.
+        if self.range.low < 1:
+            raise InvalidInput(
+                "attack.range",
+                f"an attack needs a target at distance 1 or more; {self.range.text!r} is 0",
+                "R-RNG-2",
+            )
+        _check_int(self.damage, "attack.damage", 0, MAX_DAMAGE, "R-DMG-1")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "range": self.range.text, "damage": self.damage}
+
+
+@dataclass(frozen=True, slots=True)
+class MoveEffect:
+    """Move up to `hexes` hexes (each step legal as R-TRN-5 and R-LOS-5 say).
+
+    >>> MoveEffect(2).as_dict()
+    {'kind': 'move', 'hexes': 2}
+    """
+
+    kind: ClassVar[str] = "move"
+    hexes: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.hexes, "move.hexes", 1, MAX_HEXES, "R-TRN-5")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "hexes": self.hexes}
+
+
+@dataclass(frozen=True, slots=True)
+class RotateEffect:
+    """Rotate up to `steps` 60° turns either way, or to any facing ("any"), at no SP (R-ARC-5).
+
+    Three steps reach every facing; "any" says the same thing the way card texts do.
+
+    >>> RotateEffect("any").as_dict(), RotateEffect(1).steps
+    ({'kind': 'rotate', 'steps': 'any'}, 1)
+    """
+
+    kind: ClassVar[str] = "rotate"
+    steps: int | Literal["any"]
+
+    def __post_init__(self) -> None:
+        if self.steps != "any":
+            _check_int(self.steps, "rotate.steps", 1, 3, "R-ARC-5")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "steps": self.steps}
+
+
+@dataclass(frozen=True, slots=True)
+class HeatEffect:
+    """Gain (`amount` > 0) or remove (`amount` < 0) Heat; Heat never drops below 0.
+
+    >>> HeatEffect(-2).as_dict()
+    {'kind': 'heat', 'amount': -2}
+    """
+
+    kind: ClassVar[str] = "heat"
+    amount: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.amount, "heat.amount", -MAX_HEAT, MAX_HEAT)
+        if self.amount == 0:
+            raise InvalidInput("heat.amount", "must not be 0: a heat effect changes Heat")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "amount": self.amount}
+
+
+@dataclass(frozen=True, slots=True)
+class DrawEffect:
+    """Draw `n` cards, one at a time as R-TRN-6 draws.
+
+    >>> DrawEffect(2).as_dict()
+    {'kind': 'draw', 'n': 2}
+    """
+
+    kind: ClassVar[str] = "draw"
+    n: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.n, "draw.n", 1, MAX_CARDS, "R-TRN-6")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "n": self.n}
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardEffect:
+    """Discard `n` cards from the hand, the top of the deck, or the player's choice of split.
+
+    >>> DiscardEffect(1, "deck").as_dict()
+    {'kind': 'discard', 'n': 1, 'source': 'deck'}
+    """
+
+    kind: ClassVar[str] = "discard"
+    n: int
+    source: Literal["hand", "deck", "choice"]
+
+    def __post_init__(self) -> None:
+        _check_int(self.n, "discard.n", 1, MAX_CARDS)
+        _check_choice(self.source, "discard.source", DISCARD_SOURCES)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "n": self.n, "source": self.source}
+
+
+@dataclass(frozen=True, slots=True)
+class BuffNextAttackEffect:
+    """The player's next attack gets +`damage`, `to_hit` on its target number (negative is
+    easier, R-HIT-1) and cancels `ignore_defence` defence blocks (R-DMG-3).
+
+    >>> BuffNextAttackEffect(damage=2).as_dict()
+    {'kind': 'buff_next_attack', 'damage': 2, 'to_hit': 0, 'ignore_defence': 0}
+    >>> BuffNextAttackEffect()
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: buff_next_attack: changes nothing: give damage, to_hit or ignore_defence
+    """
+
+    kind: ClassVar[str] = "buff_next_attack"
+    damage: int = 0
+    to_hit: int = 0
+    ignore_defence: int = 0
+
+    def __post_init__(self) -> None:
+        _check_int(self.damage, "buff_next_attack.damage", -MAX_DAMAGE, MAX_DAMAGE, "R-DMG-1")
+        _check_int(self.to_hit, "buff_next_attack.to_hit", -MAX_TO_HIT, MAX_TO_HIT, "R-HIT-1")
+        _check_int(self.ignore_defence, "buff_next_attack.ignore_defence", 0, MAX_DAMAGE, "R-DMG-3")
+        if (self.damage, self.to_hit, self.ignore_defence) == (0, 0, 0):
+            raise InvalidInput(
+                "buff_next_attack", "changes nothing: give damage, to_hit or ignore_defence"
+            )
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "damage": self.damage,
+            "to_hit": self.to_hit,
+            "ignore_defence": self.ignore_defence,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ReduceIncomingEffect:
+    """Reduce the damage of the attack this reactive card answers by `amount` (R-REA-1).
+
+    >>> ReduceIncomingEffect(2).as_dict()
+    {'kind': 'reduce_incoming', 'amount': 2}
+    """
+
+    kind: ClassVar[str] = "reduce_incoming"
+    amount: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.amount, "reduce_incoming.amount", 1, MAX_DAMAGE, "R-REA-1")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "amount": self.amount}
+
+
+@dataclass(frozen=True, slots=True)
+class RollSufferingEffect:
+    """Roll `n` suffering dice and apply each face (seed 001 §4).
+
+    >>> RollSufferingEffect(2).as_dict()
+    {'kind': 'roll_suffering', 'n': 2}
+    """
+
+    kind: ClassVar[str] = "roll_suffering"
+    n: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.n, "roll_suffering.n", 1, MAX_SUFFERING_DICE)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "n": self.n}
+
+
+@dataclass(frozen=True, slots=True)
+class StatusEffect:
+    """Put a status the to-hit rules read on the player's casket or the target (R-COV-4, R-HIT-6).
+
+    >>> StatusEffect("target", "obscured").as_dict()
+    {'kind': 'status', 'target': 'target', 'status': 'obscured'}
+    """
+
+    kind: ClassVar[str] = "status"
+    target: Literal["self", "target"]
+    status: Literal["obscured", "stunned", "immobilised", "aiming"]
+
+    def __post_init__(self) -> None:
+        _check_choice(self.target, "status.target", STATUS_TARGETS)
+        _check_choice(self.status, "status.status", STATUSES)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "target": self.target, "status": self.status}
+
+
+Effect = (
+    AttackEffect
+    | MoveEffect
+    | RotateEffect
+    | HeatEffect
+    | DrawEffect
+    | DiscardEffect
+    | BuffNextAttackEffect
+    | ReduceIncomingEffect
+    | RollSufferingEffect
+    | StatusEffect
+)
+EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
+    {
+        cls.kind: cls
+        for cls in (
+            AttackEffect,
+            MoveEffect,
+            RotateEffect,
+            HeatEffect,
+            DrawEffect,
+            DiscardEffect,
+            BuffNextAttackEffect,
+            ReduceIncomingEffect,
+            RollSufferingEffect,
+            StatusEffect,
+        )
+    }
+)
+
+
+def effect_from_dict(d: object, path: str = "effect") -> Effect:
+    """Parse one effect `{"kind": ..., <its fields>}`; any bad field names its path.
+
+    >>> effect_from_dict({"kind": "discard", "n": 2, "source": "hand"})
+    DiscardEffect(n=2, source='hand')
+    >>> effect_from_dict({"kind": "move", "hexes": 0}, "card.effects[1]")
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: card.effects[1].hexes: must be an integer from 1 to 20, got 0 (R-TRN-5)
+    >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status
+    """
+    if not isinstance(d, Mapping):
+        raise InvalidInput(path, "must be an object with a 'kind'")
+    kind = d.get("kind")
+    if not isinstance(kind, str) or kind not in EFFECT_TYPES:
+        raise InvalidInput(
+            f"{path}.kind", f"unknown effect {kind!r}; known: {', '.join(EFFECT_TYPES)}"
+        )
+    cls = EFFECT_TYPES[kind]
+    fields = dataclasses.fields(cls)
+    names = [f.name for f in fields]
+    for key in d:
+        if key != "kind" and key not in names:
+            raise InvalidInput(
+                f"{path}.{key}", f"unknown field of {kind}; allowed: kind, {', '.join(names)}"
+            )
+    values: dict[str, Any] = {}
+    for f in fields:
+        if f.name not in d:
+            if f.default is dataclasses.MISSING:
+                raise InvalidInput(f"{path}.{f.name}", f"required by {kind}")
+            continue
+        value = d[f.name]
+        values[f.name] = parse_range(value, f"{path}.range") if f.name == "range" else value
+    with _rebased(path, kind):
+        return cls(**values)
+
+
+# --- cards -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardDef:
+    """One card as the engine plays it.
+
+    `range`, `damage` and `heat` are the printed values; the engine runs only `effects`.
+    When the card has an attack effect, `range` and `damage` are those of its first attack.
+    `automated` says the effects express everything the text says; a manual card keeps
+    its text for the players to resolve the rest.
+
+    >>> card = CardDef(id="plain-cut", name="Plain Cut", kind="primary_weapon", sp_cost=2,
+    ...                range=parse_range("Melee"), damage=4, text="Deal 4 damage.",
+    ...                effects=(AttackEffect(parse_range("Melee"), 4),), automated=True)
+    >>> card.manual, card_from_dict(card.as_dict()) == card
+    (False, True)
+    >>> CardDef(id="Bad Id", name="x", kind="other", sp_cost=0, automated=True)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: card.id: 'Bad Id' is not a slug (lowercase letters, digits and single hyphens)
+    """
+
+    id: str
+    name: str
+    kind: str
+    sp_cost: int
+    range: WeaponRange | None = None
+    damage: int | None = None
+    heat: int = 0
+    keywords: tuple[str, ...] = ()
+    text: str = ""
+    shield: bool = False
+    effects: tuple[Effect, ...] = ()
+    automated: bool
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.id, str) or not _SLUG_RE.fullmatch(self.id):
+            raise InvalidInput(
+                "card.id",
+                f"{self.id!r} is not a slug (lowercase letters, digits and single hyphens)",
+            )
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise InvalidInput("card.name", "must be a non-empty string")
+        _check_choice(self.kind, "card.kind", CARD_KINDS)
+        _check_int(self.sp_cost, "card.sp_cost", 0, 99, "R-TRN-5")
+        if self.range is not None and not isinstance(self.range, WeaponRange):
+            raise InvalidInput("card.range", "must be a range or null", "R-RNG-2")
+        if self.damage is not None:
+            _check_int(self.damage, "card.damage", 0, MAX_DAMAGE, "R-DMG-1")
+        _check_int(self.heat, "card.heat", -MAX_HEAT, MAX_HEAT)
+        if not isinstance(self.keywords, tuple) or not all(
+            isinstance(k, str) and k for k in self.keywords
+        ):
+            raise InvalidInput("card.keywords", "must be a tuple of non-empty strings")
+        if not isinstance(self.text, str):
+            raise InvalidInput("card.text", "must be a string")
+        for name in ("shield", "automated"):
+            if not isinstance(getattr(self, name), bool):
+                raise InvalidInput(f"card.{name}", "must be true or false")
+        if not isinstance(self.effects, tuple):
+            raise InvalidInput("card.effects", "must be a tuple of effects")
+        for i, effect in enumerate(self.effects):
+            if not isinstance(effect, tuple(EFFECT_TYPES.values())):
+                raise InvalidInput(f"card.effects[{i}]", "must be an effect")
+            if isinstance(effect, ReduceIncomingEffect) and self.kind != "reactive":
+                raise InvalidInput(
+                    f"card.effects[{i}]",
+                    "reduce_incoming answers an attack: only a reactive card may have it",
+                    "R-REA-1",
+                )
+        self._check_consistency()
+
+    def _check_consistency(self) -> None:
+        attacks = [e for e in self.effects if isinstance(e, AttackEffect)]
+        if attacks and (self.range, self.damage) != (attacks[0].range, attacks[0].damage):
+            raise InvalidInput(
+                "card.range",
+                "range and damage must be those of the card's first attack effect",
+                "R-RNG-2",
+            )
+        heat = sum(e.amount for e in self.effects if isinstance(e, HeatEffect))
+        if self.automated and heat != self.heat:
+            raise InvalidInput(
+                "card.heat",
+                f"an automated card's heat ({self.heat}) must equal its heat effects ({heat})",
+            )
+        if not self.automated and not self.text.strip():
+            raise InvalidInput("card.text", "a manual card needs its text for the players")
+        if self.kind == "damage" and (self.sp_cost, self.effects) != (0, ()):
+            raise InvalidInput("card.kind", "a Damage card costs 0 SP and does nothing", "R-TRN-6")
+
+    @property
+    def manual(self) -> bool:
+        """The card's text says more than its effects: the players resolve the rest."""
+        return not self.automated
+
+    @property
+    def attack(self) -> AttackEffect | None:
+        """The card's first attack effect, if any.
+
+        >>> DAMAGE_CARD.attack is None
+        True
+        """
+        return next((e for e in self.effects if isinstance(e, AttackEffect)), None)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The card in the project's JSON card format (`card_from_dict` reads it back).
+
+        >>> DAMAGE_CARD.as_dict()["kind"], DAMAGE_CARD.as_dict()["effects"]
+        ('damage', [])
+        """
+        return {
+            "id": self.id,
+            "name": self.name,
+            "kind": self.kind,
+            "sp_cost": self.sp_cost,
+            "range": self.range.text if self.range else None,
+            "damage": self.damage,
+            "heat": self.heat,
+            "keywords": list(self.keywords),
+            "text": self.text,
+            "shield": self.shield,
+            "effects": [e.as_dict() for e in self.effects],
+            "automated": self.automated,
+        }
+
+
+# R-TRN-6: added to the deck at each reshuffle; 0 SP, does nothing.
+DAMAGE_CARD = CardDef(
+    id="damage",
+    name="Damage",
+    kind="damage",
+    sp_cost=0,
+    text="A blank card added at each reshuffle; it may be played for 0 SP and does nothing.",
+    automated=True,
+)
+
+_CARD_FIELDS = tuple(f.name for f in dataclasses.fields(CardDef))
+_REQUIRED_CARD_FIELDS = ("id", "name", "kind", "sp_cost", "automated")
+
+
+def card_from_dict(doc: object, path: str = "card") -> CardDef:
+    """Parse a card in the project's JSON format; every bad or unknown field names its path.
+
+    Required: id, name, kind, sp_cost, automated. The rest default to no range, no
+    damage, 0 Heat, no keywords, no text, not a shield card, no effects.
+
+    >>> card_from_dict({"id": "vent", "name": "Vent", "kind": "other", "sp_cost": 1,
+    ...                 "heat": -2, "effects": [{"kind": "heat", "amount": -2}],
+    ...                 "automated": True}).effects
+    (HeatEffect(amount=-2),)
+    >>> card_from_dict({"id": "vent", "name": "Vent", "kind": "other", "sp_cost": 1,
+    ...                 "automated": True, "colour": "red"}, "cards[3]")
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: cards[3].colour: unknown field(s) colour; allowed: id, name, kind, sp_cost, range, damage, heat, keywords, text, shield, effects, automated
+    """
+    if not isinstance(doc, Mapping):
+        raise InvalidInput(path, "must be an object")
+    unknown = [str(k) for k in doc if k not in _CARD_FIELDS]
+    if unknown:
+        raise InvalidInput(
+            f"{path}.{unknown[0]}",
+            f"unknown field(s) {', '.join(unknown)}; allowed: {', '.join(_CARD_FIELDS)}",
+        )
+    for key in _REQUIRED_CARD_FIELDS:
+        if key not in doc:
+            raise InvalidInput(f"{path}.{key}", "required")
+    values = dict(doc)
+    if values.get("range") is not None:
+        values["range"] = parse_range(values["range"], f"{path}.range")
+    if "keywords" in values:
+        keywords = values["keywords"]
+        if not isinstance(keywords, list | tuple):
+            raise InvalidInput(f"{path}.keywords", "must be a list of strings")
+        values["keywords"] = tuple(keywords)
+    if "effects" in values:
+        effects = values["effects"]
+        if not isinstance(effects, list | tuple):
+            raise InvalidInput(f"{path}.effects", "must be a list of effects")
+        values["effects"] = tuple(
+            effect_from_dict(e, f"{path}.effects[{i}]") for i, e in enumerate(effects)
+        )
+    with _rebased(path, "card"):
+        return CardDef(**values)
+
+
+# --- the game's card database ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DerivedCard:
+    """One database entry's outcome: a card, or the one-line reason it cannot be loaded.
+
+    >>> DerivedCard(None, "no id", False).loaded
+    False
+    """
+
+    card: CardDef | None
+    reason: str | None
+    automated: bool
+
+    def __post_init__(self) -> None:
+        if (self.card is None) == (self.reason is None):
+            raise ValueError("a DerivedCard has either a card or a reason")
+        if self.automated != (self.card is not None and self.card.automated):
+            raise ValueError("automated must be the card's own flag")
+
+    @property
+    def loaded(self) -> bool:
+        return self.card is not None
+
+
+# The types the database uses for cards whose whole point is one attack on one target.
+# Listed rather than guessed from the word "attack" ("attack-enhancement" is a buff).
+ATTACK_TYPES = frozenset(
+    {"attack", "attack-execute", "attack-debuff", "attack-mark", "movement-attack"}
+)
+_COST_RE = re.compile(r"\s*(\d{1,2})\s*(?:SP)?\s*(?:\(reactive\))?\s*", re.IGNORECASE)
+_INT_RE = re.compile(r"\s*([+-]?\d{1,3})\s*")
+# The database's spellings of R-RNG-2 ranges, each mapped to the engine's spelling.
+# Anything qualified further (area, cone, leap, radius, AoE, two ranges) is not one
+# attack at one target, so it is not parsed.
+_DB_RANGES: tuple[tuple[re.Pattern[str], str], ...] = (
+    (
+        re.compile(r"melee(?: \((?:1 hex|range 1)\))?|adjacent|1 hex \(adjacent only\)", re.I),
+        "Melee",
+    ),
+    (re.compile(r"self", re.I), "Self"),
+    (re.compile(r"(?:range )?(\d{1,2})(?: hex(?:es)?)?", re.I), r"\1"),
+    (re.compile(r"ranged \(?(\d{1,2})-(\d{1,2})(?: hexes)?\)?", re.I), r"\1-\2"),
+)
+# The only effect texts an automated attack may have: the attack itself, optionally its
+# Heat and a short "Basic … attack." label. Everything else is for the players.
+_PLAIN_ATTACK_RE = re.compile(
+    r"Deal (?P<damage>\d{1,2}) damage(?: at range)?\."
+    r"(?: (?:Gain|Generate) (?P<heat>\d) Heat\.)?"
+    r"(?: Basic [A-Za-z][A-Za-z' -]{0,30} attack\.)?"
+)
+_SKIPPED = {"_meta": "metadata, not cards"}
+
+
+def database_range(text: object) -> WeaponRange | None:
+    """A database range in R-RNG-2 terms, or None when it is not one plain range.
+
+    >>> database_range("Melee (Range 1)"), database_range("4 hexes"), database_range("N/A")
+    (WeaponRange(text='Melee', low=1, high=1), WeaponRange(text='4', low=1, high=4), None)
+    >>> database_range("Ranged 2-5").text, database_range("3 hexes (line)")
+    ('2-5', None)
+    """
+    if not isinstance(text, str):
+        return None
+    for pattern, spelling in _DB_RANGES:
+        match = pattern.fullmatch(text.strip())
+        if match:
+            try:
+                return parse_range(match.expand(spelling))
+            except InvalidInput:
+                return None
+    return None
+
+
+def _db_int(value: object) -> int | None:
+    if type(value) is int:
+        return value
+    if isinstance(value, str) and (match := _INT_RE.fullmatch(value)):
+        return int(match[1])
+    return None
+
+
+def _db_cost(value: object) -> int | None:
+    if type(value) is int:
+        return value if value >= 0 else None
+    if isinstance(value, str) and (match := _COST_RE.fullmatch(value)):
+        return int(match[1])
+    return None
+
+
+def _db_kind(section: str, type_: str, keywords: Sequence[str]) -> str:
+    lowered = {k.lower() for k in keywords}
+    if lowered & {"primary", "primary-weapon"}:
+        return "primary_weapon"  # R-DMG-6: discarding one damages a component
+    if any(w == "reactive" or w.startswith("reactive-") for w in (type_, *lowered)):
+        return "reactive"  # R-REA-1/2
+    if "secondary" in lowered:
+        return "secondary"
+    if section == "universal":
+        return "universal"
+    return "other"
+
+
+def _plain_attack(text: str, damage: int, heat: int) -> bool:
+    match = _PLAIN_ATTACK_RE.fullmatch(text.strip())
+    if not match or int(match["damage"]) != damage:
+        return False
+    return match["heat"] is None or int(match["heat"]) == heat
+
+
+def derive_from_database(entry: object, section: str) -> DerivedCard:
+    """Derive a card from one database entry's fields, never from its free text.
+
+    An attack-type entry with an integer damage and a plain range gets an attack effect
+    (plus a heat effect for a non-zero integer heat field); it is automated only when
+    its text is exactly that attack. Entries without id or name, with a cost that is not
+    a whole number of SP, or attacks without a usable range, give a reason instead.
+
+    >>> d = derive_from_database({"id": "jab", "name": "Jab", "type": "Attack", "cost": 1,
+    ...                           "range": "Melee", "damage": 2, "effect": "Deal 2 damage.",
+    ...                           "keywords": ["attack", "primary"]}, "equipment")
+    >>> d.card.kind, d.card.effects, d.automated
+    ('primary_weapon', (AttackEffect(range=WeaponRange(text='Melee', low=1, high=1), damage=2),), True)
+    >>> derive_from_database({"id": "x", "name": "X", "cost": "N/A"}, "special_cards").reason
+    "cost 'N/A' is not a whole number of SP"
+    """
+    if not isinstance(entry, Mapping):
+        return _reason(f"not an object but {type(entry).__name__}")
+    card_id, name = entry.get("id"), entry.get("name")
+    if not isinstance(card_id, str) or not card_id:
+        return _reason("no id")
+    if card_id in (DAMAGE_CARD.id, "damage-card"):
+        return _reason("the blank Damage card is built in as DAMAGE_CARD (R-TRN-6)")
+    if not _SLUG_RE.fullmatch(card_id):
+        return _reason(f"id {card_id!r} is not a slug")
+    if not isinstance(name, str) or not name.strip():
+        return _reason("no name")
+    if "cost" not in entry:
+        return _reason("no cost")
+    cost = _db_cost(entry["cost"])
+    if cost is None:
+        return _reason(f"cost {entry.get('cost')!r} is not a whole number of SP")
+    keywords = entry.get("keywords", [])
+    if not isinstance(keywords, list) or not all(isinstance(k, str) and k for k in keywords):
+        return _reason("keywords are not a list of strings")
+    raw_type = entry.get("type")
+    type_ = raw_type.strip().lower() if isinstance(raw_type, str) else ""
+    text = entry.get("effect", "")
+    if not isinstance(text, str):
+        return _reason("effect text is not a string")
+
+    range_ = database_range(entry.get("range"))
+    damage = _db_int(entry.get("damage"))
+    if damage is not None and not 0 <= damage <= MAX_DAMAGE:
+        damage = None
+    heat = _db_int(entry.get("heat"))
+    # A heat field that is not a whole number (a die roll) is for the players.
+    plain_heat = heat is not None or entry.get("heat") is None
+    effects: tuple[Effect, ...] = ()
+    automated = plain_heat and not text.strip()
+    if type_ in ATTACK_TYPES and (range_ is None or range_.low < 1):
+        return _reason(f"attack range {entry.get('range')!r} is not one plain range (R-RNG-2)")
+    try:
+        if type_ in ATTACK_TYPES and range_ is not None:
+            if damage is None:
+                automated = False  # the printed damage is not one number: the players read it
+            else:
+                effects = (AttackEffect(range_, damage),)
+                if heat:
+                    effects += (HeatEffect(heat),)
+                automated = plain_heat and _plain_attack(text, damage, heat or 0)
+        card = CardDef(
+            id=card_id,
+            name=name.strip(),
+            kind=_db_kind(section, type_, keywords),
+            sp_cost=cost,
+            range=range_,
+            damage=damage,
+            heat=heat or 0,
+            keywords=tuple(keywords),
+            text=text,
+            shield=any(k.lower() == "shield" for k in keywords),  # R-REA-2
+            effects=effects,
+            automated=automated,
+        )
+    except InvalidInput as err:
+        return _reason(str(err))
+    return DerivedCard(card, None, card.automated)
+
+
+def _reason(reason: str) -> DerivedCard:
+    return DerivedCard(None, reason, False)
+
+
+def iter_database(doc: object) -> Iterator[tuple[str, int, Any]]:
+    """Every (section, index, entry) of the database's list-valued sections, in file order.
+
+    Other sections yield nothing; `skipped_sections` says which and why.
+
+    >>> list(iter_database({"_meta": {}, "universal": [{"id": "a"}], "tactics": {"x": []}}))
+    [('universal', 0, {'id': 'a'})]
+    """
+    if not isinstance(doc, Mapping):
+        raise InvalidInput("database", "must be an object of sections")
+    for section, entries in doc.items():
+        if section in _SKIPPED or not isinstance(entries, list):
+            continue
+        for index, entry in enumerate(entries):
+            yield str(section), index, entry
+
+
+def skipped_sections(doc: object) -> list[tuple[str, str]]:
+    """The sections `iter_database` does not read, each with the reason.
+
+    >>> skipped_sections({"_meta": {}, "universal": [], "tactics": {"church": [], "elves": []}})
+    [('_meta', 'metadata, not cards'), ('tactics', 'an object of sub-sections (church, elves), not a list of entries')]
+    """
+    if not isinstance(doc, Mapping):
+        raise InvalidInput("database", "must be an object of sections")
+    skipped: list[tuple[str, str]] = []
+    for section, entries in doc.items():
+        if section in _SKIPPED:
+            skipped.append((str(section), _SKIPPED[section]))
+        elif isinstance(entries, Mapping):
+            keys = ", ".join(str(k) for k in entries)
+            skipped.append(
+                (str(section), f"an object of sub-sections ({keys}), not a list of entries")
+            )
+        elif not isinstance(entries, list):
+            skipped.append((str(section), f"a {type(entries).__name__}, not a list of entries"))
+    return skipped
+
+
+# --- deck construction -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DeckProblem:
+    """One way a deck breaks the construction rules; `index` is its row, None for the whole deck.
+
+    >>> DeckProblem("deck_size", "29 cards; a casket deck has 30", "R-TRN-1").as_dict()["rule"]
+    'R-TRN-1'
+    """
+
+    code: str
+    message: str
+    rule: str
+    index: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, "rule": self.rule, "index": self.index}
+
+
+def validate_deck(cards: Sequence[tuple[CardDef, int]], ruleset: Ruleset) -> list[DeckProblem]:
+    """Check a built casket deck, given as (card, count) rows; an empty list means legal.
+
+    >>> validate_deck([(DAMAGE_CARD, 30)], Ruleset())[0].code
+    'damage_card_in_deck'
+    """
+    size = DECK_SIZE[ruleset.version]
+    problems: list[DeckProblem] = []
+    seen: set[str] = set()
+    total = 0
+    for i, (card, count) in enumerate(cards):
+        if type(count) is not int or count < 1:
+            problems.append(
+                DeckProblem(
+                    "bad_count",
+                    f"{card.name}: count must be a whole number of at least 1, got {count!r}",
+                    "R-TRN-1",
+                    i,
+                )
+            )
+        else:
+            total += count
+        if card.kind == "damage":
+            problems.append(
+                DeckProblem(
+                    "damage_card_in_deck",
+                    f"{card.name}: Damage cards only enter a deck when it is reshuffled",
+                    "R-TRN-6",
+                    i,
+                )
+            )
+        if card.id in seen:
+            problems.append(
+                DeckProblem(
+                    "duplicate_card",
+                    f"{card.name} is listed twice; give one row with the total count",
+                    "R-TRN-1",
+                    i,
+                )
+            )
+        seen.add(card.id)
+    if total != size:
+        problems.append(
+            DeckProblem(
+                "deck_size",
+                f"the deck has {total} cards; a casket deck has exactly {size}",
+                "R-TRN-1",
+            )
+        )
+    return problems
