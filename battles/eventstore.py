@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -171,6 +171,19 @@ def event_digest(
     return hashlib.sha256(body.encode("utf-8")).hexdigest()
 
 
+def _chained_digest(previous_digest: str, event: RecordedEvent) -> str:
+    return event_digest(
+        previous_digest=previous_digest,
+        version=event.version,
+        type=event.type,
+        schema_version=event.schema_version,
+        payload=event.payload,
+        metadata=event.metadata,
+        command_id=event.command_id,
+        recorded_at=event.recorded_at,
+    )
+
+
 def command_fingerprint(
     stream: StreamRef, expected_version: int, events: Sequence[NewEvent]
 ) -> str:
@@ -307,58 +320,44 @@ def append(
         return AppendResult(events=(), version=current)
 
     moment = recorded_at or timezone.now()
-    db_moment = connection.ops.adapt_datetimefield_value(moment)
     meta = {**(metadata or {}), "command_id": command_id, "command_fingerprint": fingerprint}
-    meta_json = canonical_json(meta)
-    rows: list[tuple[Any, ...]] = []
-    digests: list[str] = []
-    payloads: list[dict[str, Any]] = []
+    pending: list[RecordedEvent] = []
     for offset, new in enumerate(events, start=1):
-        payload = dict(new.payload)
-        digest = event_digest(
-            previous_digest=previous_digest,
-            version=expected_version + offset,
-            type=new.type,
-            schema_version=new.schema_version,
-            payload=payload,
-            metadata=meta,
-            command_id=command_id,
-            recorded_at=moment,
-        )
-        rows.append(
-            (
-                stream.type,
-                stream.id,
-                expected_version + offset,
-                new.type,
-                new.schema_version,
-                canonical_json(payload),
-                meta_json,
-                command_id,
-                db_moment,
-                digest,
-            )
-        )
-        digests.append(digest)
-        payloads.append(payload)
-        previous_digest = digest
-    positions = _insert(rows)
-    recorded = tuple(
-        RecordedEvent(
-            position=position,
+        event = RecordedEvent(
+            position=0,  # assigned by the INSERT below
             stream=stream,
             version=expected_version + offset,
             type=new.type,
             schema_version=new.schema_version,
-            payload=payload,
+            payload=dict(new.payload),
             metadata=meta,
             command_id=command_id,
             recorded_at=moment,
-            digest=digest,
+            digest="",
         )
-        for offset, (position, new, payload, digest) in enumerate(
-            zip(positions, events, payloads, digests, strict=True), start=1
-        )
+        previous_digest = _chained_digest(previous_digest, event)
+        pending.append(replace(event, digest=previous_digest))
+    meta_json = canonical_json(meta)
+    db_moment = connection.ops.adapt_datetimefield_value(moment)
+    positions = _insert(
+        [
+            (
+                stream.type,
+                stream.id,
+                e.version,
+                e.type,
+                e.schema_version,
+                canonical_json(e.payload),
+                meta_json,
+                command_id,
+                db_moment,
+                e.digest,
+            )
+            for e in pending
+        ]
+    )
+    recorded = tuple(
+        replace(e, position=position) for e, position in zip(pending, positions, strict=True)
     )
     return AppendResult(events=recorded, version=recorded[-1].version)
 
@@ -424,16 +423,7 @@ def verify(stream: StreamRef) -> VerifyReport:
             return VerifyReport(
                 stream, False, checked, expected_version, f"version {expected_version} is missing"
             )
-        digest = event_digest(
-            previous_digest=previous_digest,
-            version=event.version,
-            type=event.type,
-            schema_version=event.schema_version,
-            payload=event.payload,
-            metadata=event.metadata,
-            command_id=event.command_id,
-            recorded_at=event.recorded_at,
-        )
+        digest = _chained_digest(previous_digest, event)
         if digest != event.digest:
             return VerifyReport(
                 stream,
