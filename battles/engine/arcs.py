@@ -9,7 +9,7 @@ offset's cube components, and a sector boundary is where two of them are equal.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from types import MappingProxyType
 
@@ -191,8 +191,19 @@ def attack_side(defender_at: Hex, facing: int, attacker_at: Hex, shield: str = "
     >>> attack_side(Hex(0, 0), 1, Hex(-1, -1))  # shield side (+1) beats front (+0)
     6
     """
-    sides = candidate_sides(defender_at, facing, attacker_at)
-    return max((side_row(s, shield) for s in sides), key=_defender_preference).side
+    return choose_side_row(candidate_sides(defender_at, facing, attacker_at), shield).side
+
+
+def choose_side_row(
+    candidates: Sequence[int], shield: str, distance: int = 2, melee_facing: str = "side_table"
+) -> SideRow:
+    """The row the defender picks among boundary candidates, with option melee_facing (R-ARC-1).
+
+    >>> choose_side_row((2, 3), "left").side  # weapon side (+0) beats flank (−1)
+    2
+    """
+    rows = [attack_side_row(s, shield, distance, melee_facing) for s in candidates]
+    return max(rows, key=_defender_preference)
 
 
 def in_firing_arc(attacker_at: Hex, attacker_facing: int, target_at: Hex) -> bool:

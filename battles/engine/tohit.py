@@ -12,7 +12,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .arcs import SideRow, attack_side_row, candidate_sides, in_firing_arc
+from .arcs import SideRow, candidate_sides, choose_side_row, in_firing_arc
 from .board import Board
 from .dice import TWO_DICE, DicePool, Odds, odds, pool_for_net_advantage
 from .errors import InvalidInput, RuleViolation
@@ -144,7 +144,7 @@ class ToHit:
     @property
     def damage(self) -> int:
         """Damage on an ordinary hit: base plus modifiers, never below 0 (R-DMG-1)."""
-        return max(0, self.damage_base + sum(m.value for m in self.damage_modifiers))
+        return self.damage_for("hit")
 
     def damage_for(self, grade: str) -> int:
         """Damage for a result grade: strong +1, critical +2, EXECUTION +0 (R-DMG-1)."""
@@ -209,15 +209,6 @@ def movement_modifier(hexes: int) -> int:
 
 def _fmt(h: Hex) -> str:
     return f"[{h.q},{h.r}]"
-
-
-def _chosen_row(
-    candidates: Sequence[int], shield: str, distance: int, melee_facing: str
-) -> SideRow:
-    # R-ARC-1: on a boundary the defender picks the higher to-hit modifier, then
-    # the lower damage bonus, then the better defence.
-    rows = [attack_side_row(s, shield, distance, melee_facing) for s in candidates]
-    return max(rows, key=lambda r: (r.to_hit, -r.damage, r.defence, -r.side))
 
 
 def _is_int(value: object) -> bool:
@@ -312,7 +303,7 @@ def to_hit(
 
     candidates = candidate_sides(target.at, target.facing, attacker.at)
     melee_facing = str(rules.option("melee_facing"))
-    row = _chosen_row(candidates, target.shield, distance, melee_facing)
+    row = choose_side_row(candidates, target.shield, distance, melee_facing)
     ranged = not weapon.range.melee
     higher = board.level_at(attacker.at) > board.level_at(target.at)
     lower = board.level_at(attacker.at) < board.level_at(target.at)
