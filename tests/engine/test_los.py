@@ -19,6 +19,7 @@ from battles.engine.los import (
     line_of_sight,
     visible_from,
 )
+from tests.engine.boards import board
 from tests.engine.reference_los import (
     nudged_paths,
     reference_line_of_sight,
@@ -27,19 +28,6 @@ from tests.engine.reference_los import (
 
 A = ORIGIN
 NORTH_2 = Hex(0, -2)  # seed 000's column [A] / [ ] / [T], put on hexes going N
-
-
-def board(radius: int = 6, shape: dict[str, Any] | None = None, **cells: Any) -> Board:
-    """A board; keyword `t_<q>_<r>` sets terrain and `l_<q>_<r>` a level (minus as m)."""
-    entries: dict[tuple[int, int], dict[str, Any]] = {}
-    for key, value in cells.items():
-        kind, q, r = key.split("_")
-        h = (int(q.replace("m", "-")), int(r.replace("m", "-")))
-        entry = entries.setdefault(h, {"q": h[0], "r": h[1]})
-        entry["terrain" if kind == "t" else "level"] = value
-    return parse_board(
-        {"shape": shape or {"kind": "hexagon", "radius": radius}, "hexes": list(entries.values())}
-    )
 
 
 def terrain(**placed: str) -> Board:

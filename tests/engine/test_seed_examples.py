@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 
-from battles.engine.board import Board, parse_board
+from battles.engine.board import Board
 from battles.engine.dice import DicePool, attack_result
 from battles.engine.hexes import (
     DIRECTION_VECTORS,
@@ -49,24 +49,12 @@ from battles.engine.tohit import (
     range_band,
     to_hit,
 )
+from tests.engine.boards import board
 
 SEED_000 = "000_5b17f67596ed7163.txt"
 SEED_001 = "001_75e5dc80205ae732.txt"
 SEED_002 = "002_77976442c83478fd.txt"
 T = ORIGIN  # the target (defender), facing N with a left shield unless a test says otherwise
-
-
-def board(radius: int = 8, **cells: Any) -> Board:
-    """A hexagon board; keyword `t_<q>_<r>` sets terrain and `l_<q>_<r>` a level (minus: m)."""
-    entries: dict[tuple[int, int], dict[str, Any]] = {}
-    for key, value in cells.items():
-        kind, q, r = key.split("_")
-        h = (int(q.replace("m", "-")), int(r.replace("m", "-")))
-        entry = entries.setdefault(h, {"q": h[0], "r": h[1]})
-        entry["terrain" if kind == "t" else "level"] = value
-    return parse_board(
-        {"shape": {"kind": "hexagon", "radius": radius}, "hexes": [*entries.values()]}
-    )
 
 
 def at(direction: int, distance: int) -> Hex:

@@ -41,21 +41,9 @@ from battles.engine.tohit import (
     range_band,
     to_hit,
 )
+from tests.engine.boards import board
 
 T = ORIGIN  # the target's hex
-
-
-def board(radius: int = 8, **cells: Any) -> Board:
-    """A hexagon board; keyword `t_<q>_<r>` sets terrain and `l_<q>_<r>` a level (minus: m)."""
-    entries: dict[tuple[int, int], dict[str, Any]] = {}
-    for key, value in cells.items():
-        kind, q, r = key.split("_")
-        h = (int(q.replace("m", "-")), int(r.replace("m", "-")))
-        entry = entries.setdefault(h, {"q": h[0], "r": h[1]})
-        entry["terrain" if kind == "t" else "level"] = value
-    return parse_board(
-        {"shape": {"kind": "hexagon", "radius": radius}, "hexes": [*entries.values()]}
-    )
 
 
 OPEN = board()
