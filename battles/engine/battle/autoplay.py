@@ -1,0 +1,116 @@
+"""A simple greedy player that drives a battle through legal actions only.
+
+It serves the demo battles (`load_demo`), the benchmarks and the tests that need a
+battle played to its end. It never bypasses the rules: every command it sends is
+one `legal_actions` listed and `decide` accepted.
+
+>>> from battles.engine.demo import demo_setup
+>>> from battles.engine.battle.decide import create
+>>> events = create("b", demo_setup(seed=2))
+>>> more = play(events, commands=20, seed=2)
+>>> len(more.events) > 0 and len(more.bodies) == 20
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..hexes import Hex
+from .commands import parse_command
+from .decide import decide
+from .events import Event
+from .evolve import evolve, replay
+from .legal import LegalAction, legal_actions
+from .state import BattleState
+
+
+@dataclass
+class Played:
+    """What `play` did: the command bodies sent, the events they caused, the final state."""
+
+    bodies: list[dict[str, Any]] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    state: BattleState | None = None
+
+
+def _expected(action: LegalAction) -> float:
+    p = action.preview or {}
+    odds = p.get("odds") or {}
+    hit = float(odds.get("hit_percent", 0.0))
+    damage = (p.get("damage") or {}).get("by_result", {}).get("hit", 0)
+    return hit * (1 + float(damage))
+
+
+def choose(state: BattleState, actions: list[LegalAction], rng: random.Random) -> dict[str, Any]:
+    """The greedy choice: answer prompts defensively, attack when the odds are best, close
+    in on the nearest enemy, play a utility card now and then, otherwise pass."""
+    by_type: dict[str, list[LegalAction]] = {}
+    for a in actions:
+        by_type.setdefault(a.body["type"], []).append(a)
+    for kind in ("play_reactive", "keep_hand", "take_damage", "discard_down"):
+        if kind in by_type:
+            return by_type[kind][0].body
+    attacks = [a for a in by_type.get("attack", []) if "pay" not in a.body]
+    if attacks:
+        return max(attacks, key=_expected).body
+    if state.active is None:
+        return actions[0].body
+    me = state.seats[state.active]
+    enemies = [c for c in state.seats if c.side != me.side and not c.defeated]
+    if enemies:
+        target = min(enemies, key=lambda c: me.at.distance(c.at))
+        gap = me.at.distance(target.at)
+        # Close to the reach of the shortest weapon in hand.
+        reaches = [
+            card.attack.range.low
+            for card in (state.card(x) for x in me.hand)
+            if card.attack is not None
+        ]
+        want = min(reaches, default=2)
+        moves = [a for a in by_type.get("move", []) if "pay" not in a.body]
+
+        def after(a: LegalAction) -> int:
+            return abs(Hex(*a.body["path"][-1]).distance(target.at) - want)
+
+        better = [a for a in moves if after(a) < abs(gap - want)]
+        if better:
+            return min(better, key=after).body
+    # Manual cards too: a demo table resolves their text by hand.
+    cards = [a for a in by_type.get("play_card", []) if "pay" not in a.body]
+    if cards and rng.random() < 0.7:
+        return rng.choice(cards).body
+    rotations = [a for a in by_type.get("rotate", []) if "pay" not in a.body]
+    if rotations and not me.free_rotation_used:
+        return rng.choice(rotations).body
+    for kind in ("pass", "no_reactive"):
+        if kind in by_type:
+            return by_type[kind][0].body
+    return actions[0].body
+
+
+def play(
+    events: list[Event],
+    *,
+    commands: int,
+    seed: int = 0,
+    chooser: Callable[[BattleState, list[LegalAction], random.Random], dict[str, Any]] = choose,
+) -> Played:
+    """Send up to `commands` commands to the battle `events` describe, or until it is over."""
+    rng = random.Random(seed)
+    state = replay(events)
+    out = Played()
+    for _ in range(commands):
+        if state.over:
+            break
+        body = chooser(state, list(legal_actions(state)), rng)
+        new = decide(state, parse_command(body))
+        for event in new:
+            state = evolve(state, event)
+        out.bodies.append(body)
+        out.events.extend(new)
+    out.state = state
+    return out

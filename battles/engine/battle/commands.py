@@ -1,0 +1,379 @@
+"""Battle commands: what a player or the GM asks for, in the imperative.
+
+`parse_command` turns an API body into a command or raises `InvalidInput` naming
+the field; it checks shapes only. Whether the rules allow the command is
+`decide`'s question (a `RuleViolation`).
+
+>>> parse_command({"type": "rotate", "seat": 0, "facing": 3})
+Rotate(seat=0, faces=(), drawn=(), pay=None, facing=3)
+>>> parse_command({"type": "rotate", "seat": 0, "facing": 7})
+Traceback (most recent call last):
+...
+battles.engine.errors.InvalidInput: facing: must be a direction 1..6, got 7 (R-BRD-2)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from ..errors import InvalidInput
+from ..hexes import Hex
+from ..tohit import COMPONENTS
+
+MAX_PATH = 40
+MAX_FACES = 200
+MAX_REASON = 500
+
+
+@dataclass(frozen=True, slots=True)
+class Pay:
+    """Cards that pay SP beyond the maximum: ids from the hand, and a count from the deck top."""
+
+    hand: tuple[str, ...] = ()
+    deck: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    NAME: ClassVar[str] = ""
+    GM_ONLY: ClassVar[bool] = False
+    seat: int
+    # Table mode only: the die faces the table rolled and the card ids it drew, in order.
+    faces: tuple[int, ...]
+    drawn: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class KeepHand(Command):
+    NAME: ClassVar[str] = "keep_hand"
+
+
+@dataclass(frozen=True, slots=True)
+class Mulligan(Command):
+    NAME: ClassVar[str] = "mulligan"
+
+
+@dataclass(frozen=True, slots=True)
+class Move(Command):
+    NAME: ClassVar[str] = "move"
+    pay: Pay | None
+    path: tuple[Hex, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Rotate(Command):
+    NAME: ClassVar[str] = "rotate"
+    pay: Pay | None
+    facing: int
+
+
+@dataclass(frozen=True, slots=True)
+class Vent(Command):
+    NAME: ClassVar[str] = "vent"
+    pay: Pay | None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCard(Command):
+    NAME: ClassVar[str] = "play_card"
+    pay: Pay | None
+    card: str
+    target: int | None = None
+    path: tuple[Hex, ...] = ()
+    facing: int | None = None
+    discard: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Attack(Command):
+    NAME: ClassVar[str] = "attack"
+    pay: Pay | None
+    card: str
+    target: int
+    component: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Command):
+    NAME: ClassVar[str] = "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayReactive(Command):
+    NAME: ClassVar[str] = "play_reactive"
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class NoReactive(Command):
+    NAME: ClassVar[str] = "no_reactive"
+
+
+@dataclass(frozen=True, slots=True)
+class TakeDamage(Command):
+    NAME: ClassVar[str] = "take_damage"
+    hand: tuple[str, ...]
+    deck: int
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardDown(Command):
+    NAME: ClassVar[str] = "discard_down"
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AdjustHeat(Command):
+    NAME: ClassVar[str] = "adjust_heat"
+    GM_ONLY: ClassVar[bool] = True
+    heat: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class AdjustComponentDamage(Command):
+    NAME: ClassVar[str] = "adjust_component_damage"
+    GM_ONLY: ClassVar[bool] = True
+    component: str
+    amount: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Relocate(Command):
+    NAME: ClassVar[str] = "relocate"
+    GM_ONLY: ClassVar[bool] = True
+    at: Hex
+    facing: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReturnCard(Command):
+    NAME: ClassVar[str] = "return_card"
+    GM_ONLY: ClassVar[bool] = True
+    card: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Revert(Command):
+    """Undo the battle's latest command by compensation (the service supplies the state
+    before it); `seat` is unused and 0."""
+
+    NAME: ClassVar[str] = "revert"
+    GM_ONLY: ClassVar[bool] = True
+    command_id: str
+    reason: str
+
+
+COMMAND_TYPES: Mapping[str, type[Command]] = {
+    cls.NAME: cls
+    for cls in (
+        KeepHand,
+        Mulligan,
+        Move,
+        Rotate,
+        Vent,
+        PlayCard,
+        Attack,
+        Pass,
+        PlayReactive,
+        NoReactive,
+        TakeDamage,
+        DiscardDown,
+        AdjustHeat,
+        AdjustComponentDamage,
+        Relocate,
+        ReturnCard,
+        Revert,
+    )
+}
+
+# The body fields each command accepts besides type, seat, faces and drawn.
+_FIELDS: Mapping[str, tuple[str, ...]] = {
+    "keep_hand": (),
+    "mulligan": (),
+    "move": ("path", "pay"),
+    "rotate": ("facing", "pay"),
+    "vent": ("pay",),
+    "play_card": ("card", "target", "path", "facing", "discard", "pay"),
+    "attack": ("card", "target", "component", "pay"),
+    "pass": (),
+    "play_reactive": ("card",),
+    "no_reactive": (),
+    "take_damage": ("hand", "deck"),
+    "discard_down": ("cards",),
+    "adjust_heat": ("heat", "reason"),
+    "adjust_component_damage": ("component", "amount", "reason"),
+    "relocate": ("at", "facing", "reason"),
+    "return_card": ("card", "reason"),
+    "revert": ("command_id", "reason"),
+}
+_OPTIONAL = frozenset({"pay", "target", "path", "facing", "discard", "component"})
+
+
+def _int(body: Mapping[str, Any], key: str, low: int, high: int, rule: str | None = None) -> int:
+    value = body.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InvalidInput(key, f"must be an integer from {low} to {high}, got {value!r}", rule)
+    return value
+
+
+def _str(body: Mapping[str, Any], key: str, max_len: int = 120) -> str:
+    value = body.get(key)
+    if not isinstance(value, str) or not value.strip() or len(value) > max_len:
+        raise InvalidInput(key, f"must be a non-empty string of at most {max_len} characters")
+    return value.strip()
+
+
+def _strs(value: object, key: str, max_items: int = 60) -> tuple[str, ...]:
+    if not isinstance(value, list) or len(value) > max_items:
+        raise InvalidInput(key, f"must be a list of at most {max_items} card ids")
+    for i, item in enumerate(value):
+        if not isinstance(item, str) or not item or len(item) > 120:
+            raise InvalidInput(f"{key}[{i}]", "must be a card id")
+    return tuple(value)
+
+
+def _hex(value: object, key: str) -> Hex:
+    if (
+        not isinstance(value, list | tuple)
+        or len(value) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+        or not all(-1000 <= v <= 1000 for v in value)
+    ):
+        raise InvalidInput(key, "must be a hex [q, r] of two integers", "R-BRD-1")
+    return Hex(value[0], value[1])
+
+
+def _path(value: object, key: str) -> tuple[Hex, ...]:
+    if not isinstance(value, list) or not 1 <= len(value) <= MAX_PATH:
+        raise InvalidInput(key, f"must be a list of 1 to {MAX_PATH} hexes [q, r]", "R-LOS-5")
+    return tuple(_hex(v, f"{key}[{i}]") for i, v in enumerate(value))
+
+
+def _facing(body: Mapping[str, Any], key: str = "facing") -> int:
+    value = body.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
+        raise InvalidInput(key, f"must be a direction 1..6, got {value!r}", "R-BRD-2")
+    return value
+
+
+def _pay(value: object) -> Pay:
+    if not isinstance(value, Mapping):
+        raise InvalidInput("pay", 'must be {"hand": [card ids], "deck": n}', "R-TRN-3")
+    unknown = sorted(set(value) - {"hand", "deck"})
+    if unknown:
+        raise InvalidInput(f"pay.{unknown[0]}", "unknown field; allowed: hand, deck", "R-TRN-3")
+    deck = value.get("deck", 0)
+    if isinstance(deck, bool) or not isinstance(deck, int) or not 0 <= deck <= 60:
+        raise InvalidInput("pay.deck", f"must be an integer from 0 to 60, got {deck!r}", "R-TRN-3")
+    return Pay(_strs(value.get("hand", []), "pay.hand"), deck)
+
+
+def parse_command(body: object) -> Command:
+    """A command from its JSON body; every fault names its field."""
+    if not isinstance(body, Mapping):
+        raise InvalidInput("body", "must be a JSON object with a 'type'")
+    name = body.get("type")
+    if not isinstance(name, str) or name not in COMMAND_TYPES:
+        raise InvalidInput("type", f"unknown command {name!r}; known: {', '.join(COMMAND_TYPES)}")
+    allowed = {"type", "seat", "faces", "drawn", *_FIELDS[name]}
+    unknown = sorted(str(k) for k in body if k not in allowed)
+    if unknown:
+        raise InvalidInput(
+            unknown[0], f"unknown field of {name}; allowed: {', '.join(sorted(allowed))}"
+        )
+    for key in _FIELDS[name]:
+        if key not in _OPTIONAL and key not in body:
+            raise InvalidInput(key, f"required by {name}")
+    cls = COMMAND_TYPES[name]
+    seat = 0 if name == "revert" and "seat" not in body else _int(body, "seat", 0, 7)
+    faces: tuple[int, ...] = ()
+    if "faces" in body:
+        raw = body["faces"]
+        if not isinstance(raw, list) or len(raw) > MAX_FACES:
+            raise InvalidInput("faces", f"must be a list of at most {MAX_FACES} die faces")
+        for i, f in enumerate(raw):
+            if isinstance(f, bool) or not isinstance(f, int) or not 1 <= f <= 6:
+                raise InvalidInput(f"faces[{i}]", f"a die face is 1..6, got {f!r}", "R-HIT-4")
+        faces = tuple(raw)
+    drawn = _strs(body["drawn"], "drawn") if "drawn" in body else ()
+    common: dict[str, Any] = {"seat": seat, "faces": faces, "drawn": drawn}
+    if "pay" in _FIELDS[name]:
+        common["pay"] = _pay(body["pay"]) if body.get("pay") is not None else None
+    args: dict[str, Any] = {}
+    if name == "move":
+        args["path"] = _path(body["path"], "path")
+    elif name == "rotate":
+        args["facing"] = _facing(body)
+    elif name in ("play_card", "attack", "play_reactive", "return_card"):
+        args["card"] = _str(body, "card")
+    if name == "play_card":
+        if body.get("target") is not None:
+            args["target"] = _int(body, "target", 0, 7)
+        if body.get("path") is not None:
+            args["path"] = _path(body["path"], "path")
+        if body.get("facing") is not None:
+            args["facing"] = _facing(body)
+        if body.get("discard") is not None:
+            args["discard"] = _strs(body["discard"], "discard")
+    elif name == "attack":
+        args["target"] = _int(body, "target", 0, 7)
+        component = body.get("component")
+        if component is not None and component not in COMPONENTS:
+            raise InvalidInput(
+                "component", f"must be one of {', '.join(COMPONENTS)} or null", "R-DMG-6"
+            )
+        args["component"] = component
+    elif name == "take_damage":
+        args["hand"] = _strs(body["hand"], "hand")
+        args["deck"] = _int(body, "deck", 0, 200, "R-DMG-6")
+    elif name == "discard_down":
+        args["cards"] = _strs(body["cards"], "cards")
+    elif name == "adjust_heat":
+        args["heat"] = _int(body, "heat", 0, 30)
+    elif name == "adjust_component_damage":
+        component = body.get("component")
+        if component not in COMPONENTS:
+            raise InvalidInput("component", f"must be one of {', '.join(COMPONENTS)}", "R-DMG-7")
+        args["component"] = component
+        args["amount"] = _int(body, "amount", -20, 20, "R-DMG-7")
+        if args["amount"] == 0:
+            raise InvalidInput("amount", "must not be 0: an adjustment changes something")
+    elif name == "relocate":
+        args["at"] = _hex(body.get("at"), "at")
+        args["facing"] = _facing(body)
+    elif name == "revert":
+        args["command_id"] = _str(body, "command_id", 100)
+    if cls.GM_ONLY:
+        args["reason"] = _str(body, "reason", MAX_REASON)
+    return cls(**common, **args)
+
+
+def command_body(command: Command) -> dict[str, Any]:
+    """The JSON body of a command (parse_command reads it back).
+
+    >>> command_body(parse_command({"type": "move", "seat": 1, "path": [[0, 1]]}))
+    {'type': 'move', 'seat': 1, 'path': [[0, 1]]}
+    """
+    body: dict[str, Any] = {"type": command.NAME, "seat": command.seat}
+    for key in _FIELDS[command.NAME]:
+        value = getattr(command, key, None)
+        if key in _OPTIONAL and value in (None, ()):
+            continue
+        if isinstance(value, Pay):
+            value = {"hand": list(value.hand), "deck": value.deck}
+        elif isinstance(value, Hex):
+            value = [value.q, value.r]
+        elif isinstance(value, tuple):
+            value = [[v.q, v.r] if isinstance(v, Hex) else v for v in value]
+        body[key] = value
+    if command.faces:
+        body["faces"] = list(command.faces)
+    if command.drawn:
+        body["drawn"] = list(command.drawn)
+    return body

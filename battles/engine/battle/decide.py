@@ -1,0 +1,1205 @@
+"""`decide(state, command, dice) -> events`: the rules of a battle turn.
+
+`decide` validates a command (a `RuleViolation` with code, message and ruling
+names any refusal, and nothing is decided) and is the only place randomness is
+drawn: every die face, shuffle and wound flip lands in an event, so `evolve`
+replays without dice. Phases that need nobody's decision (Refresh, Draw, End,
+the next turn, the next round) run inside the command that leads into them, up
+to the next point where a player must act or answer a prompt.
+
+The working state advances event by event through `evolve`, so each rule reads
+the state exactly as the events so far left it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from ..arcs import rotation_cost
+from ..cards import (
+    AttackEffect,
+    BuffNextAttackEffect,
+    CardDef,
+    DiscardEffect,
+    DrawEffect,
+    Effect,
+    HeatEffect,
+    MoveEffect,
+    ReduceIncomingEffect,
+    RollSufferingEffect,
+    RotateEffect,
+    StatusEffect,
+)
+from ..dice import (
+    SUFFERING_DIE,
+    attack_result,
+    component_for_roll,
+    defence_result,
+    strain_result,
+)
+from ..errors import RuleViolation
+from ..movement import validate_path
+from ..ruleset import ENGINE_VERSION
+from ..tohit import (
+    ATTACKER_STATUSES,
+    TARGET_STATUSES,
+    Attacker,
+    Modifier,
+    Target,
+    ToHit,
+    Weapon,
+    to_hit,
+)
+from . import events as ev
+from .commands import (
+    AdjustComponentDamage,
+    AdjustHeat,
+    Attack,
+    Command,
+    DiscardDown,
+    KeepHand,
+    Move,
+    Mulligan,
+    NoReactive,
+    Pass,
+    Pay,
+    PlayCard,
+    PlayReactive,
+    Relocate,
+    ReturnCard,
+    Revert,
+    Rotate,
+    TakeDamage,
+    Vent,
+)
+from .evolve import evolve
+from .randomness import DiceSource, SecretsDice, SeededDice, TableDice
+from .setup import parse_setup
+from .snapshot import state_to_dict
+from .state import (
+    ACTION,
+    END,
+    HAND_SIZE,
+    SETUP,
+    SP_MAXIMUM,
+    WOUND_DECK,
+    BattleState,
+    CasketState,
+    card_id,
+)
+
+VENT_COST = 2  # seed 002 "Common Actions": Vent Heat, 2 SP, remove 3 Heat (R-ADD-19)
+VENT_HEAT = 3
+NEURAL_FEEDBACK_EVERY = 5  # R-DMG-7
+SURVIVAL_WOUND_FACES = (1, 2, 3)  # R-PLT-3: on 1–3 the pilot takes 2 wounds
+SURVIVAL_WOUNDS = 2
+JAM_HEAT = 2  # catastrophic failure, seed 001 (R-HIT-4, R-DMG-1)
+PROMPT_COMMANDS = {
+    "mulligan": (KeepHand, Mulligan),
+    "reactive": (PlayReactive, NoReactive),
+    "take_damage": (TakeDamage,),
+    "discard_down": (DiscardDown,),
+}
+# The ruling behind each prompt, cited when an answer comes without its prompt.
+PROMPT_RULES = {
+    "mulligan": "R-TRN-1",
+    "reactive": "R-REA-1",
+    "take_damage": "R-DMG-6",
+    "discard_down": "R-TRN-7",
+}
+
+
+def dice_for(state: BattleState | None, command: Command | None = None) -> DiceSource:
+    """The dice a command is decided with (R-ADD-18).
+
+    Digital battles roll with `secrets`, or from the battle's seed mixed with the
+    version the command applies to, so a seeded battle is the same battle whoever
+    replays its commands. Table battles use the faces the command reports.
+
+    >>> dice_for(None).d6(1, purpose="x", rule="R-TRN-2")[0] in range(1, 7)
+    True
+    """
+    if state is not None and state.dice_mode == "table":
+        return TableDice(command.faces if command else ())
+    if state is not None and state.seed is not None:
+        return SeededDice(state.seed * 1_000_003 + state.version)
+    return SecretsDice()
+
+
+@dataclass
+class _Tx:
+    """The events decided so far and the state they lead to."""
+
+    state: BattleState
+    dice: DiceSource
+    drawn: list[str] = field(default_factory=list)
+    events: list[ev.Event] = field(default_factory=list)
+
+    def emit(self, event: ev.Event) -> None:
+        self.events.append(event)
+        self.state = evolve(self.state, event)
+
+    @property
+    def table(self) -> bool:
+        return self.state.dice_mode == "table"
+
+    def seat(self, n: int) -> CasketState:
+        return self.state.seats[n]
+
+    def take(self, pile: Sequence[str], n: int, purpose: str, rule: str) -> tuple[str, ...]:
+        """The top `n` of an ordered pile; at a table, the cards the command reports (R-ADD-18)."""
+        if not self.table:
+            return tuple(pile[:n])
+        remaining = list(pile)
+        out: list[str] = []
+        for _ in range(n):
+            if not self.drawn:
+                raise RuleViolation(
+                    "cards_not_reported",
+                    f"{purpose} takes {n} card(s) from a pile whose order only the table "
+                    f"knows: report them in 'drawn'",
+                    rule,
+                )
+            name = self.drawn.pop(0)
+            match = next(
+                (
+                    c
+                    for c in remaining
+                    # A wound kind ("minor") names any wound of that kind; a card is named
+                    # by its instance or card id only, never by a prefix of another id.
+                    if c == name
+                    or card_id(c) == name
+                    or ("#" not in c and c.startswith(name + "-"))
+                ),
+                None,
+            )
+            if match is None:
+                raise RuleViolation(
+                    "card_not_in_deck", f"{name!r} is not in the pile {purpose} takes from", rule
+                )
+            remaining.remove(match)
+            out.append(match)
+        return tuple(out)
+
+    def shuffle(self, cards: Sequence[str], purpose: str) -> tuple[tuple[str, ...], bool]:
+        if self.table:
+            return tuple(cards), False
+        return self.dice.shuffle(cards, purpose=purpose), True
+
+
+# --- creation ------------------------------------------------------------------------------------
+
+
+def create(battle_id: str, setup: object, dice: DiceSource | None = None) -> list[ev.Event]:
+    """The events that create a battle: setup recorded, decks shuffled, hands dealt (R-TRN-1).
+
+    `setup` is validated (InvalidInput names the field). With policy `auto` every hand
+    is kept and round 1 starts at once.
+
+    >>> from battles.engine.demo import demo_setup
+    >>> events = create("b1", demo_setup(seed=3))
+    >>> [e.type for e in events[:4]]
+    ['BattleCreated', 'DeckShuffled', 'WoundDeckShuffled', 'CardsDrawn']
+    """
+    normalised = parse_setup(setup)
+    created = ev.BattleCreated(battle_id, normalised, ENGINE_VERSION)
+    state = evolve(None, created)
+    tx = _Tx(state, dice if dice is not None else dice_for(state))
+    tx.events.append(created)
+    for c in state.seats:
+        order, known = tx.shuffle(c.deck, "the casket deck")
+        tx.emit(ev.DeckShuffled(c.seat, order, known, "setup"))
+        carried = tuple(normalised["seats"][c.seat]["pilot"]["carried_wounds"])
+        rest = [w for w in WOUND_DECK if w not in carried]
+        wound_order, known = tx.shuffle(rest, "the pilot wound deck")
+        tx.emit(ev.WoundDeckShuffled(c.seat, wound_order, carried, known))
+        if not tx.table:
+            tx.emit(
+                ev.CardsDrawn(
+                    c.seat,
+                    tx.take(tx.seat(c.seat).deck, HAND_SIZE, "", ""),
+                    "opening hand",
+                    "R-TRN-1",
+                )
+            )
+    for c in state.seats:
+        _open_prompt(tx, c.seat, "mulligan", 0, None, "R-TRN-1", "keep the hand or mulligan once")
+    _advance(tx)
+    return tx.events
+
+
+# --- the entry point -----------------------------------------------------------------------------
+
+
+def decide(
+    state: BattleState,
+    command: Command,
+    dice: DiceSource | None = None,
+    *,
+    before: BattleState | None = None,
+) -> list[ev.Event]:
+    """The events `command` causes in `state`, or a RuleViolation and nothing.
+
+    `before` is the state before the command a `Revert` names (the service replays it).
+
+    >>> from battles.engine.demo import demo_setup
+    >>> from battles.engine.battle.evolve import replay
+    >>> from battles.engine.battle.commands import parse_command
+    >>> s = replay(create("b1", demo_setup(seed=3)))
+    >>> seat = s.active
+    >>> [e.type for e in decide(s, parse_command({"type": "rotate", "seat": seat, "facing": 3}))]
+    ['CasketRotated']
+    >>> decide(s, parse_command({"type": "pass", "seat": 1 - seat}))
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.RuleViolation: It is seat 1's turn, not seat 0's (R-TRN-5)
+    """
+    if state.dice_mode == "digital" and (command.faces or command.drawn):
+        raise RuleViolation(
+            "table_mode_only",
+            "this battle rolls its own dice and draws its own cards: 'faces' and 'drawn' "
+            "are for table battles",
+            "R-ADD-18",
+        )
+    if command.seat >= len(state.seats):
+        raise RuleViolation(
+            "no_such_seat", f"the battle has seats 0..{len(state.seats) - 1}", "R-TRN-1"
+        )
+    tx = _Tx(state, dice if dice is not None else dice_for(state, command), list(command.drawn))
+    if isinstance(command, Revert):
+        _revert(tx, command, before)
+        return tx.events
+    if state.over:
+        raise RuleViolation("battle_over", "the battle is over", "R-TRN-8")
+    if command.GM_ONLY:
+        _adjust(tx, command)
+    elif isinstance(
+        command, KeepHand | Mulligan | PlayReactive | NoReactive | TakeDamage | DiscardDown
+    ):
+        _answer(tx, command)
+    else:
+        _act(tx, command)
+    _advance(tx)
+    if tx.drawn:
+        raise RuleViolation(
+            "unused_cards_reported",
+            f"the command reported cards it did not use: {tx.drawn}",
+            "R-ADD-18",
+        )
+    if isinstance(tx.dice, TableDice) and tx.dice.unused():
+        raise RuleViolation(
+            "unused_dice_reported",
+            f"the command reported {tx.dice.unused()} die face(s) more than it rolled",
+            "R-ADD-18",
+        )
+    return tx.events
+
+
+# --- flow: prompts, turns, rounds ----------------------------------------------------------------
+
+
+def _open_prompt(
+    tx: _Tx, seat: int, kind: str, amount: int, component: str | None, rule: str, reason: str
+) -> None:
+    # A table's opening hand is known only once the table reports it (keep_hand with
+    # `drawn`), so even policy `auto` leaves a table's mulligan prompt open.
+    if tx.state.policy == "auto" and not (tx.table and kind == "mulligan"):
+        _auto_answer(tx, seat, kind, amount, component)
+        return
+    tx.emit(ev.PromptOpened(seat, kind, amount, component, rule, reason))
+
+
+def _auto_answer(tx: _Tx, seat: int, kind: str, amount: int, component: str | None) -> None:
+    """Policy `auto`: keep hands, play no reactive card, take damage from the deck, discard
+    the newest cards down to 6 (issue 4)."""
+    if kind == "mulligan":
+        tx.emit(ev.HandKept(seat))
+    elif kind == "reactive":
+        tx.emit(ev.ReactiveDeclined(seat))
+        _roll_defence(tx)
+    elif kind == "take_damage":
+        _take_damage(tx, seat, (), amount, component)
+        _after_damage(tx)
+    elif kind == "discard_down":
+        hand = tx.seat(seat).hand
+        tx.emit(ev.CardsDiscarded(seat, hand[len(hand) - amount :], (), "discard down", "R-TRN-7"))
+
+
+def _advance(tx: _Tx) -> None:
+    """Run the phases that need nobody's decision, up to the next decision."""
+    while not tx.state.over and not tx.state.prompts:
+        s = tx.state
+        if s.phase == SETUP:
+            if not all(c.hand_decided for c in s.seats):
+                return
+            _start_round(tx, 1)
+        elif s.phase == END:
+            _finish_turn(tx)
+        elif s.phase == ACTION:
+            active = s.active
+            if active is None:
+                _end_round(tx)
+            elif tx.seat(active).defeated and s.attack is None:
+                # A casket defeated in its own turn ends that turn at once (R-ADD-26).
+                _finish_turn(tx)
+            else:
+                return
+        else:
+            return
+
+
+def _start_round(tx: _Tx, n: int) -> None:
+    tx.emit(ev.RoundStarted(n))
+    seats = tx.state.seats
+    contenders = [c.seat for c in seats if not c.defeated]
+    throws: list[tuple[tuple[int, int], ...]] = []
+    # R-TRN-2: everyone rolls 1d6; those tied for the highest re-roll among themselves.
+    while True:
+        faces = tx.dice.d6(len(contenders), purpose="the initiative roll", rule="R-TRN-2")
+        throws.append(tuple(zip(contenders, faces, strict=True)))
+        best = max(faces)
+        contenders = [s for s, f in zip(contenders, faces, strict=True) if f == best]
+        if len(contenders) == 1:
+            break
+    first = contenders[0]
+    n_seats = len(seats)
+    order = tuple(
+        (first + i) % n_seats for i in range(n_seats) if not seats[(first + i) % n_seats].defeated
+    )
+    tx.emit(ev.InitiativeRolled(tuple(throws), order))
+    _start_turn(tx, order[0])
+
+
+def _sp_lines(c: CasketState) -> tuple[tuple[str, int, str], ...]:
+    lines = [(f"{c.casket_class} casket", SP_MAXIMUM[c.casket_class], "R-TRN-3")]
+    if "chassis" in c.destroyed:
+        lines.append(("chassis destroyed", -1, "R-TRN-3"))
+    if c.pilot_sp_modifier:
+        lines.append(("pilot", c.pilot_sp_modifier, "R-TRN-3"))
+    return tuple(lines)
+
+
+def _start_turn(tx: _Tx, seat: int) -> None:
+    tx.emit(ev.TurnStarted(seat))
+    c = tx.seat(seat)
+    lines = _sp_lines(c)
+    tx.emit(ev.SpRestored(seat, max(0, sum(v for _, v, _ in lines)), lines))
+    heat = c.heat
+    if heat < 5:
+        return
+    roll = None if heat >= 10 else tx.dice.d6(1, purpose="the strain roll", rule="R-TRN-4")[0]
+    result = strain_result(roll, heat)
+    tx.emit(ev.StrainChecked(seat, heat, result.roll, result.total, result.outcome))
+    if result.heat_gained:
+        _change_heat(tx, seat, result.heat_gained, "strain: minor overload", "R-TRN-4")
+    elif result.sp_lost:
+        tx.emit(ev.SpDrained(seat, result.sp_lost, "R-TRN-4"))
+    elif result.damage:
+        _inflict(tx, seat, result.damage, None, "strain: system damage (R-TRN-4)")
+    elif result.critical_failure:
+        face = tx.dice.d6(1, purpose="the malfunction component roll", rule="R-TRN-4")[0]
+        _component_damage(
+            tx, seat, component_for_roll(face), 1, "strain: critical failure", "R-TRN-4"
+        )
+
+
+def _end_turn(tx: _Tx, seat: int) -> None:
+    """Draw (R-TRN-6) and End (R-TRN-7) for the seat that passed."""
+    c = tx.seat(seat)
+    if len(c.hand) < HAND_SIZE:
+        _draw(tx, seat, HAND_SIZE - len(c.hand), "draw phase")
+    c = tx.seat(seat)
+    if c.defeated:
+        return
+    water = tx.state.board.terrain_at(c.at).heat_end_of_turn
+    if water and c.heat:
+        _change_heat(tx, seat, water, "end of turn in water", "R-TRN-7")
+    if not c.acted and tx.seat(seat).heat:
+        _change_heat(tx, seat, -1, "a turn without actions", "R-TRN-5")
+    excess = len(tx.seat(seat).hand) - HAND_SIZE
+    if excess > 0:
+        _open_prompt(tx, seat, "discard_down", excess, None, "R-TRN-7", f"discard {excess} card(s)")
+        if tx.state.prompts:
+            return
+    _finish_turn(tx)
+
+
+def _finish_turn(tx: _Tx) -> None:
+    s = tx.state
+    seat = s.order[s.turn]
+    tx.emit(ev.TurnEnded(seat))
+    s = tx.state
+    for i in range(s.turn, len(s.order)):
+        if not s.seats[s.order[i]].defeated:
+            _start_turn(tx, s.order[i])
+            return
+
+
+def _end_round(tx: _Tx) -> None:
+    s = tx.state
+    tx.emit(ev.RoundEnded(s.round))
+    standing = sorted({c.side for c in s.seats if not c.defeated})
+    if len(standing) == 1:
+        tx.emit(ev.BattleWon(standing[0], "the last side with an undefeated casket", "R-TRN-8"))
+    elif not standing:
+        tx.emit(ev.BattleWon(None, "every casket is defeated: a draw", "R-TRN-8"))
+    else:
+        _start_round(tx, s.round + 1)
+
+
+# --- cards moving between zones ------------------------------------------------------------------
+
+
+def _reshuffle(tx: _Tx, seat: int) -> None:
+    c = tx.seat(seat)
+    damage = f"damage#{c.damage_cards + 1}"
+    order, known = tx.shuffle((*c.discard, damage), "the discard pile")
+    tx.emit(ev.DeckReshuffled(seat, order, damage, known))
+
+
+def _draw(tx: _Tx, seat: int, n: int, reason: str) -> None:
+    """Draw one at a time; an empty deck reshuffles the discard pile with a Damage card, and a
+    draw from an empty deck and discard pile defeats the casket (R-TRN-6)."""
+    batch: list[str] = []
+    for _ in range(n):
+        c = tx.seat(seat)
+        if len(c.deck) == len(batch):
+            if batch:
+                tx.emit(ev.CardsDrawn(seat, tuple(batch), reason, "R-TRN-6"))
+                batch = []
+            c = tx.seat(seat)
+            if not c.discard:
+                _defeat(tx, seat, "needed to draw with an empty deck and discard pile", "R-TRN-6")
+                return
+            _reshuffle(tx, seat)
+            c = tx.seat(seat)
+        remaining = [x for x in c.deck if x not in batch]
+        batch.extend(tx.take(remaining, 1, reason, "R-TRN-6"))
+    if batch:
+        tx.emit(ev.CardsDrawn(seat, tuple(batch), reason, "R-TRN-6"))
+
+
+def _change_heat(tx: _Tx, seat: int, amount: int, reason: str, rule: str) -> None:
+    heat = max(0, tx.seat(seat).heat + amount)
+    if heat != tx.seat(seat).heat:
+        tx.emit(ev.HeatChanged(seat, heat - tx.seat(seat).heat, heat, reason, rule))
+
+
+def _hand_cards(
+    c: CasketState, names: Sequence[str], field_name: str, rule: str
+) -> tuple[str, ...]:
+    """Resolve card names (instance ids or card ids) to distinct instances in the hand."""
+    hand = list(c.hand)
+    out: list[str] = []
+    for name in names:
+        match = next((x for x in hand if x == name or card_id(x) == name), None)
+        if match is None:
+            raise RuleViolation(
+                "card_not_in_hand", f"{field_name}: {name!r} is not in seat {c.seat}'s hand", rule
+            )
+        hand.remove(match)
+        out.append(match)
+    return tuple(out)
+
+
+# --- damage, components, wounds ------------------------------------------------------------------
+
+
+def _inflict(tx: _Tx, seat: int, amount: int, component: str | None, reason: str) -> None:
+    """Damage the defender must discard: their choice of split unless there is none (R-DMG-6)."""
+    if amount <= 0 or tx.seat(seat).defeated:
+        _after_damage(tx)
+        return
+    if not tx.seat(seat).hand:
+        _take_damage(tx, seat, (), amount, component)
+        _after_damage(tx)
+        return
+    _open_prompt(tx, seat, "take_damage", amount, component, "R-DMG-6", reason)
+
+
+def _after_damage(tx: _Tx) -> None:
+    if tx.state.attack is not None and not tx.state.prompts:
+        _end_attack(tx, "hit")
+
+
+def _take_damage(
+    tx: _Tx, seat: int, from_hand: tuple[str, ...], from_deck: int, component: str | None
+) -> None:
+    """Discard for damage; the deck reshuffles as at draw time when it runs out, and with
+    nothing left anywhere the casket is defeated (R-DMG-6)."""
+    primary = 0
+
+    def weapons(cards: Sequence[str]) -> int:
+        return sum(1 for x in cards if tx.state.card(x).kind == "primary_weapon")
+
+    if from_hand:
+        primary += weapons(from_hand)
+        tx.emit(ev.DamageTaken(seat, from_hand, (), weapons(from_hand), component))
+    left = from_deck
+    while left > 0:
+        c = tx.seat(seat)
+        if not c.deck:
+            if not c.discard:
+                _defeat(tx, seat, "damage with no cards left in deck or discard pile", "R-DMG-6")
+                break
+            _reshuffle(tx, seat)
+            c = tx.seat(seat)
+        taken = tx.take(c.deck, min(left, len(c.deck)), "damage from the deck", "R-DMG-6")
+        primary += weapons(taken)
+        tx.emit(ev.DamageTaken(seat, (), taken, weapons(taken), component))
+        left -= len(taken)
+    if component is not None and primary and not tx.seat(seat).pilot_dead:
+        _component_damage(tx, seat, component, primary, "Primary Weapon cards discarded", "R-DMG-6")
+
+
+def _component_damage(
+    tx: _Tx, seat: int, component: str, amount: int, reason: str, rule: str
+) -> None:
+    c = tx.seat(seat)
+    before_total = c.total_component_damage
+    total = c.damage_of(component) + amount
+    tx.emit(ev.ComponentDamaged(seat, component, amount, total, reason, rule))
+    threshold = int(tx.state.ruleset.option("component_threshold"))
+    if total >= threshold and component not in c.destroyed:
+        _destroy(tx, seat, component)
+    # R-DMG-7: each multiple of 5 total Component Damage reached wounds the pilot once.
+    after_total = before_total + amount
+    crossings = after_total // NEURAL_FEEDBACK_EVERY - before_total // NEURAL_FEEDBACK_EVERY
+    for _ in range(crossings):
+        _wound(tx, seat, "neural feedback", "R-DMG-7")
+
+
+def _destroy(tx: _Tx, seat: int, component: str) -> None:
+    """Seed 002 "Component Destroyed": the arms discard their cards from hand."""
+    c = tx.seat(seat)
+    kind = {"right_arm": "primary_weapon", "left_arm": "secondary"}.get(component)
+    discarded = tuple(x for x in c.hand if kind and tx.state.card(x).kind == kind)
+    tx.emit(ev.ComponentDestroyed(seat, component, discarded, "R-DMG-7"))
+
+
+def _wound(tx: _Tx, seat: int, reason: str, rule: str) -> None:
+    c = tx.seat(seat)
+    if c.pilot_dead or not c.wound_deck:
+        return
+    wound = tx.take(c.wound_deck, 1, "the pilot wound flip", "R-PLT-1")[0]
+    tx.emit(ev.WoundFlipped(seat, wound, reason, rule))
+    if not tx.seat(seat).wound_deck:
+        tx.emit(ev.PilotKilled(seat, "R-PLT-1"))
+        if not tx.seat(seat).defeated:
+            tx.emit(ev.CasketDefeated(seat, "its pilot is dead: the casket is inert", "R-ADD-20"))
+
+
+def _defeat(tx: _Tx, seat: int, reason: str, rule: str) -> None:
+    if tx.seat(seat).defeated:
+        return
+    tx.emit(ev.CasketDefeated(seat, reason, rule))
+    face = tx.dice.d6(1, purpose="the pilot's survival roll", rule="R-PLT-3")[0]
+    wounds = SURVIVAL_WOUNDS if face in SURVIVAL_WOUND_FACES else 0
+    tx.emit(ev.SurvivalRolled(seat, face, wounds))
+    for _ in range(wounds):
+        _wound(tx, seat, "casket defeated: survival roll", "R-PLT-3")
+
+
+# --- prompts answered ----------------------------------------------------------------------------
+
+
+def _deal_table_hand(tx: _Tx, seat: int) -> None:
+    cards = tx.take(tx.seat(seat).deck, HAND_SIZE, "the opening hand", "R-TRN-1")
+    tx.emit(ev.CardsDrawn(seat, cards, "opening hand", "R-TRN-1"))
+
+
+def _answer(tx: _Tx, command: Command) -> None:
+    kinds = [k for k, types in PROMPT_COMMANDS.items() if isinstance(command, types)]
+    prompt = next((p for p in tx.state.prompts if p.seat == command.seat and p.kind in kinds), None)
+    if prompt is None:
+        waiting = ", ".join(f"seat {p.seat}: {p.kind}" for p in tx.state.prompts) or "nothing"
+        raise RuleViolation(
+            "no_such_prompt",
+            f"seat {command.seat} has no open {'/'.join(kinds)} prompt; the battle waits for "
+            f"{waiting}",
+            PROMPT_RULES[kinds[0]],
+        )
+    seat = command.seat
+    if isinstance(command, KeepHand):
+        if tx.table:
+            _deal_table_hand(tx, seat)
+        tx.emit(ev.HandKept(seat))
+        tx.emit(ev.PromptClosed(seat, "mulligan"))
+    elif isinstance(command, Mulligan):
+        if tx.table:
+            # The physical hand went back and was reshuffled; only the new hand is known.
+            tx.emit(ev.MulliganTaken(seat, ()))
+            _deal_table_hand(tx, seat)
+        else:
+            tx.emit(ev.MulliganTaken(seat, tx.seat(seat).hand))
+            order, known = tx.shuffle(tx.seat(seat).deck, "the mulligan")
+            tx.emit(ev.DeckShuffled(seat, order, known, "mulligan"))
+            cards = tx.take(tx.seat(seat).deck, HAND_SIZE, "the new hand", "R-TRN-1")
+            tx.emit(ev.CardsDrawn(seat, cards, "mulligan", "R-TRN-1"))
+        tx.emit(ev.PromptClosed(seat, "mulligan"))
+    elif isinstance(command, PlayReactive):
+        _play_reactive(tx, command)
+    elif isinstance(command, NoReactive):
+        tx.emit(ev.ReactiveDeclined(seat))
+        tx.emit(ev.PromptClosed(seat, "reactive"))
+        _roll_defence(tx)
+    elif isinstance(command, TakeDamage):
+        c = tx.seat(seat)
+        if len(command.hand) + command.deck != prompt.amount:
+            raise RuleViolation(
+                "wrong_damage_split",
+                f"seat {seat} must discard exactly {prompt.amount} card(s) for damage; "
+                f"{len(command.hand)} from hand + {command.deck} from the deck is "
+                f"{len(command.hand) + command.deck}",
+                "R-DMG-6",
+            )
+        hand = _hand_cards(c, command.hand, "hand", "R-DMG-6")
+        tx.emit(ev.PromptClosed(seat, "take_damage"))
+        _take_damage(tx, seat, hand, command.deck, prompt.component)
+        _after_damage(tx)
+    elif isinstance(command, DiscardDown):
+        if len(command.cards) != prompt.amount:
+            raise RuleViolation(
+                "wrong_discard_count",
+                f"discard exactly {prompt.amount} card(s) to get down to {HAND_SIZE}",
+                "R-TRN-7",
+            )
+        cards = _hand_cards(tx.seat(seat), command.cards, "cards", "R-TRN-7")
+        tx.emit(ev.CardsDiscarded(seat, cards, (), "discard down", "R-TRN-7"))
+        tx.emit(ev.PromptClosed(seat, "discard_down"))
+
+
+def _reactive_ok(tx: _Tx, card: CardDef) -> bool:
+    a = tx.state.attack
+    return (
+        a is not None
+        and card.kind == "reactive"
+        and a.reactive_allowed
+        and (a.shield_allowed or not card.shield)
+    )
+
+
+def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
+    seat = command.seat
+    instance = _hand_cards(tx.seat(seat), [command.card], "card", "R-REA-1")[0]
+    card = tx.state.card(instance)
+    if card.kind != "reactive":
+        raise RuleViolation(
+            "not_reactive", f"{card.name} is not a reactive card: not now", "R-REA-1"
+        )
+    if card.shield and not _reactive_ok(tx, card):
+        raise RuleViolation(
+            "shield_side_only",
+            f"{card.name} is a shield card: only against attacks on a shield side",
+            "R-REA-2",
+        )
+    reduction = sum(e.amount for e in card.effects if isinstance(e, ReduceIncomingEffect))
+    tx.emit(ev.ReactivePlayed(seat, instance, reduction))
+    for effect in card.effects:
+        if isinstance(effect, HeatEffect):
+            _change_heat(tx, seat, effect.amount, card.name, "R-REA-1")
+    tx.emit(ev.PromptClosed(seat, "reactive"))
+    _roll_defence(tx)
+
+
+# --- attacks -------------------------------------------------------------------------------------
+
+
+def _roll_defence(tx: _Tx) -> None:
+    a = tx.state.attack
+    assert a is not None
+    die = str(tx.state.ruleset.option("defense_die"))
+    faces = tx.dice.d6(a.damage, purpose="the defence roll", rule="R-DMG-2")
+    result = defence_result(faces, a.damage, a.defence_modifier, die)
+    # R-DMG-4: PIERCE leaves the reactive card spent and without effect.
+    reduction = 0 if result.pierce else a.reduction
+    final = max(0, result.final_damage - reduction)
+    tx.emit(
+        ev.DefenceRolled(
+            a.target,
+            result.faces,
+            result.blocks,
+            final,
+            result.heat,
+            result.pierce,
+            result.component_damage,
+            reduction,
+        )
+    )
+    if result.heat:
+        _change_heat(tx, a.target, result.heat, "HEAT defence faces", "R-DMG-4")
+    if result.component_damage:
+        _component_damage(
+            tx, a.target, a.component, result.component_damage, "CRITICAL defence faces", "R-DMG-4"
+        )
+    _inflict(tx, a.target, final, a.component, f"an attack by seat {a.attacker}")
+
+
+def _end_attack(tx: _Tx, outcome: str) -> None:
+    a = tx.state.attack
+    assert a is not None
+    tx.emit(ev.AttackEnded(a.attacker, a.card, outcome))
+
+
+def _attack_lines(c: CasketState) -> tuple[list[Modifier], list[Modifier]]:
+    to_hit_lines: list[Modifier] = []
+    damage_lines: list[Modifier] = []
+    if c.buff_to_hit:
+        to_hit_lines.append(
+            Modifier("card_buff", c.buff_to_hit, "Next-attack card bonus", "R-HIT-1")
+        )
+    if c.buff_damage:
+        damage_lines.append(
+            Modifier("card_buff", c.buff_damage, "Next-attack card bonus", "R-DMG-1")
+        )
+    if c.damage_this_turn:
+        damage_lines.append(
+            Modifier("this_turn", c.damage_this_turn, "Damage bonus this turn", "R-DMG-1")
+        )
+    if c.jam_penalty:
+        damage_lines.append(
+            Modifier("weapon_jammed", c.jam_penalty, "Catastrophic failure: next attack", "R-DMG-1")
+        )
+    return to_hit_lines, damage_lines
+
+
+def attack_answer(state: BattleState, seat: int, card: CardDef, target: int) -> ToHit:
+    """The rules engine's to-hit answer for `seat` attacking `target` with `card` (R-HIT-1)."""
+    a = state.seats[seat]
+    d = state.seats[target]
+    effect = card.attack
+    assert effect is not None
+    others = [c.at for c in state.seats if c.seat not in (seat, target) and not c.defeated]
+    enemies = [c.at for c in state.seats if c.side != a.side and not c.defeated]
+    to_hit_lines, damage_lines = _attack_lines(a)
+    return to_hit(
+        state.board,
+        Attacker(
+            a.at,
+            a.facing,
+            a.moved,
+            a.heat,
+            frozenset(a.destroyed),
+            frozenset(a.statuses) & set(ATTACKER_STATUSES),
+        ),
+        Target(
+            d.at,
+            d.facing,
+            d.shield,
+            d.moved_last_turn,
+            frozenset(d.statuses) & set(TARGET_STATUSES),
+        ),
+        Weapon(effect.range, effect.damage, card.name),
+        others=others,
+        enemies=enemies,
+        rules=state.ruleset,
+        extra_to_hit=to_hit_lines,
+        extra_damage=damage_lines,
+    )
+
+
+def _check_turn(tx: _Tx, command: Command) -> CasketState:
+    s = tx.state
+    if s.phase == SETUP:
+        raise RuleViolation(
+            "setup_not_finished", "every player keeps a hand or mulligans first", "R-TRN-1"
+        )
+    if s.prompts:
+        p = s.prompts[0]
+        raise RuleViolation(
+            "prompt_pending",
+            f"the battle waits for seat {p.seat} to answer a {p.kind} prompt",
+            p.rule,
+        )
+    if s.active != command.seat:
+        raise RuleViolation(
+            "not_your_turn", f"It is seat {s.active}'s turn, not seat {command.seat}'s", "R-TRN-5"
+        )
+    return tx.seat(command.seat)
+
+
+def _check_card_kind(c: CasketState, card: CardDef) -> None:
+    # Seed 002 "Component Destroyed": the arms take their card types with them.
+    if card.kind == "primary_weapon" and "right_arm" in c.destroyed:
+        raise RuleViolation(
+            "right_arm_destroyed", "right arm destroyed: no Primary Weapon cards", "R-DMG-7"
+        )
+    if card.kind == "secondary" and "left_arm" in c.destroyed:
+        raise RuleViolation(
+            "left_arm_destroyed", "left arm destroyed: no Secondary Equipment cards", "R-DMG-7"
+        )
+
+
+def _pay(tx: _Tx, c: CasketState, cost: int, pay: Pay | None, exclude: Sequence[str] = ()) -> None:
+    """Check and pay SP: up to twice the maximum, each SP beyond it paid with a card (R-TRN-3)."""
+    after = c.sp_spent + cost
+    if after > 2 * c.sp_max:
+        raise RuleViolation(
+            "sp_exceeded",
+            f"costs {cost} SP; seat {c.seat} has spent {c.sp_spent} of at most "
+            f"{2 * c.sp_max} this turn (twice the maximum {c.sp_max})",
+            "R-TRN-3",
+        )
+    cards = max(0, after - c.sp_max) - max(0, c.sp_spent - c.sp_max)
+    given = (len(pay.hand) + pay.deck) if pay else 0
+    if given != cards:
+        raise RuleViolation(
+            "overspend_payment",
+            f"costs {cost} SP with {max(0, c.sp_left)} left: pay {cards} card(s) in 'pay' "
+            f"(hand ids and/or a count from the deck), not {given}",
+            "R-TRN-3",
+        )
+    if not cards or pay is None:
+        return
+    hand_ok = [x for x in c.hand if x not in exclude]
+    hand = _hand_cards(replace(c, hand=tuple(hand_ok)), pay.hand, "pay.hand", "R-TRN-3")
+    if pay.deck > len(c.deck):
+        raise RuleViolation(
+            "deck_too_small", f"pay.deck: the deck holds {len(c.deck)} card(s)", "R-TRN-3"
+        )
+    deck = tx.take(c.deck, pay.deck, "overspend from the deck", "R-TRN-3")
+    tx.emit(ev.OverspendPaid(c.seat, cards, hand, deck))
+
+
+def _act(tx: _Tx, command: Command) -> None:
+    c = _check_turn(tx, command)
+    seat = command.seat
+    if isinstance(command, Pass):
+        _end_turn(tx, seat)
+    elif isinstance(command, Move):
+        if "immobilised" in c.statuses:
+            raise RuleViolation("immobilised", "an immobilised casket cannot move", "R-ADD-17")
+        cost = _path_cost(tx, c, command.path)
+        _pay(tx, c, cost, command.pay)
+        tx.emit(ev.CasketMoved(seat, tuple((h.q, h.r) for h in command.path), cost))
+    elif isinstance(command, Rotate):
+        if command.facing == c.facing:
+            raise RuleViolation("no_rotation", f"already facing {c.facing}", "R-ARC-5")
+        cost = rotation_cost(c.facing, command.facing, not c.free_rotation_used)
+        _pay(tx, c, cost, command.pay)
+        tx.emit(ev.CasketRotated(seat, command.facing, cost, not c.free_rotation_used))
+    elif isinstance(command, Vent):
+        if c.heat == 0:
+            raise RuleViolation("no_heat", "no Heat to vent", "R-ADD-19")
+        _pay(tx, c, VENT_COST, command.pay)
+        tx.emit(ev.HeatVented(seat, VENT_COST, min(VENT_HEAT, c.heat)))
+    elif isinstance(command, Attack):
+        _attack(tx, c, command)
+    elif isinstance(command, PlayCard):
+        _play_card(tx, c, command)
+    else:  # pragma: no cover - parse_command produces no other type
+        raise RuleViolation("unknown_command", f"{command.NAME} is not an action", None)
+
+
+def _path_cost(tx: _Tx, c: CasketState, path: Sequence[object]) -> int:
+    s = tx.state
+    allies = [x.at for x in s.seats if x.side == c.side and x.seat != c.seat and not x.defeated]
+    enemies = [x.at for x in s.seats if x.side != c.side and not x.defeated]
+    return validate_path(
+        s.board,
+        c.at,
+        path,  # type: ignore[arg-type]
+        allies=allies,
+        enemies=enemies,
+        legs_destroyed="legs" in c.destroyed,
+        require_sight=True,
+    )
+
+
+def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
+    seat = command.seat
+    instance = _hand_cards(c, [command.card], "card", "R-TRN-5")[0]
+    card = tx.state.card(instance)
+    if card.attack is None:
+        raise RuleViolation(
+            "not_an_attack", f"{card.name} makes no attack: play it with play_card", "R-ADD-14"
+        )
+    _check_card_kind(c, card)
+    if not 0 <= command.target < len(tx.state.seats) or command.target == seat:
+        raise RuleViolation("bad_target", "target must be another seat", "R-ARC-1")
+    d = tx.seat(command.target)
+    if d.defeated:
+        raise RuleViolation("target_defeated", f"seat {d.seat} is already defeated", "R-TRN-8")
+    if d.side == c.side:
+        raise RuleViolation("not_an_enemy", f"seat {d.seat} is on your side", "R-TRN-8")
+    answer = attack_answer(tx.state, seat, card, command.target)
+    if not answer.possible:
+        refusal = answer.refusal
+        assert refusal is not None
+        raise refusal
+    assert answer.target_number is not None and answer.side is not None
+    assert answer.defense_modifier is not None
+    _pay(tx, c, card.sp_cost, command.pay, exclude=[instance])
+    tx.emit(
+        ev.CardPlayed(seat, instance, card.sp_cost, card.manual, card.text if card.manual else "")
+    )
+    _card_effects(tx, seat, card, None, (), None, (), skip_attack=True)
+    component_roll = None
+    component = command.component
+    if component is None:
+        component_roll = tx.dice.d6(1, purpose="the target component roll", rule="R-DMG-6")[0]
+        component = component_for_roll(component_roll)
+    a = tx.seat(seat)
+    grades = ("hit", "strong", "critical", "execution")
+    ignore = a.buff_ignore_defence
+    tx.emit(
+        ev.AttackDeclared(
+            attacker=seat,
+            target=command.target,
+            card=instance,
+            component=component,
+            component_roll=component_roll,
+            target_number=answer.target_number,
+            side=answer.side,
+            damage_by_grade=tuple((g, answer.damage_for(g)) for g in grades),
+            defence_modifier=answer.defense_modifier - ignore,
+            reactive_allowed=bool(answer.reactive_allowed),
+            shield_allowed=bool(answer.shield_cards_allowed),
+            to_hit=answer.as_dict(),
+        )
+    )
+    pool = answer.dice
+    faces = tx.dice.d6(pool.count, purpose="the attack roll", rule="R-HIT-4")
+    roll = attack_result(faces, answer.target_number, pool)
+    damage = answer.damage_for(roll.grade) if roll.hit else 0
+    tx.emit(ev.AttackRolled(roll.faces, roll.total, roll.grade, damage))
+    if roll.catastrophic:
+        a = tx.seat(seat)
+        weapons = tuple(x for x in a.hand if tx.state.card(x).kind == "primary_weapon")
+        tx.emit(ev.WeaponJammed(seat, weapons, a.heat + JAM_HEAT))
+        _end_attack(tx, "catastrophic")
+        return
+    if not roll.hit:
+        _end_attack(tx, "miss")
+        return
+    if roll.grade == "execution":
+        # R-DMG-5: no dice, no reactive card, full damage from the deck, component destroyed.
+        if component not in tx.seat(command.target).destroyed:
+            _destroy(tx, command.target, component)
+        _take_damage(tx, command.target, (), damage, component)
+        _end_attack(tx, "execution")
+        return
+    defender = tx.seat(command.target)
+    eligible = any(_reactive_ok(tx, tx.state.card(x)) for x in defender.hand)
+    if eligible:
+        _open_prompt(
+            tx, defender.seat, "reactive", 0, component, "R-REA-1", "play one reactive card or none"
+        )
+    else:
+        _roll_defence(tx)
+
+
+def _play_card(tx: _Tx, c: CasketState, command: PlayCard) -> None:
+    seat = command.seat
+    instance = _hand_cards(c, [command.card], "card", "R-TRN-5")[0]
+    card = tx.state.card(instance)
+    if card.kind == "reactive":
+        raise RuleViolation(
+            "reactive_in_own_turn",
+            f"{card.name} is reactive: it answers an attack in an opponent's turn",
+            "R-REA-1",
+        )
+    if card.attack is not None:
+        raise RuleViolation(
+            "use_attack", f"{card.name} attacks: send an attack command with a target", "R-HIT-1"
+        )
+    _check_card_kind(c, card)
+    _pay(tx, c, card.sp_cost, command.pay, exclude=[instance, *command.discard])
+    tx.emit(
+        ev.CardPlayed(seat, instance, card.sp_cost, card.manual, card.text if card.manual else "")
+    )
+    _card_effects(tx, seat, card, command.target, command.path, command.facing, command.discard)
+    tx.emit(ev.CardResolved(seat, instance))
+
+
+def _card_effects(
+    tx: _Tx,
+    seat: int,
+    card: CardDef,
+    target: int | None,
+    path: Sequence[object],
+    facing: int | None,
+    discard: Sequence[str],
+    *,
+    skip_attack: bool = False,
+) -> None:
+    used = {"path": False, "facing": False, "discard": False, "target": False}
+    for effect in card.effects:
+        _effect(tx, seat, card, effect, target, path, facing, discard, used, skip_attack)
+    for name, value in (
+        ("path", path),
+        ("facing", facing),
+        ("discard", discard),
+        ("target", target),
+    ):
+        if value not in (None, (), []) and not used[name]:
+            raise RuleViolation(
+                "unused_argument", f"{card.name} has no effect that uses '{name}'", "R-ADD-14"
+            )
+
+
+def _effect(
+    tx: _Tx,
+    seat: int,
+    card: CardDef,
+    effect: Effect,
+    target: int | None,
+    path: Sequence[object],
+    facing: int | None,
+    discard: Sequence[str],
+    used: dict[str, bool],
+    skip_attack: bool,
+) -> None:
+    c = tx.seat(seat)
+    if isinstance(effect, AttackEffect):
+        if not skip_attack:  # pragma: no cover - play_card refuses attack cards
+            raise RuleViolation("use_attack", "send an attack command", "R-HIT-1")
+    elif isinstance(effect, MoveEffect):
+        if not path:
+            raise RuleViolation("path_required", f"{card.name} moves: give 'path'", "R-ADD-25")
+        if len(path) > effect.hexes:
+            raise RuleViolation(
+                "path_too_long", f"{card.name} moves at most {effect.hexes} hex(es)", "R-ADD-25"
+            )
+        _path_cost(tx, c, path)
+        used["path"] = True
+        hexes = tuple((h.q, h.r) for h in path)  # type: ignore[attr-defined]
+        tx.emit(ev.CasketMoved(seat, hexes, 0, card.id))
+    elif isinstance(effect, RotateEffect):
+        if facing is None:
+            raise RuleViolation("facing_required", f"{card.name} rotates: give 'facing'", "R-ARC-5")
+        steps = min((facing - c.facing) % 6, (c.facing - facing) % 6)
+        if effect.steps != "any" and steps > effect.steps:
+            raise RuleViolation(
+                "rotation_too_far", f"{card.name} turns at most {effect.steps} step(s)", "R-ADD-16"
+            )
+        used["facing"] = True
+        tx.emit(ev.CasketRotated(seat, facing, 0, False))
+    elif isinstance(effect, HeatEffect):
+        _change_heat(tx, seat, effect.amount, card.name, "R-ADD-14")
+    elif isinstance(effect, DrawEffect):
+        _draw(tx, seat, effect.n, card.name)
+    elif isinstance(effect, DiscardEffect):
+        used["discard"] = True
+        from_hand: tuple[str, ...] = ()
+        if effect.source in ("hand", "choice"):
+            from_hand = _hand_cards(c, discard, "discard", "R-ADD-14")
+        if effect.source == "hand" and len(from_hand) != effect.n:
+            raise RuleViolation(
+                "wrong_discard_count",
+                f"{card.name}: list {effect.n} hand card(s) in 'discard'",
+                "R-ADD-14",
+            )
+        if len(from_hand) > effect.n:
+            raise RuleViolation(
+                "wrong_discard_count", f"{card.name} discards {effect.n} card(s)", "R-ADD-14"
+            )
+        n_deck = effect.n - len(from_hand)
+        if n_deck > len(c.deck):
+            raise RuleViolation(
+                "deck_too_small", f"{card.name}: the deck holds {len(c.deck)} card(s)", "R-ADD-14"
+            )
+        from_deck = tx.take(c.deck, n_deck, card.name, "R-ADD-14")
+        tx.emit(ev.CardsDiscarded(seat, from_hand, from_deck, card.name, "R-ADD-14"))
+    elif isinstance(effect, BuffNextAttackEffect):
+        tx.emit(
+            ev.BuffGained(seat, effect.damage, effect.to_hit, effect.ignore_defence, 0, card.id)
+        )
+    elif isinstance(effect, StatusEffect):
+        who = seat
+        if effect.target == "target":
+            if target is None or not 0 <= target < len(tx.state.seats) or target == seat:
+                raise RuleViolation(
+                    "target_required", f"{card.name} needs another seat as 'target'", "R-COV-4"
+                )
+            used["target"] = True
+            who = target
+        tx.emit(ev.StatusApplied(who, effect.status, card.id))
+    elif isinstance(effect, RollSufferingEffect):
+        _suffering(tx, seat, effect.n)
+    elif isinstance(effect, ReduceIncomingEffect):  # pragma: no cover - reactive cards only
+        raise RuleViolation("reactive_in_own_turn", "reactive cards answer attacks", "R-REA-1")
+
+
+def _suffering(tx: _Tx, seat: int, n: int) -> None:
+    """Seed 001 §4's suffering die, each face applied in the order rolled."""
+    faces = tx.dice.d6(n, purpose="the suffering dice", rule="R-ADD-14")
+    tx.emit(ev.SufferingRolled(seat, faces))
+    for f in faces:
+        face = SUFFERING_DIE[f]
+        c = tx.seat(seat)
+        if face.cards_discarded:
+            taken = tx.take(c.deck, min(face.cards_discarded, len(c.deck)), face.name, "R-ADD-14")
+            if taken:
+                tx.emit(ev.CardsDiscarded(seat, (), taken, face.name, "R-ADD-14"))
+        if face.heat:
+            _change_heat(tx, seat, face.heat, face.name, "R-ADD-14")
+        if face.damage_this_turn or face.damage_next_attack:
+            tx.emit(
+                ev.BuffGained(seat, face.damage_next_attack, 0, 0, face.damage_this_turn, face.name)
+            )
+        if face.cards_recovered:
+            c = tx.seat(seat)
+            if c.discard:
+                tx.emit(ev.CardsRecovered(seat, (c.discard[-1],), face.name))
+
+
+# --- GM adjustments and reverts ------------------------------------------------------------------
+
+
+def _adjust(tx: _Tx, command: Command) -> None:
+    seat = command.seat
+    c = tx.seat(seat)
+    if isinstance(command, AdjustHeat):
+        tx.emit(ev.HeatAdjusted(seat, command.heat, command.reason))
+    elif isinstance(command, AdjustComponentDamage):
+        total = max(0, c.damage_of(command.component) + command.amount)
+        threshold = int(tx.state.ruleset.option("component_threshold"))
+        tx.emit(
+            ev.ComponentDamageAdjusted(
+                seat, command.component, command.amount, total, total >= threshold, command.reason
+            )
+        )
+    elif isinstance(command, Relocate):
+        board = tx.state.board
+        if command.at not in board or board.terrain_at(command.at).impassable:
+            raise RuleViolation(
+                "bad_hex", f"{list(command.at)} is off the board or impassable", "R-BRD-3"
+            )
+        if any(x.at == command.at and x.seat != seat and not x.defeated for x in tx.state.seats):
+            raise RuleViolation("occupied", f"{list(command.at)} is occupied", "R-MOV-2")
+        tx.emit(
+            ev.CasketRelocated(seat, (command.at.q, command.at.r), command.facing, command.reason)
+        )
+    elif isinstance(command, ReturnCard):
+        zone = next(
+            (z for z in ("discard", "removed") if any(x == command.card for x in getattr(c, z))),
+            None,
+        )
+        if zone is None:
+            raise RuleViolation(
+                "card_not_in_discard",
+                f"{command.card!r} is in neither seat {seat}'s discard pile nor its removed cards",
+                "R-ADD-24",
+            )
+        tx.emit(ev.CardReturned(seat, command.card, zone, command.reason))
+
+
+def _revert(tx: _Tx, command: Revert, before: BattleState | None) -> None:
+    if before is None:
+        raise RuleViolation(
+            "revert_unavailable",
+            f"command {command.command_id!r} is not this battle's latest command; only the "
+            "latest can be reverted",
+            "R-ADD-24",
+        )
+    tx.emit(
+        ev.CommandReverted(
+            command.command_id,
+            before.version,
+            tx.state.version,
+            state_to_dict(before, with_setup=False),
+            command.reason,
+        )
+    )

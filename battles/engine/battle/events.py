@@ -1,0 +1,612 @@
+"""Battle events: what happened, in the past tense, with every random outcome inside.
+
+Each event is a frozen dataclass whose fields are JSON values (tuples stand for
+lists). `to_record` gives the (type, schema_version, payload) the event store keeps;
+`from_record` reads one back, upcasting older schema versions first (upcast.py).
+
+>>> e = HeatChanged(seat=0, amount=2, heat=2, reason="card", rule="R-TRN-4")
+>>> from_record(*to_record(e)) == e
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from ..errors import InvalidInput
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    SCHEMA_VERSION: ClassVar[int] = 1
+    # GM adjustments are marked so an audit tells them from play.
+    ADJUSTMENT: ClassVar[bool] = False
+
+    @property
+    def type(self) -> str:
+        return type(self).__name__
+
+
+# --- setup ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BattleCreated(Event):
+    """The setup document, normalised; the state's static part comes from it alone."""
+
+    battle_id: str
+    setup: Mapping[str, Any]
+    engine_version: str
+
+
+@dataclass(frozen=True, slots=True)
+class DeckShuffled(Event):
+    """A casket deck's new order, top first; `known` is false for a physical shuffle."""
+
+    seat: int
+    order: tuple[str, ...]
+    known: bool
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class WoundDeckShuffled(Event):
+    """The pilot wound deck, top first, with carried wounds face up (R-PLT-1, R-PLT-2)."""
+
+    seat: int
+    order: tuple[str, ...]
+    face_up: tuple[str, ...]
+    known: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CardsDrawn(Event):
+    seat: int
+    cards: tuple[str, ...]
+    reason: str
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class HandKept(Event):
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class MulliganTaken(Event):
+    """The hand goes back into the deck; a DeckShuffled and a CardsDrawn follow (R-TRN-1)."""
+
+    seat: int
+    returned: tuple[str, ...]
+
+
+# --- rounds and turns ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStarted(Event):
+    round: int
+
+
+@dataclass(frozen=True, slots=True)
+class InitiativeRolled(Event):
+    """Every roll, re-rolls of ties included, as (seat, face) per throw; then the order (R-TRN-2)."""
+
+    throws: tuple[tuple[tuple[int, int], ...], ...]
+    order: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TurnStarted(Event):
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class SpRestored(Event):
+    """SP set to this turn's maximum; `lines` itemise it as (label, value, rule) (R-TRN-3)."""
+
+    seat: int
+    sp_max: int
+    lines: tuple[tuple[str, int, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StrainChecked(Event):
+    """The Refresh heat check (R-TRN-4); its consequences follow as their own events."""
+
+    seat: int
+    heat: int
+    roll: int | None
+    total: int | None
+    outcome: str
+
+
+@dataclass(frozen=True, slots=True)
+class SpDrained(Event):
+    seat: int
+    amount: int
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class TurnEnded(Event):
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnded(Event):
+    round: int
+
+
+@dataclass(frozen=True, slots=True)
+class BattleWon(Event):
+    """The battle is over; `side` None is a draw (every casket defeated) (R-TRN-8)."""
+
+    side: str | None
+    reason: str
+    rule: str
+
+
+# --- actions -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CasketMoved(Event):
+    seat: int
+    path: tuple[tuple[int, int], ...]
+    cost: int
+    by_card: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CasketRotated(Event):
+    seat: int
+    facing: int
+    cost: int
+    free_used: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HeatVented(Event):
+    seat: int
+    cost: int
+    removed: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed(Event):
+    """A card leaves the hand and its SP is paid; it sits in play until resolved."""
+
+    seat: int
+    card: str
+    cost: int
+    manual: bool
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class CardResolved(Event):
+    """A played card goes to the discard pile."""
+
+    seat: int
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class OverspendPaid(Event):
+    """SP beyond the maximum paid with cards from hand and the deck's top (R-TRN-3)."""
+
+    seat: int
+    sp: int
+    from_hand: tuple[str, ...]
+    from_deck: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HeatChanged(Event):
+    seat: int
+    amount: int
+    heat: int  # after the change
+    reason: str
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class CardsDiscarded(Event):
+    seat: int
+    from_hand: tuple[str, ...]
+    from_deck: tuple[str, ...]
+    reason: str
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class CardsRecovered(Event):
+    """Cards taken back from the discard pile into the hand."""
+
+    seat: int
+    cards: tuple[str, ...]
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class DeckReshuffled(Event):
+    """The discard pile becomes the deck with one more Damage card (R-TRN-6)."""
+
+    seat: int
+    order: tuple[str, ...]
+    damage_card: str
+    known: bool
+
+
+@dataclass(frozen=True, slots=True)
+class BuffGained(Event):
+    seat: int
+    damage: int
+    to_hit: int
+    ignore_defence: int
+    damage_this_turn: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class StatusApplied(Event):
+    seat: int
+    status: str
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class SufferingRolled(Event):
+    seat: int
+    faces: tuple[int, ...]
+
+
+# --- attacks -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AttackDeclared(Event):
+    """An attack with its whole to-hit answer (R-HIT-1) and the buffs it spends."""
+
+    attacker: int
+    target: int
+    card: str
+    component: str
+    component_roll: int | None
+    target_number: int
+    side: int
+    damage_by_grade: tuple[tuple[str, int], ...]
+    defence_modifier: int
+    reactive_allowed: bool
+    shield_allowed: bool
+    to_hit: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class AttackRolled(Event):
+    faces: tuple[int, ...]
+    total: int
+    grade: str
+    damage: int
+
+
+@dataclass(frozen=True, slots=True)
+class WeaponJammed(Event):
+    """CATASTROPHIC FAILURE: Primary Weapons discarded, +2 Heat, −2 damage next attack."""
+
+    seat: int
+    discarded: tuple[str, ...]
+    heat: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReactivePlayed(Event):
+    seat: int
+    card: str
+    reduction: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReactiveDeclined(Event):
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class DefenceRolled(Event):
+    seat: int
+    faces: tuple[int, ...]
+    blocks: int
+    final_damage: int
+    heat: int
+    pierce: bool
+    component_damage: int
+    reduction_applied: int
+
+
+@dataclass(frozen=True, slots=True)
+class AttackEnded(Event):
+    attacker: int
+    card: str
+    outcome: str
+
+
+# --- damage, components, pilots ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PromptOpened(Event):
+    seat: int
+    kind: str
+    amount: int
+    component: str | None
+    rule: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class PromptClosed(Event):
+    seat: int
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class DamageTaken(Event):
+    """Cards discarded for damage (R-DMG-6); `primary_weapons` of them mark the component."""
+
+    seat: int
+    from_hand: tuple[str, ...]
+    from_deck: tuple[str, ...]
+    primary_weapons: int
+    component: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ComponentDamaged(Event):
+    seat: int
+    component: str
+    amount: int
+    total: int
+    reason: str
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class ComponentDestroyed(Event):
+    """A component's destruction and the cards its effect discards (seed 002 table, R-DMG-7)."""
+
+    seat: int
+    component: str
+    discarded: tuple[str, ...]
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class WoundFlipped(Event):
+    seat: int
+    wound: str
+    reason: str
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class SurvivalRolled(Event):
+    """Casket defeat: 1d6, on 1–3 the pilot takes 2 wounds (R-PLT-3)."""
+
+    seat: int
+    face: int
+    wounds: int
+
+
+@dataclass(frozen=True, slots=True)
+class PilotKilled(Event):
+    seat: int
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class CasketDefeated(Event):
+    seat: int
+    reason: str
+    rule: str
+
+
+# --- GM adjustments ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HeatAdjusted(Event):
+    ADJUSTMENT: ClassVar[bool] = True
+    seat: int
+    heat: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ComponentDamageAdjusted(Event):
+    ADJUSTMENT: ClassVar[bool] = True
+    seat: int
+    component: str
+    amount: int
+    total: int
+    destroyed: bool
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class CasketRelocated(Event):
+    ADJUSTMENT: ClassVar[bool] = True
+    seat: int
+    at: tuple[int, int]
+    facing: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class CardReturned(Event):
+    ADJUSTMENT: ClassVar[bool] = True
+    seat: int
+    card: str
+    from_zone: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class CommandReverted(Event):
+    """Compensation for one earlier command: the state it left is replaced by the state
+    before it (`state`, as state_to_dict wrote it). The reverted events stay in the log."""
+
+    ADJUSTMENT: ClassVar[bool] = True
+    command_id: str
+    from_version: int
+    to_version: int
+    state: Mapping[str, Any]
+    reason: str
+
+
+EVENT_TYPES: Mapping[str, type[Event]] = {
+    cls.__name__: cls
+    for cls in (
+        BattleCreated,
+        DeckShuffled,
+        WoundDeckShuffled,
+        CardsDrawn,
+        HandKept,
+        MulliganTaken,
+        RoundStarted,
+        InitiativeRolled,
+        TurnStarted,
+        SpRestored,
+        StrainChecked,
+        SpDrained,
+        TurnEnded,
+        RoundEnded,
+        BattleWon,
+        CasketMoved,
+        CasketRotated,
+        HeatVented,
+        CardPlayed,
+        CardResolved,
+        OverspendPaid,
+        HeatChanged,
+        CardsDiscarded,
+        CardsRecovered,
+        DeckReshuffled,
+        BuffGained,
+        StatusApplied,
+        SufferingRolled,
+        AttackDeclared,
+        AttackRolled,
+        WeaponJammed,
+        ReactivePlayed,
+        ReactiveDeclined,
+        DefenceRolled,
+        AttackEnded,
+        PromptOpened,
+        PromptClosed,
+        DamageTaken,
+        ComponentDamaged,
+        ComponentDestroyed,
+        WoundFlipped,
+        SurvivalRolled,
+        PilotKilled,
+        CasketDefeated,
+        HeatAdjusted,
+        ComponentDamageAdjusted,
+        CasketRelocated,
+        CardReturned,
+        CommandReverted,
+    )
+}
+
+# Per event type, the fields that hold tuples (JSON lists) and how deep they nest.
+_TUPLE_FIELDS: dict[str, tuple[tuple[str, int], ...]] = {
+    name: tuple(
+        (f.name, str(f.type).count("tuple["))
+        for f in dataclasses.fields(cls)
+        if str(f.type).startswith("tuple[")
+    )
+    for name, cls in EVENT_TYPES.items()
+}
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: _jsonable(v) for k, v in value.items()}
+    return value
+
+
+def _t1(value: Any) -> Any:
+    return tuple(value) if isinstance(value, list) else value
+
+
+def _t2(value: Any) -> Any:
+    return tuple(map(_t1, value)) if isinstance(value, list) else value
+
+
+def _t3(value: Any) -> Any:
+    return tuple(map(_t2, value)) if isinstance(value, list) else value
+
+
+_TUPLERS = {1: _t1, 2: _t2, 3: _t3}
+
+
+def _builder(cls: type[Event]) -> Callable[[Mapping[str, Any]], Event]:
+    # Generated once per event type: replay reads every event, and the frozen dataclass
+    # __init__ with a dict of keyword arguments costs more than the fold itself.
+    depths = dict(_TUPLE_FIELDS[cls.__name__])
+    lines = ["def build(p):", "    new = new_(cls)"]
+    for f in dataclasses.fields(cls):
+        value = f"p[{f.name!r}]"
+        if f.name in depths:
+            value = f"t{depths[f.name]}({value})"
+        lines.append(f"    set_(new, {f.name!r}, {value})")
+    lines.append("    return new")
+    namespace: dict[str, Any] = {"new_": object.__new__, "set_": object.__setattr__, "cls": cls}
+    namespace.update({f"t{d}": fn for d, fn in _TUPLERS.items()})
+    exec("\n".join(lines), namespace)  # noqa: S102 - source built from the class's own fields
+    build: Callable[[Mapping[str, Any]], Event] = namespace["build"]
+    return build
+
+
+_BUILDERS = {name: _builder(cls) for name, cls in EVENT_TYPES.items()}
+_FIELD_NAMES = {
+    name: frozenset(f.name for f in dataclasses.fields(cls)) for name, cls in EVENT_TYPES.items()
+}
+
+
+def to_record(event: Event) -> tuple[str, int, dict[str, Any]]:
+    """(type, schema_version, JSON payload) for the event store."""
+    payload = {f.name: _jsonable(getattr(event, f.name)) for f in dataclasses.fields(event)}
+    return event.type, event.SCHEMA_VERSION, payload
+
+
+def from_record(type_: str, schema_version: int, payload: Mapping[str, Any]) -> Event:
+    """The event a stored record holds, upcast to the current schema (upcast.py).
+
+    >>> from_record("Teleported", 1, {})
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: type: unknown event type 'Teleported'
+    """
+    cls = EVENT_TYPES.get(type_)
+    if cls is None:
+        raise InvalidInput("type", f"unknown event type {type_!r}")
+    if schema_version != cls.SCHEMA_VERSION:
+        from .upcast import upcast
+
+        payload = upcast(type_, schema_version, payload)
+    if payload.keys() != _FIELD_NAMES[type_]:
+        missing = sorted(_FIELD_NAMES[type_] - payload.keys())
+        extra = sorted(payload.keys() - _FIELD_NAMES[type_])
+        raise InvalidInput(
+            "payload",
+            f"{type_} v{schema_version}: missing {missing or 'nothing'}, "
+            f"unknown {extra or 'nothing'}",
+        )
+    return _BUILDERS[type_](payload)

@@ -1,0 +1,464 @@
+"""`evolve(state, event) -> state`: pure, never validates, never rolls.
+
+Every decision was made by `decide` and every random outcome is inside the event,
+so replaying a battle is a fold of this function over its events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from ..hexes import Hex
+from ..tohit import COMPONENTS
+from . import events as ev
+from .setup import initial_state
+from .state import ACTION, END, OVER, SETUP, AttackInProgress, BattleState, Prompt
+from .state import with_changes as replace
+
+
+def _without(zone: tuple[str, ...], cards: Iterable[str]) -> tuple[str, ...]:
+    gone = list(cards)
+    out = list(zone)
+    for c in gone:
+        out.remove(c)
+    return tuple(out)
+
+
+def _seat(state: BattleState, n: int, **changes: Any) -> BattleState:
+    seats = list(state.seats)
+    seats[n] = replace(seats[n], **changes)
+    return replace(state, seats=tuple(seats))
+
+
+def _created(state: BattleState | None, e: ev.BattleCreated) -> BattleState:
+    return initial_state(e.battle_id, e.setup)
+
+
+def _deck_shuffled(s: BattleState, e: ev.DeckShuffled) -> BattleState:
+    return _seat(s, e.seat, deck=e.order)
+
+
+def _wound_deck(s: BattleState, e: ev.WoundDeckShuffled) -> BattleState:
+    return _seat(s, e.seat, wound_deck=e.order, wounds=e.face_up)
+
+
+def _drawn(s: BattleState, e: ev.CardsDrawn) -> BattleState:
+    c = s.seats[e.seat]
+    return _seat(s, e.seat, deck=_without(c.deck, e.cards), hand=c.hand + e.cards)
+
+
+def _hand_kept(s: BattleState, e: ev.HandKept) -> BattleState:
+    return _seat(s, e.seat, hand_decided=True)
+
+
+def _mulligan(s: BattleState, e: ev.MulliganTaken) -> BattleState:
+    c = s.seats[e.seat]
+    return _seat(
+        s, e.seat, hand=_without(c.hand, e.returned), deck=c.deck + e.returned, hand_decided=True
+    )
+
+
+def _round_started(s: BattleState, e: ev.RoundStarted) -> BattleState:
+    return replace(s, round=e.round, phase=ACTION, order=(), turn=0)
+
+
+def _initiative(s: BattleState, e: ev.InitiativeRolled) -> BattleState:
+    return replace(s, order=e.order, turn=0)
+
+
+def _turn_started(s: BattleState, e: ev.TurnStarted) -> BattleState:
+    c = s.seats[e.seat]
+    s = replace(s, phase=ACTION, turn=s.order.index(e.seat))
+    # Statuses last until the start of their casket's next turn (R-ADD-17). A jam's −2
+    # damage is for the next attack "this turn or next turn" (R-DMG-1), then it lapses.
+    return _seat(
+        s,
+        e.seat,
+        sp_spent=0,
+        moved_last_turn=c.moved,
+        moved=0,
+        free_rotation_used=False,
+        acted=False,
+        damage_this_turn=0,
+        statuses=(),
+        jam_penalty=c.jam_penalty if c.jam_this_turn else 0,
+        jam_this_turn=False,
+    )
+
+
+def _sp_restored(s: BattleState, e: ev.SpRestored) -> BattleState:
+    return _seat(s, e.seat, sp_max=e.sp_max)
+
+
+def _strain(s: BattleState, e: ev.StrainChecked) -> BattleState:
+    return s
+
+
+def _sp_drained(s: BattleState, e: ev.SpDrained) -> BattleState:
+    return _seat(s, e.seat, sp_max=s.seats[e.seat].sp_max - e.amount)
+
+
+def _turn_ended(s: BattleState, e: ev.TurnEnded) -> BattleState:
+    # From now until its next turn this is the casket's most recent turn: the hexes an
+    # attacker's to-hit counts for it (R-HIT-2).
+    s = _seat(s, e.seat, moved_last_turn=s.seats[e.seat].moved)
+    return replace(s, phase=ACTION, turn=s.turn + 1)
+
+
+def _round_ended(s: BattleState, e: ev.RoundEnded) -> BattleState:
+    return s
+
+
+def _won(s: BattleState, e: ev.BattleWon) -> BattleState:
+    return replace(s, phase=OVER, winner=e.side, result=e.reason, prompts=(), attack=None)
+
+
+def _moved(s: BattleState, e: ev.CasketMoved) -> BattleState:
+    c = s.seats[e.seat]
+    q, r = e.path[-1]
+    return _seat(
+        s,
+        e.seat,
+        at=Hex(q, r),
+        moved=c.moved + len(e.path),
+        sp_spent=c.sp_spent + e.cost,
+        acted=True,
+    )
+
+
+def _rotated(s: BattleState, e: ev.CasketRotated) -> BattleState:
+    c = s.seats[e.seat]
+    return _seat(
+        s,
+        e.seat,
+        facing=e.facing,
+        sp_spent=c.sp_spent + e.cost,
+        free_rotation_used=c.free_rotation_used or e.free_used,
+        acted=True,
+    )
+
+
+def _vented(s: BattleState, e: ev.HeatVented) -> BattleState:
+    c = s.seats[e.seat]
+    return _seat(
+        s, e.seat, sp_spent=c.sp_spent + e.cost, heat=max(0, c.heat - e.removed), acted=True
+    )
+
+
+def _card_played(s: BattleState, e: ev.CardPlayed) -> BattleState:
+    c = s.seats[e.seat]
+    return _seat(
+        s,
+        e.seat,
+        hand=_without(c.hand, [e.card]),
+        in_play=(*c.in_play, e.card),
+        sp_spent=c.sp_spent + e.cost,
+        acted=True,
+    )
+
+
+def _card_resolved(s: BattleState, e: ev.CardResolved) -> BattleState:
+    c = s.seats[e.seat]
+    return _seat(s, e.seat, in_play=_without(c.in_play, [e.card]), discard=(*c.discard, e.card))
+
+
+def _heat(s: BattleState, e: ev.HeatChanged) -> BattleState:
+    return _seat(s, e.seat, heat=e.heat)
+
+
+def _discarded(
+    s: BattleState, e: ev.CardsDiscarded | ev.DamageTaken | ev.OverspendPaid
+) -> BattleState:
+    # Discards, damage and overspend all move cards from hand and deck top to the discard pile.
+    c = s.seats[e.seat]
+    return _seat(
+        s,
+        e.seat,
+        hand=_without(c.hand, e.from_hand),
+        deck=_without(c.deck, e.from_deck),
+        discard=c.discard + e.from_hand + e.from_deck,
+    )
+
+
+def _recovered(s: BattleState, e: ev.CardsRecovered) -> BattleState:
+    c = s.seats[e.seat]
+    return _seat(s, e.seat, discard=_without(c.discard, e.cards), hand=c.hand + e.cards)
+
+
+def _reshuffled(s: BattleState, e: ev.DeckReshuffled) -> BattleState:
+    c = s.seats[e.seat]
+    return _seat(s, e.seat, deck=c.deck + e.order, discard=(), damage_cards=c.damage_cards + 1)
+
+
+def _buff(s: BattleState, e: ev.BuffGained) -> BattleState:
+    c = s.seats[e.seat]
+    return _seat(
+        s,
+        e.seat,
+        buff_damage=c.buff_damage + e.damage,
+        buff_to_hit=c.buff_to_hit + e.to_hit,
+        buff_ignore_defence=c.buff_ignore_defence + e.ignore_defence,
+        damage_this_turn=c.damage_this_turn + e.damage_this_turn,
+    )
+
+
+def _status(s: BattleState, e: ev.StatusApplied) -> BattleState:
+    c = s.seats[e.seat]
+    if e.status in c.statuses:
+        return s
+    return _seat(s, e.seat, statuses=(*c.statuses, e.status))
+
+
+def _suffering(s: BattleState, e: ev.SufferingRolled) -> BattleState:
+    return s
+
+
+def _declared(s: BattleState, e: ev.AttackDeclared) -> BattleState:
+    attack = AttackInProgress(
+        attacker=e.attacker,
+        target=e.target,
+        card=e.card,
+        component=e.component,
+        target_number=e.target_number,
+        side=e.side,
+        damage_by_grade=e.damage_by_grade,
+        defence_modifier=e.defence_modifier,
+        reactive_allowed=e.reactive_allowed,
+        shield_allowed=e.shield_allowed,
+    )
+    # The attack spends the next-attack buffs and the jam penalty (R-DMG-1).
+    s = _seat(
+        s,
+        e.attacker,
+        buff_damage=0,
+        buff_to_hit=0,
+        buff_ignore_defence=0,
+        jam_penalty=0,
+        jam_this_turn=False,
+    )
+    return replace(s, attack=attack)
+
+
+def _rolled(s: BattleState, e: ev.AttackRolled) -> BattleState:
+    assert s.attack is not None
+    return replace(s, attack=replace(s.attack, grade=e.grade, damage=e.damage))
+
+
+def _jammed(s: BattleState, e: ev.WeaponJammed) -> BattleState:
+    c = s.seats[e.seat]
+    return _seat(
+        s,
+        e.seat,
+        hand=_without(c.hand, e.discarded),
+        discard=c.discard + e.discarded,
+        heat=e.heat,
+        jam_penalty=-2,
+        jam_this_turn=True,
+    )
+
+
+def _reactive(s: BattleState, e: ev.ReactivePlayed) -> BattleState:
+    c = s.seats[e.seat]
+    attack = s.attack
+    assert attack is not None
+    s = _seat(s, e.seat, hand=_without(c.hand, [e.card]), in_play=(*c.in_play, e.card))
+    return replace(s, attack=replace(attack, reactive=e.card, reduction=e.reduction))
+
+
+def _declined(s: BattleState, e: ev.ReactiveDeclined) -> BattleState:
+    return s
+
+
+def _defence(s: BattleState, e: ev.DefenceRolled) -> BattleState:
+    assert s.attack is not None
+    return replace(s, attack=replace(s.attack, final_damage=e.final_damage))
+
+
+def _attack_ended(s: BattleState, e: ev.AttackEnded) -> BattleState:
+    a = s.attack
+    if a is not None and a.reactive is not None:
+        d = s.seats[a.target]
+        s = _seat(
+            s, a.target, in_play=_without(d.in_play, [a.reactive]), discard=(*d.discard, a.reactive)
+        )
+    c = s.seats[e.attacker]
+    s = _seat(s, e.attacker, in_play=_without(c.in_play, [e.card]), discard=(*c.discard, e.card))
+    return replace(s, attack=None)
+
+
+def _prompt_opened(s: BattleState, e: ev.PromptOpened) -> BattleState:
+    prompt = Prompt(e.seat, e.kind, e.amount, e.component, e.rule, e.reason)
+    phase = END if e.kind == "discard_down" else s.phase
+    return replace(s, prompts=(*s.prompts, prompt), phase=phase)
+
+
+def _prompt_closed(s: BattleState, e: ev.PromptClosed) -> BattleState:
+    kept = tuple(p for p in s.prompts if (p.seat, p.kind) != (e.seat, e.kind))
+    return replace(s, prompts=kept)
+
+
+def _component_damaged(s: BattleState, e: ev.ComponentDamaged) -> BattleState:
+    c = s.seats[e.seat]
+    damage = list(c.component_damage)
+    damage[COMPONENTS.index(e.component)] = e.total
+    return _seat(s, e.seat, component_damage=tuple(damage))
+
+
+def _component_destroyed(s: BattleState, e: ev.ComponentDestroyed) -> BattleState:
+    c = s.seats[e.seat]
+    return _seat(
+        s,
+        e.seat,
+        destroyed=(*c.destroyed, e.component),
+        hand=_without(c.hand, e.discarded),
+        discard=c.discard + e.discarded,
+    )
+
+
+def _wound(s: BattleState, e: ev.WoundFlipped) -> BattleState:
+    c = s.seats[e.seat]
+    return _seat(
+        s, e.seat, wound_deck=_without(c.wound_deck, [e.wound]), wounds=(*c.wounds, e.wound)
+    )
+
+
+def _survival(s: BattleState, e: ev.SurvivalRolled) -> BattleState:
+    return s
+
+
+def _pilot_killed(s: BattleState, e: ev.PilotKilled) -> BattleState:
+    return _seat(s, e.seat, pilot_dead=True)
+
+
+def _defeated(s: BattleState, e: ev.CasketDefeated) -> BattleState:
+    # A defeated casket's open prompts answer nothing any more.
+    s = replace(s, prompts=tuple(p for p in s.prompts if p.seat != e.seat))
+    return _seat(s, e.seat, defeated=True)
+
+
+def _heat_adjusted(s: BattleState, e: ev.HeatAdjusted) -> BattleState:
+    return _seat(s, e.seat, heat=e.heat)
+
+
+def _component_adjusted(s: BattleState, e: ev.ComponentDamageAdjusted) -> BattleState:
+    c = s.seats[e.seat]
+    damage = list(c.component_damage)
+    damage[COMPONENTS.index(e.component)] = e.total
+    destroyed = c.destroyed
+    if e.destroyed and e.component not in destroyed:
+        destroyed = (*destroyed, e.component)
+    elif not e.destroyed and e.component in destroyed:
+        destroyed = tuple(x for x in destroyed if x != e.component)
+    return _seat(s, e.seat, component_damage=tuple(damage), destroyed=destroyed)
+
+
+def _relocated(s: BattleState, e: ev.CasketRelocated) -> BattleState:
+    return _seat(s, e.seat, at=Hex(*e.at), facing=e.facing)
+
+
+def _returned(s: BattleState, e: ev.CardReturned) -> BattleState:
+    c = s.seats[e.seat]
+    zone: tuple[str, ...] = getattr(c, e.from_zone)
+    return _seat(s, e.seat, **{e.from_zone: _without(zone, [e.card])}, hand=(*c.hand, e.card))
+
+
+def _reverted(s: BattleState, e: ev.CommandReverted) -> BattleState:
+    from .snapshot import state_from_dict
+
+    restored = state_from_dict(e.state, s)
+    return replace(restored, version=s.version)
+
+
+_HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
+    ev.BattleCreated: _created,
+    ev.DeckShuffled: _deck_shuffled,
+    ev.WoundDeckShuffled: _wound_deck,
+    ev.CardsDrawn: _drawn,
+    ev.HandKept: _hand_kept,
+    ev.MulliganTaken: _mulligan,
+    ev.RoundStarted: _round_started,
+    ev.InitiativeRolled: _initiative,
+    ev.TurnStarted: _turn_started,
+    ev.SpRestored: _sp_restored,
+    ev.StrainChecked: _strain,
+    ev.SpDrained: _sp_drained,
+    ev.TurnEnded: _turn_ended,
+    ev.RoundEnded: _round_ended,
+    ev.BattleWon: _won,
+    ev.CasketMoved: _moved,
+    ev.CasketRotated: _rotated,
+    ev.HeatVented: _vented,
+    ev.CardPlayed: _card_played,
+    ev.CardResolved: _card_resolved,
+    ev.OverspendPaid: _discarded,
+    ev.HeatChanged: _heat,
+    ev.CardsDiscarded: _discarded,
+    ev.CardsRecovered: _recovered,
+    ev.DeckReshuffled: _reshuffled,
+    ev.BuffGained: _buff,
+    ev.StatusApplied: _status,
+    ev.SufferingRolled: _suffering,
+    ev.AttackDeclared: _declared,
+    ev.AttackRolled: _rolled,
+    ev.WeaponJammed: _jammed,
+    ev.ReactivePlayed: _reactive,
+    ev.ReactiveDeclined: _declined,
+    ev.DefenceRolled: _defence,
+    ev.AttackEnded: _attack_ended,
+    ev.PromptOpened: _prompt_opened,
+    ev.PromptClosed: _prompt_closed,
+    ev.DamageTaken: _discarded,
+    ev.ComponentDamaged: _component_damaged,
+    ev.ComponentDestroyed: _component_destroyed,
+    ev.WoundFlipped: _wound,
+    ev.SurvivalRolled: _survival,
+    ev.PilotKilled: _pilot_killed,
+    ev.CasketDefeated: _defeated,
+    ev.HeatAdjusted: _heat_adjusted,
+    ev.ComponentDamageAdjusted: _component_adjusted,
+    ev.CasketRelocated: _relocated,
+    ev.CardReturned: _returned,
+    ev.CommandReverted: _reverted,
+}
+assert set(_HANDLERS) == set(ev.EVENT_TYPES.values()), "every event type needs a handler"
+
+
+def evolve(state: BattleState | None, event: ev.Event) -> BattleState:
+    """The state after one more event; `state` is None only before BattleCreated.
+
+    >>> from battles.engine.demo import demo_setup
+    >>> from battles.engine.battle.setup import parse_setup
+    >>> s = evolve(None, ev.BattleCreated("b1", parse_setup(demo_setup()), "1.0.0"))
+    >>> s.version, s.phase, len(s.seats[0].deck)
+    (1, 'setup', 30)
+    """
+    handler = _HANDLERS[type(event)]
+    if state is None and not isinstance(event, ev.BattleCreated):
+        raise ValueError(f"a battle's first event is BattleCreated, not {event.type}")
+    new = handler(state, event)
+    version = (0 if state is None else state.version) + 1
+    if new is state:
+        return replace(new, version=version)
+    # `new` was built for this event alone and nobody holds it yet: set its version in
+    # place rather than copying the whole state once more (replay's hot path).
+    object.__setattr__(new, "version", version)
+    return new
+
+
+def replay(events: Iterable[ev.Event], state: BattleState | None = None) -> BattleState:
+    """Fold `events` over `state` (None: from the beginning).
+
+    >>> replay([])
+    Traceback (most recent call last):
+    ...
+    ValueError: no events to replay
+    """
+    for event in events:
+        state = evolve(state, event)
+    if state is None:
+        raise ValueError("no events to replay")
+    return state
+
+
+__all__ = ["SETUP", "evolve", "replay"]

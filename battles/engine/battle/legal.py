@@ -1,0 +1,201 @@
+"""Legal actions: complete command bodies that the acting or prompted seat can send as they are.
+
+Candidates are generated from the state and each is kept only if `decide` accepts
+it, so the list never offers what the rules refuse. Where a choice is combinatorial
+(which cards to discard, which path), a few representative bodies stand for it:
+every body listed is legal, not every legal body is listed. Attacks carry the
+rules engine's to-hit answer with its exact odds.
+
+>>> from battles.engine.demo import demo_setup
+>>> from battles.engine.battle.decide import create
+>>> from battles.engine.battle.evolve import replay
+>>> s = replay(create("b", demo_setup(seed=1)))
+>>> {"move", "pass", "rotate"} <= {a.body["type"] for a in legal_actions(s)}
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ..cards import DiscardEffect, MoveEffect, RotateEffect, StatusEffect
+from ..errors import RuleViolation
+from ..movement import reachable
+from .commands import parse_command
+from .decide import attack_answer, decide
+from .randomness import DiceSource, SeededDice
+from .state import ACTION, BattleState, CasketState, card_id
+
+MAX_MOVES = 24  # destinations listed per move kind; the nearest and the farthest first
+
+
+@dataclass(frozen=True, slots=True)
+class LegalAction:
+    body: dict[str, Any]
+    preview: dict[str, Any] | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"body": self.body}
+        if self.preview is not None:
+            out["to_hit"] = self.preview
+        return out
+
+
+def _distinct(cards: Collection[str]) -> list[str]:
+    seen: dict[str, str] = {}
+    for c in cards:
+        seen.setdefault(card_id(c), c)
+    return list(seen.values())
+
+
+def _prompt_candidates(
+    state: BattleState, seat: int, kind: str, amount: int
+) -> Iterator[dict[str, Any]]:
+    c = state.seats[seat]
+    if kind == "mulligan":
+        yield {"type": "keep_hand", "seat": seat}
+        yield {"type": "mulligan", "seat": seat}
+    elif kind == "reactive":
+        yield {"type": "no_reactive", "seat": seat}
+        for card in _distinct(c.hand):
+            if state.card(card).kind == "reactive":
+                yield {"type": "play_reactive", "seat": seat, "card": card}
+    elif kind == "take_damage":
+        yield {"type": "take_damage", "seat": seat, "hand": [], "deck": amount}
+        from_hand = list(c.hand[:amount])
+        if from_hand:
+            yield {
+                "type": "take_damage",
+                "seat": seat,
+                "hand": from_hand,
+                "deck": amount - len(from_hand),
+            }
+    elif kind == "discard_down":
+        yield {"type": "discard_down", "seat": seat, "cards": list(c.hand[len(c.hand) - amount :])}
+        yield {"type": "discard_down", "seat": seat, "cards": list(c.hand[:amount])}
+
+
+def _moves(state: BattleState, c: CasketState, budget: int) -> list[list[list[int]]]:
+    allies = [x.at for x in state.seats if x.side == c.side and x.seat != c.seat and not x.defeated]
+    enemies = [x.at for x in state.seats if x.side != c.side and not x.defeated]
+    reach = reachable(
+        state.board,
+        c.at,
+        budget,
+        allies=allies,
+        enemies=enemies,
+        legs_destroyed="legs" in c.destroyed,
+    )
+    paths = [[[h.q, h.r] for h in r.path] for r in reach.values()]
+    if len(paths) > MAX_MOVES:
+        half = MAX_MOVES // 2
+        paths = paths[:half] + paths[-half:]
+    return paths
+
+
+def _pay(c: CasketState, cost: int) -> dict[str, Any] | None:
+    """Overspend paid from the deck top when the SP beyond the maximum allows it (R-TRN-3)."""
+    cards = max(0, c.sp_spent + cost - c.sp_max) - max(0, c.sp_spent - c.sp_max)
+    return {"hand": [], "deck": cards} if cards else None
+
+
+def _with_pay(body: dict[str, Any], c: CasketState, cost: int) -> dict[str, Any]:
+    pay = _pay(c, cost)
+    return {**body, "pay": pay} if pay else body
+
+
+def _action_candidates(state: BattleState, seat: int) -> Iterator[tuple[dict[str, Any], Any]]:
+    c = state.seats[seat]
+    yield {"type": "pass", "seat": seat}, None
+    for facing in range(1, 7):
+        if facing != c.facing:
+            steps = min((facing - c.facing) % 6, (c.facing - facing) % 6)
+            cost = max(0, steps - 1) if not c.free_rotation_used else steps
+            yield _with_pay({"type": "rotate", "seat": seat, "facing": facing}, c, cost), None
+    if c.heat:
+        yield _with_pay({"type": "vent", "seat": seat}, c, 2), None
+    if c.sp_left > 0:
+        for path in _moves(state, c, c.sp_left):
+            yield {"type": "move", "seat": seat, "path": path}, None
+    elif c.overspend_room > 0 and c.deck:
+        for path in _moves(state, c, 1):
+            yield {"type": "move", "seat": seat, "path": path, "pay": {"hand": [], "deck": 1}}, None
+    enemies = [x for x in state.seats if x.side != c.side and not x.defeated]
+    for instance in _distinct(c.hand):
+        card = state.card(instance)
+        if card.kind == "reactive":
+            continue
+        if card.attack is not None:
+            for d in enemies:
+                answer = attack_answer(state, seat, card, d.seat)
+                if answer.possible:
+                    body = {"type": "attack", "seat": seat, "card": instance, "target": d.seat}
+                    yield _with_pay(body, c, card.sp_cost), answer.as_dict()
+            continue
+        yield from ((b, None) for b in _card_bodies(state, c, instance))
+
+
+def _card_bodies(state: BattleState, c: CasketState, instance: str) -> Iterator[dict[str, Any]]:
+    card = state.card(instance)
+    base: dict[str, Any] = _with_pay(
+        {"type": "play_card", "seat": c.seat, "card": instance}, c, card.sp_cost
+    )
+    variants: list[dict[str, Any]] = [base]
+    for effect in card.effects:
+        grown: list[dict[str, Any]] = []
+        for v in variants:
+            if isinstance(effect, MoveEffect):
+                grown += [{**v, "path": p} for p in _moves(state, c, effect.hexes)[:6]]
+            elif isinstance(effect, RotateEffect):
+                grown += [{**v, "facing": f} for f in range(1, 7) if f != c.facing][:2]
+            elif isinstance(effect, DiscardEffect) and effect.source != "deck":
+                others = [x for x in c.hand if x != instance]
+                grown.append({**v, "discard": others[: effect.n]})
+            elif isinstance(effect, StatusEffect) and effect.target == "target":
+                grown += [{**v, "target": x.seat} for x in state.seats if x.seat != c.seat]
+            else:
+                grown.append(v)
+        variants = grown
+    yield from variants
+
+
+def _accepted(state: BattleState, body: dict[str, Any], dice: DiceSource) -> bool:
+    try:
+        decide(state, parse_command(body), dice)
+    except RuleViolation:
+        return False
+    return True
+
+
+def legal_actions(
+    state: BattleState, seats: Collection[int] | None = None
+) -> Iterator[LegalAction]:
+    """Every listed body is one `decide` accepts now; `seats` limits them to those seats.
+
+    In a table battle the bodies leave out `faces` and `drawn`, which only the table
+    knows, so they cannot be checked in advance: they are the candidates, and the
+    table adds what it rolled and drew.
+    """
+    if state.over:
+        return
+    table = state.dice_mode == "table"
+
+    def dice() -> DiceSource:
+        return SeededDice(state.version)
+
+    if state.prompts:
+        for p in state.prompts:
+            if seats is not None and p.seat not in seats:
+                continue
+            for body in _prompt_candidates(state, p.seat, p.kind, p.amount):
+                if table or _accepted(state, body, dice()):
+                    yield LegalAction(body)
+        return
+    active = state.active
+    if state.phase != ACTION or active is None or (seats is not None and active not in seats):
+        return
+    for body, preview in _action_candidates(state, active):
+        if table or _accepted(state, body, dice()):
+            yield LegalAction(body, preview)

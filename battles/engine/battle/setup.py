@@ -1,0 +1,248 @@
+"""The setup document a battle is created from, and the state it starts in.
+
+`parse_setup` validates a document (every fault names its field) and returns it
+normalised: defaults filled in, the board and ruleset in their canonical form, so
+the `BattleCreated` event that records it replays the same on any later engine.
+
+Shape (docs/BATTLES.md): `name`, `board` (FORMATS.md), `rules`, `dice` (`mode`
+digital or table, `seed`), `policy` (prompt or auto), `cards` (card definitions in
+the project's format), `seats` (player, side, casket {name, class, shield}, deck
+[{card, count}], pilot {name, carried_wounds, sp_modifier}, at [q, r], facing).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from functools import lru_cache
+from types import MappingProxyType
+from typing import Any
+
+from ..arcs import SHIELDS
+from ..board import Board, parse_board
+from ..cards import CardDef, card_from_dict, validate_deck
+from ..errors import InvalidInput
+from ..hexes import Hex
+from ..ruleset import Ruleset, parse_ruleset
+from .state import CARRIED_WOUNDS, SETUP, SP_MAXIMUM, BattleState, CasketState
+
+MAX_SEATS = 8
+MAX_SEED = 2**63 - 1
+DICE_MODES = ("digital", "table")
+POLICIES = ("prompt", "auto")
+
+
+def _mapping(doc: object, path: str, allowed: tuple[str, ...]) -> Mapping[str, Any]:
+    if not isinstance(doc, Mapping):
+        raise InvalidInput(path, f"must be an object with fields {', '.join(allowed)}")
+    for key in doc:
+        if key not in allowed:
+            raise InvalidInput(f"{path}.{key}", f"unknown field; allowed: {', '.join(allowed)}")
+    return doc
+
+
+def _text(value: object, path: str, max_len: int = 120) -> str:
+    if not isinstance(value, str) or not value.strip() or len(value) > max_len:
+        raise InvalidInput(path, f"must be a non-empty string of at most {max_len} characters")
+    return value.strip()
+
+
+def _choice(value: object, path: str, allowed: tuple[str, ...], rule: str | None = None) -> str:
+    if value not in allowed:
+        raise InvalidInput(path, f"must be one of {', '.join(allowed)}, got {value!r}", rule)
+    return str(value)
+
+
+def _int(value: object, path: str, low: int, high: int, rule: str | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InvalidInput(path, f"must be an integer from {low} to {high}, got {value!r}", rule)
+    return value
+
+
+def parse_setup(doc: object) -> dict[str, Any]:
+    """Validate a setup document and return it normalised (JSON values only).
+
+    >>> from battles.engine.demo import demo_setup
+    >>> parse_setup(demo_setup())["dice"]
+    {'mode': 'digital', 'seed': 7}
+    >>> parse_setup({**demo_setup(), "seats": []})
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: seats: a battle needs 2 to 8 seats (R-TRN-1)
+    """
+    doc = _mapping(doc, "setup", ("name", "board", "rules", "dice", "policy", "cards", "seats"))
+    name = _text(doc.get("name", "Battle"), "name")
+    if "board" not in doc:
+        raise InvalidInput("board", "is required (a board document, FORMATS.md)")
+    board = parse_board(doc["board"], "board")
+    ruleset = parse_ruleset(doc.get("rules"), "rules")
+    dice = _mapping(doc.get("dice", {}), "dice", ("mode", "seed"))
+    mode = _choice(dice.get("mode", "digital"), "dice.mode", DICE_MODES)
+    seed = dice.get("seed")
+    if seed is not None:
+        seed = _int(seed, "dice.seed", 0, MAX_SEED)
+        if mode == "table":
+            raise InvalidInput("dice.seed", "a table battle rolls physical dice: no seed")
+    policy = _choice(doc.get("policy", "prompt"), "policy", POLICIES)
+
+    raw_cards = doc.get("cards")
+    if not isinstance(raw_cards, list) or not raw_cards:
+        raise InvalidInput("cards", "must be a non-empty list of card definitions")
+    cards: dict[str, CardDef] = {}
+    for i, raw in enumerate(raw_cards):
+        card = card_from_dict(raw, f"cards[{i}]")
+        if card.id in cards:
+            raise InvalidInput(f"cards[{i}].id", f"card {card.id!r} is defined twice")
+        if card.kind == "damage":
+            raise InvalidInput(
+                f"cards[{i}].kind", "Damage cards enter decks only at reshuffles", "R-TRN-6"
+            )
+        cards[card.id] = card
+
+    raw_seats = doc.get("seats")
+    if not isinstance(raw_seats, list) or not 2 <= len(raw_seats) <= MAX_SEATS:
+        raise InvalidInput("seats", f"a battle needs 2 to {MAX_SEATS} seats", "R-TRN-1")
+    seats: list[dict[str, Any]] = []
+    taken: dict[Hex, int] = {}
+    for i, raw in enumerate(raw_seats):
+        path = f"seats[{i}]"
+        s = _mapping(raw, path, ("player", "side", "casket", "deck", "pilot", "at", "facing"))
+        for key in ("player", "side", "casket", "deck", "at", "facing"):
+            if key not in s:
+                raise InvalidInput(f"{path}.{key}", "is required")
+        casket = _mapping(s["casket"], f"{path}.casket", ("name", "class", "shield"))
+        casket_class = _choice(
+            casket.get("class"), f"{path}.casket.class", tuple(SP_MAXIMUM), "R-TRN-3"
+        )
+        shield = _choice(casket.get("shield", "left"), f"{path}.casket.shield", SHIELDS, "R-ARC-2")
+        pilot = _mapping(
+            s.get("pilot", {}), f"{path}.pilot", ("name", "carried_wounds", "sp_modifier")
+        )
+        carried = pilot.get("carried_wounds", [])
+        if not isinstance(carried, list):
+            raise InvalidInput(f"{path}.pilot.carried_wounds", "must be a list of wound ids")
+        for j, wound in enumerate(carried):
+            if wound not in CARRIED_WOUNDS:
+                raise InvalidInput(
+                    f"{path}.pilot.carried_wounds[{j}]",
+                    f"{wound!r} is not a severe or trauma wound "
+                    f"({', '.join(sorted(CARRIED_WOUNDS))}); only those carry over",
+                    "R-PLT-2",
+                )
+        if len(set(carried)) != len(carried):
+            raise InvalidInput(f"{path}.pilot.carried_wounds", "lists a wound twice", "R-PLT-2")
+        at_raw = s["at"]
+        if (
+            not isinstance(at_raw, list)
+            or len(at_raw) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in at_raw)
+        ):
+            raise InvalidInput(f"{path}.at", "must be a hex [q, r]", "R-BRD-1")
+        at = Hex(at_raw[0], at_raw[1])
+        if at not in board:
+            raise InvalidInput(f"{path}.at", f"hex {at_raw} is not on the board", "R-BRD-1")
+        if board.terrain_at(at).impassable:
+            raise InvalidInput(
+                f"{path}.at", f"hex {at_raw} is impassable terrain: no deploying there", "R-BRD-3"
+            )
+        if at in taken:
+            raise InvalidInput(
+                f"{path}.at", f"hex {at_raw} is already taken by seat {taken[at]}", "R-TRN-1"
+            )
+        taken[at] = i
+        deck = s["deck"]
+        if not isinstance(deck, list) or not deck:
+            raise InvalidInput(f"{path}.deck", 'must be a list of {"card": id, "count": n}')
+        rows: list[tuple[CardDef, int]] = []
+        for j, row in enumerate(deck):
+            r = _mapping(row, f"{path}.deck[{j}]", ("card", "count"))
+            if r.get("card") not in cards:
+                raise InvalidInput(
+                    f"{path}.deck[{j}].card", f"card {r.get('card')!r} is not in the cards list"
+                )
+            rows.append((cards[r["card"]], _int(r.get("count"), f"{path}.deck[{j}].count", 1, 30)))
+        problems = validate_deck(rows, ruleset)
+        if problems:
+            p = problems[0]
+            where = f"{path}.deck" if p.index is None else f"{path}.deck[{p.index}]"
+            raise InvalidInput(where, p.message, p.rule)
+        seats.append(
+            {
+                "player": _text(s["player"], f"{path}.player", 150),
+                "side": _text(s["side"], f"{path}.side", 60),
+                "casket": {
+                    "name": _text(casket.get("name", f"Casket {i + 1}"), f"{path}.casket.name"),
+                    "class": casket_class,
+                    "shield": shield,
+                },
+                "deck": [{"card": c.id, "count": n} for c, n in rows],
+                "pilot": {
+                    "name": _text(pilot.get("name", f"Pilot {i + 1}"), f"{path}.pilot.name"),
+                    "carried_wounds": list(carried),
+                    "sp_modifier": _int(
+                        pilot.get("sp_modifier", 0), f"{path}.pilot.sp_modifier", -3, 3, "R-TRN-3"
+                    ),
+                },
+                "at": [at.q, at.r],
+                "facing": _int(s["facing"], f"{path}.facing", 1, 6, "R-BRD-2"),
+            }
+        )
+    if len({s["side"] for s in seats}) < 2:
+        raise InvalidInput("seats", "every seat is on one side: a battle needs two", "R-TRN-8")
+    used = {row["card"] for s in seats for row in s["deck"]}
+    return {
+        "name": name,
+        "board": board.to_document(),
+        "rules": ruleset.as_dict(),
+        "dice": {"mode": mode, "seed": seed},
+        "policy": policy,
+        "cards": [c.as_dict() for c in cards.values() if c.id in used],
+        "seats": seats,
+    }
+
+
+def initial_state(battle_id: str, setup: Mapping[str, Any]) -> BattleState:
+    """The state a normalised setup starts in: decks in listed order, nothing dealt yet.
+
+    Trusts `setup` (it comes from parse_setup via BattleCreated): replay never validates.
+    """
+    ruleset, board, cards = _static(json.dumps(setup, sort_keys=True, separators=(",", ":")))
+    seats = []
+    for i, s in enumerate(setup["seats"]):
+        deck = tuple(f"{row['card']}#{n}" for row in s["deck"] for n in range(1, row["count"] + 1))
+        seats.append(
+            CasketState(
+                seat=i,
+                player=s["player"],
+                side=s["side"],
+                name=s["casket"]["name"],
+                casket_class=s["casket"]["class"],
+                shield=s["casket"]["shield"],
+                pilot=s["pilot"]["name"],
+                pilot_sp_modifier=s["pilot"]["sp_modifier"],
+                at=Hex(*s["at"]),
+                facing=s["facing"],
+                deck=deck,
+            )
+        )
+    return BattleState(
+        battle_id=battle_id,
+        ruleset=ruleset,
+        board=board,
+        dice_mode=setup["dice"]["mode"],
+        seed=setup["dice"]["seed"],
+        policy=setup["policy"],
+        cards=cards,
+        seats=tuple(seats),
+        setup=setup,
+        phase=SETUP,
+    )
+
+
+@lru_cache(maxsize=64)
+def _static(setup_json: str) -> tuple[Ruleset, Board, Mapping[str, CardDef]]:
+    """The immutable part of a setup, parsed once per distinct setup: every replay of a
+    battle starts from the same BattleCreated, and the parse costs more than the fold."""
+    setup = json.loads(setup_json)
+    cards = MappingProxyType({c["id"]: card_from_dict(c) for c in setup["cards"]})
+    return parse_ruleset(setup["rules"]), parse_board(setup["board"]), cards

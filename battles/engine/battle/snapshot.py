@@ -1,0 +1,97 @@
+"""A battle state as JSON and back: snapshots in the event store, and reverts.
+
+The static part (board, ruleset, cards) is the setup document; the dynamic part
+is every other field. `state_from_dict(d, base)` reuses `base`'s static part
+when the document leaves the setup out (a revert carries only the dynamic part).
+
+>>> from battles.engine.demo import demo_setup
+>>> from battles.engine.battle.setup import initial_state, parse_setup
+>>> s = initial_state("b1", parse_setup(demo_setup()))
+>>> state_from_dict(state_to_dict(s)) == s
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from ..hexes import Hex
+from .setup import initial_state
+from .state import AttackInProgress, BattleState, CasketState, Prompt
+
+_CASKET_FIELDS = tuple(f.name for f in dataclasses.fields(CasketState))
+_DYNAMIC = (
+    "phase",
+    "round",
+    "order",
+    "turn",
+    "winner",
+    "result",
+    "version",
+)
+
+
+def _casket_dict(c: CasketState) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name in _CASKET_FIELDS:
+        value = getattr(c, name)
+        if isinstance(value, Hex):
+            value = [value.q, value.r]
+        elif isinstance(value, tuple):
+            value = list(value)
+        out[name] = value
+    return out
+
+
+def _casket(d: Mapping[str, Any]) -> CasketState:
+    values: dict[str, Any] = {
+        k: (tuple(v) if isinstance(v, list) else v) for k, v in d.items() if k in _CASKET_FIELDS
+    }
+    values["at"] = Hex(*d["at"])
+    return CasketState(**values)
+
+
+def state_to_dict(state: BattleState, *, with_setup: bool = True) -> dict[str, Any]:
+    """The state as JSON values; `with_setup` False leaves out the static part."""
+    out: dict[str, Any] = {name: getattr(state, name) for name in _DYNAMIC}
+    out["order"] = list(state.order)
+    out["battle_id"] = state.battle_id
+    out["seats"] = [_casket_dict(c) for c in state.seats]
+    out["prompts"] = [p.as_dict() for p in state.prompts]
+    if state.attack is None:
+        out["attack"] = None
+    else:
+        out["attack"] = state.attack.as_dict()
+        out["attack"]["damage_by_grade"] = [list(x) for x in state.attack.damage_by_grade]
+    if with_setup:
+        out["setup"] = state.setup
+    return out
+
+
+def state_from_dict(d: Mapping[str, Any], base: BattleState | None = None) -> BattleState:
+    """The state `state_to_dict` wrote; the static part comes from `d["setup"]` or `base`."""
+    if "setup" in d:
+        base = initial_state(d["battle_id"], d["setup"])
+    if base is None:
+        raise ValueError("a state document without its setup needs a base state")
+    attack = None
+    if d["attack"] is not None:
+        a = dict(d["attack"])
+        a["damage_by_grade"] = tuple(tuple(x) for x in a["damage_by_grade"])
+        attack = AttackInProgress(**a)
+    return replace(
+        base,
+        seats=tuple(_casket(c) for c in d["seats"]),
+        prompts=tuple(Prompt(**p) for p in d["prompts"]),
+        attack=attack,
+        phase=d["phase"],
+        round=d["round"],
+        order=tuple(d["order"]),
+        turn=d["turn"],
+        winner=d["winner"],
+        result=d["result"],
+        version=d["version"],
+    )

@@ -1,0 +1,245 @@
+"""The state of one battle: what a fold of its events yields (docs/BATTLES.md).
+
+Everything here is immutable. Cards in play are *instances* named `<card id>#<n>`
+(`faithful-thrust#2`), so the same card twice in a deck stays two things that can
+each be in exactly one zone. Damage cards added at reshuffles are `damage#<n>`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from ..board import Board
+from ..cards import DAMAGE_CARD, CardDef
+from ..hexes import Hex
+from ..ruleset import Ruleset
+from ..tohit import COMPONENTS
+
+HAND_SIZE = 6  # R-TRN-6, R-TRN-7
+WOUND_DECK: tuple[str, ...] = (  # R-PLT-1: 5 minor, 3 severe, 2 trauma
+    "minor-1",
+    "minor-2",
+    "minor-3",
+    "minor-4",
+    "minor-5",
+    "severe-1",
+    "severe-2",
+    "severe-3",
+    "trauma-1",
+    "trauma-2",
+)
+# R-PLT-2: only severe and trauma wounds outlast a mission.
+CARRIED_WOUNDS = frozenset(w for w in WOUND_DECK if not w.startswith("minor-"))
+SP_MAXIMUM: Mapping[str, int] = {"scout": 6, "assault": 5, "heavy": 4, "fortress": 3}  # R-TRN-3
+
+T = TypeVar("T")
+
+SETUP = "setup"
+ACTION = "action"
+END = "end"
+OVER = "over"
+
+
+def with_changes(obj: T, **changes: Any) -> T:
+    """A copy of a frozen state dataclass with some fields changed.
+
+    `dataclasses.replace` re-runs `__init__` with per-field checks; replay calls this
+    for every event, so it copies the instance dictionary instead (evolve never
+    validates). The state classes keep a `__dict__` (no slots) for this reason.
+
+    >>> with_changes(Prompt(0, "reactive"), seat=1)
+    Prompt(seat=1, kind='reactive', amount=0, component=None, rule='', reason='')
+    """
+    new = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__, **changes)
+    return new
+
+
+def card_id(instance: str) -> str:
+    """The card an instance is a copy of.
+
+    >>> card_id("faithful-thrust#2")
+    'faithful-thrust'
+    """
+    return instance.split("#", 1)[0]
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """A decision the battle waits for from `seat` (or the GM on its behalf).
+
+    Kinds: `mulligan` (keep_hand / mulligan, R-TRN-1), `reactive` (play_reactive /
+    no_reactive, R-REA-1), `take_damage` (discard `amount` cards split between hand
+    and deck, R-DMG-6), `discard_down` (discard `amount` cards from hand, R-TRN-7).
+    """
+
+    seat: int
+    kind: str
+    amount: int = 0
+    component: str | None = None
+    rule: str = ""
+    reason: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "kind": self.kind,
+            "amount": self.amount,
+            "component": self.component,
+            "rule": self.rule,
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True)
+class AttackInProgress:
+    """The attack being resolved, from its declaration to its end (R-HIT-*, R-DMG-*, R-REA-*)."""
+
+    attacker: int
+    target: int
+    card: str
+    component: str
+    target_number: int
+    side: int
+    damage_by_grade: tuple[tuple[str, int], ...]
+    defence_modifier: int
+    reactive_allowed: bool
+    shield_allowed: bool
+    grade: str | None = None
+    damage: int = 0
+    reactive: str | None = None
+    reduction: int = 0
+    final_damage: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "attacker": self.attacker,
+            "target": self.target,
+            "card": self.card,
+            "component": self.component,
+            "target_number": self.target_number,
+            "side": self.side,
+            "damage_by_grade": dict(self.damage_by_grade),
+            "defence_modifier": self.defence_modifier,
+            "reactive_allowed": self.reactive_allowed,
+            "shield_allowed": self.shield_allowed,
+            "grade": self.grade,
+            "damage": self.damage,
+            "reactive": self.reactive,
+            "reduction": self.reduction,
+            "final_damage": self.final_damage,
+        }
+
+
+@dataclass(frozen=True)
+class CasketState:
+    """One seat's casket, its cards and its pilot."""
+
+    seat: int
+    player: str
+    side: str
+    name: str
+    casket_class: str
+    shield: str
+    pilot: str
+    pilot_sp_modifier: int
+    at: Hex
+    facing: int
+    heat: int = 0
+    sp_max: int = 0  # this turn's maximum after chassis, pilot and strain (R-TRN-3/4)
+    sp_spent: int = 0
+    moved: int = 0  # hexes this turn (R-HIT-2)
+    moved_last_turn: int = 0
+    free_rotation_used: bool = False  # R-ARC-5
+    acted: bool = False  # R-TRN-5: a turn without actions removes 1 Heat
+    deck: tuple[str, ...] = ()  # top first
+    hand: tuple[str, ...] = ()
+    discard: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    in_play: tuple[str, ...] = ()
+    damage_cards: int = 0
+    wound_deck: tuple[str, ...] = ()  # top first
+    wounds: tuple[str, ...] = ()  # face up, carried ones first (R-PLT-2)
+    component_damage: tuple[int, ...] = (0, 0, 0, 0, 0)  # in COMPONENTS order
+    destroyed: tuple[str, ...] = ()
+    buff_damage: int = 0  # next attack (BuffNextAttack, suffering die)
+    buff_to_hit: int = 0
+    buff_ignore_defence: int = 0
+    jam_penalty: int = 0  # R-DMG-1: −2 damage to the next attack after a catastrophic failure
+    jam_this_turn: bool = False  # the jam came this turn, so the penalty lasts into the next
+    damage_this_turn: int = 0  # suffering die ZEALOT'S FURY
+    statuses: tuple[str, ...] = ()
+    hand_decided: bool = False  # R-TRN-1 mulligan taken or hand kept
+    defeated: bool = False
+    pilot_dead: bool = False
+
+    @property
+    def sp_left(self) -> int:
+        """SP still free of charge this turn; below 0 while overspending (R-TRN-3)."""
+        return self.sp_max - self.sp_spent
+
+    @property
+    def overspend_room(self) -> int:
+        """SP still spendable this turn, overspend included: up to twice the maximum (R-TRN-3)."""
+        return max(0, 2 * self.sp_max - self.sp_spent)
+
+    def damage_of(self, component: str) -> int:
+        return self.component_damage[COMPONENTS.index(component)]
+
+    @property
+    def total_component_damage(self) -> int:
+        return sum(self.component_damage)
+
+    def zones(self) -> dict[str, tuple[str, ...]]:
+        return {
+            "deck": self.deck,
+            "hand": self.hand,
+            "discard": self.discard,
+            "in_play": self.in_play,
+            "removed": self.removed,
+        }
+
+
+@dataclass(frozen=True)
+class BattleState:
+    """A whole battle at one version (the number of events folded into it)."""
+
+    battle_id: str
+    ruleset: Ruleset
+    board: Board
+    dice_mode: str  # "digital" or "table"
+    seed: int | None
+    policy: str  # "prompt" or "auto"
+    cards: Mapping[str, CardDef]
+    seats: tuple[CasketState, ...]
+    setup: Mapping[str, Any] = field(repr=False, compare=False, default_factory=dict)
+    phase: str = SETUP
+    round: int = 0
+    order: tuple[int, ...] = ()
+    turn: int = 0  # index into `order`
+    prompts: tuple[Prompt, ...] = ()
+    attack: AttackInProgress | None = None
+    winner: str | None = None
+    result: str | None = None  # why the battle ended
+    version: int = 0
+
+    @property
+    def active(self) -> int | None:
+        """The seat whose turn it is, or None outside the rounds."""
+        if self.phase in (ACTION, END) and self.turn < len(self.order):
+            return self.order[self.turn]
+        return None
+
+    @property
+    def over(self) -> bool:
+        return self.phase == OVER
+
+    def seat(self, n: int) -> CasketState:
+        return self.seats[n]
+
+    def card(self, instance: str) -> CardDef:
+        cid = card_id(instance)
+        # R-TRN-6: Damage cards come from reshuffles, never from the setup's card list.
+        return DAMAGE_CARD if cid == DAMAGE_CARD.id else self.cards[cid]

@@ -1,0 +1,73 @@
+"""What a viewer may see of a battle: the GM sees everything; a seat's player sees their
+own hand; nobody sees a deck's order or another seat's hand while the battle runs
+(R-ADD-28). After the battle everything is open, for replays."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from typing import Any
+
+from .snapshot import state_to_dict
+from .state import BattleState
+
+# Event fields that reveal hidden cards, and whose seat field owns them.
+_SECRET_ORDER = {"DeckShuffled": "order", "DeckReshuffled": "order", "WoundDeckShuffled": "order"}
+_OWN_CARDS = {
+    "CardsDrawn": ("cards",),
+    "MulliganTaken": ("returned",),
+    "DamageTaken": (),
+    "OverspendPaid": (),
+}
+
+
+def public_payload(
+    type_: str, payload: Mapping[str, Any], seats: Collection[int], *, full: bool
+) -> dict[str, Any]:
+    """`payload` as a viewer holding `seats` may see it; `full` (GM, or a finished battle)
+    sees all.
+
+    >>> public_payload("DeckShuffled", {"seat": 0, "order": ["a#1", "b#1"]}, {1}, full=False)
+    {'seat': 0, 'order': None, 'cards': 2}
+    >>> public_payload("CardsDrawn", {"seat": 0, "cards": ["a#1"]}, {0}, full=False)
+    {'seat': 0, 'cards': ['a#1']}
+    """
+    out = dict(payload)
+    if full:
+        return out
+    if type_ in _SECRET_ORDER:
+        key = _SECRET_ORDER[type_]
+        out["cards"] = len(out[key])
+        out[key] = None
+    elif type_ in _OWN_CARDS and out.get("seat") not in seats:
+        for key in _OWN_CARDS[type_]:
+            out[key] = [None] * len(out[key])
+    elif type_ == "CommandReverted":
+        out["state"] = None
+    return out
+
+
+def state_view(state: BattleState, seats: Collection[int], *, full: bool) -> dict[str, Any]:
+    """The state as JSON for a viewer: derived figures added, hidden zones as counts.
+
+    >>> from battles.engine.demo import demo_setup
+    >>> from battles.engine.battle.decide import create
+    >>> from battles.engine.battle.evolve import replay
+    >>> v = state_view(replay(create("b", demo_setup())), {0}, full=False)
+    >>> v["seats"][1]["hand"], len(v["seats"][0]["hand"]), v["seats"][0]["deck"]
+    (None, 6, None)
+    """
+    d = state_to_dict(state, with_setup=False)
+    d["active"] = state.active
+    d["over"] = state.over
+    for c, out in zip(state.seats, d["seats"], strict=True):
+        out["sp_left"] = c.sp_left
+        out["sp_limit"] = 2 * c.sp_max
+        out["total_component_damage"] = c.total_component_damage
+        for zone in ("deck", "hand", "discard", "in_play", "removed", "wound_deck"):
+            out[f"{zone}_count"] = len(getattr(c, zone))
+        if not full:
+            out["deck"] = None
+            out["wound_deck"] = None
+            if c.seat not in seats:
+                out["hand"] = None
+    return d
