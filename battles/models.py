@@ -7,9 +7,12 @@ ORM refuses updates and deletes too, so a slip in Python cannot rewrite history.
 
 from __future__ import annotations
 
+import uuid
 from typing import Any, NoReturn
 
+from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 
 class AppendOnlyError(Exception):
@@ -90,3 +93,79 @@ class Snapshot(models.Model):
 
     def __str__(self) -> str:
         return f"snapshot {self.stream_type}/{self.stream_id}@{self.version}"
+
+
+# --- Battles -------------------------------------------------------------------------------------
+# A battle's truth is its event stream (StreamRef("battle", str(id)), docs/BATTLES.md). These rows
+# name who may see and command it and cache a few figures for listing; services keep the cache
+# in step with the stream, and nothing here is ever read to decide a rule.
+
+
+class Battle(models.Model):
+    class Status(models.TextChoices):
+        SETUP = "setup"
+        IN_PROGRESS = "in_progress"
+        OVER = "over"
+
+    class DiceMode(models.TextChoices):
+        DIGITAL = "digital"
+        TABLE = "table"
+
+    class Policy(models.TextChoices):
+        PROMPT = "prompt"
+        AUTO = "auto"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    name = models.CharField(max_length=120)
+    gm = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="battles_run"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    dice_mode = models.CharField(max_length=10, choices=DiceMode.choices)
+    policy = models.CharField(max_length=10, choices=Policy.choices)
+    # Cached from the stream for listings only.
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.SETUP)
+    winner = models.CharField(max_length=60, blank=True, default="")
+    version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.id})"
+
+
+class BattleSeat(models.Model):
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="battle_seats"
+    )
+
+    class Meta:
+        ordering = ["battle", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["battle", "seat"], name="battles_seat_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.battle_id} seat {self.seat}"
+
+
+class BattleWatcher(models.Model):
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="watchers")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="battles_watched"
+    )
+    added_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["battle", "user"], name="battles_watcher_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} watches {self.battle_id}"

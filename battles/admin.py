@@ -1,0 +1,42 @@
+"""A read-only admin of battles: the rows name who plays; the event stream is the battle.
+
+Nothing here writes: a battle changes only through its commands (battles/services.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from .models import Battle, BattleSeat, BattleWatcher
+
+
+class ReadOnly:
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class SeatInline(ReadOnly, admin.TabularInline):  # type: ignore[type-arg]
+    model = BattleSeat
+    extra = 0
+
+
+class WatcherInline(ReadOnly, admin.TabularInline):  # type: ignore[type-arg]
+    model = BattleWatcher
+    extra = 0
+
+
+@admin.register(Battle)
+class BattleAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ("name", "gm", "status", "winner", "version", "created_at")
+    list_filter = ("status", "dice_mode", "policy")
+    search_fields = ("name", "gm__username", "seats__player__username")
+    inlines = (SeatInline, WatcherInline)

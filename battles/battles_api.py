@@ -1,0 +1,563 @@
+"""The battles API: battles as event streams (docs/BATTLES.md), thin views over services
+and selectors.
+
+Who may do what: anonymous requests are 401; a user who is not the battle's GM,
+one of its players or a watcher gets 403. Players see their own hands and no
+deck's order while the battle runs; the GM sees everything, and so does everyone
+once the battle is over (R-ADD-28). Commands come from the GM or the player of
+the seat they name; GM adjustments from the GM only (R-ADD-24).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_serializer,
+)
+from rest_framework import serializers, status
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.parsers import JSONParser
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from battles import selectors, services
+from battles.api_fields import StrictIntegerField, StrictSerializer
+from battles.engine.battle import BattleState, from_record, public_payload, state_view, to_record
+from battles.engine.errors import InvalidInput
+from battles.eventstore import (
+    CommandIdReused,
+    ConcurrencyError,
+    RecordedEvent,
+    format_timestamp,
+    stream_version,
+)
+from battles.models import Battle
+
+TAGS = ["battles"]
+
+# --- output shapes (rendered through these serializers, and documented by them) -------------------
+
+
+class SeatOutput(serializers.Serializer[Any]):
+    seat = serializers.IntegerField()
+    player = serializers.CharField(help_text="username")
+
+
+class BattleSummaryOutput(serializers.Serializer[Any]):
+    id = serializers.UUIDField()
+    name = serializers.CharField()
+    gm = serializers.CharField(help_text="the GM's username")
+    seats = SeatOutput(many=True)
+    status = serializers.ChoiceField(choices=Battle.Status.choices)
+    version = serializers.IntegerField(help_text="the stream's version: its number of events")
+    winner = serializers.CharField(allow_null=True, help_text="the winning side (R-TRN-8)")
+    role = serializers.ChoiceField(choices=("gm", "player", "watcher"), allow_null=True)
+    created_at = serializers.DateTimeField()
+
+
+class BattleDetailOutput(BattleSummaryOutput):
+    state = serializers.JSONField(help_text="the state as this viewer may see it (R-ADD-28)")
+
+
+class EventOutput(serializers.Serializer[Any]):
+    version = serializers.IntegerField()
+    type = serializers.CharField()
+    schema_version = serializers.IntegerField()
+    payload = serializers.JSONField(help_text="hidden cards and deck orders are null (R-ADD-28)")
+    command_id = serializers.CharField()
+    actor = serializers.CharField(allow_null=True)
+    adjustment = serializers.BooleanField(help_text="a GM adjustment rather than play")
+    recorded_at = serializers.CharField()
+    digest = serializers.CharField(
+        allow_null=True, help_text="only for viewers who see every payload in full"
+    )
+
+
+class EventsOutput(serializers.Serializer[Any]):
+    version = serializers.IntegerField(help_text="the stream's current version")
+    events = EventOutput(many=True)
+
+
+class CommandOutput(serializers.Serializer[Any]):
+    events = EventOutput(many=True)
+    version = serializers.IntegerField()
+    duplicate = serializers.BooleanField(
+        help_text="true when this command id was recorded before: these are its original events"
+    )
+
+
+class StateOutput(serializers.Serializer[Any]):
+    version = serializers.IntegerField()
+    state = serializers.JSONField()
+
+
+class LegalActionOutput(serializers.Serializer[Any]):
+    body = serializers.JSONField(help_text="a command body to send as it is")
+    to_hit = serializers.JSONField(required=False, help_text="attacks: the to-hit answer")
+
+
+class LegalActionsOutput(serializers.Serializer[Any]):
+    version = serializers.IntegerField()
+    actions = LegalActionOutput(many=True)
+
+
+class VerifyOutput(serializers.Serializer[Any]):
+    stream = serializers.CharField()
+    ok = serializers.BooleanField()
+    checked = serializers.IntegerField()
+    first_broken_version = serializers.IntegerField(allow_null=True)
+    reason = serializers.CharField(allow_null=True)
+    head_digest = serializers.CharField(allow_null=True)
+
+
+class WatcherOutput(serializers.Serializer[Any]):
+    battle = serializers.UUIDField()
+    username = serializers.CharField()
+
+
+class ErrorItem(serializers.Serializer[Any]):
+    field = serializers.CharField(allow_null=True)
+    message = serializers.CharField()
+    rule = serializers.CharField(allow_null=True)
+
+
+class ErrorsOutput(serializers.Serializer[Any]):
+    errors = ErrorItem(many=True)
+
+
+class RefusalOutput(serializers.Serializer[Any]):
+    code = serializers.CharField()
+    message = serializers.CharField()
+    rule = serializers.CharField(allow_null=True)
+
+
+class ConflictOutput(serializers.Serializer[Any]):
+    code = serializers.ChoiceField(choices=("stale_version", "command_id_reused"))
+    message = serializers.CharField()
+    current_version = serializers.IntegerField(required=False)
+
+
+class DocumentSerializer(serializers.Serializer[Any]):
+    """A JSON document checked by the engine or the import, which name the faulty field."""
+
+    def to_representation(self, instance: Any) -> Any:
+        return instance
+
+
+class SetupDocument(DocumentSerializer):
+    name = serializers.CharField(required=False)
+    board = serializers.JSONField(help_text="a board document (FORMATS.md)")
+    rules = serializers.JSONField(required=False)
+    dice = serializers.JSONField(required=False, help_text='{"mode": "digital"|"table", "seed"}')
+    policy = serializers.ChoiceField(choices=("prompt", "auto"), required=False)
+    cards = serializers.ListField(child=serializers.JSONField())
+    seats = serializers.ListField(
+        child=serializers.JSONField(), help_text="each seat's `player` is a username"
+    )
+
+
+class ExportDocument(DocumentSerializer):
+    format = serializers.CharField(default=selectors.EXPORT_FORMAT)
+    battle = serializers.JSONField()
+    setup = serializers.JSONField()
+    events = serializers.ListField(
+        child=serializers.JSONField(),
+        help_text="version, type, schema_version, payload, metadata, command_id, recorded_at, "
+        "digest",
+    )
+
+
+ERRORS = {
+    400: OpenApiResponse(ErrorsOutput, "malformed input; `field` names it"),
+    401: OpenApiResponse(description="not signed in"),
+    403: OpenApiResponse(description="not part of this battle, or not allowed this"),
+    404: OpenApiResponse(description="no such battle"),
+}
+
+
+# --- presentation -----------------------------------------------------------------------------
+
+
+def _role_in_list(battle: Battle, user: Any) -> str:
+    """The role from a listing's prefetched rows (the listing holds member battles only)."""
+    if battle.gm_id == user.pk:
+        return "gm"
+    if any(s.player_id == user.pk for s in battle.seats.all()):
+        return "player"
+    return "watcher"
+
+
+def _summary(battle: Battle, role: str | None, state: BattleState | None = None) -> dict[str, Any]:
+    """The battle's row; with `state`, its figures come from the stream rather than the cache."""
+    return {
+        "id": battle.id,
+        "name": battle.name,
+        "gm": battle.gm.get_username(),
+        "seats": [{"seat": s.seat, "player": s.player.get_username()} for s in battle.seats.all()],
+        "status": selectors.battle_status(state) if state else battle.status,
+        "version": state.version if state else battle.version,
+        "winner": (state.winner if state else battle.winner) or None,
+        "role": role,
+        "created_at": battle.created_at,
+    }
+
+
+def _detail(battle: Battle, viewer: selectors.Viewer, state: BattleState) -> dict[str, Any]:
+    out = _summary(battle, viewer.role, state)
+    out["state"] = state_view(state, viewer.seats, full=viewer.full)
+    return BattleDetailOutput(out).data
+
+
+def _event(e: RecordedEvent, viewer: selectors.Viewer) -> dict[str, Any]:
+    # Stored payloads keep their schema version; filter and show them upcast to today's.
+    type_, schema_version, payload = to_record(from_record(e.type, e.schema_version, e.payload))
+    return {
+        "version": e.version,
+        "type": type_,
+        "schema_version": schema_version,
+        "payload": public_payload(type_, payload, viewer.seats, full=viewer.full),
+        "command_id": e.command_id,
+        "actor": e.metadata.get("actor"),
+        "adjustment": bool(e.metadata.get("adjustment")),
+        "recorded_at": format_timestamp(e.recorded_at),
+        # A digest over a hidden payload would let a player test guesses of a deck's order.
+        "digest": e.digest if viewer.full else None,
+    }
+
+
+# --- views ----------------------------------------------------------------------------------------
+
+
+class BattlesView(APIView):
+    # Token first: its WWW-Authenticate header turns an anonymous request into a 401.
+    authentication_classes = (TokenAuthentication, SessionAuthentication)
+    permission_classes = (IsAuthenticated,)
+    parser_classes = (JSONParser,)
+
+    def handle_exception(self, exc: Exception) -> Response:
+        if isinstance(exc, ConcurrencyError):
+            return Response(
+                {
+                    "code": "stale_version",
+                    "message": str(exc),
+                    "current_version": exc.actual,
+                },
+                status=status.HTTP_409_CONFLICT,
+            )
+        if isinstance(exc, CommandIdReused):
+            return Response(
+                {"code": "command_id_reused", "message": str(exc)},
+                status=status.HTTP_409_CONFLICT,
+            )
+        return super().handle_exception(exc)
+
+    def battle(self, request: Request, battle_id: UUID) -> tuple[Battle, str]:
+        """The battle and the user's role in it; 404 if none, 403 if not part of it."""
+        battles = Battle.objects.select_related("gm").prefetch_related("seats__player")
+        battle = get_object_or_404(battles, pk=battle_id)
+        role = selectors.battle_role(battle=battle, user=request.user)
+        if role is None:
+            raise PermissionDenied("you are not the GM, a player or a watcher of this battle")
+        return battle, role
+
+
+class BattleListView(BattlesView):
+    @extend_schema(
+        operation_id="battles_list",
+        summary="The battles you run, play in or watch, newest first",
+        responses={200: BattleSummaryOutput(many=True), 401: ERRORS[401]},
+        tags=TAGS,
+    )
+    def get(self, request: Request) -> Response:
+        battles = selectors.battle_list_for(user=request.user)
+        rows = [_summary(b, _role_in_list(b, request.user)) for b in battles]
+        return Response(BattleSummaryOutput(rows, many=True).data)
+
+    @extend_schema(
+        operation_id="battles_create",
+        summary="Create a battle from a setup document; you become its GM",
+        description=(
+            "The body is a setup document (docs/BATTLES.md); every seat's `player` is a "
+            "username. The setup of an existing battle (`GET …/setup`) makes a rematch."
+        ),
+        request=SetupDocument,
+        responses={201: BattleDetailOutput, **ERRORS},
+        tags=TAGS,
+    )
+    def post(self, request: Request) -> Response:
+        battle = services.battle_create(gm=request.user, setup=request.data)
+        state = selectors.battle_state_at(battle=battle)
+        viewer = selectors.battle_viewer(battle=battle, user=request.user, head=state)
+        return Response(_detail(battle, viewer, state), status=status.HTTP_201_CREATED)
+
+
+class BattleImportView(BattlesView):
+    @extend_schema(
+        operation_id="battles_import",
+        summary="Import an exported battle as a new battle you run",
+        description=(
+            "The document's digest chain is checked event by event (a changed event is a "
+            "400 naming `events[i].digest`), its events must replay and its players exist."
+        ),
+        request=ExportDocument,
+        responses={201: BattleDetailOutput, **ERRORS},
+        tags=TAGS,
+    )
+    def post(self, request: Request) -> Response:
+        battle = services.battle_import(gm=request.user, document=request.data)
+        state = selectors.battle_state_at(battle=battle)
+        viewer = selectors.battle_viewer(battle=battle, user=request.user, head=state)
+        return Response(_detail(battle, viewer, state), status=status.HTTP_201_CREATED)
+
+
+class BattleDetailView(BattlesView):
+    @extend_schema(
+        operation_id="battles_retrieve",
+        summary="A battle's summary and its current state as you may see it",
+        responses={200: BattleDetailOutput, **ERRORS},
+        tags=TAGS,
+    )
+    def get(self, request: Request, battle_id: UUID) -> Response:
+        battle, _ = self.battle(request, battle_id)
+        state = selectors.battle_state_at(battle=battle)
+        viewer = selectors.battle_viewer(battle=battle, user=request.user, head=state)
+        return Response(_detail(battle, viewer, state))
+
+
+class BattleCommandView(BattlesView):
+    @extend_schema_serializer(component_name="BattleCommandRequest")
+    class InputSerializer(serializers.Serializer[Any]):
+        command_id = serializers.CharField(
+            min_length=1,
+            max_length=64,
+            trim_whitespace=False,
+            help_text="chosen by the client, unique in the whole store (a UUID); a retry "
+            "reuses it and gets the original events back",
+        )
+        expected_version = StrictIntegerField(
+            min_value=0, help_text="the version the command was decided on"
+        )
+        type = serializers.CharField(help_text="the command: move, attack, pass, revert …")
+        seat = serializers.IntegerField(required=False, help_text="the seat acting or answering")
+        reverts = serializers.CharField(
+            required=False,
+            min_length=1,
+            max_length=64,
+            trim_whitespace=False,
+            help_text="revert only: the command id of the battle's latest command (R-ADD-24)",
+        )
+
+    ENVELOPE = ("command_id", "expected_version", "reverts")
+
+    @classmethod
+    def engine_body(cls, data: dict[str, Any], validated: dict[str, Any]) -> dict[str, Any]:
+        """The command as the engine reads it. A revert names the command it undoes in
+        `reverts`, since `command_id` is this request's own id; the engine calls it
+        `command_id`."""
+        body = {k: v for k, v in data.items() if k not in cls.ENVELOPE}
+        if body.get("type") == "revert":
+            if "reverts" not in validated:
+                raise InvalidInput("reverts", "required by revert: the command id to undo")
+            body["command_id"] = validated["reverts"]
+        elif "reverts" in validated:
+            raise InvalidInput("reverts", "only a revert names a command to undo")
+        return body
+
+    @extend_schema(
+        operation_id="battles_command",
+        summary="Give a command; its events are recorded",
+        description=(
+            "Besides `command_id` and `expected_version`, the body is the command "
+            "(docs/BATTLES.md), e.g. the `body` of a legal action. 409 `stale_version` "
+            "(with `current_version`) when the battle moved on, 409 `command_id_reused` for "
+            "an id used for another command, 422 when the rules refuse (code, message, rule)."
+        ),
+        request=InputSerializer,
+        responses={
+            201: CommandOutput,
+            **ERRORS,
+            409: ConflictOutput,
+            422: RefusalOutput,
+        },
+        examples=[
+            OpenApiExample(
+                "Pass",
+                value={"command_id": "3f0c…", "expected_version": 13, "type": "pass", "seat": 1},
+                request_only=True,
+            ),
+            OpenApiExample(
+                "Revert (GM)",
+                value={
+                    "command_id": "9a1d…",
+                    "expected_version": 16,
+                    "type": "revert",
+                    "reverts": "3f0c…",
+                    "reason": "wrong card",
+                },
+                request_only=True,
+            ),
+        ],
+        tags=TAGS,
+    )
+    def post(self, request: Request, battle_id: UUID) -> Response:
+        battle, _ = self.battle(request, battle_id)
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        body = self.engine_body(request.data, serializer.validated_data)
+        result = services.battle_command_execute(
+            battle=battle,
+            actor=request.user,
+            command_id=serializer.validated_data["command_id"],
+            expected_version=serializer.validated_data["expected_version"],
+            body=body,
+        )
+        viewer = selectors.battle_viewer(battle=battle, user=request.user)
+        out = {
+            "events": [_event(e, viewer) for e in result.events],
+            "version": result.version,
+            "duplicate": result.duplicate,
+        }
+        return Response(CommandOutput(out).data, status=status.HTTP_201_CREATED)
+
+
+class BattleEventsView(BattlesView):
+    class QuerySerializer(serializers.Serializer[Any]):
+        after = serializers.IntegerField(min_value=0, default=0, help_text="a version")
+        limit = serializers.IntegerField(min_value=1, max_value=1000, default=100)
+
+    @extend_schema(
+        operation_id="battles_events",
+        summary="The battle's events after a version, as you may see them",
+        parameters=[QuerySerializer],
+        responses={200: EventsOutput, **ERRORS},
+        tags=TAGS,
+    )
+    def get(self, request: Request, battle_id: UUID) -> Response:
+        battle, _ = self.battle(request, battle_id)
+        query = self.QuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        viewer = selectors.battle_viewer(battle=battle, user=request.user)
+        events = selectors.battle_events(battle=battle, **query.validated_data)
+        out = {
+            "version": stream_version(selectors.battle_stream(battle=battle)),
+            "events": [_event(e, viewer) for e in events],
+        }
+        return Response(EventsOutput(out).data)
+
+
+class BattleStateView(BattlesView):
+    class QuerySerializer(serializers.Serializer[Any]):
+        at = serializers.IntegerField(
+            min_value=1, required=False, help_text="a version: the state after that many events"
+        )
+
+    @extend_schema(
+        operation_id="battles_state",
+        summary="The state now, or after any version (time travel)",
+        parameters=[QuerySerializer],
+        responses={200: StateOutput, **ERRORS},
+        tags=TAGS,
+    )
+    def get(self, request: Request, battle_id: UUID) -> Response:
+        battle, _ = self.battle(request, battle_id)
+        query = self.QuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        state = selectors.battle_state_at(battle=battle, version=query.validated_data.get("at"))
+        viewer = selectors.battle_viewer(battle=battle, user=request.user)
+        out = {"version": state.version, "state": state_view(state, viewer.seats, full=viewer.full)}
+        return Response(StateOutput(out).data)
+
+
+class BattleLegalActionsView(BattlesView):
+    @extend_schema(
+        operation_id="battles_legal_actions",
+        summary="Commands you may send now, as complete bodies",
+        description="For the seats you play (the GM: every seat); watchers get none.",
+        responses={200: LegalActionsOutput, **ERRORS},
+        tags=TAGS,
+    )
+    def get(self, request: Request, battle_id: UUID) -> Response:
+        battle, _ = self.battle(request, battle_id)
+        version, actions = selectors.battle_legal_actions(battle=battle, user=request.user)
+        out = {"version": version, "actions": [a.as_dict() for a in actions]}
+        return Response(LegalActionsOutput(out).data)
+
+
+class BattleVerifyView(BattlesView):
+    @extend_schema(
+        operation_id="battles_verify",
+        summary="Recompute the battle's digest chain",
+        responses={200: VerifyOutput, **ERRORS},
+        tags=TAGS,
+    )
+    def get(self, request: Request, battle_id: UUID) -> Response:
+        battle, _ = self.battle(request, battle_id)
+        return Response(VerifyOutput(selectors.battle_verify(battle=battle).as_dict()).data)
+
+
+class BattleSetupView(BattlesView):
+    @extend_schema(
+        operation_id="battles_setup",
+        summary="The normalised setup document; posting it to /api/battles/ makes a rematch",
+        responses={200: SetupDocument, **ERRORS},
+        tags=TAGS,
+    )
+    def get(self, request: Request, battle_id: UUID) -> Response:
+        battle, _ = self.battle(request, battle_id)
+        return Response(selectors.battle_setup(battle=battle))
+
+
+class BattleExportView(BattlesView):
+    @extend_schema(
+        operation_id="battles_export",
+        summary="The whole battle as one document (penance-battle/1)",
+        description=(
+            "Every event in full, so only the GM may export a running battle; once it is "
+            "over, every member may (R-ADD-28)."
+        ),
+        responses={200: ExportDocument, **ERRORS},
+        tags=TAGS,
+    )
+    def get(self, request: Request, battle_id: UUID) -> Response:
+        battle, _ = self.battle(request, battle_id)
+        if not selectors.battle_viewer(battle=battle, user=request.user).full:
+            raise PermissionDenied(
+                "an export shows every hidden card: only the GM exports a running battle (R-ADD-28)"
+            )
+        return Response(selectors.battle_export(battle=battle))
+
+
+class BattleWatchersView(BattlesView):
+    @extend_schema_serializer(component_name="BattleWatcherRequest")
+    class InputSerializer(StrictSerializer):
+        username = serializers.CharField(max_length=150)
+
+    @extend_schema(
+        operation_id="battles_watchers_add",
+        summary="Let a user watch the battle (GM only)",
+        request=InputSerializer,
+        responses={201: WatcherOutput, **ERRORS},
+        tags=TAGS,
+    )
+    def post(self, request: Request, battle_id: UUID) -> Response:
+        battle, role = self.battle(request, battle_id)
+        if role != "gm":
+            raise PermissionDenied("only the battle's GM adds watchers")
+        serializer = self.InputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        username = serializer.validated_data["username"]
+        user = selectors.users_by_username(usernames=[username]).get(username)
+        if user is None:
+            raise InvalidInput("username", f"no user is called {username!r}")
+        watcher = services.battle_watcher_add(battle=battle, actor=request.user, user=user)
+        out = {"battle": watcher.battle_id, "username": user.get_username()}
+        return Response(WatcherOutput(out).data, status=status.HTTP_201_CREATED)

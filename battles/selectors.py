@@ -1,0 +1,253 @@
+"""Reads of battles (HackSoft selectors): state at a version, events, legal actions, exports.
+
+The event stream is the truth (docs/BATTLES.md); the Battle row names who may see
+it. A state is the nearest snapshot at or before the version asked for plus the
+events after it; snapshots of another engine version are ignored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
+from django.db.models import Min, Q, QuerySet
+
+from battles.engine.battle import (
+    BattleState,
+    LegalAction,
+    evolve,
+    from_record,
+    legal_actions,
+    state_from_dict,
+)
+from battles.engine.errors import InvalidInput
+from battles.engine.ruleset import ENGINE_VERSION
+from battles.eventstore import (
+    RecordedEvent,
+    StreamRef,
+    VerifyReport,
+    format_timestamp,
+    iter_stream,
+    read_stream,
+    snapshot_load,
+    stream_version,
+    verify,
+)
+from battles.models import Battle, BattleSeat, BattleWatcher, Event
+
+STREAM_TYPE = "battle"
+EXPORT_FORMAT = "penance-battle/1"
+
+User = AbstractBaseUser | AnonymousUser
+
+
+@dataclass(frozen=True, slots=True)
+class Viewer:
+    """What one user may see of a battle: their seats' hands, or everything (`full`)."""
+
+    role: str | None
+    seats: frozenset[int]
+    full: bool
+
+
+def users_by_username(*, usernames: Iterable[str]) -> dict[str, AbstractBaseUser]:
+    """The users with these usernames, by username; unknown names are left out."""
+    model = get_user_model()
+    found = model._default_manager.filter(**{f"{model.USERNAME_FIELD}__in": set(usernames)})
+    return {u.get_username(): u for u in found}
+
+
+def command_ids_in_use(*, command_ids: Sequence[str]) -> bool:
+    """Whether the store holds an event of any of these command ids (they are store-wide)."""
+    chunk = 500  # well under every database's limit of query parameters
+    return any(
+        Event.objects.filter(command_id__in=command_ids[i : i + chunk]).exists()
+        for i in range(0, len(command_ids), chunk)
+    )
+
+
+def battle_stream(*, battle: Battle) -> StreamRef:
+    return StreamRef(STREAM_TYPE, str(battle.id))
+
+
+def battle_role(*, battle: Battle, user: User) -> str | None:
+    """`gm`, `player`, `watcher` or None (not part of this battle)."""
+    if not user.is_authenticated:
+        return None
+    if battle.gm_id == user.pk:
+        return "gm"
+    if BattleSeat.objects.filter(battle=battle, player_id=user.pk).exists():
+        return "player"
+    if BattleWatcher.objects.filter(battle=battle, user_id=user.pk).exists():
+        return "watcher"
+    return None
+
+
+def battle_seats_of(*, battle: Battle, user: User) -> frozenset[int]:
+    """The seats `user` plays in `battle` (a player may hold several)."""
+    if not user.is_authenticated:
+        return frozenset()
+    return frozenset(
+        BattleSeat.objects.filter(battle=battle, player_id=user.pk).values_list("seat", flat=True)
+    )
+
+
+def battle_viewer(*, battle: Battle, user: User, head: BattleState | None = None) -> Viewer:
+    """The GM sees everything; others see their own hands, and everything once the battle is
+    over (R-ADD-28). `head` saves loading the current state when the caller has it."""
+    role = battle_role(battle=battle, user=user)
+    seats = battle_seats_of(battle=battle, user=user)
+    if role == "gm":
+        return Viewer(role, seats, True)
+    if head is None:
+        head = battle_state_at(battle=battle)
+    return Viewer(role, seats, head.over)
+
+
+def battle_status(state: BattleState) -> str:
+    """The listing status of a state: setup (hands being decided), in progress, or over."""
+    if state.over:
+        return Battle.Status.OVER
+    if state.phase == "setup":
+        return Battle.Status.SETUP
+    return Battle.Status.IN_PROGRESS
+
+
+def battle_list_for(*, user: User) -> QuerySet[Battle]:
+    """Battles `user` runs, plays in or watches, newest first."""
+    if not user.is_authenticated:
+        return Battle.objects.none()
+    member = Q(gm_id=user.pk) | Q(seats__player_id=user.pk) | Q(watchers__user_id=user.pk)
+    ids = Battle.objects.filter(member).values("id")
+    return (
+        Battle.objects.filter(id__in=ids)
+        .select_related("gm")
+        .prefetch_related("seats__player")
+        .order_by("-created_at")
+    )
+
+
+def _fold(state: BattleState | None, events: Iterable[RecordedEvent]) -> BattleState | None:
+    for e in events:
+        state = evolve(state, from_record(e.type, e.schema_version, e.payload))
+    return state
+
+
+def battle_state_at(*, battle: Battle, version: int | None = None) -> BattleState:
+    """The battle after its first `version` events (None: all of them).
+
+    The nearest snapshot of this engine version at or before `version`, then the
+    events after it; a version outside 1..head is an InvalidInput naming `at`.
+    """
+    stream = battle_stream(battle=battle)
+    head = stream_version(stream)
+    if version is None:
+        version = head
+    elif not 1 <= version <= head:
+        raise InvalidInput("at", f"must be a version from 1 to {head}, got {version}")
+    snapshot = snapshot_load(stream=stream, engine_version=ENGINE_VERSION, at_or_before=version)
+    state = state_from_dict(snapshot.state) if snapshot else None
+    after = snapshot.version if snapshot else 0
+    state = _fold(state, read_stream(stream, after_version=after, up_to_version=version))
+    if state is None:
+        raise InvalidInput("at", f"battle {battle.id} has no events")
+    return state
+
+
+def battle_events(*, battle: Battle, after: int = 0, limit: int = 100) -> list[RecordedEvent]:
+    """The stream's events after version `after`, at most `limit`, in version order."""
+    return read_stream(battle_stream(battle=battle), after_version=after, limit=limit)
+
+
+def battle_command_events(*, battle: Battle, command_id: str) -> list[RecordedEvent]:
+    """The events one command appended to this battle (none if it never ran here)."""
+    stream = battle_stream(battle=battle)
+    span = Event.objects.filter(
+        stream_type=stream.type, stream_id=stream.id, command_id=command_id
+    ).aggregate(first=Min("version"))
+    if span["first"] is None:
+        return []
+    following = read_stream(stream, after_version=span["first"] - 1)
+    # A command's events are contiguous: one append wrote them.
+    out: list[RecordedEvent] = []
+    for e in following:
+        if e.command_id != command_id:
+            break
+        out.append(e)
+    return out
+
+
+def battle_latest_command(*, battle: Battle) -> tuple[str, int] | None:
+    """The command id of the stream's latest event and the first version that command wrote."""
+    stream = battle_stream(battle=battle)
+    head = stream_version(stream)
+    if head == 0:
+        return None
+    command_id = read_stream(stream, after_version=head - 1)[0].command_id
+    first = Event.objects.filter(
+        stream_type=stream.type, stream_id=stream.id, command_id=command_id
+    ).aggregate(first=Min("version"))["first"]
+    return command_id, first
+
+
+def battle_legal_actions(*, battle: Battle, user: User) -> tuple[int, list[LegalAction]]:
+    """(version, actions) for the seats `user` plays; the GM gets every seat's, watchers none."""
+    state = battle_state_at(battle=battle)
+    role = battle_role(battle=battle, user=user)
+    if role == "gm":
+        return state.version, list(legal_actions(state))
+    seats = battle_seats_of(battle=battle, user=user)
+    if not seats:
+        return state.version, []
+    return state.version, list(legal_actions(state, seats))
+
+
+def battle_setup(*, battle: Battle) -> dict[str, Any]:
+    """The normalised setup document the battle was created from (a rematch posts it again)."""
+    first = read_stream(battle_stream(battle=battle), limit=1)
+    return dict(first[0].payload["setup"])
+
+
+def battle_verify(*, battle: Battle) -> VerifyReport:
+    return verify(battle_stream(battle=battle))
+
+
+def export_event(e: RecordedEvent) -> dict[str, Any]:
+    """One event as an export carries it: everything its digest covers, and the digest."""
+    return {
+        "version": e.version,
+        "type": e.type,
+        "schema_version": e.schema_version,
+        "payload": e.payload,
+        "metadata": e.metadata,
+        "command_id": e.command_id,
+        "recorded_at": format_timestamp(e.recorded_at),
+        "digest": e.digest,
+    }
+
+
+def battle_export(*, battle: Battle) -> dict[str, Any]:
+    """The whole battle as one JSON document (format `penance-battle/1`).
+
+    Each event carries its metadata and command id too: the digest covers them, and
+    an import checks the chain against them.
+    """
+    events = [export_event(e) for e in iter_stream(battle_stream(battle=battle))]
+    seats = battle.seats.select_related("player").order_by("seat")
+    return {
+        "format": EXPORT_FORMAT,
+        "battle": {
+            "id": str(battle.id),
+            "name": battle.name,
+            "dice_mode": battle.dice_mode,
+            "policy": battle.policy,
+            "gm": battle.gm.get_username(),
+            "seats": [{"seat": s.seat, "player": s.player.get_username()} for s in seats],
+        },
+        "setup": events[0]["payload"]["setup"],
+        "events": events,
+    }

@@ -1,0 +1,498 @@
+"""Writes of battles (HackSoft services): create, command, import, watchers.
+
+Every write goes through the event store (docs/BATTLES.md "Persistence"): the
+engine decides, `append` records, and the Battle row's cached figures follow in
+the same transaction.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+
+from battles.engine.battle import (
+    BattleState,
+    Command,
+    Event,
+    create,
+    decide,
+    evolve,
+    from_record,
+    parse_command,
+    parse_setup,
+    state_to_dict,
+    to_record,
+)
+from battles.engine.battle.commands import Revert
+from battles.engine.battle.events import BattleCreated
+from battles.engine.errors import InvalidInput, RuleViolation
+from battles.engine.ruleset import ENGINE_VERSION
+from battles.eventstore import (
+    CommandIdReused,
+    ConcurrencyError,
+    NewEvent,
+    RecordedEvent,
+    StreamRef,
+    append,
+    canonical_json,
+    event_digest,
+    snapshot_store,
+    stream_version,
+)
+from battles.models import Battle, BattleSeat, BattleWatcher
+from battles.selectors import (
+    EXPORT_FORMAT,
+    battle_command_events,
+    battle_latest_command,
+    battle_role,
+    battle_state_at,
+    battle_status,
+    battle_stream,
+    command_ids_in_use,
+    users_by_username,
+)
+
+TIMESTAMP_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"  # eventstore.format_timestamp
+MAX_IMPORT_EVENTS = 100_000
+
+
+@dataclass(frozen=True, slots=True)
+class CommandResult:
+    """The events a command recorded (or, for a retry, had recorded), and the stream version."""
+
+    events: tuple[RecordedEvent, ...]
+    version: int
+    duplicate: bool
+
+
+# --- helpers -------------------------------------------------------------------------------------
+
+
+def _cache(battle: Battle, state: BattleState) -> None:
+    """Copy the figures a listing shows from the stream's head onto the row."""
+    battle.status = battle_status(state)
+    battle.winner = state.winner or ""
+    battle.version = state.version
+    battle.save(update_fields=["status", "winner", "version"])
+
+
+def _snapshot_if_due(stream: StreamRef, old_version: int, state: BattleState) -> None:
+    """Keep a snapshot whenever a command carries the stream past a multiple of
+    PENANCE_SNAPSHOT_EVERY, so loading never replays more than about that many events."""
+    every: int = settings.PENANCE_SNAPSHOT_EVERY
+    if state.version // every > old_version // every:
+        snapshot_store(
+            stream=stream,
+            version=state.version,
+            engine_version=ENGINE_VERSION,
+            state=state_to_dict(state),
+        )
+
+
+def _new_events(events: Iterable[Event]) -> list[NewEvent]:
+    out = []
+    for e in events:
+        type_, schema_version, payload = to_record(e)
+        out.append(NewEvent(type_, payload, schema_version))
+    return out
+
+
+def _metadata(actor: AbstractBaseUser, events: Sequence[Event]) -> dict[str, Any]:
+    # One append stores one metadata for all of a command's events, so a command is an
+    # adjustment when any of its events is (GM commands, docs/BATTLES.md).
+    return {
+        "actor": actor.get_username(),
+        "adjustment": any(type(e).ADJUSTMENT for e in events),
+    }
+
+
+def _fold(state: BattleState | None, events: Iterable[Event]) -> BattleState:
+    for e in events:
+        state = evolve(state, e)
+    assert state is not None
+    return state
+
+
+def _players(seats: Sequence[Mapping[str, Any]], field: str) -> list[AbstractBaseUser]:
+    """The user of every seat's `player` username; an unknown one is an InvalidInput."""
+    found = users_by_username(usernames=[s["player"] for s in seats])
+    out = []
+    for i, s in enumerate(seats):
+        user = found.get(s["player"])
+        if user is None:
+            raise InvalidInput(f"{field}[{i}].player", f"no user is called {s['player']!r}")
+        out.append(user)
+    return out
+
+
+def _battle_rows(
+    *, gm: AbstractBaseUser, setup: Mapping[str, Any], players: Sequence[AbstractBaseUser]
+) -> Battle:
+    battle = Battle.objects.create(
+        name=setup["name"],
+        gm=gm,
+        created_by=gm,
+        dice_mode=setup["dice"]["mode"],
+        policy=setup["policy"],
+    )
+    BattleSeat.objects.bulk_create(
+        BattleSeat(battle=battle, seat=i, player=p) for i, p in enumerate(players)
+    )
+    return battle
+
+
+# --- create --------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def battle_create(*, gm: AbstractBaseUser, setup: Mapping[str, Any]) -> Battle:
+    """A new battle run by `gm` from a setup document (docs/BATTLES.md, R-TRN-1).
+
+    Every seat's `player` must be an existing username. The creation events are the
+    stream's first command, with the command id `create-<battle id>`.
+    """
+    normalised = parse_setup(setup)
+    players = _players(normalised["seats"], "seats")
+    battle = _battle_rows(gm=gm, setup=normalised, players=players)
+    events = create(str(battle.id), setup)
+    stream = battle_stream(battle=battle)
+    append(
+        stream=stream,
+        expected_version=0,
+        events=_new_events(events),
+        command_id=f"create-{battle.id}",
+        metadata=_metadata(gm, events),
+    )
+    state = _fold(None, events)
+    _cache(battle, state)
+    _snapshot_if_due(stream, 0, state)
+    return battle
+
+
+# --- commands ------------------------------------------------------------------------------------
+
+
+def command_fingerprint(body: Mapping[str, Any], expected_version: int) -> str:
+    """What makes a retry the same command: its body and the version it was decided on.
+
+    The store keeps it with the events, so a retried attack returns its first dice
+    instead of rolling again.
+    """
+    text = canonical_json({"body": body, "expected_version": expected_version})
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _check_may_command(battle: Battle, actor: AbstractBaseUser, command: Command) -> None:
+    """GM commands need the GM; a seat's commands (and prompt answers) need its player or the
+    GM (docs/BATTLES.md "prompts")."""
+    if battle.gm_id == actor.pk:
+        return
+    if command.GM_ONLY:
+        raise PermissionDenied(f"only the battle's GM may {command.NAME} (R-ADD-24)")
+    if not BattleSeat.objects.filter(battle=battle, seat=command.seat, player_id=actor.pk).exists():
+        raise PermissionDenied(f"you do not play seat {command.seat}; only its player or the GM do")
+
+
+def _state_before_latest(battle: Battle, command: Revert) -> BattleState | None:
+    """The state before the command a revert names, if that is the battle's latest command;
+    None lets the engine refuse an older one (R-ADD-24)."""
+    latest = battle_latest_command(battle=battle)
+    if latest is None or latest[0] != command.command_id:
+        return None
+    first_version = latest[1]
+    if first_version == 1:
+        raise RuleViolation(
+            "revert_unavailable",
+            "the battle's creation cannot be reverted; create a new battle instead",
+            "R-ADD-24",
+        )
+    return battle_state_at(battle=battle, version=first_version - 1)
+
+
+@transaction.atomic
+def battle_command_execute(
+    *,
+    battle: Battle,
+    actor: AbstractBaseUser,
+    command_id: str,
+    expected_version: int,
+    body: Mapping[str, Any],
+) -> CommandResult:
+    """Decide one command on the state at `expected_version` and record its events.
+
+    - A command id this battle already recorded with the same body and expected
+      version returns the original events (`duplicate`), whatever happened since;
+      with anything else it is CommandIdReused.
+    - A stream that moved past `expected_version` is a ConcurrencyError: nothing is
+      decided, nothing appended.
+    - RuleViolation (the engine's refusal) appends nothing either.
+    """
+    if battle_role(battle=battle, user=actor) not in ("gm", "player"):
+        raise PermissionDenied("only the GM and the battle's players give commands")
+    if not 1 <= len(command_id) <= 64:
+        raise InvalidInput("command_id", "must be 1 to 64 characters")
+    command = parse_command(body)
+    _check_may_command(battle, actor, command)
+    stream = battle_stream(battle=battle)
+    fingerprint = command_fingerprint(body, expected_version)
+
+    earlier = battle_command_events(battle=battle, command_id=command_id)
+    if earlier:
+        if earlier[0].metadata.get("command_fingerprint") != fingerprint:
+            raise CommandIdReused(
+                f"command id {command_id!r} was already used in this battle for another "
+                f"command (version {earlier[0].version}); use a new command id"
+            )
+        return CommandResult(tuple(earlier), earlier[-1].version, duplicate=True)
+    current = stream_version(stream)
+    if current != expected_version:
+        raise ConcurrencyError(stream, expected_version, current)
+
+    state = battle_state_at(battle=battle, version=expected_version)
+    before = _state_before_latest(battle, command) if isinstance(command, Revert) else None
+    events = decide(state, command, before=before)
+    result = append(
+        stream=stream,
+        expected_version=expected_version,
+        events=_new_events(events),
+        command_id=command_id,
+        metadata=_metadata(actor, events),
+        fingerprint=fingerprint,
+    )
+    if result.duplicate:  # the same command committed concurrently: its events stand
+        return CommandResult(result.events, result.version, duplicate=True)
+    new_state = _fold(state, events)
+    _cache(battle, new_state)
+    _snapshot_if_due(stream, expected_version, new_state)
+    return CommandResult(result.events, result.version, duplicate=False)
+
+
+# --- watchers ------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def battle_watcher_add(
+    *, battle: Battle, actor: AbstractBaseUser, user: AbstractBaseUser
+) -> BattleWatcher:
+    """Let `user` watch the battle (read-only: no hands, no commands). Only the GM adds."""
+    if battle.gm_id != actor.pk:
+        raise PermissionDenied("only the battle's GM adds watchers")
+    watcher, _ = BattleWatcher.objects.get_or_create(battle=battle, user=user)
+    return watcher
+
+
+# --- import --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _DocEvent:
+    version: int
+    type: str
+    schema_version: int
+    payload: dict[str, Any]
+    metadata: dict[str, Any]
+    command_id: str
+    recorded_at: datetime
+    digest: str
+
+
+def _doc_event(i: int, raw: object) -> _DocEvent:
+    path = f"events[{i}]"
+    if not isinstance(raw, Mapping):
+        raise InvalidInput(path, "must be an event object as an export writes it")
+    shapes: dict[str, tuple[type, str]] = {
+        "version": (int, "an integer"),
+        "type": (str, "a string"),
+        "schema_version": (int, "an integer"),
+        "payload": (dict, "an object"),
+        "metadata": (dict, "an object"),
+        "command_id": (str, "a string"),
+        "recorded_at": (str, "a timestamp string"),
+        "digest": (str, "a string"),
+    }
+    for key, (kind, label) in shapes.items():
+        value = raw.get(key)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise InvalidInput(f"{path}.{key}", f"is required: {label}")
+    if raw["version"] != i + 1:
+        raise InvalidInput(f"{path}.version", f"must be {i + 1}: versions count from 1 in order")
+    if not 1 <= len(raw["command_id"]) <= 64:
+        raise InvalidInput(f"{path}.command_id", "must be 1 to 64 characters")
+    try:
+        moment = datetime.strptime(raw["recorded_at"], TIMESTAMP_FORMAT).replace(tzinfo=UTC)
+    except ValueError:
+        raise InvalidInput(
+            f"{path}.recorded_at", "must be a UTC timestamp like 2026-01-31T12:00:00.000000Z"
+        ) from None
+    return _DocEvent(
+        raw["version"],
+        raw["type"],
+        raw["schema_version"],
+        raw["payload"],
+        raw["metadata"],
+        raw["command_id"],
+        moment,
+        raw["digest"],
+    )
+
+
+def _check_chain(events: Sequence[_DocEvent]) -> None:
+    """Each digest must be the one the store computes for the event and the chain before it."""
+    previous = ""
+    for i, e in enumerate(events):
+        digest = event_digest(
+            previous_digest=previous,
+            version=e.version,
+            type=e.type,
+            schema_version=e.schema_version,
+            payload=e.payload,
+            metadata=e.metadata,
+            command_id=e.command_id,
+            recorded_at=e.recorded_at,
+        )
+        if digest != e.digest:
+            raise InvalidInput(
+                f"events[{i}].digest",
+                "does not match the event's content and the chain before it: the document "
+                "was changed after export",
+            )
+        previous = digest
+
+
+def _replayed(events: Sequence[_DocEvent]) -> tuple[list[Event], list[BattleState]]:
+    """The document's events as engine events, and the state after each; faults name the event."""
+    engine_events: list[Event] = []
+    states: list[BattleState] = []
+    state: BattleState | None = None
+    for i, e in enumerate(events):
+        if (i == 0) != (e.type == "BattleCreated"):
+            raise InvalidInput(f"events[{i}].type", "a battle starts with its one BattleCreated")
+        try:
+            event = from_record(e.type, e.schema_version, e.payload)
+        except InvalidInput as exc:
+            raise InvalidInput(f"events[{i}].{exc.field}", exc.message, exc.rule) from None
+        except (TypeError, ValueError) as exc:
+            raise InvalidInput(
+                f"events[{i}].payload", f"is not a {e.type} payload: {exc}"
+            ) from None
+        try:
+            state = evolve(state, event)
+        # evolve trusts its events (it never validates), so an imported log that is not a
+        # battle fails in arbitrary ways; any of them is the document's fault.
+        except Exception as exc:
+            raise InvalidInput(
+                f"events[{i}]", f"does not replay: {type(exc).__name__}: {exc}"
+            ) from None
+        engine_events.append(event)
+        states.append(state)
+    return engine_events, states
+
+
+def _command_groups(events: Sequence[_DocEvent]) -> list[list[_DocEvent]]:
+    """Consecutive events of one command: each group was one append and is one again."""
+    groups: list[list[_DocEvent]] = []
+    seen: set[str] = set()
+    for i, e in enumerate(events):
+        if groups and groups[-1][-1].command_id == e.command_id:
+            groups[-1].append(e)
+            continue
+        if e.command_id in seen:
+            raise InvalidInput(
+                f"events[{i}].command_id", "a command's events must follow one another"
+            )
+        seen.add(e.command_id)
+        groups.append([e])
+    return groups
+
+
+def _append_group(
+    stream: StreamRef, group: Sequence[_DocEvent], command_id: str, metadata: dict[str, Any]
+) -> RecordedEvent:
+    fingerprint = metadata.pop("command_fingerprint", None)
+    metadata.pop("command_id", None)
+    result = append(
+        stream=stream,
+        expected_version=group[0].version - 1,
+        events=[NewEvent(e.type, e.payload, e.schema_version) for e in group],
+        command_id=command_id,
+        metadata=metadata,
+        fingerprint=fingerprint if isinstance(fingerprint, str) and fingerprint else None,
+        recorded_at=group[0].recorded_at,
+    )
+    return result.events[-1]
+
+
+@transaction.atomic
+def battle_import(*, gm: AbstractBaseUser, document: Mapping[str, Any]) -> Battle:
+    """A new battle (new id, run by `gm`) holding an exported battle's events.
+
+    The document is checked before anything is written: its digest chain (each
+    `events[i].digest`), that its events replay, and that every seat's player
+    exists here. The events keep their type, schema version, payload, metadata and
+    timestamp, one append per original command.
+
+    Command ids are unique in the whole store. When none of the document's is used
+    here (a battle moved from another site), they are kept too and the new stream
+    reproduces every digest exactly. A battle imported back into the store it came
+    from cannot keep them: its commands get new ids (the original one stays in the
+    metadata as `imported_command_id`), so its digests differ but its chain is as
+    verifiable.
+    """
+    if not isinstance(document, Mapping):
+        raise InvalidInput("document", f"must be a {EXPORT_FORMAT} export document")
+    if document.get("format") != EXPORT_FORMAT:
+        raise InvalidInput("format", f"must be {EXPORT_FORMAT!r}, got {document.get('format')!r}")
+    raw_events = document.get("events")
+    if not isinstance(raw_events, list) or not 1 <= len(raw_events) <= MAX_IMPORT_EVENTS:
+        raise InvalidInput("events", f"must be a list of 1 to {MAX_IMPORT_EVENTS} events")
+    events = [_doc_event(i, raw) for i, raw in enumerate(raw_events)]
+    _check_chain(events)
+    engine_events, states = _replayed(events)
+    created = engine_events[0]
+    assert isinstance(created, BattleCreated)  # _replayed checked the type
+    setup = created.setup
+    try:
+        # evolve trusts the recorded setup; the import must not.
+        parse_setup(setup)
+    except InvalidInput as exc:
+        inner = exc.field.removeprefix("setup").lstrip(".")
+        field = "events[0].payload.setup" + (f".{inner}" if inner else "")
+        raise InvalidInput(field, exc.message, exc.rule) from None
+    players = _players(setup["seats"], "events[0].payload.setup.seats")
+    groups = _command_groups(events)
+
+    battle = _battle_rows(gm=gm, setup=setup, players=players)
+    stream = battle_stream(battle=battle)
+    keep_ids = not command_ids_in_use(command_ids=[g[0].command_id for g in groups])
+    for n, group in enumerate(groups):
+        metadata = dict(group[0].metadata)
+        if keep_ids:
+            command_id = group[0].command_id
+        else:
+            command_id = f"import-{battle.id.hex}-{n}"
+            metadata["imported_command_id"] = group[0].command_id
+        last = _append_group(stream, group, command_id, metadata)
+        if keep_ids and last.digest != group[-1].digest:
+            # Unreachable unless the store's digest rules changed since the export.
+            raise InvalidInput(
+                f"events[{last.version - 1}].digest", "is not reproduced by this store"
+            )
+
+    every: int = settings.PENANCE_SNAPSHOT_EVERY
+    for state in states[every - 1 :: every]:
+        snapshot_store(
+            stream=stream,
+            version=state.version,
+            engine_version=ENGINE_VERSION,
+            state=state_to_dict(state),
+        )
+    _cache(battle, states[-1])
+    return battle
