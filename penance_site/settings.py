@@ -179,7 +179,8 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 
-LOGIN_URL = "/admin/login/"
+LOGIN_URL = "/accounts/login/"
+LOGIN_REDIRECT_URL = "/battles/"
 
 # --- Redis: Celery broker and result backend, and the cache ------------------
 REDIS_URL = env_redis("REDIS_URL")
