@@ -14,7 +14,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import Min, Q, QuerySet
+from django.db.models import Q, QuerySet
 
 from battles.engine.battle import (
     BattleState,
@@ -163,15 +163,30 @@ def battle_events(*, battle: Battle, after: int = 0, limit: int = 100) -> list[R
     return read_stream(battle_stream(battle=battle), after_version=after, limit=limit)
 
 
+def _first_version(stream: StreamRef, command_id: str) -> int | None:
+    """The first version `command_id` wrote in `stream`, or None.
+
+    Command ids are unique in the whole store, so the lookup filters on the id
+    alone and checks the stream in Python: filtering on stream and id together let
+    PostgreSQL without fresh statistics scan the whole stream (67 ms at 100,000
+    events, docs/PERFORMANCE.md) instead of probing the command index.
+    """
+    rows = list(
+        Event.objects.filter(command_id=command_id).values_list(
+            "stream_type", "stream_id", "version"
+        )
+    )
+    versions = [v for t, i, v in rows if (t, i) == (stream.type, stream.id)]
+    return min(versions) if versions else None
+
+
 def battle_command_events(*, battle: Battle, command_id: str) -> list[RecordedEvent]:
     """The events one command appended to this battle (none if it never ran here)."""
     stream = battle_stream(battle=battle)
-    span = Event.objects.filter(
-        stream_type=stream.type, stream_id=stream.id, command_id=command_id
-    ).aggregate(first=Min("version"))
-    if span["first"] is None:
+    first = _first_version(stream, command_id)
+    if first is None:
         return []
-    following = read_stream(stream, after_version=span["first"] - 1)
+    following = read_stream(stream, after_version=first - 1)
     # A command's events are contiguous: one append wrote them.
     out: list[RecordedEvent] = []
     for e in following:
@@ -188,9 +203,8 @@ def battle_latest_command(*, battle: Battle) -> tuple[str, int] | None:
     if head == 0:
         return None
     command_id = read_stream(stream, after_version=head - 1)[0].command_id
-    first = Event.objects.filter(
-        stream_type=stream.type, stream_id=stream.id, command_id=command_id
-    ).aggregate(first=Min("version"))["first"]
+    first = _first_version(stream, command_id)
+    assert first is not None  # the head event carries this command id
     return command_id, first
 
 
