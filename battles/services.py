@@ -28,6 +28,7 @@ from battles.engine.battle import (
     from_record,
     parse_command,
     parse_setup,
+    replay,
     state_to_dict,
     to_record,
 )
@@ -114,13 +115,6 @@ def _metadata(actor: AbstractBaseUser, events: Sequence[Event]) -> dict[str, Any
     }
 
 
-def _fold(state: BattleState | None, events: Iterable[Event]) -> BattleState:
-    for e in events:
-        state = evolve(state, e)
-    assert state is not None
-    return state
-
-
 def _players(seats: Sequence[Mapping[str, Any]], field: str) -> list[AbstractBaseUser]:
     """The user of every seat's `player` username; an unknown one is an InvalidInput."""
     found = users_by_username(usernames=[s["player"] for s in seats])
@@ -171,7 +165,7 @@ def battle_create(*, gm: AbstractBaseUser, setup: Mapping[str, Any]) -> Battle:
         command_id=f"create-{battle.id}",
         metadata=_metadata(gm, events),
     )
-    state = _fold(None, events)
+    state = replay(events)
     _cache(battle, state)
     _snapshot_if_due(stream, 0, state)
     return battle
@@ -269,7 +263,7 @@ def battle_command_execute(
     )
     if result.duplicate:  # the same command committed concurrently: its events stand
         return CommandResult(result.events, result.version, duplicate=True)
-    new_state = _fold(state, events)
+    new_state = replay(events, state)
     _cache(battle, new_state)
     _snapshot_if_due(stream, expected_version, new_state)
     return CommandResult(result.events, result.version, duplicate=False)

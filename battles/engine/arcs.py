@@ -225,6 +225,15 @@ def in_firing_arc(attacker_at: Hex, attacker_facing: int, target_at: Hex) -> boo
     )
 
 
+def rotation_steps(from_facing: int, to_facing: int) -> int:
+    """60° turns from one facing to another the short way (R-ARC-5).
+
+    >>> rotation_steps(1, 4), rotation_steps(1, 6), rotation_steps(2, 2)
+    (3, 1, 0)
+    """
+    return min((to_facing - from_facing) % 6, (from_facing - to_facing) % 6)
+
+
 def rotation_cost(from_facing: int, to_facing: int, free_rotation_available: bool = True) -> int:
     """SP to turn from one facing to another the short way (R-ARC-5).
 
@@ -236,5 +245,5 @@ def rotation_cost(from_facing: int, to_facing: int, free_rotation_available: boo
     """
     _check_direction(from_facing, "from_facing")
     _check_direction(to_facing, "to_facing")
-    steps = min((to_facing - from_facing) % 6, (from_facing - to_facing) % 6)
+    steps = rotation_steps(from_facing, to_facing)
     return max(0, steps - 1) if free_rotation_available else steps

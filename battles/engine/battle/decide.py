@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from ..arcs import rotation_cost
+from ..arcs import rotation_cost, rotation_steps
 from ..cards import (
     AttackEffect,
     BuffNextAttackEffect,
@@ -771,7 +771,7 @@ def attack_answer(state: BattleState, seat: int, card: CardDef, target: int) -> 
     effect = card.attack
     assert effect is not None
     others = [c.at for c in state.seats if c.seat not in (seat, target) and not c.defeated]
-    enemies = [c.at for c in state.seats if c.side != a.side and not c.defeated]
+    enemies = state.enemy_hexes(a)
     to_hit_lines, damage_lines = _attack_lines(a)
     return to_hit(
         state.board,
@@ -841,7 +841,7 @@ def _pay(tx: _Tx, c: CasketState, cost: int, pay: Pay | None, exclude: Sequence[
             f"{2 * c.sp_max} this turn (twice the maximum {c.sp_max})",
             "R-TRN-3",
         )
-    cards = max(0, after - c.sp_max) - max(0, c.sp_spent - c.sp_max)
+    cards = c.overspend_cards(cost)
     given = (len(pay.hand) + pay.deck) if pay else 0
     if given != cards:
         raise RuleViolation(
@@ -894,14 +894,12 @@ def _act(tx: _Tx, command: Command) -> None:
 
 def _path_cost(tx: _Tx, c: CasketState, path: Sequence[object]) -> int:
     s = tx.state
-    allies = [x.at for x in s.seats if x.side == c.side and x.seat != c.seat and not x.defeated]
-    enemies = [x.at for x in s.seats if x.side != c.side and not x.defeated]
     return validate_path(
         s.board,
         c.at,
         path,  # type: ignore[arg-type]
-        allies=allies,
-        enemies=enemies,
+        allies=s.ally_hexes(c),
+        enemies=s.enemy_hexes(c),
         legs_destroyed="legs" in c.destroyed,
         require_sight=True,
     )
@@ -1069,7 +1067,7 @@ def _effect(
     elif isinstance(effect, RotateEffect):
         if facing is None:
             raise RuleViolation("facing_required", f"{card.name} rotates: give 'facing'", "R-ARC-5")
-        steps = min((facing - c.facing) % 6, (c.facing - facing) % 6)
+        steps = rotation_steps(c.facing, facing)
         if effect.steps != "any" and steps > effect.steps:
             raise RuleViolation(
                 "rotation_too_far", f"{card.name} turns at most {effect.steps} step(s)", "R-ADD-16"

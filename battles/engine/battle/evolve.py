@@ -13,7 +13,7 @@ from ..hexes import Hex
 from ..tohit import COMPONENTS
 from . import events as ev
 from .setup import initial_state
-from .state import ACTION, END, OVER, SETUP, AttackInProgress, BattleState, Prompt
+from .state import ACTION, END, OVER, SETUP, AttackInProgress, BattleState, CasketState, Prompt
 from .state import with_changes as replace
 
 
@@ -298,11 +298,15 @@ def _prompt_closed(s: BattleState, e: ev.PromptClosed) -> BattleState:
     return replace(s, prompts=kept)
 
 
+def _with_total(c: CasketState, component: str, total: int) -> tuple[int, ...]:
+    damage = list(c.component_damage)
+    damage[COMPONENTS.index(component)] = total
+    return tuple(damage)
+
+
 def _component_damaged(s: BattleState, e: ev.ComponentDamaged) -> BattleState:
     c = s.seats[e.seat]
-    damage = list(c.component_damage)
-    damage[COMPONENTS.index(e.component)] = e.total
-    return _seat(s, e.seat, component_damage=tuple(damage))
+    return _seat(s, e.seat, component_damage=_with_total(c, e.component, e.total))
 
 
 def _component_destroyed(s: BattleState, e: ev.ComponentDestroyed) -> BattleState:
@@ -343,14 +347,14 @@ def _heat_adjusted(s: BattleState, e: ev.HeatAdjusted) -> BattleState:
 
 def _component_adjusted(s: BattleState, e: ev.ComponentDamageAdjusted) -> BattleState:
     c = s.seats[e.seat]
-    damage = list(c.component_damage)
-    damage[COMPONENTS.index(e.component)] = e.total
     destroyed = c.destroyed
     if e.destroyed and e.component not in destroyed:
         destroyed = (*destroyed, e.component)
     elif not e.destroyed and e.component in destroyed:
         destroyed = tuple(x for x in destroyed if x != e.component)
-    return _seat(s, e.seat, component_damage=tuple(damage), destroyed=destroyed)
+    return _seat(
+        s, e.seat, component_damage=_with_total(c, e.component, e.total), destroyed=destroyed
+    )
 
 
 def _relocated(s: BattleState, e: ev.CasketRelocated) -> BattleState:

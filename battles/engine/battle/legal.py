@@ -20,6 +20,7 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from ..arcs import rotation_cost
 from ..cards import DiscardEffect, MoveEffect, RotateEffect, StatusEffect
 from ..errors import RuleViolation
 from ..movement import reachable
@@ -78,14 +79,12 @@ def _prompt_candidates(
 
 
 def _moves(state: BattleState, c: CasketState, budget: int) -> list[list[list[int]]]:
-    allies = [x.at for x in state.seats if x.side == c.side and x.seat != c.seat and not x.defeated]
-    enemies = [x.at for x in state.seats if x.side != c.side and not x.defeated]
     reach = reachable(
         state.board,
         c.at,
         budget,
-        allies=allies,
-        enemies=enemies,
+        allies=state.ally_hexes(c),
+        enemies=state.enemy_hexes(c),
         legs_destroyed="legs" in c.destroyed,
     )
     paths = [[[h.q, h.r] for h in r.path] for r in reach.values()]
@@ -97,7 +96,7 @@ def _moves(state: BattleState, c: CasketState, budget: int) -> list[list[list[in
 
 def _pay(c: CasketState, cost: int) -> dict[str, Any] | None:
     """Overspend paid from the deck top when the SP beyond the maximum allows it (R-TRN-3)."""
-    cards = max(0, c.sp_spent + cost - c.sp_max) - max(0, c.sp_spent - c.sp_max)
+    cards = c.overspend_cards(cost)
     return {"hand": [], "deck": cards} if cards else None
 
 
@@ -111,8 +110,7 @@ def _action_candidates(state: BattleState, seat: int) -> Iterator[tuple[dict[str
     yield {"type": "pass", "seat": seat}, None
     for facing in range(1, 7):
         if facing != c.facing:
-            steps = min((facing - c.facing) % 6, (c.facing - facing) % 6)
-            cost = max(0, steps - 1) if not c.free_rotation_used else steps
+            cost = rotation_cost(c.facing, facing, not c.free_rotation_used)
             yield _with_pay({"type": "rotate", "seat": seat, "facing": facing}, c, cost), None
     if c.heat:
         yield _with_pay({"type": "vent", "seat": seat}, c, 2), None

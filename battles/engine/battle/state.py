@@ -185,6 +185,10 @@ class CasketState:
         """SP still spendable this turn, overspend included: up to twice the maximum (R-TRN-3)."""
         return max(0, 2 * self.sp_max - self.sp_spent)
 
+    def overspend_cards(self, cost: int) -> int:
+        """Cards a cost of `cost` SP takes now: one per SP beyond the maximum (R-TRN-3)."""
+        return max(0, self.sp_spent + cost - self.sp_max) - max(0, self.sp_spent - self.sp_max)
+
     def damage_of(self, component: str) -> int:
         return self.component_damage[COMPONENTS.index(component)]
 
@@ -235,6 +239,16 @@ class BattleState:
     @property
     def over(self) -> bool:
         return self.phase == OVER
+
+    def ally_hexes(self, c: CasketState) -> list[Hex]:
+        """Where the undefeated allies of `c` stand: passable, not a place to stop (R-MOV-2)."""
+        return [
+            x.at for x in self.seats if x.side == c.side and x.seat != c.seat and not x.defeated
+        ]
+
+    def enemy_hexes(self, c: CasketState) -> list[Hex]:
+        """Where the undefeated enemies of `c` stand: never passable (R-MOV-2)."""
+        return [x.at for x in self.seats if x.side != c.side and not x.defeated]
 
     def seat(self, n: int) -> CasketState:
         return self.seats[n]

@@ -12,12 +12,8 @@ from .state import BattleState
 
 # Event fields that reveal hidden cards, and whose seat field owns them.
 _SECRET_ORDER = {"DeckShuffled": "order", "DeckReshuffled": "order", "WoundDeckShuffled": "order"}
-_OWN_CARDS = {
-    "CardsDrawn": ("cards",),
-    "MulliganTaken": ("returned",),
-    "DamageTaken": (),
-    "OverspendPaid": (),
-}
+# Cards that go from a pile into a hand; discards are public, so they stay shown.
+_OWN_CARDS = {"CardsDrawn": ("cards",), "MulliganTaken": ("returned",)}
 
 
 def public_payload(
