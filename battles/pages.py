@@ -40,7 +40,7 @@ def battle_replay_page(request: HttpRequest, battle_id: uuid.UUID) -> HttpRespon
     if not raw.isdigit() or not 1 <= int(raw) <= head.version:
         raise Http404(f"at: a version from 1 to {head.version}")
     at = int(raw)
-    state = battle_state_at(battle=battle, version=at)
+    state = head if at == head.version else battle_state_at(battle=battle, version=at)
     view = state_view(state, viewer.seats, full=viewer.full)
     start = max(0, at - EVENTS_AROUND)
     events = [
