@@ -6,8 +6,18 @@ the `BattleCreated` event that records it replays the same on any later engine.
 
 Shape (docs/BATTLES.md): `name`, `board` (FORMATS.md), `rules`, `dice` (`mode`
 digital or table, `seed`), `policy` (prompt or auto), `cards` (card definitions in
-the project's format), `seats` (player, side, casket {name, class, shield}, deck
-[{card, count}], pilot {name, carried_wounds, sp_modifier}, at [q, r], facing).
+the project's format), `seats` (player, side, casket {name, class, shield,
+component_damage}, deck [{card, count}], pilot {name, carried_wounds, sp_modifier},
+at [q, r], facing).
+
+`casket.component_damage` is the damage a casket carries from an earlier battle
+(ruleset option `persistent_component_damage`, R-PLT-5): component name (R-ADD-7) to
+0..`component_threshold` (R-DMG-7). It is normalised to every component in COMPONENTS
+order and left out entirely when every value is 0, so setups written before it existed
+normalise, and their recorded `BattleCreated` events replay, exactly as before. The
+casket starts with that damage and with the components at the threshold destroyed;
+their one-time effects happened in the earlier battle and neural feedback counts only
+multiples of 5 crossed in this one (R-ADD-30).
 """
 
 from __future__ import annotations
@@ -24,6 +34,7 @@ from ..cards import CardDef, card_from_dict, validate_deck
 from ..errors import InvalidInput
 from ..hexes import Hex
 from ..ruleset import Ruleset, parse_ruleset
+from ..tohit import COMPONENTS
 from .state import CARRIED_WOUNDS, SETUP, SP_MAXIMUM, BattleState, CasketState
 
 MAX_SEATS = 8
@@ -57,6 +68,30 @@ def _int(value: object, path: str, low: int, high: int, rule: str | None = None)
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise InvalidInput(path, f"must be an integer from {low} to {high}, got {value!r}", rule)
     return value
+
+
+def _component_damage(raw: object, path: str, ruleset: Ruleset) -> dict[str, int] | None:
+    """Carried component damage, every component in COMPONENTS order; None when all 0."""
+    if not ruleset.option("persistent_component_damage"):
+        raise InvalidInput(
+            path,
+            "component damage carries into a battle only under the ruleset option "
+            "persistent_component_damage",
+            "R-PLT-5",
+        )
+    if not isinstance(raw, Mapping):
+        raise InvalidInput(
+            path, f"must be an object of component ({', '.join(COMPONENTS)}) to damage", "R-ADD-7"
+        )
+    threshold = int(ruleset.option("component_threshold"))
+    for key in raw:
+        if key not in COMPONENTS:
+            raise InvalidInput(
+                f"{path}.{key}", f"unknown component; known: {', '.join(COMPONENTS)}", "R-ADD-7"
+            )
+    # Above the threshold would say nothing more: the component is destroyed either way.
+    damage = {c: _int(raw.get(c, 0), f"{path}.{c}", 0, threshold, "R-DMG-7") for c in COMPONENTS}
+    return damage if any(damage.values()) else None
 
 
 def parse_setup(doc: object) -> dict[str, Any]:
@@ -110,11 +145,20 @@ def parse_setup(doc: object) -> dict[str, Any]:
         for key in ("player", "side", "casket", "deck", "at", "facing"):
             if key not in s:
                 raise InvalidInput(f"{path}.{key}", "is required")
-        casket = _mapping(s["casket"], f"{path}.casket", ("name", "class", "shield"))
+        casket = _mapping(
+            s["casket"], f"{path}.casket", ("name", "class", "shield", "component_damage")
+        )
         casket_class = _choice(
             casket.get("class"), f"{path}.casket.class", tuple(SP_MAXIMUM), "R-TRN-3"
         )
         shield = _choice(casket.get("shield", "left"), f"{path}.casket.shield", SHIELDS, "R-ARC-2")
+        carried_damage = (
+            _component_damage(
+                casket["component_damage"], f"{path}.casket.component_damage", ruleset
+            )
+            if "component_damage" in casket
+            else None
+        )
         pilot = _mapping(
             s.get("pilot", {}), f"{path}.pilot", ("name", "carried_wounds", "sp_modifier")
         )
@@ -166,15 +210,20 @@ def parse_setup(doc: object) -> dict[str, Any]:
             p = problems[0]
             where = f"{path}.deck" if p.index is None else f"{path}.deck[{p.index}]"
             raise InvalidInput(where, p.message, p.rule)
+        casket_doc: dict[str, Any] = {
+            "name": _text(casket.get("name", f"Casket {i + 1}"), f"{path}.casket.name"),
+            "class": casket_class,
+            "shield": shield,
+        }
+        # Only when non-zero: a setup without carried damage normalises byte-identically to
+        # one written before the field existed, so stored BattleCreated events replay unchanged.
+        if carried_damage is not None:
+            casket_doc["component_damage"] = carried_damage
         seats.append(
             {
                 "player": _text(s["player"], f"{path}.player", 150),
                 "side": _text(s["side"], f"{path}.side", 60),
-                "casket": {
-                    "name": _text(casket.get("name", f"Casket {i + 1}"), f"{path}.casket.name"),
-                    "class": casket_class,
-                    "shield": shield,
-                },
+                "casket": casket_doc,
                 "deck": [{"card": c.id, "count": n} for c, n in rows],
                 "pilot": {
                     "name": _text(pilot.get("name", f"Pilot {i + 1}"), f"{path}.pilot.name"),
@@ -208,8 +257,15 @@ def initial_state(battle_id: str, setup: Mapping[str, Any]) -> BattleState:
     """
     ruleset, board, cards = _static(json.dumps(setup, sort_keys=True, separators=(",", ":")))
     seats = []
+    threshold = int(ruleset.option("component_threshold"))
     for i, s in enumerate(setup["seats"]):
         deck = tuple(f"{row['card']}#{n}" for row in s["deck"] for n in range(1, row["count"] + 1))
+        # R-PLT-5: damage carried from an earlier battle. Components at the threshold start
+        # destroyed without a ComponentDestroyed event: its one-time effects (discards) happened
+        # in that battle, and the lasting ones follow from `destroyed` (R-DMG-7, R-ADD-30).
+        carried = s["casket"].get("component_damage", {})
+        damage = tuple(carried.get(c, 0) for c in COMPONENTS)
+        destroyed = tuple(c for c, d in zip(COMPONENTS, damage, strict=True) if d >= threshold)
         seats.append(
             CasketState(
                 seat=i,
@@ -223,6 +279,8 @@ def initial_state(battle_id: str, setup: Mapping[str, Any]) -> BattleState:
                 at=Hex(*s["at"]),
                 facing=s["facing"],
                 deck=deck,
+                component_damage=damage,
+                destroyed=destroyed,
             )
         )
     return BattleState(
