@@ -41,6 +41,7 @@ from battles.eventstore import (
     stream_version,
 )
 from battles.models import Battle
+from penance_site.api import ErrorsOutput, RefusalOutput
 
 TAGS = ["battles"]
 
@@ -122,22 +123,6 @@ class VerifyOutput(serializers.Serializer[Any]):
 class WatcherOutput(serializers.Serializer[Any]):
     battle = serializers.UUIDField()
     username = serializers.CharField()
-
-
-class ErrorItem(serializers.Serializer[Any]):
-    field = serializers.CharField(allow_null=True)
-    message = serializers.CharField()
-    rule = serializers.CharField(allow_null=True)
-
-
-class ErrorsOutput(serializers.Serializer[Any]):
-    errors = ErrorItem(many=True)
-
-
-class RefusalOutput(serializers.Serializer[Any]):
-    code = serializers.CharField()
-    message = serializers.CharField()
-    rule = serializers.CharField(allow_null=True)
 
 
 class ConflictOutput(serializers.Serializer[Any]):

@@ -197,7 +197,7 @@ def command_fingerprint(
     return hashlib.sha256(body.encode("utf-8")).hexdigest()
 
 
-def _to_recorded(row: Event) -> RecordedEvent:
+def recorded_from_row(row: Event) -> RecordedEvent:
     return RecordedEvent(
         position=row.position,
         stream=StreamRef(row.stream_type, row.stream_id),
@@ -307,7 +307,7 @@ def append(
         first = earlier[0]
         same_stream = (first.stream_type, first.stream_id) == (stream.type, stream.id)
         if same_stream and first.metadata.get("command_fingerprint") == fingerprint:
-            recorded = tuple(_to_recorded(e) for e in earlier)
+            recorded = tuple(recorded_from_row(e) for e in earlier)
             return AppendResult(events=recorded, version=recorded[-1].version, duplicate=True)
         raise CommandIdReused(
             f"command id {command_id!r} was already used for another command "
@@ -388,7 +388,7 @@ def read_stream(
     qs = qs.order_by("version")
     if limit is not None:
         qs = qs[:limit]
-    return [_to_recorded(e) for e in qs]
+    return [recorded_from_row(e) for e in qs]
 
 
 def iter_stream(
@@ -410,7 +410,7 @@ def read_all(
     qs = Event.objects.filter(position__gt=after_position)
     if stream_type is not None:
         qs = qs.filter(stream_type=stream_type)
-    return [_to_recorded(e) for e in qs.order_by("position")[:limit]]
+    return [recorded_from_row(e) for e in qs.order_by("position")[:limit]]
 
 
 def verify(stream: StreamRef) -> VerifyReport:

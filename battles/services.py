@@ -8,6 +8,7 @@ the same transaction.
 from __future__ import annotations
 
 import hashlib
+import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -34,6 +35,7 @@ from battles.engine.battle import (
 )
 from battles.engine.battle.commands import Revert
 from battles.engine.battle.events import BattleCreated
+from battles.engine.battle.state import OVER
 from battles.engine.errors import InvalidInput, RuleViolation
 from battles.engine.ruleset import ENGINE_VERSION
 from battles.eventstore import (
@@ -60,6 +62,7 @@ from battles.selectors import (
     command_ids_in_use,
     users_by_username,
 )
+from campaigns.models import OutcomeOutbox
 
 TIMESTAMP_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"  # eventstore.format_timestamp
 MAX_IMPORT_EVENTS = 100_000
@@ -128,9 +131,14 @@ def _players(seats: Sequence[Mapping[str, Any]], field: str) -> list[AbstractBas
 
 
 def _battle_rows(
-    *, gm: AbstractBaseUser, setup: Mapping[str, Any], players: Sequence[AbstractBaseUser]
+    *,
+    gm: AbstractBaseUser,
+    setup: Mapping[str, Any],
+    players: Sequence[AbstractBaseUser],
+    battle_id: uuid.UUID | None = None,
 ) -> Battle:
     battle = Battle.objects.create(
+        id=battle_id or uuid.uuid4(),
         name=setup["name"],
         gm=gm,
         created_by=gm,
@@ -147,15 +155,18 @@ def _battle_rows(
 
 
 @transaction.atomic
-def battle_create(*, gm: AbstractBaseUser, setup: Mapping[str, Any]) -> Battle:
+def battle_create(
+    *, gm: AbstractBaseUser, setup: Mapping[str, Any], battle_id: uuid.UUID | None = None
+) -> Battle:
     """A new battle run by `gm` from a setup document (docs/BATTLES.md, R-TRN-1).
 
     Every seat's `player` must be an existing username. The creation events are the
-    stream's first command, with the command id `create-<battle id>`.
+    stream's first command, with the command id `create-<battle id>`. `battle_id` lets
+    a campaign record the battle's id before creating it (campaigns.services).
     """
     normalised = parse_setup(setup)
     players = _players(normalised["seats"], "seats")
-    battle = _battle_rows(gm=gm, setup=normalised, players=players)
+    battle = _battle_rows(gm=gm, setup=normalised, players=players, battle_id=battle_id)
     events = create(str(battle.id), setup)
     stream = battle_stream(battle=battle)
     append(
@@ -246,6 +257,7 @@ def battle_command_execute(
                 f"command (version {earlier[0].version}); use a new command id"
             )
         return CommandResult(tuple(earlier), earlier[-1].version, duplicate=True)
+    _check_not_handed_over(battle)
     current = stream_version(stream)
     if current != expected_version:
         raise ConcurrencyError(stream, expected_version, current)
@@ -266,7 +278,27 @@ def battle_command_execute(
     new_state = replay(events, state)
     _cache(battle, new_state)
     _snapshot_if_due(stream, expected_version, new_state)
+    if new_state.phase == OVER and state.phase != OVER:
+        _battle_ended(battle)
     return CommandResult(result.events, result.version, duplicate=False)
+
+
+def _battle_ended(battle: Battle) -> None:
+    # The campaign's outbox row belongs in this transaction (R-PLT-5, docs/CAMPAIGNS.md);
+    # imported here because the campaigns app builds on this module.
+    from campaigns.services import battle_outcome_enqueue
+
+    battle_outcome_enqueue(battle=battle)
+
+
+def _check_not_handed_over(battle: Battle) -> None:
+    if OutcomeOutbox.objects.filter(battle=battle).exists():
+        raise RuleViolation(
+            "outcome_handed_over",
+            "this mission's battle is over and its outcome belongs to the campaign: "
+            "correct the campaign (GM adjustments) instead of the battle",
+            "R-ADD-32",
+        )
 
 
 # --- watchers ------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rest_framework import status
+from rest_framework import serializers, status
 from rest_framework.exceptions import ParseError, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -12,11 +12,29 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from battles.engine.errors import InvalidInput, RuleViolation
 
 
+# The error shapes every endpoint answers with, for the OpenAPI schema.
+class ErrorItem(serializers.Serializer[Any]):
+    field = serializers.CharField(allow_null=True)
+    message = serializers.CharField()
+    rule = serializers.CharField(allow_null=True)
+
+
+class ErrorsOutput(serializers.Serializer[Any]):
+    errors = ErrorItem(many=True)
+
+
+class RefusalOutput(serializers.Serializer[Any]):
+    code = serializers.CharField()
+    message = serializers.CharField()
+    rule = serializers.CharField(allow_null=True)
+
+
 def invalid_input_response(exc: InvalidInput) -> Response:
-    return Response(
-        {"errors": [{"field": exc.field, "message": exc.message, "rule": exc.rule}]},
-        status=status.HTTP_400_BAD_REQUEST,
-    )
+    # Some refusals carry every violation at once (a deck, campaigns.services.DeckRejected).
+    errors = getattr(exc, "extra_errors", None) or [
+        {"field": exc.field, "message": exc.message, "rule": exc.rule}
+    ]
+    return Response({"errors": errors}, status=status.HTTP_400_BAD_REQUEST)
 
 
 def _flatten(detail: Any, prefix: str = "") -> list[dict[str, Any]]:

@@ -211,6 +211,11 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+# `celery -A penance_site beat` re-sends battle outcomes still pending in the outbox
+# (campaigns.services.outcome_outbox_sweep): Redis may have been down when a battle ended.
+CELERY_BEAT_SCHEDULE = {
+    "sweep-outcome-outbox": {"task": "campaigns.sweep_outcome_outbox", "schedule": 60.0},
+}
 
 # --- REST framework ----------------------------------------------------------
 REST_FRAMEWORK = {

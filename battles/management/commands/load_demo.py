@@ -1,4 +1,4 @@
-"""`manage.py load_demo`: demo users and two demo battles (a campaign comes with issue 5).
+"""`manage.py load_demo`: demo users, two demo battles, the demo card set and a demo campaign.
 
 Idempotent: running it twice changes nothing. The demo passwords are public,
 so it refuses to run with DEBUG off unless told `--allow-production`.
@@ -16,10 +16,13 @@ from django.db import transaction
 
 from battles.engine.battle import legal_actions
 from battles.engine.battle.autoplay import choose
-from battles.engine.demo import demo_setup
+from battles.engine.demo import DEMO_DECKS, demo_board, demo_setup
 from battles.models import Battle
 from battles.selectors import battle_state_at
 from battles.services import battle_command_execute, battle_create
+from campaigns import services as campaign_services
+from campaigns.catalogue import catalogue_load_demo
+from campaigns.models import Campaign
 
 # name, seed, policy, most commands: seed 1 under the auto policy ends in round 47.
 DEMO_BATTLES = (
@@ -32,7 +35,12 @@ DEMO_USERS = (
     ("admin", "penance-admin", True),
     ("gm", "penance-gm", False),
     ("player", "penance-player", False),
+    ("player2", "penance-player2", False),
 )
+DEMO_CAMPAIGN = "Demo: The Penitent Road"
+# Seed 9 under the greedy autoplayer: Sister Ophelia's tenth wound flips and she dies;
+# Brother Malachai keeps a severe wound into mission 2 (tests/campaigns/test_outcome.py).
+DEMO_MISSION_SEED = 9
 
 
 class Command(BaseCommand):
@@ -64,6 +72,76 @@ class Command(BaseCommand):
         gm = user_model.objects.get(username="gm")
         for name, seed, policy, commands in DEMO_BATTLES:
             self._demo_battle(gm, name, seed, policy, commands)
+        loaded = catalogue_load_demo()
+        self.stdout.write(f"demo card set in the catalogue ({loaded} cards written)")
+        self._demo_campaign(gm)
+
+    def _demo_campaign(self, gm: Any) -> None:
+        """A campaign with two pilots and builds, mission 1 played to its end (its outcome
+        applied: a death and a severe wound), a replacement pilot and mission 2 planned."""
+        campaign = Campaign.objects.filter(name=DEMO_CAMPAIGN, gm=gm).first()
+        if campaign is not None:
+            self.stdout.write(f"kept campaign {DEMO_CAMPAIGN!r} ({campaign.id})")
+            return
+        campaign = campaign_services.campaign_create(gm=gm, name=DEMO_CAMPAIGN)
+        user_model = get_user_model()
+        specs = (
+            ("player", "Sister Ophelia Vance", "church", "penitent-scout", "scout", "left"),
+            ("player2", "Brother Malachai Thorne", "church", "bastion-heavy", "heavy", "right"),
+        )
+        seats = []
+        for (username, pilot_name, faction, deck, casket_class, shield), side, at, facing in zip(
+            specs, ("penitents", "bastion"), ([0, -4], [0, 4]), (4, 1), strict=True
+        ):
+            player = user_model.objects.get(username=username)
+            campaign_services.campaign_player_add(campaign=campaign, actor=gm, username=username)
+            pilot = campaign_services.pilot_enlist(
+                campaign=campaign, actor=gm, player=username, name=pilot_name, faction=faction
+            )
+            build, _ = campaign_services.build_revise(
+                campaign=campaign,
+                actor=player,
+                build_id=None,
+                name=deck.replace("-", " ").title(),
+                casket_class=casket_class,
+                shield=shield,
+                faction=faction,
+                deck=[{"card": card, "count": n} for card, n in DEMO_DECKS[deck]],
+                equipment=["Reliquary plating"],
+            )
+            seats.append(
+                {
+                    "pilot": str(pilot.id),
+                    "build": str(build.id),
+                    "side": side,
+                    "at": at,
+                    "facing": facing,
+                }
+            )
+        mission = campaign_services.mission_plan(
+            campaign=campaign, actor=gm, name="The Ash Causeway"
+        )
+        battle = campaign_services.mission_start(
+            mission=mission,
+            actor=gm,
+            board=demo_board(),
+            seats=seats,
+            dice={"mode": "digital", "seed": DEMO_MISSION_SEED},
+            policy="auto",
+        )
+        self._play(battle, gm, seed=0, commands=3000)
+        # Applied here so the demo does not wait for a worker; the task sent on commit
+        # then finds it applied (exactly once, R-PLT-5).
+        campaign_services.campaign_outcome_apply(battle_id=str(battle.id))
+        campaign_services.pilot_enlist(
+            campaign=campaign,
+            actor=gm,
+            player="player",
+            name="Sister Maud Keel",
+            faction="church",
+        )
+        campaign_services.mission_plan(campaign=campaign, actor=gm, name="The Drowned Chapel")
+        self.stdout.write(f"created campaign {DEMO_CAMPAIGN!r} ({campaign.id})")
 
     def _demo_battle(self, gm: Any, name: str, seed: int, policy: str, commands: int) -> None:
         """A battle played through the command service by the greedy autoplayer: legal
@@ -76,6 +154,13 @@ class Command(BaseCommand):
         setup["name"] = name
         setup["policy"] = policy
         battle = battle_create(gm=gm, setup=setup)
+        state = self._play(battle, gm, seed=seed, commands=commands)
+        outcome = f"won by {state.winner}" if state.over else f"round {state.round}, in progress"
+        self.stdout.write(
+            f"created battle {name!r} ({battle.id}): {state.version} events, {outcome}"
+        )
+
+    def _play(self, battle: Battle, gm: Any, *, seed: int, commands: int) -> Any:
         rng = random.Random(seed)
         state = battle_state_at(battle=battle)
         for i in range(commands):
@@ -90,7 +175,4 @@ class Command(BaseCommand):
                 body=body,
             )
             state = battle_state_at(battle=battle)
-        outcome = f"won by {state.winner}" if state.over else f"round {state.round}, in progress"
-        self.stdout.write(
-            f"created battle {name!r} ({battle.id}): {state.version} events, {outcome}"
-        )
+        return state

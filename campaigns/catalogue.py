@@ -1,0 +1,585 @@
+"""The card catalogue (HackSoft services and selectors): cards, their versions, the import of
+the game's card database, and deck checks.
+
+A card's content is checked by the engine (battles/engine/cards.py) before anything is
+written, so every stored version is a card the engine can play. Versions that a battle
+used are never changed: an edit then makes a new version and moves the card on to it,
+and the deck rows and battles that pinned the old one keep it (issue 5).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from django.db import transaction
+from django.db.models import F, Q, QuerySet
+from django.utils import timezone
+
+from battles.engine.cards import (
+    CardDef,
+    DeckProblem,
+    card_from_dict,
+    derive_from_database,
+    iter_database,
+    skipped_sections,
+    validate_deck,
+)
+from battles.engine.demo import DEMO_CARDS
+from battles.engine.errors import InvalidInput
+from battles.engine.ruleset import Ruleset
+
+from .models import Card, CardVersion, DeckEntry
+
+logger = logging.getLogger(__name__)
+
+CREATED: Final = "created"
+UPDATED: Final = "updated"
+NEW_VERSION: Final = "new_version"
+UNCHANGED: Final = "unchanged"
+OUTCOMES: Final = (CREATED, UPDATED, NEW_VERSION, UNCHANGED)
+
+DEMO_SOURCE: Final = "Penance Tracker demo set"
+
+# A card's content, in the order forms and exports show it. `source` is provenance, not
+# content: the same card from another source is unchanged.
+CARD_FIELDS: Final = (
+    "name",
+    "faction",
+    "card_type",
+    "kind",
+    "sp_cost",
+    "range",
+    "damage",
+    "heat",
+    "keywords",
+    "text",
+    "shield",
+    "effects",
+    "automated",
+    "copies_per_deck",
+)
+_REQUIRED: Final = ("name", "kind", "sp_cost")
+_DEFAULTS: Final[Mapping[str, Any]] = {
+    "faction": "",
+    "card_type": "",
+    "range": "",
+    "damage": None,
+    "heat": 0,
+    "keywords": (),
+    "text": "",
+    "shield": False,
+    "effects": (),
+    "automated": False,
+    "copies_per_deck": None,
+}
+# The columns' widths (campaigns/models.py): refused here, by field, rather than by the database.
+_MAX_LENGTH: Final[Mapping[str, int]] = {
+    "id": Card._meta.get_field("id").max_length or 80,
+    "name": CardVersion._meta.get_field("name").max_length or 120,
+    "faction": CardVersion._meta.get_field("faction").max_length or 60,
+    "card_type": CardVersion._meta.get_field("card_type").max_length or 60,
+    "range": CardVersion._meta.get_field("range").max_length or 20,
+    "source": CardVersion._meta.get_field("source").max_length or 200,
+}
+# R-ADD-29: a card's copies per deck is at most a whole deck (R-ADD-15: 30 in ruleset 2.0).
+MAX_COPIES: Final = 30
+
+# Sections of the card database whose entries belong to no faction; an entry's own
+# faction field says "universal" for the same thing.
+_FACTIONLESS_SECTIONS: Final = frozenset({"universal", "equipment"})
+_FACTIONLESS_NAMES: Final = frozenset({"universal", ""})
+
+
+# --- validation ----------------------------------------------------------------------------------
+
+
+def _check_str(value: object, name: str, *, blank: bool = True) -> str:
+    if not isinstance(value, str):
+        raise InvalidInput(name, f"must be a string, got {value!r}")
+    limit = _MAX_LENGTH.get(name)
+    if limit is not None and len(value) > limit:
+        raise InvalidInput(name, f"at most {limit} characters, got {len(value)}")
+    if not blank and not value.strip():
+        raise InvalidInput(name, "must not be empty")
+    return value
+
+
+def card_content_clean(*, card_id: object, fields: object) -> dict[str, Any]:
+    """The card's content as stored: every field of CARD_FIELDS, checked by the engine.
+
+    Raises InvalidInput naming the field (`sp_cost`, `effects[1].hexes`, `id` …). Missing
+    optional fields take their defaults; no effects and `automated` false make a manual
+    card, which needs its text (R-ADD-14).
+    """
+    if not isinstance(fields, Mapping):
+        raise InvalidInput("card", "must be an object of card fields")
+    unknown = [str(k) for k in fields if k not in CARD_FIELDS]
+    if unknown:
+        raise InvalidInput(unknown[0], f"unknown field; allowed: {', '.join(CARD_FIELDS)}")
+    for name in _REQUIRED:
+        if name not in fields:
+            raise InvalidInput(name, "required")
+    values = {**_DEFAULTS, **fields}
+    _check_str(card_id, "id", blank=False)
+    _check_str(values["name"], "name", blank=False)
+    faction = _check_str(values["faction"], "faction")
+    card_type = _check_str(values["card_type"], "card_type")
+    range_text = "" if values["range"] is None else _check_str(values["range"], "range")
+    copies = values["copies_per_deck"]
+    if copies is not None and (type(copies) is not int or not 1 <= copies <= MAX_COPIES):
+        raise InvalidInput(
+            "copies_per_deck",
+            f"must be null or an integer from 1 to {MAX_COPIES}, got {copies!r}",
+            "R-ADD-29",
+        )
+    for name in ("keywords", "effects"):
+        if not isinstance(values[name], list | tuple):
+            raise InvalidInput(name, f"must be a list, got {values[name]!r}")
+    doc = {
+        "id": card_id,
+        "name": values["name"],
+        "kind": values["kind"],
+        "sp_cost": values["sp_cost"],
+        "range": range_text or None,
+        "damage": values["damage"],
+        "heat": values["heat"],
+        "keywords": list(values["keywords"]),
+        "text": values["text"],
+        "shield": values["shield"],
+        "effects": list(values["effects"]),
+        "automated": values["automated"],
+    }
+    try:
+        card = card_from_dict(doc, "card")
+    except InvalidInput as err:
+        # The engine names `card.<field>`; here the card is the whole document.
+        name = err.field.removeprefix("card.") if err.field != "card" else "card"
+        raise InvalidInput(name, err.message, err.rule) from None
+    return _content_of_def(card, faction=faction, card_type=card_type, copies_per_deck=copies)
+
+
+def _content_of_def(
+    card: CardDef, *, faction: str, card_type: str, copies_per_deck: int | None
+) -> dict[str, Any]:
+    d = card.as_dict()
+    return {
+        "name": d["name"],
+        "faction": faction,
+        "card_type": card_type,
+        "kind": d["kind"],
+        "sp_cost": d["sp_cost"],
+        "range": d["range"] or "",
+        "damage": d["damage"],
+        "heat": d["heat"],
+        "keywords": d["keywords"],
+        "text": d["text"],
+        "shield": d["shield"],
+        "effects": d["effects"],
+        "automated": d["automated"],
+        "copies_per_deck": copies_per_deck,
+    }
+
+
+def card_version_content(card_version: CardVersion) -> dict[str, Any]:
+    """The stored content of a version, in the shape `card_content_clean` returns."""
+    return {name: getattr(card_version, name) for name in CARD_FIELDS}
+
+
+def card_version_def(card_version: CardVersion) -> CardDef:
+    """The engine's card for this version; its id is the card's slug."""
+    doc = {
+        "id": card_version.card_id,
+        "name": card_version.name,
+        "kind": card_version.kind,
+        "sp_cost": card_version.sp_cost,
+        "range": card_version.range or None,
+        "damage": card_version.damage,
+        "heat": card_version.heat,
+        "keywords": list(card_version.keywords),
+        "text": card_version.text,
+        "shield": card_version.shield,
+        "effects": list(card_version.effects),
+        "automated": card_version.automated,
+    }
+    return card_from_dict(doc, f"cards[{card_version.card_id} v{card_version.version}]")
+
+
+# --- selectors -----------------------------------------------------------------------------------
+
+
+def card_version_in_use(card_version: CardVersion) -> bool:
+    """A battle used this version: a deck row of a build version that was deployed holds it."""
+    return DeckEntry.objects.filter(
+        card_version=card_version, build_version__deployments__isnull=False
+    ).exists()
+
+
+def card_versions_current(
+    *,
+    faction: str | None = None,
+    kind: str | None = None,
+    automated: bool | None = None,
+    q: str | None = None,
+) -> QuerySet[CardVersion]:
+    """Every card's current version, by card id; `q` searches id, name, keywords and text."""
+    qs = CardVersion.objects.filter(version=F("card__current_version")).order_by("card_id")
+    if faction is not None:
+        qs = qs.filter(faction=faction)
+    if kind is not None:
+        qs = qs.filter(kind=kind)
+    if automated is not None:
+        qs = qs.filter(automated=automated)
+    if q:
+        qs = qs.filter(
+            Q(card__id__icontains=q)
+            | Q(name__icontains=q)
+            | Q(keywords__icontains=q)
+            | Q(text__icontains=q)
+        )
+    return qs
+
+
+def card_versions_of(*, card: Card) -> QuerySet[CardVersion]:
+    return CardVersion.objects.filter(card=card).order_by("version")
+
+
+def cards_export_rows(queryset: QuerySet[Card] | QuerySet[CardVersion]) -> list[dict[str, Any]]:
+    """Rows for CSV and JSON exports: for cards, their current versions; for versions, those."""
+    if queryset.model is Card:
+        versions = CardVersion.objects.filter(
+            card__in=queryset.values("pk"), version=F("card__current_version")
+        )
+    else:
+        versions = queryset  # type: ignore[assignment]
+    return [
+        {
+            "id": v.card_id,
+            "version": v.version,
+            **card_version_content(v),
+            "source": v.source,
+            "created_at": v.created_at.isoformat(),
+        }
+        for v in versions.order_by("card_id", "version")
+    ]
+
+
+def deck_problems(rows: Sequence[tuple[CardVersion, int]], ruleset: Ruleset) -> list[DeckProblem]:
+    """A deck's construction problems (R-ADD-15, R-ADD-29); an empty list means legal.
+
+    Versions of one card are one card: listing two of them is the engine's duplicate_card.
+    Row problems come in row order, whole-deck problems last.
+    """
+    problems = validate_deck([(card_version_def(cv), count) for cv, count in rows], ruleset)
+    for i, (cv, count) in enumerate(rows):
+        cap = cv.copies_per_deck
+        if cap is not None and type(count) is int and count > cap:
+            problems.append(
+                DeckProblem(
+                    "too_many_copies",
+                    f"{cv.name}: {count} copies; a deck holds at most {cap}",
+                    "R-ADD-29",
+                    i,
+                )
+            )
+    return sorted(problems, key=lambda p: (p.index is None, p.index or 0))
+
+
+# --- services ------------------------------------------------------------------------------------
+
+
+def _check_source(source: object) -> str:
+    return _check_str(source, "source")
+
+
+@transaction.atomic
+def card_save(
+    *, card_id: str, fields: Mapping[str, Any], source: str, actor: Any = None
+) -> tuple[CardVersion, str]:
+    """Create or change a card; the outcome is created, updated, new_version or unchanged.
+
+    The content is checked whole before any write. A current version that a battle used
+    is kept as it is and the change becomes the next version; otherwise the current
+    version is changed in place. The same content writes nothing.
+    """
+    content = card_content_clean(card_id=card_id, fields=fields)
+    _check_source(source)
+    now = timezone.now()
+    # Lock the card so two editors of one card cannot both make "version n+1".
+    card = Card.objects.select_for_update().filter(pk=card_id).first()
+    if card is None:
+        card, created = Card.objects.get_or_create(
+            pk=card_id, defaults={"created_at": now, "updated_at": now}
+        )
+        if created:
+            version = CardVersion.objects.create(
+                card=card, version=1, source=source, created_at=now, **content
+            )
+            _log(card_id, CREATED, version, actor)
+            return version, CREATED
+        card = Card.objects.select_for_update().get(pk=card_id)
+    current = CardVersion.objects.get(card=card, version=card.current_version)
+    if card_version_content(current) == content:
+        return current, UNCHANGED
+    if card_version_in_use(current):
+        version = CardVersion.objects.create(
+            card=card, version=current.version + 1, source=source, created_at=now, **content
+        )
+        card.current_version = version.version
+        card.updated_at = now
+        card.save(update_fields=["current_version", "updated_at"])
+        _log(card_id, NEW_VERSION, version, actor)
+        return version, NEW_VERSION
+    for name, value in content.items():
+        setattr(current, name, value)
+    current.source = source
+    current.save(update_fields=[*CARD_FIELDS, "source"])
+    card.updated_at = now
+    card.save(update_fields=["updated_at"])
+    _log(card_id, UPDATED, current, actor)
+    return current, UPDATED
+
+
+def _log(card_id: str, outcome: str, version: CardVersion, actor: Any) -> None:
+    who = getattr(actor, "username", None) or "system"
+    logger.info("card %s %s (v%d) by %s", card_id, outcome, version.version, who)
+
+
+@transaction.atomic
+def catalogue_load_demo() -> int:
+    """Load the engine's demo cards (battles/engine/demo.py); how many were created or changed.
+
+    Idempotent: a second run returns 0 and writes nothing.
+    """
+    written = 0
+    for card in DEMO_CARDS:
+        content = _content_of_def(card, faction="", card_type="", copies_per_deck=None)
+        _, outcome = card_save(card_id=card.id, fields=content, source=DEMO_SOURCE)
+        written += outcome != UNCHANGED
+    return written
+
+
+# --- import of the game's card database ----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ReportLine:
+    """An entry (or a whole section, `index` None) that was not loaded, and why."""
+
+    section: str
+    index: int | None
+    name: str
+    reason: str
+
+    def __str__(self) -> str:
+        if self.index is None:
+            return f"{self.section}: section skipped: {self.reason}"
+        name = f" {self.name!r}" if self.name else ""
+        return f"{self.section} #{self.index}{name}: {self.reason}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "section": self.section,
+            "index": self.index,
+            "name": self.name,
+            "reason": self.reason,
+        }
+
+
+@dataclass(slots=True)
+class SectionCounts:
+    entries: int = 0
+    loaded: int = 0
+    reported: int = 0
+
+
+@dataclass(slots=True)
+class ImportReport:
+    """What an import did: per section, every entry is loaded or reported (one line each)."""
+
+    source: str
+    sections: dict[str, SectionCounts] = field(default_factory=dict)
+    reported: list[ReportLine] = field(default_factory=list)
+    outcomes: Counter[str] = field(default_factory=Counter)
+    automated: int = 0
+
+    @property
+    def entries(self) -> int:
+        return sum(s.entries for s in self.sections.values())
+
+    @property
+    def loaded(self) -> int:
+        return sum(s.loaded for s in self.sections.values())
+
+    @property
+    def written(self) -> int:
+        """Cards created or changed (0 when the file was imported before)."""
+        return sum(n for outcome, n in self.outcomes.items() if outcome != UNCHANGED)
+
+    def summary_lines(self) -> list[str]:
+        outcomes = ", ".join(f"{self.outcomes[o]} {o}" for o in OUTCOMES)
+        lines = [
+            f"{self.entries} entries: {self.loaded} loaded ({outcomes}), "
+            f"{sum(s.reported for s in self.sections.values())} reported; "
+            f"{self.automated} loaded cards fully automated",
+        ]
+        skipped = sum(1 for line in self.reported if line.index is None)
+        if skipped:
+            lines.append(f"{skipped} section(s) skipped")
+        lines.extend(
+            f"  {name}: {c.entries} entries, {c.loaded} loaded, {c.reported} reported"
+            for name, c in self.sections.items()
+        )
+        return lines
+
+    def lines(self) -> list[str]:
+        """Every reported entry, one line each, then the summary."""
+        return [str(line) for line in self.reported] + self.summary_lines()
+
+
+def _entry_name(entry: object) -> str:
+    if isinstance(entry, Mapping):
+        name = entry.get("name")
+        if isinstance(name, str):
+            return name.strip()
+    return ""
+
+
+def _database_faction(entry: Mapping[str, Any], section: str) -> str:
+    """The entry's own faction where it names one, else its faction section's name."""
+    own = entry.get("faction")
+    if isinstance(own, str):
+        return "" if own.strip().lower() in _FACTIONLESS_NAMES else own.strip()
+    return "" if section in _FACTIONLESS_SECTIONS else section
+
+
+def database_entry_fields(entry: Mapping[str, Any], section: str, card: CardDef) -> dict[str, Any]:
+    """The catalogue fields of a database entry the engine derived as `card`."""
+    raw_type = entry.get("type")
+    count = entry.get("cardCount")
+    return _content_of_def(
+        card,
+        faction=_database_faction(entry, section),
+        card_type=raw_type.strip() if isinstance(raw_type, str) else "",
+        copies_per_deck=count if type(count) is int and count > 0 else None,
+    )
+
+
+@transaction.atomic
+def cards_import(*, document: object, source: str) -> ImportReport:
+    """Upsert every card of a card database document (the game's format), by id.
+
+    Every list entry is loaded or reported with its section, index, name and reason; an
+    id seen earlier in the same document is reported for the later entry; sections the
+    engine does not read are reported whole. Importing the same document again writes
+    nothing (every card unchanged).
+    """
+    _check_source(source)
+    report = ImportReport(source=source)
+    for section, reason in skipped_sections(document):
+        report.reported.append(ReportLine(section, None, "", reason))
+    importer = _Importer(report, document)
+    for section, index, entry in iter_database(document):
+        counts = report.sections.setdefault(section, SectionCounts())
+        counts.entries += 1
+        reason = importer.entry(section, index, entry)
+        if reason is None:
+            counts.loaded += 1
+        else:
+            counts.reported += 1
+            report.reported.append(ReportLine(section, index, _entry_name(entry), reason))
+    importer.create_new_cards()
+    return report
+
+
+class _Importer:
+    """One import's state. New cards are written together at the end and unchanged ones
+    not at all, so that an import costs a few queries rather than several per card; a
+    card that exists and changes goes through `card_save` (it may need a new version)."""
+
+    def __init__(self, report: ImportReport, document: object) -> None:
+        self.report = report
+        self.first_seen: dict[str, tuple[str, int]] = {}
+        ids = {
+            e["id"]
+            for _, _, e in iter_database(document)
+            if isinstance(e, Mapping) and isinstance(e.get("id"), str)
+        }
+        self.current = {
+            v.card_id: v
+            for v in CardVersion.objects.filter(card_id__in=ids, version=F("card__current_version"))
+        }
+        self.new: dict[str, dict[str, Any]] = {}
+
+    def entry(self, section: str, index: int, entry: Any) -> str | None:
+        """Load one entry; None when loaded, else the reason it was not."""
+        derived = derive_from_database(entry, section)
+        if derived.card is None:
+            return derived.reason or "not a card"
+        card = derived.card
+        if card.id in self.first_seen:
+            where, at = self.first_seen[card.id]
+            return f"id {card.id!r} already loaded from section {where} #{at} in this file"
+        fields = database_entry_fields(entry, section, card)
+        try:
+            content = card_content_clean(card_id=card.id, fields=fields)
+            current = self.current.get(card.id)
+            if current is None:
+                self.new[card.id] = content
+                outcome = CREATED
+            elif card_version_content(current) == content:
+                outcome = UNCHANGED
+            else:
+                _, outcome = card_save(card_id=card.id, fields=fields, source=self.report.source)
+        except InvalidInput as err:
+            return str(err)
+        self.first_seen[card.id] = (section, index)
+        self.report.outcomes[outcome] += 1
+        self.report.automated += content["automated"]
+        return None
+
+    def create_new_cards(self) -> None:
+        if not self.new:
+            return
+        now = timezone.now()
+        Card.objects.bulk_create(
+            [Card(id=card_id, created_at=now, updated_at=now) for card_id in self.new]
+        )
+        CardVersion.objects.bulk_create(
+            [
+                CardVersion(
+                    card_id=card_id, version=1, source=self.report.source, created_at=now, **c
+                )
+                for card_id, c in self.new.items()
+            ]
+        )
+        logger.info("card import %s: %d cards created", self.report.source, len(self.new))
+
+
+def card_rows_for(
+    entries: Iterable[tuple[str, int, int | None]],
+) -> list[tuple[CardVersion, int]]:
+    """(card version, count) rows for (card id, count, version or None for current) triples.
+
+    Raises InvalidInput naming `deck[i].card` or `deck[i].version` for an unknown card or
+    version.
+    """
+    wanted = list(entries)
+    ids = {card_id for card_id, _, _ in wanted}
+    cards = {c.pk: c for c in Card.objects.filter(pk__in=ids)}
+    versions = {
+        (v.card_id, v.version): v for v in CardVersion.objects.filter(card_id__in=cards.keys())
+    }
+    rows: list[tuple[CardVersion, int]] = []
+    for i, (card_id, count, number) in enumerate(wanted):
+        card = cards.get(card_id)
+        if card is None:
+            raise InvalidInput(f"deck[{i}].card", f"no card {card_id!r} in the catalogue")
+        version = versions.get((card_id, card.current_version if number is None else number))
+        if version is None:
+            raise InvalidInput(f"deck[{i}].version", f"card {card_id!r} has no version {number}")
+        rows.append((version, count))
+    return rows

@@ -1,0 +1,853 @@
+"""A campaign's rules as events: `decide` validates a command, `evolve` folds an event.
+
+Pure Python like the battle engine (no Django): the service loads the campaign's
+stream, folds it with `replay`, asks `decide` for the events of one command and
+appends them. `evolve` never validates; every refusal happens in `decide`.
+
+What a campaign keeps between battles is R-PLT-1…5: severe wounds are permanent,
+trauma persists until treated, the tenth wound kills, Taint is a whole number ≥ 0
+changed only by events with a reason, and component damage carries over only under
+the ruleset option `persistent_component_damage`.
+
+>>> s = replay([CampaignCreated("c1", "Ash", "gm", True, {"version": "2.0", "options": {}})])
+>>> events = decide(s, EnlistPilot("p1", "ann", "Sister Ash", "church", 0), actor_is_gm=True)
+Traceback (most recent call last):
+...
+battles.engine.errors.RuleViolation: ann is not a player of this campaign; add them first (R-ADD-31)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, ClassVar
+
+from battles.engine.arcs import SHIELDS
+from battles.engine.battle.state import CARRIED_WOUNDS, SP_MAXIMUM, WOUND_DECK
+from battles.engine.dice import COMPONENTS
+from battles.engine.errors import InvalidInput, RuleViolation
+
+TAINT_OVERLOAD = 10  # R-PLT-3/4
+TAINT_PURGING = 8  # R-PLT-4: purging is open from 8 Taint
+MAX_TAINT = 99
+ALIVE, DEAD, RETIRED = "alive", "dead", "retired"
+
+
+def wound_kind(wound: str) -> str:
+    """`minor`, `severe` or `trauma` for a wound card id of the wound deck (R-PLT-1).
+
+    >>> wound_kind("severe-2"), wound_kind("trauma-1")
+    ('severe', 'trauma')
+    """
+    if wound not in WOUND_DECK:
+        raise InvalidInput("wound", f"{wound!r} is not a wound card ({', '.join(WOUND_DECK)})")
+    return wound.split("-", 1)[0]
+
+
+# --- events --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    SCHEMA_VERSION: ClassVar[int] = 1
+    # GM corrections are marked so an audit tells them from what battles did.
+    ADJUSTMENT: ClassVar[bool] = False
+
+    @property
+    def type(self) -> str:
+        return type(self).__name__
+
+
+@dataclass(frozen=True, slots=True)
+class CampaignCreated(Event):
+    campaign_id: str
+    name: str
+    gm: str
+    private: bool
+    rules: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerJoined(Event):
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class MissionPlanned(Event):
+    mission_id: str
+    number: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class PilotEnlisted(Event):
+    pilot_id: str
+    player: str
+    name: str
+    faction: str
+    sp_modifier: int
+
+
+@dataclass(frozen=True, slots=True)
+class BuildRevised(Event):
+    """A new version of a casket build; version 1 creates it. `deck` rows are
+    (card id, card version, count); a battle pins the build version it used."""
+
+    build_id: str
+    version: int
+    player: str
+    name: str
+    casket_class: str
+    shield: str
+    faction: str
+    deck: tuple[tuple[str, int, int], ...]
+    equipment: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MissionStarted(Event):
+    """The mission's battle, and per seat (seat, pilot id, build id, build version)."""
+
+    mission_id: str
+    battle_id: str
+    deployments: tuple[tuple[int, str, str, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PilotWounded(Event):
+    """A severe or trauma wound the pilot keeps after the battle (R-PLT-1, R-PLT-5)."""
+
+    pilot_id: str
+    wound: str
+    kind: str
+    mission_id: str
+    battle_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class PilotDied(Event):
+    pilot_id: str
+    mission_id: str
+    battle_id: str
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class TaintChanged(Event):
+    """Taint moved by `delta` to `taint`, with the reason (R-PLT-4); `mission_id` is
+    empty for a GM's adjustment between missions."""
+
+    pilot_id: str
+    delta: int
+    taint: int
+    reason: str
+    mission_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class ComponentDamageCarried(Event):
+    """The casket's Component Damage at the battle's end, awaiting repair (R-PLT-5 option
+    persistent_component_damage); it replaces what the build carried before."""
+
+    build_id: str
+    component_damage: tuple[tuple[str, int], ...]
+    mission_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class MissionCompleted(Event):
+    mission_id: str
+    battle_id: str
+    winner: str
+    round: int
+
+
+@dataclass(frozen=True, slots=True)
+class TraumaTreated(Event):
+    ADJUSTMENT: ClassVar[bool] = True
+    pilot_id: str
+    wound: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ScarGained(Event):
+    ADJUSTMENT: ClassVar[bool] = True
+    pilot_id: str
+    scar: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class PilotRetired(Event):
+    ADJUSTMENT: ClassVar[bool] = True
+    pilot_id: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class CasketRepaired(Event):
+    ADJUSTMENT: ClassVar[bool] = True
+    build_id: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class GMAdjusted(Event):
+    """A GM's correction of a pilot's `sp_modifier` (R-TRN-3 pilot modifiers), with a reason."""
+
+    ADJUSTMENT: ClassVar[bool] = True
+    pilot_id: str
+    field: str
+    before: int
+    after: int
+    reason: str
+
+
+EVENT_TYPES: Mapping[str, type[Event]] = MappingProxyType(
+    {
+        cls.__name__: cls
+        for cls in (
+            CampaignCreated,
+            PlayerJoined,
+            MissionPlanned,
+            PilotEnlisted,
+            BuildRevised,
+            MissionStarted,
+            PilotWounded,
+            PilotDied,
+            TaintChanged,
+            ComponentDamageCarried,
+            MissionCompleted,
+            TraumaTreated,
+            ScarGained,
+            PilotRetired,
+            CasketRepaired,
+            GMAdjusted,
+        )
+    }
+)
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, tuple | list):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: _jsonable(v) for k, v in value.items()}
+    return value
+
+
+def _tupled(value: Any) -> Any:
+    return tuple(_tupled(v) for v in value) if isinstance(value, list) else value
+
+
+def to_record(event: Event) -> tuple[str, int, dict[str, Any]]:
+    """(type, schema_version, payload) as the event store keeps them.
+
+    >>> to_record(PlayerJoined("ann"))
+    ('PlayerJoined', 1, {'player': 'ann'})
+    """
+    payload = {f.name: _jsonable(getattr(event, f.name)) for f in dataclasses.fields(event)}
+    return event.type, event.SCHEMA_VERSION, payload
+
+
+def from_record(type_: str, schema_version: int, payload: Mapping[str, Any]) -> Event:
+    """The event a stored record holds.
+
+    >>> from_record(*to_record(PlayerJoined("ann")))
+    PlayerJoined(player='ann')
+    """
+    cls = EVENT_TYPES.get(type_)
+    if cls is None:
+        raise InvalidInput("type", f"{type_!r} is not a campaign event")
+    if schema_version != cls.SCHEMA_VERSION:
+        raise InvalidInput("schema_version", f"{type_} has no schema version {schema_version}")
+    # `rules` is a ruleset document (an object), the only field that is not a tuple of values.
+    values = {k: v if k == "rules" else _tupled(v) for k, v in payload.items()}
+    return cls(**values)
+
+
+# --- state ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CarriedWound:
+    wound: str
+    kind: str
+    mission_id: str
+    battle_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class PilotState:
+    id: str
+    player: str
+    name: str
+    faction: str
+    sp_modifier: int
+    status: str = ALIVE
+    taint: int = 0
+    wounds: tuple[CarriedWound, ...] = ()  # severe and untreated trauma, oldest first
+    scars: tuple[str, ...] = ()
+    missions: tuple[str, ...] = ()  # the missions the pilot was deployed in
+
+    @property
+    def carried_wounds(self) -> tuple[str, ...]:
+        """The wound cards the next battle starts face up (R-PLT-2)."""
+        return tuple(w.wound for w in self.wounds)
+
+
+@dataclass(frozen=True, slots=True)
+class BuildVersionState:
+    version: int
+    name: str
+    casket_class: str
+    shield: str
+    faction: str
+    deck: tuple[tuple[str, int, int], ...]
+    equipment: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BuildState:
+    id: str
+    player: str
+    versions: tuple[BuildVersionState, ...]
+    component_damage: tuple[tuple[str, int], ...] = ()  # awaiting repair (R-PLT-5 option)
+
+    @property
+    def current(self) -> BuildVersionState:
+        return self.versions[-1]
+
+
+@dataclass(frozen=True, slots=True)
+class MissionState:
+    id: str
+    number: int
+    name: str
+    status: str = "planned"
+    battle_id: str = ""
+    deployments: tuple[tuple[int, str, str, int], ...] = ()
+    winner: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class CampaignState:
+    id: str
+    name: str
+    gm: str
+    private: bool
+    rules: Mapping[str, Any]
+    players: tuple[str, ...] = ()
+    missions: tuple[MissionState, ...] = ()
+    pilots: Mapping[str, PilotState] = field(default_factory=dict)
+    builds: Mapping[str, BuildState] = field(default_factory=dict)
+    version: int = 0
+
+    def mission(self, mission_id: str) -> MissionState:
+        for m in self.missions:
+            if m.id == mission_id:
+                return m
+        raise RuleViolation("unknown_mission", f"no mission {mission_id} in this campaign", None)
+
+    def mission_of_battle(self, battle_id: str) -> MissionState | None:
+        return next((m for m in self.missions if m.battle_id == battle_id), None)
+
+    def pilot(self, pilot_id: str) -> PilotState:
+        if pilot_id not in self.pilots:
+            raise RuleViolation("unknown_pilot", f"no pilot {pilot_id} in this campaign", None)
+        return self.pilots[pilot_id]
+
+    def build(self, build_id: str) -> BuildState:
+        if build_id not in self.builds:
+            raise RuleViolation("unknown_build", f"no build {build_id} in this campaign", None)
+        return self.builds[build_id]
+
+
+# --- evolve --------------------------------------------------------------------------------------
+
+
+def _pilot(s: CampaignState, pilot_id: str, **changes: Any) -> CampaignState:
+    pilots = dict(s.pilots)
+    pilots[pilot_id] = dataclasses.replace(s.pilots[pilot_id], **changes)
+    return dataclasses.replace(s, pilots=pilots)
+
+
+def _build(s: CampaignState, build: BuildState) -> CampaignState:
+    return dataclasses.replace(s, builds={**s.builds, build.id: build})
+
+
+def _mission(s: CampaignState, mission_id: str, **changes: Any) -> CampaignState:
+    missions = tuple(
+        dataclasses.replace(m, **changes) if m.id == mission_id else m for m in s.missions
+    )
+    return dataclasses.replace(s, missions=missions)
+
+
+def evolve(state: CampaignState | None, event: Event) -> CampaignState:
+    """The state after one event. Trusts the event: it never validates.
+
+    >>> s = evolve(None, CampaignCreated("c1", "Ash", "gm", True, {}))
+    >>> evolve(s, PlayerJoined("ann")).players
+    ('ann',)
+    """
+    if isinstance(event, CampaignCreated):
+        return CampaignState(
+            event.campaign_id, event.name, event.gm, event.private, event.rules, version=1
+        )
+    assert state is not None, "a campaign stream starts with CampaignCreated"
+    s = _apply(state, event)
+    return dataclasses.replace(s, version=state.version + 1)
+
+
+def _apply(s: CampaignState, e: Event) -> CampaignState:
+    if isinstance(e, PlayerJoined):
+        return dataclasses.replace(s, players=(*s.players, e.player))
+    if isinstance(e, MissionPlanned):
+        return dataclasses.replace(
+            s, missions=(*s.missions, MissionState(e.mission_id, e.number, e.name))
+        )
+    if isinstance(e, PilotEnlisted):
+        pilot = PilotState(e.pilot_id, e.player, e.name, e.faction, e.sp_modifier)
+        return dataclasses.replace(s, pilots={**s.pilots, e.pilot_id: pilot})
+    if isinstance(e, BuildRevised):
+        version = BuildVersionState(
+            e.version, e.name, e.casket_class, e.shield, e.faction, e.deck, e.equipment
+        )
+        old = s.builds.get(e.build_id)
+        if old is None:
+            return _build(s, BuildState(e.build_id, e.player, (version,)))
+        return _build(s, dataclasses.replace(old, versions=(*old.versions, version)))
+    if isinstance(e, MissionStarted):
+        s = _mission(
+            s, e.mission_id, status="in_progress", battle_id=e.battle_id, deployments=e.deployments
+        )
+        for _, pilot_id, _, _ in e.deployments:
+            s = _pilot(s, pilot_id, missions=(*s.pilots[pilot_id].missions, e.mission_id))
+        return s
+    if isinstance(e, PilotWounded):
+        wound = CarriedWound(e.wound, e.kind, e.mission_id, e.battle_id)
+        return _pilot(s, e.pilot_id, wounds=(*s.pilots[e.pilot_id].wounds, wound))
+    if isinstance(e, PilotDied):
+        return _pilot(s, e.pilot_id, status=DEAD)
+    if isinstance(e, TaintChanged):
+        return _pilot(s, e.pilot_id, taint=e.taint)
+    if isinstance(e, ComponentDamageCarried):
+        return _build(
+            s, dataclasses.replace(s.builds[e.build_id], component_damage=e.component_damage)
+        )
+    if isinstance(e, MissionCompleted):
+        return _mission(s, e.mission_id, status="completed", winner=e.winner)
+    if isinstance(e, TraumaTreated):
+        wounds = tuple(w for w in s.pilots[e.pilot_id].wounds if w.wound != e.wound)
+        return _pilot(s, e.pilot_id, wounds=wounds)
+    if isinstance(e, ScarGained):
+        return _pilot(s, e.pilot_id, scars=(*s.pilots[e.pilot_id].scars, e.scar))
+    if isinstance(e, PilotRetired):
+        return _pilot(s, e.pilot_id, status=RETIRED)
+    if isinstance(e, CasketRepaired):
+        return _build(s, dataclasses.replace(s.builds[e.build_id], component_damage=()))
+    if isinstance(e, GMAdjusted):
+        return _pilot(s, e.pilot_id, **{e.field: e.after})
+    raise TypeError(f"evolve does not know {type(e).__name__}")
+
+
+def replay(events: Iterable[Event], state: CampaignState | None = None) -> CampaignState:
+    """Fold events onto a state (or from nothing).
+
+    >>> replay([CampaignCreated("c1", "Ash", "gm", True, {}), PlayerJoined("ann")]).version
+    2
+    """
+    for event in events:
+        state = evolve(state, event)
+    if state is None:
+        raise ValueError("an empty campaign stream has no state")
+    return state
+
+
+# --- commands ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    GM_ONLY: ClassVar[bool] = True
+    # A GM's correction between missions: its events are marked so an audit tells them
+    # from what battles did (like the battle's GM commands, R-ADD-24).
+    ADJUSTMENT: ClassVar[bool] = False
+
+
+@dataclass(frozen=True, slots=True)
+class AddPlayer(Command):
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlanMission(Command):
+    mission_id: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class EnlistPilot(Command):
+    pilot_id: str
+    player: str
+    name: str
+    faction: str
+    sp_modifier: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReviseBuild(Command):
+    """Create (new build id) or revise a build. A player may revise their own builds."""
+
+    GM_ONLY: ClassVar[bool] = False
+    build_id: str
+    player: str
+    name: str
+    casket_class: str
+    shield: str
+    faction: str
+    deck: tuple[tuple[str, int, int], ...]
+    equipment: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StartMission(Command):
+    mission_id: str
+    battle_id: str
+    deployments: tuple[tuple[int, str, str, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatOutcome:
+    """What a battle did to one seat, read from its final state."""
+
+    seat: int
+    wounds: tuple[str, ...]  # face up at the end, carried ones included
+    pilot_dead: bool
+    damage_taken: int  # cards discarded for damage (R-DMG-6, R-ADD-23)
+    component_damage: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ApplyOutcome(Command):
+    battle_id: str
+    winner: str
+    round: int
+    seats: tuple[SeatOutcome, ...]
+    taint_exploitation: bool
+    persistent_component_damage: bool
+
+
+@dataclass(frozen=True, slots=True)
+class AdjustTaint(Command):
+    ADJUSTMENT: ClassVar[bool] = True
+    pilot_id: str
+    delta: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class TreatTrauma(Command):
+    ADJUSTMENT: ClassVar[bool] = True
+    pilot_id: str
+    wound: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class AddScar(Command):
+    ADJUSTMENT: ClassVar[bool] = True
+    pilot_id: str
+    scar: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class RetirePilot(Command):
+    ADJUSTMENT: ClassVar[bool] = True
+    pilot_id: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class RepairCasket(Command):
+    ADJUSTMENT: ClassVar[bool] = True
+    build_id: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class AdjustSpModifier(Command):
+    ADJUSTMENT: ClassVar[bool] = True
+    pilot_id: str
+    sp_modifier: int
+    reason: str
+
+
+# --- decide --------------------------------------------------------------------------------------
+
+
+def _reason(reason: str) -> str:
+    if not isinstance(reason, str) or not reason.strip() or len(reason) > 500:
+        raise InvalidInput("reason", "a GM change needs a reason of 1 to 500 characters", "R-PLT-4")
+    return reason.strip()
+
+
+def _living(state: CampaignState, pilot_id: str) -> PilotState:
+    pilot = state.pilot(pilot_id)
+    if pilot.status == DEAD:
+        raise RuleViolation(
+            "pilot_dead",
+            f"{pilot.name} is dead (all 10 wounds face up) and cannot take part",
+            "R-PLT-1",
+        )
+    if pilot.status == RETIRED:
+        raise RuleViolation("pilot_retired", f"{pilot.name} has retired", "R-ADD-31")
+    return pilot
+
+
+def decide(state: CampaignState, command: Command, *, actor_is_gm: bool) -> list[Event]:
+    """The events of one command on `state`; refusals raise RuleViolation or InvalidInput.
+
+    `actor_is_gm` says whether the GM gives the command; a player may only revise
+    their own builds (the service checks who the player is).
+    """
+    if command.GM_ONLY and not actor_is_gm:
+        raise RuleViolation(
+            "gm_only", f"only the campaign's GM may {type(command).__name__}", "R-ADD-31"
+        )
+    handler = _DECIDERS.get(type(command))
+    if handler is None:
+        raise TypeError(f"decide does not know {type(command).__name__}")
+    return handler(state, command)
+
+
+def _add_player(s: CampaignState, c: AddPlayer) -> list[Event]:
+    if c.player == s.gm:
+        raise RuleViolation(
+            "gm_is_not_a_player", "the GM runs the campaign; pick a player", "R-ADD-31"
+        )
+    if c.player in s.players:
+        raise RuleViolation(
+            "already_a_player", f"{c.player} already plays in this campaign", "R-ADD-31"
+        )
+    return [PlayerJoined(c.player)]
+
+
+def _plan_mission(s: CampaignState, c: PlanMission) -> list[Event]:
+    if any(m.id == c.mission_id for m in s.missions):
+        raise RuleViolation("mission_exists", f"mission {c.mission_id} exists", None)
+    return [MissionPlanned(c.mission_id, len(s.missions) + 1, c.name)]
+
+
+def _enlist_pilot(s: CampaignState, c: EnlistPilot) -> list[Event]:
+    if c.player not in s.players:
+        raise RuleViolation(
+            "not_a_player",
+            f"{c.player} is not a player of this campaign; add them first",
+            "R-ADD-31",
+        )
+    if c.pilot_id in s.pilots:
+        raise RuleViolation("pilot_exists", f"pilot {c.pilot_id} exists", None)
+    if not -3 <= c.sp_modifier <= 3:
+        raise InvalidInput("sp_modifier", "must be from -3 to 3", "R-TRN-3")
+    return [PilotEnlisted(c.pilot_id, c.player, c.name, c.faction, c.sp_modifier)]
+
+
+def _revise_build(s: CampaignState, c: ReviseBuild) -> list[Event]:
+    if c.player not in s.players:
+        raise RuleViolation(
+            "not_a_player", f"{c.player} is not a player of this campaign", "R-ADD-31"
+        )
+    if c.casket_class not in SP_MAXIMUM:
+        raise InvalidInput("casket_class", f"must be one of {', '.join(SP_MAXIMUM)}", "R-TRN-3")
+    if c.shield not in SHIELDS:
+        raise InvalidInput("shield", f"must be one of {', '.join(SHIELDS)}", "R-ARC-2")
+    old = s.builds.get(c.build_id)
+    if old is not None and old.player != c.player:
+        raise RuleViolation(
+            "not_your_build", f"build {c.build_id} belongs to {old.player}", "R-ADD-31"
+        )
+    version = 1 if old is None else old.current.version + 1
+    return [
+        BuildRevised(
+            c.build_id,
+            version,
+            c.player,
+            c.name,
+            c.casket_class,
+            c.shield,
+            c.faction,
+            c.deck,
+            c.equipment,
+        )
+    ]
+
+
+def _start_mission(s: CampaignState, c: StartMission) -> list[Event]:
+    mission = s.mission(c.mission_id)
+    if mission.status != "planned":
+        raise RuleViolation(
+            "mission_started", f"mission {mission.number} is already {mission.status}", "R-PLT-5"
+        )
+    earlier = [m for m in s.missions if m.number < mission.number and m.status != "completed"]
+    if earlier:
+        raise RuleViolation(
+            "missions_in_order",
+            f"mission {earlier[0].number} is not completed; missions are played in order",
+            "R-PLT-5",
+        )
+    pilots: set[str] = set()
+    builds: set[str] = set()
+    for i, (_, pilot_id, build_id, version) in enumerate(c.deployments):
+        pilot = _living(s, pilot_id)
+        build = s.build(build_id)
+        if pilot_id in pilots or build_id in builds:
+            raise InvalidInput(
+                f"seats[{i}]", "a pilot and a build each take one seat in a battle", "R-TRN-1"
+            )
+        pilots.add(pilot_id)
+        builds.add(build_id)
+        if build.player != pilot.player:
+            raise InvalidInput(
+                f"seats[{i}].build",
+                f"{pilot.name} belongs to {pilot.player}, the build to {build.player}; "
+                "a pilot drives their own player's caskets",
+                "R-ADD-31",
+            )
+        if not 1 <= version <= len(build.versions):
+            raise InvalidInput(f"seats[{i}].build_version", f"build has no version {version}")
+    return [MissionStarted(c.mission_id, c.battle_id, c.deployments)]
+
+
+def _apply_outcome(s: CampaignState, c: ApplyOutcome) -> list[Event]:
+    mission = s.mission_of_battle(c.battle_id)
+    if mission is None:
+        raise RuleViolation(
+            "not_a_mission_battle", f"battle {c.battle_id} is no mission", "R-PLT-5"
+        )
+    if mission.status == "completed":
+        return []  # R-PLT-5: exactly once
+    by_seat = {d[0]: d for d in mission.deployments}
+    events: list[Event] = []
+    for outcome in c.seats:
+        _, pilot_id, build_id, _ = by_seat[outcome.seat]
+        pilot = s.pilots[pilot_id]
+        carried = set(pilot.carried_wounds)
+        for wound in outcome.wounds:
+            if wound in CARRIED_WOUNDS and wound not in carried:
+                events.append(
+                    PilotWounded(pilot_id, wound, wound_kind(wound), mission.id, c.battle_id)
+                )
+        if c.taint_exploitation and outcome.damage_taken >= 3:
+            delta = outcome.damage_taken // 3
+            events.append(
+                TaintChanged(
+                    pilot_id,
+                    delta,
+                    pilot.taint + delta,
+                    f"Taint exploitation: {outcome.damage_taken} damage taken in mission "
+                    f"{mission.number}, 1 Taint per 3 (R-PLT-4)",
+                    mission.id,
+                )
+            )
+        if outcome.pilot_dead and pilot.status != DEAD:
+            events.append(PilotDied(pilot_id, mission.id, c.battle_id, "R-PLT-1"))
+        if c.persistent_component_damage:
+            damage = tuple((k, v) for k, v in outcome.component_damage if v)
+            if damage != s.builds[build_id].component_damage:
+                events.append(ComponentDamageCarried(build_id, damage, mission.id))
+    events.append(MissionCompleted(mission.id, c.battle_id, c.winner, c.round))
+    return events
+
+
+def _adjust_taint(s: CampaignState, c: AdjustTaint) -> list[Event]:
+    pilot = s.pilot(c.pilot_id)
+    reason = _reason(c.reason)
+    if c.delta == 0:
+        raise InvalidInput("delta", "must not be 0", "R-PLT-4")
+    taint = pilot.taint + c.delta
+    if not 0 <= taint <= MAX_TAINT:
+        raise RuleViolation(
+            "taint_out_of_range",
+            f"{pilot.name} has {pilot.taint} Taint; a change of {c.delta} would make {taint}, "
+            f"and Taint is a whole number from 0 to {MAX_TAINT}",
+            "R-PLT-4",
+        )
+    return [TaintChanged(c.pilot_id, c.delta, taint, reason, "")]
+
+
+def _treat_trauma(s: CampaignState, c: TreatTrauma) -> list[Event]:
+    pilot = s.pilot(c.pilot_id)
+    reason = _reason(c.reason)
+    if not any(w.wound == c.wound and w.kind == "trauma" for w in pilot.wounds):
+        raise RuleViolation(
+            "no_such_trauma",
+            f"{pilot.name} carries no trauma wound {c.wound!r}; severe wounds are permanent",
+            "R-PLT-1",
+        )
+    if any(
+        m.status == "in_progress" and c.pilot_id in {d[1] for d in m.deployments}
+        for m in s.missions
+    ):
+        raise RuleViolation(
+            "between_missions", "trauma is treated between missions, not during one", "R-PLT-1"
+        )
+    return [TraumaTreated(c.pilot_id, c.wound, reason)]
+
+
+def _add_scar(s: CampaignState, c: AddScar) -> list[Event]:
+    s.pilot(c.pilot_id)
+    if not isinstance(c.scar, str) or not c.scar.strip() or len(c.scar) > 200:
+        raise InvalidInput("scar", "must be 1 to 200 characters")
+    return [ScarGained(c.pilot_id, c.scar.strip(), _reason(c.reason))]
+
+
+def _retire_pilot(s: CampaignState, c: RetirePilot) -> list[Event]:
+    _living(s, c.pilot_id)
+    return [PilotRetired(c.pilot_id, _reason(c.reason))]
+
+
+def _repair_casket(s: CampaignState, c: RepairCasket) -> list[Event]:
+    build = s.build(c.build_id)
+    if not build.component_damage:
+        raise RuleViolation(
+            "nothing_to_repair", "the casket carries no component damage", "R-PLT-5"
+        )
+    return [CasketRepaired(c.build_id, _reason(c.reason))]
+
+
+def _adjust_sp_modifier(s: CampaignState, c: AdjustSpModifier) -> list[Event]:
+    pilot = s.pilot(c.pilot_id)
+    if not -3 <= c.sp_modifier <= 3:
+        raise InvalidInput("sp_modifier", "must be from -3 to 3", "R-TRN-3")
+    if c.sp_modifier == pilot.sp_modifier:
+        raise InvalidInput("sp_modifier", f"is already {pilot.sp_modifier}")
+    return [
+        GMAdjusted(c.pilot_id, "sp_modifier", pilot.sp_modifier, c.sp_modifier, _reason(c.reason))
+    ]
+
+
+_DECIDERS: Mapping[type[Command], Any] = {
+    AddPlayer: _add_player,
+    PlanMission: _plan_mission,
+    EnlistPilot: _enlist_pilot,
+    ReviseBuild: _revise_build,
+    StartMission: _start_mission,
+    ApplyOutcome: _apply_outcome,
+    AdjustTaint: _adjust_taint,
+    TreatTrauma: _treat_trauma,
+    AddScar: _add_scar,
+    RetirePilot: _retire_pilot,
+    RepairCasket: _repair_casket,
+    AdjustSpModifier: _adjust_sp_modifier,
+}
+
+
+def components_dict(component_damage: Iterable[tuple[str, int]]) -> dict[str, int]:
+    """Component damage rows as a dict in COMPONENTS order (R-ADD-7)."""
+    given = dict(component_damage)
+    return {c: given[c] for c in COMPONENTS if given.get(c)}

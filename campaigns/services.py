@@ -1,0 +1,699 @@
+"""Writes of campaigns (HackSoft services): every change is a command on the campaign's stream.
+
+Each service locks the Campaign row (so commands on one campaign run one at a time),
+folds the stream, lets `campaigns.domain.decide` refuse or answer with events,
+appends them, and brings the read-model rows in step in the same transaction.
+
+Battle to campaign (R-PLT-5, docs/CAMPAIGNS.md): when a mission's battle ends, the
+battle's final transaction writes an OutcomeOutbox row and, on commit, sends the
+`campaigns.apply_battle_outcome` task. The task applies the outcome with the command
+id `outcome-<battle id>`, which the event store takes only once; a sweep re-sends
+rows still pending (Redis down at the end of the battle, a lost worker).
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Mapping, Sequence
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from battles.engine.battle.state import OVER
+from battles.engine.cards import DeckProblem
+from battles.engine.dice import COMPONENTS
+from battles.engine.errors import InvalidInput, RuleViolation
+from battles.engine.ruleset import parse_ruleset
+from battles.eventstore import NewEvent, append
+from battles.models import Battle, Event
+from battles.selectors import battle_state_at, battle_stream, users_by_username
+from battles.services import battle_create
+
+from . import domain
+from .catalogue import card_version_def, deck_problems
+from .models import (
+    BuildVersion,
+    Campaign,
+    CampaignPlayer,
+    CardVersion,
+    CasketBuild,
+    DeckEntry,
+    Deployment,
+    Mission,
+    OutcomeOutbox,
+    Pilot,
+)
+from .selectors import campaign_role, campaign_state, campaign_stream
+
+logger = logging.getLogger(__name__)
+
+MAX_TEXT = 120
+
+
+class DeckRejected(InvalidInput):
+    """A deck that breaks the construction rules: one problem per violation (R-ADD-15)."""
+
+    def __init__(self, problems: Sequence[DeckProblem]) -> None:
+        first = problems[0]
+        super().__init__(_deck_field(first), first.message, first.rule)
+        self.extra_errors = [
+            {"field": _deck_field(p), "message": p.message, "rule": p.rule, "code": p.code}
+            for p in problems
+        ]
+
+
+def _deck_field(problem: DeckProblem) -> str:
+    return "deck" if problem.index is None else f"deck[{problem.index}]"
+
+
+def _text(value: object, field: str, max_len: int = MAX_TEXT, *, blank: bool = False) -> str:
+    if not isinstance(value, str) or len(value) > max_len or (not blank and not value.strip()):
+        size = f"0 to {max_len}" if blank else f"1 to {max_len}"
+        raise InvalidInput(field, f"must be a string of {size} characters")
+    return value.strip()
+
+
+# --- running a command ---------------------------------------------------------------------------
+
+
+def _locked(campaign: Campaign) -> Campaign:
+    return Campaign.objects.select_for_update().get(pk=campaign.pk)
+
+
+def _role(campaign: Campaign, actor: AbstractBaseUser) -> str:
+    role = campaign_role(campaign=campaign, user=actor)
+    if role is None:
+        raise PermissionDenied("you are not part of this campaign")
+    return role
+
+
+def _execute(
+    campaign: Campaign,
+    actor: AbstractBaseUser | None,
+    command: domain.Command,
+    *,
+    actor_is_gm: bool,
+    command_id: str | None = None,
+) -> tuple[domain.CampaignState, list[domain.Event], bool]:
+    """Decide and record one command; returns the new state, its events and whether the
+    command id had been recorded before (then nothing new was written)."""
+    state = campaign_state(campaign=campaign)
+    events = domain.decide(state, command, actor_is_gm=actor_is_gm)
+    if not events:
+        return state, [], False
+    new_events = []
+    for e in events:
+        type_, schema_version, payload = domain.to_record(e)
+        new_events.append(NewEvent(type_, payload, schema_version))
+    result = append(
+        stream=campaign_stream(campaign=campaign),
+        expected_version=state.version,
+        events=new_events,
+        command_id=command_id or f"campaign-{uuid.uuid4().hex}",
+        metadata={
+            "actor": actor.get_username() if actor is not None else "system",
+            "adjustment": command.ADJUSTMENT or any(type(e).ADJUSTMENT for e in events),
+        },
+    )
+    if result.duplicate:
+        return state, [], True
+    new_state = domain.replay(events, state)
+    _project(campaign, new_state, events)
+    return new_state, events, False
+
+
+def _project(
+    campaign: Campaign, state: domain.CampaignState, events: Sequence[domain.Event]
+) -> None:
+    """Bring the read-model rows in step with the events just recorded."""
+    users = users_by_username(usernames=state.players)
+    pilots: set[str] = set()
+    for e in events:
+        if isinstance(e, domain.PlayerJoined):
+            CampaignPlayer.objects.create(campaign=campaign, user=users[e.player])
+        elif isinstance(e, domain.MissionPlanned):
+            Mission.objects.create(
+                id=uuid.UUID(e.mission_id), campaign=campaign, number=e.number, name=e.name
+            )
+        elif isinstance(e, domain.PilotEnlisted):
+            Pilot.objects.create(
+                id=uuid.UUID(e.pilot_id),
+                campaign=campaign,
+                player=users[e.player],
+                name=e.name,
+                faction=e.faction,
+            )
+        elif isinstance(e, domain.BuildRevised):
+            _project_build(campaign, e, users[e.player])
+        elif isinstance(e, domain.MissionStarted):
+            Mission.objects.filter(id=e.mission_id).update(
+                status=Mission.Status.IN_PROGRESS, battle_id=uuid.UUID(e.battle_id)
+            )
+            Deployment.objects.bulk_create(
+                Deployment(
+                    mission_id=uuid.UUID(e.mission_id),
+                    seat=seat,
+                    pilot_id=uuid.UUID(pilot),
+                    build_version=BuildVersion.objects.get(build_id=build, version=version),
+                )
+                for seat, pilot, build, version in e.deployments
+            )
+        elif isinstance(e, domain.MissionCompleted):
+            Mission.objects.filter(id=e.mission_id).update(
+                status=Mission.Status.COMPLETED, winner=e.winner
+            )
+        pilot_id = getattr(e, "pilot_id", None)
+        if pilot_id:
+            pilots.add(pilot_id)
+    for pilot_id in pilots:
+        p = state.pilots[pilot_id]
+        Pilot.objects.filter(id=pilot_id).update(
+            name=p.name,
+            faction=p.faction,
+            status=p.status,
+            taint=p.taint,
+            permanent_wounds=sum(1 for w in p.wounds if w.kind == "severe"),
+            trauma=sum(1 for w in p.wounds if w.kind == "trauma"),
+        )
+    campaign.version = state.version
+    campaign.save(update_fields=["version"])
+
+
+def _project_build(campaign: Campaign, e: domain.BuildRevised, player: AbstractBaseUser) -> None:
+    build, _ = CasketBuild.objects.update_or_create(
+        id=uuid.UUID(e.build_id),
+        defaults={
+            "campaign": campaign,
+            "player": player,
+            "name": e.name,
+            "current_version": e.version,
+        },
+    )
+    version = BuildVersion.objects.create(
+        build=build,
+        version=e.version,
+        casket_class=e.casket_class,
+        shield=e.shield,
+        faction=e.faction,
+        equipment=list(e.equipment),
+    )
+    DeckEntry.objects.bulk_create(
+        DeckEntry(
+            build_version=version,
+            position=i,
+            card_version=CardVersion.objects.get(card_id=card, version=card_version),
+            count=count,
+        )
+        for i, (card, card_version, count) in enumerate(e.deck)
+    )
+
+
+def campaign_rows_check(*, campaign: Campaign) -> list[str]:
+    """Where the read-model rows differ from the stream's fold; empty when in step."""
+    campaign = Campaign.objects.get(pk=campaign.pk)
+    state = campaign_state(campaign=campaign)
+    problems: list[str] = []
+    if campaign.version != state.version:
+        problems.append(f"campaign version {campaign.version} != {state.version}")
+    players = set(
+        CampaignPlayer.objects.filter(campaign=campaign).values_list("user__username", flat=True)
+    )
+    if players != set(state.players):
+        problems.append(f"players {sorted(players)} != {sorted(state.players)}")
+    for p in state.pilots.values():
+        row = Pilot.objects.filter(id=p.id).first()
+        expected = (p.status, p.taint, sum(1 for w in p.wounds if w.kind == "severe"))
+        if row is None or (row.status, row.taint, row.permanent_wounds) != expected:
+            problems.append(f"pilot {p.id} row does not match {expected}")
+    for m in state.missions:
+        row = Mission.objects.filter(id=m.id).first()
+        if row is None or (row.status, str(row.battle_id or "")) != (m.status, m.battle_id):
+            problems.append(f"mission {m.id} row does not match ({m.status}, {m.battle_id})")
+    for b in state.builds.values():
+        versions = BuildVersion.objects.filter(build_id=b.id).count()
+        if versions != len(b.versions):
+            problems.append(f"build {b.id} has {versions} version rows, not {len(b.versions)}")
+    return problems
+
+
+# --- campaigns, players, missions, pilots --------------------------------------------------------
+
+
+@transaction.atomic
+def campaign_create(
+    *, gm: AbstractBaseUser, name: str, private: bool = True, rules: object = None
+) -> Campaign:
+    """A new campaign run by `gm`, with its ruleset fixed for every mission (R-PLT-5)."""
+    name = _text(name, "name")
+    if not isinstance(private, bool):
+        raise InvalidInput("private", "must be true or false")
+    ruleset = parse_ruleset(rules, "rules")
+    campaign = Campaign.objects.create(name=name, gm=gm, private=private)
+    event = domain.CampaignCreated(
+        str(campaign.id), name, gm.get_username(), private, ruleset.as_dict()
+    )
+    type_, schema_version, payload = domain.to_record(event)
+    append(
+        stream=campaign_stream(campaign=campaign),
+        expected_version=0,
+        events=[NewEvent(type_, payload, schema_version)],
+        command_id=f"create-campaign-{campaign.id}",
+        metadata={"actor": gm.get_username(), "adjustment": False},
+    )
+    campaign.version = 1
+    campaign.save(update_fields=["version"])
+    return campaign
+
+
+def _gm_command(
+    campaign: Campaign, actor: AbstractBaseUser, command: domain.Command
+) -> domain.CampaignState:
+    campaign = _locked(campaign)
+    if _role(campaign, actor) != "gm":
+        raise PermissionDenied("only the campaign's GM may do this")
+    state, _, _ = _execute(campaign, actor, command, actor_is_gm=True)
+    return state
+
+
+@transaction.atomic
+def campaign_player_add(*, campaign: Campaign, actor: AbstractBaseUser, username: str) -> None:
+    """Add a player (an existing user) to the campaign. GM only."""
+    if not users_by_username(usernames=[username]):
+        raise InvalidInput("username", f"no user is called {username!r}")
+    _gm_command(campaign, actor, domain.AddPlayer(username))
+
+
+@transaction.atomic
+def mission_plan(*, campaign: Campaign, actor: AbstractBaseUser, name: str) -> Mission:
+    """The next mission of the campaign (missions are numbered in the order planned)."""
+    mission_id = uuid.uuid4()
+    _gm_command(campaign, actor, domain.PlanMission(str(mission_id), _text(name, "name")))
+    return Mission.objects.get(id=mission_id)
+
+
+@transaction.atomic
+def pilot_enlist(
+    *,
+    campaign: Campaign,
+    actor: AbstractBaseUser,
+    player: str,
+    name: str,
+    faction: str = "",
+    sp_modifier: int = 0,
+) -> Pilot:
+    """A new pilot for one of the campaign's players. GM only."""
+    if isinstance(sp_modifier, bool) or not isinstance(sp_modifier, int):
+        raise InvalidInput("sp_modifier", "must be an integer from -3 to 3", "R-TRN-3")
+    pilot_id = uuid.uuid4()
+    command = domain.EnlistPilot(
+        str(pilot_id),
+        player,
+        _text(name, "name"),
+        _text(faction, "faction", 60, blank=True),
+        sp_modifier,
+    )
+    _gm_command(campaign, actor, command)
+    return Pilot.objects.get(id=pilot_id)
+
+
+# --- builds --------------------------------------------------------------------------------------
+
+
+def _deck_rows(deck: object) -> list[tuple[CardVersion, int]]:
+    """The deck rows [{card, version?, count}] as card versions; a missing version means the
+    card's current one."""
+    if not isinstance(deck, list) or not deck:
+        raise InvalidInput(
+            "deck", 'must be a non-empty list of {"card": id, "count": n}', "R-TRN-1"
+        )
+    rows: list[tuple[CardVersion, int]] = []
+    for i, row in enumerate(deck):
+        if not isinstance(row, Mapping) or set(row) - {"card", "version", "count"}:
+            raise InvalidInput(f"deck[{i}]", 'must be {"card": id, "version": n, "count": n}')
+        card, version, count = row.get("card"), row.get("version"), row.get("count")
+        if not isinstance(card, str):
+            raise InvalidInput(f"deck[{i}].card", "must be a card id")
+        if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
+            raise InvalidInput(f"deck[{i}].version", "must be a card version number")
+        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 30:
+            raise InvalidInput(f"deck[{i}].count", "must be an integer from 1 to 30", "R-TRN-1")
+        qs = CardVersion.objects.select_related("card").filter(card_id=card)
+        found = (
+            qs.filter(version=version).first()
+            if version is not None
+            else qs.filter(version=F("card__current_version")).first()
+        )
+        if found is None:
+            what = f"card {card!r}" + (f" version {version}" if version is not None else "")
+            raise InvalidInput(f"deck[{i}].card", f"{what} is not in the card catalogue")
+        rows.append((found, count))
+    return rows
+
+
+@transaction.atomic
+def build_revise(
+    *,
+    campaign: Campaign,
+    actor: AbstractBaseUser,
+    build_id: str | None,
+    name: str,
+    casket_class: str,
+    shield: str,
+    faction: str = "",
+    deck: object,
+    equipment: object = (),
+    player: str | None = None,
+) -> tuple[CasketBuild, int]:
+    """Create a build (`build_id` None) or write its next version. A player creates and
+    revises their own builds; the GM any player's. The deck must be legal (R-ADD-15):
+    every violation is reported (DeckRejected)."""
+    campaign = _locked(campaign)
+    role = _role(campaign, actor)
+    state = campaign_state(campaign=campaign)
+    if build_id is not None:
+        owner = state.build(build_id).player
+    else:
+        owner = player if role == "gm" and player else actor.get_username()
+    if role != "gm" and owner != actor.get_username():
+        raise PermissionDenied("players revise only their own builds")
+    if not isinstance(equipment, list | tuple) or not all(
+        isinstance(x, str) and 0 < len(x) <= MAX_TEXT for x in equipment
+    ):
+        raise InvalidInput("equipment", "must be a list of equipment names")
+    rows = _deck_rows(deck)
+    problems = deck_problems(rows, parse_ruleset(state.rules, "rules"))
+    if problems:
+        raise DeckRejected(problems)
+    new_id = build_id or str(uuid.uuid4())
+    command = domain.ReviseBuild(
+        new_id,
+        owner,
+        _text(name, "name"),
+        casket_class,
+        shield,
+        _text(faction, "faction", 60, blank=True),
+        tuple((cv.card_id, cv.version, n) for cv, n in rows),
+        tuple(equipment),
+    )
+    new_state, _, _ = _execute(campaign, actor, command, actor_is_gm=role == "gm")
+    build = CasketBuild.objects.get(id=new_id)
+    return build, new_state.builds[new_id].current.version
+
+
+# --- missions and their battles ------------------------------------------------------------------
+
+
+def _seat_rows(seats: object) -> list[Mapping[str, Any]]:
+    if not isinstance(seats, list) or not 2 <= len(seats) <= 8:
+        raise InvalidInput("seats", "a battle needs 2 to 8 seats", "R-TRN-1")
+    for i, seat in enumerate(seats):
+        if not isinstance(seat, Mapping):
+            raise InvalidInput(f"seats[{i}]", "must be an object")
+        allowed = {"pilot", "build", "build_version", "side", "at", "facing"}
+        unknown = set(seat) - allowed
+        if unknown:
+            raise InvalidInput(
+                f"seats[{i}].{sorted(unknown)[0]}",
+                f"unknown field; allowed: {', '.join(sorted(allowed))}",
+            )
+        for key in ("pilot", "build"):
+            if not isinstance(seat.get(key), str):
+                raise InvalidInput(f"seats[{i}].{key}", f"is required: the {key}'s id")
+    return seats
+
+
+def _battle_cards(
+    state: domain.CampaignState, chosen: Sequence[tuple[domain.BuildState, int]]
+) -> tuple[list[dict[str, Any]], list[dict[tuple[str, int], str]]]:
+    """The battle's card list and, per seat, the battle card id of each (card, version).
+
+    A battle names each card once; when two seats' builds pin different versions of
+    one card, each version gets its own id `<card>-v<n>` (the versions stay apart).
+    """
+    versions: dict[str, set[int]] = {}
+    for build, version in chosen:
+        for card, card_version, _ in build.versions[version - 1].deck:
+            versions.setdefault(card, set()).add(card_version)
+    cards: dict[str, dict[str, Any]] = {}
+    ids: list[dict[tuple[str, int], str]] = []
+    for build, version in chosen:
+        seat_ids: dict[tuple[str, int], str] = {}
+        for card, card_version, _ in build.versions[version - 1].deck:
+            battle_id = card if len(versions[card]) == 1 else f"{card}-v{card_version}"
+            if battle_id not in cards:
+                cv = CardVersion.objects.get(card_id=card, version=card_version)
+                cards[battle_id] = {**card_version_def(cv).as_dict(), "id": battle_id}
+            seat_ids[(card, card_version)] = battle_id
+        ids.append(seat_ids)
+    return list(cards.values()), ids
+
+
+@transaction.atomic
+def mission_start(
+    *,
+    mission: Mission,
+    actor: AbstractBaseUser,
+    board: object,
+    seats: object,
+    dice: object = None,
+    policy: str = "prompt",
+    name: str | None = None,
+) -> Battle:
+    """Create the mission's battle from the campaign: each seat's pilot and build version
+    (the build's current one unless `build_version` is given), carried wounds face up
+    (R-PLT-2), carried component damage where the ruleset says so (R-PLT-5). A dead or
+    retired pilot cannot be deployed (RuleViolation, R-PLT-1)."""
+    campaign = _locked(mission.campaign)
+    if _role(campaign, actor) != "gm":
+        raise PermissionDenied("only the campaign's GM starts a mission")
+    state = campaign_state(campaign=campaign)
+    rows = _seat_rows(seats)
+    chosen: list[tuple[domain.BuildState, int]] = []
+    deployments: list[tuple[int, str, str, int]] = []
+    for i, seat in enumerate(rows):
+        pilot = state.pilots.get(seat["pilot"])
+        if pilot is None:
+            raise InvalidInput(f"seats[{i}].pilot", f"no pilot {seat['pilot']} in this campaign")
+        build = state.builds.get(seat["build"])
+        if build is None:
+            raise InvalidInput(f"seats[{i}].build", f"no build {seat['build']} in this campaign")
+        version = seat.get("build_version", build.current.version)
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise InvalidInput(f"seats[{i}].build_version", "must be a build version number")
+        deployments.append((i, pilot.id, build.id, version))
+        chosen.append((build, version))
+    battle_id = uuid.uuid4()
+    # The domain refuses dead pilots, double seats and started missions before anything
+    # is built; the same command is recorded below once the battle exists.
+    command = domain.StartMission(str(mission.id), str(battle_id), tuple(deployments))
+    domain.decide(state, command, actor_is_gm=True)
+
+    cards, card_ids = _battle_cards(state, chosen)
+    persistent = parse_ruleset(state.rules, "rules").option("persistent_component_damage")
+    setup_seats = []
+    for i, seat in enumerate(rows):
+        pilot = state.pilots[seat["pilot"]]
+        build, version = chosen[i]
+        bv = build.versions[version - 1]
+        casket: dict[str, Any] = {"name": bv.name, "class": bv.casket_class, "shield": bv.shield}
+        if persistent and build.component_damage:
+            casket["component_damage"] = domain.components_dict(build.component_damage)
+        setup_seats.append(
+            {
+                "player": pilot.player,
+                "side": seat.get("side"),
+                "casket": casket,
+                "deck": [{"card": card_ids[i][(card, cv)], "count": n} for card, cv, n in bv.deck],
+                "pilot": {
+                    "name": pilot.name,
+                    "carried_wounds": list(pilot.carried_wounds),
+                    "sp_modifier": pilot.sp_modifier,
+                },
+                "at": seat.get("at"),
+                "facing": seat.get("facing"),
+            }
+        )
+    setup = {
+        # The default name is cut to the setup's 120 characters (R-TRN-1 setup `name`).
+        "name": name or f"{state.name}: mission {mission.number}, {mission.name}"[:120],
+        "board": board,
+        "rules": dict(state.rules),
+        "dice": dice if dice is not None else {},
+        "policy": policy,
+        "cards": cards,
+        "seats": setup_seats,
+    }
+    battle = battle_create(gm=actor, setup=setup, battle_id=battle_id)
+    _execute(campaign, actor, command, actor_is_gm=True)
+    return battle
+
+
+# --- battle outcome, exactly once ----------------------------------------------------------------
+
+
+def battle_outcome_enqueue(*, battle: Battle) -> None:
+    """Called in a battle's final transaction: a mission battle gets its outbox row, and
+    the task is sent once the transaction commits (never for a rolled-back ending)."""
+    mission = Mission.objects.filter(battle=battle).first()
+    if mission is None:
+        return
+    OutcomeOutbox.objects.get_or_create(battle=battle, defaults={"mission": mission})
+    battle_id = str(battle.id)
+    transaction.on_commit(lambda: outcome_send(battle_id=battle_id))
+
+
+def outcome_send(*, battle_id: str) -> bool:
+    """Send the outcome task for one outbox row; False (row stays pending) when the broker
+    cannot be reached. Runs outside any transaction (after commit, or from the sweep)."""
+    from .tasks import apply_battle_outcome
+
+    OutcomeOutbox.objects.filter(battle_id=battle_id).update(attempts=F("attempts") + 1)
+    try:
+        # No publish retries: a broker that is down should leave the row to the sweep at
+        # once, not hold the request that ended the battle.
+        apply_battle_outcome.apply_async(args=[battle_id], retry=False)
+    except Exception as exc:
+        logger.warning("outcome of battle %s not sent: %s", battle_id, exc)
+        OutcomeOutbox.objects.filter(battle_id=battle_id, applied_at__isnull=True).update(
+            last_error=f"{type(exc).__name__}: {exc}"[:2000]
+        )
+        return False
+    OutcomeOutbox.objects.filter(battle_id=battle_id, sent_at__isnull=True).update(
+        sent_at=timezone.now()
+    )
+    return True
+
+
+def outcome_outbox_sweep(*, older_than: timedelta = timedelta(seconds=60)) -> int:
+    """Re-send every outbox row not applied: never sent, or sent more than `older_than`
+    ago (the task may have been lost). Sending twice is harmless: the outcome applies once."""
+    cutoff = timezone.now() - older_than
+    pending = OutcomeOutbox.objects.filter(applied_at__isnull=True).exclude(sent_at__gt=cutoff)
+    ids = [str(battle_id) for battle_id in pending.values_list("battle_id", flat=True)]
+    return sum(1 for battle_id in ids if outcome_send(battle_id=battle_id))
+
+
+def _seat_outcomes(battle: Battle) -> tuple[Any, list[domain.SeatOutcome]]:
+    state = battle_state_at(battle=battle)
+    if state.phase != OVER:
+        raise RuleViolation(
+            "battle_not_over", f"battle {battle.id} has not ended; its outcome waits", "R-PLT-5"
+        )
+    taken = [0] * len(state.seats)
+    stream = battle_stream(battle=battle)
+    for payload in Event.objects.filter(
+        stream_type=stream.type, stream_id=stream.id, type="DamageTaken"
+    ).values_list("payload", flat=True):
+        taken[payload["seat"]] += len(payload["from_hand"]) + len(payload["from_deck"])
+    # A destroyed component carries as destroyed: at the threshold, whatever it took
+    # beyond (R-ADD-30 bounds carried damage by component_threshold).
+    threshold = int(state.ruleset.option("component_threshold"))
+    seats = [
+        domain.SeatOutcome(
+            seat=c.seat,
+            wounds=c.wounds,
+            pilot_dead=c.pilot_dead,
+            damage_taken=taken[c.seat],
+            component_damage=tuple(
+                (name, min(n, threshold))
+                for name, n in zip(COMPONENTS, c.component_damage, strict=True)
+            ),
+        )
+        for c in state.seats
+    ]
+    return state, seats
+
+
+@transaction.atomic
+def campaign_outcome_apply(*, battle_id: str) -> bool:
+    """Apply a mission battle's outcome to its campaign (R-PLT-5); True when this call
+    applied it, False when it had been applied before. Idempotent by battle id: the
+    campaign command id is `outcome-<battle id>`, which the store takes once."""
+    outbox = OutcomeOutbox.objects.select_for_update().filter(battle_id=battle_id).first()
+    if outbox is None:
+        raise RuleViolation(
+            "no_outcome", f"battle {battle_id} is not a mission battle that ended", "R-PLT-5"
+        )
+    if outbox.applied_at is not None:
+        return False
+    battle = Battle.objects.get(id=battle_id)
+    campaign = _locked(outbox.mission.campaign)
+    state, seats = _seat_outcomes(battle)
+    command = domain.ApplyOutcome(
+        battle_id=str(battle.id),
+        winner=state.winner or "",
+        round=state.round,
+        seats=tuple(seats),
+        taint_exploitation=bool(state.ruleset.option("taint_exploitation")),
+        persistent_component_damage=bool(state.ruleset.option("persistent_component_damage")),
+    )
+    _, events, duplicate = _execute(
+        campaign, None, command, actor_is_gm=True, command_id=f"outcome-{battle.id}"
+    )
+    outbox.applied_at = timezone.now()
+    outbox.last_error = ""
+    outbox.save(update_fields=["applied_at", "last_error"])
+    return bool(events) and not duplicate
+
+
+# --- GM adjustments between missions -------------------------------------------------------------
+
+
+@transaction.atomic
+def pilot_taint_adjust(
+    *, campaign: Campaign, actor: AbstractBaseUser, pilot_id: str, delta: int, reason: str
+) -> domain.PilotState:
+    """Change a pilot's Taint by `delta` with a reason (R-PLT-4). GM only."""
+    if isinstance(delta, bool) or not isinstance(delta, int):
+        raise InvalidInput("delta", "must be a whole number", "R-PLT-4")
+    return _gm_command(campaign, actor, domain.AdjustTaint(pilot_id, delta, reason)).pilots[
+        pilot_id
+    ]
+
+
+@transaction.atomic
+def pilot_trauma_treat(
+    *, campaign: Campaign, actor: AbstractBaseUser, pilot_id: str, wound: str, reason: str
+) -> domain.PilotState:
+    """Treat a trauma wound between missions (R-PLT-1). GM only."""
+    return _gm_command(campaign, actor, domain.TreatTrauma(pilot_id, wound, reason)).pilots[
+        pilot_id
+    ]
+
+
+@transaction.atomic
+def pilot_scar_add(
+    *, campaign: Campaign, actor: AbstractBaseUser, pilot_id: str, scar: str, reason: str
+) -> domain.PilotState:
+    return _gm_command(campaign, actor, domain.AddScar(pilot_id, scar, reason)).pilots[pilot_id]
+
+
+@transaction.atomic
+def pilot_retire(
+    *, campaign: Campaign, actor: AbstractBaseUser, pilot_id: str, reason: str
+) -> domain.PilotState:
+    return _gm_command(campaign, actor, domain.RetirePilot(pilot_id, reason)).pilots[pilot_id]
+
+
+@transaction.atomic
+def pilot_sp_modifier_adjust(
+    *, campaign: Campaign, actor: AbstractBaseUser, pilot_id: str, sp_modifier: int, reason: str
+) -> domain.PilotState:
+    if isinstance(sp_modifier, bool) or not isinstance(sp_modifier, int):
+        raise InvalidInput("sp_modifier", "must be an integer from -3 to 3", "R-TRN-3")
+    command = domain.AdjustSpModifier(pilot_id, sp_modifier, reason)
+    return _gm_command(campaign, actor, command).pilots[pilot_id]
+
+
+@transaction.atomic
+def build_repair(
+    *, campaign: Campaign, actor: AbstractBaseUser, build_id: str, reason: str
+) -> domain.BuildState:
+    """Repair the component damage a build carries (R-PLT-5 option). GM only."""
+    return _gm_command(campaign, actor, domain.RepairCasket(build_id, reason)).builds[build_id]
