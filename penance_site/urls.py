@@ -14,6 +14,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/", include("battles.urls")),
+    path("api/", include("campaigns.urls")),
     path("battles/", pages.battle_list_page, name="battle-list"),
     path("battles/<uuid:battle_id>/replay/", pages.battle_replay_page, name="battle-replay"),
 ]

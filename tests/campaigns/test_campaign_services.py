@@ -7,8 +7,8 @@ from django.core.exceptions import PermissionDenied
 
 from battles.engine.battle.state import WOUND_DECK
 from battles.engine.errors import InvalidInput, RuleViolation
-from battles.models import Battle
 from battles.eventstore import read_stream
+from battles.models import Battle
 from battles.selectors import battle_state_at, battle_stream
 from campaigns import services
 from campaigns.models import BuildVersion, Deployment, Pilot

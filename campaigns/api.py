@@ -1,0 +1,884 @@
+"""The campaigns API (issue 5): campaigns, their event stream, players, missions, pilots and
+casket builds; thin views over `campaigns.services` and `campaigns.selectors`.
+
+Who may do what (R-ADD-31): anonymous requests are 401. The GM and the campaign's
+players read everything in it; anyone else gets 404 for a private campaign (they may
+not learn it exists) and 403 for a public one. The GM makes every change, except that
+a player creates and revises their own builds. Pilot, build and mission pages are
+projections of the campaign's stream.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+)
+from rest_framework import serializers, status
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.exceptions import NotFound, PermissionDenied
+from rest_framework.parsers import JSONParser
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from battles.api_fields import (
+    BoardField,
+    DirectionField,
+    HexField,
+    RulesField,
+    StrictIntegerField,
+    StrictSerializer,
+)
+from battles.battles_api import ConflictOutput
+from battles.eventstore import CommandIdReused, ConcurrencyError, RecordedEvent
+from penance_site.api import ErrorsOutput, RefusalOutput
+
+from . import domain, selectors, services
+from .models import Campaign, CardVersion, Mission, Pilot
+
+TAGS = ["campaigns"]
+ADJUSTMENTS: dict[str, tuple[str, ...]] = {
+    # kind -> the fields it needs besides `reason` (R-PLT-1, R-PLT-4, R-TRN-3)
+    "taint": ("delta",),
+    "treat_trauma": ("wound",),
+    "scar": ("scar",),
+    "retire": (),
+    "sp_modifier": ("sp_modifier",),
+}
+ADJUSTMENT_FIELDS = ("delta", "wound", "scar", "sp_modifier")
+MAX_DECK_ROWS = 200  # a deck has 30 cards (R-ADD-15); more rows than this is no deck
+
+# --- output shapes (rendered through these serializers, and documented by them) -------------------
+
+
+@extend_schema_field(OpenApiTypes.STR)
+class ChoiceText(serializers.ChoiceField):
+    """A choice documented as a string listing its values. As an enum, drf-spectacular would
+    name it after the field (`status`, `role`, `kind`), and those names already belong to
+    the battles' and cards' choice sets: the schema would warn of a collision."""
+
+    def __init__(self, choices: Any, **kwargs: Any) -> None:
+        super().__init__(choices, **kwargs)
+        values = ", ".join(str(c) for c in self.choices)
+        help_text = kwargs.get("help_text")
+        self.help_text = f"{help_text}; one of: {values}" if help_text else f"one of: {values}"
+
+
+class PilotWoundOutput(serializers.Serializer[Any]):
+    wound = serializers.CharField(help_text="a wound card id, e.g. severe-2 (R-PLT-1)")
+    kind = ChoiceText(choices=("severe", "trauma"))
+    mission = serializers.CharField(help_text="the mission it came from")
+    battle = serializers.CharField()
+
+
+class PilotOutput(serializers.Serializer[Any]):
+    id = serializers.UUIDField()
+    player = serializers.CharField(help_text="username")
+    name = serializers.CharField()
+    faction = serializers.CharField(allow_blank=True)
+    status = ChoiceText(choices=Pilot.Status.choices)
+    taint = serializers.IntegerField(help_text="R-PLT-4")
+    taint_overload = serializers.BooleanField(help_text="Taint 10 or more (R-PLT-3)")
+    taint_purging = serializers.BooleanField(help_text="Taint 8 or more: purging open (R-PLT-4)")
+    sp_modifier = serializers.IntegerField(help_text="-3 to 3 (R-TRN-3)")
+    wounds = PilotWoundOutput(many=True, help_text="severe and untreated trauma, oldest first")
+    carried_wounds = serializers.ListField(
+        child=serializers.CharField(), help_text="face up when the next battle starts (R-PLT-2)"
+    )
+    scars = serializers.ListField(child=serializers.CharField())
+    missions = serializers.ListField(
+        child=serializers.CharField(), help_text="the missions the pilot was deployed in"
+    )
+
+
+class BuildDeckRowOutput(serializers.Serializer[Any]):
+    card = serializers.CharField()
+    version = serializers.IntegerField(help_text="the card version the build pins")
+    count = serializers.IntegerField()
+
+
+class BuildVersionOutput(serializers.Serializer[Any]):
+    version = serializers.IntegerField()
+    name = serializers.CharField()
+    casket_class = serializers.CharField()
+    shield = serializers.CharField()
+    faction = serializers.CharField(allow_blank=True)
+    deck = BuildDeckRowOutput(many=True)
+    equipment = serializers.ListField(child=serializers.CharField())
+
+
+class BuildCardRowOutput(BuildDeckRowOutput):
+    name = serializers.CharField(allow_null=True, help_text="null if the card version is gone")
+    kind = serializers.CharField(allow_null=True)
+    sp_cost = serializers.IntegerField(allow_null=True)
+
+
+class BuildVersionDetailOutput(BuildVersionOutput):
+    build = serializers.UUIDField()
+    player = serializers.CharField()
+    deck = BuildCardRowOutput(many=True)
+
+
+class BuildOutput(serializers.Serializer[Any]):
+    id = serializers.UUIDField()
+    player = serializers.CharField(help_text="username")
+    name = serializers.CharField()
+    current_version = serializers.IntegerField()
+    component_damage = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text="carried until repaired, under persistent_component_damage (R-PLT-5)",
+    )
+    versions = BuildVersionOutput(many=True)
+
+
+class MissionDeploymentOutput(serializers.Serializer[Any]):
+    seat = serializers.IntegerField()
+    pilot = serializers.UUIDField()
+    build = serializers.UUIDField()
+    build_version = serializers.IntegerField(help_text="the build version the battle pinned")
+
+
+class MissionOutput(serializers.Serializer[Any]):
+    id = serializers.UUIDField()
+    number = serializers.IntegerField(help_text="missions are played in this order (R-PLT-5)")
+    name = serializers.CharField()
+    status = ChoiceText(choices=Mission.Status.choices)
+    battle = serializers.UUIDField(allow_null=True)
+    winner = serializers.CharField(allow_null=True)
+    deployments = MissionDeploymentOutput(many=True)
+
+
+class CampaignSummaryOutput(serializers.Serializer[Any]):
+    id = serializers.UUIDField()
+    name = serializers.CharField()
+    gm = serializers.CharField(help_text="the GM's username")
+    private = serializers.BooleanField()
+    role = ChoiceText(choices=("gm", "player"), help_text="yours")
+    version = serializers.IntegerField(help_text="the campaign stream's version")
+    created_at = serializers.DateTimeField()
+
+
+class CampaignDetailOutput(serializers.Serializer[Any]):
+    id = serializers.UUIDField()
+    name = serializers.CharField()
+    gm = serializers.CharField()
+    private = serializers.BooleanField()
+    role = ChoiceText(choices=("gm", "player"), help_text="yours")
+    rules = serializers.JSONField(help_text="the ruleset every mission is played with")
+    players = serializers.ListField(child=serializers.CharField())
+    version = serializers.IntegerField()
+    missions = MissionOutput(many=True)
+    pilots = PilotOutput(many=True)
+    builds = BuildOutput(many=True)
+
+
+class CampaignPlayersOutput(serializers.Serializer[Any]):
+    players = serializers.ListField(child=serializers.CharField())
+
+
+class CampaignEventOutput(serializers.Serializer[Any]):
+    position = serializers.IntegerField(help_text="the event's place in the whole store")
+    stream_type = serializers.CharField()
+    stream_id = serializers.CharField()
+    version = serializers.IntegerField()
+    type = serializers.CharField(help_text="PilotWounded, TaintChanged, BuildRevised …")
+    schema_version = serializers.IntegerField()
+    payload = serializers.JSONField()
+    metadata = serializers.JSONField(
+        help_text="`actor`, and `adjustment`: true for a GM's correction"
+    )
+    command_id = serializers.CharField()
+    recorded_at = serializers.CharField()
+    digest = serializers.CharField()
+
+
+class CampaignEventsOutput(serializers.Serializer[Any]):
+    version = serializers.IntegerField()
+    events = CampaignEventOutput(many=True)
+
+
+class CareerEntryOutput(serializers.Serializer[Any]):
+    source = serializers.ChoiceField(choices=("campaign", "battle"))
+    mission = serializers.CharField(allow_null=True)
+    battle = serializers.CharField(allow_null=True)
+    seat = serializers.IntegerField(allow_null=True)
+    role = serializers.CharField(allow_null=True, help_text="attacks: attacker or target")
+    position = serializers.IntegerField()
+    version = serializers.IntegerField()
+    type = serializers.CharField()
+    payload = serializers.JSONField()
+    recorded_at = serializers.CharField()
+
+
+class CareerTotalsOutput(serializers.Serializer[Any]):
+    missions = serializers.IntegerField()
+    attacks_made = serializers.IntegerField()
+    attacks_taken = serializers.IntegerField()
+    damage_taken = serializers.IntegerField()
+    wounds_flipped = serializers.IntegerField()
+    wounds_kept = serializers.IntegerField()
+    taint = serializers.IntegerField()
+
+
+class PilotCareerOutput(serializers.Serializer[Any]):
+    pilot = PilotOutput()
+    totals = CareerTotalsOutput()
+    events = CareerEntryOutput(many=True)
+
+
+class MissionStartOutput(serializers.Serializer[Any]):
+    battle = serializers.UUIDField()
+    battle_url = serializers.CharField(help_text="the battle in the battles API")
+    mission = MissionOutput()
+
+
+ERRORS = {
+    400: OpenApiResponse(ErrorsOutput, "malformed input; `field` names it"),
+    401: OpenApiResponse(description="not signed in"),
+    403: OpenApiResponse(
+        description="not the GM or a player of this (public) campaign, or not allowed this"
+    ),
+    404: OpenApiResponse(description="no such campaign (or a private one you are not part of)"),
+}
+READ_ERRORS = {k: v for k, v in ERRORS.items() if k != 400}
+WRITE_ERRORS = {
+    **ERRORS,
+    409: OpenApiResponse(ConflictOutput, "the campaign changed meanwhile; retry"),
+    422: OpenApiResponse(RefusalOutput, "the campaign's rules refuse (code, message, rule)"),
+}
+
+
+# --- input shapes ---------------------------------------------------------------------------------
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """A boolean that must arrive as JSON true or false, not "yes" or 1."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            raise serializers.ValidationError("must be true or false")
+        return data
+
+
+class CampaignCreateInput(StrictSerializer):
+    name = serializers.CharField(max_length=services.MAX_TEXT)
+    private = StrictBooleanField(
+        required=False, help_text="default true: outsiders get 404, not 403"
+    )
+    rules = RulesField(required=False, help_text='{"version": "2.0", "options": {...}}')
+
+
+class CampaignPlayerInput(StrictSerializer):
+    username = serializers.CharField(max_length=150)
+
+
+class MissionPlanInput(StrictSerializer):
+    name = serializers.CharField(max_length=services.MAX_TEXT)
+
+
+class MissionSeatInput(StrictSerializer):
+    pilot = serializers.UUIDField(help_text="a pilot of the campaign, alive (R-PLT-1)")
+    build = serializers.UUIDField(help_text="a build of the pilot's player")
+    build_version = StrictIntegerField(
+        min_value=1, required=False, help_text="default: the build's current version"
+    )
+    side = serializers.CharField(max_length=60)
+    at = HexField()
+    facing = DirectionField()
+
+
+class MissionStartInput(StrictSerializer):
+    board = BoardField(help_text="a board document (FORMATS.md)")
+    seats = MissionSeatInput(many=True, max_length=8)
+    dice = serializers.JSONField(required=False, help_text='{"mode": "digital"|"table", "seed"}')
+    policy = serializers.ChoiceField(choices=("prompt", "auto"), required=False)
+    name = serializers.CharField(
+        required=False, max_length=services.MAX_TEXT, help_text="default: campaign and mission"
+    )
+
+
+class PilotEnlistInput(StrictSerializer):
+    player = serializers.CharField(max_length=150, help_text="a player's username")
+    name = serializers.CharField(max_length=services.MAX_TEXT)
+    faction = serializers.CharField(required=False, allow_blank=True, max_length=60)
+    sp_modifier = StrictIntegerField(required=False, help_text="-3 to 3 (R-TRN-3)")
+
+
+class PilotAdjustmentInput(StrictSerializer):
+    kind = ChoiceText(choices=tuple(ADJUSTMENTS))
+    delta = StrictIntegerField(required=False, help_text="taint: the change (R-PLT-4)")
+    wound = serializers.CharField(required=False, help_text="treat_trauma: a trauma wound id")
+    scar = serializers.CharField(required=False, help_text="scar: its description")
+    sp_modifier = StrictIntegerField(required=False, help_text="sp_modifier: the new value")
+    # Checked by the domain, which cites R-PLT-4 for a missing reason.
+    reason = serializers.CharField(allow_blank=True, trim_whitespace=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        needed = ADJUSTMENTS[attrs["kind"]]
+        errors = {
+            name: [f"required by kind {attrs['kind']}"] for name in needed if name not in attrs
+        }
+        errors.update(
+            {
+                name: [f"not used by kind {attrs['kind']}"]
+                for name in ADJUSTMENT_FIELDS
+                if name in attrs and name not in needed
+            }
+        )
+        if errors:
+            raise serializers.ValidationError(errors)
+        return attrs
+
+
+class BuildDeckRowInput(StrictSerializer):
+    card = serializers.CharField(max_length=80, help_text="a card id")
+    version = StrictIntegerField(
+        min_value=1, required=False, help_text="a version of the card; default: its current one"
+    )
+    count = StrictIntegerField(help_text="copies in the deck (R-TRN-1)")
+
+
+class BuildInput(StrictSerializer):
+    name = serializers.CharField(max_length=services.MAX_TEXT)
+    casket_class = serializers.CharField(max_length=20, help_text="light, scout, heavy … (R-TRN-3)")
+    shield = serializers.CharField(max_length=10, help_text="left or right (R-ARC-2)")
+    faction = serializers.CharField(required=False, allow_blank=True, max_length=60)
+    deck = BuildDeckRowInput(
+        many=True, max_length=MAX_DECK_ROWS, help_text="checked against the ruleset (R-ADD-15)"
+    )
+    equipment = serializers.ListField(
+        child=serializers.CharField(max_length=services.MAX_TEXT), required=False
+    )
+    player = serializers.CharField(
+        required=False,
+        max_length=150,
+        help_text="whose build: the GM may name any player; a player only themselves",
+    )
+
+
+class BuildRepairInput(StrictSerializer):
+    reason = serializers.CharField(allow_blank=True, trim_whitespace=False)
+
+
+DECK_EXAMPLE = OpenApiExample(
+    "A build",
+    value={
+        "name": "Penitent Scout",
+        "casket_class": "scout",
+        "shield": "left",
+        "deck": [{"card": "strike", "count": 12}, {"card": "dash", "version": 2, "count": 18}],
+    },
+    request_only=True,
+)
+
+
+# --- presentation ---------------------------------------------------------------------------------
+
+
+def _event(e: RecordedEvent) -> dict[str, Any]:
+    return e.as_dict()
+
+
+def _detail(campaign: Campaign, state: domain.CampaignState, role: str) -> dict[str, Any]:
+    out = selectors.campaign_view(campaign, state)
+    out["role"] = role
+    return CampaignDetailOutput(out).data
+
+
+def _version_detail(build: domain.BuildState, number: int) -> dict[str, Any]:
+    version = build.versions[number - 1]
+    out = selectors.build_version_view(version)
+    cards = {
+        (cv.card_id, cv.version): cv
+        for cv in CardVersion.objects.filter(card_id__in={c for c, _, _ in version.deck})
+    }
+    for row in out["deck"]:
+        cv = cards.get((row["card"], row["version"]))
+        row["name"] = cv.name if cv else None
+        row["kind"] = cv.kind if cv else None
+        row["sp_cost"] = cv.sp_cost if cv else None
+    out["build"] = build.id
+    out["player"] = build.player
+    return BuildVersionDetailOutput(out).data
+
+
+# --- views ----------------------------------------------------------------------------------------
+
+
+class CampaignsView(APIView):
+    # Token first: its WWW-Authenticate header turns an anonymous request into a 401.
+    authentication_classes = (TokenAuthentication, SessionAuthentication)
+    permission_classes = (IsAuthenticated,)
+    parser_classes = (JSONParser,)
+
+    def handle_exception(self, exc: Exception) -> Response:
+        # The services lock the campaign row, so a stale stream is rare; the client retries.
+        if isinstance(exc, ConcurrencyError):
+            return Response(
+                {"code": "stale_version", "message": str(exc), "current_version": exc.actual},
+                status=status.HTTP_409_CONFLICT,
+            )
+        if isinstance(exc, CommandIdReused):
+            return Response(
+                {"code": "command_id_reused", "message": str(exc)},
+                status=status.HTTP_409_CONFLICT,
+            )
+        return super().handle_exception(exc)
+
+    def campaign(self, request: Request, campaign_id: UUID) -> tuple[Campaign, str]:
+        """The campaign and the user's role; 404 if none or private and not theirs, 403 if
+        public and not theirs (R-ADD-31)."""
+        found = selectors.campaign_get_for(campaign_id=campaign_id, user=request.user)
+        if found is None:
+            raise NotFound("no such campaign")
+        campaign, role = found
+        if role is None:
+            raise PermissionDenied("you are not the GM or a player of this campaign")
+        return campaign, role
+
+    @staticmethod
+    def gm_only(role: str, what: str) -> None:
+        if role != "gm":
+            raise PermissionDenied(f"only the campaign's GM {what} (R-ADD-31)")
+
+    @staticmethod
+    def valid(serializer_class: type[serializers.Serializer[Any]], data: Any) -> dict[str, Any]:
+        serializer = serializer_class(data=data)
+        serializer.is_valid(raise_exception=True)
+        return dict(serializer.validated_data)
+
+    @staticmethod
+    def pilot_of(state: domain.CampaignState, pilot_id: UUID) -> domain.PilotState:
+        pilot = state.pilots.get(str(pilot_id))
+        if pilot is None:
+            raise NotFound("no such pilot in this campaign")
+        return pilot
+
+    @staticmethod
+    def build_of(state: domain.CampaignState, build_id: UUID) -> domain.BuildState:
+        build = state.builds.get(str(build_id))
+        if build is None:
+            raise NotFound("no such build in this campaign")
+        return build
+
+    @staticmethod
+    def mission_of(state: domain.CampaignState, mission_id: UUID) -> domain.MissionState:
+        mission = next((m for m in state.missions if m.id == str(mission_id)), None)
+        if mission is None:
+            raise NotFound("no such mission in this campaign")
+        return mission
+
+
+class CampaignListView(CampaignsView):
+    @extend_schema(
+        operation_id="campaigns_list",
+        summary="The campaigns you run or play in, newest first",
+        responses={200: CampaignSummaryOutput(many=True), 401: ERRORS[401]},
+        tags=TAGS,
+    )
+    def get(self, request: Request) -> Response:
+        campaigns = selectors.campaign_list_for(user=request.user).select_related("gm")
+        rows = [
+            {
+                "id": c.id,
+                "name": c.name,
+                "gm": c.gm.get_username(),
+                "private": c.private,
+                "role": "gm" if c.gm_id == request.user.pk else "player",
+                "version": c.version,
+                "created_at": c.created_at,
+            }
+            for c in campaigns
+        ]
+        return Response(CampaignSummaryOutput(rows, many=True).data)
+
+    @extend_schema(
+        operation_id="campaigns_create",
+        summary="Start a campaign; you become its GM",
+        description="The ruleset is fixed for every mission of the campaign (R-PLT-5).",
+        request=CampaignCreateInput,
+        responses={201: CampaignDetailOutput, 400: ERRORS[400], 401: ERRORS[401]},
+        tags=TAGS,
+    )
+    def post(self, request: Request) -> Response:
+        data = self.valid(CampaignCreateInput, request.data)
+        campaign = services.campaign_create(gm=request.user, **data)
+        state = selectors.campaign_state(campaign=campaign)
+        return Response(_detail(campaign, state, "gm"), status=status.HTTP_201_CREATED)
+
+
+class CampaignDetailView(CampaignsView):
+    @extend_schema(
+        operation_id="campaigns_retrieve",
+        summary="A campaign: players, missions, pilots and builds, from its stream",
+        responses={200: CampaignDetailOutput, **READ_ERRORS},
+        tags=TAGS,
+    )
+    def get(self, request: Request, campaign_id: UUID) -> Response:
+        campaign, role = self.campaign(request, campaign_id)
+        state = selectors.campaign_state(campaign=campaign)
+        return Response(_detail(campaign, state, role))
+
+
+class CampaignEventsView(CampaignsView):
+    @extend_schema(
+        operation_id="campaigns_events",
+        summary="The campaign's event stream",
+        description="GM corrections carry `metadata.adjustment` true (R-PLT-4).",
+        responses={200: CampaignEventsOutput, **READ_ERRORS},
+        tags=TAGS,
+    )
+    def get(self, request: Request, campaign_id: UUID) -> Response:
+        campaign, _ = self.campaign(request, campaign_id)
+        events = selectors.campaign_events(campaign=campaign)
+        out = {
+            "version": events[-1].version if events else 0,
+            "events": [_event(e) for e in events],
+        }
+        return Response(CampaignEventsOutput(out).data)
+
+
+class CampaignPlayersView(CampaignsView):
+    @extend_schema(
+        operation_id="campaigns_players_add",
+        summary="Add a player (an existing user) to the campaign (GM only)",
+        request=CampaignPlayerInput,
+        responses={201: CampaignPlayersOutput, **WRITE_ERRORS},
+        tags=TAGS,
+    )
+    def post(self, request: Request, campaign_id: UUID) -> Response:
+        campaign, role = self.campaign(request, campaign_id)
+        self.gm_only(role, "adds players")
+        data = self.valid(CampaignPlayerInput, request.data)
+        services.campaign_player_add(
+            campaign=campaign, actor=request.user, username=data["username"]
+        )
+        state = selectors.campaign_state(campaign=campaign)
+        out = {"players": list(state.players)}
+        return Response(CampaignPlayersOutput(out).data, status=status.HTTP_201_CREATED)
+
+
+# --- missions -------------------------------------------------------------------------------------
+
+
+class MissionListView(CampaignsView):
+    @extend_schema(
+        operation_id="campaigns_missions_list",
+        summary="The campaign's missions in order",
+        responses={200: MissionOutput(many=True), **READ_ERRORS},
+        tags=TAGS,
+    )
+    def get(self, request: Request, campaign_id: UUID) -> Response:
+        campaign, _ = self.campaign(request, campaign_id)
+        state = selectors.campaign_state(campaign=campaign)
+        rows = [selectors.mission_view(m) for m in state.missions]
+        return Response(MissionOutput(rows, many=True).data)
+
+    @extend_schema(
+        operation_id="campaigns_missions_create",
+        summary="Plan the next mission (GM only)",
+        request=MissionPlanInput,
+        responses={201: MissionOutput, **WRITE_ERRORS},
+        tags=TAGS,
+    )
+    def post(self, request: Request, campaign_id: UUID) -> Response:
+        campaign, role = self.campaign(request, campaign_id)
+        self.gm_only(role, "plans missions")
+        data = self.valid(MissionPlanInput, request.data)
+        mission = services.mission_plan(campaign=campaign, actor=request.user, name=data["name"])
+        state = selectors.campaign_state(campaign=campaign)
+        out = selectors.mission_view(self.mission_of(state, mission.id))
+        return Response(MissionOutput(out).data, status=status.HTTP_201_CREATED)
+
+
+class MissionDetailView(CampaignsView):
+    @extend_schema(
+        operation_id="campaigns_missions_retrieve",
+        summary="A mission: its status, battle and deployments",
+        responses={200: MissionOutput, **READ_ERRORS},
+        tags=TAGS,
+    )
+    def get(self, request: Request, campaign_id: UUID, mission_id: UUID) -> Response:
+        campaign, _ = self.campaign(request, campaign_id)
+        state = selectors.campaign_state(campaign=campaign)
+        return Response(
+            MissionOutput(selectors.mission_view(self.mission_of(state, mission_id))).data
+        )
+
+
+class MissionStartView(CampaignsView):
+    @extend_schema(
+        operation_id="campaigns_missions_start",
+        summary="Start the mission's battle with the campaign's pilots and builds (GM only)",
+        description=(
+            "Each seat names a pilot and one of their player's builds (its current version "
+            "unless `build_version` is given). Carried wounds start face up (R-PLT-2) and, "
+            "under persistent_component_damage, the build's component damage carries over "
+            "(R-PLT-5). A dead pilot is a 422 `pilot_dead` (R-PLT-1); missions are played in "
+            "order (422 `missions_in_order`)."
+        ),
+        request=MissionStartInput,
+        responses={201: MissionStartOutput, **WRITE_ERRORS},
+        tags=TAGS,
+    )
+    def post(self, request: Request, campaign_id: UUID, mission_id: UUID) -> Response:
+        campaign, role = self.campaign(request, campaign_id)
+        self.mission_of(selectors.campaign_state(campaign=campaign), mission_id)
+        self.gm_only(role, "starts missions")
+        data = self.valid(MissionStartInput, request.data)
+        seats = [
+            {
+                **seat,
+                "pilot": str(seat["pilot"]),
+                "build": str(seat["build"]),
+                "at": list(seat["at"]),
+            }
+            for seat in data.pop("seats")
+        ]
+        mission = Mission.objects.select_related("campaign").get(id=mission_id)
+        battle = services.mission_start(mission=mission, actor=request.user, seats=seats, **data)
+        state = selectors.campaign_state(campaign=campaign)
+        out = {
+            "battle": battle.id,
+            "battle_url": reverse("battles-detail", kwargs={"battle_id": battle.id}),
+            "mission": selectors.mission_view(self.mission_of(state, mission_id)),
+        }
+        return Response(MissionStartOutput(out).data, status=status.HTTP_201_CREATED)
+
+
+# --- pilots ---------------------------------------------------------------------------------------
+
+
+class PilotListView(CampaignsView):
+    @extend_schema(
+        operation_id="campaigns_pilots_list",
+        summary="The campaign's pilots, dead and retired ones included",
+        responses={200: PilotOutput(many=True), **READ_ERRORS},
+        tags=TAGS,
+    )
+    def get(self, request: Request, campaign_id: UUID) -> Response:
+        campaign, _ = self.campaign(request, campaign_id)
+        state = selectors.campaign_state(campaign=campaign)
+        rows = [selectors.pilot_view(p) for p in state.pilots.values()]
+        return Response(PilotOutput(rows, many=True).data)
+
+    @extend_schema(
+        operation_id="campaigns_pilots_create",
+        summary="Enlist a pilot for one of the campaign's players (GM only)",
+        request=PilotEnlistInput,
+        responses={201: PilotOutput, **WRITE_ERRORS},
+        tags=TAGS,
+    )
+    def post(self, request: Request, campaign_id: UUID) -> Response:
+        campaign, role = self.campaign(request, campaign_id)
+        self.gm_only(role, "enlists pilots")
+        data = self.valid(PilotEnlistInput, request.data)
+        pilot = services.pilot_enlist(campaign=campaign, actor=request.user, **data)
+        state = selectors.campaign_state(campaign=campaign)
+        out = selectors.pilot_view(self.pilot_of(state, pilot.id))
+        return Response(PilotOutput(out).data, status=status.HTTP_201_CREATED)
+
+
+class PilotDetailView(CampaignsView):
+    @extend_schema(
+        operation_id="campaigns_pilots_retrieve",
+        summary="A pilot: status, Taint, wounds carried, scars (a projection of the stream)",
+        responses={200: PilotOutput, **READ_ERRORS},
+        tags=TAGS,
+    )
+    def get(self, request: Request, campaign_id: UUID, pilot_id: UUID) -> Response:
+        campaign, _ = self.campaign(request, campaign_id)
+        state = selectors.campaign_state(campaign=campaign)
+        return Response(PilotOutput(selectors.pilot_view(self.pilot_of(state, pilot_id))).data)
+
+
+class PilotCareerView(CampaignsView):
+    @extend_schema(
+        operation_id="campaigns_pilots_career",
+        summary="Every event that concerned the pilot across the campaign's battles, with totals",
+        responses={200: PilotCareerOutput, **READ_ERRORS},
+        tags=TAGS,
+    )
+    def get(self, request: Request, campaign_id: UUID, pilot_id: UUID) -> Response:
+        campaign, _ = self.campaign(request, campaign_id)
+        self.pilot_of(selectors.campaign_state(campaign=campaign), pilot_id)
+        career = selectors.pilot_career(campaign=campaign, pilot_id=str(pilot_id))
+        return Response(PilotCareerOutput(career).data)
+
+
+class PilotAdjustmentsView(CampaignsView):
+    @extend_schema(
+        operation_id="campaigns_pilots_adjust",
+        summary="A GM's change to a pilot between missions, with a reason (GM only)",
+        description=(
+            "`kind` taint needs `delta` (R-PLT-4), treat_trauma a trauma `wound` (R-PLT-1), "
+            "scar a `scar`, sp_modifier the new `sp_modifier` (R-TRN-3); retire nothing more. "
+            "Every kind needs a `reason`; the event is marked as an adjustment."
+        ),
+        request=PilotAdjustmentInput,
+        responses={201: PilotOutput, **WRITE_ERRORS},
+        examples=[
+            OpenApiExample(
+                "Taint",
+                value={"kind": "taint", "delta": -2, "reason": "purged at the shrine"},
+                request_only=True,
+            )
+        ],
+        tags=TAGS,
+    )
+    def post(self, request: Request, campaign_id: UUID, pilot_id: UUID) -> Response:
+        campaign, role = self.campaign(request, campaign_id)
+        self.pilot_of(selectors.campaign_state(campaign=campaign), pilot_id)
+        self.gm_only(role, "adjusts pilots")
+        data = self.valid(PilotAdjustmentInput, request.data)
+        common = {
+            "campaign": campaign,
+            "actor": request.user,
+            "pilot_id": str(pilot_id),
+            "reason": data["reason"],
+        }
+        kind = data["kind"]
+        if kind == "taint":
+            pilot = services.pilot_taint_adjust(**common, delta=data["delta"])
+        elif kind == "treat_trauma":
+            pilot = services.pilot_trauma_treat(**common, wound=data["wound"])
+        elif kind == "scar":
+            pilot = services.pilot_scar_add(**common, scar=data["scar"])
+        elif kind == "retire":
+            pilot = services.pilot_retire(**common)
+        else:
+            pilot = services.pilot_sp_modifier_adjust(**common, sp_modifier=data["sp_modifier"])
+        return Response(
+            PilotOutput(selectors.pilot_view(pilot)).data, status=status.HTTP_201_CREATED
+        )
+
+
+# --- builds ---------------------------------------------------------------------------------------
+
+
+class BuildListView(CampaignsView):
+    @extend_schema(
+        operation_id="campaigns_builds_list",
+        summary="The campaign's casket builds with every version",
+        responses={200: BuildOutput(many=True), **READ_ERRORS},
+        tags=TAGS,
+    )
+    def get(self, request: Request, campaign_id: UUID) -> Response:
+        campaign, _ = self.campaign(request, campaign_id)
+        state = selectors.campaign_state(campaign=campaign)
+        rows = [selectors.build_view(b) for b in state.builds.values()]
+        return Response(BuildOutput(rows, many=True).data)
+
+    @extend_schema(
+        operation_id="campaigns_builds_create",
+        summary="Create a casket build: a player for themselves, the GM for any player",
+        description=(
+            "The deck must be legal under the campaign's ruleset (R-ADD-15): a 400 lists "
+            "every violation, each with its field (`deck` or `deck[i]`) and rule."
+        ),
+        request=BuildInput,
+        responses={201: BuildOutput, **WRITE_ERRORS},
+        examples=[DECK_EXAMPLE],
+        tags=TAGS,
+    )
+    def post(self, request: Request, campaign_id: UUID) -> Response:
+        campaign, role = self.campaign(request, campaign_id)
+        data = self.valid(BuildInput, request.data)
+        player = data.pop("player", None)
+        if role != "gm" and player not in (None, request.user.get_username()):
+            raise PermissionDenied("players create builds only for themselves (R-ADD-31)")
+        build, _ = services.build_revise(
+            campaign=campaign, actor=request.user, build_id=None, player=player, **data
+        )
+        state = selectors.campaign_state(campaign=campaign)
+        out = selectors.build_view(self.build_of(state, build.id))
+        return Response(BuildOutput(out).data, status=status.HTTP_201_CREATED)
+
+
+class BuildDetailView(CampaignsView):
+    @extend_schema(
+        operation_id="campaigns_builds_retrieve",
+        summary="A casket build with every version and the component damage it carries",
+        responses={200: BuildOutput, **READ_ERRORS},
+        tags=TAGS,
+    )
+    def get(self, request: Request, campaign_id: UUID, build_id: UUID) -> Response:
+        campaign, _ = self.campaign(request, campaign_id)
+        state = selectors.campaign_state(campaign=campaign)
+        return Response(BuildOutput(selectors.build_view(self.build_of(state, build_id))).data)
+
+
+class BuildRevisionsView(CampaignsView):
+    @extend_schema(
+        operation_id="campaigns_builds_revise",
+        summary="Write the build's next version (its player or the GM)",
+        description=(
+            "Earlier versions stay as they were: battles pin the version they used. "
+            "`player`, if given, must be the build's player. The deck is checked as on "
+            "creation (R-ADD-15)."
+        ),
+        request=BuildInput,
+        responses={201: BuildOutput, **WRITE_ERRORS},
+        examples=[DECK_EXAMPLE],
+        tags=TAGS,
+    )
+    def post(self, request: Request, campaign_id: UUID, build_id: UUID) -> Response:
+        campaign, role = self.campaign(request, campaign_id)
+        build = self.build_of(selectors.campaign_state(campaign=campaign), build_id)
+        if role != "gm" and build.player != request.user.get_username():
+            raise PermissionDenied("players revise only their own builds (R-ADD-31)")
+        data = self.valid(BuildInput, request.data)
+        player = data.pop("player", None)
+        if player is not None and player != build.player:
+            raise serializers.ValidationError(
+                {"player": [f"the build belongs to {build.player}; a build keeps its player"]}
+            )
+        services.build_revise(campaign=campaign, actor=request.user, build_id=build.id, **data)
+        state = selectors.campaign_state(campaign=campaign)
+        out = selectors.build_view(self.build_of(state, build_id))
+        return Response(BuildOutput(out).data, status=status.HTTP_201_CREATED)
+
+
+class BuildVersionView(CampaignsView):
+    @extend_schema(
+        operation_id="campaigns_builds_version",
+        summary="One version of a build, its deck rows with the cards' names, kinds and SP costs",
+        responses={200: BuildVersionDetailOutput, **READ_ERRORS},
+        tags=TAGS,
+    )
+    def get(self, request: Request, campaign_id: UUID, build_id: UUID, version: int) -> Response:
+        campaign, _ = self.campaign(request, campaign_id)
+        build = self.build_of(selectors.campaign_state(campaign=campaign), build_id)
+        if not 1 <= version <= len(build.versions):
+            raise NotFound(f"the build has no version {version}")
+        return Response(_version_detail(build, version))
+
+
+class BuildRepairView(CampaignsView):
+    @extend_schema(
+        operation_id="campaigns_builds_repair",
+        summary="Repair the component damage a build carries (GM only, R-PLT-5)",
+        request=BuildRepairInput,
+        responses={201: BuildOutput, **WRITE_ERRORS},
+        tags=TAGS,
+    )
+    def post(self, request: Request, campaign_id: UUID, build_id: UUID) -> Response:
+        campaign, role = self.campaign(request, campaign_id)
+        self.build_of(selectors.campaign_state(campaign=campaign), build_id)
+        self.gm_only(role, "repairs caskets")
+        data = self.valid(BuildRepairInput, request.data)
+        build = services.build_repair(
+            campaign=campaign, actor=request.user, build_id=str(build_id), reason=data["reason"]
+        )
+        return Response(
+            BuildOutput(selectors.build_view(build)).data, status=status.HTTP_201_CREATED
+        )
