@@ -750,7 +750,7 @@ def _apply_outcome(s: CampaignState, c: ApplyOutcome) -> list[Event]:
                     delta,
                     pilot.taint + delta,
                     f"Taint exploitation: {outcome.damage_taken} damage taken in mission "
-                    f"{mission.number}, 1 Taint per 3 (R-PLT-4)",
+                    f"{mission.number}, 1 Taint per 3 (R-PLT-4, R-ADD-33)",
                     mission.id,
                 )
             )
