@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.test import TestCase
 
 from battles.engine.battle import decide, legal_actions, parse_command, replay, to_record
 from battles.engine.battle.autoplay import choose
@@ -167,3 +168,15 @@ def fast_forward(battle: Battle, gm: Any, *, seed: int = 0, limit: int = 4000) -
 def _record(event: Any) -> tuple[str, dict[str, Any], int]:
     type_, schema_version, payload = to_record(event)
     return type_, payload, schema_version
+
+
+def finish(battle: Battle, gm: Any, *, seed: int = 0) -> int:
+    """fast_forward to the end, then apply the outcome as the worker would.
+
+    The send that the battle's final transaction schedules on commit is dropped: with
+    REDIS_URL set it would reach a real broker that no worker in this test reads
+    (tests/campaigns/test_outcome.py tests the send itself)."""
+    with TestCase.captureOnCommitCallbacks(execute=False):
+        commands = fast_forward(battle, gm, seed=seed)
+    services.campaign_outcome_apply(battle_id=str(battle.id))
+    return commands

@@ -13,7 +13,7 @@ from battles.selectors import battle_state_at, battle_stream
 from campaigns import services
 from campaigns.models import BuildVersion, Deployment, Pilot
 from campaigns.selectors import campaign_events, campaign_state, pilot_career
-from tests.campaigns.builders import demo_campaign, fast_forward, seats, start_mission
+from tests.campaigns.builders import demo_campaign, finish, seats, start_mission
 
 SEED = 9  # ann's pilot (seat 0) dies; bob's pilot (seat 1) keeps severe-3 (test_outcome.py)
 
@@ -22,19 +22,16 @@ def all_events(*, battle: Battle) -> list:
     return read_stream(battle_stream(battle=battle))
 
 
-def play_mission(dc, django_capture_on_commit_callbacks, seed: int = SEED):
+def play_mission(dc, seed: int = SEED):
     mission, battle = start_mission(dc, seed=seed)
-    with django_capture_on_commit_callbacks(execute=True):
-        fast_forward(battle, dc.gm)
+    finish(battle, dc.gm)
     return mission, battle
 
 
 @pytest.mark.django_db
-def test_severe_wound_of_mission_one_starts_mission_two_face_up(
-    django_capture_on_commit_callbacks,
-) -> None:
+def test_severe_wound_of_mission_one_starts_mission_two_face_up() -> None:
     dc = demo_campaign()
-    _, first = play_mission(dc, django_capture_on_commit_callbacks)
+    _, first = play_mission(dc)
     bob_pilot = dc.pilots[1]
     state = campaign_state(campaign=dc.campaign)
     assert state.pilots[str(bob_pilot.id)].carried_wounds == ("severe-3",)
@@ -57,11 +54,9 @@ def test_severe_wound_of_mission_one_starts_mission_two_face_up(
 
 
 @pytest.mark.django_db
-def test_pilot_whose_tenth_wound_flips_is_dead_and_cannot_be_deployed(
-    django_capture_on_commit_callbacks,
-) -> None:
+def test_pilot_whose_tenth_wound_flips_is_dead_and_cannot_be_deployed() -> None:
     dc = demo_campaign()
-    _, battle = play_mission(dc, django_capture_on_commit_callbacks)
+    _, battle = play_mission(dc)
     assert battle_state_at(battle=battle).seats[0].pilot_dead
     ann_pilot = dc.pilots[0]
     assert Pilot.objects.get(id=ann_pilot.id).status == "dead"
@@ -84,11 +79,9 @@ def test_pilot_whose_tenth_wound_flips_is_dead_and_cannot_be_deployed(
 
 
 @pytest.mark.django_db
-def test_battle_pins_build_versions_and_revisions_make_new_ones(
-    django_capture_on_commit_callbacks,
-) -> None:
+def test_battle_pins_build_versions_and_revisions_make_new_ones() -> None:
     dc = demo_campaign()
-    mission, _ = play_mission(dc, django_capture_on_commit_callbacks)
+    mission, _ = play_mission(dc)
     build = dc.builds[1]
     old = campaign_state(campaign=dc.campaign).builds[str(build.id)].current
     _, version = services.build_revise(
@@ -156,11 +149,9 @@ def test_unknown_card_in_deck_names_the_row() -> None:
 
 
 @pytest.mark.django_db
-def test_component_damage_carries_over_only_with_the_option(
-    django_capture_on_commit_callbacks,
-) -> None:
+def test_component_damage_carries_over_only_with_the_option() -> None:
     dc = demo_campaign(rules={"version": "2.0", "options": {"persistent_component_damage": True}})
-    _, battle = play_mission(dc, django_capture_on_commit_callbacks)
+    _, battle = play_mission(dc)
     end = battle_state_at(battle=battle)
     state = campaign_state(campaign=dc.campaign)
     bob_build = state.builds[str(dc.builds[1].id)]
@@ -193,11 +184,9 @@ def test_component_damage_carries_over_only_with_the_option(
 
 
 @pytest.mark.django_db
-def test_without_the_option_component_damage_is_not_carried(
-    django_capture_on_commit_callbacks,
-) -> None:
+def test_without_the_option_component_damage_is_not_carried() -> None:
     dc = demo_campaign()
-    play_mission(dc, django_capture_on_commit_callbacks)
+    play_mission(dc)
     state = campaign_state(campaign=dc.campaign)
     assert all(b.component_damage == () for b in state.builds.values())
     assert not any(
@@ -206,11 +195,9 @@ def test_without_the_option_component_damage_is_not_carried(
 
 
 @pytest.mark.django_db
-def test_taint_exploitation_gains_one_taint_per_three_damage_taken(
-    django_capture_on_commit_callbacks,
-) -> None:
+def test_taint_exploitation_gains_one_taint_per_three_damage_taken() -> None:
     dc = demo_campaign(rules={"version": "2.0", "options": {"taint_exploitation": True}})
-    _, battle = play_mission(dc, django_capture_on_commit_callbacks)
+    _, battle = play_mission(dc)
     taken = [0, 0]
     for e in all_events(battle=battle):
         if e.type == "DamageTaken":
@@ -255,11 +242,9 @@ def test_players_cannot_make_gm_adjustments() -> None:
 
 
 @pytest.mark.django_db
-def test_trauma_is_treated_between_missions_and_severe_wounds_are_permanent(
-    django_capture_on_commit_callbacks,
-) -> None:
+def test_trauma_is_treated_between_missions_and_severe_wounds_are_permanent() -> None:
     dc = demo_campaign()
-    play_mission(dc, django_capture_on_commit_callbacks, seed=3)  # bob keeps trauma and severe
+    play_mission(dc, seed=3)  # bob keeps trauma and severe
     pilot_id = str(dc.pilots[1].id)
     pilot = campaign_state(campaign=dc.campaign).pilots[pilot_id]
     trauma = next(w.wound for w in pilot.wounds if w.kind == "trauma")
@@ -276,11 +261,9 @@ def test_trauma_is_treated_between_missions_and_severe_wounds_are_permanent(
 
 
 @pytest.mark.django_db
-def test_career_lists_attacks_made_and_taken_across_battles(
-    django_capture_on_commit_callbacks,
-) -> None:
+def test_career_lists_attacks_made_and_taken_across_battles() -> None:
     dc = demo_campaign()
-    _, battle = play_mission(dc, django_capture_on_commit_callbacks)
+    _, battle = play_mission(dc)
     bob = str(dc.pilots[1].id)
     career = pilot_career(campaign=dc.campaign, pilot_id=bob)
     declared = [e for e in all_events(battle=battle) if e.type == "AttackDeclared"]

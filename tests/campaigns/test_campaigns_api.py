@@ -20,7 +20,7 @@ from campaigns.selectors import campaign_state
 from tests.campaigns.builders import (
     DemoCampaign,
     demo_campaign,
-    fast_forward,
+    finish,
     make_users,
     seats,
     start_mission,
@@ -401,12 +401,11 @@ def test_a_bad_mission_start_is_400_naming_the_field(
     assert Mission.objects.get(id=world.mission.id).battle_id is None
 
 
-def test_a_dead_pilot_cannot_be_deployed(django_capture_on_commit_callbacks: Any) -> None:
+def test_a_dead_pilot_cannot_be_deployed() -> None:
     """The tenth wound flipped kills the pilot; the next mission refuses them (R-PLT-1)."""
     dc = demo_campaign()
     _, battle = start_mission(dc, seed=SEED)
-    with django_capture_on_commit_callbacks(execute=True):  # the outcome applies on commit
-        fast_forward(battle, dc.gm)
+    finish(battle, dc.gm)  # the battle ends and its outcome is applied
     client = client_for(dc.gm)
     base = f"/api/campaigns/{dc.campaign.id}"
     ann_pilot = client.get(f"{base}/pilots/{dc.pilots[0].id}/").json()
@@ -664,12 +663,11 @@ def test_a_build_version_lists_its_cards(world: World) -> None:
         assert (row["name"], row["kind"], row["sp_cost"]) == (cv.name, cv.kind, cv.sp_cost)
 
 
-def test_the_gm_repairs_carried_component_damage(django_capture_on_commit_callbacks: Any) -> None:
+def test_the_gm_repairs_carried_component_damage() -> None:
     """Under persistent_component_damage a casket keeps its damage until repaired (R-PLT-5)."""
     dc = demo_campaign(rules=PERSISTENT)
     _, battle = start_mission(dc, seed=SEED)
-    with django_capture_on_commit_callbacks(execute=True):
-        fast_forward(battle, dc.gm)
+    finish(battle, dc.gm)
     url = f"/api/campaigns/{dc.campaign.id}/builds/{dc.builds[1].id}/"
     assert client_for(dc.bob).get(url).json()["component_damage"]
     bob = client_for(dc.bob).post(f"{url}repair", {"reason": "forge"}, format="json")

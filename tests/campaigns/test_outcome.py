@@ -17,7 +17,7 @@ from campaigns import services
 from campaigns.models import Mission, OutcomeOutbox
 from campaigns.selectors import campaign_events, campaign_state
 from campaigns.tasks import apply_battle_outcome
-from tests.campaigns.builders import demo_campaign, fast_forward, start_mission
+from tests.campaigns.builders import demo_campaign, fast_forward, finish, start_mission
 
 # Seed 9 under the greedy autoplayer: ann's pilot (seat 0) takes her tenth wound and dies;
 # bob's pilot (seat 1) ends with one severe wound, severe-3; bastion wins.
@@ -159,13 +159,10 @@ def test_sweep_resends_a_sent_outcome_that_never_arrived(
 
 
 @pytest.mark.django_db
-def test_mission_battle_cannot_be_reverted_once_it_has_ended(
-    django_capture_on_commit_callbacks,
-) -> None:
+def test_mission_battle_cannot_be_reverted_once_it_has_ended() -> None:
     dc = demo_campaign()
     _, battle = start_mission(dc, seed=SEED)
-    with django_capture_on_commit_callbacks(execute=True):
-        fast_forward(battle, dc.gm)
+    finish(battle, dc.gm)
     latest = battle_latest_command(battle=battle)
     state = battle_state_at(battle=battle)
     with pytest.raises(RuleViolation) as err:
