@@ -217,10 +217,11 @@ def pilot_career(*, campaign: Campaign, pilot_id: str) -> dict[str, Any]:
     the pilot sat in gives the attacks they made and took, the damage and wounds. Battle
     events are read with one query over those battles' streams, filtered by type.
     """
-    state = campaign_state(campaign=campaign)
+    events = campaign_events(campaign=campaign)  # read once: folded and searched
+    state = domain.replay(domain.from_record(e.type, e.schema_version, e.payload) for e in events)
     state.pilot(pilot_id)  # RuleViolation unknown_pilot
     entries: list[CareerEntry] = []
-    for e in campaign_events(campaign=campaign):
+    for e in events:
         if e.type in CAREER_CAMPAIGN_EVENTS and e.payload.get("pilot_id") == pilot_id:
             mission = e.payload.get("mission_id") or None
             battle = e.payload.get("battle_id") or None
