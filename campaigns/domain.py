@@ -25,6 +25,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from battles.engine.arcs import SHIELDS
+from battles.engine.battle.events import jsonable
 from battles.engine.battle.state import CARRIED_WOUNDS, SP_MAXIMUM, WOUND_DECK
 from battles.engine.dice import COMPONENTS
 from battles.engine.errors import InvalidInput, RuleViolation
@@ -52,8 +53,6 @@ def wound_kind(wound: str) -> str:
 @dataclass(frozen=True, slots=True)
 class Event:
     SCHEMA_VERSION: ClassVar[int] = 1
-    # GM corrections are marked so an audit tells them from what battles did.
-    ADJUSTMENT: ClassVar[bool] = False
 
     @property
     def type(self) -> str:
@@ -166,7 +165,6 @@ class MissionCompleted(Event):
 
 @dataclass(frozen=True, slots=True)
 class TraumaTreated(Event):
-    ADJUSTMENT: ClassVar[bool] = True
     pilot_id: str
     wound: str
     reason: str
@@ -174,7 +172,6 @@ class TraumaTreated(Event):
 
 @dataclass(frozen=True, slots=True)
 class ScarGained(Event):
-    ADJUSTMENT: ClassVar[bool] = True
     pilot_id: str
     scar: str
     reason: str
@@ -182,14 +179,12 @@ class ScarGained(Event):
 
 @dataclass(frozen=True, slots=True)
 class PilotRetired(Event):
-    ADJUSTMENT: ClassVar[bool] = True
     pilot_id: str
     reason: str
 
 
 @dataclass(frozen=True, slots=True)
 class CasketRepaired(Event):
-    ADJUSTMENT: ClassVar[bool] = True
     build_id: str
     reason: str
 
@@ -198,7 +193,6 @@ class CasketRepaired(Event):
 class GMAdjusted(Event):
     """A GM's correction of a pilot's `sp_modifier` (R-TRN-3 pilot modifiers), with a reason."""
 
-    ADJUSTMENT: ClassVar[bool] = True
     pilot_id: str
     field: str
     before: int
@@ -231,14 +225,6 @@ EVENT_TYPES: Mapping[str, type[Event]] = MappingProxyType(
 )
 
 
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, tuple | list):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, Mapping):
-        return {k: _jsonable(v) for k, v in value.items()}
-    return value
-
-
 def _tupled(value: Any) -> Any:
     return tuple(_tupled(v) for v in value) if isinstance(value, list) else value
 
@@ -249,7 +235,7 @@ def to_record(event: Event) -> tuple[str, int, dict[str, Any]]:
     >>> to_record(PlayerJoined("ann"))
     ('PlayerJoined', 1, {'player': 'ann'})
     """
-    payload = {f.name: _jsonable(getattr(event, f.name)) for f in dataclasses.fields(event)}
+    payload = {f.name: jsonable(getattr(event, f.name)) for f in dataclasses.fields(event)}
     return event.type, event.SCHEMA_VERSION, payload
 
 

@@ -41,7 +41,10 @@ def campaign_events(*, campaign: Campaign) -> list[RecordedEvent]:
 
 def campaign_state(*, campaign: Campaign) -> domain.CampaignState:
     """The campaign's stream folded: the truth every page and command starts from."""
-    events = campaign_events(campaign=campaign)
+    return _fold(campaign_events(campaign=campaign))
+
+
+def _fold(events: list[RecordedEvent]) -> domain.CampaignState:
     return domain.replay(domain.from_record(e.type, e.schema_version, e.payload) for e in events)
 
 
@@ -218,7 +221,7 @@ def pilot_career(*, campaign: Campaign, pilot_id: str) -> dict[str, Any]:
     events are read with one query over those battles' streams, filtered by type.
     """
     events = campaign_events(campaign=campaign)  # read once: folded and searched
-    state = domain.replay(domain.from_record(e.type, e.schema_version, e.payload) for e in events)
+    state = _fold(events)
     state.pilot(pilot_id)  # RuleViolation unknown_pilot
     entries: list[CareerEntry] = []
     for e in events:

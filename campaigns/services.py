@@ -93,6 +93,14 @@ def _role(campaign: Campaign, actor: AbstractBaseUser) -> str:
     return role
 
 
+def _new_events(events: Sequence[domain.Event]) -> list[NewEvent]:
+    out = []
+    for e in events:
+        type_, schema_version, payload = domain.to_record(e)
+        out.append(NewEvent(type_, payload, schema_version))
+    return out
+
+
 def _execute(
     campaign: Campaign,
     actor: AbstractBaseUser | None,
@@ -100,25 +108,37 @@ def _execute(
     *,
     actor_is_gm: bool,
     command_id: str | None = None,
+    state: domain.CampaignState | None = None,
 ) -> tuple[domain.CampaignState, list[domain.Event], bool]:
-    """Decide and record one command; returns the new state, its events and whether the
-    command id had been recorded before (then nothing new was written)."""
-    state = campaign_state(campaign=campaign)
+    """Decide and record one command on `state` (read from the stream when not given: the
+    caller holds the campaign lock, so a state it read is still the head)."""
+    if state is None:
+        state = campaign_state(campaign=campaign)
     events = domain.decide(state, command, actor_is_gm=actor_is_gm)
+    return _record(campaign, actor, state, command, events, command_id)
+
+
+def _record(
+    campaign: Campaign,
+    actor: AbstractBaseUser | None,
+    state: domain.CampaignState,
+    command: domain.Command,
+    events: list[domain.Event],
+    command_id: str | None = None,
+) -> tuple[domain.CampaignState, list[domain.Event], bool]:
+    """Append a command's decided events and update the read models; returns the new
+    state, its events and whether the command id had been recorded before (then nothing
+    new was written)."""
     if not events:
         return state, [], False
-    new_events = []
-    for e in events:
-        type_, schema_version, payload = domain.to_record(e)
-        new_events.append(NewEvent(type_, payload, schema_version))
     result = append(
         stream=campaign_stream(campaign=campaign),
         expected_version=state.version,
-        events=new_events,
+        events=_new_events(events),
         command_id=command_id or f"campaign-{uuid.uuid4().hex}",
         metadata={
             "actor": actor.get_username() if actor is not None else "system",
-            "adjustment": command.ADJUSTMENT or any(type(e).ADJUSTMENT for e in events),
+            "adjustment": command.ADJUSTMENT,
         },
     )
     if result.duplicate:
@@ -258,11 +278,10 @@ def campaign_create(
     event = domain.CampaignCreated(
         str(campaign.id), name, gm.get_username(), private, ruleset.as_dict()
     )
-    type_, schema_version, payload = domain.to_record(event)
     append(
         stream=campaign_stream(campaign=campaign),
         expected_version=0,
-        events=[NewEvent(type_, payload, schema_version)],
+        events=_new_events([event]),
         command_id=f"create-campaign-{campaign.id}",
         metadata={"actor": gm.get_username(), "adjustment": False},
     )
@@ -401,7 +420,7 @@ def build_revise(
         tuple((cv.card_id, cv.version, n) for cv, n in rows),
         tuple(equipment),
     )
-    new_state, _, _ = _execute(campaign, actor, command, actor_is_gm=role == "gm")
+    new_state, _, _ = _execute(campaign, actor, command, actor_is_gm=role == "gm", state=state)
     build = CasketBuild.objects.get(id=new_id)
     return build, new_state.builds[new_id].current.version
 
@@ -490,9 +509,9 @@ def mission_start(
         chosen.append((build, version))
     battle_id = uuid.uuid4()
     # The domain refuses dead pilots, double seats and started missions before anything
-    # is built; the same command is recorded below once the battle exists.
+    # is built; its events are recorded below once the battle exists.
     command = domain.StartMission(str(mission.id), str(battle_id), tuple(deployments))
-    domain.decide(state, command, actor_is_gm=True)
+    events = domain.decide(state, command, actor_is_gm=True)
 
     cards, card_ids = _battle_cards(state, chosen)
     persistent = parse_ruleset(state.rules, "rules").option("persistent_component_damage")
@@ -530,7 +549,7 @@ def mission_start(
         "seats": setup_seats,
     }
     battle = battle_create(gm=actor, setup=setup, battle_id=battle_id)
-    _execute(campaign, actor, command, actor_is_gm=True)
+    _record(campaign, actor, state, command, events)
     return battle
 
 

@@ -533,11 +533,16 @@ _TUPLE_FIELDS: dict[str, tuple[tuple[str, int], ...]] = {
 }
 
 
-def _jsonable(value: Any) -> Any:
+def jsonable(value: Any) -> Any:
+    """An event field as JSON values: tuples become lists, at any depth.
+
+    >>> jsonable(((1, 2), {"a": (3,)}))
+    [[1, 2], {'a': [3]}]
+    """
     if isinstance(value, tuple):
-        return [_jsonable(v) for v in value]
+        return [jsonable(v) for v in value]
     if isinstance(value, Mapping):
-        return {k: _jsonable(v) for k, v in value.items()}
+        return {k: jsonable(v) for k, v in value.items()}
     return value
 
 
@@ -582,7 +587,7 @@ _FIELD_NAMES = {
 
 def to_record(event: Event) -> tuple[str, int, dict[str, Any]]:
     """(type, schema_version, JSON payload) for the event store."""
-    payload = {f.name: _jsonable(getattr(event, f.name)) for f in dataclasses.fields(event)}
+    payload = {f.name: jsonable(getattr(event, f.name)) for f in dataclasses.fields(event)}
     return event.type, event.SCHEMA_VERSION, payload
 
 
