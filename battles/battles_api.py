@@ -21,27 +21,21 @@ from drf_spectacular.utils import (
     extend_schema_serializer,
 )
 from rest_framework import serializers, status
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.exceptions import PermissionDenied
-from rest_framework.parsers import JSONParser
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from battles import selectors, services
 from battles.api_fields import StrictIntegerField, StrictSerializer
 from battles.engine.battle import BattleState, from_record, public_payload, state_view, to_record
 from battles.engine.errors import InvalidInput
 from battles.eventstore import (
-    CommandIdReused,
-    ConcurrencyError,
     RecordedEvent,
     format_timestamp,
     stream_version,
 )
 from battles.models import Battle
-from penance_site.api import ErrorsOutput, RefusalOutput
+from penance_site.api import ConflictOutput, ErrorsOutput, RefusalOutput, SignedInView
 
 TAGS = ["battles"]
 
@@ -123,12 +117,6 @@ class VerifyOutput(serializers.Serializer[Any]):
 class WatcherOutput(serializers.Serializer[Any]):
     battle = serializers.UUIDField()
     username = serializers.CharField()
-
-
-class ConflictOutput(serializers.Serializer[Any]):
-    code = serializers.ChoiceField(choices=("stale_version", "command_id_reused"))
-    message = serializers.CharField()
-    current_version = serializers.IntegerField(required=False)
 
 
 class DocumentSerializer(serializers.Serializer[Any]):
@@ -222,29 +210,7 @@ def _event(e: RecordedEvent, viewer: selectors.Viewer) -> dict[str, Any]:
 # --- views ----------------------------------------------------------------------------------------
 
 
-class BattlesView(APIView):
-    # Token first: its WWW-Authenticate header turns an anonymous request into a 401.
-    authentication_classes = (TokenAuthentication, SessionAuthentication)
-    permission_classes = (IsAuthenticated,)
-    parser_classes = (JSONParser,)
-
-    def handle_exception(self, exc: Exception) -> Response:
-        if isinstance(exc, ConcurrencyError):
-            return Response(
-                {
-                    "code": "stale_version",
-                    "message": str(exc),
-                    "current_version": exc.actual,
-                },
-                status=status.HTTP_409_CONFLICT,
-            )
-        if isinstance(exc, CommandIdReused):
-            return Response(
-                {"code": "command_id_reused", "message": str(exc)},
-                status=status.HTTP_409_CONFLICT,
-            )
-        return super().handle_exception(exc)
-
+class BattlesView(SignedInView):
     def battle(self, request: Request, battle_id: UUID) -> tuple[Battle, str]:
         """The battle and the user's role in it; 404 if none, 403 if not part of it."""
         battles = Battle.objects.select_related("gm").prefetch_related("seats__player")

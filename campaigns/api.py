@@ -22,13 +22,9 @@ from drf_spectacular.utils import (
     extend_schema_field,
 )
 from rest_framework import serializers, status
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.exceptions import NotFound, PermissionDenied
-from rest_framework.parsers import JSONParser
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from battles.api_fields import (
     BoardField,
@@ -38,9 +34,8 @@ from battles.api_fields import (
     StrictIntegerField,
     StrictSerializer,
 )
-from battles.battles_api import ConflictOutput
-from battles.eventstore import CommandIdReused, ConcurrencyError, RecordedEvent
-from penance_site.api import ErrorsOutput, RefusalOutput
+from battles.eventstore import RecordedEvent
+from penance_site.api import ConflictOutput, ErrorsOutput, RefusalOutput, SignedInView
 
 from . import domain, selectors, services
 from .models import Campaign, CardVersion, Mission, Pilot
@@ -414,26 +409,7 @@ def _version_detail(build: domain.BuildState, number: int) -> dict[str, Any]:
 # --- views ----------------------------------------------------------------------------------------
 
 
-class CampaignsView(APIView):
-    # Token first: its WWW-Authenticate header turns an anonymous request into a 401.
-    authentication_classes = (TokenAuthentication, SessionAuthentication)
-    permission_classes = (IsAuthenticated,)
-    parser_classes = (JSONParser,)
-
-    def handle_exception(self, exc: Exception) -> Response:
-        # The services lock the campaign row, so a stale stream is rare; the client retries.
-        if isinstance(exc, ConcurrencyError):
-            return Response(
-                {"code": "stale_version", "message": str(exc), "current_version": exc.actual},
-                status=status.HTTP_409_CONFLICT,
-            )
-        if isinstance(exc, CommandIdReused):
-            return Response(
-                {"code": "command_id_reused", "message": str(exc)},
-                status=status.HTTP_409_CONFLICT,
-            )
-        return super().handle_exception(exc)
-
+class CampaignsView(SignedInView):
     def campaign(self, request: Request, campaign_id: UUID) -> tuple[Campaign, str]:
         """The campaign and the user's role; 404 if none or private and not theirs, 403 if
         public and not theirs (R-ADD-31)."""

@@ -21,19 +21,15 @@ from drf_spectacular.utils import (
     extend_schema_serializer,
 )
 from rest_framework import serializers, status
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.exceptions import PermissionDenied
-from rest_framework.parsers import JSONParser
-from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from battles.api_fields import RulesField, StrictIntegerField, StrictSerializer
 from battles.engine.cards import CARD_KINDS
 from battles.engine.errors import InvalidInput
 from battles.engine.ruleset import parse_ruleset
-from penance_site.api import ErrorsOutput
+from penance_site.api import ErrorsOutput, SignedInView
 
 from . import catalogue
 from .models import Card, CardVersion
@@ -212,12 +208,7 @@ def _detail(card: Card, outcome: str | None = None) -> dict[str, Any]:
 # --- views ----------------------------------------------------------------------------------------
 
 
-class CardsView(APIView):
-    # Token first: its WWW-Authenticate header turns an anonymous request into a 401.
-    authentication_classes = (TokenAuthentication, SessionAuthentication)
-    permission_classes = (IsAuthenticated,)
-    parser_classes = (JSONParser,)
-
+class CardsView(SignedInView):
     def staff_only(self, request: Request) -> None:
         if not request.user.is_staff:
             raise PermissionDenied("only staff change the card catalogue")

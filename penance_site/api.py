@@ -5,11 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from rest_framework import serializers, status
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.exceptions import ParseError, ValidationError
+from rest_framework.parsers import JSONParser
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
+from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from battles.engine.errors import InvalidInput, RuleViolation
+from battles.eventstore import CommandIdReused, ConcurrencyError
 
 
 # The error shapes every endpoint answers with, for the OpenAPI schema.
@@ -27,6 +32,21 @@ class RefusalOutput(serializers.Serializer[Any]):
     code = serializers.CharField()
     message = serializers.CharField()
     rule = serializers.CharField(allow_null=True)
+
+
+class ConflictOutput(serializers.Serializer[Any]):
+    code = serializers.ChoiceField(choices=("stale_version", "command_id_reused"))
+    message = serializers.CharField()
+    current_version = serializers.IntegerField(required=False)
+
+
+class SignedInView(APIView):
+    """The base of the battle, campaign and card endpoints: JSON in, a signed-in user."""
+
+    # Token first: its WWW-Authenticate header turns an anonymous request into a 401.
+    authentication_classes = (TokenAuthentication, SessionAuthentication)
+    permission_classes = (IsAuthenticated,)
+    parser_classes = (JSONParser,)
 
 
 def invalid_input_response(exc: InvalidInput) -> Response:
@@ -60,7 +80,17 @@ def _flatten(detail: Any, prefix: str = "") -> list[dict[str, Any]]:
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    """DRF exception handler: engine errors become 400/422 with field and rule."""
+    """DRF exception handler: engine errors become 400/422 with field and rule, the event
+    store's refusals 409 (the client reads the stream again and retries)."""
+    if isinstance(exc, ConcurrencyError):
+        return Response(
+            {"code": "stale_version", "message": str(exc), "current_version": exc.actual},
+            status=status.HTTP_409_CONFLICT,
+        )
+    if isinstance(exc, CommandIdReused):
+        return Response(
+            {"code": "command_id_reused", "message": str(exc)}, status=status.HTTP_409_CONFLICT
+        )
     if isinstance(exc, InvalidInput):
         return invalid_input_response(exc)
     if isinstance(exc, RuleViolation):
