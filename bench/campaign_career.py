@@ -39,13 +39,13 @@ import io
 import os
 import platform
 import pstats
-import random
 import statistics
 import sys
 import tempfile
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -61,8 +61,8 @@ django.setup()
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.db import connection, connections, transaction  # noqa: E402
 
-from battles.engine.battle import decide, legal_actions, parse_command, replay, to_record  # noqa: E402
-from battles.engine.battle.autoplay import choose  # noqa: E402
+from battles.engine.battle import to_record  # noqa: E402
+from battles.engine.battle.autoplay import greedy_commands  # noqa: E402
 from battles.engine.board import parse_board  # noqa: E402
 from battles.engine.demo import DEMO_DECKS, demo_board  # noqa: E402
 from battles.engine.hexes import Hex  # noqa: E402
@@ -205,25 +205,21 @@ def _record(event: Any) -> NewEvent:
 def _plan(battle: Battle, seed: int, limit: int) -> _Planned:
     """Play the battle in the engine with the greedy autoplayer until the command that
     ends it; _NoEnd when it does not end within `limit` commands."""
-    rng = random.Random(seed)
-    state = battle_state_at(battle=battle)
+    before = battle_state_at(battle=battle)
     chunks: list[tuple[int, list[NewEvent]]] = []
     pending: list[NewEvent] = []
-    version = state.version
-    for n in range(limit):
-        body = choose(state, list(legal_actions(state)), rng)
-        events = decide(state, parse_command(body))
-        after = replay(events, state)
+    version = before.version
+    for n, (body, events, after) in enumerate(islice(greedy_commands(before, seed=seed), limit)):
         if after.over:
             if pending:
                 chunks.append((version, pending))
-            return _Planned(chunks, body, state.version, n + 1)
+            return _Planned(chunks, body, before.version, n + 1)
         if len(pending) + len(events) > CHUNK:
             chunks.append((version, pending))
             version += len(pending)
             pending = []
         pending.extend(_record(e) for e in events)
-        state = after
+        before = after
     raise _NoEnd
 
 

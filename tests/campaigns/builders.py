@@ -3,15 +3,15 @@ and helpers to start a mission and play its battle to the end through the servic
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.test import TestCase
 
-from battles.engine.battle import decide, legal_actions, parse_command, replay, to_record
-from battles.engine.battle.autoplay import choose
+from battles.engine.battle import to_record
+from battles.engine.battle.autoplay import greedy_commands
 from battles.engine.demo import DEMO_DECKS, demo_board
 from battles.eventstore import NewEvent, append
 from battles.models import Battle
@@ -99,75 +99,49 @@ def seats(dc: DemoCampaign) -> list[dict[str, Any]]:
     ]
 
 
-def play_to_end(battle: Battle, gm: Any, *, seed: int = 0, limit: int = 4000) -> int:
-    """Play the battle with the greedy autoplayer through the command service until it ends
-    (or `limit` commands); returns the commands sent."""
-    rng = random.Random(seed)
-    state = battle_state_at(battle=battle)
-    sent = 0
-    while not state.over and sent < limit:
-        body = choose(state, list(legal_actions(state)), rng)
-        battle_command_execute(
-            battle=battle,
-            actor=gm,
-            command_id=f"t-{battle.id.hex}-{sent}",
-            expected_version=state.version,
-            body=body,
-        )
-        sent += 1
-        state = battle_state_at(battle=battle)
-    return sent
-
-
 def fast_forward(battle: Battle, gm: Any, *, seed: int = 0, limit: int = 4000) -> int:
     """Play the battle with the greedy autoplayer in the engine and record every command
     but the last straight into the store, then send the last one (the one that ends the
     battle) through the command service, so the battle's final transaction is the real
     one. Returns the number of commands; fails when the battle does not end in `limit`."""
-    rng = random.Random(seed)
-    state = battle_state_at(battle=battle)
+    before = battle_state_at(battle=battle)
     pending: list[NewEvent] = []
     stream = battle_stream(battle=battle)
-    version = state.version
-    for n in range(limit):
-        body = choose(state, list(legal_actions(state)), rng)
-        events = decide(state, parse_command(body))
-        after = replay(events, state)
+    version = before.version
+
+    def flush(n: int) -> None:
+        append(
+            stream=stream,
+            expected_version=version,
+            events=pending,
+            command_id=f"ff-{battle.id.hex}-{n}",
+            metadata={"actor": gm.username, "adjustment": False},
+        )
+
+    for n, (body, events, after) in enumerate(islice(greedy_commands(before, seed=seed), limit)):
         if after.over:
             if pending:
-                append(
-                    stream=stream,
-                    expected_version=version,
-                    events=pending,
-                    command_id=f"ff-{battle.id.hex}-{n}",
-                    metadata={"actor": gm.username, "adjustment": False},
-                )
+                flush(n)
             battle_command_execute(
                 battle=battle,
                 actor=gm,
                 command_id=f"t-{battle.id.hex}-{n}",
-                expected_version=state.version,
+                expected_version=before.version,
                 body=body,
             )
             return n + 1
         if len(pending) + len(events) > 900:
-            append(
-                stream=stream,
-                expected_version=version,
-                events=pending,
-                command_id=f"ff-{battle.id.hex}-{n}",
-                metadata={"actor": gm.username, "adjustment": False},
-            )
+            flush(n)
             version += len(pending)
             pending = []
-        pending.extend(NewEvent(*_record(e)) for e in events)
-        state = after
+        pending.extend(_record(e) for e in events)
+        before = after
     raise AssertionError(f"the battle did not end within {limit} commands")
 
 
-def _record(event: Any) -> tuple[str, dict[str, Any], int]:
+def _record(event: Any) -> NewEvent:
     type_, schema_version, payload = to_record(event)
-    return type_, payload, schema_version
+    return NewEvent(type_, payload, schema_version)
 
 
 def finish(battle: Battle, gm: Any, *, seed: int = 0) -> int:

@@ -15,8 +15,9 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any
 
 from ..hexes import Hex
@@ -92,6 +93,30 @@ def choose(state: BattleState, actions: list[LegalAction], rng: random.Random) -
     return actions[0].body
 
 
+def greedy_commands(
+    state: BattleState,
+    *,
+    seed: int = 0,
+    chooser: Callable[[BattleState, list[LegalAction], random.Random], dict[str, Any]] = choose,
+) -> Iterator[tuple[dict[str, Any], list[Event], BattleState]]:
+    """The autoplayer's commands one at a time until the battle is over: each command's
+    body, the events `decide` gave it and the state after them.
+
+    >>> from battles.engine.demo import demo_setup
+    >>> from battles.engine.battle.decide import create
+    >>> body, events, after = next(greedy_commands(replay(create("b", demo_setup(seed=2)))))
+    >>> after.version == replay(create("b", demo_setup(seed=2))).version + len(events)
+    True
+    """
+    rng = random.Random(seed)
+    while not state.over:
+        body = chooser(state, list(legal_actions(state)), rng)
+        events = decide(state, parse_command(body))
+        for event in events:
+            state = evolve(state, event)
+        yield body, events, state
+
+
 def play(
     events: list[Event],
     *,
@@ -100,17 +125,10 @@ def play(
     chooser: Callable[[BattleState, list[LegalAction], random.Random], dict[str, Any]] = choose,
 ) -> Played:
     """Send up to `commands` commands to the battle `events` describe, or until it is over."""
-    rng = random.Random(seed)
-    state = replay(events)
-    out = Played()
-    for _ in range(commands):
-        if state.over:
-            break
-        body = chooser(state, list(legal_actions(state)), rng)
-        new = decide(state, parse_command(body))
-        for event in new:
-            state = evolve(state, event)
+    start = replay(events)
+    out = Played(state=start)
+    for body, new, state in islice(greedy_commands(start, seed=seed, chooser=chooser), commands):
         out.bodies.append(body)
         out.events.extend(new)
-    out.state = state
+        out.state = state
     return out

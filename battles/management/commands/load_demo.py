@@ -6,7 +6,7 @@ so it refuses to run with DEBUG off unless told `--allow-production`.
 
 from __future__ import annotations
 
-import random
+from itertools import islice
 from typing import Any
 
 from django.conf import settings
@@ -14,8 +14,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
-from battles.engine.battle import legal_actions
-from battles.engine.battle.autoplay import choose
+from battles.engine.battle.autoplay import greedy_commands
 from battles.engine.demo import DEMO_DECKS, demo_board, demo_setup
 from battles.models import Battle
 from battles.selectors import battle_state_at
@@ -161,18 +160,21 @@ class Command(BaseCommand):
         )
 
     def _play(self, battle: Battle, gm: Any, *, seed: int, commands: int) -> Any:
-        rng = random.Random(seed)
+        """The greedy autoplayer's commands, each sent through the command service. The
+        service decides it again on the stored state; the demo battles roll seeded dice
+        (by seed and version), so it records the events the autoplayer saw."""
         state = battle_state_at(battle=battle)
-        for i in range(commands):
-            if state.over:
-                break
-            body = choose(state, list(legal_actions(state)), rng)
-            battle_command_execute(
+        for i, (body, events, after) in enumerate(
+            islice(greedy_commands(state, seed=seed), commands)
+        ):
+            result = battle_command_execute(
                 battle=battle,
                 actor=gm,
                 command_id=f"demo-{battle.id}-{i}",
                 expected_version=state.version,
                 body=body,
             )
-            state = battle_state_at(battle=battle)
+            if [e.type for e in result.events] != [e.type for e in events]:
+                raise CommandError(f"battle {battle.id} left the autoplayer's line at {i}")
+            state = after
         return state
