@@ -46,7 +46,7 @@ django.setup()
 from django.conf import settings  # noqa: E402
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.contrib.auth.base_user import AbstractBaseUser  # noqa: E402
-from django.db import connection, connections, transaction  # noqa: E402
+from django.db import connection, transaction  # noqa: E402
 
 from battles.engine.battle import (  # noqa: E402
     BattleState,
@@ -75,8 +75,8 @@ from battles.services import (  # noqa: E402
     battle_create,
     command_fingerprint,
 )
+from bench.benchdb import throwaway_database  # noqa: E402
 
-TEST_DB = "test_bench_battles"
 WARM_UP = 10  # untimed commands per battle before the timed ones
 WRITE_CHUNK = 500  # commands per transaction while building a battle
 
@@ -253,11 +253,7 @@ def bench_database(*, quick: bool) -> None:
     n_travel = 20 if quick else 100
     every = settings.PENANCE_SNAPSHOT_EVERY
 
-    # A database of our own: the events table refuses DELETE, and a name apart from pytest's
-    # test_<name> keeps a concurrent test run's database safe from autoclobber.
-    connection.settings_dict.setdefault("TEST", {})["NAME"] = TEST_DB
-    connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
-    try:
+    with throwaway_database("battles"):
         pg = connection.pg_version
         print(
             f"machine: {platform.node()} {platform.machine()} {os.cpu_count()} cores, "
@@ -304,6 +300,3 @@ def bench_database(*, quick: bool) -> None:
             f"time travel: battle_state_at(big, random version of {big[0].version}), "
             f"{n_travel} samples: {_ms(travel)} (current state: {head_ms:.2f} ms)"
         )
-    finally:
-        connections.close_all()
-        connection.creation.destroy_test_db(TEST_DB, verbosity=0)

@@ -41,7 +41,6 @@ import platform
 import pstats
 import statistics
 import sys
-import tempfile
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -59,7 +58,7 @@ import django  # noqa: E402
 django.setup()
 
 from django.contrib.auth import get_user_model  # noqa: E402
-from django.db import connection, connections, transaction  # noqa: E402
+from django.db import connection, transaction  # noqa: E402
 
 from battles.engine.battle import to_record  # noqa: E402
 from battles.engine.battle.autoplay import greedy_commands  # noqa: E402
@@ -70,12 +69,12 @@ from battles.eventstore import NewEvent, StreamRef, append, read_stream  # noqa:
 from battles.models import Battle, Event  # noqa: E402
 from battles.selectors import battle_state_at, battle_stream  # noqa: E402
 from battles.services import battle_command_execute  # noqa: E402
+from bench.benchdb import throwaway_database  # noqa: E402
 from campaigns import services  # noqa: E402
 from campaigns.catalogue import catalogue_load_demo  # noqa: E402
 from campaigns.models import Campaign, CasketBuild, Mission  # noqa: E402
 from campaigns.selectors import campaign_state, pilot_career  # noqa: E402
 
-TEST_DB = "test_bench_career"
 PLAYERS = 4
 DECKS = (("penitent-scout", "scout", "left"), ("bastion-heavy", "heavy", "right"))
 # Two against two across the causeway (R-TRN-8). Distinct clear hexes on the demo board,
@@ -335,15 +334,7 @@ def profile(campaign: Campaign, pilot_id: str) -> str:
 
 def run(args: argparse.Namespace) -> None:
     _check_deploy()
-    tmp: tempfile.TemporaryDirectory[str] | None = None
-    if connection.vendor == "sqlite":
-        tmp = tempfile.TemporaryDirectory(prefix="bench-career-")
-        name = str(Path(tmp.name) / "bench.sqlite3")
-    else:
-        name = TEST_DB
-    connection.settings_dict.setdefault("TEST", {})["NAME"] = name
-    connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
-    try:
+    with throwaway_database("career"):
         print(_machine())
         print(f"date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC")
         t0 = time.perf_counter()
@@ -399,11 +390,6 @@ def run(args: argparse.Namespace) -> None:
         )
         if args.profile or med(career) > 1.0:
             print(profile(campaign, pilot.id))
-    finally:
-        connections.close_all()
-        connection.creation.destroy_test_db(name, verbosity=0)
-        if tmp is not None:
-            tmp.cleanup()
 
 
 def main() -> None:

@@ -26,7 +26,6 @@ import platform
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -34,7 +33,6 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 DEFAULT_PATH = ROOT.parent / "shared/data/penance-card-database-v5.15b.json"
-TEST_DB = "test_bench_cards"
 
 
 def _baseline(path: Path) -> float:
@@ -54,21 +52,13 @@ def child(path: Path, repeats: int) -> dict[str, Any]:
     import django
 
     django.setup()
-    from django.db import connection, connections
+    from django.db import connection
 
+    from bench.benchdb import throwaway_database
     from campaigns.catalogue import cards_import
     from campaigns.models import Card, CardVersion
 
-    tmp: tempfile.TemporaryDirectory[str] | None = None
-    if connection.vendor == "sqlite":
-        tmp = tempfile.TemporaryDirectory(prefix="bench-cards-")
-        name = str(Path(tmp.name) / "bench.sqlite3")
-    else:
-        # A name apart from pytest's test_<name>: a concurrent test run's database is safe.
-        name = TEST_DB
-    connection.settings_dict.setdefault("TEST", {})["NAME"] = name
-    connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
-    try:
+    with throwaway_database("cards"):
 
         def run_import() -> tuple[float, int, Any]:
             queries = 0
@@ -116,11 +106,6 @@ def child(path: Path, repeats: int) -> dict[str, Any]:
             "loaded": report.loaded,
             "automated": report.automated,
         }
-    finally:
-        connections.close_all()
-        connection.creation.destroy_test_db(name, verbosity=0)
-        if tmp is not None:
-            tmp.cleanup()
 
 
 def main() -> None:
