@@ -5,23 +5,11 @@ Nothing here writes: a battle changes only through its commands (battles/service
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import admin
-from django.http import HttpRequest
+
+from penance_site.admin_readonly import ReadOnly
 
 from .models import Battle, BattleSeat, BattleWatcher
-
-
-class ReadOnly:
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 class SeatInline(ReadOnly, admin.TabularInline):  # type: ignore[type-arg]

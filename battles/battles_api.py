@@ -26,16 +26,17 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from battles import selectors, services
-from battles.api_fields import StrictIntegerField, StrictSerializer
-from battles.engine.battle import BattleState, from_record, public_payload, state_view, to_record
+from battles.codec import BATTLE_EVENTS
+from battles.engine.battle import BattleState, public_payload, state_view
 from battles.engine.errors import InvalidInput
-from battles.eventstore import (
+from battles.models import Battle
+from penance_site.api import ConflictOutput, ErrorsOutput, RefusalOutput, SignedInView
+from penance_site.api_fields import StrictIntegerField, StrictSerializer
+from penance_site.eventstore.store import (
     RecordedEvent,
     format_timestamp,
     stream_version,
 )
-from battles.models import Battle
-from penance_site.api import ConflictOutput, ErrorsOutput, RefusalOutput, SignedInView
 
 TAGS = ["battles"]
 
@@ -192,7 +193,7 @@ def _detail(battle: Battle, viewer: selectors.Viewer, state: BattleState) -> dic
 
 def _event(e: RecordedEvent, viewer: selectors.Viewer) -> dict[str, Any]:
     # Stored payloads keep their schema version; filter and show them upcast to today's.
-    type_, schema_version, payload = to_record(from_record(e.type, e.schema_version, e.payload))
+    type_, schema_version, payload = BATTLE_EVENTS.to_record(BATTLE_EVENTS.decode(e))
     return {
         "version": e.version,
         "type": type_,

@@ -21,14 +21,6 @@ from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 from rest_framework.views import APIView
 
-from battles.api_fields import (
-    BoardField,
-    DirectionField,
-    HexField,
-    RulesField,
-    StrictIntegerField,
-    StrictSerializer,
-)
 from battles.engine.board import (
     DEFAULT_TERRAIN,
     MAX_BOARD_HEXES,
@@ -50,6 +42,14 @@ from battles.engine.tohit import (
     Weapon,
     parse_range,
     to_hit,
+)
+from penance_site.api_fields import (
+    BoardField,
+    DirectionField,
+    HexField,
+    RulesField,
+    StrictIntegerField,
+    StrictSerializer,
 )
 
 MAX_OTHERS = 200

@@ -7,7 +7,7 @@ events after it; snapshots of another engine version are ignored.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,30 +16,34 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Q, QuerySet
 
+from battles.codec import BATTLE_EVENTS, STREAM_TYPE
 from battles.engine.battle import (
+    BattleOutcome,
     BattleState,
     LegalAction,
+    battle_outcome,
+    ends_battle,
     evolve,
-    from_record,
     legal_actions,
     state_from_dict,
 )
 from battles.engine.errors import InvalidInput
 from battles.engine.ruleset import ENGINE_VERSION
-from battles.eventstore import (
+from battles.models import Battle, BattleSeat, BattleWatcher
+from penance_site.eventstore.models import Event
+from penance_site.eventstore.store import (
     RecordedEvent,
     StreamRef,
     VerifyReport,
     format_timestamp,
     iter_stream,
     read_stream,
+    recorded_from_row,
     snapshot_load,
     stream_version,
     verify,
 )
-from battles.models import Battle, BattleSeat, BattleWatcher, Event
 
-STREAM_TYPE = "battle"
 EXPORT_FORMAT = "penance-battle/1"
 
 User = AbstractBaseUser | AnonymousUser
@@ -131,12 +135,6 @@ def battle_list_for(*, user: User) -> QuerySet[Battle]:
     )
 
 
-def _fold(state: BattleState | None, events: Iterable[RecordedEvent]) -> BattleState | None:
-    for e in events:
-        state = evolve(state, from_record(e.type, e.schema_version, e.payload))
-    return state
-
-
 def battle_state_at(*, battle: Battle, version: int | None = None) -> BattleState:
     """The battle after its first `version` events (None: all of them).
 
@@ -152,7 +150,9 @@ def battle_state_at(*, battle: Battle, version: int | None = None) -> BattleStat
     snapshot = snapshot_load(stream=stream, engine_version=ENGINE_VERSION, at_or_before=version)
     state = state_from_dict(snapshot.state) if snapshot else None
     after = snapshot.version if snapshot else 0
-    state = _fold(state, read_stream(stream, after_version=after, up_to_version=version))
+    state = BATTLE_EVENTS.fold(
+        evolve, read_stream(stream, after_version=after, up_to_version=version), state
+    )
     if state is None:
         raise InvalidInput("at", f"battle {battle.id} has no events")
     return state
@@ -265,3 +265,33 @@ def battle_export(*, battle: Battle) -> dict[str, Any]:
         "setup": events[0]["payload"]["setup"],
         "events": events,
     }
+
+
+# --- for the apps built on battles (campaigns) ---------------------------------------------------
+
+
+def battle_stream_ended(*, stream: StreamRef, events: Sequence[RecordedEvent]) -> str | None:
+    """The battle id when `events`, just appended to `stream`, closed a battle (R-TRN-8);
+    None for any other append. For reactions to the event store's appends."""
+    if stream.type != STREAM_TYPE or not any(ends_battle(e.type) for e in events):
+        return None
+    return stream.id
+
+
+def battle_outcome_of(*, battle: Battle) -> BattleOutcome:
+    """The finished battle's outcome, read from its events through the codec (upcasters
+    included); RuleViolation `battle_not_over` (R-PLT-5) while it runs."""
+    stream = battle_stream(battle=battle)
+    return battle_outcome([BATTLE_EVENTS.decode(e) for e in iter_stream(stream)])
+
+
+def battles_events_of_types(
+    *, battle_ids: Iterable[str], types: Iterable[str]
+) -> Iterator[RecordedEvent]:
+    """The events of these types in these battles' streams, in store order (for careers:
+    one query over every battle a pilot sat in)."""
+    rows = Event.objects.filter(
+        stream_type=STREAM_TYPE, stream_id__in=list(battle_ids), type__in=list(types)
+    ).order_by("position")
+    for row in rows.iterator(chunk_size=2000):
+        yield recorded_from_row(row)

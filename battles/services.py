@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -19,6 +19,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
+from battles.codec import BATTLE_EVENTS
 from battles.engine.battle import (
     BattleState,
     Command,
@@ -26,30 +27,15 @@ from battles.engine.battle import (
     create,
     decide,
     evolve,
-    from_record,
     parse_command,
     parse_setup,
     replay,
     state_to_dict,
-    to_record,
 )
 from battles.engine.battle.commands import Revert
 from battles.engine.battle.events import BattleCreated
-from battles.engine.battle.state import OVER
 from battles.engine.errors import InvalidInput, RuleViolation
 from battles.engine.ruleset import ENGINE_VERSION
-from battles.eventstore import (
-    CommandIdReused,
-    ConcurrencyError,
-    NewEvent,
-    RecordedEvent,
-    StreamRef,
-    append,
-    canonical_json,
-    event_digest,
-    snapshot_store,
-    stream_version,
-)
 from battles.models import Battle, BattleSeat, BattleWatcher
 from battles.selectors import (
     EXPORT_FORMAT,
@@ -62,7 +48,19 @@ from battles.selectors import (
     command_ids_in_use,
     users_by_username,
 )
-from campaigns.models import OutcomeOutbox
+from penance_site.eventstore.codec import DecodeError
+from penance_site.eventstore.store import (
+    CommandIdReused,
+    ConcurrencyError,
+    NewEvent,
+    RecordedEvent,
+    StreamRef,
+    append,
+    canonical_json,
+    event_digest,
+    snapshot_store,
+    stream_version,
+)
 
 TIMESTAMP_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"  # eventstore.format_timestamp
 MAX_IMPORT_EVENTS = 100_000
@@ -99,14 +97,6 @@ def _snapshot_if_due(stream: StreamRef, old_version: int, state: BattleState) ->
             engine_version=ENGINE_VERSION,
             state=state_to_dict(state),
         )
-
-
-def _new_events(events: Iterable[Event]) -> list[NewEvent]:
-    out = []
-    for e in events:
-        type_, schema_version, payload = to_record(e)
-        out.append(NewEvent(type_, payload, schema_version))
-    return out
 
 
 def _metadata(actor: AbstractBaseUser, events: Sequence[Event]) -> dict[str, Any]:
@@ -172,7 +162,7 @@ def battle_create(
     append(
         stream=stream,
         expected_version=0,
-        events=_new_events(events),
+        events=BATTLE_EVENTS.encode_all(events),
         command_id=f"create-{battle.id}",
         metadata=_metadata(gm, events),
     )
@@ -257,7 +247,6 @@ def battle_command_execute(
                 f"command (version {earlier[0].version}); use a new command id"
             )
         return CommandResult(tuple(earlier), earlier[-1].version, duplicate=True)
-    _check_not_handed_over(battle)
     current = stream_version(stream)
     if current != expected_version:
         raise ConcurrencyError(stream, expected_version, current)
@@ -268,7 +257,7 @@ def battle_command_execute(
     result = append(
         stream=stream,
         expected_version=expected_version,
-        events=_new_events(events),
+        events=BATTLE_EVENTS.encode_all(events),
         command_id=command_id,
         metadata=_metadata(actor, events),
         fingerprint=fingerprint,
@@ -278,27 +267,7 @@ def battle_command_execute(
     new_state = replay(events, state)
     _cache(battle, new_state)
     _snapshot_if_due(stream, expected_version, new_state)
-    if new_state.phase == OVER and state.phase != OVER:
-        _battle_ended(battle)
     return CommandResult(result.events, result.version, duplicate=False)
-
-
-def _battle_ended(battle: Battle) -> None:
-    # The campaign's outbox row belongs in this transaction (R-PLT-5, docs/CAMPAIGNS.md);
-    # imported here because the campaigns app builds on this module.
-    from campaigns.services import battle_outcome_enqueue
-
-    battle_outcome_enqueue(battle=battle)
-
-
-def _check_not_handed_over(battle: Battle) -> None:
-    if OutcomeOutbox.objects.filter(battle=battle).exists():
-        raise RuleViolation(
-            "outcome_handed_over",
-            "this mission's battle is over and its outcome belongs to the campaign: "
-            "correct the campaign (GM adjustments) instead of the battle",
-            "R-ADD-32",
-        )
 
 
 # --- watchers ------------------------------------------------------------------------------------
@@ -402,9 +371,9 @@ def _replayed(events: Sequence[_DocEvent]) -> tuple[list[Event], list[BattleStat
         if (i == 0) != (e.type == "BattleCreated"):
             raise InvalidInput(f"events[{i}].type", "a battle starts with its one BattleCreated")
         try:
-            event = from_record(e.type, e.schema_version, e.payload)
-        except InvalidInput as exc:
-            raise InvalidInput(f"events[{i}].{exc.field}", exc.message, exc.rule) from None
+            event = BATTLE_EVENTS.decode_record(e.type, e.schema_version, e.payload)
+        except DecodeError as exc:
+            raise InvalidInput(f"events[{i}].{exc.field}", exc.message) from None
         except (TypeError, ValueError) as exc:
             raise InvalidInput(
                 f"events[{i}].payload", f"is not a {e.type} payload: {exc}"

@@ -34,7 +34,7 @@ django.setup()
 import psycopg  # noqa: E402
 from django.db import connection, connections  # noqa: E402
 
-from battles.eventstore import (  # noqa: E402
+from penance_site.eventstore.store import (  # noqa: E402
     NewEvent,
     StreamRef,
     append,

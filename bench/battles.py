@@ -29,16 +29,15 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from battles.codec import BATTLE_EVENTS  # noqa: E402
 from battles.engine.battle import (  # noqa: E402
     Event,
     create,
     decide,
     evolve,
-    from_record,
     legal_actions,
     parse_command,
     replay,
-    to_record,
 )
 from battles.engine.demo import demo_setup  # noqa: E402
 
@@ -76,7 +75,7 @@ def _median(samples: list[float]) -> float:
 
 def bench_replay(n_events: int, rounds: int) -> dict[str, Any]:
     events = random_battle(n_events)
-    stored = [to_record(e) for e in events]
+    stored = [BATTLE_EVENTS.to_record(e) for e in events]
     texts = [json.dumps(payload) for _, _, payload in stored]
     decode_t: list[float] = []
     replay_t: list[float] = []
@@ -89,13 +88,13 @@ def bench_replay(n_events: int, rounds: int) -> dict[str, Any]:
         t0 = time.perf_counter()
         state = None
         for (type_, version, _), payload in zip(stored, payloads, strict=True):
-            state = evolve(state, from_record(type_, version, payload))
+            state = evolve(state, BATTLE_EVENTS.decode_record(type_, version, payload))
         replay_t.append(time.perf_counter() - t0)
 
         t0 = time.perf_counter()
         state2 = None
         for (type_, version, _), text in zip(stored, texts, strict=True):
-            state2 = evolve(state2, from_record(type_, version, json.loads(text)))
+            state2 = evolve(state2, BATTLE_EVENTS.decode_record(type_, version, json.loads(text)))
         full_t.append(time.perf_counter() - t0)
         assert state == state2 == replay(events)
     decode, fold, full = _median(decode_t), _median(replay_t), _median(full_t)

@@ -48,24 +48,19 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.contrib.auth.base_user import AbstractBaseUser  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 
+from battles.codec import BATTLE_EVENTS  # noqa: E402
 from battles.engine.battle import (  # noqa: E402
     BattleState,
     Event,
     decide,
     evolve,
-    from_record,
     legal_actions,
     parse_command,
     state_to_dict,
 )
 from battles.engine.demo import demo_setup  # noqa: E402
 from battles.engine.ruleset import ENGINE_VERSION  # noqa: E402
-from battles.eventstore import (  # noqa: E402
-    append,
-    read_stream,
-    snapshot_store,
-)
-from battles.models import Battle, Snapshot  # noqa: E402
+from battles.models import Battle  # noqa: E402
 from battles.selectors import battle_state_at, battle_stream  # noqa: E402
 from battles.services import (  # noqa: E402
     _cache,
@@ -76,6 +71,12 @@ from battles.services import (  # noqa: E402
     command_fingerprint,
 )
 from bench.benchdb import throwaway_database  # noqa: E402
+from penance_site.eventstore.models import Snapshot  # noqa: E402
+from penance_site.eventstore.store import (  # noqa: E402
+    append,
+    read_stream,
+    snapshot_store,
+)
 
 WARM_UP = 10  # untimed commands per battle before the timed ones
 WRITE_CHUNK = 500  # commands per transaction while building a battle
@@ -155,7 +156,7 @@ def _head(battle: Battle) -> BattleState:
     events = read_stream(battle_stream(battle=battle))
     state = None
     for e in events:
-        state = evolve(state, from_record(e.type, e.schema_version, e.payload))
+        state = evolve(state, BATTLE_EVENTS.decode_record(e.type, e.schema_version, e.payload))
     assert state is not None
     return state
 

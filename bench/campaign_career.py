@@ -60,13 +60,12 @@ django.setup()
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.db import connection, transaction  # noqa: E402
 
-from battles.engine.battle import to_record  # noqa: E402
+from battles.codec import BATTLE_EVENTS  # noqa: E402
 from battles.engine.battle.autoplay import greedy_commands  # noqa: E402
 from battles.engine.board import parse_board  # noqa: E402
 from battles.engine.demo import DEMO_DECKS, demo_board  # noqa: E402
 from battles.engine.hexes import Hex  # noqa: E402
-from battles.eventstore import NewEvent, StreamRef, append, read_stream  # noqa: E402
-from battles.models import Battle, Event  # noqa: E402
+from battles.models import Battle  # noqa: E402
 from battles.selectors import battle_state_at, battle_stream  # noqa: E402
 from battles.services import battle_command_execute  # noqa: E402
 from bench.benchdb import throwaway_database  # noqa: E402
@@ -74,6 +73,8 @@ from campaigns import services  # noqa: E402
 from campaigns.catalogue import catalogue_load_demo  # noqa: E402
 from campaigns.models import Campaign, CasketBuild, Mission  # noqa: E402
 from campaigns.selectors import campaign_state, pilot_career  # noqa: E402
+from penance_site.eventstore.models import Event  # noqa: E402
+from penance_site.eventstore.store import NewEvent, StreamRef, append, read_stream  # noqa: E402
 
 PLAYERS = 4
 DECKS = (("penitent-scout", "scout", "left"), ("bastion-heavy", "heavy", "right"))
@@ -197,7 +198,7 @@ def _seats(roster: _Roster) -> list[dict[str, Any]]:
 
 
 def _record(event: Any) -> NewEvent:
-    type_, schema_version, payload = to_record(event)
+    type_, schema_version, payload = BATTLE_EVENTS.to_record(event)
     return NewEvent(type_, payload, schema_version)
 
 

@@ -25,11 +25,11 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from battles.api_fields import RulesField, StrictIntegerField, StrictSerializer
 from battles.engine.cards import CARD_KINDS
 from battles.engine.errors import InvalidInput
 from battles.engine.ruleset import parse_ruleset
 from penance_site.api import ErrorsOutput, SignedInView
+from penance_site.api_fields import RulesField, StrictIntegerField, StrictSerializer
 
 from . import catalogue
 from .models import Card, CardVersion

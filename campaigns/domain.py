@@ -25,7 +25,6 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from battles.engine.arcs import SHIELDS
-from battles.engine.battle.events import jsonable
 from battles.engine.battle.state import CARRIED_WOUNDS, SP_MAXIMUM, WOUND_DECK
 from battles.engine.dice import COMPONENTS
 from battles.engine.errors import InvalidInput, RuleViolation
@@ -223,36 +222,6 @@ EVENT_TYPES: Mapping[str, type[Event]] = MappingProxyType(
         )
     }
 )
-
-
-def _tupled(value: Any) -> Any:
-    return tuple(_tupled(v) for v in value) if isinstance(value, list) else value
-
-
-def to_record(event: Event) -> tuple[str, int, dict[str, Any]]:
-    """(type, schema_version, payload) as the event store keeps them.
-
-    >>> to_record(PlayerJoined("ann"))
-    ('PlayerJoined', 1, {'player': 'ann'})
-    """
-    payload = {f.name: jsonable(getattr(event, f.name)) for f in dataclasses.fields(event)}
-    return event.type, event.SCHEMA_VERSION, payload
-
-
-def from_record(type_: str, schema_version: int, payload: Mapping[str, Any]) -> Event:
-    """The event a stored record holds.
-
-    >>> from_record(*to_record(PlayerJoined("ann")))
-    PlayerJoined(player='ann')
-    """
-    cls = EVENT_TYPES.get(type_)
-    if cls is None:
-        raise InvalidInput("type", f"{type_!r} is not a campaign event")
-    if schema_version != cls.SCHEMA_VERSION:
-        raise InvalidInput("schema_version", f"{type_} has no schema version {schema_version}")
-    # `rules` is a ruleset document (an object), the only field that is not a tuple of values.
-    values = {k: v if k == "rules" else _tupled(v) for k, v in payload.items()}
-    return cls(**values)
 
 
 # --- state ---------------------------------------------------------------------------------------

@@ -18,7 +18,6 @@ from django.db import models
 from django.utils import timezone
 
 from battles.engine.cards import CARD_KINDS
-from battles.models import Battle
 
 # --- card catalogue ------------------------------------------------------------------------------
 
@@ -121,7 +120,7 @@ class Mission(models.Model):
     name = models.CharField(max_length=120)
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.PLANNED)
     battle = models.OneToOneField(
-        Battle, on_delete=models.PROTECT, null=True, blank=True, related_name="mission"
+        "battles.Battle", on_delete=models.PROTECT, null=True, blank=True, related_name="mission"
     )
     winner = models.CharField(max_length=60, blank=True, default="")
 
@@ -249,7 +248,7 @@ class OutcomeOutbox(models.Model):
     """
 
     battle = models.OneToOneField(
-        Battle, on_delete=models.PROTECT, primary_key=True, related_name="outcome_outbox"
+        "battles.Battle", on_delete=models.PROTECT, primary_key=True, related_name="outcome_outbox"
     )
     mission = models.OneToOneField(Mission, on_delete=models.PROTECT, related_name="outbox")
     created_at = models.DateTimeField(default=timezone.now)

@@ -14,19 +14,17 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Q, QuerySet
 
-from battles.eventstore import (
+from battles.selectors import battles_events_of_types
+from penance_site.eventstore.store import (
     RecordedEvent,
     StreamRef,
     format_timestamp,
     read_stream,
-    recorded_from_row,
 )
-from battles.models import Event
 
 from . import domain
+from .codec import CAMPAIGN_EVENTS, STREAM_TYPE
 from .models import Campaign, CampaignPlayer, Mission
-
-STREAM_TYPE = "campaign"
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -45,7 +43,10 @@ def campaign_state(*, campaign: Campaign) -> domain.CampaignState:
 
 
 def _fold(events: list[RecordedEvent]) -> domain.CampaignState:
-    return domain.replay(domain.from_record(e.type, e.schema_version, e.payload) for e in events)
+    state = CAMPAIGN_EVENTS.fold(domain.evolve, events)
+    if state is None:
+        raise RuntimeError("a campaign stream starts with CampaignCreated; this one is empty")
+    return state
 
 
 def campaign_role(*, campaign: Campaign, user: User) -> str | None:
@@ -264,22 +265,13 @@ def pilot_career(*, campaign: Campaign, pilot_id: str) -> dict[str, Any]:
 def _battle_entries(seats: dict[str, tuple[str, int]]) -> list[CareerEntry]:
     if not seats:
         return []
-    rows = Event.objects.filter(
-        stream_type="battle",
-        stream_id__in=list(seats),
-        type__in=list(CAREER_BATTLE_EVENTS),
-    ).order_by("position")
     out: list[CareerEntry] = []
-    for row in rows.iterator(chunk_size=2000):
-        mission, seat = seats[row.stream_id]
-        for name in CAREER_BATTLE_EVENTS[row.type]:
-            if row.payload.get(name) == seat:
-                role = name if row.type.startswith("Attack") else None
-                out.append(
-                    CareerEntry(
-                        "battle", mission, row.stream_id, seat, role, recorded_from_row(row)
-                    )
-                )
+    for e in battles_events_of_types(battle_ids=seats, types=CAREER_BATTLE_EVENTS):
+        mission, seat = seats[e.stream.id]
+        for name in CAREER_BATTLE_EVENTS[e.type]:
+            if e.payload.get(name) == seat:
+                role = name if e.type.startswith("Attack") else None
+                out.append(CareerEntry("battle", mission, e.stream.id, seat, role, e))
                 break
     return out
 

@@ -25,18 +25,21 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from battles.engine.battle.state import OVER
 from battles.engine.cards import DeckProblem
-from battles.engine.dice import COMPONENTS
 from battles.engine.errors import InvalidInput, RuleViolation
 from battles.engine.ruleset import parse_ruleset
-from battles.eventstore import NewEvent, append
-from battles.models import Battle, Event
-from battles.selectors import battle_state_at, battle_stream, users_by_username
+from battles.selectors import (
+    Battle,
+    battle_outcome_of,
+    battle_stream_ended,
+    users_by_username,
+)
 from battles.services import battle_create
+from penance_site.eventstore.store import RecordedEvent, StreamRef, append
 
 from . import domain
 from .catalogue import card_version_def, deck_problems
+from .codec import CAMPAIGN_EVENTS
 from .models import (
     BuildVersion,
     Campaign,
@@ -93,14 +96,6 @@ def _role(campaign: Campaign, actor: AbstractBaseUser) -> str:
     return role
 
 
-def _new_events(events: Sequence[domain.Event]) -> list[NewEvent]:
-    out = []
-    for e in events:
-        type_, schema_version, payload = domain.to_record(e)
-        out.append(NewEvent(type_, payload, schema_version))
-    return out
-
-
 def _execute(
     campaign: Campaign,
     actor: AbstractBaseUser | None,
@@ -134,7 +129,7 @@ def _record(
     result = append(
         stream=campaign_stream(campaign=campaign),
         expected_version=state.version,
-        events=_new_events(events),
+        events=CAMPAIGN_EVENTS.encode_all(events),
         command_id=command_id or f"campaign-{uuid.uuid4().hex}",
         metadata={
             "actor": actor.get_username() if actor is not None else "system",
@@ -281,7 +276,7 @@ def campaign_create(
     append(
         stream=campaign_stream(campaign=campaign),
         expected_version=0,
-        events=_new_events([event]),
+        events=CAMPAIGN_EVENTS.encode_all([event]),
         command_id=f"create-campaign-{campaign.id}",
         metadata={"actor": gm.get_username(), "adjustment": False},
     )
@@ -547,6 +542,8 @@ def mission_start(
         "policy": policy,
         "cards": cards,
         "seats": setup_seats,
+        # The battle hands its outcome over and then refuses commands (R-ADD-32).
+        "campaign": {"campaign_id": str(campaign.id), "mission_id": str(mission.id)},
     }
     battle = battle_create(gm=actor, setup=setup, battle_id=battle_id)
     _record(campaign, actor, state, command, events)
@@ -556,14 +553,18 @@ def mission_start(
 # --- battle outcome, exactly once ----------------------------------------------------------------
 
 
-def battle_outcome_enqueue(*, battle: Battle) -> None:
-    """Called in a battle's final transaction: a mission battle gets its outbox row, and
-    the task is sent once the transaction commits (never for a rolled-back ending)."""
-    mission = Mission.objects.filter(battle=battle).first()
+def battle_appended(stream: StreamRef, events: Sequence[RecordedEvent]) -> None:
+    """The event store's reaction to appends to battle streams (campaigns/apps.py), run in
+    the append's transaction: when a mission's battle ends, its outbox row is written in
+    that same transaction, and the task is sent once it commits (never for a rolled-back
+    ending). Battles know nothing of this (docs/ARCHITECTURE.md)."""
+    battle_id = battle_stream_ended(stream=stream, events=events)
+    if battle_id is None:
+        return
+    mission = Mission.objects.filter(battle_id=battle_id).first()
     if mission is None:
         return
-    OutcomeOutbox.objects.get_or_create(battle=battle, defaults={"mission": mission})
-    battle_id = str(battle.id)
+    OutcomeOutbox.objects.get_or_create(battle_id=battle_id, defaults={"mission": mission})
     transaction.on_commit(lambda: outcome_send(battle_id=battle_id))
 
 
@@ -598,35 +599,30 @@ def outcome_outbox_sweep(*, older_than: timedelta = timedelta(seconds=60)) -> in
     return sum(1 for battle_id in ids if outcome_send(battle_id=battle_id))
 
 
-def _seat_outcomes(battle: Battle) -> tuple[Any, list[domain.SeatOutcome]]:
-    state = battle_state_at(battle=battle)
-    if state.phase != OVER:
-        raise RuleViolation(
-            "battle_not_over", f"battle {battle.id} has not ended; its outcome waits", "R-PLT-5"
-        )
-    taken = [0] * len(state.seats)
-    stream = battle_stream(battle=battle)
-    for payload in Event.objects.filter(
-        stream_type=stream.type, stream_id=stream.id, type="DamageTaken"
-    ).values_list("payload", flat=True):
-        taken[payload["seat"]] += len(payload["from_hand"]) + len(payload["from_deck"])
+def _apply_outcome_command(battle: Battle) -> domain.ApplyOutcome:
+    """The campaign command for a finished battle, from its typed outcome."""
+    outcome = battle_outcome_of(battle=battle)
     # A destroyed component carries as destroyed: at the threshold, whatever it took
     # beyond (R-ADD-30 bounds carried damage by component_threshold).
-    threshold = int(state.ruleset.option("component_threshold"))
-    seats = [
+    threshold = outcome.component_threshold
+    seats = tuple(
         domain.SeatOutcome(
-            seat=c.seat,
-            wounds=c.wounds,
-            pilot_dead=c.pilot_dead,
-            damage_taken=taken[c.seat],
-            component_damage=tuple(
-                (name, min(n, threshold))
-                for name, n in zip(COMPONENTS, c.component_damage, strict=True)
-            ),
+            seat=s.seat,
+            wounds=s.wounds,
+            pilot_dead=s.pilot_dead,
+            damage_taken=s.damage_taken,
+            component_damage=tuple((name, min(n, threshold)) for name, n in s.component_damage),
         )
-        for c in state.seats
-    ]
-    return state, seats
+        for s in outcome.seats
+    )
+    return domain.ApplyOutcome(
+        battle_id=outcome.battle_id,
+        winner=outcome.winner,
+        round=outcome.round,
+        seats=seats,
+        taint_exploitation=outcome.taint_exploitation,
+        persistent_component_damage=outcome.persistent_component_damage,
+    )
 
 
 @transaction.atomic
@@ -643,15 +639,7 @@ def campaign_outcome_apply(*, battle_id: str) -> bool:
         return False
     battle = Battle.objects.get(id=battle_id)
     campaign = _locked(outbox.mission.campaign)
-    state, seats = _seat_outcomes(battle)
-    command = domain.ApplyOutcome(
-        battle_id=str(battle.id),
-        winner=state.winner or "",
-        round=state.round,
-        seats=tuple(seats),
-        taint_exploitation=bool(state.ruleset.option("taint_exploitation")),
-        persistent_component_damage=bool(state.ruleset.option("persistent_component_damage")),
-    )
+    command = _apply_outcome_command(battle)
     _, events, duplicate = _execute(
         campaign, None, command, actor_is_gm=True, command_id=f"outcome-{battle.id}"
     )

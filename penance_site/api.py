@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from battles.engine.errors import InvalidInput, RuleViolation
-from battles.eventstore import CommandIdReused, ConcurrencyError
+from penance_site.eventstore.store import CommandIdReused, ConcurrencyError
 
 
 # The error shapes every endpoint answers with, for the OpenAPI schema.

@@ -127,6 +127,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "penance_site.eventstore",
     "battles",
     "campaigns",
 ]

@@ -14,7 +14,7 @@ from typing import Any
 
 from .arcs import SideRow, candidate_sides, choose_side_row, in_firing_arc
 from .board import Board
-from .dice import TWO_DICE, DicePool, Odds, odds, pool_for_net_advantage
+from .dice import COMPONENTS, TWO_DICE, DicePool, Odds, odds, pool_for_net_advantage
 from .errors import InvalidInput, RuleViolation
 from .hexes import Hex
 from .los import LosResult, line_of_sight
@@ -22,7 +22,6 @@ from .ruleset import DEFAULT_RULESET, Ruleset
 
 BASE_TARGET = 5  # R-HIT-1
 MAX_REACHABLE_TARGET = 10  # R-HIT-3: two DEATH BLOWs total 10
-COMPONENTS = ("right_arm", "left_arm", "legs", "head", "chassis")
 # Statuses the engine reads; anything else is refused so a typo cannot be ignored.
 ATTACKER_STATUSES = ("aiming", "weapon_jammed")
 TARGET_STATUSES = ("obscured", "stunned", "immobilised")

@@ -1,8 +1,8 @@
-"""Make the events table append-only in the database itself (eventstore_sql.py)."""
+"""Make the events table append-only in the database itself (penance_site/eventstore/sql.py)."""
 
 from django.db import migrations
 
-from battles.eventstore_sql import create_statements, drop_statements
+from penance_site.eventstore.sql import create_statements, drop_statements
 
 
 def create_triggers(apps, schema_editor):

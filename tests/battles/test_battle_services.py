@@ -15,18 +15,12 @@ from django.core.exceptions import PermissionDenied
 from django.db import connections
 from django.test import override_settings
 
-from battles.engine.battle import from_record, replay, state_to_dict
+from battles.codec import BATTLE_EVENTS
+from battles.engine.battle import replay, state_to_dict
 from battles.engine.demo import demo_setup
 from battles.engine.errors import InvalidInput, RuleViolation
 from battles.engine.ruleset import ENGINE_VERSION
-from battles.eventstore import (
-    CommandIdReused,
-    ConcurrencyError,
-    read_stream,
-    snapshot_store,
-    stream_version,
-)
-from battles.models import Battle, BattleSeat, Event, Snapshot
+from battles.models import Battle, BattleSeat
 from battles.selectors import (
     battle_export,
     battle_legal_actions,
@@ -40,6 +34,14 @@ from battles.services import (
     battle_create,
     battle_import,
     battle_watcher_add,
+)
+from penance_site.eventstore.models import Event, Snapshot
+from penance_site.eventstore.store import (
+    CommandIdReused,
+    ConcurrencyError,
+    read_stream,
+    snapshot_store,
+    stream_version,
 )
 from tests.battles.test_battles_api import rechained
 
@@ -73,7 +75,7 @@ def pass_turn(battle: Battle, actor: User, command_id: str | None = None) -> Any
 
 def full_replay(battle: Battle, up_to: int | None = None) -> Any:
     events = read_stream(battle_stream(battle=battle), up_to_version=up_to)
-    return replay(from_record(e.type, e.schema_version, e.payload) for e in events)
+    return replay(BATTLE_EVENTS.decode_record(e.type, e.schema_version, e.payload) for e in events)
 
 
 # --- create --------------------------------------------------------------------------------------

@@ -17,19 +17,21 @@ from django.core.management import call_command
 from django.test import Client, override_settings
 from rest_framework.authtoken.models import Token
 
-from battles.engine.battle import from_record, replay, state_view
+from battles.codec import BATTLE_EVENTS
+from battles.engine.battle import replay, state_view
 from battles.engine.demo import demo_setup
 from battles.engine.ruleset import ENGINE_VERSION
-from battles.eventstore import (
+from battles.models import Battle
+from battles.selectors import battle_state_at
+from battles.services import TIMESTAMP_FORMAT
+from penance_site.eventstore.models import Event, Snapshot
+from penance_site.eventstore.store import (
     StreamRef,
     event_digest,
     read_stream,
     snapshot_load,
     stream_version,
 )
-from battles.models import Battle, Event, Snapshot
-from battles.selectors import battle_state_at
-from battles.services import TIMESTAMP_FORMAT
 
 pytestmark = pytest.mark.django_db
 
@@ -499,7 +501,9 @@ def test_state_at_a_version_equals_the_replay_of_that_many_events(
     play(clients["gm"], battle_id, 4)
     events = read_stream(stream(battle_id))
     for n in (1, CREATED_VERSION, CREATED_VERSION + 2, len(events)):
-        expected = replay(from_record(e.type, e.schema_version, e.payload) for e in events[:n])
+        expected = replay(
+            BATTLE_EVENTS.decode_record(e.type, e.schema_version, e.payload) for e in events[:n]
+        )
         answer = clients["gm"].get(f"/api/battles/{battle_id}/state?at={n}").json()
         assert answer["version"] == n
         assert answer["state"] == json.loads(json.dumps(state_view(expected, {0}, full=True)))
@@ -580,7 +584,9 @@ def test_snapshots_are_written_and_loading_from_them_equals_full_replay(
     for n in (*snapshots, head, snapshots[-1] + 1 if snapshots[-1] < head else head):
         nearest = snapshot_load(stream=stream(bid), engine_version=ENGINE_VERSION, at_or_before=n)
         assert nearest is not None
-        full = replay(from_record(e.type, e.schema_version, e.payload) for e in events[:n])
+        full = replay(
+            BATTLE_EVENTS.decode_record(e.type, e.schema_version, e.payload) for e in events[:n]
+        )
         assert battle_state_at(battle=battle, version=n) == full
 
 

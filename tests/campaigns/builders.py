@@ -10,16 +10,16 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.test import TestCase
 
-from battles.engine.battle import to_record
+from battles.codec import BATTLE_EVENTS
 from battles.engine.battle.autoplay import greedy_commands
 from battles.engine.demo import DEMO_DECKS, demo_board
-from battles.eventstore import NewEvent, append
 from battles.models import Battle
 from battles.selectors import battle_state_at, battle_stream
 from battles.services import battle_command_execute
 from campaigns import services
 from campaigns.catalogue import catalogue_load_demo
 from campaigns.models import Campaign, CasketBuild, Mission, Pilot
+from penance_site.eventstore.store import NewEvent, append
 
 DEPLOY = ([0, -4], [0, 4])
 FACINGS = (4, 1)
@@ -140,7 +140,7 @@ def fast_forward(battle: Battle, gm: Any, *, seed: int = 0, limit: int = 4000) -
 
 
 def _record(event: Any) -> NewEvent:
-    type_, schema_version, payload = to_record(event)
+    type_, schema_version, payload = BATTLE_EVENTS.to_record(event)
     return NewEvent(type_, payload, schema_version)
 
 

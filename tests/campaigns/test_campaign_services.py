@@ -7,12 +7,12 @@ from django.core.exceptions import PermissionDenied
 
 from battles.engine.battle.state import WOUND_DECK
 from battles.engine.errors import InvalidInput, RuleViolation
-from battles.eventstore import read_stream
 from battles.models import Battle
 from battles.selectors import battle_state_at, battle_stream
 from campaigns import services
 from campaigns.models import BuildVersion, Deployment, Pilot
 from campaigns.selectors import campaign_events, campaign_state, pilot_career
+from penance_site.eventstore.store import read_stream
 from tests.campaigns.builders import demo_campaign, finish, seats, start_mission
 
 SEED = 9  # ann's pilot (seat 0) dies; bob's pilot (seat 1) keeps severe-3 (test_outcome.py)

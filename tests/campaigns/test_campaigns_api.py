@@ -1,4 +1,4 @@
-"""The campaigns API (campaigns/api.py): who may read and change a campaign (R-ADD-31), and
+"""The campaigns API (campaigns/campaigns_api.py): who may read and change a campaign (R-ADD-31), and
 what each endpoint answers: decks checked in full (R-ADD-15), dead pilots refused
 (R-PLT-1), GM adjustments recorded in the stream with their reason (R-PLT-4)."""
 
@@ -12,11 +12,11 @@ import pytest
 from rest_framework.test import APIClient
 
 from battles.engine.demo import DEMO_DECKS, demo_board
-from battles.eventstore import ConcurrencyError, StreamRef
 from campaigns import services
 from campaigns.catalogue import catalogue_load_demo
 from campaigns.models import Campaign, CardVersion, Mission
 from campaigns.selectors import campaign_state
+from penance_site.eventstore.store import ConcurrencyError, StreamRef
 from tests.campaigns.builders import (
     DemoCampaign,
     demo_campaign,

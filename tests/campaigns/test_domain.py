@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from battles.engine.errors import InvalidInput, RuleViolation
+from battles.engine.errors import RuleViolation
 from campaigns import domain as d
+from campaigns.codec import CAMPAIGN_EVENTS
+from penance_site.eventstore.codec import DecodeError
 
 RULES = {"version": "2.0", "options": {}}
 
@@ -60,12 +62,12 @@ def test_every_event_round_trips_through_its_record() -> None:
         d.TaintChanged("p1", 2, 2, "why", ""),
     ]
     for e in events:
-        assert d.from_record(*d.to_record(e)) == e
+        assert CAMPAIGN_EVENTS.decode_record(*CAMPAIGN_EVENTS.to_record(e)) == e
 
 
 def test_unknown_event_type_is_refused() -> None:
-    with pytest.raises(InvalidInput) as err:
-        d.from_record("PilotAscended", 1, {})
+    with pytest.raises(DecodeError) as err:
+        CAMPAIGN_EVENTS.decode_record("PilotAscended", 1, {})
     assert err.value.field == "type"
 
 

@@ -14,11 +14,13 @@ from typing import Any
 
 import pytest
 
-from battles.engine.battle import decide, from_record, parse_command, replay, to_record
+from battles.codec import BATTLE_EVENTS
+from battles.engine.battle import decide, parse_command, replay
 from battles.engine.battle import events as ev
 from battles.engine.battle.randomness import TableDice
 from battles.engine.battle.upcast import UPCASTERS, register
 from battles.engine.errors import InvalidInput, RuleViolation
+from penance_site.eventstore.codec import DecodeError
 
 from .battle_builder import FILLER, Battle, deck, one, seat, setup, start, types
 
@@ -442,16 +444,16 @@ def test_every_event_round_trips_through_its_json_record() -> None:
     b = _long_battle()
     assert len(set(types(b.events))) >= 30
     for event in b.events:
-        type_, version, payload = to_record(event)
+        type_, version, payload = BATTLE_EVENTS.to_record(event)
         stored = json.loads(json.dumps(payload))
-        assert from_record(type_, version, stored) == event
+        assert BATTLE_EVENTS.decode_record(type_, version, stored) == event
 
 
 def test_a_battle_replays_from_its_records_to_the_same_state() -> None:
     """docs/BATTLES.md: replay(all events) == live state, through the event store's records."""
     b = _long_battle()
-    records = [json.loads(json.dumps(to_record(e))) for e in b.events]
-    assert replay(from_record(t, v, p) for t, v, p in records) == b.state
+    records = [json.loads(json.dumps(BATTLE_EVENTS.to_record(e))) for e in b.events]
+    assert replay(BATTLE_EVENTS.decode_record(t, v, p) for t, v, p in records) == b.state
 
 
 @pytest.fixture
@@ -472,7 +474,7 @@ def _as_version_1(b: Battle, type_: str, change: Callable[[dict[str, Any]], dict
     """The battle's records as a version-1 store held them: `type_` payloads in the old shape."""
     out = []
     for event in b.events:
-        t, _, payload = to_record(event)
+        t, _, payload = BATTLE_EVENTS.to_record(event)
         out.append((t, 1, change(payload) if t == type_ else payload))
     return out
 
@@ -495,7 +497,7 @@ def test_an_upcaster_renames_a_field_of_a_version_1_event(schema_v2: Callable[[s
 
     records = _as_version_1(b, "HeatChanged", old_shape)
     assert any(t == "HeatChanged" and "why" in p for t, _, p in records)
-    assert replay(from_record(*r) for r in records) == b.state
+    assert replay(BATTLE_EVENTS.decode_record(*r) for r in records) == b.state
 
 
 def test_an_upcaster_adds_a_field_missing_from_version_1(schema_v2: Callable[[str], None]) -> None:
@@ -510,7 +512,7 @@ def test_an_upcaster_adds_a_field_missing_from_version_1(schema_v2: Callable[[st
     records = _as_version_1(
         b, "DeckShuffled", lambda p: {k: v for k, v in p.items() if k != "known"}
     )
-    assert replay(from_record(*r) for r in records) == b.state
+    assert replay(BATTLE_EVENTS.decode_record(*r) for r in records) == b.state
 
 
 def test_a_version_1_record_without_its_upcaster_is_refused(
@@ -518,8 +520,8 @@ def test_a_version_1_record_without_its_upcaster_is_refused(
 ) -> None:
     """upcast.py: a missing step in the chain is an error, never a silent guess."""
     schema_v2("TurnEnded")
-    with pytest.raises(InvalidInput) as info:
-        from_record("TurnEnded", 1, {"seat": 0})
+    with pytest.raises(DecodeError) as info:
+        BATTLE_EVENTS.decode_record("TurnEnded", 1, {"seat": 0})
     assert info.value.field == "schema_version"
 
 
@@ -533,8 +535,8 @@ def test_an_upcaster_cannot_be_registered_twice(schema_v2: Callable[[str], None]
 
 def test_a_record_from_a_future_schema_version_is_refused() -> None:
     """upcast.py: a stored version above the current one cannot be read."""
-    with pytest.raises(InvalidInput) as info:
-        from_record("TurnEnded", 2, {"seat": 0})
+    with pytest.raises(DecodeError) as info:
+        BATTLE_EVENTS.decode_record("TurnEnded", 2, {"seat": 0})
     assert info.value.field == "schema_version"
 
 

@@ -15,18 +15,17 @@ from collections import Counter
 
 import pytest
 
+from battles.codec import BATTLE_EVENTS
 from battles.engine.battle import (
     BattleState,
     create,
     decide,
     evolve,
-    from_record,
     legal_actions,
     parse_command,
     replay,
     state_from_dict,
     state_to_dict,
-    to_record,
 )
 from battles.engine.demo import demo_setup
 from battles.engine.errors import RuleViolation
@@ -126,7 +125,7 @@ def test_events_and_snapshots_round_trip_during_play() -> None:
         body = rng.choice(list(legal_actions(state))).body
         new = decide(state, parse_command(body))
         for event in new:
-            assert from_record(*to_record(event)) == event
+            assert BATTLE_EVENTS.decode_record(*BATTLE_EVENTS.to_record(event)) == event
             state = evolve(state, event)
         events.extend(new)
     assert state_from_dict(state_to_dict(state)) == state

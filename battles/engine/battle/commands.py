@@ -18,9 +18,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from ..dice import COMPONENTS
 from ..errors import InvalidInput
 from ..hexes import Hex
-from ..tohit import COMPONENTS
 
 MAX_PATH = 40
 MAX_FACES = 200

@@ -266,6 +266,13 @@ def decide(
         raise RuleViolation(
             "no_such_seat", f"the battle has seats 0..{len(state.seats) - 1}", "R-TRN-1"
         )
+    if state.over and "campaign" in state.setup:
+        raise RuleViolation(
+            "outcome_handed_over",
+            "this mission's battle is over and its outcome belongs to the campaign: "
+            "correct the campaign (GM adjustments) instead of the battle",
+            "R-ADD-32",
+        )
     tx = _Tx(state, dice if dice is not None else dice_for(state, command), list(command.drawn))
     if isinstance(command, Revert):
         _revert(tx, command, before)

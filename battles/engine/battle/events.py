@@ -1,22 +1,19 @@
 """Battle events: what happened, in the past tense, with every random outcome inside.
 
 Each event is a frozen dataclass whose fields are JSON values (tuples stand for
-lists). `to_record` gives the (type, schema_version, payload) the event store keeps;
-`from_record` reads one back, upcasting older schema versions first (upcast.py).
+lists), so the event store's one codec (penance_site/eventstore/codec.py, registered
+for battle streams in battles/codec.py) turns it into a stored row and back,
+upcasting older schema versions with the upcasters of upcast.py.
 
->>> e = HeatChanged(seat=0, amount=2, heat=2, reason="card", rule="R-TRN-4")
->>> from_record(*to_record(e)) == e
-True
+>>> HeatChanged(seat=0, amount=2, heat=2, reason="card", rule="R-TRN-4").type
+'HeatChanged'
 """
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
-
-from ..errors import InvalidInput
 
 
 @dataclass(frozen=True, slots=True)
@@ -521,97 +518,3 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         CommandReverted,
     )
 }
-
-# Per event type, the fields that hold tuples (JSON lists) and how deep they nest.
-_TUPLE_FIELDS: dict[str, tuple[tuple[str, int], ...]] = {
-    name: tuple(
-        (f.name, str(f.type).count("tuple["))
-        for f in dataclasses.fields(cls)
-        if str(f.type).startswith("tuple[")
-    )
-    for name, cls in EVENT_TYPES.items()
-}
-
-
-def jsonable(value: Any) -> Any:
-    """An event field as JSON values: tuples become lists, at any depth.
-
-    >>> jsonable(((1, 2), {"a": (3,)}))
-    [[1, 2], {'a': [3]}]
-    """
-    if isinstance(value, tuple):
-        return [jsonable(v) for v in value]
-    if isinstance(value, Mapping):
-        return {k: jsonable(v) for k, v in value.items()}
-    return value
-
-
-def _t1(value: Any) -> Any:
-    return tuple(value) if isinstance(value, list) else value
-
-
-def _t2(value: Any) -> Any:
-    return tuple(map(_t1, value)) if isinstance(value, list) else value
-
-
-def _t3(value: Any) -> Any:
-    return tuple(map(_t2, value)) if isinstance(value, list) else value
-
-
-_TUPLERS = {1: _t1, 2: _t2, 3: _t3}
-
-
-def _builder(cls: type[Event]) -> Callable[[Mapping[str, Any]], Event]:
-    # Generated once per event type: replay reads every event, and the frozen dataclass
-    # __init__ with a dict of keyword arguments costs more than the fold itself.
-    depths = dict(_TUPLE_FIELDS[cls.__name__])
-    lines = ["def build(p):", "    new = new_(cls)"]
-    for f in dataclasses.fields(cls):
-        value = f"p[{f.name!r}]"
-        if f.name in depths:
-            value = f"t{depths[f.name]}({value})"
-        lines.append(f"    set_(new, {f.name!r}, {value})")
-    lines.append("    return new")
-    namespace: dict[str, Any] = {"new_": object.__new__, "set_": object.__setattr__, "cls": cls}
-    namespace.update({f"t{d}": fn for d, fn in _TUPLERS.items()})
-    exec("\n".join(lines), namespace)  # noqa: S102 - source built from the class's own fields
-    build: Callable[[Mapping[str, Any]], Event] = namespace["build"]
-    return build
-
-
-_BUILDERS = {name: _builder(cls) for name, cls in EVENT_TYPES.items()}
-_FIELD_NAMES = {
-    name: frozenset(f.name for f in dataclasses.fields(cls)) for name, cls in EVENT_TYPES.items()
-}
-
-
-def to_record(event: Event) -> tuple[str, int, dict[str, Any]]:
-    """(type, schema_version, JSON payload) for the event store."""
-    payload = {f.name: jsonable(getattr(event, f.name)) for f in dataclasses.fields(event)}
-    return event.type, event.SCHEMA_VERSION, payload
-
-
-def from_record(type_: str, schema_version: int, payload: Mapping[str, Any]) -> Event:
-    """The event a stored record holds, upcast to the current schema (upcast.py).
-
-    >>> from_record("Teleported", 1, {})
-    Traceback (most recent call last):
-    ...
-    battles.engine.errors.InvalidInput: type: unknown event type 'Teleported'
-    """
-    cls = EVENT_TYPES.get(type_)
-    if cls is None:
-        raise InvalidInput("type", f"unknown event type {type_!r}")
-    if schema_version != cls.SCHEMA_VERSION:
-        from .upcast import upcast
-
-        payload = upcast(type_, schema_version, payload)
-    if payload.keys() != _FIELD_NAMES[type_]:
-        missing = sorted(_FIELD_NAMES[type_] - payload.keys())
-        extra = sorted(payload.keys() - _FIELD_NAMES[type_])
-        raise InvalidInput(
-            "payload",
-            f"{type_} v{schema_version}: missing {missing or 'nothing'}, "
-            f"unknown {extra or 'nothing'}",
-        )
-    return _BUILDERS[type_](payload)

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from ..dice import COMPONENTS
 from ..hexes import Hex
-from ..tohit import COMPONENTS
 from . import events as ev
 from .setup import initial_state
 from .state import ACTION, END, OVER, SETUP, AttackInProgress, BattleState, CasketState, Prompt

@@ -31,10 +31,10 @@ from typing import Any
 from ..arcs import SHIELDS
 from ..board import Board, parse_board
 from ..cards import CardDef, card_from_dict, validate_deck
+from ..dice import COMPONENTS
 from ..errors import InvalidInput
 from ..hexes import Hex
 from ..ruleset import Ruleset, parse_ruleset
-from ..tohit import COMPONENTS
 from .state import CARRIED_WOUNDS, SETUP, SP_MAXIMUM, BattleState, CasketState
 
 MAX_SEATS = 8
@@ -105,7 +105,9 @@ def parse_setup(doc: object) -> dict[str, Any]:
     ...
     battles.engine.errors.InvalidInput: seats: a battle needs 2 to 8 seats (R-TRN-1)
     """
-    doc = _mapping(doc, "setup", ("name", "board", "rules", "dice", "policy", "cards", "seats"))
+    doc = _mapping(
+        doc, "setup", ("name", "board", "rules", "dice", "policy", "cards", "seats", "campaign")
+    )
     name = _text(doc.get("name", "Battle"), "name")
     if "board" not in doc:
         raise InvalidInput("board", "is required (a board document, FORMATS.md)")
@@ -239,7 +241,7 @@ def parse_setup(doc: object) -> dict[str, Any]:
     if len({s["side"] for s in seats}) < 2:
         raise InvalidInput("seats", "every seat is on one side: a battle needs two", "R-TRN-8")
     used = {row["card"] for s in seats for row in s["deck"]}
-    return {
+    normalised: dict[str, Any] = {
         "name": name,
         "board": board.to_document(),
         "rules": ruleset.as_dict(),
@@ -248,6 +250,23 @@ def parse_setup(doc: object) -> dict[str, Any]:
         "cards": [c.as_dict() for c in cards.values() if c.id in used],
         "seats": seats,
     }
+    # Only present for a campaign's mission, so every other setup stays as it was.
+    if "campaign" in doc:
+        normalised["campaign"] = _campaign(doc["campaign"])
+    return normalised
+
+
+def _campaign(doc: object) -> dict[str, str]:
+    """The campaign mission a battle is played for: its outcome is handed over when the
+    battle ends, and the battle then takes no more commands (R-ADD-32)."""
+    found = _mapping(doc, "campaign", ("campaign_id", "mission_id"))
+    out = {}
+    for key in ("campaign_id", "mission_id"):
+        value = found.get(key)
+        if not isinstance(value, str) or not 1 <= len(value) <= 64:
+            raise InvalidInput(f"campaign.{key}", "is required: an id of 1 to 64 characters")
+        out[key] = value
+    return out
 
 
 def initial_state(battle_id: str, setup: Mapping[str, Any]) -> BattleState:

@@ -13,9 +13,9 @@ from typing import Any, TypeVar
 
 from ..board import Board
 from ..cards import DAMAGE_CARD, CardDef
+from ..dice import COMPONENTS
 from ..hexes import Hex
 from ..ruleset import Ruleset
-from ..tohit import COMPONENTS
 
 HAND_SIZE = 6  # R-TRN-6, R-TRN-7
 WOUND_DECK: tuple[str, ...] = (  # R-PLT-1: 5 minor, 3 severe, 2 trauma

@@ -2,19 +2,18 @@
 
 When an event type's fields change, its class gets a higher `SCHEMA_VERSION` and an
 upcaster is registered here that turns a payload of the old version into the next
-one. Reading applies them in a chain, so a battle recorded years ago replays
-through today's `evolve` (docs/BATTLES.md, issue 4 "Event schema evolution").
+one. The event store's codec (penance_site/eventstore/codec.py) applies them in a
+chain when it reads, so a battle recorded years ago replays through today's
+`evolve` (docs/BATTLES.md, "Event schema evolution").
 
->>> upcast("TurnEnded", 1, {"seat": 0})
-{'seat': 0}
+>>> UPCASTERS.get(("TurnEnded", 1)) is None
+True
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import Any
-
-from ..errors import InvalidInput
 
 Payload = Mapping[str, Any]
 Upcaster = Callable[[Payload], Payload]
@@ -34,32 +33,3 @@ def register(type_: str, from_version: int) -> Callable[[Upcaster], Upcaster]:
         return fn
 
     return wrap
-
-
-def current_version(type_: str) -> int:
-    from .events import EVENT_TYPES
-
-    cls = EVENT_TYPES.get(type_)
-    if cls is None:
-        raise InvalidInput("type", f"unknown event type {type_!r}")
-    return cls.SCHEMA_VERSION
-
-
-def upcast(type_: str, schema_version: int, payload: Payload) -> Payload:
-    """`payload` of `type_` at `schema_version`, brought to the current schema version."""
-    target = current_version(type_)
-    if not isinstance(schema_version, int) or not 1 <= schema_version <= target:
-        raise InvalidInput(
-            "schema_version",
-            f"{type_} has schema versions 1..{target}; got {schema_version!r}",
-        )
-    version = schema_version
-    while version < target:
-        step = UPCASTERS.get((type_, version))
-        if step is None:
-            raise InvalidInput(
-                "schema_version", f"no upcaster from {type_} v{version} to v{version + 1}"
-            )
-        payload = step(payload)
-        version += 1
-    return payload

@@ -10,22 +10,63 @@ an id. The rules for writers (docs/ARCHITECTURE.md explains why):
   so positions are committed in increasing order and a reader paging by
   position never skips an event that commits later;
 - each event carries a SHA-256 digest chained to the previous event of its
-  stream; `verify` recomputes the chain.
+  stream; `verify` recomputes the chain;
+- a reaction registered for a stream type (`react_to_appends`) runs inside the
+  append's transaction, so what it writes commits or rolls back with the events.
+  That is how one app follows another's streams without the other knowing it
+  (campaigns follow battles, docs/ARCHITECTURE.md).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import replace
+from datetime import datetime
 from typing import Any
 
 from django.db import connection, transaction
 from django.utils import timezone
 
 from .models import Event, Snapshot
+from .records import (
+    AppendResult,
+    NewEvent,
+    RecordedEvent,
+    StoredSnapshot,
+    StreamRef,
+    VerifyReport,
+    canonical_json,
+    chained_digest,
+    command_fingerprint,
+    event_digest,
+    format_timestamp,
+)
+
+__all__ = [
+    "AppendResult",
+    "CommandIdReused",
+    "ConcurrencyError",
+    "EventStoreError",
+    "NewEvent",
+    "RecordedEvent",
+    "StoredSnapshot",
+    "StreamRef",
+    "VerifyReport",
+    "append",
+    "canonical_json",
+    "command_fingerprint",
+    "event_digest",
+    "format_timestamp",
+    "iter_stream",
+    "react_to_appends",
+    "read_all",
+    "read_stream",
+    "recorded_from_row",
+    "snapshot_load",
+    "snapshot_store",
+    "stream_version",
+    "verify",
+]
 
 MAX_EVENTS_PER_COMMAND = 1000
 
@@ -51,150 +92,18 @@ class CommandIdReused(EventStoreError):
     """A command id was used before with other content; nothing was written."""
 
 
-@dataclass(frozen=True, slots=True)
-class StreamRef:
-    type: str
-    id: str
-
-    def __str__(self) -> str:
-        return f"{self.type}/{self.id}"
+Reaction = Callable[[StreamRef, Sequence[RecordedEvent]], None]
+_REACTIONS: dict[str, list[Reaction]] = {}
 
 
-@dataclass(frozen=True, slots=True)
-class NewEvent:
-    type: str
-    payload: Mapping[str, Any]
-    schema_version: int = 1
-
-
-@dataclass(frozen=True, slots=True)
-class RecordedEvent:
-    position: int
-    stream: StreamRef
-    version: int
-    type: str
-    schema_version: int
-    payload: dict[str, Any]
-    metadata: dict[str, Any]
-    command_id: str
-    recorded_at: datetime
-    digest: str
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "position": self.position,
-            "stream_type": self.stream.type,
-            "stream_id": self.stream.id,
-            "version": self.version,
-            "type": self.type,
-            "schema_version": self.schema_version,
-            "payload": self.payload,
-            "metadata": self.metadata,
-            "command_id": self.command_id,
-            "recorded_at": format_timestamp(self.recorded_at),
-            "digest": self.digest,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class AppendResult:
-    events: tuple[RecordedEvent, ...]
-    version: int
-    duplicate: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class VerifyReport:
-    stream: StreamRef
-    ok: bool
-    checked: int
-    first_broken_version: int | None = None
-    reason: str | None = None
-    head_digest: str | None = None
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "stream": str(self.stream),
-            "ok": self.ok,
-            "checked": self.checked,
-            "first_broken_version": self.first_broken_version,
-            "reason": self.reason,
-            "head_digest": self.head_digest,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class StoredSnapshot:
-    stream: StreamRef
-    version: int
-    engine_version: str
-    state: dict[str, Any] = field(default_factory=dict)
-
-
-def canonical_json(value: Any) -> str:
-    """One serialisation per value: sorted keys, no spaces, UTF-8 kept."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def format_timestamp(moment: datetime) -> str:
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-
-
-def event_digest(
-    *,
-    previous_digest: str,
-    version: int,
-    type: str,
-    schema_version: int,
-    payload: Any,
-    metadata: Any,
-    command_id: str,
-    recorded_at: datetime,
-) -> str:
-    """SHA-256 over the event's canonical form and the previous digest of its stream.
-
-    The stream's own name is left out on purpose: an exported battle imported
-    under a new id keeps the same chain, which is how an import is checked.
-    """
-    body = canonical_json(
-        {
-            "previous": previous_digest,
-            "version": version,
-            "type": type,
-            "schema_version": schema_version,
-            "payload": payload,
-            "metadata": metadata,
-            "command_id": command_id,
-            "recorded_at": format_timestamp(recorded_at),
-        }
-    )
-    return hashlib.sha256(body.encode("utf-8")).hexdigest()
-
-
-def _chained_digest(previous_digest: str, event: RecordedEvent) -> str:
-    return event_digest(
-        previous_digest=previous_digest,
-        version=event.version,
-        type=event.type,
-        schema_version=event.schema_version,
-        payload=event.payload,
-        metadata=event.metadata,
-        command_id=event.command_id,
-        recorded_at=event.recorded_at,
-    )
-
-
-def command_fingerprint(
-    stream: StreamRef, expected_version: int, events: Sequence[NewEvent]
-) -> str:
-    body = canonical_json(
-        {
-            "stream": str(stream),
-            "expected_version": expected_version,
-            "events": [[e.type, e.schema_version, e.payload] for e in events],
-        }
-    )
-    return hashlib.sha256(body.encode("utf-8")).hexdigest()
+def react_to_appends(stream_type: str, reaction: Reaction) -> None:
+    """Run `reaction(stream, events)` after every append of new events to a stream of this
+    type, inside the append's transaction: what it writes commits with the events, and an
+    exception it raises rolls the append back. Registering the same reaction twice (an
+    app's `ready()` run again) keeps one."""
+    reactions = _REACTIONS.setdefault(stream_type, [])
+    if reaction not in reactions:
+        reactions.append(reaction)
 
 
 def recorded_from_row(row: Event) -> RecordedEvent:
@@ -335,7 +244,7 @@ def append(
             recorded_at=moment,
             digest="",
         )
-        previous_digest = _chained_digest(previous_digest, event)
+        previous_digest = chained_digest(previous_digest, event)
         pending.append(replace(event, digest=previous_digest))
     meta_json = canonical_json(meta)
     db_moment = connection.ops.adapt_datetimefield_value(moment)
@@ -359,6 +268,8 @@ def append(
     recorded = tuple(
         replace(e, position=position) for e, position in zip(pending, positions, strict=True)
     )
+    for reaction in _REACTIONS.get(stream.type, ()):
+        reaction(stream, recorded)
     return AppendResult(events=recorded, version=recorded[-1].version)
 
 
@@ -423,7 +334,7 @@ def verify(stream: StreamRef) -> VerifyReport:
             return VerifyReport(
                 stream, False, checked, expected_version, f"version {expected_version} is missing"
             )
-        digest = _chained_digest(previous_digest, event)
+        digest = chained_digest(previous_digest, event)
         if digest != event.digest:
             return VerifyReport(
                 stream,

@@ -26,7 +26,8 @@ from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from battles.api_fields import (
+from penance_site.api import ConflictOutput, ErrorsOutput, RefusalOutput, SignedInView
+from penance_site.api_fields import (
     BoardField,
     DirectionField,
     HexField,
@@ -34,8 +35,7 @@ from battles.api_fields import (
     StrictIntegerField,
     StrictSerializer,
 )
-from battles.eventstore import RecordedEvent
-from penance_site.api import ConflictOutput, ErrorsOutput, RefusalOutput, SignedInView
+from penance_site.eventstore.store import RecordedEvent
 
 from . import domain, selectors, services
 from .models import Campaign, CardVersion, Mission, Pilot

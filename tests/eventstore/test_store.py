@@ -13,8 +13,9 @@ from collections import Counter
 import pytest
 from django.db import DatabaseError, connection, connections, transaction
 
-from battles import eventstore_sql
-from battles.eventstore import (
+from penance_site.eventstore import sql as eventstore_sql
+from penance_site.eventstore.models import AppendOnlyError, Event
+from penance_site.eventstore.store import (
     CommandIdReused,
     ConcurrencyError,
     NewEvent,
@@ -27,7 +28,6 @@ from battles.eventstore import (
     stream_version,
     verify,
 )
-from battles.models import AppendOnlyError, Event
 
 
 def new_stream(kind: str = "test") -> StreamRef:

@@ -1,0 +1,102 @@
+"""What a finished battle leaves behind, as one typed value (R-TRN-8, R-PLT-5).
+
+A campaign applies a battle's outcome to its pilots and caskets; it reads this value,
+built from the battle's own events, instead of digging in stored payloads.
+
+>>> from battles.engine.battle.decide import create
+>>> from battles.engine.demo import demo_setup
+>>> battle_outcome(create("b1", demo_setup(seed=3)))
+Traceback (most recent call last):
+...
+battles.engine.errors.RuleViolation: battle b1 has not ended; its outcome waits (R-PLT-5)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..dice import COMPONENTS
+from ..errors import RuleViolation
+from . import events as ev
+from .evolve import replay
+
+# The event that closes a battle's stream: after it, the battle is over (R-TRN-8).
+FINAL_EVENT_TYPES = frozenset({"BattleWon"})
+
+
+@dataclass(frozen=True, slots=True)
+class SeatOutcome:
+    """One seat at the battle's end: the pilot's face-up wounds (carried ones first,
+    R-PLT-2), whether they died, the casket's fate, the damage cards it lost and its
+    Component Damage by component (R-DMG-7)."""
+
+    seat: int
+    player: str
+    side: str
+    pilot: str
+    wounds: tuple[str, ...]
+    pilot_dead: bool
+    defeated: bool
+    damage_taken: int
+    component_damage: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BattleOutcome:
+    battle_id: str
+    winner: str  # the winning side; "" for a draw
+    result: str  # why the battle ended
+    round: int
+    seats: tuple[SeatOutcome, ...]
+    component_threshold: int  # R-DMG-7: damage at which a component is destroyed
+    taint_exploitation: bool  # ruleset options a campaign applies (R-PLT-4, R-PLT-5)
+    persistent_component_damage: bool
+
+
+def ends_battle(event_type: str) -> bool:
+    """Whether an event of this type closes its battle's stream.
+
+    >>> ends_battle("BattleWon"), ends_battle("TurnEnded")
+    (True, False)
+    """
+    return event_type in FINAL_EVENT_TYPES
+
+
+def battle_outcome(events: Sequence[ev.Event]) -> BattleOutcome:
+    """The outcome of the battle these events (all of them, in order) recorded; a battle
+    still running has none (RuleViolation `battle_not_over`, R-PLT-5)."""
+    state = replay(events)
+    if not state.over:
+        raise RuleViolation(
+            "battle_not_over",
+            f"battle {state.battle_id} has not ended; its outcome waits",
+            "R-PLT-5",
+        )
+    taken = [0] * len(state.seats)
+    for e in events:
+        if isinstance(e, ev.DamageTaken):
+            taken[e.seat] += len(e.from_hand) + len(e.from_deck)
+    return BattleOutcome(
+        battle_id=state.battle_id,
+        winner=state.winner or "",
+        result=state.result or "",
+        round=state.round,
+        seats=tuple(
+            SeatOutcome(
+                seat=c.seat,
+                player=c.player,
+                side=c.side,
+                pilot=c.pilot,
+                wounds=c.wounds,
+                pilot_dead=c.pilot_dead,
+                defeated=c.defeated,
+                damage_taken=taken[c.seat],
+                component_damage=tuple(zip(COMPONENTS, c.component_damage, strict=True)),
+            )
+            for c in state.seats
+        ),
+        component_threshold=int(state.ruleset.option("component_threshold")),
+        taint_exploitation=bool(state.ruleset.option("taint_exploitation")),
+        persistent_component_damage=bool(state.ruleset.option("persistent_component_damage")),
+    )

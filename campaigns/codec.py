@@ -1,0 +1,15 @@
+"""Campaign streams in the event store: their name and their events' codec.
+
+The domain (campaigns/domain.py) defines the events and knows nothing of storage;
+this module registers them with the store's one codec (penance_site/eventstore).
+"""
+
+from __future__ import annotations
+
+from penance_site.eventstore import codec
+
+from .domain import EVENT_TYPES
+
+STREAM_TYPE = "campaign"
+
+CAMPAIGN_EVENTS = codec.register(STREAM_TYPE, EVENT_TYPES.values())

@@ -1,0 +1,162 @@
+"""The event store's values: pure Python, no Django, so that domain code and the codec
+can name them without a database (the store's functions live in store.py).
+
+A stream is named by a type and an id (`StreamRef`); a command's new events are
+`NewEvent`s; what the store gives back are `RecordedEvent`s, each chained to the
+previous event of its stream by a SHA-256 digest (docs/ARCHITECTURE.md).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class StreamRef:
+    type: str
+    id: str
+
+    def __str__(self) -> str:
+        return f"{self.type}/{self.id}"
+
+
+@dataclass(frozen=True, slots=True)
+class NewEvent:
+    type: str
+    payload: Mapping[str, Any]
+    schema_version: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedEvent:
+    position: int
+    stream: StreamRef
+    version: int
+    type: str
+    schema_version: int
+    payload: dict[str, Any]
+    metadata: dict[str, Any]
+    command_id: str
+    recorded_at: datetime
+    digest: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "position": self.position,
+            "stream_type": self.stream.type,
+            "stream_id": self.stream.id,
+            "version": self.version,
+            "type": self.type,
+            "schema_version": self.schema_version,
+            "payload": self.payload,
+            "metadata": self.metadata,
+            "command_id": self.command_id,
+            "recorded_at": format_timestamp(self.recorded_at),
+            "digest": self.digest,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class AppendResult:
+    events: tuple[RecordedEvent, ...]
+    version: int
+    duplicate: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class VerifyReport:
+    stream: StreamRef
+    ok: bool
+    checked: int
+    first_broken_version: int | None = None
+    reason: str | None = None
+    head_digest: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "stream": str(self.stream),
+            "ok": self.ok,
+            "checked": self.checked,
+            "first_broken_version": self.first_broken_version,
+            "reason": self.reason,
+            "head_digest": self.head_digest,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class StoredSnapshot:
+    stream: StreamRef
+    version: int
+    engine_version: str
+    state: dict[str, Any] = field(default_factory=dict)
+
+
+def canonical_json(value: Any) -> str:
+    """One serialisation per value: sorted keys, no spaces, UTF-8 kept."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def format_timestamp(moment: datetime) -> str:
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def event_digest(
+    *,
+    previous_digest: str,
+    version: int,
+    type: str,
+    schema_version: int,
+    payload: Any,
+    metadata: Any,
+    command_id: str,
+    recorded_at: datetime,
+) -> str:
+    """SHA-256 over the event's canonical form and the previous digest of its stream.
+
+    The stream's own name is left out on purpose: an exported battle imported
+    under a new id keeps the same chain, which is how an import is checked.
+    """
+    body = canonical_json(
+        {
+            "previous": previous_digest,
+            "version": version,
+            "type": type,
+            "schema_version": schema_version,
+            "payload": payload,
+            "metadata": metadata,
+            "command_id": command_id,
+            "recorded_at": format_timestamp(recorded_at),
+        }
+    )
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()
+
+
+def chained_digest(previous_digest: str, event: RecordedEvent) -> str:
+    return event_digest(
+        previous_digest=previous_digest,
+        version=event.version,
+        type=event.type,
+        schema_version=event.schema_version,
+        payload=event.payload,
+        metadata=event.metadata,
+        command_id=event.command_id,
+        recorded_at=event.recorded_at,
+    )
+
+
+def command_fingerprint(
+    stream: StreamRef, expected_version: int, events: Sequence[NewEvent]
+) -> str:
+    body = canonical_json(
+        {
+            "stream": str(stream),
+            "expected_version": expected_version,
+            "events": [[e.type, e.schema_version, e.payload] for e in events],
+        }
+    )
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()
