@@ -121,6 +121,11 @@ def battle_status(state: BattleState) -> str:
     return Battle.Status.IN_PROGRESS
 
 
+def battle_named(*, name: str, gm: AbstractBaseUser) -> Battle | None:
+    """The newest battle of this name that `gm` runs (the demo finds its battles so)."""
+    return Battle.objects.filter(name=name, gm=gm).order_by("-created_at").first()
+
+
 def battle_list_for(*, user: User) -> QuerySet[Battle]:
     """Battles `user` runs, plays in or watches, newest first."""
     if not user.is_authenticated:

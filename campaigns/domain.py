@@ -19,7 +19,7 @@ battles.engine.errors.RuleViolation: ann is not a player of this campaign; add t
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar
@@ -341,72 +341,124 @@ def _mission(s: CampaignState, mission_id: str, **changes: Any) -> CampaignState
     return dataclasses.replace(s, missions=missions)
 
 
+def _player_joined(s: CampaignState, e: PlayerJoined) -> CampaignState:
+    return dataclasses.replace(s, players=(*s.players, e.player))
+
+
+def _mission_planned(s: CampaignState, e: MissionPlanned) -> CampaignState:
+    return dataclasses.replace(
+        s, missions=(*s.missions, MissionState(e.mission_id, e.number, e.name))
+    )
+
+
+def _pilot_enlisted(s: CampaignState, e: PilotEnlisted) -> CampaignState:
+    pilot = PilotState(e.pilot_id, e.player, e.name, e.faction, e.sp_modifier)
+    return dataclasses.replace(s, pilots={**s.pilots, e.pilot_id: pilot})
+
+
+def _build_revised(s: CampaignState, e: BuildRevised) -> CampaignState:
+    version = BuildVersionState(
+        e.version, e.name, e.casket_class, e.shield, e.faction, e.deck, e.equipment
+    )
+    old = s.builds.get(e.build_id)
+    if old is None:
+        return _build(s, BuildState(e.build_id, e.player, (version,)))
+    return _build(s, dataclasses.replace(old, versions=(*old.versions, version)))
+
+
+def _mission_started(s: CampaignState, e: MissionStarted) -> CampaignState:
+    s = _mission(
+        s, e.mission_id, status="in_progress", battle_id=e.battle_id, deployments=e.deployments
+    )
+    for _, pilot_id, _, _ in e.deployments:
+        s = _pilot(s, pilot_id, missions=(*s.pilots[pilot_id].missions, e.mission_id))
+    return s
+
+
+def _pilot_wounded(s: CampaignState, e: PilotWounded) -> CampaignState:
+    wound = CarriedWound(e.wound, e.kind, e.mission_id, e.battle_id)
+    return _pilot(s, e.pilot_id, wounds=(*s.pilots[e.pilot_id].wounds, wound))
+
+
+def _pilot_died(s: CampaignState, e: PilotDied) -> CampaignState:
+    return _pilot(s, e.pilot_id, status=DEAD)
+
+
+def _taint_changed(s: CampaignState, e: TaintChanged) -> CampaignState:
+    return _pilot(s, e.pilot_id, taint=e.taint)
+
+
+def _component_damage_carried(s: CampaignState, e: ComponentDamageCarried) -> CampaignState:
+    return _build(s, dataclasses.replace(s.builds[e.build_id], component_damage=e.component_damage))
+
+
+def _mission_completed(s: CampaignState, e: MissionCompleted) -> CampaignState:
+    return _mission(s, e.mission_id, status="completed", winner=e.winner)
+
+
+def _trauma_treated(s: CampaignState, e: TraumaTreated) -> CampaignState:
+    wounds = tuple(w for w in s.pilots[e.pilot_id].wounds if w.wound != e.wound)
+    return _pilot(s, e.pilot_id, wounds=wounds)
+
+
+def _scar_gained(s: CampaignState, e: ScarGained) -> CampaignState:
+    return _pilot(s, e.pilot_id, scars=(*s.pilots[e.pilot_id].scars, e.scar))
+
+
+def _pilot_retired(s: CampaignState, e: PilotRetired) -> CampaignState:
+    return _pilot(s, e.pilot_id, status=RETIRED)
+
+
+def _casket_repaired(s: CampaignState, e: CasketRepaired) -> CampaignState:
+    return _build(s, dataclasses.replace(s.builds[e.build_id], component_damage=()))
+
+
+def _gm_adjusted(s: CampaignState, e: GMAdjusted) -> CampaignState:
+    return _pilot(s, e.pilot_id, **{e.field: e.after})
+
+
+# CampaignCreated starts a stream and is folded by `evolve` itself.
+_HANDLERS: dict[type[Event], Callable[[CampaignState, Any], CampaignState]] = {
+    PlayerJoined: _player_joined,
+    MissionPlanned: _mission_planned,
+    PilotEnlisted: _pilot_enlisted,
+    BuildRevised: _build_revised,
+    MissionStarted: _mission_started,
+    PilotWounded: _pilot_wounded,
+    PilotDied: _pilot_died,
+    TaintChanged: _taint_changed,
+    ComponentDamageCarried: _component_damage_carried,
+    MissionCompleted: _mission_completed,
+    TraumaTreated: _trauma_treated,
+    ScarGained: _scar_gained,
+    PilotRetired: _pilot_retired,
+    CasketRepaired: _casket_repaired,
+    GMAdjusted: _gm_adjusted,
+}
+assert set(_HANDLERS) | {CampaignCreated} == set(EVENT_TYPES.values()), (
+    "every campaign event type needs a handler"
+)
+
+
 def evolve(state: CampaignState | None, event: Event) -> CampaignState:
     """The state after one event. Trusts the event: it never validates.
 
     >>> s = evolve(None, CampaignCreated("c1", "Ash", "gm", True, {}))
     >>> evolve(s, PlayerJoined("ann")).players
     ('ann',)
+    >>> evolve(None, PlayerJoined("ann"))
+    Traceback (most recent call last):
+    ...
+    ValueError: a campaign stream starts with CampaignCreated, not PlayerJoined
     """
     if isinstance(event, CampaignCreated):
         return CampaignState(
             event.campaign_id, event.name, event.gm, event.private, event.rules, version=1
         )
-    assert state is not None, "a campaign stream starts with CampaignCreated"
-    s = _apply(state, event)
+    if state is None:
+        raise ValueError(f"a campaign stream starts with CampaignCreated, not {event.type}")
+    s = _HANDLERS[type(event)](state, event)
     return dataclasses.replace(s, version=state.version + 1)
-
-
-def _apply(s: CampaignState, e: Event) -> CampaignState:
-    if isinstance(e, PlayerJoined):
-        return dataclasses.replace(s, players=(*s.players, e.player))
-    if isinstance(e, MissionPlanned):
-        return dataclasses.replace(
-            s, missions=(*s.missions, MissionState(e.mission_id, e.number, e.name))
-        )
-    if isinstance(e, PilotEnlisted):
-        pilot = PilotState(e.pilot_id, e.player, e.name, e.faction, e.sp_modifier)
-        return dataclasses.replace(s, pilots={**s.pilots, e.pilot_id: pilot})
-    if isinstance(e, BuildRevised):
-        version = BuildVersionState(
-            e.version, e.name, e.casket_class, e.shield, e.faction, e.deck, e.equipment
-        )
-        old = s.builds.get(e.build_id)
-        if old is None:
-            return _build(s, BuildState(e.build_id, e.player, (version,)))
-        return _build(s, dataclasses.replace(old, versions=(*old.versions, version)))
-    if isinstance(e, MissionStarted):
-        s = _mission(
-            s, e.mission_id, status="in_progress", battle_id=e.battle_id, deployments=e.deployments
-        )
-        for _, pilot_id, _, _ in e.deployments:
-            s = _pilot(s, pilot_id, missions=(*s.pilots[pilot_id].missions, e.mission_id))
-        return s
-    if isinstance(e, PilotWounded):
-        wound = CarriedWound(e.wound, e.kind, e.mission_id, e.battle_id)
-        return _pilot(s, e.pilot_id, wounds=(*s.pilots[e.pilot_id].wounds, wound))
-    if isinstance(e, PilotDied):
-        return _pilot(s, e.pilot_id, status=DEAD)
-    if isinstance(e, TaintChanged):
-        return _pilot(s, e.pilot_id, taint=e.taint)
-    if isinstance(e, ComponentDamageCarried):
-        return _build(
-            s, dataclasses.replace(s.builds[e.build_id], component_damage=e.component_damage)
-        )
-    if isinstance(e, MissionCompleted):
-        return _mission(s, e.mission_id, status="completed", winner=e.winner)
-    if isinstance(e, TraumaTreated):
-        wounds = tuple(w for w in s.pilots[e.pilot_id].wounds if w.wound != e.wound)
-        return _pilot(s, e.pilot_id, wounds=wounds)
-    if isinstance(e, ScarGained):
-        return _pilot(s, e.pilot_id, scars=(*s.pilots[e.pilot_id].scars, e.scar))
-    if isinstance(e, PilotRetired):
-        return _pilot(s, e.pilot_id, status=RETIRED)
-    if isinstance(e, CasketRepaired):
-        return _build(s, dataclasses.replace(s.builds[e.build_id], component_damage=()))
-    if isinstance(e, GMAdjusted):
-        return _pilot(s, e.pilot_id, **{e.field: e.after})
-    raise TypeError(f"evolve does not know {type(e).__name__}")
 
 
 def replay(events: Iterable[Event], state: CampaignState | None = None) -> CampaignState:
@@ -786,7 +838,7 @@ def _adjust_sp_modifier(s: CampaignState, c: AdjustSpModifier) -> list[Event]:
     ]
 
 
-_DECIDERS: Mapping[type[Command], Any] = {
+_DECIDERS: Mapping[type[Command], Callable[[CampaignState, Any], list[Event]]] = {
     AddPlayer: _add_player,
     PlanMission: _plan_mission,
     EnlistPilot: _enlist_pilot,
@@ -800,6 +852,11 @@ _DECIDERS: Mapping[type[Command], Any] = {
     RepairCasket: _repair_casket,
     AdjustSpModifier: _adjust_sp_modifier,
 }
+# A slots dataclass is a new class: the one it replaced lingers among the subclasses
+# until collected, so only the classes this module names count.
+assert set(_DECIDERS) == {c for c in Command.__subclasses__() if globals().get(c.__name__) is c}, (
+    "every campaign command needs a decider"
+)
 
 
 def components_dict(component_damage: Iterable[tuple[str, int]]) -> dict[str, int]:

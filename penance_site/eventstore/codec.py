@@ -115,10 +115,10 @@ class EventCodec:
             upcasters if upcasters is not None else {}
         )
         self._builders = {name: _builder(cls) for name, cls in self.types.items()}
-        self._fields = {
-            name: frozenset(f.name for f in dataclasses.fields(cls))
-            for name, cls in self.types.items()
+        self._names = {
+            name: tuple(f.name for f in dataclasses.fields(cls)) for name, cls in self.types.items()
         }
+        self._fields = {name: frozenset(names) for name, names in self._names.items()}
 
     def schema_version(self, type_: str) -> int:
         cls = self.types.get(type_)
@@ -132,7 +132,7 @@ class EventCodec:
         type_ = type(event).__name__
         if self.types.get(type_) is not type(event):
             raise TypeError(f"{type_} is not a registered {self.stream_type} event type")
-        payload = {f.name: jsonable(getattr(event, f.name)) for f in dataclasses.fields(event)}
+        payload = {name: jsonable(getattr(event, name)) for name in self._names[type_]}
         return type_, self.schema_version(type_), payload
 
     def encode(self, event: Any) -> NewEvent:

@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import ast
-import sys
-from pathlib import Path
-
 import pytest
 
 from battles.engine.errors import RuleViolation
@@ -38,19 +34,6 @@ def outcome(**seat: object) -> d.ApplyOutcome:
         "component_damage": (),
     } | seat
     return d.ApplyOutcome("battle-1", "church", 5, (d.SeatOutcome(**fields),), False, False)
-
-
-def test_campaign_domain_imports_no_django() -> None:
-    path = Path(d.__file__)
-    names = [
-        n.module or ""
-        for n in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
-        if isinstance(n, ast.ImportFrom) and not n.level
-    ]
-    assert all(
-        name.split(".")[0] in sys.stdlib_module_names or name.startswith("battles.engine")
-        for name in names
-    ), names
 
 
 def test_every_event_round_trips_through_its_record() -> None:

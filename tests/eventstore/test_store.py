@@ -398,3 +398,43 @@ def test_reader_paging_by_position_sees_every_event_once_during_concurrent_appen
     expected = {(s.id, v) for s in streams for v in range(1, per_stream + 1)}
     assert len(seen) == len(expected)
     assert set(seen) == expected
+
+
+@pytest.fixture
+def reaction_on(monkeypatch: pytest.MonkeyPatch):
+    """Register a reaction for one test's stream type; the registry is restored after."""
+    from penance_site.eventstore import store
+
+    monkeypatch.setattr(store, "_REACTIONS", {k: list(v) for k, v in store._REACTIONS.items()})
+
+    def register(stream_type, reaction) -> None:
+        store.react_to_appends(stream_type, reaction)
+        store.react_to_appends(stream_type, reaction)  # twice: kept once
+
+    return register
+
+
+@pytest.mark.django_db
+def test_a_reaction_sees_each_append_of_its_stream_type_once(reaction_on) -> None:
+    seen: list[tuple[str, list[int]]] = []
+    reaction_on(
+        "reacted", lambda stream, events: seen.append((stream.id, [e.version for e in events]))
+    )
+    stream, other = new_stream("reacted"), new_stream("ignored")
+    command = cmd()
+    append(stream=stream, expected_version=0, events=three_events(), command_id=command)
+    append(stream=stream, expected_version=0, events=three_events(), command_id=command)  # retry
+    append(stream=other, expected_version=0, events=three_events(), command_id=cmd())
+    assert seen == [(stream.id, [1, 2, 3])]
+
+
+@pytest.mark.django_db
+def test_a_failing_reaction_rolls_the_append_back(reaction_on) -> None:
+    def refuse(stream: StreamRef, events: object) -> None:
+        raise RuntimeError("the follower failed")
+
+    reaction_on("reacted", refuse)
+    stream = new_stream("reacted")
+    with pytest.raises(RuntimeError, match="the follower failed"):
+        append(stream=stream, expected_version=0, events=three_events(), command_id=cmd())
+    assert stream_version(stream) == 0

@@ -1,5 +1,7 @@
 """`manage.py load_demo`: demo users, two demo battles, the demo card set and a demo campaign.
 
+It lives in campaigns, the top of the dependency chain, because it loads both apps' demos.
+
 Idempotent: running it twice changes nothing. The demo passwords are public,
 so it refuses to run with DEBUG off unless told `--allow-production`.
 """
@@ -16,8 +18,7 @@ from django.db import transaction
 
 from battles.engine.battle.autoplay import greedy_commands
 from battles.engine.demo import DEMO_DECKS, demo_board, demo_setup
-from battles.models import Battle
-from battles.selectors import battle_state_at
+from battles.selectors import Battle, battle_named, battle_state_at
 from battles.services import battle_command_execute, battle_create
 from campaigns import services as campaign_services
 from campaigns.catalogue import catalogue_load_demo
@@ -145,7 +146,7 @@ class Command(BaseCommand):
     def _demo_battle(self, gm: Any, name: str, seed: int, policy: str, commands: int) -> None:
         """A battle played through the command service by the greedy autoplayer: legal
         actions only, every event recorded as a real table's would be."""
-        battle = Battle.objects.filter(name=name, gm=gm).first()
+        battle = battle_named(name=name, gm=gm)
         if battle is not None:
             self.stdout.write(f"kept battle {name!r} ({battle.id})")
             return
