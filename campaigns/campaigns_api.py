@@ -10,6 +10,7 @@ projections of the campaign's stream.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 from uuid import UUID
 
@@ -35,10 +36,9 @@ from penance_site.api_fields import (
     StrictIntegerField,
     StrictSerializer,
 )
-from penance_site.eventstore.store import RecordedEvent
 
 from . import domain, selectors, services
-from .models import Campaign, CardVersion, Mission, Pilot
+from .models import Campaign, CasketBuild, Mission, Pilot
 
 TAGS = ["campaigns"]
 ADJUSTMENTS: dict[str, tuple[str, ...]] = {
@@ -68,11 +68,64 @@ class ChoiceText(serializers.ChoiceField):
         self.help_text = f"{help_text}; one of: {values}" if help_text else f"one of: {values}"
 
 
+# The output serializers read the campaign's folded state (campaigns/domain.py) directly:
+# the shapes below are the only description of what the API shows.
+
+
+class MappingValues(serializers.ListSerializer[Any]):
+    """A list of the values of a mapping (the state keeps pilots and builds by id)."""
+
+    def to_representation(self, data: Any) -> list[Any]:
+        return super().to_representation(list(data.values()) if isinstance(data, Mapping) else data)
+
+
+# A row the domain keeps as a tuple, shown as an object whose fields name its items in
+# order. (Comments, not docstrings: a serializer's docstring becomes its schema text.)
+class TupleRow(serializers.Serializer[Any]):
+    def to_representation(self, instance: Any) -> Any:
+        if isinstance(instance, tuple):
+            instance = dict(zip(self.fields, instance, strict=True))
+        return super().to_representation(instance)
+
+
+class BlankAsNull:
+    """The state's "" for "not yet" (a mission's battle, its winner) shown as null."""
+
+    def to_representation(self, value: Any) -> Any:
+        return None if value == "" else super().to_representation(value)  # type: ignore[misc]
+
+
+class OptionalUUIDField(BlankAsNull, serializers.UUIDField):
+    pass
+
+
+class OptionalCharField(BlankAsNull, serializers.CharField):
+    pass
+
+
+class ComponentDamageField(serializers.DictField):
+    """(component, damage) pairs as an object in COMPONENTS order (R-ADD-7)."""
+
+    def to_representation(self, value: Any) -> dict[str, Any]:
+        return super().to_representation(domain.components_dict(value))
+
+
+class RoleField(ChoiceText):
+    """The requesting user's role, which the view passes in the serializer's context."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(choices=("gm", "player"), source="*", read_only=True, **kwargs)
+
+    def to_representation(self, value: Any) -> str:
+        role: str = self.context["role"]
+        return role
+
+
 class PilotWoundOutput(serializers.Serializer[Any]):
     wound = serializers.CharField(help_text="a wound card id, e.g. severe-2 (R-PLT-1)")
     kind = ChoiceText(choices=("severe", "trauma"))
-    mission = serializers.CharField(help_text="the mission it came from")
-    battle = serializers.CharField()
+    mission = serializers.CharField(source="mission_id", help_text="the mission it came from")
+    battle = serializers.CharField(source="battle_id")
 
 
 class PilotOutput(serializers.Serializer[Any]):
@@ -94,8 +147,11 @@ class PilotOutput(serializers.Serializer[Any]):
         child=serializers.CharField(), help_text="the missions the pilot was deployed in"
     )
 
+    class Meta:
+        list_serializer_class = MappingValues
 
-class BuildDeckRowOutput(serializers.Serializer[Any]):
+
+class BuildDeckRowOutput(TupleRow):
     card = serializers.CharField()
     version = serializers.IntegerField(help_text="the card version the build pins")
     count = serializers.IntegerField()
@@ -111,31 +167,66 @@ class BuildVersionOutput(serializers.Serializer[Any]):
     equipment = serializers.ListField(child=serializers.CharField())
 
 
+# A deck row with its card version from the catalogue (context `cards`, by (card, version)).
 class BuildCardRowOutput(BuildDeckRowOutput):
     name = serializers.CharField(allow_null=True, help_text="null if the card version is gone")
     kind = serializers.CharField(allow_null=True)
     sp_cost = serializers.IntegerField(allow_null=True)
 
+    def to_representation(self, instance: Any) -> Any:
+        card, version, count = instance
+        cv = self.context["cards"].get((card, version))
+        return {
+            "card": card,
+            "version": version,
+            "count": count,
+            "name": cv.name if cv else None,
+            "kind": cv.kind if cv else None,
+            "sp_cost": cv.sp_cost if cv else None,
+        }
+
+
+@extend_schema_field(OpenApiTypes.UUID)
+class BuildIdField(serializers.Field[Any, Any, Any, Any]):
+    """The id of the build a version belongs to (context `build`)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(source="*", read_only=True, **kwargs)
+
+    def to_representation(self, value: Any) -> str:
+        build_id: str = self.context["build"].id
+        return build_id
+
+
+@extend_schema_field(OpenApiTypes.STR)
+class BuildPlayerField(BuildIdField):
+    def to_representation(self, value: Any) -> str:
+        player: str = self.context["build"].player
+        return player
+
 
 class BuildVersionDetailOutput(BuildVersionOutput):
-    build = serializers.UUIDField()
-    player = serializers.CharField()
+    build = BuildIdField()
+    player = BuildPlayerField()
     deck = BuildCardRowOutput(many=True)
 
 
 class BuildOutput(serializers.Serializer[Any]):
     id = serializers.UUIDField()
     player = serializers.CharField(help_text="username")
-    name = serializers.CharField()
-    current_version = serializers.IntegerField()
-    component_damage = serializers.DictField(
+    name = serializers.CharField(source="current.name")
+    current_version = serializers.IntegerField(source="current.version")
+    component_damage = ComponentDamageField(
         child=serializers.IntegerField(),
         help_text="carried until repaired, under persistent_component_damage (R-PLT-5)",
     )
     versions = BuildVersionOutput(many=True)
 
+    class Meta:
+        list_serializer_class = MappingValues
 
-class MissionDeploymentOutput(serializers.Serializer[Any]):
+
+class MissionDeploymentOutput(TupleRow):
     seat = serializers.IntegerField()
     pilot = serializers.UUIDField()
     build = serializers.UUIDField()
@@ -147,8 +238,8 @@ class MissionOutput(serializers.Serializer[Any]):
     number = serializers.IntegerField(help_text="missions are played in this order (R-PLT-5)")
     name = serializers.CharField()
     status = ChoiceText(choices=Mission.Status.choices)
-    battle = serializers.UUIDField(allow_null=True)
-    winner = serializers.CharField(allow_null=True)
+    battle = OptionalUUIDField(source="battle_id", allow_null=True)
+    winner = OptionalCharField(allow_null=True)
     deployments = MissionDeploymentOutput(many=True)
 
 
@@ -167,7 +258,7 @@ class CampaignDetailOutput(serializers.Serializer[Any]):
     name = serializers.CharField()
     gm = serializers.CharField()
     private = serializers.BooleanField()
-    role = ChoiceText(choices=("gm", "player"), help_text="yours")
+    role = RoleField(help_text="yours")
     rules = serializers.JSONField(help_text="the ruleset every mission is played with")
     players = serializers.ListField(child=serializers.CharField())
     version = serializers.IntegerField()
@@ -379,31 +470,8 @@ DECK_EXAMPLE = OpenApiExample(
 # --- presentation ---------------------------------------------------------------------------------
 
 
-def _event(e: RecordedEvent) -> dict[str, Any]:
-    return e.as_dict()
-
-
-def _detail(campaign: Campaign, state: domain.CampaignState, role: str) -> dict[str, Any]:
-    out = selectors.campaign_view(campaign, state)
-    out["role"] = role
-    return CampaignDetailOutput(out).data
-
-
-def _version_detail(build: domain.BuildState, number: int) -> dict[str, Any]:
-    version = build.versions[number - 1]
-    out = selectors.build_version_view(version)
-    cards = {
-        (cv.card_id, cv.version): cv
-        for cv in CardVersion.objects.filter(card_id__in={c for c, _, _ in version.deck})
-    }
-    for row in out["deck"]:
-        cv = cards.get((row["card"], row["version"]))
-        row["name"] = cv.name if cv else None
-        row["kind"] = cv.kind if cv else None
-        row["sp_cost"] = cv.sp_cost if cv else None
-    out["build"] = build.id
-    out["player"] = build.player
-    return BuildVersionDetailOutput(out).data
+def _detail(state: domain.CampaignState, role: str) -> dict[str, Any]:
+    return CampaignDetailOutput(state, context={"role": role}).data
 
 
 # --- views ----------------------------------------------------------------------------------------
@@ -442,6 +510,27 @@ class CampaignsView(SignedInView):
     @staticmethod
     def build_of(state: domain.CampaignState, build_id: UUID) -> domain.BuildState:
         build = state.builds.get(str(build_id))
+        if build is None:
+            raise NotFound("no such build in this campaign")
+        return build
+
+    # Before a write, the read-model rows say whether the thing named exists (404); the
+    # service then folds the stream once, under the campaign's lock.
+    @staticmethod
+    def mission_row(campaign: Campaign, mission_id: UUID) -> Mission:
+        mission = selectors.mission_in(campaign=campaign, mission_id=mission_id)
+        if mission is None:
+            raise NotFound("no such mission in this campaign")
+        return mission
+
+    @staticmethod
+    def pilot_row(campaign: Campaign, pilot_id: UUID) -> None:
+        if not selectors.pilot_exists(campaign=campaign, pilot_id=pilot_id):
+            raise NotFound("no such pilot in this campaign")
+
+    @staticmethod
+    def build_row(campaign: Campaign, build_id: UUID) -> CasketBuild:
+        build = selectors.build_in(campaign=campaign, build_id=build_id)
         if build is None:
             raise NotFound("no such build in this campaign")
         return build
@@ -489,7 +578,7 @@ class CampaignListView(CampaignsView):
         data = self.valid(CampaignCreateInput, request.data)
         campaign = services.campaign_create(gm=request.user, **data)
         state = selectors.campaign_state(campaign=campaign)
-        return Response(_detail(campaign, state, "gm"), status=status.HTTP_201_CREATED)
+        return Response(_detail(state, "gm"), status=status.HTTP_201_CREATED)
 
 
 class CampaignDetailView(CampaignsView):
@@ -502,7 +591,7 @@ class CampaignDetailView(CampaignsView):
     def get(self, request: Request, campaign_id: UUID) -> Response:
         campaign, role = self.campaign(request, campaign_id)
         state = selectors.campaign_state(campaign=campaign)
-        return Response(_detail(campaign, state, role))
+        return Response(_detail(state, role))
 
 
 class CampaignEventsView(CampaignsView):
@@ -518,7 +607,7 @@ class CampaignEventsView(CampaignsView):
         events = selectors.campaign_events(campaign=campaign)
         out = {
             "version": events[-1].version if events else 0,
-            "events": [_event(e) for e in events],
+            "events": [e.as_dict() for e in events],
         }
         return Response(CampaignEventsOutput(out).data)
 
@@ -535,10 +624,9 @@ class CampaignPlayersView(CampaignsView):
         campaign, role = self.campaign(request, campaign_id)
         self.gm_only(role, "adds players")
         data = self.valid(CampaignPlayerInput, request.data)
-        services.campaign_player_add(
+        state = services.campaign_player_add(
             campaign=campaign, actor=request.user, username=data["username"]
         )
-        state = selectors.campaign_state(campaign=campaign)
         out = {"players": list(state.players)}
         return Response(CampaignPlayersOutput(out).data, status=status.HTTP_201_CREATED)
 
@@ -556,8 +644,7 @@ class MissionListView(CampaignsView):
     def get(self, request: Request, campaign_id: UUID) -> Response:
         campaign, _ = self.campaign(request, campaign_id)
         state = selectors.campaign_state(campaign=campaign)
-        rows = [selectors.mission_view(m) for m in state.missions]
-        return Response(MissionOutput(rows, many=True).data)
+        return Response(MissionOutput(state.missions, many=True).data)
 
     @extend_schema(
         operation_id="campaigns_missions_create",
@@ -572,8 +659,8 @@ class MissionListView(CampaignsView):
         data = self.valid(MissionPlanInput, request.data)
         mission = services.mission_plan(campaign=campaign, actor=request.user, name=data["name"])
         state = selectors.campaign_state(campaign=campaign)
-        out = selectors.mission_view(self.mission_of(state, mission.id))
-        return Response(MissionOutput(out).data, status=status.HTTP_201_CREATED)
+        out = MissionOutput(self.mission_of(state, mission.id)).data
+        return Response(out, status=status.HTTP_201_CREATED)
 
 
 class MissionDetailView(CampaignsView):
@@ -586,9 +673,7 @@ class MissionDetailView(CampaignsView):
     def get(self, request: Request, campaign_id: UUID, mission_id: UUID) -> Response:
         campaign, _ = self.campaign(request, campaign_id)
         state = selectors.campaign_state(campaign=campaign)
-        return Response(
-            MissionOutput(selectors.mission_view(self.mission_of(state, mission_id))).data
-        )
+        return Response(MissionOutput(self.mission_of(state, mission_id)).data)
 
 
 class MissionStartView(CampaignsView):
@@ -608,7 +693,7 @@ class MissionStartView(CampaignsView):
     )
     def post(self, request: Request, campaign_id: UUID, mission_id: UUID) -> Response:
         campaign, role = self.campaign(request, campaign_id)
-        self.mission_of(selectors.campaign_state(campaign=campaign), mission_id)
+        mission = self.mission_row(campaign, mission_id)
         self.gm_only(role, "starts missions")
         data = self.valid(MissionStartInput, request.data)
         seats = [
@@ -620,13 +705,12 @@ class MissionStartView(CampaignsView):
             }
             for seat in data.pop("seats")
         ]
-        mission = Mission.objects.select_related("campaign").get(id=mission_id)
         battle = services.mission_start(mission=mission, actor=request.user, seats=seats, **data)
         state = selectors.campaign_state(campaign=campaign)
         out = {
             "battle": battle.id,
             "battle_url": reverse("battles-detail", kwargs={"battle_id": battle.id}),
-            "mission": selectors.mission_view(self.mission_of(state, mission_id)),
+            "mission": self.mission_of(state, mission_id),
         }
         return Response(MissionStartOutput(out).data, status=status.HTTP_201_CREATED)
 
@@ -644,8 +728,7 @@ class PilotListView(CampaignsView):
     def get(self, request: Request, campaign_id: UUID) -> Response:
         campaign, _ = self.campaign(request, campaign_id)
         state = selectors.campaign_state(campaign=campaign)
-        rows = [selectors.pilot_view(p) for p in state.pilots.values()]
-        return Response(PilotOutput(rows, many=True).data)
+        return Response(PilotOutput(state.pilots, many=True).data)
 
     @extend_schema(
         operation_id="campaigns_pilots_create",
@@ -660,8 +743,8 @@ class PilotListView(CampaignsView):
         data = self.valid(PilotEnlistInput, request.data)
         pilot = services.pilot_enlist(campaign=campaign, actor=request.user, **data)
         state = selectors.campaign_state(campaign=campaign)
-        out = selectors.pilot_view(self.pilot_of(state, pilot.id))
-        return Response(PilotOutput(out).data, status=status.HTTP_201_CREATED)
+        out = PilotOutput(self.pilot_of(state, pilot.id)).data
+        return Response(out, status=status.HTTP_201_CREATED)
 
 
 class PilotDetailView(CampaignsView):
@@ -674,7 +757,7 @@ class PilotDetailView(CampaignsView):
     def get(self, request: Request, campaign_id: UUID, pilot_id: UUID) -> Response:
         campaign, _ = self.campaign(request, campaign_id)
         state = selectors.campaign_state(campaign=campaign)
-        return Response(PilotOutput(selectors.pilot_view(self.pilot_of(state, pilot_id))).data)
+        return Response(PilotOutput(self.pilot_of(state, pilot_id)).data)
 
 
 class PilotCareerView(CampaignsView):
@@ -686,8 +769,9 @@ class PilotCareerView(CampaignsView):
     )
     def get(self, request: Request, campaign_id: UUID, pilot_id: UUID) -> Response:
         campaign, _ = self.campaign(request, campaign_id)
-        self.pilot_of(selectors.campaign_state(campaign=campaign), pilot_id)
         career = selectors.pilot_career(campaign=campaign, pilot_id=str(pilot_id))
+        if career is None:
+            raise NotFound("no such pilot in this campaign")
         return Response(PilotCareerOutput(career).data)
 
 
@@ -713,7 +797,7 @@ class PilotAdjustmentsView(CampaignsView):
     )
     def post(self, request: Request, campaign_id: UUID, pilot_id: UUID) -> Response:
         campaign, role = self.campaign(request, campaign_id)
-        self.pilot_of(selectors.campaign_state(campaign=campaign), pilot_id)
+        self.pilot_row(campaign, pilot_id)
         self.gm_only(role, "adjusts pilots")
         data = self.valid(PilotAdjustmentInput, request.data)
         common = {
@@ -733,9 +817,7 @@ class PilotAdjustmentsView(CampaignsView):
             pilot = services.pilot_retire(**common)
         else:
             pilot = services.pilot_sp_modifier_adjust(**common, sp_modifier=data["sp_modifier"])
-        return Response(
-            PilotOutput(selectors.pilot_view(pilot)).data, status=status.HTTP_201_CREATED
-        )
+        return Response(PilotOutput(pilot).data, status=status.HTTP_201_CREATED)
 
 
 # --- builds ---------------------------------------------------------------------------------------
@@ -751,8 +833,7 @@ class BuildListView(CampaignsView):
     def get(self, request: Request, campaign_id: UUID) -> Response:
         campaign, _ = self.campaign(request, campaign_id)
         state = selectors.campaign_state(campaign=campaign)
-        rows = [selectors.build_view(b) for b in state.builds.values()]
-        return Response(BuildOutput(rows, many=True).data)
+        return Response(BuildOutput(state.builds, many=True).data)
 
     @extend_schema(
         operation_id="campaigns_builds_create",
@@ -776,8 +857,8 @@ class BuildListView(CampaignsView):
             campaign=campaign, actor=request.user, build_id=None, player=player, **data
         )
         state = selectors.campaign_state(campaign=campaign)
-        out = selectors.build_view(self.build_of(state, build.id))
-        return Response(BuildOutput(out).data, status=status.HTTP_201_CREATED)
+        out = BuildOutput(self.build_of(state, build.id)).data
+        return Response(out, status=status.HTTP_201_CREATED)
 
 
 class BuildDetailView(CampaignsView):
@@ -790,7 +871,7 @@ class BuildDetailView(CampaignsView):
     def get(self, request: Request, campaign_id: UUID, build_id: UUID) -> Response:
         campaign, _ = self.campaign(request, campaign_id)
         state = selectors.campaign_state(campaign=campaign)
-        return Response(BuildOutput(selectors.build_view(self.build_of(state, build_id))).data)
+        return Response(BuildOutput(self.build_of(state, build_id)).data)
 
 
 class BuildRevisionsView(CampaignsView):
@@ -809,19 +890,20 @@ class BuildRevisionsView(CampaignsView):
     )
     def post(self, request: Request, campaign_id: UUID, build_id: UUID) -> Response:
         campaign, role = self.campaign(request, campaign_id)
-        build = self.build_of(selectors.campaign_state(campaign=campaign), build_id)
-        if role != "gm" and build.player != request.user.get_username():
+        build = self.build_row(campaign, build_id)
+        owner = build.player.get_username()
+        if role != "gm" and owner != request.user.get_username():
             raise PermissionDenied("players revise only their own builds (R-ADD-31)")
         data = self.valid(BuildInput, request.data)
         player = data.pop("player", None)
-        if player is not None and player != build.player:
+        if player is not None and player != owner:
             raise serializers.ValidationError(
-                {"player": [f"the build belongs to {build.player}; a build keeps its player"]}
+                {"player": [f"the build belongs to {owner}; a build keeps its player"]}
             )
-        services.build_revise(campaign=campaign, actor=request.user, build_id=build.id, **data)
+        services.build_revise(campaign=campaign, actor=request.user, build_id=str(build.id), **data)
         state = selectors.campaign_state(campaign=campaign)
-        out = selectors.build_view(self.build_of(state, build_id))
-        return Response(BuildOutput(out).data, status=status.HTTP_201_CREATED)
+        out = BuildOutput(self.build_of(state, build_id)).data
+        return Response(out, status=status.HTTP_201_CREATED)
 
 
 class BuildVersionView(CampaignsView):
@@ -836,7 +918,10 @@ class BuildVersionView(CampaignsView):
         build = self.build_of(selectors.campaign_state(campaign=campaign), build_id)
         if not 1 <= version <= len(build.versions):
             raise NotFound(f"the build has no version {version}")
-        return Response(_version_detail(build, version))
+        chosen = build.versions[version - 1]
+        cards = selectors.deck_card_versions(deck=chosen.deck)
+        out = BuildVersionDetailOutput(chosen, context={"build": build, "cards": cards}).data
+        return Response(out)
 
 
 class BuildRepairView(CampaignsView):
@@ -849,12 +934,10 @@ class BuildRepairView(CampaignsView):
     )
     def post(self, request: Request, campaign_id: UUID, build_id: UUID) -> Response:
         campaign, role = self.campaign(request, campaign_id)
-        self.build_of(selectors.campaign_state(campaign=campaign), build_id)
+        self.build_row(campaign, build_id)
         self.gm_only(role, "repairs caskets")
         data = self.valid(BuildRepairInput, request.data)
         build = services.build_repair(
             campaign=campaign, actor=request.user, build_id=str(build_id), reason=data["reason"]
         )
-        return Response(
-            BuildOutput(selectors.build_view(build)).data, status=status.HTTP_201_CREATED
-        )
+        return Response(BuildOutput(build).data, status=status.HTTP_201_CREATED)

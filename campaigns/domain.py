@@ -253,6 +253,16 @@ class PilotState:
         """The wound cards the next battle starts face up (R-PLT-2)."""
         return tuple(w.wound for w in self.wounds)
 
+    @property
+    def taint_overload(self) -> bool:
+        """Taint 10 or more (R-PLT-3)."""
+        return self.taint >= TAINT_OVERLOAD
+
+    @property
+    def taint_purging(self) -> bool:
+        """Taint 8 or more: purging is open (R-PLT-4)."""
+        return self.taint >= TAINT_PURGING
+
 
 @dataclass(frozen=True, slots=True)
 class BuildVersionState:

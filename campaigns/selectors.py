@@ -7,6 +7,7 @@ streams are short (tens of events per mission), so there are no snapshots.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,7 +25,7 @@ from penance_site.eventstore.store import (
 
 from . import domain
 from .codec import CAMPAIGN_EVENTS, STREAM_TYPE
-from .models import Campaign, CampaignPlayer, Mission
+from .models import Campaign, CampaignPlayer, CardVersion, CasketBuild, Mission, Pilot
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -79,89 +80,6 @@ def campaign_get_for(*, campaign_id: uuid.UUID, user: User) -> tuple[Campaign, s
     return campaign, role
 
 
-# --- views of the state --------------------------------------------------------------------------
-
-
-def pilot_view(pilot: domain.PilotState) -> dict[str, Any]:
-    """A pilot as the API shows it: a projection of the campaign stream."""
-    return {
-        "id": pilot.id,
-        "player": pilot.player,
-        "name": pilot.name,
-        "faction": pilot.faction,
-        "status": pilot.status,
-        "taint": pilot.taint,
-        "taint_overload": pilot.taint >= domain.TAINT_OVERLOAD,
-        "taint_purging": pilot.taint >= domain.TAINT_PURGING,
-        "sp_modifier": pilot.sp_modifier,
-        "wounds": [
-            {
-                "wound": w.wound,
-                "kind": w.kind,
-                "mission": w.mission_id,
-                "battle": w.battle_id,
-            }
-            for w in pilot.wounds
-        ],
-        "carried_wounds": list(pilot.carried_wounds),
-        "scars": list(pilot.scars),
-        "missions": list(pilot.missions),
-    }
-
-
-def build_view(build: domain.BuildState) -> dict[str, Any]:
-    return {
-        "id": build.id,
-        "player": build.player,
-        "name": build.current.name,
-        "current_version": build.current.version,
-        "component_damage": domain.components_dict(build.component_damage),
-        "versions": [build_version_view(v) for v in build.versions],
-    }
-
-
-def build_version_view(version: domain.BuildVersionState) -> dict[str, Any]:
-    return {
-        "version": version.version,
-        "name": version.name,
-        "casket_class": version.casket_class,
-        "shield": version.shield,
-        "faction": version.faction,
-        "deck": [{"card": c, "version": v, "count": n} for c, v, n in version.deck],
-        "equipment": list(version.equipment),
-    }
-
-
-def mission_view(mission: domain.MissionState) -> dict[str, Any]:
-    return {
-        "id": mission.id,
-        "number": mission.number,
-        "name": mission.name,
-        "status": mission.status,
-        "battle": mission.battle_id or None,
-        "winner": mission.winner or None,
-        "deployments": [
-            {"seat": seat, "pilot": pilot, "build": build, "build_version": version}
-            for seat, pilot, build, version in mission.deployments
-        ],
-    }
-
-
-def campaign_view(campaign: Campaign, state: domain.CampaignState) -> dict[str, Any]:
-    return {
-        "id": str(campaign.id),
-        "name": state.name,
-        "gm": state.gm,
-        "private": state.private,
-        "rules": dict(state.rules),
-        "players": list(state.players),
-        "version": state.version,
-        "missions": [mission_view(m) for m in state.missions],
-        "pilots": [pilot_view(p) for p in state.pilots.values()],
-        "builds": [build_view(b) for b in state.builds.values()],
-    }
-
-
 # --- career history ------------------------------------------------------------------------------
 
 # The battle events that concern one seat, and the payload fields that name it.
@@ -214,16 +132,18 @@ class CareerEntry:
         }
 
 
-def pilot_career(*, campaign: Campaign, pilot_id: str) -> dict[str, Any]:
+def pilot_career(*, campaign: Campaign, pilot_id: str) -> dict[str, Any] | None:
     """Every event that concerned a pilot across the campaign, in store order, with totals.
 
     The campaign stream gives enlistment, wounds kept, Taint, death; each mission battle
     the pilot sat in gives the attacks they made and took, the damage and wounds. Battle
-    events are read with one query over those battles' streams, filtered by type.
+    events are read with one query over those battles' streams, filtered by type. None
+    when the campaign has no such pilot.
     """
     events = campaign_events(campaign=campaign)  # read once: folded and searched
     state = _fold(events)
-    state.pilot(pilot_id)  # RuleViolation unknown_pilot
+    if pilot_id not in state.pilots:
+        return None
     entries: list[CareerEntry] = []
     for e in events:
         if e.type in CAREER_CAMPAIGN_EVENTS and e.payload.get("pilot_id") == pilot_id:
@@ -256,7 +176,7 @@ def pilot_career(*, campaign: Campaign, pilot_id: str) -> dict[str, Any]:
         "taint": state.pilots[pilot_id].taint,
     }
     return {
-        "pilot": pilot_view(state.pilots[pilot_id]),
+        "pilot": state.pilots[pilot_id],
         "totals": totals,
         "events": [c.as_dict() for c in entries],
     }
@@ -274,6 +194,33 @@ def _battle_entries(seats: dict[str, tuple[str, int]]) -> list[CareerEntry]:
                 out.append(CareerEntry("battle", mission, e.stream.id, seat, role, e))
                 break
     return out
+
+
+def mission_in(*, campaign: Campaign, mission_id: uuid.UUID) -> Mission | None:
+    """The mission's row, if it belongs to the campaign (the rows follow the stream)."""
+    return (
+        Mission.objects.select_related("campaign").filter(id=mission_id, campaign=campaign).first()
+    )
+
+
+def pilot_exists(*, campaign: Campaign, pilot_id: uuid.UUID) -> bool:
+    return Pilot.objects.filter(id=pilot_id, campaign=campaign).exists()
+
+
+def build_in(*, campaign: Campaign, build_id: uuid.UUID) -> CasketBuild | None:
+    return (
+        CasketBuild.objects.select_related("player").filter(id=build_id, campaign=campaign).first()
+    )
+
+
+def deck_card_versions(
+    *, deck: Iterable[tuple[str, int, int]]
+) -> dict[tuple[str, int], CardVersion]:
+    """The catalogue's card versions a deck's (card, version, count) rows name, by (card,
+    version); a version no longer in the catalogue is left out."""
+    rows = list(deck)
+    found = CardVersion.objects.filter(card_id__in={card for card, _, _ in rows})
+    return {(cv.card_id, cv.version): cv for cv in found}
 
 
 def mission_of_battle(*, battle_id: uuid.UUID) -> Mission | None:

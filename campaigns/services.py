@@ -296,11 +296,14 @@ def _gm_command(
 
 
 @transaction.atomic
-def campaign_player_add(*, campaign: Campaign, actor: AbstractBaseUser, username: str) -> None:
-    """Add a player (an existing user) to the campaign. GM only."""
+def campaign_player_add(
+    *, campaign: Campaign, actor: AbstractBaseUser, username: str
+) -> domain.CampaignState:
+    """Add a player (an existing user) to the campaign. GM only. Returns the campaign's
+    state after it."""
     if not users_by_username(usernames=[username]):
         raise InvalidInput("username", f"no user is called {username!r}")
-    _gm_command(campaign, actor, domain.AddPlayer(username))
+    return _gm_command(campaign, actor, domain.AddPlayer(username))
 
 
 @transaction.atomic

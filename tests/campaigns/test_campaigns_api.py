@@ -161,6 +161,42 @@ def call(w: World, user: Any | None, method: str, path: str, body: Body) -> Any:
     return client.post(url, body(w) if body else {}, format="json")
 
 
+# How often each request folds the campaign stream: a read once; a write once in its
+# service (to decide, under the campaign's lock), and once more where the answer shows
+# what the service created (the service returns the new row, not the state).
+FOLDS = {
+    "events": 0,  # the stream as stored: nothing to fold
+    "players add": 1,
+    "mission plan": 2,
+    "mission start": 2,
+    "pilot enlist": 2,
+    "adjustment": 1,
+    "build create": 2,
+    "build revise": 2,
+    "build repair": 1,
+}
+
+
+@pytest.mark.parametrize(("name", "method", "path", "body", "gm", "player"), ENDPOINTS, ids=IDS)
+def test_each_request_folds_the_campaign_stream_as_few_times_as_it_must(
+    world: World,
+    monkeypatch: pytest.MonkeyPatch,
+    name: str,
+    method: str,
+    path: str,
+    body: Body,
+    gm: int,
+    player: int,
+) -> None:
+    from campaigns.codec import CAMPAIGN_EVENTS
+
+    folds = []
+    fold = CAMPAIGN_EVENTS.fold
+    monkeypatch.setattr(CAMPAIGN_EVENTS, "fold", lambda *a, **k: folds.append(1) or fold(*a, **k))
+    assert call(world, world.dc.gm, method, path, body).status_code == gm
+    assert len(folds) == FOLDS.get(name, 1)
+
+
 @pytest.mark.parametrize(("name", "method", "path", "body", "gm", "player"), ENDPOINTS, ids=IDS)
 def test_the_gm_reads_and_changes_everything(
     world: World, name: str, method: str, path: str, body: Body, gm: int, player: int
