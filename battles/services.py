@@ -19,7 +19,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
-from battles.codec import BATTLE_EVENTS
+from battles.codec import BATTLE_EVENTS, STREAM_TYPE
 from battles.engine.battle import (
     BattleState,
     Command,
@@ -57,7 +57,7 @@ from penance_site.eventstore.store import (
     StreamRef,
     append,
     canonical_json,
-    event_digest,
+    chained_digest,
     snapshot_store,
     stream_version,
 )
@@ -287,19 +287,12 @@ def battle_watcher_add(
 # --- import --------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class _DocEvent:
-    version: int
-    type: str
-    schema_version: int
-    payload: dict[str, Any]
-    metadata: dict[str, Any]
-    command_id: str
-    recorded_at: datetime
-    digest: str
+# An exported event is read as the store's RecordedEvent: it has every field the digest
+# covers; its position and stream are those of the store it is imported into.
+_IMPORTED = StreamRef(STREAM_TYPE, "import")
 
 
-def _doc_event(i: int, raw: object) -> _DocEvent:
+def _doc_event(i: int, raw: object) -> RecordedEvent:
     path = f"events[{i}]"
     if not isinstance(raw, Mapping):
         raise InvalidInput(path, "must be an event object as an export writes it")
@@ -327,32 +320,25 @@ def _doc_event(i: int, raw: object) -> _DocEvent:
         raise InvalidInput(
             f"{path}.recorded_at", "must be a UTC timestamp like 2026-01-31T12:00:00.000000Z"
         ) from None
-    return _DocEvent(
-        raw["version"],
-        raw["type"],
-        raw["schema_version"],
-        raw["payload"],
-        raw["metadata"],
-        raw["command_id"],
-        moment,
-        raw["digest"],
+    return RecordedEvent(
+        position=0,
+        stream=_IMPORTED,
+        version=raw["version"],
+        type=raw["type"],
+        schema_version=raw["schema_version"],
+        payload=raw["payload"],
+        metadata=raw["metadata"],
+        command_id=raw["command_id"],
+        recorded_at=moment,
+        digest=raw["digest"],
     )
 
 
-def _check_chain(events: Sequence[_DocEvent]) -> None:
+def _check_chain(events: Sequence[RecordedEvent]) -> None:
     """Each digest must be the one the store computes for the event and the chain before it."""
     previous = ""
     for i, e in enumerate(events):
-        digest = event_digest(
-            previous_digest=previous,
-            version=e.version,
-            type=e.type,
-            schema_version=e.schema_version,
-            payload=e.payload,
-            metadata=e.metadata,
-            command_id=e.command_id,
-            recorded_at=e.recorded_at,
-        )
+        digest = chained_digest(previous, e)
         if digest != e.digest:
             raise InvalidInput(
                 f"events[{i}].digest",
@@ -362,7 +348,7 @@ def _check_chain(events: Sequence[_DocEvent]) -> None:
         previous = digest
 
 
-def _replayed(events: Sequence[_DocEvent]) -> tuple[list[Event], list[BattleState]]:
+def _replayed(events: Sequence[RecordedEvent]) -> tuple[list[Event], list[BattleState]]:
     """The document's events as engine events, and the state after each; faults name the event."""
     engine_events: list[Event] = []
     states: list[BattleState] = []
@@ -391,9 +377,9 @@ def _replayed(events: Sequence[_DocEvent]) -> tuple[list[Event], list[BattleStat
     return engine_events, states
 
 
-def _command_groups(events: Sequence[_DocEvent]) -> list[list[_DocEvent]]:
+def _command_groups(events: Sequence[RecordedEvent]) -> list[list[RecordedEvent]]:
     """Consecutive events of one command: each group was one append and is one again."""
-    groups: list[list[_DocEvent]] = []
+    groups: list[list[RecordedEvent]] = []
     seen: set[str] = set()
     for i, e in enumerate(events):
         if groups and groups[-1][-1].command_id == e.command_id:
@@ -409,7 +395,7 @@ def _command_groups(events: Sequence[_DocEvent]) -> list[list[_DocEvent]]:
 
 
 def _append_group(
-    stream: StreamRef, group: Sequence[_DocEvent], command_id: str, metadata: dict[str, Any]
+    stream: StreamRef, group: Sequence[RecordedEvent], command_id: str, metadata: dict[str, Any]
 ) -> RecordedEvent:
     fingerprint = metadata.pop("command_fingerprint", None)
     metadata.pop("command_id", None)
