@@ -292,7 +292,7 @@ class BattleCommandView(BattlesView):
             min_length=1,
             max_length=64,
             trim_whitespace=False,
-            help_text="chosen by the client, unique in the whole store (a UUID); a retry "
+            help_text="chosen by the client, unique within this battle (a UUID); a retry "
             "reuses it and gets the original events back",
         )
         expected_version = StrictIntegerField(
@@ -331,7 +331,8 @@ class BattleCommandView(BattlesView):
             "Besides `command_id` and `expected_version`, the body is the command "
             "(docs/BATTLES.md), e.g. the `body` of a legal action. 409 `stale_version` "
             "(with `current_version`) when the battle moved on, 409 `command_id_reused` for "
-            "an id used for another command, 422 when the rules refuse (code, message, rule)."
+            "an id this battle used for another command, 422 when the rules refuse (code, "
+            "message, rule)."
         ),
         request=InputSerializer,
         responses={

@@ -35,6 +35,7 @@ from penance_site.eventstore.store import (
     RecordedEvent,
     StreamRef,
     VerifyReport,
+    command_events,
     format_timestamp,
     iter_stream,
     read_stream,
@@ -63,15 +64,6 @@ def users_by_username(*, usernames: Iterable[str]) -> dict[str, AbstractBaseUser
     model = get_user_model()
     found = model._default_manager.filter(**{f"{model.USERNAME_FIELD}__in": set(usernames)})
     return {u.get_username(): u for u in found}
-
-
-def command_ids_in_use(*, command_ids: Sequence[str]) -> bool:
-    """Whether the store holds an event of any of these command ids (they are store-wide)."""
-    chunk = 500  # well under every database's limit of query parameters
-    return any(
-        Event.objects.filter(command_id__in=command_ids[i : i + chunk]).exists()
-        for i in range(0, len(command_ids), chunk)
-    )
 
 
 def battle_stream(*, battle: Battle) -> StreamRef:
@@ -168,37 +160,9 @@ def battle_events(*, battle: Battle, after: int = 0, limit: int = 100) -> list[R
     return read_stream(battle_stream(battle=battle), after_version=after, limit=limit)
 
 
-def _first_version(stream: StreamRef, command_id: str) -> int | None:
-    """The first version `command_id` wrote in `stream`, or None.
-
-    Command ids are unique in the whole store, so the lookup filters on the id
-    alone and checks the stream in Python: filtering on stream and id together let
-    PostgreSQL without fresh statistics scan the whole stream (67 ms at 100,000
-    events, docs/PERFORMANCE.md) instead of probing the command index.
-    """
-    rows = list(
-        Event.objects.filter(command_id=command_id).values_list(
-            "stream_type", "stream_id", "version"
-        )
-    )
-    versions = [v for t, i, v in rows if (t, i) == (stream.type, stream.id)]
-    return min(versions) if versions else None
-
-
 def battle_command_events(*, battle: Battle, command_id: str) -> list[RecordedEvent]:
     """The events one command appended to this battle (none if it never ran here)."""
-    stream = battle_stream(battle=battle)
-    first = _first_version(stream, command_id)
-    if first is None:
-        return []
-    following = read_stream(stream, after_version=first - 1)
-    # A command's events are contiguous: one append wrote them.
-    out: list[RecordedEvent] = []
-    for e in following:
-        if e.command_id != command_id:
-            break
-        out.append(e)
-    return out
+    return list(command_events(battle_stream(battle=battle), command_id))
 
 
 def battle_latest_command(*, battle: Battle) -> tuple[str, int] | None:
@@ -208,9 +172,7 @@ def battle_latest_command(*, battle: Battle) -> tuple[str, int] | None:
     if head == 0:
         return None
     command_id = read_stream(stream, after_version=head - 1)[0].command_id
-    first = _first_version(stream, command_id)
-    assert first is not None  # the head event carries this command id
-    return command_id, first
+    return command_id, command_events(stream, command_id)[0].version
 
 
 def battle_legal_actions(*, battle: Battle, user: User) -> tuple[int, list[LegalAction]]:

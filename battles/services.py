@@ -45,7 +45,6 @@ from battles.selectors import (
     battle_state_at,
     battle_status,
     battle_stream,
-    command_ids_in_use,
     users_by_username,
 )
 from penance_site.eventstore.codec import DecodeError
@@ -185,6 +184,20 @@ def command_fingerprint(body: Mapping[str, Any], expected_version: int) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def _recorded(battle: Battle, command_id: str, fingerprint: str) -> CommandResult | None:
+    """The result this battle recorded for the command id, if any: the same command's
+    events (a retry), or CommandIdReused for another command under the same id."""
+    earlier = battle_command_events(battle=battle, command_id=command_id)
+    if not earlier:
+        return None
+    if earlier[0].metadata.get("command_fingerprint") != fingerprint:
+        raise CommandIdReused(
+            f"command id {command_id!r} was already used in this battle for another "
+            f"command (version {earlier[0].version}); use a new command id"
+        )
+    return CommandResult(tuple(earlier), earlier[-1].version, duplicate=True)
+
+
 def _check_may_command(battle: Battle, actor: AbstractBaseUser, command: Command) -> None:
     """GM commands need the GM; a seat's commands (and prompt answers) need its player or the
     GM (docs/BATTLES.md "prompts")."""
@@ -239,16 +252,16 @@ def battle_command_execute(
     stream = battle_stream(battle=battle)
     fingerprint = command_fingerprint(body, expected_version)
 
-    earlier = battle_command_events(battle=battle, command_id=command_id)
-    if earlier:
-        if earlier[0].metadata.get("command_fingerprint") != fingerprint:
-            raise CommandIdReused(
-                f"command id {command_id!r} was already used in this battle for another "
-                f"command (version {earlier[0].version}); use a new command id"
-            )
-        return CommandResult(tuple(earlier), earlier[-1].version, duplicate=True)
+    recorded = _recorded(battle, command_id, fingerprint)
+    if recorded is not None:
+        return recorded
     current = stream_version(stream)
     if current != expected_version:
+        # The same command sent twice at once: the stream moved on because the other
+        # copy committed, and its result is this command's result too (issue 15).
+        recorded = _recorded(battle, command_id, fingerprint)
+        if recorded is not None:
+            return recorded
         raise ConcurrencyError(stream, expected_version, current)
 
     state = battle_state_at(battle=battle, version=expected_version)
@@ -420,12 +433,9 @@ def battle_import(*, gm: AbstractBaseUser, document: Mapping[str, Any]) -> Battl
     exists here. The events keep their type, schema version, payload, metadata and
     timestamp, one append per original command.
 
-    Command ids are unique in the whole store. When none of the document's is used
-    here (a battle moved from another site), they are kept too and the new stream
-    reproduces every digest exactly. A battle imported back into the store it came
-    from cannot keep them: its commands get new ids (the original one stays in the
-    metadata as `imported_command_id`), so its digests differ but its chain is as
-    verifiable.
+    Command ids are scoped to their stream, so the new stream keeps every one of
+    them and reproduces every digest exactly, whether the battle comes from another
+    site or from this store.
     """
     if not isinstance(document, Mapping):
         raise InvalidInput("document", f"must be a {EXPORT_FORMAT} export document")
@@ -452,16 +462,9 @@ def battle_import(*, gm: AbstractBaseUser, document: Mapping[str, Any]) -> Battl
 
     battle = _battle_rows(gm=gm, setup=setup, players=players)
     stream = battle_stream(battle=battle)
-    keep_ids = not command_ids_in_use(command_ids=[g[0].command_id for g in groups])
-    for n, group in enumerate(groups):
-        metadata = dict(group[0].metadata)
-        if keep_ids:
-            command_id = group[0].command_id
-        else:
-            command_id = f"import-{battle.id.hex}-{n}"
-            metadata["imported_command_id"] = group[0].command_id
-        last = _append_group(stream, group, command_id, metadata)
-        if keep_ids and last.digest != group[-1].digest:
+    for group in groups:
+        last = _append_group(stream, group, group[0].command_id, dict(group[0].metadata))
+        if last.digest != group[-1].digest:
             # Unreachable unless the store's digest rules changed since the export.
             raise InvalidInput(
                 f"events[{last.version - 1}].digest", "is not reproduced by this store"

@@ -25,8 +25,9 @@ class EventQuerySet(models.QuerySet["Event"]):
 
 
 class Event(models.Model):
-    # The global position: an identity assigned at insert while appends are
-    # serialised (docs/ARCHITECTURE.md), so commit order equals position order.
+    # The global position: an identity assigned at insert. Appends to different streams
+    # run in parallel on PostgreSQL, so positions may commit out of order; readers page
+    # by (transaction_id, position) (docs/ARCHITECTURE.md).
     position = models.BigAutoField(primary_key=True)
     stream_type = models.CharField(max_length=40)
     stream_id = models.CharField(max_length=64)
@@ -38,6 +39,10 @@ class Event(models.Model):
     command_id = models.CharField(max_length=64, blank=True, default="")
     recorded_at = models.DateTimeField()
     digest = models.CharField(max_length=64)
+    # The id of the transaction that wrote the event (PostgreSQL's pg_current_xact_id;
+    # 0 on SQLite): readers of the whole store page in (transaction_id, position) order
+    # below the oldest transaction in flight (docs/ARCHITECTURE.md).
+    transaction_id = models.BigIntegerField(default=0)
 
     objects = EventQuerySet.as_manager()
 
@@ -54,6 +59,7 @@ class Event(models.Model):
         indexes = [
             models.Index(fields=["command_id"], name="eventstore_command_idx"),
             models.Index(fields=["stream_type", "type"], name="eventstore_type_idx"),
+            models.Index(fields=["transaction_id", "position"], name="eventstore_reader_idx"),
         ]
         ordering = ["position"]
 

@@ -44,6 +44,9 @@ class RecordedEvent:
     command_id: str
     recorded_at: datetime
     digest: str
+    # The writing transaction's id on PostgreSQL (0 on SQLite and for events written
+    # before it was recorded): readers page in (transaction, position) order.
+    transaction: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -59,6 +62,25 @@ class RecordedEvent:
             "recorded_at": format_timestamp(self.recorded_at),
             "digest": self.digest,
         }
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Checkpoint:
+    """Where a reader of the whole store stands: after this transaction and position.
+
+    >>> Checkpoint(7, 12) < Checkpoint(8, 3)
+    True
+    """
+
+    transaction: int
+    position: int
+
+    @classmethod
+    def of(cls, event: RecordedEvent) -> Checkpoint:
+        return cls(event.transaction, event.position)
+
+
+START = Checkpoint(0, 0)
 
 
 @dataclass(frozen=True, slots=True)

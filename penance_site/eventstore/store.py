@@ -6,9 +6,14 @@ an id. The rules for writers (docs/ARCHITECTURE.md explains why):
 - `append` writes all events of one command in one transaction, with the
   version the writer last read (optimistic concurrency) and a command id
   (idempotent retries);
-- appends are serialised (a table lock on PostgreSQL, SQLite's single writer),
-  so positions are committed in increasing order and a reader paging by
-  position never skips an event that commits later;
+- appends to one stream are serialised (a transaction-scoped advisory lock per
+  stream on PostgreSQL, SQLite's single writer); appends to different streams
+  run in parallel on PostgreSQL. Each event records the id of the transaction
+  that wrote it, and `read_all` pages in (transaction, position) order below the
+  oldest transaction still in flight, so a reader never skips an event that
+  commits later (docs/ARCHITECTURE.md);
+- a command id is scoped to its stream: reusing it in another stream is simply a
+  new command there;
 - each event carries a SHA-256 digest chained to the previous event of its
   stream; `verify` recomputes the chain;
 - a reaction registered for a stream type (`react_to_appends`) runs inside the
@@ -25,11 +30,15 @@ from datetime import datetime
 from typing import Any
 
 from django.db import connection, transaction
+from django.db.models import Q
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
 from .models import Event, Snapshot
 from .records import (
+    START,
     AppendResult,
+    Checkpoint,
     NewEvent,
     RecordedEvent,
     StoredSnapshot,
@@ -43,7 +52,9 @@ from .records import (
 )
 
 __all__ = [
+    "START",
     "AppendResult",
+    "Checkpoint",
     "CommandIdReused",
     "ConcurrencyError",
     "EventStoreError",
@@ -54,6 +65,7 @@ __all__ = [
     "VerifyReport",
     "append",
     "canonical_json",
+    "command_events",
     "command_fingerprint",
     "event_digest",
     "format_timestamp",
@@ -118,35 +130,51 @@ def recorded_from_row(row: Event) -> RecordedEvent:
         command_id=row.command_id,
         recorded_at=row.recorded_at,
         digest=row.digest,
+        transaction=row.transaction_id,
     )
 
 
+# The oldest transaction that may still commit: every transaction below it is finished.
+_PG_OLDEST_IN_FLIGHT = "pg_snapshot_xmin(pg_current_snapshot())::text::bigint"
+
+
 _TABLE = Event._meta.db_table
+# The head's version and digest (index probes of (stream_type, stream_id, version)), and
+# whether this stream used the command id (command ids are scoped to their stream; the
+# command index finds the id, few streams share one).
 _HEAD_SQL = (
     f"SELECT (SELECT version FROM {_TABLE} WHERE stream_type = %s AND stream_id = %s "
     "ORDER BY version DESC LIMIT 1), "
     f"(SELECT digest FROM {_TABLE} WHERE stream_type = %s AND stream_id = %s "
     "ORDER BY version DESC LIMIT 1), "
-    f"EXISTS (SELECT 1 FROM {_TABLE} WHERE command_id = %s)"
+    f"EXISTS (SELECT 1 FROM {_TABLE} WHERE command_id = %s "
+    "AND stream_type = %s AND stream_id = %s)"
 )
+# The stream's own lock: appends to one stream queue, appends to others do not. A hash
+# collision between two streams only makes them queue too; it never lets two writers of
+# one stream through.
+_PG_STREAM_LOCK = "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))"
+# The writing transaction's id, recorded on each event for readers (read_all).
+_PG_TRANSACTION = "pg_current_xact_id()::text::bigint"
 _COLUMNS = (
     "stream_type, stream_id, version, type, schema_version, payload, metadata, "
-    "command_id, recorded_at, digest"
+    "command_id, recorded_at, digest, transaction_id"
 )
 
 
 def _lock_and_read_head(stream: StreamRef, command_id: str) -> tuple[int, str, bool]:
-    """Serialise appends, then read the stream head and whether the command id is used.
+    """Take the stream's lock, then read its head and whether it used the command id.
 
-    SQLite transactions are IMMEDIATE (settings), so the writer lock is held
-    already. On PostgreSQL, EXCLUSIVE mode lets readers through but queues
-    other writers until commit (docs/ARCHITECTURE.md). The lock and the read
-    go in one round trip; the read takes its snapshot after the lock.
+    SQLite transactions are IMMEDIATE (settings): the database's single writer lock
+    is held already. On PostgreSQL the stream's advisory lock queues other writers of
+    this stream until commit and nobody else (docs/ARCHITECTURE.md). Lock and read go
+    in one round trip as two statements, so that the read's snapshot is taken after
+    the lock (READ COMMITTED: a snapshot per statement) and sees every committed append.
     """
-    params = [stream.type, stream.id, stream.type, stream.id, command_id]
+    params = [stream.type, stream.id] * 2 + [command_id, stream.type, stream.id]
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
-            cursor.execute(f"LOCK TABLE {_TABLE} IN EXCLUSIVE MODE; {_HEAD_SQL}", params)
+            cursor.execute(f"{_PG_STREAM_LOCK}; {_HEAD_SQL}", [str(stream), *params])
             cursor.cursor.nextset()
         else:
             cursor.execute(_HEAD_SQL, params)
@@ -154,20 +182,24 @@ def _lock_and_read_head(stream: StreamRef, command_id: str) -> tuple[int, str, b
     return version or 0, digest or "", bool(used)
 
 
-def _insert(rows: list[tuple[Any, ...]]) -> list[int]:
-    """One multi-row INSERT … RETURNING position: the append's only write."""
-    json_cast = "::jsonb" if connection.vendor == "postgresql" else ""
-    one = f"(%s, %s, %s, %s, %s, %s{json_cast}, %s{json_cast}, %s, %s, %s)"
+def _insert(rows: list[tuple[Any, ...]]) -> tuple[list[int], int]:
+    """One multi-row INSERT … RETURNING position: the append's only write. Returns the
+    positions in order and the writing transaction's id."""
+    postgres = connection.vendor == "postgresql"
+    json_cast = "::jsonb" if postgres else ""
+    # SQLite has one writer at a time: commit order is position order, no id needed.
+    transaction_id = _PG_TRANSACTION if postgres else "0"
+    one = f"(%s, %s, %s, %s, %s, %s{json_cast}, %s{json_cast}, %s, %s, %s, {transaction_id})"
     # Only table and column names are interpolated, all constants; values are parameters.
     sql = (
         f"INSERT INTO {_TABLE} ({_COLUMNS}) VALUES {', '.join([one] * len(rows))} "
-        "RETURNING position"
+        "RETURNING position, transaction_id"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [value for row in rows for value in row])
-        positions = [p for (p,) in cursor.fetchall()]
+        returned = cursor.fetchall()
     # RETURNING order follows VALUES order on both databases, but do not rely on it.
-    return sorted(positions)
+    return sorted(p for p, _ in returned), returned[0][1]
 
 
 def _validate(
@@ -212,16 +244,13 @@ def append(
     current, previous_digest, command_used = _lock_and_read_head(stream, command_id)
 
     if command_used:
-        earlier = list(Event.objects.filter(command_id=command_id).order_by("position"))
+        earlier = command_events(stream, command_id)
         first = earlier[0]
-        same_stream = (first.stream_type, first.stream_id) == (stream.type, stream.id)
-        if same_stream and first.metadata.get("command_fingerprint") == fingerprint:
-            recorded = tuple(recorded_from_row(e) for e in earlier)
-            return AppendResult(events=recorded, version=recorded[-1].version, duplicate=True)
+        if first.metadata.get("command_fingerprint") == fingerprint:
+            return AppendResult(events=earlier, version=earlier[-1].version, duplicate=True)
         raise CommandIdReused(
-            f"command id {command_id!r} was already used for another command "
-            f"(on {first.stream_type}/{first.stream_id} at version {first.version}); "
-            "use a new command id"
+            f"command id {command_id!r} was already used in this stream for another command "
+            f"(version {first.version}); use a new command id"
         )
     if current != expected_version:
         raise ConcurrencyError(stream, expected_version, current)
@@ -248,7 +277,7 @@ def append(
         pending.append(replace(event, digest=previous_digest))
     meta_json = canonical_json(meta)
     db_moment = connection.ops.adapt_datetimefield_value(moment)
-    positions = _insert(
+    positions, transaction_id = _insert(
         [
             (
                 stream.type,
@@ -266,7 +295,8 @@ def append(
         ]
     )
     recorded = tuple(
-        replace(e, position=position) for e, position in zip(pending, positions, strict=True)
+        replace(e, position=position, transaction=transaction_id)
+        for e, position in zip(pending, positions, strict=True)
     )
     for reaction in _REACTIONS.get(stream.type, ()):
         reaction(stream, recorded)
@@ -314,14 +344,48 @@ def iter_stream(
         after_version = chunk[-1].version
 
 
+def command_events(stream: StreamRef, command_id: str) -> tuple[RecordedEvent, ...]:
+    """The events one command appended to `stream`, in version order (none if it did not).
+
+    The query filters on the command id alone and the stream is checked here: filtering
+    on stream and id together let PostgreSQL without fresh statistics scan the whole
+    stream (67 ms at 100,000 events, docs/PERFORMANCE.md) instead of probing the command
+    index, and an id is shared by few streams.
+    """
+    rows = Event.objects.filter(command_id=command_id).order_by(
+        "stream_type", "stream_id", "version"
+    )
+    return tuple(
+        recorded_from_row(e)
+        for e in rows
+        if (e.stream_type, e.stream_id) == (stream.type, stream.id)
+    )
+
+
 def read_all(
-    *, after_position: int = 0, limit: int = 1000, stream_type: str | None = None
+    *, after: Checkpoint = START, limit: int = 1000, stream_type: str | None = None
 ) -> list[RecordedEvent]:
-    """Events of all streams in position order: the feed for projections and audits."""
-    qs = Event.objects.filter(position__gt=after_position)
+    """Events of all streams in commit-safe order, after a checkpoint: the feed for
+    projections and audits. Page on with `Checkpoint.of(last event)`.
+
+    The order is (transaction, position). On PostgreSQL only events of transactions
+    older than every transaction still in flight are returned: those transactions
+    are finished, so no event can ever appear before the checkpoint of a page already
+    read (docs/ARCHITECTURE.md). On SQLite (one writer) the transaction is 0 and the
+    order is the position's.
+    """
+    if limit < 1:
+        raise ValueError("limit must be at least 1")
+    qs = Event.objects.filter(
+        Q(transaction_id__gt=after.transaction)
+        | Q(transaction_id=after.transaction, position__gt=after.position)
+    )
+    if connection.vendor == "postgresql":
+        # A constant expression: no input reaches it.
+        qs = qs.filter(transaction_id__lt=RawSQL(_PG_OLDEST_IN_FLIGHT, ()))  # noqa: S611
     if stream_type is not None:
         qs = qs.filter(stream_type=stream_type)
-    return [recorded_from_row(e) for e in qs.order_by("position")[:limit]]
+    return [recorded_from_row(e) for e in qs.order_by("transaction_id", "position")[:limit]]
 
 
 def verify(stream: StreamRef) -> VerifyReport:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
-from django.db import connections
+from django.db import connection, connections
 from django.test import override_settings
 
 from battles.codec import BATTLE_EVENTS
@@ -37,7 +37,6 @@ from battles.services import (
 )
 from penance_site.eventstore.models import Event, Snapshot
 from penance_site.eventstore.store import (
-    CommandIdReused,
     ConcurrencyError,
     read_stream,
     snapshot_store,
@@ -145,12 +144,17 @@ def test_a_retry_does_not_roll_again(users: dict[str, User]) -> None:
 
 
 @pytest.mark.django_db
-def test_command_ids_are_unique_across_battles(users: dict[str, User]) -> None:
+def test_a_command_id_used_in_another_battle_is_a_new_command_here(
+    users: dict[str, User],
+) -> None:
+    """Issue 15: a command id is scoped to its stream; nothing of the other battle leaks."""
     one, two = new_battle(users), new_battle(users)
-    pass_turn(one, users["gm"], command_id="shared")
-    with pytest.raises(CommandIdReused):
-        pass_turn(two, users["gm"], command_id="shared")
-    assert stream_version(battle_stream(battle=two)) == 13
+    first = pass_turn(one, users["gm"], command_id="shared")
+    second = pass_turn(two, users["gm"], command_id="shared")
+    assert not second.duplicate
+    assert {e.stream.id for e in second.events} == {str(two.id)}
+    assert {e.stream.id for e in first.events} == {str(one.id)}
+    assert stream_version(battle_stream(battle=two)) > 13
 
 
 @pytest.mark.django_db
@@ -342,9 +346,10 @@ def test_import_keeps_command_boundaries_and_writes_snapshots(users: dict[str, U
     copy = battle_import(gm=users["outsider"], document=battle_export(battle=battle))
     original = read_stream(battle_stream(battle=battle))
     imported = read_stream(battle_stream(battle=copy))
-    group = {e.command_id: e.metadata["imported_command_id"] for e in imported}
-    assert sorted(group.values()) == sorted({f"create-{battle.id}", "one", "two"})
-    assert [group[e.command_id] for e in imported] == [e.command_id for e in original]
+    # Command ids are scoped to their stream: the copy keeps them, and every digest.
+    assert [(e.command_id, e.digest) for e in imported] == [
+        (e.command_id, e.digest) for e in original
+    ]
     assert (copy.gm, copy.version, copy.status) == (
         users["outsider"],
         battle.version,
@@ -395,3 +400,100 @@ def test_two_players_racing_on_one_version_one_wins_one_conflicts(committed_db: 
     assert sorted(outcomes) == ["conflict", "won"]
     battle.refresh_from_db()
     assert battle.version == stream_version(battle_stream(battle=battle)) == 14
+
+
+def test_the_same_command_sent_eight_times_at_once_answers_the_original_each_time(
+    committed_db: None,
+) -> None:
+    """Issue 15: a client that sends one command twice (a double tap, a retry racing the
+    original) gets the original result every time, never `stale_version`."""
+    tag = uuid.uuid4().hex[:8]
+    gm = User.objects.create_user(username=f"gm-{tag}")
+    player = User.objects.create_user(username=f"pl-{tag}")
+    battle = battle_create(gm=gm, setup=demo_setup(players=(gm.username, player.username)))
+    barrier = threading.Barrier(8)
+    results: list[Any] = []
+    failures: list[BaseException] = []
+    command_id = uuid.uuid4().hex
+
+    def send() -> None:
+        try:
+            barrier.wait(timeout=30)
+            results.append(
+                battle_command_execute(
+                    battle=battle,
+                    actor=gm,
+                    command_id=command_id,
+                    expected_version=13,
+                    body={"type": "rotate", "seat": 1, "facing": 2},
+                )
+            )
+        except BaseException as exc:
+            failures.append(exc)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=send) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert failures == []
+    assert len(results) == 8
+    assert sum(1 for r in results if not r.duplicate) == 1
+    assert len({tuple(e.digest for e in r.events) for r in results}) == 1
+    assert stream_version(battle_stream(battle=battle)) == 14
+
+
+@pytest.mark.postgres
+def test_a_copy_that_finds_the_stream_moved_on_answers_the_original(
+    committed_db: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 15, the race made certain: copy B checks the command id before copy A
+    commits, and reads the stream's version after; B answers A's events, not 409."""
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite serialises whole requests: B would hold the writer lock")
+    import battles.services as services
+
+    tag = uuid.uuid4().hex[:8]
+    gm = User.objects.create_user(username=f"gm-{tag}")
+    player = User.objects.create_user(username=f"pl-{tag}")
+    battle = battle_create(gm=gm, setup=demo_setup(players=(gm.username, player.username)))
+    b_checked, a_committed = threading.Event(), threading.Event()
+    real_version = services.stream_version
+
+    def version_after_a(stream: Any) -> int:
+        if threading.current_thread().name == "B":
+            b_checked.set()
+            assert a_committed.wait(30)
+        return real_version(stream)
+
+    monkeypatch.setattr(services, "stream_version", version_after_a)
+    command_id, results, failures = uuid.uuid4().hex, {}, []
+
+    def send(name: str) -> None:
+        try:
+            if name == "A":
+                assert b_checked.wait(30)
+            results[name] = battle_command_execute(
+                battle=battle,
+                actor=gm,
+                command_id=command_id,
+                expected_version=13,
+                body={"type": "rotate", "seat": 1, "facing": 2},
+            )
+        except BaseException as exc:
+            failures.append(exc)
+        finally:
+            if name == "A":
+                a_committed.set()
+            connections.close_all()
+
+    threads = [threading.Thread(target=send, args=(n,), name=n) for n in ("B", "A")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert failures == []
+    assert not results["A"].duplicate and results["B"].duplicate
+    assert results["B"].events == results["A"].events

@@ -1,9 +1,10 @@
 """The event store's move into its own app migrates an existing database cleanly.
 
 A fresh database is migrated to the head the project had before the move (battles
-0003 and campaigns 0001, the tables created by battles), events are appended, then
-the database migrates forward: no row moves, the digest chain still verifies and the
-table is still append-only. It runs in a subprocess on a database of its own (a
+0003 and campaigns 0001, the tables created by battles), events are written as that
+code wrote them, then the database migrates forward (the move, and the transaction
+id readers page by): no row moves, the digest chain still verifies, old events read
+as transaction 0, and the table is still append-only. It runs in a subprocess on a database of its own (a
 SQLite file, or a scratch database on the PostgreSQL server of DATABASE_URL), so the
 test database is never migrated backwards.
 """
@@ -35,17 +36,32 @@ applied = set(MigrationRecorder.Migration.objects.values_list("app", "name"))
 assert ("eventstore", "0001_initial") not in applied, applied
 assert ("battles", "0004_eventstore_models_moved") not in applied, applied
 
-from penance_site.eventstore.store import NewEvent, StreamRef, append, read_all, verify
+from datetime import UTC, datetime
 
+from penance_site.eventstore.records import canonical_json, event_digest
+from penance_site.eventstore.store import StreamRef, append, NewEvent, read_all, verify
+
+# Rows as the code of the old head wrote them (its columns, its digest chain).
 stream = StreamRef("battle", "before-the-move")
-append(stream=stream, expected_version=0, events=[NewEvent("A", {"n": 1})], command_id="m-1")
-append(
-    stream=stream,
-    expected_version=1,
-    events=[NewEvent("B", {"n": [2, 3]}), NewEvent("C", {})],
-    command_id="m-2",
-)
-before = [e.digest for e in read_all()]
+previous, moment = "", datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
+for version, (type_, payload, command_id) in enumerate(
+    [("A", {"n": 1}, "m-1"), ("B", {"n": [2, 3]}, "m-2"), ("C", {}, "m-2")], start=1
+):
+    metadata = {"command_id": command_id}
+    previous = event_digest(
+        previous_digest=previous, version=version, type=type_, schema_version=1,
+        payload=payload, metadata=metadata, command_id=command_id, recorded_at=moment,
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "INSERT INTO eventstore_event (stream_type, stream_id, version, type, "
+            "schema_version, payload, metadata, command_id, recorded_at, digest) "
+            "VALUES (%s, %s, %s, %s, 1, %s, %s, %s, %s, %s)",
+            [stream.type, stream.id, version, type_, canonical_json(payload),
+             canonical_json(metadata), command_id,
+             connection.ops.adapt_datetimefield_value(moment), previous],
+        )
+before = previous
 
 call_command("migrate", verbosity=0)
 applied = set(MigrationRecorder.Migration.objects.values_list("app", "name"))
@@ -53,8 +69,8 @@ assert ("eventstore", "0001_initial") in applied, applied
 assert ("battles", "0004_eventstore_models_moved") in applied, applied
 
 report = verify(stream)
-assert report.ok and report.checked == 3, report
-assert [e.digest for e in read_all()] == before
+assert report.ok and report.checked == 3 and report.head_digest == before, report
+assert [e.transaction for e in read_all()] == [0, 0, 0]
 append(stream=stream, expected_version=3, events=[NewEvent("D", {})], command_id="m-3")
 assert verify(stream).checked == 4
 try:

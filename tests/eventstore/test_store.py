@@ -16,6 +16,8 @@ from django.db import DatabaseError, connection, connections, transaction
 from penance_site.eventstore import sql as eventstore_sql
 from penance_site.eventstore.models import AppendOnlyError, Event
 from penance_site.eventstore.store import (
+    START,
+    Checkpoint,
     CommandIdReused,
     ConcurrencyError,
     NewEvent,
@@ -107,13 +109,24 @@ def test_same_command_id_with_other_content_fails_and_writes_nothing() -> None:
     stream = new_stream()
     command_id = cmd()
     append(stream=stream, expected_version=0, events=three_events(), command_id=command_id)
-    with pytest.raises(CommandIdReused):
+    with pytest.raises(CommandIdReused) as refused:
         append(stream=stream, expected_version=3, events=three_events(2), command_id=command_id)
-    with pytest.raises(CommandIdReused):
-        append(
-            stream=new_stream(), expected_version=0, events=three_events(), command_id=command_id
-        )
+    assert "version 1" in str(refused.value)
     assert stream_version(stream) == 3
+
+
+@pytest.mark.django_db
+def test_a_command_id_is_scoped_to_its_stream() -> None:
+    """Issue 15: reusing a command id in another stream is a new command there, and the
+    refusal of a reuse names no other stream."""
+    stream, other = new_stream(), new_stream()
+    command_id = cmd()
+    append(stream=stream, expected_version=0, events=three_events(), command_id=command_id)
+    there = append(stream=other, expected_version=0, events=three_events(), command_id=command_id)
+    assert not there.duplicate and {e.stream for e in there.events} == {other}
+    with pytest.raises(CommandIdReused) as refused:
+        append(stream=other, expected_version=3, events=three_events(1), command_id=command_id)
+    assert stream.id not in str(refused.value)
 
 
 @pytest.mark.django_db
@@ -355,7 +368,7 @@ def test_eight_writers_on_one_stream_get_contiguous_versions_and_losers_conflict
     assert verify(stream).ok
 
 
-def test_reader_paging_by_position_sees_every_event_once_during_concurrent_appends(
+def test_a_paging_reader_sees_every_event_once_during_concurrent_appends(
     committed_db: None,
 ) -> None:
     kind = "page" + uuid.uuid4().hex[:8]
@@ -374,13 +387,13 @@ def test_reader_paging_by_position_sees_every_event_once_during_concurrent_appen
             )
 
     def reader() -> None:
-        position = 0
+        checkpoint = START
         while True:
             finished = done.is_set()
-            batch = read_all(after_position=position, limit=7, stream_type=kind)
+            batch = read_all(after=checkpoint, limit=7, stream_type=kind)
             for e in batch:
                 seen.append((e.stream.id, e.version))
-                position = e.position
+                checkpoint = Checkpoint.of(e)
             if finished and not batch:
                 return
 
@@ -398,6 +411,61 @@ def test_reader_paging_by_position_sees_every_event_once_during_concurrent_appen
     expected = {(s.id, v) for s in streams for v in range(1, per_stream + 1)}
     assert len(seen) == len(expected)
     assert set(seen) == expected
+
+
+@pytest.mark.postgres
+def test_a_reader_waits_for_an_older_transaction_in_flight_and_never_skips_it(
+    committed_db: None,
+) -> None:
+    """Issue 16: appends to different streams run in parallel, so a transaction that
+    began first (A) can commit its event at a higher position after a younger one (B)
+    committed. A reader must not move past B while A is in flight, and must then see A's
+    event before B's (docs/ARCHITECTURE.md)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("one writer at a time on SQLite: nothing runs in parallel")
+    kind = "inflight" + uuid.uuid4().hex[:8]
+    a_began, b_done, a_appended, reader_done = (threading.Event() for _ in range(4))
+    positions: dict[str, int] = {}
+
+    def older() -> None:
+        with transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute("SELECT pg_current_xact_id()")  # A's id: older than B's
+            a_began.set()
+            assert b_done.wait(30)
+            result = append(
+                stream=StreamRef(kind, "a"),
+                expected_version=0,
+                events=three_events()[:1],
+                command_id=cmd(),
+            )
+            positions["a"] = result.events[0].position
+            a_appended.set()
+            assert reader_done.wait(30)
+
+    def younger() -> None:
+        assert a_began.wait(30)
+        result = append(
+            stream=StreamRef(kind, "b"),
+            expected_version=0,
+            events=three_events()[:1],
+            command_id=cmd(),
+        )
+        positions["b"] = result.events[0].position
+        b_done.set()
+
+    threads = [_in_thread(older), _in_thread(younger)]
+    for t in threads:
+        t.start()
+    assert a_appended.wait(30)
+    # B has committed and A holds a lower transaction id: B's event must wait for A.
+    assert read_all(stream_type=kind) == []
+    reader_done.set()
+    for t in threads:
+        t.join(timeout=30)
+    assert positions["a"] > positions["b"]  # A's position is the later one
+    seen = read_all(stream_type=kind)
+    assert [e.stream.id for e in seen] == ["a", "b"]
+    assert read_all(after=Checkpoint.of(seen[0]), stream_type=kind) == seen[1:]
 
 
 @pytest.fixture
