@@ -1,18 +1,31 @@
 """Benchmark: commands per second through `eventstore.append` on PostgreSQL.
 
-Each command appends 3 events in one transaction. The baseline, measured in the
-same run on the same table, is a raw psycopg INSERT of the same three rows per
-transaction (no lock, no version check, no idempotency lookup). Run:
+Each command appends 3 events in one transaction. Measured in the same run, on the
+same PostgreSQL, interleaved:
 
+- raw psycopg INSERT of the same three rows per transaction (no lock, no version
+  check, no idempotency lookup): the floor of what any append can cost;
+- raw psycopg doing what `append` must (the stream's lock, the head and command id
+  read, the INSERT): what is left between it and `append` is Django and Python;
+- the `eventsourcing` library (a common choice for event sourcing in Python): its
+  `Application.save` of an aggregate with 3 new events, on its own tables in the same
+  database (bench-only requirement: bench/requirements.txt).
+
+One line per writer count; with 8 writers each writes its own stream. Run:
+
+    .venv/bin/pip install -r bench/requirements.txt
     DATABASE_URL=postgres://root@127.0.0.1:5432/test .venv/bin/python bench/append.py
 
 It creates and drops its own database (test_<name>), so no data is left behind.
-Target (issue 2): append with one writer at least 0.7 of raw psycopg.
+Targets (issue 16): one writer at least as fast as the eventsourcing library and at
+least 0.7 of raw INSERT; 8 writers on 8 streams at least 1.8 times one writer.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import functools
 import os
 import platform
 import statistics
@@ -20,6 +33,7 @@ import sys
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -41,6 +55,32 @@ from penance_site.eventstore.store import (  # noqa: E402
     canonical_json,
     event_digest,
 )
+
+
+def timed(writer: Callable[[], None], writers: int, barrier: threading.Barrier) -> float:
+    """Run `writers` threads of `writer` from one start line; writers per second of wall
+    time. A writer that fails stops the bench (a dead writer would inflate the rate)."""
+    failures: list[BaseException] = []
+
+    def guarded() -> None:
+        try:
+            writer()
+        except BaseException as exc:
+            failures.append(exc)
+            barrier.abort()
+            raise
+
+    threads = [threading.Thread(target=guarded) for _ in range(writers)]
+    for t in threads:
+        t.start()
+    with contextlib.suppress(threading.BrokenBarrierError):
+        barrier.wait()
+    start = time.perf_counter()
+    for t in threads:
+        t.join()
+    if failures:
+        raise RuntimeError("a writer failed") from failures[0]
+    return writers / (time.perf_counter() - start)
 
 
 def events_for(i: int) -> list[NewEvent]:
@@ -70,34 +110,33 @@ def run_append(writers: int, commands_per_writer: int) -> float:
         finally:
             connections.close_all()
 
-    threads = [threading.Thread(target=writer) for _ in range(writers)]
-    for t in threads:
-        t.start()
-    barrier.wait()
-    start = time.perf_counter()
-    for t in threads:
-        t.join()
-    return writers * commands_per_writer / (time.perf_counter() - start)
+    return timed(writer, writers, barrier) * commands_per_writer
 
 
 INSERT = (
     "INSERT INTO eventstore_event (stream_type, stream_id, version, type, schema_version, "
-    "payload, metadata, command_id, recorded_at, digest) VALUES "
-    + ", ".join(["(%s, %s, %s, %s, %s, %s::jsonb, %s::jsonb, %s, %s, %s)"] * 3)
+    "payload, metadata, command_id, recorded_at, digest, transaction_id) VALUES "
+    + ", ".join(
+        [
+            "(%s, %s, %s, %s, %s, %s::jsonb, %s::jsonb, %s, %s, %s, pg_current_xact_id()::text::bigint)"
+        ]
+        * 3
+    )
 )
 
 
 HEAD = (
     "SELECT (SELECT version FROM eventstore_event WHERE stream_type = 'rawbench' AND "
     "stream_id = %s ORDER BY version DESC LIMIT 1), "
-    "EXISTS (SELECT 1 FROM eventstore_event WHERE command_id = %s)"
+    "EXISTS (SELECT 1 FROM eventstore_event WHERE command_id = %s AND "
+    "stream_type = 'rawbench' AND stream_id = %s)"
 )
 
 
 def run_raw(dsn: str, writers: int, commands_per_writer: int, same_protocol: bool = False) -> float:
     """Commands/second of plain psycopg INSERTs of the same rows, one transaction each.
 
-    With `same_protocol`, each transaction also takes the append lock and reads the
+    With `same_protocol`, each transaction also takes the stream's lock and reads the
     stream head and the command id, as `append` must: what is left between that
     and `append` is the cost of Django and of this project's Python.
     """
@@ -141,18 +180,70 @@ def run_raw(dsn: str, writers: int, commands_per_writer: int, same_protocol: boo
                 with conn.transaction():
                     if same_protocol:
                         # The statements append adds for correctness, without Django.
-                        conn.execute("LOCK TABLE eventstore_event IN EXCLUSIVE MODE")
-                        conn.execute(HEAD, [stream_id, command_id]).fetchone()
+                        conn.execute(
+                            "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
+                            [f"rawbench/{stream_id}"],
+                        )
+                        conn.execute(HEAD, [stream_id, command_id, stream_id]).fetchone()
                     conn.execute(INSERT, params)
 
-    threads = [threading.Thread(target=writer) for _ in range(writers)]
-    for t in threads:
-        t.start()
-    barrier.wait()
-    start = time.perf_counter()
-    for t in threads:
-        t.join()
-    return writers * commands_per_writer / (time.perf_counter() - start)
+    return timed(writer, writers, barrier) * commands_per_writer
+
+
+def eventsourcing_app(dbname: str, settings_dict: dict[str, object], writers: int) -> object:
+    """An eventsourcing Application on PostgreSQL, in the bench's database."""
+    from eventsourcing.application import Application
+
+    return Application(
+        env={
+            "PERSISTENCE_MODULE": "eventsourcing.postgres",
+            "POSTGRES_DBNAME": dbname,
+            "POSTGRES_HOST": str(settings_dict["HOST"] or "127.0.0.1"),
+            "POSTGRES_PORT": str(settings_dict["PORT"] or 5432),
+            "POSTGRES_USER": str(settings_dict["USER"] or "root"),
+            "POSTGRES_PASSWORD": str(settings_dict["PASSWORD"] or ""),
+            "POSTGRES_POOL_SIZE": str(writers),
+            "POSTGRES_MAX_OVERFLOW": "0",
+        }
+    )
+
+
+@functools.cache
+def casket_aggregate() -> type:
+    """The library's aggregate for the bench, defined once (it registers its topic)."""
+    from eventsourcing.domain import Aggregate, event
+
+    class Casket(Aggregate):
+        @event("Registered")
+        def __init__(self, name: str) -> None:
+            self.name = name
+            self.moves: list[object] = []
+
+        @event("Moved")
+        def move(self, payload: dict[str, object]) -> None:
+            self.moves.append(payload)
+
+    return Casket
+
+
+def run_eventsourcing(app: object, writers: int, commands_per_writer: int) -> float:
+    """Commands/second of the eventsourcing library: each command saves one aggregate with
+    3 new events (one transaction), each writer its own aggregate."""
+    Casket = casket_aggregate()
+    barrier = threading.Barrier(writers + 1)
+
+    def writer() -> None:
+        casket = Casket("a")
+        for e in events_for(0)[:2]:
+            casket.move(dict(e.payload))
+        barrier.wait()
+        app.save(casket)  # type: ignore[attr-defined]
+        for i in range(1, commands_per_writer):
+            for e in events_for(i):
+                casket.move(dict(e.payload))
+            app.save(casket)  # type: ignore[attr-defined]
+
+    return timed(writer, writers, barrier) * commands_per_writer
 
 
 def main() -> None:
@@ -178,20 +269,27 @@ def main() -> None:
             f"Python {platform.python_version()}, PostgreSQL {connection.pg_version}"
         )
         print(f"date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC")
+        one_writer = 0.0
         for writers, per_writer in ((1, args.commands), (8, max(args.commands // 4, 50))):
+            library = eventsourcing_app(test_db, settings_dict, writers)
             run_raw(dsn, writers, 50)  # warm-up
             run_append(writers, 50)
-            raw, same, ours = [], [], []
-            for _ in range(args.repeats):  # interleaved, so drift hits all three alike
+            run_eventsourcing(library, writers, 50)
+            raw, same, ours, lib = [], [], [], []
+            for _ in range(args.repeats):  # interleaved, so drift hits all four alike
                 raw.append(run_raw(dsn, writers, per_writer))
                 same.append(run_raw(dsn, writers, per_writer, same_protocol=True))
                 ours.append(run_append(writers, per_writer))
-            raw_m, same_m, ours_m = (statistics.median(x) for x in (raw, same, ours))
+                lib.append(run_eventsourcing(library, writers, per_writer))
+            library.close()  # type: ignore[attr-defined]
+            raw_m, same_m, ours_m, lib_m = (statistics.median(x) for x in (raw, same, ours, lib))
+            one_writer = one_writer or ours_m
             print(
-                f"{writers} writer(s): append {ours_m:6.0f} cmd/s | raw INSERT {raw_m:6.0f} cmd/s"
-                f" | raw lock+read+INSERT {same_m:6.0f} cmd/s | ratio to raw INSERT "
-                f"{ours_m / raw_m:.2f}, to raw lock+read+INSERT {ours_m / same_m:.2f}"
-                f"  (3 events per command, median of {args.repeats})"
+                f"{writers} writer(s): append {ours_m:6.0f} cmd/s | raw INSERT {raw_m:6.0f}"
+                f" | raw lock+read+INSERT {same_m:6.0f} | eventsourcing save {lib_m:6.0f}"
+                f" | append / raw INSERT {ours_m / raw_m:.2f}, / raw same protocol "
+                f"{ours_m / same_m:.2f}, / eventsourcing {ours_m / lib_m:.2f}, / 1 writer "
+                f"{ours_m / one_writer:.2f}  (3 events per command, median of {args.repeats})"
             )
     finally:
         connections.close_all()

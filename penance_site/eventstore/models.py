@@ -58,7 +58,6 @@ class Event(models.Model):
         ]
         indexes = [
             models.Index(fields=["command_id"], name="eventstore_command_idx"),
-            models.Index(fields=["stream_type", "type"], name="eventstore_type_idx"),
             models.Index(fields=["transaction_id", "position"], name="eventstore_reader_idx"),
         ]
         ordering = ["position"]

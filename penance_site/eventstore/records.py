@@ -138,24 +138,60 @@ def event_digest(
     command_id: str,
     recorded_at: datetime,
 ) -> str:
-    """SHA-256 over the event's canonical form and the previous digest of its stream.
+    """SHA-256 over the event's canonical form and the previous digest of its stream:
+    canonical_json({previous, version, type, schema_version, payload, metadata,
+    command_id, recorded_at}).
 
     The stream's own name is left out on purpose: an exported battle imported
     under a new id keeps the same chain, which is how an import is checked.
     """
-    body = canonical_json(
-        {
-            "previous": previous_digest,
-            "version": version,
-            "type": type,
-            "schema_version": schema_version,
-            "payload": payload,
-            "metadata": metadata,
-            "command_id": command_id,
-            "recorded_at": format_timestamp(recorded_at),
-        }
+    return encoded_event_digest(
+        previous_digest=previous_digest,
+        version=version,
+        type=type,
+        schema_version=schema_version,
+        payload_json=canonical_json(payload),
+        metadata_json=canonical_json(metadata),
+        command_id=command_id,
+        timestamp=format_timestamp(recorded_at),
+    )
+
+
+def encoded_event_digest(
+    *,
+    previous_digest: str,
+    version: int,
+    type: str,
+    schema_version: int,
+    payload_json: str,
+    metadata_json: str,
+    command_id: str,
+    timestamp: str,
+) -> str:
+    """`event_digest` from the payload and metadata already in canonical JSON.
+
+    An append writes those JSON texts to the table anyway; encoding them again for the
+    digest would double its JSON work. The body is the text canonical_json writes for
+    the whole object: its keys in sorted order, and canonical_json of a nested value is
+    the same text inside as alone (tests/eventstore/test_records.py checks it).
+
+    >>> encoded_event_digest(previous_digest="", version=1, type="A", schema_version=1,
+    ...     payload_json="{}", metadata_json="{}", command_id="c",
+    ...     timestamp="2026-01-31T12:00:00.000000Z") == event_digest(previous_digest="",
+    ...     version=1, type="A", schema_version=1, payload={}, metadata={}, command_id="c",
+    ...     recorded_at=datetime(2026, 1, 31, 12, tzinfo=UTC))
+    True
+    """
+    body = (
+        f'{{"command_id":{_scalar(command_id)},"metadata":{metadata_json},'
+        f'"payload":{payload_json},"previous":{_scalar(previous_digest)},'
+        f'"recorded_at":{_scalar(timestamp)},"schema_version":{_scalar(schema_version)},'
+        f'"type":{_scalar(type)},"version":{_scalar(version)}}}'
     )
     return hashlib.sha256(body.encode("utf-8")).hexdigest()
+
+
+_scalar = json.JSONEncoder(ensure_ascii=False).encode
 
 
 def chained_digest(previous_digest: str, event: RecordedEvent) -> str:
@@ -174,11 +210,22 @@ def chained_digest(previous_digest: str, event: RecordedEvent) -> str:
 def command_fingerprint(
     stream: StreamRef, expected_version: int, events: Sequence[NewEvent]
 ) -> str:
-    body = canonical_json(
-        {
-            "stream": str(stream),
-            "expected_version": expected_version,
-            "events": [[e.type, e.schema_version, e.payload] for e in events],
-        }
+    """What makes a retry the same command, by default: sha256 of canonical_json({stream,
+    expected_version, events: [[type, schema_version, payload], …]})."""
+    return encoded_command_fingerprint(
+        stream,
+        expected_version,
+        [(e.type, e.schema_version, canonical_json(e.payload)) for e in events],
+    )
+
+
+def encoded_command_fingerprint(
+    stream: StreamRef, expected_version: int, events: Sequence[tuple[str, int, str]]
+) -> str:
+    """`command_fingerprint` from each event's (type, schema_version, payload JSON)."""
+    rows = ",".join(f"[{_scalar(t)},{_scalar(v)},{payload}]" for t, v, payload in events)
+    body = (
+        f'{{"events":[{rows}],"expected_version":{_scalar(expected_version)},'
+        f'"stream":{_scalar(str(stream))}}}'
     )
     return hashlib.sha256(body.encode("utf-8")).hexdigest()

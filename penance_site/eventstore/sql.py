@@ -63,3 +63,48 @@ def drop_statements(vendor: str) -> list[str]:
     if vendor == "sqlite":
         return SQLITE_DROP
     raise NotImplementedError(f"no append-only triggers for database vendor {vendor!r}")
+
+
+# PostgreSQL: the usual append in one call (migration 0004, store._insert_if_head). The
+# lock key is the one store.py takes (`type/id`); the head of a new stream is (0, '').
+APPEND_FUNCTION = "eventstore_append_if_head"
+APPEND_FUNCTION_CREATE = f"""
+CREATE OR REPLACE FUNCTION {APPEND_FUNCTION}(
+    p_stream_type varchar, p_stream_id varchar, p_expected integer, p_previous varchar,
+    p_command_id varchar, p_types varchar[], p_schema_versions smallint[],
+    p_payloads jsonb[], p_metadata jsonb, p_recorded_at timestamptz, p_digests varchar[]
+) RETURNS TABLE (out_position bigint, out_transaction bigint)
+LANGUAGE plpgsql VOLATILE AS $$
+BEGIN
+    PERFORM pg_advisory_xact_lock(hashtextextended(p_stream_type || '/' || p_stream_id, 0));
+    IF EXISTS (
+        SELECT 1 FROM {TABLE} e WHERE e.command_id = p_command_id
+        AND e.stream_type = p_stream_type AND e.stream_id = p_stream_id
+    ) THEN
+        RETURN;
+    END IF;
+    IF COALESCE(
+        (SELECT ROW(e.version, e.digest) FROM {TABLE} e
+         WHERE e.stream_type = p_stream_type AND e.stream_id = p_stream_id
+         ORDER BY e.version DESC LIMIT 1),
+        ROW(0, ''::varchar)
+    ) IS DISTINCT FROM ROW(p_expected, p_previous) THEN
+        RETURN;
+    END IF;
+    RETURN QUERY
+    INSERT INTO {TABLE} AS e (
+        stream_type, stream_id, version, type, schema_version, payload, metadata,
+        command_id, recorded_at, digest, transaction_id
+    )
+    SELECT p_stream_type, p_stream_id, p_expected + u.n::integer, u.t, u.sv, u.pl,
+           p_metadata, p_command_id, p_recorded_at, u.d, pg_current_xact_id()::text::bigint
+    FROM unnest(p_types, p_schema_versions, p_payloads, p_digests)
+         WITH ORDINALITY AS u(t, sv, pl, d, n)
+    RETURNING e.position, e.transaction_id;
+END
+$$
+"""
+APPEND_FUNCTION_DROP = (
+    f"DROP FUNCTION IF EXISTS {APPEND_FUNCTION}(varchar, varchar, integer, varchar, varchar, "
+    "varchar[], smallint[], jsonb[], jsonb, timestamptz, varchar[])"
+)

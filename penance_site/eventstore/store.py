@@ -25,7 +25,7 @@ an id. The rules for writers (docs/ARCHITECTURE.md explains why):
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -47,9 +47,12 @@ from .records import (
     canonical_json,
     chained_digest,
     command_fingerprint,
+    encoded_command_fingerprint,
+    encoded_event_digest,
     event_digest,
     format_timestamp,
 )
+from .sql import APPEND_FUNCTION
 
 __all__ = [
     "START",
@@ -111,7 +114,7 @@ _REACTIONS: dict[str, list[Reaction]] = {}
 def react_to_appends(stream_type: str, reaction: Reaction) -> None:
     """Run `reaction(stream, events)` after every append of new events to a stream of this
     type, inside the append's transaction: what it writes commits with the events, and an
-    exception it raises rolls the append back. Registering the same reaction twice (an
+    exception it raises fails that transaction, so the events roll back with it. Registering the same reaction twice (an
     app's `ready()` run again) keeps one."""
     reactions = _REACTIONS.setdefault(stream_type, [])
     if reaction not in reactions:
@@ -182,17 +185,22 @@ def _lock_and_read_head(stream: StreamRef, command_id: str) -> tuple[int, str, b
     return version or 0, digest or "", bool(used)
 
 
-def _insert(rows: list[tuple[Any, ...]]) -> tuple[list[int], int]:
-    """One multi-row INSERT … RETURNING position: the append's only write. Returns the
-    positions in order and the writing transaction's id."""
+def _values(count: int) -> str:
+    """The VALUES list of `count` rows (placeholders and constant casts only)."""
     postgres = connection.vendor == "postgresql"
     json_cast = "::jsonb" if postgres else ""
     # SQLite has one writer at a time: commit order is position order, no id needed.
     transaction_id = _PG_TRANSACTION if postgres else "0"
     one = f"(%s, %s, %s, %s, %s, %s{json_cast}, %s{json_cast}, %s, %s, %s, {transaction_id})"
+    return ", ".join([one] * count)
+
+
+def _insert(rows: list[tuple[Any, ...]]) -> tuple[list[int], int]:
+    """One multi-row INSERT … RETURNING position: the append's only write. Returns the
+    positions in order and the writing transaction's id."""
     # Only table and column names are interpolated, all constants; values are parameters.
     sql = (
-        f"INSERT INTO {_TABLE} ({_COLUMNS}) VALUES {', '.join([one] * len(rows))} "
+        f"INSERT INTO {_TABLE} ({_COLUMNS}) VALUES {_values(len(rows))} "
         "RETURNING position, transaction_id"
     )
     with connection.cursor() as cursor:
@@ -200,6 +208,46 @@ def _insert(rows: list[tuple[Any, ...]]) -> tuple[list[int], int]:
         returned = cursor.fetchall()
     # RETURNING order follows VALUES order on both databases, but do not rely on it.
     return sorted(p for p, _ in returned), returned[0][1]
+
+
+def _insert_if_head(
+    new: _NewRows, rows: list[tuple[Any, ...]], previous_digest: str
+) -> tuple[list[int], int] | None:
+    """PostgreSQL, one round trip: take the stream's lock, then insert the rows only if
+    the stream's head is still (expected_version, previous_digest) and the stream never
+    used the command id (sql.APPEND_FUNCTION). None (nothing written, the lock held)
+    when it is not so.
+
+    This is `append`'s usual path: the head comes from this process's last append to the
+    stream (or is empty for a new stream), and the database checks it, so a wrong guess
+    costs one more round trip and nothing else.
+    """
+    first = rows[0]
+    params = [
+        new.stream.type,
+        new.stream.id,
+        new.expected_version,
+        previous_digest,
+        new.command_id,
+        [row[3] for row in rows],
+        [row[4] for row in rows],
+        [row[5] for row in rows],
+        first[6],
+        first[8],
+        [row[_DIGEST] for row in rows],
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(_APPEND_CALL, params)
+        returned = cursor.fetchall()
+    if not returned:
+        return None
+    return sorted(p for p, _ in returned), returned[0][1]
+
+
+_APPEND_CALL = (
+    f"SELECT out_position, out_transaction FROM {APPEND_FUNCTION}(%s, %s, %s, %s, %s, "
+    "%s::varchar[], %s::smallint[], %s::jsonb[], %s::jsonb, %s, %s::varchar[])"
+)
 
 
 def _validate(
@@ -215,7 +263,6 @@ def _validate(
         raise ValueError(f"at most {MAX_EVENTS_PER_COMMAND} events per command")
 
 
-@transaction.atomic
 def append(
     *,
     stream: StreamRef,
@@ -238,11 +285,55 @@ def append(
     - `metadata` (actor, causation, rules version …) is stored on every event
       together with the command id.
     - `recorded_at` is for imports that must keep the original timestamps.
+
+    Called inside a transaction (a service's), it runs in that transaction, without a
+    savepoint of its own: a refusal writes nothing and leaves the transaction usable,
+    and a database error fails the caller's transaction as a whole, which is what the
+    caller's `atomic` rolls back anyway. That saves two round trips per command.
+    Called outside one, it is a transaction of its own.
     """
     _validate(stream, expected_version, events, command_id)
-    fingerprint = fingerprint or command_fingerprint(stream, expected_version, events)
-    current, previous_digest, command_used = _lock_and_read_head(stream, command_id)
+    if connection.in_atomic_block:
+        return _append(
+            stream, expected_version, events, command_id, metadata, fingerprint, recorded_at
+        )
+    with transaction.atomic():
+        return _append(
+            stream, expected_version, events, command_id, metadata, fingerprint, recorded_at
+        )
 
+
+def _append(
+    stream: StreamRef,
+    expected_version: int,
+    events: Sequence[NewEvent],
+    command_id: str,
+    metadata: Mapping[str, Any] | None,
+    fingerprint: str | None,
+    recorded_at: datetime | None,
+) -> AppendResult:
+    # Each payload is encoded once: the same canonical JSON is the stored column, and
+    # goes into the fingerprint and the digest (records.encoded_*).
+    payloads = [canonical_json(e.payload) for e in events]
+    fingerprint = fingerprint or encoded_command_fingerprint(
+        stream,
+        expected_version,
+        [(e.type, e.schema_version, p) for e, p in zip(events, payloads, strict=True)],
+    )
+    moment = recorded_at or timezone.now()
+    meta = {**(metadata or {}), "command_id": command_id, "command_fingerprint": fingerprint}
+    new = _NewRows(stream, expected_version, events, payloads, command_id, meta, moment)
+
+    head = (0, "") if expected_version == 0 else _HEADS.get(str(stream))
+    if events and connection.vendor == "postgresql" and head and head[0] == expected_version:
+        rows = new.rows(head[1])
+        inserted = _insert_if_head(new, rows, head[1])
+        if inserted is not None:
+            return _appended(new, rows, *inserted)
+        # Another writer moved the stream, or the command id is used: the slow path says
+        # which, under the stream's lock (taken again: advisory locks nest).
+
+    current, previous_digest, command_used = _lock_and_read_head(stream, command_id)
     if command_used:
         earlier = command_events(stream, command_id)
         first = earlier[0]
@@ -256,50 +347,97 @@ def append(
         raise ConcurrencyError(stream, expected_version, current)
     if not events:
         return AppendResult(events=(), version=current)
+    rows = new.rows(previous_digest)
+    return _appended(new, rows, *_insert(rows))
 
-    moment = recorded_at or timezone.now()
-    meta = {**(metadata or {}), "command_id": command_id, "command_fingerprint": fingerprint}
-    pending: list[RecordedEvent] = []
-    for offset, new in enumerate(events, start=1):
-        event = RecordedEvent(
-            position=0,  # assigned by the INSERT below
-            stream=stream,
-            version=expected_version + offset,
-            type=new.type,
-            schema_version=new.schema_version,
-            payload=dict(new.payload),
-            metadata=meta,
-            command_id=command_id,
-            recorded_at=moment,
-            digest="",
-        )
-        previous_digest = chained_digest(previous_digest, event)
-        pending.append(replace(event, digest=previous_digest))
-    meta_json = canonical_json(meta)
-    db_moment = connection.ops.adapt_datetimefield_value(moment)
-    positions, transaction_id = _insert(
-        [
+
+@dataclass(frozen=True, slots=True)
+class _NewRows:
+    """One command's events, encoded once, ready to become rows after any head."""
+
+    stream: StreamRef
+    expected_version: int
+    events: Sequence[NewEvent]
+    payloads: list[str]
+    command_id: str
+    metadata: dict[str, Any]
+    moment: datetime
+
+    def digests(self, previous_digest: str) -> list[str]:
+        metadata_json, timestamp = canonical_json(self.metadata), format_timestamp(self.moment)
+        out: list[str] = []
+        pairs = zip(self.events, self.payloads, strict=True)
+        for offset, (e, payload_json) in enumerate(pairs, start=1):
+            previous_digest = encoded_event_digest(
+                previous_digest=previous_digest,
+                version=self.expected_version + offset,
+                type=e.type,
+                schema_version=e.schema_version,
+                payload_json=payload_json,
+                metadata_json=metadata_json,
+                command_id=self.command_id,
+                timestamp=timestamp,
+            )
+            out.append(previous_digest)
+        return out
+
+    def rows(self, previous_digest: str) -> list[tuple[Any, ...]]:
+        metadata_json = canonical_json(self.metadata)
+        db_moment = connection.ops.adapt_datetimefield_value(self.moment)
+        return [
             (
-                stream.type,
-                stream.id,
-                e.version,
+                self.stream.type,
+                self.stream.id,
+                self.expected_version + offset,
                 e.type,
                 e.schema_version,
-                canonical_json(e.payload),
-                meta_json,
-                command_id,
+                payload_json,
+                metadata_json,
+                self.command_id,
                 db_moment,
-                e.digest,
+                digest,
             )
-            for e in pending
+            for offset, (e, payload_json, digest) in enumerate(
+                zip(self.events, self.payloads, self.digests(previous_digest), strict=True),
+                start=1,
+            )
         ]
-    )
+
+
+# The head (version, digest) each stream had after this process's last append to it. A
+# guess only, never trusted: the insert it allows checks the head in the database.
+_HEADS: dict[str, tuple[int, str]] = {}
+_DIGEST = 9  # the digest's place in a row (_COLUMNS)
+_HEADS_KEPT = 10_000
+
+
+def _appended(
+    new: _NewRows, rows: list[tuple[Any, ...]], positions: list[int], transaction_id: int
+) -> AppendResult:
+    digests = [row[_DIGEST] for row in rows]
     recorded = tuple(
-        replace(e, position=position, transaction=transaction_id)
-        for e, position in zip(pending, positions, strict=True)
+        RecordedEvent(
+            position=position,
+            stream=new.stream,
+            version=new.expected_version + offset,
+            type=e.type,
+            schema_version=e.schema_version,
+            payload=dict(e.payload),
+            metadata=new.metadata,
+            command_id=new.command_id,
+            recorded_at=new.moment,
+            digest=digest,
+            transaction=transaction_id,
+        )
+        for offset, (e, digest, position) in enumerate(
+            zip(new.events, digests, positions, strict=True), start=1
+        )
     )
-    for reaction in _REACTIONS.get(stream.type, ()):
-        reaction(stream, recorded)
+    if len(_HEADS) >= _HEADS_KEPT:
+        _HEADS.clear()
+    _HEADS[str(new.stream)] = (recorded[-1].version, recorded[-1].digest)
+    for reaction in _REACTIONS.get(new.stream.type, ()):
+        reaction(new.stream, recorded)
     return AppendResult(events=recorded, version=recorded[-1].version)
 
 

@@ -503,6 +503,79 @@ def test_a_failing_reaction_rolls_the_append_back(reaction_on) -> None:
 
     reaction_on("reacted", refuse)
     stream = new_stream("reacted")
-    with pytest.raises(RuntimeError, match="the follower failed"):
+    # As a service calls it: inside the service's transaction, which the error rolls back.
+    with pytest.raises(RuntimeError, match="the follower failed"), transaction.atomic():
         append(stream=stream, expected_version=0, events=three_events(), command_id=cmd())
     assert stream_version(stream) == 0
+
+
+# --- the one-round-trip append: a guessed head that the database checks (issue 16) ----------
+
+
+@pytest.mark.django_db
+def test_a_wrong_guess_of_the_head_writes_the_true_chain() -> None:
+    from penance_site.eventstore import store
+
+    stream = new_stream()
+    append(stream=stream, expected_version=0, events=three_events(), command_id=cmd())
+    store._HEADS[str(stream)] = (3, "not-the-head-digest")
+    append(stream=stream, expected_version=3, events=three_events(1), command_id=cmd())
+    assert verify(stream).ok and verify(stream).checked == 6
+
+
+@pytest.mark.django_db
+def test_a_guess_behind_another_writer_is_a_conflict_and_writes_nothing() -> None:
+    from penance_site.eventstore import store
+
+    stream = new_stream()
+    first = append(stream=stream, expected_version=0, events=three_events(), command_id=cmd())
+    append(stream=stream, expected_version=3, events=three_events(1), command_id=cmd())
+    # As if another process had appended the second command: this one still guesses 3.
+    store._HEADS[str(stream)] = (3, first.events[-1].digest)
+    with pytest.raises(ConcurrencyError):
+        append(stream=stream, expected_version=3, events=three_events(2), command_id=cmd())
+    assert stream_version(stream) == 6 and verify(stream).ok
+
+
+@pytest.mark.django_db
+def test_a_retry_whose_head_guess_holds_still_answers_the_original() -> None:
+    from penance_site.eventstore import store
+
+    stream = new_stream()
+    command_id = cmd()
+    first = append(stream=stream, expected_version=0, events=three_events(), command_id=command_id)
+    store._HEADS[str(stream)] = (0, "")
+    again = append(stream=stream, expected_version=0, events=three_events(), command_id=command_id)
+    assert again.duplicate and again.events == first.events
+    assert stream_version(stream) == 3
+
+
+@pytest.mark.django_db
+def test_a_rolled_back_append_leaves_no_guess_that_can_write() -> None:
+    stream = new_stream()
+    append(stream=stream, expected_version=0, events=three_events(), command_id=cmd())
+    with pytest.raises(RuntimeError), transaction.atomic():
+        append(stream=stream, expected_version=3, events=three_events(1), command_id=cmd())
+        raise RuntimeError("the service failed after the append")
+    with pytest.raises(ConcurrencyError):
+        append(stream=stream, expected_version=6, events=three_events(2), command_id=cmd())
+    append(stream=stream, expected_version=3, events=three_events(3), command_id=cmd())
+    assert verify(stream).ok and verify(stream).checked == 6
+
+
+@pytest.mark.django_db
+def test_an_append_inside_a_transaction_is_one_round_trip_when_the_guess_holds() -> None:
+    """Issue 16, cost per append: inside the caller's transaction (no savepoint of its own)
+    the usual append is one statement batch on PostgreSQL: lock, and insert if the head
+    is as guessed. SQLite, local, reads the head first."""
+    from django.test.utils import CaptureQueriesContext
+
+    stream = new_stream()
+    one = 1 if connection.vendor == "postgresql" else 2
+    with CaptureQueriesContext(connection) as queries:  # a new stream: its head is none
+        append(stream=stream, expected_version=0, events=three_events(), command_id=cmd())
+    assert len(queries) == one
+    with CaptureQueriesContext(connection) as queries:  # this process's last append
+        append(stream=stream, expected_version=3, events=three_events(1), command_id=cmd())
+    assert len(queries) == one
+    assert not any("SAVEPOINT" in q["sql"] for q in queries)
