@@ -11,7 +11,7 @@ TEST_SECRET_KEY := test-only-secret-key-not-for-any-deployment-000000
 # The modules that need no Django, held to mypy --strict (tests/engine/test_engine_purity.py).
 PURE_MODULES := battles/engine campaigns/domain.py penance_site/eventstore/codec.py penance_site/eventstore/records.py
 
-.PHONY: install run test lint typecheck check bench clean
+.PHONY: install run serve test lint typecheck check bench clean
 
 $(STAMP): requirements.txt
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -25,6 +25,14 @@ run: install
 	DJANGO_DEBUG=1 $(BIN)/python manage.py migrate --noinput
 	DJANGO_DEBUG=1 $(BIN)/python manage.py load_demo
 	DJANGO_DEBUG=1 $(BIN)/python manage.py runserver $(HOST)
+
+# Production: gunicorn with WEB_CONCURRENCY workers (default 4) on HOST, plus the Celery
+# worker and beat when REDIS_URL is set (Procfile). Settings come from the environment:
+# DJANGO_SECRET_KEY and DJANGO_ALLOWED_HOSTS are required (DEBUG is off).
+serve: install
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py collectstatic --noinput
+	HOST=$(HOST) $(BIN)/honcho -f Procfile start web $(if $(REDIS_URL),worker beat)
 
 test: install
 	DJANGO_SECRET_KEY=$${DJANGO_SECRET_KEY:-$(TEST_SECRET_KEY)} $(BIN)/python -m pytest

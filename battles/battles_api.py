@@ -373,7 +373,8 @@ class BattleCommandView(BattlesView):
             expected_version=serializer.validated_data["expected_version"],
             body=body,
         )
-        viewer = selectors.battle_viewer(battle=battle, user=request.user)
+        # The command's own state answers who may see what, without folding it again.
+        viewer = selectors.battle_viewer(battle=battle, user=request.user, head=result.state)
         out = {
             "events": [_event(e, viewer) for e in result.events],
             "version": result.version,

@@ -72,6 +72,8 @@ class CommandResult:
     events: tuple[RecordedEvent, ...]
     version: int
     duplicate: bool
+    # The battle after the command, when this call recorded it (a retry reads nothing).
+    state: BattleState | None = None
 
 
 # --- helpers -------------------------------------------------------------------------------------
@@ -280,7 +282,7 @@ def battle_command_execute(
     new_state = replay(events, state)
     _cache(battle, new_state)
     _snapshot_if_due(stream, expected_version, new_state)
-    return CommandResult(result.events, result.version, duplicate=False)
+    return CommandResult(result.events, result.version, duplicate=False, state=new_state)
 
 
 # --- watchers ------------------------------------------------------------------------------------

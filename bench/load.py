@@ -1,0 +1,365 @@
+"""Load test through the production server (issue 16): tables of two players and viewers.
+
+It starts `make serve` (gunicorn, WEB_CONCURRENCY workers; the Celery worker and beat
+too when REDIS_URL is set) on a throwaway database of its own, then runs one bounded
+round per user count:
+
+- a table is a battle with two players; each player polls its legal actions
+  (`GET …/legal-actions`) and, when it has some, posts one of them
+  (`POST …/commands`), thinking `--think` seconds (±50 %) between requests;
+- a viewer steps through a battle's replay (`GET …/state?at=N`), one step every
+  `--think`/4 seconds;
+- a fifth of the users are viewers, the rest sit at tables.
+
+After each round every battle played is verified (its digest chain) and checked
+against what the server answered: every accepted command's events are in its stream
+exactly once, at the versions answered, and the stream holds no other command. The
+baseline, in the same run: the same kind of command through the service in this
+process (no HTTP), so the HTTP path's latency is a ratio to it. Run:
+
+    DATABASE_URL=postgres://root@127.0.0.1:5432/test REDIS_URL=redis://127.0.0.1:6379/14 \\
+        .venv/bin/python bench/load.py --users 20 100 --seconds 60
+
+Target: no errors, no lost or doubled events, p99 of the command POST at 20 users
+within 3× the in-process p50 plus 50 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "penance_site.settings")
+os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-secret-key-0000000000000000000")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.db import connection  # noqa: E402
+from rest_framework.authtoken.models import Token  # noqa: E402
+
+from battles.engine.demo import demo_setup  # noqa: E402
+from battles.selectors import (  # noqa: E402
+    battle_legal_actions,
+    battle_stream,
+    battle_verify,
+)
+from battles.services import battle_command_execute, battle_create  # noqa: E402
+from bench.benchdb import throwaway_database  # noqa: E402
+from penance_site.eventstore.store import read_stream  # noqa: E402
+
+
+@dataclass
+class Tally:
+    """What one round saw, from every user thread (appended under the lock)."""
+
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    command_ms: list[float] = field(default_factory=list)
+    step_ms: list[float] = field(default_factory=list)
+    read_ms: list[float] = field(default_factory=list)
+    accepted: dict[tuple[str, str], list[int]] = field(default_factory=dict)
+    stale: int = 0
+    errors: list[str] = field(default_factory=list)
+
+    def add(self, **kwargs: Any) -> None:
+        with self.lock:
+            for name, value in kwargs.items():
+                getattr(self, name).append(value)
+
+
+class Client:
+    """One user's keep-alive connection, with its token."""
+
+    def __init__(self, port: int, token: str) -> None:
+        self.port = port
+        self.headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+
+    def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any, float]:
+        data = json.dumps(body) if body is not None else None
+        start = time.perf_counter()
+        try:
+            self.conn.request(method, path, body=data, headers=self.headers)
+            response = self.conn.getresponse()
+            raw = response.read()
+        except (OSError, http.client.HTTPException):
+            self.conn.close()
+            self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+            raise
+        elapsed = (time.perf_counter() - start) * 1000
+        return response.status, json.loads(raw) if raw else None, elapsed
+
+
+def player(port: int, token: str, battle: str, deadline: float, think: float, tally: Tally):
+    rng = random.Random(f"{battle}{token}")
+    client = Client(port, token)
+    while time.monotonic() < deadline:
+        try:
+            status, body, ms = client.call("GET", f"/api/battles/{battle}/legal-actions")
+            tally.add(read_ms=ms)
+            if status != 200:
+                tally.add(errors=f"legal-actions {status}: {str(body)[:200]}")
+            elif body["actions"]:
+                action = rng.choice(body["actions"])["body"]
+                command_id = uuid.uuid4().hex
+                request = {**action, "command_id": command_id, "expected_version": body["version"]}
+                status, answer, ms = client.call("POST", f"/api/battles/{battle}/commands", request)
+                if status == 201:
+                    tally.add(command_ms=ms)
+                    with tally.lock:
+                        tally.accepted[(battle, command_id)] = [
+                            e["version"] for e in answer["events"]
+                        ]
+                elif status == 409 and answer.get("code") == "stale_version":
+                    with tally.lock:
+                        tally.stale += 1
+                else:
+                    tally.add(errors=f"command {status}: {str(answer)[:200]}")
+        except (OSError, http.client.HTTPException, ValueError) as exc:
+            tally.add(errors=f"{type(exc).__name__}: {exc}")
+        time.sleep(think * rng.uniform(0.5, 1.5))
+
+
+def viewer(port: int, token: str, battle: str, deadline: float, think: float, tally: Tally):
+    client = Client(port, token)
+    step = 1
+    while time.monotonic() < deadline:
+        try:
+            status, body, ms = client.call("GET", f"/api/battles/{battle}/state?at={step}")
+            if status == 200:
+                tally.add(step_ms=ms)
+                step += 1
+            elif status == 400:  # past the head: start again from the first step
+                step = 1
+            else:
+                tally.add(errors=f"state {status}: {str(body)[:200]}")
+        except (OSError, http.client.HTTPException, ValueError) as exc:
+            tally.add(errors=f"{type(exc).__name__}: {exc}")
+        time.sleep(think / 4)
+
+
+def warm_up(port: int, token: str, battle: str, workers: int) -> None:
+    """Load every worker's code and caches before measuring: a worker's first requests
+    import the engine and the URL conf, which is start-up, not load."""
+    client = Client(port, token)
+    for _ in range(10 * workers):
+        client.call("GET", f"/api/battles/{battle}/legal-actions")
+        client.call("GET", f"/api/battles/{battle}/state?at=1")
+        client.conn.close()  # a new connection may land on another worker
+
+
+def users(prefix: str, count: int) -> list[Any]:
+    model = get_user_model()
+    made = [model.objects.create_user(username=f"{prefix}{i}") for i in range(count)]
+    for user in made:
+        Token.objects.create(user=user)
+    return made
+
+
+def token(user: Any) -> str:
+    return str(Token.objects.get(user=user).key)
+
+
+def check(battles: list[Any], tally: Tally) -> dict[str, int]:
+    """Verify each battle and hold its stream to the server's answers: every accepted
+    command exactly once at the versions answered, and no command nobody was told of."""
+    lost = doubled = phantom = broken = 0
+    for battle in battles:
+        if not battle_verify(battle=battle).ok:
+            broken += 1
+        groups: dict[str, list[int]] = {}
+        for e in read_stream(battle_stream(battle=battle)):
+            groups.setdefault(e.command_id, []).append(e.version)
+        answered = {cid: v for (b, cid), v in tally.accepted.items() if b == str(battle.id)}
+        for command_id, versions in answered.items():
+            stored = groups.get(command_id)
+            if stored is None:
+                lost += 1
+            elif stored != versions:
+                doubled += 1
+        phantom += sum(1 for cid in groups if cid not in answered and cid != f"create-{battle.id}")
+    return {"lost": lost, "doubled": doubled, "phantom": phantom, "unverified": broken}
+
+
+def in_process_p50(gm: Any, players: list[Any], commands: int) -> float:
+    """The same kind of command through the service, in this process: its p50 in ms."""
+    battle = battle_create(
+        gm=gm, setup={**demo_setup(players=(players[0].username, players[1].username))}
+    )
+    rng = random.Random(1)
+    times: list[float] = []
+    while len(times) < commands:
+        version, actions = battle_legal_actions(battle=battle, user=gm)
+        if not actions:
+            break
+        body = rng.choice(actions).body
+        start = time.perf_counter()
+        battle_command_execute(
+            battle=battle,
+            actor=gm,
+            command_id=uuid.uuid4().hex,
+            expected_version=version,
+            body=dict(body),
+        )
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def start_server(database_url: str, port: int, workers: int) -> subprocess.Popen[bytes]:
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "WEB_CONCURRENCY": str(workers),
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DJANGO_DEBUG": "",
+    }
+    server = subprocess.Popen(
+        ["make", "serve", f"HOST=127.0.0.1:{port}"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    for _ in range(120):
+        try:
+            probe = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            probe.request("GET", "/api/rules/")
+            if probe.getresponse().status == 200:
+                return server
+        except OSError:
+            pass
+        time.sleep(0.5)
+    server.kill()
+    raise SystemExit("the server did not answer within a minute")
+
+
+def database_url(name: str) -> str:
+    s = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{name}"
+    auth = f"{s['USER']}@" if s["USER"] else ""
+    return f"postgres://{auth}{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{name}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--users", type=int, nargs="+", default=[20, 100])
+    parser.add_argument("--seconds", type=float, default=60.0, help="each round's length")
+    parser.add_argument("--think", type=float, default=2.0, help="a player's seconds per request")
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn workers")
+    parser.add_argument("--port", type=int, default=8765)
+    args = parser.parse_args()
+    if connection.vendor != "postgresql":
+        sys.exit("bench/load.py measures the production setup: set DATABASE_URL=postgres://…")
+
+    print(
+        f"machine: {platform.node()} {platform.machine()} {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}, PostgreSQL {connection.pg_version}; "
+        f"Redis: {'yes' if os.environ.get('REDIS_URL') else 'no (Celery in-process)'}"
+    )
+    print(f"date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC; gunicorn workers: {args.workers}")
+    with throwaway_database("load") as name:
+        gm = users("gm-", 1)[0]
+        baseline = in_process_p50(gm, users("solo-", 2), 150)
+        print(f"in-process command (service, no HTTP): p50 {baseline:.1f} ms")
+        server = start_server(database_url(name), args.port, args.workers)
+        try:
+            for count in args.users:
+                viewers = max(1, count // 5)
+                tables = (count - viewers) // 2
+                seated = users(f"u{count}-", tables * 2)
+                watching = users(f"v{count}-", viewers)
+                battles = [
+                    battle_create(
+                        gm=gm,
+                        setup=demo_setup(
+                            seed=i, players=(seated[2 * i].username, seated[2 * i + 1].username)
+                        ),
+                    )
+                    for i in range(tables)
+                ]
+                for i, user in enumerate(watching):
+                    battles[i % tables].watchers.create(user=user)
+                warm_up(args.port, token(seated[0]), str(battles[0].id), args.workers)
+                tally = Tally()
+                deadline = time.monotonic() + args.seconds
+                threads = [
+                    threading.Thread(
+                        target=player,
+                        args=(
+                            args.port,
+                            token(u),
+                            str(battles[i // 2].id),
+                            deadline,
+                            args.think,
+                            tally,
+                        ),
+                    )
+                    for i, u in enumerate(seated)
+                ] + [
+                    threading.Thread(
+                        target=viewer,
+                        args=(
+                            args.port,
+                            token(u),
+                            str(battles[i % tables].id),
+                            deadline,
+                            args.think,
+                            tally,
+                        ),
+                    )
+                    for i, u in enumerate(watching)
+                ]
+                start = time.monotonic()
+                for t in threads:
+                    t.start()
+                for t in threads:
+                    t.join()
+                elapsed = time.monotonic() - start
+                found = check(battles, tally)
+                p50, p99 = percentile(tally.command_ms, 50), percentile(tally.command_ms, 99)
+                print(
+                    f"{count} users ({tables} tables, {viewers} viewers), {elapsed:.0f} s: "
+                    f"{len(tally.command_ms) / elapsed:.1f} commands/s; command POST p50 "
+                    f"{p50:.1f} ms, p99 {p99:.1f} ms (p99 / (3 × in-process p50 + 50 ms) = "
+                    f"{p99 / (3 * baseline + 50):.2f}); legal actions p50 "
+                    f"{percentile(tally.read_ms, 50):.1f} ms, p99 {percentile(tally.read_ms, 99):.1f}"
+                    f" ms; replay step p50 {percentile(tally.step_ms, 50):.1f} ms, p99 "
+                    f"{percentile(tally.step_ms, 99):.1f} ms; stale 409s {tally.stale}; "
+                    f"errors {len(tally.errors)}; {found}"
+                )
+                for error in tally.errors[:5]:
+                    print(f"  error: {error}")
+        finally:
+            os.killpg(server.pid, 15)
+            server.wait(timeout=30)
+
+
+if __name__ == "__main__":
+    main()
