@@ -6,7 +6,8 @@ a message that names the variable: a typo in production must not silently
 fall back to a default.
 
 Variables: DATABASE_URL, REDIS_URL, DJANGO_SECRET_KEY, DJANGO_DEBUG,
-DJANGO_ALLOWED_HOSTS (plus a few optional PENANCE_* tuning knobs below).
+DJANGO_ALLOWED_HOSTS, DJANGO_HTTPS (plus a few optional PENANCE_* tuning knobs and
+DJANGO_HSTS_* below).
 """
 
 from __future__ import annotations
@@ -253,6 +254,24 @@ if not DEBUG:
     CSRF_COOKIE_HTTPONLY = False
     SECURE_CONTENT_TYPE_NOSNIFF = True
     X_FRAME_OPTIONS = "DENY"
+
+# --- HTTPS (DJANGO_HTTPS=1 where the site is reached over TLS) ------------------
+# Off by default: `make run` and the tests speak plain HTTP on localhost. Behind a
+# proxy that ends TLS, it must set X-Forwarded-Proto (docs/DEPLOY.md).
+HTTPS = env_bool("DJANGO_HTTPS", False)
+# Read (and checked) whether or not HTTPS is on, so a typo fails at once.
+_hsts = (
+    env_int("DJANGO_HSTS_SECONDS", 31_536_000),
+    env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", True),
+    env_bool("DJANGO_HSTS_PRELOAD", True),
+)
+if HTTPS:
+    SECURE_SSL_REDIRECT = True
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_HSTS_SECONDS, SECURE_HSTS_INCLUDE_SUBDOMAINS, SECURE_HSTS_PRELOAD = _hsts
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    CSRF_TRUSTED_ORIGINS = [f"https://{host.lstrip('.')}" for host in ALLOWED_HOSTS if host != "*"]
 
 LOGGING = {
     "version": 1,

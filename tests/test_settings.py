@@ -43,6 +43,8 @@ def test_debug_is_off_by_default() -> None:
         ("DJANGO_ALLOWED_HOSTS", "a.example,,b.example"),
         ("DJANGO_SECRET_KEY", "short"),
         ("PENANCE_SNAPSHOT_EVERY", "often"),
+        ("DJANGO_HTTPS", "sometimes"),
+        ("DJANGO_HSTS_SECONDS", "a year"),
     ],
 )
 def test_bad_value_stops_startup_naming_the_variable(variable: str, value: str) -> None:
@@ -68,3 +70,42 @@ def test_redis_url_switches_celery_and_cache_to_redis() -> None:
     assert embedded.stdout.strip() == (
         "memory:// True django.core.cache.backends.locmem.LocMemCache"
     )
+
+
+def test_https_turns_on_redirect_hsts_and_secure_cookies() -> None:
+    result = _start(
+        {"DJANGO_HTTPS": "1", "DJANGO_ALLOWED_HOSTS": "tracker.example.org"},
+        "[settings.SECURE_SSL_REDIRECT, settings.SECURE_HSTS_SECONDS, "
+        "settings.SESSION_COOKIE_SECURE, settings.CSRF_COOKIE_SECURE, "
+        "settings.CSRF_TRUSTED_ORIGINS]",
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[True, 31536000, True, True, ['https://tracker.example.org']]"
+
+
+def test_without_https_the_site_speaks_plain_http() -> None:
+    result = _start({}, "getattr(settings, 'SECURE_SSL_REDIRECT', False)")
+    assert result.stdout.strip() == "False"
+
+
+def test_the_deploy_check_is_clean_with_https() -> None:
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_", "REDIS_"))
+    }
+    env.update(
+        {
+            # A key as random as production's: the check refuses low-entropy ones.
+            "DJANGO_SECRET_KEY": "Zq8v-3kLr_Tn0pWx7yBc2Hf9Js4Ua6Ge1Md5Vo-ZiRq8sTbYnP4eW",
+            "DJANGO_HTTPS": "1",
+            "DJANGO_ALLOWED_HOSTS": "tracker.example.org",
+        }
+    )
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
