@@ -146,6 +146,10 @@ class PilotOutput(serializers.Serializer[Any]):
     missions = serializers.ListField(
         child=serializers.CharField(), help_text="the missions the pilot was deployed in"
     )
+    withdrawn_from = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="missions the pilot withdrew from: withdrawn, not defeated (R-TRN-9)",
+    )
 
     class Meta:
         list_serializer_class = MappingValues

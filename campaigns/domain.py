@@ -133,6 +133,18 @@ class PilotDied(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class PilotWithdrew(Event):
+    """The pilot withdrew their casket from the mission's battle: withdrawn, not defeated
+    (R-TRN-9); the pilot stays alive and the casket keeps its build."""
+
+    pilot_id: str
+    build_id: str
+    mission_id: str
+    battle_id: str
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
 class TaintChanged(Event):
     """Taint moved by `delta` to `taint`, with the reason (R-PLT-4); `mission_id` is
     empty for a GM's adjustment between missions."""
@@ -211,6 +223,7 @@ EVENT_TYPES: Mapping[str, type[Event]] = MappingProxyType(
             MissionStarted,
             PilotWounded,
             PilotDied,
+            PilotWithdrew,
             TaintChanged,
             ComponentDamageCarried,
             MissionCompleted,
@@ -247,6 +260,7 @@ class PilotState:
     wounds: tuple[CarriedWound, ...] = ()  # severe and untreated trauma, oldest first
     scars: tuple[str, ...] = ()
     missions: tuple[str, ...] = ()  # the missions the pilot was deployed in
+    withdrawn_from: tuple[str, ...] = ()  # missions the pilot withdrew from (R-TRN-9)
 
     @property
     def carried_wounds(self) -> tuple[str, ...]:
@@ -394,6 +408,12 @@ def _pilot_died(s: CampaignState, e: PilotDied) -> CampaignState:
     return _pilot(s, e.pilot_id, status=DEAD)
 
 
+def _pilot_withdrew(s: CampaignState, e: PilotWithdrew) -> CampaignState:
+    return _pilot(
+        s, e.pilot_id, withdrawn_from=(*s.pilots[e.pilot_id].withdrawn_from, e.mission_id)
+    )
+
+
 def _taint_changed(s: CampaignState, e: TaintChanged) -> CampaignState:
     return _pilot(s, e.pilot_id, taint=e.taint)
 
@@ -436,6 +456,7 @@ _HANDLERS: dict[type[Event], Callable[[CampaignState, Any], CampaignState]] = {
     MissionStarted: _mission_started,
     PilotWounded: _pilot_wounded,
     PilotDied: _pilot_died,
+    PilotWithdrew: _pilot_withdrew,
     TaintChanged: _taint_changed,
     ComponentDamageCarried: _component_damage_carried,
     MissionCompleted: _mission_completed,
@@ -546,6 +567,7 @@ class SeatOutcome:
     pilot_dead: bool
     damage_taken: int  # cards discarded for damage (R-DMG-6, R-ADD-23)
     component_damage: tuple[tuple[str, int], ...]
+    withdrawn: bool = False  # withdrew at the start of a turn, not defeated (R-TRN-9)
 
 
 @dataclass(frozen=True, slots=True)
@@ -773,6 +795,8 @@ def _apply_outcome(s: CampaignState, c: ApplyOutcome) -> list[Event]:
             )
         if outcome.pilot_dead and pilot.status != DEAD:
             events.append(PilotDied(pilot_id, mission.id, c.battle_id, "R-PLT-1"))
+        if outcome.withdrawn:
+            events.append(PilotWithdrew(pilot_id, build_id, mission.id, c.battle_id, "R-TRN-9"))
         if c.persistent_component_damage:
             damage = tuple((k, v) for k, v in outcome.component_damage if v)
             if damage != s.builds[build_id].component_damage:

@@ -92,6 +92,7 @@ CAREER_BATTLE_EVENTS: dict[str, tuple[str, ...]] = {
     "SurvivalRolled": ("seat",),
     "PilotKilled": ("seat",),
     "CasketDefeated": ("seat",),
+    "CasketWithdrew": ("seat",),
 }
 # The campaign events that concern one pilot (by `pilot_id`).
 CAREER_CAMPAIGN_EVENTS = frozenset(
@@ -99,6 +100,7 @@ CAREER_CAMPAIGN_EVENTS = frozenset(
         "PilotEnlisted",
         "PilotWounded",
         "PilotDied",
+        "PilotWithdrew",
         "TaintChanged",
         "TraumaTreated",
         "ScarGained",

@@ -615,6 +615,7 @@ def _apply_outcome_command(battle: Battle) -> domain.ApplyOutcome:
             pilot_dead=s.pilot_dead,
             damage_taken=s.damage_taken,
             component_damage=tuple((name, min(n, threshold)) for name, n in s.component_damage),
+            withdrawn=s.withdrawn,
         )
         for s in outcome.seats
     )

@@ -38,7 +38,7 @@ MAX_CARDS = 30
 MAX_SUFFERING_DICE = 6
 MAX_TO_HIT = 10
 # R-TRN-1: the casket deck size of each ruleset version (seed 002 "30-card Casket HP decks").
-DECK_SIZE: Mapping[str, int] = MappingProxyType({"2.0": 30})
+DECK_SIZE: Mapping[str, int] = MappingProxyType({"2.0": 30, "2.1": 30})  # R-TRN-1
 
 _SLUG_RE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from .cards import CardDef, card_from_dict
 from .errors import InvalidInput
+from .ruleset import DEFAULT_VERSION
 
 # --- cards -------------------------------------------------------------------------------------
 
@@ -374,11 +375,15 @@ def _deck_doc(name: str) -> list[dict[str, Any]]:
 
 
 def demo_setup(
-    *, seed: int | None = 7, players: tuple[str, str] = ("gm", "player")
+    *,
+    seed: int | None = 7,
+    players: tuple[str, str] = ("gm", "player"),
+    ruleset: str = DEFAULT_VERSION,
 ) -> dict[str, Any]:
     """A complete battle setup document with the two demo decks facing off; a fresh dict per call.
 
     `seed` picks reproducible digital dice; None leaves the dice to the system source.
+    `ruleset` is the version played, by default the default one (2.1).
 
     >>> setup = demo_setup(seed=3, players=("ann", "bob"))
     >>> [(s["player"], s["casket"]["class"], s["at"], s["facing"]) for s in setup["seats"]]
@@ -406,7 +411,7 @@ def demo_setup(
     return {
         "name": "Demo: The Ash Causeway",
         "board": demo_board(),
-        "rules": {"version": "2.0"},
+        "rules": {"version": ruleset},
         "dice": {"mode": "digital", "seed": seed},
         "policy": "auto",
         "cards": [card.as_dict() for card in DEMO_CARDS if card.id in used],

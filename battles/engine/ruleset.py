@@ -75,17 +75,22 @@ RULINGS: Mapping[str, str] = MappingProxyType(
         "R-VAR-1": "Option range_model: half_max",
         "R-VAR-2": "Option attacker_movement_model: any",
         "R-VAR-3": "Option engaged_targets_only",
+        "R-DMG-8": "Damage pile (2.1): cards lost to damage never return to play",
+        "R-DMG-9": "HP = deck + discard (2.1): both empty, the casket is defeated",
+        "R-TRN-9": "Ending a battle: withdraw, the GM ends it, option round_limit",
     }
 )
 
 
 class OptionSpec(NamedTuple):
-    """One switch of a ruleset: its allowed values (the first is the default) and its ruling."""
+    """One switch of a ruleset: its allowed values (the first is the default) and its ruling.
+    `minimum`, when set, also allows every whole number from it up (R-TRN-9 round_limit)."""
 
     name: str
     allowed: tuple[OptionValue, ...]
     rule: str
     description: str
+    minimum: int | None = None
 
     @property
     def default(self) -> OptionValue:
@@ -93,7 +98,13 @@ class OptionSpec(NamedTuple):
 
     def accepts(self, value: object) -> bool:
         # Type-exact: JSON `1` must not pass for `true`, nor `true` for 1.
+        if self.minimum is not None and type(value) is int and value >= self.minimum:
+            return True
         return any(type(value) is type(a) and value == a for a in self.allowed)
+
+    def shown(self) -> str:
+        values = _show(self.allowed)
+        return values if self.minimum is None else f"{values} or a whole number ≥ {self.minimum}"
 
 
 class RulesetSpec(NamedTuple):
@@ -104,6 +115,15 @@ class RulesetSpec(NamedTuple):
 def _spec(*options: OptionSpec) -> Mapping[str, OptionSpec]:
     return MappingProxyType({o.name: o for o in options})
 
+
+# R-TRN-9 (c), in 2.0 and 2.1: at the end of that round the side with the most HP wins.
+ROUND_LIMIT = OptionSpec(
+    "round_limit",
+    ("none",),
+    "R-TRN-9",
+    "End the battle at the end of this round: most HP wins, equal HP is a draw",
+    minimum=1,
+)
 
 RULESETS: Mapping[str, RulesetSpec] = MappingProxyType(
     {
@@ -159,11 +179,16 @@ RULESETS: Mapping[str, RulesetSpec] = MappingProxyType(
                     "R-VAR-3",
                     "A casket adjacent to an enemy may only attack adjacent enemies",
                 ),
+                ROUND_LIMIT,
             ),
         ),
     }
 )
-DEFAULT_VERSION = "2.0"
+# Ruleset 2.1 (RULINGS.md "Ruleset 2.1") is 2.0 with the damage pile (R-DMG-8) and HP
+# defeat (R-DMG-9); its options are 2.0's. The engine asks `damage_pile(ruleset)`.
+RULESETS = MappingProxyType({**RULESETS, "2.1": RulesetSpec("2.1", RULESETS["2.0"].options)})
+DAMAGE_PILE_VERSIONS = frozenset({"2.1"})
+DEFAULT_VERSION = "2.1"
 
 
 def _show(values: tuple[object, ...]) -> str:
@@ -194,7 +219,7 @@ def _validated(
         if not spec.accepts(value):
             raise InvalidInput(
                 f"{path}.options.{name}",
-                f"{json.dumps(value, default=str)} is not allowed; allowed: {_show(spec.allowed)}",
+                f"{json.dumps(value, default=str)} is not allowed; allowed: {spec.shown()}",
                 spec.rule,
             )
         full[name] = value
@@ -228,6 +253,26 @@ class Ruleset:
         """The value of one option; an unknown name is a programming error (KeyError)."""
         return self.options[name]
 
+    @property
+    def damage_pile(self) -> bool:
+        """Whether damage goes to a damage pile that never returns (R-DMG-8) and a casket
+        is defeated when deck and discard are empty (R-DMG-9): ruleset 2.1.
+
+        >>> Ruleset("2.1").damage_pile, Ruleset("2.0").damage_pile
+        (True, False)
+        """
+        return self.version in DAMAGE_PILE_VERSIONS
+
+    @property
+    def round_limit(self) -> int | None:
+        """The round at whose end the battle stops (R-TRN-9), or None.
+
+        >>> Ruleset("2.1", {"round_limit": 12}).round_limit, Ruleset().round_limit
+        (12, None)
+        """
+        value = self.options["round_limit"]
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
     def with_options(self, **changes: OptionValue) -> Ruleset:
         """A copy with some options changed, validated.
 
@@ -256,7 +301,7 @@ def parse_ruleset(doc: object, path: str = "rules") -> Ruleset:
     >>> parse_ruleset({"version": "1.0"})
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: rules.version: unknown ruleset version "1.0"; allowed: "2.0"
+    battles.engine.errors.InvalidInput: rules.version: unknown ruleset version "1.0"; allowed: "2.0", "2.1"
     """
     if doc is None:
         return DEFAULT_RULESET
@@ -289,6 +334,7 @@ def describe_rulesets() -> dict[str, Any]:
                         "allowed": list(spec.allowed),
                         "rule": spec.rule,
                         "description": spec.description,
+                        **({"minimum": spec.minimum} if spec.minimum is not None else {}),
                     }
                     for name, spec in rs.options.items()
                 }
@@ -296,4 +342,8 @@ def describe_rulesets() -> dict[str, Any]:
             for version, rs in RULESETS.items()
         },
         "rulings": dict(RULINGS),
+        "version_rulings": {
+            "2.0": [],
+            "2.1": ["R-DMG-8", "R-DMG-9"],
+        },
     }

@@ -800,3 +800,60 @@ def test_the_admin_shows_battles_read_only(battle_id: str, django_user_model: ty
     assert client.get("/admin/battles/battle/add/").status_code == 403
     assert client.post(f"/admin/battles/battle/{battle_id}/delete/").status_code == 403
     assert Battle.objects.filter(pk=battle_id).exists()
+
+
+# --- ruleset 2.1 and ending a battle (issue 11) --------------------------------------------------
+
+
+def test_an_unknown_ruleset_version_is_refused_listing_the_allowed_ones(
+    clients: dict[str, Client],
+) -> None:
+    setup = {**demo_setup(), "rules": {"version": "3.0"}}
+    response = post(clients["gm"], "/api/battles/", setup)
+    assert response.status_code == 400
+    error = response.json()["errors"][0]
+    assert error["field"] == "setup.rules.version" or error["field"].endswith("rules.version")
+    assert '"2.0", "2.1"' in error["message"]
+
+
+def test_new_battles_default_to_ruleset_2_1_and_the_rules_index_lists_it(
+    clients: dict[str, Client],
+) -> None:
+    setup = demo_setup()
+    del setup["rules"]
+    response = post(clients["gm"], "/api/battles/", setup)
+    assert response.status_code == 201, response.content
+    bid = response.json()["id"]
+    assert clients["gm"].get(f"/api/battles/{bid}/setup").json()["rules"]["version"] == "2.1"
+    index = clients["gm"].get("/api/rules/").json()
+    assert index["default_version"] == "2.1" and "2.1" in index["versions"]
+    assert {"R-DMG-8", "R-DMG-9", "R-TRN-9"} <= set(index["rulings"])
+
+
+def test_a_player_withdraws_and_the_other_side_wins_r_trn_9(
+    clients: dict[str, Client], battle_id: str
+) -> None:
+    seat = active_seat(clients["gm"], battle_id)
+    client = clients["gm"] if seat == 0 else clients["player"]
+    actions = client.get(f"/api/battles/{battle_id}/legal-actions").json()["actions"]
+    assert {"type": "withdraw", "seat": seat} in [a["body"] for a in actions]
+    response = send(client, battle_id, {"type": "withdraw", "seat": seat})
+    assert response.status_code == 201, response.content
+    assert response.json()["events"][0]["type"] == "CasketWithdrew"
+    state = clients["gm"].get(f"/api/battles/{battle_id}/").json()["state"]
+    assert state["seats"][seat]["withdrawn"] and not state["seats"][seat]["defeated"]
+
+
+def test_only_the_gm_ends_a_battle_and_it_is_an_adjustment_r_trn_9(
+    clients: dict[str, Client], battle_id: str
+) -> None:
+    body = {"type": "end_battle", "side": "bastion", "reason": "the objective was held"}
+    refused = send(clients["player"], battle_id, body)
+    assert refused.status_code == 403
+    response = send(clients["gm"], battle_id, body)
+    assert response.status_code == 201, response.content
+    ended = response.json()["events"][-1]
+    assert (ended["type"], ended["payload"]["rule"]) == ("BattleEnded", "R-TRN-9")
+    assert stored(battle_id)[-1][1] == "BattleEnded"
+    detail = clients["gm"].get(f"/api/battles/{battle_id}/").json()
+    assert detail["status"] == "over" and detail["winner"] == "bastion"

@@ -17,6 +17,9 @@ from tests.campaigns.builders import demo_campaign, finish, seats, start_mission
 
 SEED = 9  # ann's pilot (seat 0) dies; bob's pilot (seat 1) keeps severe-3 (test_outcome.py)
 
+# The seeded outcomes these tests rely on were played under ruleset 2.0.
+RULES_2_0 = {"version": "2.0", "options": {}}
+
 
 def all_events(*, battle: Battle) -> list:
     return read_stream(battle_stream(battle=battle))
@@ -55,7 +58,9 @@ def test_severe_wound_of_mission_one_starts_mission_two_face_up() -> None:
 
 @pytest.mark.django_db
 def test_pilot_whose_tenth_wound_flips_is_dead_and_cannot_be_deployed() -> None:
-    dc = demo_campaign()
+    # Seed 9 kills ann's pilot under ruleset 2.0, whose damage never runs a casket out of
+    # cards; under 2.1 the battle ends by a defeat first (R-DMG-9).
+    dc = demo_campaign(rules=RULES_2_0)
     _, battle = play_mission(dc)
     assert battle_state_at(battle=battle).seats[0].pilot_dead
     ann_pilot = dc.pilots[0]
@@ -243,8 +248,8 @@ def test_players_cannot_make_gm_adjustments() -> None:
 
 @pytest.mark.django_db
 def test_trauma_is_treated_between_missions_and_severe_wounds_are_permanent() -> None:
-    dc = demo_campaign()
-    play_mission(dc, seed=3)  # bob keeps trauma and severe
+    dc = demo_campaign(rules=RULES_2_0)
+    play_mission(dc, seed=3)  # under 2.0 bob keeps trauma and severe
     pilot_id = str(dc.pilots[1].id)
     pilot = campaign_state(campaign=dc.campaign).pilots[pilot_id]
     trauma = next(w.wound for w in pilot.wounds if w.kind == "trauma")
@@ -286,3 +291,36 @@ def test_missions_are_started_in_order() -> None:
     with pytest.raises(RuleViolation) as err:
         services.mission_start(mission=second, actor=dc.gm, board={}, seats=seats(dc))
     assert err.value.code == "missions_in_order"
+
+
+@pytest.mark.django_db
+def test_a_withdrawn_pilot_is_recorded_as_withdrawn_not_defeated_r_trn_9() -> None:
+    from django.test import TestCase
+
+    from battles.services import battle_command_execute
+
+    dc = demo_campaign()  # ruleset 2.1, the default
+    _, battle = start_mission(dc, seed=SEED)
+    state = battle_state_at(battle=battle)
+    seat = state.active
+    with TestCase.captureOnCommitCallbacks(execute=False):
+        battle_command_execute(
+            battle=battle,
+            actor=dc.gm,
+            command_id="withdraw",
+            expected_version=state.version,
+            body={"type": "withdraw", "seat": seat},
+        )
+    finish(battle, dc.gm)
+    final = battle_state_at(battle=battle)
+    assert final.over and final.seats[seat].withdrawn and not final.seats[seat].defeated
+    pilot_id = str(dc.pilots[seat].id)
+    events = [
+        e for e in campaign_events(campaign=dc.campaign) if e.payload.get("pilot_id") == pilot_id
+    ]
+    assert "PilotWithdrew" in [e.type for e in events] and "PilotDied" not in [
+        e.type for e in events
+    ]
+    pilot = campaign_state(campaign=dc.campaign).pilots[pilot_id]
+    assert pilot.status == "alive" and len(pilot.withdrawn_from) == 1
+    assert Pilot.objects.get(id=pilot_id).status == "alive"

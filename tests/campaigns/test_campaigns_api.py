@@ -292,7 +292,7 @@ def test_the_creator_of_a_campaign_is_its_gm_and_it_is_private_by_default() -> N
         "gm",
         True,
     )
-    assert body["rules"]["version"] == "2.0"
+    assert body["rules"]["version"] == "2.1"  # the default ruleset (RULINGS.md "Ruleset 2.1")
     assert Campaign.objects.get(id=body["id"]).gm == gm
     listed = client.get("/api/campaigns/").json()
     assert [(c["id"], c["role"]) for c in listed] == [(body["id"], "gm")]
@@ -439,7 +439,7 @@ def test_a_bad_mission_start_is_400_naming_the_field(
 
 def test_a_dead_pilot_cannot_be_deployed() -> None:
     """The tenth wound flipped kills the pilot; the next mission refuses them (R-PLT-1)."""
-    dc = demo_campaign()
+    dc = demo_campaign(rules={"version": "2.0"})  # seed 9 kills under 2.0's endless decks
     _, battle = start_mission(dc, seed=SEED)
     finish(battle, dc.gm)  # the battle ends and its outcome is applied
     client = client_for(dc.gm)

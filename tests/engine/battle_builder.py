@@ -182,10 +182,12 @@ def setup(
     seed: int | None = None,
     policy: str = "prompt",
     options: Mapping[str, Any] | None = None,
+    version: str = "2.0",
 ) -> dict[str, Any]:
     """A setup document. Default: two assault caskets face to face, seat 0 at [0, 0]
     facing N and seat 1 adjacent at [0, -1] facing S, so each is in the other's front
-    (side 1, R-ARC-2) at distance 1."""
+    (side 1, R-ARC-2) at distance 1. The scenarios were written for ruleset 2.0, their
+    default; `version` "2.1" plays them with the damage pile (R-DMG-8, R-DMG-9)."""
     seats = (
         list(seats)
         if seats is not None
@@ -198,7 +200,7 @@ def setup(
     return {
         "name": "Scenario",
         "board": board(*terrain),
-        "rules": {"version": "2.0", "options": dict(options or {})},
+        "rules": {"version": version, "options": dict(options or {})},
         "dice": dice,
         "policy": policy,
         "cards": [CARDS[c] for c in sorted(used)],

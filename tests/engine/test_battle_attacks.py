@@ -65,10 +65,12 @@ def duel(
     defender_rows: list[dict[str, Any]] | None = None,
     carried_wounds: Sequence[str] = (),
     options: dict[str, Any] | None = None,
+    version: str = "2.0",
 ) -> Battle:
     """Seat 0's turn, seat 1 attacked from `side`; both hands as given."""
     doc = setup(
         options=options,
+        version=version,
         seats=[
             seat(0, at=attacker_at, facing=1, rows=attacker_rows or ROWS),
             seat(

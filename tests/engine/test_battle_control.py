@@ -258,7 +258,7 @@ def test_return_card_takes_a_card_back_from_the_discard_pile() -> None:
 
 _PLAY_TYPES = [c for c in ev.EVENT_TYPES.values() if c.__name__ not in {
     "HeatAdjusted", "ComponentDamageAdjusted", "CasketRelocated", "CardReturned",
-    "CommandReverted"}]  # fmt: skip
+    "CommandReverted", "BattleEnded"}]  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -268,6 +268,7 @@ _PLAY_TYPES = [c for c in ev.EVENT_TYPES.values() if c.__name__ not in {
         {"type": "adjust_component_damage", "seat": 1, "component": "legs", "amount": 1},
         {"type": "relocate", "seat": 1, "at": [1, -1], "facing": 4},
         {"type": "return_card", "seat": 0, "card": "chaff#1"},
+        {"type": "end_battle", "side": None},
     ],
     ids=lambda body: body["type"],
 )

@@ -32,6 +32,7 @@ EXPECTED_OPTIONS = {
     "range_model": (("bands", "half_max"), "R-VAR-1"),
     "attacker_movement_model": (("table", "any"), "R-VAR-2"),
     "engaged_targets_only": ((False, True), "R-VAR-3"),
+    "round_limit": (("none",), "R-TRN-9"),
 }
 
 
@@ -40,10 +41,30 @@ def test_version_2_0_has_every_option_rulings_md_names() -> None:
     assert {n: (s.allowed, s.rule) for n, s in specs.items()} == EXPECTED_OPTIONS
 
 
+def test_version_2_1_is_2_0_with_the_damage_pile_r_dmg_8_and_r_dmg_9() -> None:
+    assert RULESETS["2.1"].options == RULESETS["2.0"].options
+    assert Ruleset("2.1").damage_pile and not Ruleset("2.0").damage_pile
+    assert describe_rulesets()["version_rulings"]["2.1"] == ["R-DMG-8", "R-DMG-9"]
+
+
+@pytest.mark.parametrize("value", [1, 12, 200])
+def test_round_limit_takes_none_or_a_whole_number_from_1_r_trn_9(value: int) -> None:
+    assert Ruleset("2.0", {"round_limit": value}).round_limit == value
+    assert Ruleset("2.1").round_limit is None
+
+
+@pytest.mark.parametrize("value", [0, -3, True, "12", 2.5, None])
+def test_a_bad_round_limit_names_the_option_and_r_trn_9(value: object) -> None:
+    with pytest.raises(InvalidInput) as err:
+        Ruleset("2.1", {"round_limit": value})
+    assert (err.value.field, err.value.rule) == ("rules.options.round_limit", "R-TRN-9")
+    assert "a whole number ≥ 1" in err.value.message
+
+
 def test_default_ruleset_uses_first_value_of_each_option() -> None:
-    assert DEFAULT_RULESET.version == "2.0"
+    assert DEFAULT_RULESET.version == "2.1"
     assert DEFAULT_RULESET.as_dict() == {
-        "version": "2.0",
+        "version": "2.1",
         "options": {name: allowed[0] for name, (allowed, _) in EXPECTED_OPTIONS.items()},
     }
 
@@ -51,7 +72,8 @@ def test_default_ruleset_uses_first_value_of_each_option() -> None:
 def test_parse_empty_document_gives_defaults() -> None:
     assert parse_ruleset({}) == DEFAULT_RULESET
     assert parse_ruleset(None) == DEFAULT_RULESET
-    assert parse_ruleset({"version": "2.0", "options": {}}) == DEFAULT_RULESET
+    assert parse_ruleset({"version": "2.1", "options": {}}) == DEFAULT_RULESET
+    assert parse_ruleset({"version": "2.0"}) != DEFAULT_RULESET
 
 
 def test_parse_fills_unset_options_with_defaults() -> None:
@@ -73,7 +95,7 @@ def test_ruleset_is_immutable_and_hashable() -> None:
     with pytest.raises(TypeError):
         rs.options["defense_die"] = "v1"  # type: ignore[index]
     assert {rs: 1}[parse_ruleset({})] == 1
-    assert hash(rs.with_options(defense_die="v1")) == hash(Ruleset("2.0", {"defense_die": "v1"}))
+    assert hash(rs.with_options(defense_die="v1")) == hash(Ruleset("2.1", {"defense_die": "v1"}))
 
 
 def test_with_options_validates() -> None:
@@ -130,7 +152,7 @@ def test_rulings_lists_every_id_in_order() -> None:
     counts = [4, 3, 5, 4, 5, 1, 6, 7, 2, 8, 5, 3]
     expected = [
         f"R-{f}-{i}" for f, n in zip(families, counts, strict=True) for i in range(1, n + 1)
-    ]
+    ] + ["R-DMG-8", "R-DMG-9", "R-TRN-9"]  # RULINGS.md's section "Ruleset 2.1", at its end
     assert list(RULINGS) == expected
     assert all(title and len(title) < 100 for title in RULINGS.values())
 
@@ -150,7 +172,7 @@ def test_describe_rulesets_is_json_for_get_api_rules() -> None:
     d = describe_rulesets()
     assert json.loads(json.dumps(d)) == d
     assert d["engine_version"] == ENGINE_VERSION
-    assert d["default_version"] == "2.0"
+    assert d["default_version"] == "2.1"
     opts = d["versions"]["2.0"]["options"]
     assert opts["melee_facing"]["default"] == "side_table"
     assert opts["component_threshold"] == {

@@ -20,6 +20,7 @@ from .legal import LegalAction, legal_actions
 from .outcome import BattleOutcome, SeatOutcome, battle_outcome, ends_battle
 from .setup import parse_setup
 from .snapshot import state_from_dict, state_to_dict
+from .stalemate import stalemate
 from .state import BattleState, CasketState, Prompt
 from .upcast import UPCASTERS
 from .view import public_payload, state_view
@@ -47,6 +48,7 @@ __all__ = [
     "parse_setup",
     "public_payload",
     "replay",
+    "stalemate",
     "state_from_dict",
     "state_to_dict",
     "state_view",

@@ -20,12 +20,14 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
 
+from ..arcs import in_firing_arc
 from ..hexes import Hex
 from .commands import parse_command
 from .decide import decide
 from .events import Event
 from .evolve import evolve, replay
 from .legal import LegalAction, legal_actions
+from .stalemate import stalemate
 from .state import BattleState
 
 
@@ -48,22 +50,32 @@ def _expected(action: LegalAction) -> float:
 
 def choose(state: BattleState, actions: list[LegalAction], rng: random.Random) -> dict[str, Any]:
     """The greedy choice: answer prompts defensively, attack when the odds are best, close
-    in on the nearest enemy, play a utility card now and then, otherwise pass."""
+    to a distance one of its weapons reaches, turn to face the enemy (R-ARC-3), play a
+    utility card now and then, otherwise pass. It never withdraws: it plays to win."""
     by_type: dict[str, list[LegalAction]] = {}
     for a in actions:
         by_type.setdefault(a.body["type"], []).append(a)
     for kind in ("play_reactive", "keep_hand", "take_damage", "discard_down"):
         if kind in by_type:
             return by_type[kind][0].body
-    attacks = [a for a in by_type.get("attack", []) if "pay" not in a.body]
-    if attacks:
-        return max(attacks, key=_expected).body
+    # Playing every seat, the autoplayer is the GM too: it confirms a stalemate the engine
+    # found and ends the battle in a draw (R-ADD-40, R-TRN-9).
+    reason = stalemate(state)
+    if reason is not None:
+        return {"type": "end_battle", "side": None, "reason": reason}
+    attacks = by_type.get("attack", [])
+    # Overspending on an attack costs cards from the deck to the discard pile, not HP
+    # (R-TRN-3, R-DMG-8): worth it when no attack is free.
+    free = [a for a in attacks if "pay" not in a.body]
+    if free or attacks:
+        return max(free or attacks, key=_expected).body
     if state.active is None:
         return actions[0].body
     me = state.seats[state.active]
-    enemies = [c for c in state.seats if c.side != me.side and not c.defeated]
+    enemies = [c for c in state.seats if c.side != me.side and c.in_battle]
+    nearest = min(enemies, key=lambda c: me.at.distance(c.at)) if enemies else me
     if enemies:
-        target = min(enemies, key=lambda c: me.at.distance(c.at))
+        target = nearest
         gap = me.at.distance(target.at)
         # Close to the reach of the shortest weapon in hand.
         reaches = [
@@ -86,6 +98,13 @@ def choose(state: BattleState, actions: list[LegalAction], rng: random.Random) -
         return rng.choice(cards).body
     rotations = [a for a in by_type.get("rotate", []) if "pay" not in a.body]
     if rotations and not me.free_rotation_used:
+        # Face the nearest enemy when it is out of the firing arc (R-ARC-3); else turn
+        # at random, which keeps a standoff from repeating itself.
+        facing = [
+            a for a in rotations if enemies and in_firing_arc(me.at, a.body["facing"], nearest.at)
+        ]
+        if facing and not in_firing_arc(me.at, me.facing, nearest.at):
+            return facing[0].body
         return rng.choice(rotations).body
     for kind in ("pass", "no_reactive"):
         if kind in by_type:

@@ -159,6 +159,24 @@ class ReturnCard(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class Withdraw(Command):
+    """Take the seat's casket out of the battle at the start of its turn (R-TRN-9)."""
+
+    NAME: ClassVar[str] = "withdraw"
+
+
+@dataclass(frozen=True, slots=True)
+class EndBattle(Command):
+    """The GM ends the battle with a winning side, or `side` null for a draw (R-TRN-9);
+    `seat` is unused and 0."""
+
+    NAME: ClassVar[str] = "end_battle"
+    GM_ONLY: ClassVar[bool] = True
+    side: str | None
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class Revert(Command):
     """Undo the battle's latest command by compensation (the service supplies the state
     before it); `seat` is unused and 0."""
@@ -188,6 +206,8 @@ COMMAND_TYPES: Mapping[str, type[Command]] = {
         AdjustComponentDamage,
         Relocate,
         ReturnCard,
+        Withdraw,
+        EndBattle,
         Revert,
     )
 }
@@ -210,6 +230,8 @@ _FIELDS: Mapping[str, tuple[str, ...]] = {
     "adjust_component_damage": ("component", "amount", "reason"),
     "relocate": ("at", "facing", "reason"),
     "return_card": ("card", "reason"),
+    "withdraw": (),
+    "end_battle": ("side", "reason"),
     "revert": ("command_id", "reason"),
 }
 _OPTIONAL = frozenset({"pay", "target", "path", "facing", "discard", "component"})
@@ -291,7 +313,8 @@ def parse_command(body: object) -> Command:
         if key not in _OPTIONAL and key not in body:
             raise InvalidInput(key, f"required by {name}")
     cls = COMMAND_TYPES[name]
-    seat = 0 if name == "revert" and "seat" not in body else _int(body, "seat", 0, 7)
+    seatless = name in ("revert", "end_battle")
+    seat = 0 if seatless and "seat" not in body else _int(body, "seat", 0, 7)
     faces: tuple[int, ...] = ()
     if "faces" in body:
         raw = body["faces"]
@@ -349,6 +372,13 @@ def parse_command(body: object) -> Command:
         args["facing"] = _facing(body)
     elif name == "revert":
         args["command_id"] = _str(body, "command_id", 100)
+    elif name == "end_battle":
+        side = body.get("side")
+        if side is not None and (not isinstance(side, str) or not side.strip() or len(side) > 60):
+            raise InvalidInput(
+                "side", "must be the winning side's name, or null for a draw", "R-TRN-9"
+            )
+        args["side"] = side
     if cls.GM_ONLY:
         args["reason"] = _str(body, "reason", MAX_REASON)
     return cls(**common, **args)

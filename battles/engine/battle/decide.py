@@ -58,6 +58,7 @@ from .commands import (
     Attack,
     Command,
     DiscardDown,
+    EndBattle,
     KeepHand,
     Move,
     Mulligan,
@@ -72,6 +73,7 @@ from .commands import (
     Rotate,
     TakeDamage,
     Vent,
+    Withdraw,
 )
 from .evolve import evolve
 from .randomness import DiceSource, SecretsDice, SeededDice, TableDice
@@ -347,8 +349,9 @@ def _advance(tx: _Tx) -> None:
             active = s.active
             if active is None:
                 _end_round(tx)
-            elif tx.seat(active).defeated and s.attack is None:
-                # A casket defeated in its own turn ends that turn at once (R-ADD-26).
+            elif not tx.seat(active).in_battle and s.attack is None:
+                # A casket defeated (R-ADD-26) or withdrawn (R-TRN-9) in its own turn ends
+                # that turn at once.
                 _finish_turn(tx)
             else:
                 return
@@ -359,7 +362,7 @@ def _advance(tx: _Tx) -> None:
 def _start_round(tx: _Tx, n: int) -> None:
     tx.emit(ev.RoundStarted(n))
     seats = tx.state.seats
-    contenders = [c.seat for c in seats if not c.defeated]
+    contenders = [c.seat for c in seats if c.in_battle]
     throws: list[tuple[tuple[int, int], ...]] = []
     # R-TRN-2: everyone rolls 1d6; those tied for the highest re-roll among themselves.
     while True:
@@ -372,7 +375,7 @@ def _start_round(tx: _Tx, n: int) -> None:
     first = contenders[0]
     n_seats = len(seats)
     order = tuple(
-        (first + i) % n_seats for i in range(n_seats) if not seats[(first + i) % n_seats].defeated
+        (first + i) % n_seats for i in range(n_seats) if seats[(first + i) % n_seats].in_battle
     )
     tx.emit(ev.InitiativeRolled(tuple(throws), order))
     _start_turn(tx, order[0])
@@ -417,7 +420,7 @@ def _end_turn(tx: _Tx, seat: int) -> None:
     if len(c.hand) < HAND_SIZE:
         _draw(tx, seat, HAND_SIZE - len(c.hand), "draw phase")
     c = tx.seat(seat)
-    if c.defeated:
+    if not c.in_battle:
         return
     water = tx.state.board.terrain_at(c.at).heat_end_of_turn
     if water and c.heat:
@@ -438,7 +441,7 @@ def _finish_turn(tx: _Tx) -> None:
     tx.emit(ev.TurnEnded(seat))
     s = tx.state
     for i in range(s.turn, len(s.order)):
-        if not s.seats[s.order[i]].defeated:
+        if s.seats[s.order[i]].in_battle:
             _start_turn(tx, s.order[i])
             return
 
@@ -446,13 +449,34 @@ def _finish_turn(tx: _Tx) -> None:
 def _end_round(tx: _Tx) -> None:
     s = tx.state
     tx.emit(ev.RoundEnded(s.round))
-    standing = sorted({c.side for c in s.seats if not c.defeated})
+    standing = sorted({c.side for c in s.seats if c.in_battle})
     if len(standing) == 1:
         tx.emit(ev.BattleWon(standing[0], "the last side with an undefeated casket", "R-TRN-8"))
     elif not standing:
         tx.emit(ev.BattleWon(None, "every casket is defeated: a draw", "R-TRN-8"))
+    elif s.ruleset.round_limit is not None and s.round >= s.ruleset.round_limit:
+        _round_limit_reached(tx)
     else:
         _start_round(tx, s.round + 1)
+
+
+def _round_limit_reached(tx: _Tx) -> None:
+    """R-TRN-9 (c): the side whose caskets still in the battle have the most HP (deck and
+    discard, R-DMG-9) wins; equal HP is a draw."""
+    s = tx.state
+    hp: dict[str, int] = {}
+    for c in s.seats:
+        if c.in_battle:
+            hp[c.side] = hp.get(c.side, 0) + c.hp
+    best = max(hp.values())
+    leaders = sorted(side for side, v in hp.items() if v == best)
+    counts = ", ".join(f"{side} {v}" for side, v in sorted(hp.items()))
+    if len(leaders) == 1:
+        reason = f"round limit {s.ruleset.round_limit}: the most HP ({counts})"
+        tx.emit(ev.BattleWon(leaders[0], reason, "R-TRN-9"))
+    else:
+        reason = f"round limit {s.ruleset.round_limit}: equal HP ({counts}), a draw"
+        tx.emit(ev.BattleWon(None, reason, "R-TRN-9"))
 
 
 # --- cards moving between zones ------------------------------------------------------------------
@@ -477,7 +501,12 @@ def _draw(tx: _Tx, seat: int, n: int, reason: str) -> None:
                 batch = []
             c = tx.seat(seat)
             if not c.discard:
-                _defeat(tx, seat, "needed to draw with an empty deck and discard pile", "R-TRN-6")
+                if tx.state.ruleset.damage_pile:
+                    _out_of_cards(tx, seat)
+                else:
+                    _defeat(
+                        tx, seat, "needed to draw with an empty deck and discard pile", "R-TRN-6"
+                    )
                 return
             _reshuffle(tx, seat)
             c = tx.seat(seat)
@@ -485,6 +514,19 @@ def _draw(tx: _Tx, seat: int, n: int, reason: str) -> None:
         batch.extend(tx.take(remaining, 1, reason, "R-TRN-6"))
     if batch:
         tx.emit(ev.CardsDrawn(seat, tuple(batch), reason, "R-TRN-6"))
+    _check_hp(tx, seat)
+
+
+def _check_hp(tx: _Tx, seat: int) -> None:
+    """Ruleset 2.1: the moment deck and discard pile are both empty the casket is defeated,
+    whatever its hand holds (R-DMG-9)."""
+    c = tx.seat(seat)
+    if tx.state.ruleset.damage_pile and c.in_battle and not c.deck and not c.discard:
+        _out_of_cards(tx, seat)
+
+
+def _out_of_cards(tx: _Tx, seat: int) -> None:
+    _defeat(tx, seat, "its deck and discard pile are empty: no HP left", "R-DMG-9")
 
 
 def _change_heat(tx: _Tx, seat: int, amount: int, reason: str, rule: str) -> None:
@@ -515,7 +557,7 @@ def _hand_cards(
 
 def _inflict(tx: _Tx, seat: int, amount: int, component: str | None, reason: str) -> None:
     """Damage the defender must discard: their choice of split unless there is none (R-DMG-6)."""
-    if amount <= 0 or tx.seat(seat).defeated:
+    if amount <= 0 or not tx.seat(seat).in_battle:
         _after_damage(tx)
         return
     if not tx.seat(seat).hand:
@@ -533,8 +575,9 @@ def _after_damage(tx: _Tx) -> None:
 def _take_damage(
     tx: _Tx, seat: int, from_hand: tuple[str, ...], from_deck: int, component: str | None
 ) -> None:
-    """Discard for damage; the deck reshuffles as at draw time when it runs out, and with
-    nothing left anywhere the casket is defeated (R-DMG-6)."""
+    """Discard for damage (under ruleset 2.1 onto the damage pile, R-DMG-8); the deck
+    reshuffles as at draw time when it runs out, and with nothing left anywhere the casket
+    is defeated (R-DMG-6; under 2.1 the moment deck and discard are empty, R-DMG-9)."""
     primary = 0
 
     def weapons(cards: Sequence[str]) -> int:
@@ -548,7 +591,12 @@ def _take_damage(
         c = tx.seat(seat)
         if not c.deck:
             if not c.discard:
-                _defeat(tx, seat, "damage with no cards left in deck or discard pile", "R-DMG-6")
+                if tx.state.ruleset.damage_pile:
+                    _out_of_cards(tx, seat)
+                else:
+                    _defeat(
+                        tx, seat, "damage with no cards left in deck or discard pile", "R-DMG-6"
+                    )
                 break
             _reshuffle(tx, seat)
             c = tx.seat(seat)
@@ -558,6 +606,7 @@ def _take_damage(
         left -= len(taken)
     if component is not None and primary and not tx.seat(seat).pilot_dead:
         _component_damage(tx, seat, component, primary, "Primary Weapon cards discarded", "R-DMG-6")
+    _check_hp(tx, seat)
 
 
 def _component_damage(
@@ -598,7 +647,7 @@ def _wound(tx: _Tx, seat: int, reason: str, rule: str) -> None:
 
 
 def _defeat(tx: _Tx, seat: int, reason: str, rule: str) -> None:
-    if tx.seat(seat).defeated:
+    if not tx.seat(seat).in_battle:
         return
     tx.emit(ev.CasketDefeated(seat, reason, rule))
     face = tx.dice.d6(1, purpose="the pilot's survival roll", rule="R-PLT-3")[0]
@@ -777,7 +826,7 @@ def attack_answer(state: BattleState, seat: int, card: CardDef, target: int) -> 
     d = state.seats[target]
     effect = card.attack
     assert effect is not None
-    others = [c.at for c in state.seats if c.seat not in (seat, target) and not c.defeated]
+    others = [c.at for c in state.seats if c.seat not in (seat, target) and c.in_battle]
     enemies = state.enemy_hexes(a)
     to_hit_lines, damage_lines = _attack_lines(a)
     return to_hit(
@@ -874,6 +923,14 @@ def _act(tx: _Tx, command: Command) -> None:
     seat = command.seat
     if isinstance(command, Pass):
         _end_turn(tx, seat)
+    elif isinstance(command, Withdraw):
+        if c.acted or c.sp_spent or c.moved or c.free_rotation_used:
+            raise RuleViolation(
+                "withdraw_at_start_of_turn",
+                "a casket withdraws at the start of its own turn, before it acts",
+                "R-TRN-9",
+            )
+        tx.emit(ev.CasketWithdrew(seat, "R-TRN-9"))
     elif isinstance(command, Move):
         if "immobilised" in c.statuses:
             raise RuleViolation("immobilised", "an immobilised casket cannot move", "R-ADD-17")
@@ -926,6 +983,8 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
     d = tx.seat(command.target)
     if d.defeated:
         raise RuleViolation("target_defeated", f"seat {d.seat} is already defeated", "R-TRN-8")
+    if d.withdrawn:
+        raise RuleViolation("target_withdrawn", f"seat {d.seat} has withdrawn", "R-TRN-9")
     if d.side == c.side:
         raise RuleViolation("not_an_enemy", f"seat {d.seat} is on your side", "R-TRN-8")
     answer = attack_answer(tx.state, seat, card, command.target)
@@ -1172,7 +1231,7 @@ def _adjust(tx: _Tx, command: Command) -> None:
             raise RuleViolation(
                 "bad_hex", f"{list(command.at)} is off the board or impassable", "R-BRD-3"
             )
-        if any(x.at == command.at and x.seat != seat and not x.defeated for x in tx.state.seats):
+        if any(x.at == command.at and x.seat != seat and x.in_battle for x in tx.state.seats):
             raise RuleViolation("occupied", f"{list(command.at)} is occupied", "R-MOV-2")
         tx.emit(
             ev.CasketRelocated(seat, (command.at.q, command.at.r), command.facing, command.reason)
@@ -1189,6 +1248,16 @@ def _adjust(tx: _Tx, command: Command) -> None:
                 "R-ADD-24",
             )
         tx.emit(ev.CardReturned(seat, command.card, zone, command.reason))
+    elif isinstance(command, EndBattle):
+        sides = sorted({x.side for x in tx.state.seats})
+        if command.side is not None and command.side not in sides:
+            raise RuleViolation(
+                "no_such_side",
+                f"side {command.side!r} is not in this battle; its sides: {', '.join(sides)} "
+                "(or null for a draw)",
+                "R-TRN-9",
+            )
+        tx.emit(ev.BattleEnded(command.side, command.reason, "R-TRN-9"))
 
 
 def _revert(tx: _Tx, command: Revert, before: BattleState | None) -> None:

@@ -415,6 +415,25 @@ class CasketDefeated(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class CasketWithdrew(Event):
+    """The seat's player withdrew the casket at the start of its turn: it leaves the board,
+    is not defeated, and its pilot makes no survival roll (R-TRN-9)."""
+
+    seat: int
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class BattleEnded(Event):
+    """The GM ended the battle: a winning side, or None for a draw, and why (R-TRN-9)."""
+
+    ADJUSTMENT: ClassVar[bool] = True
+    side: str | None
+    reason: str
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
 class HeatAdjusted(Event):
     ADJUSTMENT: ClassVar[bool] = True
     seat: int
@@ -511,6 +530,8 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         SurvivalRolled,
         PilotKilled,
         CasketDefeated,
+        CasketWithdrew,
+        BattleEnded,
         HeatAdjusted,
         ComponentDamageAdjusted,
         CasketRelocated,

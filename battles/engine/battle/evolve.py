@@ -110,7 +110,7 @@ def _round_ended(s: BattleState, e: ev.RoundEnded) -> BattleState:
     return s
 
 
-def _won(s: BattleState, e: ev.BattleWon) -> BattleState:
+def _won(s: BattleState, e: ev.BattleWon | ev.BattleEnded) -> BattleState:
     return replace(s, phase=OVER, winner=e.side, result=e.reason, prompts=(), attack=None)
 
 
@@ -335,6 +335,25 @@ def _pilot_killed(s: BattleState, e: ev.PilotKilled) -> BattleState:
     return _seat(s, e.seat, pilot_dead=True)
 
 
+def _damage_taken(s: BattleState, e: ev.DamageTaken) -> BattleState:
+    if not s.ruleset.damage_pile:
+        return _discarded(s, e)
+    # Ruleset 2.1: lost for good, face up on the damage pile (R-DMG-8).
+    c = s.seats[e.seat]
+    return _seat(
+        s,
+        e.seat,
+        hand=_without(c.hand, e.from_hand),
+        deck=_without(c.deck, e.from_deck),
+        damage_pile=c.damage_pile + e.from_hand + e.from_deck,
+    )
+
+
+def _withdrew(s: BattleState, e: ev.CasketWithdrew) -> BattleState:
+    s = replace(s, prompts=tuple(p for p in s.prompts if p.seat != e.seat))
+    return _seat(s, e.seat, withdrawn=True)
+
+
 def _defeated(s: BattleState, e: ev.CasketDefeated) -> BattleState:
     # A defeated casket's open prompts answer nothing any more.
     s = replace(s, prompts=tuple(p for p in s.prompts if p.seat != e.seat))
@@ -412,13 +431,15 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.AttackEnded: _attack_ended,
     ev.PromptOpened: _prompt_opened,
     ev.PromptClosed: _prompt_closed,
-    ev.DamageTaken: _discarded,
+    ev.DamageTaken: _damage_taken,
     ev.ComponentDamaged: _component_damaged,
     ev.ComponentDestroyed: _component_destroyed,
     ev.WoundFlipped: _wound,
     ev.SurvivalRolled: _survival,
     ev.PilotKilled: _pilot_killed,
     ev.CasketDefeated: _defeated,
+    ev.CasketWithdrew: _withdrew,
+    ev.BattleEnded: _won,
     ev.HeatAdjusted: _heat_adjusted,
     ev.ComponentDamageAdjusted: _component_adjusted,
     ev.CasketRelocated: _relocated,

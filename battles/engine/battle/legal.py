@@ -108,6 +108,8 @@ def _with_pay(body: dict[str, Any], c: CasketState, cost: int) -> dict[str, Any]
 def _action_candidates(state: BattleState, seat: int) -> Iterator[tuple[dict[str, Any], Any]]:
     c = state.seats[seat]
     yield {"type": "pass", "seat": seat}, None
+    if not (c.acted or c.sp_spent or c.moved or c.free_rotation_used):
+        yield {"type": "withdraw", "seat": seat}, None  # only at the start of a turn (R-TRN-9)
     for facing in range(1, 7):
         if facing != c.facing:
             cost = rotation_cost(c.facing, facing, not c.free_rotation_used)
@@ -120,7 +122,7 @@ def _action_candidates(state: BattleState, seat: int) -> Iterator[tuple[dict[str
     elif c.overspend_room > 0 and c.deck:
         for path in _moves(state, c, 1):
             yield {"type": "move", "seat": seat, "path": path, "pay": {"hand": [], "deck": 1}}, None
-    enemies = [x for x in state.seats if x.side != c.side and not x.defeated]
+    enemies = [x for x in state.seats if x.side != c.side and x.in_battle]
     for instance in _distinct(c.hand):
         card = state.card(instance)
         if card.kind == "reactive":

@@ -22,7 +22,7 @@ from . import events as ev
 from .evolve import replay
 
 # The event that closes a battle's stream: after it, the battle is over (R-TRN-8).
-FINAL_EVENT_TYPES = frozenset({"BattleWon"})
+FINAL_EVENT_TYPES = frozenset({"BattleWon", "BattleEnded"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +38,7 @@ class SeatOutcome:
     wounds: tuple[str, ...]
     pilot_dead: bool
     defeated: bool
+    withdrawn: bool  # left the battle at the start of its turn, not defeated (R-TRN-9)
     damage_taken: int
     component_damage: tuple[tuple[str, int], ...]
 
@@ -57,8 +58,8 @@ class BattleOutcome:
 def ends_battle(event_type: str) -> bool:
     """Whether an event of this type closes its battle's stream.
 
-    >>> ends_battle("BattleWon"), ends_battle("TurnEnded")
-    (True, False)
+    >>> ends_battle("BattleWon"), ends_battle("BattleEnded"), ends_battle("TurnEnded")
+    (True, True, False)
     """
     return event_type in FINAL_EVENT_TYPES
 
@@ -91,6 +92,7 @@ def battle_outcome(events: Sequence[ev.Event]) -> BattleOutcome:
                 wounds=c.wounds,
                 pilot_dead=c.pilot_dead,
                 defeated=c.defeated,
+                withdrawn=c.withdrawn,
                 damage_taken=taken[c.seat],
                 component_damage=tuple(zip(COMPONENTS, c.component_damage, strict=True)),
             )

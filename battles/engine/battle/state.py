@@ -159,6 +159,7 @@ class CasketState:
     discard: tuple[str, ...] = ()
     removed: tuple[str, ...] = ()
     in_play: tuple[str, ...] = ()
+    damage_pile: tuple[str, ...] = ()  # ruleset 2.1: lost to damage, face up, for good (R-DMG-8)
     damage_cards: int = 0
     wound_deck: tuple[str, ...] = ()  # top first
     wounds: tuple[str, ...] = ()  # face up, carried ones first (R-PLT-2)
@@ -173,6 +174,7 @@ class CasketState:
     statuses: tuple[str, ...] = ()
     hand_decided: bool = False  # R-TRN-1 mulligan taken or hand kept
     defeated: bool = False
+    withdrawn: bool = False  # left the board at the start of its turn, not defeated (R-TRN-9)
     pilot_dead: bool = False
 
     @property
@@ -189,6 +191,16 @@ class CasketState:
         """Cards a cost of `cost` SP takes now: one per SP beyond the maximum (R-TRN-3)."""
         return max(0, self.sp_spent + cost - self.sp_max) - max(0, self.sp_spent - self.sp_max)
 
+    @property
+    def in_battle(self) -> bool:
+        """Still taking part: neither defeated nor withdrawn (R-TRN-8, R-TRN-9)."""
+        return not (self.defeated or self.withdrawn)
+
+    @property
+    def hp(self) -> int:
+        """Cards in deck and discard pile: the casket's HP (R-DMG-9, R-TRN-9 round_limit)."""
+        return len(self.deck) + len(self.discard)
+
     def damage_of(self, component: str) -> int:
         return self.component_damage[COMPONENTS.index(component)]
 
@@ -201,6 +213,7 @@ class CasketState:
             "deck": self.deck,
             "hand": self.hand,
             "discard": self.discard,
+            "damage_pile": self.damage_pile,
             "in_play": self.in_play,
             "removed": self.removed,
         }
@@ -242,13 +255,11 @@ class BattleState:
 
     def ally_hexes(self, c: CasketState) -> list[Hex]:
         """Where the undefeated allies of `c` stand: passable, not a place to stop (R-MOV-2)."""
-        return [
-            x.at for x in self.seats if x.side == c.side and x.seat != c.seat and not x.defeated
-        ]
+        return [x.at for x in self.seats if x.side == c.side and x.seat != c.seat and x.in_battle]
 
     def enemy_hexes(self, c: CasketState) -> list[Hex]:
         """Where the undefeated enemies of `c` stand: never passable (R-MOV-2)."""
-        return [x.at for x in self.seats if x.side != c.side and not x.defeated]
+        return [x.at for x in self.seats if x.side != c.side and x.in_battle]
 
     def seat(self, n: int) -> CasketState:
         return self.seats[n]

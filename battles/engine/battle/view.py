@@ -51,6 +51,8 @@ def state_view(state: BattleState, seats: Collection[int], *, full: bool) -> dic
     >>> v = state_view(replay(create("b", demo_setup())), {0}, full=False)
     >>> v["seats"][1]["hand"], len(v["seats"][0]["hand"]), v["seats"][0]["deck"]
     (None, 6, None)
+    >>> v["seats"][1]["damage_pile"], v["seats"][1]["damage_pile_count"], v["seats"][1]["hp"]
+    ([], 0, 24)
     """
     d = state_to_dict(state, with_setup=False)
     d["active"] = state.active
@@ -59,7 +61,10 @@ def state_view(state: BattleState, seats: Collection[int], *, full: bool) -> dic
         out["sp_left"] = c.sp_left
         out["sp_limit"] = 2 * c.sp_max
         out["total_component_damage"] = c.total_component_damage
-        for zone in ("deck", "hand", "discard", "in_play", "removed", "wound_deck"):
+        # HP (R-DMG-9) and the damage pile, face up for everyone (R-DMG-8).
+        out["hp"] = c.hp
+        out["in_battle"] = c.in_battle
+        for zone in ("deck", "hand", "discard", "damage_pile", "in_play", "removed", "wound_deck"):
             out[f"{zone}_count"] = len(getattr(c, zone))
         if not full:
             out["deck"] = None
