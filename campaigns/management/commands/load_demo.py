@@ -24,7 +24,8 @@ from campaigns import services as campaign_services
 from campaigns.catalogue import catalogue_load_demo
 from campaigns.models import Campaign
 
-# name, seed, policy, most commands: seed 1 under the auto policy ends in round 47.
+# name, seed, policy, most commands. Under ruleset 2.1 (the demo's) the greedy
+# autoplayer ends seed 1 in a defeat after about 220 events.
 DEMO_BATTLES = (
     ("Demo: The Ash Causeway (finished, replay)", 1, "auto", 3000),
     ("Demo: The Ash Causeway (in progress)", 4, "prompt", 60),
@@ -38,8 +39,9 @@ DEMO_USERS = (
     ("player2", "penance-player2", False),
 )
 DEMO_CAMPAIGN = "Demo: The Penitent Road"
-# Seed 9 under the greedy autoplayer: Sister Ophelia's tenth wound flips and she dies;
-# Brother Malachai keeps a severe wound into mission 2 (tests/campaigns/test_outcome.py).
+# Seed 9 under the greedy autoplayer and ruleset 2.1: Sister Ophelia's casket is
+# defeated and she keeps a severe and a trauma wound; Brother Malachai keeps a severe
+# wound into mission 2.
 DEMO_MISSION_SEED = 9
 
 
@@ -78,7 +80,7 @@ class Command(BaseCommand):
 
     def _demo_campaign(self, gm: Any) -> None:
         """A campaign with two pilots and builds, mission 1 played to its end (its outcome
-        applied: a death and a severe wound), a replacement pilot and mission 2 planned."""
+        applied: wounds kept), a third pilot and mission 2 planned."""
         campaign = Campaign.objects.filter(name=DEMO_CAMPAIGN, gm=gm).first()
         if campaign is not None:
             self.stdout.write(f"kept campaign {DEMO_CAMPAIGN!r} ({campaign.id})")
