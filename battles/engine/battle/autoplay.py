@@ -2,7 +2,8 @@
 
 It serves the demo battles (`load_demo`), the benchmarks and the tests that need a
 battle played to its end. It never bypasses the rules: every command it sends is
-one `legal_actions` listed and `decide` accepted.
+one `legal_actions` listed and `decide` accepted, except an overspend paid with
+cards from hand (legal_actions lists deck payment only), which `decide` checks first.
 
 >>> from battles.engine.demo import demo_setup
 >>> from battles.engine.battle.decide import create
@@ -20,15 +21,16 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
 
-from ..arcs import in_firing_arc
+from ..arcs import in_firing_arc, rotation_cost
+from ..errors import RuleViolation
 from ..hexes import Hex
 from .commands import parse_command
-from .decide import decide
+from .decide import attack_answer, decide
 from .events import Event
 from .evolve import evolve, replay
 from .legal import LegalAction, legal_actions
 from .stalemate import stalemate
-from .state import BattleState
+from .state import BattleState, CasketState
 
 
 @dataclass
@@ -49,9 +51,11 @@ def _expected(action: LegalAction) -> float:
 
 
 def choose(state: BattleState, actions: list[LegalAction], rng: random.Random) -> dict[str, Any]:
-    """The greedy choice: answer prompts defensively, attack when the odds are best, close
-    to a distance one of its weapons reaches, turn to face the enemy (R-ARC-3), play a
-    utility card now and then, otherwise pass. It never withdraws: it plays to win."""
+    """The greedy choice, playing to win: answer prompts defensively, attack when it can
+    (the best expected damage), turn to bring the nearest enemy into the firing arc,
+    close in to the reach of the weapons in hand, play a utility card now and then,
+    otherwise pass. It never withdraws, and it never turns or steps without a purpose,
+    so it cannot shuffle back and forth for hundreds of rounds."""
     by_type: dict[str, list[LegalAction]] = {}
     for a in actions:
         by_type.setdefault(a.body["type"], []).append(a)
@@ -63,27 +67,22 @@ def choose(state: BattleState, actions: list[LegalAction], rng: random.Random) -
     reason = stalemate(state)
     if reason is not None:
         return {"type": "end_battle", "side": None, "reason": reason}
-    attacks = by_type.get("attack", [])
-    # Overspending on an attack costs cards from the deck to the discard pile, not HP
-    # (R-TRN-3, R-DMG-8): worth it when no attack is free.
-    free = [a for a in attacks if "pay" not in a.body]
-    if free or attacks:
-        return max(free or attacks, key=_expected).body
+    attacks = [a for a in by_type.get("attack", []) if "pay" not in a.body]
+    if attacks:
+        return max(attacks, key=_expected).body
     if state.active is None:
         return actions[0].body
     me = state.seats[state.active]
     enemies = [c for c in state.seats if c.side != me.side and c.in_battle]
-    nearest = min(enemies, key=lambda c: me.at.distance(c.at)) if enemies else me
+    weapons = [x for x in me.hand if state.card(x).attack is not None and _usable(me, state, x)]
     if enemies:
-        target = nearest
+        target = min(enemies, key=lambda c: me.at.distance(c.at))
         gap = me.at.distance(target.at)
-        # Close to the reach of the shortest weapon in hand.
-        reaches = [
-            card.attack.range.low
-            for card in (state.card(x) for x in me.hand)
-            if card.attack is not None
-        ]
-        want = min(reaches, default=2)
+        # Close to the reach of the longest-reaching weapon in hand (the shortest reach
+        # of each; a hand without weapons closes in to 2 for the cards it will draw).
+        reach = [state.card(x).attack for x in weapons]
+        want = max((a.range.low for a in reach if a is not None), default=2)
+        want = max(1, min(want, gap))
         moves = [a for a in by_type.get("move", []) if "pay" not in a.body]
 
         def after(a: LegalAction) -> int:
@@ -91,25 +90,88 @@ def choose(state: BattleState, actions: list[LegalAction], rng: random.Random) -
 
         better = [a for a in moves if after(a) < abs(gap - want)]
         if better:
-            return min(better, key=after).body
+            return min(better, key=lambda a: (after(a), len(a.body["path"]))).body
+        opening = _move_opening_fire(state, me, weapons, target.seat, moves)
+        if opening is not None:
+            return opening
+        if weapons and not in_firing_arc(me.at, me.facing, target.at):
+            turns = [
+                a
+                for a in by_type.get("rotate", [])
+                if "pay" not in a.body and in_firing_arc(me.at, a.body["facing"], target.at)
+            ]
+            if turns:
+                return turns[0].body
     # Manual cards too: a demo table resolves their text by hand.
     cards = [a for a in by_type.get("play_card", []) if "pay" not in a.body]
     if cards and rng.random() < 0.7:
         return rng.choice(cards).body
-    rotations = [a for a in by_type.get("rotate", []) if "pay" not in a.body]
-    if rotations and not me.free_rotation_used:
-        # Face the nearest enemy when it is out of the firing arc (R-ARC-3); else turn
-        # at random, which keeps a standoff from repeating itself.
-        facing = [
-            a for a in rotations if enemies and in_firing_arc(me.at, a.body["facing"], nearest.at)
-        ]
-        if facing and not in_firing_arc(me.at, me.facing, nearest.at):
-            return facing[0].body
-        return rng.choice(rotations).body
+    if enemies and not weapons:
+        cycle = _cycle_hand(state, me, by_type.get("rotate", []))
+        if cycle is not None:
+            return cycle
     for kind in ("pass", "no_reactive"):
         if kind in by_type:
             return by_type[kind][0].body
     return actions[0].body
+
+
+def _move_opening_fire(
+    state: BattleState, me: CasketState, weapons: list[str], target: int, moves: list[LegalAction]
+) -> dict[str, Any] | None:
+    """With a weapon in hand that cannot fire from here (line of sight, arc, reach) and no
+    step closer: the shortest move after which one can fire, so two caskets blocked by
+    terrain at the same distance do not pass for ever."""
+    if not weapons:
+        return None
+    for a in sorted(moves, key=lambda a: len(a.body["path"])):
+        moved = state
+        for event in decide(state, parse_command(a.body)):
+            moved = evolve(moved, event)
+        if any(attack_answer(moved, me.seat, moved.card(w), target).possible for w in set(weapons)):
+            return a.body
+    return None
+
+
+def _usable(me: CasketState, state: BattleState, instance: str) -> bool:
+    """Whether a card in hand can be played at all: the arms take their cards with them."""
+    kind = state.card(instance).kind
+    if kind == "primary_weapon":
+        return "right_arm" not in me.destroyed
+    if kind == "secondary":
+        return "left_arm" not in me.destroyed
+    return True
+
+
+def _cycle_hand(
+    state: BattleState, me: CasketState, rotations: list[LegalAction]
+) -> dict[str, Any] | None:
+    """A hand without a weapon it can use clogs: passing keeps six cards and draws none.
+    Turn (spending the SP), then overspend paying with the dead cards from hand (R-TRN-3),
+    so the draw phase brings new ones. None when nothing is dead or nothing is spendable."""
+    dead = [x for x in me.hand if not _usable(me, state, x) or state.card(x).kind == "damage"]
+    reactive = [x for x in me.hand if state.card(x).kind == "reactive"]
+    dead += reactive[1:]  # one reactive card is kept for the enemy's attacks
+    if not dead:
+        return None
+    for a in rotations:
+        body = dict(a.body)
+        cards = me.overspend_cards(_rotation_cost(me, body["facing"]))
+        if cards > len(dead):
+            continue
+        body.pop("pay", None)
+        if cards:
+            body["pay"] = {"hand": dead[:cards], "deck": 0}
+        try:
+            decide(state, parse_command(body))
+        except RuleViolation:
+            continue
+        return body
+    return None
+
+
+def _rotation_cost(me: CasketState, facing: int) -> int:
+    return rotation_cost(me.facing, facing, not me.free_rotation_used)
 
 
 def greedy_commands(

@@ -25,7 +25,7 @@ from campaigns.catalogue import catalogue_load_demo
 from campaigns.models import Campaign
 
 # name, seed, policy, most commands. Under ruleset 2.1 (the demo's) the greedy
-# autoplayer ends seed 1 in a defeat after about 220 events.
+# autoplayer ends seed 1 in a defeat after about 320 events.
 DEMO_BATTLES = (
     ("Demo: The Ash Causeway (finished, replay)", 1, "auto", 3000),
     ("Demo: The Ash Causeway (in progress)", 4, "prompt", 60),
@@ -39,9 +39,8 @@ DEMO_USERS = (
     ("player2", "penance-player2", False),
 )
 DEMO_CAMPAIGN = "Demo: The Penitent Road"
-# Seed 9 under the greedy autoplayer and ruleset 2.1: Sister Ophelia's casket is
-# defeated and she keeps a severe and a trauma wound; Brother Malachai keeps a severe
-# wound into mission 2.
+# Seed 9 under the greedy autoplayer and ruleset 2.1: the penitents win; Brother
+# Malachai's casket is defeated and he keeps a severe wound into mission 2.
 DEMO_MISSION_SEED = 9
 
 
