@@ -302,3 +302,33 @@ def test_suffering_absolution_recovers_a_card_from_the_discard_pile() -> None:
     recovered = one(new, CardsRecovered)
     assert recovered.cards == ("blade#1",) and "blade#1" in b.seat(0).hand
     assert of_type(new, CardResolved)
+
+
+def snared(version: str) -> Battle:
+    """Seat 0 immobilises seat 1 and ends its turn; seat 1's turn starts."""
+    doc = setup(
+        seats=[seat(0, at=(0, 0), facing=1, rows=ROWS), seat(1, at=(0, -2), facing=4, rows=ROWS)],
+        version=version,
+    )
+    b = start(doc, hands=[["snare", *[FILLER] * 5], [FILLER] * 6])
+    card(b, "snare", target=1)
+    b.do({"type": "pass", "seat": 0, "drawn": [FILLER]})
+    return b
+
+
+def test_an_enemys_immobilised_stops_the_next_move_and_lapses_after_that_turn_r_add_43() -> None:
+    """R-ADD-43 (ruleset 2.1): it records who set it, lasts through the target's next turn
+    and lapses when that turn ends."""
+    b = snared("2.1")
+    assert b.seat(1).immobilised_by == 0 and "immobilised" in b.seat(1).statuses
+    err = b.refuse({"type": "move", "seat": 1, "path": [[0, -3]]})
+    assert (err.code, err.rule) == ("immobilised", "R-ADD-17")
+    b.do({"type": "pass", "seat": 1, "faces": [1, 6]})
+    assert "immobilised" not in b.seat(1).statuses and b.seat(1).immobilised_by is None
+
+
+def test_under_2_0_an_enemys_immobilised_lapsed_at_the_start_of_the_targets_turn() -> None:
+    """2.0 battles replay as recorded: the status lapsed before it could stop a move."""
+    b = snared("2.0")
+    assert "immobilised" not in b.seat(1).statuses
+    b.do({"type": "move", "seat": 1, "path": [[0, -3]]})

@@ -70,6 +70,9 @@ def _initiative(s: BattleState, e: ev.InitiativeRolled) -> BattleState:
 def _turn_started(s: BattleState, e: ev.TurnStarted) -> BattleState:
     c = s.seats[e.seat]
     s = replace(s, phase=ACTION, turn=s.order.index(e.seat))
+    # An enemy's immobilised stays through this whole turn, so it stops this turn's moves,
+    # and lapses when the turn ends (R-ADD-43, ruleset 2.1).
+    kept = ("immobilised",) if c.immobilised_by not in (None, e.seat) else ()
     # Statuses last until the start of their casket's next turn (R-ADD-17). A jam's −2
     # damage is for the next attack "this turn or next turn" (R-DMG-1), then it lapses.
     return _seat(
@@ -81,7 +84,7 @@ def _turn_started(s: BattleState, e: ev.TurnStarted) -> BattleState:
         free_rotation_used=False,
         acted=False,
         damage_this_turn=0,
-        statuses=(),
+        statuses=kept,
         jam_penalty=c.jam_penalty if c.jam_this_turn else 0,
         jam_this_turn=False,
     )
@@ -102,7 +105,15 @@ def _sp_drained(s: BattleState, e: ev.SpDrained) -> BattleState:
 def _turn_ended(s: BattleState, e: ev.TurnEnded) -> BattleState:
     # From now until its next turn this is the casket's most recent turn: the hexes an
     # attacker's to-hit counts for it (R-HIT-2).
-    s = _seat(s, e.seat, moved_last_turn=s.seats[e.seat].moved)
+    c = s.seats[e.seat]
+    s = _seat(s, e.seat, moved_last_turn=c.moved)
+    if c.immobilised_by not in (None, e.seat):  # R-ADD-43: its one turn is over
+        s = _seat(
+            s,
+            e.seat,
+            statuses=tuple(x for x in c.statuses if x != "immobilised"),
+            immobilised_by=None,
+        )
     return replace(s, phase=ACTION, turn=s.turn + 1)
 
 
@@ -205,6 +216,15 @@ def _buff(s: BattleState, e: ev.BuffGained) -> BattleState:
 
 def _status(s: BattleState, e: ev.StatusApplied) -> BattleState:
     c = s.seats[e.seat]
+    setter = s.active
+    if (
+        e.status == "immobilised"
+        and s.ruleset.damage_pile
+        and setter is not None
+        and setter != e.seat
+    ):
+        # R-ADD-43: who set it decides when it lapses (the end of the target's next turn).
+        s = _seat(s, e.seat, immobilised_by=setter)
     if e.status in c.statuses:
         return s
     return _seat(s, e.seat, statuses=(*c.statuses, e.status))

@@ -172,6 +172,7 @@ class CasketState:
     jam_this_turn: bool = False  # the jam came this turn, so the penalty lasts into the next
     damage_this_turn: int = 0  # suffering die ZEALOT'S FURY
     statuses: tuple[str, ...] = ()
+    immobilised_by: int | None = None  # the enemy seat that set `immobilised` (R-ADD-43)
     hand_decided: bool = False  # R-TRN-1 mulligan taken or hand kept
     defeated: bool = False
     withdrawn: bool = False  # left the board at the start of its turn, not defeated (R-TRN-9)
