@@ -56,5 +56,6 @@ def test_a_2_0_battle_imports_with_every_digest_and_folds_the_same_state(
     folded = state_to_dict(state, with_setup=False)
     # The fields 2.1 added to every casket, at the values a 2.0 battle always has.
     for seat in folded["seats"]:
-        assert (seat.pop("damage_pile"), seat.pop("withdrawn")) == ([], False)
+        added = (seat.pop("damage_pile"), seat.pop("withdrawn"), seat.pop("immobilised_by"))
+        assert added == ([], False, None)
     assert folded == recorded["final_state"]
