@@ -187,10 +187,13 @@ LOGIN_REDIRECT_URL = "/battles/"
 REDIS_URL = env_redis("REDIS_URL")
 
 if REDIS_URL:
+    # Redis down must not hold a request: short socket timeouts on the cache, and one quick
+    # connection attempt when publishing (kombu's default retries took ~6 s per command).
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
         }
     }
     CELERY_BROKER_URL = REDIS_URL
@@ -211,7 +214,15 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+CELERY_BROKER_CONNECTION_TIMEOUT = 0.5
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": 3600,
+    "socket_connect_timeout": 0.5,
+    "socket_timeout": 2.0,
+    "max_retries": 0,  # publishing: one attempt; the outbox sweep retries (CAMPAIGNS.md)
+}
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 0.5
+CELERY_REDIS_SOCKET_TIMEOUT = 2.0
 # `celery -A penance_site beat` re-sends battle outcomes still pending in the outbox
 # (campaigns.services.outcome_outbox_sweep): Redis may have been down when a battle ended.
 CELERY_BEAT_SCHEDULE = {
