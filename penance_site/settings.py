@@ -7,6 +7,10 @@ fall back to a default.
 
 Variables: DATABASE_URL, REDIS_URL, DJANGO_SECRET_KEY, DJANGO_DEBUG,
 DJANGO_ALLOWED_HOSTS (plus a few optional PENANCE_* tuning knobs below).
+
+A development `.env` file (KEY=VALUE lines; `make run` writes one with DJANGO_DEBUG=1)
+fills in keys that the environment does not set, so `manage.py` works on its own after
+`make run`. PENANCE_ENV_FILE names another file; set it empty to read none.
 """
 
 from __future__ import annotations
@@ -19,6 +23,27 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def load_env_file(path: Path) -> None:
+    """Set each KEY=VALUE of `path` that the environment does not already set. A line that
+    is not KEY=VALUE stops start-up naming the file and line: a half-read file would
+    silently run with defaults. The values then go through the same checks as the
+    environment's own (a malformed DJANGO_DEBUG fails naming the variable)."""
+    if not path.is_file():
+        return
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        key, sep, value = text.removeprefix("export ").partition("=")
+        key = key.strip()
+        if not sep or not key.isidentifier():
+            raise ImproperlyConfigured(f"{path}:{number}: {line!r} is not KEY=VALUE")
+        os.environ.setdefault(key, value.strip().strip("'\""))
+
+
+load_env_file(Path(os.environ.get("PENANCE_ENV_FILE", BASE_DIR / ".env")))
 
 
 def env_bool(name: str, default: bool) -> bool:

@@ -19,7 +19,13 @@ def _start(
     env = {
         k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_", "REDIS_"))
     }
-    env.update({"DJANGO_SECRET_KEY": GOOD_KEY, "DJANGO_SETTINGS_MODULE": "penance_site.settings"})
+    env.update(
+        {
+            "DJANGO_SECRET_KEY": GOOD_KEY,
+            "DJANGO_SETTINGS_MODULE": "penance_site.settings",
+            "PENANCE_ENV_FILE": "",  # a developer's .env must not change these tests
+        }
+    )
     env.update(env_overrides)
     code = f"import django; django.setup(); from django.conf import settings; print({expr})"
     return subprocess.run(
@@ -68,3 +74,35 @@ def test_redis_url_switches_celery_and_cache_to_redis() -> None:
     assert embedded.stdout.strip() == (
         "memory:// True django.core.cache.backends.locmem.LocMemCache"
     )
+
+
+def test_env_file_turns_debug_on_so_manage_py_needs_no_secret_key(tmp_path: Path) -> None:
+    env_file = tmp_path / ".env"
+    env_file.write_text("# written by make run\nDJANGO_DEBUG=1\n")
+    result = _start({"PENANCE_ENV_FILE": str(env_file), "DJANGO_SECRET_KEY": ""})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "True"
+
+
+def test_environment_wins_over_the_env_file(tmp_path: Path) -> None:
+    env_file = tmp_path / ".env"
+    env_file.write_text("DJANGO_DEBUG=1\n")
+    result = _start({"PENANCE_ENV_FILE": str(env_file), "DJANGO_DEBUG": "0"})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "False"
+
+
+def test_malformed_env_file_value_fails_naming_the_variable(tmp_path: Path) -> None:
+    env_file = tmp_path / ".env"
+    env_file.write_text("DJANGO_DEBUG=maybe\n")
+    result = _start({"PENANCE_ENV_FILE": str(env_file)})
+    assert result.returncode != 0
+    assert "DJANGO_DEBUG" in result.stderr
+
+
+def test_env_file_line_that_is_not_key_value_fails_naming_the_file(tmp_path: Path) -> None:
+    env_file = tmp_path / ".env"
+    env_file.write_text("DJANGO_DEBUG\n")
+    result = _start({"PENANCE_ENV_FILE": str(env_file)})
+    assert result.returncode != 0
+    assert f"{env_file}:1" in result.stderr
