@@ -159,6 +159,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "penance_site.middleware.ApiBodyLimitMiddleware",  # a JSON 413 before the body is read
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -204,6 +205,10 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+
+# A request body over this is a 413 on the API (penance_site.parsers.LimitedJSONParser).
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("PENANCE_MAX_BODY_BYTES", 2_621_440, minimum=1024)
+CSRF_FAILURE_VIEW = "penance_site.api.csrf_failure"
 
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/battles/"
@@ -262,6 +267,8 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # JSON only, size-limited, nesting and text checked (penance_site/parsers.py).
+    "DEFAULT_PARSER_CLASSES": ["penance_site.parsers.LimitedJSONParser"],
     "DEFAULT_THROTTLE_RATES": {
         "rules_anon": os.environ.get("PENANCE_RULES_ANON_RATE", "120/minute"),
         "rules_user": os.environ.get("PENANCE_RULES_USER_RATE", "600/minute"),
