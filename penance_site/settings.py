@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from urllib.parse import urlparse
+from urllib.parse import unquote, urlparse
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -155,6 +155,7 @@ INSTALLED_APPS = [
     "penance_site.eventstore",
     "battles",
     "campaigns",
+    "accounts",
 ]
 
 MIDDLEWARE = [
@@ -212,6 +213,51 @@ CSRF_FAILURE_VIEW = "penance_site.api.csrf_failure"
 
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/battles/"
+
+# --- Accounts: login lockout (accounts/services.py) and mail --------------------------
+# Failed logins are counted in the database, so the lockout holds while Redis is down.
+AUTHENTICATION_BACKENDS = ["accounts.services.LockoutBackend"]
+PENANCE_LOGIN_MAX_FAILURES = env_int("PENANCE_LOGIN_MAX_FAILURES", 5, minimum=1)
+PENANCE_LOGIN_MAX_FAILURES_PER_ADDRESS = env_int(
+    "PENANCE_LOGIN_MAX_FAILURES_PER_ADDRESS", 50, minimum=1
+)
+PENANCE_LOGIN_LOCKOUT_SECONDS = env_int("PENANCE_LOGIN_LOCKOUT_SECONDS", 900, minimum=1)
+
+
+def env_email(name: str) -> dict[str, object] | None:
+    """DJANGO_EMAIL_URL: smtp://user:password@host:port (smtp+tls:// for STARTTLS,
+    smtp+ssl:// for TLS from the start) or console:// (mail printed, for development)."""
+    raw = os.environ.get(name)
+    if not raw:
+        return None
+    parsed = urlparse(raw)
+    if parsed.scheme == "console":
+        return {"EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend"}
+    if parsed.scheme not in {"smtp", "smtp+tls", "smtp+ssl"} or not parsed.hostname:
+        raise ImproperlyConfigured(
+            f"{name}={raw!r}: use smtp://, smtp+tls://, smtp+ssl:// or console://"
+        )
+    try:
+        port = parsed.port or (465 if parsed.scheme == "smtp+ssl" else 587)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={raw!r} has a bad port") from None
+    return {
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_HOST": parsed.hostname,
+        "EMAIL_PORT": port,
+        "EMAIL_HOST_USER": unquote(parsed.username or ""),
+        "EMAIL_HOST_PASSWORD": unquote(parsed.password or ""),
+        "EMAIL_USE_TLS": parsed.scheme == "smtp+tls",
+        "EMAIL_USE_SSL": parsed.scheme == "smtp+ssl",
+    }
+
+
+_email = env_email("DJANGO_EMAIL_URL")
+# Password reset routes exist only when mail is configured (penance_site/urls.py).
+EMAIL_CONFIGURED = _email is not None
+if _email:
+    globals().update(_email)
+DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "webmaster@localhost")
 
 # --- Redis: Celery broker and result backend, and the cache ------------------
 REDIS_URL = env_redis("REDIS_URL")

@@ -106,3 +106,16 @@ def test_env_file_line_that_is_not_key_value_fails_naming_the_file(tmp_path: Pat
     result = _start({"PENANCE_ENV_FILE": str(env_file)})
     assert result.returncode != 0
     assert f"{env_file}:1" in result.stderr
+
+
+def test_password_reset_exists_only_when_mail_is_configured() -> None:
+    expr = "__import__('django.urls').urls.reverse('password_reset')"
+    assert _start({}, expr).returncode != 0  # no such route
+    configured = _start({"DJANGO_EMAIL_URL": "smtp+tls://me:p%40ss@mail.example.org:587"}, expr)
+    assert configured.returncode == 0, configured.stderr
+    assert configured.stdout.strip() == "/accounts/password_reset/"
+
+
+def test_bad_email_url_stops_startup_naming_the_variable() -> None:
+    result = _start({"DJANGO_EMAIL_URL": "imap://mail.example.org"})
+    assert result.returncode != 0 and "DJANGO_EMAIL_URL" in result.stderr
