@@ -440,7 +440,9 @@ class BuildInput(StrictSerializer):
     shield = serializers.CharField(max_length=10, help_text="left or right (R-ARC-2)")
     faction = serializers.CharField(required=False, allow_blank=True, max_length=60)
     deck = BuildDeckRowInput(
-        many=True, max_length=MAX_DECK_ROWS, help_text="checked against the ruleset (R-ADD-15)"
+        many=True,
+        max_length=MAX_DECK_ROWS,
+        help_text=f"checked against the ruleset (R-ADD-15); at most {MAX_DECK_ROWS} rows",
     )
     equipment = serializers.ListField(
         child=serializers.CharField(max_length=services.MAX_TEXT),

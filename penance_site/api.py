@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from django.http import HttpRequest, JsonResponse
+from django.urls import resolve
 from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.exceptions import ParseError, ValidationError
@@ -130,10 +131,14 @@ def refusal(code: str, message: str, *, rule: str | None = None) -> dict[str, An
 
 
 def api_not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
-    """Any /api/ URL no endpoint matches (the last route of penance_site/urls.py)."""
-    return JsonResponse(
-        refusal("not_found", f"no API endpoint at {request.path}; see /api/docs/"), status=404
-    )
+    """Any /api/ URL no endpoint matches (the last route of penance_site/urls.py). This
+    route also stops APPEND_SLASH's redirect, so the answer names the URL with a slash."""
+    message = f"no API endpoint at {request.path}; see /api/docs/"
+    if not request.path.endswith("/"):
+        match = resolve(request.path + "/")
+        if match.func is not api_not_found:
+            message = f"no API endpoint at {request.path}; did you mean {request.path}/ ?"
+    return JsonResponse(refusal("not_found", message), status=404)
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> Any:

@@ -173,6 +173,7 @@ def test_401_403_404_405_and_429_share_the_refusal_shape(
 ) -> None:
     assert refusal_of(Client().get("/api/campaigns/"), 401)["code"] == "not_authenticated"
     assert refusal_of(gm.get("/api/no-such-thing/"), 404)["code"] == "not_found"
+    assert "/api/campaigns/ ?" in refusal_of(gm.get("/api/campaigns"), 404)["message"]
     assert refusal_of(Client().post("/api/nope", data="{}", content_type="x/y"), 404)
     assert refusal_of(gm.get("/api/campaigns/00000000-0000-0000-0000-000000000000/"), 404)
     assert refusal_of(gm.delete("/api/campaigns/"), 405)["code"] == "method_not_allowed"
