@@ -18,7 +18,7 @@ from battles import rules_api
 from battles.engine.demo import demo_board, demo_setup
 from tests.campaigns.builders import DemoCampaign, demo_campaign
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.fuzz]
 
 # Text a database cannot store, and the usual trouble, next to ordinary text.
 texts = st.one_of(
