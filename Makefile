@@ -21,10 +21,15 @@ $(STAMP): requirements.txt
 
 install: $(STAMP)
 
-run: install
-	DJANGO_DEBUG=1 $(BIN)/python manage.py migrate --noinput
-	DJANGO_DEBUG=1 $(BIN)/python manage.py load_demo
-	DJANGO_DEBUG=1 $(BIN)/python manage.py runserver $(HOST)
+# The development .env (git-ignored) turns DEBUG on for every manage.py command, not only
+# these; settings.py reads it for keys the environment does not set. Delete it to turn off.
+.env:
+	printf '# Development settings written by make run (git-ignored); see README.\nDJANGO_DEBUG=1\n' > .env
+
+run: install .env
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py load_demo
+	$(BIN)/python manage.py runserver $(HOST)
 
 # Production: gunicorn with WEB_CONCURRENCY workers (default 4) on HOST, plus the Celery
 # worker and beat when REDIS_URL is set (Procfile). Settings come from the environment:
@@ -35,7 +40,7 @@ serve: install
 	HOST=$(HOST) $(BIN)/honcho -f Procfile start web $(if $(REDIS_URL),worker beat)
 
 test: install
-	DJANGO_SECRET_KEY=$${DJANGO_SECRET_KEY:-$(TEST_SECRET_KEY)} $(BIN)/python -m pytest
+	PENANCE_ENV_FILE= DJANGO_SECRET_KEY=$${DJANGO_SECRET_KEY:-$(TEST_SECRET_KEY)} $(BIN)/python -m pytest
 
 lint: install
 	$(BIN)/ruff check .

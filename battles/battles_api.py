@@ -31,7 +31,7 @@ from battles.engine.battle import BattleState, public_payload, state_view
 from battles.engine.errors import InvalidInput
 from battles.models import Battle
 from penance_site.api import ConflictOutput, ErrorsOutput, RefusalOutput, SignedInView
-from penance_site.api_fields import StrictIntegerField, StrictSerializer
+from penance_site.api_fields import BoardField, StrictIntegerField, StrictSerializer, TypedInput
 from penance_site.eventstore.store import (
     RecordedEvent,
     format_timestamp,
@@ -120,7 +120,12 @@ class WatcherOutput(serializers.Serializer[Any]):
     username = serializers.CharField()
 
 
-class DocumentSerializer(serializers.Serializer[Any]):
+# Documented limits (the schema's maxItems): past them a setup is no game, only work.
+MAX_SETUP_CARDS = 1000
+MAX_SETUP_SEATS = 16
+
+
+class DocumentSerializer(TypedInput):
     """A JSON document checked by the engine or the import, which name the faulty field."""
 
     def to_representation(self, instance: Any) -> Any:
@@ -129,13 +134,17 @@ class DocumentSerializer(serializers.Serializer[Any]):
 
 class SetupDocument(DocumentSerializer):
     name = serializers.CharField(required=False)
-    board = serializers.JSONField(help_text="a board document (FORMATS.md)")
+    board = BoardField(help_text="a board document (FORMATS.md)")
     rules = serializers.JSONField(required=False)
     dice = serializers.JSONField(required=False, help_text='{"mode": "digital"|"table", "seed"}')
     policy = serializers.ChoiceField(choices=("prompt", "auto"), required=False)
-    cards = serializers.ListField(child=serializers.JSONField())
+    cards = serializers.ListField(
+        child=serializers.JSONField(), max_length=MAX_SETUP_CARDS, help_text="at most 1000"
+    )
     seats = serializers.ListField(
-        child=serializers.JSONField(), help_text="each seat's `player` is a username"
+        child=serializers.JSONField(),
+        max_length=MAX_SETUP_SEATS,
+        help_text="each seat's `player` is a username; at most 16",
     )
 
 
@@ -287,7 +296,7 @@ class BattleDetailView(BattlesView):
 
 class BattleCommandView(BattlesView):
     @extend_schema_serializer(component_name="BattleCommandRequest")
-    class InputSerializer(serializers.Serializer[Any]):
+    class InputSerializer(TypedInput):
         command_id = serializers.CharField(
             min_length=1,
             max_length=64,

@@ -18,7 +18,6 @@ from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 from rest_framework.views import APIView
 
 from battles.engine.board import (
@@ -51,16 +50,17 @@ from penance_site.api_fields import (
     StrictIntegerField,
     StrictSerializer,
 )
+from penance_site.throttling import FailOpenAnonRateThrottle, FailOpenUserRateThrottle
 
 MAX_OTHERS = 200
 MAX_SP = 40
 
 
-class RulesAnonThrottle(AnonRateThrottle):
+class RulesAnonThrottle(FailOpenAnonRateThrottle):
     scope = "rules_anon"
 
 
-class RulesUserThrottle(UserRateThrottle):
+class RulesUserThrottle(FailOpenUserRateThrottle):
     scope = "rules_user"
 
 

@@ -51,6 +51,7 @@ ADJUSTMENTS: dict[str, tuple[str, ...]] = {
 }
 ADJUSTMENT_FIELDS = ("delta", "wound", "scar", "sp_modifier")
 MAX_DECK_ROWS = 200  # a deck has 30 cards (R-ADD-15); more rows than this is no deck
+MAX_EQUIPMENT = 50  # a casket's equipment list; past this it is no build, only work
 
 # --- output shapes (rendered through these serializers, and documented by them) -------------------
 
@@ -443,10 +444,15 @@ class BuildInput(StrictSerializer):
     shield = serializers.CharField(max_length=10, help_text="left or right (R-ARC-2)")
     faction = serializers.CharField(required=False, allow_blank=True, max_length=60)
     deck = BuildDeckRowInput(
-        many=True, max_length=MAX_DECK_ROWS, help_text="checked against the ruleset (R-ADD-15)"
+        many=True,
+        max_length=MAX_DECK_ROWS,
+        help_text=f"checked against the ruleset (R-ADD-15); at most {MAX_DECK_ROWS} rows",
     )
     equipment = serializers.ListField(
-        child=serializers.CharField(max_length=services.MAX_TEXT), required=False
+        child=serializers.CharField(max_length=services.MAX_TEXT),
+        required=False,
+        max_length=MAX_EQUIPMENT,
+        help_text=f"at most {MAX_EQUIPMENT} items",
     )
     player = serializers.CharField(
         required=False,

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from django.http import HttpRequest, JsonResponse
+from django.urls import resolve
 from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.exceptions import ParseError, ValidationError
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -15,6 +17,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from battles.engine.errors import InvalidInput, RuleViolation
 from penance_site.eventstore.store import CommandIdReused, ConcurrencyError
+from penance_site.parsers import LimitedJSONParser
 
 
 # The error shapes every endpoint answers with, for the OpenAPI schema.
@@ -46,7 +49,7 @@ class SignedInView(APIView):
     # Token first: its WWW-Authenticate header turns an anonymous request into a 401.
     authentication_classes = (TokenAuthentication, SessionAuthentication)
     permission_classes = (IsAuthenticated,)
-    parser_classes = (JSONParser,)
+    parser_classes = (LimitedJSONParser,)
 
 
 def invalid_input_response(exc: InvalidInput) -> Response:
@@ -103,4 +106,58 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         response.data = {"errors": _flatten(exc.detail)}
     elif response is not None and isinstance(exc, ParseError):
         response.data = {"errors": [{"field": None, "message": str(exc.detail), "rule": None}]}
+    elif response is not None and isinstance(response.data, dict) and "detail" in response.data:
+        # 401, 403 (CSRF included), 404, 405, 406, 413, 415, 429: the refusal shape. Django's
+        # Http404 and PermissionDenied arrive here too, turned into DRF's by its handler.
+        detail = response.data["detail"]
+        code = getattr(detail, "code", None) or "error"
+        response.data = refusal(str(code), str(detail), rule=_rule_in(detail))
     return response
+
+
+_RULE = re.compile(r"\bR-[A-Z]{2,4}-\d+\b")
+
+
+def _rule_in(text: object) -> str | None:
+    match = _RULE.search(str(text))
+    return match.group(0) if match else None
+
+
+def refusal(code: str, message: str, *, rule: str | None = None) -> dict[str, Any]:
+    return {"code": code, "message": message, "rule": rule}
+
+
+# --- the same shape where Django, not DRF, answers under /api/ -----------------------------
+
+
+def api_not_found(request: HttpRequest, *args: Any, **kwargs: Any) -> JsonResponse:
+    """Any /api/ URL no endpoint matches (the last route of penance_site/urls.py). This
+    route also stops APPEND_SLASH's redirect, so the answer names the URL with a slash."""
+    message = f"no API endpoint at {request.path}; see /api/docs/"
+    if not request.path.endswith("/"):
+        match = resolve(request.path + "/")
+        if match.func is not api_not_found:
+            message = f"no API endpoint at {request.path}; did you mean {request.path}/ ?"
+    return JsonResponse(refusal("not_found", message), status=404)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> Any:
+    """CSRF_FAILURE_VIEW: JSON under /api/, Django's page elsewhere."""
+    if request.path.startswith("/api/"):
+        return JsonResponse(
+            refusal("csrf_failed", f"CSRF check failed: {reason}; send the X-CSRFToken header"),
+            status=403,
+        )
+    from django.views.csrf import csrf_failure as django_csrf_failure
+
+    return django_csrf_failure(request, reason)
+
+
+def server_error(request: HttpRequest) -> Any:
+    """handler500: a bug, but an /api/ client still gets JSON it can parse."""
+    if request.path.startswith("/api/"):
+        body = refusal("server_error", "an unexpected error; it has been logged")
+        return JsonResponse(body, status=500)
+    from django.views.defaults import server_error as django_server_error
+
+    return django_server_error(request)

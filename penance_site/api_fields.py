@@ -10,8 +10,41 @@ from rest_framework import serializers
 from battles.engine.hexes import Hex
 
 
-class StrictSerializer(serializers.Serializer[Any]):
-    """Rejects fields it does not know (FORMATS.md: unknown fields are a 400, not ignored)."""
+def _wrong_type(field: serializers.Field[Any, Any, Any, Any], value: Any) -> str | None:
+    """DRF turns 5 into "5" for a CharField and 0 into False for a BooleanField; a client
+    that sends the wrong type has a bug it should hear about, not a silent conversion."""
+    if value is None:
+        return None
+    if isinstance(field, serializers.CharField) and not isinstance(value, str):
+        return "must be a string"
+    if isinstance(field, serializers.BooleanField) and not isinstance(value, bool):
+        return "must be true or false"
+    if isinstance(field, serializers.ListField) and isinstance(value, list):
+        for item in value:
+            problem = _wrong_type(field.child, item)
+            if problem:
+                return f"every item {problem}"
+    return None
+
+
+class TypedInput(serializers.Serializer[Any]):
+    """Input whose strings are strings and booleans booleans (see `_wrong_type`)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, dict):
+            wrong = {
+                name: [problem]
+                for name, field in self.fields.items()
+                if name in data and (problem := _wrong_type(field, data[name]))
+            }
+            if wrong:
+                raise serializers.ValidationError(wrong)
+        return super().to_internal_value(data)
+
+
+class StrictSerializer(TypedInput):
+    """Rejects fields it does not know (FORMATS.md: unknown fields are a 400, not ignored),
+    and values of the wrong type."""
 
     def to_internal_value(self, data: Any) -> Any:
         if isinstance(data, dict):
@@ -83,8 +116,28 @@ class StrictIntegerField(serializers.IntegerField):
         return super().to_internal_value(data)
 
 
+MAX_BOARD_HEXES = 2000  # a radius-25 hexagon; the game's boards are far smaller
+
+
+@extend_schema_field(
+    {
+        "type": "object",
+        "description": "A board document (FORMATS.md); `hexes` holds at most "
+        f"{MAX_BOARD_HEXES} entries",
+        "properties": {"hexes": {"type": "array", "maxItems": MAX_BOARD_HEXES}},
+    }
+)
 class BoardField(serializers.JSONField):
-    """A board document (FORMATS.md); parsed and checked by the engine, which names the entry."""
+    """A board document (FORMATS.md); parsed and checked by the engine, which names the entry.
+    Only the size is checked here, before the engine spends time on it."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        hexes = data.get("hexes") if isinstance(data, dict) else None
+        if isinstance(hexes, list) and len(hexes) > MAX_BOARD_HEXES:
+            raise serializers.ValidationError(
+                {"hexes": [f"at most {MAX_BOARD_HEXES} hexes, got {len(hexes)}"]}
+            )
+        return super().to_internal_value(data)
 
 
 class RulesField(serializers.JSONField):

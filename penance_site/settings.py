@@ -8,18 +8,43 @@ fall back to a default.
 Variables: DATABASE_URL, REDIS_URL, DJANGO_SECRET_KEY, DJANGO_DEBUG,
 DJANGO_ALLOWED_HOSTS, DJANGO_HTTPS (plus a few optional PENANCE_* tuning knobs and
 DJANGO_HSTS_* below).
+
+A development `.env` file (KEY=VALUE lines; `make run` writes one with DJANGO_DEBUG=1)
+fills in keys that the environment does not set, so `manage.py` works on its own after
+`make run`. PENANCE_ENV_FILE names another file; set it empty to read none.
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
-from urllib.parse import urlparse
+from urllib.parse import unquote, urlparse
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def load_env_file(path: Path) -> None:
+    """Set each KEY=VALUE of `path` that the environment does not already set. A line that
+    is not KEY=VALUE stops start-up naming the file and line: a half-read file would
+    silently run with defaults. The values then go through the same checks as the
+    environment's own (a malformed DJANGO_DEBUG fails naming the variable)."""
+    if not path.is_file():
+        return
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        key, sep, value = text.removeprefix("export ").partition("=")
+        key = key.strip()
+        if not sep or not key.isidentifier():
+            raise ImproperlyConfigured(f"{path}:{number}: {line!r} is not KEY=VALUE")
+        os.environ.setdefault(key, value.strip().strip("'\""))
+
+
+load_env_file(Path(os.environ.get("PENANCE_ENV_FILE", BASE_DIR / ".env")))
 
 
 def env_bool(name: str, default: bool) -> bool:
@@ -131,10 +156,12 @@ INSTALLED_APPS = [
     "penance_site.eventstore",
     "battles",
     "campaigns",
+    "penance_site.accounts",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "penance_site.middleware.ApiBodyLimitMiddleware",  # a JSON 413 before the body is read
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -181,17 +208,69 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 
+# A request body over this is a 413 on the API (penance_site.parsers.LimitedJSONParser).
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("PENANCE_MAX_BODY_BYTES", 2_621_440, minimum=1024)
+CSRF_FAILURE_VIEW = "penance_site.api.csrf_failure"
+
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/battles/"
+
+# --- Accounts: login lockout (accounts/services.py) and mail --------------------------
+# Failed logins are counted in the database, so the lockout holds while Redis is down.
+AUTHENTICATION_BACKENDS = ["penance_site.accounts.services.LockoutBackend"]
+PENANCE_LOGIN_MAX_FAILURES = env_int("PENANCE_LOGIN_MAX_FAILURES", 5, minimum=1)
+PENANCE_LOGIN_MAX_FAILURES_PER_ADDRESS = env_int(
+    "PENANCE_LOGIN_MAX_FAILURES_PER_ADDRESS", 50, minimum=1
+)
+PENANCE_LOGIN_LOCKOUT_SECONDS = env_int("PENANCE_LOGIN_LOCKOUT_SECONDS", 900, minimum=1)
+
+
+def env_email(name: str) -> dict[str, object] | None:
+    """DJANGO_EMAIL_URL: smtp://user:password@host:port (smtp+tls:// for STARTTLS,
+    smtp+ssl:// for TLS from the start) or console:// (mail printed, for development)."""
+    raw = os.environ.get(name)
+    if not raw:
+        return None
+    parsed = urlparse(raw)
+    if parsed.scheme == "console":
+        return {"EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend"}
+    if parsed.scheme not in {"smtp", "smtp+tls", "smtp+ssl"} or not parsed.hostname:
+        raise ImproperlyConfigured(
+            f"{name}={raw!r}: use smtp://, smtp+tls://, smtp+ssl:// or console://"
+        )
+    try:
+        port = parsed.port or (465 if parsed.scheme == "smtp+ssl" else 587)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={raw!r} has a bad port") from None
+    return {
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_HOST": parsed.hostname,
+        "EMAIL_PORT": port,
+        "EMAIL_HOST_USER": unquote(parsed.username or ""),
+        "EMAIL_HOST_PASSWORD": unquote(parsed.password or ""),
+        "EMAIL_USE_TLS": parsed.scheme == "smtp+tls",
+        "EMAIL_USE_SSL": parsed.scheme == "smtp+ssl",
+    }
+
+
+_email = env_email("DJANGO_EMAIL_URL")
+# Password reset routes exist only when mail is configured (penance_site/urls.py).
+EMAIL_CONFIGURED = _email is not None
+if _email:
+    globals().update(_email)
+DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "webmaster@localhost")
 
 # --- Redis: Celery broker and result backend, and the cache ------------------
 REDIS_URL = env_redis("REDIS_URL")
 
 if REDIS_URL:
+    # Redis down must not hold a request: short socket timeouts on the cache, and one quick
+    # connection attempt when publishing (kombu's default retries took ~6 s per command).
     CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
         }
     }
     CELERY_BROKER_URL = REDIS_URL
@@ -212,7 +291,15 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+CELERY_BROKER_CONNECTION_TIMEOUT = 0.5
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": 3600,
+    "socket_connect_timeout": 0.5,
+    "socket_timeout": 2.0,
+    "max_retries": 0,  # publishing: one attempt; the outbox sweep retries (CAMPAIGNS.md)
+}
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 0.5
+CELERY_REDIS_SOCKET_TIMEOUT = 2.0
 # `celery -A penance_site beat` re-sends battle outcomes still pending in the outbox
 # (campaigns.services.outcome_outbox_sweep): Redis may have been down when a battle ended.
 CELERY_BEAT_SCHEDULE = {
@@ -227,6 +314,8 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # JSON only, size-limited, nesting and text checked (penance_site/parsers.py).
+    "DEFAULT_PARSER_CLASSES": ["penance_site.parsers.LimitedJSONParser"],
     "DEFAULT_THROTTLE_RATES": {
         "rules_anon": os.environ.get("PENANCE_RULES_ANON_RATE", "120/minute"),
         "rules_user": os.environ.get("PENANCE_RULES_USER_RATE", "600/minute"),

@@ -19,7 +19,13 @@ def _start(
     env = {
         k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_", "REDIS_"))
     }
-    env.update({"DJANGO_SECRET_KEY": GOOD_KEY, "DJANGO_SETTINGS_MODULE": "penance_site.settings"})
+    env.update(
+        {
+            "DJANGO_SECRET_KEY": GOOD_KEY,
+            "DJANGO_SETTINGS_MODULE": "penance_site.settings",
+            "PENANCE_ENV_FILE": "",  # a developer's .env must not change these tests
+        }
+    )
     env.update(env_overrides)
     code = f"import django; django.setup(); from django.conf import settings; print({expr})"
     return subprocess.run(
@@ -98,6 +104,7 @@ def test_the_deploy_check_is_clean_with_https() -> None:
             "DJANGO_SECRET_KEY": "Zq8v-3kLr_Tn0pWx7yBc2Hf9Js4Ua6Ge1Md5Vo-ZiRq8sTbYnP4eW",
             "DJANGO_HTTPS": "1",
             "DJANGO_ALLOWED_HOSTS": "tracker.example.org",
+            "PENANCE_ENV_FILE": "",  # a developer's .env must not turn DEBUG on here
         }
     )
     result = subprocess.run(
@@ -109,3 +116,48 @@ def test_the_deploy_check_is_clean_with_https() -> None:
         timeout=60,
     )
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_env_file_turns_debug_on_so_manage_py_needs_no_secret_key(tmp_path: Path) -> None:
+    env_file = tmp_path / ".env"
+    env_file.write_text("# written by make run\nDJANGO_DEBUG=1\n")
+    result = _start({"PENANCE_ENV_FILE": str(env_file), "DJANGO_SECRET_KEY": ""})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "True"
+
+
+def test_environment_wins_over_the_env_file(tmp_path: Path) -> None:
+    env_file = tmp_path / ".env"
+    env_file.write_text("DJANGO_DEBUG=1\n")
+    result = _start({"PENANCE_ENV_FILE": str(env_file), "DJANGO_DEBUG": "0"})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "False"
+
+
+def test_malformed_env_file_value_fails_naming_the_variable(tmp_path: Path) -> None:
+    env_file = tmp_path / ".env"
+    env_file.write_text("DJANGO_DEBUG=maybe\n")
+    result = _start({"PENANCE_ENV_FILE": str(env_file)})
+    assert result.returncode != 0
+    assert "DJANGO_DEBUG" in result.stderr
+
+
+def test_env_file_line_that_is_not_key_value_fails_naming_the_file(tmp_path: Path) -> None:
+    env_file = tmp_path / ".env"
+    env_file.write_text("DJANGO_DEBUG\n")
+    result = _start({"PENANCE_ENV_FILE": str(env_file)})
+    assert result.returncode != 0
+    assert f"{env_file}:1" in result.stderr
+
+
+def test_password_reset_exists_only_when_mail_is_configured() -> None:
+    expr = "__import__('django.urls').urls.reverse('password_reset')"
+    assert _start({}, expr).returncode != 0  # no such route
+    configured = _start({"DJANGO_EMAIL_URL": "smtp+tls://me:p%40ss@mail.example.org:587"}, expr)
+    assert configured.returncode == 0, configured.stderr
+    assert configured.stdout.strip() == "/accounts/password_reset/"
+
+
+def test_bad_email_url_stops_startup_naming_the_variable() -> None:
+    result = _start({"DJANGO_EMAIL_URL": "imap://mail.example.org"})
+    assert result.returncode != 0 and "DJANGO_EMAIL_URL" in result.stderr

@@ -310,7 +310,7 @@ def test_a_player_cannot_command_the_other_seat_but_the_gm_can(
     assert active_seat(clients["gm"], battle_id) == 1
     before = version(battle_id)
     refused = send(clients["player"], battle_id, {"type": "rotate", "seat": 0, "facing": 2})
-    assert refused.status_code == 403 and "seat 0" in refused.json()["detail"]
+    assert refused.status_code == 403 and "seat 0" in refused.json()["message"]
     assert version(battle_id) == before
     # The GM plays seat 0 but acts for seat 1 too.
     accepted = send(clients["gm"], battle_id, {"type": "rotate", "seat": 1, "facing": 2})

@@ -1,0 +1,81 @@
+"""API sign-in for clients that are not browsers: a token for username and password, and
+logout. Failed attempts count toward the lockout (accounts/services.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import authenticate, logout
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.authtoken.models import Token
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from penance_site.api import ErrorsOutput, RefusalOutput, refusal
+from penance_site.api_fields import StrictSerializer
+
+from .services import client_address, login_locked_out
+
+
+class TokenInput(StrictSerializer):
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=4096, trim_whitespace=False)
+
+
+class TokenOutput(serializers.Serializer[Any]):
+    token = serializers.CharField()
+
+
+class TokenView(APIView):
+    authentication_classes = ()  # credentials in the body; no session, so no CSRF
+    permission_classes = (AllowAny,)
+
+    @extend_schema(
+        operation_id="auth_token",
+        summary="A token for username and password (send it as `Authorization: Token …`)",
+        request=TokenInput,
+        responses={
+            200: TokenOutput,
+            400: OpenApiResponse(ErrorsOutput, "missing fields, or wrong username or password"),
+            429: OpenApiResponse(RefusalOutput, "locked out after repeated failures"),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        data = TokenInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        username = data.validated_data["username"]
+        if login_locked_out(username=username, address=client_address(request._request)):
+            return Response(
+                refusal("locked_out", "too many failed logins; try again later"),
+                status=status.HTTP_429_TOO_MANY_REQUESTS,
+            )
+        user = authenticate(
+            request._request, username=username, password=data.validated_data["password"]
+        )
+        if user is None or not user.is_active:
+            error = {"field": "password", "message": "wrong username or password", "rule": None}
+            return Response({"errors": [error]}, status=status.HTTP_400_BAD_REQUEST)
+        token, _ = Token.objects.get_or_create(user=user)
+        return Response({"token": token.key})
+
+
+class LogoutView(APIView):
+    authentication_classes = (TokenAuthentication, SessionAuthentication)
+    permission_classes = (IsAuthenticated,)
+
+    @extend_schema(
+        operation_id="auth_logout",
+        summary="Sign out: deletes the token used, or ends the session",
+        request=None,
+        responses={204: None, 401: OpenApiResponse(RefusalOutput, "not signed in")},
+    )
+    def post(self, request: Request) -> Response:
+        if isinstance(request.auth, Token):
+            request.auth.delete()
+        else:
+            logout(request._request)
+        return Response(status=status.HTTP_204_NO_CONTENT)
