@@ -25,11 +25,10 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from battles.engine.arcs import SHIELDS
-from battles.engine.battle.state import CARRIED_WOUNDS, SP_MAXIMUM, WOUND_DECK
+from battles.engine.battle.state import CARRIED_WOUNDS, SP_MAXIMUM, TAINT_OVERLOAD, WOUND_DECK
 from battles.engine.dice import COMPONENTS
 from battles.engine.errors import InvalidInput, RuleViolation
 
-TAINT_OVERLOAD = 10  # R-PLT-3/4
 TAINT_PURGING = 8  # R-PLT-4: purging is open from 8 Taint
 MAX_TAINT = 99
 ALIVE, DEAD, RETIRED = "alive", "dead", "retired"

@@ -531,6 +531,8 @@ def mission_start(
                     "name": pilot.name,
                     "carried_wounds": list(pilot.carried_wounds),
                     "sp_modifier": pilot.sp_modifier,
+                    # A battle starts with the pilot's campaign Taint (R-PLT-4, R-ADD-44).
+                    **({"taint": pilot.taint} if pilot.taint else {}),
                 },
                 "at": seat.get("at"),
                 "facing": seat.get("facing"),

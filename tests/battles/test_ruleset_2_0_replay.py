@@ -56,6 +56,6 @@ def test_a_2_0_battle_imports_with_every_digest_and_folds_the_same_state(
     folded = state_to_dict(state, with_setup=False)
     # The fields 2.1 added to every casket, at the values a 2.0 battle always has.
     for seat in folded["seats"]:
-        added = (seat.pop("damage_pile"), seat.pop("withdrawn"), seat.pop("immobilised_by"))
-        assert added == ([], False, None)
+        added = [seat.pop(name) for name in ("damage_pile", "withdrawn", "immobilised_by", "taint")]
+        assert added == [[], False, None, 0]
     assert folded == recorded["final_state"]

@@ -258,7 +258,7 @@ def test_return_card_takes_a_card_back_from_the_discard_pile() -> None:
 
 _PLAY_TYPES = [c for c in ev.EVENT_TYPES.values() if c.__name__ not in {
     "HeatAdjusted", "ComponentDamageAdjusted", "CasketRelocated", "CardReturned",
-    "CommandReverted", "BattleEnded"}]  # fmt: skip
+    "CommandReverted", "BattleEnded", "TaintAdjusted"}]  # fmt: skip
 
 
 @pytest.mark.parametrize(

@@ -16,6 +16,7 @@ from battles.engine.battle.events import (
     DamageTaken,
     DeckReshuffled,
     SurvivalRolled,
+    TaintOverloaded,
 )
 from battles.engine.battle.evolve import evolve
 
@@ -200,3 +201,35 @@ def test_hands_full_of_cards_nobody_can_play_are_a_stalemate_r_add_40() -> None:
     assert stalemate(hot) is None  # a strain roll may still damage it (R-TRN-4)
     armed = replace(stuck, seats=(replace(stuck.seats[0], destroyed=()), stuck.seats[1]))
     assert stalemate(armed) is None  # seat 0 can still play its blade
+
+
+# --- Taint in a battle (R-PLT-3, R-PLT-4, R-ADD-44) --------------------------------------------
+
+
+def tainted(taint: int) -> Battle:
+    doc = setup(seats=[seat(0, at=(0, 0), facing=1), seat(1, at=(0, -2), facing=4)], version="2.1")
+    doc["seats"][0]["pilot"]["taint"] = taint
+    return start(doc)
+
+
+def test_a_battle_starts_with_the_pilots_campaign_taint_r_add_44() -> None:
+    assert tainted(7).seat(0).taint == 7
+    assert two_sides().seat(0).taint == 0
+
+
+def test_taint_reaching_ten_overloads_the_pilot_r_plt_3() -> None:
+    b = tainted(8)
+    new = b.do({"type": "adjust_taint", "seat": 0, "taint": 10, "reason": "a profane relic",
+                "faces": [2], "drawn": ["severe-1", "minor-1"]})  # fmt: skip
+    overload = one(new, TaintOverloaded)
+    assert (overload.seat, overload.taint, overload.face, overload.wounds) == (0, 10, 2, 2)
+    assert len(b.seat(0).wounds) == 2 and b.seat(0).taint == 10
+    again = b.do({"type": "adjust_taint", "seat": 0, "taint": 11, "reason": "more"})
+    assert not of_type(again, TaintOverloaded)  # only when it rises to 10 from below
+
+
+def test_a_high_overload_roll_wounds_nobody() -> None:
+    b = tainted(9)
+    new = b.do({"type": "adjust_taint", "seat": 0, "taint": 12, "reason": "relic",
+                "faces": [5]})  # fmt: skip
+    assert one(new, TaintOverloaded).wounds == 0 and b.seat(0).wounds == ()

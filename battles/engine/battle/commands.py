@@ -133,6 +133,14 @@ class AdjustHeat(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class AdjustTaint(Command):
+    NAME: ClassVar[str] = "adjust_taint"
+    GM_ONLY: ClassVar[bool] = True
+    taint: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class AdjustComponentDamage(Command):
     NAME: ClassVar[str] = "adjust_component_damage"
     GM_ONLY: ClassVar[bool] = True
@@ -203,6 +211,7 @@ COMMAND_TYPES: Mapping[str, type[Command]] = {
         TakeDamage,
         DiscardDown,
         AdjustHeat,
+        AdjustTaint,
         AdjustComponentDamage,
         Relocate,
         ReturnCard,
@@ -227,6 +236,7 @@ _FIELDS: Mapping[str, tuple[str, ...]] = {
     "take_damage": ("hand", "deck"),
     "discard_down": ("cards",),
     "adjust_heat": ("heat", "reason"),
+    "adjust_taint": ("taint", "reason"),
     "adjust_component_damage": ("component", "amount", "reason"),
     "relocate": ("at", "facing", "reason"),
     "return_card": ("card", "reason"),
@@ -359,6 +369,8 @@ def parse_command(body: object) -> Command:
         args["cards"] = _strs(body["cards"], "cards")
     elif name == "adjust_heat":
         args["heat"] = _int(body, "heat", 0, 30)
+    elif name == "adjust_taint":
+        args["taint"] = _int(body, "taint", 0, 999, "R-PLT-4")
     elif name == "adjust_component_damage":
         component = body.get("component")
         if component not in COMPONENTS:

@@ -55,6 +55,7 @@ from . import events as ev
 from .commands import (
     AdjustComponentDamage,
     AdjustHeat,
+    AdjustTaint,
     Attack,
     Command,
     DiscardDown,
@@ -85,6 +86,7 @@ from .state import (
     HAND_SIZE,
     SETUP,
     SP_MAXIMUM,
+    TAINT_OVERLOAD,
     WOUND_DECK,
     BattleState,
     CasketState,
@@ -644,6 +646,16 @@ def _wound(tx: _Tx, seat: int, reason: str, rule: str) -> None:
         tx.emit(ev.PilotKilled(seat, "R-PLT-1"))
         if not tx.seat(seat).defeated:
             tx.emit(ev.CasketDefeated(seat, "its pilot is dead: the casket is inert", "R-ADD-20"))
+
+
+def _taint_overload(tx: _Tx, seat: int) -> None:
+    """Taint Overload (R-PLT-3, R-ADD-44): Taint reaching 10 is a trigger like a defeat:
+    1d6, on 1–3 the pilot takes 2 wounds. It fires each time Taint rises to 10 from below."""
+    face = tx.dice.d6(1, purpose="the Taint Overload roll", rule="R-PLT-3")[0]
+    wounds = SURVIVAL_WOUNDS if face in SURVIVAL_WOUND_FACES else 0
+    tx.emit(ev.TaintOverloaded(seat, tx.seat(seat).taint, face, wounds))
+    for _ in range(wounds):
+        _wound(tx, seat, "Taint Overload", "R-PLT-3")
 
 
 def _defeat(tx: _Tx, seat: int, reason: str, rule: str) -> None:
@@ -1217,6 +1229,10 @@ def _adjust(tx: _Tx, command: Command) -> None:
     c = tx.seat(seat)
     if isinstance(command, AdjustHeat):
         tx.emit(ev.HeatAdjusted(seat, command.heat, command.reason))
+    elif isinstance(command, AdjustTaint):
+        tx.emit(ev.TaintAdjusted(seat, command.taint, command.reason))
+        if c.taint < TAINT_OVERLOAD <= command.taint and c.in_battle and not c.pilot_dead:
+            _taint_overload(tx, seat)
     elif isinstance(command, AdjustComponentDamage):
         total = max(0, c.damage_of(command.component) + command.amount)
         threshold = int(tx.state.ruleset.option("component_threshold"))

@@ -434,6 +434,26 @@ class BattleEnded(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class TaintAdjusted(Event):
+    """The GM set the pilot's Taint, with a reason (R-PLT-4)."""
+
+    ADJUSTMENT: ClassVar[bool] = True
+    seat: int
+    taint: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class TaintOverloaded(Event):
+    """Taint reached 10: the pilot rolled 1d6 and takes `wounds` (R-PLT-3, R-ADD-44)."""
+
+    seat: int
+    taint: int
+    face: int
+    wounds: int
+
+
+@dataclass(frozen=True, slots=True)
 class HeatAdjusted(Event):
     ADJUSTMENT: ClassVar[bool] = True
     seat: int
@@ -532,6 +552,8 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         CasketDefeated,
         CasketWithdrew,
         BattleEnded,
+        TaintAdjusted,
+        TaintOverloaded,
         HeatAdjusted,
         ComponentDamageAdjusted,
         CasketRelocated,

@@ -369,6 +369,14 @@ def _damage_taken(s: BattleState, e: ev.DamageTaken) -> BattleState:
     )
 
 
+def _taint(s: BattleState, e: ev.TaintAdjusted) -> BattleState:
+    return _seat(s, e.seat, taint=e.taint)
+
+
+def _overloaded(s: BattleState, e: ev.TaintOverloaded) -> BattleState:
+    return s  # its wounds follow as WoundFlipped events
+
+
 def _withdrew(s: BattleState, e: ev.CasketWithdrew) -> BattleState:
     s = replace(s, prompts=tuple(p for p in s.prompts if p.seat != e.seat))
     return _seat(s, e.seat, withdrawn=True)
@@ -460,6 +468,8 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.CasketDefeated: _defeated,
     ev.CasketWithdrew: _withdrew,
     ev.BattleEnded: _won,
+    ev.TaintAdjusted: _taint,
+    ev.TaintOverloaded: _overloaded,
     ev.HeatAdjusted: _heat_adjusted,
     ev.ComponentDamageAdjusted: _component_adjusted,
     ev.CasketRelocated: _relocated,

@@ -162,7 +162,7 @@ def parse_setup(doc: object) -> dict[str, Any]:
             else None
         )
         pilot = _mapping(
-            s.get("pilot", {}), f"{path}.pilot", ("name", "carried_wounds", "sp_modifier")
+            s.get("pilot", {}), f"{path}.pilot", ("name", "carried_wounds", "sp_modifier", "taint")
         )
         carried = pilot.get("carried_wounds", [])
         if not isinstance(carried, list):
@@ -233,6 +233,13 @@ def parse_setup(doc: object) -> dict[str, Any]:
                     "sp_modifier": _int(
                         pilot.get("sp_modifier", 0), f"{path}.pilot.sp_modifier", -3, 3, "R-TRN-3"
                     ),
+                    # The pilot's campaign Taint (R-PLT-4, R-ADD-44); written only when
+                    # given, so every earlier setup normalises as it did.
+                    **(
+                        {"taint": _int(pilot["taint"], f"{path}.pilot.taint", 0, 999, "R-PLT-4")}
+                        if "taint" in pilot
+                        else {}
+                    ),
                 },
                 "at": [at.q, at.r],
                 "facing": _int(s["facing"], f"{path}.facing", 1, 6, "R-BRD-2"),
@@ -295,6 +302,7 @@ def initial_state(battle_id: str, setup: Mapping[str, Any]) -> BattleState:
                 shield=s["casket"]["shield"],
                 pilot=s["pilot"]["name"],
                 pilot_sp_modifier=s["pilot"]["sp_modifier"],
+                taint=s["pilot"].get("taint", 0),
                 at=Hex(*s["at"]),
                 facing=s["facing"],
                 deck=deck,

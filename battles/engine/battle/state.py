@@ -18,6 +18,7 @@ from ..hexes import Hex
 from ..ruleset import Ruleset
 
 HAND_SIZE = 6  # R-TRN-6, R-TRN-7
+TAINT_OVERLOAD = 10  # R-PLT-3, R-PLT-4
 WOUND_DECK: tuple[str, ...] = (  # R-PLT-1: 5 minor, 3 severe, 2 trauma
     "minor-1",
     "minor-2",
@@ -148,6 +149,7 @@ class CasketState:
     at: Hex
     facing: int
     heat: int = 0
+    taint: int = 0  # the pilot's Taint, from the campaign (R-PLT-4, R-ADD-44)
     sp_max: int = 0  # this turn's maximum after chassis, pilot and strain (R-TRN-3/4)
     sp_spent: int = 0
     moved: int = 0  # hexes this turn (R-HIT-2)
