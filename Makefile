@@ -33,11 +33,12 @@ run: install .env
 
 # Production: gunicorn with WEB_CONCURRENCY workers (default 4) on HOST, plus the Celery
 # worker and beat when REDIS_URL is set (Procfile). Settings come from the environment:
-# DJANGO_SECRET_KEY and DJANGO_ALLOWED_HOSTS are required (DEBUG is off).
+# DJANGO_SECRET_KEY and DJANGO_ALLOWED_HOSTS are required (DEBUG is off). The development
+# .env is not read: production takes its settings from the environment alone.
 serve: install
-	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py collectstatic --noinput
-	HOST=$(HOST) $(BIN)/honcho -f Procfile start web $(if $(REDIS_URL),worker beat)
+	PENANCE_ENV_FILE= $(BIN)/python manage.py migrate --noinput
+	PENANCE_ENV_FILE= $(BIN)/python manage.py collectstatic --noinput
+	PENANCE_ENV_FILE= HOST=$(HOST) $(BIN)/honcho -f Procfile start web $(if $(REDIS_URL),worker beat)
 
 test: install
 	PENANCE_ENV_FILE= DJANGO_SECRET_KEY=$${DJANGO_SECRET_KEY:-$(TEST_SECRET_KEY)} $(BIN)/python -m pytest
