@@ -179,16 +179,17 @@ def _heat(s: BattleState, e: ev.HeatChanged) -> BattleState:
 
 
 def _discarded(
-    s: BattleState, e: ev.CardsDiscarded | ev.DamageTaken | ev.OverspendPaid
+    s: BattleState, e: ev.CardsDiscarded | ev.DamageTaken | ev.OverspendPaid, pile: str = "discard"
 ) -> BattleState:
-    # Discards, damage and overspend all move cards from hand and deck top to the discard pile.
+    # Discards, damage and overspend all move cards from hand and deck top to a pile: the
+    # discard pile, or under ruleset 2.1 for damage the damage pile (R-DMG-8).
     c = s.seats[e.seat]
     return _seat(
         s,
         e.seat,
         hand=_without(c.hand, e.from_hand),
         deck=_without(c.deck, e.from_deck),
-        discard=c.discard + e.from_hand + e.from_deck,
+        **{pile: getattr(c, pile) + e.from_hand + e.from_deck},
     )
 
 
@@ -356,17 +357,8 @@ def _pilot_killed(s: BattleState, e: ev.PilotKilled) -> BattleState:
 
 
 def _damage_taken(s: BattleState, e: ev.DamageTaken) -> BattleState:
-    if not s.ruleset.damage_pile:
-        return _discarded(s, e)
     # Ruleset 2.1: lost for good, face up on the damage pile (R-DMG-8).
-    c = s.seats[e.seat]
-    return _seat(
-        s,
-        e.seat,
-        hand=_without(c.hand, e.from_hand),
-        deck=_without(c.deck, e.from_deck),
-        damage_pile=c.damage_pile + e.from_hand + e.from_deck,
-    )
+    return _discarded(s, e, "damage_pile" if s.ruleset.damage_pile else "discard")
 
 
 def _taint(s: BattleState, e: ev.TaintAdjusted) -> BattleState:
