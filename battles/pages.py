@@ -10,10 +10,11 @@ import uuid
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
+from battles import board_svg
 from battles.engine.battle import public_payload, state_view
 from battles.models import Battle
 from battles.selectors import battle_events, battle_list_for, battle_state_at, battle_viewer
@@ -37,8 +38,10 @@ def battle_replay_page(request: HttpRequest, battle_id: uuid.UUID) -> HttpRespon
     if viewer.role is None:
         raise PermissionDenied("you are not part of this battle")
     raw = request.GET.get("at", str(head.version))
-    if not raw.isdigit() or not 1 <= int(raw) <= head.version:
-        raise Http404(f"at: a version from 1 to {head.version}")
+    # ASCII digits only: "²".isdigit() is true, and int("²") fails.
+    if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= head.version:
+        context = {"battle": battle, "parameter": "at", "head": head.version, "given": raw[:40]}
+        return render(request, "battles/bad_step.html", context, status=400)
     at = int(raw)
     state = head if at == head.version else battle_state_at(battle=battle, version=at)
     view = state_view(state, viewer.seats, full=viewer.full)
@@ -52,8 +55,20 @@ def battle_replay_page(request: HttpRequest, battle_id: uuid.UUID) -> HttpRespon
         }
         for e in battle_events(battle=battle, after=start, limit=2 * EVENTS_AROUND)
     ]
+    board = state.board
+    cells = board_svg.hex_cells(
+        ((h.q, h.r) for h in board.cells),
+        {(h.q, h.r): kind.name for h, kind in board.terrain.items()},
+        {(h.q, h.r): level for h, level in board.levels.items()},
+    )
     context = {
         "battle": battle,
+        "board": {
+            "cells": cells,
+            "tokens": board_svg.tokens(view["seats"]),
+            "view_box": board_svg.view_box(cells),
+            "terrains": sorted({c["terrain"] for c in cells}),
+        },
         "at": at,
         "head": head.version,
         "state": view,

@@ -50,9 +50,31 @@ def test_replay_page_sends_anonymous_users_to_log_in(battle: object) -> None:
     assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
 
 
-def test_replay_page_rejects_a_version_outside_the_stream(battle: object) -> None:
-    response = _client("gm").get(f"/battles/{battle.pk}/replay/?at=99999")  # type: ignore[attr-defined]
-    assert response.status_code == 404
+@pytest.mark.parametrize("at", ["99999", "0", "abc", "²", "-1", "1.5"])
+def test_replay_page_refuses_a_step_outside_the_stream_naming_the_parameter(
+    battle: object, at: str
+) -> None:
+    """Issue 15: a 4xx naming the parameter, never a 500 (`"²".isdigit()` is true)."""
+    response = _client("gm").get(f"/battles/{battle.pk}/replay/", {"at": at})  # type: ignore[attr-defined]
+    assert response.status_code == 400
+    assert b"<strong>at</strong> must be a step from 1 to" in response.content
+
+
+def test_replay_page_draws_every_hex_and_casket_and_shows_the_step(battle: object) -> None:
+    """Issue 12's contract: one [data-hex] per board hex, one [data-seat] per casket with
+    a text label, the step in [data-step] matching ?at=N."""
+    import re
+
+    from battles.models import Battle
+    from battles.selectors import battle_state_at
+
+    state = battle_state_at(battle=Battle.objects.get(pk=battle.pk))  # type: ignore[attr-defined]
+    page = _client("player").get(f"/battles/{battle.pk}/replay/?at=5").content.decode()  # type: ignore[attr-defined]
+    hexes = re.findall(r'data-hex="(-?\d+,-?\d+)"', page)
+    assert len(hexes) == len(set(hexes)) == len(state.board)
+    assert sorted(re.findall(r'data-seat="(\d)"', page)) == ["0", "1"]
+    assert re.findall(r'data-seat="\d" role="img" aria-label="seat \d: ', page)
+    assert 'data-step="5"' in page and 'data-command="next"' in page
 
 
 def test_battle_list_shows_only_the_users_battles(battle: object) -> None:
