@@ -366,10 +366,7 @@ def test_import_keeps_command_boundaries_and_writes_snapshots(users: dict[str, U
 def test_two_players_racing_on_one_version_one_wins_one_conflicts(committed_db: None) -> None:
     # Not the django_user_model fixture: it wraps the test in a transaction that would hold
     # SQLite's writer lock while the threads wait for it.
-    tag = uuid.uuid4().hex[:8]
-    gm = User.objects.create_user(username=f"gm-{tag}")
-    player = User.objects.create_user(username=f"pl-{tag}")
-    battle = battle_create(gm=gm, setup=demo_setup(players=(gm.username, player.username)))
+    gm, player, battle = committed_battle()
     barrier = threading.Barrier(2)
     outcomes: list[str] = []
 
@@ -402,15 +399,36 @@ def test_two_players_racing_on_one_version_one_wins_one_conflicts(committed_db: 
     assert battle.version == stream_version(battle_stream(battle=battle)) == 14
 
 
+def committed_battle() -> tuple[Any, Any, Battle]:
+    """A demo battle committed for real (threads see it), its GM and its player. Not the users
+    fixture: it wraps the test in a transaction that would hold SQLite's writer lock."""
+    tag = uuid.uuid4().hex[:8]
+    gm = User.objects.create_user(username=f"gm-{tag}")
+    player = User.objects.create_user(username=f"pl-{tag}")
+    return (
+        gm,
+        player,
+        battle_create(gm=gm, setup=demo_setup(players=(gm.username, player.username))),
+    )
+
+
+def rotate_from_13(battle: Battle, gm: Any, command_id: str) -> Any:
+    """The one command the race tests send, decided on version 13 (seat 1's first turn)."""
+    return battle_command_execute(
+        battle=battle,
+        actor=gm,
+        command_id=command_id,
+        expected_version=13,
+        body={"type": "rotate", "seat": 1, "facing": 2},
+    )
+
+
 def test_the_same_command_sent_eight_times_at_once_answers_the_original_each_time(
     committed_db: None,
 ) -> None:
     """Issue 15: a client that sends one command twice (a double tap, a retry racing the
     original) gets the original result every time, never `stale_version`."""
-    tag = uuid.uuid4().hex[:8]
-    gm = User.objects.create_user(username=f"gm-{tag}")
-    player = User.objects.create_user(username=f"pl-{tag}")
-    battle = battle_create(gm=gm, setup=demo_setup(players=(gm.username, player.username)))
+    gm, _player, battle = committed_battle()
     barrier = threading.Barrier(8)
     results: list[Any] = []
     failures: list[BaseException] = []
@@ -419,15 +437,7 @@ def test_the_same_command_sent_eight_times_at_once_answers_the_original_each_tim
     def send() -> None:
         try:
             barrier.wait(timeout=30)
-            results.append(
-                battle_command_execute(
-                    battle=battle,
-                    actor=gm,
-                    command_id=command_id,
-                    expected_version=13,
-                    body={"type": "rotate", "seat": 1, "facing": 2},
-                )
-            )
+            results.append(rotate_from_13(battle, gm, command_id))
         except BaseException as exc:
             failures.append(exc)
         finally:
@@ -455,10 +465,7 @@ def test_a_copy_that_finds_the_stream_moved_on_answers_the_original(
         pytest.skip("SQLite serialises whole requests: B would hold the writer lock")
     import battles.services as services
 
-    tag = uuid.uuid4().hex[:8]
-    gm = User.objects.create_user(username=f"gm-{tag}")
-    player = User.objects.create_user(username=f"pl-{tag}")
-    battle = battle_create(gm=gm, setup=demo_setup(players=(gm.username, player.username)))
+    gm, _player, battle = committed_battle()
     b_checked, a_committed = threading.Event(), threading.Event()
     real_version = services.stream_version
 
@@ -475,13 +482,7 @@ def test_a_copy_that_finds_the_stream_moved_on_answers_the_original(
         try:
             if name == "A":
                 assert b_checked.wait(30)
-            results[name] = battle_command_execute(
-                battle=battle,
-                actor=gm,
-                command_id=command_id,
-                expected_version=13,
-                body={"type": "rotate", "seat": 1, "facing": 2},
-            )
+            results[name] = rotate_from_13(battle, gm, command_id)
         except BaseException as exc:
             failures.append(exc)
         finally:

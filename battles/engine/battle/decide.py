@@ -86,6 +86,7 @@ from .state import (
     HAND_SIZE,
     SETUP,
     SP_MAXIMUM,
+    STRAIN_HEAT,
     TAINT_OVERLOAD,
     WOUND_DECK,
     BattleState,
@@ -398,7 +399,7 @@ def _start_turn(tx: _Tx, seat: int) -> None:
     lines = _sp_lines(c)
     tx.emit(ev.SpRestored(seat, max(0, sum(v for _, v, _ in lines)), lines))
     heat = c.heat
-    if heat < 5:
+    if heat < STRAIN_HEAT:
         return
     roll = None if heat >= 10 else tx.dice.d6(1, purpose="the strain roll", rule="R-TRN-4")[0]
     result = strain_result(roll, heat)

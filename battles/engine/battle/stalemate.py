@@ -24,9 +24,7 @@ True
 
 from __future__ import annotations
 
-from .state import HAND_SIZE, BattleState
-
-STRAIN_HEAT = 5  # R-TRN-4: the strain roll starts at 5 Heat
+from .state import HAND_SIZE, STRAIN_HEAT, BattleState
 
 
 def stalemate(state: BattleState) -> str | None:

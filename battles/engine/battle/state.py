@@ -19,6 +19,7 @@ from ..ruleset import Ruleset
 
 HAND_SIZE = 6  # R-TRN-6, R-TRN-7
 TAINT_OVERLOAD = 10  # R-PLT-3, R-PLT-4
+STRAIN_HEAT = 5  # R-TRN-4: the strain roll starts at 5 Heat
 WOUND_DECK: tuple[str, ...] = (  # R-PLT-1: 5 minor, 3 severe, 2 trauma
     "minor-1",
     "minor-2",
