@@ -14,7 +14,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import Q, QuerySet
+from django.db.models import Max, Q, QuerySet
 
 from battles.codec import BATTLE_EVENTS, STREAM_TYPE
 from battles.engine.battle import (
@@ -130,6 +130,31 @@ def battle_list_for(*, user: User) -> QuerySet[Battle]:
         .prefetch_related("seats__player")
         .order_by("-created_at")
     )
+
+
+def battle_list_rows(*, user: User) -> list[dict[str, Any]]:
+    """The battles list: each battle `user` may see with its status, round, players and last
+    activity (the time of its latest event), in three queries whatever the number."""
+    battles = list(battle_list_for(user=user))
+    ids = [str(b.id) for b in battles]
+    events = Event.objects.filter(stream_type=STREAM_TYPE, stream_id__in=ids)
+    last = dict(
+        events.values("stream_id").annotate(at=Max("recorded_at")).values_list("stream_id", "at")
+    )
+    rounds: dict[str, int] = {}
+    for stream_id, payload in (
+        events.filter(type="RoundStarted").order_by("position").values_list("stream_id", "payload")
+    ):
+        rounds[stream_id] = payload["round"]
+    return [
+        {
+            "battle": b,
+            "round": rounds.get(str(b.id)),
+            "players": sorted((s.seat, s.player.get_username()) for s in b.seats.all()),
+            "last_activity": last.get(str(b.id)),
+        }
+        for b in battles
+    ]
 
 
 def battle_state_at(*, battle: Battle, version: int | None = None) -> BattleState:
