@@ -357,3 +357,31 @@ def test_the_end_that_revealed_the_dice_cannot_be_reverted(
     with pytest.raises(RuleViolation) as err:
         decide(after, revert, before=before)
     assert (err.value.code, err.value.rule) == ("dice_revealed", "R-ADD-45")
+
+
+def test_a_revert_in_a_sealed_battle_is_decided_again_too() -> None:
+    """The GM reverts the latest command (R-ADD-24); `check_dice` decides the revert on
+    the state before the command it names, as the command service does."""
+    events = create("b", sealed_setup(), secret=SECRET)
+    commands = [RecordedCommand("create-b", None, tuple(events))]
+    state = replay(events)
+    rng = random.Random(3)
+    starts: dict[str, BattleState] = {}
+    for n in range(12):
+        if n == 6:
+            latest = commands[-1].command_id
+            body: dict[str, Any] = {"type": "revert", "command_id": latest, "reason": "oops"}
+            before = starts[latest]
+        else:
+            body, before = choose(state, list(legal_actions(state)), rng), None
+        new = decide(state, parse_command(body), dice_for(state, secret=SECRET), before=before)
+        starts[f"c{n}"] = state
+        state = replay(new, state)
+        commands.append(RecordedCommand(f"c{n}", body, tuple(new)))
+    assert any(e.type == "CommandReverted" for rc in commands for e in rc.events)
+    body = end_battle()
+    new = decide(state, parse_command(body), dice_for(state, secret=SECRET))
+    state = replay(new, state)
+    new.append(reveal(state, SECRET))
+    commands.append(RecordedCommand("end", body, tuple(new)))
+    assert check_dice(commands).status == "verified"
