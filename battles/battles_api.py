@@ -152,7 +152,11 @@ class SetupDocument(DocumentSerializer):
     name = serializers.CharField(required=False)
     board = BoardField(help_text="a board document (FORMATS.md)")
     rules = serializers.JSONField(required=False)
-    dice = serializers.JSONField(required=False, help_text='{"mode": "digital"|"table", "seed"}')
+    dice = serializers.JSONField(
+        required=False,
+        help_text='{"mode": "digital"|"table", "seed", "seed_public"}: without a seed the dice are '
+        "sealed by a secret revealed when the battle ends (R-ADD-45)",
+    )
     policy = serializers.ChoiceField(choices=("prompt", "auto"), required=False)
     cards = serializers.ListField(
         child=serializers.JSONField(), max_length=MAX_SETUP_CARDS, help_text="at most 1000"
