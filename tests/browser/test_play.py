@@ -4,6 +4,7 @@ sends one command; the page offers a seat's actions only to that seat's player."
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -168,3 +169,63 @@ def test_a_stale_page_is_told_and_refreshed(tables: tuple[Any, Any], running: Ba
     )
     assert battle_state_at(battle=running).version == head  # nothing was applied
     assert other  # both pages are still open
+
+
+def test_table_dice_are_asked_for_and_checked_as_the_engine_does(
+    browser: Any, site: str, committed_db: None, tag: str
+) -> None:
+    """Table mode: the page asks for the faces rolled; the engine's refusal is shown and
+    the faces are asked again (issue 13, R-HIT-4)."""
+    from battles.engine.demo import demo_setup
+    from battles.services import battle_create
+
+    people = users(tag)
+    for user in people.values():
+        user.set_password(f"pw-{user.username}")
+        user.save()
+    setup = demo_setup(seed=None, players=("gm" + tag, "player" + tag))
+    setup["dice"] = {"mode": "table"}
+    battle = battle_create(gm=people["gm"], setup=setup)
+    gm = _open(browser, site, "gm" + tag, battle)
+    dialog = gm.locator("#frame dialog.table-dice")
+    decks = {
+        i: [row["card"] for row in seat["deck"] for _ in range(row["count"])]
+        for i, seat in enumerate(setup["seats"])
+    }
+    asked = []
+    # Keep both opening hands; the second starts round 1, whose initiative needs two dice.
+    # Each refusal names what the table must report; the test answers as a table would.
+    for _ in range(12):
+        state = battle_state_at(battle=battle)
+        if state.phase != "setup":
+            break
+        if not dialog.is_visible():
+            button = gm.locator("#frame button[data-command*='keep_hand']").first
+            seat = json.loads(button.get_attribute("data-command"))["seat"]
+            button.click()
+            assert dialog.is_visible()
+        message = dialog.locator(".table-message").inner_text()
+        asked.append(message)
+        drawn = re.search(r"takes (\d+) card", message)
+        if drawn and not dialog.locator("input[name=drawn]").input_value():
+            dialog.locator("input[name=drawn]").fill(",".join(decks[seat][: int(drawn.group(1))]))
+        faces = re.search(r"needs (\d+) more die face", message)
+        if faces:
+            for face in [5, 2, 4, 1][: int(faces.group(1))]:
+                dialog.locator(f"[data-face='{face}']").click()
+        before = state.version
+        dialog.locator("button[value=send]").click()
+        gm.wait_for_function(
+            "v => document.querySelector('#frame dialog.table-dice')?.open"
+            " || Number(document.querySelector('#frame [data-step]').dataset.step) > v",
+            arg=before,
+            timeout=5000,
+        )
+    assert any("more die face" in m for m in asked), asked
+    assert any("report them in 'drawn'" in m for m in asked), asked
+    events = battle_events(battle=battle, limit=100)
+    rolled = [e for e in events if e.type == "InitiativeRolled"]
+    assert rolled and rolled[0].payload["throws"][0][0][1] in (5, 2, 4, 1)
+    # The refusals are 422 answers the browser logs as failed loads; nothing else went wrong.
+    assert not [e for e in gm.errors if "status of 422" not in e]
+    gm.context.close()
