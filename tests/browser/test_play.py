@@ -78,8 +78,10 @@ def _choose(page: Any) -> Any | None:
 def test_two_players_play_through_the_page_and_see_each_other_within_two_seconds(
     tables: tuple[Any, Any], running: Battle
 ) -> None:
+    """From where `running` stands (40 commands in) to the battle's end, through the pages
+    alone: each command clicked in one browser, seen in the other within 2 s."""
     gm, player = tables
-    for _ in range(24):
+    for _ in range(400):
         head = battle_state_at(battle=running).version
         if battle_state_at(battle=running).over:
             break
@@ -103,6 +105,11 @@ def test_two_players_play_through_the_page_and_see_each_other_within_two_seconds
         _wait_step(acting, new_head, 5000)
         _wait_step(other, new_head)  # the other table's page, live, within 2 s
         assert other.locator(f'.log [data-line="{new_head}"]').count() == 1
+    state = battle_state_at(battle=running)
+    assert state.over, f"not over after 400 commands: round {state.round}"
+    for page in (gm, player):
+        assert "won by" in page.locator("#frame .status").inner_text()
+        assert page.locator("#frame [data-play]").count() == 0
     assert not gm.errors and not player.errors
 
 
