@@ -696,7 +696,7 @@ class BattleUpdatesView(BattlesView):
         after: int = query.validated_data["after"]
         limit: int = query.validated_data["limit"]
         allowed = live_wait_limit(request)
-        wait = min(query.validated_data["wait"], allowed)
+        wait = min(float(query.validated_data["wait"]), allowed)
         started = time.monotonic()
         head = selectors.battle_head_version(battle=battle)
         if after > head:
@@ -715,8 +715,9 @@ class BattleUpdatesView(BattlesView):
         else:
             shown = []
         waited_ms = int((time.monotonic() - started) * 1000)
-        # Nothing new after a short wait: the page asks again about once a second.
-        idle_ms = 0 if events else max(0, LIVE_SHORT_POLL_AFTER_MS - waited_ms)
+        # Nothing new and no wait (a short poll): the page asks again about once a second;
+        # after a long poll that timed out it may ask again at once.
+        idle_ms = LIVE_SHORT_POLL_AFTER_MS if not events and wait == 0 else 0
         out = {
             "version": head,
             "events": shown,
