@@ -10,6 +10,7 @@ the seat they name; GM adjustments from the GM only (R-ADD-24).
 
 from __future__ import annotations
 
+import os
 import time
 from typing import Any
 from uuid import UUID
@@ -638,13 +639,20 @@ LIVE_SHORT_POLL_AFTER_MS = 1000
 
 
 def live_wait_limit(request: Request) -> float:
-    """The longest a request may wait here: PENANCE_LIVE_MAX_WAIT seconds, or "auto" (the
-    default): LIVE_MAX_WAIT where the server runs requests in threads, 0 where each request
-    holds a process (WSGI's `wsgi.multithread` false: gunicorn's sync workers)."""
-    setting = getattr(settings, "PENANCE_LIVE_MAX_WAIT", "auto")
+    """The longest a request may wait here: PENANCE_LIVE_MAX_WAIT seconds (the setting, else
+    the environment variable), or "auto" (the default): LIVE_MAX_WAIT where the server runs
+    requests in threads, 0 where each request holds a process (WSGI's `wsgi.multithread`
+    false: gunicorn's sync workers). A value that is not a number counts as "auto"."""
+    setting = getattr(settings, "PENANCE_LIVE_MAX_WAIT", None)
+    if setting is None:
+        setting = os.environ.get("PENANCE_LIVE_MAX_WAIT") or "auto"
     if setting == "auto":
         return LIVE_MAX_WAIT if request.META.get("wsgi.multithread") else 0.0
-    return max(0.0, min(float(setting), LIVE_MAX_WAIT))
+    try:
+        seconds = float(setting)
+    except (TypeError, ValueError):
+        return LIVE_MAX_WAIT if request.META.get("wsgi.multithread") else 0.0
+    return max(0.0, min(seconds, LIVE_MAX_WAIT)) if seconds == seconds else 0.0
 
 
 class UpdatesOutput(serializers.Serializer[Any]):

@@ -373,13 +373,7 @@ def _control_reason(
             f"not a field of {command.NAME}: only the GM's controls take a reason, in the "
             "command body (R-ADD-24)",
         )
-    gm_for_other = (
-        battle.gm_id == actor.pk
-        and not BattleSeat.objects.filter(
-            battle=battle, seat=command.seat, player_id=actor.pk
-        ).exists()
-    )
-    if not gm_for_other:
+    if battle.gm_id != actor.pk:
         if reason is not None:
             raise InvalidInput(
                 "reason",
@@ -387,6 +381,11 @@ def _control_reason(
                 "not play; a player withdraws with none (R-TRN-9)",
                 "R-TRN-9",
             )
+        return None
+    plays_it = BattleSeat.objects.filter(
+        battle=battle, seat=command.seat, player_id=actor.pk
+    ).exists()
+    if plays_it and reason is None:  # the GM withdrawing their own seat: play, as any player
         return None
     if not isinstance(reason, str) or not reason.strip() or len(reason) > MAX_REASON:
         raise InvalidInput(
