@@ -464,6 +464,7 @@ class BattleCommandView(BattlesView):
                 expected_version=serializer.validated_data["expected_version"],
                 body=body,
                 reason=request.data.get("reason") if body.get("type") == "withdraw" else None,
+                require_reason=True,
             )
         except services.TableInputRefused as exc:  # table dice: the field at fault too
             return Response(exc.as_body(), status=status.HTTP_422_UNPROCESSABLE_ENTITY)

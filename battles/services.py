@@ -286,11 +286,13 @@ def battle_command_execute(
     expected_version: int,
     body: Mapping[str, Any],
     reason: str | None = None,
+    require_reason: bool = False,
 ) -> CommandResult:
     """Decide one command on the state at `expected_version` and record its events.
 
-    `reason` goes with a GM control whose command carries none: the GM accepting a
-    seat's withdrawal (R-TRN-9) needs one, and the command is then an adjustment.
+    `reason` goes with a GM control whose command carries none: the GM accepting the
+    withdrawal of a seat they do not play (R-TRN-9); the command is then an adjustment.
+    With `require_reason` (the API, issue 13) that withdrawal needs one.
 
     - A command id this battle already recorded with the same body and expected
       version returns the original events (`duplicate`), whatever happened since;
@@ -305,7 +307,7 @@ def battle_command_execute(
         raise InvalidInput("command_id", "must be 1 to 64 characters")
     command = parse_command(body)
     _check_may_command(battle, actor, command)
-    reason = _control_reason(battle, actor, command, reason)
+    reason = _control_reason(battle, actor, command, reason, require_reason)
     stream = battle_stream(battle=battle)
     fingerprinted = {**body, "reason": reason} if reason is not None else body
     fingerprint = command_fingerprint(fingerprinted, expected_version)
@@ -357,7 +359,11 @@ MAX_REASON = 500  # as the engine's GM commands (commands.MAX_REASON)
 
 
 def _control_reason(
-    battle: Battle, actor: AbstractBaseUser, command: Command, reason: str | None
+    battle: Battle,
+    actor: AbstractBaseUser,
+    command: Command,
+    reason: str | None,
+    required: bool,
 ) -> str | None:
     """The reason a GM control gives besides its command, checked.
 
@@ -385,7 +391,9 @@ def _control_reason(
     plays_it = BattleSeat.objects.filter(
         battle=battle, seat=command.seat, player_id=actor.pk
     ).exists()
-    if plays_it and reason is None:  # the GM withdrawing their own seat: play, as any player
+    if reason is None and (plays_it or not required):
+        # The GM withdrawing their own seat is play, as for any player; so is a withdrawal
+        # from an in-process caller that does not ask for the GM's reason.
         return None
     if not isinstance(reason, str) or not reason.strip() or len(reason) > MAX_REASON:
         raise InvalidInput(

@@ -13,7 +13,10 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
+from battles import services
 from battles.engine.demo import demo_setup
+from battles.engine.errors import InvalidInput
+from battles.models import Battle
 from penance_site.eventstore.store import StreamRef, read_stream, stream_version
 
 pytestmark = pytest.mark.django_db
@@ -193,3 +196,50 @@ def test_a_reason_is_refused_where_no_control_takes_one(
     assert response.status_code == 400
     assert response.json()["errors"][0]["field"] == "reason"
     assert version(bid) == before
+
+
+@pytest.mark.parametrize(("reason", "adjustment"), [(None, False), ("my own call", True)])
+def test_a_gm_who_plays_the_seat_withdraws_it_as_play_or_with_a_reason(
+    clients: dict[str, Client], reason: str | None, adjustment: bool
+) -> None:
+    response = post(clients["gm"], "/api/battles/", demo_setup(players=("alice", "gm")))
+    battle = str(response.json()["id"])  # seed 7: seat 1 (the GM's) has the first turn
+    body: dict[str, Any] = {"type": "withdraw", "seat": 1}
+    if reason is not None:
+        body["reason"] = reason
+    sent = send(clients["gm"], battle, body)
+    assert sent.status_code == 201, sent.content
+    event = sent.json()["events"][0]
+    assert (event["type"], event["adjustment"], event["reason"]) == (
+        "CasketWithdrew",
+        adjustment,
+        reason,
+    )
+
+
+def test_in_process_callers_may_withdraw_a_seat_without_a_reason(
+    clients: dict[str, Client], bid: str
+) -> None:
+    """The reason is the API's demand (issue 13); the service asks for it on request only, so
+    in-process callers (campaign tooling) keep working, and the withdrawal is play."""
+    battle = Battle.objects.get(pk=bid)
+    gm = User.objects.get(username="gm")
+    result = services.battle_command_execute(
+        battle=battle,
+        actor=gm,
+        command_id="gm-withdraws",
+        expected_version=version(bid),
+        body={"type": "withdraw", "seat": 1},
+    )
+    assert result.events[0].type == "CasketWithdrew"
+    assert result.events[0].metadata["adjustment"] is False
+    with pytest.raises(InvalidInput) as refused:
+        services.battle_command_execute(
+            battle=battle,
+            actor=gm,
+            command_id="gm-withdraws-again",
+            expected_version=version(bid),
+            body={"type": "withdraw", "seat": 0},
+            require_reason=True,
+        )
+    assert refused.value.field == "reason"
