@@ -710,7 +710,10 @@ class BattleUpdatesView(BattlesView):
         head = selectors.battle_head_version(battle=battle)
         if after > head:
             raise InvalidInput("after", f"must be at most the battle's version {head}, got {after}")
-        interval = float(getattr(settings, "PENANCE_LIVE_POLL_INTERVAL", LIVE_POLL_INTERVAL))
+        # At least 50 ms between looks at the store, whatever the setting says.
+        interval = max(
+            0.05, float(getattr(settings, "PENANCE_LIVE_POLL_INTERVAL", LIVE_POLL_INTERVAL))
+        )
         while head <= after and time.monotonic() - started + interval <= wait:
             time.sleep(interval)
             head = selectors.battle_head_version(battle=battle)

@@ -15,6 +15,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import connection
 from django.test import Client, override_settings
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from battles import battles_api, services
 from battles.engine.demo import demo_setup
@@ -298,3 +300,27 @@ def test_the_schema_documents_the_endpoint(client: Client) -> None:
     assert {p["name"] for p in operation["parameters"]} >= {"after", "wait", "limit"}
     output = schema["components"]["schemas"]["UpdatesOutput"]["properties"]
     assert {"version", "events", "more", "waited_ms", "poll_after_ms"} <= set(output)
+
+
+@pytest.mark.django_db
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    params=st.dictionaries(
+        st.sampled_from(["after", "wait", "limit", "x"]),
+        st.one_of(
+            st.integers(-(2**70), 2**70).map(str),
+            st.text(max_size=8),
+            st.sampled_from(["", "1e9", "nan", "inf", "0x10", " 3", "３", "\x00"]),
+        ),
+        max_size=4,
+    )
+)
+def test_generated_parameters_are_never_a_500(
+    clients: dict[str, Client], bid: str, params: dict[str, str]
+) -> None:
+    response = clients["alice"].get(f"/api/battles/{bid}/updates", params)
+    assert response.status_code in (200, 400), response.content
+    if response.status_code == 400:
+        assert all(e["field"] in ("after", "wait", "limit") for e in response.json()["errors"])
