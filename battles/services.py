@@ -328,7 +328,9 @@ def battle_command_execute(
     before = _state_before_latest(battle, command) if isinstance(command, Revert) else None
     secret = _dice_secret(battle, state)
     events = _decide_with_table_check(state, command, before, secret)
-    metadata = _metadata(actor, events, reason=reason)
+    # A GM control's reason goes with every one of its events (the log shows it on each).
+    control_reason = getattr(command, "reason", None) if command.GM_ONLY else reason
+    metadata = _metadata(actor, events, reason=control_reason)
     if secret is not None:
         # The body lets `verify` decide the command again once the secret is revealed.
         metadata["command"] = dict(body)

@@ -18,6 +18,11 @@ Both server modes are measured in one run:
   again after `poll_after_ms` (1 s): short polling.
 - `gthread`: the same with `--worker-class gthread --threads 8`: requests wait up
   to 20 s in a thread, answered as soon as the store has the event: long polling.
+- `sync-long` (not run by default): sync workers made to hold requests
+  (`PENANCE_LIVE_MAX_WAIT=20`), the configuration docs/FRONTEND.md advises against;
+  with `--watchers` more open pages than workers it shows why.
+
+`--watchers N` adds N more open pages (the battle's watchers), alternating servers.
 
 Run:
 
@@ -135,7 +140,8 @@ class Page:
 
 
 def start_server(database_url: str, port: int, workers: int, mode: str) -> subprocess.Popen[bytes]:
-    """gunicorn as the Procfile starts it (sync workers), or with threads (`gthread`)."""
+    """gunicorn as the Procfile starts it (sync workers), or with threads (`gthread`), or
+    sync workers made to hold requests (`sync-long`)."""
     env = {
         **os.environ,
         "DATABASE_URL": database_url,
@@ -144,6 +150,8 @@ def start_server(database_url: str, port: int, workers: int, mode: str) -> subpr
         "PENANCE_ENV_FILE": "",
     }
     env.pop("PENANCE_LIVE_MAX_WAIT", None)  # "auto": what the server mode allows
+    if mode == "sync-long":
+        env["PENANCE_LIVE_MAX_WAIT"] = "20"
     command = [
         GUNICORN,
         "penance_site.wsgi:application",
@@ -202,7 +210,12 @@ def choose(actions: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
 
 
 def measure(
-    ports: tuple[int, int], tokens: tuple[str, str], battle: str, commands: int, seed: int
+    ports: tuple[int, int],
+    tokens: tuple[str, str],
+    battle: str,
+    commands: int,
+    seed: int,
+    watcher_tokens: list[str],
 ) -> tuple[list[float], list[float], int, list[str]]:
     """(delivery ms per command, POST ms per command, update requests, errors)."""
     rng = random.Random(seed)
@@ -210,6 +223,9 @@ def measure(
     status, detail = players[0].call("GET", f"/api/battles/{battle}/")
     assert status == 200, detail
     pages = [Page(ports[i], tokens[i], battle, detail["version"]) for i in (0, 1)]
+    pages += [
+        Page(ports[i % 2], t, battle, detail["version"]) for i, t in enumerate(watcher_tokens)
+    ]
     for page in pages:
         page.thread.start()
     delivery: list[float] = []
@@ -256,7 +272,10 @@ def main() -> None:
     parser.add_argument("--commands", type=int, default=50)
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers per server")
     parser.add_argument("--port", type=int, default=8775, help="server A; server B is +1")
-    parser.add_argument("--modes", nargs="+", default=["sync", "gthread"])
+    parser.add_argument(
+        "--modes", nargs="+", default=["sync", "gthread"], choices=["sync", "gthread", "sync-long"]
+    )
+    parser.add_argument("--watchers", type=int, default=0, help="more open pages")
     args = parser.parse_args()
     if connection.vendor != "postgresql":
         sys.exit("bench/live.py measures the production setup: set DATABASE_URL=postgres://…")
@@ -266,7 +285,8 @@ def main() -> None:
     )
     print(
         f"date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC; two gunicorn servers, "
-        f"{args.workers} workers each; {args.commands} commands per mode"
+        f"{args.workers} workers each; {args.commands} commands per mode; "
+        f"{2 + args.watchers} open pages"
     )
     with throwaway_database("live") as name:
         model = get_user_model()
@@ -276,12 +296,17 @@ def main() -> None:
             bob = model.objects.create_user(username=f"bob-{mode}")
             tokens = (Token.objects.create(user=alice).key, Token.objects.create(user=bob).key)
             battle = battle_create(gm=gm, setup=demo_setup(players=(alice.username, bob.username)))
+            watcher_tokens = []
+            for i in range(args.watchers):
+                watcher = model.objects.create_user(username=f"watcher-{mode}-{i}")
+                battle.watchers.create(user=watcher)
+                watcher_tokens.append(Token.objects.create(user=watcher).key)
             ports = (args.port, args.port + 1)
             servers = [start_server(database_url(name), p, args.workers, mode) for p in ports]
             try:
                 started = time.monotonic()
                 delivery, post_ms, requests, errors = measure(
-                    ports, tokens, str(battle.id), args.commands, seed=1
+                    ports, tokens, str(battle.id), args.commands, 1, watcher_tokens
                 )
                 elapsed = time.monotonic() - started
             finally:
@@ -291,8 +316,9 @@ def main() -> None:
                 f"{mode}: {len(delivery)} commands in {elapsed:.0f} s; POST → other page: "
                 f"median {statistics.median(delivery):.0f} ms, p95 "
                 f"{percentile(delivery, 95):.0f} ms, max {max(delivery):.0f} ms; command POST "
-                f"median {statistics.median(post_ms):.0f} ms; update requests "
-                f"{requests / elapsed:.1f}/s for two pages; errors {len(errors)}"
+                f"median {statistics.median(post_ms):.0f} ms, max {max(post_ms):.0f} ms; "
+                f"update requests "
+                f"{requests / elapsed:.1f}/s in all; errors {len(errors)}"
             )
             for error in errors[:5]:
                 print(f"  error: {error}")

@@ -120,7 +120,7 @@ def test_every_control_is_recorded_as_an_adjustment_with_its_reason(
     first = response.json()["events"][0]
     assert first["type"] == EVENT[control]
     assert all(e["adjustment"] for e in response.json()["events"])
-    assert first["reason"] == f"the table agreed: {control}"
+    assert {e["reason"] for e in response.json()["events"]} == {f"the table agreed: {control}"}
     # Every member's log shows it so: the events, and the live updates.
     for who in ("gm", "alice", "bob", "watcher"):
         log = clients[who].get(f"/api/battles/{bid}/events?after={before}").json()["events"]
@@ -243,3 +243,19 @@ def test_in_process_callers_may_withdraw_a_seat_without_a_reason(
             require_reason=True,
         )
     assert refused.value.field == "reason"
+
+
+def test_ending_a_sealed_battle_shows_the_reason_on_the_revealed_secret_too(
+    clients: dict[str, Client],
+) -> None:
+    """Digital dice without a seed are sealed (R-ADD-45): the end also reveals the secret,
+    in the same append, and the GM's reason goes with that event as well."""
+    setup = demo_setup(players=("alice", "bob"))
+    setup["dice"] = {"mode": "digital"}
+    battle = str(post(clients["gm"], "/api/battles/", setup).json()["id"])
+    body = {"type": "end_battle", "side": None, "reason": "time at the table"}
+    response = send(clients["gm"], battle, body)
+    assert response.status_code == 201, response.content
+    events = response.json()["events"]
+    assert [e["type"] for e in events] == ["BattleEnded", "DiceSecretRevealed"]
+    assert all(e["adjustment"] and e["reason"] == "time at the table" for e in events)
