@@ -149,6 +149,11 @@ class LegalActionsOutput(serializers.Serializer[Any]):
         help_text="whom the battle waits for and why, in words (or that it is over)"
     )
     rule = serializers.CharField(allow_null=True, help_text="the ruling behind `message`")
+    withdraw_needs_reason = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="the seats whose `withdraw` you send with a `reason`: the GM accepting the "
+        "withdrawal of a seat they do not play (R-TRN-9, R-ADD-24); empty for players",
+    )
 
 
 class DiceCheckOutput(serializers.Serializer[Any]):
@@ -548,6 +553,7 @@ class BattleLegalActionsView(BattlesView):
             "over": play.over,
             "message": play.message,
             "rule": play.rule,
+            "withdraw_needs_reason": sorted(play.reason_seats),
         }
         return Response(LegalActionsOutput(out).data)
 

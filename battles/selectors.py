@@ -408,6 +408,9 @@ class PlayStatus:
     over: bool
     message: str
     rule: str | None
+    # Seats whose withdrawal this viewer gives only with a reason: the GM accepting the
+    # withdrawal of a seat they do not play (R-TRN-9, services._control_reason).
+    reason_seats: frozenset[int] = frozenset()
 
 
 def _seat_players(battle: Battle) -> dict[int, str]:
@@ -467,11 +470,13 @@ def battle_play_status(*, battle: Battle, user: User) -> PlayStatus:
     whom the battle waits for and why, from one fold of the stream."""
     state = battle_state_at(battle=battle)
     role = battle_role(battle=battle, user=user)
+    seats = battle_seats_of(battle=battle, user=user)
+    reason_seats: frozenset[int] = frozenset()
     if role == "gm":
         actions = list(legal_actions(state))
+        reason_seats = frozenset(c.seat for c in state.seats) - seats
     else:
-        seats = battle_seats_of(battle=battle, user=user)
         actions = list(legal_actions(state, seats)) if seats else []
     waiting = battle_waiting_for(battle=battle, state=state)
     message, rule = _waiting_message(state, waiting)
-    return PlayStatus(state.version, actions, waiting, state.over, message, rule)
+    return PlayStatus(state.version, actions, waiting, state.over, message, rule, reason_seats)

@@ -85,7 +85,16 @@ def test_the_response_stays_compatible(clients: dict[str, Client]) -> None:
     """`version` and `actions` are as before; the wait is told in added fields only."""
     bid = new_battle(clients)
     answer = legal(clients["bob"], bid)
-    assert set(answer) == {"version", "actions", "waiting_for", "over", "message", "rule"}
+    assert set(answer) == {
+        "version",
+        "actions",
+        "waiting_for",
+        "over",
+        "message",
+        "rule",
+        "withdraw_needs_reason",
+    }
+    assert all(set(a) <= {"body", "to_hit"} for a in answer["actions"])
     assert answer["version"] == version(bid)
     assert {"pass", "rotate"} <= {a["body"]["type"] for a in answer["actions"]}
     assert all(a["body"]["seat"] == 1 for a in answer["actions"])
@@ -170,3 +179,21 @@ def test_the_schema_documents_the_wait(client: Client) -> None:
         parts["LegalActionsOutput"]["properties"]
     )
     assert set(parts["WaitingOutput"]["required"]) >= {"seat", "player", "kind", "prompt", "rule"}
+
+
+def test_the_gm_learns_that_accepting_a_withdrawal_needs_a_reason(
+    clients: dict[str, Client],
+) -> None:
+    """R-TRN-9, R-ADD-24: the GM learns which seats' `withdraw` needs a reason (those they
+    do not play); the seat's own player withdraws with the body as it is."""
+    bid = new_battle(clients)
+    answer = legal(clients["gm"], bid)
+    gm = [a for a in answer["actions"] if a["body"]["type"] == "withdraw"]
+    assert [a["body"] for a in gm] == [{"type": "withdraw", "seat": 1}]
+    assert answer["withdraw_needs_reason"] == [0, 1]
+    assert legal(clients["bob"], bid)["withdraw_needs_reason"] == []
+    bare = send(clients["gm"], bid, gm[0]["body"])
+    assert bare.status_code == 400 and bare.json()["errors"][0]["field"] == "reason"
+    accepted = send(clients["gm"], bid, {**gm[0]["body"], "reason": "Bob has to leave"})
+    assert accepted.status_code == 201, accepted.content
+    assert accepted.json()["events"][0]["adjustment"] is True
