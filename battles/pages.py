@@ -18,7 +18,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
@@ -37,10 +37,8 @@ from battles.models import Battle
 from battles.selectors import (
     Viewer,
     battle_events,
-    battle_head_version,
     battle_latest_command,
     battle_list_rows,
-    battle_role,
     battle_state_at,
     battle_viewer,
 )
@@ -111,17 +109,6 @@ def battle_replay_page(request: HttpRequest, battle_id: uuid.UUID) -> HttpRespon
     response = render(request, "battles/replay.html", context)
     patch_vary_headers(response, ["HX-Request"])
     return response
-
-
-@require_GET
-@login_required
-def battle_head(request: HttpRequest, battle_id: uuid.UUID) -> JsonResponse:
-    """The battle's latest version, for open pages to notice new events (docs/FRONTEND.md,
-    "Live updates"): one indexed query, any web process can answer it."""
-    battle = get_object_or_404(Battle, pk=battle_id)
-    if battle_role(battle=battle, user=request.user) is None:  # type: ignore[arg-type]
-        raise PermissionDenied("you are not the GM, a player or a watcher of this battle")
-    return JsonResponse({"version": battle_head_version(battle=battle)})
 
 
 @require_GET

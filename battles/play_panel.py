@@ -175,6 +175,9 @@ def panel(
             "type": body["type"],
             "to_hit": a.preview,
         }
+        if body["type"] == "withdraw" and gm and seat not in seats:
+            # The GM accepting the withdrawal of a seat they do not play gives a reason.
+            item["ask_reason"] = True
         if body["type"] == "move":
             costs = budgets.get(seat)
             if costs is None:
@@ -227,9 +230,13 @@ def panel(
             )
             cards.append({**info, "instance": instance, "reason": reason})
         hands.append({"seat": seat, "casket": c.name, "cards": cards})
+    prompt_names = ("Opening hand", "Reactive window", "Damage", "Discard down")
     return {
         "version": state.version,
-        "groups": list(groups.items()),
+        # A prompt's answers come first and the page shows them as a dialog (issue 13).
+        "prompt_groups": [(g, groups[g]) for g in prompt_names if g in groups],
+        "prompt_text": waiting_for(state, names) if state.prompts else "",
+        "groups": [(g, a) for g, a in groups.items() if g not in prompt_names],
         "moves": moves,
         "hands": hands,
         "waiting": waiting_for(state, names),

@@ -344,13 +344,6 @@ def test_no_play_panel_on_an_earlier_step_nor_for_a_finished_battle(running: Bat
     assert "data-play" not in _page("gm", finished)
 
 
-def test_the_head_endpoint_answers_members_only(running: Battle) -> None:
-    head = battle_state_at(battle=running).version
-    assert _client("player").get(f"/battles/{running.pk}/replay/head").json() == {"version": head}
-    assert _client("outsider").get(f"/battles/{running.pk}/replay/head").status_code == 403
-    assert Client().get(f"/battles/{running.pk}/replay/head").status_code == 302
-
-
 def test_the_log_fragment_holds_the_lines_after_a_version(running: Battle) -> None:
     head = battle_state_at(battle=running).version
     body = (

@@ -61,6 +61,8 @@ if (viewer) {
 
   const syncPage = () => {
     restoreKept();
+    // A prompt for this viewer takes the focus, so a keyboard or screen reader user is there.
+    document.querySelector("#frame [data-prompt]")?.focus();
     const { at, last } = frameStep();
     const url = new URL(window.location.href);
     url.searchParams.set("at", String(at));
@@ -169,7 +171,14 @@ if (viewer) {
     if (action) {
       event.preventDefault();
       if (action.dataset.confirm && !window.confirm(action.dataset.confirm)) return;
-      send(JSON.parse(action.dataset.command), action);
+      const body = JSON.parse(action.dataset.command);
+      if (action.dataset.askReason) {
+        // The GM accepting a player's withdrawal gives a reason (R-TRN-9).
+        const reason = window.prompt(action.dataset.askReason);
+        if (!reason) return;
+        body.reason = reason;
+      }
+      send(body, action);
       return;
     }
     const jump = el.closest("[data-at]");
@@ -352,28 +361,38 @@ if (viewer) {
     if (at !== head) document.querySelector("#frame [data-step]")?.setAttribute("data-last", String(head));
   }
 
+  // The store's updates endpoint (docs/FRONTEND.md, "Live updates"): it answers at once
+  // when the stream is past `after`, or holds the request where the server can afford it,
+  // and says how long to wait before asking again (`poll_after_ms`).
   async function poll() {
+    let delay = 1000;
     try {
-      const response = await fetch(`/battles/${battleId}/replay/head`, { credentials: "same-origin" });
+      const response = await fetch(`/api/battles/${battleId}/updates?after=${knownHead}&wait=20`, {
+        credentials: "same-origin",
+        headers: { Accept: "application/json" },
+      });
       if (response.ok) {
-        const { version } = await response.json();
-        if (version > knownHead) {
+        const update = await response.json();
+        delay = update.more ? 0 : update.poll_after_ms ?? 1000;
+        if (update.version > knownHead) {
           const following = frameStep().at === knownHead && !sending && !inFlight;
-          if (following) await follow(version);
+          if (following) await follow(update.version);
           else {
             const previous = knownHead;
-            knownHead = version;
-            if (scrub) scrub.max = String(version);
+            knownHead = update.version;
+            if (scrub) scrub.max = String(update.version);
             await appendLog(previous);
-            const step = document.querySelector("#frame [data-step]");
-            step?.setAttribute("data-last", String(version));
+            document.querySelector("#frame [data-step]")?.setAttribute("data-last", String(update.version));
           }
         }
+      } else if (response.status === 400) {
+        window.location.reload(); // the page holds a version the stream never had
+        return;
       }
     } catch (error) {
       // Offline: the next poll catches up from knownHead.
     }
-    window.setTimeout(poll, document.hidden ? 5000 : 1000);
+    window.setTimeout(poll, document.hidden ? Math.max(delay, 5000) : delay);
   }
   if (viewer.dataset.live === "1") window.setTimeout(poll, 1000);
 
@@ -459,6 +478,7 @@ if (viewer) {
   }
 
   const start = () => {
+    document.querySelector("#frame [data-prompt]")?.focus();
     drawSeries();
     drawOdds();
     applySelection();
