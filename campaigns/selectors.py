@@ -25,7 +25,15 @@ from penance_site.eventstore.store import (
 
 from . import domain
 from .codec import CAMPAIGN_EVENTS, STREAM_TYPE
-from .models import Campaign, CampaignPlayer, CardVersion, CasketBuild, Mission, Pilot
+from .models import (
+    Campaign,
+    CampaignPlayer,
+    CardVersion,
+    CasketBuild,
+    Mission,
+    OutcomeOutbox,
+    Pilot,
+)
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -227,3 +235,16 @@ def deck_card_versions(
 
 def mission_of_battle(*, battle_id: uuid.UUID) -> Mission | None:
     return Mission.objects.select_related("campaign").filter(battle_id=battle_id).first()
+
+
+# --- pages (issue 14) ----------------------------------------------------------------------------
+
+
+def outcomes_pending_for(*, campaign: Campaign) -> QuerySet[OutcomeOutbox]:
+    """The campaign's battles that ended and whose outcome the campaign has not taken in yet
+    (the outbox, R-PLT-5), oldest first."""
+    return (
+        OutcomeOutbox.objects.select_related("mission")
+        .filter(mission__campaign=campaign, applied_at__isnull=True)
+        .order_by("created_at")
+    )

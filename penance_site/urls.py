@@ -60,6 +60,7 @@ urlpatterns = [
     path("api/", include("penance_site.accounts.urls")),
     path("battles/", pages.battle_list_page, name="battle-list"),
     path("battles/<uuid:battle_id>/replay/", pages.battle_replay_page, name="battle-replay"),
+    path("", include("campaigns.page_urls")),
     *PASSWORD_RESET,
     # Last: any other /api/ URL is a JSON 404, not Django's HTML page.
     re_path(r"^api/", api.api_not_found),

@@ -1,0 +1,363 @@
+"""Server-rendered campaign pages (issue 14): thin views over `campaigns.services` and
+`campaigns.selectors`, like the API in campaigns_api.py; no rule is decided here.
+
+Who sees what (R-ADD-31), as in the API: anonymous users are sent to log in; the GM and
+the campaign's players read everything in it; anyone else gets 404 for a private
+campaign (they may not learn it exists) and 403 for a public one. The GM makes every
+change; a player creates and revises their own builds.
+
+Forms are plain HTML with CSRF, POST-redirect-GET. A refused form re-renders its page
+with status 400 and the refusal's field, message and rule (InvalidInput, RuleViolation),
+and nothing is written (every service runs in one transaction).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods
+
+from battles.engine.errors import InvalidInput, RuleViolation
+from battles.engine.ruleset import DEFAULT_VERSION, RULESETS, parse_ruleset
+
+from . import domain, selectors, services
+from .models import Campaign
+
+GET_POST = require_http_methods(["GET", "HEAD", "POST"])
+GET_ONLY = require_http_methods(["GET", "HEAD"])
+
+
+# --- access and errors ---------------------------------------------------------------------------
+
+
+def _campaign(request: HttpRequest, campaign_id: uuid.UUID) -> tuple[Campaign, str]:
+    """The campaign and the user's role; 404 for a private campaign they are not part of,
+    403 for a public one (R-ADD-31)."""
+    found = selectors.campaign_get_for(campaign_id=campaign_id, user=request.user)
+    if found is None:
+        raise Http404("no such campaign")
+    campaign, role = found
+    if role is None:
+        raise PermissionDenied("you are not part of this campaign")
+    return campaign, role
+
+
+def _gm_only(role: str) -> None:
+    if role != "gm":
+        raise PermissionDenied("only the campaign's GM may do this (R-ADD-31)")
+
+
+@dataclass(frozen=True)
+class FormError:
+    """A refusal shown on a page: the field (or None for the whole form), the message and
+    the ruling behind it."""
+
+    field: str | None
+    message: str
+    rule: str | None = None
+    code: str | None = None
+
+    @classmethod
+    def of(cls, exc: Exception) -> list[FormError]:
+        if isinstance(exc, services.DeckRejected):
+            return [cls(e["field"], e["message"], e["rule"], e["code"]) for e in exc.extra_errors]
+        if isinstance(exc, InvalidInput):
+            return [cls(exc.field, exc.message, exc.rule)]
+        if isinstance(exc, RuleViolation):
+            return [cls(None, exc.message, exc.rule, exc.code)]
+        raise TypeError(exc)
+
+
+REFUSALS = (InvalidInput, RuleViolation)
+
+
+def _redirect(name: str, *args: object, anchor: str = "") -> HttpResponseRedirect:
+    return HttpResponseRedirect(reverse(name, args=args) + (f"#{anchor}" if anchor else ""))
+
+
+def _int_field(data: Mapping[str, str], name: str, rule: str | None = None) -> int:
+    raw = (data.get(name) or "").strip()
+    try:
+        return int(raw)
+    except ValueError:
+        raise InvalidInput(name, f"must be a whole number, not {raw[:20]!r}", rule) from None
+
+
+# --- event texts ---------------------------------------------------------------------------------
+
+
+def _names(state: domain.CampaignState) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+    pilots = {p.id: p.name for p in state.pilots.values()}
+    builds = {b.id: b.current.name for b in state.builds.values()}
+    missions = {m.id: f"mission {m.number}, {m.name}" for m in state.missions}
+    return pilots, builds, missions
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def event_text(type_: str, p: Mapping[str, Any], state: domain.CampaignState) -> str:
+    """One line saying what a campaign event did, by name rather than id."""
+    pilots, builds, missions = _names(state)
+    pilot = pilots.get(p.get("pilot_id", ""), p.get("pilot_id", ""))
+    mission = missions.get(p.get("mission_id", ""), "")
+    texts: dict[str, Callable[[], str]] = {
+        "CampaignCreated": lambda: f"Campaign “{p['name']}” created by {p['gm']}",
+        "PlayerJoined": lambda: f"{p['player']} joined",
+        "MissionPlanned": lambda: f"Mission {p['number']} planned: {p['name']}",
+        "PilotEnlisted": lambda: f"{p['name']} enlisted for {p['player']}",
+        "BuildRevised": lambda: f"Build “{p['name']}” version {p['version']} ({p['player']})",
+        "MissionStarted": lambda: f"{_cap(mission)} started",
+        "PilotWounded": lambda: f"{pilot} keeps wound {p['wound']} ({p['kind']}) from {mission}",
+        "PilotDied": lambda: f"{pilot} died in {mission} ({p['rule']})",
+        "PilotWithdrew": lambda: f"{pilot} withdrew from {mission} ({p['rule']})",
+        "TaintChanged": lambda: f"{pilot}: Taint {p['delta']:+d} to {p['taint']}: {p['reason']}",
+        "ComponentDamageCarried": lambda: (
+            f"{builds.get(p['build_id'], p['build_id'])} carries component damage "
+            + (", ".join(f"{k} {v}" for k, v in p["component_damage"]) or "none")
+        ),
+        "MissionCompleted": lambda: (
+            f"{_cap(mission)} completed in round {p['round']}: "
+            + (f"{p['winner']} won" if p["winner"] else "a draw")
+        ),
+        "TraumaTreated": lambda: f"{pilot}: trauma {p['wound']} treated: {p['reason']}",
+        "ScarGained": lambda: f"{pilot} gains the scar “{p['scar']}”: {p['reason']}",
+        "PilotRetired": lambda: f"{pilot} retired: {p['reason']}",
+        "CasketRepaired": lambda: (
+            f"{builds.get(p['build_id'], p['build_id'])} repaired: {p['reason']}"
+        ),
+        "GMAdjusted": lambda: f"{pilot}: {p['field']} {p['before']} → {p['after']}: {p['reason']}",
+    }
+    text = texts.get(type_)
+    return text() if text else type_
+
+
+# --- my campaigns --------------------------------------------------------------------------------
+
+
+def _ruleset_choices() -> list[dict[str, Any]]:
+    """The ruleset versions and their options, for the campaign form (R-PLT-5)."""
+    version = RULESETS[DEFAULT_VERSION]
+    return [
+        {
+            "name": spec.name,
+            "rule": spec.rule,
+            "description": spec.description,
+            "allowed": [_option_text(v) for v in spec.allowed],
+            "minimum": spec.minimum,
+        }
+        for spec in version.options.values()
+    ]
+
+
+def _option_text(value: object) -> str:
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    return str(value)
+
+
+def _option_value(name: str, raw: str) -> object:
+    """A form's option text as the ruleset's value; parse_ruleset then checks it."""
+    spec = RULESETS[DEFAULT_VERSION].options[name]
+    for allowed in spec.allowed:
+        if _option_text(allowed) == raw:
+            return allowed
+    if spec.minimum is not None and raw.isascii() and raw.isdigit():
+        return int(raw)
+    return raw
+
+
+def _rules_from(data: Mapping[str, str]) -> dict[str, Any]:
+    options: dict[str, object] = {}
+    for name in RULESETS[DEFAULT_VERSION].options:
+        raw = data.get(f"option_{name}", "")
+        if raw:
+            options[name] = _option_value(name, raw)
+    rules = {"version": data.get("rules_version") or DEFAULT_VERSION, "options": options}
+    parse_ruleset(rules, "rules")  # names the option and its rule when refused
+    return rules
+
+
+@GET_POST
+@login_required
+def campaign_list_page(request: HttpRequest) -> HttpResponse:
+    errors: list[FormError] = []
+    if request.method == "POST":
+        try:
+            campaign = services.campaign_create(
+                gm=request.user,  # type: ignore[arg-type]
+                name=request.POST.get("name", ""),
+                private=request.POST.get("private") == "on",
+                rules=_rules_from(request.POST),
+            )
+        except REFUSALS as exc:
+            errors = FormError.of(exc)
+        else:
+            return _redirect("campaign-page", campaign.id)
+    campaigns = selectors.campaign_list_for(user=request.user).select_related("gm")
+    rows = [
+        {"campaign": c, "role": "GM" if c.gm_id == request.user.pk else "player"} for c in campaigns
+    ]
+    context = {
+        "rows": rows,
+        "errors": errors,
+        "form": request.POST if errors else {},
+        "versions": sorted(RULESETS),
+        "default_version": DEFAULT_VERSION,
+        "options": _ruleset_choices(),
+    }
+    return render(request, "campaigns/list.html", context, status=400 if errors else 200)
+
+
+# --- the campaign page ---------------------------------------------------------------------------
+
+
+def _mission_outcomes(events: list[Any], state: domain.CampaignState) -> dict[str, dict[str, Any]]:
+    """Per mission: its completion (winner, round) and the lines of what it did to pilots."""
+    out: dict[str, dict[str, Any]] = {
+        m.id: {"completed": None, "lines": []} for m in state.missions
+    }
+    for e in events:
+        mission_id = e.payload.get("mission_id")
+        if mission_id not in out:
+            continue
+        if e.type == "MissionCompleted":
+            out[mission_id]["completed"] = e.payload
+        elif e.type in {
+            "PilotWounded",
+            "PilotDied",
+            "PilotWithdrew",
+            "TaintChanged",
+            "ComponentDamageCarried",
+        }:
+            out[mission_id]["lines"].append(event_text(e.type, e.payload, state))
+    return out
+
+
+def campaign_context(campaign: Campaign, role: str) -> dict[str, Any]:
+    events = selectors.campaign_events(campaign=campaign)
+    state = selectors._fold(events)
+    pilots, _, _ = _names(state)
+    missions_by_id = {m.id: m for m in state.missions}
+    outcomes = _mission_outcomes(events, state)
+    roster = []
+    for p in state.pilots.values():
+        roster.append(
+            {
+                "pilot": p,
+                "wounds": [
+                    {"wound": w, "mission": missions_by_id.get(w.mission_id)} for w in p.wounds
+                ],
+                "severe": sum(1 for w in p.wounds if w.kind == "severe"),
+                "trauma": sum(1 for w in p.wounds if w.kind == "trauma"),
+                "withdrawn": [missions_by_id[m] for m in p.withdrawn_from if m in missions_by_id],
+            }
+        )
+    roster.sort(key=lambda r: (r["pilot"].status != domain.ALIVE, r["pilot"].name))
+    caskets = [
+        {"build": b, "current": b.current, "damage": domain.components_dict(b.component_damage)}
+        for b in sorted(state.builds.values(), key=lambda b: (b.player, b.current.name))
+    ]
+    next_mission = next((m for m in state.missions if m.status != "completed"), None)
+    missions = [
+        {
+            "mission": m,
+            "status": m.status.replace("_", " "),
+            "outcome": outcomes[m.id],
+            "seats": [
+                {
+                    "seat": seat,
+                    "pilot": pilots.get(pid, pid),
+                    "build": state.builds.get(bid),
+                    "v": v,
+                }
+                for seat, pid, bid, v in m.deployments
+            ],
+            "startable": role == "gm" and next_mission is m and m.status == "planned",
+        }
+        for m in state.missions
+    ]
+    history = [
+        {
+            "event": e,
+            "text": event_text(e.type, e.payload, state),
+            "adjustment": bool(e.metadata.get("adjustment")),
+            "actor": e.metadata.get("actor", ""),
+        }
+        for e in reversed(events)
+    ]
+    pending = list(selectors.outcomes_pending_for(campaign=campaign)) if role == "gm" else []
+    return {
+        "campaign": campaign,
+        "state": state,
+        "role": role,
+        "is_gm": role == "gm",
+        "roster": roster,
+        "caskets": caskets,
+        "missions": missions,
+        "history": history,
+        "pending": pending,
+        "rules": parse_ruleset(state.rules, "rules"),
+    }
+
+
+def _invite_url(campaign: Campaign) -> str:
+    return reverse("campaign-join", args=[services.campaign_invite_token(campaign=campaign)])
+
+
+@GET_ONLY
+@login_required
+def campaign_page(request: HttpRequest, campaign_id: uuid.UUID) -> HttpResponse:
+    campaign, role = _campaign(request, campaign_id)
+    return render(request, "campaigns/campaign.html", campaign_context(campaign, role))
+
+
+# GM forms of the campaign page: each is a service call; a refusal re-renders the page.
+CAMPAIGN_ACTIONS: dict[str, Callable[[Campaign, Any, Mapping[str, str]], object]] = {
+    "add_player": lambda c, u, d: services.campaign_player_add(
+        campaign=c, actor=u, username=d.get("username", "").strip()
+    ),
+    "enlist_pilot": lambda c, u, d: services.pilot_enlist(
+        campaign=c,
+        actor=u,
+        player=d.get("player", ""),
+        name=d.get("name", ""),
+        faction=d.get("faction", ""),
+        sp_modifier=_int_field(d, "sp_modifier", "R-TRN-3") if d.get("sp_modifier") else 0,
+    ),
+    "plan_mission": lambda c, u, d: services.mission_plan(
+        campaign=c, actor=u, name=d.get("name", "")
+    ),
+}
+
+
+@require_http_methods(["POST"])
+@login_required
+def campaign_action(request: HttpRequest, campaign_id: uuid.UUID, action: str) -> HttpResponse:
+    campaign, role = _campaign(request, campaign_id)
+    _gm_only(role)
+    do = CAMPAIGN_ACTIONS.get(action)
+    if do is None:
+        raise Http404("no such action")
+    try:
+        do(campaign, request.user, request.POST)
+    except REFUSALS as exc:
+        context = {
+            **campaign_context(campaign, role),
+            "errors": FormError.of(exc),
+            "failed_action": action,
+            "form": request.POST,
+        }
+        return render(request, "campaigns/campaign.html", context, status=400)
+    return _redirect("campaign-page", campaign.id, anchor=action.replace("_", "-"))
