@@ -16,4 +16,9 @@ urlpatterns = [
         pages.pilot_adjust,
         name="pilot-adjust",
     ),
+    path(f"{CAMPAIGN}/builds/", pages.build_list_page, name="build-list"),
+    path(f"{CAMPAIGN}/builds/new/", pages.deck_builder_page, name="build-new"),
+    path(f"{CAMPAIGN}/builds/<uuid:build_id>/", pages.build_page, name="build-page"),
+    path(f"{CAMPAIGN}/builds/<uuid:build_id>/edit/", pages.deck_builder_page, name="build-edit"),
+    path(f"{CAMPAIGN}/builds/<uuid:build_id>/diff/", pages.build_diff_page, name="build-diff"),
 ]

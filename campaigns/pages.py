@@ -25,11 +25,13 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from battles.engine.battle.state import WOUND_DECK
+from battles.engine.arcs import SHIELDS
+from battles.engine.battle.state import SP_MAXIMUM, WOUND_DECK
+from battles.engine.cards import CARD_KINDS
 from battles.engine.errors import InvalidInput, RuleViolation
 from battles.engine.ruleset import DEFAULT_VERSION, RULESETS, parse_ruleset
 
-from . import domain, selectors, services
+from . import catalogue, domain, selectors, services
 from .models import Campaign
 
 GET_POST = require_http_methods(["GET", "HEAD", "POST"])
@@ -554,3 +556,341 @@ def pilot_adjust(
         }
         return render(request, "campaigns/pilot.html", context, status=400)
     return _redirect("pilot-sheet", campaign.id, pilot_id, anchor=f"adjust-{kind}")
+
+
+# --- builds and the deck builder -----------------------------------------------------------------
+
+MAX_COUNT = 30  # a casket deck holds 30 cards (R-TRN-1, R-ADD-15)
+
+
+def _may_edit(build: domain.BuildState, role: str, user: Any) -> bool:
+    """The GM edits every build; a player only their own (R-ADD-31)."""
+    return role == "gm" or build.player == user.get_username()
+
+
+def _build_of(state: domain.CampaignState, build_id: uuid.UUID) -> domain.BuildState:
+    build = state.builds.get(str(build_id))
+    if build is None:
+        raise Http404("no such build in this campaign")
+    return build
+
+
+@GET_ONLY
+@login_required
+def build_list_page(request: HttpRequest, campaign_id: uuid.UUID) -> HttpResponse:
+    campaign, role = _campaign(request, campaign_id)
+    state = selectors.campaign_state(campaign=campaign)
+    builds = [
+        {
+            "build": b,
+            "current": b.current,
+            "cards": sum(n for _, _, n in b.current.deck),
+            "editable": _may_edit(b, role, request.user),
+        }
+        for b in sorted(state.builds.values(), key=lambda b: (b.player, b.current.name))
+    ]
+    context = {"campaign": campaign, "state": state, "role": role, "builds": builds}
+    return render(request, "campaigns/builds.html", context)
+
+
+@GET_ONLY
+@login_required
+def build_page(request: HttpRequest, campaign_id: uuid.UUID, build_id: uuid.UUID) -> HttpResponse:
+    campaign, role = _campaign(request, campaign_id)
+    state = selectors.campaign_state(campaign=campaign)
+    build = _build_of(state, build_id)
+    current = build.current
+    cards = selectors.deck_card_versions(deck=current.deck)
+    used = {
+        (bid, v): m for m in state.missions for _, _, bid, v in m.deployments if bid == build.id
+    }
+    context = {
+        "campaign": campaign,
+        "state": state,
+        "role": role,
+        "build": build,
+        "current": current,
+        "deck": [
+            {"card": c, "version": v, "count": n, "cv": cards.get((c, v))}
+            for c, v, n in current.deck
+        ],
+        "total": sum(n for _, _, n in current.deck),
+        "versions": [
+            {
+                "v": v,
+                "cards": sum(n for _, _, n in v.deck),
+                "mission": used.get((build.id, v.version)),
+            }
+            for v in reversed(build.versions)
+        ],
+        "editable": _may_edit(build, role, request.user),
+        "damage": domain.components_dict(build.component_damage),
+    }
+    return render(request, "campaigns/build.html", context)
+
+
+def _version_number(raw: str | None, build: domain.BuildState, name: str) -> int:
+    if (
+        raw is None
+        or not (raw.isascii() and raw.isdigit())
+        or not 1 <= int(raw) <= len(build.versions)
+    ):
+        raise InvalidInput(name, f"must be a version of this build, 1 to {len(build.versions)}")
+    return int(raw)
+
+
+@GET_ONLY
+@login_required
+def build_diff_page(
+    request: HttpRequest, campaign_id: uuid.UUID, build_id: uuid.UUID
+) -> HttpResponse:
+    campaign, _ = _campaign(request, campaign_id)
+    state = selectors.campaign_state(campaign=campaign)
+    build = _build_of(state, build_id)
+    context: dict[str, Any] = {"campaign": campaign, "state": state, "build": build}
+    try:
+        a = _version_number(request.GET.get("a"), build, "a")
+        b = _version_number(request.GET.get("b"), build, "b")
+    except InvalidInput as exc:
+        return render(
+            request,
+            "campaigns/build_diff.html",
+            {**context, "errors": FormError.of(exc)},
+            status=400,
+        )
+    old, new = build.versions[a - 1], build.versions[b - 1]
+    diff = selectors.build_versions_diff(old=old, new=new)
+    names = {
+        card: cv.name
+        for (card, _), cv in selectors.deck_card_versions(deck=[*old.deck, *new.deck]).items()
+    }
+    for row in diff["cards"]:
+        row["name"] = names.get(row["card"], row["card"])
+    return render(
+        request, "campaigns/build_diff.html", {**context, "a": old, "b": new, "diff": diff}
+    )
+
+
+@dataclass
+class DeckDraft:
+    """The deck builder's form: the build's fields and the deck being built, in card order."""
+
+    name: str
+    casket_class: str
+    shield: str
+    faction: str
+    equipment: list[str]
+    player: str
+    counts: dict[str, int]  # card id -> copies
+    versions: dict[str, int]  # card id -> pinned card version (kept from the build)
+
+    @classmethod
+    def of_version(cls, build: domain.BuildState) -> DeckDraft:
+        v = build.current
+        return cls(
+            v.name,
+            v.casket_class,
+            v.shield,
+            v.faction,
+            list(v.equipment),
+            build.player,
+            {c: n for c, _, n in v.deck},
+            {c: cv for c, cv, _ in v.deck},
+        )
+
+    @classmethod
+    def of_form(cls, data: Mapping[str, str]) -> DeckDraft:
+        counts: dict[str, int] = {}
+        for key, raw in data.items():
+            if not key.startswith("count-"):
+                continue
+            raw = raw.strip()
+            if not raw:
+                continue
+            if not (raw.isascii() and raw.isdigit()) or int(raw) > MAX_COUNT:
+                raise InvalidInput(
+                    key, f"must be a whole number of copies, 0 to {MAX_COUNT}", "R-TRN-1"
+                )
+            if int(raw):
+                counts[key.removeprefix("count-")] = int(raw)
+        versions: dict[str, int] = {}
+        for key, raw in data.items():
+            card = key.removeprefix("version-")
+            if key.startswith("version-") and card in counts:
+                if not (raw.isascii() and raw.isdigit()):
+                    raise InvalidInput(key, "must be a card version number")
+                versions[card] = int(raw)
+        equipment = [
+            line.strip() for line in data.get("equipment", "").splitlines() if line.strip()
+        ]
+        return cls(
+            data.get("name", ""),
+            data.get("casket_class", ""),
+            data.get("shield", ""),
+            data.get("faction", ""),
+            equipment,
+            data.get("player", ""),
+            dict(sorted(counts.items())),
+            versions,
+        )
+
+    def deck(self) -> list[dict[str, Any]]:
+        return [
+            {"card": card, "version": self.versions.get(card), "count": count}
+            for card, count in self.counts.items()
+        ]
+
+
+def _deck_check(draft: DeckDraft, state: domain.CampaignState) -> tuple[list[FormError], list[Any]]:
+    """The deck's problems with their rule IDs, through the catalogue's validate-deck service
+    (R-ADD-15, R-ADD-29, the ruleset's deck rules), and the card versions of its rows."""
+    if not draft.counts:
+        return [FormError("deck", "add cards: a casket deck has 30 cards", "R-TRN-1")], []
+    rows = catalogue.card_rows_for(
+        (card, count, draft.versions.get(card)) for card, count in draft.counts.items()
+    )
+    problems = catalogue.deck_problems(rows, parse_ruleset(state.rules, "rules"))
+    errors = [
+        FormError(
+            "deck" if p.index is None else f"deck: {rows[p.index][0].name}",
+            p.message,
+            p.rule,
+            p.code,
+        )
+        for p in problems
+    ]
+    return errors, rows
+
+
+def _builder_context(
+    campaign: Campaign,
+    role: str,
+    state: domain.CampaignState,
+    build: domain.BuildState | None,
+    draft: DeckDraft,
+    data: Mapping[str, str],
+) -> dict[str, Any]:
+    q = (data.get("q") or "").strip()[:100]
+    kind = data.get("kind") or None
+    faction = data.get("card_faction") or None
+    shown = catalogue.card_versions_current(
+        q=q or None,
+        kind=kind if kind in CARD_KINDS else None,
+        faction=faction,
+    )
+    shown_ids = {cv.card_id for cv in shown}
+    deck_rows = (
+        catalogue.card_rows_for(
+            (card, count, draft.versions.get(card)) for card, count in draft.counts.items()
+        )
+        if draft.counts
+        else []
+    )
+    factions = sorted(
+        {f for f in catalogue.card_versions_current().values_list("faction", flat=True) if f}
+    )
+    return {
+        "campaign": campaign,
+        "state": state,
+        "role": role,
+        "is_gm": role == "gm",
+        "build": build,
+        "draft": draft,
+        "equipment_text": "\n".join(draft.equipment),
+        "catalogue": [
+            {
+                "cv": cv,
+                "count": draft.counts.get(cv.card_id, 0),
+                "pinned": draft.versions.get(cv.card_id),
+            }
+            for cv in shown
+        ],
+        "hidden": [
+            {"card": cv.card_id, "count": n, "version": draft.versions.get(cv.card_id)}
+            for cv, n in deck_rows
+            if cv.card_id not in shown_ids
+        ],
+        "deck_rows": [{"cv": cv, "count": n} for cv, n in deck_rows],
+        "total": sum(draft.counts.values()),
+        "filters": {"q": q, "kind": kind or "", "card_faction": faction or ""},
+        "kinds": CARD_KINDS,
+        "factions": factions,
+        "classes": list(SP_MAXIMUM),
+        "shields": SHIELDS,
+        "players": state.players,
+        "rules": parse_ruleset(state.rules, "rules"),
+    }
+
+
+@GET_POST
+@login_required
+def deck_builder_page(
+    request: HttpRequest, campaign_id: uuid.UUID, build_id: uuid.UUID | None = None
+) -> HttpResponse:
+    """A new build (no build id) or the next version of one. Buttons: filter the catalogue,
+    check the deck (every problem with its rule), save as a new build version (PRG)."""
+    campaign, role = _campaign(request, campaign_id)
+    state = selectors.campaign_state(campaign=campaign)
+    build = _build_of(state, build_id) if build_id is not None else None
+    if build is not None and not _may_edit(build, role, request.user):
+        raise PermissionDenied("players revise only their own builds (R-ADD-31)")
+    errors: list[FormError] = []
+    checked: list[FormError] | None = None
+    status = 200
+    if request.method == "POST":
+        action = request.POST.get("action", "check")
+        try:
+            draft = DeckDraft.of_form(request.POST)
+        except InvalidInput as exc:
+            draft = DeckDraft.of_version(build) if build else _empty_draft(request, role)
+            errors, status = FormError.of(exc), 400
+        else:
+            if action == "save":
+                try:
+                    saved, version = services.build_revise(
+                        campaign=campaign,
+                        actor=request.user,  # type: ignore[arg-type]
+                        build_id=build.id if build else None,
+                        name=draft.name,
+                        casket_class=draft.casket_class,
+                        shield=draft.shield,
+                        faction=draft.faction,
+                        deck=draft.deck(),
+                        equipment=draft.equipment,
+                        player=draft.player if role == "gm" and build is None else None,
+                    )
+                except REFUSALS as exc:
+                    errors, status = _named_rows(FormError.of(exc), draft), 400
+                else:
+                    return _redirect("build-page", campaign.id, saved.id, anchor=f"v{version}")
+            elif action == "check":
+                try:
+                    checked, _ = _deck_check(draft, state)
+                except InvalidInput as exc:
+                    errors, status = FormError.of(exc), 400
+        data: Mapping[str, str] = request.POST
+    else:
+        draft = DeckDraft.of_version(build) if build else _empty_draft(request, role)
+        data = request.GET
+    context = _builder_context(campaign, role, state, build, draft, data)
+    context.update({"errors": errors, "checked": checked})
+    return render(request, "campaigns/deck_builder.html", context, status=status)
+
+
+def _named_rows(errors: list[FormError], draft: DeckDraft) -> list[FormError]:
+    """`deck[i]` fields named by their card, as the builder lists them."""
+    cards = list(draft.counts)
+    out = []
+    for e in errors:
+        field = e.field or ""
+        if field.startswith("deck[") and "]" in field:
+            index = field[5 : field.index("]")]
+            if index.isdigit() and int(index) < len(cards):
+                field = f"deck: {cards[int(index)]}{field[field.index(']') + 1 :]}"
+        out.append(FormError(field or None, e.message, e.rule, e.code))
+    return out
+
+
+def _empty_draft(request: HttpRequest, role: str) -> DeckDraft:
+    player = "" if role == "gm" else request.user.get_username()
+    return DeckDraft("", "scout", "left", "", [], player, {}, {})

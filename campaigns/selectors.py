@@ -248,3 +248,38 @@ def outcomes_pending_for(*, campaign: Campaign) -> QuerySet[OutcomeOutbox]:
         .filter(mission__campaign=campaign, applied_at__isnull=True)
         .order_by("created_at")
     )
+
+
+def build_versions_diff(
+    *, old: domain.BuildVersionState, new: domain.BuildVersionState
+) -> dict[str, Any]:
+    """What changed from one build version to another: the build's own fields, and per card
+    its count and pinned card version (a row of 0 is a card added or removed)."""
+    fields = [
+        {"field": name, "old": getattr(old, name), "new": getattr(new, name)}
+        for name in ("name", "casket_class", "shield", "faction", "equipment")
+        if getattr(old, name) != getattr(new, name)
+    ]
+    before = {card: (version, count) for card, version, count in old.deck}
+    after = {card: (version, count) for card, version, count in new.deck}
+    cards = []
+    for card in sorted(before.keys() | after.keys()):
+        (v_old, n_old), (v_new, n_new) = before.get(card, (None, 0)), after.get(card, (None, 0))
+        if (v_old, n_old) != (v_new, n_new):
+            change = "added" if not n_old else "removed" if not n_new else "changed"
+            cards.append(
+                {
+                    "card": card,
+                    "change": change,
+                    "old_count": n_old,
+                    "new_count": n_new,
+                    "old_version": v_old,
+                    "new_version": v_new,
+                }
+            )
+    return {
+        "fields": fields,
+        "cards": cards,
+        "old_total": sum(n for _, _, n in old.deck),
+        "new_total": sum(n for _, _, n in new.deck),
+    }
