@@ -13,6 +13,7 @@ and nothing is written (every service runs in one transaction).
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -29,6 +30,7 @@ from battles.engine.arcs import SHIELDS
 from battles.engine.battle.state import SP_MAXIMUM, WOUND_DECK
 from battles.engine.cards import CARD_KINDS
 from battles.engine.errors import InvalidInput, RuleViolation
+from battles.engine.hexes import DIRECTION_NAMES
 from battles.engine.ruleset import DEFAULT_VERSION, RULESETS, parse_ruleset
 
 from . import catalogue, domain, selectors, services
@@ -894,3 +896,186 @@ def _named_rows(errors: list[FormError], draft: DeckDraft) -> list[FormError]:
 def _empty_draft(request: HttpRequest, role: str) -> DeckDraft:
     player = "" if role == "gm" else request.user.get_username()
     return DeckDraft("", "scout", "left", "", [], player, {}, {})
+
+
+# --- the mission wizard --------------------------------------------------------------------------
+
+CUSTOM_BOARD = "custom"
+MAX_BOARD_TEXT = 200_000
+
+
+def _wizard_rows(
+    state: domain.CampaignState, board: selectors.LibraryBoard | None, data: Mapping[str, str]
+) -> list[dict[str, Any]]:
+    """One row per pilot: deployable or not (with the reason), the builds of their player,
+    and the form's values (or suggestions from the board's deployment hexes)."""
+    builds_of: dict[str, list[domain.BuildState]] = {}
+    for b in sorted(state.builds.values(), key=lambda b: b.current.name):
+        builds_of.setdefault(b.player, []).append(b)
+    rows = []
+    slot = 0
+    taken: dict[str, int] = {}
+    for p in sorted(
+        state.pilots.values(), key=lambda p: (p.status != domain.ALIVE, p.player, p.name)
+    ):
+        reason = (
+            "dead: all 10 wounds face up (R-PLT-1)"
+            if p.status == domain.DEAD
+            else "retired (R-ADD-31)"
+            if p.status == domain.RETIRED
+            else ""
+        )
+        builds = builds_of.get(p.player, [])
+        row: dict[str, Any] = {"pilot": p, "reason": reason, "builds": builds}
+        if data:
+            row.update(
+                deploy=data.get(f"deploy-{p.id}") == "on",
+                build=data.get(f"build-{p.id}", ""),
+                side=data.get(f"side-{p.id}", ""),
+                q=data.get(f"q-{p.id}", ""),
+                r=data.get(f"r-{p.id}", ""),
+                facing=data.get(f"facing-{p.id}", ""),
+            )
+        else:
+            n = taken.get(p.player, 0)
+            suggestion = board.deploy[slot % len(board.deploy)] if board and board.deploy else None
+            row.update(
+                deploy=not reason and bool(builds),
+                build=builds[n % len(builds)].id if builds else "",
+                side=p.player,
+                q=str(suggestion[0]) if suggestion and not reason else "",
+                r=str(suggestion[1]) if suggestion and not reason else "",
+                facing=str(suggestion[2]) if suggestion and not reason else "1",
+            )
+            if not reason and builds:
+                slot += 1
+                taken[p.player] = n + 1
+        rows.append(row)
+    return rows
+
+
+def _whole(raw: str, field: str, rule: str) -> int:
+    raw = raw.strip()
+    sign = raw[:1] == "-"
+    digits = raw[1:] if sign else raw
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 6:
+        raise InvalidInput(field, f"must be a whole number, not {raw[:20]!r}", rule)
+    return -int(digits) if sign else int(digits)
+
+
+def _wizard_seats(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:
+    """The seats of the mission from the checked rows, as mission_start takes them, and the
+    pilot name of each seat (to name refused seats)."""
+    seats, names = [], []
+    for row in rows:
+        if not row["deploy"]:
+            continue
+        i = len(seats)
+        pilot = row["pilot"]
+        seats.append(
+            {
+                "pilot": pilot.id,
+                "build": row["build"],
+                "side": row["side"].strip() or pilot.player,
+                "at": [
+                    _whole(row["q"], f"seats[{i}].at (q of {pilot.name})", "R-BRD-1"),
+                    _whole(row["r"], f"seats[{i}].at (r of {pilot.name})", "R-BRD-1"),
+                ],
+                "facing": _whole(row["facing"], f"seats[{i}].facing ({pilot.name})", "R-BRD-2"),
+            }
+        )
+        names.append(pilot.name)
+    return seats, names
+
+
+def _seat_named(errors: list[FormError], names: list[str]) -> list[FormError]:
+    """`seats[i]…` fields followed by the pilot's name."""
+    out = []
+    for e in errors:
+        field = e.field or ""
+        if field.startswith("seats[") and "]" in field and "(" not in field:
+            index = field[6 : field.index("]")]
+            if index.isdigit() and int(index) < len(names):
+                field = f"{field} ({names[int(index)]})"
+        out.append(FormError(field or None, e.message, e.rule, e.code))
+    return out
+
+
+def _wizard_board(data: Mapping[str, str], library: list[selectors.LibraryBoard]) -> object:
+    choice = data.get("board", "")
+    if choice == CUSTOM_BOARD:
+        text = data.get("board_document", "")
+        if len(text) > MAX_BOARD_TEXT:
+            raise InvalidInput("board_document", "is too long for a board document", "R-BRD-1")
+        try:
+            return json.loads(text)
+        except ValueError as exc:
+            raise InvalidInput(
+                "board_document", f"is not JSON: {exc.args[0][:80]}", "R-BRD-1"
+            ) from None
+    found = next((b for b in library if b.slug == choice), None)
+    if found is None:
+        raise InvalidInput("board", "choose a board from the library, or paste a board document")
+    return found.document
+
+
+@GET_POST
+@login_required
+def mission_wizard_page(
+    request: HttpRequest, campaign_id: uuid.UUID, mission_id: uuid.UUID
+) -> HttpResponse:
+    """The GM plans a mission's battle: board, deployments, dice, prompt policy; the campaign
+    fixes the ruleset (R-PLT-5). Starting opens the battle's replay page."""
+    campaign, role = _campaign(request, campaign_id)
+    _gm_only(role)
+    mission = selectors.mission_in(campaign=campaign, mission_id=mission_id)
+    if mission is None:
+        raise Http404("no such mission in this campaign")
+    state = selectors.campaign_state(campaign=campaign)
+    library = selectors.board_library()
+    data: Mapping[str, str] = request.POST if request.method == "POST" else {}
+    chosen = request.GET.get("board") or data.get("board") or library[0].slug
+    board = next((b for b in library if b.slug == chosen), None)
+    rows = _wizard_rows(state, board, data)
+    errors: list[FormError] = []
+    if request.method == "POST":
+        names: list[str] = []
+        try:
+            seats, names = _wizard_seats(rows)
+            seed_raw = data.get("seed", "").strip()
+            dice: dict[str, Any] = {"mode": data.get("dice_mode", "digital")}
+            if seed_raw:
+                dice["seed"] = _whole(seed_raw, "seed", "R-TRN-1")
+            battle = services.mission_start(
+                mission=mission,
+                actor=request.user,  # type: ignore[arg-type]
+                board=_wizard_board(data, library),
+                seats=seats,
+                dice=dice,
+                policy=data.get("policy", "prompt"),
+                name=data.get("battle_name", "").strip() or None,
+            )
+        except REFUSALS as exc:
+            errors = _seat_named(FormError.of(exc), names)
+        else:
+            return HttpResponseRedirect(f"/battles/{battle.id}/replay/")
+    earlier = next(
+        (m for m in state.missions if m.number < mission.number and m.status != "completed"),
+        None,
+    )
+    context = {
+        "campaign": campaign,
+        "state": state,
+        "mission": mission,
+        "earlier": earlier,
+        "library": library,
+        "chosen": chosen,
+        "board": board,
+        "rows": rows,
+        "rules": parse_ruleset(state.rules, "rules"),
+        "directions": DIRECTION_NAMES,
+        "form": data,
+        "errors": errors,
+        "custom": CUSTOM_BOARD,
+    }
+    return render(request, "campaigns/wizard.html", context, status=400 if errors else 200)

@@ -6,9 +6,11 @@ streams are short (tens of events per mission), so there are no snapshots.
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -283,3 +285,39 @@ def build_versions_diff(
         "old_total": sum(n for _, _, n in old.deck),
         "new_total": sum(n for _, _, n in new.deck),
     }
+
+
+# --- the board library ---------------------------------------------------------------------------
+
+BOARDS_DIR = Path(__file__).resolve().parent / "boards"
+
+
+@dataclass(frozen=True, slots=True)
+class LibraryBoard:
+    """A board the project ships: its FORMATS.md board document, and deployment suggestions
+    for the mission wizard as (q, r, facing) per seat (R-BRD-1, R-BRD-2)."""
+
+    slug: str
+    name: str
+    description: str
+    document: dict[str, Any]
+    deploy: tuple[tuple[int, int, int], ...]
+
+
+def board_library() -> list[LibraryBoard]:
+    """The shipped boards (campaigns/boards/library.json), read fresh: each document is the
+    caller's own."""
+    index = json.loads((BOARDS_DIR / "library.json").read_text(encoding="utf-8"))
+    boards = []
+    for entry in index["boards"]:
+        document = json.loads((BOARDS_DIR / entry["file"]).read_text(encoding="utf-8"))
+        boards.append(
+            LibraryBoard(
+                entry["slug"],
+                document["name"],
+                entry["description"],
+                document,
+                tuple((q, r, f) for q, r, f in entry["deploy"]),
+            )
+        )
+    return boards
