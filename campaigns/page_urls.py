@@ -26,4 +26,6 @@ urlpatterns = [
         pages.mission_wizard_page,
         name="mission-wizard",
     ),
+    path("join/<str:token>/", pages.join_page, name="campaign-join"),
+    path("accounts/profile/", pages.profile_page, name="profile"),
 ]

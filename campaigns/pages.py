@@ -19,12 +19,17 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import UserCreationForm
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
+from rest_framework.authtoken.models import Token
 
 from battles.engine.arcs import SHIELDS
 from battles.engine.battle.state import SP_MAXIMUM, WOUND_DECK
@@ -314,6 +319,7 @@ def campaign_context(campaign: Campaign, role: str) -> dict[str, Any]:
         "history": history,
         "pending": pending,
         "rules": parse_ruleset(state.rules, "rules"),
+        "invite_url": _invite_url(campaign) if role == "gm" else "",
     }
 
 
@@ -1079,3 +1085,70 @@ def mission_wizard_page(
         "custom": CUSTOM_BOARD,
     }
     return render(request, "campaigns/wizard.html", context, status=400 if errors else 200)
+
+
+# --- people: invitations, sign-up, profile ---------------------------------------------------------
+
+
+@GET_POST
+def join_page(request: HttpRequest, token: str) -> HttpResponse:
+    """An invitation link: a signed-in user joins with one button; anyone else signs up here
+    (username and password, no email) and joins at once (R-ADD-31)."""
+    campaign = services.campaign_of_invite(token=token)
+    if campaign is None:
+        error = FormError("invite", "this invitation link is not valid or has expired")
+        return render(request, "campaigns/join.html", {"errors": [error]}, status=400)
+    form = UserCreationForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST":
+        if request.user.is_authenticated:
+            services.campaign_invite_accept(token=token, user=request.user)  # type: ignore[arg-type]
+            return _redirect("campaign-page", campaign.id)
+        if form.is_valid():
+            with transaction.atomic():
+                user = form.save()
+                services.campaign_invite_accept(token=token, user=user)
+            login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
+            return _redirect("campaign-page", campaign.id)
+        errors = [
+            FormError("password" if field == "__all__" else field, message)
+            for field, messages in form.errors.items()
+            for message in messages
+        ]
+        context = {"campaign": campaign, "form": form, "errors": errors, "token": token}
+        return render(request, "campaigns/join.html", context, status=400)
+    role = selectors.campaign_role(campaign=campaign, user=request.user)
+    context = {"campaign": campaign, "form": form, "role": role, "token": token}
+    return render(request, "campaigns/join.html", context)
+
+
+@GET_POST
+@login_required
+def profile_page(request: HttpRequest) -> HttpResponse:
+    """The signed-in user's own page: their campaigns, password change, and their API token
+    (create, replace, revoke). A new token is shown once, right after it is made."""
+    new_token = ""
+    if request.method == "POST":
+        action = request.POST.get("action")
+        if action == "create_token":
+            new_token = services.user_token_create(user=request.user)  # type: ignore[arg-type]
+            request.session["new_token"] = new_token
+        elif action == "revoke_token":
+            services.user_token_revoke(user=request.user)  # type: ignore[arg-type]
+        else:
+            error = FormError("action", "must be create_token or revoke_token")
+            return render(
+                request, "campaigns/profile.html", _profile_context(request, [error]), status=400
+            )
+        return _redirect("profile", anchor="token")
+    context = _profile_context(request, [])
+    context["new_token"] = request.session.pop("new_token", "")
+    return render(request, "campaigns/profile.html", context)
+
+
+def _profile_context(request: HttpRequest, errors: list[FormError]) -> dict[str, Any]:
+    token = Token.objects.filter(user_id=request.user.pk).first()
+    return {
+        "errors": errors,
+        "token_created": token.created if token else None,
+        "campaigns": selectors.campaign_list_for(user=request.user).select_related("gm"),
+    }
