@@ -21,6 +21,7 @@ urlpatterns = [
     path(f"{CAMPAIGN}/builds/<uuid:build_id>/", pages.build_page, name="build-page"),
     path(f"{CAMPAIGN}/builds/<uuid:build_id>/edit/", pages.deck_builder_page, name="build-edit"),
     path(f"{CAMPAIGN}/builds/<uuid:build_id>/diff/", pages.build_diff_page, name="build-diff"),
+    path(f"{CAMPAIGN}/missions/<uuid:mission_id>/", pages.mission_page, name="mission-page"),
     path(
         f"{CAMPAIGN}/missions/<uuid:mission_id>/start/",
         pages.mission_wizard_page,

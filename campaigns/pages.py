@@ -154,12 +154,14 @@ def event_text(type_: str, p: Mapping[str, Any], state: domain.CampaignState) ->
 # --- my campaigns --------------------------------------------------------------------------------
 
 
-def _ruleset_choices() -> list[dict[str, Any]]:
-    """The ruleset versions and their options, for the campaign form (R-PLT-5)."""
+def _ruleset_choices(data: Mapping[str, str]) -> list[dict[str, Any]]:
+    """The ruleset versions and their options, for the campaign form (R-PLT-5), with the
+    values a refused form had chosen."""
     version = RULESETS[DEFAULT_VERSION]
     return [
         {
             "name": spec.name,
+            "chosen": data.get(f"option_{spec.name}", ""),
             "rule": spec.rule,
             "description": spec.description,
             "allowed": [_option_text(v) for v in spec.allowed],
@@ -224,8 +226,10 @@ def campaign_list_page(request: HttpRequest) -> HttpResponse:
         "errors": errors,
         "form": request.POST if errors else {},
         "versions": sorted(RULESETS),
-        "default_version": DEFAULT_VERSION,
-        "options": _ruleset_choices(),
+        "default_version": request.POST.get("rules_version", DEFAULT_VERSION)
+        if errors
+        else DEFAULT_VERSION,
+        "options": _ruleset_choices(request.POST if errors else {}),
     }
     return render(request, "campaigns/list.html", context, status=400 if errors else 200)
 
@@ -1152,3 +1156,96 @@ def _profile_context(request: HttpRequest, errors: list[FormError]) -> dict[str,
         "token_created": token.created if token else None,
         "campaigns": selectors.campaign_list_for(user=request.user).select_related("gm"),
     }
+
+
+# --- after the battle: a mission's review ----------------------------------------------------------
+
+
+@GET_ONLY
+@login_required
+def mission_page(
+    request: HttpRequest, campaign_id: uuid.UUID, mission_id: uuid.UUID
+) -> HttpResponse:
+    """A mission after its battle: who was deployed in what, the outcome as the campaign
+    applied it (R-PLT-5), and the GM's adjustments made between this mission and the next,
+    each with its reason (R-ADD-31)."""
+    campaign, role = _campaign(request, campaign_id)
+    events = selectors.campaign_events(campaign=campaign)
+    state = selectors._fold(events)
+    mission = next((m for m in state.missions if m.id == str(mission_id)), None)
+    if mission is None:
+        raise Http404("no such mission in this campaign")
+    pilots, _, _ = _names(state)
+    started = next(
+        (
+            e.version
+            for e in events
+            if e.type == "MissionStarted" and e.payload["mission_id"] == mission.id
+        ),
+        None,
+    )
+    following = next(
+        (m for m in state.missions if m.number == mission.number + 1 and m.battle_id), None
+    )
+    next_start = next(
+        (
+            e.version
+            for e in events
+            if following and e.type == "MissionStarted" and e.payload["mission_id"] == following.id
+        ),
+        None,
+    )
+    applied, adjustments = [], []
+    completed = None
+    for e in events:
+        if e.payload.get("mission_id") == mission.id and e.type not in {
+            "MissionPlanned",
+            "MissionStarted",
+        }:
+            if e.type == "MissionCompleted":
+                completed = e.payload
+            applied.append({"event": e, "text": event_text(e.type, e.payload, state)})
+        elif (
+            e.metadata.get("adjustment")
+            and completed is not None
+            and (next_start is None or e.version < next_start)
+        ):
+            adjustments.append(
+                {
+                    "event": e,
+                    "text": event_text(e.type, e.payload, state),
+                    "reason": e.payload.get("reason", ""),
+                    "actor": e.metadata.get("actor", ""),
+                }
+            )
+    seats = [
+        {
+            "seat": seat,
+            "pilot_id": pid,
+            "pilot": pilots.get(pid, pid),
+            "build_id": bid,
+            "build": state.builds[bid].versions[v - 1] if bid in state.builds else None,
+        }
+        for seat, pid, bid, v in mission.deployments
+    ]
+    pending = [
+        o
+        for o in selectors.outcomes_pending_for(campaign=campaign)
+        if str(o.mission_id) == mission.id
+    ]
+    context = {
+        "campaign": campaign,
+        "state": state,
+        "role": role,
+        "is_gm": role == "gm",
+        "mission": mission,
+        "status": mission.status.replace("_", " "),
+        "started": started,
+        "seats": seats,
+        "completed": completed,
+        "applied": applied,
+        "adjustments": adjustments,
+        "pending": pending if role == "gm" else [],
+        "startable": role == "gm" and mission.status == "planned",
+    }
+    return render(request, "campaigns/mission.html", context)

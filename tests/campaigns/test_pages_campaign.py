@@ -214,3 +214,13 @@ def test_gm_forms_need_csrf(dc: Any) -> None:
     client.force_login(dc.gm)
     assert client.post(f"{page(dc)}do/plan_mission", {"name": "M"}).status_code == 403
     assert 'name="csrfmiddlewaretoken"' in client.get(page(dc)).content.decode()
+
+
+def test_a_refused_campaign_form_keeps_the_choices(outsider: Any) -> None:
+    form = {"name": "", "option_taint_exploitation": "true", "option_round_limit": "12"}
+    body = client_for(outsider).post("/campaigns/", form).content.decode()
+    assert '<option value="true" selected>true</option>' in body
+    assert (
+        'name="option_round_limit" placeholder="none or a whole number ≥ 1" inputmode="numeric" value="12"'
+        in body
+    )
