@@ -104,7 +104,10 @@ def _int_field(data: Mapping[str, str], name: str, rule: str | None = None) -> i
 # --- event texts ---------------------------------------------------------------------------------
 
 
-def _names(state: domain.CampaignState) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+Names = tuple[dict[str, str], dict[str, str], dict[str, str]]
+
+
+def _names(state: domain.CampaignState) -> Names:
     pilots = {p.id: p.name for p in state.pilots.values()}
     builds = {b.id: b.current.name for b in state.builds.values()}
     missions = {m.id: f"mission {m.number}, {m.name}" for m in state.missions}
@@ -115,9 +118,12 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def event_text(type_: str, p: Mapping[str, Any], state: domain.CampaignState) -> str:
-    """One line saying what a campaign event did, by name rather than id."""
-    pilots, builds, missions = _names(state)
+def event_text(
+    type_: str, p: Mapping[str, Any], state: domain.CampaignState, names: Names | None = None
+) -> str:
+    """One line saying what a campaign event did, by name rather than id (`names`: the
+    state's `_names`, when the caller words many events)."""
+    pilots, builds, missions = names or _names(state)
     pilot = pilots.get(p.get("pilot_id", ""), p.get("pilot_id", ""))
     mission = missions.get(p.get("mission_id", ""), "")
     texts: dict[str, Callable[[], str]] = {
@@ -260,8 +266,7 @@ def _mission_outcomes(events: list[Any], state: domain.CampaignState) -> dict[st
 
 
 def campaign_context(campaign: Campaign, role: str) -> dict[str, Any]:
-    events = selectors.campaign_events(campaign=campaign)
-    state = selectors._fold(events)
+    events, state = selectors.campaign_events_and_state(campaign=campaign)
     pilots, _, _ = _names(state)
     missions_by_id = {m.id: m for m in state.missions}
     outcomes = _mission_outcomes(events, state)
@@ -302,10 +307,11 @@ def campaign_context(campaign: Campaign, role: str) -> dict[str, Any]:
         }
         for m in state.missions
     ]
+    names = _names(state)
     history = [
         {
             "event": e,
-            "text": event_text(e.type, e.payload, state),
+            "text": event_text(e.type, e.payload, state, names),
             "adjustment": bool(e.metadata.get("adjustment")),
             "actor": e.metadata.get("actor", ""),
         }
@@ -1170,8 +1176,7 @@ def mission_page(
     applied it (R-PLT-5), and the GM's adjustments made between this mission and the next,
     each with its reason (R-ADD-31)."""
     campaign, role = _campaign(request, campaign_id)
-    events = selectors.campaign_events(campaign=campaign)
-    state = selectors._fold(events)
+    events, state = selectors.campaign_events_and_state(campaign=campaign)
     mission = next((m for m in state.missions if m.id == str(mission_id)), None)
     if mission is None:
         raise Http404("no such mission in this campaign")

@@ -53,6 +53,14 @@ def campaign_state(*, campaign: Campaign) -> domain.CampaignState:
     return _fold(campaign_events(campaign=campaign))
 
 
+def campaign_events_and_state(
+    *, campaign: Campaign
+) -> tuple[list[RecordedEvent], domain.CampaignState]:
+    """The campaign's events and their fold, from one read (pages show both)."""
+    events = campaign_events(campaign=campaign)
+    return events, _fold(events)
+
+
 def _fold(events: list[RecordedEvent]) -> domain.CampaignState:
     state = CAMPAIGN_EVENTS.fold(domain.evolve, events)
     if state is None:
