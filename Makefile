@@ -5,6 +5,8 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The front-end packages (package-lock.json), copied into the static files (docs/FRONTEND.md).
+NODE_STAMP := node_modules/.installed
 HOST ?= 127.0.0.1:8000
 # Only for tests: the site refuses to start without a real key when DEBUG is off.
 TEST_SECRET_KEY := test-only-secret-key-not-for-any-deployment-000000
@@ -19,7 +21,12 @@ $(STAMP): requirements.txt
 	$(BIN)/python -m pip install --quiet -r requirements.txt
 	touch $(STAMP)
 
-install: $(STAMP)
+$(NODE_STAMP): package.json package-lock.json frontend/build.mjs
+	npm ci --no-audit --no-fund --loglevel=error
+	npm run --silent build
+	touch $(NODE_STAMP)
+
+install: $(STAMP) $(NODE_STAMP)
 
 # The development .env (git-ignored) turns DEBUG on for every manage.py command, not only
 # these; settings.py reads it for keys the environment does not set. Delete it to turn off.
@@ -56,4 +63,4 @@ bench: install
 	$(BIN)/python bench/append.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) node_modules penance_site/static/vendor .pytest_cache .mypy_cache .ruff_cache

@@ -28,6 +28,7 @@ from rest_framework.response import Response
 from battles import selectors, services
 from battles.codec import BATTLE_EVENTS
 from battles.engine.battle import BattleState, public_payload, state_view
+from battles.engine.battle.fairness import DICE_STATUSES
 from battles.engine.errors import InvalidInput
 from battles.models import Battle
 from penance_site.api import ConflictOutput, ErrorsOutput, RefusalOutput, SignedInView
@@ -106,13 +107,28 @@ class LegalActionsOutput(serializers.Serializer[Any]):
     actions = LegalActionOutput(many=True)
 
 
+class DiceCheckOutput(serializers.Serializer[Any]):
+    status = serializers.CharField(
+        help_text=f"one of {', '.join(DICE_STATUSES)}. verified: every roll and shuffle derived again from the revealed secret; "
+        "sealed: the battle runs and its secret is hidden; broken: an event differs; "
+        "public_seed, table, unsealed: nothing to check (R-ADD-45)",
+    )
+    commitment = serializers.CharField(
+        allow_null=True, help_text="SHA-256 of the dice secret, from the first event"
+    )
+    commands = serializers.IntegerField(help_text="commands decided again with the secret")
+    first_broken_version = serializers.IntegerField(allow_null=True)
+    reason = serializers.CharField(allow_null=True)
+
+
 class VerifyOutput(serializers.Serializer[Any]):
     stream = serializers.CharField()
-    ok = serializers.BooleanField()
+    ok = serializers.BooleanField(help_text="the digest chain holds and the dice check holds")
     checked = serializers.IntegerField()
     first_broken_version = serializers.IntegerField(allow_null=True)
     reason = serializers.CharField(allow_null=True)
     head_digest = serializers.CharField(allow_null=True)
+    dice = DiceCheckOutput()
 
 
 class WatcherOutput(serializers.Serializer[Any]):
@@ -136,7 +152,11 @@ class SetupDocument(DocumentSerializer):
     name = serializers.CharField(required=False)
     board = BoardField(help_text="a board document (FORMATS.md)")
     rules = serializers.JSONField(required=False)
-    dice = serializers.JSONField(required=False, help_text='{"mode": "digital"|"table", "seed"}')
+    dice = serializers.JSONField(
+        required=False,
+        help_text='{"mode": "digital"|"table", "seed", "seed_public"}: without a seed the dice are '
+        "sealed by a secret revealed when the battle ends (R-ADD-45)",
+    )
     policy = serializers.ChoiceField(choices=("prompt", "auto"), required=False)
     cards = serializers.ListField(
         child=serializers.JSONField(), max_length=MAX_SETUP_CARDS, help_text="at most 1000"
@@ -458,7 +478,13 @@ class BattleLegalActionsView(BattlesView):
 class BattleVerifyView(BattlesView):
     @extend_schema(
         operation_id="battles_verify",
-        summary="Recompute the battle's digest chain",
+        summary="Recompute the battle's digest chain and, once it is over, its dice",
+        description=(
+            "The digest chain of every event, then the dice (R-ADD-45): a battle with "
+            "sealed dice reveals its secret when it ends; from then on every recorded "
+            "command is decided again with the dice the secret gives, and the first event "
+            "that differs is reported (`first_broken_version`, `reason`, `dice`)."
+        ),
         responses={200: VerifyOutput, **ERRORS},
         tags=TAGS,
     )

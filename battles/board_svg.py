@@ -32,6 +32,11 @@ def _corners(x: float, y: float) -> str:
     return " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
 
 
+def hex_points(q: int, r: int) -> str:
+    """The SVG polygon points of hex (q, r)."""
+    return _corners(*centre(q, r))
+
+
 def hex_cells(
     cells: Iterable[tuple[int, int]], terrain: Mapping[tuple[int, int], str],
     levels: Mapping[tuple[int, int], int],
@@ -50,15 +55,29 @@ def hex_cells(
 
 
 def tokens(seats: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """A token per casket still on the board, with its facing arrow's tip."""
+    """A token per casket still on the board: its facing line's tip, its shield side's arc
+    and a label that says everything the drawing shows.
+
+    >>> t = tokens([{"seat": 0, "at": [0, 0], "facing": 1, "name": "Scout", "side": "a",
+    ...              "defeated": False, "hp": 20, "shield": "left", "destroyed": ["legs"]}])[0]
+    >>> t["label"]
+    'seat 0: Scout (a) at 0,0, facing N, shield left, in battle, 20 HP, destroyed: legs'
+    >>> t["shield_path"].startswith("M ")
+    True
+    """
+    seats = list(seats)
+    sides = list(dict.fromkeys(c["side"] for c in seats))  # colour by side, in seat order
     out = []
     for c in seats:
         if c.get("withdrawn"):
             continue
         q, r = c["at"]
         x, y = centre(q, r)
-        angle = math.radians(FACING_DEGREES[c["facing"]])
+        facing = FACING_DEGREES[c["facing"]]
+        angle = math.radians(facing)
         state = "defeated" if c["defeated"] else "in battle"
+        damaged = f", destroyed: {', '.join(c['destroyed'])}" if c.get("destroyed") else ""
+        shield = c.get("shield", "none")
         out.append(
             {
                 "seat": c["seat"],
@@ -66,14 +85,34 @@ def tokens(seats: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
                 "y": round(y, 1),
                 "tip_x": round(x + SIZE * 0.85 * math.cos(angle), 1),
                 "tip_y": round(y + SIZE * 0.85 * math.sin(angle), 1),
+                "shield_path": _shield_arc(x, y, facing, shield),
+                "mark_x": round(x + 15, 1),
+                "mark_y": round(y - 15, 1),
                 "initial": c["name"][:1],
-                "side_index": c["seat"] % 2,
+                "side_index": sides.index(c["side"]),
                 "defeated": c["defeated"],
+                "damaged": bool(c.get("destroyed")),
                 "label": f"seat {c['seat']}: {c['name']} ({c['side']}) at {q},{r}, "
-                f"facing {c['facing']}, {state}, {c['hp']} HP",
+                f"facing {DIRECTIONS[c['facing']]}, shield {shield}, {state}, {c['hp']} HP{damaged}",
             }
         )
     return out
+
+
+DIRECTIONS = {1: "N", 2: "NE", 3: "SE", 4: "S", 5: "SW", 6: "NW"}  # R-BRD-2
+
+
+def _shield_arc(x: float, y: float, facing: float, shield: str) -> str | None:
+    """A thick arc on the token's shield side: 90° to the left or right of its facing."""
+    if shield not in ("left", "right"):
+        return None
+    middle = facing + (-90.0 if shield == "left" else 90.0)
+    radius = 21.0
+    a, b = math.radians(middle - 40), math.radians(middle + 40)
+    return (
+        f"M {x + radius * math.cos(a):.1f} {y + radius * math.sin(a):.1f} "
+        f"A {radius} {radius} 0 0 1 {x + radius * math.cos(b):.1f} {y + radius * math.sin(b):.1f}"
+    )
 
 
 def view_box(cells: list[dict[str, Any]]) -> str:

@@ -83,3 +83,22 @@ class BattleWatcher(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} watches {self.battle_id}"
+
+
+class BattleDiceSecret(models.Model):
+    """The 256-bit secret a battle's sealed digital dice derive from (R-ADD-45).
+
+    Only the command service reads it, to decide a command. No API, export, admin or
+    page shows it: while the battle runs nobody (its GM included) can learn it, since
+    every future roll follows from it. BattleCreated carries its SHA-256; the command
+    that ends the battle records it in DiceSecretRevealed, and `verify` then derives
+    every roll and shuffle again.
+    """
+
+    battle = models.OneToOneField(
+        Battle, on_delete=models.CASCADE, primary_key=True, related_name="+"
+    )
+    secret = models.BinaryField(max_length=32)
+
+    def __str__(self) -> str:
+        return f"dice secret of {self.battle_id}"  # never the secret itself

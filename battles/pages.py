@@ -1,32 +1,63 @@
-"""Server-rendered pages: the battles list and the step-by-step replay of one battle.
+"""Server-rendered pages: the battles list and the battle viewer (docs/FRONTEND.md).
 
-The replay shows the state at any version (`?at=N`), folded from the event stream
-exactly as the API's time travel does, with what this viewer may see (R-ADD-28).
+The viewer shows the state at any version (`?at=N`), folded from the event stream exactly
+as the API's time travel does, with what this viewer may see (R-ADD-28). A full page
+carries the parts that do not change while stepping (log, scrub bar, charts); an htmx
+request for another step gets only the frame that does (board, current event, panels).
 """
 
 from __future__ import annotations
 
+import re
 import uuid
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
-from battles import board_svg
-from battles.engine.battle import public_payload, state_view
+from battles import board_svg, replay
+from battles.codec import BATTLE_EVENTS
+from battles.engine.arcs import in_firing_arc
+from battles.engine.battle import BattleState, public_payload, state_view
+from battles.engine.battle.events import EVENT_TYPES
+from battles.engine.battle.state import STRAIN_HEAT
+from battles.engine.dice import COMPONENTS
+from battles.engine.hexes import DIRECTION_NAMES
+from battles.engine.los import line_of_sight
+from battles.engine.ruleset import RULINGS
 from battles.models import Battle
-from battles.selectors import battle_events, battle_list_for, battle_state_at, battle_viewer
+from battles.selectors import (
+    Viewer,
+    battle_events,
+    battle_list_rows,
+    battle_state_at,
+    battle_viewer,
+)
 
-EVENTS_AROUND = 12
+ADJUSTMENTS = frozenset(name for name, cls in EVENT_TYPES.items() if cls.ADJUSTMENT)
+# Events read back from the current step to find the attack it belongs to: an attack's
+# events (declared, rolled, reactive, defence, damage, components, wounds, ended) fit.
+ATTACK_WINDOW = 40
 
 
 @require_GET
 @login_required
 def battle_list_page(request: HttpRequest) -> HttpResponse:
-    battles = battle_list_for(user=request.user)  # type: ignore[arg-type]
-    return render(request, "battles/list.html", {"battles": battles})
+    rows = battle_list_rows(user=request.user)  # type: ignore[arg-type]
+    return render(request, "battles/list.html", {"rows": rows})
+
+
+def _bad_step(request: HttpRequest, battle: Battle, head: int, raw: str) -> HttpResponse:
+    context = {"battle": battle, "parameter": "at", "head": head, "given": raw[:40]}
+    return render(request, "battles/bad_step.html", context, status=400)
 
 
 @require_GET
@@ -36,50 +67,355 @@ def battle_replay_page(request: HttpRequest, battle_id: uuid.UUID) -> HttpRespon
     head = battle_state_at(battle=battle)
     viewer = battle_viewer(battle=battle, user=request.user, head=head)  # type: ignore[arg-type]
     if viewer.role is None:
-        raise PermissionDenied("you are not part of this battle")
-    raw = request.GET.get("at", str(head.version))
+        raise PermissionDenied("you are not the GM, a player or a watcher of this battle")
+    raw = request.GET.get("at")
+    if raw is None:
+        # A finished battle is reviewed from the start; a running one opens at its latest step.
+        at = 1 if head.over else head.version
     # ASCII digits only: "²".isdigit() is true, and int("²") fails.
-    if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= head.version:
-        context = {"battle": battle, "parameter": "at", "head": head.version, "given": raw[:40]}
-        return render(request, "battles/bad_step.html", context, status=400)
-    at = int(raw)
+    elif not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= head.version:
+        return _bad_step(request, battle, head.version, raw)
+    else:
+        at = int(raw)
     state = head if at == head.version else battle_state_at(battle=battle, version=at)
-    view = state_view(state, viewer.seats, full=viewer.full)
-    start = max(0, at - EVENTS_AROUND)
-    events = [
-        {
-            "version": e.version,
-            "type": e.type,
-            "payload": public_payload(e.type, e.payload, viewer.seats, full=viewer.full),
-            "current": e.version == at,
-        }
-        for e in battle_events(battle=battle, after=start, limit=2 * EVENTS_AROUND)
-    ]
-    board = state.board
-    cells = board_svg.hex_cells(
-        ((h.q, h.r) for h in board.cells),
-        {(h.q, h.r): kind.name for h, kind in board.terrain.items()},
-        {(h.q, h.r): level for h, level in board.levels.items()},
+    frame = _frame(battle, state, viewer, head.version)
+    if request.htmx:  # type: ignore[attr-defined]
+        response = render(request, "battles/_frame.html", {"f": frame, "battle": battle})
+        # The frame and the whole page share a URL: caches must keep them apart.
+        patch_vary_headers(response, ["HX-Request"])
+        return response
+    events = battle_events(battle=battle, limit=head.version)
+    line = replay.timeline(
+        ((e.version, e.type, e.payload, BATTLE_EVENTS.decode(e)) for e in events),
+        viewer.seats,
+        full=viewer.full,
+        adjustment_types=ADJUSTMENTS,
     )
     context = {
         "battle": battle,
+        "f": frame,
+        "head": head.version,
+        "over": head.over,
+        "role": viewer.role,
+        "timeline": line,
+        "marker_kinds": [(k, s, label) for k, (s, label) in replay.MARKERS.items()],
+        "markers": [
+            {**m, "left": round(100 * (m["version"] - 1) / max(1, head.version - 1), 2)}
+            for m in line.markers
+        ],
+        "charts": _charts(line, head),
+    }
+    response = render(request, "battles/replay.html", context)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
+# --- the frame: everything that changes with the step ------------------------------------------
+
+
+def _frame(battle: Battle, state: BattleState, viewer: Viewer, head: int) -> dict[str, Any]:
+    at = state.version
+    view = state_view(state, viewer.seats, full=viewer.full)
+    names = replay.Names.of(state)
+    after = max(0, at - ATTACK_WINDOW)
+    window = battle_events(battle=battle, after=after, limit=at - after)
+    shown = [
+        (e.version, e.type, public_payload(e.type, e.payload, viewer.seats, full=viewer.full))
+        for e in window
+    ]
+    current = shown[-1]
+    cells = board_svg.hex_cells(
+        ((h.q, h.r) for h in state.board.cells),
+        {(h.q, h.r): kind.name for h, kind in state.board.terrain.items()},
+        {(h.q, h.r): level for h, level in state.board.levels.items()},
+    )
+    attack = _attack(shown, names, state)
+    return {
+        "at": at,
+        "head": head,
+        "state": view,
+        "current": {
+            "version": current[0],
+            "type": current[1],
+            "sentence": replay.describe(current[1], current[2], names),
+            "adjustment": current[1] in ADJUSTMENTS,
+        },
+        "attack": attack,
         "board": {
             "cells": cells,
             "tokens": board_svg.tokens(view["seats"]),
             "view_box": board_svg.view_box(cells),
-            "terrains": sorted({c["terrain"] for c in cells}),
+            "legend": _legend(state, cells),
+            "overlays": _overlays(state),
+            "event": _event_drawing(current[1], current[2], state, attack),
         },
-        "at": at,
-        "head": head.version,
-        "state": view,
-        "events": events,
+        "panels": _panels(state, view, names),
         "steps": {
             "first": 1,
-            "back10": max(1, at - 10),
             "prev": max(1, at - 1),
-            "next": min(head.version, at + 1),
-            "fwd10": min(head.version, at + 10),
-            "last": head.version,
+            "next": min(head, at + 1),
+            "last": head,
         },
+        "prompts": [
+            {**p, "casket": names.casket(p["seat"]), "kind_text": p["kind"].replace("_", " ")}
+            for p in view.get("prompts", [])
+        ],
     }
-    return render(request, "battles/replay.html", context)
+
+
+def _attack(
+    shown: Sequence[tuple[int, str, Mapping[str, Any]]], names: replay.Names, state: BattleState
+) -> dict[str, Any] | None:
+    """The attack the current step belongs to: from its declaration up to its end."""
+    start = None
+    for i in range(len(shown) - 1, -1, -1):
+        version, type_, payload = shown[i]
+        if type_ == "AttackEnded" and i != len(shown) - 1:
+            return None  # an attack ended before this step; none is being resolved
+        if type_ == "AttackDeclared":
+            start = i
+            break
+    if start is None:
+        return None
+    declared = shown[start][2]
+    th = declared.get("to_hit") or {}
+    out: dict[str, Any] = {
+        "version": shown[start][0],
+        "attacker": names.casket(declared["attacker"]),
+        "target": names.casket(declared["target"]),
+        "attacker_seat": declared["attacker"],
+        "target_seat": declared["target"],
+        "card": names.card(declared["card"]),
+        "target_number": declared["target_number"],
+        "modifiers": th.get("modifiers", []),
+        "odds": th.get("odds") or {},
+        "distance": th.get("distance"),
+        "rows": replay.odds_rows(declared["target_number"], th.get("dice")),
+        "rolled": None,
+        "defence": None,
+        "outcome": None,
+    }
+    for version, type_, payload in shown[start + 1 :]:
+        if type_ == "AttackRolled":
+            out["rolled"] = {
+                "version": version,
+                "sentence": replay.describe(type_, payload, names),
+                "grade": payload["grade"],
+                "total": payload["total"],
+            }
+        elif type_ == "DefenceRolled":
+            out["defence"] = replay.describe(type_, payload, names)
+        elif type_ == "AttackEnded":
+            out["outcome"] = payload["outcome"]
+    return out
+
+
+def _legend(state: BattleState, cells: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    used = sorted({c["terrain"] for c in cells})
+    out = []
+    for name in used:
+        kind = state.board.kinds.get(name)
+        traits = []
+        if kind is not None:
+            if kind.blocks_los:
+                traits.append("blocks sight")
+            if kind.impassable:
+                traits.append("impassable")
+            elif kind.move_cost != 1:
+                traits.append(f"{kind.move_cost} SP to enter")
+            if kind.cover != "none":
+                traits.append(f"{kind.cover} cover")
+            if kind.heat_end_of_turn:
+                h = kind.heat_end_of_turn
+                traits.append(f"{'+' if h > 0 else '−'}{abs(h)} Heat at turn end")
+        out.append(
+            {
+                "terrain": name,
+                "name": name.replace("_", " "),
+                "traits": ", ".join(traits) or "open ground",
+            }
+        )
+    return out
+
+
+def _overlays(state: BattleState) -> list[dict[str, Any]]:
+    """Per casket: its firing arc (R-ARC-3) and its line of sight to each enemy with cover
+    (R-LOS-1..4, R-COV-1..3), computed by the engine, drawn when the casket is selected."""
+    out = []
+    standing = [c for c in state.seats if c.in_battle]
+    for c in standing:
+        arc = [
+            board_svg.hex_points(h.q, h.r)
+            for h in sorted(state.board.cells)
+            if h != c.at and in_firing_arc(c.at, c.facing, h)
+        ]
+        lines = []
+        for e in standing:
+            if e.side == c.side:
+                continue
+            others = [o.at for o in standing if o.seat not in (c.seat, e.seat)]
+            los = line_of_sight(state.board, c.at, e.at, others)
+            x1, y1 = board_svg.centre(c.at.q, c.at.r)
+            x2, y2 = board_svg.centre(e.at.q, e.at.r)
+            if los.clear:
+                cover = "no cover" if los.cover == "none" else f"{los.cover} cover"
+                hexes = f"{los.distance} hex{'es' if los.distance != 1 else ''}"
+                text = f"sight to {e.name}: clear, {cover}, {hexes}"
+            else:
+                b = los.blocked_by
+                where = f" at {b.q},{b.r}" if b is not None else ""
+                text = f"sight to {e.name}: blocked{where}"
+            lines.append(
+                {
+                    "x1": round(x1, 1),
+                    "y1": round(y1, 1),
+                    "x2": round(x2, 1),
+                    "y2": round(y2, 1),
+                    "mx": round((x1 + x2) / 2, 1),
+                    "my": round((y1 + y2) / 2, 1),
+                    "clear": los.clear,
+                    "text": text,
+                    "rule": "R-COV-1" if los.clear else "R-LOS-2",
+                }
+            )
+        out.append({"seat": c.seat, "name": c.name, "arc": arc, "lines": lines})
+    return out
+
+
+def _event_drawing(
+    type_: str, p: Mapping[str, Any], state: BattleState, attack: dict[str, Any] | None
+) -> dict[str, Any] | None:
+    """What the current event draws on the board: a move's path, an attack's line, a turn."""
+    if type_ == "CasketMoved":
+        points = " ".join("{:.1f},{:.1f}".format(*board_svg.centre(q, r)) for q, r in p["path"])
+        end = p["path"][-1]
+        return {"kind": "move", "points": points, "label": f"moved to {end[0]},{end[1]}"}
+    if type_ == "CasketRotated":
+        c = state.seats[p["seat"]]
+        x, y = board_svg.centre(c.at.q, c.at.r)
+        facing = DIRECTION_NAMES.get(p["facing"], "?")
+        return {
+            "kind": "rotate",
+            "x": round(x, 1),
+            "y": round(y - 26, 1),
+            "label": f"turned to {facing}",
+        }
+    if attack is not None:
+        a = state.seats[attack["attacker_seat"]]
+        d = state.seats[attack["target_seat"]]
+        x1, y1 = board_svg.centre(a.at.q, a.at.r)
+        x2, y2 = board_svg.centre(d.at.q, d.at.r)
+        result = attack["outcome"] or (attack["rolled"] or {}).get("grade") or "declared"
+        return {
+            "kind": "attack",
+            "x1": round(x1, 1),
+            "y1": round(y1, 1),
+            "x2": round(x2, 1),
+            "y2": round(y2, 1),
+            "mx": round((x1 + x2) / 2, 1),
+            "my": round((y1 + y2) / 2 - 8, 1),
+            "label": f"{attack['card'][2]}: {attack['target_number']}+ → {result}",
+        }
+    return None
+
+
+def _panels(
+    state: BattleState, view: Mapping[str, Any], names: replay.Names
+) -> list[dict[str, Any]]:
+    threshold = int(state.ruleset.option("component_threshold"))
+    sides = list(dict.fromkeys(c.side for c in state.seats))
+    out = []
+    for c, v in zip(state.seats, view["seats"], strict=True):
+        hand = v.get("hand")
+        out.append(
+            {
+                "v": v,
+                "hand": None if hand is None else [names.card(i) for i in hand],
+                "discard": [names.card(i) for i in c.discard],
+                "damage_pile": [names.card(i) for i in c.damage_pile],
+                "components": [
+                    {
+                        "name": replay.COMPONENT_NAMES[k],
+                        "damage": c.component_damage[i],
+                        "threshold": threshold,
+                        "destroyed": k in c.destroyed,
+                    }
+                    for i, k in enumerate(COMPONENTS)
+                ],
+                "strain_heat": STRAIN_HEAT,
+                "status": "defeated"
+                if c.defeated
+                else "withdrawn"
+                if c.withdrawn
+                else ("to act" if state.active == c.seat else "in battle"),
+                "facing_name": DIRECTION_NAMES.get(c.facing, "?"),
+                "side_index": sides.index(c.side),
+            }
+        )
+    return out
+
+
+# --- the charts: HP, Heat and component damage per casket over the rounds ------------------------
+
+
+def _charts(line: replay.Timeline, head: BattleState) -> list[dict[str, Any]]:
+    charts = []
+    for key, title in (("hp", "HP"), ("heat", "Heat"), ("component_damage", "Component damage")):
+        series = []
+        for c in head.seats:
+            points = line.series.get(c.seat, [])
+            series.append(
+                {
+                    "seat": c.seat,
+                    "name": c.name,
+                    "points": [
+                        {"label": p["label"], "version": p["version"], "value": p[key]}
+                        for p in points
+                    ],
+                }
+            )
+        labels = [p["label"] for p in (series[0]["points"] if series else [])]
+        charts.append({"key": key, "title": title, "labels": labels, "series": series})
+    return charts
+
+
+# --- the rulings every page links to ------------------------------------------------------------
+
+ADDENDA_PATH = Path(settings.BASE_DIR) / "docs" / "RULINGS-ADDENDA.md"
+_ADDENDUM = re.compile(r"^- \*\*(R-ADD-\d+)\s*(.*)$")
+
+
+@lru_cache(maxsize=1)
+def _addenda() -> tuple[tuple[str, str], ...]:
+    """The project's own rulings (docs/RULINGS-ADDENDA.md) as (ID, text) in file order."""
+    out: list[tuple[str, list[str]]] = []
+    for line in ADDENDA_PATH.read_text(encoding="utf-8").splitlines():
+        m = _ADDENDUM.match(line)
+        if m:
+            out.append((m.group(1), [m.group(2)]))
+        elif out and line.startswith("  ") and line.strip():
+            out[-1][1].append(line.strip())
+        elif out and not line.strip():
+            out.append(("", []))  # a blank line ends an entry
+    return tuple(
+        (rid, " ".join(words).replace("**", "").replace("`", "")) for rid, words in out if rid
+    )
+
+
+@require_GET
+def rulings_page(request: HttpRequest) -> HttpResponse:
+    """Every ruling ID the pages cite, with its title (RULINGS.md, as the engine carries it)
+    or its text (the project's addenda); each has an anchor, `/rules/#R-RNG-1`."""
+    return render(
+        request,
+        "battles/rulings.html",
+        {
+            "rulings": sorted(RULINGS.items(), key=lambda kv: _ruling_key(kv[0])),
+            "addenda": _addenda(),
+        },
+    )
+
+
+def _ruling_key(rid: str) -> tuple[str, int]:
+    prefix, _, number = rid.rpartition("-")
+    return prefix, int(number) if number.isdigit() else 0

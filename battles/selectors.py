@@ -14,14 +14,17 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import Q, QuerySet
+from django.db.models import Max, Q, QuerySet
 
 from battles.codec import BATTLE_EVENTS, STREAM_TYPE
 from battles.engine.battle import (
     BattleOutcome,
     BattleState,
+    DiceCheck,
     LegalAction,
+    RecordedCommand,
     battle_outcome,
+    check_dice,
     ends_battle,
     evolve,
     legal_actions,
@@ -132,6 +135,31 @@ def battle_list_for(*, user: User) -> QuerySet[Battle]:
     )
 
 
+def battle_list_rows(*, user: User) -> list[dict[str, Any]]:
+    """The battles list: each battle `user` may see with its status, round, players and last
+    activity (the time of its latest event), in three queries whatever the number."""
+    battles = list(battle_list_for(user=user))
+    ids = [str(b.id) for b in battles]
+    events = Event.objects.filter(stream_type=STREAM_TYPE, stream_id__in=ids)
+    last = dict(
+        events.values("stream_id").annotate(at=Max("recorded_at")).values_list("stream_id", "at")
+    )
+    rounds: dict[str, int] = {}
+    for stream_id, payload in (
+        events.filter(type="RoundStarted").order_by("position").values_list("stream_id", "payload")
+    ):
+        rounds[stream_id] = payload["round"]
+    return [
+        {
+            "battle": b,
+            "round": rounds.get(str(b.id)),
+            "players": sorted((s.seat, s.player.get_username()) for s in b.seats.all()),
+            "last_activity": last.get(str(b.id)),
+        }
+        for b in battles
+    ]
+
+
 def battle_state_at(*, battle: Battle, version: int | None = None) -> BattleState:
     """The battle after its first `version` events (None: all of them).
 
@@ -193,8 +221,67 @@ def battle_setup(*, battle: Battle) -> dict[str, Any]:
     return dict(first[0].payload["setup"])
 
 
-def battle_verify(*, battle: Battle) -> VerifyReport:
-    return verify(battle_stream(battle=battle))
+@dataclass(frozen=True, slots=True)
+class BattleVerifyReport:
+    """The stream's digest chain (the event store's `verify`) and the battle's dice
+    (`check_dice`, R-ADD-45): `ok` when both hold; otherwise the first broken version
+    and why, the chain's first."""
+
+    chain: VerifyReport
+    dice: DiceCheck
+
+    @property
+    def ok(self) -> bool:
+        return self.chain.ok and self.dice.ok
+
+    @property
+    def first_broken_version(self) -> int | None:
+        if not self.chain.ok:
+            return self.chain.first_broken_version
+        return self.dice.first_broken_version
+
+    def as_dict(self) -> dict[str, Any]:
+        out = self.chain.as_dict()
+        out["ok"] = self.ok
+        if self.chain.ok and not self.dice.ok:
+            out["first_broken_version"] = self.dice.first_broken_version
+            out["reason"] = f"dice (R-ADD-45): {self.dice.reason}"
+        out["dice"] = self.dice.as_dict()
+        return out
+
+
+def recorded_commands(events: Iterable[RecordedEvent]) -> list[RecordedCommand]:
+    """A stream's appends as the dice check reads them: consecutive events of one command
+    id, the command's body from their metadata (kept for sealed dice), decoded events."""
+    out: list[RecordedCommand] = []
+    for e in events:
+        event = BATTLE_EVENTS.decode(e)
+        if out and out[-1].command_id == e.command_id:
+            last = out[-1]
+            out[-1] = RecordedCommand(last.command_id, last.body, (*last.events, event))
+            continue
+        body = e.metadata.get("command")
+        out.append(
+            RecordedCommand(e.command_id, body if isinstance(body, dict) else None, (event,))
+        )
+    return out
+
+
+def battle_dice_check(*, events: Iterable[RecordedEvent]) -> DiceCheck:
+    """Whether the recorded rolls and shuffles are the ones the revealed secret gives."""
+    try:
+        commands = recorded_commands(events)
+        return check_dice(commands)
+    # Events changed behind the store's back may not even decode or replay; whatever
+    # breaks, the dice cannot be confirmed (the chain check names the changed event).
+    except Exception as exc:
+        return DiceCheck("broken", None, 0, None, f"the events do not replay: {exc}")
+
+
+def battle_verify(*, battle: Battle) -> BattleVerifyReport:
+    """The digest chain and the dice of the battle's stream (R-ADD-45)."""
+    stream = battle_stream(battle=battle)
+    return BattleVerifyReport(verify(stream), battle_dice_check(events=iter_stream(stream)))
 
 
 def export_event(e: RecordedEvent) -> dict[str, Any]:

@@ -26,17 +26,22 @@ from battles.engine.battle import (
     Event,
     create,
     decide,
+    dice_commitment,
+    dice_for,
+    ends_battle,
     evolve,
+    new_dice_secret,
     parse_command,
     parse_setup,
     replay,
+    reveal,
     state_to_dict,
 )
 from battles.engine.battle.commands import Revert
 from battles.engine.battle.events import BattleCreated
 from battles.engine.errors import InvalidInput, RuleViolation
 from battles.engine.ruleset import ENGINE_VERSION
-from battles.models import Battle, BattleSeat, BattleWatcher
+from battles.models import Battle, BattleDiceSecret, BattleSeat, BattleWatcher
 from battles.selectors import (
     EXPORT_FORMAT,
     battle_command_events,
@@ -145,6 +150,25 @@ def _battle_rows(
 # --- create --------------------------------------------------------------------------------------
 
 
+def _sealed(setup: Mapping[str, Any]) -> tuple[Mapping[str, Any], bytes | None]:
+    """The setup to record and, for sealed digital dice, the new secret (R-ADD-45).
+
+    A digital battle without an explicit seed gets a new 256-bit secret, and its setup
+    the secret's SHA-256 as `dice.commitment`; a commitment the request carries (the
+    setup of an earlier battle, posted again for a rematch) is replaced. Anything else
+    is left for parse_setup to judge.
+    """
+    dice = setup.get("dice", {}) if isinstance(setup, Mapping) else None
+    if not isinstance(dice, Mapping):
+        return setup, None
+    if dice.get("mode", "digital") != "digital" or dice.get("seed") is not None:
+        return setup, None
+    if dice.get("seed_public"):
+        return setup, None  # parse_setup refuses public dice without a seed
+    secret = new_dice_secret()
+    return {**setup, "dice": {**dice, "commitment": dice_commitment(secret)}}, secret
+
+
 @transaction.atomic
 def battle_create(
     *, gm: AbstractBaseUser, setup: Mapping[str, Any], battle_id: uuid.UUID | None = None
@@ -155,10 +179,13 @@ def battle_create(
     stream's first command, with the command id `create-<battle id>`. `battle_id` lets
     a campaign record the battle's id before creating it (campaigns.services).
     """
+    setup, secret = _sealed(setup)
     normalised = parse_setup(setup)
     players = _players(normalised["seats"], "seats")
     battle = _battle_rows(gm=gm, setup=normalised, players=players, battle_id=battle_id)
-    events = create(str(battle.id), setup)
+    if secret is not None:
+        BattleDiceSecret.objects.create(battle=battle, secret=secret)
+    events = create(str(battle.id), setup, secret=secret)
     stream = battle_stream(battle=battle)
     append(
         stream=stream,
@@ -227,6 +254,21 @@ def _state_before_latest(battle: Battle, command: Revert) -> BattleState | None:
     return battle_state_at(battle=battle, version=first_version - 1)
 
 
+def _dice_secret(battle: Battle, state: BattleState) -> bytes | None:
+    """The battle's dice secret while its dice are sealed (R-ADD-45); None otherwise."""
+    if state.dice_commitment is None or state.dice_mode != "digital":
+        return None
+    row = BattleDiceSecret.objects.filter(battle=battle).first()
+    if row is None:
+        # Unreachable for a battle created here; an import refuses sealed dice it cannot open.
+        raise RuleViolation(
+            "dice_secret_missing",
+            "this battle's dice are sealed by a secret this site does not hold",
+            "R-ADD-45",
+        )
+    return bytes(row.secret)
+
+
 @transaction.atomic
 def battle_command_execute(
     *,
@@ -268,18 +310,28 @@ def battle_command_execute(
 
     state = battle_state_at(battle=battle, version=expected_version)
     before = _state_before_latest(battle, command) if isinstance(command, Revert) else None
-    events = decide(state, command, before=before)
+    secret = _dice_secret(battle, state)
+    events = decide(state, command, dice_for(state, command, secret=secret), before=before)
+    metadata = _metadata(actor, events)
+    if secret is not None:
+        # The body lets `verify` decide the command again once the secret is revealed.
+        metadata["command"] = dict(body)
+    new_state = replay(events, state)
+    if secret is not None and any(ends_battle(e.type) for e in events):
+        # The end reveals the secret, in the same append (R-ADD-45).
+        revealed = reveal(new_state, secret)
+        events = [*events, revealed]
+        new_state = evolve(new_state, revealed)
     result = append(
         stream=stream,
         expected_version=expected_version,
         events=BATTLE_EVENTS.encode_all(events),
         command_id=command_id,
-        metadata=_metadata(actor, events),
+        metadata=metadata,
         fingerprint=fingerprint,
     )
     if result.duplicate:  # the same command committed concurrently: its events stand
         return CommandResult(result.events, result.version, duplicate=True)
-    new_state = replay(events, state)
     _cache(battle, new_state)
     _snapshot_if_due(stream, expected_version, new_state)
     return CommandResult(result.events, result.version, duplicate=False, state=new_state)
@@ -459,6 +511,13 @@ def battle_import(*, gm: AbstractBaseUser, document: Mapping[str, Any]) -> Battl
         inner = exc.field.removeprefix("setup").lstrip(".")
         field = "events[0].payload.setup" + (f".{inner}" if inner else "")
         raise InvalidInput(field, exc.message, exc.rule) from None
+    if states[-1].dice_commitment is not None and not states[-1].dice_revealed:
+        raise InvalidInput(
+            "events[0].payload.setup.dice.commitment",
+            "this battle's dice are sealed by a secret that stays with the site that drew it "
+            "until the battle ends: import it once it is over",
+            "R-ADD-45",
+        )
     players = _players(setup["seats"], "events[0].payload.setup.seats")
     groups = _command_groups(events)
 

@@ -17,6 +17,7 @@ fills in keys that the environment does not set, so `manage.py` works on its own
 from __future__ import annotations
 
 import os
+import warnings
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -153,6 +154,8 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "django_htmx",
     "penance_site.eventstore",
     "battles",
     "campaigns",
@@ -161,6 +164,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "penance_site.middleware.ApiBodyLimitMiddleware",  # a JSON 413 before the body is read
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -168,6 +172,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
 ]
 
 ROOT_URLCONF = "penance_site.urls"
@@ -207,6 +212,20 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# The project's own static files and the npm packages `make install` copies into
+# penance_site/static/vendor/ (docs/FRONTEND.md); WhiteNoise serves them in production.
+STATICFILES_DIRS = [BASE_DIR / "penance_site" / "static"]
+# Until `collectstatic` (which `make serve` runs) there is no STATIC_ROOT; development and
+# tests serve from the finders, so WhiteNoise's start-up warning about it is noise there.
+warnings.filterwarnings("ignore", message="No directory at: ", category=UserWarning)
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        # Compressed, not hashed: a manifest would make every page need `collectstatic`
+        # first (tests and `make run` too); WhiteNoise revalidates unhashed files.
+        "BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"
+    },
+}
 
 # A request body over this is a 413 on the API (penance_site.parsers.LimitedJSONParser).
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("PENANCE_MAX_BODY_BYTES", 2_621_440, minimum=1024)
@@ -332,6 +351,10 @@ SPECTACULAR_SETTINGS = {
     ),
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI and ReDoc from the project's static files, not a CDN: the docs work offline.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # --- Penance ------------------------------------------------------------------

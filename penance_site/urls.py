@@ -2,7 +2,7 @@ from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from battles import pages
 
@@ -55,11 +55,13 @@ urlpatterns = [
     ),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
     path("api/", include("battles.urls")),
     path("api/", include("campaigns.urls")),
     path("api/", include("penance_site.accounts.urls")),
     path("battles/", pages.battle_list_page, name="battle-list"),
     path("battles/<uuid:battle_id>/replay/", pages.battle_replay_page, name="battle-replay"),
+    path("rules/", pages.rulings_page, name="rulings"),
     path("", include("campaigns.page_urls")),
     *PASSWORD_RESET,
     # Last: any other /api/ URL is a JSON 404, not Django's HTML page.

@@ -7,9 +7,10 @@ Redis cannot be reached: a test that silently skips its database is no test.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 import pytest
+import pytest_django.fixtures as pytest_django_fixtures
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
@@ -38,6 +39,22 @@ def pytest_sessionstart(session: pytest.Session) -> None:
             problems.append(f"Redis at {redis_url} cannot be reached: {exc}")
     if problems:
         pytest.exit("required services unavailable:\n  " + "\n  ".join(problems), returncode=3)
+
+
+# pytest-django sets up only the databases that collected tests declare (a django_db mark,
+# or the db / transactional_db / live_server fixtures). `committed_db` declares none, so a
+# run of such tests alone (the browser tests, or one race test) found no tables. Count
+# `committed_db` as asking for the default database. (A private hook: pytest-django 4.14.)
+_databases_for_test = pytest_django_fixtures._get_databases_for_test
+
+
+def _with_committed_db(test: pytest.Item) -> tuple[Iterable[str], bool]:
+    if "committed_db" in getattr(test, "fixturenames", ()):
+        return ("default",), False
+    return _databases_for_test(test)
+
+
+pytest_django_fixtures._get_databases_for_test = _with_committed_db
 
 
 @pytest.fixture

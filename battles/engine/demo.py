@@ -382,7 +382,8 @@ def demo_setup(
 ) -> dict[str, Any]:
     """A complete battle setup document with the two demo decks facing off; a fresh dict per call.
 
-    `seed` picks reproducible digital dice; None leaves the dice to the system source.
+    `seed` picks reproducible (public) digital dice; None leaves them sealed by a secret
+    the site draws at creation (R-ADD-45), or to the system source in the engine alone.
     `ruleset` is the version played, by default the default one (2.1).
 
     >>> setup = demo_setup(seed=3, players=("ann", "bob"))

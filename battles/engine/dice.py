@@ -310,6 +310,26 @@ def odds(target_number: int, pool: DicePool = TWO_DICE) -> Odds:
     )
 
 
+@lru_cache(maxsize=512)
+def grade_distribution(target_number: int, pool: DicePool = TWO_DICE) -> Mapping[str, Fraction]:
+    """Exact chance of each grade of one attack, in GRADES order (R-HIT-4, R-HIT-5, R-HIT-6).
+
+    The replay's odds chart draws this; the chances add up to exactly 1.
+
+    >>> d = grade_distribution(7)
+    >>> [f"{g} {d[g]}" for g in GRADES]
+    ['catastrophic 1/36', 'miss 25/36', 'hit 0', 'strong 7/36', 'critical 1/18', 'execution 1/36']
+    >>> d["strong"] + d["critical"] + d["execution"] == odds(7).hit
+    True
+    >>> sum(d.values())
+    Fraction(1, 1)
+    """
+    out = dict.fromkeys(GRADES, Fraction(0))
+    for total, p in total_distribution(pool).items():
+        out[grade(total, target_number)] += p
+    return MappingProxyType(out)
+
+
 # --- defence dice (R-DMG-2..5) ------------------------------------------------------------------
 
 

@@ -536,7 +536,9 @@ def test_legal_actions_are_for_the_viewers_seats(
 
 def test_setup_posted_again_is_a_rematch(clients: dict[str, Client], battle_id: str) -> None:
     setup = clients["player"].get(f"/api/battles/{battle_id}/setup").json()
-    assert setup["dice"] == {"mode": "digital", "seed": 7} and setup["policy"] == "auto"
+    # An explicit seed is public: every player can roll the same dice (R-ADD-45).
+    assert setup["dice"] == {"mode": "digital", "seed": 7, "seed_public": True}
+    assert setup["policy"] == "auto"
     rematch = post(clients["player"], "/api/battles/", setup)
     assert rematch.status_code == 201, rematch.content
     assert rematch.json()["role"] == "gm"  # whoever posts it runs the rematch

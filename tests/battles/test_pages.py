@@ -1,22 +1,37 @@
-"""The server-rendered battle list and replay pages: who may see what (R-ADD-28)."""
+"""The server-rendered battle list, viewer and rulings pages: who may see what (R-ADD-28),
+the contract the browser tests and assistive tools rely on (data-hex, data-seat, data-step,
+data-command), and the parts the viewer is made of (issue 12)."""
 
 from __future__ import annotations
+
+import json
+import re
 
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
+from battles.engine.battle.events import EVENT_TYPES
 from battles.engine.demo import demo_setup
+from battles.models import Battle
+from battles.selectors import battle_events, battle_state_at
 from battles.services import battle_create
+from tests.battles.played import played_battle, users
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def battle(django_user_model: type[User]) -> object:
-    for name in ("gm", "player", "outsider"):
-        django_user_model.objects.create_user(name, password="pw")
-    return battle_create(gm=User.objects.get(username="gm"), setup=demo_setup(seed=2))
+def battle() -> Battle:
+    """A battle at its start (hands being decided)."""
+    gm = users()["gm"]
+    return battle_create(gm=gm, setup=demo_setup(seed=2))
+
+
+@pytest.fixture
+def running() -> Battle:
+    """A battle 40 commands in: attacks, hits and damage, still running."""
+    return played_battle(commands=40)
 
 
 def _client(username: str) -> Client:
@@ -25,62 +40,262 @@ def _client(username: str) -> Client:
     return client
 
 
-def test_replay_page_shows_the_gm_every_hand(battle: object) -> None:
-    response = _client("gm").get(f"/battles/{battle.pk}/replay/")  # type: ignore[attr-defined]
+def _page(username: str, battle: Battle, query: str = "") -> str:
+    response = _client(username).get(f"/battles/{battle.pk}/replay/{query}")
     assert response.status_code == 200
-    hands = [c["hand"] for c in response.context["state"]["seats"]]
+    return response.content.decode()
+
+
+# --- access ----------------------------------------------------------------------------------
+
+
+def test_replay_page_shows_the_gm_every_hand(battle: Battle) -> None:
+    response = _client("gm").get(f"/battles/{battle.pk}/replay/")
+    assert response.status_code == 200
+    hands = [c["hand"] for c in response.context["f"]["state"]["seats"]]
     assert all(h is not None for h in hands)
 
 
-def test_replay_page_hides_the_other_hand_from_a_player(battle: object) -> None:
-    response = _client("player").get(f"/battles/{battle.pk}/replay/?at=3")  # type: ignore[attr-defined]
+def test_replay_page_hides_the_other_hand_from_a_player(battle: Battle) -> None:
+    response = _client("player").get(f"/battles/{battle.pk}/replay/?at=3")
     assert response.status_code == 200
-    assert response.context["at"] == 3
-    seats = response.context["state"]["seats"]
+    assert response.context["f"]["at"] == 3
+    seats = response.context["f"]["state"]["seats"]
     assert seats[0]["hand"] is None and seats[0]["deck"] is None
 
 
-def test_replay_page_refuses_an_outsider(battle: object) -> None:
-    response = _client("outsider").get(f"/battles/{battle.pk}/replay/")  # type: ignore[attr-defined]
+def test_a_player_never_sees_the_opponents_hand_or_deck_order_anywhere_in_the_page(
+    running: Battle,
+) -> None:
+    """R-ADD-28: not in the panels, the log, the current event nor the frame a step fetches."""
+    state = battle_state_at(battle=running)
+    assert not state.over
+    opponent = state.seats[0]  # the gm's seat; `player` holds seat 1
+    names = {state.cards[i.split("#")[0]].name for i in opponent.hand}
+    # Cards of the opponent's hand that the player has seen some other way (a discard of
+    # the same card) cannot be told apart by name; compare on the ones never shown.
+    public = {
+        state.cards[i.split("#")[0]].name
+        for i in (*opponent.discard, *opponent.in_play, *opponent.damage_pile,
+                  *state.seats[1].hand, *state.seats[1].discard, *state.seats[1].damage_pile)
+        if not i.startswith("damage#")
+    }  # fmt: skip
+    secret = names - public
+    page = _page("player", running)
+    frame = (
+        _client("player")
+        .get(f"/battles/{running.pk}/replay/?at={state.version}", HTTP_HX_REQUEST="true")
+        .content.decode()
+    )
+    for text in (page, frame):
+        assert f"{len(opponent.hand)} cards, hidden" in text
+        for name in secret:
+            assert name not in text, name
+    # The log says that the opponent drew, not what.
+    assert "Penitent Scout draws 6 hidden cards" in page
+    gm_page = _page("gm", running)
+    assert "Penitent Scout draws 6 hidden cards" not in gm_page
+
+
+def test_replay_page_refuses_an_outsider_with_the_reason_in_the_sites_look(
+    battle: Battle,
+) -> None:
+    response = _client("outsider").get(f"/battles/{battle.pk}/replay/")
     assert response.status_code == 403
+    body = response.content.decode()
+    assert "not the GM, a player or a watcher of this battle" in body
+    assert 'class="site"' in body and "Log out" in body
 
 
-def test_replay_page_sends_anonymous_users_to_log_in(battle: object) -> None:
-    response = Client().get(f"/battles/{battle.pk}/replay/")  # type: ignore[attr-defined]
+def test_an_unknown_battle_is_a_404_page_in_the_sites_look() -> None:
+    users()
+    response = _client("player").get("/battles/00000000-0000-0000-0000-000000000000/replay/")
+    assert response.status_code == 404
+    assert b"Nothing here (404)" in response.content and b'class="site"' in response.content
+
+
+def test_replay_page_sends_anonymous_users_to_log_in(battle: Battle) -> None:
+    response = Client().get(f"/battles/{battle.pk}/replay/")
     assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
 
 
 @pytest.mark.parametrize("at", ["99999", "0", "abc", "²", "-1", "1.5"])
 def test_replay_page_refuses_a_step_outside_the_stream_naming_the_parameter(
-    battle: object, at: str
+    battle: Battle, at: str
 ) -> None:
     """Issue 15: a 4xx naming the parameter, never a 500 (`"²".isdigit()` is true)."""
-    response = _client("gm").get(f"/battles/{battle.pk}/replay/", {"at": at})  # type: ignore[attr-defined]
+    response = _client("gm").get(f"/battles/{battle.pk}/replay/", {"at": at})
     assert response.status_code == 400
     assert b"<strong>at</strong> must be a step from 1 to" in response.content
 
 
-def test_replay_page_draws_every_hex_and_casket_and_shows_the_step(battle: object) -> None:
+# --- the contract ----------------------------------------------------------------------------
+
+
+def test_replay_page_draws_every_hex_and_casket_and_shows_the_step(battle: Battle) -> None:
     """Issue 12's contract: one [data-hex] per board hex, one [data-seat] per casket with
     a text label, the step in [data-step] matching ?at=N."""
-    import re
-
-    from battles.models import Battle
-    from battles.selectors import battle_state_at
-
-    state = battle_state_at(battle=Battle.objects.get(pk=battle.pk))  # type: ignore[attr-defined]
-    page = _client("player").get(f"/battles/{battle.pk}/replay/?at=5").content.decode()  # type: ignore[attr-defined]
+    state = battle_state_at(battle=battle)
+    page = _page("player", battle, "?at=5")
     hexes = re.findall(r'data-hex="(-?\d+,-?\d+)"', page)
     assert len(hexes) == len(set(hexes)) == len(state.board)
-    assert sorted(re.findall(r'data-seat="(\d)"', page)) == ["0", "1"]
-    assert re.findall(r'data-seat="\d" role="img" aria-label="seat \d: ', page)
-    assert 'data-step="5"' in page and 'data-command="next"' in page
+    assert sorted(re.findall(r'<g class="token[^"]*" data-seat="(\d)"', page)) == ["0", "1"]
+    assert (
+        len(
+            re.findall(
+                r'data-seat="\d" role="button" aria-pressed="false" aria-label="seat \d: ', page
+            )
+        )
+        == 2
+    )
+    assert 'data-step="5"' in page
+    for command in ("first", "prev", "next", "last"):
+        assert f'data-command="{command}"' in page
 
 
-def test_battle_list_shows_only_the_users_battles(battle: object) -> None:
-    assert battle.name.encode() in _client("player").get("/battles/").content  # type: ignore[attr-defined]
-    assert battle.name.encode() not in _client("outsider").get("/battles/").content  # type: ignore[attr-defined]
+def test_a_running_battle_opens_at_its_latest_step_and_a_finished_one_at_step_1(
+    running: Battle,
+) -> None:
+    head = battle_state_at(battle=running).version
+    assert f'data-step="{head}"' in _page("player", running)
+    finished = played_battle(commands=3000, name="Finished")
+    assert battle_state_at(battle=finished).over
+    assert 'data-step="1"' in _page("player", finished)
+
+
+def test_an_htmx_step_answers_only_the_frame_and_varies_on_the_header(running: Battle) -> None:
+    response = _client("player").get(f"/battles/{running.pk}/replay/?at=20", HTTP_HX_REQUEST="true")
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert body.lstrip().startswith('<div id="frame"') and "<html" not in body
+    assert 'data-step="20"' in body
+    assert "HX-Request" in response["Vary"]
+    assert "HX-Request" in _client("player").get(f"/battles/{running.pk}/replay/")["Vary"]
+
+
+# --- the parts ---------------------------------------------------------------------------------
+
+
+def test_the_log_links_every_event_grouped_by_round_and_turn(running: Battle) -> None:
+    head = battle_state_at(battle=running).version
+    page = _page("gm", running)
+    steps = [int(v) for v in re.findall(r'<li data-line="(\d+)"', page)]
+    assert steps == list(range(1, head + 1))
+    assert "<h3>Round 1</h3>" in page and "<h4>Penitent Scout's turn</h4>" in page
+
+
+def test_an_attack_reads_as_a_sentence_with_its_modifiers_and_rulings_linked(
+    running: Battle,
+) -> None:
+    declared = next(
+        e for e in battle_events(battle=running, limit=500) if e.type == "AttackDeclared"
+    )
+    page = _page("gm", running, f"?at={declared.version}")
+    tn = declared.payload["target_number"]
+    assert f"needs {tn}+ (Base to-hit 5 " in page
+    assert '<a class="rule" href="/rules/#R-HIT-1">R-HIT-1</a>' in page
+    # The frame itemises it and gives the exact odds of each grade, with a text table.
+    frame = re.search(r'<table class="tohit">.*?</table>', page, re.S)
+    assert frame and "R-HIT-1" in frame.group(0) and f"{tn}+" in frame.group(0)
+    odds = json.loads(
+        re.search(r'id="odds-data" type="application/json">(.*?)</script>', page).group(1)
+    )
+    assert [r["grade"] for r in odds] == [
+        "catastrophic",
+        "miss",
+        "hit",
+        "strong",
+        "critical",
+        "execution",
+    ]
+    assert '<table class="odds-table">' in page
+
+
+def test_dice_are_drawn_as_faces_with_a_text_label(running: Battle) -> None:
+    rolled = next(e for e in battle_events(battle=running, limit=500) if e.type == "AttackRolled")
+    page = _page("gm", running, f"?at={rolled.version}")
+    face = rolled.payload["faces"][0]
+    assert re.search(
+        rf'<span class="die face-{face}" role="img" aria-label="[A-Z ]+, worth \d"', page
+    )
+
+
+def test_cards_show_by_name_with_cost_and_text_on_hover_or_focus(running: Battle) -> None:
+    page = _page("gm", running)
+    assert "pyre-lance#" not in page  # instance ids never reach people
+    assert re.search(
+        r'<span class="card" tabindex="0">Pyre Lance<span class="tip" role="tooltip">3 SP — ', page
+    )
+
+
+def test_the_scrub_bar_marks_attacks_hits_and_round_starts(running: Battle) -> None:
+    page = _page("player", running)
+    kinds = set(re.findall(r'class="marker marker-(\w+)"', page))
+    assert {"round", "attack"} <= kinds
+    head = battle_state_at(battle=running).version
+    assert f'<input id="scrub" type="range" min="1" max="{head}"' in page
+
+
+def test_charts_carry_their_data_and_a_table_for_each(running: Battle) -> None:
+    page = _page("player", running)
+    charts = json.loads(
+        re.search(r'id="chart-data" type="application/json">(.*?)</script>', page).group(1)
+    )
+    assert [c["key"] for c in charts] == ["hp", "heat", "component_damage"]
+    assert all(len(s["points"]) == len(c["labels"]) for c in charts for s in c["series"])
+    assert page.count("as a table</summary>") == 3
+
+
+def test_every_ruling_the_viewer_cites_is_on_the_rulings_page(running: Battle) -> None:
+    rulings = Client().get("/rules/").content.decode()
+    anchors = set(re.findall(r'<dt id="(R-[A-Z]+-\d+)">', rulings))
+    cited = set()
+    for e in battle_events(battle=running, limit=500):
+        cited |= set(
+            re.findall(r'href="/rules/#(R-[A-Z]+-\d+)"', _page("gm", running, f"?at={e.version}"))
+        )
+        if len(cited) > 12:
+            break
+    assert cited and cited <= anchors, cited - anchors
+    assert "R-ADD-28" in anchors and "R-RNG-1" in anchors
+
+
+def test_every_event_type_has_a_sentence() -> None:
+    import inspect
+
+    from battles import replay
+
+    source = inspect.getsource(replay.describe)
+    missing = [name for name in EVENT_TYPES if f'case "{name}"' not in source]
+    assert not missing
+
+
+def test_the_battle_list_shows_status_round_players_and_last_activity(running: Battle) -> None:
+    page = _client("player").get("/battles/").content.decode()
+    row = re.search(rf'<tr data-battle="{running.pk}">.*?</tr>', page, re.S).group(0)
+    round_ = battle_state_at(battle=running).round
+    assert f'<td class="num">{round_}</td>' in row
+    assert "seat 0: gm, seat 1: player" in row and "ago</time>" in row
+    assert running.name.encode() not in _client("outsider").get("/battles/").content
+
+
+def test_the_header_offers_admin_only_to_staff_and_a_logout_button(battle: Battle) -> None:
+    page = _client("player").get("/battles/").content.decode()
+    assert 'href="/admin/"' not in page
+    assert '<button type="submit">Log out</button>' in page
+    staff = User.objects.create_user("boss", is_staff=True)
+    client = Client()
+    client.force_login(staff)
+    assert 'href="/admin/"' in client.get("/battles/").content.decode()
 
 
 def test_login_page_renders() -> None:
     assert Client().get("/accounts/login/").status_code == 200
+
+
+@pytest.mark.parametrize("url", ["/api/docs/", "/api/redoc/"])
+def test_the_api_docs_load_nothing_from_another_site(url: str) -> None:
+    """Swagger UI and ReDoc come from the project's static files (drf-spectacular-sidecar)."""
+    body = Client().get(url).content.decode()
+    assert "/static/drf_spectacular_sidecar/" in body
+    assert not re.search(r'(src|href)="(https?:)?//', body)

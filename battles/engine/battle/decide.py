@@ -77,7 +77,14 @@ from .commands import (
     Withdraw,
 )
 from .evolve import evolve
-from .randomness import DiceSource, SecretsDice, SeededDice, TableDice
+from .randomness import (
+    DiceSource,
+    SealedDice,
+    SecretsDice,
+    SeededDice,
+    TableDice,
+    dice_commitment,
+)
 from .setup import parse_setup
 from .snapshot import state_to_dict
 from .state import (
@@ -115,12 +122,17 @@ PROMPT_RULES = {
 }
 
 
-def dice_for(state: BattleState | None, command: Command | None = None) -> DiceSource:
-    """The dice a command is decided with (R-ADD-18).
+def dice_for(
+    state: BattleState | None, command: Command | None = None, *, secret: bytes | None = None
+) -> DiceSource:
+    """The dice a command is decided with (R-ADD-18, R-ADD-45).
 
-    Digital battles roll with `secrets`, or from the battle's seed mixed with the
-    version the command applies to, so a seeded battle is the same battle whoever
-    replays its commands. Table battles use the faces the command reports.
+    Digital battles with sealed dice derive every roll from the battle's `secret` and the
+    version the command applies to (the secret must match the setup's commitment);
+    without the secret (a trial decision) they roll with `secrets`, as do battles created
+    before commitments. A public seed is mixed with the version the command applies to,
+    so a seeded battle is the same battle whoever replays its commands. Table battles use
+    the faces the command reports.
 
     >>> dice_for(None).d6(1, purpose="x", rule="R-TRN-2")[0] in range(1, 7)
     True
@@ -129,7 +141,29 @@ def dice_for(state: BattleState | None, command: Command | None = None) -> DiceS
         return TableDice(command.faces if command else ())
     if state is not None and state.seed is not None:
         return SeededDice(state.seed * 1_000_003 + state.version)
+    if secret is not None:
+        if state is None or state.dice_commitment != dice_commitment(secret):
+            raise ValueError("the dice secret does not match the battle's commitment (R-ADD-45)")
+        return SealedDice(secret, state.version)
     return SecretsDice()
+
+
+def reveal(state: BattleState, secret: bytes) -> ev.DiceSecretRevealed:
+    """The event that opens a finished battle's sealed dice (R-ADD-45): recorded with the
+    event that ends it, so from then on anyone can derive every roll again.
+
+    >>> from battles.engine.demo import demo_setup
+    >>> from battles.engine.battle.evolve import replay
+    >>> reveal(replay(create("b1", demo_setup(seed=3))), bytes(32))
+    Traceback (most recent call last):
+    ...
+    ValueError: the dice secret does not match the battle's commitment (R-ADD-45)
+    """
+    if state.dice_commitment is None or state.dice_commitment != dice_commitment(secret):
+        raise ValueError("the dice secret does not match the battle's commitment (R-ADD-45)")
+    if not state.over:
+        raise ValueError("a battle's dice secret is revealed only when the battle ends (R-ADD-45)")
+    return ev.DiceSecretRevealed(secret.hex())
 
 
 @dataclass
@@ -196,11 +230,15 @@ class _Tx:
 # --- creation ------------------------------------------------------------------------------------
 
 
-def create(battle_id: str, setup: object, dice: DiceSource | None = None) -> list[ev.Event]:
+def create(
+    battle_id: str, setup: object, dice: DiceSource | None = None, *, secret: bytes | None = None
+) -> list[ev.Event]:
     """The events that create a battle: setup recorded, decks shuffled, hands dealt (R-TRN-1).
 
     `setup` is validated (InvalidInput names the field). With policy `auto` every hand
-    is kept and round 1 starts at once.
+    is kept and round 1 starts at once. `secret` seals the dice (R-ADD-45): the setup's
+    `dice.commitment` must be its SHA-256, and the creation's shuffles derive from it and
+    version 1, the state after BattleCreated.
 
     >>> from battles.engine.demo import demo_setup
     >>> events = create("b1", demo_setup(seed=3))
@@ -209,9 +247,17 @@ def create(battle_id: str, setup: object, dice: DiceSource | None = None) -> lis
     """
     normalised = parse_setup(setup)
     created = ev.BattleCreated(battle_id, normalised, ENGINE_VERSION)
+    if secret is not None:
+        dice = dice_for(evolve(None, created), secret=secret)
+    return [created, *deal(created, dice)]
+
+
+def deal(created: ev.BattleCreated, dice: DiceSource | None = None) -> list[ev.Event]:
+    """The events after BattleCreated that `create` decides with `dice`: decks shuffled,
+    hands dealt, mulligan prompts, and with policy `auto` round 1 (R-TRN-1)."""
+    normalised = created.setup
     state = evolve(None, created)
     tx = _Tx(state, dice if dice is not None else dice_for(state))
-    tx.events.append(created)
     for c in state.seats:
         order, known = tx.shuffle(c.deck, "the casket deck")
         tx.emit(ev.DeckShuffled(c.seat, order, known, "setup"))
@@ -1278,6 +1324,13 @@ def _adjust(tx: _Tx, command: Command) -> None:
 
 
 def _revert(tx: _Tx, command: Revert, before: BattleState | None) -> None:
+    if tx.state.dice_revealed:
+        raise RuleViolation(
+            "dice_revealed",
+            "the battle's dice secret was revealed when it ended: reverting the end would "
+            "continue a battle whose every roll is known; create a new battle instead",
+            "R-ADD-45",
+        )
     if before is None:
         raise RuleViolation(
             "revert_unavailable",

@@ -503,6 +503,15 @@ class CommandReverted(Event):
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class DiceSecretRevealed(Event):
+    """The battle's dice secret, in hex, recorded with the event that ends the battle: its
+    SHA-256 is the commitment in BattleCreated's setup, and every roll and shuffle since
+    creation derives from it (R-ADD-45)."""
+
+    secret: str
+
+
 EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.__name__: cls
     for cls in (
@@ -559,5 +568,6 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         CasketRelocated,
         CardReturned,
         CommandReverted,
+        DiceSecretRevealed,
     )
 }

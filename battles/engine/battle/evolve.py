@@ -413,6 +413,10 @@ def _reverted(s: BattleState, e: ev.CommandReverted) -> BattleState:
     return replace(restored, version=s.version)
 
 
+def _dice_revealed(s: BattleState, e: ev.DiceSecretRevealed) -> BattleState:
+    return replace(s, dice_revealed=True)
+
+
 _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.BattleCreated: _created,
     ev.DeckShuffled: _deck_shuffled,
@@ -467,6 +471,7 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.CasketRelocated: _relocated,
     ev.CardReturned: _returned,
     ev.CommandReverted: _reverted,
+    ev.DiceSecretRevealed: _dice_revealed,
 }
 assert set(_HANDLERS) == set(ev.EVENT_TYPES.values()), "every event type needs a handler"
 

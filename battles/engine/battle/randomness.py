@@ -1,11 +1,16 @@
 """Where a battle's randomness comes from: `decide` asks a `DiceSource`, never a global RNG.
 
 Every outcome a source produces is written into an event, so replay (`evolve`)
-never needs one. Three sources, by the battle's dice mode (docs/BATTLES.md):
+never needs one. Four sources, by the battle's dice mode (docs/BATTLES.md):
 
-- `SecretsDice`: digital play, drawn from the operating system (`secrets`);
-- `SeededDice`: digital play from an explicit seed, for reproducible demo and
-  test battles;
+- `SealedDice`: digital play, derived from the battle's 256-bit secret and the
+  stream version a command is decided on; the battle's first event carries only
+  the secret's SHA-256 (`dice_commitment`), the secret is revealed when the battle
+  ends, and then every roll and shuffle can be derived again (R-ADD-45);
+- `SecretsDice`: digital play, drawn from the operating system (`secrets`), for
+  battles created before commitments and for trial decisions (legal actions);
+- `SeededDice`: digital play from an explicit, public seed, for reproducible demo
+  and test battles;
 - `TableDice`: the table rolled physical dice and drew physical cards; the
   command reports the faces, and the source hands them out in order, refusing
   a wrong count or a face outside 1–6.
@@ -13,6 +18,8 @@ never needs one. Three sources, by the battle's dice mode (docs/BATTLES.md):
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import random
 import secrets
 from collections.abc import Sequence
@@ -50,6 +57,97 @@ class SecretsDice:
             j = secrets.randbelow(i + 1)
             order[i], order[j] = order[j], order[i]
         return tuple(order)
+
+
+SECRET_BYTES = 32  # 256 bits (R-ADD-45)
+DERIVATION = b"penance-dice/1"
+
+
+def new_dice_secret() -> bytes:
+    """A battle's dice secret: 256 bits from the operating system's secure source."""
+    return secrets.token_bytes(SECRET_BYTES)
+
+
+def dice_commitment(secret: bytes) -> str:
+    """The commitment a battle's first event carries: the secret's SHA-256, in hex.
+
+    >>> dice_commitment(bytes(32))[:16]
+    '66687aadf862bd77'
+    """
+    return hashlib.sha256(secret).hexdigest()
+
+
+class SealedDice:
+    """Digital dice derived from a battle's secret and the stream version (R-ADD-45).
+
+    Each call draws from its own stream of bytes, HMAC-SHA256 keyed by the secret over
+    `penance-dice/1|<version>|<purpose>|<n>|<block>`, where `n` counts the earlier calls
+    with the same purpose in this command; a face or a position is taken from 4 bytes by
+    rejection sampling, so it is uniform. Whoever knows the secret derives every roll
+    again from the version and the purpose alone; without it, nothing is predictable.
+
+    >>> dice = SealedDice(bytes(32), 12)
+    >>> dice.d6(3, purpose="the attack roll", rule="R-HIT-4") == SealedDice(
+    ...     bytes(32), 12).d6(3, purpose="the attack roll", rule="R-HIT-4")
+    True
+    >>> SealedDice(b"short", 1)
+    Traceback (most recent call last):
+    ...
+    ValueError: a dice secret is 32 bytes
+    """
+
+    def __init__(self, secret: bytes, version: int) -> None:
+        if len(secret) != SECRET_BYTES:
+            raise ValueError(f"a dice secret is {SECRET_BYTES} bytes")
+        self._secret = secret
+        self._version = version
+        self._calls: dict[str, int] = {}
+
+    def _below(self, purpose: str) -> _Below:
+        n = self._calls.get(purpose, 0)
+        self._calls[purpose] = n + 1
+        label = b"|".join(
+            (DERIVATION, str(self._version).encode(), purpose.encode("utf-8"), str(n).encode())
+        )
+        return _Below(self._secret, label)
+
+    def d6(self, count: int, *, purpose: str, rule: str) -> tuple[int, ...]:
+        below = self._below(purpose)
+        return tuple(below(6) + 1 for _ in range(count))
+
+    def shuffle(self, items: Sequence[T], *, purpose: str) -> tuple[T, ...]:
+        below = self._below(purpose)
+        order = list(items)
+        # Fisher-Yates, as SecretsDice.
+        for i in range(len(order) - 1, 0, -1):
+            j = below(i + 1)
+            order[i], order[j] = order[j], order[i]
+        return tuple(order)
+
+
+class _Below:
+    """Uniform integers below a bound from HMAC-SHA256(secret, label|block)."""
+
+    def __init__(self, secret: bytes, label: bytes) -> None:
+        self._secret = secret
+        self._label = label
+        self._block = 0
+        self._buffer = b""
+
+    def _word(self) -> int:
+        if len(self._buffer) < 4:
+            message = self._label + b"|" + str(self._block).encode()
+            self._buffer += hmac.new(self._secret, message, hashlib.sha256).digest()
+            self._block += 1
+        word, self._buffer = self._buffer[:4], self._buffer[4:]
+        return int.from_bytes(word, "big")
+
+    def __call__(self, bound: int) -> int:
+        limit = 2**32 - (2**32 % bound)  # below it every residue is equally likely
+        while True:
+            word = self._word()
+            if word < limit:
+                return word % bound
 
 
 class SeededDice:

@@ -5,7 +5,7 @@ normalised: defaults filled in, the board and ruleset in their canonical form, s
 the `BattleCreated` event that records it replays the same on any later engine.
 
 Shape (docs/BATTLES.md): `name`, `board` (FORMATS.md), `rules`, `dice` (`mode`
-digital or table, `seed`), `policy` (prompt or auto), `cards` (card definitions in
+digital or table, `seed`, `seed_public`, `commitment`: R-ADD-45), `policy` (prompt or auto), `cards` (card definitions in
 the project's format), `seats` (player, side, casket {name, class, shield,
 component_damage}, deck [{card, count}], pilot {name, carried_wounds, sp_modifier},
 at [q, r], facing).
@@ -99,7 +99,7 @@ def parse_setup(doc: object) -> dict[str, Any]:
 
     >>> from battles.engine.demo import demo_setup
     >>> parse_setup(demo_setup())["dice"]
-    {'mode': 'digital', 'seed': 7}
+    {'mode': 'digital', 'seed': 7, 'seed_public': True}
     >>> parse_setup({**demo_setup(), "seats": []})
     Traceback (most recent call last):
     ...
@@ -113,13 +113,7 @@ def parse_setup(doc: object) -> dict[str, Any]:
         raise InvalidInput("board", "is required (a board document, FORMATS.md)")
     board = parse_board(doc["board"], "board")
     ruleset = parse_ruleset(doc.get("rules"), "rules")
-    dice = _mapping(doc.get("dice", {}), "dice", ("mode", "seed"))
-    mode = _choice(dice.get("mode", "digital"), "dice.mode", DICE_MODES)
-    seed = dice.get("seed")
-    if seed is not None:
-        seed = _int(seed, "dice.seed", 0, MAX_SEED)
-        if mode == "table":
-            raise InvalidInput("dice.seed", "a table battle rolls physical dice: no seed")
+    dice = _dice(doc.get("dice", {}))
     policy = _choice(doc.get("policy", "prompt"), "policy", POLICIES)
 
     raw_cards = doc.get("cards")
@@ -252,7 +246,7 @@ def parse_setup(doc: object) -> dict[str, Any]:
         "name": name,
         "board": board.to_document(),
         "rules": ruleset.as_dict(),
-        "dice": {"mode": mode, "seed": seed},
+        "dice": dice,
         "policy": policy,
         "cards": [c.as_dict() for c in cards.values() if c.id in used],
         "seats": seats,
@@ -261,6 +255,62 @@ def parse_setup(doc: object) -> dict[str, Any]:
     if "campaign" in doc:
         normalised["campaign"] = _campaign(doc["campaign"])
     return normalised
+
+
+def _dice(doc: object) -> dict[str, Any]:
+    """The dice document, normalised (R-ADD-18, R-ADD-45).
+
+    - table: `{"mode": "table", "seed": null}`: physical dice, nothing to seal;
+    - digital with an explicit seed: `seed_public` true, since whoever reads the setup can
+      roll the same dice (demo, tests, a table that wants it);
+    - digital without one: `seed_public` false and, when the battle was created by the
+      site, `commitment`, the SHA-256 (64 hex digits) of the secret its dice derive from.
+      The site sets the commitment; a setup posted with one (a rematch) gets a new one.
+    """
+    dice = _mapping(doc, "dice", ("mode", "seed", "seed_public", "commitment"))
+    mode = _choice(dice.get("mode", "digital"), "dice.mode", DICE_MODES)
+    seed = dice.get("seed")
+    public = dice.get("seed_public")
+    commitment = dice.get("commitment")
+    if public is not None and not isinstance(public, bool):
+        raise InvalidInput("dice.seed_public", f"must be true or false, got {public!r}")
+    if mode == "table":
+        for key in ("seed", "seed_public", "commitment"):
+            if dice.get(key) is not None and dice.get(key) is not False:
+                raise InvalidInput(f"dice.{key}", "a table battle rolls physical dice: no seed")
+        return {"mode": mode, "seed": None}
+    if seed is not None:
+        seed = _int(seed, "dice.seed", 0, MAX_SEED)
+        if public is False:
+            raise InvalidInput(
+                "dice.seed_public",
+                "an explicit seed is public: whoever reads the setup can roll the same dice; "
+                "leave the seed out for sealed dice",
+                "R-ADD-45",
+            )
+        if commitment is not None:
+            raise InvalidInput(
+                "dice.commitment", "a battle with an explicit seed has no sealed secret", "R-ADD-45"
+            )
+        return {"mode": mode, "seed": seed, "seed_public": True}
+    if public:
+        raise InvalidInput(
+            "dice.seed",
+            "public dice need the seed itself: give one, or leave seed_public out for sealed dice",
+            "R-ADD-45",
+        )
+    out: dict[str, Any] = {"mode": mode, "seed": None, "seed_public": False}
+    if commitment is not None:
+        if (
+            not isinstance(commitment, str)
+            or len(commitment) != 64
+            or any(ch not in "0123456789abcdef" for ch in commitment)
+        ):
+            raise InvalidInput(
+                "dice.commitment", "must be a SHA-256 in 64 lower-case hex digits", "R-ADD-45"
+            )
+        out["commitment"] = commitment
+    return out
 
 
 def _campaign(doc: object) -> dict[str, str]:

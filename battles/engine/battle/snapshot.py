@@ -61,6 +61,8 @@ def state_to_dict(state: BattleState, *, with_setup: bool = True) -> dict[str, A
     out["battle_id"] = state.battle_id
     out["seats"] = [_casket_dict(c) for c in state.seats]
     out["prompts"] = [p.as_dict() for p in state.prompts]
+    if state.dice_revealed:  # written only then: every earlier state reads as it did
+        out["dice_revealed"] = True
     if state.attack is None:
         out["attack"] = None
     else:
@@ -93,5 +95,7 @@ def state_from_dict(d: Mapping[str, Any], base: BattleState | None = None) -> Ba
         turn=d["turn"],
         winner=d["winner"],
         result=d["result"],
+        # Snapshots and reverts written before R-ADD-45 have no such field.
+        dice_revealed=d.get("dice_revealed", False),
         version=d["version"],
     )

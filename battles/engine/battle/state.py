@@ -244,6 +244,8 @@ class BattleState:
     attack: AttackInProgress | None = None
     winner: str | None = None
     result: str | None = None  # why the battle ended
+    # The dice secret is in the log (DiceSecretRevealed): the dice are public (R-ADD-45).
+    dice_revealed: bool = False
     version: int = 0
 
     @property
@@ -256,6 +258,12 @@ class BattleState:
     @property
     def over(self) -> bool:
         return self.phase == OVER
+
+    @property
+    def dice_commitment(self) -> str | None:
+        """The SHA-256 of the battle's dice secret, when its dice are sealed (R-ADD-45)."""
+        commitment = self.setup.get("dice", {}).get("commitment") if self.setup else None
+        return commitment if isinstance(commitment, str) else None
 
     def ally_hexes(self, c: CasketState) -> list[Hex]:
         """Where the undefeated allies of `c` stand: passable, not a place to stop (R-MOV-2)."""

@@ -25,10 +25,13 @@ from campaigns.catalogue import catalogue_load_demo
 from campaigns.models import Campaign
 
 # name, seed, policy, most commands. Under ruleset 2.1 (the demo's) the greedy
-# autoplayer ends seed 1 in a defeat after about 320 events.
+# autoplayer ends seed 1 in a defeat after about 320 events; seed 54 runs long, and its
+# first 269 commands make the 1,001-event battle the viewer's step time is measured on
+# (docs/PERFORMANCE.md).
 DEMO_BATTLES = (
     ("Demo: The Ash Causeway (finished, replay)", 1, "auto", 3000),
     ("Demo: The Ash Causeway (in progress)", 4, "prompt", 60),
+    ("Demo: The Long Vigil (1,000 events, in progress)", 54, "auto", 269),
 )
 
 DEMO_USERS = (

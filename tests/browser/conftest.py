@@ -1,0 +1,87 @@
+"""Browser tests: Playwright (the PyPI package) driving Debian's Chromium, never a browser
+that Playwright downloads. Without /usr/bin/chromium they skip with a message, unless
+PENANCE_REQUIRE_BROWSER=1 (CI), which turns the missing browser into a failure.
+PENANCE_SKIP_BROWSER=1 skips them on purpose (CI runs them once, on PostgreSQL).
+Screenshots are kept under test-artifacts/browser/ (PENANCE_ARTIFACTS to move them)."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path(os.environ.get("PENANCE_CHROMIUM", "/usr/bin/chromium"))
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+ARTIFACTS = Path(os.environ.get("PENANCE_ARTIFACTS", "test-artifacts/browser"))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    here = Path(__file__).parent
+    mine = [i for i in items if Path(str(i.fspath)).is_relative_to(here)]
+    for item in mine:
+        item.add_marker(pytest.mark.browser)
+    if os.environ.get("PENANCE_SKIP_BROWSER") == "1":
+        reason = (
+            "browser tests skipped on purpose (PENANCE_SKIP_BROWSER=1; CI runs them on PostgreSQL)"
+        )
+    elif not CHROMIUM.exists():
+        if os.environ.get("PENANCE_REQUIRE_BROWSER") == "1":
+            return  # the fixture fails each test, naming the missing browser
+        reason = f"no Chromium at {CHROMIUM}: apt-get install -y chromium (or set PENANCE_REQUIRE_BROWSER=1 to fail)"
+    else:
+        return
+    for item in mine:
+        item.add_marker(pytest.mark.skip(reason=reason))
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        pytest.fail(f"PENANCE_REQUIRE_BROWSER=1 but there is no Chromium at {CHROMIUM}")
+    # Playwright's sync API keeps an event loop on this thread; the tests' own ORM calls
+    # (data set up before the browser acts) are synchronous and safe.
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="session")
+def site(django_db_setup: None, django_db_blocker: Any) -> Iterator[str]:
+    """The site served on a free port from a thread, on the test database.
+
+    Not pytest-django's `live_server`: it flushes the database after each test, and the
+    event store refuses DELETE (its rows are append-only). Tests use `committed_db` and
+    fresh names instead, as the other tests with threads do."""
+    from django.contrib.staticfiles.handlers import StaticFilesHandler
+    from django.test.testcases import LiveServerThread
+    from django.test.utils import override_settings
+
+    with django_db_blocker.unblock(), override_settings(ALLOWED_HOSTS=["127.0.0.1"]):
+        thread = LiveServerThread("127.0.0.1", StaticFilesHandler, port=0)
+        thread.daemon = True
+        thread.start()
+        thread.is_ready.wait()
+        if thread.error:
+            raise thread.error
+        yield f"http://127.0.0.1:{thread.port}"
+        thread.terminate()
+
+
+@pytest.fixture
+def tag() -> str:
+    """A fresh suffix for the names a browser test creates (its writes commit)."""
+    return "-" + uuid.uuid4().hex[:8]
+
+
+@pytest.fixture
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS
