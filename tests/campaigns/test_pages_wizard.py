@@ -115,7 +115,8 @@ def test_starting_a_mission_on_a_library_board_opens_its_battle(
     setup = battle_setup(battle=mission.battle)
     library = {b.slug: b for b in selectors.board_library()}
     assert setup["board"]["name"] == library[board].name
-    assert setup["policy"] == "auto" and setup["dice"] == {"mode": "digital", "seed": 5}
+    assert setup["policy"] == "auto"
+    assert setup["dice"]["mode"] == "digital" and setup["dice"]["seed"] == 5
     assert [s["facing"] for s in setup["seats"]] == [f for _, _, f in library[board].deploy[:2]]
 
 
@@ -201,3 +202,13 @@ def test_a_started_mission_says_so(dc: Any, mission: Mission) -> None:
     assert "already in progress" in body
     r = client_for(dc.gm).post(url(dc, mission), wizard_form(dc))
     assert r.status_code == 400 and "R-PLT-5" in r.content.decode()
+
+
+def test_without_a_seed_digital_dice_are_sealed(dc: Any, mission: Mission) -> None:
+    """R-ADD-45: no seed, no way to compute the dice while the battle runs."""
+    r = client_for(dc.gm).post(url(dc, mission), wizard_form(dc, seed=""))
+    assert r.status_code == 302
+    mission.refresh_from_db()
+    dice = battle_setup(battle=mission.battle)["dice"]
+    assert dice["mode"] == "digital" and dice["seed_public"] is False and dice["seed"] is None
+    assert dice["commitment"]
