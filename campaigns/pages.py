@@ -13,6 +13,7 @@ and nothing is written (every service runs in one transaction).
 
 from __future__ import annotations
 
+import functools
 import json
 import uuid
 from collections.abc import Callable, Mapping
@@ -41,8 +42,34 @@ from battles.engine.ruleset import DEFAULT_VERSION, RULESETS, parse_ruleset
 from . import catalogue, domain, selectors, services
 from .models import Campaign
 
-GET_POST = require_http_methods(["GET", "HEAD", "POST"])
-GET_ONLY = require_http_methods(["GET", "HEAD"])
+
+def _no_nul(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Refuse form and query values holding a NUL character (PostgreSQL stores no NUL in
+    text) with a 400 naming the field, before the view reads them."""
+
+    @functools.wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        for data in (request.GET, request.POST):
+            for key, values in data.lists():
+                if "\x00" in key or any("\x00" in v for v in values):
+                    error = FormError(key.replace("\x00", ""), "must not contain NUL characters")
+                    context = {"errors": [error]}
+                    return render(request, "campaigns/refused.html", context, status=400)
+        return view(request, *args, **kwargs)
+
+    return wrapped
+
+
+def _methods(*methods: str) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+    def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        return require_http_methods(list(methods))(_no_nul(view))
+
+    return decorate
+
+
+GET_POST = _methods("GET", "HEAD", "POST")
+GET_ONLY = _methods("GET", "HEAD")
+POST_ONLY = _methods("POST")
 
 
 # --- access and errors ---------------------------------------------------------------------------
@@ -363,7 +390,7 @@ CAMPAIGN_ACTIONS: dict[str, Callable[[Campaign, Any, Mapping[str, str]], object]
 }
 
 
-@require_http_methods(["POST"])
+@POST_ONLY
 @login_required
 def campaign_action(request: HttpRequest, campaign_id: uuid.UUID, action: str) -> HttpResponse:
     campaign, role = _campaign(request, campaign_id)
@@ -547,7 +574,7 @@ PILOT_ADJUSTMENTS: dict[str, Callable[..., object]] = {
 }
 
 
-@require_http_methods(["POST"])
+@POST_ONLY
 @login_required
 def pilot_adjust(
     request: HttpRequest, campaign_id: uuid.UUID, pilot_id: uuid.UUID, kind: str
@@ -863,7 +890,12 @@ def deck_builder_page(
             draft = DeckDraft.of_version(build) if build else _empty_draft(request, role)
             errors, status = FormError.of(exc), 400
         else:
-            if action == "save":
+            unknown = _unknown_cards(draft)
+            if unknown:
+                errors, status = _named_rows(unknown, draft), 400
+                for e in unknown:
+                    draft.counts.pop(_row_card(e, draft), None)
+            elif action == "save":
                 try:
                     saved, version = services.build_revise(
                         campaign=campaign,
@@ -893,6 +925,25 @@ def deck_builder_page(
     context = _builder_context(campaign, role, state, build, draft, data)
     context.update({"errors": errors, "checked": checked})
     return render(request, "campaigns/deck_builder.html", context, status=status)
+
+
+def _unknown_cards(draft: DeckDraft) -> list[FormError]:
+    """A refusal per deck row whose card (or pinned version) the catalogue does not hold."""
+    errors = []
+    for card, count in draft.counts.items():
+        try:
+            catalogue.card_rows_for([(card, count, draft.versions.get(card))])
+        except InvalidInput as exc:
+            index = list(draft.counts).index(card)
+            field = exc.field.replace("deck[0]", f"deck[{index}]", 1)
+            errors.append(FormError(field, exc.message, exc.rule))
+    return errors
+
+
+def _row_card(error: FormError, draft: DeckDraft) -> str:
+    field = error.field or ""
+    index = field[5 : field.index("]")] if field.startswith("deck[") else ""
+    return list(draft.counts)[int(index)] if index.isdigit() else ""
 
 
 def _named_rows(errors: list[FormError], draft: DeckDraft) -> list[FormError]:

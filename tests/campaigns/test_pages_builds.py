@@ -208,3 +208,17 @@ def test_equipment_is_one_per_line_and_kept(dc: Any) -> None:
     assert state.builds[str(build.id)].current.equipment == ("Flare", "Grapnel")
     page = ann.get(f"{base(dc)}{build.id}/edit/").content.decode()
     assert ">Flare\nGrapnel</textarea>" in page
+
+
+@pytest.mark.parametrize("action", ["filter", "check", "save"])
+def test_a_card_not_in_the_catalogue_is_a_400_naming_it(dc: Any, action: str) -> None:
+    data = {**form(SCOUT), "count-no-such-card": "2", "action": action}
+    r = client_for(dc.ann).post(f"{base(dc)}new/", data)
+    assert r.status_code == 400
+    body = r.content.decode()
+    assert "<strong>deck: no-such-card.card</strong>: no card &#x27;no-such-card&#x27;" in body
+    assert "Deck: 30 of 30 cards" in body  # the rest of the draft survives
+    assert CasketBuild.objects.count() == 2
+    data = {**form(SCOUT), "version-pyre-lance": "7", "action": action}
+    r = client_for(dc.ann).post(f"{base(dc)}new/", data)
+    assert r.status_code == 400 and "has no version 7" in r.content.decode()

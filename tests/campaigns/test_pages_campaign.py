@@ -224,3 +224,22 @@ def test_a_refused_campaign_form_keeps_the_choices(outsider: Any) -> None:
         'name="option_round_limit" placeholder="none or a whole number ≥ 1" inputmode="numeric" value="12"'
         in body
     )
+
+
+def test_a_nul_character_in_any_field_is_a_400_naming_it(dc: Any) -> None:
+    """PostgreSQL stores no NUL in text: refused before any service sees it."""
+    pid = dc.pilots[0].id
+    cases = [
+        ("/campaigns/", {"name": "A\x00"}, "name"),
+        (f"{page(dc)}do/plan_mission", {"name": "M\x00"}, "name"),
+        (f"{page(dc)}pilots/{pid}/adjust/scar", {"scar": "x\x00", "reason": "r"}, "scar"),
+        (f"{page(dc)}builds/new/", {"name": "B", "q": "\x00", "action": "filter"}, "q"),
+    ]
+    before = services.campaign_state(campaign=dc.campaign).version
+    for url, data, field in cases:
+        r = client_for(dc.gm).post(url, data)
+        assert r.status_code == 400, url
+        assert f"<strong>{field}</strong>: must not contain NUL characters" in r.content.decode()
+    assert client_for(dc.gm).get(f"{page(dc)}builds/new/", {"q": "\x00"}).status_code == 400
+    assert services.campaign_state(campaign=dc.campaign).version == before
+    assert Campaign.objects.count() == 1
