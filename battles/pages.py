@@ -18,12 +18,12 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
-from battles import board_svg, replay
+from battles import board_svg, play_panel, replay
 from battles.codec import BATTLE_EVENTS
 from battles.engine.arcs import in_firing_arc
 from battles.engine.battle import BattleState, public_payload, state_view
@@ -37,7 +37,10 @@ from battles.models import Battle
 from battles.selectors import (
     Viewer,
     battle_events,
+    battle_head_version,
+    battle_latest_command,
     battle_list_rows,
+    battle_role,
     battle_state_at,
     battle_viewer,
 )
@@ -110,6 +113,48 @@ def battle_replay_page(request: HttpRequest, battle_id: uuid.UUID) -> HttpRespon
     return response
 
 
+@require_GET
+@login_required
+def battle_head(request: HttpRequest, battle_id: uuid.UUID) -> JsonResponse:
+    """The battle's latest version, for open pages to notice new events (docs/FRONTEND.md,
+    "Live updates"): one indexed query, any web process can answer it."""
+    battle = get_object_or_404(Battle, pk=battle_id)
+    if battle_role(battle=battle, user=request.user) is None:  # type: ignore[arg-type]
+        raise PermissionDenied("you are not the GM, a player or a watcher of this battle")
+    return JsonResponse({"version": battle_head_version(battle=battle)})
+
+
+@require_GET
+@login_required
+def battle_log_after(request: HttpRequest, battle_id: uuid.UUID) -> HttpResponse:
+    """The log lines after version `after` (an htmx fragment): what a page that follows a
+    running battle appends when new events arrive, or when it comes back online."""
+    battle = get_object_or_404(Battle, pk=battle_id)
+    head = battle_state_at(battle=battle)
+    viewer = battle_viewer(battle=battle, user=request.user, head=head)  # type: ignore[arg-type]
+    if viewer.role is None:
+        raise PermissionDenied("you are not the GM, a player or a watcher of this battle")
+    raw = request.GET.get("after", "")
+    if not (raw.isascii() and raw.isdigit()) or int(raw) > head.version:
+        return _bad_step(request, battle, head.version, raw)
+    events = battle_events(battle=battle, limit=head.version)
+    line = replay.timeline(
+        ((e.version, e.type, e.payload, BATTLE_EVENTS.decode(e)) for e in events),
+        viewer.seats,
+        full=viewer.full,
+        adjustment_types=ADJUSTMENTS,
+    )
+    after = int(raw)
+    lines = [
+        line_
+        for r in line.rounds
+        for turn in r.turns
+        for line_ in turn.lines
+        if line_.version > after
+    ]
+    return render(request, "battles/_log_lines.html", {"lines": lines, "head": head.version})
+
+
 # --- the frame: everything that changes with the step ------------------------------------------
 
 
@@ -147,7 +192,9 @@ def _frame(battle: Battle, state: BattleState, viewer: Viewer, head: int) -> dic
             "view_box": board_svg.view_box(cells),
             "legend": _legend(state, cells),
             "overlays": _overlays(state),
-            "event": _event_drawing(current[1], current[2], state, attack),
+            "event": _event_drawing(
+                current[1], current[2], state, attack, _move_start(battle, current)
+            ),
         },
         "panels": _panels(state, view, names),
         "steps": {
@@ -160,7 +207,29 @@ def _frame(battle: Battle, state: BattleState, viewer: Viewer, head: int) -> dic
             {**p, "casket": names.casket(p["seat"]), "kind_text": p["kind"].replace("_", " ")}
             for p in view.get("prompts", [])
         ],
+        "play": _play(battle, state, viewer, head),
     }
+
+
+def _play(battle: Battle, state: BattleState, viewer: Viewer, head: int) -> dict[str, Any] | None:
+    """The play panel at the latest step of a running battle, for its GM and players."""
+    if state.over or viewer.role not in ("gm", "player") or state.version != head:
+        return None
+    latest = battle_latest_command(battle=battle)
+    return play_panel.panel(
+        state, viewer.seats, gm=viewer.role == "gm", latest_command=latest[0] if latest else None
+    )
+
+
+def _move_start(
+    battle: Battle, current: tuple[int, str, Mapping[str, Any]]
+) -> tuple[int, int] | None:
+    """Where the casket of a move event stood before it (the state one step earlier)."""
+    version, type_, payload = current
+    if type_ != "CasketMoved" or version < 2:
+        return None
+    at = battle_state_at(battle=battle, version=version - 1).seats[payload["seat"]].at
+    return at.q, at.r
 
 
 def _attack(
@@ -283,11 +352,17 @@ def _overlays(state: BattleState) -> list[dict[str, Any]]:
 
 
 def _event_drawing(
-    type_: str, p: Mapping[str, Any], state: BattleState, attack: dict[str, Any] | None
+    type_: str,
+    p: Mapping[str, Any],
+    state: BattleState,
+    attack: dict[str, Any] | None,
+    start: tuple[int, int] | None = None,
 ) -> dict[str, Any] | None:
     """What the current event draws on the board: a move's path, an attack's line, a turn."""
     if type_ == "CasketMoved":
-        points = " ".join("{:.1f},{:.1f}".format(*board_svg.centre(q, r)) for q, r in p["path"])
+        # The path leaves out the start hex (R-MOV-3); `start` is where the casket stood.
+        hexes = ([start] if start else []) + [tuple(h) for h in p["path"]]
+        points = " ".join("{:.1f},{:.1f}".format(*board_svg.centre(q, r)) for q, r in hexes)
         end = p["path"][-1]
         return {"kind": "move", "points": points, "label": f"moved to {end[0]},{end[1]}"}
     if type_ == "CasketRotated":

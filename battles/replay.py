@@ -216,7 +216,8 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
             path = p["path"]
             by = [t(" with "), names.card(p["by_card"])] if p.get("by_card") else []
             return (
-                t(f"{who} moves {len(path) - 1} hex{'es' * (len(path) != 2)} to "),
+                # The path leaves out the start hex (R-MOV-3): its length is hexes moved.
+                t(f"{who} moves {len(path)} hex{'es' * (len(path) != 1)} to "),
                 _hex(path[-1]),
                 t(f" for {p['cost']} SP"),
                 *by,
@@ -405,6 +406,14 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 t("GM returns "),
                 names.card(p["card"]),
                 t(f" to {who}'s hand from the {p['from_zone']} — {p['reason']}"),
+            )
+        case "DiceSecretRevealed":
+            return (
+                t(
+                    "The dice secret is revealed: every roll and shuffle can now be re-derived "
+                    "and checked against the commitment made at the start"
+                ),
+                *_rule("R-ADD-45"),
             )
         case "CommandReverted":
             return (t(f"GM reverts events {p['from_version']}–{p['to_version']} — {p['reason']}"),)

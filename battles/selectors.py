@@ -183,6 +183,11 @@ def battle_state_at(*, battle: Battle, version: int | None = None) -> BattleStat
     return state
 
 
+def battle_head_version(*, battle: Battle) -> int:
+    """The stream's latest version (0 before its first event): one indexed query."""
+    return stream_version(battle_stream(battle=battle))
+
+
 def battle_events(*, battle: Battle, after: int = 0, limit: int = 100) -> list[RecordedEvent]:
     """The stream's events after version `after`, at most `limit`, in version order."""
     return read_stream(battle_stream(battle=battle), after_version=after, limit=limit)

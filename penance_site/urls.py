@@ -61,6 +61,8 @@ urlpatterns = [
     path("api/", include("penance_site.accounts.urls")),
     path("battles/", pages.battle_list_page, name="battle-list"),
     path("battles/<uuid:battle_id>/replay/", pages.battle_replay_page, name="battle-replay"),
+    path("battles/<uuid:battle_id>/replay/head", pages.battle_head, name="battle-head"),
+    path("battles/<uuid:battle_id>/replay/log", pages.battle_log_after, name="battle-log"),
     path("rules/", pages.rulings_page, name="rulings"),
     path("", include("campaigns.page_urls")),
     *PASSWORD_RESET,

@@ -150,7 +150,7 @@ def test_replay_page_draws_every_hex_and_casket_and_shows_the_step(battle: Battl
     )
     assert 'data-step="5"' in page
     for command in ("first", "prev", "next", "last"):
-        assert f'data-command="{command}"' in page
+        assert f'data-nav="{command}"' in page
 
 
 def test_a_running_battle_opens_at_its_latest_step_and_a_finished_one_at_step_1(
@@ -222,7 +222,9 @@ def test_dice_are_drawn_as_faces_with_a_text_label(running: Battle) -> None:
 
 def test_cards_show_by_name_with_cost_and_text_on_hover_or_focus(running: Battle) -> None:
     page = _page("gm", running)
-    assert "pyre-lance#" not in page  # instance ids never reach people
+    # Instance ids are in the command bodies the buttons post, never in what people read.
+    text = re.sub(r'(data-command|value)="[^"]*"', "", page)
+    assert "pyre-lance#" not in text
     assert re.search(
         r'<span class="card" tabindex="0">Pyre Lance<span class="tip" role="tooltip">3 SP — ', page
     )
@@ -299,3 +301,62 @@ def test_the_api_docs_load_nothing_from_another_site(url: str) -> None:
     body = Client().get(url).content.decode()
     assert "/static/drf_spectacular_sidecar/" in body
     assert not re.search(r'(src|href)="(https?:)?//', body)
+
+
+# --- playing (issue 13) ------------------------------------------------------------------------
+
+
+def _offered(page: str) -> list[dict[str, object]]:
+    import html
+
+    return [json.loads(html.unescape(c)) for c in re.findall(r'data-command="([^"]+)"', page)]
+
+
+def test_every_offered_action_is_a_legal_body_of_the_viewers_seats(running: Battle) -> None:
+    from battles.engine.battle import legal_actions
+
+    state = battle_state_at(battle=running)
+    legal = [a.body for a in legal_actions(state)]
+    gm_offered = [b for b in _offered(_page("gm", running)) if b["type"] not in GM_FORMS]
+    assert gm_offered and all(b in legal for b in gm_offered)
+    assert len(gm_offered) == len(legal)
+    # The player holds seat 1 only: never another seat's actions, and no GM forms.
+    player = _offered(_page("player", running))
+    assert all(b.get("seat") == 1 for b in player)
+    assert not any(b["type"] in GM_FORMS for b in player)
+
+
+GM_FORMS = {"adjust_heat", "adjust_component_damage", "relocate", "return_card",
+            "adjust_taint", "revert", "end_battle"}  # fmt: skip
+
+
+def test_a_player_without_an_action_is_told_whom_the_battle_waits_for(running: Battle) -> None:
+    state = battle_state_at(battle=running)
+    idle = "player" if state.active == 0 and not state.prompts else "gm"
+    page = _page(idle, running)
+    if idle == "player":
+        assert "Waiting</h2>" in page and "is taking its turn (R-TRN-2)" in page
+
+
+def test_no_play_panel_on_an_earlier_step_nor_for_a_finished_battle(running: Battle) -> None:
+    assert "data-play" not in _page("gm", running, "?at=5")
+    finished = played_battle(commands=3000, name="Finished")
+    assert "data-play" not in _page("gm", finished)
+
+
+def test_the_head_endpoint_answers_members_only(running: Battle) -> None:
+    head = battle_state_at(battle=running).version
+    assert _client("player").get(f"/battles/{running.pk}/replay/head").json() == {"version": head}
+    assert _client("outsider").get(f"/battles/{running.pk}/replay/head").status_code == 403
+    assert Client().get(f"/battles/{running.pk}/replay/head").status_code == 302
+
+
+def test_the_log_fragment_holds_the_lines_after_a_version(running: Battle) -> None:
+    head = battle_state_at(battle=running).version
+    body = (
+        _client("player").get(f"/battles/{running.pk}/replay/log?after={head - 3}").content.decode()
+    )
+    assert [int(v) for v in re.findall(r'data-line="(\d+)"', body)] == [head - 2, head - 1, head]
+    bad = _client("player").get(f"/battles/{running.pk}/replay/log?after=x")
+    assert bad.status_code == 400
+    assert _client("outsider").get(f"/battles/{running.pk}/replay/log?after=1").status_code == 403

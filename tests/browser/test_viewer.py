@@ -132,7 +132,7 @@ def test_keys_the_scrub_bar_and_a_log_line_move_the_step_and_the_url_without_a_r
     assert page.locator('.log [data-line="12"]').get_attribute("aria-current") == "step"
 
     # The step links in the frame.
-    page.locator('#frame [data-command="next"]').click()
+    page.locator('#frame [data-nav="next"]').click()
     as_player.wait_step(13)
     assert page.evaluate("window.notReloaded") is True  # every move above was without a reload
     assert not as_player.errors
@@ -206,7 +206,7 @@ def test_step_links_and_the_scrub_bar_are_touch_sized(
     page = as_player.page
     page.goto(f"{site}/battles/{running.pk}/replay/?at=5")
     for target in page.locator(
-        "#frame [data-command], #scrub, header.site a, header.site button"
+        "#frame [data-nav], #frame [data-command], #scrub, header.site a, header.site button"
     ).all():
         box = target.bounding_box()
         assert box and box["height"] >= 44, (target.inner_text(), box)

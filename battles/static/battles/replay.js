@@ -12,6 +12,16 @@ const SEAT_STYLES = [
   { color: "#c9a0dc", dash: [10, 3, 2, 3], point: "star" },
 ];
 
+// Scroll the log pane (only it, never the page) so that `line` is in view.
+function scrollLog(line) {
+  const log = line.closest(".log");
+  if (!log) return;
+  const top = line.offsetTop; // .log is positioned: offsets are from its top
+  if (top < log.scrollTop + 40 || top > log.scrollTop + log.clientHeight - 40) {
+    log.scrollTop = top - log.clientHeight / 2;
+  }
+}
+
 function frameStep() {
   const el = document.querySelector("#frame [data-step]");
   return { at: Number(el.dataset.step), last: Number(el.dataset.last) };
@@ -29,9 +39,28 @@ if (viewer) {
   // three quick presses move three steps.
   let wanted = frameStep().at;
 
-  const clamp = (n) => Math.min(Math.max(n, 1), frameStep().last);
+  // The latest version this page knows of; live polling raises it (see `poll`).
+  let knownHead = frameStep().last;
+  const clamp = (n) => Math.min(Math.max(n, 1), Math.max(frameStep().last, knownHead));
+
+  // Panels the user opened or closed (GM controls, moves) stay so across frame swaps.
+  const kept = {};
+  document.addEventListener(
+    "toggle",
+    (event) => {
+      const d = event.target;
+      if (d instanceof HTMLDetailsElement && d.dataset.keep) kept[d.dataset.keep] = d.open;
+    },
+    true,
+  );
+  const restoreKept = () => {
+    for (const d of document.querySelectorAll("#frame details[data-keep]")) {
+      if (d.dataset.keep in kept) d.open = kept[d.dataset.keep];
+    }
+  };
 
   const syncPage = () => {
+    restoreKept();
     const { at, last } = frameStep();
     const url = new URL(window.location.href);
     url.searchParams.set("at", String(at));
@@ -45,7 +74,7 @@ if (viewer) {
     const line = document.querySelector(`.log [data-line="${at}"]`);
     if (line) {
       line.setAttribute("aria-current", "step");
-      line.scrollIntoView({ block: "nearest" });
+      scrollLog(line);
     }
     applySelection();
     drawOdds();
@@ -104,7 +133,7 @@ if (viewer) {
     else if (event.key === "j") target = at + 1;
     else if (event.key === "k") target = at - 1;
     else if (event.key === "Home") target = 1;
-    else if (event.key === "End") target = last;
+    else if (event.key === "End") target = Math.max(last, knownHead);
     else if ((event.key === "Enter" || event.key === " ") && t instanceof Element && t.closest("[data-seat]")) {
       event.preventDefault();
       toggleSeat(Number(t.closest("[data-seat]").dataset.seat));
@@ -125,10 +154,22 @@ if (viewer) {
       toggleSeat(Number(token.dataset.seat));
       return;
     }
-    const command = el.closest("#frame [data-command]");
-    if (command) {
+    const nav = el.closest("#frame [data-nav]");
+    if (nav) {
       event.preventDefault();
-      go(Number(new URL(command.href).searchParams.get("at")));
+      go(Number(new URL(nav.href).searchParams.get("at")));
+      return;
+    }
+    const reach = el.closest("[data-move-dest]");
+    if (reach) {
+      previewMove(reach.dataset.moveDest);
+      return;
+    }
+    const action = el.closest("button[data-command]");
+    if (action) {
+      event.preventDefault();
+      if (action.dataset.confirm && !window.confirm(action.dataset.confirm)) return;
+      send(JSON.parse(action.dataset.command), action);
       return;
     }
     const jump = el.closest("[data-at]");
@@ -145,6 +186,158 @@ if (viewer) {
   if (scrub) {
     scrub.addEventListener("input", () => go(Number(scrub.value)));
   }
+
+  // --- playing: the buttons carry the engine's command bodies; the page adds the envelope --
+  const battleId = viewer.dataset.battle;
+  const csrf = document.querySelector('meta[name="csrf-token"]')?.content ?? "";
+  let sending = false;
+
+  // crypto.randomUUID exists only on HTTPS or localhost; tables often play over a LAN.
+  const commandId = () => {
+    const b = crypto.getRandomValues(new Uint8Array(16));
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    const h = [...b].map((x) => x.toString(16).padStart(2, "0")).join("");
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  };
+
+  const say = (text, ok = false) => {
+    const box = document.querySelector("#frame .play-message");
+    if (box) {
+      box.textContent = text;
+      box.classList.toggle("ok", ok);
+    }
+  };
+
+  async function send(body, button) {
+    if (sending) return; // a double click sends once
+    const play = document.querySelector("#frame [data-play]");
+    if (!play) return;
+    sending = true;
+    for (const b of document.querySelectorAll("#frame [data-command]")) b.disabled = true;
+    // One id per click: a retry of the same click would be answered with the original.
+    const id = button?.dataset.commandId || commandId();
+    if (button) button.dataset.commandId = id;
+    let answer;
+    try {
+      const response = await fetch(`/api/battles/${battleId}/commands`, {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "X-CSRFToken": csrf, Accept: "application/json" },
+        body: JSON.stringify({ command_id: id, expected_version: Number(play.dataset.version), ...body }),
+      });
+      answer = { status: response.status, json: await response.json().catch(() => ({})) };
+    } catch (error) {
+      answer = { status: 0, json: { message: "the site could not be reached; nothing was sent" } };
+    }
+    sending = false;
+    if (answer.status === 201) {
+      await follow(answer.json.version);
+      say(`Done: step ${answer.json.version}.`, true);
+    } else if (answer.status === 409 && answer.json.code === "stale_version") {
+      await follow(answer.json.current_version ?? null);
+      say("The battle moved on before your command arrived: the page now shows the latest state. Choose again.");
+    } else {
+      const e = (answer.json.errors && answer.json.errors[0]) || answer.json;
+      const rule = e.rule ? ` (${e.rule})` : "";
+      say(`Refused: ${e.field ? e.field + ": " : ""}${e.message || "status " + answer.status}${rule}`);
+      for (const b of document.querySelectorAll("#frame [data-command]")) b.disabled = false;
+    }
+  }
+
+  document.addEventListener("submit", (event) => {
+    const form = event.target;
+    if (!(form instanceof HTMLFormElement) || !form.dataset.command) return;
+    event.preventDefault();
+    if (form.dataset.confirm && !window.confirm(form.dataset.confirm)) return;
+    const body = JSON.parse(form.dataset.command);
+    const hex = [];
+    for (const input of form.querySelectorAll("input[name], select[name]")) {
+      let value = input.value;
+      if (input.hasAttribute("data-int")) value = Number(value);
+      if (input.hasAttribute("data-null-empty") && value === "") value = null;
+      if (input.dataset.hexPart !== undefined) {
+        hex[Number(input.dataset.hexPart)] = value;
+        continue;
+      }
+      if (input.hasAttribute("data-seat-from-option")) body.seat = Number(input.selectedOptions[0]?.dataset.seat);
+      body[input.name] = value;
+    }
+    if (hex.length) body.at = hex;
+    send(body, form.querySelector("button[type=submit]"));
+  });
+
+  function previewMove(dest) {
+    const button = document.querySelector(`#frame button[data-dest="${dest}"]`);
+    const line = document.querySelector("#frame .path-preview");
+    if (!button || !line) return;
+    for (const h of document.querySelectorAll("#frame .reach-hex.chosen")) h.classList.remove("chosen");
+    document.querySelector(`#frame [data-move-dest="${dest}"]`)?.classList.add("chosen");
+    line.setAttribute("points", button.dataset.points);
+    line.removeAttribute("hidden");
+    button.scrollIntoView({ block: "nearest" });
+    button.focus(); // confirm by pressing it
+    say(`${button.textContent}: press the highlighted button to confirm.`, true);
+  }
+
+  // --- live: notice new events from anyone (docs/FRONTEND.md, "Live updates") ------------------
+  async function appendLog(after) {
+    const response = await fetch(`/battles/${battleId}/replay/log?after=${after}`, { credentials: "same-origin" });
+    if (!response.ok) return;
+    const html = await response.text();
+    const log = document.querySelector(".log");
+    if (!log) return;
+    const holder = document.createElement("section");
+    holder.className = "round live";
+    holder.innerHTML = html;
+    log.appendChild(holder);
+  }
+
+  async function follow(version) {
+    const head = version ?? knownHead;
+    const previous = knownHead;
+    if (head > knownHead) {
+      knownHead = head;
+      if (scrub) scrub.max = String(head);
+      await appendLog(previous);
+    }
+    const at = frameStep().at;
+    wanted = head;
+    if (!window.htmx) {
+      window.location.assign(`?at=${head}`);
+      return;
+    }
+    inFlight = true;
+    await window.htmx.ajax("GET", `${window.location.pathname}?at=${head}`, { target: "#frame", swap: "outerHTML" });
+    inFlight = false;
+    syncPage();
+    if (at !== head) document.querySelector("#frame [data-step]")?.setAttribute("data-last", String(head));
+  }
+
+  async function poll() {
+    try {
+      const response = await fetch(`/battles/${battleId}/replay/head`, { credentials: "same-origin" });
+      if (response.ok) {
+        const { version } = await response.json();
+        if (version > knownHead) {
+          const following = frameStep().at === knownHead && !sending && !inFlight;
+          if (following) await follow(version);
+          else {
+            const previous = knownHead;
+            knownHead = version;
+            if (scrub) scrub.max = String(version);
+            await appendLog(previous);
+            const step = document.querySelector("#frame [data-step]");
+            step?.setAttribute("data-last", String(version));
+          }
+        }
+      }
+    } catch (error) {
+      // Offline: the next poll catches up from knownHead.
+    }
+    window.setTimeout(poll, document.hidden ? 5000 : 1000);
+  }
+  if (viewer.dataset.live === "1") window.setTimeout(poll, 1000);
 
   // --- selecting a casket: its firing arc and lines of sight, drawn by the server -------------
   function toggleSeat(seat) {
@@ -232,7 +425,7 @@ if (viewer) {
     drawOdds();
     applySelection();
     const current = document.querySelector(".log [aria-current]");
-    if (current) current.scrollIntoView({ block: "nearest" });
+    if (current) scrollLog(current);
   };
   // Classic deferred scripts (htmx, Chart.js) run before this module; the check is for a
   // page whose vendor files are missing, which must still step by plain links.

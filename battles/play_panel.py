@@ -1,0 +1,261 @@
+"""The play screen's panel (issue 13): what the viewer may do now, as buttons whose
+`data-command` is the exact command body the engine listed (`legal_actions`), with words for
+people. Nothing here decides legality: a body is offered only because `decide` accepted it;
+a card that is not offered says why, in the engine's words where the engine gives them.
+
+No Django: `battles/pages.py` feeds it the state, the viewer's seats and the last command.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection, Mapping, Sequence
+from typing import Any
+
+from battles import board_svg
+from battles.engine.arcs import rotation_cost
+from battles.engine.battle import BattleState, LegalAction, legal_actions
+from battles.engine.battle.decide import attack_answer
+from battles.engine.hexes import DIRECTION_NAMES
+from battles.engine.movement import reachable
+from battles.replay import COMPONENT_NAMES, Names, card_label
+
+PROMPT_WORDS = {
+    "mulligan": "keep the opening hand or take a mulligan (R-TRN-1)",
+    "reactive": "answer an attack with a reactive card or let it through (R-REA-1)",
+    "take_damage": "choose the cards to lose to damage (R-DMG-6)",
+    "discard_down": "discard down to the hand size (R-TRN-7)",
+}
+
+
+def _dump(body: Mapping[str, Any]) -> str:
+    return json.dumps(body, separators=(",", ":"), sort_keys=True)
+
+
+def _names(names: Names, instances: Sequence[str]) -> str:
+    return ", ".join(card_label(names.cards, i)["name"] for i in instances) or "nothing"
+
+
+def _pay_words(body: Mapping[str, Any]) -> str:
+    pay = body.get("pay")
+    if not pay:
+        return ""
+    n = len(pay.get("hand", [])) + int(pay.get("deck", 0))
+    return f" + overspend: {n} card{'s' * (n != 1)} from the deck's top (R-TRN-3)"
+
+
+def label(body: Mapping[str, Any], state: BattleState, names: Names) -> str:
+    """A legal command body in words.
+
+    >>> from battles.engine.demo import demo_setup
+    >>> from battles.engine.battle.decide import create
+    >>> from battles.engine.battle.evolve import replay
+    >>> s = replay(create("b", demo_setup(seed=1)))
+    >>> label({"type": "keep_hand", "seat": 0}, s, Names.of(s))
+    'Keep this hand'
+    """
+    kind = body["type"]
+    seat = body.get("seat", 0)
+    c = state.seats[seat]
+    match kind:
+        case "keep_hand":
+            return "Keep this hand"
+        case "mulligan":
+            return "Mulligan: shuffle the hand back and draw a new one"
+        case "no_reactive":
+            return "Play no reactive card"
+        case "play_reactive":
+            return f"Play {_names(names, [body['card']])}"
+        case "take_damage":
+            hand = body.get("hand", [])
+            deck = body.get("deck", 0)
+            parts = []
+            if hand:
+                parts.append(f"{_names(names, hand)} from the hand")
+            if deck:
+                parts.append(f"{deck} from the deck's top")
+            return "Lose " + " and ".join(parts)
+        case "discard_down":
+            return f"Discard {_names(names, body['cards'])}"
+        case "pass":
+            return "End the turn"
+        case "withdraw":
+            return "Withdraw from the battle (R-TRN-9)"
+        case "vent":
+            return "Vent Heat (2 SP)" + _pay_words(body)
+        case "rotate":
+            cost = rotation_cost(c.facing, body["facing"], not c.free_rotation_used)
+            sp = "free" if cost == 0 else f"{cost} SP"
+            return f"Face {DIRECTION_NAMES[body['facing']]} ({sp})" + _pay_words(body)
+        case "move":
+            end = body["path"][-1]
+            n = len(body["path"])  # the path leaves out the start hex (R-MOV-3)
+            return f"Move {n} hex{'es' * (n != 1)} to {end[0]},{end[1]}" + _pay_words(body)
+        case "attack":
+            card = card_label(names.cards, body["card"])
+            return f"{card['name']} at {names.casket(body['target'])}" + _pay_words(body)
+        case "play_card":
+            card = card_label(names.cards, body["card"])
+            extra = []
+            if "path" in body:
+                end = body["path"][-1]
+                extra.append(f"moving to {end[0]},{end[1]}")
+            if "facing" in body:
+                extra.append(f"facing {DIRECTION_NAMES[body['facing']]}")
+            if "discard" in body:
+                extra.append(f"discarding {_names(names, body['discard'])}")
+            if "target" in body:
+                extra.append(f"on {names.casket(body['target'])}")
+            more = f" ({', '.join(extra)})" if extra else ""
+            return f"Play {card['name']} — {card['cost']} SP{more}" + _pay_words(body)
+    return kind.replace("_", " ").capitalize()
+
+
+def waiting_for(state: BattleState, names: Names) -> str:
+    """Whom and what the battle waits for, in words (an empty list of actions says this)."""
+    if state.over:
+        return "The battle is over."
+    if state.prompts:
+        return "; ".join(
+            f"{names.casket(p.seat)} (seat {p.seat}) must "
+            f"{PROMPT_WORDS.get(p.kind, p.kind.replace('_', ' '))}"
+            for p in state.prompts
+        )
+    if state.active is not None:
+        return f"{names.casket(state.active)} (seat {state.active}) is taking its turn (R-TRN-2)."
+    return "The battle is between turns."
+
+
+def _unplayable(state: BattleState, seat: int, instance: str, offered: Collection[str]) -> str:
+    """Why a card in hand is not offered now."""
+    c = state.seats[seat]
+    card = state.card(instance)
+    if card.kind == "reactive":
+        return "reactive: played when this casket is attacked (R-REA-1)"
+    if state.prompts or state.active != seat:
+        return "not this casket's turn"
+    if card.sp_cost > c.overspend_room:
+        return (
+            f"costs {card.sp_cost} SP; {max(0, c.sp_left)} left, overspend room "
+            f"{c.overspend_room} (R-TRN-3)"
+        )
+    if card.attack is not None:
+        reasons = []
+        for d in state.seats:
+            if d.side != c.side and d.in_battle:
+                answer = attack_answer(state, seat, card, d.seat)
+                if not answer.possible and answer.refusal is not None:
+                    r = answer.refusal
+                    reasons.append(f"{d.name}: {r.message} ({r.rule})")
+        return "; ".join(reasons) or "no enemy can be attacked with it"
+    if instance not in offered:
+        return "the engine accepts no way to play it now"
+    return ""
+
+
+def panel(
+    state: BattleState, seats: frozenset[int], *, gm: bool, latest_command: str | None
+) -> dict[str, Any]:
+    """The play panel for a viewer holding `seats` (the GM: every seat)."""
+    names = Names.of(state)
+    actions: list[LegalAction] = list(legal_actions(state, None if gm else seats))
+    groups: dict[str, list[dict[str, Any]]] = {}
+    moves = []
+    offered_cards: set[str] = set()
+    budgets: dict[int, dict[tuple[int, int], int]] = {}
+    for a in actions:
+        body = a.body
+        seat = body.get("seat", 0)
+        if "card" in body:
+            offered_cards.add(body["card"])
+        item = {
+            "label": label(body, state, names),
+            "command": _dump(body),
+            "seat": seat,
+            "type": body["type"],
+            "to_hit": a.preview,
+        }
+        if body["type"] == "move":
+            costs = budgets.get(seat)
+            if costs is None:
+                c = state.seats[seat]
+                reach = reachable(
+                    state.board,
+                    c.at,
+                    max(c.sp_left, 1),
+                    allies=state.ally_hexes(c),
+                    enemies=state.enemy_hexes(c),
+                    legs_destroyed="legs" in c.destroyed,
+                )
+                costs = budgets[seat] = {(h.q, h.r): r.cost for h, r in reach.items()}
+            end = tuple(body["path"][-1])
+            item["cost"] = costs.get(end)
+            item["dest"] = f"{end[0]},{end[1]}"
+            item["hex_points"] = board_svg.hex_points(end[0], end[1])
+            at = state.seats[seat].at
+            item["points"] = " ".join(
+                "{:.1f},{:.1f}".format(*board_svg.centre(q, r))
+                for q, r in [(at.q, at.r), *body["path"]]
+            )
+            moves.append(item)
+            continue
+        group = {
+            "keep_hand": "Opening hand",
+            "mulligan": "Opening hand",
+            "no_reactive": "Reactive window",
+            "play_reactive": "Reactive window",
+            "take_damage": "Damage",
+            "discard_down": "Discard down",
+            "attack": "Attacks",
+            "play_card": "Cards",
+            "rotate": "Turn to face",
+            "vent": "Heat",
+            "pass": "Turn",
+            "withdraw": "Turn",
+        }.get(body["type"], "Other")
+        groups.setdefault(group, []).append(item)
+    hands = []
+    for seat in sorted(seats if not gm else {c.seat for c in state.seats}):
+        c = state.seats[seat]
+        cards = []
+        for instance in c.hand:
+            info = card_label(names.cards, instance)
+            reason = (
+                ""
+                if instance in offered_cards
+                else _unplayable(state, seat, instance, offered_cards)
+            )
+            cards.append({**info, "instance": instance, "reason": reason})
+        hands.append({"seat": seat, "casket": c.name, "cards": cards})
+    return {
+        "version": state.version,
+        "groups": list(groups.items()),
+        "moves": moves,
+        "hands": hands,
+        "waiting": waiting_for(state, names),
+        "can_act": bool(actions),
+        "gm": _gm_controls(state, names, latest_command) if gm else None,
+    }
+
+
+def _gm_controls(state: BattleState, names: Names, latest_command: str | None) -> dict[str, Any]:
+    return {
+        "seats": [
+            {
+                "seat": c.seat,
+                "name": c.name,
+                "heat": c.heat,
+                "taint": c.taint,
+                "returnable": [
+                    {"instance": i, "name": card_label(names.cards, i)["name"], "zone": zone}
+                    for zone in ("discard", "damage_pile")
+                    for i in getattr(c, zone)
+                ],
+            }
+            for c in state.seats
+        ],
+        "components": list(COMPONENT_NAMES.items()),
+        "directions": sorted(DIRECTION_NAMES.items()),
+        "sides": sorted({c.side for c in state.seats}),
+        "latest_command": latest_command,
+    }
