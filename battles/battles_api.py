@@ -10,9 +10,12 @@ the seat they name; GM adjustments from the GM only (R-ADD-24).
 
 from __future__ import annotations
 
+import os
+import time
 from typing import Any
 from uuid import UUID
 
+from django.conf import settings
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -73,6 +76,11 @@ class EventOutput(serializers.Serializer[Any]):
     command_id = serializers.CharField()
     actor = serializers.CharField(allow_null=True)
     adjustment = serializers.BooleanField(help_text="a GM adjustment rather than play")
+    reason = serializers.CharField(
+        allow_null=True,
+        required=False,
+        help_text="a GM adjustment's reason (R-ADD-24), where the command gave one",
+    )
     recorded_at = serializers.CharField()
     digest = serializers.CharField(
         allow_null=True, help_text="only for viewers who see every payload in full"
@@ -92,6 +100,16 @@ class CommandOutput(serializers.Serializer[Any]):
     )
 
 
+class TableRefusalOutput(RefusalOutput):
+    field = serializers.CharField(
+        required=False, help_text="table input only: `faces`, `drawn` or `drawn[i]`"
+    )
+    allowed = serializers.JSONField(
+        required=False,
+        help_text="table input only: the faces allowed (1..6) and how many, or what `drawn` holds",
+    )
+
+
 class StateOutput(serializers.Serializer[Any]):
     version = serializers.IntegerField()
     state = serializers.JSONField()
@@ -102,9 +120,40 @@ class LegalActionOutput(serializers.Serializer[Any]):
     to_hit = serializers.JSONField(required=False, help_text="attacks: the to-hit answer")
 
 
+class WaitingOutput(serializers.Serializer[Any]):
+    seat = serializers.IntegerField()
+    player = serializers.CharField(help_text="the seat player's username")
+    kind = serializers.CharField(
+        help_text="`turn`: the seat's turn (R-TRN-5); `prompt`: an open prompt"
+    )
+    prompt = serializers.ChoiceField(
+        choices=("mulligan", "reactive", "take_damage", "discard_down"),
+        allow_null=True,
+        help_text="the prompt's kind; null for a turn",
+    )
+    amount = serializers.IntegerField(help_text="cards to lose or discard; 0 otherwise")
+    rule = serializers.CharField(help_text="the ruling behind the wait, e.g. R-REA-1")
+    reason = serializers.CharField()
+
+
 class LegalActionsOutput(serializers.Serializer[Any]):
     version = serializers.IntegerField()
     actions = LegalActionOutput(many=True)
+    waiting_for = WaitingOutput(
+        many=True,
+        help_text="whom the battle waits for: every open prompt, else the active seat's turn; "
+        "empty once the battle is over",
+    )
+    over = serializers.BooleanField()
+    message = serializers.CharField(
+        help_text="whom the battle waits for and why, in words (or that it is over)"
+    )
+    rule = serializers.CharField(allow_null=True, help_text="the ruling behind `message`")
+    withdraw_needs_reason = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="the seats whose `withdraw` you send with a `reason`: the GM accepting the "
+        "withdrawal of a seat they do not play (R-TRN-9, R-ADD-24); empty for players",
+    )
 
 
 class DiceCheckOutput(serializers.Serializer[Any]):
@@ -231,6 +280,9 @@ def _event(e: RecordedEvent, viewer: selectors.Viewer) -> dict[str, Any]:
         "command_id": e.command_id,
         "actor": e.metadata.get("actor"),
         "adjustment": bool(e.metadata.get("adjustment")),
+        "reason": e.metadata.get("reason") or e.payload.get("reason")
+        if e.metadata.get("adjustment")
+        else None,
         "recorded_at": format_timestamp(e.recorded_at),
         # A digest over a hidden payload would let a player test guesses of a deck's order.
         "digest": e.digest if viewer.full else None,
@@ -336,6 +388,13 @@ class BattleCommandView(BattlesView):
             trim_whitespace=False,
             help_text="revert only: the command id of the battle's latest command (R-ADD-24)",
         )
+        reason = serializers.CharField(
+            required=False,
+            max_length=500,
+            help_text="GM controls (adjust_heat, adjust_component_damage, relocate, "
+            "return_card, revert, end_battle): why, required (R-ADD-24); also required "
+            "when the GM accepts a withdrawal for a seat they do not play (R-TRN-9)",
+        )
 
     ENVELOPE = ("command_id", "expected_version", "reverts")
 
@@ -345,6 +404,9 @@ class BattleCommandView(BattlesView):
         `reverts`, since `command_id` is this request's own id; the engine calls it
         `command_id`."""
         body = {k: v for k, v in data.items() if k not in cls.ENVELOPE}
+        if body.get("type") == "withdraw":
+            # A withdrawal's reason is the GM's (services._control_reason), not the engine's.
+            body.pop("reason", None)
         if body.get("type") == "revert":
             if "reverts" not in validated:
                 raise InvalidInput("reverts", "required by revert: the command id to undo")
@@ -368,7 +430,11 @@ class BattleCommandView(BattlesView):
             201: CommandOutput,
             **ERRORS,
             409: ConflictOutput,
-            422: RefusalOutput,
+            422: OpenApiResponse(
+                TableRefusalOutput,
+                "the rules refuse; a refusal of a table's reported `faces` or `drawn` "
+                "(R-ADD-18) also names the `field` at fault and what it `allowed`",
+            ),
         },
         examples=[
             OpenApiExample(
@@ -395,13 +461,18 @@ class BattleCommandView(BattlesView):
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         body = self.engine_body(request.data, serializer.validated_data)
-        result = services.battle_command_execute(
-            battle=battle,
-            actor=request.user,
-            command_id=serializer.validated_data["command_id"],
-            expected_version=serializer.validated_data["expected_version"],
-            body=body,
-        )
+        try:
+            result = services.battle_command_execute(
+                battle=battle,
+                actor=request.user,
+                command_id=serializer.validated_data["command_id"],
+                expected_version=serializer.validated_data["expected_version"],
+                body=body,
+                reason=request.data.get("reason") if body.get("type") == "withdraw" else None,
+                require_reason=True,
+            )
+        except services.TableInputRefused as exc:  # table dice: the field at fault too
+            return Response(exc.as_body(), status=status.HTTP_422_UNPROCESSABLE_ENTITY)
         # The command's own state answers who may see what, without folding it again.
         viewer = selectors.battle_viewer(battle=battle, user=request.user, head=result.state)
         out = {
@@ -464,14 +535,26 @@ class BattleLegalActionsView(BattlesView):
     @extend_schema(
         operation_id="battles_legal_actions",
         summary="Commands you may send now, as complete bodies",
-        description="For the seats you play (the GM: every seat); watchers get none.",
+        description=(
+            "For the seats you play (the GM: every seat); watchers get none. Whoever asks "
+            "also learns whom the battle waits for and why (`waiting_for`, `message`, "
+            "`rule`), so an empty `actions` says whose turn or prompt it is (issue 13)."
+        ),
         responses={200: LegalActionsOutput, **ERRORS},
         tags=TAGS,
     )
     def get(self, request: Request, battle_id: UUID) -> Response:
         battle, _ = self.battle(request, battle_id)
-        version, actions = selectors.battle_legal_actions(battle=battle, user=request.user)
-        out = {"version": version, "actions": [a.as_dict() for a in actions]}
+        play = selectors.battle_play_status(battle=battle, user=request.user)
+        out = {
+            "version": play.version,
+            "actions": [a.as_dict() for a in play.actions],
+            "waiting_for": [w.as_dict() for w in play.waiting_for],
+            "over": play.over,
+            "message": play.message,
+            "rule": play.rule,
+            "withdraw_needs_reason": sorted(play.reason_seats),
+        }
         return Response(LegalActionsOutput(out).data)
 
 
@@ -550,3 +633,116 @@ class BattleWatchersView(BattlesView):
         watcher = services.battle_watcher_add(battle=battle, actor=request.user, user=user)
         out = {"battle": watcher.battle_id, "username": user.get_username()}
         return Response(WatcherOutput(out).data, status=status.HTTP_201_CREATED)
+
+
+# --- live updates (issue 13, docs/FRONTEND.md "Live updates") ------------------------------------
+
+# How long one request may wait for an event, at most; how often it looks at the store.
+LIVE_MAX_WAIT = 20.0
+LIVE_POLL_INTERVAL = 0.2
+# Where each request holds a whole process (gunicorn sync workers), it answers at once and
+# the page asks again after this long, so a waiting page never holds a worker.
+LIVE_SHORT_POLL_AFTER_MS = 1000
+
+
+def live_wait_limit(request: Request) -> float:
+    """The longest a request may wait here: PENANCE_LIVE_MAX_WAIT seconds (the setting, else
+    the environment variable), or "auto" (the default): LIVE_MAX_WAIT where the server runs
+    requests in threads, 0 where each request holds a process (WSGI's `wsgi.multithread`
+    false: gunicorn's sync workers). A value that is not a number counts as "auto"."""
+    setting = getattr(settings, "PENANCE_LIVE_MAX_WAIT", None)
+    if setting is None:
+        setting = os.environ.get("PENANCE_LIVE_MAX_WAIT") or "auto"
+    if setting == "auto":
+        return LIVE_MAX_WAIT if request.META.get("wsgi.multithread") else 0.0
+    try:
+        seconds = float(setting)
+    except (TypeError, ValueError):
+        return LIVE_MAX_WAIT if request.META.get("wsgi.multithread") else 0.0
+    return max(0.0, min(seconds, LIVE_MAX_WAIT)) if seconds == seconds else 0.0
+
+
+class UpdatesOutput(serializers.Serializer[Any]):
+    version = serializers.IntegerField(help_text="the stream's current version")
+    events = EventOutput(many=True)
+    more = serializers.BooleanField(
+        help_text="more events follow these: ask again at once with `after` = the last one's "
+        "version"
+    )
+    waited_ms = serializers.IntegerField(help_text="how long the server waited for events")
+    poll_after_ms = serializers.IntegerField(
+        help_text="how long to wait before the next request: 0 after events or a long poll "
+        "that timed out; more where the server answers at once (docs/FRONTEND.md)"
+    )
+
+
+class BattleUpdatesView(BattlesView):
+    class QuerySerializer(serializers.Serializer[Any]):
+        after = serializers.IntegerField(
+            min_value=0, help_text="the version the page shows: events after it are new"
+        )
+        wait = serializers.IntegerField(
+            min_value=0,
+            max_value=int(LIVE_MAX_WAIT),
+            default=int(LIVE_MAX_WAIT),
+            help_text="whole seconds the page will wait for an event; the server may wait less",
+        )
+        limit = serializers.IntegerField(min_value=1, max_value=1000, default=100)
+
+    @extend_schema(
+        operation_id="battles_updates",
+        summary="New events after a version: answered as soon as there are any (long poll)",
+        description=(
+            "Answers at once when the stream is past `after`, with its next events as you may "
+            "see them (R-ADD-28), as `…/events` does. Otherwise waits up to `wait` seconds "
+            "(at most 20, and 0 where the server runs one request per process) for one, "
+            "checking the store five times a second, and answers with no events. The page "
+            "then asks again after `poll_after_ms`. Any web process answers: nothing is kept "
+            "between requests. An `after` past the stream's version is a 400."
+        ),
+        parameters=[QuerySerializer],
+        responses={200: UpdatesOutput, **ERRORS},
+        tags=TAGS,
+    )
+    def get(self, request: Request, battle_id: UUID) -> Response:
+        battle, _ = self.battle(request, battle_id)
+        query = self.QuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        after: int = query.validated_data["after"]
+        limit: int = query.validated_data["limit"]
+        allowed = live_wait_limit(request)
+        wait = min(float(query.validated_data["wait"]), allowed)
+        started = time.monotonic()
+        head = selectors.battle_head_version(battle=battle)
+        if after > head:
+            raise InvalidInput("after", f"must be at most the battle's version {head}, got {after}")
+        # At least 50 ms between looks at the store, whatever the setting says.
+        interval = max(
+            0.05, float(getattr(settings, "PENANCE_LIVE_POLL_INTERVAL", LIVE_POLL_INTERVAL))
+        )
+        while head <= after and time.monotonic() - started + interval <= wait:
+            time.sleep(interval)
+            head = selectors.battle_head_version(battle=battle)
+        events = (
+            selectors.battle_events(battle=battle, after=after, limit=limit) if head > after else []
+        )
+        if events:
+            head = max(head, selectors.battle_head_version(battle=battle))
+            viewer = selectors.battle_viewer(battle=battle, user=request.user)
+            shown = [_event(e, viewer) for e in events]
+        else:
+            shown = []
+        waited_ms = int((time.monotonic() - started) * 1000)
+        # Nothing new and no wait (a short poll): the page asks again about once a second;
+        # after a long poll that timed out it may ask again at once.
+        idle_ms = LIVE_SHORT_POLL_AFTER_MS if not events and wait == 0 else 0
+        out = {
+            "version": head,
+            "events": shown,
+            "more": bool(events) and events[-1].version < head,
+            "waited_ms": waited_ms,
+            "poll_after_ms": idle_ms,
+        }
+        response = Response(UpdatesOutput(out).data)
+        response["Cache-Control"] = "no-store"
+        return response

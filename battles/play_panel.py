@@ -234,6 +234,10 @@ def panel(
         "hands": hands,
         "waiting": waiting_for(state, names),
         "can_act": bool(actions),
+        # Table dice: the table rolls and draws by hand; the page asks for the faces and the
+        # cards drawn with each command, and the engine checks them (R-HIT-4, R-TRN-6).
+        "table": state.dice_mode == "table",
+        "card_ids": sorted(state.cards),
         "gm": _gm_controls(state, names, latest_command) if gm else None,
     }
 

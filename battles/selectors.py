@@ -354,3 +354,129 @@ def battles_events_of_types(
     ).order_by("position")
     for row in rows.iterator(chunk_size=2000):
         yield recorded_from_row(row)
+
+
+# --- live play (issue 13): whom the battle waits for, and what changed since a version --------
+
+# The ruling behind each prompt kind (decide.PROMPT_RULES), for prompts opened without one.
+PROMPT_RULINGS = {
+    "mulligan": "R-TRN-1",
+    "reactive": "R-REA-1",
+    "take_damage": "R-DMG-6",
+    "discard_down": "R-TRN-7",
+}
+# What each prompt asks of its seat, in words a waiting page can show.
+PROMPT_WORDS = {
+    "mulligan": "to keep the opening hand or take the mulligan",
+    "reactive": "to play a reactive card against the attack, or none",
+    "take_damage": "to choose the cards lost to damage",
+    "discard_down": "to discard down to the hand size",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """One decision the battle waits for: a seat's turn (R-TRN-5) or an open prompt."""
+
+    seat: int
+    player: str
+    kind: str  # "turn" or "prompt"
+    prompt: str | None
+    amount: int
+    rule: str
+    reason: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "player": self.player,
+            "kind": self.kind,
+            "prompt": self.prompt,
+            "amount": self.amount,
+            "rule": self.rule,
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PlayStatus:
+    """The legal actions of one viewer, and whom the battle waits for (issue 13)."""
+
+    version: int
+    actions: list[LegalAction]
+    waiting_for: list[Waiting]
+    over: bool
+    message: str
+    rule: str | None
+    # Seats whose withdrawal this viewer gives only with a reason: the GM accepting the
+    # withdrawal of a seat they do not play (R-TRN-9, services._control_reason).
+    reason_seats: frozenset[int] = frozenset()
+
+
+def _seat_players(battle: Battle) -> dict[int, str]:
+    return {s.seat: s.player.get_username() for s in battle.seats.all()}
+
+
+def battle_waiting_for(*, battle: Battle, state: BattleState) -> list[Waiting]:
+    """Every open prompt, or else the active seat's turn; nothing once the battle is over."""
+    if state.over:
+        return []
+    players = _seat_players(battle)
+    if state.prompts:
+        return [
+            Waiting(
+                seat=p.seat,
+                player=players.get(p.seat, ""),
+                kind="prompt",
+                prompt=p.kind,
+                amount=p.amount,
+                rule=p.rule or PROMPT_RULINGS.get(p.kind, ""),
+                reason=p.reason or PROMPT_WORDS.get(p.kind, p.kind),
+            )
+            for p in state.prompts
+        ]
+    active = state.active
+    if active is None:
+        return []
+    return [
+        Waiting(
+            seat=active,
+            player=players.get(active, ""),
+            kind="turn",
+            prompt=None,
+            amount=0,
+            rule="R-TRN-5",
+            reason=f"round {state.round}: seat {active} acts until it passes",
+        )
+    ]
+
+
+def _waiting_message(state: BattleState, waiting: Sequence[Waiting]) -> tuple[str, str | None]:
+    if state.over:
+        if state.winner:
+            return f"the battle is over: side {state.winner} won ({state.result})", "R-TRN-8"
+        return f"the battle is over: {state.result or 'a draw'}", "R-TRN-8"
+    if not waiting:
+        return "the battle waits for nobody", None
+    parts = []
+    for w in waiting:
+        what = "its turn" if w.kind == "turn" else f"the {w.prompt} prompt ({w.reason})"
+        parts.append(f"seat {w.seat} ({w.player}): {what} ({w.rule})")
+    return "waiting for " + "; ".join(parts), waiting[0].rule
+
+
+def battle_play_status(*, battle: Battle, user: User) -> PlayStatus:
+    """The legal actions for the seats `user` plays (the GM: every seat; watchers none), and
+    whom the battle waits for and why, from one fold of the stream."""
+    state = battle_state_at(battle=battle)
+    role = battle_role(battle=battle, user=user)
+    seats = battle_seats_of(battle=battle, user=user)
+    reason_seats: frozenset[int] = frozenset()
+    if role == "gm":
+        actions = list(legal_actions(state))
+        reason_seats = frozenset(c.seat for c in state.seats) - seats
+    else:
+        actions = list(legal_actions(state, seats)) if seats else []
+    waiting = battle_waiting_for(battle=battle, state=state)
+    message, rule = _waiting_message(state, waiting)
+    return PlayStatus(state.version, actions, waiting, state.over, message, rule, reason_seats)

@@ -37,8 +37,9 @@ from battles.engine.battle import (
     reveal,
     state_to_dict,
 )
-from battles.engine.battle.commands import Revert
+from battles.engine.battle.commands import Revert, Withdraw
 from battles.engine.battle.events import BattleCreated
+from battles.engine.battle.randomness import TableDice
 from battles.engine.errors import InvalidInput, RuleViolation
 from battles.engine.ruleset import ENGINE_VERSION
 from battles.models import Battle, BattleDiceSecret, BattleSeat, BattleWatcher
@@ -105,13 +106,20 @@ def _snapshot_if_due(stream: StreamRef, old_version: int, state: BattleState) ->
         )
 
 
-def _metadata(actor: AbstractBaseUser, events: Sequence[Event]) -> dict[str, Any]:
+def _metadata(
+    actor: AbstractBaseUser, events: Sequence[Event], *, reason: str | None = None
+) -> dict[str, Any]:
     # One append stores one metadata for all of a command's events, so a command is an
-    # adjustment when any of its events is (GM commands, docs/BATTLES.md).
-    return {
+    # adjustment when any of its events is (GM commands, docs/BATTLES.md). A GM control
+    # whose events are play (a withdrawal the GM accepts for a seat) passes its reason,
+    # which makes it an adjustment too (issue 13).
+    out: dict[str, Any] = {
         "actor": actor.get_username(),
-        "adjustment": any(type(e).ADJUSTMENT for e in events),
+        "adjustment": reason is not None or any(type(e).ADJUSTMENT for e in events),
     }
+    if reason is not None:
+        out["reason"] = reason
+    return out
 
 
 def _players(seats: Sequence[Mapping[str, Any]], field: str) -> list[AbstractBaseUser]:
@@ -277,8 +285,14 @@ def battle_command_execute(
     command_id: str,
     expected_version: int,
     body: Mapping[str, Any],
+    reason: str | None = None,
+    require_reason: bool = False,
 ) -> CommandResult:
     """Decide one command on the state at `expected_version` and record its events.
+
+    `reason` goes with a GM control whose command carries none: the GM accepting the
+    withdrawal of a seat they do not play (R-TRN-9); the command is then an adjustment.
+    With `require_reason` (the API, issue 13) that withdrawal needs one.
 
     - A command id this battle already recorded with the same body and expected
       version returns the original events (`duplicate`), whatever happened since;
@@ -293,8 +307,10 @@ def battle_command_execute(
         raise InvalidInput("command_id", "must be 1 to 64 characters")
     command = parse_command(body)
     _check_may_command(battle, actor, command)
+    reason = _control_reason(battle, actor, command, reason, require_reason)
     stream = battle_stream(battle=battle)
-    fingerprint = command_fingerprint(body, expected_version)
+    fingerprinted = {**body, "reason": reason} if reason is not None else body
+    fingerprint = command_fingerprint(fingerprinted, expected_version)
 
     recorded = _recorded(battle, command_id, fingerprint)
     if recorded is not None:
@@ -311,8 +327,10 @@ def battle_command_execute(
     state = battle_state_at(battle=battle, version=expected_version)
     before = _state_before_latest(battle, command) if isinstance(command, Revert) else None
     secret = _dice_secret(battle, state)
-    events = decide(state, command, dice_for(state, command, secret=secret), before=before)
-    metadata = _metadata(actor, events)
+    events = _decide_with_table_check(state, command, before, secret)
+    # A GM control's reason goes with every one of its events (the log shows it on each).
+    control_reason = getattr(command, "reason", None) if command.GM_ONLY else reason
+    metadata = _metadata(actor, events, reason=control_reason)
     if secret is not None:
         # The body lets `verify` decide the command again once the secret is revealed.
         metadata["command"] = dict(body)
@@ -335,6 +353,148 @@ def battle_command_execute(
     _cache(battle, new_state)
     _snapshot_if_due(stream, expected_version, new_state)
     return CommandResult(result.events, result.version, duplicate=False, state=new_state)
+
+
+# --- live play (issue 13): GM controls and table dice ---------------------------------------------
+
+MAX_REASON = 500  # as the engine's GM commands (commands.MAX_REASON)
+
+
+def _control_reason(
+    battle: Battle,
+    actor: AbstractBaseUser,
+    command: Command,
+    reason: str | None,
+    required: bool,
+) -> str | None:
+    """The reason a GM control gives besides its command, checked.
+
+    A withdrawal (R-TRN-9) is the seat's player's own move; when the GM gives it for a
+    seat they do not play, the GM is accepting the withdrawal at the table, which is a
+    GM control like the others: it needs a reason (R-ADD-24) and is an adjustment.
+    """
+    if reason is None and not isinstance(command, Withdraw):
+        return None
+    if not isinstance(command, Withdraw):
+        raise InvalidInput(
+            "reason",
+            f"not a field of {command.NAME}: only the GM's controls take a reason, in the "
+            "command body (R-ADD-24)",
+        )
+    if battle.gm_id != actor.pk:
+        if reason is not None:
+            raise InvalidInput(
+                "reason",
+                "only the GM gives a reason, when accepting a withdrawal for a seat they do "
+                "not play; a player withdraws with none (R-TRN-9)",
+                "R-TRN-9",
+            )
+        return None
+    plays_it = BattleSeat.objects.filter(
+        battle=battle, seat=command.seat, player_id=actor.pk
+    ).exists()
+    if reason is None and (plays_it or not required):
+        # The GM withdrawing their own seat is play, as for any player; so is a withdrawal
+        # from an in-process caller that does not ask for the GM's reason.
+        return None
+    if not isinstance(reason, str) or not reason.strip() or len(reason) > MAX_REASON:
+        raise InvalidInput(
+            "reason",
+            f"required when the GM accepts a withdrawal for seat {command.seat}: a non-empty "
+            f"string of at most {MAX_REASON} characters (R-ADD-24)",
+            "R-TRN-9",
+        )
+    return reason.strip()
+
+
+class TableInputRefused(RuleViolation):
+    """The engine refused the faces or cards a table command reported (R-ADD-18): the
+    refusal, and the field at fault with the values it allows."""
+
+    def __init__(self, refusal: RuleViolation, field: str, allowed: object) -> None:
+        super().__init__(refusal.code, refusal.message, refusal.rule)
+        self.field = field
+        self.allowed = allowed
+
+    def as_body(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "message": self.message,
+            "rule": self.rule,
+            "field": self.field,
+            "allowed": self.allowed,
+        }
+
+
+class _CountingTableDice(TableDice):
+    """The engine's TableDice, unchanged, remembering how many faces the rolls asked for
+    so a refusal can say how many the command must report."""
+
+    def __init__(self, faces: Sequence[int]) -> None:
+        super().__init__(faces)
+        self.asked = 0
+
+    def d6(self, count: int, *, purpose: str, rule: str) -> tuple[int, ...]:
+        self.asked += count
+        return super().d6(count, purpose=purpose, rule=rule)
+
+
+FACES_ALLOWED = [1, 2, 3, 4, 5, 6]
+DRAWN_ALLOWED = (
+    "ids of the cards taken, in the order taken: a card id (cathedral-stride), an instance "
+    "id (cathedral-stride#2) or, from a wound deck, a wound kind (minor, severe, trauma)"
+)
+
+
+def _table_refusal(exc: RuleViolation, command: Command, dice: _CountingTableDice) -> RuleViolation:
+    """The engine's refusal of table input, naming the field and what it allows."""
+    reported = len(command.faces)
+    if exc.code == "wrong_dice_count":
+        message = f"{exc.message}: report at least {dice.asked} face(s), in the order rolled"
+        allowed = {"faces": FACES_ALLOWED, "min_count": dice.asked}
+        return TableInputRefused(RuleViolation(exc.code, message, exc.rule), "faces", allowed)
+    if exc.code == "unused_dice_reported":
+        used = reported - dice.unused()
+        message = f"{exc.message}: this command rolls {used} die face(s)"
+        allowed = {"faces": FACES_ALLOWED, "count": used}
+        return TableInputRefused(RuleViolation(exc.code, message, exc.rule), "faces", allowed)
+    if exc.code == "cards_not_reported":
+        message = f"{exc.message}; the command reported {len(command.drawn)} in all"
+        return TableInputRefused(RuleViolation(exc.code, message, exc.rule), "drawn", DRAWN_ALLOWED)
+    if exc.code == "card_not_in_deck":
+        named = [i for i, name in enumerate(command.drawn) if repr(name) in exc.message]
+        field = f"drawn[{named[0]}]" if len(named) == 1 else "drawn"
+        return TableInputRefused(exc, field, DRAWN_ALLOWED)
+    if exc.code == "unused_cards_reported":
+        return TableInputRefused(exc, "drawn", DRAWN_ALLOWED)
+    if exc.code == "invalid_die_face":
+        return TableInputRefused(exc, "faces", {"faces": FACES_ALLOWED})
+    return exc
+
+
+def _decide_with_table_check(
+    state: BattleState, command: Command, before: BattleState | None, secret: bytes | None
+) -> list[Event]:
+    """`decide` as the engine runs it, with the battle's dice (`secret`: sealed digital
+    dice, R-ADD-45); at a table, with dice that count what the rolls ask, so a refusal of
+    the reported faces or cards names its field and allowed values."""
+    if state.dice_mode != "table":
+        dice = dice_for(state, command, secret=secret)
+        try:
+            return decide(state, command, dice, before=before)
+        except RuleViolation as exc:
+            if exc.code != "table_mode_only":
+                raise
+            field = "faces" if command.faces else "drawn"
+            raise TableInputRefused(exc, field, "none: a digital battle rolls and draws") from None
+    dice = _CountingTableDice(command.faces)
+    try:
+        return decide(state, command, dice, before=before)
+    except RuleViolation as exc:
+        refusal = _table_refusal(exc, command, dice)
+        if refusal is exc:
+            raise
+        raise refusal from None
 
 
 # --- watchers ------------------------------------------------------------------------------------

@@ -54,3 +54,10 @@ urlpatterns = [
         name="battles-watchers",
     ),
 ]
+urlpatterns += [
+    path(
+        "battles/<uuid:battle_id>/updates",
+        battles_api.BattleUpdatesView.as_view(),
+        name="battles-updates",
+    ),
+]

@@ -4,6 +4,7 @@ sends one command; the page offers a seat's actions only to that seat's player."
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -77,8 +78,10 @@ def _choose(page: Any) -> Any | None:
 def test_two_players_play_through_the_page_and_see_each_other_within_two_seconds(
     tables: tuple[Any, Any], running: Battle
 ) -> None:
+    """From where `running` stands (40 commands in) to the battle's end, through the pages
+    alone: each command clicked in one browser, seen in the other within 2 s."""
     gm, player = tables
-    for _ in range(24):
+    for _ in range(400):
         head = battle_state_at(battle=running).version
         if battle_state_at(battle=running).over:
             break
@@ -102,6 +105,11 @@ def test_two_players_play_through_the_page_and_see_each_other_within_two_seconds
         _wait_step(acting, new_head, 5000)
         _wait_step(other, new_head)  # the other table's page, live, within 2 s
         assert other.locator(f'.log [data-line="{new_head}"]').count() == 1
+    state = battle_state_at(battle=running)
+    assert state.over, f"not over after 400 commands: round {state.round}"
+    for page in (gm, player):
+        assert "won by" in page.locator("#frame .status").inner_text()
+        assert page.locator("#frame [data-play]").count() == 0
     assert not gm.errors and not player.errors
 
 
@@ -168,3 +176,63 @@ def test_a_stale_page_is_told_and_refreshed(tables: tuple[Any, Any], running: Ba
     )
     assert battle_state_at(battle=running).version == head  # nothing was applied
     assert other  # both pages are still open
+
+
+def test_table_dice_are_asked_for_and_checked_as_the_engine_does(
+    browser: Any, site: str, committed_db: None, tag: str
+) -> None:
+    """Table mode: the page asks for the faces rolled; the engine's refusal is shown and
+    the faces are asked again (issue 13, R-HIT-4)."""
+    from battles.engine.demo import demo_setup
+    from battles.services import battle_create
+
+    people = users(tag)
+    for user in people.values():
+        user.set_password(f"pw-{user.username}")
+        user.save()
+    setup = demo_setup(seed=None, players=("gm" + tag, "player" + tag))
+    setup["dice"] = {"mode": "table"}
+    battle = battle_create(gm=people["gm"], setup=setup)
+    gm = _open(browser, site, "gm" + tag, battle)
+    dialog = gm.locator("#frame dialog.table-dice")
+    decks = {
+        i: [row["card"] for row in seat["deck"] for _ in range(row["count"])]
+        for i, seat in enumerate(setup["seats"])
+    }
+    asked = []
+    # Keep both opening hands; the second starts round 1, whose initiative needs two dice.
+    # Each refusal names what the table must report; the test answers as a table would.
+    for _ in range(12):
+        state = battle_state_at(battle=battle)
+        if state.phase != "setup":
+            break
+        if not dialog.is_visible():
+            button = gm.locator("#frame button[data-command*='keep_hand']").first
+            seat = json.loads(button.get_attribute("data-command"))["seat"]
+            button.click()
+            assert dialog.is_visible()
+        message = dialog.locator(".table-message").inner_text()
+        asked.append(message)
+        drawn = re.search(r"takes (\d+) card", message)
+        if drawn and not dialog.locator("input[name=drawn]").input_value():
+            dialog.locator("input[name=drawn]").fill(",".join(decks[seat][: int(drawn.group(1))]))
+        faces = re.search(r"needs (\d+) more die face", message)
+        if faces:
+            for face in [5, 2, 4, 1][: int(faces.group(1))]:
+                dialog.locator(f"[data-face='{face}']").click()
+        before = state.version
+        dialog.locator("button[value=send]").click()
+        gm.wait_for_function(
+            "v => document.querySelector('#frame dialog.table-dice')?.open"
+            " || Number(document.querySelector('#frame [data-step]').dataset.step) > v",
+            arg=before,
+            timeout=5000,
+        )
+    assert any("more die face" in m for m in asked), asked
+    assert any("report them in 'drawn'" in m for m in asked), asked
+    events = battle_events(battle=battle, limit=100)
+    rolled = [e for e in events if e.type == "InitiativeRolled"]
+    assert rolled and rolled[0].payload["throws"][0][0][1] in (5, 2, 4, 1)
+    # The refusals are 422 answers the browser logs as failed loads; nothing else went wrong.
+    assert not [e for e in gm.errors if "status of 422" not in e]
+    gm.context.close()

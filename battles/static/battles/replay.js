@@ -209,10 +209,41 @@ if (viewer) {
     }
   };
 
-  async function send(body, button) {
+  // Table dice: ask for the faces rolled and the cards drawn, then send them with the body;
+  // the engine says what is missing or wrong ("attack roll needs 2 more die face(s)").
+  function askTable(body, button, message = "", previous = { faces: [], drawn: [] }) {
+    const dialog = document.querySelector("#frame dialog.table-dice");
+    if (!dialog) return false;
+    // After a refusal the table's answers so far stay, so it adds only what was missing.
+    const faces = [...previous.faces];
+    const shown = dialog.querySelector(".faces");
+    const draw = () => {
+      shown.textContent = faces.length ? faces.join(", ") : "none";
+    };
+    draw();
+    dialog.querySelector(".table-for").textContent = button?.textContent?.trim() || body.type;
+    dialog.querySelector(".table-message").textContent = message;
+    dialog.querySelector("input[name=drawn]").value = previous.drawn.join(", ");
+    dialog.onclick = (event) => {
+      const face = event.target.closest?.("[data-face]");
+      if (face) faces.push(Number(face.dataset.face));
+      if (event.target.closest?.(".die-undo")) faces.pop();
+      draw();
+    };
+    dialog.onclose = () => {
+      if (dialog.returnValue !== "send") return;
+      const drawn = dialog.querySelector("input[name=drawn]").value.split(",").map((x) => x.trim()).filter(Boolean);
+      send({ ...body, faces, drawn }, button, true);
+    };
+    dialog.showModal();
+    return true;
+  }
+
+  async function send(body, button, fromTable = false) {
     if (sending) return; // a double click sends once
     const play = document.querySelector("#frame [data-play]");
     if (!play) return;
+    if (play.dataset.table === "1" && !fromTable && askTable(body, button)) return;
     sending = true;
     for (const b of document.querySelectorAll("#frame [data-command]")) b.disabled = true;
     // One id per click: a retry of the same click would be answered with the original.
@@ -240,8 +271,15 @@ if (viewer) {
     } else {
       const e = (answer.json.errors && answer.json.errors[0]) || answer.json;
       const rule = e.rule ? ` (${e.rule})` : "";
-      say(`Refused: ${e.field ? e.field + ": " : ""}${e.message || "status " + answer.status}${rule}`);
+      const text = `Refused: ${e.field ? e.field + ": " : ""}${e.message || "status " + answer.status}${rule}`;
+      say(text);
       for (const b of document.querySelectorAll("#frame [data-command]")) b.disabled = false;
+      if (fromTable) {
+        // Ask again with the engine's words; a new id, since the refused one was not applied.
+        if (button) delete button.dataset.commandId;
+        const { faces, drawn, ...plain } = body;
+        askTable(plain, button, text, { faces, drawn });
+      }
     }
   }
 

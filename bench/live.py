@@ -1,0 +1,328 @@
+"""Live updates (issue 13): from one player's command POST to the other player's open page
+receiving it through `GET …/updates` (docs/FRONTEND.md "Live updates").
+
+Two web processes (two gunicorn servers on two ports, as two hosts behind a load
+balancer with no sticky sessions) share one PostgreSQL database. Alice's page talks
+to server A only, Bob's to server B only. Each page keeps asking for updates as a
+page would (`after` = the last version it holds; it waits `poll_after_ms` when the
+server says so). The players take turns: whoever's turn it is posts a legal action
+(a rotation when there is one, else a pass) to its own server; the time measured is
+from just before that POST to the moment the *other* page's update request returns
+the command's events. 50 commands by default, a random pause of 0.2–0.8 s between
+them so the commands do not fall in step with the polling.
+
+Both server modes are measured in one run:
+
+- `sync`: gunicorn's sync workers, exactly as the Procfile runs them (`make serve`):
+  each request holds a process, so the endpoint answers at once and a page asks
+  again after `poll_after_ms` (1 s): short polling.
+- `gthread`: the same with `--worker-class gthread --threads 8`: requests wait up
+  to 20 s in a thread, answered as soon as the store has the event: long polling.
+- `sync-long` (not run by default): sync workers made to hold requests
+  (`PENANCE_LIVE_MAX_WAIT=20`), the configuration docs/FRONTEND.md advises against;
+  with `--watchers` more open pages than workers it shows why.
+
+`--watchers N` adds N more open pages (the battle's watchers), alternating servers.
+
+Run:
+
+    DATABASE_URL=postgres://root@127.0.0.1:5432/wtlive .venv/bin/python bench/live.py
+
+Target: the other page has the command within 2 s (p95), in both modes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "penance_site.settings")
+os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-secret-key-0000000000000000000")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.db import connection  # noqa: E402
+from rest_framework.authtoken.models import Token  # noqa: E402
+
+from battles.engine.demo import demo_setup  # noqa: E402
+from battles.services import battle_create  # noqa: E402
+from bench.benchdb import throwaway_database  # noqa: E402
+
+GUNICORN = str(Path(sys.executable).with_name("gunicorn"))
+
+
+class Client:
+    """One page's keep-alive connection to one server, with its user's token."""
+
+    def __init__(self, port: int, token: str, timeout: float = 30) -> None:
+        self.port = port
+        self.timeout = timeout
+        self.headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+
+    def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        data = json.dumps(body) if body is not None else None
+        for attempt in (1, 2):
+            try:
+                self.conn.request(method, path, body=data, headers=self.headers)
+                response = self.conn.getresponse()
+                raw = response.read()
+                break
+            except (OSError, http.client.HTTPException):
+                # A sync worker closes the connection after each answer: open a new one.
+                self.conn.close()
+                self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.timeout)
+                if attempt == 2 or method != "GET":
+                    raise
+        return response.status, json.loads(raw) if raw else None
+
+
+class Page:
+    """A player's open page: asks for updates in a loop, and notes when each version came."""
+
+    def __init__(self, port: int, token: str, battle: str, version: int) -> None:
+        self.client = Client(port, token, timeout=40)
+        self.battle = battle
+        self.version = version
+        self.arrived: dict[int, float] = {}
+        self.requests = 0
+        self.errors: list[str] = []
+        self.stop = threading.Event()
+        self.changed = threading.Condition()
+        self.thread = threading.Thread(target=self.run, daemon=True)
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            path = f"/api/battles/{self.battle}/updates?after={self.version}&wait=20"
+            try:
+                status, body = self.client.call("GET", path)
+            except (OSError, http.client.HTTPException, ValueError) as exc:
+                self.errors.append(f"{type(exc).__name__}: {exc}")
+                time.sleep(0.5)
+                continue
+            now = time.perf_counter()
+            self.requests += 1
+            if status != 200:
+                self.errors.append(f"updates {status}: {str(body)[:200]}")
+                time.sleep(1)
+                continue
+            if body["events"]:
+                with self.changed:
+                    for e in body["events"]:
+                        self.arrived.setdefault(e["version"], now)
+                    self.version = body["events"][-1]["version"]
+                    self.changed.notify_all()
+            if body["poll_after_ms"]:
+                self.stop.wait(body["poll_after_ms"] / 1000)
+
+    def wait_for(self, version: int, timeout: float = 30) -> float | None:
+        with self.changed:
+            self.changed.wait_for(lambda: version in self.arrived, timeout=timeout)
+            return self.arrived.get(version)
+
+
+def start_server(database_url: str, port: int, workers: int, mode: str) -> subprocess.Popen[bytes]:
+    """gunicorn as the Procfile starts it (sync workers), or with threads (`gthread`), or
+    sync workers made to hold requests (`sync-long`)."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DJANGO_DEBUG": "",
+        "PENANCE_ENV_FILE": "",
+    }
+    env.pop("PENANCE_LIVE_MAX_WAIT", None)  # "auto": what the server mode allows
+    if mode == "sync-long":
+        env["PENANCE_LIVE_MAX_WAIT"] = "20"
+    command = [
+        GUNICORN,
+        "penance_site.wsgi:application",
+        "--bind",
+        f"127.0.0.1:{port}",
+        "--workers",
+        str(workers),
+        "--graceful-timeout",
+        "20",
+    ]
+    if mode == "gthread":
+        command += ["--worker-class", "gthread", "--threads", "8"]
+    server = subprocess.Popen(
+        command,
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    for _ in range(120):
+        try:
+            probe = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            probe.request("GET", "/api/rules/")
+            if probe.getresponse().status == 200:
+                return server
+        except OSError:
+            pass
+        time.sleep(0.5)
+    server.kill()
+    raise SystemExit(f"the server on port {port} did not answer within a minute")
+
+
+def stop_server(server: subprocess.Popen[bytes]) -> None:
+    os.killpg(server.pid, 15)
+    server.wait(timeout=30)
+
+
+def database_url(name: str) -> str:
+    s = connection.settings_dict
+    auth = f"{s['USER']}@" if s["USER"] else ""
+    return f"postgres://{auth}{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{name}"
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def choose(actions: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    bodies = [a["body"] for a in actions]
+    rotations = [b for b in bodies if b["type"] == "rotate" and "pay" not in b]
+    if rotations:
+        return rng.choice(rotations)
+    return next(b for b in bodies if b["type"] == "pass")
+
+
+def measure(
+    ports: tuple[int, int],
+    tokens: tuple[str, str],
+    battle: str,
+    commands: int,
+    seed: int,
+    watcher_tokens: list[str],
+) -> tuple[list[float], list[float], int, list[str]]:
+    """(delivery ms per command, POST ms per command, update requests, errors)."""
+    rng = random.Random(seed)
+    players = [Client(ports[i], tokens[i]) for i in (0, 1)]
+    status, detail = players[0].call("GET", f"/api/battles/{battle}/")
+    assert status == 200, detail
+    pages = [Page(ports[i], tokens[i], battle, detail["version"]) for i in (0, 1)]
+    pages += [
+        Page(ports[i % 2], t, battle, detail["version"]) for i, t in enumerate(watcher_tokens)
+    ]
+    for page in pages:
+        page.thread.start()
+    delivery: list[float] = []
+    post_ms: list[float] = []
+    errors: list[str] = []
+    try:
+        while len(delivery) < commands:
+            time.sleep(rng.uniform(0.2, 0.8))
+            mover = None
+            for i in (0, 1):
+                status, legal = players[i].call("GET", f"/api/battles/{battle}/legal-actions")
+                if status == 200 and legal["actions"]:
+                    mover = i
+                    break
+            if mover is None:
+                errors.append("nobody has a legal action")
+                break
+            body = {
+                **choose(legal["actions"], rng),
+                "command_id": uuid.uuid4().hex,
+                "expected_version": legal["version"],
+            }
+            start = time.perf_counter()
+            status, answer = players[mover].call("POST", f"/api/battles/{battle}/commands", body)
+            post_ms.append((time.perf_counter() - start) * 1000)
+            if status != 201:
+                errors.append(f"command {status}: {str(answer)[:200]}")
+                continue
+            first = answer["events"][0]["version"]
+            arrived = pages[1 - mover].wait_for(first)
+            if arrived is None:
+                errors.append(f"version {first} never reached the other page")
+                continue
+            delivery.append((arrived - start) * 1000)
+    finally:
+        for page in pages:
+            page.stop.set()
+    requests = sum(p.requests for p in pages)
+    return delivery, post_ms, requests, errors + [e for p in pages for e in p.errors]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--commands", type=int, default=50)
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers per server")
+    parser.add_argument("--port", type=int, default=8775, help="server A; server B is +1")
+    parser.add_argument(
+        "--modes", nargs="+", default=["sync", "gthread"], choices=["sync", "gthread", "sync-long"]
+    )
+    parser.add_argument("--watchers", type=int, default=0, help="more open pages")
+    args = parser.parse_args()
+    if connection.vendor != "postgresql":
+        sys.exit("bench/live.py measures the production setup: set DATABASE_URL=postgres://…")
+    print(
+        f"machine: {platform.node()} {platform.machine()} {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}, PostgreSQL {connection.pg_version}"
+    )
+    print(
+        f"date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC; two gunicorn servers, "
+        f"{args.workers} workers each; {args.commands} commands per mode; "
+        f"{2 + args.watchers} open pages"
+    )
+    with throwaway_database("live") as name:
+        model = get_user_model()
+        gm = model.objects.create_user(username="live-gm")
+        for mode in args.modes:
+            alice = model.objects.create_user(username=f"alice-{mode}")
+            bob = model.objects.create_user(username=f"bob-{mode}")
+            tokens = (Token.objects.create(user=alice).key, Token.objects.create(user=bob).key)
+            battle = battle_create(gm=gm, setup=demo_setup(players=(alice.username, bob.username)))
+            watcher_tokens = []
+            for i in range(args.watchers):
+                watcher = model.objects.create_user(username=f"watcher-{mode}-{i}")
+                battle.watchers.create(user=watcher)
+                watcher_tokens.append(Token.objects.create(user=watcher).key)
+            ports = (args.port, args.port + 1)
+            servers = [start_server(database_url(name), p, args.workers, mode) for p in ports]
+            try:
+                started = time.monotonic()
+                delivery, post_ms, requests, errors = measure(
+                    ports, tokens, str(battle.id), args.commands, 1, watcher_tokens
+                )
+                elapsed = time.monotonic() - started
+            finally:
+                for server in servers:
+                    stop_server(server)
+            print(
+                f"{mode}: {len(delivery)} commands in {elapsed:.0f} s; POST → other page: "
+                f"median {statistics.median(delivery):.0f} ms, p95 "
+                f"{percentile(delivery, 95):.0f} ms, max {max(delivery):.0f} ms; command POST "
+                f"median {statistics.median(post_ms):.0f} ms, max {max(post_ms):.0f} ms; "
+                f"update requests "
+                f"{requests / elapsed:.1f}/s in all; errors {len(errors)}"
+            )
+            for error in errors[:5]:
+                print(f"  error: {error}")
+
+
+if __name__ == "__main__":
+    main()
