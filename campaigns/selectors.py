@@ -6,9 +6,11 @@ streams are short (tens of events per mission), so there are no snapshots.
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -25,7 +27,15 @@ from penance_site.eventstore.store import (
 
 from . import domain
 from .codec import CAMPAIGN_EVENTS, STREAM_TYPE
-from .models import Campaign, CampaignPlayer, CardVersion, CasketBuild, Mission, Pilot
+from .models import (
+    Campaign,
+    CampaignPlayer,
+    CardVersion,
+    CasketBuild,
+    Mission,
+    OutcomeOutbox,
+    Pilot,
+)
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -41,6 +51,14 @@ def campaign_events(*, campaign: Campaign) -> list[RecordedEvent]:
 def campaign_state(*, campaign: Campaign) -> domain.CampaignState:
     """The campaign's stream folded: the truth every page and command starts from."""
     return _fold(campaign_events(campaign=campaign))
+
+
+def campaign_events_and_state(
+    *, campaign: Campaign
+) -> tuple[list[RecordedEvent], domain.CampaignState]:
+    """The campaign's events and their fold, from one read (pages show both)."""
+    events = campaign_events(campaign=campaign)
+    return events, _fold(events)
 
 
 def _fold(events: list[RecordedEvent]) -> domain.CampaignState:
@@ -227,3 +245,87 @@ def deck_card_versions(
 
 def mission_of_battle(*, battle_id: uuid.UUID) -> Mission | None:
     return Mission.objects.select_related("campaign").filter(battle_id=battle_id).first()
+
+
+# --- pages (issue 14) ----------------------------------------------------------------------------
+
+
+def outcomes_pending_for(*, campaign: Campaign) -> QuerySet[OutcomeOutbox]:
+    """The campaign's battles that ended and whose outcome the campaign has not taken in yet
+    (the outbox, R-PLT-5), oldest first."""
+    return (
+        OutcomeOutbox.objects.select_related("mission")
+        .filter(mission__campaign=campaign, applied_at__isnull=True)
+        .order_by("created_at")
+    )
+
+
+def build_versions_diff(
+    *, old: domain.BuildVersionState, new: domain.BuildVersionState
+) -> dict[str, Any]:
+    """What changed from one build version to another: the build's own fields, and per card
+    its count and pinned card version (a row of 0 is a card added or removed)."""
+    fields = [
+        {"field": name, "old": getattr(old, name), "new": getattr(new, name)}
+        for name in ("name", "casket_class", "shield", "faction", "equipment")
+        if getattr(old, name) != getattr(new, name)
+    ]
+    before = {card: (version, count) for card, version, count in old.deck}
+    after = {card: (version, count) for card, version, count in new.deck}
+    cards = []
+    for card in sorted(before.keys() | after.keys()):
+        (v_old, n_old), (v_new, n_new) = before.get(card, (None, 0)), after.get(card, (None, 0))
+        if (v_old, n_old) != (v_new, n_new):
+            change = "added" if not n_old else "removed" if not n_new else "changed"
+            cards.append(
+                {
+                    "card": card,
+                    "change": change,
+                    "old_count": n_old,
+                    "new_count": n_new,
+                    "old_version": v_old,
+                    "new_version": v_new,
+                }
+            )
+    return {
+        "fields": fields,
+        "cards": cards,
+        "old_total": sum(n for _, _, n in old.deck),
+        "new_total": sum(n for _, _, n in new.deck),
+    }
+
+
+# --- the board library ---------------------------------------------------------------------------
+
+BOARDS_DIR = Path(__file__).resolve().parent / "boards"
+
+
+@dataclass(frozen=True, slots=True)
+class LibraryBoard:
+    """A board the project ships: its FORMATS.md board document, and deployment suggestions
+    for the mission wizard as (q, r, facing) per seat (R-BRD-1, R-BRD-2)."""
+
+    slug: str
+    name: str
+    description: str
+    document: dict[str, Any]
+    deploy: tuple[tuple[int, int, int], ...]
+
+
+def board_library() -> list[LibraryBoard]:
+    """The shipped boards (campaigns/boards/library.json), read fresh: each document is the
+    caller's own."""
+    index = json.loads((BOARDS_DIR / "library.json").read_text(encoding="utf-8"))
+    boards = []
+    for entry in index["boards"]:
+        document = json.loads((BOARDS_DIR / entry["file"]).read_text(encoding="utf-8"))
+        boards.append(
+            LibraryBoard(
+                entry["slug"],
+                document["name"],
+                entry["description"],
+                document,
+                tuple((q, r, f) for q, r, f in entry["deploy"]),
+            )
+        )
+    return boards

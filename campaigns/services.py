@@ -20,10 +20,12 @@ from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
+from django.core import signing
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from rest_framework.authtoken.models import Token
 
 from battles.engine.cards import DeckProblem
 from battles.engine.errors import InvalidInput, RuleViolation
@@ -710,3 +712,57 @@ def build_repair(
 ) -> domain.BuildState:
     """Repair the component damage a build carries (R-PLT-5 option). GM only."""
     return _gm_command(campaign, actor, domain.RepairCasket(build_id, reason)).builds[build_id]
+
+
+# --- invitations (issue 14) ----------------------------------------------------------------------
+
+INVITE_SALT = "campaigns.invite"
+INVITE_MAX_AGE = timedelta(days=14)
+
+
+def campaign_invite_token(*, campaign: Campaign) -> str:
+    """A signed invitation to join the campaign as a player, valid for INVITE_MAX_AGE. The GM
+    hands it out as a link; no mail is sent. It names the campaign and the GM who issued it."""
+    return signing.dumps({"c": str(campaign.id), "gm": campaign.gm_id}, salt=INVITE_SALT)
+
+
+def campaign_of_invite(*, token: str) -> Campaign | None:
+    """The campaign an invitation is for; None when the token is forged, expired, or its
+    campaign changed GM since."""
+    try:
+        data = signing.loads(token, salt=INVITE_SALT, max_age=INVITE_MAX_AGE)
+    except signing.BadSignature:
+        return None
+    campaign = Campaign.objects.filter(id=data.get("c")).select_related("gm").first()
+    if campaign is None or campaign.gm_id != data.get("gm"):
+        return None
+    return campaign
+
+
+@transaction.atomic
+def campaign_invite_accept(*, token: str, user: AbstractBaseUser) -> Campaign:
+    """Join the campaign an invitation names, as a player (R-ADD-31). The GM issued the
+    invitation, so the player is added in the GM's name; joining twice changes nothing."""
+    campaign = campaign_of_invite(token=token)
+    if campaign is None:
+        raise InvalidInput("invite", "this invitation link is not valid or has expired")
+    if campaign_role(campaign=campaign, user=user) is None:
+        _gm_command(campaign, campaign.gm, domain.AddPlayer(user.get_username()))
+    return campaign
+
+
+# --- API tokens of the signed-in user (issue 14) ---------------------------------------------------
+
+
+@transaction.atomic
+def user_token_create(*, user: AbstractBaseUser) -> str:
+    """A new API token for the user (for table tools and scripts: `Authorization: Token …`).
+    A user holds one token at a time (rest_framework.authtoken): a new one replaces the old."""
+    Token.objects.filter(user=user).delete()
+    return str(Token.objects.create(user=user).key)
+
+
+def user_token_revoke(*, user: AbstractBaseUser) -> bool:
+    """Delete the user's API token; False when they had none."""
+    deleted, _ = Token.objects.filter(user=user).delete()
+    return bool(deleted)

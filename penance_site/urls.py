@@ -63,6 +63,7 @@ urlpatterns = [
     path("battles/<uuid:battle_id>/replay/", pages.battle_replay_page, name="battle-replay"),
     path("battles/<uuid:battle_id>/replay/log", pages.battle_log_after, name="battle-log"),
     path("rules/", pages.rulings_page, name="rulings"),
+    path("", include("campaigns.page_urls")),
     *PASSWORD_RESET,
     # Last: any other /api/ URL is a JSON 404, not Django's HTML page.
     re_path(r"^api/", api.api_not_found),
