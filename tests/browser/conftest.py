@@ -7,6 +7,7 @@ Screenshots are kept under test-artifacts/browser/ (PENANCE_ARTIFACTS to move th
 from __future__ import annotations
 
 import os
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -64,7 +65,15 @@ def site(django_db_setup: None, django_db_blocker: Any) -> Iterator[str]:
     from django.test.testcases import LiveServerThread
     from django.test.utils import override_settings
 
-    with django_db_blocker.unblock(), override_settings(ALLOWED_HOSTS=["127.0.0.1"]):
+    # "testserver" stays allowed: the session's other tests use Django's test client while
+    # this fixture is alive. Live waits are short (2 s) so that no request still holds a
+    # database connection when the session ends (a held one keeps the test database from
+    # being dropped).
+    hosts = ["127.0.0.1", "localhost", "testserver"]
+    with (
+        django_db_blocker.unblock(),
+        override_settings(ALLOWED_HOSTS=hosts, PENANCE_LIVE_MAX_WAIT=2),
+    ):
         thread = LiveServerThread("127.0.0.1", StaticFilesHandler, port=0)
         thread.daemon = True
         thread.start()
@@ -72,6 +81,7 @@ def site(django_db_setup: None, django_db_blocker: Any) -> Iterator[str]:
         if thread.error:
             raise thread.error
         yield f"http://127.0.0.1:{thread.port}"
+        time.sleep(2.5)  # the last live wait ends, and with it its connection
         thread.terminate()
 
 
