@@ -4,7 +4,6 @@ player and a watcher alike; outsiders 403, anonymous 401."""
 
 from __future__ import annotations
 
-import json
 import uuid
 from typing import Any
 
@@ -13,24 +12,11 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from battles.engine.demo import demo_setup
-from penance_site.eventstore.store import StreamRef, stream_version
+from tests.battles.api_calls import post, send, version
 
 pytestmark = pytest.mark.django_db
 
 NAMES = ("gm", "alice", "bob", "watcher", "outsider")
-
-
-def post(client: Client, url: str, body: Any) -> Any:
-    return client.post(url, data=json.dumps(body), content_type="application/json")
-
-
-def version(bid: str) -> int:
-    return stream_version(StreamRef("battle", bid))
-
-
-def send(client: Client, bid: str, body: dict[str, Any]) -> Any:
-    envelope = {"command_id": uuid.uuid4().hex, "expected_version": version(bid)}
-    return post(client, f"/api/battles/{bid}/commands", {**envelope, **body})
 
 
 @pytest.fixture

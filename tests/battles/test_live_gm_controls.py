@@ -5,8 +5,6 @@ players) and is shown in the log as an adjustment with its reason."""
 
 from __future__ import annotations
 
-import json
-import uuid
 from typing import Any
 
 import pytest
@@ -17,22 +15,10 @@ from battles import services
 from battles.engine.demo import demo_setup
 from battles.engine.errors import InvalidInput
 from battles.models import Battle
-from penance_site.eventstore.store import StreamRef, read_stream, stream_version
+from penance_site.eventstore.store import StreamRef, read_stream
+from tests.battles.api_calls import post, send, version
 
 pytestmark = pytest.mark.django_db
-
-
-def post(client: Client, url: str, body: Any) -> Any:
-    return client.post(url, data=json.dumps(body), content_type="application/json")
-
-
-def version(bid: str) -> int:
-    return stream_version(StreamRef("battle", bid))
-
-
-def send(client: Client, bid: str, body: dict[str, Any], command_id: str | None = None) -> Any:
-    envelope = {"command_id": command_id or uuid.uuid4().hex, "expected_version": version(bid)}
-    return post(client, f"/api/battles/{bid}/commands", {**envelope, **body})
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ server bounds; any web process answers, from the store alone."""
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 import uuid
@@ -21,22 +20,9 @@ from hypothesis import strategies as st
 from battles import battles_api, services
 from battles.engine.demo import demo_setup
 from battles.models import Battle
-from penance_site.eventstore.store import StreamRef, stream_version
+from tests.battles.api_calls import post, send, version
 
 NAMES = ("gm", "alice", "bob", "watcher", "outsider")
-
-
-def post(client: Client, url: str, body: Any) -> Any:
-    return client.post(url, data=json.dumps(body), content_type="application/json")
-
-
-def version(bid: str) -> int:
-    return stream_version(StreamRef("battle", bid))
-
-
-def send(client: Client, bid: str, body: dict[str, Any]) -> Any:
-    envelope = {"command_id": uuid.uuid4().hex, "expected_version": version(bid)}
-    return post(client, f"/api/battles/{bid}/commands", {**envelope, **body})
 
 
 def make_clients(model: type[User], prefix: str = "") -> dict[str, Client]:

@@ -13,7 +13,6 @@ import base64
 import hashlib
 import json
 import random
-import uuid
 from typing import Any
 
 import pytest
@@ -32,21 +31,13 @@ from battles.models import Battle, BattleDiceSecret
 from battles.selectors import battle_state_at
 from penance_site.eventstore import sql as eventstore_sql
 from penance_site.eventstore.store import StreamRef, chained_digest, read_stream, stream_version
+from tests.battles.api_calls import post, send
 
 pytestmark = pytest.mark.django_db
 
 
-def post(client: Client, url: str, body: Any) -> Any:
-    return client.post(url, data=json.dumps(body), content_type="application/json")
-
-
 def stream(bid: str) -> StreamRef:
     return StreamRef("battle", bid)
-
-
-def send(client: Client, bid: str, body: dict[str, Any]) -> Any:
-    envelope = {"command_id": uuid.uuid4().hex, "expected_version": stream_version(stream(bid))}
-    return post(client, f"/api/battles/{bid}/commands", {**envelope, **body})
 
 
 @pytest.fixture
