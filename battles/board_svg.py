@@ -14,6 +14,8 @@ import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from battles.engine.hexes import DIRECTION_NAMES
+
 SIZE = 30.0  # a hex's outer radius in SVG units
 # R-BRD-2: directions 1..6 are N, NE, SE, S, SW, NW; on a flat-top grid N points up.
 FACING_DEGREES = {1: -90.0, 2: -30.0, 3: 30.0, 4: 90.0, 5: 150.0, 6: 210.0}
@@ -93,13 +95,10 @@ def tokens(seats: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
                 "defeated": c["defeated"],
                 "damaged": bool(c.get("destroyed")),
                 "label": f"seat {c['seat']}: {c['name']} ({c['side']}) at {q},{r}, "
-                f"facing {DIRECTIONS[c['facing']]}, shield {shield}, {state}, {c['hp']} HP{damaged}",
+                f"facing {DIRECTION_NAMES[c['facing']]}, shield {shield}, {state}, {c['hp']} HP{damaged}",
             }
         )
     return out
-
-
-DIRECTIONS = {1: "N", 2: "NE", 3: "SE", 4: "S", 5: "SW", 6: "NW"}  # R-BRD-2
 
 
 def _shield_arc(x: float, y: float, facing: float, shield: str) -> str | None:

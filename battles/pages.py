@@ -61,14 +61,31 @@ def _bad_step(request: HttpRequest, battle: Battle, head: int, raw: str) -> Http
     return render(request, "battles/bad_step.html", context, status=400)
 
 
-@require_GET
-@login_required
-def battle_replay_page(request: HttpRequest, battle_id: uuid.UUID) -> HttpResponse:
+def _battle_for(request: HttpRequest, battle_id: uuid.UUID) -> tuple[Battle, BattleState, Viewer]:
+    """The battle, its latest state and what this user may see of it; 403 for outsiders."""
     battle = get_object_or_404(Battle, pk=battle_id)
     head = battle_state_at(battle=battle)
     viewer = battle_viewer(battle=battle, user=request.user, head=head)  # type: ignore[arg-type]
     if viewer.role is None:
         raise PermissionDenied("you are not the GM, a player or a watcher of this battle")
+    return battle, head, viewer
+
+
+def _timeline(battle: Battle, head: BattleState, viewer: Viewer) -> replay.Timeline:
+    """The whole battle as the viewer's log, markers and chart series (battles/replay.py)."""
+    events = battle_events(battle=battle, limit=head.version)
+    return replay.timeline(
+        ((e.version, e.type, e.payload, BATTLE_EVENTS.decode(e)) for e in events),
+        viewer.seats,
+        full=viewer.full,
+        adjustment_types=ADJUSTMENTS,
+    )
+
+
+@require_GET
+@login_required
+def battle_replay_page(request: HttpRequest, battle_id: uuid.UUID) -> HttpResponse:
+    battle, head, viewer = _battle_for(request, battle_id)
     raw = request.GET.get("at")
     if raw is None:
         # A finished battle is reviewed from the start; a running one opens at its latest step.
@@ -85,13 +102,7 @@ def battle_replay_page(request: HttpRequest, battle_id: uuid.UUID) -> HttpRespon
         # The frame and the whole page share a URL: caches must keep them apart.
         patch_vary_headers(response, ["HX-Request"])
         return response
-    events = battle_events(battle=battle, limit=head.version)
-    line = replay.timeline(
-        ((e.version, e.type, e.payload, BATTLE_EVENTS.decode(e)) for e in events),
-        viewer.seats,
-        full=viewer.full,
-        adjustment_types=ADJUSTMENTS,
-    )
+    line = _timeline(battle, head, viewer)
     context = {
         "battle": battle,
         "f": frame,
@@ -116,21 +127,11 @@ def battle_replay_page(request: HttpRequest, battle_id: uuid.UUID) -> HttpRespon
 def battle_log_after(request: HttpRequest, battle_id: uuid.UUID) -> HttpResponse:
     """The log lines after version `after` (an htmx fragment): what a page that follows a
     running battle appends when new events arrive, or when it comes back online."""
-    battle = get_object_or_404(Battle, pk=battle_id)
-    head = battle_state_at(battle=battle)
-    viewer = battle_viewer(battle=battle, user=request.user, head=head)  # type: ignore[arg-type]
-    if viewer.role is None:
-        raise PermissionDenied("you are not the GM, a player or a watcher of this battle")
+    battle, head, viewer = _battle_for(request, battle_id)
     raw = request.GET.get("after", "")
     if not (raw.isascii() and raw.isdigit()) or int(raw) > head.version:
         return _bad_step(request, battle, head.version, raw)
-    events = battle_events(battle=battle, limit=head.version)
-    line = replay.timeline(
-        ((e.version, e.type, e.payload, BATTLE_EVENTS.decode(e)) for e in events),
-        viewer.seats,
-        full=viewer.full,
-        adjustment_types=ADJUSTMENTS,
-    )
+    line = _timeline(battle, head, viewer)
     after = int(raw)
     lines = [
         line_

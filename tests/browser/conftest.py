@@ -7,6 +7,7 @@ Screenshots are kept under test-artifacts/browser/ (PENANCE_ARTIFACTS to move th
 from __future__ import annotations
 
 import os
+import re
 import time
 import uuid
 from collections.abc import Iterator
@@ -114,3 +115,37 @@ def tag() -> str:
 def artifacts() -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS
+
+
+def passwords_set(tag: str) -> dict[str, Any]:
+    """tests.battles.played's users for `tag`, each with the password `pw-<username>`."""
+    from tests.battles.played import users
+
+    people = users(tag)
+    for user in people.values():
+        user.set_password(f"pw-{user.username}")
+        user.save()
+    return people
+
+
+@pytest.fixture
+def running(committed_db: None, tag: str) -> Any:
+    """A battle 40 commands in (attacks, hits, damage), still running; its users can log in."""
+    from tests.battles.played import played_battle
+
+    passwords_set(tag)
+    return played_battle(commands=40, tag=tag)
+
+
+def signed_in(browser: Any, site: str, username: str, watch: Any = None) -> Any:
+    """A page of a new browser context, logged in as `username` through the login form;
+    `watch(page)` is called first, so that it sees the login page too."""
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    if watch is not None:
+        watch(page)
+    page.goto(f"{site}/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", f"pw-{username}")
+    page.click("[type=submit]")
+    page.wait_for_url(re.compile(r"/battles/$"))
+    return page

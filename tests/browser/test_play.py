@@ -13,30 +13,19 @@ import pytest
 
 from battles.models import Battle
 from battles.selectors import battle_events, battle_state_at
-from tests.battles.played import played_battle, users
+from tests.browser.conftest import passwords_set, signed_in
 
 LIVE_MS = 2000  # issue 13: every open page shows a new command's result within 2 seconds
 
 
-@pytest.fixture
-def running(committed_db: None, tag: str) -> Battle:
-    for user in users(tag).values():
-        user.set_password(f"pw-{user.username}")
-        user.save()
-    return played_battle(commands=40, tag=tag)
-
-
-def _open(browser: Any, site: str, username: str, battle: Battle) -> Any:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
+def _errors(page: Any) -> None:
     page.errors = []
     page.on("pageerror", lambda e: page.errors.append(str(e)))
     page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
-    page.goto(f"{site}/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", f"pw-{username}")
-    page.click("[type=submit]")
-    page.wait_for_url(re.compile(r"/battles/$"))
+
+
+def _open(browser: Any, site: str, username: str, battle: Battle) -> Any:
+    page = signed_in(browser, site, username, watch=_errors)
     page.goto(f"{site}/battles/{battle.pk}/replay/")
     return page
 
@@ -186,10 +175,7 @@ def test_table_dice_are_asked_for_and_checked_as_the_engine_does(
     from battles.engine.demo import demo_setup
     from battles.services import battle_create
 
-    people = users(tag)
-    for user in people.values():
-        user.set_password(f"pw-{user.username}")
-        user.save()
+    people = passwords_set(tag)
     setup = demo_setup(seed=None, players=("gm" + tag, "player" + tag))
     setup["dice"] = {"mode": "table"}
     battle = battle_create(gm=people["gm"], setup=setup)

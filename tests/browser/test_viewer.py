@@ -14,15 +14,7 @@ import pytest
 
 from battles.models import Battle
 from battles.selectors import battle_state_at
-from tests.battles.played import played_battle, users
-
-
-@pytest.fixture
-def running(committed_db: None, tag: str) -> Battle:
-    for user in users(tag).values():
-        user.set_password(f"pw-{user.username}")
-        user.save()
-    return played_battle(commands=40, tag=tag)
+from tests.browser.conftest import signed_in
 
 
 class Watched:
@@ -61,16 +53,10 @@ def as_player(browser: Any, site: str, running: Battle, tag: str) -> Iterator[Wa
 
 
 def _login(browser: Any, site: str, username: str) -> Iterator[Watched]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    watched = Watched(page)
-    page.goto(f"{site}/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", f"pw-{username}")
-    page.click("[type=submit]")
-    page.wait_for_url(re.compile(r"/battles/$"))
-    yield watched
-    context.close()
+    watched: list[Watched] = []
+    page = signed_in(browser, site, username, watch=lambda p: watched.append(Watched(p)))
+    yield watched[0]
+    page.context.close()
 
 
 def test_the_board_has_one_element_per_hex_and_one_token_per_casket(

@@ -340,15 +340,20 @@ if (viewer) {
     log.appendChild(holder);
   }
 
-  async function follow(version) {
-    const head = version ?? knownHead;
+  // A newer head: extend the scrub bar, append its log lines, and let stepping reach it.
+  async function learnHead(version) {
+    if (version <= knownHead) return;
     const previous = knownHead;
-    if (head > knownHead) {
-      knownHead = head;
-      if (scrub) scrub.max = String(head);
-      await appendLog(previous);
-    }
-    const at = frameStep().at;
+    knownHead = version;
+    if (scrub) scrub.max = String(version);
+    document.querySelector("#frame [data-step]")?.setAttribute("data-last", String(version));
+    await appendLog(previous);
+  }
+
+  // Show the latest step (after this page's own command, or while following the battle).
+  async function follow(version) {
+    await learnHead(version ?? knownHead);
+    const head = knownHead;
     wanted = head;
     if (!window.htmx) {
       window.location.assign(`?at=${head}`);
@@ -358,7 +363,6 @@ if (viewer) {
     await window.htmx.ajax("GET", `${window.location.pathname}?at=${head}`, { target: "#frame", swap: "outerHTML" });
     inFlight = false;
     syncPage();
-    if (at !== head) document.querySelector("#frame [data-step]")?.setAttribute("data-last", String(head));
   }
 
   // The store's updates endpoint (docs/FRONTEND.md, "Live updates"): it answers at once
@@ -377,13 +381,7 @@ if (viewer) {
         if (update.version > knownHead) {
           const following = frameStep().at === knownHead && !sending && !inFlight;
           if (following) await follow(update.version);
-          else {
-            const previous = knownHead;
-            knownHead = update.version;
-            if (scrub) scrub.max = String(update.version);
-            await appendLog(previous);
-            document.querySelector("#frame [data-step]")?.setAttribute("data-last", String(update.version));
-          }
+          else await learnHead(update.version);
         }
       } else if (response.status === 400) {
         window.location.reload(); // the page holds a version the stream never had
