@@ -17,7 +17,6 @@ from battles.engine.arcs import rotation_cost
 from battles.engine.battle import BattleState, LegalAction, legal_actions
 from battles.engine.battle.decide import attack_answer
 from battles.engine.hexes import DIRECTION_NAMES
-from battles.engine.movement import reachable
 from battles.replay import COMPONENT_NAMES, Names, card_label
 
 PROMPT_WORDS = {
@@ -158,11 +157,10 @@ def panel(
 ) -> dict[str, Any]:
     """The play panel for a viewer holding `seats` (the GM: every seat)."""
     names = Names.of(state)
-    actions: list[LegalAction] = list(legal_actions(state, None if gm else seats))
+    actions: list[LegalAction] = list(legal_actions(state, None if gm else seats, every_move=True))
     groups: dict[str, list[dict[str, Any]]] = {}
     moves = []
     offered_cards: set[str] = set()
-    budgets: dict[int, dict[tuple[int, int], int]] = {}
     for a in actions:
         body = a.body
         seat = body.get("seat", 0)
@@ -179,22 +177,14 @@ def panel(
             # The GM accepting the withdrawal of a seat they do not play gives a reason.
             item["ask_reason"] = True
         if body["type"] == "move":
-            costs = budgets.get(seat)
-            if costs is None:
-                c = state.seats[seat]
-                reach = reachable(
-                    state.board,
-                    c.at,
-                    max(c.sp_left, 1),
-                    allies=state.ally_hexes(c),
-                    enemies=state.enemy_hexes(c),
-                    legs_destroyed="legs" in c.destroyed,
-                )
-                costs = budgets[seat] = {(h.q, h.r): r.cost for h, r in reach.items()}
-            end = tuple(body["path"][-1])
-            item["cost"] = costs.get(end)
+            end = body["path"][-1]
+            item["cost"] = a.sp_cost
+            pay = body.get("pay")
+            item["overspend"] = (len(pay["hand"]) + pay["deck"]) if pay else 0
             item["dest"] = f"{end[0]},{end[1]}"
             item["hex_points"] = board_svg.hex_points(end[0], end[1])
+            x, y = board_svg.centre(end[0], end[1])
+            item["x"], item["y"] = round(x, 1), round(y + 5, 1)  # the cost, written in the hex
             at = state.seats[seat].at
             item["points"] = " ".join(
                 "{:.1f},{:.1f}".format(*board_svg.centre(q, r))
@@ -238,6 +228,11 @@ def panel(
         "prompt_text": waiting_for(state, names) if state.prompts else "",
         "groups": [(g, a) for g, a in groups.items() if g not in prompt_names],
         "moves": moves,
+        # The board shows a casket's reachable hexes once its token is selected (issue 13).
+        "reach": [
+            {"seat": seat, "moves": [m for m in moves if m["seat"] == seat]}
+            for seat in sorted({m["seat"] for m in moves})
+        ],
         "hands": hands,
         "waiting": waiting_for(state, names),
         "can_act": bool(actions),

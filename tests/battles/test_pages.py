@@ -316,7 +316,7 @@ def test_every_offered_action_is_a_legal_body_of_the_viewers_seats(running: Batt
     from battles.engine.battle import legal_actions
 
     state = battle_state_at(battle=running)
-    legal = [a.body for a in legal_actions(state)]
+    legal = [a.body for a in legal_actions(state, every_move=True)]
     gm_offered = [b for b in _offered(_page("gm", running)) if b["type"] not in GM_FORMS]
     assert gm_offered and all(b in legal for b in gm_offered)
     assert len(gm_offered) == len(legal)
@@ -324,6 +324,40 @@ def test_every_offered_action_is_a_legal_body_of_the_viewers_seats(running: Batt
     player = _offered(_page("player", running))
     assert all(b.get("seat") == 1 for b in player)
     assert not any(b["type"] in GM_FORMS for b in player)
+
+
+def test_reachable_hexes_are_drawn_per_casket_hidden_until_it_is_selected() -> None:
+    """Issue 13: selecting your casket shows every hex it can reach, each with its SP cost
+    written in it and the overspend it takes (R-TRN-3); the engine lists them."""
+    from battles.engine.battle import legal_actions
+
+    # The first point, 40 commands or more in, where the acting casket may move.
+    for commands in range(40, 60):
+        battle = played_battle(commands=commands, name=f"Turn {commands}")
+        state = battle_state_at(battle=battle)
+        moves = [a for a in legal_actions(state, every_move=True) if a.body["type"] == "move"]
+        if moves and any(a.body.get("pay") for a in moves):
+            break
+    else:
+        raise AssertionError("no turn with moves, overspend among them, in commands 40 to 59")
+    running = battle
+    page = _page("gm", running)
+    group = re.search(
+        rf'<g class="reach" data-reach-for="{state.active}" hidden>(.*?)</g>\s*</g>', page, re.S
+    )
+    assert group, "the active casket's reachable hexes, hidden until it is selected"
+    drawn = re.findall(r'data-move-dest="(-?\d+,-?\d+)"', page)
+    assert sorted(drawn) == sorted("{},{}".format(*a.body["path"][-1]) for a in moves)
+    for a in moves:
+        q, r = a.body["path"][-1]
+        cell = re.search(rf'data-move-dest="{q},{r}".*?</g>', page, re.S)
+        assert cell and f">{a.sp_cost} SP" in cell.group(0)
+        if a.body.get("pay"):
+            assert "overspend" in cell.group(0) and "R-TRN-3" in cell.group(0)
+    # The other seat's player sees no reachable hexes of a casket they do not play.
+    other = "player" if state.active == 0 else "gm"
+    if other == "player":
+        assert "data-reach-for" not in _page("player", running)
 
 
 GM_FORMS = {"adjust_heat", "adjust_component_damage", "relocate", "return_card",

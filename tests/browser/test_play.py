@@ -80,8 +80,16 @@ def test_two_players_play_through_the_page_and_see_each_other_within_two_seconds
         button = _choose(acting)
         assert button is not None, acting.locator("#frame .play").inner_text()
         if button.get_attribute("data-dest"):
-            # A move: select the destination on the board, then confirm.
-            acting.locator(f'[data-move-dest="{button.get_attribute("data-dest")}"]').click()
+            # A move: select the casket, whose reachable hexes appear with their SP cost;
+            # select the destination on the board, then confirm.
+            seat = json.loads(button.get_attribute("data-command"))["seat"]
+            reach = acting.locator(f'#frame [data-reach-for="{seat}"]')
+            if reach.is_hidden():  # (it stays shown while the casket stays selected)
+                acting.locator(f'#frame svg [data-seat="{seat}"]').click()
+            assert reach.is_visible()
+            dest = reach.locator(f'[data-move-dest="{button.get_attribute("data-dest")}"]')
+            assert "SP" in dest.text_content()
+            dest.click()
             assert acting.locator(".path-preview").get_attribute("hidden") is None
         button.click()
         new_head = battle_state_at(battle=running).version

@@ -36,11 +36,15 @@ MAX_MOVES = 24  # destinations listed per move kind; the nearest and the farthes
 class LegalAction:
     body: dict[str, Any]
     preview: dict[str, Any] | None = None
+    # A move's SP cost along its path (R-MOV-3), so that nobody computes it a second time.
+    sp_cost: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"body": self.body}
         if self.preview is not None:
             out["to_hit"] = self.preview
+        if self.sp_cost is not None:
+            out["sp_cost"] = self.sp_cost
         return out
 
 
@@ -78,7 +82,11 @@ def _prompt_candidates(
         yield {"type": "discard_down", "seat": seat, "cards": list(c.hand[:amount])}
 
 
-def _moves(state: BattleState, c: CasketState, budget: int) -> list[list[list[int]]]:
+def _moves(
+    state: BattleState, c: CasketState, budget: int, *, every: bool = False
+) -> list[tuple[list[list[int]], int]]:
+    """(path, SP cost) of the cheapest path to each reachable hex; MAX_MOVES of them unless
+    `every`."""
     reach = reachable(
         state.board,
         c.at,
@@ -87,8 +95,8 @@ def _moves(state: BattleState, c: CasketState, budget: int) -> list[list[list[in
         enemies=state.enemy_hexes(c),
         legs_destroyed="legs" in c.destroyed,
     )
-    paths = [[[h.q, h.r] for h in r.path] for r in reach.values()]
-    if len(paths) > MAX_MOVES:
+    paths = [([[h.q, h.r] for h in r.path], r.cost) for r in reach.values()]
+    if len(paths) > MAX_MOVES and not every:
         half = MAX_MOVES // 2
         paths = paths[:half] + paths[-half:]
     return paths
@@ -105,23 +113,33 @@ def _with_pay(body: dict[str, Any], c: CasketState, cost: int) -> dict[str, Any]
     return {**body, "pay": pay} if pay else body
 
 
-def _action_candidates(state: BattleState, seat: int) -> Iterator[tuple[dict[str, Any], Any]]:
+def _action_candidates(
+    state: BattleState, seat: int, every_move: bool
+) -> Iterator[tuple[dict[str, Any], Any, int | None]]:
     c = state.seats[seat]
-    yield {"type": "pass", "seat": seat}, None
+    yield {"type": "pass", "seat": seat}, None, None
     if not (c.acted or c.sp_spent or c.moved or c.free_rotation_used):
-        yield {"type": "withdraw", "seat": seat}, None  # only at the start of a turn (R-TRN-9)
+        # only at the start of a turn (R-TRN-9)
+        yield {"type": "withdraw", "seat": seat}, None, None
     for facing in range(1, 7):
         if facing != c.facing:
             cost = rotation_cost(c.facing, facing, not c.free_rotation_used)
-            yield _with_pay({"type": "rotate", "seat": seat, "facing": facing}, c, cost), None
+            yield _with_pay({"type": "rotate", "seat": seat, "facing": facing}, c, cost), None, None
     if c.heat:
-        yield _with_pay({"type": "vent", "seat": seat}, c, 2), None
-    if c.sp_left > 0:
-        for path in _moves(state, c, c.sp_left):
-            yield {"type": "move", "seat": seat, "path": path}, None
+        yield _with_pay({"type": "vent", "seat": seat}, c, 2), None, None
+    if every_move:
+        # Every hex the SP left reaches, and beyond it as far as overspending from the deck
+        # can pay: one card per SP past the maximum, up to twice the maximum (R-TRN-3).
+        budget = min(c.overspend_room, max(c.sp_left, 0) + len(c.deck))
+        for path, cost in _moves(state, c, budget, every=True):
+            yield _with_pay({"type": "move", "seat": seat, "path": path}, c, cost), None, cost
+    elif c.sp_left > 0:
+        for path, cost in _moves(state, c, c.sp_left):
+            yield {"type": "move", "seat": seat, "path": path}, None, cost
     elif c.overspend_room > 0 and c.deck:
-        for path in _moves(state, c, 1):
-            yield {"type": "move", "seat": seat, "path": path, "pay": {"hand": [], "deck": 1}}, None
+        for path, cost in _moves(state, c, 1):
+            body = {"type": "move", "seat": seat, "path": path, "pay": {"hand": [], "deck": 1}}
+            yield body, None, cost
     enemies = [x for x in state.seats if x.side != c.side and x.in_battle]
     for instance in _distinct(c.hand):
         card = state.card(instance)
@@ -132,9 +150,9 @@ def _action_candidates(state: BattleState, seat: int) -> Iterator[tuple[dict[str
                 answer = attack_answer(state, seat, card, d.seat)
                 if answer.possible:
                     body = {"type": "attack", "seat": seat, "card": instance, "target": d.seat}
-                    yield _with_pay(body, c, card.sp_cost), answer.as_dict()
+                    yield _with_pay(body, c, card.sp_cost), answer.as_dict(), None
             continue
-        yield from ((b, None) for b in _card_bodies(state, c, instance))
+        yield from ((b, None, None) for b in _card_bodies(state, c, instance))
 
 
 def _card_bodies(state: BattleState, c: CasketState, instance: str) -> Iterator[dict[str, Any]]:
@@ -147,7 +165,7 @@ def _card_bodies(state: BattleState, c: CasketState, instance: str) -> Iterator[
         grown: list[dict[str, Any]] = []
         for v in variants:
             if isinstance(effect, MoveEffect):
-                grown += [{**v, "path": p} for p in _moves(state, c, effect.hexes)[:6]]
+                grown += [{**v, "path": p} for p, _ in _moves(state, c, effect.hexes)[:6]]
             elif isinstance(effect, RotateEffect):
                 grown += [{**v, "facing": f} for f in range(1, 7) if f != c.facing][:2]
             elif isinstance(effect, DiscardEffect) and effect.source != "deck":
@@ -170,9 +188,14 @@ def _accepted(state: BattleState, body: dict[str, Any], dice: DiceSource) -> boo
 
 
 def legal_actions(
-    state: BattleState, seats: Collection[int] | None = None
+    state: BattleState, seats: Collection[int] | None = None, *, every_move: bool = False
 ) -> Iterator[LegalAction]:
     """Every listed body is one `decide` accepts now; `seats` limits them to those seats.
+
+    Moves are listed with their SP cost, MAX_MOVES destinations of those the SP left
+    reaches (the nearest and the farthest); `every_move` lists every reachable hex instead,
+    including those paid for by overspending from the deck (R-TRN-3): the play page shows
+    them all on the board.
 
     In a table battle the bodies leave out `faces` and `drawn`, which only the table
     knows, so they cannot be checked in advance: they are the candidates, and the
@@ -196,6 +219,6 @@ def legal_actions(
     active = state.active
     if state.phase != ACTION or active is None or (seats is not None and active not in seats):
         return
-    for body, preview in _action_candidates(state, active):
+    for body, preview, cost in _action_candidates(state, active, every_move):
         if table or _accepted(state, body, dice()):
-            yield LegalAction(body, preview)
+            yield LegalAction(body, preview, cost)

@@ -136,7 +136,11 @@ if (viewer) {
     else if (event.key === "k") target = at - 1;
     else if (event.key === "Home") target = 1;
     else if (event.key === "End") target = Math.max(last, knownHead);
-    else if ((event.key === "Enter" || event.key === " ") && t instanceof Element && t.closest("[data-seat]")) {
+    else if ((event.key === "Enter" || event.key === " ") && t instanceof Element && t.closest("[data-move-dest]")) {
+      event.preventDefault();
+      previewMove(t.closest("[data-move-dest]").dataset.moveDest);
+      return;
+    } else if ((event.key === "Enter" || event.key === " ") && t instanceof Element && t.closest("[data-seat]")) {
       event.preventDefault();
       toggleSeat(Number(t.closest("[data-seat]").dataset.seat));
       return;
@@ -318,6 +322,8 @@ if (viewer) {
     const button = document.querySelector(`#frame button[data-dest="${dest}"]`);
     const line = document.querySelector("#frame .path-preview");
     if (!button || !line) return;
+    const list = button.closest("details");
+    if (list) list.open = true;
     for (const h of document.querySelectorAll("#frame .reach-hex.chosen")) h.classList.remove("chosen");
     document.querySelector(`#frame [data-move-dest="${dest}"]`)?.classList.add("chosen");
     line.setAttribute("points", button.dataset.points);
@@ -397,7 +403,8 @@ if (viewer) {
   // --- selecting a casket: its firing arc and lines of sight, drawn by the server -------------
   function toggleSeat(seat) {
     selectedSeat = selectedSeat === seat ? null : seat;
-    applySelection();
+    const reachable = applySelection();
+    if (reachable) say(`${reachable} hexes reachable, each marked with its SP cost: select one to see the path.`, true);
   }
 
   function applySelection() {
@@ -408,6 +415,15 @@ if (viewer) {
     for (const token of document.querySelectorAll("#frame svg [data-seat]")) {
       token.setAttribute("aria-pressed", String(Number(token.dataset.seat) === selectedSeat));
     }
+    // Your own casket selected: every hex it can reach, each with its SP cost (issue 13).
+    let reachable = 0;
+    for (const g of document.querySelectorAll("#frame [data-reach-for]")) {
+      const shown = Number(g.dataset.reachFor) === selectedSeat;
+      g.toggleAttribute("hidden", !shown);
+      if (shown) reachable = g.querySelectorAll("[data-move-dest]").length;
+    }
+    if (!reachable) document.querySelector("#frame .path-preview")?.setAttribute("hidden", "");
+    return reachable;
   }
 
   // --- charts ---------------------------------------------------------------------------------
