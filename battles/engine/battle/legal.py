@@ -179,11 +179,17 @@ def _card_bodies(state: BattleState, c: CasketState, instance: str) -> Iterator[
     yield from variants
 
 
-def _accepted(state: BattleState, body: dict[str, Any], dice: DiceSource) -> bool:
+# What only the table knows: a table command refused for these alone is still a candidate.
+_TABLE_INPUT = frozenset({"wrong_dice_count", "cards_not_reported"})
+
+
+def _accepted(state: BattleState, body: dict[str, Any], dice: DiceSource | None) -> bool:
+    """`decide` accepts `body`; at a table (`dice` None), or would once the table reports
+    the faces it rolled and the cards it drew (R-ADD-18)."""
     try:
         decide(state, parse_command(body), dice)
-    except RuleViolation:
-        return False
+    except RuleViolation as err:
+        return dice is None and err.code in _TABLE_INPUT
     return True
 
 
@@ -198,27 +204,27 @@ def legal_actions(
     them all on the board.
 
     In a table battle the bodies leave out `faces` and `drawn`, which only the table
-    knows, so they cannot be checked in advance: they are the candidates, and the
-    table adds what it rolled and drew.
+    knows: each is checked as far as it goes without them (an overspend the deck cannot
+    pay is not listed), and the table adds what it rolled and drew.
     """
     if state.over:
         return
     table = state.dice_mode == "table"
 
-    def dice() -> DiceSource:
-        return SeededDice(state.version)
+    def dice() -> DiceSource | None:
+        return None if table else SeededDice(state.version)
 
     if state.prompts:
         for p in state.prompts:
             if seats is not None and p.seat not in seats:
                 continue
             for body in _prompt_candidates(state, p.seat, p.kind, p.amount):
-                if table or _accepted(state, body, dice()):
+                if _accepted(state, body, dice()):
                     yield LegalAction(body)
         return
     active = state.active
     if state.phase != ACTION or active is None or (seats is not None and active not in seats):
         return
     for body, preview, cost in _action_candidates(state, active, every_move):
-        if table or _accepted(state, body, dice()):
+        if _accepted(state, body, dice()):
             yield LegalAction(body, preview, cost)
