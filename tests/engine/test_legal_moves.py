@@ -90,3 +90,23 @@ def test_an_overspend_move_without_its_payment_is_refused() -> None:
             assert err.value.rule == "R-TRN-3"
             refused += 1
     assert refused > 10
+
+
+def test_at_a_table_an_overspend_the_deck_cannot_pay_is_not_offered() -> None:
+    """At a table the faces and cards come later, but what the engine refuses without them
+    is still left out: overspending from an empty deck (R-TRN-3, R-ADD-18)."""
+    from dataclasses import replace
+
+    # A turn in progress, then the same state at a table (the faces and cards to come).
+    state = replace(_states(seed=2, commands=30)[-1], dice_mode="table")
+    seat = state.active
+    assert seat is not None
+    c = state.seats[seat]
+    spent = replace(c, sp_spent=c.sp_max, deck=())
+    broke = replace(state, seats=tuple(spent if x.seat == seat else x for x in state.seats))
+    offered = [a.body for a in legal_actions(broke, every_move=True)]
+    assert {"type": "pass", "seat": seat} in offered
+    assert not [b for b in offered if b.get("pay", {}).get("deck")], offered
+    with_deck = replace(c, sp_spent=c.sp_max)
+    able = replace(state, seats=tuple(with_deck if x.seat == seat else x for x in state.seats))
+    assert [a for a in legal_actions(able, every_move=True) if a.body.get("pay")]
