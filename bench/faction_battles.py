@@ -141,8 +141,9 @@ def main() -> None:
         f"ruleset {RULESET}, demo board, greedy autoplayer, {args.per_pair} battles per pair, "
         f"cap {args.cap} rounds"
     )
-    wins: Counter[str] = Counter()
+    wins: dict[str, float] = dict.fromkeys(factions, 0.0)
     played: Counter[str] = Counter()
+    finished: Counter[str] = Counter()
     per_pair: Counter[tuple[str, str]] = Counter()
     endings: Counter[str] = Counter()
     manual: list[int] = []
@@ -164,12 +165,15 @@ def main() -> None:
             played[b] += 1
             manual.append(r["manual"])
             rounds.append(r["rounds"])
+            if r["over"]:
+                finished[a] += 1
+                finished[b] += 1
             if not r["over"]:
                 endings["unfinished at the cap"] += 1
             elif r["winner"] is None:
                 endings["draw"] += 1
-                wins[a] += 0.5  # type: ignore[assignment]
-                wins[b] += 0.5  # type: ignore[assignment]
+                wins[a] += 0.5
+                wins[b] += 0.5
             else:
                 endings["won"] += 1
                 wins[r["winner"]] += 1
@@ -187,11 +191,14 @@ def main() -> None:
             f"manual cards played per battle: mean {statistics.mean(manual):.1f}, "
             f"median {statistics.median(manual):g}, max {max(manual)}"
         )
-    print("| faction | battles | win rate here (draw = ½) | the database's _meta quotes |")
-    print("|---|---|---|---|")
+    print(
+        "| faction | battles | finished | win rate here (of finished; a draw is ½) "
+        "| the database's _meta quotes |"
+    )
+    print("|---|---|---|---|---|")
     for f in factions:
-        rate = wins[f] / played[f] if played[f] else 0.0
-        print(f"| {f} | {played[f]} | {rate:.0%} | {QUOTED.get(f, '–')} |")
+        rate = f"{wins[f] / finished[f]:.0%}" if finished[f] else "–"
+        print(f"| {f} | {played[f]} | {finished[f]} | {rate} | {QUOTED.get(f, '–')} |")
     for e in errors[:1]:
         print("first engine error:\n" + e)
 

@@ -613,9 +613,10 @@ _DB_RANGES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"ranged (\d{1,2})", re.I), r"\1"),
 )
 # The only effect texts an automated attack may have: the attack itself, optionally its
-# Heat and a short "Basic … attack." label. Everything else is for the players.
+# Heat and a short "Basic … attack." label. Everything else is for the players. An
+# equipment item's cards print the lone attack without its full stop ("Deal 3 damage").
 _PLAIN_ATTACK_RE = re.compile(
-    r"Deal (?P<damage>\d{1,2}) damage(?: at range)?\."
+    r"Deal (?P<damage>\d{1,2}) damage(?: at range)?(?:\.|$)"
     r"(?: (?:Gain|Generate) (?P<heat>\d) Heat\.)?"
     r"(?: Basic [A-Za-z][A-Za-z' -]{0,30} attack\.)?"
 )
