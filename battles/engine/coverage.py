@@ -26,7 +26,15 @@ class FactionCoverage:
 
 
 def deck_card_ids(read: DatabaseRead, faction: str) -> set[str]:
-    """Every loaded card a casket deck of `faction` may hold (R-ADD-52)."""
+    """Every loaded card a casket deck of `faction` may hold (R-ADD-52).
+
+    >>> from battles.engine.carddb import read_database
+    >>> card = {"name": "Step", "cost": 1, "effect": "Move 1."}
+    >>> read = read_database({"universal": [dict(card, id="step")],
+    ...                       "church": [dict(card, id="pray")], "elves": [dict(card, id="leaf")]})
+    >>> sorted(deck_card_ids(read, "church"))
+    ['pray', 'step']
+    """
     ids = set(read.universal) | set(read.faction_pools.get(faction, ()))
     for item in read.items.values():
         if item.allowed_to(faction):
@@ -35,7 +43,15 @@ def deck_card_ids(read: DatabaseRead, faction: str) -> set[str]:
 
 
 def faction_coverage(read: DatabaseRead) -> list[FactionCoverage]:
-    """One row per faction of the database, in the database's order."""
+    """One row per faction of the database, in the database's order.
+
+    >>> from battles.engine.carddb import read_database
+    >>> jab = {"id": "jab", "name": "Jab", "type": "Attack", "cost": 1, "range": "Melee",
+    ...        "damage": 2, "effect": "Deal 2 damage."}
+    >>> faction_coverage(read_database({"church": [jab, {"id": "pray", "name": "Pray",
+    ...                                 "cost": 1, "effect": "Pray."}]}))
+    [FactionCoverage(faction='church', deck_cards=2, automated=1)]
+    """
     rows = []
     for faction in FACTIONS:
         if faction not in read.faction_pools:
@@ -84,7 +100,14 @@ def _escape(text: str) -> str:
 
 
 def coverage_markdown(read: DatabaseRead, *, source: str) -> str:
-    """The coverage tables for docs/CARDS.md, in Markdown."""
+    """The coverage tables for docs/CARDS.md, in Markdown.
+
+    >>> from battles.engine.carddb import read_database
+    >>> table = coverage_markdown(read_database({"church": [{"id": "pray", "name": "Pray",
+    ...                           "cost": 1, "effect": "Pray."}]}), source="db.json")
+    >>> "| church | 1 | 0 | 1 |" in table, '| `pray` | church #0 |' in table
+    (True, True)
+    """
     lines: list[str] = []
     rows = faction_coverage(read)
     total = len(read.cards)

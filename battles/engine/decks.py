@@ -153,6 +153,18 @@ def casket_deck_problems(
     """Every way a deck of (card id, count) rows breaks the construction rules for its loadout.
 
     Row problems carry the row's index; the loadout's and the whole deck's have none.
+
+    >>> from battles.engine.carddb import read_database
+    >>> card = {"name": "Step", "cost": 1, "effect": "Move 1.", "cardCount": 1}
+    >>> read = read_database({"universal": [dict(card, id="step")],
+    ...                       "church": [dict(card, id="pray", cardCount=29)],
+    ...                       "dwarves": [dict(card, id="forge")]})
+    >>> [(p.code, p.index) for p in casket_deck_problems(
+    ...     read, Loadout("church", "heavy", ()), [("pray", 30)], Ruleset())]
+    [('too_many_copies', 0), ('required_card_missing', None)]
+    >>> [p.code for p in casket_deck_problems(
+    ...     read, Loadout("church", "heavy", ()), [("step", 1), ("pray", 28), ("forge", 1)], Ruleset())]
+    ['card_not_allowed']
     """
     problems = loadout_problems(read, loadout)
     most, least = _allowed_copies(read, loadout)
@@ -215,6 +227,17 @@ def build_casket_deck(
     shuffled by `rng`) one copy at a time up to their copies, then more universal copies.
 
     Raises InvalidInput naming the first problem when no legal deck exists for the loadout.
+
+    >>> from battles.engine.carddb import read_database
+    >>> card = {"name": "Step", "cost": 1, "effect": "Move 1.", "cardCount": 2}
+    >>> read = read_database({"universal": [dict(card, id="step")],
+    ...                       "church": [dict(card, id="pray", cardCount=28)]})
+    >>> build_casket_deck(read, Loadout("church", "scout", ()), Ruleset())
+    [('step', 2), ('pray', 28)]
+    >>> build_casket_deck(read, Loadout("dwarves", "scout", ()), Ruleset())
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: loadout.faction: dwarves's cards and the universal cards fill only 2 of 30 (R-ADD-52)
     """
     problems = loadout_problems(read, loadout)
     if problems:
@@ -254,7 +277,16 @@ def build_casket_deck(
 def random_loadout(read: DatabaseRead, faction: str, rng: random.Random) -> Loadout:
     """A random loadout a legal deck exists for: a class, an arm weapon, an off-hand unless the
     weapon takes both hands, and accessories while the required cards leave room for at
-    least a third of the deck from the faction's own cards."""
+    least a third of the deck from the faction's own cards.
+
+    >>> from battles.engine.carddb import read_database
+    >>> stab = {"name": "Stab", "cost": 1, "type": "Attack", "range": "Melee", "damage": 3,
+    ...         "effect": "Deal 3 damage"}
+    >>> read = read_database({"equipment_items": [{"name": "DAGGER", "faction": "universal",
+    ...                       "category": "Weapon", "cards": [stab]}]})
+    >>> random_loadout(read, "church", random.Random(1)).items
+    ('dagger',)
+    """
     casket_class = rng.choice(sorted(SLOTS_BY_CLASS))
     usable = [
         item
