@@ -4,8 +4,11 @@ For each unordered pair of the database's ten factions, `--per-pair` battles: ea
 gets a random loadout (`decks.random_loadout`: class, arm weapon, off-hand, accessories)
 and a legal 30-card deck built from it (`decks.build_casket_deck`, checked again by
 `casket_deck_problems`, R-ADD-52), seat order alternating; the project's greedy
-autoplayer plays the battle on the demo board under ruleset 2.1 in the engine alone
-(no Django), until it ends or round `--cap`. Reports battles per pair, engine errors
+autoplayer (`choose_thrifty`) plays the battle on the demo board under ruleset 2.1 in the engine alone
+(no Django), until it ends or round `--cap`; by default with the ruleset's option
+`round_limit` 60 (R-TRN-9c: at the end of round 60 the side with more HP wins, as the
+game's own simulator stops at a turn limit and compares cards left), because a deck of
+mostly manual cards can leave the greedy autoplayer without an attack for ever. Reports battles per pair, engine errors
 (any exception, with the first traceback), how battles ended, manual cards played per
 battle, and each faction's win rate (draws count half) beside the win rates the
 database's own `_meta.description` quotes from the game's simulator.
@@ -32,7 +35,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from battles.engine.battle.autoplay import greedy_commands
+from battles.engine.battle.autoplay import choose_thrifty, greedy_commands
 from battles.engine.battle.decide import create
 from battles.engine.battle.events import CardPlayed
 from battles.engine.battle.evolve import replay
@@ -58,7 +61,11 @@ QUOTED = {"dwarves": "44% (v5.15b, was 31%)", "vestige-bloodlines": "76% (target
 
 
 def setup_for(
-    read: DatabaseRead, loadouts: tuple[Loadout, Loadout], seed: int, rng: random.Random
+    read: DatabaseRead,
+    loadouts: tuple[Loadout, Loadout],
+    seed: int,
+    rng: random.Random,
+    round_limit: int | str = "none",
 ) -> dict[str, Any]:
     ruleset = Ruleset(RULESET)
     seats = []
@@ -87,7 +94,7 @@ def setup_for(
     return {
         "name": f"{loadouts[0].faction} v {loadouts[1].faction}",
         "board": demo_board(),
-        "rules": {"version": RULESET},
+        "rules": {"version": RULESET, "options": {"round_limit": round_limit}},
         "dice": {"mode": "digital", "seed": seed},
         "policy": "auto",
         "cards": [read.cards[c].card.as_dict() for c in sorted(used)],
@@ -95,15 +102,17 @@ def setup_for(
     }
 
 
-def battle(read: DatabaseRead, a: str, b: str, seed: int, cap: int) -> dict[str, Any]:
+def battle(
+    read: DatabaseRead, a: str, b: str, seed: int, cap: int, round_limit: int | str = "none"
+) -> dict[str, Any]:
     rng = random.Random(seed)
     loadouts = (random_loadout(read, a, rng), random_loadout(read, b, rng))
-    setup = setup_for(read, loadouts, seed, rng)
+    setup = setup_for(read, loadouts, seed, rng, round_limit)
     state = replay(create(f"bench-{seed}", setup))
     manual = 0
     commands = 0
     start = state
-    for _, events, state in greedy_commands(start, seed=seed):
+    for _, events, state in greedy_commands(start, seed=seed, chooser=choose_thrifty):
         commands += 1
         manual += sum(1 for e in events if isinstance(e, CardPlayed) and e.manual)
         if state.round > cap:
@@ -127,6 +136,12 @@ def main() -> None:
     parser.add_argument("--per-pair", type=int, default=4)
     parser.add_argument("--cap", type=int, default=60, help="stop a battle after this round")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--round-limit",
+        default="60",
+        help="the ruleset's round_limit option (R-TRN-9c): at the end of that round the side "
+        "with more HP wins, as the game's own simulator stops at a turn limit; 'none' for none",
+    )
     args = parser.parse_args()
     if not args.path.is_file():
         sys.exit(f"no card database at {args.path} (pass --path)")
@@ -138,9 +153,10 @@ def main() -> None:
     )
     print(
         f"database {args.path.name}: {len(read.cards)} cards, {len(read.items)} items; "
-        f"ruleset {RULESET}, demo board, greedy autoplayer, {args.per_pair} battles per pair, "
-        f"cap {args.cap} rounds"
+        f"ruleset {RULESET} (round_limit {args.round_limit}), demo board, greedy autoplayer, "
+        f"{args.per_pair} battles per pair, cap {args.cap} rounds"
     )
+    limit: int | str = "none" if args.round_limit == "none" else int(args.round_limit)
     wins: dict[str, float] = dict.fromkeys(factions, 0.0)
     played: Counter[str] = Counter()
     finished: Counter[str] = Counter()
@@ -156,7 +172,7 @@ def main() -> None:
             first, second = (a, b) if n % 2 == 0 else (b, a)
             seed += 1
             try:
-                r = battle(read, first, second, seed, args.cap)
+                r = battle(read, first, second, seed, args.cap, limit)
             except Exception:  # an engine error is what this bench looks for
                 errors.append(f"{first} v {second} seed {seed}:\n{traceback.format_exc()}")
                 continue
@@ -170,6 +186,13 @@ def main() -> None:
                 finished[b] += 1
             if not r["over"]:
                 endings["unfinished at the cap"] += 1
+            elif (r["result"] or "").startswith("round limit"):
+                endings["round limit (more HP wins, R-TRN-9c)"] += 1
+                if r["winner"] is None:
+                    wins[a] += 0.5
+                    wins[b] += 0.5
+                else:
+                    wins[r["winner"]] += 1
             elif r["winner"] is None:
                 endings["draw"] += 1
                 wins[a] += 0.5

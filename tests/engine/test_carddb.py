@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from battles.engine.battle.autoplay import greedy_commands
+from battles.engine.battle.autoplay import choose_thrifty, greedy_commands
 from battles.engine.battle.decide import create
 from battles.engine.battle.evolve import replay
 from battles.engine.carddb import FACTIONS, read_database, slugify
@@ -374,6 +374,6 @@ def test_a_battle_between_two_real_database_decks_runs_to_its_end(real: Any) -> 
     }
     state = replay(create("real-decks", setup))
     start = state
-    for _, _, state in greedy_commands(start, seed=5):  # noqa: B007
+    for _, _, state in greedy_commands(start, seed=5, chooser=choose_thrifty):  # noqa: B007
         pass
     assert state.over
