@@ -209,3 +209,37 @@ def test_json_that_is_not_a_card_database_is_a_clear_command_error(tmp_path: Pat
     with pytest.raises(CommandError, match="database: must be an object of sections"):
         import_command(str(path))
     assert not Card.objects.exists()
+
+
+# --- manage.py card_coverage (issue 17) ---------------------------------------------------------
+
+
+def test_card_coverage_imports_and_writes_the_tables_between_the_markers(tmp_path: Path) -> None:
+    path = write(tmp_path, "cards.json", json.dumps(DOCUMENT))
+    doc = write(
+        tmp_path, "CARDS.md", "# Cards\n<!-- coverage:start -->\nold\n<!-- coverage:end -->\nend\n"
+    )
+    out = StringIO()
+    call_command("card_coverage", str(path), "--output", str(doc), stdout=out)
+    text = doc.read_text(encoding="utf-8")
+    assert text.startswith("# Cards\n<!-- coverage:start -->\nDatabase `cards.json`")
+    assert "old" not in text and text.endswith("<!-- coverage:end -->\nend\n")
+    assert "| church |" in text and "church #1 Tithe | cost '2 Faith tokens'" in text
+    assert Card.objects.count() == 4  # imported
+    assert "coverage of cards.json written (4 cards loaded" in out.getvalue()
+
+
+def test_card_coverage_without_markers_is_a_clear_command_error(tmp_path: Path) -> None:
+    path = write(tmp_path, "cards.json", json.dumps(DOCUMENT))
+    doc = write(tmp_path, "CARDS.md", "# no markers\n")
+    with pytest.raises(CommandError, match="no <!-- coverage:start -->"):
+        call_command("card_coverage", str(path), "--output", str(doc), stdout=StringIO())
+    assert doc.read_text(encoding="utf-8") == "# no markers\n"
+
+
+def test_card_coverage_dry_run_prints_the_tables_and_writes_nothing(tmp_path: Path) -> None:
+    path = write(tmp_path, "cards.json", json.dumps(DOCUMENT))
+    out = StringIO()
+    call_command("card_coverage", str(path), "--dry-run", stdout=out)
+    assert "| faction | loaded deck cards | fully automated | manual |" in out.getvalue()
+    assert not Card.objects.exists()
