@@ -221,7 +221,8 @@ class DatabaseRead:
     units: dict[str, SupportUnitDef] = field(default_factory=dict)
     reported: list[Reported] = field(default_factory=list)
     sections: dict[str, SectionTally] = field(default_factory=dict)
-    # Each faction's own cards (its section and its tactics), by id, in file order.
+    # Each faction's own cards (its section, its tactics and its cards in the flat equipment
+    # list that no item brings), by id, in file order.
     faction_pools: dict[str, tuple[str, ...]] = field(default_factory=dict)
     universal: tuple[str, ...] = ()
 
@@ -452,8 +453,8 @@ def read_database(doc: object) -> DatabaseRead:
             copies=count if type(count) is int and count > 0 else None,
             source=cand.source,
         )
-    _collect_pools(doc, candidates, derived, out)
     _collect_items(doc, candidates, derived, out)
+    _collect_pools(doc, candidates, derived, out)
     _collect_units(doc, candidates, derived, out)
     return out
 
@@ -465,12 +466,18 @@ def _collect_pools(
     out: DatabaseRead,
 ) -> None:
     pools: dict[str, list[str]] = {}
+    brought = {card_id for item in out.items.values() for card_id, _ in item.cards}
     for n, cand in enumerate(candidates):
         card = derived[n][0]
         if card is None or card.id not in out.cards:
             continue
         section = cand.source.section
-        if section == UNIVERSAL:
+        if section == EQUIPMENT_SECTION:
+            # A faction's cards in the flat equipment list are its equipment where no item
+            # brings them (church, dwarves, elves have no items of their own, R-ADD-52).
+            if cand.faction in FACTIONS and card.id not in brought:
+                pools.setdefault(cand.faction, []).append(card.id)
+        elif section == UNIVERSAL:
             pools.setdefault(UNIVERSAL, []).append(card.id)
         elif section in FACTIONS or (
             section.startswith("tactics.") and section.split(".", 1)[1] in FACTIONS

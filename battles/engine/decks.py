@@ -6,8 +6,8 @@ A casket deck of ruleset 2.0 or 2.1 holds exactly 30 cards (R-TRN-1) made of
 - every card of every equipment item the casket carries, as many times as the item
   brings it; the items fit the casket class's slots (`SLOTS`) and are allowed to its
   faction;
-- the rest from the faction's own cards (its section and its tactics), each at most its
-  copies (R-ADD-29);
+- the rest from the faction's own cards (its section, its tactics, and its cards in the
+  flat equipment list that no item brings), each at most its copies (R-ADD-29);
 
 and nothing else: no other faction's cards, no card of an item it does not carry, no
 behaviour card, no Damage card (R-TRN-6). `casket_deck_problems` names every violation;

@@ -80,7 +80,11 @@ def document() -> dict[str, Any]:
         "_meta": {"version": "test"},
         "universal": [utility(f"u{i}") for i in range(10)],
         "church": [attack("faithful-thrust", 4)] + [utility(f"c{i}", 2) for i in range(12)],
-        "equipment": [attack("faithful-thrust", 5), attack("ember-strike", 3)],
+        "equipment": [
+            attack("faithful-thrust", 5),
+            attack("ember-strike", 3, keywords=["attack", "church"]),
+            attack("holy-blade", 4, keywords=["attack", "church"]),
+        ],
         "tactics": {"church": [utility("c0")], "elves": []},
         "support_units": [
             {
@@ -213,6 +217,14 @@ def test_a_faction_card_wins_over_the_flat_equipment_list_and_over_its_tactics_c
     assert read.cards["c0"].source.section == "church"
     tactic = [r for r in read.reported if r.source.section == "tactics.church"]
     assert len(tactic) == 1 and "this entry is identical" in tactic[0].reason
+
+
+def test_a_factions_flat_equipment_cards_join_its_pool_unless_an_item_brings_them() -> None:
+    read = read_database(document())
+    assert "holy-blade" in read.faction_pools["church"]
+    assert read.cards["holy-blade"].faction == "church"
+    # ember-strike is tagged church in the flat list, but an item brings it: only the item.
+    assert "ember-strike" not in read.faction_pools["church"]
 
 
 def test_nested_behaviour_copies_are_referenced_and_nested_only_cards_load_from_the_unit() -> None:
