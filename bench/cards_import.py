@@ -158,7 +158,7 @@ def main() -> None:
         print(
             f"{r['backend']}: {r['entries']} entries, {r['loaded']} loaded, "
             f"{r['automated']} automated\n"
-            f"  baseline (json.load + derive, no DB) {base * 1000:.1f} ms\n"
+            f"  baseline (json.load + read_database, no DB) {base * 1000:.1f} ms\n"
             f"  first import {r['first']:.3f} s (x{r['first'] / base:.1f} of baseline, "
             f"{r['queries_first']} queries; runs {', '.join(f'{t:.3f}' for t in r['first_all'])})\n"
             f"  re-import    {r['again']:.3f} s (x{r['again'] / base:.1f} of baseline, "
