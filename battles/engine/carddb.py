@@ -38,8 +38,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import (
+    ATTACK_TYPES,
     BEHAVIOUR_SECTION,
     CardDef,
+    _db_cost,
+    database_range,
     derive_from_database,
     skipped_sections,
 )
@@ -357,6 +360,47 @@ def _unit_candidates(entries: Sequence[Any], out: DatabaseRead) -> Iterator[_Can
             yield _Candidate(source, card, _behaviour_entry(card), BEHAVIOUR_SECTION, faction)
 
 
+COST_NOTE = "cost: "
+RANGE_NOTE = "range: "
+
+
+def manual_fallback(entry: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The entry as a manual card when its cost or its attack's range is printed in a way the
+    engine cannot run (R-ADD-54), else None: a cost that is not a whole number of SP ("2 Forge
+    tokens") becomes 0 SP, an attack range that is not one plain range ("Ranged 3-6 AoE")
+    becomes no range and no attack, and each printed value is kept as a keyword
+    (`cost: 2 Forge tokens`, `range: Ranged 3-6 AoE`) for the players. The text is unchanged.
+
+    >>> manual_fallback({"id": "x", "name": "X", "type": "attack", "cost": "2 Forge tokens",
+    ...                  "range": "Melee AoE", "damage": 3, "keywords": ["attack"]})
+    {'id': 'x', 'name': 'X', 'type': '', 'cost': 0, 'range': None, 'damage': 3, 'keywords': ['attack', 'cost: 2 Forge tokens', 'range: Melee AoE']}
+    >>> manual_fallback({"id": "y", "name": "Y", "type": "utility", "cost": 1}) is None
+    True
+    """
+    keywords = entry.get("keywords", [])
+    if not isinstance(keywords, list) or not all(isinstance(k, str) and k for k in keywords):
+        return None
+    out = dict(entry)
+    notes: list[str] = []
+    cost = entry.get("cost")
+    if "cost" in entry and _db_cost(cost) is None and isinstance(cost, str) and cost.strip():
+        out["cost"] = 0
+        notes.append(COST_NOTE + " ".join(cost.split()))
+    type_ = _str(entry.get("type")).lower()
+    if type_ in ATTACK_TYPES:
+        printed = database_range(entry.get("range"))
+        if printed is None or printed.low < 1:
+            # Derivation only: the catalogue keeps the printed type as the card's type.
+            out["type"] = ""
+            out["range"] = None
+            raw = entry.get("range")
+            notes.append(RANGE_NOTE + (" ".join(raw.split()) if isinstance(raw, str) else "none"))
+    if not notes:
+        return None
+    out["keywords"] = [*keywords, *notes]
+    return out
+
+
 def _item_kind(card: CardDef, slot: str | None, shield: bool) -> CardDef:
     """An item card's kind from its item's slot (R-DMG-6: an arm weapon's cards are Primary
     Weapon cards; R-REA-2: a shield's cards are shield cards); reactive cards stay reactive."""
@@ -415,6 +459,11 @@ def read_database(doc: object) -> DatabaseRead:
                 )
                 continue
         d = derive_from_database(cand.entry, cand.derive_section)
+        fallback = None if d.card is not None else manual_fallback(cand.entry)
+        if fallback is not None:
+            again = derive_from_database(fallback, cand.derive_section)
+            # Only as a manual card: one without text would say nothing of its printed cost.
+            d = again if again.card is not None and again.card.manual else d
         card = None if d.card is None else _item_kind(d.card, cand.slot, cand.shield)
         derived[n] = (card, d.reason)
         if card is not None:

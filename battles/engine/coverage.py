@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .carddb import FACTIONS, DatabaseRead
+from .carddb import COST_NOTE, FACTIONS, RANGE_NOTE, DatabaseRead
 from .cards import AttackEffect, CardDef
 
 
@@ -79,6 +79,9 @@ def manual_reason(card: CardDef) -> str:
         return ""
     if card.kind == "behaviour":
         return "a support unit's behaviour card: the players run the unit from its text"
+    printed = [k for k in card.keywords if k.startswith((COST_NOTE, RANGE_NOTE))]
+    if printed:
+        return f'printed {"; ".join(printed)} (R-ADD-54): "{_quote(card.text)}"'
     attack = card.attack
     if isinstance(attack, AttackEffect):
         return f'its text says more than its attack ({attack.damage} damage): "{_quote(card.text)}"'

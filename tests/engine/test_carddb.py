@@ -259,6 +259,34 @@ def test_a_document_that_is_not_an_object_is_refused() -> None:
         read_database([1, 2])
 
 
+def test_token_costs_and_unplain_attack_ranges_load_as_manual_cards_r_add_54() -> None:
+    doc = {
+        "crucible": [
+            {
+                "id": "forge-song",
+                "name": "Forge Song",
+                "type": "buff",
+                "cost": "2 Forge tokens",
+                "effect": "Your next attack +2 damage.",
+                "keywords": ["buff"],
+            },
+            attack("magma-wave", 4, range="Ranged 3-6 AoE", effect="Deal 4 damage to all."),
+            {"id": "silent", "name": "Silent", "type": "buff", "cost": "1 Forge token"},
+        ]
+    }
+    read = read_database(doc)
+    song = read.cards["forge-song"].card
+    assert (song.sp_cost, song.manual, song.keywords) == (0, True, ("buff", "cost: 2 Forge tokens"))
+    wave = read.cards["magma-wave"].card
+    assert (wave.range, wave.attack, wave.manual) == (None, None, True)
+    assert "range: Ranged 3-6 AoE" in wave.keywords
+    assert read.cards["magma-wave"].card_type == "Attack"  # the printed type is kept
+    assert manual_reason(wave).startswith("printed range: Ranged 3-6 AoE (R-ADD-54)")
+    # Without text nothing would tell the players the cost: it stays reported.
+    (line,) = [r for r in read.reported if r.name == "Silent"]
+    assert "is not a whole number of SP" in line.reason
+
+
 # --- casket decks, R-ADD-52 ----------------------------------------------------------------------
 
 
@@ -341,6 +369,10 @@ def test_the_real_database_loads_its_items_units_and_behaviour_cards(real: Any) 
     assert sum(c.card.kind == "behaviour" for c in real.cards.values()) >= 155
     assert real.sections["equipment_items"].loaded >= 300
     assert all(real.faction_pools[f] for f in FACTIONS)
+    # Every faction card loads (R-ADD-54) or is another occurrence of a loaded id (R-ADD-53).
+    for line in real.reported:
+        if line.source.section in FACTIONS:
+            assert "(R-ADD-53)" in line.reason, str(line)
 
 
 @pytest.mark.parametrize("faction", FACTIONS)
