@@ -276,7 +276,7 @@ def _behaviour_entry(card: Mapping[str, Any]) -> dict[str, Any]:
     own = card.get("id")
     if isinstance(own, str):
         entry["id"] = slugify(own)
-    # Behaviour cards are drawn by the unit's AI, never paid for: 0 SP (R-ADD-52).
+    # Behaviour cards are drawn by the unit's AI, never paid for: 0 SP (R-ADD-53).
     entry.setdefault("cost", 0)
     return entry
 
@@ -287,6 +287,9 @@ def _candidates(doc: Mapping[str, Any], out: DatabaseRead) -> Iterator[_Candidat
         if name in NESTED_CARD_SECTIONS and isinstance(entries, Mapping):
             for sub, cards in entries.items():
                 if not isinstance(cards, list):
+                    out.reported.append(
+                        Reported(Source(f"{name}.{sub}", -1), "", "not a list of cards")
+                    )
                     continue
                 where = f"{name}.{sub}"
                 faction = _FACTION_ALIASES.get(str(sub), str(sub))

@@ -254,6 +254,14 @@ def test_items_know_their_slot_factions_copies_and_passives_r_add_52() -> None:
     assert (sigil.slot, sigil.cards, sigil.passives) == ("accessory", (), ("Glow",))
 
 
+def test_a_sub_section_that_is_not_a_list_is_reported_whole() -> None:
+    read = read_database({"tactics": {"church": [utility("c0")], "notes": "later"}})
+    assert "c0" in read.cards
+    assert [str(r) for r in read.reported] == [
+        "tactics.notes: section skipped: not a list of cards"
+    ]
+
+
 def test_a_document_that_is_not_an_object_is_refused() -> None:
     with pytest.raises(InvalidInput, match="database"):
         read_database([1, 2])
