@@ -155,8 +155,8 @@ def coverage_markdown(read: DatabaseRead, *, source: str) -> str:
         "| entry | reason |",
         "|---|---|",
     ]
-    lines += [
-        f"| {_escape(str(r.source))} {_escape(r.name)} | {_escape(r.reason)} |"
-        for r in read.reported
-    ]
+    for r in read.reported:
+        where = f"{r.source.section} (whole section)" if r.source.index < 0 else str(r.source)
+        name = f" {_escape(r.name)}" if r.name else ""
+        lines.append(f"| {_escape(where)}{name} | {_escape(r.reason)} |")
     return "\n".join(lines) + "\n"
