@@ -8,8 +8,9 @@ throwaway database of its own (a temporary SQLite file; `test_bench_cards` on th
 PostgreSQL server), created and migrated at the start and dropped at the end. Each repeat
 empties the catalogue, then times
 
-- the baseline: `json.load` of the file plus `derive_from_database` of every entry, no
-  database at all (the part of an import no table can make faster);
+- the baseline: `json.load` of the file plus `carddb.read_database` (every entry derived,
+  duplicates resolved, items and units read), no database at all (the part of an import
+  no table can make faster);
 - the first import: `json.load` plus `cards_import` into the empty catalogue;
 - the re-import: the same again, every card unchanged and nothing written;
 
@@ -36,13 +37,12 @@ DEFAULT_PATH = ROOT.parent / "shared/data/penance-card-database-v5.15b.json"
 
 
 def _baseline(path: Path) -> float:
-    from battles.engine.cards import derive_from_database, iter_database
+    from battles.engine.carddb import read_database
 
     t0 = time.perf_counter()
     with path.open(encoding="utf-8") as f:
         document = json.load(f)
-    for section, _, entry in iter_database(document):
-        derive_from_database(entry, section)
+    read_database(document)
     return time.perf_counter() - t0
 
 
@@ -56,7 +56,7 @@ def child(path: Path, repeats: int) -> dict[str, Any]:
 
     from bench.benchdb import throwaway_database
     from campaigns.catalogue import cards_import
-    from campaigns.models import Card, CardVersion
+    from campaigns.models import Card, CardVersion, EquipmentItem, SupportUnit
 
     with throwaway_database("cards"):
 
@@ -83,6 +83,8 @@ def child(path: Path, repeats: int) -> dict[str, Any]:
         for _ in range(repeats):
             CardVersion.objects.all().delete()
             Card.objects.all().delete()
+            EquipmentItem.objects.all().delete()
+            SupportUnit.objects.all().delete()
             baseline.append(_baseline(path))
             t, q_first, report = run_import()
             first.append(t)
@@ -156,7 +158,7 @@ def main() -> None:
         print(
             f"{r['backend']}: {r['entries']} entries, {r['loaded']} loaded, "
             f"{r['automated']} automated\n"
-            f"  baseline (json.load + derive, no DB) {base * 1000:.1f} ms\n"
+            f"  baseline (json.load + read_database, no DB) {base * 1000:.1f} ms\n"
             f"  first import {r['first']:.3f} s (x{r['first'] / base:.1f} of baseline, "
             f"{r['queries_first']} queries; runs {', '.join(f'{t:.3f}' for t in r['first_all'])})\n"
             f"  re-import    {r['again']:.3f} s (x{r['again'] / base:.1f} of baseline, "

@@ -50,9 +50,11 @@ from .models import (
     CasketBuild,
     DeckEntry,
     Deployment,
+    EquipmentItem,
     Mission,
     OutcomeOutbox,
     Pilot,
+    SupportUnit,
 )
 
 # The ruleset a deck is judged by in the admin's validity column (R-ADD-15: ruleset 2.0).
@@ -561,6 +563,28 @@ class CasketBuildAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
     list_select_related = ("campaign", "player")
     inlines = (BuildVersionInline,)
     actions = export_actions(casket_build_rows, "builds")
+
+
+# --- the card database's equipment items and support units (issue 17) --------------------------
+
+
+@admin.register(EquipmentItem)
+class EquipmentItemAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
+    """Written by the card import only (R-ADD-52, R-ADD-53); its cards are in the catalogue."""
+
+    list_display = ("name", "slot", "two_handed", "category", "weight", "factions", "source")
+    list_filter = ("slot", "category", "two_handed")
+    search_fields = ("id", "name")
+
+
+@admin.register(SupportUnit)
+class SupportUnitAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
+    """Written by the card import only; its behaviour cards are catalogue cards of kind
+    `behaviour`."""
+
+    list_display = ("name", "faction", "hp", "movement", "defense", "equipment_slots", "source")
+    list_filter = ("faction",)
+    search_fields = ("id", "name", "theme")
 
 
 # --- pilots, campaigns, missions, outbox ---------------------------------------------------------

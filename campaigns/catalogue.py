@@ -19,20 +19,18 @@ from django.db import transaction
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
+from battles.engine.carddb import DatabaseCard, DatabaseRead, Reported, read_database
 from battles.engine.cards import (
     CardDef,
     DeckProblem,
     card_from_dict,
-    derive_from_database,
-    iter_database,
-    skipped_sections,
     validate_deck,
 )
 from battles.engine.demo import DEMO_CARDS
 from battles.engine.errors import InvalidInput
 from battles.engine.ruleset import Ruleset
 
-from .models import Card, CardVersion, DeckEntry
+from .models import Card, CardVersion, DeckEntry, EquipmentItem, SupportUnit
 
 logger = logging.getLogger(__name__)
 
@@ -87,11 +85,6 @@ _MAX_LENGTH: Final[Mapping[str, int]] = {
 }
 # R-ADD-29: a card's copies per deck is at most a whole deck (R-ADD-15: 30 in ruleset 2.0).
 MAX_COPIES: Final = 30
-
-# Sections of the card database whose entries belong to no faction; an entry's own
-# faction field says "universal" for the same thing.
-_FACTIONLESS_SECTIONS: Final = frozenset({"universal", "equipment"})
-_FACTIONLESS_NAMES: Final = frozenset({"universal", ""})
 
 
 # --- validation ----------------------------------------------------------------------------------
@@ -367,23 +360,31 @@ def catalogue_load_demo() -> int:
 
 @dataclass(frozen=True, slots=True)
 class ReportLine:
-    """An entry (or a whole section, `index` None) that was not loaded, and why."""
+    """An entry (or a whole section, `index` None) that was not loaded, and why. A card inside
+    an equipment item or a support unit also has its `owner` and its place `sub` there."""
 
     section: str
     index: int | None
     name: str
     reason: str
+    sub: int | None = None
+    owner: str = ""
 
     def __str__(self) -> str:
         if self.index is None:
             return f"{self.section}: section skipped: {self.reason}"
+        where = f"{self.section} #{self.index}"
+        if self.sub is not None:
+            where += f" {self.owner!r} card {self.sub}"
         name = f" {self.name!r}" if self.name else ""
-        return f"{self.section} #{self.index}{name}: {self.reason}"
+        return f"{where}{name}: {self.reason}"
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "section": self.section,
             "index": self.index,
+            "sub": self.sub,
+            "owner": self.owner,
             "name": self.name,
             "reason": self.reason,
         }
@@ -394,17 +395,25 @@ class SectionCounts:
     entries: int = 0
     loaded: int = 0
     reported: int = 0
+    # A support unit's copies of behaviour cards loaded from their own section, and an item's
+    # second copy of a card: the same card, referenced (R-ADD-53).
+    referenced: int = 0
 
 
 @dataclass(slots=True)
 class ImportReport:
-    """What an import did: per section, every entry is loaded or reported (one line each)."""
+    """What an import did: per section, every entry is loaded, referenced (the same card as a
+    loaded entry, R-ADD-53) or reported (one line each); and the items and units stored."""
 
     source: str
     sections: dict[str, SectionCounts] = field(default_factory=dict)
     reported: list[ReportLine] = field(default_factory=list)
     outcomes: Counter[str] = field(default_factory=Counter)
     automated: int = 0
+    items: int = 0
+    units: int = 0
+    items_written: int = 0
+    units_written: int = 0
 
     @property
     def entries(self) -> int:
@@ -416,21 +425,27 @@ class ImportReport:
 
     @property
     def written(self) -> int:
-        """Cards created or changed (0 when the file was imported before)."""
-        return sum(n for outcome, n in self.outcomes.items() if outcome != UNCHANGED)
+        """Cards, items and units created or changed (0 when the file was imported before)."""
+        cards = sum(n for outcome, n in self.outcomes.items() if outcome != UNCHANGED)
+        return cards + self.items_written + self.units_written
 
     def summary_lines(self) -> list[str]:
         outcomes = ", ".join(f"{self.outcomes[o]} {o}" for o in OUTCOMES)
+        referenced = sum(s.referenced for s in self.sections.values())
         lines = [
             f"{self.entries} entries: {self.loaded} loaded ({outcomes}), "
-            f"{sum(s.reported for s in self.sections.values())} reported; "
-            f"{self.automated} loaded cards fully automated",
+            f"{sum(s.reported for s in self.sections.values())} reported"
+            + (f", {referenced} referenced" if referenced else "")
+            + f"; {self.automated} loaded cards fully automated",
+            f"{self.items} equipment items ({self.items_written} created or changed), "
+            f"{self.units} support units ({self.units_written} created or changed)",
         ]
         skipped = sum(1 for line in self.reported if line.index is None)
         if skipped:
             lines.append(f"{skipped} section(s) skipped")
         lines.extend(
             f"  {name}: {c.entries} entries, {c.loaded} loaded, {c.reported} reported"
+            + (f", {c.referenced} referenced" if c.referenced else "")
             for name, c in self.sections.items()
         )
         return lines
@@ -440,59 +455,119 @@ class ImportReport:
         return [str(line) for line in self.reported] + self.summary_lines()
 
 
-def _entry_name(entry: object) -> str:
-    if isinstance(entry, Mapping):
-        name = entry.get("name")
-        if isinstance(name, str):
-            return name.strip()
-    return ""
-
-
-def _database_faction(entry: Mapping[str, Any], section: str) -> str:
-    """The entry's own faction where it names one, else its faction section's name."""
-    own = entry.get("faction")
-    if isinstance(own, str):
-        return "" if own.strip().lower() in _FACTIONLESS_NAMES else own.strip()
-    return "" if section in _FACTIONLESS_SECTIONS else section
-
-
-def database_entry_fields(entry: Mapping[str, Any], section: str, card: CardDef) -> dict[str, Any]:
-    """The catalogue fields of a database entry the engine derived as `card`."""
-    raw_type = entry.get("type")
-    count = entry.get("cardCount")
+def database_card_fields(loaded: DatabaseCard) -> dict[str, Any]:
+    """The catalogue fields of a card the engine read from the database."""
     return _content_of_def(
-        card,
-        faction=_database_faction(entry, section),
-        card_type=raw_type.strip() if isinstance(raw_type, str) else "",
-        copies_per_deck=count if type(count) is int and count > 0 else None,
+        loaded.card,
+        faction=loaded.faction,
+        card_type=loaded.card_type,
+        copies_per_deck=loaded.copies,
+    )
+
+
+def _report_line(r: Reported) -> ReportLine:
+    return ReportLine(
+        r.source.section,
+        None if r.source.index < 0 else r.source.index,
+        r.name,
+        r.reason,
+        r.source.sub,
+        r.source.owner,
     )
 
 
 @transaction.atomic
 def cards_import(*, document: object, source: str) -> ImportReport:
-    """Upsert every card of a card database document (the game's format), by id.
+    """Upsert every card, equipment item and support unit of a card database document.
 
-    Every list entry is loaded or reported with its section, index, name and reason; an
-    id seen earlier in the same document is reported for the later entry; sections the
-    engine does not read are reported whole. Importing the same document again writes
-    nothing (every card unchanged).
+    The engine reads the document (`carddb.read_database`, R-ADD-53): every entry is loaded,
+    referenced or reported with its section, index, name and reason; an id occurring more
+    than once is loaded from its most specific source and reported at the others; sections
+    without cards are reported whole. Importing the same document again writes nothing.
     """
     _check_source(source)
+    read = read_database(document)
     report = ImportReport(source=source)
-    for section, reason in skipped_sections(document):
-        report.reported.append(ReportLine(section, None, "", reason))
-    importer = _Importer(report, document)
-    for section, index, entry in iter_database(document):
-        counts = report.sections.setdefault(section, SectionCounts())
-        counts.entries += 1
-        reason = importer.entry(section, index, entry)
-        if reason is None:
-            counts.loaded += 1
-        else:
+    for section, tally in read.sections.items():
+        report.sections[section] = SectionCounts(
+            tally.entries, tally.loaded, tally.reported, tally.referenced
+        )
+    report.reported = [_report_line(r) for r in read.reported]
+    importer = _Importer(report, read.cards.keys())
+    for loaded in read.cards.values():
+        reason = importer.card(loaded)
+        if reason is not None:
+            counts = report.sections[loaded.source.section]
+            counts.loaded -= 1
             counts.reported += 1
-            report.reported.append(ReportLine(section, index, _entry_name(entry), reason))
+            name = loaded.card.name
+            line = Reported(loaded.source, name, reason)
+            report.reported.append(_report_line(line))
     importer.create_new_cards()
+    _items_save(read, report)
+    _units_save(read, report)
     return report
+
+
+def _upsert(model: Any, rows: dict[str, dict[str, Any]]) -> int:
+    """Create or change rows by id; the number created or changed (unchanged rows: none)."""
+    current = {obj.pk: obj for obj in model.objects.filter(pk__in=rows)}
+    new = [model(pk=pk, **values) for pk, values in rows.items() if pk not in current]
+    model.objects.bulk_create(new)
+    changed = 0
+    for pk, obj in current.items():
+        values = rows[pk]
+        if any(getattr(obj, k) != v for k, v in values.items()):
+            for k, v in values.items():
+                setattr(obj, k, v)
+            obj.save()
+            changed += 1
+    return len(new) + changed
+
+
+def _items_save(read: DatabaseRead, report: ImportReport) -> None:
+    rows = {
+        item.id: {
+            "name": item.name[:_ITEM_NAME],
+            "factions": list(item.factions),
+            "category": item.category[:60],
+            "slot": item.slot,
+            "two_handed": item.two_handed,
+            "weight": item.weight[:60],
+            "crafting_cost": item.crafting_cost[:60],
+            "cards": [[card_id, n] for card_id, n in item.cards],
+            "passives": list(item.passives),
+            "missing": list(item.missing),
+            "source": report.source,
+        }
+        for item in read.items.values()
+        if len(item.id) <= _MAX_LENGTH["id"]
+    }
+    report.items = len(rows)
+    report.items_written = _upsert(EquipmentItem, rows)
+
+
+def _units_save(read: DatabaseRead, report: ImportReport) -> None:
+    rows = {
+        unit.id: {
+            "name": unit.name[:_ITEM_NAME],
+            "faction": unit.faction[:60],
+            "hp": unit.hp,
+            "movement": unit.movement,
+            "defense": unit.defense,
+            "equipment_slots": unit.equipment_slots,
+            "theme": unit.theme,
+            "behaviour_cards": list(unit.behaviour_cards),
+            "source": report.source,
+        }
+        for unit in read.units.values()
+        if len(unit.id) <= _MAX_LENGTH["id"]
+    }
+    report.units = len(rows)
+    report.units_written = _upsert(SupportUnit, rows)
+
+
+_ITEM_NAME: Final = 120
 
 
 class _Importer:
@@ -500,30 +575,20 @@ class _Importer:
     not at all, so that an import costs a few queries rather than several per card; a
     card that exists and changes goes through `card_save` (it may need a new version)."""
 
-    def __init__(self, report: ImportReport, document: object) -> None:
+    def __init__(self, report: ImportReport, ids: Iterable[str]) -> None:
         self.report = report
-        self.first_seen: dict[str, tuple[str, int]] = {}
-        ids = {
-            e["id"]
-            for _, _, e in iter_database(document)
-            if isinstance(e, Mapping) and isinstance(e.get("id"), str)
-        }
         self.current = {
             v.card_id: v
-            for v in CardVersion.objects.filter(card_id__in=ids, version=F("card__current_version"))
+            for v in CardVersion.objects.filter(
+                card_id__in=list(ids), version=F("card__current_version")
+            )
         }
         self.new: dict[str, dict[str, Any]] = {}
 
-    def entry(self, section: str, index: int, entry: Any) -> str | None:
-        """Load one entry; None when loaded, else the reason it was not."""
-        derived = derive_from_database(entry, section)
-        if derived.card is None:
-            return derived.reason or "not a card"
-        card = derived.card
-        if card.id in self.first_seen:
-            where, at = self.first_seen[card.id]
-            return f"id {card.id!r} already loaded from section {where} #{at} in this file"
-        fields = database_entry_fields(entry, section, card)
+    def card(self, loaded: DatabaseCard) -> str | None:
+        """Store one loaded card; None when stored, else the reason it was not."""
+        card = loaded.card
+        fields = database_card_fields(loaded)
         try:
             content = card_content_clean(card_id=card.id, fields=fields)
             current = self.current.get(card.id)
@@ -536,7 +601,6 @@ class _Importer:
                 _, outcome = card_save(card_id=card.id, fields=fields, source=self.report.source)
         except InvalidInput as err:
             return str(err)
-        self.first_seen[card.id] = (section, index)
         self.report.outcomes[outcome] += 1
         self.report.automated += content["automated"]
         return None

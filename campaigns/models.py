@@ -73,6 +73,52 @@ class CardVersion(models.Model):
         return f"{self.card_id} v{self.version}"
 
 
+class EquipmentItem(models.Model):
+    """An equipment item of the card database (issue 17): the slot it takes, who may carry it,
+    and the cards it brings (`cards`: [[card id, copies], ...]). Written by the import only."""
+
+    id = models.SlugField(primary_key=True, max_length=80)
+    name = models.CharField(max_length=120)
+    factions = models.JSONField(default=list, blank=True)  # empty: every faction
+    category = models.CharField(max_length=60, blank=True, default="")
+    slot = models.CharField(max_length=20)
+    two_handed = models.BooleanField(default=False)
+    weight = models.CharField(max_length=60, blank=True, default="")
+    crafting_cost = models.CharField(max_length=60, blank=True, default="")
+    cards = models.JSONField(default=list, blank=True)
+    passives = models.JSONField(default=list, blank=True)
+    missing = models.JSONField(default=list, blank=True)
+    source = models.CharField(max_length=200, blank=True, default="")
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class SupportUnit(models.Model):
+    """A support unit of the card database (issue 17) and the ids of its behaviour cards
+    (cards of kind `behaviour`). Written by the import only."""
+
+    id = models.SlugField(primary_key=True, max_length=80)
+    name = models.CharField(max_length=120)
+    faction = models.CharField(max_length=60, blank=True, default="")
+    hp = models.PositiveSmallIntegerField()
+    movement = models.PositiveSmallIntegerField()
+    defense = models.PositiveSmallIntegerField()
+    equipment_slots = models.PositiveSmallIntegerField(null=True, blank=True)
+    theme = models.TextField(blank=True, default="")
+    behaviour_cards = models.JSONField(default=list, blank=True)
+    source = models.CharField(max_length=200, blank=True, default="")
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
 # --- campaign read models ------------------------------------------------------------------------
 
 

@@ -26,7 +26,16 @@ from .errors import InvalidInput
 from .ruleset import Ruleset
 from .tohit import MAX_DAMAGE, WeaponRange, parse_range
 
-CARD_KINDS = ("primary_weapon", "secondary", "universal", "reactive", "damage", "other")
+# "behaviour": a support unit's behaviour card (its AI draws them), never a casket deck's (R-ADD-52).
+CARD_KINDS = (
+    "primary_weapon",
+    "secondary",
+    "universal",
+    "reactive",
+    "damage",
+    "other",
+    "behaviour",
+)
 DISCARD_SOURCES = ("hand", "deck", "choice")
 STATUS_TARGETS = ("self", "target")
 # The statuses the to-hit calculation reads (R-COV-4, R-HIT-6): nothing else can be applied.
@@ -601,15 +610,25 @@ _DB_RANGES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"self", re.I), "Self"),
     (re.compile(r"(?:range )?(\d{1,2})(?: hex(?:es)?)?", re.I), r"\1"),
     (re.compile(r"ranged \(?(\d{1,2})-(\d{1,2})(?: hexes)?\)?", re.I), r"\1-\2"),
+    (re.compile(r"ranged (\d{1,2})", re.I), r"\1"),
 )
 # The only effect texts an automated attack may have: the attack itself, optionally its
-# Heat and a short "Basic … attack." label. Everything else is for the players.
+# Heat and a short "Basic … attack." label. Everything else is for the players. An
+# equipment item's cards print the lone attack without its full stop ("Deal 3 damage").
 _PLAIN_ATTACK_RE = re.compile(
-    r"Deal (?P<damage>\d{1,2}) damage(?: at range)?\."
+    r"Deal (?P<damage>\d{1,2}) damage(?: at range)?(?:\.|$)"
     r"(?: (?:Gain|Generate) (?P<heat>\d) Heat\.)?"
     r"(?: Basic [A-Za-z][A-Za-z' -]{0,30} attack\.)?"
 )
-_SKIPPED = {"_meta": "metadata, not cards"}
+_SKIPPED = {
+    "_meta": "metadata, not cards",
+    # R-ADD-53: the engine's own piles, not cards a deck is built from.
+    "special_cards": "wound, trauma and penalty cards (Damage, SCRAP, Decay): the engine's "
+    "own piles (R-TRN-6 Damage card, R-PLT-1 wound deck), not deck cards",
+}
+# The section whose entries are support units' behaviour cards (and the derivation section of
+# the ones a unit nests, R-ADD-53).
+BEHAVIOUR_SECTION = "support_unit_behaviors"
 
 
 def database_range(text: object) -> WeaponRange | None:
@@ -649,6 +668,8 @@ def _db_cost(value: object) -> int | None:
 
 
 def _db_kind(section: str, type_: str, keywords: Sequence[str]) -> str:
+    if section == BEHAVIOUR_SECTION:
+        return "behaviour"  # R-ADD-52: a support unit's, never a casket deck's
     lowered = {k.lower() for k in keywords}
     if lowered & {"primary", "primary-weapon"}:
         return "primary_weapon"  # R-DMG-6: discarding one damages a component
@@ -839,6 +860,15 @@ def validate_deck(cards: Sequence[tuple[CardDef, int]], ruleset: Ruleset) -> lis
                     "damage_card_in_deck",
                     f"{card.name}: Damage cards only enter a deck when it is reshuffled",
                     "R-TRN-6",
+                    i,
+                )
+            )
+        if card.kind == "behaviour":
+            problems.append(
+                DeckProblem(
+                    "behaviour_card_in_deck",
+                    f"{card.name}: a support unit's behaviour card is not a casket deck's",
+                    "R-ADD-52",
                     i,
                 )
             )

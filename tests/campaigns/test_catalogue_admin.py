@@ -224,7 +224,7 @@ def test_importing_an_upload_shows_the_report_of_every_entry(staff: Client) -> N
     assert (report.entries, report.loaded, report.source) == (7, 4, "cards.json")
     page = response.content.decode()
     assert "Tithe" in page and "is not a whole number of SP" in page
-    assert "already loaded from section church #0 in this file" in page
+    assert "is loaded from church #0 (R-ADD-53)" in page
     assert "metadata, not cards" in page
     assert "4 created, 0 updated, 0 new_version, 0 unchanged" in page
     assert Card.objects.count() == 4
@@ -358,3 +358,60 @@ def test_the_outbox_filters_pending_and_applied_rows(staff: Client) -> None:
     OutcomeOutbox.objects.create(battle=mission.battle, mission=mission)
     assert len(staff.get(url("outcomeoutbox") + "?state=pending").context["cl"].result_list) == 1
     assert len(staff.get(url("outcomeoutbox") + "?state=applied").context["cl"].result_list) == 0
+
+
+# --- equipment items and support units (issue 17) -------------------------------------------------
+
+ITEMS_AND_UNITS: dict[str, Any] = {
+    "equipment_items": [
+        {
+            "name": "DAGGER",
+            "faction": "universal",
+            "category": "Weapon",
+            "weight": "Light",
+            "craftingCost": "2 Scrap",
+            "cards": [
+                {
+                    "name": "Stab",
+                    "cost": 1,
+                    "range": "Melee",
+                    "type": "Attack",
+                    "damage": 3,
+                    "effect": "Deal 3 damage",
+                },
+                {"name": "Deflect", "cost": 0, "type": "Reactive", "effect": "Reduce damage by 1"},
+            ],
+        }
+    ],
+    "support_units": [
+        {
+            "name": "FLAGELLANT PACK",
+            "faction": "church",
+            "hp": 6,
+            "movement": 4,
+            "defense": 1,
+            "theme": "Zealots",
+            "behaviorCards": [
+                {
+                    "id": "church-flagellant-pack-frenzy",
+                    "name": "FRENZY",
+                    "type": "Attack",
+                    "effect": "Move 4 hexes toward the nearest enemy and attack.",
+                },
+            ],
+        }
+    ],
+}
+
+
+def test_imported_items_and_units_are_listed_read_only_in_the_admin(staff: Client) -> None:
+    upload = SimpleUploadedFile("units.json", json.dumps(ITEMS_AND_UNITS).encode())
+    page = staff.post(url("card", "import"), {"file": upload}).content.decode()
+    assert "1 equipment items, 1 support units" in page
+    items = staff.get(url("equipmentitem")).content.decode()
+    assert "DAGGER" in items
+    units = staff.get(url("supportunit") + "?q=flagellant").content.decode()
+    assert "FLAGELLANT PACK" in units
+    assert staff.get(url("supportunit", "change", "church-flagellant-pack")).status_code == 200
+    assert staff.post(url("equipmentitem", "change", "dagger"), {}).status_code == 403
+    assert staff.get(url("supportunit", "add")).status_code == 403

@@ -50,7 +50,20 @@ def _expected(action: LegalAction) -> float:
     return hit * (1 + float(damage))
 
 
-def choose(state: BattleState, actions: list[LegalAction], rng: random.Random) -> dict[str, Any]:
+def _expected_damage(action: LegalAction) -> float:
+    """The chance to hit times the damage of a hit (the preview's exact odds, R-HIT-5)."""
+    p = action.preview or {}
+    hit = float((p.get("odds") or {}).get("hit_float", 0.0))
+    return hit * float((p.get("damage") or {}).get("by_result", {}).get("hit", 0))
+
+
+def choose(
+    state: BattleState,
+    actions: list[LegalAction],
+    rng: random.Random,
+    *,
+    thrifty: bool = False,
+) -> dict[str, Any]:
     """The greedy choice, playing to win: answer prompts defensively, attack when it can
     (the best expected damage), turn to bring the nearest enemy into the firing arc,
     close in to the reach of the weapons in hand, play a utility card now and then,
@@ -70,6 +83,21 @@ def choose(state: BattleState, actions: list[LegalAction], rng: random.Random) -
     attacks = [a for a in by_type.get("attack", []) if "pay" not in a.body]
     if attacks:
         return max(attacks, key=_expected).body
+    # Thrifty (decks built from the game's database, issue 17): a weapon dearer than the
+    # casket's whole SP (a fortress's 4-SP swing) is never free, so it attacks paying the
+    # rest in cards (R-TRN-3) when its expected damage repays them; otherwise a casket
+    # holding only such weapons never attacks at all.
+    dear = [
+        a
+        for a in by_type.get("attack", [])
+        if thrifty
+        and a.body.get("pay", {}).get("deck")
+        and state.active is not None
+        and state.card(a.body["card"]).sp_cost > state.seats[state.active].sp_max
+        and _expected_damage(a) > a.body["pay"]["deck"]
+    ]
+    if dear:
+        return max(dear, key=_expected_damage).body
     if state.active is None:
         return actions[0].body
     me = state.seats[state.active]
@@ -91,7 +119,7 @@ def choose(state: BattleState, actions: list[LegalAction], rng: random.Random) -
         better = [a for a in moves if after(a) < abs(gap - want)]
         if better:
             return min(better, key=lambda a: (after(a), len(a.body["path"]))).body
-        opening = _move_opening_fire(state, me, weapons, target.seat, moves)
+        opening = _move_opening_fire(state, me, weapons, target.seat, moves, thrifty)
         if opening is not None:
             return opening
         if weapons and not in_firing_arc(me.at, me.facing, target.at):
@@ -117,20 +145,50 @@ def choose(state: BattleState, actions: list[LegalAction], rng: random.Random) -
 
 
 def _move_opening_fire(
-    state: BattleState, me: CasketState, weapons: list[str], target: int, moves: list[LegalAction]
+    state: BattleState,
+    me: CasketState,
+    weapons: list[str],
+    target: int,
+    moves: list[LegalAction],
+    thrifty: bool = False,
 ) -> dict[str, Any] | None:
     """With a weapon in hand that cannot fire from here (line of sight, arc, reach) and no
     step closer: the shortest move after which one can fire, so two caskets blocked by
-    terrain at the same distance do not pass for ever."""
+    terrain at the same distance do not pass for ever. Thrifty, only a move that leaves
+    the SP to pay for that attack."""
     if not weapons:
         return None
     for a in sorted(moves, key=lambda a: len(a.body["path"])):
         moved = state
         for event in decide(state, parse_command(a.body)):
             moved = evolve(moved, event)
-        if any(attack_answer(moved, me.seat, moved.card(w), target).possible for w in set(weapons)):
+        # Thrifty: the attack must still be paid from the SP left after the move, since the
+        # autoplayer attacks without overspending; otherwise a fortress holding a weapon of
+        # its whole SP steps round its target for ever (seen with the database's decks).
+        left = moved.seats[me.seat].sp_left if thrifty else 99
+        if any(
+            attack_answer(moved, me.seat, moved.card(w), target).possible
+            and moved.card(w).sp_cost <= left
+            for w in set(weapons)
+        ):
             return a.body
     return None
+
+
+def choose_thrifty(
+    state: BattleState, actions: list[LegalAction], rng: random.Random
+) -> dict[str, Any]:
+    """`choose`, thrifty: for decks built from the game's card database (issue 17), whose
+    weapons may cost a casket's whole SP. The demo battles keep `choose` as it was.
+
+    >>> from battles.engine.demo import demo_setup
+    >>> from battles.engine.battle.decide import create
+    >>> start = replay(create("b", demo_setup(seed=2)))
+    >>> next(greedy_commands(start, chooser=choose_thrifty))[0] == choose(
+    ...     start, list(legal_actions(start)), random.Random(0))
+    True
+    """
+    return choose(state, actions, rng, thrifty=True)
 
 
 def _usable(me: CasketState, state: BattleState, instance: str) -> bool:
