@@ -34,12 +34,13 @@ from rest_framework.authtoken.models import Token
 
 from battles.engine.arcs import SHIELDS
 from battles.engine.battle.state import SP_MAXIMUM, WOUND_DECK
+from battles.engine.board import parse_board
 from battles.engine.cards import CARD_KINDS
 from battles.engine.errors import InvalidInput, RuleViolation
 from battles.engine.hexes import DIRECTION_NAMES
 from battles.engine.ruleset import DEFAULT_VERSION, RULESETS, parse_ruleset
 
-from . import catalogue, domain, selectors, services
+from . import board_drawing, catalogue, domain, selectors, services
 from .models import Campaign
 
 
@@ -1086,13 +1087,93 @@ def _wizard_board(data: Mapping[str, str], library: list[selectors.LibraryBoard]
     return found.document
 
 
+def _wizard_dice(data: Mapping[str, str]) -> dict[str, Any]:
+    dice: dict[str, Any] = {"mode": data.get("dice_mode", "digital")}
+    seed_raw = data.get("seed", "").strip()
+    if seed_raw:
+        dice["seed"] = _whole(seed_raw, "seed", "R-TRN-1")
+    return dice
+
+
+def _wizard_drawing(
+    data: Mapping[str, str],
+    board: selectors.LibraryBoard | None,
+    rows: list[dict[str, Any]],
+) -> dict[str, Any] | None:
+    """The chosen board drawn with every deployed pilot where the form puts them (seat
+    number, initial, facing line); None when the board document does not parse (the check
+    then says why)."""
+    document: object = board.document if board is not None else None
+    if data.get("board") == CUSTOM_BOARD:
+        try:
+            document = json.loads(data.get("board_document", "")[:MAX_BOARD_TEXT])
+        except ValueError:
+            return None
+    if document is None:
+        return None
+    try:
+        parsed = parse_board(document)
+    except InvalidInput:
+        return None
+    marks = []
+    for row in rows:
+        if not row["deploy"] or row["reason"]:
+            continue
+        try:
+            q = _whole(row["q"], "q", "R-BRD-1")
+            r = _whole(row["r"], "r", "R-BRD-1")
+        except InvalidInput:
+            continue
+        facing = int(row["facing"]) if row["facing"] in {"1", "2", "3", "4", "5", "6"} else None
+        marks.append(board_drawing.seat_mark(len(marks), row["pilot"].name, q, r, facing))
+    return board_drawing.drawing(parsed, marks)
+
+
+def _wizard_check(
+    mission: Any,
+    user: Any,
+    data: Mapping[str, str],
+    library: list[selectors.LibraryBoard],
+    rows: list[dict[str, Any]],
+) -> tuple[list[FormError], list[dict[str, Any]]]:
+    """The deployment as the engine judges it, nothing written: the refusals `mission_start`
+    would give (each with its field, named by pilot, and rule), or the seats as the engine
+    normalised them."""
+    names: list[str] = []
+    try:
+        seats, names = _wizard_seats(rows)
+        setup = services.mission_start_check(
+            mission=mission,
+            actor=user,
+            board=_wizard_board(data, library),
+            seats=seats,
+            dice=_wizard_dice(data),
+            policy=data.get("policy", "prompt"),
+        )
+    except REFUSALS as exc:
+        return _seat_named(FormError.of(exc), names), []
+    placed = [
+        {
+            "seat": i,
+            "pilot": names[i],
+            "side": s["side"],
+            "at": f"{s['at'][0]},{s['at'][1]}",
+            "facing": DIRECTION_NAMES[s["facing"]],
+        }
+        for i, s in enumerate(setup["seats"])
+    ]
+    return [], placed
+
+
 @GET_POST
 @login_required
 def mission_wizard_page(
     request: HttpRequest, campaign_id: uuid.UUID, mission_id: uuid.UUID
 ) -> HttpResponse:
-    """The GM plans a mission's battle: board, deployments, dice, prompt policy; the campaign
-    fixes the ruleset (R-PLT-5). Starting opens the battle's replay page."""
+    """The GM plans a mission's battle: board, deployments (fields, or a click on the drawn
+    board), dice, prompt policy; the campaign fixes the ruleset (R-PLT-5). Every change is
+    checked by the engine at once (htmx asks with `action=check`; without a script the
+    "Check deployment" button does); starting opens the battle's replay page."""
     campaign, role = _campaign(request, campaign_id)
     _gm_only(role)
     mission = selectors.mission_in(campaign=campaign, mission_id=mission_id)
@@ -1101,24 +1182,21 @@ def mission_wizard_page(
     state = selectors.campaign_state(campaign=campaign)
     library = selectors.board_library()
     data: Mapping[str, str] = request.POST if request.method == "POST" else {}
-    chosen = request.GET.get("board") or data.get("board") or library[0].slug
+    chosen = data.get("board") or request.GET.get("board") or library[0].slug
     board = next((b for b in library if b.slug == chosen), None)
     rows = _wizard_rows(state, board, data)
     errors: list[FormError] = []
-    if request.method == "POST":
+    action = data.get("action", "start")
+    if request.method == "POST" and action == "start":
         names: list[str] = []
         try:
             seats, names = _wizard_seats(rows)
-            seed_raw = data.get("seed", "").strip()
-            dice: dict[str, Any] = {"mode": data.get("dice_mode", "digital")}
-            if seed_raw:
-                dice["seed"] = _whole(seed_raw, "seed", "R-TRN-1")
             battle = services.mission_start(
                 mission=mission,
                 actor=request.user,  # type: ignore[arg-type]
                 board=_wizard_board(data, library),
                 seats=seats,
-                dice=dice,
+                dice=_wizard_dice(data),
                 policy=data.get("policy", "prompt"),
                 name=data.get("battle_name", "").strip() or None,
             )
@@ -1126,6 +1204,17 @@ def mission_wizard_page(
             errors = _seat_named(FormError.of(exc), names)
         else:
             return HttpResponseRedirect(f"/battles/{battle.id}/replay/")
+    check_data = data or {"board": chosen}
+    problems, placed = _wizard_check(mission, request.user, check_data, library, rows)
+    deploy = {
+        "drawing": _wizard_drawing(check_data, board, rows),
+        "problems": problems,
+        "placed": placed,
+    }
+    if request.htmx:  # type: ignore[attr-defined]
+        response = render(request, "campaigns/_wizard_deploy.html", {"deploy": deploy})
+        response["Vary"] = "HX-Request"
+        return response
     earlier = next(
         (m for m in state.missions if m.number < mission.number and m.status != "completed"),
         None,
@@ -1144,8 +1233,11 @@ def mission_wizard_page(
         "form": data,
         "errors": errors,
         "custom": CUSTOM_BOARD,
+        "deploy": deploy,
     }
-    return render(request, "campaigns/wizard.html", context, status=400 if errors else 200)
+    response = render(request, "campaigns/wizard.html", context, status=400 if errors else 200)
+    response["Vary"] = "HX-Request"
+    return response
 
 
 # --- people: invitations, sign-up, profile ---------------------------------------------------------

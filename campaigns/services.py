@@ -36,7 +36,7 @@ from battles.selectors import (
     battle_stream_ended,
     users_by_username,
 )
-from battles.services import battle_create
+from battles.services import battle_create, battle_setup_check
 from penance_site.eventstore.store import RecordedEvent, StreamRef, append
 
 from . import domain
@@ -492,6 +492,51 @@ def mission_start(
     if _role(campaign, actor) != "gm":
         raise PermissionDenied("only the campaign's GM starts a mission")
     state = campaign_state(campaign=campaign)
+    battle_id = uuid.uuid4()
+    setup, command, events = _mission_setup(
+        campaign, mission, state, battle_id, board, seats, dice, policy, name
+    )
+    battle = battle_create(gm=actor, setup=setup, battle_id=battle_id)
+    _record(campaign, actor, state, command, events)
+    return battle
+
+
+def mission_start_check(
+    *,
+    mission: Mission,
+    actor: AbstractBaseUser,
+    board: object,
+    seats: object,
+    dice: object = None,
+    policy: str = "prompt",
+) -> dict[str, Any]:
+    """What `mission_start` would check, and nothing written: the campaign's refusals (a
+    dead pilot, R-PLT-1; a seat twice) and the battle setup's (a hex off the board or
+    impassable, R-BRD-1/R-BRD-3; a hex taken twice, R-TRN-1; a facing, R-BRD-2), raised as
+    `mission_start` raises them. Returns the setup as the engine normalised it (the mission
+    wizard's live check, issue 14)."""
+    if _role(mission.campaign, actor) != "gm":
+        raise PermissionDenied("only the campaign's GM starts a mission")
+    state = campaign_state(campaign=mission.campaign)
+    setup, _, _ = _mission_setup(
+        mission.campaign, mission, state, uuid.uuid4(), board, seats, dice, policy, None
+    )
+    return battle_setup_check(setup=setup)
+
+
+def _mission_setup(
+    campaign: Campaign,
+    mission: Mission,
+    state: domain.CampaignState,
+    battle_id: uuid.UUID,
+    board: object,
+    seats: object,
+    dice: object,
+    policy: str,
+    name: str | None,
+) -> tuple[dict[str, Any], domain.Command, list[domain.Event]]:
+    """The battle setup of a mission's start, and the campaign command and events that
+    record it; the domain refuses dead pilots, double seats and started missions first."""
     rows = _seat_rows(seats)
     chosen: list[tuple[domain.BuildState, int]] = []
     deployments: list[tuple[int, str, str, int]] = []
@@ -507,7 +552,6 @@ def mission_start(
             raise InvalidInput(f"seats[{i}].build_version", "must be a build version number")
         deployments.append((i, pilot.id, build.id, version))
         chosen.append((build, version))
-    battle_id = uuid.uuid4()
     # The domain refuses dead pilots, double seats and started missions before anything
     # is built; its events are recorded below once the battle exists.
     command = domain.StartMission(str(mission.id), str(battle_id), tuple(deployments))
@@ -552,9 +596,7 @@ def mission_start(
         # The battle hands its outcome over and then refuses commands (R-ADD-32).
         "campaign": {"campaign_id": str(campaign.id), "mission_id": str(mission.id)},
     }
-    battle = battle_create(gm=actor, setup=setup, battle_id=battle_id)
-    _record(campaign, actor, state, command, events)
-    return battle
+    return setup, command, events
 
 
 # --- battle outcome, exactly once ----------------------------------------------------------------
