@@ -874,7 +874,12 @@ def deck_builder_page(
     request: HttpRequest, campaign_id: uuid.UUID, build_id: uuid.UUID | None = None
 ) -> HttpResponse:
     """A new build (no build id) or the next version of one. Buttons: filter the catalogue,
-    check the deck (every problem with its rule), save as a new build version (PRG)."""
+    check the deck (every problem with its rule), save as a new build version (PRG).
+
+    With htmx the page checks the deck as counts change (`action=check` answers only the
+    deck's status, `_deck_status.html`) and filters the catalogue as the search is typed
+    (`action=filter`, the page's `#catalogue` is swapped); a refused save lists the same
+    problems as the check."""
     campaign, role = _campaign(request, campaign_id)
     state = selectors.campaign_state(campaign=campaign)
     build = _build_of(state, build_id) if build_id is not None else None
@@ -883,8 +888,8 @@ def deck_builder_page(
     errors: list[FormError] = []
     checked: list[FormError] | None = None
     status = 200
+    action = request.POST.get("action", "check") if request.method == "POST" else ""
     if request.method == "POST":
-        action = request.POST.get("action", "check")
         try:
             draft = DeckDraft.of_form(request.POST)
         except InvalidInput as exc:
@@ -925,7 +930,14 @@ def deck_builder_page(
         data = request.GET
     context = _builder_context(campaign, role, state, build, draft, data)
     context.update({"errors": errors, "checked": checked})
-    return render(request, "campaigns/deck_builder.html", context, status=status)
+    if request.htmx and action == "check":  # type: ignore[attr-defined]
+        # The live check: the deck's status only; a refused field is one more problem.
+        context["checked"] = [*errors, *(checked or [])]
+        response = render(request, "campaigns/_deck_status.html", context)
+    else:
+        response = render(request, "campaigns/deck_builder.html", context, status=status)
+    response["Vary"] = "HX-Request"
+    return response
 
 
 def _unknown_cards(draft: DeckDraft) -> list[FormError]:
@@ -948,15 +960,24 @@ def _row_card(error: FormError, draft: DeckDraft) -> str:
 
 
 def _named_rows(errors: list[FormError], draft: DeckDraft) -> list[FormError]:
-    """`deck[i]` fields named by their card, as the builder lists them."""
+    """`deck[i]` fields named by their card's name, as the check names them (a card the
+    catalogue does not hold by its id)."""
     cards = list(draft.counts)
+    names = dict(zip(cards, cards, strict=True))
+    try:
+        rows = catalogue.card_rows_for(
+            (c, n, draft.versions.get(c)) for c, n in draft.counts.items()
+        )
+    except InvalidInput:
+        rows = []  # an unknown card: every row keeps its id
+    names.update((cv.card_id, cv.name) for cv, _ in rows)
     out = []
     for e in errors:
         field = e.field or ""
         if field.startswith("deck[") and "]" in field:
             index = field[5 : field.index("]")]
             if index.isdigit() and int(index) < len(cards):
-                field = f"deck: {cards[int(index)]}{field[field.index(']') + 1 :]}"
+                field = f"deck: {names[cards[int(index)]]}{field[field.index(']') + 1 :]}"
         out.append(FormError(field or None, e.message, e.rule, e.code))
     return out
 
