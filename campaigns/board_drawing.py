@@ -9,7 +9,7 @@ buttons (campaigns/static/campaigns/hexpick.js puts a clicked hex into the form)
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -91,9 +91,5 @@ def drawing(
     return out
 
 
-def terrain_choices(board: Board | None, kinds: Mapping[str, Any]) -> list[str]:
-    """The terrain kinds a painter may choose: the engine's defaults and the board's own."""
-    names = set(kinds)
-    if board is not None:
-        names |= set(board.kinds)
-    return sorted(names, key=lambda n: (n != "clear", n))
+def kind_traits(kind: Any) -> str:
+    return board_svg.kind_traits(kind)

@@ -1201,7 +1201,7 @@ def mission_wizard_page(
     if mission is None:
         raise Http404("no such mission in this campaign")
     state = selectors.campaign_state(campaign=campaign)
-    library = selectors.board_library()
+    library = selectors.board_library_for(campaign=campaign)
     data: Mapping[str, str] = request.POST if request.method == "POST" else {}
     chosen = data.get("board") or request.GET.get("board") or library[0].slug
     board = next((b for b in library if b.slug == chosen), None)

@@ -27,6 +27,7 @@ from django.db.models import F
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
+from battles.engine.board import parse_board
 from battles.engine.cards import DeckProblem
 from battles.engine.errors import InvalidInput, RuleViolation
 from battles.engine.ruleset import parse_ruleset
@@ -45,6 +46,7 @@ from .codec import CAMPAIGN_EVENTS
 from .models import (
     BuildVersion,
     Campaign,
+    CampaignBoard,
     CampaignPlayer,
     CardVersion,
     CasketBuild,
@@ -808,3 +810,84 @@ def user_token_revoke(*, user: AbstractBaseUser) -> bool:
     """Delete the user's API token; False when they had none."""
     deleted, _ = Token.objects.filter(user=user).delete()
     return bool(deleted)
+
+
+# --- boards a GM draws (issue 14) ----------------------------------------------------------------
+
+# The board editor draws every hex as a button; it makes boards up to these sizes (the engine
+# itself takes larger ones, battles/engine/board.py).
+EDITOR_MAX_RADIUS = 12
+EDITOR_MAX_SIDE = 24
+
+
+def _gm_of(campaign: Campaign, actor: AbstractBaseUser) -> None:
+    if _role(campaign, actor) != "gm":
+        raise PermissionDenied("only the campaign's GM draws its boards (R-ADD-31)")
+
+
+def _editor_shape(shape: Mapping[str, Any]) -> None:
+    if shape.get("kind") == "hexagon":
+        radius = shape.get("radius")
+        if isinstance(radius, int) and radius > EDITOR_MAX_RADIUS:
+            raise InvalidInput(
+                "board.shape.radius",
+                f"the editor draws hexagons of radius up to {EDITOR_MAX_RADIUS}",
+            )
+    for side in ("width", "height"):
+        value = shape.get(side)
+        if isinstance(value, int) and value > EDITOR_MAX_SIDE:
+            raise InvalidInput(
+                f"board.shape.{side}", f"the editor draws rectangles up to {EDITOR_MAX_SIDE} a side"
+            )
+
+
+@transaction.atomic
+def board_create(
+    *, campaign: Campaign, actor: AbstractBaseUser, name: str, shape: Mapping[str, Any]
+) -> CampaignBoard:
+    """A new, all clear, level 0 board of the campaign, checked by the engine's board parser
+    (`parse_board`: an error names the field, e.g. `board.shape.radius`)."""
+    _gm_of(campaign, actor)
+    name = name.strip()
+    if not name:
+        raise InvalidInput("board.name", "is required")
+    _editor_shape(shape)
+    board = parse_board({"name": name, "shape": dict(shape), "hexes": []}, "board")
+    return CampaignBoard.objects.create(
+        campaign=campaign, name=board.name, document=board.to_document(), created_by=actor
+    )
+
+
+@transaction.atomic
+def board_paint(
+    *,
+    board: CampaignBoard,
+    actor: AbstractBaseUser,
+    cells: Sequence[tuple[int, int]],
+    terrain: str,
+    level: int,
+) -> CampaignBoard:
+    """Paint hexes with a terrain kind and a level (R-BRD-3, R-BRD-4); the board is saved as
+    the engine's board parser normalises it, or refused with the parser's field and rule
+    (an unknown terrain, a level outside 0–2, a hex outside the shape)."""
+    board = CampaignBoard.objects.select_for_update().get(pk=board.pk)
+    _gm_of(board.campaign, actor)
+    document = dict(board.document)
+    hexes = {(h["q"], h["r"]): dict(h) for h in document.get("hexes", [])}
+    for q, r in cells:
+        hexes.pop((q, r), None)  # a painted hex goes last: its errors name the last entries
+        hexes[(q, r)] = {"q": q, "r": r, "terrain": terrain, "level": level}
+    document["hexes"] = list(hexes.values())
+    parsed = parse_board(document, "board")
+    board.document = parsed.to_document()
+    board.updated_at = timezone.now()
+    board.save(update_fields=["document", "updated_at"])
+    return board
+
+
+@transaction.atomic
+def board_delete(*, board: CampaignBoard, actor: AbstractBaseUser) -> None:
+    """Remove a drawn board from the campaign's library; battles keep their own copy of the
+    board they were set up on (the setup holds the whole document)."""
+    _gm_of(board.campaign, actor)
+    board.delete()
