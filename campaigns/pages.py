@@ -30,7 +30,6 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
-from rest_framework.authtoken.models import Token
 
 from battles.engine.arcs import SHIELDS
 from battles.engine.battle.state import SP_MAXIMUM, WOUND_DECK
@@ -39,6 +38,7 @@ from battles.engine.cards import CARD_KINDS
 from battles.engine.errors import InvalidInput, RuleViolation
 from battles.engine.hexes import DIRECTION_NAMES
 from battles.engine.ruleset import DEFAULT_VERSION, RULESETS, parse_ruleset
+from penance_site.accounts import tokens
 
 from . import board_drawing, catalogue, domain, selectors, services
 from .models import Campaign
@@ -1298,32 +1298,43 @@ def join_page(request: HttpRequest, token: str) -> HttpResponse:
 @GET_POST
 @login_required
 def profile_page(request: HttpRequest) -> HttpResponse:
-    """The signed-in user's own page: their campaigns, password change, and their API token
-    (create, replace, revoke). A new token is shown once, right after it is made."""
-    new_token = ""
+    """The signed-in user's own page: their campaigns, password change, and their API
+    tokens: as many as they like, each named, each revoked on its own. A new token's key
+    is shown once, right after it is made (only its digest is stored)."""
     if request.method == "POST":
         action = request.POST.get("action")
+        user: Any = request.user
+        error = None
         if action == "create_token":
-            new_token = services.user_token_create(user=request.user)  # type: ignore[arg-type]
-            request.session["new_token"] = new_token
+            try:
+                token, key = tokens.api_token_create(user=user, name=request.POST.get("name", ""))
+            except tokens.TokenRefused as exc:
+                error = FormError(exc.field, exc.message)
+            else:
+                request.session["new_token"] = {"id": token.pk, "key": key}
         elif action == "revoke_token":
-            services.user_token_revoke(user=request.user)  # type: ignore[arg-type]
+            raw = request.POST.get("token", "")
+            if not (raw.isascii() and raw.isdigit()) or not tokens.api_token_revoke(
+                user=user, token_id=int(raw)
+            ):
+                error = FormError("token", "you hold no token with this id")
         else:
             error = FormError("action", "must be create_token or revoke_token")
-            return render(
-                request, "campaigns/profile.html", _profile_context(request, [error]), status=400
-            )
-        return _redirect("profile", anchor="token")
+        if error is not None:
+            context = _profile_context(request, [error])
+            context["form"] = request.POST
+            return render(request, "campaigns/profile.html", context, status=400)
+        return _redirect("profile", anchor="tokens")
     context = _profile_context(request, [])
-    context["new_token"] = request.session.pop("new_token", "")
+    context["new_token"] = request.session.pop("new_token", None)
     return render(request, "campaigns/profile.html", context)
 
 
 def _profile_context(request: HttpRequest, errors: list[FormError]) -> dict[str, Any]:
-    token = Token.objects.filter(user_id=request.user.pk).first()
     return {
         "errors": errors,
-        "token_created": token.created if token else None,
+        "tokens": tokens.api_tokens_of(user=request.user),  # type: ignore[arg-type]
+        "max_tokens": tokens.MAX_TOKENS,
         "campaigns": selectors.campaign_list_for(user=request.user).select_related("gm"),
     }
 

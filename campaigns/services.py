@@ -25,7 +25,6 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 
 from battles.engine.board import parse_board
 from battles.engine.cards import DeckProblem
@@ -793,23 +792,6 @@ def campaign_invite_accept(*, token: str, user: AbstractBaseUser) -> Campaign:
     if campaign_role(campaign=campaign, user=user) is None:
         _gm_command(campaign, campaign.gm, domain.AddPlayer(user.get_username()))
     return campaign
-
-
-# --- API tokens of the signed-in user (issue 14) ---------------------------------------------------
-
-
-@transaction.atomic
-def user_token_create(*, user: AbstractBaseUser) -> str:
-    """A new API token for the user (for table tools and scripts: `Authorization: Token …`).
-    A user holds one token at a time (rest_framework.authtoken): a new one replaces the old."""
-    Token.objects.filter(user=user).delete()
-    return str(Token.objects.create(user=user).key)
-
-
-def user_token_revoke(*, user: AbstractBaseUser) -> bool:
-    """Delete the user's API token; False when they had none."""
-    deleted, _ = Token.objects.filter(user=user).delete()
-    return bool(deleted)
 
 
 # --- boards a GM draws (issue 14) ----------------------------------------------------------------
