@@ -46,10 +46,13 @@ document.addEventListener("keydown", (event) => {
   pick(hex);
 });
 
-// The board is drawn again after each pick: give the focus back to the hex picked.
+// The board is drawn again after each pick (perhaps more than once, when answers to
+// earlier changes land after it): whenever a swap took the focus away, give it back to the
+// hex picked last. A focus the user moved elsewhere (a field, a select) is left alone.
 document.body.addEventListener("htmx:afterSettle", () => {
   if (refocus === null) return;
+  const active = document.activeElement;
+  if (active && active !== document.body && active.isConnected) return;
   const hex = document.querySelector(`[data-hexpick] [data-hex="${refocus}"]`);
-  refocus = null;
   if (hex) hex.focus();
 });
