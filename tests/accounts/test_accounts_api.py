@@ -120,3 +120,24 @@ def test_logout_needs_a_signed_in_user() -> None:
 
 def test_no_password_reset_route_without_mail_configured(client: Client) -> None:
     assert client.get("/accounts/password_reset/").status_code == 404
+
+
+def test_staff_see_api_tokens_without_keys_or_digests_and_may_revoke_one(
+    ann: User, django_user_model: type[User]
+) -> None:
+    from penance_site.accounts.tokens import api_token_create
+
+    token, key = api_token_create(user=ann, name="table laptop")
+    staff = django_user_model.objects.create_user(username="root", is_staff=True)
+    staff.is_superuser = True
+    staff.save()
+    client = Client()
+    client.force_login(staff)
+    listing = client.get("/admin/accounts/apitoken/").content.decode()
+    assert "table laptop" in listing and key not in listing and token.digest not in listing
+    page = client.get(f"/admin/accounts/apitoken/{token.pk}/change/").content.decode()
+    assert key not in page and token.digest not in page
+    assert client.get("/admin/accounts/apitoken/add/").status_code == 403
+    assert client.get("/admin/authtoken/tokenproxy/").status_code == 404
+    client.post(f"/admin/accounts/apitoken/{token.pk}/delete/", {"post": "yes"})
+    assert not ApiToken.objects.filter(pk=token.pk).exists()
