@@ -16,13 +16,14 @@ from typing import Any
 from django.contrib.auth import get_user_model
 
 from battles.engine.demo import DEMO_DECKS
+from battles.engine.hexes import DIRECTION_NAMES
 from campaigns import selectors, services
 from campaigns.catalogue import catalogue_load_demo
 from campaigns.models import Campaign, CasketBuild, Mission, Pilot
 from tests.campaigns.builders import finish
 
 PASSWORD = "pw-a-long-enough-phrase-42"
-WAIT_MS = 5000
+WAIT_MS = 15_000  # a bound on waiting for the server, not a measured time
 
 
 # The refusals this story provokes on purpose (a 400 save, a 403 edit, a 404 campaign) are
@@ -175,6 +176,7 @@ def test_a_campaign_from_invitation_to_the_pilot_sheets(
     gm.click('[data-hexpick] [data-hex="1,-3"]')  # the same hex again turns the pilot
     turned = str(int(facing_before) % 6 + 1)
     assert gm.input_value(f"#facing-{ophelia.id}") == turned
+    _wait_text(gm, "#deploy-check", f"at 1,-3, facing {DIRECTION_NAMES[int(turned)]}")
     # By keyboard: Malachai, a focused hex and Enter.
     gm.check(f"#place-{malachai.id}")
     gm.focus('[data-hexpick] [data-hex="-1,3"]')

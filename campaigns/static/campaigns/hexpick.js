@@ -46,9 +46,15 @@ document.addEventListener("keydown", (event) => {
   pick(hex);
 });
 
+// Remember the hex the keyboard is on, so that a swap does not lose it.
+document.addEventListener("focusin", (event) => {
+  const hex = event.target.closest && event.target.closest("[data-hexpick] [data-hex]");
+  if (hex) refocus = hex.dataset.hex;
+});
+
 // The board is drawn again after each pick (perhaps more than once, when answers to
 // earlier changes land after it): whenever a swap took the focus away, give it back to the
-// hex picked last. A focus the user moved elsewhere (a field, a select) is left alone.
+// hex picked or focused last. A focus the user moved elsewhere (a field) is left alone.
 document.body.addEventListener("htmx:afterSettle", () => {
   if (refocus === null) return;
   const active = document.activeElement;
