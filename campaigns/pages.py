@@ -928,13 +928,23 @@ def deck_builder_page(
     else:
         draft = DeckDraft.of_version(build) if build else _empty_draft(request, role)
         data = request.GET
-    context = _builder_context(campaign, role, state, build, draft, data)
-    context.update({"errors": errors, "checked": checked})
     if request.htmx and action == "check":  # type: ignore[attr-defined]
-        # The live check: the deck's status only; a refused field is one more problem.
-        context["checked"] = [*errors, *(checked or [])]
-        response = render(request, "campaigns/_deck_status.html", context)
+        # The live check: the deck's status only (no catalogue); a refused field is one
+        # more problem.
+        rows = (
+            catalogue.card_rows_for((c, n, draft.versions.get(c)) for c, n in draft.counts.items())
+            if draft.counts
+            else []
+        )
+        status_context = {
+            "deck_rows": [{"cv": cv, "count": n} for cv, n in rows],
+            "total": sum(draft.counts.values()),
+            "checked": [*errors, *(checked or [])],
+        }
+        response = render(request, "campaigns/_deck_status.html", status_context)
     else:
+        context = _builder_context(campaign, role, state, build, draft, data)
+        context.update({"errors": errors, "checked": checked})
         response = render(request, "campaigns/deck_builder.html", context, status=status)
     response["Vary"] = "HX-Request"
     return response
@@ -942,6 +952,12 @@ def deck_builder_page(
 
 def _unknown_cards(draft: DeckDraft) -> list[FormError]:
     """A refusal per deck row whose card (or pinned version) the catalogue does not hold."""
+    try:  # one look-up for the whole deck; row by row only to name every unknown one
+        catalogue.card_rows_for((c, n, draft.versions.get(c)) for c, n in draft.counts.items())
+    except InvalidInput:
+        pass
+    else:
+        return []
     errors = []
     for card, count in draft.counts.items():
         try:
