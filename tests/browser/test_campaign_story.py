@@ -287,3 +287,31 @@ def test_the_board_editor_paints_by_click_and_keyboard_and_shows_line_of_sight(
     gm.screenshot(path=str(artifacts / "campaign-board-editor.png"), full_page=True)
     assert gm.errors == [], gm.errors
     gm.context.close()
+
+
+def test_the_profile_makes_named_tokens_and_revokes_one(
+    browser: Any, site: str, committed_db: None, tag: str, artifacts: Any
+) -> None:
+    (user,) = _users(tag, "ann")
+    page = _login(browser, site, user.username)
+    page.goto(f"{site}/accounts/profile/")
+    keys = []
+    for name in ("table laptop", "dice bot"):
+        page.fill("#token-name", name)
+        with page.expect_navigation():
+            page.click("button[value=create_token]")
+        keys.append(page.input_value("#new-token"))
+    page.screenshot(path=str(artifacts / "campaign-profile-tokens.png"), full_page=True)
+    rows = page.locator("tr[data-token]")
+    assert rows.count() == 2 and "dice bot" in rows.nth(1).inner_text()
+    with page.expect_navigation():
+        rows.nth(0).get_by_role("button", name="Revoke table laptop").click()
+    assert page.locator("tr[data-token]").count() == 1
+    assert "table laptop" not in page.locator("#tokens").inner_text()
+    assert page.locator("#new-token").count() == 0  # a key is shown once
+    api = browser.new_context().request  # no session cookie: the token alone signs in
+    ok = api.get(f"{site}/api/campaigns/", headers={"Authorization": f"Token {keys[1]}"})
+    gone = api.get(f"{site}/api/campaigns/", headers={"Authorization": f"Token {keys[0]}"})
+    assert ok.status == 200 and gone.status == 401
+    assert page.errors == [], page.errors
+    page.context.close()
