@@ -182,9 +182,13 @@ def _editor(
     board: CampaignBoard,
     data: Mapping[str, str],
     errors: list[FormError],
-    status: int = 200,
+    status: int | None = None,
 ) -> HttpResponse:
+    """The editor, or its board area for htmx; `status` None: 400 when the line-of-sight
+    fields were refused (they name the field), else 200."""
     context = _editor_context(campaign, board, data, errors)
+    if status is None:
+        status = 400 if context["errors"] else 200
     if request.htmx:  # type: ignore[attr-defined]
         context["area_errors"], context["errors"] = context["errors"], []
     template = "campaigns/_board_area.html" if request.htmx else "campaigns/board_editor.html"  # type: ignore[attr-defined]
@@ -227,7 +231,7 @@ def board_paint(request: HttpRequest, campaign_id: uuid.UUID, board_id: uuid.UUI
     except REFUSALS as exc:
         return _editor(request, campaign, board, data, FormError.of(exc), status=400)
     if request.htmx:  # type: ignore[attr-defined]
-        return _editor(request, campaign, board, data, [])
+        return _editor(request, campaign, board, data, [], status=200)
     return _redirect("board-editor", campaign.id, board.id, anchor="paint")
 
 

@@ -162,8 +162,13 @@ def test_line_of_sight_preview_is_the_engines_with_rulings(dc: Any, board: Campa
     assert "Cover at B: <strong>light</strong>" in body and "rubble at 2,-2 (light" in body
     assert "R-COV-1" in body and "line of sight from here (A)" in body
     off = gm.get(editor(dc, board), {"from_q": 0, "from_r": 0, "to_q": 9, "to_r": 0})
-    assert "<strong>from_q</strong>" not in off.content.decode()
-    assert "hex 9,0 is not on the board" in off.content.decode()
+    assert off.status_code == 400
+    assert "<strong>to_q</strong>" in off.content.decode()
+    assert (
+        "hex 9,0 is not on the board" in off.content.decode() and "R-BRD-1" in off.content.decode()
+    )
+    bad = gm.get(editor(dc, board), {"from_q": "x", "from_r": 0, "to_q": 1, "to_r": 0}, **HX)
+    assert bad.status_code == 400 and "<strong>from_q</strong>" in bad.content.decode()
 
 
 def test_a_paint_keeps_the_line_of_sight_and_redraws_it(dc: Any, board: CampaignBoard) -> None:
