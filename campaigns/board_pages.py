@@ -22,7 +22,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from battles.engine.board import DEFAULT_TERRAIN, MAX_LEVEL, Board, parse_board
+from battles.engine.board import MAX_LEVEL, Board, parse_board
 from battles.engine.errors import InvalidInput
 from battles.engine.hexes import Hex
 from battles.engine.los import line_of_sight
@@ -172,7 +172,6 @@ def _editor_context(
         "form": data,
         "document": json.dumps(board.document, indent=1),
         "hexes": len(parsed.cells),
-        "custom_kinds": sorted(set(parsed.kinds) - set(DEFAULT_TERRAIN)),
     }
 
 
