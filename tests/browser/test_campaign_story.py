@@ -188,6 +188,10 @@ def test_a_campaign_from_invitation_to_the_pilot_sheets(
     gm.wait_for_function(  # the board was drawn again; the focus is back on the hex
         "() => document.activeElement?.dataset?.hex === '-1,3'", timeout=WAIT_MS
     )
+    # The facing buttons turn the chosen pilot (Malachai) to a named direction.
+    gm.click('[data-face="2"]')
+    _wait_text(gm, "#deploy-check", "at -1,3, facing NE")
+    assert gm.input_value(f"#facing-{malachai.id}") == "2"
     # A wall is refused by the engine's setup check with its ruling.
     gm.check(f"#place-{ophelia.id}")
     wall = next(
@@ -218,7 +222,7 @@ def test_a_campaign_from_invitation_to_the_pilot_sheets(
 
     seats = battle_setup(battle=mission.battle)["seats"]
     assert [s["at"] for s in seats] == [[1, -3], [-1, 3]]
-    assert seats[0]["facing"] == int(turned)
+    assert [s["facing"] for s in seats] == [int(turned), 2]
 
     # The battle is played to its end; the campaign applies its outcome.
     finish(mission.battle, gm_user, seed=3)

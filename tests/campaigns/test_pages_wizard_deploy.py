@@ -61,6 +61,7 @@ def test_the_wizard_draws_the_chosen_board_with_focusable_hexes_and_the_pilots_o
     )
     assert "✔ Deployment legal" in body and "Seat 0: Sister Ophelia Vance" in body
     assert 'data-pick-q="q-' in body and "campaigns/hexpick.js" in body
+    assert all(f'data-face="{d}">{n}<' in body for d, n in DIRECTION_NAMES.items())
 
 
 def test_a_check_answers_the_board_fragment_and_starts_nothing(dc: Any, mission: Mission) -> None:

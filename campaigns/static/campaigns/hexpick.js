@@ -36,7 +36,20 @@ function pick(hex) {
 document.addEventListener("click", (event) => {
   const hex = event.target.closest("[data-hexpick] [data-hex]");
   if (hex) pick(hex);
+  const face = event.target.closest("[data-face]");
+  if (face) turn(face.dataset.face);
 });
+
+// Facing buttons (the wizard): set the chosen pilot's facing select to a direction 1-6.
+// They need this module, so the page shows them only once it has run.
+function turn(direction) {
+  const radio = document.querySelector("input[data-pick]:checked");
+  const facing = radio && radio.dataset.pickFacing && document.getElementById(radio.dataset.pickFacing);
+  if (!facing) return;
+  facing.value = direction;
+  facing.dispatchEvent(new Event("change", { bubbles: true }));
+}
+for (const row of document.querySelectorAll("[data-facings]")) row.hidden = false;
 
 document.addEventListener("keydown", (event) => {
   if (event.key !== "Enter" && event.key !== " ") return;
