@@ -138,9 +138,18 @@ def test_a_campaign_from_invitation_to_the_pilot_sheets(
     assert not CasketBuild.objects.filter(campaign=campaign).exists()
     ann.fill("#count-pyre-lance", str(scout["pyre-lance"]))
     _wait_text(ann, "#deck-check", "Legal deck")
+    # The catalogue filters as the search is typed; the cards it hides stay in the deck.
+    ann.fill("#f-q", "lance")
+    ann.wait_for_function(
+        "() => document.querySelectorAll('#catalogue tr[data-card]').length === 1",
+        timeout=WAIT_MS,
+    )
+    assert ann.locator("#catalogue tr[data-card]").get_attribute("data-card") == "pyre-lance"
     ann.click("button[value=save]")
     ann.wait_for_url(re.compile(r"/builds/[0-9a-f-]{36}/#v1$"))
     anns_build = CasketBuild.objects.get(campaign=campaign, name="Ash Runner")
+    saved = selectors.campaign_state(campaign=campaign).builds[str(anns_build.id)].current
+    assert {c: n for c, _, n in saved.deck} == scout  # every card, the hidden ones too
     services.build_revise(
         campaign=campaign,
         actor=bob_user,
