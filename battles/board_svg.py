@@ -114,6 +114,34 @@ def _shield_arc(x: float, y: float, facing: float, shield: str) -> str | None:
     )
 
 
+def kind_traits(kind: Any) -> str:
+    """What an engine `TerrainKind` does (R-BRD-3), in words: "blocks sight, impassable"."""
+    traits = []
+    if kind.blocks_los:
+        traits.append("blocks sight")
+    if kind.impassable:
+        traits.append("impassable")
+    elif kind.move_cost != 1:
+        traits.append(f"{kind.move_cost} SP to enter")
+    if kind.cover != "none":
+        traits.append(f"{kind.cover} cover")
+    if kind.heat_end_of_turn:
+        h = kind.heat_end_of_turn
+        traits.append(f"{'+' if h > 0 else '−'}{abs(h)} Heat at turn end")
+    return ", ".join(traits) or "open ground"
+
+
+def legend(kinds: Mapping[str, Any], cells: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """A key entry per terrain kind drawn: what the engine's kind does (R-BRD-3), in words.
+    `kinds` are the board's `TerrainKind`s by name (the engine's, read, never re-decided)."""
+    out = []
+    for name in sorted({c["terrain"] for c in cells}):
+        kind = kinds.get(name)
+        traits = kind_traits(kind) if kind is not None else "open ground"
+        out.append({"terrain": name, "name": name.replace("_", " "), "traits": traits})
+    return out
+
+
 def view_box(cells: list[dict[str, Any]]) -> str:
     xs = [c["x"] for c in cells]
     ys = [c["y"] for c in cells]

@@ -268,31 +268,7 @@ def _attack(
 
 
 def _legend(state: BattleState, cells: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    used = sorted({c["terrain"] for c in cells})
-    out = []
-    for name in used:
-        kind = state.board.kinds.get(name)
-        traits = []
-        if kind is not None:
-            if kind.blocks_los:
-                traits.append("blocks sight")
-            if kind.impassable:
-                traits.append("impassable")
-            elif kind.move_cost != 1:
-                traits.append(f"{kind.move_cost} SP to enter")
-            if kind.cover != "none":
-                traits.append(f"{kind.cover} cover")
-            if kind.heat_end_of_turn:
-                h = kind.heat_end_of_turn
-                traits.append(f"{'+' if h > 0 else '−'}{abs(h)} Heat at turn end")
-        out.append(
-            {
-                "terrain": name,
-                "name": name.replace("_", " "),
-                "traits": ", ".join(traits) or "open ground",
-            }
-        )
-    return out
+    return board_svg.legend(state.board.kinds, cells)
 
 
 def _overlays(state: BattleState) -> list[dict[str, Any]]:

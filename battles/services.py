@@ -177,6 +177,16 @@ def _sealed(setup: Mapping[str, Any]) -> tuple[Mapping[str, Any], bytes | None]:
     return {**setup, "dice": {**dice, "commitment": dice_commitment(secret)}}, secret
 
 
+def battle_setup_check(*, setup: Mapping[str, Any]) -> dict[str, Any]:
+    """What `battle_create` checks of a setup, nothing written: the setup normalised by the
+    engine (`parse_setup`; InvalidInput names the field and rule) and every seat's player an
+    existing username. A form can show a setup's refusals before anything is created."""
+    setup, _ = _sealed(setup)
+    normalised = parse_setup(setup)
+    _players(normalised["seats"], "seats")
+    return normalised
+
+
 @transaction.atomic
 def battle_create(
     *, gm: AbstractBaseUser, setup: Mapping[str, Any], battle_id: uuid.UUID | None = None

@@ -60,11 +60,11 @@ django.setup()
 
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.db import connection  # noqa: E402
-from rest_framework.authtoken.models import Token  # noqa: E402
 
 from battles.engine.demo import demo_setup  # noqa: E402
 from battles.services import battle_create  # noqa: E402
 from bench.benchdb import throwaway_database  # noqa: E402
+from penance_site.accounts.tokens import api_token_create  # noqa: E402
 
 GUNICORN = str(Path(sys.executable).with_name("gunicorn"))
 
@@ -294,13 +294,16 @@ def main() -> None:
         for mode in args.modes:
             alice = model.objects.create_user(username=f"alice-{mode}")
             bob = model.objects.create_user(username=f"bob-{mode}")
-            tokens = (Token.objects.create(user=alice).key, Token.objects.create(user=bob).key)
+            tokens = (
+                api_token_create(user=alice, name="bench")[1],
+                api_token_create(user=bob, name="bench")[1],
+            )
             battle = battle_create(gm=gm, setup=demo_setup(players=(alice.username, bob.username)))
             watcher_tokens = []
             for i in range(args.watchers):
                 watcher = model.objects.create_user(username=f"watcher-{mode}-{i}")
                 battle.watchers.create(user=watcher)
-                watcher_tokens.append(Token.objects.create(user=watcher).key)
+                watcher_tokens.append(api_token_create(user=watcher, name="bench")[1])
             ports = (args.port, args.port + 1)
             servers = [start_server(database_url(name), p, args.workers, mode) for p in ports]
             try:

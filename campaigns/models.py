@@ -310,3 +310,28 @@ class OutcomeOutbox(models.Model):
 
     def __str__(self) -> str:
         return f"outcome of {self.battle_id}"
+
+
+# --- boards a GM drew (issue 14) ---------------------------------------------------------------
+
+
+class CampaignBoard(models.Model):
+    """A board a campaign's GM painted in the board editor: a FORMATS.md board document,
+    always as the engine's board parser normalised it (`Board.to_document`). The mission
+    wizard offers it next to the shipped library (campaigns/boards/)."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="boards")
+    name = models.CharField(max_length=200)
+    document = models.JSONField()
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["campaign", "name", "created_at"]
+
+    def __str__(self) -> str:
+        return self.name

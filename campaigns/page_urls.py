@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import pages
+from . import board_pages, pages
 
 CAMPAIGN = "campaigns/<uuid:campaign_id>"
 
@@ -29,4 +29,13 @@ urlpatterns = [
     ),
     path("join/<str:token>/", pages.join_page, name="campaign-join"),
     path("accounts/profile/", pages.profile_page, name="profile"),
+]
+
+urlpatterns += [
+    path(f"{CAMPAIGN}/boards/", board_pages.board_list_page, name="board-list"),
+    path(f"{CAMPAIGN}/boards/<uuid:board_id>/", board_pages.board_editor_page, name="board-editor"),
+    path(f"{CAMPAIGN}/boards/<uuid:board_id>/paint", board_pages.board_paint, name="board-paint"),
+    path(
+        f"{CAMPAIGN}/boards/<uuid:board_id>/delete", board_pages.board_delete, name="board-delete"
+    ),
 ]

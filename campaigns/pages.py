@@ -30,16 +30,17 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
-from rest_framework.authtoken.models import Token
 
 from battles.engine.arcs import SHIELDS
 from battles.engine.battle.state import SP_MAXIMUM, WOUND_DECK
+from battles.engine.board import parse_board
 from battles.engine.cards import CARD_KINDS
 from battles.engine.errors import InvalidInput, RuleViolation
 from battles.engine.hexes import DIRECTION_NAMES
 from battles.engine.ruleset import DEFAULT_VERSION, RULESETS, parse_ruleset
+from penance_site.accounts import tokens
 
-from . import catalogue, domain, selectors, services
+from . import board_drawing, catalogue, domain, selectors, services
 from .models import Campaign
 
 
@@ -873,7 +874,12 @@ def deck_builder_page(
     request: HttpRequest, campaign_id: uuid.UUID, build_id: uuid.UUID | None = None
 ) -> HttpResponse:
     """A new build (no build id) or the next version of one. Buttons: filter the catalogue,
-    check the deck (every problem with its rule), save as a new build version (PRG)."""
+    check the deck (every problem with its rule), save as a new build version (PRG).
+
+    With htmx the page checks the deck as counts change (`action=check` answers only the
+    deck's status, `_deck_status.html`) and filters the catalogue as the search is typed
+    (`action=filter`, the page's `#catalogue` is swapped); a refused save lists the same
+    problems as the check."""
     campaign, role = _campaign(request, campaign_id)
     state = selectors.campaign_state(campaign=campaign)
     build = _build_of(state, build_id) if build_id is not None else None
@@ -882,8 +888,8 @@ def deck_builder_page(
     errors: list[FormError] = []
     checked: list[FormError] | None = None
     status = 200
+    action = request.POST.get("action", "check") if request.method == "POST" else ""
     if request.method == "POST":
-        action = request.POST.get("action", "check")
         try:
             draft = DeckDraft.of_form(request.POST)
         except InvalidInput as exc:
@@ -922,13 +928,36 @@ def deck_builder_page(
     else:
         draft = DeckDraft.of_version(build) if build else _empty_draft(request, role)
         data = request.GET
-    context = _builder_context(campaign, role, state, build, draft, data)
-    context.update({"errors": errors, "checked": checked})
-    return render(request, "campaigns/deck_builder.html", context, status=status)
+    if request.htmx and action == "check":  # type: ignore[attr-defined]
+        # The live check: the deck's status only (no catalogue); a refused field is one
+        # more problem.
+        rows = (
+            catalogue.card_rows_for((c, n, draft.versions.get(c)) for c, n in draft.counts.items())
+            if draft.counts
+            else []
+        )
+        status_context = {
+            "deck_rows": [{"cv": cv, "count": n} for cv, n in rows],
+            "total": sum(draft.counts.values()),
+            "checked": [*errors, *(checked or [])],
+        }
+        response = render(request, "campaigns/_deck_status.html", status_context)
+    else:
+        context = _builder_context(campaign, role, state, build, draft, data)
+        context.update({"errors": errors, "checked": checked})
+        response = render(request, "campaigns/deck_builder.html", context, status=status)
+    response["Vary"] = "HX-Request"
+    return response
 
 
 def _unknown_cards(draft: DeckDraft) -> list[FormError]:
     """A refusal per deck row whose card (or pinned version) the catalogue does not hold."""
+    try:  # one look-up for the whole deck; row by row only to name every unknown one
+        catalogue.card_rows_for((c, n, draft.versions.get(c)) for c, n in draft.counts.items())
+    except InvalidInput:
+        pass
+    else:
+        return []
     errors = []
     for card, count in draft.counts.items():
         try:
@@ -947,15 +976,24 @@ def _row_card(error: FormError, draft: DeckDraft) -> str:
 
 
 def _named_rows(errors: list[FormError], draft: DeckDraft) -> list[FormError]:
-    """`deck[i]` fields named by their card, as the builder lists them."""
+    """`deck[i]` fields named by their card's name, as the check names them (a card the
+    catalogue does not hold by its id)."""
     cards = list(draft.counts)
+    names = dict(zip(cards, cards, strict=True))
+    try:
+        rows = catalogue.card_rows_for(
+            (c, n, draft.versions.get(c)) for c, n in draft.counts.items()
+        )
+    except InvalidInput:
+        rows = []  # an unknown card: every row keeps its id
+    names.update((cv.card_id, cv.name) for cv, _ in rows)
     out = []
     for e in errors:
         field = e.field or ""
         if field.startswith("deck[") and "]" in field:
             index = field[5 : field.index("]")]
             if index.isdigit() and int(index) < len(cards):
-                field = f"deck: {cards[int(index)]}{field[field.index(']') + 1 :]}"
+                field = f"deck: {names[cards[int(index)]]}{field[field.index(']') + 1 :]}"
         out.append(FormError(field or None, e.message, e.rule, e.code))
     return out
 
@@ -1086,39 +1124,116 @@ def _wizard_board(data: Mapping[str, str], library: list[selectors.LibraryBoard]
     return found.document
 
 
+def _wizard_dice(data: Mapping[str, str]) -> dict[str, Any]:
+    dice: dict[str, Any] = {"mode": data.get("dice_mode", "digital")}
+    seed_raw = data.get("seed", "").strip()
+    if seed_raw:
+        dice["seed"] = _whole(seed_raw, "seed", "R-TRN-1")
+    return dice
+
+
+def _wizard_drawing(
+    data: Mapping[str, str],
+    board: selectors.LibraryBoard | None,
+    rows: list[dict[str, Any]],
+) -> dict[str, Any] | None:
+    """The chosen board drawn with every deployed pilot where the form puts them (seat
+    number, initial, facing line); None when the board document does not parse (the check
+    then says why)."""
+    document: object = board.document if board is not None else None
+    if data.get("board") == CUSTOM_BOARD:
+        try:
+            document = json.loads(data.get("board_document", "")[:MAX_BOARD_TEXT])
+        except ValueError:
+            return None
+    if document is None:
+        return None
+    try:
+        parsed = parse_board(document)
+    except InvalidInput:
+        return None
+    marks = []
+    for row in rows:
+        if not row["deploy"] or row["reason"]:
+            continue
+        try:
+            q = _whole(row["q"], "q", "R-BRD-1")
+            r = _whole(row["r"], "r", "R-BRD-1")
+        except InvalidInput:
+            continue
+        facing = int(row["facing"]) if row["facing"] in {"1", "2", "3", "4", "5", "6"} else None
+        marks.append(board_drawing.seat_mark(len(marks), row["pilot"].name, q, r, facing))
+    return board_drawing.drawing(parsed, marks)
+
+
+def _wizard_check(
+    mission: Any,
+    user: Any,
+    data: Mapping[str, str],
+    library: list[selectors.LibraryBoard],
+    rows: list[dict[str, Any]],
+) -> tuple[list[FormError], list[dict[str, Any]]]:
+    """The deployment as the engine judges it, nothing written: the refusals `mission_start`
+    would give (each with its field, named by pilot, and rule), or the seats as the engine
+    normalised them."""
+    names: list[str] = []
+    try:
+        seats, names = _wizard_seats(rows)
+        setup = services.mission_start_check(
+            mission=mission,
+            actor=user,
+            board=_wizard_board(data, library),
+            seats=seats,
+            dice=_wizard_dice(data),
+            policy=data.get("policy", "prompt"),
+        )
+    except REFUSALS as exc:
+        return _seat_named(FormError.of(exc), names), []
+    placed = [
+        {
+            "seat": i,
+            "pilot": names[i],
+            "side": s["side"],
+            "at": f"{s['at'][0]},{s['at'][1]}",
+            "facing": DIRECTION_NAMES[s["facing"]],
+        }
+        for i, s in enumerate(setup["seats"])
+    ]
+    return [], placed
+
+
 @GET_POST
 @login_required
 def mission_wizard_page(
     request: HttpRequest, campaign_id: uuid.UUID, mission_id: uuid.UUID
 ) -> HttpResponse:
-    """The GM plans a mission's battle: board, deployments, dice, prompt policy; the campaign
-    fixes the ruleset (R-PLT-5). Starting opens the battle's replay page."""
+    """The GM plans a mission's battle: board, deployments (fields, or a click on the drawn
+    board), dice, prompt policy; the campaign fixes the ruleset (R-PLT-5). Every change is
+    checked by the engine at once (htmx asks with `action=check`; without a script the
+    "Check deployment" button does); starting opens the battle's replay page."""
     campaign, role = _campaign(request, campaign_id)
     _gm_only(role)
     mission = selectors.mission_in(campaign=campaign, mission_id=mission_id)
     if mission is None:
         raise Http404("no such mission in this campaign")
     state = selectors.campaign_state(campaign=campaign)
-    library = selectors.board_library()
+    library = selectors.board_library_for(campaign=campaign)
     data: Mapping[str, str] = request.POST if request.method == "POST" else {}
-    chosen = request.GET.get("board") or data.get("board") or library[0].slug
+    chosen = data.get("board") or request.GET.get("board") or library[0].slug
     board = next((b for b in library if b.slug == chosen), None)
     rows = _wizard_rows(state, board, data)
     errors: list[FormError] = []
-    if request.method == "POST":
+    action = data.get("action", "start")
+    if request.method == "POST" and action == "start":
         names: list[str] = []
         try:
             seats, names = _wizard_seats(rows)
-            seed_raw = data.get("seed", "").strip()
-            dice: dict[str, Any] = {"mode": data.get("dice_mode", "digital")}
-            if seed_raw:
-                dice["seed"] = _whole(seed_raw, "seed", "R-TRN-1")
             battle = services.mission_start(
                 mission=mission,
                 actor=request.user,  # type: ignore[arg-type]
                 board=_wizard_board(data, library),
                 seats=seats,
-                dice=dice,
+                dice=_wizard_dice(data),
                 policy=data.get("policy", "prompt"),
                 name=data.get("battle_name", "").strip() or None,
             )
@@ -1126,6 +1241,17 @@ def mission_wizard_page(
             errors = _seat_named(FormError.of(exc), names)
         else:
             return HttpResponseRedirect(f"/battles/{battle.id}/replay/")
+    check_data = data or {"board": chosen}
+    problems, placed = _wizard_check(mission, request.user, check_data, library, rows)
+    deploy = {
+        "drawing": _wizard_drawing(check_data, board, rows),
+        "problems": problems,
+        "placed": placed,
+    }
+    if request.htmx:  # type: ignore[attr-defined]
+        response = render(request, "campaigns/_wizard_deploy.html", {"deploy": deploy})
+        response["Vary"] = "HX-Request"
+        return response
     earlier = next(
         (m for m in state.missions if m.number < mission.number and m.status != "completed"),
         None,
@@ -1144,8 +1270,11 @@ def mission_wizard_page(
         "form": data,
         "errors": errors,
         "custom": CUSTOM_BOARD,
+        "deploy": deploy,
     }
-    return render(request, "campaigns/wizard.html", context, status=400 if errors else 200)
+    response = render(request, "campaigns/wizard.html", context, status=400 if errors else 200)
+    response["Vary"] = "HX-Request"
+    return response
 
 
 # --- people: invitations, sign-up, profile ---------------------------------------------------------
@@ -1185,32 +1314,43 @@ def join_page(request: HttpRequest, token: str) -> HttpResponse:
 @GET_POST
 @login_required
 def profile_page(request: HttpRequest) -> HttpResponse:
-    """The signed-in user's own page: their campaigns, password change, and their API token
-    (create, replace, revoke). A new token is shown once, right after it is made."""
-    new_token = ""
+    """The signed-in user's own page: their campaigns, password change, and their API
+    tokens: as many as they like, each named, each revoked on its own. A new token's key
+    is shown once, right after it is made (only its digest is stored)."""
     if request.method == "POST":
         action = request.POST.get("action")
+        user: Any = request.user
+        error = None
         if action == "create_token":
-            new_token = services.user_token_create(user=request.user)  # type: ignore[arg-type]
-            request.session["new_token"] = new_token
+            try:
+                token, key = tokens.api_token_create(user=user, name=request.POST.get("name", ""))
+            except tokens.TokenRefused as exc:
+                error = FormError(exc.field, exc.message)
+            else:
+                request.session["new_token"] = {"id": token.pk, "key": key}
         elif action == "revoke_token":
-            services.user_token_revoke(user=request.user)  # type: ignore[arg-type]
+            raw = request.POST.get("token", "")
+            if not (raw.isascii() and raw.isdigit()) or not tokens.api_token_revoke(
+                user=user, token_id=int(raw)
+            ):
+                error = FormError("token", "you hold no token with this id")
         else:
             error = FormError("action", "must be create_token or revoke_token")
-            return render(
-                request, "campaigns/profile.html", _profile_context(request, [error]), status=400
-            )
-        return _redirect("profile", anchor="token")
+        if error is not None:
+            context = _profile_context(request, [error])
+            context["form"] = request.POST
+            return render(request, "campaigns/profile.html", context, status=400)
+        return _redirect("profile", anchor="tokens")
     context = _profile_context(request, [])
-    context["new_token"] = request.session.pop("new_token", "")
+    context["new_token"] = request.session.pop("new_token", None)
     return render(request, "campaigns/profile.html", context)
 
 
 def _profile_context(request: HttpRequest, errors: list[FormError]) -> dict[str, Any]:
-    token = Token.objects.filter(user_id=request.user.pk).first()
     return {
         "errors": errors,
-        "token_created": token.created if token else None,
+        "tokens": tokens.api_tokens_of(user=request.user),  # type: ignore[arg-type]
+        "max_tokens": tokens.MAX_TOKENS,
         "campaigns": selectors.campaign_list_for(user=request.user).select_related("gm"),
     }
 

@@ -29,6 +29,7 @@ from . import domain
 from .codec import CAMPAIGN_EVENTS, STREAM_TYPE
 from .models import (
     Campaign,
+    CampaignBoard,
     CampaignPlayer,
     CardVersion,
     CasketBuild,
@@ -329,3 +330,29 @@ def board_library() -> list[LibraryBoard]:
             )
         )
     return boards
+
+
+def campaign_boards(*, campaign: Campaign) -> QuerySet[CampaignBoard]:
+    """The boards the campaign's GM drew (the board editor), by name."""
+    return CampaignBoard.objects.filter(campaign=campaign).order_by("name", "created_at")
+
+
+def campaign_board_in(*, campaign: Campaign, board_id: uuid.UUID) -> CampaignBoard | None:
+    return CampaignBoard.objects.filter(campaign=campaign, pk=board_id).first()
+
+
+def board_library_for(*, campaign: Campaign) -> list[LibraryBoard]:
+    """The boards the mission wizard offers this campaign: the shipped library, then the
+    boards its GM drew (slug `drawn-<id>`; no deployment suggestions)."""
+    drawn = [
+        LibraryBoard(
+            f"drawn-{b.id}",
+            b.name,
+            f"Drawn in this campaign's board editor: {len(b.document.get('hexes', []))} hexes "
+            "painted.",
+            b.document,
+            (),
+        )
+        for b in campaign_boards(campaign=campaign)
+    ]
+    return [*board_library(), *drawn]

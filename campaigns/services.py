@@ -25,8 +25,8 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
 
+from battles.engine.board import parse_board
 from battles.engine.cards import DeckProblem
 from battles.engine.errors import InvalidInput, RuleViolation
 from battles.engine.ruleset import parse_ruleset
@@ -36,7 +36,7 @@ from battles.selectors import (
     battle_stream_ended,
     users_by_username,
 )
-from battles.services import battle_create
+from battles.services import battle_create, battle_setup_check
 from penance_site.eventstore.store import RecordedEvent, StreamRef, append
 
 from . import domain
@@ -45,6 +45,7 @@ from .codec import CAMPAIGN_EVENTS
 from .models import (
     BuildVersion,
     Campaign,
+    CampaignBoard,
     CampaignPlayer,
     CardVersion,
     CasketBuild,
@@ -492,6 +493,51 @@ def mission_start(
     if _role(campaign, actor) != "gm":
         raise PermissionDenied("only the campaign's GM starts a mission")
     state = campaign_state(campaign=campaign)
+    battle_id = uuid.uuid4()
+    setup, command, events = _mission_setup(
+        campaign, mission, state, battle_id, board, seats, dice, policy, name
+    )
+    battle = battle_create(gm=actor, setup=setup, battle_id=battle_id)
+    _record(campaign, actor, state, command, events)
+    return battle
+
+
+def mission_start_check(
+    *,
+    mission: Mission,
+    actor: AbstractBaseUser,
+    board: object,
+    seats: object,
+    dice: object = None,
+    policy: str = "prompt",
+) -> dict[str, Any]:
+    """What `mission_start` would check, and nothing written: the campaign's refusals (a
+    dead pilot, R-PLT-1; a seat twice) and the battle setup's (a hex off the board or
+    impassable, R-BRD-1/R-BRD-3; a hex taken twice, R-TRN-1; a facing, R-BRD-2), raised as
+    `mission_start` raises them. Returns the setup as the engine normalised it (the mission
+    wizard's live check, issue 14)."""
+    if _role(mission.campaign, actor) != "gm":
+        raise PermissionDenied("only the campaign's GM starts a mission")
+    state = campaign_state(campaign=mission.campaign)
+    setup, _, _ = _mission_setup(
+        mission.campaign, mission, state, uuid.uuid4(), board, seats, dice, policy, None
+    )
+    return battle_setup_check(setup=setup)
+
+
+def _mission_setup(
+    campaign: Campaign,
+    mission: Mission,
+    state: domain.CampaignState,
+    battle_id: uuid.UUID,
+    board: object,
+    seats: object,
+    dice: object,
+    policy: str,
+    name: str | None,
+) -> tuple[dict[str, Any], domain.Command, list[domain.Event]]:
+    """The battle setup of a mission's start, and the campaign command and events that
+    record it; the domain refuses dead pilots, double seats and started missions first."""
     rows = _seat_rows(seats)
     chosen: list[tuple[domain.BuildState, int]] = []
     deployments: list[tuple[int, str, str, int]] = []
@@ -507,7 +553,6 @@ def mission_start(
             raise InvalidInput(f"seats[{i}].build_version", "must be a build version number")
         deployments.append((i, pilot.id, build.id, version))
         chosen.append((build, version))
-    battle_id = uuid.uuid4()
     # The domain refuses dead pilots, double seats and started missions before anything
     # is built; its events are recorded below once the battle exists.
     command = domain.StartMission(str(mission.id), str(battle_id), tuple(deployments))
@@ -552,9 +597,7 @@ def mission_start(
         # The battle hands its outcome over and then refuses commands (R-ADD-32).
         "campaign": {"campaign_id": str(campaign.id), "mission_id": str(mission.id)},
     }
-    battle = battle_create(gm=actor, setup=setup, battle_id=battle_id)
-    _record(campaign, actor, state, command, events)
-    return battle
+    return setup, command, events
 
 
 # --- battle outcome, exactly once ----------------------------------------------------------------
@@ -751,18 +794,82 @@ def campaign_invite_accept(*, token: str, user: AbstractBaseUser) -> Campaign:
     return campaign
 
 
-# --- API tokens of the signed-in user (issue 14) ---------------------------------------------------
+# --- boards a GM draws (issue 14) ----------------------------------------------------------------
+
+# The board editor draws every hex as a button; it makes boards up to these sizes (the engine
+# itself takes larger ones, battles/engine/board.py).
+EDITOR_MAX_RADIUS = 12
+EDITOR_MAX_SIDE = 24
+
+
+def _gm_of(campaign: Campaign, actor: AbstractBaseUser) -> None:
+    if _role(campaign, actor) != "gm":
+        raise PermissionDenied("only the campaign's GM draws its boards (R-ADD-31)")
+
+
+def _editor_shape(shape: Mapping[str, Any]) -> None:
+    if shape.get("kind") == "hexagon":
+        radius = shape.get("radius")
+        if isinstance(radius, int) and radius > EDITOR_MAX_RADIUS:
+            raise InvalidInput(
+                "board.shape.radius",
+                f"the editor draws hexagons of radius up to {EDITOR_MAX_RADIUS}",
+            )
+    for side in ("width", "height"):
+        value = shape.get(side)
+        if isinstance(value, int) and value > EDITOR_MAX_SIDE:
+            raise InvalidInput(
+                f"board.shape.{side}", f"the editor draws rectangles up to {EDITOR_MAX_SIDE} a side"
+            )
 
 
 @transaction.atomic
-def user_token_create(*, user: AbstractBaseUser) -> str:
-    """A new API token for the user (for table tools and scripts: `Authorization: Token …`).
-    A user holds one token at a time (rest_framework.authtoken): a new one replaces the old."""
-    Token.objects.filter(user=user).delete()
-    return str(Token.objects.create(user=user).key)
+def board_create(
+    *, campaign: Campaign, actor: AbstractBaseUser, name: str, shape: Mapping[str, Any]
+) -> CampaignBoard:
+    """A new, all clear, level 0 board of the campaign, checked by the engine's board parser
+    (`parse_board`: an error names the field, e.g. `board.shape.radius`)."""
+    _gm_of(campaign, actor)
+    name = name.strip()
+    if not name:
+        raise InvalidInput("board.name", "is required")
+    _editor_shape(shape)
+    board = parse_board({"name": name, "shape": dict(shape), "hexes": []}, "board")
+    return CampaignBoard.objects.create(
+        campaign=campaign, name=board.name, document=board.to_document(), created_by=actor
+    )
 
 
-def user_token_revoke(*, user: AbstractBaseUser) -> bool:
-    """Delete the user's API token; False when they had none."""
-    deleted, _ = Token.objects.filter(user=user).delete()
-    return bool(deleted)
+@transaction.atomic
+def board_paint(
+    *,
+    board: CampaignBoard,
+    actor: AbstractBaseUser,
+    cells: Sequence[tuple[int, int]],
+    terrain: str,
+    level: int,
+) -> CampaignBoard:
+    """Paint hexes with a terrain kind and a level (R-BRD-3, R-BRD-4); the board is saved as
+    the engine's board parser normalises it, or refused with the parser's field and rule
+    (an unknown terrain, a level outside 0–2, a hex outside the shape)."""
+    board = CampaignBoard.objects.select_for_update().get(pk=board.pk)
+    _gm_of(board.campaign, actor)
+    document = dict(board.document)
+    hexes = {(h["q"], h["r"]): dict(h) for h in document.get("hexes", [])}
+    for q, r in cells:
+        hexes.pop((q, r), None)  # a painted hex goes last: its errors name the last entries
+        hexes[(q, r)] = {"q": q, "r": r, "terrain": terrain, "level": level}
+    document["hexes"] = list(hexes.values())
+    parsed = parse_board(document, "board")
+    board.document = parsed.to_document()
+    board.updated_at = timezone.now()
+    board.save(update_fields=["document", "updated_at"])
+    return board
+
+
+@transaction.atomic
+def board_delete(*, board: CampaignBoard, actor: AbstractBaseUser) -> None:
+    """Remove a drawn board from the campaign's library; battles keep their own copy of the
+    board they were set up on (the setup holds the whole document)."""
+    _gm_of(board.campaign, actor)
+    board.delete()

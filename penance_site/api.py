@@ -8,7 +8,7 @@ from typing import Any
 from django.http import HttpRequest, JsonResponse
 from django.urls import resolve
 from rest_framework import serializers, status
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.exceptions import ParseError, ValidationError
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from battles.engine.errors import InvalidInput, RuleViolation
+from penance_site.accounts.tokens import HashedTokenAuthentication
 from penance_site.eventstore.store import CommandIdReused, ConcurrencyError
 from penance_site.parsers import LimitedJSONParser
 
@@ -47,7 +48,7 @@ class SignedInView(APIView):
     """The base of the battle, campaign and card endpoints: JSON in, a signed-in user."""
 
     # Token first: its WWW-Authenticate header turns an anonymous request into a 401.
-    authentication_classes = (TokenAuthentication, SessionAuthentication)
+    authentication_classes = (HashedTokenAuthentication, SessionAuthentication)
     permission_classes = (IsAuthenticated,)
     parser_classes = (LimitedJSONParser,)
 

@@ -8,8 +8,7 @@ from typing import Any
 from django.contrib.auth import authenticate, logout
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
-from rest_framework.authtoken.models import Token
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -18,7 +17,9 @@ from rest_framework.views import APIView
 from penance_site.api import ErrorsOutput, RefusalOutput, refusal
 from penance_site.api_fields import StrictSerializer
 
+from .models import ApiToken
 from .services import client_address, login_locked_out
+from .tokens import HashedTokenAuthentication, api_token_sign_in
 
 
 class TokenInput(StrictSerializer):
@@ -59,12 +60,14 @@ class TokenView(APIView):
         if user is None or not user.is_active:
             error = {"field": "password", "message": "wrong username or password", "rule": None}
             return Response({"errors": [error]}, status=status.HTTP_400_BAD_REQUEST)
-        token, _ = Token.objects.get_or_create(user=user)
-        return Response({"token": token.key})
+        # Each sign-in makes a token of its own (only digests are kept, so an earlier key
+        # cannot be handed out again); API logout deletes it, the profile page lists it.
+        key = api_token_sign_in(user=user)
+        return Response({"token": key})
 
 
 class LogoutView(APIView):
-    authentication_classes = (TokenAuthentication, SessionAuthentication)
+    authentication_classes = (HashedTokenAuthentication, SessionAuthentication)
     permission_classes = (IsAuthenticated,)
 
     @extend_schema(
@@ -74,7 +77,7 @@ class LogoutView(APIView):
         responses={204: None, 401: OpenApiResponse(RefusalOutput, "not signed in")},
     )
     def post(self, request: Request) -> Response:
-        if isinstance(request.auth, Token):
+        if isinstance(request.auth, ApiToken):
             request.auth.delete()
         else:
             logout(request._request)

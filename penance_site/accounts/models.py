@@ -1,4 +1,6 @@
+from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 
 class LoginFailure(models.Model):
@@ -17,3 +19,24 @@ class LoginFailure(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.key}: {self.failures}"
+
+
+class ApiToken(models.Model):
+    """One of a user's API tokens (`Authorization: Token <key>`), named by its owner; a user
+    holds as many as they like and revokes each on its own. Only the key's SHA-256 is
+    stored: the key is shown once, when it is made (accounts/tokens.py)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    name = models.CharField(max_length=100)
+    digest = models.CharField(max_length=64, unique=True)  # sha256(key), hex
+    prefix = models.CharField(max_length=8)  # the key's first characters, to tell them apart
+    created_at = models.DateTimeField(default=timezone.now)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["user", "created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"

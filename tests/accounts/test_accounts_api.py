@@ -9,7 +9,9 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client, override_settings
-from rest_framework.authtoken.models import Token
+
+from penance_site.accounts.models import ApiToken
+from penance_site.accounts.tokens import digest_of
 
 pytestmark = pytest.mark.django_db
 
@@ -37,7 +39,8 @@ def test_token_for_good_credentials_signs_in_api_requests(ann: User) -> None:
     response = token_for("ann", "right-horse-42")
     assert response.status_code == 200, response.content
     key = response.json()["token"]
-    assert Token.objects.get(user=ann).key == key
+    (stored,) = ApiToken.objects.filter(user=ann)
+    assert stored.digest == digest_of(key) and key not in stored.digest  # only its digest
     assert Client().get("/api/campaigns/", HTTP_AUTHORIZATION=f"Token {key}").status_code == 200
 
 
@@ -45,7 +48,7 @@ def test_wrong_password_is_400_naming_the_password(ann: User) -> None:
     response = token_for("ann", "wrong")
     assert response.status_code == 400
     assert [e["field"] for e in response.json()["errors"]] == ["password"]
-    assert not Token.objects.filter(user=ann).exists()
+    assert not ApiToken.objects.filter(user=ann).exists()
 
 
 @override_settings(PENANCE_LOGIN_MAX_FAILURES=3)
@@ -98,7 +101,7 @@ def test_logout_with_a_token_deletes_the_token(ann: User) -> None:
     key = token_for("ann", "right-horse-42").json()["token"]
     auth = {"HTTP_AUTHORIZATION": f"Token {key}"}
     assert Client().post("/api/auth/logout", **auth).status_code == 204
-    assert not Token.objects.filter(key=key).exists()
+    assert not ApiToken.objects.filter(digest=digest_of(key)).exists()
     assert Client().get("/api/campaigns/", **auth).status_code == 401
 
 
@@ -117,3 +120,24 @@ def test_logout_needs_a_signed_in_user() -> None:
 
 def test_no_password_reset_route_without_mail_configured(client: Client) -> None:
     assert client.get("/accounts/password_reset/").status_code == 404
+
+
+def test_staff_see_api_tokens_without_keys_or_digests_and_may_revoke_one(
+    ann: User, django_user_model: type[User]
+) -> None:
+    from penance_site.accounts.tokens import api_token_create
+
+    token, key = api_token_create(user=ann, name="table laptop")
+    staff = django_user_model.objects.create_user(username="root", is_staff=True)
+    staff.is_superuser = True
+    staff.save()
+    client = Client()
+    client.force_login(staff)
+    listing = client.get("/admin/accounts/apitoken/").content.decode()
+    assert "table laptop" in listing and key not in listing and token.digest not in listing
+    page = client.get(f"/admin/accounts/apitoken/{token.pk}/change/").content.decode()
+    assert key not in page and token.digest not in page
+    assert client.get("/admin/accounts/apitoken/add/").status_code == 403
+    assert client.get("/admin/authtoken/tokenproxy/").status_code == 404
+    client.post(f"/admin/accounts/apitoken/{token.pk}/delete/", {"post": "yes"})
+    assert not ApiToken.objects.filter(pk=token.pk).exists()

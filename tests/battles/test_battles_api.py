@@ -15,7 +15,6 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.test import Client, override_settings
-from rest_framework.authtoken.models import Token
 
 from battles.codec import BATTLE_EVENTS
 from battles.engine.battle import replay, state_view
@@ -24,6 +23,7 @@ from battles.engine.ruleset import ENGINE_VERSION
 from battles.models import Battle
 from battles.selectors import battle_state_at
 from battles.services import TIMESTAMP_FORMAT
+from penance_site.accounts.tokens import api_token_create
 from penance_site.eventstore.models import Event, Snapshot
 from penance_site.eventstore.store import (
     StreamRef,
@@ -282,9 +282,9 @@ def test_anonymous_requests_are_401(clients: dict[str, Client], method: str, url
 def test_token_authentication_works(
     users: dict[str, User], clients: dict[str, Client], battle_id: str
 ) -> None:
-    token = Token.objects.create(user=users["player"])
+    _, key = api_token_create(user=users["player"], name="table tool")
     client = Client()
-    ok = client.get(f"/api/battles/{battle_id}/", HTTP_AUTHORIZATION=f"Token {token.key}")
+    ok = client.get(f"/api/battles/{battle_id}/", HTTP_AUTHORIZATION=f"Token {key}")
     assert ok.status_code == 200 and ok.json()["role"] == "player"
     seat = active_seat(clients["gm"], battle_id)
     sent = post(
@@ -296,7 +296,7 @@ def test_token_authentication_works(
             "type": "pass",
             "seat": seat,
         },
-        HTTP_AUTHORIZATION=f"Token {token.key}",
+        HTTP_AUTHORIZATION=f"Token {key}",
     )
     assert sent.status_code == 201, sent.content
     wrong = client.get(f"/api/battles/{battle_id}/", HTTP_AUTHORIZATION="Token not-a-token")

@@ -102,7 +102,7 @@ def test_saving_an_illegal_deck_is_a_400_with_every_rule_and_changes_nothing(dc:
     assert r.status_code == 400
     body = r.content.decode()
     assert "Nothing was changed" in body and "R-ADD-29" in body and "R-TRN-1" in body
-    assert "<strong>deck: pyre-lance</strong>" in body
+    assert "<strong>deck: Pyre Lance</strong>" in body
     assert versions(anns) == 1
     # the draft survives the refusal
     assert 'name="count-pyre-lance" min="0" max="30" value="6"' in body
@@ -222,3 +222,63 @@ def test_a_card_not_in_the_catalogue_is_a_400_naming_it(dc: Any, action: str) ->
     data = {**form(SCOUT), "version-pyre-lance": "7", "action": action}
     r = client_for(dc.ann).post(f"{base(dc)}new/", data)
     assert r.status_code == 400 and "has no version 7" in r.content.decode()
+
+
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+def _problem_items(html: str) -> list[str]:
+    block = re.search(r'id="problems".*?</div>', html, re.S)
+    assert block is not None
+    return re.findall(r"<li[^>]*>(.*?)</li>", block.group(0), re.S)
+
+
+def test_the_live_check_answers_the_deck_status_with_every_rule_and_save_refuses_the_same(
+    dc: Any,
+) -> None:
+    CardVersion.objects.filter(card_id="pyre-lance").update(copies_per_deck=3)
+    deck = {**SCOUT, "pyre-lance": 6}
+    ann = client_for(dc.ann)
+    live = ann.post(f"{base(dc)}new/", {**form(deck), "action": "check"}, **HX)
+    assert live.status_code == 200 and "HX-Request" in live["Vary"]
+    body = live.content.decode()
+    assert body.lstrip().startswith('<div id="deck-status">')
+    assert f"Deck: {sum(deck.values())} of 30 cards" in body
+    checked = _problem_items(body)
+    assert len(checked) == 2 and any("R-ADD-29" in p for p in checked)
+    assert any("R-TRN-1" in p for p in checked)
+    saved = ann.post(f"{base(dc)}new/", {**form(deck), "action": "save"})
+    assert saved.status_code == 400
+    refused = re.search(r'<div class="errors" role="alert".*?</div>', saved.content.decode(), re.S)
+    assert refused is not None
+    items = [re.sub(r'\s*<a class="rule"[^>]*>|</a>', " ", p).split() for p in checked]
+    listed = [
+        re.sub(r'<span class="rule">|</span>', " ", li).split()
+        for li in re.findall(r"<li[^>]*>(.*?)</li>", refused.group(0), re.S)
+    ]
+    assert listed == items  # the same problems, fields and rules, in the same order
+    assert CasketBuild.objects.count() == 2
+
+
+def test_the_live_check_of_a_legal_deck_says_so_and_a_bad_count_is_a_problem(dc: Any) -> None:
+    ann = client_for(dc.ann)
+    ok = ann.post(f"{base(dc)}new/", {**form(SCOUT), "action": "check"}, **HX).content.decode()
+    assert "✔ Legal deck: no problems." in ok
+    bad = ann.post(
+        f"{base(dc)}new/", {**form(SCOUT), "count-pyre-lance": "many", "action": "check"}, **HX
+    ).content.decode()
+    assert "<strong>count-pyre-lance</strong>" in bad and "(R-TRN-1)" in bad
+
+
+def test_the_live_check_and_filter_follow_the_pages_access(dc: Any) -> None:
+    (outsider,) = make_users("outsider")
+    bobs = dc.builds[1]
+    data = {**form(SCOUT), "action": "check"}
+    assert client_for(outsider).post(f"{base(dc)}new/", data, **HX).status_code == 404
+    assert client_for(dc.ann).post(f"{base(dc)}{bobs.id}/edit/", data, **HX).status_code == 403
+    assert client_for(dc.gm).post(f"{base(dc)}{bobs.id}/edit/", data, **HX).status_code == 200
+    assert Client().post(f"{base(dc)}new/", data, **HX).status_code == 302
+    filtered = client_for(dc.ann).post(
+        f"{base(dc)}new/", {**form(SCOUT), "q": "lance", "action": "filter"}, **HX
+    )
+    assert re.findall(r'<tr data-card="([a-z-]+)">', filtered.content.decode()) == ["pyre-lance"]

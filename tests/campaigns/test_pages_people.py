@@ -1,18 +1,20 @@
 """Issue 14: people: the GM's invitation link (sign-up through it joins the campaign, no
-email), the profile page with the user's own API token, and the header (Admin for staff)."""
+email), the profile page with the user's own API tokens (several, named, each revocable), and the header (Admin for staff)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import signing
 from django.test import Client
-from rest_framework.authtoken.models import Token
 
 from campaigns import selectors, services
 from campaigns.models import CampaignPlayer
+from penance_site.accounts.models import ApiToken
+from penance_site.accounts.tokens import api_token_create
 
 from .builders import demo_campaign, make_users
 from .test_pages_campaign import client_for
@@ -88,31 +90,58 @@ def test_an_invitation_for_another_campaign_gm_is_void(dc: Any) -> None:
     assert Client().get(f"/join/{token}/").status_code == 400
 
 
-def test_profile_creates_shows_once_and_revokes_the_users_own_token(dc: Any) -> None:
+def test_profile_makes_several_named_tokens_each_shown_once_and_revoked_alone(dc: Any) -> None:
     client = client_for(dc.ann)
     assert Client().get("/accounts/profile/")["Location"].startswith("/accounts/login/")
     assert "You have no token" in client.get("/accounts/profile/").content.decode()
-    r = client.post("/accounts/profile/", {"action": "create_token"})
-    assert r.status_code == 302 and r["Location"] == "/accounts/profile/#token"
-    key = Token.objects.get(user=dc.ann).key
-    first = client.get("/accounts/profile/").content.decode()
-    assert key in first
-    assert key not in client.get("/accounts/profile/").content.decode()  # shown once
-    api = Client(HTTP_AUTHORIZATION=f"Token {key}").get("/api/campaigns/")
-    assert api.status_code == 200
-    client.post("/accounts/profile/", {"action": "create_token"})
-    assert Token.objects.get(user=dc.ann).key != key  # replaced
-    client.post("/accounts/profile/", {"action": "revoke_token"})
-    assert not Token.objects.filter(user=dc.ann).exists()
-    assert Client(HTTP_AUTHORIZATION=f"Token {key}").get("/api/campaigns/").status_code == 401
-    r = client.post("/accounts/profile/", {"action": "steal"})
-    assert r.status_code == 400 and "<strong>action</strong>" in r.content.decode()
+    keys = []
+    for name in ("table laptop", "dice bot"):
+        r = client.post("/accounts/profile/", {"action": "create_token", "name": name})
+        assert r.status_code == 302 and r["Location"] == "/accounts/profile/#tokens"
+        page = client.get("/accounts/profile/").content.decode()
+        key = re.search(r'id="new-token" readonly size="44"[^>]*value="([0-9a-f]{40})"', page)
+        assert key is not None
+        keys.append(key.group(1))
+        assert key.group(1) not in client.get("/accounts/profile/").content.decode()  # once
+    page = client.get("/accounts/profile/").content.decode()
+    assert "table laptop" in page and "dice bot" in page and f"{keys[0][:6]}…" in page
+    held = list(ApiToken.objects.filter(user=dc.ann).order_by("created_at", "id"))
+    assert [t.name for t in held] == ["table laptop", "dice bot"]
+    assert all(k not in t.digest for t, k in zip(held, keys, strict=True))  # digests only
+    for key in keys:
+        assert Client(HTTP_AUTHORIZATION=f"Token {key}").get("/api/campaigns/").status_code == 200
+    r = client.post("/accounts/profile/", {"action": "revoke_token", "token": str(held[0].pk)})
+    assert r.status_code == 302
+    assert Client(HTTP_AUTHORIZATION=f"Token {keys[0]}").get("/api/campaigns/").status_code == 401
+    assert Client(HTTP_AUTHORIZATION=f"Token {keys[1]}").get("/api/campaigns/").status_code == 200
+    held[1].refresh_from_db()
+    assert held[1].last_used_at is not None  # the API use is recorded
 
 
-def test_profile_touches_only_the_users_own_token(dc: Any) -> None:
-    bob_key = services.user_token_create(user=dc.bob)
-    client_for(dc.ann).post("/accounts/profile/", {"action": "revoke_token"})
-    assert Token.objects.get(user=dc.bob).key == bob_key
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [
+        ({"action": "steal"}, "action"),
+        ({"action": "create_token", "name": "  "}, "name"),
+        ({"action": "create_token", "name": "x" * 101}, "name"),
+        ({"action": "revoke_token", "token": "abc"}, "token"),
+        ({"action": "revoke_token", "token": "999999"}, "token"),
+    ],
+)
+def test_bad_token_forms_are_a_400_naming_the_field(
+    dc: Any, data: dict[str, str], field: str
+) -> None:
+    r = client_for(dc.ann).post("/accounts/profile/", data)
+    assert r.status_code == 400 and f"<strong>{field}</strong>" in r.content.decode()
+    assert not ApiToken.objects.filter(user=dc.ann).exists()
+
+
+def test_profile_touches_only_the_users_own_tokens(dc: Any) -> None:
+    bobs, bob_key = api_token_create(user=dc.bob, name="bob's tool")
+    r = client_for(dc.ann).post("/accounts/profile/", {"action": "revoke_token", "token": bobs.pk})
+    assert r.status_code == 400
+    assert "bob's tool" not in client_for(dc.ann).get("/accounts/profile/").content.decode()
+    assert Client(HTTP_AUTHORIZATION=f"Token {bob_key}").get("/api/campaigns/").status_code == 200
 
 
 def test_header_offers_admin_only_to_staff_and_a_logout(dc: Any) -> None:
