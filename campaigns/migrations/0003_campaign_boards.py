@@ -10,7 +10,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("campaigns", "0001_catalogue_and_campaigns"),
+        ("campaigns", "0002_card_database_items_units"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
