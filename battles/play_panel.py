@@ -220,12 +220,35 @@ def panel(
             )
             cards.append({**info, "instance": instance, "reason": reason})
         hands.append({"seat": seat, "casket": c.name, "cards": cards})
+    # Which cards to lose or discard is the prompted player's choice (R-DMG-6, R-TRN-7):
+    # beside the engine's suggested answers, a form to pick them from the hand.
+    choices = []
+    for p in state.prompts:
+        if p.kind not in ("take_damage", "discard_down") or not (gm or p.seat in seats):
+            continue
+        c = state.seats[p.seat]
+        take = p.kind == "take_damage"
+        choices.append(
+            {
+                "seat": p.seat,
+                "casket": c.name,
+                "amount": p.amount,
+                "take": take,
+                "command": _dump({"type": p.kind, "seat": p.seat}),
+                "field": "hand" if take else "cards",
+                "cards": [
+                    {"instance": i, "name": card_label(names.cards, i)["name"]} for i in c.hand
+                ],
+                "deck": len(c.deck),
+            }
+        )
     prompt_names = ("Opening hand", "Reactive window", "Damage", "Discard down")
     return {
         "version": state.version,
         # A prompt's answers come first and the page shows them as a dialog (issue 13).
         "prompt_groups": [(g, groups[g]) for g in prompt_names if g in groups],
         "prompt_text": waiting_for(state, names) if state.prompts else "",
+        "prompt_choices": choices,
         "groups": [(g, a) for g, a in groups.items() if g not in prompt_names],
         "moves": moves,
         # The board shows a casket's reachable hexes once its token is selected (issue 13).

@@ -23,13 +23,21 @@ def users(tag: str = "") -> dict[str, User]:
 
 
 def played_battle(
-    *, seed: int = 1, commands: int = 40, name: str = "Test battle", tag: str = ""
+    *,
+    seed: int = 1,
+    commands: int = 40,
+    name: str = "Test battle",
+    tag: str = "",
+    policy: str | None = None,
 ) -> Battle:
     """Seed 1 under ruleset 2.1 ends after about 320 events; 40 commands leave it running
-    with attacks, hits and damage in its log."""
+    with attacks, hits and damage in its log. `policy` "prompt" asks the players each
+    prompt the demo's "auto" answers for them."""
     gm = users(tag)["gm"]
     setup = demo_setup(seed=seed, players=("gm" + tag, "player" + tag))
     setup["name"] = name
+    if policy is not None:
+        setup["policy"] = policy
     battle = battle_create(gm=gm, setup=setup)
     state = battle_state_at(battle=battle)
     for i, (body, _events, after) in enumerate(islice(greedy_commands(state, seed=seed), commands)):

@@ -360,6 +360,44 @@ def test_reachable_hexes_are_drawn_per_casket_hidden_until_it_is_selected() -> N
         assert "data-reach-for" not in _page("player", running)
 
 
+def test_the_prompted_defender_chooses_which_hand_cards_to_lose_and_the_form_posts_them() -> None:
+    """R-DMG-6: the defender picks any split between hand and deck top; the prompt dialog
+    offers the hand as ticks, and the body the page builds from them is accepted."""
+    import html
+
+    from tests.battles.api_calls import send
+
+    # Seed 1 with prompts: after 18 commands seat 1 (the player) takes 4 damage, 5 in hand.
+    battle = played_battle(commands=18, policy="prompt", name="Damage prompt")
+    state = battle_state_at(battle=battle)
+    (prompt,) = state.prompts
+    assert (prompt.seat, prompt.kind, prompt.amount) == (1, "take_damage", 4)
+    hand = list(state.seats[1].hand)
+    for username in ("player", "gm"):
+        page = _page(username, battle)
+        form = re.search(r'<form class="choose-cards" data-command="([^"]+)" '
+                         r'data-deck-total="4">(.*?)</form>', page, re.S)  # fmt: skip
+        assert form, f"{username}: no card choice in the prompt"
+        assert json.loads(html.unescape(form.group(1))) == {"type": "take_damage", "seat": 1}
+        ticks = re.findall(
+            r'<input type="checkbox" name="hand" value="([^"]+)" data-list>', form.group(2)
+        )
+        assert ticks == hand
+        assert "R-DMG-6" in form.group(2)
+    # What the page sends for two ticked cards: those two and two from the deck's top.
+    body = {"type": "take_damage", "seat": 1, "hand": hand[:2], "deck": 2}
+    answer = send(_client("player"), str(battle.pk), body)
+    assert answer.status_code == 201, answer.content
+    after = battle_state_at(battle=battle)
+    assert set(hand[:2]) <= set(after.seats[1].discard) | set(after.seats[1].damage_pile)
+    assert not set(hand[:2]) & set(after.seats[1].hand)
+    # After 10 commands seat 0 (the GM's) is the one taking damage: the player gets no choice.
+    other = played_battle(commands=10, policy="prompt", name="GM's damage prompt")
+    assert [(p.seat, p.kind) for p in battle_state_at(battle=other).prompts] == [(0, "take_damage")]
+    assert 'class="choose-cards"' not in _page("player", other)
+    assert 'class="choose-cards"' in _page("gm", other)
+
+
 GM_FORMS = {"adjust_heat", "adjust_component_damage", "relocate", "return_card",
             "adjust_taint", "revert", "end_battle"}  # fmt: skip
 

@@ -338,3 +338,41 @@ def test_table_dice_are_asked_for_and_checked_as_the_engine_does(
     # The refusals are 422 answers the browser logs as failed loads; nothing else went wrong.
     assert not [e for e in gm.errors if "status of 422" not in e]
     gm.context.close()
+
+
+def test_the_defender_ticks_the_hand_cards_to_lose_and_the_rest_comes_from_the_deck(
+    browser: Any, site: str, committed_db: None, tag: str
+) -> None:
+    """R-DMG-6: the prompt dialog's card choice sends the ticked hand cards and takes the
+    rest of the damage from the deck's top."""
+    from tests.battles.played import played_battle
+
+    passwords_set(tag)
+    # Seed 1 with prompts: after 18 commands seat 1 (the player) takes 4 damage.
+    battle = played_battle(commands=18, policy="prompt", tag=tag)
+    state = battle_state_at(battle=battle)
+    assert [(p.seat, p.kind, p.amount) for p in state.prompts] == [(1, "take_damage", 4)]
+    hand = list(state.seats[1].hand)
+    deck = len(state.seats[1].deck)
+    player = _open(browser, site, "player" + tag, battle)
+    form = player.locator("#frame [data-prompt] form.choose-cards")
+    for instance in hand[:2]:
+        form.locator(f'input[value="{instance}"]').check()
+    form.locator("button[type=submit]").click()
+    player.wait_for_function(
+        "v => Number(document.querySelector('#frame [data-step]').dataset.step) > v"
+        " || document.querySelector('#frame .play-message')?.textContent",
+        arg=state.version,
+        timeout=5000,
+    )
+    assert battle_state_at(battle=battle).version > state.version, player.locator(
+        "#frame .play-message"
+    ).inner_text()
+    events = battle_events(battle=battle, after=state.version, limit=50)
+    taken = [e for e in events if e.type == "DamageTaken"]
+    assert taken, [e.type for e in events]
+    after = battle_state_at(battle=battle)
+    assert not set(hand[:2]) & set(after.seats[1].hand)
+    assert len(after.seats[1].deck) <= deck - 2
+    assert not player.errors
+    player.context.close()

@@ -304,6 +304,12 @@ if (viewer) {
     const body = JSON.parse(form.dataset.command);
     const hex = [];
     for (const input of form.querySelectorAll("input[name], select[name]")) {
+      if (input.hasAttribute("data-list")) {
+        // Ticked cards make a list; unticked ones add nothing.
+        body[input.name] = body[input.name] ?? [];
+        if (input.checked) body[input.name].push(input.value);
+        continue;
+      }
       let value = input.value;
       if (input.hasAttribute("data-int")) value = Number(value);
       if (input.hasAttribute("data-null-empty") && value === "") value = null;
@@ -315,6 +321,8 @@ if (viewer) {
       body[input.name] = value;
     }
     if (hex.length) body.at = hex;
+    // Damage taken: what the hand does not give comes from the deck's top (R-DMG-6).
+    if (form.dataset.deckTotal) body.deck = Math.max(0, Number(form.dataset.deckTotal) - (body.hand ?? []).length);
     send(body, form.querySelector("button[type=submit]"));
   });
 
