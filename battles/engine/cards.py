@@ -68,6 +68,11 @@ def _check_int(value: object, field: str, low: int, high: int, rule: str | None 
         raise InvalidInput(field, f"must be an integer from {low} to {high}, got {value!r}", rule)
 
 
+def _check_bool(value: object, field: str) -> None:
+    if not isinstance(value, bool):
+        raise InvalidInput(field, f"must be true or false, got {value!r}")
+
+
 def _check_choice(value: object, field: str, allowed: Sequence[str]) -> None:
     if not isinstance(value, str) or value not in allowed:
         raise InvalidInput(field, f"{value!r} is not one of: {', '.join(allowed)}")
@@ -118,12 +123,18 @@ class MoveEffect:
 
     kind: ClassVar[str] = "move"
     hexes: int
+    # "in a straight line": every step in one direction (R-ADD-63).
+    line: bool = False
 
     def __post_init__(self) -> None:
         _check_int(self.hexes, "move.hexes", 1, MAX_HEXES, "R-TRN-5")
+        _check_bool(self.line, "move.line")
 
     def as_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "hexes": self.hexes}
+        out: dict[str, Any] = {"kind": self.kind, "hexes": self.hexes}
+        if self.line:
+            out["line"] = True
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,13 +149,19 @@ class RotateEffect:
 
     kind: ClassVar[str] = "rotate"
     steps: int | Literal["any"]
+    # "You may rotate": without a facing the card does not turn (R-ADD-63).
+    optional: bool = False
 
     def __post_init__(self) -> None:
         if self.steps != "any":
             _check_int(self.steps, "rotate.steps", 1, 3, "R-ARC-5")
+        _check_bool(self.optional, "rotate.optional")
 
     def as_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "steps": self.steps}
+        out: dict[str, Any] = {"kind": self.kind, "steps": self.steps}
+        if self.optional:
+            out["optional"] = True
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,16 +238,29 @@ class BuffNextAttackEffect:
     kind: ClassVar[str] = "buff_next_attack"
     damage: int = 0
     to_hit: int = 0
-    ignore_defence: int = 0
+    # "all": every block is cancelled, rolled or automatic (R-DMG-3, R-ADD-60).
+    ignore_defence: int | Literal["all"] = 0
 
     def __post_init__(self) -> None:
         _check_int(self.damage, "buff_next_attack.damage", -MAX_DAMAGE, MAX_DAMAGE, "R-DMG-1")
         _check_int(self.to_hit, "buff_next_attack.to_hit", -MAX_TO_HIT, MAX_TO_HIT, "R-HIT-1")
-        _check_int(self.ignore_defence, "buff_next_attack.ignore_defence", 0, MAX_DAMAGE, "R-DMG-3")
+        if self.ignore_defence != "all":
+            _check_int(
+                self.ignore_defence, "buff_next_attack.ignore_defence", 0, MAX_DAMAGE, "R-DMG-3"
+            )
         if (self.damage, self.to_hit, self.ignore_defence) == (0, 0, 0):
             raise InvalidInput(
                 "buff_next_attack", "changes nothing: give damage, to_hit or ignore_defence"
             )
+
+    @property
+    def blocks_ignored(self) -> int:
+        """The blocks cancelled: "all" is more than any attack can roll (R-ADD-60).
+
+        >>> BuffNextAttackEffect(ignore_defence="all").blocks_ignored == MAX_DAMAGE
+        True
+        """
+        return MAX_DAMAGE if self.ignore_defence == "all" else self.ignore_defence
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -245,18 +275,25 @@ class BuffNextAttackEffect:
 class ReduceIncomingEffect:
     """Reduce the damage of the attack this reactive card answers by `amount` (R-REA-1).
 
-    >>> ReduceIncomingEffect(2).as_dict()
-    {'kind': 'reduce_incoming', 'amount': 2}
+    >>> ReduceIncomingEffect(2).as_dict(), ReduceIncomingEffect(2, minimum=1).as_dict()
+    ({'kind': 'reduce_incoming', 'amount': 2}, {'kind': 'reduce_incoming', 'amount': 2, 'minimum': 1})
     """
 
     kind: ClassVar[str] = "reduce_incoming"
     amount: int
+    # "Reduce damage by N (minimum 1)": the reduction never takes a hit below this (R-ADD-58).
+    minimum: int = 0
 
     def __post_init__(self) -> None:
         _check_int(self.amount, "reduce_incoming.amount", 1, MAX_DAMAGE, "R-REA-1")
+        _check_int(self.minimum, "reduce_incoming.minimum", 0, 1, "R-ADD-58")
 
     def as_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "amount": self.amount}
+        # `minimum` only when set, so every card written before R-ADD-58 keeps its form.
+        out: dict[str, Any] = {"kind": self.kind, "amount": self.amount}
+        if self.minimum:
+            out["minimum"] = self.minimum
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,6 +334,251 @@ class StatusEffect:
         return {"kind": self.kind, "target": self.target, "status": self.status}
 
 
+# --- the vocabulary the real cards need (issue 17) ---------------------------------------------
+
+# Named token pools a casket keeps during a battle (R-ADD-61): the factions' resources.
+TOKEN_POOLS = ("forge", "credit", "biomass", "soul_shard", "bargain", "metamorph", "rune")
+MAX_TOKENS = 99
+# Conditions an attack bonus may test, all read from the battle state when the attack card
+# is played (R-ADD-59). `n` is the threshold; `pool` and `terrain` name what is counted.
+CONDITIONS = (
+    "own_heat_at_least",
+    "own_tokens_at_least",
+    "own_component_damage_at_least",
+    "moved_this_turn",
+    "standing_in",
+    "target_hp_at_most",
+    "target_moved_last_turn",
+    "target_taint_at_least",
+)
+_CONDITIONS_WITH_N = frozenset(CONDITIONS) - {
+    "moved_this_turn",
+    "standing_in",
+    "target_moved_last_turn",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    """A test of the battle state an attack bonus depends on (R-ADD-59).
+
+    >>> Condition("own_tokens_at_least", 3, pool="forge").as_dict()
+    {'test': 'own_tokens_at_least', 'n': 3, 'pool': 'forge'}
+    >>> Condition("own_tokens_at_least", 3)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: condition.pool: 'own_tokens_at_least' counts a pool: give one of forge, credit, biomass, soul_shard, bargain, metamorph, rune (R-ADD-61)
+    """
+
+    test: str
+    n: int = 0
+    pool: str | None = None
+    terrain: str | None = None
+
+    def __post_init__(self) -> None:
+        _check_choice(self.test, "condition.test", CONDITIONS)
+        if self.test in _CONDITIONS_WITH_N:
+            _check_int(self.n, "condition.n", 1, MAX_TOKENS, "R-ADD-59")
+        elif self.n:
+            raise InvalidInput("condition.n", f"{self.test!r} takes no threshold", "R-ADD-59")
+        if (self.test == "own_tokens_at_least") != (self.pool is not None):
+            raise InvalidInput(
+                "condition.pool",
+                f"{self.test!r} counts a pool: give one of {', '.join(TOKEN_POOLS)}"
+                if self.pool is None
+                else f"{self.test!r} counts no pool",
+                "R-ADD-61",
+            )
+        if self.pool is not None:
+            _check_choice(self.pool, "condition.pool", TOKEN_POOLS)
+        if (self.test == "standing_in") != (self.terrain is not None):
+            raise InvalidInput("condition.terrain", "only 'standing_in' names a terrain", "R-BRD-3")
+        if self.terrain is not None and not _SLUG_RE.fullmatch(self.terrain):
+            raise InvalidInput("condition.terrain", f"{self.terrain!r} is not a terrain name")
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"test": self.test}
+        if self.n:
+            out["n"] = self.n
+        if self.pool is not None:
+            out["pool"] = self.pool
+        if self.terrain is not None:
+            out["terrain"] = self.terrain
+        return out
+
+
+def condition_from_dict(d: object, path: str) -> Condition:
+    if not isinstance(d, Mapping):
+        raise InvalidInput(path, "must be an object with a 'test'", "R-ADD-59")
+    unknown = [str(k) for k in d if k not in ("test", "n", "pool", "terrain")]
+    if unknown:
+        raise InvalidInput(f"{path}.{unknown[0]}", "unknown field; allowed: test, n, pool, terrain")
+    if "test" not in d:
+        raise InvalidInput(f"{path}.test", "required", "R-ADD-59")
+    with _rebased(path, "condition"):
+        return Condition(d["test"], d.get("n", 0), d.get("pool"), d.get("terrain"))
+
+
+@dataclass(frozen=True, slots=True)
+class AttackBonusEffect:
+    """This card's own attack gets +`damage` and `to_hit` (negative is easier) when
+    `condition` holds as the card is played, or always without one (R-ADD-59): the
+    "deal N damage instead" and "+N if …" of attack texts.
+
+    >>> AttackBonusEffect(2, condition=Condition("own_heat_at_least", 3)).as_dict()
+    {'kind': 'attack_bonus', 'damage': 2, 'to_hit': 0, 'condition': {'test': 'own_heat_at_least', 'n': 3}}
+    """
+
+    kind: ClassVar[str] = "attack_bonus"
+    damage: int = 0
+    to_hit: int = 0
+    condition: Condition | None = None
+
+    def __post_init__(self) -> None:
+        _check_int(self.damage, "attack_bonus.damage", -MAX_DAMAGE, MAX_DAMAGE, "R-DMG-1")
+        _check_int(self.to_hit, "attack_bonus.to_hit", -MAX_TO_HIT, MAX_TO_HIT, "R-HIT-1")
+        if (self.damage, self.to_hit) == (0, 0):
+            raise InvalidInput("attack_bonus", "changes nothing: give damage or to_hit", "R-ADD-59")
+        if self.condition is not None and not isinstance(self.condition, Condition):
+            raise InvalidInput("attack_bonus.condition", "must be a condition", "R-ADD-59")
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "damage": self.damage, "to_hit": self.to_hit}
+        if self.condition is not None:
+            out["condition"] = self.condition.as_dict()
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class GainTokensEffect:
+    """Gain `n` tokens of a named pool, never above `cap` (R-ADD-61).
+
+    >>> GainTokensEffect("credit", 2).as_dict()
+    {'kind': 'gain_tokens', 'pool': 'credit', 'n': 2}
+    """
+
+    kind: ClassVar[str] = "gain_tokens"
+    pool: str
+    n: int
+    cap: int = MAX_TOKENS
+
+    def __post_init__(self) -> None:
+        _check_choice(self.pool, "gain_tokens.pool", TOKEN_POOLS)
+        _check_int(self.n, "gain_tokens.n", 1, MAX_TOKENS, "R-ADD-61")
+        _check_int(self.cap, "gain_tokens.cap", 1, MAX_TOKENS, "R-ADD-61")
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "pool": self.pool, "n": self.n}
+        if self.cap != MAX_TOKENS:
+            out["cap"] = self.cap
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class SpendTokensEffect:
+    """ "Spend N <tokens>: <more>": the player may spend (`spend: true` in the command)
+    `n` tokens, or "all" they hold, for the effects in `then` and `damage_per_token` more
+    damage on the card's attack per token spent. `required`: the card does nothing
+    without the spend, so playing it needs the tokens (R-ADD-61).
+
+    >>> SpendTokensEffect("credit", 1, (AttackBonusEffect(1),)).as_dict()["then"]
+    [{'kind': 'attack_bonus', 'damage': 1, 'to_hit': 0}]
+    >>> SpendTokensEffect("credit", 1)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: spend_tokens: spending buys nothing: give then or damage_per_token (R-ADD-61)
+    """
+
+    kind: ClassVar[str] = "spend_tokens"
+    pool: str
+    n: int | Literal["all"]
+    then: tuple[Effect, ...] = ()
+    damage_per_token: int = 0
+    required: bool = False
+
+    def __post_init__(self) -> None:
+        _check_choice(self.pool, "spend_tokens.pool", TOKEN_POOLS)
+        if self.n != "all":
+            _check_int(self.n, "spend_tokens.n", 1, MAX_TOKENS, "R-ADD-61")
+        _check_int(self.damage_per_token, "spend_tokens.damage_per_token", 0, 10, "R-DMG-1")
+        _check_bool(self.required, "spend_tokens.required")
+        if not isinstance(self.then, tuple):
+            raise InvalidInput("spend_tokens.then", "must be a tuple of effects")
+        if not self.then and not self.damage_per_token:
+            raise InvalidInput(
+                "spend_tokens", "spending buys nothing: give then or damage_per_token", "R-ADD-61"
+            )
+        for i, e in enumerate(self.then):
+            if isinstance(e, AttackEffect | SpendTokensEffect | MoveEffect | RotateEffect):
+                raise InvalidInput(
+                    f"spend_tokens.then[{i}]",
+                    f"{e.kind} cannot be bought with tokens (it needs the command's own fields)",
+                    "R-ADD-61",
+                )
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "pool": self.pool, "n": self.n}
+        if self.then:
+            out["then"] = [e.as_dict() for e in self.then]
+        if self.damage_per_token:
+            out["damage_per_token"] = self.damage_per_token
+        if self.required:
+            out["required"] = True
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class RecoverEffect:
+    """Take the `n` most recently discarded cards from the discard pile back into the
+    hand, as many as there are (R-ADD-62).
+
+    >>> RecoverEffect(2).as_dict()
+    {'kind': 'recover', 'n': 2}
+    """
+
+    kind: ClassVar[str] = "recover"
+    n: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.n, "recover.n", 1, MAX_CARDS, "R-ADD-62")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "n": self.n}
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardHandEffect:
+    """Discard the whole hand (the card itself is already in play) (R-ADD-14).
+
+    >>> DiscardHandEffect().as_dict()
+    {'kind': 'discard_hand'}
+    """
+
+    kind: ClassVar[str] = "discard_hand"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind}
+
+
+@dataclass(frozen=True, slots=True)
+class DefenceEffect:
+    """+`amount` Defense until the start of the player's next turn: that many automatic
+    blocks against every attack on the casket (R-DMG-3, R-ADD-64).
+
+    >>> DefenceEffect(2).as_dict()
+    {'kind': 'defence', 'amount': 2}
+    """
+
+    kind: ClassVar[str] = "defence"
+    amount: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.amount, "defence.amount", 1, 10, "R-DMG-3")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "amount": self.amount}
+
+
 Effect = (
     AttackEffect
     | MoveEffect
@@ -308,6 +590,12 @@ Effect = (
     | ReduceIncomingEffect
     | RollSufferingEffect
     | StatusEffect
+    | AttackBonusEffect
+    | GainTokensEffect
+    | SpendTokensEffect
+    | RecoverEffect
+    | DiscardHandEffect
+    | DefenceEffect
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -323,6 +611,12 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             ReduceIncomingEffect,
             RollSufferingEffect,
             StatusEffect,
+            AttackBonusEffect,
+            GainTokensEffect,
+            SpendTokensEffect,
+            RecoverEffect,
+            DiscardHandEffect,
+            DefenceEffect,
         )
     }
 )
@@ -340,7 +634,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")
@@ -364,7 +658,15 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
                 raise InvalidInput(f"{path}.{f.name}", f"required by {kind}")
             continue
         value = d[f.name]
-        values[f.name] = parse_range(value, f"{path}.range") if f.name == "range" else value
+        if f.name == "range":
+            value = parse_range(value, f"{path}.range")
+        elif f.name == "condition" and value is not None:
+            value = condition_from_dict(value, f"{path}.condition")
+        elif f.name == "then":
+            if not isinstance(value, list | tuple):
+                raise InvalidInput(f"{path}.then", "must be a list of effects")
+            value = tuple(effect_from_dict(e, f"{path}.then[{i}]") for i, e in enumerate(value))
+        values[f.name] = value
     with _rebased(path, kind):
         return cls(**values)
 
@@ -434,11 +736,21 @@ class CardDef:
         for i, effect in enumerate(self.effects):
             if not isinstance(effect, tuple(EFFECT_TYPES.values())):
                 raise InvalidInput(f"card.effects[{i}]", "must be an effect")
-            if isinstance(effect, ReduceIncomingEffect) and self.kind != "reactive":
+            inner = effect.then if isinstance(effect, SpendTokensEffect) else (effect,)
+            if self.kind != "reactive" and any(isinstance(e, ReduceIncomingEffect) for e in inner):
                 raise InvalidInput(
                     f"card.effects[{i}]",
                     "reduce_incoming answers an attack: only a reactive card may have it",
                     "R-REA-1",
+                )
+            attack_only = any(isinstance(e, AttackBonusEffect) for e in inner) or (
+                isinstance(effect, SpendTokensEffect) and effect.damage_per_token
+            )
+            if attack_only and not any(isinstance(e, AttackEffect) for e in self.effects):
+                raise InvalidInput(
+                    f"card.effects[{i}]",
+                    "an attack bonus needs the card's own attack effect",
+                    "R-ADD-59",
                 )
         self._check_consistency()
 

@@ -21,18 +21,25 @@ from battles.engine.cards import (
     CARD_KINDS,
     DAMAGE_CARD,
     EFFECT_TYPES,
+    AttackBonusEffect,
     AttackEffect,
     BuffNextAttackEffect,
     CardDef,
+    Condition,
     DeckProblem,
+    DefenceEffect,
     DiscardEffect,
+    DiscardHandEffect,
     DrawEffect,
     Effect,
+    GainTokensEffect,
     HeatEffect,
     MoveEffect,
+    RecoverEffect,
     ReduceIncomingEffect,
     RollSufferingEffect,
     RotateEffect,
+    SpendTokensEffect,
     StatusEffect,
     card_from_dict,
     database_range,
@@ -66,6 +73,20 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     RollSufferingEffect(1),
     StatusEffect("self", "aiming"),
     StatusEffect("target", "immobilised"),
+    # Issue 17's vocabulary (R-ADD-58..64).
+    MoveEffect(3, line=True),
+    RotateEffect(1, optional=True),
+    BuffNextAttackEffect(ignore_defence="all"),
+    ReduceIncomingEffect(2, minimum=1),
+    AttackBonusEffect(2, condition=Condition("standing_in", terrain="lava")),
+    AttackBonusEffect(to_hit=-1),
+    GainTokensEffect("bargain", 1, cap=10),
+    SpendTokensEffect("credit", "all", damage_per_token=1),
+    SpendTokensEffect("forge", 1, (ReduceIncomingEffect(2, minimum=1),)),
+    SpendTokensEffect("soul_shard", 3, (RecoverEffect(3),), required=True),
+    RecoverEffect(1),
+    DiscardHandEffect(),
+    DefenceEffect(2),
 )
 
 
@@ -108,7 +129,7 @@ def entry(**changes: Any) -> dict[str, Any]:
 # --- the effect vocabulary ---------------------------------------------------------------------
 
 
-def test_vocabulary_is_exactly_the_ten_declared_kinds() -> None:
+def test_vocabulary_is_exactly_the_declared_kinds() -> None:
     assert list(EFFECT_TYPES) == [
         "attack",
         "move",
@@ -120,6 +141,12 @@ def test_vocabulary_is_exactly_the_ten_declared_kinds() -> None:
         "reduce_incoming",
         "roll_suffering",
         "status",
+        "attack_bonus",
+        "gain_tokens",
+        "spend_tokens",
+        "recover",
+        "discard_hand",
+        "defence",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

@@ -15,20 +15,28 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from itertools import pairwise
 
 from ..arcs import rotation_cost, rotation_steps
 from ..cards import (
+    AttackBonusEffect,
     AttackEffect,
     BuffNextAttackEffect,
     CardDef,
+    Condition,
+    DefenceEffect,
     DiscardEffect,
+    DiscardHandEffect,
     DrawEffect,
     Effect,
+    GainTokensEffect,
     HeatEffect,
     MoveEffect,
+    RecoverEffect,
     ReduceIncomingEffect,
     RollSufferingEffect,
     RotateEffect,
+    SpendTokensEffect,
     StatusEffect,
 )
 from ..dice import (
@@ -809,13 +817,35 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
             f"{card.name} is a shield card: only against attacks on a shield side",
             "R-REA-2",
         )
-    reduction = sum(e.amount for e in card.effects if isinstance(e, ReduceIncomingEffect))
+    _check_spend(tx, seat, card, command.spend)
+    bought = [e for e in card.effects if isinstance(e, SpendTokensEffect)] if command.spend else []
+    effects = [*card.effects, *(x for e in bought for x in e.then)]
+    reduction = sum(e.amount for e in effects if isinstance(e, ReduceIncomingEffect))
     tx.emit(ev.ReactivePlayed(seat, instance, reduction))
-    for effect in card.effects:
+    for spent in bought:
+        _spend_tokens(tx, seat, card, spent)
+    for effect in effects:
         if isinstance(effect, HeatEffect):
             _change_heat(tx, seat, effect.amount, card.name, "R-REA-1")
+        elif isinstance(effect, DrawEffect):
+            _draw(tx, seat, effect.n, card.name)
+        elif isinstance(effect, GainTokensEffect):
+            _gain_tokens(tx, seat, effect, card.id)
+        elif isinstance(effect, RecoverEffect):
+            _recover(tx, seat, effect.n, card.name)
     tx.emit(ev.PromptClosed(seat, "reactive"))
     _roll_defence(tx)
+
+
+def _reactive_minimum(tx: _Tx, instance: str | None) -> int:
+    """R-ADD-58: the least damage a reactive card's "(minimum 1)" reduction leaves."""
+    if instance is None:
+        return 0
+    effects = tx.state.card(instance).effects
+    inner = [x for e in effects if isinstance(e, SpendTokensEffect) for x in e.then]
+    return max(
+        (e.minimum for e in (*effects, *inner) if isinstance(e, ReduceIncomingEffect)), default=0
+    )
 
 
 # --- attacks -------------------------------------------------------------------------------------
@@ -830,6 +860,8 @@ def _roll_defence(tx: _Tx) -> None:
     # R-DMG-4: PIERCE leaves the reactive card spent and without effect.
     reduction = 0 if result.pierce else a.reduction
     final = max(0, result.final_damage - reduction)
+    if reduction:  # R-ADD-58: "reduce by N (minimum 1)" never takes a hit below 1
+        final = max(final, min(_reactive_minimum(tx, a.reactive), result.final_damage))
     tx.emit(
         ev.DefenceRolled(
             a.target,
@@ -1051,12 +1083,21 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
         refusal = answer.refusal
         assert refusal is not None
         raise refusal
-    assert answer.target_number is not None and answer.side is not None
-    assert answer.defense_modifier is not None
+    _check_spend(tx, seat, card, command.spend)
     _pay(tx, c, card.sp_cost, command.pay, exclude=[instance])
     tx.emit(
         ev.CardPlayed(seat, instance, card.sp_cost, card.manual, card.text if card.manual else "")
     )
+    if any(isinstance(e, AttackBonusEffect | SpendTokensEffect) for e in card.effects):
+        # R-ADD-59: the card's own bonuses are part of this attack's to-hit answer.
+        _attack_riders(tx, seat, card, command.target, command.spend)
+        answer = attack_answer(tx.state, seat, card, command.target)
+        if not answer.possible:
+            refusal = answer.refusal
+            assert refusal is not None
+            raise refusal
+    assert answer.target_number is not None and answer.side is not None
+    assert answer.defense_modifier is not None
     _card_effects(tx, seat, card, None, (), None, (), skip_attack=True)
     component_roll = None
     component = command.component
@@ -1076,7 +1117,10 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
             target_number=answer.target_number,
             side=answer.side,
             damage_by_grade=tuple((g, answer.damage_for(g)) for g in grades),
-            defence_modifier=answer.defense_modifier - ignore,
+            # R-DMG-3: cancelled blocks and the target's card Defense (R-ADD-64).
+            defence_modifier=answer.defense_modifier
+            - ignore
+            + tx.seat(command.target).defence_bonus,
             reactive_allowed=bool(answer.reactive_allowed),
             shield_allowed=bool(answer.shield_cards_allowed),
             to_hit=answer.as_dict(),
@@ -1128,12 +1172,114 @@ def _play_card(tx: _Tx, c: CasketState, command: PlayCard) -> None:
             "use_attack", f"{card.name} attacks: send an attack command with a target", "R-HIT-1"
         )
     _check_card_kind(c, card)
+    _check_spend(tx, seat, card, command.spend)
     _pay(tx, c, card.sp_cost, command.pay, exclude=[instance, *command.discard])
     tx.emit(
         ev.CardPlayed(seat, instance, card.sp_cost, card.manual, card.text if card.manual else "")
     )
-    _card_effects(tx, seat, card, command.target, command.path, command.facing, command.discard)
+    _card_effects(
+        tx,
+        seat,
+        card,
+        command.target,
+        command.path,
+        command.facing,
+        command.discard,
+        spend=command.spend,
+    )
     tx.emit(ev.CardResolved(seat, instance))
+
+
+def _check_spend(tx: _Tx, seat: int, card: CardDef, spend: bool) -> None:
+    """R-ADD-61: `spend` only for a card that spends tokens, and only with the tokens;
+    a card that does nothing without its spend needs it."""
+    costs = [e for e in card.effects if isinstance(e, SpendTokensEffect)]
+    if spend and not costs:
+        raise RuleViolation(
+            "unused_argument", f"{card.name} has no effect that uses 'spend'", "R-ADD-61"
+        )
+    for e in costs:
+        if e.required and not spend:
+            raise RuleViolation(
+                "spend_required",
+                f"{card.name} does nothing without spending {e.n} {e.pool} token(s): "
+                "send 'spend': true",
+                "R-ADD-61",
+            )
+        if spend:
+            have = tx.seat(seat).tokens_of(e.pool)
+            need = 1 if e.n == "all" else e.n
+            if have < need:
+                raise RuleViolation(
+                    "not_enough_tokens",
+                    f"{card.name} spends {e.n} {e.pool} token(s); seat {seat} holds {have}",
+                    "R-ADD-61",
+                )
+
+
+def _spend_tokens(tx: _Tx, seat: int, card: CardDef, effect: SpendTokensEffect) -> int:
+    """Spend the tokens (checked by `_check_spend`); the number spent."""
+    have = tx.seat(seat).tokens_of(effect.pool)
+    n = have if effect.n == "all" else effect.n
+    tx.emit(ev.TokensChanged(seat, effect.pool, -n, have - n, card.id))
+    return n
+
+
+def _gain_tokens(tx: _Tx, seat: int, effect: GainTokensEffect, source: str) -> None:
+    """R-ADD-61: a pool never holds more than its cap; a gain at the cap gains nothing."""
+    have = tx.seat(seat).tokens_of(effect.pool)
+    gained = min(effect.n, max(0, effect.cap - have))
+    if gained:
+        tx.emit(ev.TokensChanged(seat, effect.pool, gained, have + gained, source))
+
+
+def _holds(tx: _Tx, seat: int, condition: Condition | None, target: int | None) -> bool:
+    """Whether an attack bonus's condition holds now (R-ADD-59)."""
+    if condition is None:
+        return True
+    c = tx.seat(seat)
+    t = tx.seat(target) if target is not None else None
+    test, n = condition.test, condition.n
+    if test == "own_heat_at_least":
+        return c.heat >= n
+    if test == "own_tokens_at_least":
+        assert condition.pool is not None
+        return c.tokens_of(condition.pool) >= n
+    if test == "own_component_damage_at_least":
+        return c.total_component_damage >= n
+    if test == "moved_this_turn":
+        return c.moved > 0
+    if test == "standing_in":
+        return tx.state.board.terrain_at(c.at).name == condition.terrain
+    if t is None:  # pragma: no cover - attack bonuses sit on attack cards (CardDef)
+        return False
+    if test == "target_hp_at_most":
+        return t.hp <= n
+    if test == "target_moved_last_turn":
+        return t.moved_last_turn > 0
+    return t.taint >= n  # target_taint_at_least
+
+
+def _attack_riders(tx: _Tx, seat: int, card: CardDef, target: int, spend: bool) -> None:
+    """The attack card's own bonuses, before its to-hit answer (R-ADD-59, R-ADD-61): each
+    one that holds is a BuffGained the attack declared next spends."""
+
+    def bonus(effect: AttackBonusEffect) -> None:
+        if _holds(tx, seat, effect.condition, target):
+            tx.emit(ev.BuffGained(seat, effect.damage, effect.to_hit, 0, 0, card.id))
+
+    for effect in card.effects:
+        if isinstance(effect, AttackBonusEffect):
+            bonus(effect)
+        elif isinstance(effect, SpendTokensEffect) and spend:
+            n = _spend_tokens(tx, seat, card, effect)
+            if effect.damage_per_token:
+                tx.emit(ev.BuffGained(seat, n * effect.damage_per_token, 0, 0, 0, card.id))
+            for inner in effect.then:
+                if isinstance(inner, AttackBonusEffect):
+                    bonus(inner)
+                else:
+                    _effect(tx, seat, card, inner, None, (), None, (), {}, True, False)
 
 
 def _card_effects(
@@ -1146,10 +1292,11 @@ def _card_effects(
     discard: Sequence[str],
     *,
     skip_attack: bool = False,
+    spend: bool = False,
 ) -> None:
     used = {"path": False, "facing": False, "discard": False, "target": False}
     for effect in card.effects:
-        _effect(tx, seat, card, effect, target, path, facing, discard, used, skip_attack)
+        _effect(tx, seat, card, effect, target, path, facing, discard, used, skip_attack, spend)
     for name, value in (
         ("path", path),
         ("facing", facing),
@@ -1173,11 +1320,27 @@ def _effect(
     discard: Sequence[str],
     used: dict[str, bool],
     skip_attack: bool,
+    spend: bool = False,
 ) -> None:
     c = tx.seat(seat)
-    if isinstance(effect, AttackEffect):
+    if isinstance(effect, AttackEffect | AttackBonusEffect):
         if not skip_attack:  # pragma: no cover - play_card refuses attack cards
             raise RuleViolation("use_attack", "send an attack command", "R-HIT-1")
+    elif isinstance(effect, SpendTokensEffect):
+        # On an attack card `_attack_riders` spent them already.
+        if spend and not skip_attack:
+            _spend_tokens(tx, seat, card, effect)
+            for inner in effect.then:
+                _effect(tx, seat, card, inner, target, path, facing, discard, used, False)
+    elif isinstance(effect, GainTokensEffect):
+        _gain_tokens(tx, seat, effect, card.id)
+    elif isinstance(effect, RecoverEffect):
+        _recover(tx, seat, effect.n, card.name)
+    elif isinstance(effect, DiscardHandEffect):
+        if c.hand:
+            tx.emit(ev.CardsDiscarded(seat, c.hand, (), card.name, "R-ADD-14"))
+    elif isinstance(effect, DefenceEffect):
+        tx.emit(ev.DefenceRaised(seat, effect.amount, card.id))
     elif isinstance(effect, MoveEffect):
         if not path:
             raise RuleViolation("path_required", f"{card.name} moves: give 'path'", "R-ADD-25")
@@ -1188,8 +1351,19 @@ def _effect(
         _path_cost(tx, c, path)
         used["path"] = True
         hexes = tuple((h.q, h.r) for h in path)  # type: ignore[attr-defined]
+        if effect.line:
+            line = ((c.at.q, c.at.r), *hexes)
+            turns = {(b[0] - a[0], b[1] - a[1]) for a, b in pairwise(line)}
+            if len(turns) != 1:
+                raise RuleViolation(
+                    "not_a_straight_line",
+                    f"{card.name} moves in a straight line: every step in one direction",
+                    "R-ADD-63",
+                )
         tx.emit(ev.CasketMoved(seat, hexes, 0, card.id))
     elif isinstance(effect, RotateEffect):
+        if facing is None and effect.optional:
+            return  # R-ADD-63: "you may rotate"
         if facing is None:
             raise RuleViolation("facing_required", f"{card.name} rotates: give 'facing'", "R-ARC-5")
         steps = rotation_steps(c.facing, facing)
@@ -1227,7 +1401,7 @@ def _effect(
         tx.emit(ev.CardsDiscarded(seat, from_hand, from_deck, card.name, "R-ADD-14"))
     elif isinstance(effect, BuffNextAttackEffect):
         tx.emit(
-            ev.BuffGained(seat, effect.damage, effect.to_hit, effect.ignore_defence, 0, card.id)
+            ev.BuffGained(seat, effect.damage, effect.to_hit, effect.blocks_ignored, 0, card.id)
         )
     elif isinstance(effect, StatusEffect):
         who = seat
@@ -1243,6 +1417,14 @@ def _effect(
         _suffering(tx, seat, effect.n)
     elif isinstance(effect, ReduceIncomingEffect):  # pragma: no cover - reactive cards only
         raise RuleViolation("reactive_in_own_turn", "reactive cards answer attacks", "R-REA-1")
+
+
+def _recover(tx: _Tx, seat: int, n: int, reason: str) -> None:
+    """R-ADD-62: the `n` most recently discarded cards go back to the hand, newest first."""
+    c = tx.seat(seat)
+    cards = tuple(reversed(c.discard))[:n]
+    if cards:
+        tx.emit(ev.CardsRecovered(seat, cards, reason))
 
 
 def _suffering(tx: _Tx, seat: int, n: int) -> None:

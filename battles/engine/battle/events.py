@@ -257,6 +257,27 @@ class StatusApplied(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class TokensChanged(Event):
+    """A casket gained (`amount` > 0) or spent tokens of a named pool; `total` is the
+    count after the change (R-ADD-61)."""
+
+    seat: int
+    pool: str
+    amount: int
+    total: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class DefenceRaised(Event):
+    """+`amount` Defense until the start of the casket's next turn (R-DMG-3, R-ADD-64)."""
+
+    seat: int
+    amount: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
 class SufferingRolled(Event):
     seat: int
     faces: tuple[int, ...]
@@ -542,6 +563,8 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         DeckReshuffled,
         BuffGained,
         StatusApplied,
+        TokensChanged,
+        DefenceRaised,
         SufferingRolled,
         AttackDeclared,
         AttackRolled,

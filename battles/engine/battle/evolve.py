@@ -85,6 +85,7 @@ def _turn_started(s: BattleState, e: ev.TurnStarted) -> BattleState:
         acted=False,
         damage_this_turn=0,
         statuses=kept,
+        defence_bonus=0,  # R-ADD-64: card Defense lasts until the casket's next turn
         jam_penalty=c.jam_penalty if c.jam_this_turn else 0,
         jam_this_turn=False,
     )
@@ -229,6 +230,17 @@ def _status(s: BattleState, e: ev.StatusApplied) -> BattleState:
     if e.status in c.statuses:
         return s
     return _seat(s, e.seat, statuses=(*c.statuses, e.status))
+
+
+def _tokens(s: BattleState, e: ev.TokensChanged) -> BattleState:
+    c = s.seats[e.seat]
+    pools = dict(c.tokens)
+    pools[e.pool] = e.total
+    return _seat(s, e.seat, tokens=tuple((k, v) for k, v in pools.items() if v))
+
+
+def _defence_raised(s: BattleState, e: ev.DefenceRaised) -> BattleState:
+    return _seat(s, e.seat, defence_bonus=s.seats[e.seat].defence_bonus + e.amount)
 
 
 def _suffering(s: BattleState, e: ev.SufferingRolled) -> BattleState:
@@ -445,6 +457,8 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.DeckReshuffled: _reshuffled,
     ev.BuffGained: _buff,
     ev.StatusApplied: _status,
+    ev.TokensChanged: _tokens,
+    ev.DefenceRaised: _defence_raised,
     ev.SufferingRolled: _suffering,
     ev.AttackDeclared: _declared,
     ev.AttackRolled: _rolled,

@@ -51,6 +51,7 @@ def _casket(d: Mapping[str, Any]) -> CasketState:
         k: (tuple(v) if isinstance(v, list) else v) for k, v in d.items() if k in _CASKET_FIELDS
     }
     values["at"] = Hex(*d["at"])
+    values["tokens"] = tuple((str(k), int(n)) for k, n in d.get("tokens", ()))
     return CasketState(**values)
 
 

@@ -175,6 +175,10 @@ class CasketState:
     jam_this_turn: bool = False  # the jam came this turn, so the penalty lasts into the next
     damage_this_turn: int = 0  # suffering die ZEALOT'S FURY
     statuses: tuple[str, ...] = ()
+    # Named token pools, (pool, count) in the order first gained; no zero counts (R-ADD-61).
+    tokens: tuple[tuple[str, int], ...] = ()
+    # +Defense from cards until the start of the casket's next turn (R-DMG-3, R-ADD-64).
+    defence_bonus: int = 0
     immobilised_by: int | None = None  # the enemy seat that set `immobilised` (R-ADD-43)
     hand_decided: bool = False  # R-TRN-1 mulligan taken or hand kept
     defeated: bool = False
@@ -204,6 +208,15 @@ class CasketState:
     def hp(self) -> int:
         """Cards in deck and discard pile: the casket's HP (R-DMG-9, R-TRN-9 round_limit)."""
         return len(self.deck) + len(self.discard)
+
+    def tokens_of(self, pool: str) -> int:
+        """Tokens of one pool the casket holds (R-ADD-61).
+
+        >>> CasketState(0, "p", "a", "c", "scout", "left", "x", 0, Hex(0, 0), 1,
+        ...             tokens=(("forge", 2),)).tokens_of("forge")
+        2
+        """
+        return dict(self.tokens).get(pool, 0)
 
     def damage_of(self, component: str) -> int:
         return self.component_damage[COMPONENTS.index(component)]
