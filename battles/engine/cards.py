@@ -883,6 +883,8 @@ class DerivedCard:
     card: CardDef | None
     reason: str | None
     automated: bool
+    # Why a loaded card stays manual, when the effect catalogue says (R-ADD-57).
+    note: str | None = None
 
     def __post_init__(self) -> None:
         if (self.card is None) == (self.reason is None):
@@ -983,6 +985,10 @@ def _plain_attack(text: str, damage: int, heat: int) -> bool:
 def derive_from_database(entry: object, section: str) -> DerivedCard:
     """Derive a card from one database entry's fields, never from its free text.
 
+    A card the effect catalogue (battles/engine/card_catalogue) reviewed for exactly this
+    text, cost and range gets the catalogue's effects and is automated (R-ADD-57); a
+    catalogued card that stays manual carries the catalogue's reason in `note`.
+
     An attack-type entry with an integer damage and a plain range gets an attack effect
     (plus a heat effect for a non-zero integer heat field); it is automated only when
     its text is exactly that attack. Entries without id or name, with a cost that is not
@@ -1021,6 +1027,23 @@ def derive_from_database(entry: object, section: str) -> DerivedCard:
     if not isinstance(text, str):
         return _reason("effect text is not a string")
 
+    # R-ADD-57: a card the effect catalogue reviewed for exactly this text plays its effects.
+    from .card_catalogue import lookup  # the catalogue's loader imports this module
+
+    found, note = lookup(section, card_id, text, entry["cost"], entry.get("range"))
+    if found is not None:
+        try:
+            card = found.card(
+                name=name.strip(),
+                kind=_db_kind(section, type_, keywords),
+                sp_cost=cost,
+                keywords=tuple(keywords),
+                shield=any(k.lower() == "shield" for k in keywords),  # R-REA-2
+            )
+        except InvalidInput as err:
+            return _reason(f"catalogue entry: {err}")
+        return DerivedCard(card, None, True)
+
     range_ = database_range(entry.get("range"))
     damage = _db_int(entry.get("damage"))
     if damage is not None and not 0 <= damage <= MAX_DAMAGE:
@@ -1057,7 +1080,7 @@ def derive_from_database(entry: object, section: str) -> DerivedCard:
         )
     except InvalidInput as err:
         return _reason(str(err))
-    return DerivedCard(card, None, card.automated)
+    return DerivedCard(card, None, card.automated, None if card.automated else note)
 
 
 def _reason(reason: str) -> DerivedCard:

@@ -17,6 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from battles.engine.card_catalogue import catalogue
 from battles.engine.cards import (
     CARD_KINDS,
     DAMAGE_CARD,
@@ -676,11 +677,19 @@ def test_database_per_section_loaded_plus_reported_is_entries(database: dict[str
     assert loaded.total() > 0
 
 
-def test_automated_database_cards_are_plain_attacks(database: dict[str, Any]) -> None:
+def test_automated_database_cards_are_plain_attacks_or_catalogued(
+    database: dict[str, Any],
+) -> None:
+    """R-ADD-57: beyond a plain attack, only the reviewed catalogue automates a card."""
+    entries = catalogue()
     for section, index, raw in iter_database(database):
         d = derive_from_database(raw, section)
         if d.automated:
             assert d.card is not None
+            entry = entries.get((section, d.card.id))
+            if entry is not None and entry.automated:
+                assert d.card.effects == entry.effects, f"{section}[{index}]"
+                continue
             kinds = [type(e).kind for e in d.card.effects]
             assert kinds in (["attack"], ["attack", "heat"]), f"{section}[{index}]"
 

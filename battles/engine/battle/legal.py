@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..arcs import rotation_cost
-from ..cards import DiscardEffect, MoveEffect, RotateEffect, StatusEffect
+from ..cards import DiscardEffect, MoveEffect, RotateEffect, SpendTokensEffect, StatusEffect
 from ..errors import RuleViolation
 from ..movement import reachable
 from .commands import parse_command
@@ -62,7 +62,12 @@ def _prompt_candidates(
         yield {"type": "no_reactive", "seat": seat}
         for card in _distinct(c.hand):
             if state.card(card).kind == "reactive":
-                yield {"type": "play_reactive", "seat": seat, "card": card}
+                yield from _spend_variants(
+                    state,
+                    c,
+                    instance=card,
+                    body={"type": "play_reactive", "seat": seat, "card": card},
+                )
     elif kind == "take_damage":
         yield {"type": "take_damage", "seat": seat, "hand": [], "deck": amount}
         from_hand = list(c.hand[:amount])
@@ -78,7 +83,16 @@ def _prompt_candidates(
         yield {"type": "discard_down", "seat": seat, "cards": list(c.hand[:amount])}
 
 
-def _moves(state: BattleState, c: CasketState, budget: int) -> list[list[list[int]]]:
+def _moves(
+    state: BattleState, c: CasketState, budget: int, *, line: bool = False
+) -> list[list[list[int]]]:
+    if line:  # R-ADD-63: each direction, each length; decide checks every step
+        paths = [
+            [[c.at.q + dq * k, c.at.r + dr * k] for k in range(1, n + 1)]
+            for dq, dr in ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+            for n in range(1, budget + 1)
+        ]
+        return paths[:MAX_MOVES]
     reach = reachable(
         state.board,
         c.at,
@@ -132,9 +146,22 @@ def _action_candidates(state: BattleState, seat: int) -> Iterator[tuple[dict[str
                 answer = attack_answer(state, seat, card, d.seat)
                 if answer.possible:
                     body = {"type": "attack", "seat": seat, "card": instance, "target": d.seat}
-                    yield _with_pay(body, c, card.sp_cost), answer.as_dict()
+                    for variant in _spend_variants(state, c, instance, body):
+                        yield _with_pay(variant, c, card.sp_cost), answer.as_dict()
             continue
         yield from ((b, None) for b in _card_bodies(state, c, instance))
+
+
+def _spend_variants(
+    state: BattleState, c: CasketState, instance: str, body: dict[str, Any]
+) -> Iterator[dict[str, Any]]:
+    """The body without and, when the casket holds the tokens, with `spend` (R-ADD-61); a
+    card that needs its spend only with it."""
+    costs = [e for e in state.card(instance).effects if isinstance(e, SpendTokensEffect)]
+    if not any(e.required for e in costs):
+        yield body
+    if costs and all(c.tokens_of(e.pool) >= (1 if e.n == "all" else e.n) for e in costs):
+        yield {**body, "spend": True}
 
 
 def _card_bodies(state: BattleState, c: CasketState, instance: str) -> Iterator[dict[str, Any]]:
@@ -142,13 +169,16 @@ def _card_bodies(state: BattleState, c: CasketState, instance: str) -> Iterator[
     base: dict[str, Any] = _with_pay(
         {"type": "play_card", "seat": c.seat, "card": instance}, c, card.sp_cost
     )
-    variants: list[dict[str, Any]] = [base]
+    variants: list[dict[str, Any]] = list(_spend_variants(state, c, instance, base))
     for effect in card.effects:
         grown: list[dict[str, Any]] = []
         for v in variants:
             if isinstance(effect, MoveEffect):
-                grown += [{**v, "path": p} for p in _moves(state, c, effect.hexes)[:6]]
+                paths = _moves(state, c, effect.hexes, line=effect.line)
+                grown += [{**v, "path": p} for p in paths[:6]]
             elif isinstance(effect, RotateEffect):
+                if effect.optional:
+                    grown.append(v)
                 grown += [{**v, "facing": f} for f in range(1, 7) if f != c.facing][:2]
             elif isinstance(effect, DiscardEffect) and effect.source != "deck":
                 others = [x for x in c.hand if x != instance]
