@@ -1,0 +1,605 @@
+"""The effect catalogue (R-ADD-57): every automated entry is played through decide/evolve
+on a small battle and does what its text promises.
+
+Each card is built the way the database import builds it: `derive_from_database` on an
+entry carrying the catalogue's recorded text, cost and range, so the hash match is part
+of every scenario and no database file is needed. The expectations below are written
+from the printed texts (quoted beside them), not read from the catalogue's effects.
+Battles are table battles (R-ADD-18): every die face and drawn card is given.
+Conditions and token counts the scenario needs are arranged with GM adjustments or, where
+none exists, by folding the event that would have produced them (`arrange`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from battles.engine.battle import evolve
+from battles.engine.battle.decide import attack_answer
+from battles.engine.battle.events import (
+    AttackDeclared,
+    BuffGained,
+    CardsDiscarded,
+    CardsDrawn,
+    CardsRecovered,
+    CasketMoved,
+    CasketRotated,
+    DamageTaken,
+    DefenceRaised,
+    DefenceRolled,
+    Event,
+    HeatChanged,
+    StatusApplied,
+    TokensChanged,
+)
+from battles.engine.card_catalogue import CatalogueEntry, catalogue, lookup, text_hash
+from battles.engine.cards import CardDef, derive_from_database, parse_range
+from battles.engine.tohit import MAX_DAMAGE
+
+from .battle_builder import CARDS, FILLER, Battle, deck, of_type, one, seat
+
+ENTRIES = catalogue()
+AUTOMATED = sorted(k for k, e in ENTRIES.items() if e.automated)
+# The test's own attacker: a plain Melee 2 attack (see the reactive scenarios).
+MAUL: dict[str, Any] = {
+    "id": "test-maul", "name": "Test Maul", "kind": "primary_weapon", "sp_cost": 1,
+    "range": "Melee", "damage": 2, "heat": 0, "automated": True,
+    "effects": [{"kind": "attack", "range": "Melee", "damage": 2}],
+}  # fmt: skip
+
+
+def built(section: str, card_id: str) -> CardDef:
+    """The card as the database import derives it from the catalogued text (R-ADD-57)."""
+    e = ENTRIES[(section, card_id)]
+    assert e.effects is not None
+    reactive = any(x.kind == "reduce_incoming" for x in e.effects)
+    keywords = ["reactive"] if reactive else ["primary"]
+    entry = {"id": e.id, "name": e.id.replace("-", " ").title(), "type": "x",
+             "cost": e.cost, "range": e.range, "effect": e.text, "keywords": keywords}  # fmt: skip
+    d = derive_from_database(entry, section)
+    assert d.card is not None and d.automated, (section, card_id, d.reason, d.note)
+    return d.card
+
+
+def battle(
+    card: CardDef,
+    *,
+    gap: int = 1,
+    first: int = 0,
+    hand: tuple[str, ...] = (),
+    opponent: tuple[str, ...] = (),
+    lava: bool = False,
+    version: str = "2.0",
+) -> Battle:
+    """Seat 0 at [0, 3] facing N holds `card` (+ `hand`); seat 1 `gap` hexes north facing S;
+    radius 8, so ranges up to 10 fit with one hex to spare. `first` acts first (R-TRN-2)."""
+    rows0 = deck(**{card.id: 2}, **{h: 1 for h in hand if h != card.id})
+    rows1 = deck(**{"test-maul": 2}, **{o: 1 for o in opponent})
+    cards = [
+        CARDS[FILLER],
+        MAUL,
+        card.as_dict(),
+        *(CARDS[x] for x in {*hand, *opponent} - {card.id}),
+    ]
+    board: dict[str, Any] = {"name": "Catalogue yard", "shape": {"kind": "hexagon", "radius": 8},
+                             "hexes": [{"q": 0, "r": 3, "terrain": "lava"}] if lava else []}  # fmt: skip
+    if lava:
+        board["terrain_kinds"] = {"lava": {}}
+    doc = {
+        "name": "Catalogue", "board": board, "rules": {"version": version, "options": {}},
+        "dice": {"mode": "table"}, "policy": "prompt",
+        "cards": cards,
+        "seats": [
+            {**seat(0, at=(0, 3), facing=1), "deck": rows0},
+            {**seat(1, at=(0, 3 - gap), facing=4), "deck": rows1},
+        ],
+    }  # fmt: skip
+    b = Battle.create(doc)
+    hands = [[card.id, *hand], ["test-maul", *opponent]]
+    for i in (0, 1):
+        body: dict[str, Any] = {"type": "keep_hand", "seat": i,
+                                "drawn": hands[i] + [FILLER] * (6 - len(hands[i]))}  # fmt: skip
+        if i == 1:
+            body["faces"] = [6, 1] if first == 0 else [1, 6]
+        b.do(body)
+    return b
+
+
+def arrange(b: Battle, *events: Event) -> None:
+    """Fold events a scenario needs that no command of this test produces (tokens)."""
+    for e in events:
+        b.state = evolve(b.state, e)
+
+
+def tokens(b: Battle, pool: str, n: int) -> None:
+    arrange(b, TokensChanged(0, pool, n, n, "arranged"))
+
+
+def attack(b: Battle, card: CardDef, **extra: Any) -> list[Event]:
+    """Seat 0 attacks seat 1, named component, a missing roll: the declaration is the point."""
+    body = {"type": "attack", "seat": 0, "card": f"{card.id}#1", "target": 1,
+            "component": "chassis", "faces": [1, 1], **extra}  # fmt: skip
+    return b.do(body)
+
+
+def declared(b: Battle, card: CardDef, **extra: Any) -> AttackDeclared:
+    d: AttackDeclared = one(attack(b, card, **extra), AttackDeclared)
+    return d
+
+
+def hit(d: AttackDeclared) -> int:
+    return dict(d.damage_by_grade)["hit"]
+
+
+def ignored(d: AttackDeclared) -> int:
+    """Blocks the attack cancels beyond the rules' own defence modifier (R-DMG-3)."""
+    return int(d.to_hit["defense_modifier"]) - d.defence_modifier
+
+
+def plain_target_number(b: Battle, card: CardDef) -> int:
+    attack_effect = card.attack
+    assert attack_effect is not None
+    plain = CardDef(id="plain", name="Plain", kind="other", sp_cost=0, range=attack_effect.range,
+                    damage=attack_effect.damage, effects=(attack_effect,), automated=True)  # fmt: skip
+    n = attack_answer(b.state, 0, plain, 1).target_number
+    assert n is not None
+    return n
+
+
+# --- the catalogue itself ----------------------------------------------------------------------
+
+
+def test_every_entry_hash_is_its_recorded_text_cost_and_range() -> None:
+    """R-ADD-57: the key the database import matches on."""
+    for e in ENTRIES.values():
+        assert e.sha256 == text_hash(e.text, e.cost, e.range), e.id
+
+
+def test_a_changed_text_falls_back_to_manual_with_the_reason() -> None:
+    """R-ADD-57: an entry reviewed for another text is not applied."""
+    e = ENTRIES[("equipment", "cleaving-strike")]
+    entry = {"id": e.id, "name": "Cleaving Strike", "type": "Attack", "cost": e.cost,
+             "range": e.range, "damage": 4, "effect": e.text + " Draw 1 card.",
+             "keywords": ["attack", "primary"]}  # fmt: skip
+    d = derive_from_database(entry, "equipment")
+    assert d.card is not None and not d.automated
+    assert d.note is not None and "R-ADD-57" in d.note and e.sha256 in d.note
+
+
+def test_a_card_catalogued_manual_keeps_its_reason() -> None:
+    e = ENTRIES[("church", "blood-offering")]
+    assert lookup("church", e.id, e.text, e.cost, e.range) == (None, e.manual)
+
+
+def test_the_same_id_in_two_sections_is_two_entries() -> None:
+    """Ids repeat across sections (forge-blessing): the section is part of the key."""
+    a, b = ENTRIES[("dwarves", "forge-blessing")], ENTRIES[("crucible", "forge-blessing")]
+    assert a.automated and not b.automated
+
+
+def test_every_automated_entry_has_a_scenario_below() -> None:
+    assert sorted(SCENARIOS) == AUTOMATED
+
+
+# --- the scenarios -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Attack:
+    """An attack card: its reach, its printed damage, blocks ignored, target-number change."""
+
+    reach: int
+    damage: int
+    ignore: int = 0  # MAX_DAMAGE: all Defense
+    to_hit: int = 0
+
+
+def check_attack(section: str, cid: str, spec: Attack) -> Battle:
+    card = built(section, cid)
+    assert card.range == (parse_range("Melee") if spec.reach == 1 else card.range)
+    assert card.range is not None and card.range.high == spec.reach
+    b = battle(card, gap=spec.reach)
+    base = plain_target_number(b, card)
+    d = declared(b, card)
+    assert (hit(d), ignored(d), d.target_number - base) == (spec.damage, spec.ignore, spec.to_hit)
+    far = battle(card, gap=spec.reach + 1)
+    assert far.refuse({"type": "attack", "seat": 0, "card": f"{cid}#1", "target": 1}).code
+    return b
+
+
+def conditional(
+    section: str, cid: str, base: int, bonus: int, make_true: Callable[[Battle], None], **kw: Any
+) -> None:
+    """Base damage when the condition fails, base + bonus when it holds (R-ADD-59)."""
+    card = built(section, cid)
+    assert hit(declared(battle(card, **kw), card)) == base
+    b = battle(card, **kw)
+    make_true(b)
+    assert hit(declared(b, card)) == base + bonus
+
+
+def spend(section: str, cid: str, base: int, pool: str, n: int, bonus: int) -> None:
+    """ "Spend N <pool>: deal X instead": without spending, base; spending, base + bonus and
+    the tokens go; spending without them is refused (R-ADD-61)."""
+    card = built(section, cid)
+    assert hit(declared(battle(card), card)) == base
+    b = battle(card)
+    tokens(b, pool, n + 1)
+    events = attack(b, card, spend=True)
+    assert hit(one(events, AttackDeclared)) == base + bonus
+    assert one(events, TokensChanged).amount == -n and b.seat(0).tokens_of(pool) == 1
+    poor = battle(card)
+    tokens(poor, pool, n - 1) if n > 1 else None
+    err = poor.refuse({"type": "attack", "seat": 0, "card": f"{cid}#1", "target": 1,
+                       "spend": True, "component": "chassis", "faces": [1, 1]})  # fmt: skip
+    assert (err.code, err.rule) == ("not_enough_tokens", "R-ADD-61")
+
+
+def gains(section: str, cid: str, pool: str, n: int, damage: int) -> None:
+    card = built(section, cid)
+    b = battle(card)
+    events = attack(b, card)
+    assert hit(one(events, AttackDeclared)) == damage
+    assert b.seat(0).tokens_of(pool) == n
+
+
+def reactive(
+    section: str, cid: str, reduce: int, minimum: int, *, pool: str = "", more: int = 0
+) -> Battle:
+    """Seat 1 hits seat 0 with a Melee 2 attack, no blocks; seat 0 answers with the card
+    (R-REA-1): final damage = 2 − reduction, never below `minimum` (R-ADD-58); spending
+    `pool` reduces `more` further (R-ADD-61)."""
+    card = built(section, cid)
+    results = []
+    for spending in [False, True] if pool else [False]:
+        b = battle(card, first=1)
+        if spending:
+            arrange(b, TokensChanged(0, pool, 1, 1, "arranged"))
+        b.do({"type": "attack", "seat": 1, "card": "test-maul#1", "target": 0,
+              "component": "chassis", "faces": [3, 2]})  # fmt: skip
+        assert [p.kind for p in b.state.prompts] == ["reactive"]
+        answer: dict[str, Any] = {
+            "type": "play_reactive",
+            "seat": 0,
+            "card": f"{cid}#1",
+            "faces": [4, 4],
+        }
+        if spending:
+            answer["spend"] = True
+        if cid == "buckler-block":
+            answer["drawn"] = [FILLER]
+        events = b.do(answer)
+        rolled = one(events, DefenceRolled)
+        total = reduce + (more if spending else 0)
+        assert rolled.reduction_applied == total
+        assert rolled.final_damage == max(min(minimum, 2), 2 - total)
+        if spending:
+            assert b.seat(0).tokens_of(pool) == 0
+        results.append(b)
+    return results[0]
+
+
+def reactive_gain(section: str, cid: str, pool: str, n: int) -> None:
+    b = reactive(section, cid, 2, 1)
+    assert b.seat(0).tokens_of(pool) == n
+
+
+def defence(section: str, cid: str, n: int) -> None:
+    """ "+N Defense until your next turn": N automatic blocks against the next enemy attack,
+    gone at the start of the own next turn (R-DMG-3, R-ADD-64)."""
+    card = built(section, cid)
+    b = battle(card)
+    assert (
+        one(b.do({"type": "play_card", "seat": 0, "card": f"{cid}#1"}), DefenceRaised).amount == n
+    )
+    b.do({"type": "pass", "seat": 0, "drawn": [FILLER]})
+    d = one(b.do({"type": "attack", "seat": 1, "card": "test-maul#1", "target": 0,
+                  "component": "chassis", "faces": [1, 1]}), AttackDeclared)  # fmt: skip
+    assert d.defence_modifier - int(d.to_hit["defense_modifier"]) == n
+    # Round 1 ends; round 2's initiative gives seat 0 the first turn, and the bonus lapses.
+    b.do({"type": "pass", "seat": 1, "drawn": ["test-maul"], "faces": [6, 1]})
+    assert b.state.active == 0 and b.seat(0).defence_bonus == 0
+
+
+def play(b: Battle, cid: str, **extra: Any) -> list[Event]:
+    return b.do({"type": "play_card", "seat": 0, "card": f"{cid}#1", **extra})
+
+
+def _desperate_lunge() -> None:
+    """ "Move up to 2 hexes in any direction. You may rotate once during movement. Generate 1 Heat.\""""
+    card = built("universal", "desperate-lunge")
+    b = battle(card, gap=4)
+    events = play(b, "desperate-lunge", path=[[1, 2], [1, 1]])
+    assert one(events, CasketMoved).path == ((1, 2), (1, 1)) and b.seat(0).heat == 1
+    b = battle(card, gap=4)
+    assert one(play(b, "desperate-lunge", path=[[0, 2]], facing=2), CasketRotated).facing == 2
+    err = battle(card, gap=4).refuse({"type": "play_card", "seat": 0, "card": "desperate-lunge#1",
+                                      "path": [[0, 2]], "facing": 3})  # fmt: skip
+    assert err.code == "rotation_too_far"
+
+
+def _wardens_pivot() -> None:
+    """ "Rotate to any facing (no limit). Free action - does not cost SP.\""""
+    b = battle(built("universal", "wardens-pivot"))
+    assert one(play(b, "wardens-pivot", facing=4), CasketRotated).facing == 4
+    assert b.seat(0).sp_spent == 0
+
+
+def _ironstriders_rush() -> None:
+    """ "Move up to 3 hexes in straight line. Ignore difficult terrain. Generate 2 Heat.\""""
+    card = built("universal", "ironstriders-rush")
+    b = battle(card, gap=5)
+    assert one(play(b, "ironstriders-rush", path=[[0, 2], [0, 1], [0, 0]]), CasketMoved)
+    assert b.seat(0).heat == 2
+    err = battle(card, gap=5).refuse({"type": "play_card", "seat": 0, "card": "ironstriders-rush#1",
+                                      "path": [[0, 2], [1, 1]]})  # fmt: skip
+    assert (err.code, err.rule) == ("not_a_straight_line", "R-ADD-63")
+
+
+def _souls_recall() -> None:
+    """ "Draw 2 cards.\""""
+    b = battle(built("universal", "souls-recall"))
+    assert len(one(play(b, "souls-recall", drawn=[FILLER, FILLER]), CardsDrawn).cards) == 2
+    assert len(b.seat(0).hand) == 7
+
+
+def _tattered_hope() -> None:
+    """ "Discard your entire hand. Draw 3 cards.\""""
+    b = battle(built("universal", "tattered-hope"))
+    events = play(b, "tattered-hope", drawn=[FILLER] * 3)
+    assert len(one(events, CardsDiscarded).from_hand) == 5
+    assert len(b.seat(0).hand) == 3
+
+
+def _recover(section: str, cid: str, n: int, attack_card: bool) -> None:
+    """ "Recover N cards from (your) discard pile": the newest first (R-ADD-62)."""
+    card = built(section, cid)
+    b = battle(card)
+    junk = tuple(x for x in b.seat(0).hand if x.startswith(FILLER))[:n]
+    arrange(b, CardsDiscarded(0, junk, (), "arranged", "R-ADD-14"))
+    events = attack(b, card) if attack_card else play(b, cid)
+    assert set(one(events, CardsRecovered).cards) == set(junk)
+    assert set(junk) <= set(b.seat(0).hand)
+
+
+def _heat_vent() -> None:
+    """ "Remove up to 3 Heat. Draw 1 card.\""""
+    b = battle(built("dwarves", "heat-vent"))
+    b.do({"type": "adjust_heat", "seat": 0, "heat": 4, "reason": "arranged"})
+    play(b, "heat-vent", drawn=[FILLER])
+    assert b.seat(0).heat == 1 and len(b.seat(0).hand) == 6
+
+
+def _dwarf_forge_blessing() -> None:
+    """ "Your next attack deals +2 damage. Gain 1 Heat.\""""
+    b = battle(built("dwarves", "forge-blessing"), opponent=())
+    events = play(b, "forge-blessing")
+    assert one(events, BuffGained).damage == 2 and b.seat(0).heat == 1
+
+
+def _desperate_gamble() -> None:
+    """ "Discard 3 cards from deck. Your next attack deals +5 damage and ignores all Defense.\""""
+    b = battle(built("nomads", "desperate-gamble"))
+    events = play(b, "desperate-gamble", drawn=[FILLER] * 3)
+    assert len(one(events, CardsDiscarded).from_deck) == 3
+    buff = one(events, BuffGained)
+    assert (buff.damage, buff.ignore_defence) == (5, MAX_DAMAGE)
+
+
+def _nature_stride() -> None:
+    """ "Move up to 4 hexes. Ignore difficult terrain.\""""
+    b = battle(built("elves", "nature-stride"), gap=6)
+    path = [[0, 2], [0, 1], [1, 0], [1, -1]]
+    assert len(one(play(b, "nature-stride", path=path), CasketMoved).path) == 4
+
+
+def _token_utility(section: str, cid: str, pool: str, n: int) -> None:
+    """ "Gain N <pool> tokens immediately. Generate 1 Heat.\""""
+    b = battle(built(section, cid))
+    play(b, cid)
+    assert (b.seat(0).tokens_of(pool), b.seat(0).heat) == (n, 1)
+
+
+def _anvil_breaker() -> None:
+    """ "7 damage. Can't move after.\""""
+    card = built("equipment", "anvil-breaker")
+    b = battle(card)
+    events = attack(b, card)
+    assert (
+        hit(one(events, AttackDeclared)) == 7 and one(events, StatusApplied).status == "immobilised"
+    )
+    assert b.refuse({"type": "move", "seat": 0, "path": [[1, 2]]}).code == "immobilised"
+
+
+def _hp_at_most_15(b: Battle) -> None:
+    # Ruleset 2.1: 9 cards lost to damage leave 15 in deck and discard (R-DMG-8, R-DMG-9).
+    arrange(b, DamageTaken(1, (), b.seat(1).deck[:9], 0, None))
+    assert b.seat(1).hp == 15
+
+
+SCENARIOS: Mapping[tuple[str, str], Callable[[], object]] = {
+    ("universal", "desperate-lunge"): _desperate_lunge,
+    ("universal", "wardens-pivot"): _wardens_pivot,
+    ("universal", "ironstriders-rush"): _ironstriders_rush,
+    # "Play when targeted by attack. Reduce damage by 2 (minimum 1)."
+    ("universal", "unyielding-bulwark"): lambda: reactive("universal", "unyielding-bulwark", 2, 1),
+    ("universal", "second-skin"): lambda: reactive("universal", "second-skin", 1, 1),
+    ("universal", "souls-recall"): _souls_recall,
+    ("universal", "tattered-hope"): _tattered_hope,
+    # equipment
+    ("equipment", "faithful-thrust"): lambda: check_attack("equipment", "faithful-thrust", Attack(1, 4)),
+    ("equipment", "cleaving-strike"): lambda: check_attack("equipment", "cleaving-strike", Attack(1, 5, 1)),
+    ("equipment", "execution-blow"): lambda: conditional(
+        "equipment", "execution-blow", 7, 2, _hp_at_most_15, version="2.1"),  # "+2 if target ≤15 HP"
+    ("equipment", "buckler-block"): lambda: reactive("equipment", "buckler-block", 1, 0),
+    ("equipment", "defensive-stance"): lambda: defence("equipment", "defensive-stance", 2),
+    ("equipment", "hammer-strike"): lambda: check_attack("equipment", "hammer-strike", Attack(1, 5, 1)),
+    ("equipment", "runic-smash"): lambda: gains("equipment", "runic-smash", "rune", 1, 6),
+    ("equipment", "anvil-breaker"): _anvil_breaker,
+    ("equipment", "tower-block"): lambda: reactive("equipment", "tower-block", 3, 0),
+    ("equipment", "shield-wall"): lambda: defence("equipment", "shield-wall", 3),
+    ("equipment", "aimed-shot"): lambda: check_attack("equipment", "aimed-shot", Attack(6, 3)),
+    ("equipment", "piercing-arrow"): lambda: check_attack("equipment", "piercing-arrow", Attack(8, 4, 1)),
+    ("equipment", "sniper-shot"): lambda: check_attack("equipment", "sniper-shot", Attack(10, 6, 0, 1)),
+    ("equipment", "regenerate"): lambda: _recover("equipment", "regenerate", 3, False),
+    ("equipment", "quick-slash"): lambda: check_attack("equipment", "quick-slash", Attack(1, 6)),
+    ("equipment", "pistol-shot"): lambda: check_attack("equipment", "pistol-shot", Attack(4, 6)),
+    ("equipment", "forge-spear-throw"): lambda: spend("equipment", "forge-spear-throw", 6, "forge", 2, 2),
+    ("equipment", "lava-forged-shield"): lambda: reactive_gain("equipment", "lava-forged-shield", "forge", 1),
+    ("equipment", "contract-blade"): lambda: gains("equipment", "contract-blade", "credit", 2, 3),
+    ("equipment", "mercenary-strike"): lambda: spend("equipment", "mercenary-strike", 4, "credit", 1, 1),
+    ("equipment", "hostile-takeover"): lambda: _spend_all("equipment", "hostile-takeover", 6, "credit", 0),
+    ("equipment", "expense-report"): lambda: reactive_gain("equipment", "expense-report", "credit", 2),
+    ("equipment", "savage-claw"): lambda: gains("equipment", "savage-claw", "biomass", 2, 3),
+    ("equipment", "bloodline-fury"): lambda: _spend_all("equipment", "bloodline-fury", 7, "biomass", 2),
+    ("equipment", "chitin-plating"): lambda: reactive("equipment", "chitin-plating", 2, 1, pool="biomass", more=1),
+    ("equipment", "distortion-blade"): lambda: check_attack("equipment", "distortion-blade", Attack(1, 3, 1)),
+    ("equipment", "warped-slash"): lambda: conditional(
+        "equipment", "warped-slash", 3, 2,
+        lambda b: b.do({"type": "adjust_taint", "seat": 1, "taint": 2, "reason": "arranged"})),
+    ("equipment", "death-grip"): lambda: _recover("equipment", "death-grip", 1, True),
+    ("equipment", "drain-essence"): lambda: (check_attack("equipment", "drain-essence", Attack(2, 2)),
+                                             _recover("equipment", "drain-essence", 1, True)),
+    ("equipment", "bone-ward"): lambda: reactive("equipment", "bone-ward", 2, 1),
+    # dwarves
+    ("dwarves", "crushing-blow"): lambda: check_attack("dwarves", "crushing-blow", Attack(1, 4, MAX_DAMAGE)),
+    ("dwarves", "thundering-blow"): lambda: conditional(
+        "dwarves", "thundering-blow", 7, 2,
+        lambda b: b.do({"type": "adjust_component_damage", "seat": 0, "component": "legs",
+                        "amount": 2, "reason": "arranged"})),
+    ("dwarves", "war-pick-strike"): lambda: check_attack("dwarves", "war-pick-strike", Attack(1, 4, MAX_DAMAGE)),
+    ("dwarves", "molten-hammer"): lambda: _molten_hammer(),
+    ("dwarves", "runic-strike"): lambda: _runic_strike(),
+    ("dwarves", "heat-vent"): _heat_vent,
+    ("dwarves", "forge-blessing"): _dwarf_forge_blessing,
+    ("dwarves", "shield-mastery"): lambda: defence("dwarves", "shield-mastery", 2),
+    # ossuarium
+    ("ossuarium", "bone-scythe-swing"): lambda: check_attack("ossuarium", "bone-scythe-swing", Attack(1, 3)),
+    ("ossuarium", "death-grasp"): lambda: check_attack("ossuarium", "death-grasp", Attack(5, 2)),
+    ("ossuarium", "bone-armor"): lambda: reactive("ossuarium", "bone-armor", 2, 0),
+    # elves, nomads
+    ("elves", "nature-stride"): _nature_stride,
+    ("nomads", "desperate-gamble"): _desperate_gamble,
+    ("nomads", "quick-slash"): lambda: check_attack("nomads", "quick-slash", Attack(1, 3)),
+    ("nomads", "pistol-shot"): lambda: check_attack("nomads", "pistol-shot", Attack(4, 3)),
+    ("nomads", "opportunist-strike"): lambda: _opportunist_strike(),
+    # crucible
+    ("crucible", "hammer-strike"): lambda: _lava_hammer(),
+    ("crucible", "volcanic-slash"): lambda: conditional(
+        "crucible", "volcanic-slash", 4, 1, lambda b: tokens(b, "forge", 3)),
+    ("crucible", "forge-fury"): lambda: (spend("crucible", "forge-fury", 6, "forge", 2, 2), _gains_heat("crucible", "forge-fury", 1)),
+    ("crucible", "component-sunder"): lambda: spend("crucible", "component-sunder", 5, "forge", 2, 2),
+    ("crucible", "ember-shield"): lambda: reactive("crucible", "ember-shield", 2, 1, pool="forge", more=2),
+    ("crucible", "forge-call"): lambda: _token_utility("crucible", "forge-call", "forge", 2),
+    # emergent
+    ("emergent", "mantis-strikes"): lambda: check_attack("emergent", "mantis-strikes", Attack(1, 3)),
+    ("emergent", "segmented-lash"): lambda: check_attack("emergent", "segmented-lash", Attack(2, 3)),
+    ("emergent", "arthropod-fury"): lambda: spend("emergent", "arthropod-fury", 6, "metamorph", 1, 2),
+    ("emergent", "precision-strikes"): lambda: _precision(),
+    ("emergent", "reactive-carapace"): lambda: reactive("emergent", "reactive-carapace", 2, 1, pool="metamorph", more=2),
+    # exchange
+    ("exchange", "ledger-strike"): lambda: conditional(
+        "exchange", "ledger-strike", 3, 1, lambda b: tokens(b, "credit", 3)),
+    ("exchange", "coin-throw"): lambda: (check_attack("exchange", "coin-throw", Attack(4, 2)),
+                                         spend("exchange", "coin-throw", 2, "credit", 1, 2)),
+    ("exchange", "liquidation"): lambda: spend("exchange", "liquidation", 5, "credit", 2, 2),
+    ("exchange", "defense-contract"): lambda: reactive("exchange", "defense-contract", 2, 1, pool="credit", more=2),
+    ("exchange", "war-bonds"): lambda: _token_utility("exchange", "war-bonds", "credit", 3),
+    # vestige bloodlines
+    ("vestige-bloodlines", "savage-strike"): lambda: check_attack("vestige-bloodlines", "savage-strike", Attack(1, 3)),
+    ("vestige-bloodlines", "reactive-scales"): lambda: reactive(
+        "vestige-bloodlines", "reactive-scales", 2, 1, pool="biomass", more=1),
+}  # fmt: skip
+
+
+def _spend_all(section: str, cid: str, base: int, pool: str, heat: int) -> None:
+    """ "Spend all <pool>: +1 damage per <token> spent.\""""
+    card = built(section, cid)
+    assert hit(declared(battle(card), card)) == base
+    b = battle(card)
+    tokens(b, pool, 4)
+    events = attack(b, card, spend=True)
+    assert hit(one(events, AttackDeclared)) == base + 4 and b.seat(0).tokens_of(pool) == 0
+    assert b.seat(0).heat == heat
+
+
+def _gains_heat(section: str, cid: str, n: int) -> None:
+    card = built(section, cid)
+    b = battle(card)
+    attack(b, card)
+    assert b.seat(0).heat == n
+
+
+def _molten_hammer() -> None:
+    """ "Deal 5 damage plus your current Heat (max +2 damage).\""""
+    card = built("dwarves", "molten-hammer")
+    for heat, damage in ((0, 5), (1, 6), (2, 7), (4, 7)):
+        b = battle(card)
+        if heat:
+            b.do({"type": "adjust_heat", "seat": 0, "heat": heat, "reason": "arranged"})
+        assert hit(declared(b, card)) == damage, heat
+
+
+def _runic_strike() -> None:
+    """ "Deal 6 damage. Gain 1 Heat.\""""
+    check_attack("dwarves", "runic-strike", Attack(1, 6))
+    _gains_heat("dwarves", "runic-strike", 1)
+
+
+def _opportunist_strike() -> None:
+    """ "Deal 5 damage if target moved during their last turn. Otherwise deals 3 damage.\""""
+    card = built("nomads", "opportunist-strike")
+    assert hit(declared(battle(card), card)) == 3
+    b = battle(card, gap=2, first=1)
+    b.do({"type": "move", "seat": 1, "path": [[0, 2]]})
+    b.do({"type": "pass", "seat": 1})
+    assert hit(declared(b, card)) == 5
+
+
+def _lava_hammer() -> None:
+    """ "Deal 3 damage. If standing in lava, deal 4 damage instead.\""""
+    card = built("crucible", "hammer-strike")
+    assert hit(declared(battle(card), card)) == 3
+    assert hit(declared(battle(card, lava=True), card)) == 4
+
+
+def _precision() -> None:
+    """ "Deal 5 damage to specific component (you choose ...)": the attack names it (R-DMG-6)."""
+    card = built("emergent", "precision-strikes")
+    d = declared(battle(card), card, component="head")
+    assert (hit(d), d.component, d.component_roll) == (5, "head", None)
+
+
+@pytest.mark.parametrize("key", AUTOMATED, ids=lambda k: f"{k[0]}/{k[1]}")
+def test_catalogued_card_does_what_its_text_says(key: tuple[str, str]) -> None:
+    entry: CatalogueEntry = ENTRIES[key]
+    assert entry.text  # the scenario's docstring or comment quotes it
+    SCENARIOS[key]()
+
+
+def test_an_attack_bonus_reads_the_state_before_the_card_resolves() -> None:
+    """R-ADD-59: the bonus is a BuffGained from the card, spent by its own attack."""
+    card = built("crucible", "volcanic-slash")
+    b = battle(card)
+    tokens(b, "forge", 3)
+    events = attack(b, card)
+    assert one(events, BuffGained).source == card.id
+    assert b.seat(0).buff_damage == 0
+
+
+def test_a_required_spend_is_refused_without_spend() -> None:
+    """R-ADD-61: spend on a card without a spend effect names the field."""
+    card = built("equipment", "faithful-thrust")
+    err = battle(card).refuse({"type": "attack", "seat": 0, "card": "faithful-thrust#1",
+                               "target": 1, "spend": True})  # fmt: skip
+    assert (err.code, err.rule) == ("unused_argument", "R-ADD-61")
+
+
+def test_heat_changed_events_name_the_card() -> None:
+    b = battle(built("crucible", "forge-call"))
+    assert "Forge Call" in one(play(b, "forge-call"), HeatChanged).reason
+    assert of_type(b.events, TokensChanged)[-1].source == "forge-call"
