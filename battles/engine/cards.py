@@ -579,6 +579,90 @@ class DefenceEffect:
         return {"kind": self.kind, "amount": self.amount}
 
 
+@dataclass(frozen=True, slots=True)
+class WhenEffect:
+    """Run `then` only when `condition` holds as the card resolves (R-ADD-59): "If you
+    have 3+ Metamorph tokens, draw 3 cards instead" is a draw of 2 and, when, 1 more.
+
+    >>> WhenEffect(Condition("standing_in", terrain="lava"), (DrawEffect(1),)).as_dict()
+    {'kind': 'when', 'condition': {'test': 'standing_in', 'terrain': 'lava'}, 'then': [{'kind': 'draw', 'n': 1}]}
+    """
+
+    kind: ClassVar[str] = "when"
+    condition: Condition
+    then: tuple[Effect, ...]
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.condition, Condition):
+            raise InvalidInput("when.condition", "must be a condition", "R-ADD-59")
+        _check_inner(self.then, "when.then", _AFTER_KINDS)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "condition": self.condition.as_dict(),
+            "then": [e.as_dict() for e in self.then],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class AfterAttackEffect:
+    """Effects of an attack card that wait for its outcome (R-ADD-65): on "hit" when the
+    attack hits (EXECUTION included), on "kill" when its target is defeated by the time
+    the attack ends ("If this destroys an enemy, gain 3 Soul Shards").
+
+    >>> AfterAttackEffect("kill", (GainTokensEffect("soul_shard", 3),)).as_dict()
+    {'kind': 'after_attack', 'on': 'kill', 'then': [{'kind': 'gain_tokens', 'pool': 'soul_shard', 'n': 3}]}
+    """
+
+    kind: ClassVar[str] = "after_attack"
+    on: Literal["hit", "kill"]
+    then: tuple[Effect, ...]
+
+    def __post_init__(self) -> None:
+        _check_choice(self.on, "after_attack.on", ("hit", "kill"))
+        _check_inner(self.then, "after_attack.then", _AFTER_KINDS)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "on": self.on, "then": [e.as_dict() for e in self.then]}
+
+
+@dataclass(frozen=True, slots=True)
+class TaintEffect:
+    """The pilot of the own casket ("self") or of the attack's target ("target") gains
+    `amount` Taint, or loses it when negative, never below 0 (R-PLT-4, R-ADD-66).
+
+    >>> TaintEffect(1, "target").as_dict()
+    {'kind': 'taint', 'amount': 1, 'target': 'target'}
+    """
+
+    kind: ClassVar[str] = "taint"
+    amount: int
+    target: Literal["self", "target"] = "self"
+
+    def __post_init__(self) -> None:
+        _check_int(self.amount, "taint.amount", -10, 10, "R-PLT-4")
+        if self.amount == 0:
+            raise InvalidInput("taint.amount", "must not be 0: a taint effect changes Taint")
+        _check_choice(self.target, "taint.target", STATUS_TARGETS)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "amount": self.amount, "target": self.target}
+
+
+# What a conditional or after-the-attack effect may do: the casket's own resources, and
+# Taint; never an attack, a move or a choice the command makes.
+_AFTER_KINDS = ("gain_tokens", "recover", "draw", "heat", "taint")
+
+
+def _check_inner(effects: object, field: str, kinds: Sequence[str]) -> None:
+    if not isinstance(effects, tuple) or not effects:
+        raise InvalidInput(field, "must be a non-empty tuple of effects")
+    for i, e in enumerate(effects):
+        if getattr(e, "kind", None) not in kinds:
+            raise InvalidInput(f"{field}[{i}]", f"must be one of: {', '.join(kinds)}", "R-ADD-65")
+
+
 Effect = (
     AttackEffect
     | MoveEffect
@@ -596,6 +680,9 @@ Effect = (
     | RecoverEffect
     | DiscardHandEffect
     | DefenceEffect
+    | WhenEffect
+    | AfterAttackEffect
+    | TaintEffect
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -617,6 +704,9 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             RecoverEffect,
             DiscardHandEffect,
             DefenceEffect,
+            WhenEffect,
+            AfterAttackEffect,
+            TaintEffect,
         )
     }
 )
@@ -634,7 +724,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")
@@ -743,8 +833,10 @@ class CardDef:
                     "reduce_incoming answers an attack: only a reactive card may have it",
                     "R-REA-1",
                 )
-            attack_only = any(isinstance(e, AttackBonusEffect) for e in inner) or (
-                isinstance(effect, SpendTokensEffect) and effect.damage_per_token
+            attack_only = (
+                any(isinstance(e, AttackBonusEffect | AfterAttackEffect) for e in inner)
+                or (isinstance(effect, SpendTokensEffect) and effect.damage_per_token)
+                or (isinstance(effect, TaintEffect) and effect.target == "target")
             )
             if attack_only and not any(isinstance(e, AttackEffect) for e in self.effects):
                 raise InvalidInput(

@@ -12,7 +12,7 @@ none exists, by folding the event that would have produced them (`arrange`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +34,7 @@ from battles.engine.battle.events import (
     Event,
     HeatChanged,
     StatusApplied,
+    TaintChanged,
     TokensChanged,
 )
 from battles.engine.card_catalogue import CatalogueEntry, catalogue, lookup, text_hash
@@ -421,7 +422,7 @@ def _hp_at_most_15(b: Battle) -> None:
     assert b.seat(1).hp == 15
 
 
-SCENARIOS: Mapping[tuple[str, str], Callable[[], object]] = {
+SCENARIOS: dict[tuple[str, str], Callable[[], object]] = {
     ("universal", "desperate-lunge"): _desperate_lunge,
     ("universal", "wardens-pivot"): _wardens_pivot,
     ("universal", "ironstriders-rush"): _ironstriders_rush,
@@ -572,6 +573,189 @@ def _precision() -> None:
     card = built("emergent", "precision-strikes")
     d = declared(battle(card), card, component="head")
     assert (hit(d), d.component, d.component_roll) == (5, "head", None)
+
+
+def resolve_hit(b: Battle, card: CardDef, damage: int, *, kill: bool) -> list[Event]:
+    """Seat 0 hits seat 1 (ruleset 2.1) for `damage`, no blocks; seat 1 takes it from the
+    deck. With `kill`, seat 1 has 1 HP left and is defeated (R-DMG-9, survival face 4)."""
+    if kill:
+        arrange(b, DamageTaken(1, (), b.seat(1).deck[:-1], 0, None))
+        assert b.seat(1).hp == 1
+    events = attack(b, card, faces=[3, 2, *[4] * damage])
+    assert one(events, DefenceRolled).final_damage == damage
+    answer: dict[str, Any] = {"type": "take_damage", "seat": 1, "hand": [], "deck": damage,
+                              "drawn": [FILLER] * damage}  # fmt: skip
+    if kill:
+        answer["drawn"] = [b.seat(1).deck[0].split("#")[0]]
+        answer["faces"] = [4]
+    events += b.do(answer)
+    assert b.seat(1).defeated == kill
+    return events
+
+
+def kill_reward(section: str, cid: str, damage: int, check: Callable[[Battle, bool], None]) -> None:
+    """ "If this destroys/kills the target, …": only when the attack defeats it (R-ADD-65)."""
+    card = built(section, cid)
+    for kill in (False, True):
+        b = battle(card, version="2.1", gap=reach(card))
+        resolve_hit(b, card, damage, kill=kill)
+        check(b, kill)
+
+
+def reach(card: CardDef) -> int:
+    assert card.range is not None
+    return card.range.low
+
+
+def shards(n: int, pool: str = "soul_shard") -> Callable[[Battle, bool], None]:
+    def check(b: Battle, kill: bool) -> None:
+        assert b.seat(0).tokens_of(pool) == (n if kill else 0)
+
+    return check
+
+
+def _kill_recovers(
+    section: str, cid: str, damage: int, n: int, pool: str = "", gained: int = 0
+) -> None:
+    card = built(section, cid)
+    for kill in (False, True):
+        b = battle(card, version="2.1")
+        junk = tuple(x for x in b.seat(0).hand if x.startswith(FILLER))[:n]
+        arrange(b, CardsDiscarded(0, junk, (), "arranged", "R-ADD-14"))
+        events = resolve_hit(b, card, damage, kill=kill)
+        assert len(of_type(events, CardsRecovered)) == kill
+        assert (set(junk) <= set(b.seat(0).hand)) == kill
+        if pool:
+            assert b.seat(0).tokens_of(pool) == (gained if kill else 0)
+
+
+def _phylactery_strike() -> None:
+    """ "Deal 6 damage. If this reduces target to 0 HP, gain 1 Heat. Recover 2 cards from discard pile.\""""
+    card = built("equipment", "phylactery-strike")
+    for kill in (False, True):
+        b = battle(card, version="2.1")
+        junk = tuple(x for x in b.seat(0).hand if x.startswith(FILLER))[:2]
+        arrange(b, CardsDiscarded(0, junk, (), "arranged", "R-ADD-14"))
+        events = resolve_hit(b, card, 6, kill=kill)
+        assert set(one(events, CardsRecovered).cards) == set(junk)
+        assert b.seat(0).heat == (1 if kill else 0)
+
+
+def _void_strike() -> None:
+    """ "Deal 4 damage. Apply 1 Taint to target. Bypasses all Defense.": Taint on a hit only."""
+    card = built("equipment", "void-strike")
+    assert check_attack("equipment", "void-strike", Attack(1, 4, MAX_DAMAGE)).seat(1).taint == 0
+    b = battle(card)
+    events = resolve_hit(b, card, 4, kill=False)
+    assert one(events, TaintChanged).seat == 1 and b.seat(1).taint == 1
+
+
+def _void_ward() -> None:
+    """ "Reduce damage by 2 (minimum 1). Apply 1 Taint to yourself.\""""
+    assert reactive("equipment", "void-ward", 2, 1).seat(0).taint == 1
+
+
+def _hp_condition(
+    section: str, cid: str, hp: int, base: Callable[[Battle], int], more: int
+) -> None:
+    """A gain that grows when the target is below N HP (R-ADD-59 `when`)."""
+    card = built(section, cid)
+    b = battle(card, version="2.1")
+    attack(b, card)
+    first = base(b)
+    b = battle(card, version="2.1")
+    arrange(b, DamageTaken(1, (), b.seat(1).deck[: 24 - hp], 0, None))
+    assert b.seat(1).hp == hp
+    attack(b, card)
+    assert base(b) == first + more
+
+
+def _soul_reaper() -> None:
+    """ "Deal 4 damage. If target is below 15 HP, recover 2 cards from discard pile instead of 1.\""""
+    check_attack("equipment", "soul-reaper", Attack(1, 4))
+
+    def recovered(b: Battle) -> int:
+        return sum(len(e.cards) for e in of_type(b.events, CardsRecovered))
+
+    card = built("equipment", "soul-reaper")
+    for hp, n in ((15, 1), (14, 2)):
+        b = battle(card, version="2.1")
+        junk = tuple(x for x in b.seat(0).hand if x.startswith(FILLER))[:2]
+        arrange(b, CardsDiscarded(0, junk, (), "arranged", "R-ADD-14"),
+                DamageTaken(1, (), b.seat(1).deck[: 24 - hp], 0, None))  # fmt: skip
+        attack(b, card)
+        assert recovered(b) == n, hp
+
+
+def _calculated_assault() -> None:
+    """ "Deal 3 damage. Gain 2 Credits. If target is below 20 HP, gain 3 Credits instead.\""""
+    check_attack("equipment", "calculated-assault", Attack(1, 3))
+    _hp_condition("equipment", "calculated-assault", 19, lambda b: b.seat(0).tokens_of("credit"), 1)
+    _hp_condition("equipment", "calculated-assault", 20, lambda b: b.seat(0).tokens_of("credit"), 0)
+
+
+def _salvage(cid: str, n: int, gained_taint: int) -> None:
+    """ "Spend N Soul Shards to recover N cards from discard pile. Gain T Taint.\""""
+    card = built("ossuarium", cid)
+    err = battle(card).refuse({"type": "play_card", "seat": 0, "card": f"{cid}#1"})
+    assert (err.code, err.rule) == ("spend_required", "R-ADD-61")
+    b = battle(card)
+    tokens(b, "soul_shard", n)
+    junk = tuple(x for x in b.seat(0).hand if x.startswith(FILLER))[:n]
+    arrange(b, CardsDiscarded(0, junk, (), "arranged", "R-ADD-14"))
+    events = play(b, cid, spend=True)
+    assert set(one(events, CardsRecovered).cards) == set(junk)
+    assert (b.seat(0).tokens_of("soul_shard"), b.seat(0).taint) == (0, gained_taint)
+
+
+def _conditional_draw(
+    section: str, cid: str, make_true: Callable[[Battle], None], **kw: Any
+) -> None:
+    """ "Draw 2 cards. If …, draw 3 cards instead.\""""
+    card = built(section, cid)
+    b = battle(card, **kw)
+    assert sum(len(e.cards) for e in of_type(play(b, cid, drawn=[FILLER] * 2), CardsDrawn)) == 2
+    b = battle(card, **kw)
+    make_true(b)
+    assert sum(len(e.cards) for e in of_type(play(b, cid, drawn=[FILLER] * 3), CardsDrawn)) == 3
+
+
+def _ash_cloak() -> None:
+    """ "Draw 2 cards. If standing in lava, draw 3 cards instead.\""""
+    card = built("crucible", "ash-cloak")
+    b = battle(card)
+    assert len(one(play(b, "ash-cloak", drawn=[FILLER] * 2), CardsDrawn).cards) == 2
+    b = battle(card, lava=True)
+    assert (
+        sum(len(e.cards) for e in of_type(play(b, "ash-cloak", drawn=[FILLER] * 3), CardsDrawn))
+        == 3
+    )
+
+
+SCENARIOS.update({
+    ("ossuarium", "soul-harvest"): lambda: kill_reward("ossuarium", "soul-harvest", 3, shards(3)),
+    ("ossuarium", "siphon-essence"): lambda: (check_attack("ossuarium", "siphon-essence", Attack(4, 2)),
+                                              kill_reward("ossuarium", "siphon-essence", 2, shards(2))),
+    ("ossuarium", "necrotic-touch"): lambda: kill_reward("ossuarium", "necrotic-touch", 2, shards(4)),
+    ("ossuarium", "soul-rend"): lambda: kill_reward("ossuarium", "soul-rend", 4, shards(3)),
+    ("ossuarium", "drain-life"): lambda: (check_attack("ossuarium", "drain-life", Attack(6, 5)),
+                                          kill_reward("ossuarium", "drain-life", 5, shards(4))),
+    ("ossuarium", "salvage-protocol"): lambda: _salvage("salvage-protocol", 3, 2),
+    ("ossuarium", "emergency-rebuild"): lambda: _salvage("emergency-rebuild", 5, 3),
+    ("equipment", "bone-scythe-strike"): lambda: _kill_recovers("equipment", "bone-scythe-strike", 2, 1),
+    ("equipment", "phylactery-strike"): _phylactery_strike,
+    ("equipment", "profit-margin"): lambda: kill_reward("equipment", "profit-margin", 5, shards(3, "credit")),
+    ("equipment", "soul-reaper"): _soul_reaper,
+    ("equipment", "calculated-assault"): _calculated_assault,
+    ("equipment", "void-strike"): _void_strike,
+    ("equipment", "void-ward"): _void_ward,
+    ("vestige-bloodlines", "devouring-maw"): lambda: _kill_recovers(
+        "vestige-bloodlines", "devouring-maw", 5, 2, "biomass", 3),
+    ("exchange", "hostile-takeover"): lambda: _kill_recovers("exchange", "hostile-takeover", 6, 2, "credit", 4),
+    ("emergent", "antenna-sense"): lambda: _conditional_draw(
+        "emergent", "antenna-sense", lambda b: tokens(b, "metamorph", 3)),
+    ("crucible", "ash-cloak"): _ash_cloak,
+})  # fmt: skip
 
 
 @pytest.mark.parametrize("key", AUTOMATED, ids=lambda k: f"{k[0]}/{k[1]}")

@@ -22,6 +22,7 @@ from battles.engine.cards import (
     CARD_KINDS,
     DAMAGE_CARD,
     EFFECT_TYPES,
+    AfterAttackEffect,
     AttackBonusEffect,
     AttackEffect,
     BuffNextAttackEffect,
@@ -42,6 +43,8 @@ from battles.engine.cards import (
     RotateEffect,
     SpendTokensEffect,
     StatusEffect,
+    TaintEffect,
+    WhenEffect,
     card_from_dict,
     database_range,
     derive_from_database,
@@ -88,6 +91,9 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     RecoverEffect(1),
     DiscardHandEffect(),
     DefenceEffect(2),
+    WhenEffect(Condition("own_tokens_at_least", 3, pool="metamorph"), (DrawEffect(1),)),
+    AfterAttackEffect("kill", (GainTokensEffect("soul_shard", 3), RecoverEffect(1))),
+    TaintEffect(1, "target"),
 )
 
 
@@ -148,6 +154,9 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "recover",
         "discard_hand",
         "defence",
+        "when",
+        "after_attack",
+        "taint",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

@@ -19,6 +19,7 @@ from itertools import pairwise
 
 from ..arcs import rotation_cost, rotation_steps
 from ..cards import (
+    AfterAttackEffect,
     AttackBonusEffect,
     AttackEffect,
     BuffNextAttackEffect,
@@ -38,6 +39,8 @@ from ..cards import (
     RotateEffect,
     SpendTokensEffect,
     StatusEffect,
+    TaintEffect,
+    WhenEffect,
 )
 from ..dice import (
     SUFFERING_DIE,
@@ -833,6 +836,8 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
             _gain_tokens(tx, seat, effect, card.id)
         elif isinstance(effect, RecoverEffect):
             _recover(tx, seat, effect.n, card.name)
+        elif isinstance(effect, TaintEffect) and effect.target == "self":
+            _change_taint(tx, seat, effect.amount, card.id)
     tx.emit(ev.PromptClosed(seat, "reactive"))
     _roll_defence(tx)
 
@@ -886,6 +891,16 @@ def _roll_defence(tx: _Tx) -> None:
 def _end_attack(tx: _Tx, outcome: str) -> None:
     a = tx.state.attack
     assert a is not None
+    card = tx.state.card(a.card)
+    hit = outcome in ("hit", "execution")
+    # R-ADD-65: the target was in the battle when the attack was declared, so a defeated
+    # target now was destroyed by this attack.
+    killed = hit and tx.seat(a.target).defeated
+    for effect in card.effects:
+        if isinstance(effect, AfterAttackEffect) and (killed if effect.on == "kill" else hit):
+            for inner in effect.then:
+                _effect(tx, a.attacker, card, inner, None, (), None, (), {}, True,
+                        attack_target=a.target)  # fmt: skip
     tx.emit(ev.AttackEnded(a.attacker, a.card, outcome))
 
 
@@ -1098,7 +1113,9 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
             raise refusal
     assert answer.target_number is not None and answer.side is not None
     assert answer.defense_modifier is not None
-    _card_effects(tx, seat, card, None, (), None, (), skip_attack=True)
+    _card_effects(
+        tx, seat, card, None, (), None, (), skip_attack=True, attack_target=command.target
+    )
     component_roll = None
     component = command.component
     if component is None:
@@ -1293,10 +1310,24 @@ def _card_effects(
     *,
     skip_attack: bool = False,
     spend: bool = False,
+    attack_target: int | None = None,
 ) -> None:
     used = {"path": False, "facing": False, "discard": False, "target": False}
     for effect in card.effects:
-        _effect(tx, seat, card, effect, target, path, facing, discard, used, skip_attack, spend)
+        _effect(
+            tx,
+            seat,
+            card,
+            effect,
+            target,
+            path,
+            facing,
+            discard,
+            used,
+            skip_attack,
+            spend,
+            attack_target=attack_target,
+        )
     for name, value in (
         ("path", path),
         ("facing", facing),
@@ -1321,8 +1352,23 @@ def _effect(
     used: dict[str, bool],
     skip_attack: bool,
     spend: bool = False,
+    *,
+    attack_target: int | None = None,
 ) -> None:
     c = tx.seat(seat)
+    if isinstance(effect, AfterAttackEffect):
+        return  # `_end_attack` runs it when the attack's outcome is known (R-ADD-65)
+    if isinstance(effect, WhenEffect):
+        about = attack_target if attack_target is not None else target
+        if _holds(tx, seat, effect.condition, about):
+            for inner in effect.then:
+                _effect(tx, seat, card, inner, target, path, facing, discard, used, skip_attack)
+        return
+    if isinstance(effect, TaintEffect):
+        who = seat if effect.target == "self" else attack_target
+        if who is not None:
+            _change_taint(tx, who, effect.amount, card.id)
+        return
     if isinstance(effect, AttackEffect | AttackBonusEffect):
         if not skip_attack:  # pragma: no cover - play_card refuses attack cards
             raise RuleViolation("use_attack", "send an attack command", "R-HIT-1")
@@ -1417,6 +1463,18 @@ def _effect(
         _suffering(tx, seat, effect.n)
     elif isinstance(effect, ReduceIncomingEffect):  # pragma: no cover - reactive cards only
         raise RuleViolation("reactive_in_own_turn", "reactive cards answer attacks", "R-REA-1")
+
+
+def _change_taint(tx: _Tx, seat: int, amount: int, source: str) -> None:
+    """R-ADD-66: a card's Taint, never below 0; rising to 10 from below is Taint Overload
+    (R-PLT-3, R-ADD-44)."""
+    c = tx.seat(seat)
+    taint = max(0, c.taint + amount)
+    if taint == c.taint:
+        return
+    tx.emit(ev.TaintChanged(seat, taint - c.taint, taint, source))
+    if c.taint < TAINT_OVERLOAD <= taint and c.in_battle and not c.pilot_dead:
+        _taint_overload(tx, seat)
 
 
 def _recover(tx: _Tx, seat: int, n: int, reason: str) -> None:

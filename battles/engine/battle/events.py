@@ -269,6 +269,17 @@ class TokensChanged(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class TaintChanged(Event):
+    """A card changed a pilot's Taint by `amount` (R-ADD-66); `taint` is the value after.
+    Not a GM adjustment (TaintAdjusted is)."""
+
+    seat: int
+    amount: int
+    taint: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
 class DefenceRaised(Event):
     """+`amount` Defense until the start of the casket's next turn (R-DMG-3, R-ADD-64)."""
 
@@ -564,6 +575,7 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         BuffGained,
         StatusApplied,
         TokensChanged,
+        TaintChanged,
         DefenceRaised,
         SufferingRolled,
         AttackDeclared,

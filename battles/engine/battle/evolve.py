@@ -239,6 +239,10 @@ def _tokens(s: BattleState, e: ev.TokensChanged) -> BattleState:
     return _seat(s, e.seat, tokens=tuple((k, v) for k, v in pools.items() if v))
 
 
+def _taint_changed(s: BattleState, e: ev.TaintChanged) -> BattleState:
+    return _seat(s, e.seat, taint=e.taint)
+
+
 def _defence_raised(s: BattleState, e: ev.DefenceRaised) -> BattleState:
     return _seat(s, e.seat, defence_bonus=s.seats[e.seat].defence_bonus + e.amount)
 
@@ -458,6 +462,7 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.BuffGained: _buff,
     ev.StatusApplied: _status,
     ev.TokensChanged: _tokens,
+    ev.TaintChanged: _taint_changed,
     ev.DefenceRaised: _defence_raised,
     ev.SufferingRolled: _suffering,
     ev.AttackDeclared: _declared,
