@@ -787,3 +787,55 @@ def test_heat_changed_events_name_the_card() -> None:
     b = battle(built("crucible", "forge-call"))
     assert "Forge Call" in one(play(b, "forge-call"), HeatChanged).reason
     assert of_type(b.events, TokensChanged)[-1].source == "forge-call"
+
+
+def test_the_autoplayer_plays_catalogued_cards_through_legal_actions_only() -> None:
+    """The engine's legal actions cover the new vocabulary: a seeded digital battle between
+    two decks of catalogued cards runs under the greedy player, every command one `decide`
+    accepted, and its events replay to the same state."""
+    from battles.engine.battle import replay
+    from battles.engine.battle.autoplay import greedy_commands
+    from battles.engine.battle.decide import create
+
+    picks = [
+        [("equipment", c) for c in ("cleaving-strike", "contract-blade", "mercenary-strike",
+                                     "hostile-takeover", "expense-report", "regenerate")]
+        + [("crucible", "forge-call"), ("crucible", "forge-fury"), ("universal", "tattered-hope"),
+           ("universal", "ironstriders-rush")],
+        [("ossuarium", c) for c in ("soul-harvest", "soul-rend", "salvage-protocol", "bone-armor")]
+        + [("equipment", c) for c in ("anvil-breaker", "shield-wall", "chitin-plating",
+                                       "savage-claw", "bloodline-fury")]
+        + [("universal", "desperate-lunge")],
+    ]  # fmt: skip
+    cards: dict[str, CardDef] = {}
+    rows = []
+    for picked in picks:
+        row = []
+        for section, cid in picked:
+            cards[cid] = built(section, cid)
+            row.append({"card": cid, "count": 3})
+        rows.append(row)
+    doc = {
+        "name": "Catalogue autoplay",
+        "board": {"name": "Yard", "shape": {"kind": "hexagon", "radius": 4}, "hexes": []},
+        "rules": {"version": "2.1", "options": {}},
+        "dice": {"mode": "digital", "seed": 17, "seed_public": True},
+        "policy": "auto",
+        "cards": [c.as_dict() for c in cards.values()],
+        "seats": [
+            {**seat(0, at=(0, 3), facing=1), "deck": rows[0]},
+            {**seat(1, at=(0, -3), facing=4), "deck": rows[1]},
+        ],
+    }
+    events = create("catalogue-autoplay", doc)
+    played: set[str] = set()
+    state = replay(events)
+    for _, new, state in greedy_commands(replay(events), seed=3):
+        events += new
+        played |= {e.card.split("#")[0] for e in new if hasattr(e, "card") and "#" in e.card}
+        if state.round > 30:
+            break
+    assert replay(events) == state
+    assert len(played & set(cards)) >= 6, sorted(played)
+    assert any(isinstance(e, TokensChanged) and e.amount > 0 for e in events)
+    assert any(isinstance(e, TokensChanged) and e.amount < 0 for e in events)  # a spend

@@ -50,6 +50,10 @@ def _expected(action: LegalAction) -> float:
     return hit * (1 + float(damage))
 
 
+def _spends(action: LegalAction) -> bool:
+    return bool(action.body.get("spend"))
+
+
 def choose(state: BattleState, actions: list[LegalAction], rng: random.Random) -> dict[str, Any]:
     """The greedy choice, playing to win: answer prompts defensively, attack when it can
     (the best expected damage), turn to bring the nearest enemy into the firing arc,
@@ -61,7 +65,8 @@ def choose(state: BattleState, actions: list[LegalAction], rng: random.Random) -
         by_type.setdefault(a.body["type"], []).append(a)
     for kind in ("play_reactive", "keep_hand", "take_damage", "discard_down"):
         if kind in by_type:
-            return by_type[kind][0].body
+            # A card's token spend buys more (R-ADD-61): spend when it may.
+            return max(by_type[kind], key=_spends).body
     # Playing every seat, the autoplayer is the GM too: it confirms a stalemate the engine
     # found and ends the battle in a draw (R-ADD-40, R-TRN-9).
     reason = stalemate(state)
@@ -69,7 +74,7 @@ def choose(state: BattleState, actions: list[LegalAction], rng: random.Random) -
         return {"type": "end_battle", "side": None, "reason": reason}
     attacks = [a for a in by_type.get("attack", []) if "pay" not in a.body]
     if attacks:
-        return max(attacks, key=_expected).body
+        return max(attacks, key=lambda a: (_expected(a), _spends(a))).body
     if state.active is None:
         return actions[0].body
     me = state.seats[state.active]
