@@ -595,7 +595,7 @@ class WhenEffect:
     def __post_init__(self) -> None:
         if not isinstance(self.condition, Condition):
             raise InvalidInput("when.condition", "must be a condition", "R-ADD-59")
-        _check_inner(self.then, "when.then", _AFTER_KINDS)
+        _check_inner(self.then, "when.then", (*_AFTER_KINDS, "reduce_incoming"))
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -650,9 +650,28 @@ class TaintEffect:
         return {"kind": self.kind, "amount": self.amount, "target": self.target}
 
 
+@dataclass(frozen=True, slots=True)
+class HinderEffect:
+    """The attack's target gets +`to_hit` on the target number of its next attack: "target
+    has −1 to their next attack roll" (R-HIT-1, R-ADD-65). Used after a hit.
+
+    >>> HinderEffect(1).as_dict()
+    {'kind': 'hinder', 'to_hit': 1}
+    """
+
+    kind: ClassVar[str] = "hinder"
+    to_hit: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.to_hit, "hinder.to_hit", 1, MAX_TO_HIT, "R-HIT-1")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "to_hit": self.to_hit}
+
+
 # What a conditional or after-the-attack effect may do: the casket's own resources, and
 # Taint; never an attack, a move or a choice the command makes.
-_AFTER_KINDS = ("gain_tokens", "recover", "draw", "heat", "taint")
+_AFTER_KINDS = ("gain_tokens", "recover", "draw", "heat", "taint", "hinder")
 
 
 def _check_inner(effects: object, field: str, kinds: Sequence[str]) -> None:
@@ -683,6 +702,7 @@ Effect = (
     | WhenEffect
     | AfterAttackEffect
     | TaintEffect
+    | HinderEffect
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -707,6 +727,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             WhenEffect,
             AfterAttackEffect,
             TaintEffect,
+            HinderEffect,
         )
     }
 )
@@ -724,7 +745,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")
@@ -826,7 +847,7 @@ class CardDef:
         for i, effect in enumerate(self.effects):
             if not isinstance(effect, tuple(EFFECT_TYPES.values())):
                 raise InvalidInput(f"card.effects[{i}]", "must be an effect")
-            inner = effect.then if isinstance(effect, SpendTokensEffect) else (effect,)
+            inner = effect.then if isinstance(effect, SpendTokensEffect | WhenEffect) else (effect,)
             if self.kind != "reactive" and any(isinstance(e, ReduceIncomingEffect) for e in inner):
                 raise InvalidInput(
                     f"card.effects[{i}]",
@@ -837,6 +858,7 @@ class CardDef:
                 any(isinstance(e, AttackBonusEffect | AfterAttackEffect) for e in inner)
                 or (isinstance(effect, SpendTokensEffect) and effect.damage_per_token)
                 or (isinstance(effect, TaintEffect) and effect.target == "target")
+                or isinstance(effect, HinderEffect)
             )
             if attack_only and not any(isinstance(e, AttackEffect) for e in self.effects):
                 raise InvalidInput(

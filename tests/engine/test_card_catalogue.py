@@ -57,7 +57,7 @@ def built(section: str, card_id: str) -> CardDef:
     """The card as the database import derives it from the catalogued text (R-ADD-57)."""
     e = ENTRIES[(section, card_id)]
     assert e.effects is not None
-    reactive = any(x.kind == "reduce_incoming" for x in e.effects)
+    reactive = "reduce_incoming" in repr([x.as_dict() for x in e.effects])
     keywords = ["reactive"] if reactive else ["primary"]
     entry = {"id": e.id, "name": e.id.replace("-", " ").title(), "type": "x",
              "cost": e.cost, "range": e.range, "effect": e.text, "keywords": keywords}  # fmt: skip
@@ -755,6 +755,62 @@ SCENARIOS.update({
     ("emergent", "antenna-sense"): lambda: _conditional_draw(
         "emergent", "antenna-sense", lambda b: tokens(b, "metamorph", 3)),
     ("crucible", "ash-cloak"): _ash_cloak,
+})  # fmt: skip
+
+
+def _answer_maul(b: Battle, cid: str, **extra: Any) -> list[Event]:
+    b.do({"type": "attack", "seat": 1, "card": "test-maul#1", "target": 0,
+          "component": "chassis", "faces": [3, 2]})  # fmt: skip
+    return b.do({"type": "play_reactive", "seat": 0, "card": f"{cid}#1", "faces": [4, 4], **extra})
+
+
+def _stone_skin() -> None:
+    """ "Reduce damage from next attack by 2. Gain 1 Heat." (printed 1 SP, played for 0, R-ADD-67)"""
+    b = reactive("dwarves", "stone-skin", 2, 0)
+    assert (b.seat(0).heat, b.seat(0).sp_spent) == (1, 0)
+
+
+def _insurance_policy() -> None:
+    """ "Play when targeted by attack. Spend 2 Credits: Reduce damage by 4 (minimum 1).\""""
+    card = built("equipment", "insurance-policy")
+    b = battle(card, first=1)
+    b.do({"type": "attack", "seat": 1, "card": "test-maul#1", "target": 0,
+          "component": "chassis", "faces": [3, 2]})  # fmt: skip
+    err = b.refuse(
+        {"type": "play_reactive", "seat": 0, "card": "insurance-policy#1", "faces": [4, 4]}
+    )
+    assert (err.code, err.rule) == ("spend_required", "R-ADD-61")
+    b = battle(card, first=1)
+    tokens(b, "credit", 2)
+    rolled = one(_answer_maul(b, "insurance-policy", spend=True), DefenceRolled)
+    assert (rolled.reduction_applied, rolled.final_damage) == (4, 1)
+    assert b.seat(0).tokens_of("credit") == 0
+
+
+def _volcanic_ward() -> None:
+    """ "Reduce damage by 3 (minimum 1). If standing in lava, reduce by 4 instead.\""""
+    card = built("equipment", "volcanic-ward")
+    for lava, reduction in ((False, 3), (True, 4)):
+        b = battle(card, first=1, lava=lava)
+        rolled = one(_answer_maul(b, "volcanic-ward"), DefenceRolled)
+        assert (rolled.reduction_applied, rolled.final_damage) == (reduction, 1)
+
+
+def _flash_grenade(section: str) -> None:
+    """ "Deal 2 damage. Target has -1 to their next attack roll": +1 on its target number."""
+    card = built(section, "flash-grenade")
+    assert check_attack(section, "flash-grenade", Attack(4, 2)).seat(1).buff_to_hit == 0  # a miss
+    b = battle(card)
+    resolve_hit(b, card, 2, kill=False)
+    assert b.seat(1).buff_to_hit == 1
+
+
+SCENARIOS.update({
+    ("dwarves", "stone-skin"): _stone_skin,
+    ("equipment", "insurance-policy"): _insurance_policy,
+    ("equipment", "volcanic-ward"): _volcanic_ward,
+    ("equipment", "flash-grenade"): lambda: _flash_grenade("equipment"),
+    ("nomads", "flash-grenade"): lambda: _flash_grenade("nomads"),
 })  # fmt: skip
 
 

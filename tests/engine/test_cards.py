@@ -36,6 +36,7 @@ from battles.engine.cards import (
     Effect,
     GainTokensEffect,
     HeatEffect,
+    HinderEffect,
     MoveEffect,
     RecoverEffect,
     ReduceIncomingEffect,
@@ -94,6 +95,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     WhenEffect(Condition("own_tokens_at_least", 3, pool="metamorph"), (DrawEffect(1),)),
     AfterAttackEffect("kill", (GainTokensEffect("soul_shard", 3), RecoverEffect(1))),
     TaintEffect(1, "target"),
+    HinderEffect(1),
 )
 
 
@@ -157,6 +159,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "when",
         "after_attack",
         "taint",
+        "hinder",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

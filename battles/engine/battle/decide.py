@@ -32,6 +32,7 @@ from ..cards import (
     Effect,
     GainTokensEffect,
     HeatEffect,
+    HinderEffect,
     MoveEffect,
     RecoverEffect,
     ReduceIncomingEffect,
@@ -822,7 +823,12 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
         )
     _check_spend(tx, seat, card, command.spend)
     bought = [e for e in card.effects if isinstance(e, SpendTokensEffect)] if command.spend else []
-    effects = [*card.effects, *(x for e in bought for x in e.then)]
+    # R-ADD-59: a reactive card's conditions read the defender's state as it is played.
+    held = [
+        e for e in card.effects if isinstance(e, WhenEffect) and _holds(tx, seat, e.condition, None)
+    ]
+    extra: list[Effect] = [x for e in bought for x in e.then] + [x for e in held for x in e.then]
+    effects = [*card.effects, *extra]
     reduction = sum(e.amount for e in effects if isinstance(e, ReduceIncomingEffect))
     tx.emit(ev.ReactivePlayed(seat, instance, reduction))
     for spent in bought:
@@ -847,7 +853,7 @@ def _reactive_minimum(tx: _Tx, instance: str | None) -> int:
     if instance is None:
         return 0
     effects = tx.state.card(instance).effects
-    inner = [x for e in effects if isinstance(e, SpendTokensEffect) for x in e.then]
+    inner = [x for e in effects if isinstance(e, SpendTokensEffect | WhenEffect) for x in e.then]
     return max(
         (e.minimum for e in (*effects, *inner) if isinstance(e, ReduceIncomingEffect)), default=0
     )
@@ -1363,6 +1369,10 @@ def _effect(
         if _holds(tx, seat, effect.condition, about):
             for inner in effect.then:
                 _effect(tx, seat, card, inner, target, path, facing, discard, used, skip_attack)
+        return
+    if isinstance(effect, HinderEffect):
+        if attack_target is not None:
+            tx.emit(ev.BuffGained(attack_target, 0, effect.to_hit, 0, 0, card.id))
         return
     if isinstance(effect, TaintEffect):
         who = seat if effect.target == "self" else attack_target
