@@ -669,6 +669,48 @@ class HinderEffect:
         return {"kind": self.kind, "to_hit": self.to_hit}
 
 
+TRIGGERS = ("start_of_turn", "end_of_turn", "casket_destroyed", "component_damaged")
+
+
+@dataclass(frozen=True, slots=True)
+class TriggerEffect:
+    """A passive: the card stays in play once played and runs `then` each time its
+    trigger fires for the owner (R-ADD-68): at the start or the end of the owner's turn,
+    when a casket within `within` hexes is destroyed (`enemy_only`: an enemy's), or per
+    point of Component Damage the owner takes.
+
+    >>> TriggerEffect("start_of_turn", (GainTokensEffect("bargain", 1, cap=10),)).as_dict()
+    {'kind': 'trigger', 'on': 'start_of_turn', 'then': [{'kind': 'gain_tokens', 'pool': 'bargain', 'n': 1, 'cap': 10}]}
+    """
+
+    kind: ClassVar[str] = "trigger"
+    on: str
+    then: tuple[Effect, ...]
+    within: int = 0
+    enemy_only: bool = False
+
+    def __post_init__(self) -> None:
+        _check_choice(self.on, "trigger.on", TRIGGERS)
+        _check_inner(self.then, "trigger.then", (*_AFTER_KINDS, "buff_next_attack"))
+        _check_bool(self.enemy_only, "trigger.enemy_only")
+        if self.on == "casket_destroyed":
+            _check_int(self.within, "trigger.within", 1, MAX_HEXES, "R-RNG-3")
+        elif self.within or self.enemy_only:
+            raise InvalidInput("trigger.within", "only casket_destroyed counts hexes", "R-ADD-68")
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "kind": self.kind,
+            "on": self.on,
+            "then": [e.as_dict() for e in self.then],
+        }
+        if self.within:
+            out["within"] = self.within
+        if self.enemy_only:
+            out["enemy_only"] = True
+        return out
+
+
 # What a conditional or after-the-attack effect may do: the casket's own resources, and
 # Taint; never an attack, a move or a choice the command makes.
 _AFTER_KINDS = ("gain_tokens", "recover", "draw", "heat", "taint", "hinder")
@@ -703,6 +745,7 @@ Effect = (
     | AfterAttackEffect
     | TaintEffect
     | HinderEffect
+    | TriggerEffect
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -728,6 +771,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             AfterAttackEffect,
             TaintEffect,
             HinderEffect,
+            TriggerEffect,
         )
     }
 )
@@ -745,7 +789,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")
@@ -886,6 +930,11 @@ class CardDef:
             raise InvalidInput("card.text", "a manual card needs its text for the players")
         if self.kind == "damage" and (self.sp_cost, self.effects) != (0, ()):
             raise InvalidInput("card.kind", "a Damage card costs 0 SP and does nothing", "R-TRN-6")
+
+    @property
+    def passive(self) -> bool:
+        """Played, the card stays in play and its triggers fire (R-ADD-68)."""
+        return any(isinstance(e, TriggerEffect) for e in self.effects)
 
     @property
     def manual(self) -> bool:

@@ -38,7 +38,7 @@ from battles.engine.battle.events import (
     TokensChanged,
 )
 from battles.engine.card_catalogue import CatalogueEntry, catalogue, lookup, text_hash
-from battles.engine.cards import CardDef, derive_from_database, parse_range
+from battles.engine.cards import CardDef, card_from_dict, derive_from_database, parse_range
 from battles.engine.tohit import MAX_DAMAGE
 
 from .battle_builder import CARDS, FILLER, Battle, deck, of_type, one, seat
@@ -575,13 +575,15 @@ def _precision() -> None:
     assert (hit(d), d.component, d.component_roll) == (5, "head", None)
 
 
-def resolve_hit(b: Battle, card: CardDef, damage: int, *, kill: bool) -> list[Event]:
+def resolve_hit(
+    b: Battle, card: CardDef, damage: int, *, kill: bool, roll: tuple[int, int] = (3, 2)
+) -> list[Event]:
     """Seat 0 hits seat 1 (ruleset 2.1) for `damage`, no blocks; seat 1 takes it from the
     deck. With `kill`, seat 1 has 1 HP left and is defeated (R-DMG-9, survival face 4)."""
     if kill:
         arrange(b, DamageTaken(1, (), b.seat(1).deck[:-1], 0, None))
         assert b.seat(1).hp == 1
-    events = attack(b, card, faces=[3, 2, *[4] * damage])
+    events = attack(b, card, faces=[*roll, *[4] * damage])
     assert one(events, DefenceRolled).final_damage == damage
     answer: dict[str, Any] = {"type": "take_damage", "seat": 1, "hand": [], "deck": damage,
                               "drawn": [FILLER] * damage}  # fmt: skip
@@ -811,6 +813,72 @@ SCENARIOS.update({
     ("equipment", "volcanic-ward"): _volcanic_ward,
     ("equipment", "flash-grenade"): lambda: _flash_grenade("equipment"),
     ("nomads", "flash-grenade"): lambda: _flash_grenade("nomads"),
+})  # fmt: skip
+
+
+def _next_own_turn(b: Battle, faces: tuple[int, ...] = ()) -> list[Event]:
+    """Seat 0 passes (drawing back to 6), seat 1 passes, round 2 gives seat 0 the first turn."""
+    b.do({"type": "pass", "seat": 0, "drawn": [FILLER] * (6 - len(b.seat(0).hand))})
+    return b.do({"type": "pass", "seat": 1, "faces": [6, 1, *faces]})
+
+
+def _passive_in_play(section: str, cid: str) -> Battle:
+    """A passive stays in play once played (R-ADD-68)."""
+    b = battle(built(section, cid))
+    play(b, cid)
+    assert f"{cid}#1" in b.seat(0).in_play and f"{cid}#1" not in b.seat(0).discard
+    return b
+
+
+def _bargain_struck() -> None:
+    """ "Passive: At start of your turn, gain 1 Bargain token. ... Maximum 10 Bargain tokens.\""""
+    b = _passive_in_play("wyrd-conclave", "bargain-struck")
+    assert one(_next_own_turn(b), TokensChanged).total == 1
+    b = _passive_in_play("wyrd-conclave", "bargain-struck")
+    tokens(b, "bargain", 10)
+    assert of_type(_next_own_turn(b), TokensChanged) == []
+    assert b.seat(0).tokens_of("bargain") == 10
+    assert ENTRIES[("wyrd-conclave", "bargain-struck")].campaign is not None
+
+
+def _photosynthesis_pendant() -> None:
+    """ "At start of your turn, recover 1 card from discard pile.\""""
+    b = _passive_in_play("elves", "photosynthesis-pendant")
+    junk = next(x for x in b.seat(0).hand if x.startswith(FILLER))
+    arrange(b, CardsDiscarded(0, (junk,), (), "arranged", "R-ADD-14"))
+    b.do({"type": "pass", "seat": 0, "drawn": [FILLER] * 2})
+    newest = b.seat(0).discard[-1]
+    events = b.do({"type": "pass", "seat": 1, "faces": [6, 1]})
+    assert one(events, CardsRecovered).cards == (newest,)
+
+
+def _corpse_fuel() -> None:
+    """ "Passive: Whenever an enemy is destroyed within 3 hexes, gain 2 Soul Shards.\""""
+    card = built("ossuarium", "corpse-fuel")
+    for gap, gained in ((1, 2), (4, 0)):
+        b = battle(card, gap=gap, hand=("gun",), version="2.1")
+        play(b, "corpse-fuel")
+        # Medium range at 4 hexes adds 1 to the target number (R-RNG-1): roll 6 there.
+        resolve_hit(
+            b, card_from_dict(CARDS["gun"]), 2, kill=True, roll=(3, 2) if gap < 4 else (4, 2)
+        )
+        assert b.seat(0).tokens_of("soul_shard") == gained, gap
+
+
+def _clan_vengeance() -> None:
+    """ "Each time you take Component Damage, your next attack deals +2 damage. This bonus
+    stacks": a strain critical failure (R-TRN-4) gives 1 Component Damage, so +2."""
+    b = _passive_in_play("dwarves", "clan-vengeance")
+    b.do({"type": "adjust_heat", "seat": 0, "heat": 10, "reason": "arranged"})
+    events = _next_own_turn(b, faces=(3,))  # the malfunction component roll: legs
+    assert one(events, BuffGained).damage == 2 and b.seat(0).buff_damage == 2
+
+
+SCENARIOS.update({
+    ("wyrd-conclave", "bargain-struck"): _bargain_struck,
+    ("elves", "photosynthesis-pendant"): _photosynthesis_pendant,
+    ("ossuarium", "corpse-fuel"): _corpse_fuel,
+    ("dwarves", "clan-vengeance"): _clan_vengeance,
 })  # fmt: skip
 
 

@@ -45,6 +45,7 @@ from battles.engine.cards import (
     SpendTokensEffect,
     StatusEffect,
     TaintEffect,
+    TriggerEffect,
     WhenEffect,
     card_from_dict,
     database_range,
@@ -96,6 +97,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     AfterAttackEffect("kill", (GainTokensEffect("soul_shard", 3), RecoverEffect(1))),
     TaintEffect(1, "target"),
     HinderEffect(1),
+    TriggerEffect("casket_destroyed", (GainTokensEffect("soul_shard", 2),), 3, True),
 )
 
 
@@ -160,6 +162,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "after_attack",
         "taint",
         "hinder",
+        "trigger",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

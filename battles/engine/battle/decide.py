@@ -41,6 +41,7 @@ from ..cards import (
     SpendTokensEffect,
     StatusEffect,
     TaintEffect,
+    TriggerEffect,
     WhenEffect,
 )
 from ..dice import (
@@ -456,6 +457,8 @@ def _start_turn(tx: _Tx, seat: int) -> None:
     c = tx.seat(seat)
     lines = _sp_lines(c)
     tx.emit(ev.SpRestored(seat, max(0, sum(v for _, v, _ in lines)), lines))
+    _triggers(tx, seat, "start_of_turn")
+    c = tx.seat(seat)
     heat = c.heat
     if heat < STRAIN_HEAT:
         return
@@ -483,6 +486,8 @@ def _end_turn(tx: _Tx, seat: int) -> None:
     c = tx.seat(seat)
     if not c.in_battle:
         return
+    _triggers(tx, seat, "end_of_turn")  # R-TRN-7: end-of-turn effects
+    c = tx.seat(seat)
     water = tx.state.board.terrain_at(c.at).heat_end_of_turn
     if water and c.heat:
         _change_heat(tx, seat, water, "end of turn in water", "R-TRN-7")
@@ -677,6 +682,7 @@ def _component_damage(
     before_total = c.total_component_damage
     total = c.damage_of(component) + amount
     tx.emit(ev.ComponentDamaged(seat, component, amount, total, reason, rule))
+    _triggers(tx, seat, "component_damaged", times=amount)
     threshold = int(tx.state.ruleset.option("component_threshold"))
     if total >= threshold and component not in c.destroyed:
         _destroy(tx, seat, component)
@@ -705,6 +711,7 @@ def _wound(tx: _Tx, seat: int, reason: str, rule: str) -> None:
         tx.emit(ev.PilotKilled(seat, "R-PLT-1"))
         if not tx.seat(seat).defeated:
             tx.emit(ev.CasketDefeated(seat, "its pilot is dead: the casket is inert", "R-ADD-20"))
+            _destroyed(tx, seat)
 
 
 def _taint_overload(tx: _Tx, seat: int) -> None:
@@ -726,6 +733,7 @@ def _defeat(tx: _Tx, seat: int, reason: str, rule: str) -> None:
     tx.emit(ev.SurvivalRolled(seat, face, wounds))
     for _ in range(wounds):
         _wound(tx, seat, "casket defeated: survival roll", "R-PLT-3")
+    _destroyed(tx, seat)
 
 
 # --- prompts answered ----------------------------------------------------------------------------
@@ -1210,7 +1218,37 @@ def _play_card(tx: _Tx, c: CasketState, command: PlayCard) -> None:
         command.discard,
         spend=command.spend,
     )
-    tx.emit(ev.CardResolved(seat, instance))
+    if not card.passive:  # R-ADD-68: a passive stays in play
+        tx.emit(ev.CardResolved(seat, instance))
+
+
+def _triggers(tx: _Tx, seat: int, on: str, times: int = 1, about: int | None = None) -> None:
+    """Run the `on` triggers of the passives `seat` has in play (R-ADD-68); `about` is the
+    destroyed casket for casket_destroyed."""
+    c = tx.seat(seat)
+    if not c.in_battle:
+        return
+    for instance in c.in_play:
+        card = tx.state.card(instance)
+        for effect in card.effects:
+            if not isinstance(effect, TriggerEffect) or effect.on != on:
+                continue
+            if about is not None:
+                gone = tx.seat(about)
+                if c.at.distance(gone.at) > effect.within or (
+                    effect.enemy_only and gone.side == c.side
+                ):
+                    continue
+            for _ in range(times):
+                for inner in effect.then:
+                    _effect(tx, seat, card, inner, None, (), None, (), {}, True)
+
+
+def _destroyed(tx: _Tx, seat: int) -> None:
+    """R-ADD-68: every other casket's passives that watch for a destruction nearby."""
+    for other in tx.state.seats:
+        if other.seat != seat:
+            _triggers(tx, other.seat, "casket_destroyed", about=seat)
 
 
 def _check_spend(tx: _Tx, seat: int, card: CardDef, spend: bool) -> None:

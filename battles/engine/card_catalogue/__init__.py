@@ -78,6 +78,9 @@ class CatalogueEntry:
     effects: tuple[Effect, ...] | None
     manual: str | None
     kind: str | None = None
+    # What the text leaves to the campaign (tokens that persist across missions), as data
+    # a campaign can act on later; the battle does not (R-ADD-61).
+    campaign: str | None = None
 
     @property
     def automated(self) -> bool:
@@ -116,7 +119,7 @@ def _entry(section: str, i: int, doc: object) -> CatalogueEntry:
     path = f"{section}[{i}]"
     if not isinstance(doc, Mapping):
         raise InvalidInput(path, "must be an object")
-    allowed = {"id", "text", "cost", "range", "sha256", "effects", "manual", "kind"}
+    allowed = {"id", "text", "cost", "range", "sha256", "effects", "manual", "kind", "campaign"}
     unknown = sorted(str(k) for k in doc if k not in allowed)
     if unknown:
         raise InvalidInput(f"{path}.{unknown[0]}", f"unknown field; allowed: {sorted(allowed)}")
@@ -136,12 +139,15 @@ def _entry(section: str, i: int, doc: object) -> CatalogueEntry:
     manual = doc.get("manual")
     if manual is not None and (not isinstance(manual, str) or not manual.strip()):
         raise InvalidInput(f"{path}.manual", "must be the reason, a non-empty string")
+    campaign = doc.get("campaign")
+    if campaign is not None and (not isinstance(campaign, str) or not campaign.strip()):
+        raise InvalidInput(f"{path}.campaign", "must be a non-empty string")
     kind = doc.get("kind")
     if kind is not None and kind not in CARD_KINDS:
         raise InvalidInput(f"{path}.kind", f"{kind!r} is not one of: {', '.join(CARD_KINDS)}")
     return CatalogueEntry(
         section, doc["id"], doc["text"], doc.get("cost"), doc.get("range"), doc["sha256"],
-        effects, manual, kind,
+        effects, manual, kind, campaign,
     )  # fmt: skip
 
 
