@@ -609,19 +609,20 @@ class WhenEffect:
 class AfterAttackEffect:
     """Effects of an attack card that wait for its outcome (R-ADD-65): on "hit" when the
     attack hits (EXECUTION included), on "kill" when its target is defeated by the time
-    the attack ends ("If this destroys an enemy, gain 3 Soul Shards").
+    the attack ends ("If this destroys an enemy, gain 3 Soul Shards"), on "end" whatever
+    the outcome ("move 1 hex after").
 
     >>> AfterAttackEffect("kill", (GainTokensEffect("soul_shard", 3),)).as_dict()
     {'kind': 'after_attack', 'on': 'kill', 'then': [{'kind': 'gain_tokens', 'pool': 'soul_shard', 'n': 3}]}
     """
 
     kind: ClassVar[str] = "after_attack"
-    on: Literal["hit", "kill"]
+    on: Literal["hit", "kill", "end"]
     then: tuple[Effect, ...]
 
     def __post_init__(self) -> None:
-        _check_choice(self.on, "after_attack.on", ("hit", "kill"))
-        _check_inner(self.then, "after_attack.then", _AFTER_KINDS)
+        _check_choice(self.on, "after_attack.on", ("hit", "kill", "end"))
+        _check_inner(self.then, "after_attack.then", (*_AFTER_KINDS, "grant_move"))
 
     def as_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "on": self.on, "then": [e.as_dict() for e in self.then]}
@@ -667,6 +668,25 @@ class HinderEffect:
 
     def as_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "to_hit": self.to_hit}
+
+
+@dataclass(frozen=True, slots=True)
+class GrantMoveEffect:
+    """ "Move up to N hexes after the attack": the owner may make one move of up to
+    `hexes` hexes at no SP later this turn (`move` with `free: true`) (R-ADD-69).
+
+    >>> GrantMoveEffect(2).as_dict()
+    {'kind': 'grant_move', 'hexes': 2}
+    """
+
+    kind: ClassVar[str] = "grant_move"
+    hexes: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.hexes, "grant_move.hexes", 1, MAX_HEXES, "R-ADD-69")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "hexes": self.hexes}
 
 
 TRIGGERS = ("start_of_turn", "end_of_turn", "casket_destroyed", "component_damaged")
@@ -746,6 +766,7 @@ Effect = (
     | TaintEffect
     | HinderEffect
     | TriggerEffect
+    | GrantMoveEffect
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -772,6 +793,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             TaintEffect,
             HinderEffect,
             TriggerEffect,
+            GrantMoveEffect,
         )
     }
 )
@@ -789,7 +811,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")

@@ -882,6 +882,35 @@ SCENARIOS.update({
 })  # fmt: skip
 
 
+def _move_after(section: str, cid: str, damage: int, hexes: int) -> None:
+    """ "Deal N damage. After attack resolves, move up to H hexes": a move at no SP for the
+    rest of the turn, hit or miss, once (R-ADD-69)."""
+    card = built(section, cid)
+    b = battle(card)
+    d = one(attack(b, card), AttackDeclared)  # a miss
+    assert hit(d) == damage and b.seat(0).free_move == hexes
+    path = [[0, 4], [0, 5], [0, 6]][: hexes + 1]
+    err = b.refuse({"type": "move", "seat": 0, "path": path, "free": True})
+    assert (err.code, err.rule) == ("path_too_long", "R-ADD-69")
+    spent = b.seat(0).sp_spent
+    moved = one(b.do({"type": "move", "seat": 0, "path": path[:hexes], "free": True}), CasketMoved)
+    assert (moved.cost, moved.by_card, b.seat(0).sp_spent) == (0, cid, spent)
+    err = b.refuse({"type": "move", "seat": 0, "path": [[1, 2 + hexes]], "free": True})
+    assert (err.code, err.rule) == ("no_free_move", "R-ADD-69")
+    unused = battle(card)
+    attack(unused, card)
+    unused.do({"type": "pass", "seat": 0, "drawn": [FILLER]})
+    assert unused.seat(0).free_move == 0  # lapses with the turn
+
+
+SCENARIOS.update({
+    ("equipment", "blade-dance"): lambda: _move_after("equipment", "blade-dance", 5, 1),
+    ("equipment", "hit-and-run"): lambda: _move_after("equipment", "hit-and-run", 7, 2),
+    ("nomads", "hit-and-run"): lambda: _move_after("nomads", "hit-and-run", 4, 2),
+    ("nomads", "feint-and-strike"): lambda: _move_after("nomads", "feint-and-strike", 5, 1),
+})  # fmt: skip
+
+
 @pytest.mark.parametrize("key", AUTOMATED, ids=lambda k: f"{k[0]}/{k[1]}")
 def test_catalogued_card_does_what_its_text_says(key: tuple[str, str]) -> None:
     entry: CatalogueEntry = ENTRIES[key]

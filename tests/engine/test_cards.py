@@ -35,6 +35,7 @@ from battles.engine.cards import (
     DrawEffect,
     Effect,
     GainTokensEffect,
+    GrantMoveEffect,
     HeatEffect,
     HinderEffect,
     MoveEffect,
@@ -98,6 +99,8 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     TaintEffect(1, "target"),
     HinderEffect(1),
     TriggerEffect("casket_destroyed", (GainTokensEffect("soul_shard", 2),), 3, True),
+    AfterAttackEffect("end", (GrantMoveEffect(2),)),
+    GrantMoveEffect(1),
 )
 
 
@@ -163,6 +166,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "taint",
         "hinder",
         "trigger",
+        "grant_move",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

@@ -60,6 +60,7 @@ class Move(Command):
     NAME: ClassVar[str] = "move"
     pay: Pay | None
     path: tuple[Hex, ...]
+    free: bool = False  # the move a card granted, at no SP (R-ADD-69)
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,7 +229,7 @@ COMMAND_TYPES: Mapping[str, type[Command]] = {
 _FIELDS: Mapping[str, tuple[str, ...]] = {
     "keep_hand": (),
     "mulligan": (),
-    "move": ("path", "pay"),
+    "move": ("path", "pay", "free"),
     "rotate": ("facing", "pay"),
     "vent": ("pay",),
     "play_card": ("card", "target", "path", "facing", "discard", "pay", "spend"),
@@ -247,7 +248,7 @@ _FIELDS: Mapping[str, tuple[str, ...]] = {
     "end_battle": ("side", "reason"),
     "revert": ("command_id", "reason"),
 }
-_OPTIONAL = frozenset({"pay", "target", "path", "facing", "discard", "component", "spend"})
+_OPTIONAL = frozenset({"pay", "target", "path", "facing", "discard", "component", "spend", "free"})
 
 
 def _int(body: Mapping[str, Any], key: str, low: int, high: int, rule: str | None = None) -> int:
@@ -348,11 +349,12 @@ def parse_command(body: object) -> Command:
         args["facing"] = _facing(body)
     elif name in ("play_card", "attack", "play_reactive", "return_card"):
         args["card"] = _str(body, "card")
-    if "spend" in _FIELDS[name] and body.get("spend") is not None:
-        spend = body["spend"]
-        if not isinstance(spend, bool):
-            raise InvalidInput("spend", f"must be true or false, got {spend!r}", "R-ADD-61")
-        args["spend"] = spend
+    for flag, rule in (("spend", "R-ADD-61"), ("free", "R-ADD-69")):
+        if flag in _FIELDS[name] and body.get(flag) is not None:
+            value = body[flag]
+            if not isinstance(value, bool):
+                raise InvalidInput(flag, f"must be true or false, got {value!r}", rule)
+            args[flag] = value
     if name == "play_card":
         if body.get("target") is not None:
             args["target"] = _int(body, "target", 0, 7)

@@ -31,6 +31,7 @@ from ..cards import (
     DrawEffect,
     Effect,
     GainTokensEffect,
+    GrantMoveEffect,
     HeatEffect,
     HinderEffect,
     MoveEffect,
@@ -910,8 +911,9 @@ def _end_attack(tx: _Tx, outcome: str) -> None:
     # R-ADD-65: the target was in the battle when the attack was declared, so a defeated
     # target now was destroyed by this attack.
     killed = hit and tx.seat(a.target).defeated
+    fires = {"kill": killed, "hit": hit, "end": True}
     for effect in card.effects:
-        if isinstance(effect, AfterAttackEffect) and (killed if effect.on == "kill" else hit):
+        if isinstance(effect, AfterAttackEffect) and fires[effect.on]:
             for inner in effect.then:
                 _effect(tx, a.attacker, card, inner, None, (), None, (), {}, True,
                         attack_target=a.target)  # fmt: skip
@@ -1054,6 +1056,9 @@ def _act(tx: _Tx, command: Command) -> None:
     elif isinstance(command, Move):
         if "immobilised" in c.statuses:
             raise RuleViolation("immobilised", "an immobilised casket cannot move", "R-ADD-17")
+        if command.free:
+            _free_move(tx, c, command)
+            return
         cost = _path_cost(tx, c, command.path)
         _pay(tx, c, cost, command.pay)
         tx.emit(ev.CasketMoved(seat, tuple((h.q, h.r) for h in command.path), cost))
@@ -1074,6 +1079,21 @@ def _act(tx: _Tx, command: Command) -> None:
         _play_card(tx, c, command)
     else:  # pragma: no cover - parse_command produces no other type
         raise RuleViolation("unknown_command", f"{command.NAME} is not an action", None)
+
+
+def _free_move(tx: _Tx, c: CasketState, command: Move) -> None:
+    """R-ADD-69: the move a card granted: up to its hexes, each step legal, no SP."""
+    if not c.free_move or c.free_move_source is None:
+        raise RuleViolation("no_free_move", "no card granted a move this turn", "R-ADD-69")
+    if command.pay is not None:
+        raise RuleViolation("free_move_paid", "a granted move costs no SP: no 'pay'", "R-ADD-69")
+    if len(command.path) > c.free_move:
+        raise RuleViolation(
+            "path_too_long", f"the granted move is at most {c.free_move} hex(es)", "R-ADD-69"
+        )
+    _path_cost(tx, c, command.path)
+    hexes = tuple((h.q, h.r) for h in command.path)
+    tx.emit(ev.CasketMoved(c.seat, hexes, 0, c.free_move_source))
 
 
 def _path_cost(tx: _Tx, c: CasketState, path: Sequence[object]) -> int:
@@ -1407,6 +1427,9 @@ def _effect(
         if _holds(tx, seat, effect.condition, about):
             for inner in effect.then:
                 _effect(tx, seat, card, inner, target, path, facing, discard, used, skip_attack)
+        return
+    if isinstance(effect, GrantMoveEffect):
+        tx.emit(ev.MoveGranted(seat, effect.hexes, card.id))
         return
     if isinstance(effect, HinderEffect):
         if attack_target is not None:

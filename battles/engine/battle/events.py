@@ -280,6 +280,16 @@ class TaintChanged(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class MoveGranted(Event):
+    """A card gave its owner a move of up to `hexes` hexes at no SP, for this turn; the
+    move that uses it is a CasketMoved with `by_card` the source (R-ADD-69)."""
+
+    seat: int
+    hexes: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
 class DefenceRaised(Event):
     """+`amount` Defense until the start of the casket's next turn (R-DMG-3, R-ADD-64)."""
 
@@ -576,6 +586,7 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         StatusApplied,
         TokensChanged,
         TaintChanged,
+        MoveGranted,
         DefenceRaised,
         SufferingRolled,
         AttackDeclared,

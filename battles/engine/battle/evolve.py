@@ -108,6 +108,8 @@ def _turn_ended(s: BattleState, e: ev.TurnEnded) -> BattleState:
     # attacker's to-hit counts for it (R-HIT-2).
     c = s.seats[e.seat]
     s = _seat(s, e.seat, moved_last_turn=c.moved)
+    if c.free_move:  # R-ADD-69: a granted move lapses with the turn
+        s = _seat(s, e.seat, free_move=0, free_move_source=None)
     if c.immobilised_by not in (None, e.seat):  # R-ADD-43: its one turn is over
         s = _seat(
             s,
@@ -129,7 +131,7 @@ def _won(s: BattleState, e: ev.BattleWon | ev.BattleEnded) -> BattleState:
 def _moved(s: BattleState, e: ev.CasketMoved) -> BattleState:
     c = s.seats[e.seat]
     q, r = e.path[-1]
-    return _seat(
+    s = _seat(
         s,
         e.seat,
         at=Hex(q, r),
@@ -137,6 +139,9 @@ def _moved(s: BattleState, e: ev.CasketMoved) -> BattleState:
         sp_spent=c.sp_spent + e.cost,
         acted=True,
     )
+    if c.free_move and e.by_card is not None and e.by_card == c.free_move_source:
+        s = _seat(s, e.seat, free_move=0, free_move_source=None)  # R-ADD-69: used
+    return s
 
 
 def _rotated(s: BattleState, e: ev.CasketRotated) -> BattleState:
@@ -241,6 +246,10 @@ def _tokens(s: BattleState, e: ev.TokensChanged) -> BattleState:
 
 def _taint_changed(s: BattleState, e: ev.TaintChanged) -> BattleState:
     return _seat(s, e.seat, taint=e.taint)
+
+
+def _move_granted(s: BattleState, e: ev.MoveGranted) -> BattleState:
+    return _seat(s, e.seat, free_move=e.hexes, free_move_source=e.source)
 
 
 def _defence_raised(s: BattleState, e: ev.DefenceRaised) -> BattleState:
@@ -463,6 +472,7 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.StatusApplied: _status,
     ev.TokensChanged: _tokens,
     ev.TaintChanged: _taint_changed,
+    ev.MoveGranted: _move_granted,
     ev.DefenceRaised: _defence_raised,
     ev.SufferingRolled: _suffering,
     ev.AttackDeclared: _declared,

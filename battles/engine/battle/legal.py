@@ -130,6 +130,9 @@ def _action_candidates(state: BattleState, seat: int) -> Iterator[tuple[dict[str
             yield _with_pay({"type": "rotate", "seat": seat, "facing": facing}, c, cost), None
     if c.heat:
         yield _with_pay({"type": "vent", "seat": seat}, c, 2), None
+    if c.free_move:  # R-ADD-69: the move a card granted
+        for path in _moves(state, c, c.free_move):
+            yield {"type": "move", "seat": seat, "path": path, "free": True}, None
     if c.sp_left > 0:
         for path in _moves(state, c, c.sp_left):
             yield {"type": "move", "seat": seat, "path": path}, None

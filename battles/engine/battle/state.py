@@ -179,6 +179,9 @@ class CasketState:
     tokens: tuple[tuple[str, int], ...] = ()
     # +Defense from cards until the start of the casket's next turn (R-DMG-3, R-ADD-64).
     defence_bonus: int = 0
+    # A move a card granted for later this turn, at no SP, and the card (R-ADD-69).
+    free_move: int = 0
+    free_move_source: str | None = None
     immobilised_by: int | None = None  # the enemy seat that set `immobilised` (R-ADD-43)
     hand_decided: bool = False  # R-TRN-1 mulligan taken or hand kept
     defeated: bool = False
