@@ -689,6 +689,40 @@ class GrantMoveEffect:
         return {"kind": self.kind, "hexes": self.hexes}
 
 
+@dataclass(frozen=True, slots=True)
+class IgnoreCoverEffect:
+    """The card's own attack ignores cover: its R-COV-2 target-number modifier is
+    cancelled (R-ADD-60).
+
+    >>> IgnoreCoverEffect().as_dict()
+    {'kind': 'ignore_cover'}
+    """
+
+    kind: ClassVar[str] = "ignore_cover"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind}
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveHeatRolledEffect:
+    """Remove `d3` × 1d3 Heat, each 1d3 a d6 halved and rounded up; the roll is in an
+    event (R-ADD-67).
+
+    >>> RemoveHeatRolledEffect(1).as_dict()
+    {'kind': 'remove_heat_rolled', 'd3': 1}
+    """
+
+    kind: ClassVar[str] = "remove_heat_rolled"
+    d3: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.d3, "remove_heat_rolled.d3", 1, 6, "R-ADD-67")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "d3": self.d3}
+
+
 TRIGGERS = ("start_of_turn", "end_of_turn", "casket_destroyed", "component_damaged")
 
 
@@ -767,6 +801,8 @@ Effect = (
     | HinderEffect
     | TriggerEffect
     | GrantMoveEffect
+    | IgnoreCoverEffect
+    | RemoveHeatRolledEffect
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -794,6 +830,8 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             HinderEffect,
             TriggerEffect,
             GrantMoveEffect,
+            IgnoreCoverEffect,
+            RemoveHeatRolledEffect,
         )
     }
 )
@@ -811,7 +849,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")
@@ -921,7 +959,10 @@ class CardDef:
                     "R-REA-1",
                 )
             attack_only = (
-                any(isinstance(e, AttackBonusEffect | AfterAttackEffect) for e in inner)
+                any(
+                    isinstance(e, AttackBonusEffect | AfterAttackEffect | IgnoreCoverEffect)
+                    for e in inner
+                )
                 or (isinstance(effect, SpendTokensEffect) and effect.damage_per_token)
                 or (isinstance(effect, TaintEffect) and effect.target == "target")
                 or isinstance(effect, HinderEffect)

@@ -31,6 +31,7 @@ from battles.engine.battle.events import (
     DamageTaken,
     DefenceRaised,
     DefenceRolled,
+    EffectRolled,
     Event,
     HeatChanged,
     StatusApplied,
@@ -75,6 +76,7 @@ def battle(
     opponent: tuple[str, ...] = (),
     lava: bool = False,
     version: str = "2.0",
+    cover: bool = False,
 ) -> Battle:
     """Seat 0 at [0, 3] facing N holds `card` (+ `hand`); seat 1 `gap` hexes north facing S;
     radius 8, so ranges up to 10 fit with one hex to spare. `first` acts first (R-TRN-2)."""
@@ -90,6 +92,8 @@ def battle(
                              "hexes": [{"q": 0, "r": 3, "terrain": "lava"}] if lava else []}  # fmt: skip
     if lava:
         board["terrain_kinds"] = {"lava": {}}
+    if cover:  # the target in heavy cover, +2 (R-COV-1, R-COV-2)
+        board["hexes"].append({"q": 0, "r": 3 - gap, "terrain": "fortification"})
     doc = {
         "name": "Catalogue", "board": board, "rules": {"version": version, "options": {}},
         "dice": {"mode": "table"}, "policy": "prompt",
@@ -908,6 +912,48 @@ SCENARIOS.update({
     ("equipment", "hit-and-run"): lambda: _move_after("equipment", "hit-and-run", 7, 2),
     ("nomads", "hit-and-run"): lambda: _move_after("nomads", "hit-and-run", 4, 2),
     ("nomads", "feint-and-strike"): lambda: _move_after("nomads", "feint-and-strike", 5, 1),
+})  # fmt: skip
+
+
+def _breathe_the_core() -> None:
+    """ "Remove 1d3 Heat tokens.": a d6 halved, rounded up (R-ADD-67)."""
+    card = built("universal", "breathe-the-core")
+    for face, heat in ((1, 3), (4, 2), (5, 1)):
+        b = battle(card)
+        b.do({"type": "adjust_heat", "seat": 0, "heat": 4, "reason": "arranged"})
+        events = play(b, "breathe-the-core", faces=[face])
+        assert one(events, EffectRolled).total == 4 - heat and b.seat(0).heat == heat
+
+
+def _taint_bolt() -> None:
+    """ "Deal 4 damage at range 4. Apply 2 Taint to target. Ignores cover.\""""
+    card = built("equipment", "taint-bolt")
+    check_attack("equipment", "taint-bolt", Attack(4, 4))
+    b = battle(card, gap=2, cover=True)
+    base = plain_target_number(b, card)
+    assert base - declared(b, card).target_number == 2  # the fortification's +2, cancelled
+    b = battle(card)
+    resolve_hit(b, card, 4, kill=False)
+    assert b.seat(1).taint == 2
+
+
+def _liquidation_shot() -> None:
+    """ "Deal 4 damage at range 4. Spend 2 Credits: Ignore cover and +2 damage.\""""
+    card = built("equipment", "liquidation-shot")
+    b = battle(card, gap=2, cover=True)
+    base = plain_target_number(b, card)
+    d = declared(b, card)
+    assert (hit(d), d.target_number) == (4, base)
+    b = battle(card, gap=2, cover=True)
+    tokens(b, "credit", 2)
+    d = declared(b, card, spend=True)
+    assert (hit(d), base - d.target_number, b.seat(0).tokens_of("credit")) == (6, 2, 0)
+
+
+SCENARIOS.update({
+    ("universal", "breathe-the-core"): _breathe_the_core,
+    ("equipment", "taint-bolt"): _taint_bolt,
+    ("equipment", "liquidation-shot"): _liquidation_shot,
 })  # fmt: skip
 
 

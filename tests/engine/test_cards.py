@@ -38,9 +38,11 @@ from battles.engine.cards import (
     GrantMoveEffect,
     HeatEffect,
     HinderEffect,
+    IgnoreCoverEffect,
     MoveEffect,
     RecoverEffect,
     ReduceIncomingEffect,
+    RemoveHeatRolledEffect,
     RollSufferingEffect,
     RotateEffect,
     SpendTokensEffect,
@@ -101,6 +103,8 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     TriggerEffect("casket_destroyed", (GainTokensEffect("soul_shard", 2),), 3, True),
     AfterAttackEffect("end", (GrantMoveEffect(2),)),
     GrantMoveEffect(1),
+    IgnoreCoverEffect(),
+    RemoveHeatRolledEffect(1),
 )
 
 
@@ -167,6 +171,8 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "hinder",
         "trigger",
         "grant_move",
+        "ignore_cover",
+        "remove_heat_rolled",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

@@ -34,9 +34,11 @@ from ..cards import (
     GrantMoveEffect,
     HeatEffect,
     HinderEffect,
+    IgnoreCoverEffect,
     MoveEffect,
     RecoverEffect,
     ReduceIncomingEffect,
+    RemoveHeatRolledEffect,
     RollSufferingEffect,
     RotateEffect,
     SpendTokensEffect,
@@ -1137,7 +1139,10 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
     tx.emit(
         ev.CardPlayed(seat, instance, card.sp_cost, card.manual, card.text if card.manual else "")
     )
-    if any(isinstance(e, AttackBonusEffect | SpendTokensEffect) for e in card.effects):
+    if any(
+        isinstance(e, AttackBonusEffect | SpendTokensEffect | IgnoreCoverEffect)
+        for e in card.effects
+    ):
         # R-ADD-59: the card's own bonuses are part of this attack's to-hit answer.
         _attack_riders(tx, seat, card, command.target, command.spend)
         answer = attack_answer(tx.state, seat, card, command.target)
@@ -1349,9 +1354,18 @@ def _attack_riders(tx: _Tx, seat: int, card: CardDef, target: int, spend: bool) 
         if _holds(tx, seat, effect.condition, target):
             tx.emit(ev.BuffGained(seat, effect.damage, effect.to_hit, 0, 0, card.id))
 
+    def ignore_cover() -> None:
+        # R-ADD-60: the cover lines of the to-hit answer, cancelled by an equal bonus.
+        answer = attack_answer(tx.state, seat, card, target)
+        cover = sum(m.value for m in answer.modifiers if m.key == "cover")
+        if cover:
+            tx.emit(ev.BuffGained(seat, 0, -cover, 0, 0, card.id))
+
     for effect in card.effects:
         if isinstance(effect, AttackBonusEffect):
             bonus(effect)
+        elif isinstance(effect, IgnoreCoverEffect):
+            ignore_cover()
         elif isinstance(effect, SpendTokensEffect) and spend:
             n = _spend_tokens(tx, seat, card, effect)
             if effect.damage_per_token:
@@ -1359,6 +1373,8 @@ def _attack_riders(tx: _Tx, seat: int, card: CardDef, target: int, spend: bool) 
             for inner in effect.then:
                 if isinstance(inner, AttackBonusEffect):
                     bonus(inner)
+                elif isinstance(inner, IgnoreCoverEffect):
+                    ignore_cover()
                 else:
                     _effect(tx, seat, card, inner, None, (), None, (), {}, True, False)
 
@@ -1440,7 +1456,13 @@ def _effect(
         if who is not None:
             _change_taint(tx, who, effect.amount, card.id)
         return
-    if isinstance(effect, AttackEffect | AttackBonusEffect):
+    if isinstance(effect, RemoveHeatRolledEffect):
+        faces = tx.dice.d6(effect.d3, purpose=f"{card.name}: 1d3", rule="R-ADD-67")
+        total = sum((f + 1) // 2 for f in faces)
+        tx.emit(ev.EffectRolled(seat, faces, total, card.id))
+        _change_heat(tx, seat, -total, card.name, "R-ADD-67")
+        return
+    if isinstance(effect, AttackEffect | AttackBonusEffect | IgnoreCoverEffect):
         if not skip_attack:  # pragma: no cover - play_card refuses attack cards
             raise RuleViolation("use_attack", "send an attack command", "R-HIT-1")
     elif isinstance(effect, SpendTokensEffect):

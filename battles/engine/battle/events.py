@@ -280,6 +280,17 @@ class TaintChanged(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class EffectRolled(Event):
+    """The dice a card's rolled amount took ("remove 1d3 Heat"): d6 `faces` and the
+    `total` they give (R-ADD-67); the effect's own event follows."""
+
+    seat: int
+    faces: tuple[int, ...]
+    total: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
 class MoveGranted(Event):
     """A card gave its owner a move of up to `hexes` hexes at no SP, for this turn; the
     move that uses it is a CasketMoved with `by_card` the source (R-ADD-69)."""
@@ -586,6 +597,7 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         StatusApplied,
         TokensChanged,
         TaintChanged,
+        EffectRolled,
         MoveGranted,
         DefenceRaised,
         SufferingRolled,

@@ -248,6 +248,10 @@ def _taint_changed(s: BattleState, e: ev.TaintChanged) -> BattleState:
     return _seat(s, e.seat, taint=e.taint)
 
 
+def _effect_rolled(s: BattleState, e: ev.EffectRolled) -> BattleState:
+    return s  # its consequence follows as its own event
+
+
 def _move_granted(s: BattleState, e: ev.MoveGranted) -> BattleState:
     return _seat(s, e.seat, free_move=e.hexes, free_move_source=e.source)
 
@@ -473,6 +477,7 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.TokensChanged: _tokens,
     ev.TaintChanged: _taint_changed,
     ev.MoveGranted: _move_granted,
+    ev.EffectRolled: _effect_rolled,
     ev.DefenceRaised: _defence_raised,
     ev.SufferingRolled: _suffering,
     ev.AttackDeclared: _declared,
