@@ -547,6 +547,26 @@ class RecoverEffect:
 
 
 @dataclass(frozen=True, slots=True)
+class ShuffleInEffect:
+    """Put the `n` most recently discarded cards, or "all", back into the deck and shuffle
+    it (R-ADD-62); no Damage card is added, this is not R-TRN-6's reshuffle.
+
+    >>> ShuffleInEffect("all").as_dict()
+    {'kind': 'shuffle_in', 'n': 'all'}
+    """
+
+    kind: ClassVar[str] = "shuffle_in"
+    n: int | Literal["all"]
+
+    def __post_init__(self) -> None:
+        if self.n != "all":
+            _check_int(self.n, "shuffle_in.n", 1, MAX_CARDS, "R-ADD-62")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "n": self.n}
+
+
+@dataclass(frozen=True, slots=True)
 class DiscardHandEffect:
     """Discard the whole hand (the card itself is already in play) (R-ADD-14).
 
@@ -803,6 +823,7 @@ Effect = (
     | GrantMoveEffect
     | IgnoreCoverEffect
     | RemoveHeatRolledEffect
+    | ShuffleInEffect
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -832,6 +853,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             GrantMoveEffect,
             IgnoreCoverEffect,
             RemoveHeatRolledEffect,
+            ShuffleInEffect,
         )
     }
 )
@@ -849,7 +871,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")

@@ -26,6 +26,7 @@ from battles.engine.battle.events import (
     CardsDiscarded,
     CardsDrawn,
     CardsRecovered,
+    CardsShuffledIn,
     CasketMoved,
     CasketRotated,
     DamageTaken,
@@ -954,6 +955,28 @@ SCENARIOS.update({
     ("universal", "breathe-the-core"): _breathe_the_core,
     ("equipment", "taint-bolt"): _taint_bolt,
     ("equipment", "liquidation-shot"): _liquidation_shot,
+})  # fmt: skip
+
+
+def _shuffle_in(section: str, cid: str, discarded: int, back: int, heat: int) -> None:
+    """Cards from the discard pile back into the deck, shuffled (R-ADD-62)."""
+    card = built(section, cid)
+    b = battle(card)
+    b.do({"type": "adjust_heat", "seat": 0, "heat": 4, "reason": "arranged"})
+    junk = tuple(x for x in b.seat(0).hand if x.startswith(FILLER))[:discarded]
+    arrange(b, CardsDiscarded(0, junk, (), "arranged", "R-ADD-14"))
+    deck = len(b.seat(0).deck)
+    moved = one(play(b, cid), CardsShuffledIn)
+    assert set(moved.cards) == set(junk[-back:]) and len(moved.cards) == back
+    assert len(b.seat(0).deck) == deck + back and b.seat(0).heat == heat
+    assert b.seat(0).discard == (*junk[: discarded - back], f"{cid}#1")
+
+
+SCENARIOS.update({
+    # "Remove 3 Heat. Recover 3 cards from discard pile to deck (shuffle)."
+    ("church", "absolution"): lambda: _shuffle_in("church", "absolution", 4, 3, 1),
+    # "Shuffle your discard pile back into your deck."
+    ("nomads", "winds-of-change"): lambda: _shuffle_in("nomads", "winds-of-change", 4, 4, 4),
 })  # fmt: skip
 
 

@@ -45,6 +45,7 @@ from battles.engine.cards import (
     RemoveHeatRolledEffect,
     RollSufferingEffect,
     RotateEffect,
+    ShuffleInEffect,
     SpendTokensEffect,
     StatusEffect,
     TaintEffect,
@@ -105,6 +106,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     GrantMoveEffect(1),
     IgnoreCoverEffect(),
     RemoveHeatRolledEffect(1),
+    ShuffleInEffect(3),
 )
 
 
@@ -173,6 +175,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "grant_move",
         "ignore_cover",
         "remove_heat_rolled",
+        "shuffle_in",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

@@ -41,6 +41,7 @@ from ..cards import (
     RemoveHeatRolledEffect,
     RollSufferingEffect,
     RotateEffect,
+    ShuffleInEffect,
     SpendTokensEffect,
     StatusEffect,
     TaintEffect,
@@ -1455,6 +1456,13 @@ def _effect(
         who = seat if effect.target == "self" else attack_target
         if who is not None:
             _change_taint(tx, who, effect.amount, card.id)
+        return
+    if isinstance(effect, ShuffleInEffect):
+        newest = tuple(reversed(c.discard))
+        cards = newest if effect.n == "all" else newest[: effect.n]
+        if cards:
+            order, known = tx.shuffle((*c.deck, *cards), f"{card.name}: the deck")
+            tx.emit(ev.CardsShuffledIn(seat, cards, order, known, card.name))
         return
     if isinstance(effect, RemoveHeatRolledEffect):
         faces = tx.dice.d6(effect.d3, purpose=f"{card.name}: 1d3", rule="R-ADD-67")

@@ -280,6 +280,18 @@ class TaintChanged(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class CardsShuffledIn(Event):
+    """Cards from the discard pile went back into the deck, which now runs `order`, top
+    first; `known` is false for a physical shuffle (R-ADD-62)."""
+
+    seat: int
+    cards: tuple[str, ...]
+    order: tuple[str, ...]
+    known: bool
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class EffectRolled(Event):
     """The dice a card's rolled amount took ("remove 1d3 Heat"): d6 `faces` and the
     `total` they give (R-ADD-67); the effect's own event follows."""
@@ -598,6 +610,7 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         TokensChanged,
         TaintChanged,
         EffectRolled,
+        CardsShuffledIn,
         MoveGranted,
         DefenceRaised,
         SufferingRolled,

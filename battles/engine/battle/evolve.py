@@ -248,6 +248,11 @@ def _taint_changed(s: BattleState, e: ev.TaintChanged) -> BattleState:
     return _seat(s, e.seat, taint=e.taint)
 
 
+def _shuffled_in(s: BattleState, e: ev.CardsShuffledIn) -> BattleState:
+    c = s.seats[e.seat]
+    return _seat(s, e.seat, discard=_without(c.discard, e.cards), deck=e.order)
+
+
 def _effect_rolled(s: BattleState, e: ev.EffectRolled) -> BattleState:
     return s  # its consequence follows as its own event
 
@@ -478,6 +483,7 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.TaintChanged: _taint_changed,
     ev.MoveGranted: _move_granted,
     ev.EffectRolled: _effect_rolled,
+    ev.CardsShuffledIn: _shuffled_in,
     ev.DefenceRaised: _defence_raised,
     ev.SufferingRolled: _suffering,
     ev.AttackDeclared: _declared,
