@@ -44,6 +44,11 @@ def _pay_words(body: Mapping[str, Any]) -> str:
     return f" + overspend: {n} card{'s' * (n != 1)} from the deck's top (R-TRN-3)"
 
 
+def _spend_words(body: Mapping[str, Any]) -> str:
+    """The token spend a card offers, when the body takes it (R-ADD-61)."""
+    return " + spend its tokens (R-ADD-61)" if body.get("spend") else ""
+
+
 def label(body: Mapping[str, Any], state: BattleState, names: Names) -> str:
     """A legal command body in words.
 
@@ -65,7 +70,7 @@ def label(body: Mapping[str, Any], state: BattleState, names: Names) -> str:
         case "no_reactive":
             return "Play no reactive card"
         case "play_reactive":
-            return f"Play {_names(names, [body['card']])}"
+            return f"Play {_names(names, [body['card']])}" + _spend_words(body)
         case "take_damage":
             hand = body.get("hand", [])
             deck = body.get("deck", 0)
@@ -90,10 +95,12 @@ def label(body: Mapping[str, Any], state: BattleState, names: Names) -> str:
         case "move":
             end = body["path"][-1]
             n = len(body["path"])  # the path leaves out the start hex (R-MOV-3)
-            return f"Move {n} hex{'es' * (n != 1)} to {end[0]},{end[1]}" + _pay_words(body)
+            free = " (the move a card granted, no SP, R-ADD-69)" if body.get("free") else ""
+            return f"Move {n} hex{'es' * (n != 1)} to {end[0]},{end[1]}{free}" + _pay_words(body)
         case "attack":
             card = card_label(names.cards, body["card"])
-            return f"{card['name']} at {names.casket(body['target'])}" + _pay_words(body)
+            target = names.casket(body["target"])
+            return f"{card['name']} at {target}" + _spend_words(body) + _pay_words(body)
         case "play_card":
             card = card_label(names.cards, body["card"])
             extra = []
@@ -107,7 +114,11 @@ def label(body: Mapping[str, Any], state: BattleState, names: Names) -> str:
             if "target" in body:
                 extra.append(f"on {names.casket(body['target'])}")
             more = f" ({', '.join(extra)})" if extra else ""
-            return f"Play {card['name']} — {card['cost']} SP{more}" + _pay_words(body)
+            return (
+                f"Play {card['name']} — {card['cost']} SP{more}"
+                + _spend_words(body)
+                + _pay_words(body)
+            )
     return kind.replace("_", " ").capitalize()
 
 

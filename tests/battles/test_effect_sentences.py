@@ -50,3 +50,21 @@ def test_cards_shuffled_back_in_show_the_cards_but_not_the_new_deck_order() -> N
     assert public_payload("CardsShuffledIn", payload, {0}, full=True)["order"] == payload["order"]
     words = plain(describe("CardsShuffledIn", seen, NAMES))
     assert words.startswith("Penitent Scout shuffles") and "R-ADD-62" in words
+
+
+def test_a_spend_and_a_granted_move_are_told_apart_on_the_play_panel() -> None:
+    """Two legal bodies of one card, with and without its spend, read differently."""
+    from battles.engine.battle.decide import create
+    from battles.engine.battle.evolve import replay
+    from battles.engine.demo import demo_setup
+    from battles.play_panel import label
+
+    s = replay(create("b", demo_setup(seed=1)))
+    names = Names.of(s)
+    card = next(iter(s.cards))
+    body = {"type": "play_card", "seat": 0, "card": f"{card}#1"}
+    assert label({**body, "spend": True}, s, names) != label(body, s, names)
+    assert "R-ADD-61" in label({**body, "spend": True}, s, names)
+    move = {"type": "move", "seat": 0, "path": [[0, 1]]}
+    assert "R-ADD-69" in label({**move, "free": True}, s, names)
+    assert "R-ADD-69" not in label(move, s, names)
