@@ -25,6 +25,7 @@ PROMPT_WORDS = {
     "reactive": "answer an attack with a reactive card or let it through (R-REA-1)",
     "take_damage": "choose the cards to lose to damage (R-DMG-6)",
     "discard_down": "discard down to the hand size (R-TRN-7)",
+    "discard": "choose the cards one of their cards discards (R-ADD-62)",
 }
 
 

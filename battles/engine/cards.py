@@ -567,6 +567,26 @@ class ShuffleInEffect:
 
 
 @dataclass(frozen=True, slots=True)
+class DiscardChosenEffect:
+    """ "Then discard N cards of your choice": after the card's other effects (a draw), the
+    player is asked (prompt `discard`) which `n` cards of the hand to discard (R-ADD-62).
+    It is the card's last effect.
+
+    >>> DiscardChosenEffect(1).as_dict()
+    {'kind': 'discard_chosen', 'n': 1}
+    """
+
+    kind: ClassVar[str] = "discard_chosen"
+    n: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.n, "discard_chosen.n", 1, MAX_CARDS, "R-ADD-62")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "n": self.n}
+
+
+@dataclass(frozen=True, slots=True)
 class DiscardHandEffect:
     """Discard the whole hand (the card itself is already in play) (R-ADD-14).
 
@@ -824,6 +844,7 @@ Effect = (
     | IgnoreCoverEffect
     | RemoveHeatRolledEffect
     | ShuffleInEffect
+    | DiscardChosenEffect
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -854,6 +875,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             IgnoreCoverEffect,
             RemoveHeatRolledEffect,
             ShuffleInEffect,
+            DiscardChosenEffect,
         )
     }
 )
@@ -871,7 +893,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")
@@ -973,6 +995,12 @@ class CardDef:
         for i, effect in enumerate(self.effects):
             if not isinstance(effect, tuple(EFFECT_TYPES.values())):
                 raise InvalidInput(f"card.effects[{i}]", "must be an effect")
+            if isinstance(effect, DiscardChosenEffect) and i != len(self.effects) - 1:
+                raise InvalidInput(
+                    f"card.effects[{i}]",
+                    "discard_chosen asks the player once the card resolves: make it the last",
+                    "R-ADD-62",
+                )
             inner = effect.then if isinstance(effect, SpendTokensEffect | WhenEffect) else (effect,)
             if self.kind != "reactive" and any(isinstance(e, ReduceIncomingEffect) for e in inner):
                 raise InvalidInput(

@@ -35,6 +35,7 @@ from battles.engine.battle.events import (
     EffectRolled,
     Event,
     HeatChanged,
+    PromptOpened,
     StatusApplied,
     TaintChanged,
     TokensChanged,
@@ -977,6 +978,31 @@ SCENARIOS.update({
     ("church", "absolution"): lambda: _shuffle_in("church", "absolution", 4, 3, 1),
     # "Shuffle your discard pile back into your deck."
     ("nomads", "winds-of-change"): lambda: _shuffle_in("nomads", "winds-of-change", 4, 4, 4),
+})  # fmt: skip
+
+
+def _draw_then_discard(section: str, cid: str, drawn: int, discarded: int) -> None:
+    """ "Draw N cards, then discard M cards (of your choice)": the player picks them after
+    the draw, from the whole hand, drawn cards included (R-ADD-62)."""
+    card = built(section, cid)
+    b = battle(card)
+    before = set(b.seat(0).hand)
+    events = play(b, cid, drawn=[FILLER] * drawn)
+    prompt = one(events, PromptOpened)
+    assert (prompt.kind, prompt.amount, prompt.rule) == ("discard", discarded, "R-ADD-62")
+    assert b.refuse({"type": "pass", "seat": 0}).code == "prompt_pending"
+    new = [x for x in b.seat(0).hand if x not in before][:discarded]
+    wrong = b.refuse({"type": "discard_down", "seat": 0, "cards": [*new, *before][: discarded + 1]})
+    assert (wrong.code, wrong.rule) == ("wrong_discard_count", "R-ADD-62")
+    gone = one(b.do({"type": "discard_down", "seat": 0, "cards": new}), CardsDiscarded)
+    assert gone.from_hand == tuple(new) and b.state.prompts == ()
+    assert b.state.active == 0 and len(b.seat(0).hand) == 5 + drawn - discarded
+
+
+SCENARIOS.update({
+    ("equipment", "scavenge"): lambda: _draw_then_discard("equipment", "scavenge", 2, 1),
+    ("nomads", "scavenge"): lambda: _draw_then_discard("nomads", "scavenge", 2, 1),
+    ("nomads", "scavengers-cunning"): lambda: _draw_then_discard("nomads", "scavengers-cunning", 3, 2),
 })  # fmt: skip
 
 

@@ -30,6 +30,7 @@ from battles.engine.cards import (
     Condition,
     DeckProblem,
     DefenceEffect,
+    DiscardChosenEffect,
     DiscardEffect,
     DiscardHandEffect,
     DrawEffect,
@@ -107,6 +108,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     IgnoreCoverEffect(),
     RemoveHeatRolledEffect(1),
     ShuffleInEffect(3),
+    DiscardChosenEffect(2),
 )
 
 
@@ -176,6 +178,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "ignore_cover",
         "remove_heat_rolled",
         "shuffle_in",
+        "discard_chosen",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

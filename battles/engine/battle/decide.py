@@ -26,6 +26,7 @@ from ..cards import (
     CardDef,
     Condition,
     DefenceEffect,
+    DiscardChosenEffect,
     DiscardEffect,
     DiscardHandEffect,
     DrawEffect,
@@ -129,6 +130,7 @@ PROMPT_COMMANDS = {
     "reactive": (PlayReactive, NoReactive),
     "take_damage": (TakeDamage,),
     "discard_down": (DiscardDown,),
+    "discard": (DiscardDown,),  # a card's "discard N of your choice" (R-ADD-62)
 }
 # The ruling behind each prompt, cited when an answer comes without its prompt.
 PROMPT_RULES = {
@@ -136,6 +138,7 @@ PROMPT_RULES = {
     "reactive": "R-REA-1",
     "take_damage": "R-DMG-6",
     "discard_down": "R-TRN-7",
+    "discard": "R-ADD-62",
 }
 
 
@@ -399,6 +402,9 @@ def _auto_answer(tx: _Tx, seat: int, kind: str, amount: int, component: str | No
     elif kind == "discard_down":
         hand = tx.seat(seat).hand
         tx.emit(ev.CardsDiscarded(seat, hand[len(hand) - amount :], (), "discard down", "R-TRN-7"))
+    elif kind == "discard":
+        hand = tx.seat(seat).hand
+        tx.emit(ev.CardsDiscarded(seat, hand[len(hand) - amount :], (), "chosen", "R-ADD-62"))
 
 
 def _advance(tx: _Tx) -> None:
@@ -798,15 +804,18 @@ def _answer(tx: _Tx, command: Command) -> None:
         _take_damage(tx, seat, hand, command.deck, prompt.component)
         _after_damage(tx)
     elif isinstance(command, DiscardDown):
+        rule = PROMPT_RULES[prompt.kind]
         if len(command.cards) != prompt.amount:
-            raise RuleViolation(
-                "wrong_discard_count",
-                f"discard exactly {prompt.amount} card(s) to get down to {HAND_SIZE}",
-                "R-TRN-7",
+            purpose = (
+                f"to get down to {HAND_SIZE}" if prompt.kind == "discard_down" else prompt.reason
             )
-        cards = _hand_cards(tx.seat(seat), command.cards, "cards", "R-TRN-7")
-        tx.emit(ev.CardsDiscarded(seat, cards, (), "discard down", "R-TRN-7"))
-        tx.emit(ev.PromptClosed(seat, "discard_down"))
+            raise RuleViolation(
+                "wrong_discard_count", f"discard exactly {prompt.amount} card(s) {purpose}", rule
+            )
+        cards = _hand_cards(tx.seat(seat), command.cards, "cards", rule)
+        why = "discard down" if prompt.kind == "discard_down" else "chosen"
+        tx.emit(ev.CardsDiscarded(seat, cards, (), why, rule))
+        tx.emit(ev.PromptClosed(seat, prompt.kind))
 
 
 def _reactive_ok(tx: _Tx, card: CardDef) -> bool:
@@ -1456,6 +1465,12 @@ def _effect(
         who = seat if effect.target == "self" else attack_target
         if who is not None:
             _change_taint(tx, who, effect.amount, card.id)
+        return
+    if isinstance(effect, DiscardChosenEffect):
+        n = min(effect.n, len(c.hand))
+        if n:
+            reason = f"{card.name}: discard {n} card(s) of your choice"
+            _open_prompt(tx, seat, "discard", n, None, "R-ADD-62", reason)
         return
     if isinstance(effect, ShuffleInEffect):
         newest = tuple(reversed(c.discard))

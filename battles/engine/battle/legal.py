@@ -78,7 +78,7 @@ def _prompt_candidates(
                 "hand": from_hand,
                 "deck": amount - len(from_hand),
             }
-    elif kind == "discard_down":
+    elif kind in ("discard_down", "discard"):
         yield {"type": "discard_down", "seat": seat, "cards": list(c.hand[len(c.hand) - amount :])}
         yield {"type": "discard_down", "seat": seat, "cards": list(c.hand[:amount])}
 

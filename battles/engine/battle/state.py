@@ -74,7 +74,8 @@ class Prompt:
 
     Kinds: `mulligan` (keep_hand / mulligan, R-TRN-1), `reactive` (play_reactive /
     no_reactive, R-REA-1), `take_damage` (discard `amount` cards split between hand
-    and deck, R-DMG-6), `discard_down` (discard `amount` cards from hand, R-TRN-7).
+    and deck, R-DMG-6), `discard_down` (discard `amount` cards from hand, R-TRN-7),
+    `discard` (a card's "discard N of your choice", answered like discard_down, R-ADD-62).
     """
 
     seat: int
