@@ -1006,6 +1006,21 @@ SCENARIOS.update({
 })  # fmt: skip
 
 
+def _dwarf_forge_fury() -> None:
+    """ "Deal 3 damage + 1 damage per Heat you currently have (max +6). Remove all Heat
+    after attack resolves.\""""
+    card = built("dwarves", "forge-fury")
+    for heat, damage in ((0, 3), (2, 5), (6, 9), (8, 9)):
+        b = battle(card)
+        if heat:
+            b.do({"type": "adjust_heat", "seat": 0, "heat": heat, "reason": "arranged"})
+        assert hit(declared(b, card)) == damage, heat
+        assert b.seat(0).heat == 0
+
+
+SCENARIOS[("dwarves", "forge-fury")] = _dwarf_forge_fury
+
+
 @pytest.mark.parametrize("key", AUTOMATED, ids=lambda k: f"{k[0]}/{k[1]}")
 def test_catalogued_card_does_what_its_text_says(key: tuple[str, str]) -> None:
     entry: CatalogueEntry = ENTRIES[key]
