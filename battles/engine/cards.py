@@ -763,6 +763,27 @@ class RemoveHeatRolledEffect:
         return {"kind": self.kind, "d3": self.d3}
 
 
+@dataclass(frozen=True, slots=True)
+class LimitEffect:
+    """ "Once per turn / round / mission": the card may be played `n` times per period;
+    a battle is the mission's fight, so "mission" is the battle (R-ADD-63).
+
+    >>> LimitEffect("round").as_dict()
+    {'kind': 'limit', 'per': 'round', 'n': 1}
+    """
+
+    kind: ClassVar[str] = "limit"
+    per: Literal["turn", "round", "battle"]
+    n: int = 1
+
+    def __post_init__(self) -> None:
+        _check_choice(self.per, "limit.per", ("turn", "round", "battle"))
+        _check_int(self.n, "limit.n", 1, 10, "R-ADD-63")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "per": self.per, "n": self.n}
+
+
 TRIGGERS = ("start_of_turn", "end_of_turn", "casket_destroyed", "component_damaged")
 
 
@@ -845,6 +866,7 @@ Effect = (
     | RemoveHeatRolledEffect
     | ShuffleInEffect
     | DiscardChosenEffect
+    | LimitEffect
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -876,6 +898,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             RemoveHeatRolledEffect,
             ShuffleInEffect,
             DiscardChosenEffect,
+            LimitEffect,
         )
     }
 )
@@ -893,7 +916,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")
@@ -1043,6 +1066,11 @@ class CardDef:
             raise InvalidInput("card.text", "a manual card needs its text for the players")
         if self.kind == "damage" and (self.sp_cost, self.effects) != (0, ()):
             raise InvalidInput("card.kind", "a Damage card costs 0 SP and does nothing", "R-TRN-6")
+
+    @property
+    def limit(self) -> LimitEffect | None:
+        """The card's use limit, if its text has one (R-ADD-63)."""
+        return next((e for e in self.effects if isinstance(e, LimitEffect)), None)
 
     @property
     def passive(self) -> bool:

@@ -1021,6 +1021,27 @@ def _dwarf_forge_fury() -> None:
 SCENARIOS[("dwarves", "forge-fury")] = _dwarf_forge_fury
 
 
+def _regenerative_shell() -> None:
+    """ "Spend 3 Biomass: Recover 2 cards from discard pile. You may only use this once
+    per round.\""""
+    card = built("equipment", "regenerative-shell")
+    b = battle(card, hand=(card.id,))
+    tokens(b, "biomass", 9)
+    junk = tuple(x for x in b.seat(0).hand if x.startswith(FILLER))[:2]
+    arrange(b, CardsDiscarded(0, junk, (), "arranged", "R-ADD-14"))
+    assert set(one(play(b, card.id, spend=True), CardsRecovered).cards) == set(junk)
+    again = {"type": "play_card", "seat": 0, "card": f"{card.id}#2", "spend": True}
+    err = b.refuse(again)
+    assert (err.code, err.rule) == ("use_limit_reached", "R-ADD-63")
+    b.do({"type": "pass", "seat": 0, "drawn": [FILLER]})
+    b.do({"type": "pass", "seat": 1, "faces": [6, 1]})  # round 2, seat 0 first
+    b.do(again)
+    assert b.seat(0).tokens_of("biomass") == 3
+
+
+SCENARIOS[("equipment", "regenerative-shell")] = _regenerative_shell
+
+
 @pytest.mark.parametrize("key", AUTOMATED, ids=lambda k: f"{k[0]}/{k[1]}")
 def test_catalogued_card_does_what_its_text_says(key: tuple[str, str]) -> None:
     entry: CatalogueEntry = ENTRIES[key]

@@ -40,6 +40,7 @@ from battles.engine.cards import (
     HeatEffect,
     HinderEffect,
     IgnoreCoverEffect,
+    LimitEffect,
     MoveEffect,
     RecoverEffect,
     ReduceIncomingEffect,
@@ -109,6 +110,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     RemoveHeatRolledEffect(1),
     ShuffleInEffect(3),
     DiscardChosenEffect(2),
+    LimitEffect("turn"),
 )
 
 
@@ -179,6 +181,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "remove_heat_rolled",
         "shuffle_in",
         "discard_chosen",
+        "limit",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

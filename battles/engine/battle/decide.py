@@ -36,6 +36,7 @@ from ..cards import (
     HeatEffect,
     HinderEffect,
     IgnoreCoverEffect,
+    LimitEffect,
     MoveEffect,
     RecoverEffect,
     ReduceIncomingEffect,
@@ -842,6 +843,7 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
             f"{card.name} is a shield card: only against attacks on a shield side",
             "R-REA-2",
         )
+    _check_limit(tx.seat(seat), card)
     _check_spend(tx, seat, card, command.spend)
     bought = [e for e in card.effects if isinstance(e, SpendTokensEffect)] if command.spend else []
     # R-ADD-59: a reactive card's conditions read the defender's state as it is played.
@@ -1144,6 +1146,7 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
         refusal = answer.refusal
         assert refusal is not None
         raise refusal
+    _check_limit(tx.seat(seat), card)
     _check_spend(tx, seat, card, command.spend)
     _pay(tx, c, card.sp_cost, command.pay, exclude=[instance])
     tx.emit(
@@ -1238,6 +1241,7 @@ def _play_card(tx: _Tx, c: CasketState, command: PlayCard) -> None:
             "use_attack", f"{card.name} attacks: send an attack command with a target", "R-HIT-1"
         )
     _check_card_kind(c, card)
+    _check_limit(tx.seat(seat), card)
     _check_spend(tx, seat, card, command.spend)
     _pay(tx, c, card.sp_cost, command.pay, exclude=[instance, *command.discard])
     tx.emit(
@@ -1284,6 +1288,19 @@ def _destroyed(tx: _Tx, seat: int) -> None:
     for other in tx.state.seats:
         if other.seat != seat:
             _triggers(tx, other.seat, "casket_destroyed", about=seat)
+
+
+def _check_limit(c: CasketState, card: CardDef) -> None:
+    """R-ADD-63: "once per turn / round / mission" (a mission's battle)."""
+    limit = card.limit
+    if limit is None:
+        return
+    if c.limited_plays.count(f"{limit.per}:{card.id}") >= limit.n:
+        raise RuleViolation(
+            "use_limit_reached",
+            f"{card.name} may be played {limit.n} time(s) per {limit.per}",
+            "R-ADD-63",
+        )
 
 
 def _check_spend(tx: _Tx, seat: int, card: CardDef, spend: bool) -> None:
@@ -1446,6 +1463,8 @@ def _effect(
     attack_target: int | None = None,
 ) -> None:
     c = tx.seat(seat)
+    if isinstance(effect, LimitEffect):
+        return  # checked before the card is played (R-ADD-63)
     if isinstance(effect, AfterAttackEffect):
         return  # `_end_attack` runs it when the attack's outcome is known (R-ADD-65)
     if isinstance(effect, WhenEffect):

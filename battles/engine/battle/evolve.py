@@ -13,7 +13,17 @@ from ..dice import COMPONENTS
 from ..hexes import Hex
 from . import events as ev
 from .setup import initial_state
-from .state import ACTION, END, OVER, SETUP, AttackInProgress, BattleState, CasketState, Prompt
+from .state import (
+    ACTION,
+    END,
+    OVER,
+    SETUP,
+    AttackInProgress,
+    BattleState,
+    CasketState,
+    Prompt,
+    card_id,
+)
 from .state import with_changes as replace
 
 
@@ -60,7 +70,12 @@ def _mulligan(s: BattleState, e: ev.MulliganTaken) -> BattleState:
 
 
 def _round_started(s: BattleState, e: ev.RoundStarted) -> BattleState:
-    return replace(s, round=e.round, phase=ACTION, order=(), turn=0)
+    s = replace(s, round=e.round, phase=ACTION, order=(), turn=0)
+    for c in s.seats:  # R-ADD-63: once-per-round plays are counted afresh
+        if any(x.startswith("round:") for x in c.limited_plays):
+            kept = tuple(x for x in c.limited_plays if not x.startswith("round:"))
+            s = _seat(s, c.seat, limited_plays=kept)
+    return s
 
 
 def _initiative(s: BattleState, e: ev.InitiativeRolled) -> BattleState:
@@ -86,6 +101,7 @@ def _turn_started(s: BattleState, e: ev.TurnStarted) -> BattleState:
         damage_this_turn=0,
         statuses=kept,
         defence_bonus=0,  # R-ADD-64: card Defense lasts until the casket's next turn
+        limited_plays=tuple(x for x in c.limited_plays if not x.startswith("turn:")),
         jam_penalty=c.jam_penalty if c.jam_this_turn else 0,
         jam_this_turn=False,
     )
@@ -165,7 +181,7 @@ def _vented(s: BattleState, e: ev.HeatVented) -> BattleState:
 
 def _card_played(s: BattleState, e: ev.CardPlayed) -> BattleState:
     c = s.seats[e.seat]
-    return _seat(
+    s = _seat(
         s,
         e.seat,
         hand=_without(c.hand, [e.card]),
@@ -173,6 +189,11 @@ def _card_played(s: BattleState, e: ev.CardPlayed) -> BattleState:
         sp_spent=c.sp_spent + e.cost,
         acted=True,
     )
+    limit = s.card(e.card).limit
+    if limit is not None:  # R-ADD-63: counted for the card's period
+        played = (*c.limited_plays, f"{limit.per}:{card_id(e.card)}")
+        s = _seat(s, e.seat, limited_plays=played)
+    return s
 
 
 def _card_resolved(s: BattleState, e: ev.CardResolved) -> BattleState:

@@ -183,6 +183,8 @@ class CasketState:
     # A move a card granted for later this turn, at no SP, and the card (R-ADD-69).
     free_move: int = 0
     free_move_source: str | None = None
+    # Plays of cards with a use limit, as "<period>:<card id>", reset with the period (R-ADD-63).
+    limited_plays: tuple[str, ...] = ()
     immobilised_by: int | None = None  # the enemy seat that set `immobilised` (R-ADD-43)
     hand_decided: bool = False  # R-TRN-1 mulligan taken or hand kept
     defeated: bool = False
