@@ -292,6 +292,11 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 t(f"{who} gains +{p['amount']} Defense until its next turn"),
                 *_reason_rule(p.get("source"), "R-ADD-64"),
             )
+        case "SpPenaltyImposed":
+            return (
+                t(f"{who} will have {p['amount']} SP less next turn"),
+                *_reason_rule(p.get("source"), "R-ADD-65"),
+            )
         case "MoveGranted":
             return (
                 t(f"{who} may move up to {p['hexes']} hex(es) at no SP this turn"),

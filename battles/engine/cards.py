@@ -694,7 +694,8 @@ class TaintEffect:
 @dataclass(frozen=True, slots=True)
 class HinderEffect:
     """The attack's target gets +`to_hit` on the target number of its next attack: "target
-    has −1 to their next attack roll" (R-HIT-1, R-ADD-65). Used after a hit.
+    has −1 to their next attack roll" (R-HIT-1, R-ADD-65). Used after a hit, or on a card
+    without an attack: then the command's `target`, an enemy within the card's range.
 
     >>> HinderEffect(1).as_dict()
     {'kind': 'hinder', 'to_hit': 1}
@@ -764,6 +765,25 @@ class RemoveHeatRolledEffect:
 
 
 @dataclass(frozen=True, slots=True)
+class SpPenaltyEffect:
+    """ "Target has −N SP next turn": the target's next SP restore is N lower (R-TRN-3,
+    R-ADD-65). Used after a hit.
+
+    >>> SpPenaltyEffect(2).as_dict()
+    {'kind': 'sp_penalty', 'amount': 2}
+    """
+
+    kind: ClassVar[str] = "sp_penalty"
+    amount: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.amount, "sp_penalty.amount", 1, 6, "R-TRN-3")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "amount": self.amount}
+
+
+@dataclass(frozen=True, slots=True)
 class LimitEffect:
     """ "Once per turn / round / mission": the card may be played `n` times per period;
     a battle is the mission's fight, so "mission" is the battle (R-ADD-63).
@@ -828,7 +848,7 @@ class TriggerEffect:
 
 # What a conditional or after-the-attack effect may do: the casket's own resources, and
 # Taint; never an attack, a move or a choice the command makes.
-_AFTER_KINDS = ("gain_tokens", "recover", "draw", "heat", "taint", "hinder")
+_AFTER_KINDS = ("gain_tokens", "recover", "draw", "heat", "taint", "hinder", "sp_penalty")
 
 
 def _check_inner(effects: object, field: str, kinds: Sequence[str]) -> None:
@@ -867,6 +887,7 @@ Effect = (
     | ShuffleInEffect
     | DiscardChosenEffect
     | LimitEffect
+    | SpPenaltyEffect
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -899,6 +920,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             ShuffleInEffect,
             DiscardChosenEffect,
             LimitEffect,
+            SpPenaltyEffect,
         )
     }
 )
@@ -916,7 +938,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")
@@ -1038,7 +1060,6 @@ class CardDef:
                 )
                 or (isinstance(effect, SpendTokensEffect) and effect.damage_per_token)
                 or (isinstance(effect, TaintEffect) and effect.target == "target")
-                or isinstance(effect, HinderEffect)
             )
             if attack_only and not any(isinstance(e, AttackEffect) for e in self.effects):
                 raise InvalidInput(

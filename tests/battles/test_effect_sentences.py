@@ -29,6 +29,10 @@ PAYLOADS: dict[str, tuple[dict[str, Any], str]] = {
         {"seat": 0, "hexes": 2, "source": "hit-and-run"},
         "Penitent Scout may move up to 2 hex(es) at no SP this turn (hit-and-run, R-ADD-69)",
     ),
+    "SpPenaltyImposed": (
+        {"seat": 1, "amount": 2, "source": "executive-order"},
+        "Bastion Heavy will have 2 SP less next turn (executive-order, R-ADD-65)",
+    ),
     "EffectRolled": (
         {"seat": 0, "faces": [5], "total": 3, "source": "breathe-the-core"},
         "Penitent Scout rolls for breathe-the-core: [5] = 3 (R-ADD-67)",

@@ -67,8 +67,9 @@ def test_a_2_0_battle_imports_with_every_digest_and_folds_the_same_state(
         "free_move",
         "free_move_source",
         "limited_plays",
+        "sp_penalty",
     )
     for seat in folded["seats"]:
         added = [seat.pop(name) for name in added_fields]
-        assert added == [[], False, None, 0, [], 0, 0, None, []]
+        assert added == [[], False, None, 0, [], 0, 0, None, [], 0]
     assert folded == recorded["final_state"]

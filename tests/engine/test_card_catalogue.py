@@ -36,6 +36,7 @@ from battles.engine.battle.events import (
     Event,
     HeatChanged,
     PromptOpened,
+    SpDrained,
     StatusApplied,
     TaintChanged,
     TokensChanged,
@@ -1040,6 +1041,39 @@ def _regenerative_shell() -> None:
 
 
 SCENARIOS[("equipment", "regenerative-shell")] = _regenerative_shell
+
+
+def _executive_order() -> None:
+    """ "Deal 4 damage. Target has -2 SP next turn (economic pressure).\""""
+    card = built("exchange", "executive-order")
+    assert check_attack("exchange", "executive-order", Attack(6, 4)).seat(1).sp_penalty == 0
+    b = battle(card)
+    resolve_hit(b, card, 4, kill=False)
+    assert b.seat(1).sp_penalty == 2
+    events = b.do({"type": "pass", "seat": 0, "drawn": [FILLER]})  # seat 1's turn starts
+    assert (one(events, SpDrained).amount, b.seat(1).sp_max, b.seat(1).sp_penalty) == (2, 3, 0)
+
+
+def _confession() -> None:
+    """ "Target enemy's next attack: +2 to target number (harder for them to hit). Draw 1
+    card." (range 2 hexes)"""
+    card = built("church", "confession-under-duress")
+    b = battle(card, gap=2)
+    events = play(b, card.id, target=1, drawn=[FILLER])
+    assert one(events, BuffGained).seat == 1 and b.seat(1).buff_to_hit == 2
+    assert len(one(events, CardsDrawn).cards) == 1
+    far = battle(card, gap=3).refuse({"type": "play_card", "seat": 0, "card": f"{card.id}#1",
+                                      "target": 1, "drawn": [FILLER]})  # fmt: skip
+    assert (far.code, far.rule) == ("out_of_range", "R-RNG-2")
+    own = battle(card, gap=2).refuse({"type": "play_card", "seat": 0, "card": f"{card.id}#1",
+                                      "target": 0, "drawn": [FILLER]})  # fmt: skip
+    assert own.code == "not_an_enemy"
+
+
+SCENARIOS.update({
+    ("exchange", "executive-order"): _executive_order,
+    ("church", "confession-under-duress"): _confession,
+})  # fmt: skip
 
 
 @pytest.mark.parametrize("key", AUTOMATED, ids=lambda k: f"{k[0]}/{k[1]}")

@@ -49,6 +49,7 @@ from battles.engine.cards import (
     RotateEffect,
     ShuffleInEffect,
     SpendTokensEffect,
+    SpPenaltyEffect,
     StatusEffect,
     TaintEffect,
     TriggerEffect,
@@ -111,6 +112,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     ShuffleInEffect(3),
     DiscardChosenEffect(2),
     LimitEffect("turn"),
+    SpPenaltyEffect(2),
 )
 
 
@@ -182,6 +184,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "shuffle_in",
         "discard_chosen",
         "limit",
+        "sp_penalty",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

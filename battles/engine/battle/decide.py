@@ -45,6 +45,7 @@ from ..cards import (
     RotateEffect,
     ShuffleInEffect,
     SpendTokensEffect,
+    SpPenaltyEffect,
     StatusEffect,
     TaintEffect,
     TriggerEffect,
@@ -464,10 +465,13 @@ def _sp_lines(c: CasketState) -> tuple[tuple[str, int, str], ...]:
 
 
 def _start_turn(tx: _Tx, seat: int) -> None:
+    penalty = tx.seat(seat).sp_penalty  # TurnStarted clears it
     tx.emit(ev.TurnStarted(seat))
     c = tx.seat(seat)
     lines = _sp_lines(c)
     tx.emit(ev.SpRestored(seat, max(0, sum(v for _, v, _ in lines)), lines))
+    if penalty:  # R-ADD-65: an enemy card's "−N SP next turn"
+        tx.emit(ev.SpDrained(seat, min(penalty, tx.seat(seat).sp_max), "R-ADD-65"))
     _triggers(tx, seat, "start_of_turn")
     c = tx.seat(seat)
     heat = c.heat
@@ -1476,9 +1480,16 @@ def _effect(
     if isinstance(effect, GrantMoveEffect):
         tx.emit(ev.MoveGranted(seat, effect.hexes, card.id))
         return
-    if isinstance(effect, HinderEffect):
+    if isinstance(effect, SpPenaltyEffect):
         if attack_target is not None:
-            tx.emit(ev.BuffGained(attack_target, 0, effect.to_hit, 0, 0, card.id))
+            tx.emit(ev.SpPenaltyImposed(attack_target, effect.amount, card.id))
+        return
+    if isinstance(effect, HinderEffect):
+        who = attack_target
+        if who is None:  # a card without an attack: an enemy within its range
+            who = _enemy_in_range(tx, seat, card, target)
+            used["target"] = True
+        tx.emit(ev.BuffGained(who, 0, effect.to_hit, 0, 0, card.id))
         return
     if isinstance(effect, TaintEffect):
         who = seat if effect.target == "self" else attack_target
@@ -1610,6 +1621,27 @@ def _change_taint(tx: _Tx, seat: int, amount: int, source: str) -> None:
     tx.emit(ev.TaintChanged(seat, taint - c.taint, taint, source))
     if c.taint < TAINT_OVERLOAD <= taint and c.in_battle and not c.pilot_dead:
         _taint_overload(tx, seat)
+
+
+def _enemy_in_range(tx: _Tx, seat: int, card: CardDef, target: int | None) -> int:
+    """The command's `target` for a card acting on an enemy: in the battle, on another
+    side, within the card's printed range (R-RNG-2, R-ADD-65)."""
+    if target is None or not 0 <= target < len(tx.state.seats):
+        raise RuleViolation("target_required", f"{card.name} needs an enemy as 'target'", "R-RNG-2")
+    c, t = tx.seat(seat), tx.seat(target)
+    if t.side == c.side or not t.in_battle:
+        raise RuleViolation(
+            "not_an_enemy", f"seat {target} is not an enemy in the battle", "R-TRN-8"
+        )
+    reach = card.range
+    if reach is None or not reach.low <= c.at.distance(t.at) <= reach.high:
+        raise RuleViolation(
+            "out_of_range",
+            f"{card.name} reaches {reach.text if reach else 'no one'}; seat {target} is "
+            f"{c.at.distance(t.at)} hexes away",
+            "R-RNG-2",
+        )
+    return target
 
 
 def _recover(tx: _Tx, seat: int, n: int, reason: str) -> None:

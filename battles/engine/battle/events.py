@@ -303,6 +303,16 @@ class EffectRolled(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class SpPenaltyImposed(Event):
+    """A card takes `amount` SP off the seat's next turn; the SpDrained that applies it
+    follows that turn's SpRestored (R-TRN-3, R-ADD-65)."""
+
+    seat: int
+    amount: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
 class MoveGranted(Event):
     """A card gave its owner a move of up to `hexes` hexes at no SP, for this turn; the
     move that uses it is a CasketMoved with `by_card` the source (R-ADD-69)."""
@@ -611,6 +621,7 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         TaintChanged,
         EffectRolled,
         CardsShuffledIn,
+        SpPenaltyImposed,
         MoveGranted,
         DefenceRaised,
         SufferingRolled,

@@ -102,6 +102,7 @@ def _turn_started(s: BattleState, e: ev.TurnStarted) -> BattleState:
         statuses=kept,
         defence_bonus=0,  # R-ADD-64: card Defense lasts until the casket's next turn
         limited_plays=tuple(x for x in c.limited_plays if not x.startswith("turn:")),
+        sp_penalty=0,  # R-ADD-65: decide drains it after this turn's SpRestored
         jam_penalty=c.jam_penalty if c.jam_this_turn else 0,
         jam_this_turn=False,
     )
@@ -276,6 +277,10 @@ def _shuffled_in(s: BattleState, e: ev.CardsShuffledIn) -> BattleState:
 
 def _effect_rolled(s: BattleState, e: ev.EffectRolled) -> BattleState:
     return s  # its consequence follows as its own event
+
+
+def _sp_penalty(s: BattleState, e: ev.SpPenaltyImposed) -> BattleState:
+    return _seat(s, e.seat, sp_penalty=s.seats[e.seat].sp_penalty + e.amount)
 
 
 def _move_granted(s: BattleState, e: ev.MoveGranted) -> BattleState:
@@ -503,6 +508,7 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.TokensChanged: _tokens,
     ev.TaintChanged: _taint_changed,
     ev.MoveGranted: _move_granted,
+    ev.SpPenaltyImposed: _sp_penalty,
     ev.EffectRolled: _effect_rolled,
     ev.CardsShuffledIn: _shuffled_in,
     ev.DefenceRaised: _defence_raised,

@@ -21,7 +21,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..arcs import rotation_cost
-from ..cards import DiscardEffect, MoveEffect, RotateEffect, SpendTokensEffect, StatusEffect
+from ..cards import (
+    DiscardEffect,
+    HinderEffect,
+    MoveEffect,
+    RotateEffect,
+    SpendTokensEffect,
+    StatusEffect,
+)
 from ..errors import RuleViolation
 from ..movement import reachable
 from .commands import parse_command
@@ -188,6 +195,8 @@ def _card_bodies(state: BattleState, c: CasketState, instance: str) -> Iterator[
                 grown.append({**v, "discard": others[: effect.n]})
             elif isinstance(effect, StatusEffect) and effect.target == "target":
                 grown += [{**v, "target": x.seat} for x in state.seats if x.seat != c.seat]
+            elif isinstance(effect, HinderEffect):  # R-ADD-65: an enemy within range
+                grown += [{**v, "target": x.seat} for x in state.seats if x.side != c.side]
             else:
                 grown.append(v)
         variants = grown

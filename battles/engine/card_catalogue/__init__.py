@@ -38,6 +38,7 @@ from ..cards import (
     CardDef,
     Effect,
     HeatEffect,
+    database_range,
     effect_from_dict,
 )
 from ..errors import InvalidInput
@@ -99,12 +100,14 @@ class CatalogueEntry:
         the sum of its heat effects (R-ADD-14)."""
         assert self.effects is not None
         attack = next((e for e in self.effects if isinstance(e, AttackEffect)), None)
+        # A card without an attack keeps its printed range: a card acting on an enemy
+        # checks it (R-ADD-65).
         return CardDef(
             id=self.id,
             name=name,
             kind=self.kind or kind,
             sp_cost=sp_cost,
-            range=attack.range if attack else None,
+            range=attack.range if attack else database_range(self.range),
             damage=attack.damage if attack else None,
             heat=sum(e.amount for e in self.effects if isinstance(e, HeatEffect)),
             keywords=keywords,
