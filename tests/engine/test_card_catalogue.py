@@ -1119,19 +1119,22 @@ def test_the_autoplayer_plays_catalogued_cards_through_legal_actions_only() -> N
         [("equipment", c) for c in ("cleaving-strike", "contract-blade", "mercenary-strike",
                                      "hostile-takeover", "expense-report", "regenerate")]
         + [("crucible", "forge-call"), ("crucible", "forge-fury"), ("universal", "tattered-hope"),
-           ("universal", "ironstriders-rush")],
+           ("universal", "ironstriders-rush"), ("nomads", "scavengers-cunning"),
+           ("equipment", "blade-dance"), ("church", "confession-under-duress")],
         [("ossuarium", c) for c in ("soul-harvest", "soul-rend", "salvage-protocol", "bone-armor")]
         + [("equipment", c) for c in ("anvil-breaker", "shield-wall", "chitin-plating",
                                        "savage-claw", "bloodline-fury")]
-        + [("universal", "desperate-lunge")],
+        + [("universal", "desperate-lunge"), ("wyrd-conclave", "bargain-struck"),
+           ("exchange", "executive-order")],
     ]  # fmt: skip
     cards: dict[str, CardDef] = {}
     rows = []
     for picked in picks:
         row = []
-        for section, cid in picked:
+        extra = 30 - 2 * len(picked)  # R-TRN-1: 30 cards, two or three of each
+        for i, (section, cid) in enumerate(picked):
             cards[cid] = built(section, cid)
-            row.append({"card": cid, "count": 3})
+            row.append({"card": cid, "count": 3 if i < extra else 2})
         rows.append(row)
     doc = {
         "name": "Catalogue autoplay",
@@ -1157,3 +1160,50 @@ def test_the_autoplayer_plays_catalogued_cards_through_legal_actions_only() -> N
     assert len(played & set(cards)) >= 6, sorted(played)
     assert any(isinstance(e, TokensChanged) and e.amount > 0 for e in events)
     assert any(isinstance(e, TokensChanged) and e.amount < 0 for e in events)  # a spend
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_decks_of_catalogued_cards_play_through_legal_actions(seed: int) -> None:
+    """Two decks of 15 catalogued cards drawn at random, either ruleset, either prompt
+    policy: the greedy player drives up to 1,500 commands through legal actions only, every
+    one `decide` accepts, and the events replay to the state they led to."""
+    import random
+
+    from battles.engine.battle import replay
+    from battles.engine.battle.autoplay import greedy_commands
+    from battles.engine.battle.decide import create
+
+    rng = random.Random(seed)
+    cards: dict[str, CardDef] = {}
+    rows: list[list[dict[str, Any]]] = []
+    for _ in range(2):
+        row: list[dict[str, Any]] = []
+        for key in rng.sample(AUTOMATED, 15):
+            card = built(*key)
+            if card.id not in cards and card.id not in {r["card"] for r in row}:
+                cards[card.id] = card
+                row.append({"card": card.id, "count": 2})
+        for i in range(30 - 2 * len(row)):  # R-TRN-1: 30 cards
+            row[i % len(row)]["count"] += 1
+        rows.append(row)
+    doc = {
+        "name": "Catalogue mix",
+        "board": {"name": "Yard", "shape": {"kind": "hexagon", "radius": 4},
+                  "hexes": [{"q": 0, "r": 0, "terrain": "forest"}]},
+        "rules": {"version": rng.choice(["2.0", "2.1"]), "options": {}},
+        "dice": {"mode": "digital", "seed": seed, "seed_public": True},
+        "policy": rng.choice(["auto", "prompt"]),
+        "cards": [c.as_dict() for c in cards.values()],
+        "seats": [
+            {**seat(0, at=(0, 3), facing=1), "deck": rows[0]},
+            {**seat(1, at=(0, -3), facing=4, casket_class="heavy"), "deck": rows[1]},
+        ],
+    }  # fmt: skip
+    events = create(f"mix-{seed}", doc)
+    last = replay(events)
+    for n, (_, new, after) in enumerate(greedy_commands(replay(events), seed=seed)):
+        events += new
+        last = after
+        if n >= 1500:
+            break
+    assert replay(events) == last
