@@ -784,6 +784,45 @@ class SpPenaltyEffect:
 
 
 @dataclass(frozen=True, slots=True)
+class WindowEffect:
+    """A reactive card's window narrower than "targeted by an attack": "Play when attacked
+    in melee" answers only an attack made with a Melee card (R-RNG-2, R-ADD-58).
+
+    >>> WindowEffect("melee").as_dict()
+    {'kind': 'window', 'attack': 'melee'}
+    """
+
+    kind: ClassVar[str] = "window"
+    attack: Literal["melee"]
+
+    def __post_init__(self) -> None:
+        _check_choice(self.attack, "window.attack", ("melee",))
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "attack": self.attack}
+
+
+@dataclass(frozen=True, slots=True)
+class CounterEffect:
+    """ "Deal N damage to attacker (after attack resolves)": once the attack the reactive
+    card answered has ended, its attacker takes N damage, choosing hand or deck as for any
+    damage (R-DMG-6, R-ADD-58). A PIERCE face voids it with the rest of the card (R-DMG-4).
+
+    >>> CounterEffect(2).as_dict()
+    {'kind': 'counter', 'damage': 2}
+    """
+
+    kind: ClassVar[str] = "counter"
+    damage: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.damage, "counter.damage", 1, MAX_DAMAGE, "R-DMG-6")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "damage": self.damage}
+
+
+@dataclass(frozen=True, slots=True)
 class LimitEffect:
     """ "Once per turn / round / mission": the card may be played `n` times per period;
     a battle is the mission's fight, so "mission" is the battle (R-ADD-63).
@@ -888,6 +927,8 @@ Effect = (
     | DiscardChosenEffect
     | LimitEffect
     | SpPenaltyEffect
+    | WindowEffect
+    | CounterEffect
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -921,6 +962,8 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             DiscardChosenEffect,
             LimitEffect,
             SpPenaltyEffect,
+            WindowEffect,
+            CounterEffect,
         )
     }
 )
@@ -938,7 +981,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, window, counter
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")
@@ -1047,10 +1090,11 @@ class CardDef:
                     "R-ADD-62",
                 )
             inner = effect.then if isinstance(effect, SpendTokensEffect | WhenEffect) else (effect,)
-            if self.kind != "reactive" and any(isinstance(e, ReduceIncomingEffect) for e in inner):
+            reactive_only = (ReduceIncomingEffect, WindowEffect, CounterEffect)
+            if self.kind != "reactive" and any(isinstance(e, reactive_only) for e in inner):
                 raise InvalidInput(
                     f"card.effects[{i}]",
-                    "reduce_incoming answers an attack: only a reactive card may have it",
+                    f"{effect.kind} answers an attack: only a reactive card may have it",
                     "R-REA-1",
                 )
             attack_only = (

@@ -61,7 +61,8 @@ def built(section: str, card_id: str) -> CardDef:
     """The card as the database import derives it from the catalogued text (R-ADD-57)."""
     e = ENTRIES[(section, card_id)]
     assert e.effects is not None
-    reactive = "reduce_incoming" in repr([x.as_dict() for x in e.effects])
+    shown = repr([x.as_dict() for x in e.effects])
+    reactive = any(f"'{k}'" in shown for k in ("reduce_incoming", "window", "counter"))
     keywords = ["reactive"] if reactive else ["primary"]
     entry = {"id": e.id, "name": e.id.replace("-", " ").title(), "type": "x",
              "cost": e.cost, "range": e.range, "effect": e.text, "keywords": keywords}  # fmt: skip
@@ -1074,6 +1075,56 @@ SCENARIOS.update({
     ("exchange", "executive-order"): _executive_order,
     ("church", "confession-under-duress"): _confession,
 })  # fmt: skip
+
+
+def _counter(cid: str, reduction: int, check: Callable[[Battle], None]) -> None:
+    """ "Play when attacked in melee. ... Deal 2 damage to attacker (after attack
+    resolves)": only against a Melee attack; the attacker then takes 2 damage, choosing
+    hand or deck (R-DMG-6); a PIERCE face voids the card, counter included (R-ADD-58)."""
+    card = built("equipment", cid)
+    for pierce in (False, True):
+        b = battle(card, first=1)
+        b.do({"type": "attack", "seat": 1, "card": "test-maul#1", "target": 0,
+              "component": "chassis", "faces": [3, 2]})  # fmt: skip
+        rolled = one(_answer_maul_faces(b, cid, [5, 4] if pierce else [4, 4]), DefenceRolled)
+        assert rolled.final_damage == (2 if pierce else 2 - reduction)
+        events = b.do({"type": "take_damage", "seat": 0, "hand": [], "deck": rolled.final_damage,
+                       "drawn": [FILLER] * rolled.final_damage})  # fmt: skip
+        counters = [p for p in of_type(events, PromptOpened) if p.seat == 1]
+        if pierce:
+            assert counters == [] and b.state.prompts == ()
+            continue
+        assert (counters[0].kind, counters[0].amount) == ("take_damage", 2)
+        taken = b.do({"type": "take_damage", "seat": 1, "hand": [], "deck": 2,
+                      "drawn": [FILLER, FILLER]})  # fmt: skip
+        assert len(one(taken, DamageTaken).from_deck) == 2 and b.state.active == 1
+        check(b)
+    ranged = battle(card, first=1, opponent=("gun",))
+    ranged.do({"type": "attack", "seat": 1, "card": "gun#1", "target": 0,
+               "component": "chassis", "faces": [3, 2, 4, 4]})  # fmt: skip
+    assert [p.kind for p in ranged.state.prompts] == ["take_damage"]  # no reactive window
+
+
+def _answer_maul_faces(b: Battle, cid: str, faces: list[int]) -> list[Event]:
+    return b.do({"type": "play_reactive", "seat": 0, "card": f"{cid}#1", "faces": faces})
+
+
+SCENARIOS.update({
+    # "Play when attacked in melee. Reduce damage by 1. Deal 2 damage to attacker. Gain 1 Heat."
+    ("equipment", "magma-parry"): lambda: _counter(
+        "magma-parry", 1, lambda b: _heat_is(b, 0, 1)),
+    # "... Deal 2 damage to attacker after attack resolves. Gain 2 Biomass."
+    ("equipment", "feral-counter"): lambda: _counter(
+        "feral-counter", 0, lambda b: _tokens_are(b, "biomass", 2)),
+})  # fmt: skip
+
+
+def _heat_is(b: Battle, seat_n: int, heat: int) -> None:
+    assert b.seat(seat_n).heat == heat
+
+
+def _tokens_are(b: Battle, pool: str, n: int) -> None:
+    assert b.seat(0).tokens_of(pool) == n
 
 
 @pytest.mark.parametrize("key", AUTOMATED, ids=lambda k: f"{k[0]}/{k[1]}")

@@ -28,6 +28,7 @@ from battles.engine.cards import (
     BuffNextAttackEffect,
     CardDef,
     Condition,
+    CounterEffect,
     DeckProblem,
     DefenceEffect,
     DiscardChosenEffect,
@@ -54,6 +55,7 @@ from battles.engine.cards import (
     TaintEffect,
     TriggerEffect,
     WhenEffect,
+    WindowEffect,
     card_from_dict,
     database_range,
     derive_from_database,
@@ -113,6 +115,8 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     DiscardChosenEffect(2),
     LimitEffect("turn"),
     SpPenaltyEffect(2),
+    WindowEffect("melee"),
+    CounterEffect(2),
 )
 
 
@@ -185,6 +189,8 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "discard_chosen",
         "limit",
         "sp_penalty",
+        "window",
+        "counter",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

@@ -25,6 +25,7 @@ from ..cards import (
     BuffNextAttackEffect,
     CardDef,
     Condition,
+    CounterEffect,
     DefenceEffect,
     DiscardChosenEffect,
     DiscardEffect,
@@ -50,6 +51,7 @@ from ..cards import (
     TaintEffect,
     TriggerEffect,
     WhenEffect,
+    WindowEffect,
 )
 from ..dice import (
     SUFFERING_DIE,
@@ -830,7 +832,17 @@ def _reactive_ok(tx: _Tx, card: CardDef) -> bool:
         and card.kind == "reactive"
         and a.reactive_allowed
         and (a.shield_allowed or not card.shield)
+        and _in_window(tx, card)
     )
+
+
+def _in_window(tx: _Tx, card: CardDef) -> bool:
+    """R-ADD-58: "Play when attacked in melee" answers only an attack with a Melee card."""
+    a = tx.state.attack
+    if a is None or not any(isinstance(e, WindowEffect) for e in card.effects):
+        return True
+    weapon = tx.state.card(a.card).attack
+    return weapon is not None and weapon.range.melee
 
 
 def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
@@ -846,6 +858,10 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
             "shield_side_only",
             f"{card.name} is a shield card: only against attacks on a shield side",
             "R-REA-2",
+        )
+    if not _in_window(tx, card):
+        raise RuleViolation(
+            "outside_window", f"{card.name} answers only attacks made in melee", "R-ADD-58"
         )
     _check_limit(tx.seat(seat), card)
     _check_spend(tx, seat, card, command.spend)
@@ -936,6 +952,15 @@ def _end_attack(tx: _Tx, outcome: str) -> None:
                 _effect(tx, a.attacker, card, inner, None, (), None, (), {}, True,
                         attack_target=a.target)  # fmt: skip
     tx.emit(ev.AttackEnded(a.attacker, a.card, outcome))
+    # R-ADD-58: the reactive card's counter-damage, once the attack has ended; a PIERCE
+    # face voided the card (R-DMG-4).
+    if a.reactive is not None and not a.pierced:
+        counter = sum(
+            e.damage for e in tx.state.card(a.reactive).effects if isinstance(e, CounterEffect)
+        )
+        if counter and tx.seat(a.attacker).in_battle:
+            reactive = tx.state.card(a.reactive).name
+            _inflict(tx, a.attacker, counter, None, f"{reactive}: counter-damage (R-ADD-58)")
 
 
 def _attack_lines(c: CasketState) -> tuple[list[Modifier], list[Modifier]]:

@@ -353,7 +353,7 @@ def _declined(s: BattleState, e: ev.ReactiveDeclined) -> BattleState:
 
 def _defence(s: BattleState, e: ev.DefenceRolled) -> BattleState:
     assert s.attack is not None
-    return replace(s, attack=replace(s.attack, final_damage=e.final_damage))
+    return replace(s, attack=replace(s.attack, final_damage=e.final_damage, pierced=e.pierce))
 
 
 def _attack_ended(s: BattleState, e: ev.AttackEnded) -> BattleState:

@@ -115,6 +115,7 @@ class AttackInProgress:
     reactive: str | None = None
     reduction: int = 0
     final_damage: int | None = None
+    pierced: bool = False  # a PIERCE face voided the reactive card (R-DMG-4)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -133,6 +134,7 @@ class AttackInProgress:
             "reactive": self.reactive,
             "reduction": self.reduction,
             "final_damage": self.final_damage,
+            "pierced": self.pierced,
         }
 
 
