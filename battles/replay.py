@@ -292,6 +292,19 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 t(f"{who} gains +{p['amount']} Defense until its next turn"),
                 *_reason_rule(p.get("source"), "R-ADD-64"),
             )
+        case "SeedsPlanted":
+            return (
+                t(f"{p['amount']} Thornvine seed(s) planted in "),
+                _hex(p["at"]),
+                t(f", {p['total']} there"),
+                *_reason_rule(p.get("source"), "R-ADD-66"),
+            )
+        case "SeedsDetonated":
+            seeds = sum(h[2] for h in p["hexes"])
+            return (
+                t(f"{seeds} Thornvine seed(s) in {len(p['hexes'])} hex(es) detonate"),
+                *_reason_rule(p.get("source"), "R-ADD-66"),
+            )
         case "SpPenaltyImposed":
             return (
                 t(f"{who} will have {p['amount']} SP less next turn"),

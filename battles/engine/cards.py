@@ -822,6 +822,49 @@ class CounterEffect:
         return {"kind": self.kind, "damage": self.damage}
 
 
+MAX_SEEDS = 4  # Thorn Strike: "max 4 seeds per hex"
+
+
+@dataclass(frozen=True, slots=True)
+class PlantSeedsEffect:
+    """Plant `n` Thornvine seeds in the attack target's hex, at most 4 a hex (R-ADD-66).
+    Used after a hit.
+
+    >>> PlantSeedsEffect(2).as_dict()
+    {'kind': 'plant_seeds', 'n': 2}
+    """
+
+    kind: ClassVar[str] = "plant_seeds"
+    n: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.n, "plant_seeds.n", 1, MAX_SEEDS, "R-ADD-66")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "n": self.n}
+
+
+@dataclass(frozen=True, slots=True)
+class DetonateSeedsEffect:
+    """Every seeded hex with an enemy casket in it deals `per_seed` damage a seed, at most
+    `max_per_hex`, to that casket; then every seed on the board is cleared (R-ADD-66).
+
+    >>> DetonateSeedsEffect(2, 8).as_dict()
+    {'kind': 'detonate_seeds', 'per_seed': 2, 'max_per_hex': 8}
+    """
+
+    kind: ClassVar[str] = "detonate_seeds"
+    per_seed: int
+    max_per_hex: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.per_seed, "detonate_seeds.per_seed", 1, 10, "R-ADD-66")
+        _check_int(self.max_per_hex, "detonate_seeds.max_per_hex", 1, MAX_DAMAGE, "R-ADD-66")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "per_seed": self.per_seed, "max_per_hex": self.max_per_hex}
+
+
 @dataclass(frozen=True, slots=True)
 class LimitEffect:
     """ "Once per turn / round / mission": the card may be played `n` times per period;
@@ -887,7 +930,9 @@ class TriggerEffect:
 
 # What a conditional or after-the-attack effect may do: the casket's own resources, and
 # Taint; never an attack, a move or a choice the command makes.
-_AFTER_KINDS = ("gain_tokens", "recover", "draw", "heat", "taint", "hinder", "sp_penalty")
+_AFTER_KINDS = (
+    *("gain_tokens", "recover", "draw", "heat", "taint", "hinder", "sp_penalty", "plant_seeds"),
+)
 
 
 def _check_inner(effects: object, field: str, kinds: Sequence[str]) -> None:
@@ -929,6 +974,8 @@ Effect = (
     | SpPenaltyEffect
     | WindowEffect
     | CounterEffect
+    | PlantSeedsEffect
+    | DetonateSeedsEffect
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -964,6 +1011,8 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             SpPenaltyEffect,
             WindowEffect,
             CounterEffect,
+            PlantSeedsEffect,
+            DetonateSeedsEffect,
         )
     }
 )
@@ -981,7 +1030,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, window, counter
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, window, counter, plant_seeds, detonate_seeds
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")

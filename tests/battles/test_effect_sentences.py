@@ -33,6 +33,14 @@ PAYLOADS: dict[str, tuple[dict[str, Any], str]] = {
         {"seat": 1, "amount": 2, "source": "executive-order"},
         "Bastion Heavy will have 2 SP less next turn (executive-order, R-ADD-65)",
     ),
+    "SeedsPlanted": (
+        {"at": [0, -1], "amount": 2, "total": 3, "source": "thorn-blade-slash"},
+        "2 Thornvine seed(s) planted in 0,-1, 3 there (thorn-blade-slash, R-ADD-66)",
+    ),
+    "SeedsDetonated": (
+        {"hexes": [[0, -1, 3], [1, 1, 1]], "source": "natures-wrath"},
+        "4 Thornvine seed(s) in 2 hex(es) detonate (natures-wrath, R-ADD-66)",
+    ),
     "EffectRolled": (
         {"seat": 0, "faces": [5], "total": 3, "source": "breathe-the-core"},
         "Penitent Scout rolls for breathe-the-core: [5] = 3 (R-ADD-67)",

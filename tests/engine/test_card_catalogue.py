@@ -36,6 +36,8 @@ from battles.engine.battle.events import (
     Event,
     HeatChanged,
     PromptOpened,
+    SeedsDetonated,
+    SeedsPlanted,
     SpDrained,
     StatusApplied,
     TaintChanged,
@@ -1125,6 +1127,43 @@ def _heat_is(b: Battle, seat_n: int, heat: int) -> None:
 
 def _tokens_are(b: Battle, pool: str, n: int) -> None:
     assert b.seat(0).tokens_of(pool) == n
+
+
+def _plants(cid: str, damage: int, n: int) -> None:
+    """ "Deal N damage. Plant S Thornvine seed(s) in target's hex": on a hit, at most 4 a
+    hex (R-ADD-66)."""
+    card = built("elves", cid)
+    assert (
+        check_attack("elves", cid, Attack(card.range.high if card.range else 1, damage)).state.seeds
+        == ()
+    )
+    b = battle(card)
+    resolve_hit(b, card, damage, kill=False)
+    assert b.state.seeds == ((0, 2, n),)
+    b = battle(card)
+    arrange(b, SeedsPlanted((0, 2), 3, 3, "arranged"))
+    resolve_hit(b, card, damage, kill=False)
+    assert b.state.seeds == ((0, 2, 4),)
+
+
+def _natures_wrath() -> None:
+    """ "Detonate all Thornvine seeds on the battlefield. Deal 2 damage per seed to enemies
+    in those hexes (max 8 damage per hex). Clear all seeds after detonation.\""""
+    card = built("elves", "natures-wrath")
+    b = battle(card)
+    arrange(b, SeedsPlanted((0, 2), 3, 3, "arranged"), SeedsPlanted((0, 3), 1, 1, "arranged"),
+            SeedsPlanted((1, 1), 2, 2, "arranged"))  # fmt: skip
+    events = play(b, "natures-wrath")
+    assert len(one(events, SeedsDetonated).hexes) == 3 and b.state.seeds == ()
+    prompts = of_type(events, PromptOpened)
+    assert [(p.seat, p.kind, p.amount) for p in prompts] == [(1, "take_damage", 6)]
+
+
+SCENARIOS.update({
+    ("elves", "thorn-blade-slash"): lambda: _plants("thorn-blade-slash", 3, 2),
+    ("elves", "vine-whip-lash"): lambda: _plants("vine-whip-lash", 2, 1),
+    ("elves", "natures-wrath"): _natures_wrath,
+})  # fmt: skip
 
 
 @pytest.mark.parametrize("key", AUTOMATED, ids=lambda k: f"{k[0]}/{k[1]}")

@@ -31,6 +31,7 @@ from battles.engine.cards import (
     CounterEffect,
     DeckProblem,
     DefenceEffect,
+    DetonateSeedsEffect,
     DiscardChosenEffect,
     DiscardEffect,
     DiscardHandEffect,
@@ -43,6 +44,7 @@ from battles.engine.cards import (
     IgnoreCoverEffect,
     LimitEffect,
     MoveEffect,
+    PlantSeedsEffect,
     RecoverEffect,
     ReduceIncomingEffect,
     RemoveHeatRolledEffect,
@@ -117,6 +119,8 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     SpPenaltyEffect(2),
     WindowEffect("melee"),
     CounterEffect(2),
+    PlantSeedsEffect(2),
+    DetonateSeedsEffect(2, 8),
 )
 
 
@@ -191,6 +195,8 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "sp_penalty",
         "window",
         "counter",
+        "plant_seeds",
+        "detonate_seeds",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

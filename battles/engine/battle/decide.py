@@ -19,6 +19,7 @@ from itertools import pairwise
 
 from ..arcs import rotation_cost, rotation_steps
 from ..cards import (
+    MAX_SEEDS,
     AfterAttackEffect,
     AttackBonusEffect,
     AttackEffect,
@@ -27,6 +28,7 @@ from ..cards import (
     Condition,
     CounterEffect,
     DefenceEffect,
+    DetonateSeedsEffect,
     DiscardChosenEffect,
     DiscardEffect,
     DiscardHandEffect,
@@ -39,6 +41,7 @@ from ..cards import (
     IgnoreCoverEffect,
     LimitEffect,
     MoveEffect,
+    PlantSeedsEffect,
     RecoverEffect,
     ReduceIncomingEffect,
     RemoveHeatRolledEffect,
@@ -1504,6 +1507,25 @@ def _effect(
         return
     if isinstance(effect, GrantMoveEffect):
         tx.emit(ev.MoveGranted(seat, effect.hexes, card.id))
+        return
+    if isinstance(effect, PlantSeedsEffect):
+        if attack_target is not None:
+            at = tx.seat(attack_target).at
+            have = next((n for q, r, n in tx.state.seeds if (q, r) == (at.q, at.r)), 0)
+            total = min(MAX_SEEDS, have + effect.n)
+            if total > have:
+                tx.emit(ev.SeedsPlanted((at.q, at.r), total - have, total, card.id))
+        return
+    if isinstance(effect, DetonateSeedsEffect):
+        seeded = tx.state.seeds
+        if seeded:
+            tx.emit(ev.SeedsDetonated(seeded, card.id))
+            mine = tx.seat(seat)
+            for q, r, n in seeded:
+                for x in tx.state.seats:
+                    if x.in_battle and x.side != mine.side and (x.at.q, x.at.r) == (q, r):
+                        damage = min(effect.max_per_hex, n * effect.per_seed)
+                        _inflict(tx, x.seat, damage, None, f"{card.name}: Thornvine seeds")
         return
     if isinstance(effect, SpPenaltyEffect):
         if attack_target is not None:

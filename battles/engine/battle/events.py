@@ -313,6 +313,25 @@ class SpPenaltyImposed(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class SeedsPlanted(Event):
+    """Thornvine seeds planted in a hex; `total` is its count after (R-ADD-66)."""
+
+    at: tuple[int, int]
+    amount: int
+    total: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeedsDetonated(Event):
+    """Every seed on the board detonated and cleared; `hexes` were (q, r, count) (R-ADD-66).
+    The damage follows as prompts or DamageTaken events."""
+
+    hexes: tuple[tuple[int, int, int], ...]
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
 class MoveGranted(Event):
     """A card gave its owner a move of up to `hexes` hexes at no SP, for this turn; the
     move that uses it is a CasketMoved with `by_card` the source (R-ADD-69)."""
@@ -622,6 +641,8 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         EffectRolled,
         CardsShuffledIn,
         SpPenaltyImposed,
+        SeedsPlanted,
+        SeedsDetonated,
         MoveGranted,
         DefenceRaised,
         SufferingRolled,

@@ -283,6 +283,16 @@ def _sp_penalty(s: BattleState, e: ev.SpPenaltyImposed) -> BattleState:
     return _seat(s, e.seat, sp_penalty=s.seats[e.seat].sp_penalty + e.amount)
 
 
+def _seeds_planted(s: BattleState, e: ev.SeedsPlanted) -> BattleState:
+    q, r = e.at
+    others = tuple(x for x in s.seeds if (x[0], x[1]) != (q, r))
+    return replace(s, seeds=(*others, (q, r, e.total)))
+
+
+def _seeds_detonated(s: BattleState, e: ev.SeedsDetonated) -> BattleState:
+    return replace(s, seeds=())
+
+
 def _move_granted(s: BattleState, e: ev.MoveGranted) -> BattleState:
     return _seat(s, e.seat, free_move=e.hexes, free_move_source=e.source)
 
@@ -509,6 +519,8 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.TaintChanged: _taint_changed,
     ev.MoveGranted: _move_granted,
     ev.SpPenaltyImposed: _sp_penalty,
+    ev.SeedsPlanted: _seeds_planted,
+    ev.SeedsDetonated: _seeds_detonated,
     ev.EffectRolled: _effect_rolled,
     ev.CardsShuffledIn: _shuffled_in,
     ev.DefenceRaised: _defence_raised,

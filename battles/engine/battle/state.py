@@ -268,6 +268,8 @@ class BattleState:
     result: str | None = None  # why the battle ended
     # The dice secret is in the log (DiceSecretRevealed): the dice are public (R-ADD-45).
     dice_revealed: bool = False
+    # Thornvine seeds on the board as (q, r, count), no zero counts (R-ADD-66).
+    seeds: tuple[tuple[int, int, int], ...] = ()
     version: int = 0
 
     @property
