@@ -9,7 +9,7 @@ No Django: `battles/pages.py` feeds it the state, the viewer's seats and the las
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from battles import board_svg
@@ -24,6 +24,7 @@ PROMPT_WORDS = {
     "reactive": "answer an attack with a reactive card or let it through (R-REA-1)",
     "take_damage": "choose the cards to lose to damage (R-DMG-6)",
     "discard_down": "discard down to the hand size (R-TRN-7)",
+    "discard": "choose the cards one of their cards discards (R-ADD-62)",
 }
 
 
@@ -41,6 +42,11 @@ def _pay_words(body: Mapping[str, Any]) -> str:
         return ""
     n = len(pay.get("hand", [])) + int(pay.get("deck", 0))
     return f" + overspend: {n} card{'s' * (n != 1)} from the deck's top (R-TRN-3)"
+
+
+def _spend_words(body: Mapping[str, Any]) -> str:
+    """The token spend a card offers, when the body takes it (R-ADD-61)."""
+    return " + spend its tokens (R-ADD-61)" if body.get("spend") else ""
 
 
 def label(body: Mapping[str, Any], state: BattleState, names: Names) -> str:
@@ -64,7 +70,7 @@ def label(body: Mapping[str, Any], state: BattleState, names: Names) -> str:
         case "no_reactive":
             return "Play no reactive card"
         case "play_reactive":
-            return f"Play {_names(names, [body['card']])}"
+            return f"Play {_names(names, [body['card']])}" + _spend_words(body)
         case "take_damage":
             hand = body.get("hand", [])
             deck = body.get("deck", 0)
@@ -89,10 +95,12 @@ def label(body: Mapping[str, Any], state: BattleState, names: Names) -> str:
         case "move":
             end = body["path"][-1]
             n = len(body["path"])  # the path leaves out the start hex (R-MOV-3)
-            return f"Move {n} hex{'es' * (n != 1)} to {end[0]},{end[1]}" + _pay_words(body)
+            free = " (the move a card granted, no SP, R-ADD-69)" if body.get("free") else ""
+            return f"Move {n} hex{'es' * (n != 1)} to {end[0]},{end[1]}{free}" + _pay_words(body)
         case "attack":
             card = card_label(names.cards, body["card"])
-            return f"{card['name']} at {names.casket(body['target'])}" + _pay_words(body)
+            target = names.casket(body["target"])
+            return f"{card['name']} at {target}" + _spend_words(body) + _pay_words(body)
         case "play_card":
             card = card_label(names.cards, body["card"])
             extra = []
@@ -106,7 +114,11 @@ def label(body: Mapping[str, Any], state: BattleState, names: Names) -> str:
             if "target" in body:
                 extra.append(f"on {names.casket(body['target'])}")
             more = f" ({', '.join(extra)})" if extra else ""
-            return f"Play {card['name']} — {card['cost']} SP{more}" + _pay_words(body)
+            return (
+                f"Play {card['name']} — {card['cost']} SP{more}"
+                + _spend_words(body)
+                + _pay_words(body)
+            )
     return kind.replace("_", " ").capitalize()
 
 
@@ -178,7 +190,8 @@ def panel(
             item["ask_reason"] = True
         if body["type"] == "move":
             end = body["path"][-1]
-            item["cost"] = a.sp_cost
+            # A move a card granted costs no SP (R-ADD-69).
+            item["cost"] = 0 if body.get("free") else a.sp_cost
             pay = body.get("pay")
             item["overspend"] = (len(pay["hand"]) + pay["deck"]) if pay else 0
             item["dest"] = f"{end[0]},{end[1]}"
@@ -253,7 +266,7 @@ def panel(
         "moves": moves,
         # The board shows a casket's reachable hexes once its token is selected (issue 13).
         "reach": [
-            {"seat": seat, "moves": [m for m in moves if m["seat"] == seat]}
+            {"seat": seat, "moves": _one_per_hex(m for m in moves if m["seat"] == seat)}
             for seat in sorted({m["seat"] for m in moves})
         ],
         "hands": hands,
@@ -265,6 +278,14 @@ def panel(
         "card_ids": sorted(state.cards),
         "gm": _gm_controls(state, names, latest_command) if gm else None,
     }
+
+
+def _one_per_hex(moves: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The board's reachable hexes: the first (cheapest, a granted move first) per hex."""
+    seen: dict[str, dict[str, Any]] = {}
+    for m in moves:
+        seen.setdefault(m["dest"], m)
+    return list(seen.values())
 
 
 def _gm_controls(state: BattleState, names: Names, latest_command: str | None) -> dict[str, Any]:

@@ -274,6 +274,61 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
             return (t(f"{who} gains {', '.join(gains) or 'nothing'} ({p.get('source', '')})"),)
         case "StatusApplied":
             return (t(f"{who} is {p['status']} ({p.get('source', '')})"),)
+        case "TokensChanged":
+            pool = p["pool"].replace("_", " ")
+            verb = "gains" if p["amount"] >= 0 else "spends"
+            return (
+                t(f"{who} {verb} {abs(p['amount'])} {pool} token(s), now {p['total']}"),
+                *_reason_rule(p.get("source"), "R-ADD-61"),
+            )
+        case "TaintChanged":
+            verb = "gains" if p["amount"] >= 0 else "loses"
+            return (
+                t(f"{who} {verb} {abs(p['amount'])} Taint, now {p['taint']}"),
+                *_reason_rule(p.get("source"), "R-ADD-66"),
+            )
+        case "DefenceRaised":
+            return (
+                t(f"{who} gains +{p['amount']} Defense until its next turn"),
+                *_reason_rule(p.get("source"), "R-ADD-64"),
+            )
+        case "SeedsPlanted":
+            return (
+                t(f"{p['amount']} Thornvine seed(s) planted in "),
+                _hex(p["at"]),
+                t(f", {p['total']} there"),
+                *_reason_rule(p.get("source"), "R-ADD-66"),
+            )
+        case "SeedsDetonated":
+            seeds = sum(h[2] for h in p["hexes"])
+            return (
+                t(f"{seeds} Thornvine seed(s) in {len(p['hexes'])} hex(es) detonate"),
+                *_reason_rule(p.get("source"), "R-ADD-66"),
+            )
+        case "SpPenaltyImposed":
+            return (
+                t(f"{who} will have {p['amount']} SP less next turn"),
+                *_reason_rule(p.get("source"), "R-ADD-65"),
+            )
+        case "MoveGranted":
+            return (
+                t(f"{who} may move up to {p['hexes']} hex(es) at no SP this turn"),
+                *_reason_rule(p.get("source"), "R-ADD-69"),
+            )
+        case "EffectRolled":
+            return (
+                t(f"{who} rolls for {p.get('source', '')}: "),
+                *_d6(p["faces"]),
+                t(f" = {p['total']}"),
+                *_rule("R-ADD-67"),
+            )
+        case "CardsShuffledIn":
+            return (
+                t(f"{who} shuffles "),
+                *_cards(p["cards"], names),
+                t(" from the discard pile into the deck"),
+                *_reason_rule(p.get("reason"), "R-ADD-62"),
+            )
         case "SufferingRolled":
             return (t(f"{who} rolls the suffering die: "), *_d6(p["faces"]))
         case "AttackDeclared":

@@ -364,6 +364,7 @@ PROMPT_RULINGS = {
     "reactive": "R-REA-1",
     "take_damage": "R-DMG-6",
     "discard_down": "R-TRN-7",
+    "discard": "R-ADD-62",
 }
 # What each prompt asks of its seat, in words a waiting page can show.
 PROMPT_WORDS = {
@@ -371,6 +372,7 @@ PROMPT_WORDS = {
     "reactive": "to play a reactive card against the attack, or none",
     "take_damage": "to choose the cards lost to damage",
     "discard_down": "to discard down to the hand size",
+    "discard": "to choose the cards one of their cards discards",
 }
 
 

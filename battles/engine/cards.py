@@ -77,6 +77,11 @@ def _check_int(value: object, field: str, low: int, high: int, rule: str | None 
         raise InvalidInput(field, f"must be an integer from {low} to {high}, got {value!r}", rule)
 
 
+def _check_bool(value: object, field: str) -> None:
+    if not isinstance(value, bool):
+        raise InvalidInput(field, f"must be true or false, got {value!r}")
+
+
 def _check_choice(value: object, field: str, allowed: Sequence[str]) -> None:
     if not isinstance(value, str) or value not in allowed:
         raise InvalidInput(field, f"{value!r} is not one of: {', '.join(allowed)}")
@@ -127,12 +132,18 @@ class MoveEffect:
 
     kind: ClassVar[str] = "move"
     hexes: int
+    # "in a straight line": every step in one direction (R-ADD-63).
+    line: bool = False
 
     def __post_init__(self) -> None:
         _check_int(self.hexes, "move.hexes", 1, MAX_HEXES, "R-TRN-5")
+        _check_bool(self.line, "move.line")
 
     def as_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "hexes": self.hexes}
+        out: dict[str, Any] = {"kind": self.kind, "hexes": self.hexes}
+        if self.line:
+            out["line"] = True
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,13 +158,19 @@ class RotateEffect:
 
     kind: ClassVar[str] = "rotate"
     steps: int | Literal["any"]
+    # "You may rotate": without a facing the card does not turn (R-ADD-63).
+    optional: bool = False
 
     def __post_init__(self) -> None:
         if self.steps != "any":
             _check_int(self.steps, "rotate.steps", 1, 3, "R-ARC-5")
+        _check_bool(self.optional, "rotate.optional")
 
     def as_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "steps": self.steps}
+        out: dict[str, Any] = {"kind": self.kind, "steps": self.steps}
+        if self.optional:
+            out["optional"] = True
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,16 +247,29 @@ class BuffNextAttackEffect:
     kind: ClassVar[str] = "buff_next_attack"
     damage: int = 0
     to_hit: int = 0
-    ignore_defence: int = 0
+    # "all": every block is cancelled, rolled or automatic (R-DMG-3, R-ADD-60).
+    ignore_defence: int | Literal["all"] = 0
 
     def __post_init__(self) -> None:
         _check_int(self.damage, "buff_next_attack.damage", -MAX_DAMAGE, MAX_DAMAGE, "R-DMG-1")
         _check_int(self.to_hit, "buff_next_attack.to_hit", -MAX_TO_HIT, MAX_TO_HIT, "R-HIT-1")
-        _check_int(self.ignore_defence, "buff_next_attack.ignore_defence", 0, MAX_DAMAGE, "R-DMG-3")
+        if self.ignore_defence != "all":
+            _check_int(
+                self.ignore_defence, "buff_next_attack.ignore_defence", 0, MAX_DAMAGE, "R-DMG-3"
+            )
         if (self.damage, self.to_hit, self.ignore_defence) == (0, 0, 0):
             raise InvalidInput(
                 "buff_next_attack", "changes nothing: give damage, to_hit or ignore_defence"
             )
+
+    @property
+    def blocks_ignored(self) -> int:
+        """The blocks cancelled: "all" is more than any attack can roll (R-ADD-60).
+
+        >>> BuffNextAttackEffect(ignore_defence="all").blocks_ignored == MAX_DAMAGE
+        True
+        """
+        return MAX_DAMAGE if self.ignore_defence == "all" else self.ignore_defence
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -254,18 +284,25 @@ class BuffNextAttackEffect:
 class ReduceIncomingEffect:
     """Reduce the damage of the attack this reactive card answers by `amount` (R-REA-1).
 
-    >>> ReduceIncomingEffect(2).as_dict()
-    {'kind': 'reduce_incoming', 'amount': 2}
+    >>> ReduceIncomingEffect(2).as_dict(), ReduceIncomingEffect(2, minimum=1).as_dict()
+    ({'kind': 'reduce_incoming', 'amount': 2}, {'kind': 'reduce_incoming', 'amount': 2, 'minimum': 1})
     """
 
     kind: ClassVar[str] = "reduce_incoming"
     amount: int
+    # "Reduce damage by N (minimum 1)": the reduction never takes a hit below this (R-ADD-58).
+    minimum: int = 0
 
     def __post_init__(self) -> None:
         _check_int(self.amount, "reduce_incoming.amount", 1, MAX_DAMAGE, "R-REA-1")
+        _check_int(self.minimum, "reduce_incoming.minimum", 0, 1, "R-ADD-58")
 
     def as_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "amount": self.amount}
+        # `minimum` only when set, so every card written before R-ADD-58 keeps its form.
+        out: dict[str, Any] = {"kind": self.kind, "amount": self.amount}
+        if self.minimum:
+            out["minimum"] = self.minimum
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,6 +343,615 @@ class StatusEffect:
         return {"kind": self.kind, "target": self.target, "status": self.status}
 
 
+# --- the vocabulary the real cards need (issue 17) ---------------------------------------------
+
+# Named token pools a casket keeps during a battle (R-ADD-61): the factions' resources.
+TOKEN_POOLS = ("forge", "credit", "biomass", "soul_shard", "bargain", "metamorph", "rune")
+MAX_TOKENS = 99
+# Conditions an attack bonus may test, all read from the battle state when the attack card
+# is played (R-ADD-59). `n` is the threshold; `pool` and `terrain` name what is counted.
+CONDITIONS = (
+    "own_heat_at_least",
+    "own_tokens_at_least",
+    "own_component_damage_at_least",
+    "moved_this_turn",
+    "standing_in",
+    "target_hp_at_most",
+    "target_moved_last_turn",
+    "target_taint_at_least",
+)
+_CONDITIONS_WITH_N = frozenset(CONDITIONS) - {
+    "moved_this_turn",
+    "standing_in",
+    "target_moved_last_turn",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    """A test of the battle state an attack bonus depends on (R-ADD-59).
+
+    >>> Condition("own_tokens_at_least", 3, pool="forge").as_dict()
+    {'test': 'own_tokens_at_least', 'n': 3, 'pool': 'forge'}
+    >>> Condition("own_tokens_at_least", 3)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: condition.pool: 'own_tokens_at_least' counts a pool: give one of forge, credit, biomass, soul_shard, bargain, metamorph, rune (R-ADD-61)
+    """
+
+    test: str
+    n: int = 0
+    pool: str | None = None
+    terrain: str | None = None
+
+    def __post_init__(self) -> None:
+        _check_choice(self.test, "condition.test", CONDITIONS)
+        if self.test in _CONDITIONS_WITH_N:
+            _check_int(self.n, "condition.n", 1, MAX_TOKENS, "R-ADD-59")
+        elif self.n:
+            raise InvalidInput("condition.n", f"{self.test!r} takes no threshold", "R-ADD-59")
+        if (self.test == "own_tokens_at_least") != (self.pool is not None):
+            raise InvalidInput(
+                "condition.pool",
+                f"{self.test!r} counts a pool: give one of {', '.join(TOKEN_POOLS)}"
+                if self.pool is None
+                else f"{self.test!r} counts no pool",
+                "R-ADD-61",
+            )
+        if self.pool is not None:
+            _check_choice(self.pool, "condition.pool", TOKEN_POOLS)
+        if (self.test == "standing_in") != (self.terrain is not None):
+            raise InvalidInput("condition.terrain", "only 'standing_in' names a terrain", "R-BRD-3")
+        if self.terrain is not None and not _SLUG_RE.fullmatch(self.terrain):
+            raise InvalidInput("condition.terrain", f"{self.terrain!r} is not a terrain name")
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"test": self.test}
+        if self.n:
+            out["n"] = self.n
+        if self.pool is not None:
+            out["pool"] = self.pool
+        if self.terrain is not None:
+            out["terrain"] = self.terrain
+        return out
+
+
+def condition_from_dict(d: object, path: str) -> Condition:
+    if not isinstance(d, Mapping):
+        raise InvalidInput(path, "must be an object with a 'test'", "R-ADD-59")
+    unknown = [str(k) for k in d if k not in ("test", "n", "pool", "terrain")]
+    if unknown:
+        raise InvalidInput(f"{path}.{unknown[0]}", "unknown field; allowed: test, n, pool, terrain")
+    if "test" not in d:
+        raise InvalidInput(f"{path}.test", "required", "R-ADD-59")
+    with _rebased(path, "condition"):
+        return Condition(d["test"], d.get("n", 0), d.get("pool"), d.get("terrain"))
+
+
+@dataclass(frozen=True, slots=True)
+class AttackBonusEffect:
+    """This card's own attack gets +`damage` and `to_hit` (negative is easier) when
+    `condition` holds as the card is played, or always without one (R-ADD-59): the
+    "deal N damage instead" and "+N if …" of attack texts.
+
+    >>> AttackBonusEffect(2, condition=Condition("own_heat_at_least", 3)).as_dict()
+    {'kind': 'attack_bonus', 'damage': 2, 'to_hit': 0, 'condition': {'test': 'own_heat_at_least', 'n': 3}}
+    """
+
+    kind: ClassVar[str] = "attack_bonus"
+    damage: int = 0
+    to_hit: int = 0
+    condition: Condition | None = None
+
+    def __post_init__(self) -> None:
+        _check_int(self.damage, "attack_bonus.damage", -MAX_DAMAGE, MAX_DAMAGE, "R-DMG-1")
+        _check_int(self.to_hit, "attack_bonus.to_hit", -MAX_TO_HIT, MAX_TO_HIT, "R-HIT-1")
+        if (self.damage, self.to_hit) == (0, 0):
+            raise InvalidInput("attack_bonus", "changes nothing: give damage or to_hit", "R-ADD-59")
+        if self.condition is not None and not isinstance(self.condition, Condition):
+            raise InvalidInput("attack_bonus.condition", "must be a condition", "R-ADD-59")
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "damage": self.damage, "to_hit": self.to_hit}
+        if self.condition is not None:
+            out["condition"] = self.condition.as_dict()
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class GainTokensEffect:
+    """Gain `n` tokens of a named pool, never above `cap` (R-ADD-61).
+
+    >>> GainTokensEffect("credit", 2).as_dict()
+    {'kind': 'gain_tokens', 'pool': 'credit', 'n': 2}
+    """
+
+    kind: ClassVar[str] = "gain_tokens"
+    pool: str
+    n: int
+    cap: int = MAX_TOKENS
+
+    def __post_init__(self) -> None:
+        _check_choice(self.pool, "gain_tokens.pool", TOKEN_POOLS)
+        _check_int(self.n, "gain_tokens.n", 1, MAX_TOKENS, "R-ADD-61")
+        _check_int(self.cap, "gain_tokens.cap", 1, MAX_TOKENS, "R-ADD-61")
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "pool": self.pool, "n": self.n}
+        if self.cap != MAX_TOKENS:
+            out["cap"] = self.cap
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class SpendTokensEffect:
+    """ "Spend N <tokens>: <more>": the player may spend (`spend: true` in the command)
+    `n` tokens, or "all" they hold, for the effects in `then` and `damage_per_token` more
+    damage on the card's attack per token spent. `required`: the card does nothing
+    without the spend, so playing it needs the tokens (R-ADD-61).
+
+    >>> SpendTokensEffect("credit", 1, (AttackBonusEffect(1),)).as_dict()["then"]
+    [{'kind': 'attack_bonus', 'damage': 1, 'to_hit': 0}]
+    >>> SpendTokensEffect("credit", 1)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: spend_tokens: spending buys nothing: give then or damage_per_token (R-ADD-61)
+    """
+
+    kind: ClassVar[str] = "spend_tokens"
+    pool: str
+    n: int | Literal["all"]
+    then: tuple[Effect, ...] = ()
+    damage_per_token: int = 0
+    required: bool = False
+
+    def __post_init__(self) -> None:
+        _check_choice(self.pool, "spend_tokens.pool", TOKEN_POOLS)
+        if self.n != "all":
+            _check_int(self.n, "spend_tokens.n", 1, MAX_TOKENS, "R-ADD-61")
+        _check_int(self.damage_per_token, "spend_tokens.damage_per_token", 0, 10, "R-DMG-1")
+        _check_bool(self.required, "spend_tokens.required")
+        if not isinstance(self.then, tuple):
+            raise InvalidInput("spend_tokens.then", "must be a tuple of effects")
+        if not self.then and not self.damage_per_token:
+            raise InvalidInput(
+                "spend_tokens", "spending buys nothing: give then or damage_per_token", "R-ADD-61"
+            )
+        for i, e in enumerate(self.then):
+            if isinstance(e, AttackEffect | SpendTokensEffect | MoveEffect | RotateEffect):
+                raise InvalidInput(
+                    f"spend_tokens.then[{i}]",
+                    f"{e.kind} cannot be bought with tokens (it needs the command's own fields)",
+                    "R-ADD-61",
+                )
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "pool": self.pool, "n": self.n}
+        if self.then:
+            out["then"] = [e.as_dict() for e in self.then]
+        if self.damage_per_token:
+            out["damage_per_token"] = self.damage_per_token
+        if self.required:
+            out["required"] = True
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class RecoverEffect:
+    """Take the `n` most recently discarded cards from the discard pile back into the
+    hand, as many as there are (R-ADD-62).
+
+    >>> RecoverEffect(2).as_dict()
+    {'kind': 'recover', 'n': 2}
+    """
+
+    kind: ClassVar[str] = "recover"
+    n: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.n, "recover.n", 1, MAX_CARDS, "R-ADD-62")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "n": self.n}
+
+
+@dataclass(frozen=True, slots=True)
+class ShuffleInEffect:
+    """Put the `n` most recently discarded cards, or "all", back into the deck and shuffle
+    it (R-ADD-62); no Damage card is added, this is not R-TRN-6's reshuffle.
+
+    >>> ShuffleInEffect("all").as_dict()
+    {'kind': 'shuffle_in', 'n': 'all'}
+    """
+
+    kind: ClassVar[str] = "shuffle_in"
+    n: int | Literal["all"]
+
+    def __post_init__(self) -> None:
+        if self.n != "all":
+            _check_int(self.n, "shuffle_in.n", 1, MAX_CARDS, "R-ADD-62")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "n": self.n}
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardChosenEffect:
+    """ "Then discard N cards of your choice": after the card's other effects (a draw), the
+    player is asked (prompt `discard`) which `n` cards of the hand to discard (R-ADD-62).
+    It is the card's last effect.
+
+    >>> DiscardChosenEffect(1).as_dict()
+    {'kind': 'discard_chosen', 'n': 1}
+    """
+
+    kind: ClassVar[str] = "discard_chosen"
+    n: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.n, "discard_chosen.n", 1, MAX_CARDS, "R-ADD-62")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "n": self.n}
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardHandEffect:
+    """Discard the whole hand (the card itself is already in play) (R-ADD-14).
+
+    >>> DiscardHandEffect().as_dict()
+    {'kind': 'discard_hand'}
+    """
+
+    kind: ClassVar[str] = "discard_hand"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind}
+
+
+@dataclass(frozen=True, slots=True)
+class DefenceEffect:
+    """+`amount` Defense until the start of the player's next turn: that many automatic
+    blocks against every attack on the casket (R-DMG-3, R-ADD-64).
+
+    >>> DefenceEffect(2).as_dict()
+    {'kind': 'defence', 'amount': 2}
+    """
+
+    kind: ClassVar[str] = "defence"
+    amount: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.amount, "defence.amount", 1, 10, "R-DMG-3")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "amount": self.amount}
+
+
+@dataclass(frozen=True, slots=True)
+class WhenEffect:
+    """Run `then` only when `condition` holds as the card resolves (R-ADD-59): "If you
+    have 3+ Metamorph tokens, draw 3 cards instead" is a draw of 2 and, when, 1 more.
+
+    >>> WhenEffect(Condition("standing_in", terrain="lava"), (DrawEffect(1),)).as_dict()
+    {'kind': 'when', 'condition': {'test': 'standing_in', 'terrain': 'lava'}, 'then': [{'kind': 'draw', 'n': 1}]}
+    """
+
+    kind: ClassVar[str] = "when"
+    condition: Condition
+    then: tuple[Effect, ...]
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.condition, Condition):
+            raise InvalidInput("when.condition", "must be a condition", "R-ADD-59")
+        _check_inner(self.then, "when.then", (*_AFTER_KINDS, "reduce_incoming"))
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "condition": self.condition.as_dict(),
+            "then": [e.as_dict() for e in self.then],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class AfterAttackEffect:
+    """Effects of an attack card that wait for its outcome (R-ADD-65): on "hit" when the
+    attack hits (EXECUTION included), on "kill" when its target is defeated by the time
+    the attack ends ("If this destroys an enemy, gain 3 Soul Shards"), on "end" whatever
+    the outcome ("move 1 hex after").
+
+    >>> AfterAttackEffect("kill", (GainTokensEffect("soul_shard", 3),)).as_dict()
+    {'kind': 'after_attack', 'on': 'kill', 'then': [{'kind': 'gain_tokens', 'pool': 'soul_shard', 'n': 3}]}
+    """
+
+    kind: ClassVar[str] = "after_attack"
+    on: Literal["hit", "kill", "end"]
+    then: tuple[Effect, ...]
+
+    def __post_init__(self) -> None:
+        _check_choice(self.on, "after_attack.on", ("hit", "kill", "end"))
+        _check_inner(self.then, "after_attack.then", (*_AFTER_KINDS, "grant_move"))
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "on": self.on, "then": [e.as_dict() for e in self.then]}
+
+
+@dataclass(frozen=True, slots=True)
+class TaintEffect:
+    """The pilot of the own casket ("self") or of the attack's target ("target") gains
+    `amount` Taint, or loses it when negative, never below 0 (R-PLT-4, R-ADD-66).
+
+    >>> TaintEffect(1, "target").as_dict()
+    {'kind': 'taint', 'amount': 1, 'target': 'target'}
+    """
+
+    kind: ClassVar[str] = "taint"
+    amount: int
+    target: Literal["self", "target"] = "self"
+
+    def __post_init__(self) -> None:
+        _check_int(self.amount, "taint.amount", -10, 10, "R-PLT-4")
+        if self.amount == 0:
+            raise InvalidInput("taint.amount", "must not be 0: a taint effect changes Taint")
+        _check_choice(self.target, "taint.target", STATUS_TARGETS)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "amount": self.amount, "target": self.target}
+
+
+@dataclass(frozen=True, slots=True)
+class HinderEffect:
+    """The attack's target gets +`to_hit` on the target number of its next attack: "target
+    has −1 to their next attack roll" (R-HIT-1, R-ADD-65). Used after a hit, or on a card
+    without an attack: then the command's `target`, an enemy within the card's range.
+
+    >>> HinderEffect(1).as_dict()
+    {'kind': 'hinder', 'to_hit': 1}
+    """
+
+    kind: ClassVar[str] = "hinder"
+    to_hit: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.to_hit, "hinder.to_hit", 1, MAX_TO_HIT, "R-HIT-1")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "to_hit": self.to_hit}
+
+
+@dataclass(frozen=True, slots=True)
+class GrantMoveEffect:
+    """ "Move up to N hexes after the attack": the owner may make one move of up to
+    `hexes` hexes at no SP later this turn (`move` with `free: true`) (R-ADD-69).
+
+    >>> GrantMoveEffect(2).as_dict()
+    {'kind': 'grant_move', 'hexes': 2}
+    """
+
+    kind: ClassVar[str] = "grant_move"
+    hexes: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.hexes, "grant_move.hexes", 1, MAX_HEXES, "R-ADD-69")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "hexes": self.hexes}
+
+
+@dataclass(frozen=True, slots=True)
+class IgnoreCoverEffect:
+    """The card's own attack ignores cover: its R-COV-2 target-number modifier is
+    cancelled (R-ADD-60).
+
+    >>> IgnoreCoverEffect().as_dict()
+    {'kind': 'ignore_cover'}
+    """
+
+    kind: ClassVar[str] = "ignore_cover"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind}
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveHeatRolledEffect:
+    """Remove `d3` × 1d3 Heat, each 1d3 a d6 halved and rounded up; the roll is in an
+    event (R-ADD-67).
+
+    >>> RemoveHeatRolledEffect(1).as_dict()
+    {'kind': 'remove_heat_rolled', 'd3': 1}
+    """
+
+    kind: ClassVar[str] = "remove_heat_rolled"
+    d3: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.d3, "remove_heat_rolled.d3", 1, 6, "R-ADD-67")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "d3": self.d3}
+
+
+@dataclass(frozen=True, slots=True)
+class SpPenaltyEffect:
+    """ "Target has −N SP next turn": the target's next SP restore is N lower (R-TRN-3,
+    R-ADD-65). Used after a hit.
+
+    >>> SpPenaltyEffect(2).as_dict()
+    {'kind': 'sp_penalty', 'amount': 2}
+    """
+
+    kind: ClassVar[str] = "sp_penalty"
+    amount: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.amount, "sp_penalty.amount", 1, 6, "R-TRN-3")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "amount": self.amount}
+
+
+@dataclass(frozen=True, slots=True)
+class WindowEffect:
+    """A reactive card's window narrower than "targeted by an attack": "Play when attacked
+    in melee" answers only an attack made with a Melee card (R-RNG-2, R-ADD-58).
+
+    >>> WindowEffect("melee").as_dict()
+    {'kind': 'window', 'attack': 'melee'}
+    """
+
+    kind: ClassVar[str] = "window"
+    attack: Literal["melee"]
+
+    def __post_init__(self) -> None:
+        _check_choice(self.attack, "window.attack", ("melee",))
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "attack": self.attack}
+
+
+@dataclass(frozen=True, slots=True)
+class CounterEffect:
+    """ "Deal N damage to attacker (after attack resolves)": once the attack the reactive
+    card answered has ended, its attacker takes N damage, choosing hand or deck as for any
+    damage (R-DMG-6, R-ADD-58). A PIERCE face voids it with the rest of the card (R-DMG-4).
+
+    >>> CounterEffect(2).as_dict()
+    {'kind': 'counter', 'damage': 2}
+    """
+
+    kind: ClassVar[str] = "counter"
+    damage: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.damage, "counter.damage", 1, MAX_DAMAGE, "R-DMG-6")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "damage": self.damage}
+
+
+MAX_SEEDS = 4  # Thorn Strike: "max 4 seeds per hex"
+
+
+@dataclass(frozen=True, slots=True)
+class PlantSeedsEffect:
+    """Plant `n` Thornvine seeds in the attack target's hex, at most 4 a hex (R-ADD-66).
+    Used after a hit.
+
+    >>> PlantSeedsEffect(2).as_dict()
+    {'kind': 'plant_seeds', 'n': 2}
+    """
+
+    kind: ClassVar[str] = "plant_seeds"
+    n: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.n, "plant_seeds.n", 1, MAX_SEEDS, "R-ADD-66")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "n": self.n}
+
+
+@dataclass(frozen=True, slots=True)
+class DetonateSeedsEffect:
+    """Every seeded hex with an enemy casket in it deals `per_seed` damage a seed, at most
+    `max_per_hex`, to that casket; then every seed on the board is cleared (R-ADD-66).
+
+    >>> DetonateSeedsEffect(2, 8).as_dict()
+    {'kind': 'detonate_seeds', 'per_seed': 2, 'max_per_hex': 8}
+    """
+
+    kind: ClassVar[str] = "detonate_seeds"
+    per_seed: int
+    max_per_hex: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.per_seed, "detonate_seeds.per_seed", 1, 10, "R-ADD-66")
+        _check_int(self.max_per_hex, "detonate_seeds.max_per_hex", 1, MAX_DAMAGE, "R-ADD-66")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "per_seed": self.per_seed, "max_per_hex": self.max_per_hex}
+
+
+@dataclass(frozen=True, slots=True)
+class LimitEffect:
+    """ "Once per turn / round / mission": the card may be played `n` times per period;
+    a battle is the mission's fight, so "mission" is the battle (R-ADD-63).
+
+    >>> LimitEffect("round").as_dict()
+    {'kind': 'limit', 'per': 'round', 'n': 1}
+    """
+
+    kind: ClassVar[str] = "limit"
+    per: Literal["turn", "round", "battle"]
+    n: int = 1
+
+    def __post_init__(self) -> None:
+        _check_choice(self.per, "limit.per", ("turn", "round", "battle"))
+        _check_int(self.n, "limit.n", 1, 10, "R-ADD-63")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "per": self.per, "n": self.n}
+
+
+TRIGGERS = ("start_of_turn", "end_of_turn", "casket_destroyed", "component_damaged")
+
+
+@dataclass(frozen=True, slots=True)
+class TriggerEffect:
+    """A passive: the card stays in play once played and runs `then` each time its
+    trigger fires for the owner (R-ADD-68): at the start or the end of the owner's turn,
+    when a casket within `within` hexes is destroyed (`enemy_only`: an enemy's), or per
+    point of Component Damage the owner takes.
+
+    >>> TriggerEffect("start_of_turn", (GainTokensEffect("bargain", 1, cap=10),)).as_dict()
+    {'kind': 'trigger', 'on': 'start_of_turn', 'then': [{'kind': 'gain_tokens', 'pool': 'bargain', 'n': 1, 'cap': 10}]}
+    """
+
+    kind: ClassVar[str] = "trigger"
+    on: str
+    then: tuple[Effect, ...]
+    within: int = 0
+    enemy_only: bool = False
+
+    def __post_init__(self) -> None:
+        _check_choice(self.on, "trigger.on", TRIGGERS)
+        _check_inner(self.then, "trigger.then", (*_AFTER_KINDS, "buff_next_attack"))
+        _check_bool(self.enemy_only, "trigger.enemy_only")
+        if self.on == "casket_destroyed":
+            _check_int(self.within, "trigger.within", 1, MAX_HEXES, "R-RNG-3")
+        elif self.within or self.enemy_only:
+            raise InvalidInput("trigger.within", "only casket_destroyed counts hexes", "R-ADD-68")
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "kind": self.kind,
+            "on": self.on,
+            "then": [e.as_dict() for e in self.then],
+        }
+        if self.within:
+            out["within"] = self.within
+        if self.enemy_only:
+            out["enemy_only"] = True
+        return out
+
+
+# What a conditional or after-the-attack effect may do: the casket's own resources, and
+# Taint; never an attack, a move or a choice the command makes.
+_AFTER_KINDS = (
+    *("gain_tokens", "recover", "draw", "heat", "taint", "hinder", "sp_penalty", "plant_seeds"),
+)
+
+
+def _check_inner(effects: object, field: str, kinds: Sequence[str]) -> None:
+    if not isinstance(effects, tuple) or not effects:
+        raise InvalidInput(field, "must be a non-empty tuple of effects")
+    for i, e in enumerate(effects):
+        if getattr(e, "kind", None) not in kinds:
+            raise InvalidInput(f"{field}[{i}]", f"must be one of: {', '.join(kinds)}", "R-ADD-65")
+
+
 Effect = (
     AttackEffect
     | MoveEffect
@@ -317,6 +963,28 @@ Effect = (
     | ReduceIncomingEffect
     | RollSufferingEffect
     | StatusEffect
+    | AttackBonusEffect
+    | GainTokensEffect
+    | SpendTokensEffect
+    | RecoverEffect
+    | DiscardHandEffect
+    | DefenceEffect
+    | WhenEffect
+    | AfterAttackEffect
+    | TaintEffect
+    | HinderEffect
+    | TriggerEffect
+    | GrantMoveEffect
+    | IgnoreCoverEffect
+    | RemoveHeatRolledEffect
+    | ShuffleInEffect
+    | DiscardChosenEffect
+    | LimitEffect
+    | SpPenaltyEffect
+    | WindowEffect
+    | CounterEffect
+    | PlantSeedsEffect
+    | DetonateSeedsEffect
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -332,6 +1000,28 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             ReduceIncomingEffect,
             RollSufferingEffect,
             StatusEffect,
+            AttackBonusEffect,
+            GainTokensEffect,
+            SpendTokensEffect,
+            RecoverEffect,
+            DiscardHandEffect,
+            DefenceEffect,
+            WhenEffect,
+            AfterAttackEffect,
+            TaintEffect,
+            HinderEffect,
+            TriggerEffect,
+            GrantMoveEffect,
+            IgnoreCoverEffect,
+            RemoveHeatRolledEffect,
+            ShuffleInEffect,
+            DiscardChosenEffect,
+            LimitEffect,
+            SpPenaltyEffect,
+            WindowEffect,
+            CounterEffect,
+            PlantSeedsEffect,
+            DetonateSeedsEffect,
         )
     }
 )
@@ -349,7 +1039,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, window, counter, plant_seeds, detonate_seeds
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")
@@ -373,7 +1063,15 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
                 raise InvalidInput(f"{path}.{f.name}", f"required by {kind}")
             continue
         value = d[f.name]
-        values[f.name] = parse_range(value, f"{path}.range") if f.name == "range" else value
+        if f.name == "range":
+            value = parse_range(value, f"{path}.range")
+        elif f.name == "condition" and value is not None:
+            value = condition_from_dict(value, f"{path}.condition")
+        elif f.name == "then":
+            if not isinstance(value, list | tuple):
+                raise InvalidInput(f"{path}.then", "must be a list of effects")
+            value = tuple(effect_from_dict(e, f"{path}.then[{i}]") for i, e in enumerate(value))
+        values[f.name] = value
     with _rebased(path, kind):
         return cls(**values)
 
@@ -443,11 +1141,33 @@ class CardDef:
         for i, effect in enumerate(self.effects):
             if not isinstance(effect, tuple(EFFECT_TYPES.values())):
                 raise InvalidInput(f"card.effects[{i}]", "must be an effect")
-            if isinstance(effect, ReduceIncomingEffect) and self.kind != "reactive":
+            if isinstance(effect, DiscardChosenEffect) and i != len(self.effects) - 1:
                 raise InvalidInput(
                     f"card.effects[{i}]",
-                    "reduce_incoming answers an attack: only a reactive card may have it",
+                    "discard_chosen asks the player once the card resolves: make it the last",
+                    "R-ADD-62",
+                )
+            inner = effect.then if isinstance(effect, SpendTokensEffect | WhenEffect) else (effect,)
+            reactive_only = (ReduceIncomingEffect, WindowEffect, CounterEffect)
+            if self.kind != "reactive" and any(isinstance(e, reactive_only) for e in inner):
+                raise InvalidInput(
+                    f"card.effects[{i}]",
+                    f"{effect.kind} answers an attack: only a reactive card may have it",
                     "R-REA-1",
+                )
+            attack_only = (
+                any(
+                    isinstance(e, AttackBonusEffect | AfterAttackEffect | IgnoreCoverEffect)
+                    for e in inner
+                )
+                or (isinstance(effect, SpendTokensEffect) and effect.damage_per_token)
+                or (isinstance(effect, TaintEffect) and effect.target == "target")
+            )
+            if attack_only and not any(isinstance(e, AttackEffect) for e in self.effects):
+                raise InvalidInput(
+                    f"card.effects[{i}]",
+                    "an attack bonus needs the card's own attack effect",
+                    "R-ADD-59",
                 )
         self._check_consistency()
 
@@ -469,6 +1189,16 @@ class CardDef:
             raise InvalidInput("card.text", "a manual card needs its text for the players")
         if self.kind == "damage" and (self.sp_cost, self.effects) != (0, ()):
             raise InvalidInput("card.kind", "a Damage card costs 0 SP and does nothing", "R-TRN-6")
+
+    @property
+    def limit(self) -> LimitEffect | None:
+        """The card's use limit, if its text has one (R-ADD-63)."""
+        return next((e for e in self.effects if isinstance(e, LimitEffect)), None)
+
+    @property
+    def passive(self) -> bool:
+        """Played, the card stays in play and its triggers fire (R-ADD-68)."""
+        return any(isinstance(e, TriggerEffect) for e in self.effects)
 
     @property
     def manual(self) -> bool:
@@ -580,6 +1310,8 @@ class DerivedCard:
     card: CardDef | None
     reason: str | None
     automated: bool
+    # Why a loaded card stays manual, when the effect catalogue says (R-ADD-57).
+    note: str | None = None
 
     def __post_init__(self) -> None:
         if (self.card is None) == (self.reason is None):
@@ -692,6 +1424,10 @@ def _plain_attack(text: str, damage: int, heat: int) -> bool:
 def derive_from_database(entry: object, section: str) -> DerivedCard:
     """Derive a card from one database entry's fields, never from its free text.
 
+    A card the effect catalogue (battles/engine/card_catalogue) reviewed for exactly this
+    text, cost and range gets the catalogue's effects and is automated (R-ADD-57); a
+    catalogued card that stays manual carries the catalogue's reason in `note`.
+
     An attack-type entry with an integer damage and a plain range gets an attack effect
     (plus a heat effect for a non-zero integer heat field); it is automated only when
     its text is exactly that attack. Entries without id or name, with a cost that is not
@@ -730,6 +1466,23 @@ def derive_from_database(entry: object, section: str) -> DerivedCard:
     if not isinstance(text, str):
         return _reason("effect text is not a string")
 
+    # R-ADD-57: a card the effect catalogue reviewed for exactly this text plays its effects.
+    from .card_catalogue import lookup  # the catalogue's loader imports this module
+
+    found, note = lookup(section, card_id, text, entry["cost"], entry.get("range"))
+    if found is not None:
+        try:
+            card = found.card(
+                name=name.strip(),
+                kind=_db_kind(section, type_, keywords),
+                sp_cost=cost,
+                keywords=tuple(keywords),
+                shield=any(k.lower() == "shield" for k in keywords),  # R-REA-2
+            )
+        except InvalidInput as err:
+            return _reason(f"catalogue entry: {err}")
+        return DerivedCard(card, None, True)
+
     range_ = database_range(entry.get("range"))
     damage = _db_int(entry.get("damage"))
     if damage is not None and not 0 <= damage <= MAX_DAMAGE:
@@ -766,7 +1519,7 @@ def derive_from_database(entry: object, section: str) -> DerivedCard:
         )
     except InvalidInput as err:
         return _reason(str(err))
-    return DerivedCard(card, None, card.automated)
+    return DerivedCard(card, None, card.automated, None if card.automated else note)
 
 
 def _reason(reason: str) -> DerivedCard:

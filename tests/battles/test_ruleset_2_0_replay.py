@@ -54,8 +54,22 @@ def test_a_2_0_battle_imports_with_every_digest_and_folds_the_same_state(
 
     state = replay(BATTLE_EVENTS.decode(e) for e in stored)
     folded = state_to_dict(state, with_setup=False)
-    # The fields 2.1 added to every casket, at the values a 2.0 battle always has.
+    # The fields 2.1 added to every casket, at the values a 2.0 battle always has, and
+    # issue 17's token pools, card Defense and granted moves (R-ADD-61, R-ADD-64, R-ADD-69),
+    # which no 2.0 card sets.
+    added_fields = (
+        "damage_pile",
+        "withdrawn",
+        "immobilised_by",
+        "taint",
+        "tokens",
+        "defence_bonus",
+        "free_move",
+        "free_move_source",
+        "limited_plays",
+        "sp_penalty",
+    )
     for seat in folded["seats"]:
-        added = [seat.pop(name) for name in ("damage_pile", "withdrawn", "immobilised_by", "taint")]
-        assert added == [[], False, None, 0]
+        added = [seat.pop(name) for name in added_fields]
+        assert added == [[], False, None, 0, [], 0, 0, None, [], 0]
     assert folded == recorded["final_state"]

@@ -17,23 +17,47 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from battles.engine.card_catalogue import catalogue
 from battles.engine.cards import (
     CARD_KINDS,
     DAMAGE_CARD,
     EFFECT_TYPES,
+    AfterAttackEffect,
+    AttackBonusEffect,
     AttackEffect,
     BuffNextAttackEffect,
     CardDef,
+    Condition,
+    CounterEffect,
     DeckProblem,
+    DefenceEffect,
+    DetonateSeedsEffect,
+    DiscardChosenEffect,
     DiscardEffect,
+    DiscardHandEffect,
     DrawEffect,
     Effect,
+    GainTokensEffect,
+    GrantMoveEffect,
     HeatEffect,
+    HinderEffect,
+    IgnoreCoverEffect,
+    LimitEffect,
     MoveEffect,
+    PlantSeedsEffect,
+    RecoverEffect,
     ReduceIncomingEffect,
+    RemoveHeatRolledEffect,
     RollSufferingEffect,
     RotateEffect,
+    ShuffleInEffect,
+    SpendTokensEffect,
+    SpPenaltyEffect,
     StatusEffect,
+    TaintEffect,
+    TriggerEffect,
+    WhenEffect,
+    WindowEffect,
     card_from_dict,
     database_range,
     derive_from_database,
@@ -66,6 +90,37 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     RollSufferingEffect(1),
     StatusEffect("self", "aiming"),
     StatusEffect("target", "immobilised"),
+    # Issue 17's vocabulary (R-ADD-58..64).
+    MoveEffect(3, line=True),
+    RotateEffect(1, optional=True),
+    BuffNextAttackEffect(ignore_defence="all"),
+    ReduceIncomingEffect(2, minimum=1),
+    AttackBonusEffect(2, condition=Condition("standing_in", terrain="lava")),
+    AttackBonusEffect(to_hit=-1),
+    GainTokensEffect("bargain", 1, cap=10),
+    SpendTokensEffect("credit", "all", damage_per_token=1),
+    SpendTokensEffect("forge", 1, (ReduceIncomingEffect(2, minimum=1),)),
+    SpendTokensEffect("soul_shard", 3, (RecoverEffect(3),), required=True),
+    RecoverEffect(1),
+    DiscardHandEffect(),
+    DefenceEffect(2),
+    WhenEffect(Condition("own_tokens_at_least", 3, pool="metamorph"), (DrawEffect(1),)),
+    AfterAttackEffect("kill", (GainTokensEffect("soul_shard", 3), RecoverEffect(1))),
+    TaintEffect(1, "target"),
+    HinderEffect(1),
+    TriggerEffect("casket_destroyed", (GainTokensEffect("soul_shard", 2),), 3, True),
+    AfterAttackEffect("end", (GrantMoveEffect(2),)),
+    GrantMoveEffect(1),
+    IgnoreCoverEffect(),
+    RemoveHeatRolledEffect(1),
+    ShuffleInEffect(3),
+    DiscardChosenEffect(2),
+    LimitEffect("turn"),
+    SpPenaltyEffect(2),
+    WindowEffect("melee"),
+    CounterEffect(2),
+    PlantSeedsEffect(2),
+    DetonateSeedsEffect(2, 8),
 )
 
 
@@ -108,7 +163,7 @@ def entry(**changes: Any) -> dict[str, Any]:
 # --- the effect vocabulary ---------------------------------------------------------------------
 
 
-def test_vocabulary_is_exactly_the_ten_declared_kinds() -> None:
+def test_vocabulary_is_exactly_the_declared_kinds() -> None:
     assert list(EFFECT_TYPES) == [
         "attack",
         "move",
@@ -120,6 +175,28 @@ def test_vocabulary_is_exactly_the_ten_declared_kinds() -> None:
         "reduce_incoming",
         "roll_suffering",
         "status",
+        "attack_bonus",
+        "gain_tokens",
+        "spend_tokens",
+        "recover",
+        "discard_hand",
+        "defence",
+        "when",
+        "after_attack",
+        "taint",
+        "hinder",
+        "trigger",
+        "grant_move",
+        "ignore_cover",
+        "remove_heat_rolled",
+        "shuffle_in",
+        "discard_chosen",
+        "limit",
+        "sp_penalty",
+        "window",
+        "counter",
+        "plant_seeds",
+        "detonate_seeds",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 
@@ -655,11 +732,19 @@ def test_database_per_section_loaded_plus_reported_is_entries(database: dict[str
     assert loaded.total() > 0
 
 
-def test_automated_database_cards_are_plain_attacks(database: dict[str, Any]) -> None:
+def test_automated_database_cards_are_plain_attacks_or_catalogued(
+    database: dict[str, Any],
+) -> None:
+    """R-ADD-57: beyond a plain attack, only the reviewed catalogue automates a card."""
+    entries = catalogue()
     for section, index, raw in iter_database(database):
         d = derive_from_database(raw, section)
         if d.automated:
             assert d.card is not None
+            entry = entries.get((section, d.card.id))
+            if entry is not None and entry.automated:
+                assert d.card.effects == entry.effects, f"{section}[{index}]"
+                continue
             kinds = [type(e).kind for e in d.card.effects]
             assert kinds in (["attack"], ["attack", "heat"]), f"{section}[{index}]"
 

@@ -57,6 +57,10 @@ def _expected_damage(action: LegalAction) -> float:
     return hit * float((p.get("damage") or {}).get("by_result", {}).get("hit", 0))
 
 
+def _spends(action: LegalAction) -> bool:
+    return bool(action.body.get("spend"))
+
+
 def choose(
     state: BattleState,
     actions: list[LegalAction],
@@ -74,7 +78,8 @@ def choose(
         by_type.setdefault(a.body["type"], []).append(a)
     for kind in ("play_reactive", "keep_hand", "take_damage", "discard_down"):
         if kind in by_type:
-            return by_type[kind][0].body
+            # A card's token spend buys more (R-ADD-61): spend when it may.
+            return max(by_type[kind], key=_spends).body
     # Playing every seat, the autoplayer is the GM too: it confirms a stalemate the engine
     # found and ends the battle in a draw (R-ADD-40, R-TRN-9).
     reason = stalemate(state)
@@ -82,7 +87,7 @@ def choose(
         return {"type": "end_battle", "side": None, "reason": reason}
     attacks = [a for a in by_type.get("attack", []) if "pay" not in a.body]
     if attacks:
-        return max(attacks, key=_expected).body
+        return max(attacks, key=lambda a: (_expected(a), _spends(a))).body
     # Thrifty (decks built from the game's database, issue 17): a weapon dearer than the
     # casket's whole SP (a fortress's 4-SP swing) is never free, so it attacks paying the
     # rest in cards (R-TRN-3) when its expected damage repays them; otherwise a casket

@@ -60,6 +60,7 @@ class Move(Command):
     NAME: ClassVar[str] = "move"
     pay: Pay | None
     path: tuple[Hex, ...]
+    free: bool = False  # the move a card granted, at no SP (R-ADD-69)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +85,7 @@ class PlayCard(Command):
     path: tuple[Hex, ...] = ()
     facing: int | None = None
     discard: tuple[str, ...] = ()
+    spend: bool = False  # pay the card's "Spend N tokens" for its extra effect (R-ADD-61)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +95,7 @@ class Attack(Command):
     card: str
     target: int
     component: str | None = None
+    spend: bool = False  # R-ADD-61
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +107,7 @@ class Pass(Command):
 class PlayReactive(Command):
     NAME: ClassVar[str] = "play_reactive"
     card: str
+    spend: bool = False  # R-ADD-61
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,13 +229,13 @@ COMMAND_TYPES: Mapping[str, type[Command]] = {
 _FIELDS: Mapping[str, tuple[str, ...]] = {
     "keep_hand": (),
     "mulligan": (),
-    "move": ("path", "pay"),
+    "move": ("path", "pay", "free"),
     "rotate": ("facing", "pay"),
     "vent": ("pay",),
-    "play_card": ("card", "target", "path", "facing", "discard", "pay"),
-    "attack": ("card", "target", "component", "pay"),
+    "play_card": ("card", "target", "path", "facing", "discard", "pay", "spend"),
+    "attack": ("card", "target", "component", "pay", "spend"),
     "pass": (),
-    "play_reactive": ("card",),
+    "play_reactive": ("card", "spend"),
     "no_reactive": (),
     "take_damage": ("hand", "deck"),
     "discard_down": ("cards",),
@@ -244,7 +248,7 @@ _FIELDS: Mapping[str, tuple[str, ...]] = {
     "end_battle": ("side", "reason"),
     "revert": ("command_id", "reason"),
 }
-_OPTIONAL = frozenset({"pay", "target", "path", "facing", "discard", "component"})
+_OPTIONAL = frozenset({"pay", "target", "path", "facing", "discard", "component", "spend", "free"})
 
 
 def _int(body: Mapping[str, Any], key: str, low: int, high: int, rule: str | None = None) -> int:
@@ -345,6 +349,12 @@ def parse_command(body: object) -> Command:
         args["facing"] = _facing(body)
     elif name in ("play_card", "attack", "play_reactive", "return_card"):
         args["card"] = _str(body, "card")
+    for flag, rule in (("spend", "R-ADD-61"), ("free", "R-ADD-69")):
+        if flag in _FIELDS[name] and body.get(flag) is not None:
+            value = body[flag]
+            if not isinstance(value, bool):
+                raise InvalidInput(flag, f"must be true or false, got {value!r}", rule)
+            args[flag] = value
     if name == "play_card":
         if body.get("target") is not None:
             args["target"] = _int(body, "target", 0, 7)
@@ -405,7 +415,7 @@ def command_body(command: Command) -> dict[str, Any]:
     body: dict[str, Any] = {"type": command.NAME, "seat": command.seat}
     for key in _FIELDS[command.NAME]:
         value = getattr(command, key, None)
-        if key in _OPTIONAL and value in (None, ()):
+        if key in _OPTIONAL and (value in (None, ()) or value is False):
             continue
         if isinstance(value, Pay):
             value = {"hand": list(value.hand), "deck": value.deck}

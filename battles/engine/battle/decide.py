@@ -15,21 +15,46 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from itertools import pairwise
 
 from ..arcs import rotation_cost, rotation_steps
 from ..cards import (
+    MAX_SEEDS,
+    AfterAttackEffect,
+    AttackBonusEffect,
     AttackEffect,
     BuffNextAttackEffect,
     CardDef,
+    Condition,
+    CounterEffect,
+    DefenceEffect,
+    DetonateSeedsEffect,
+    DiscardChosenEffect,
     DiscardEffect,
+    DiscardHandEffect,
     DrawEffect,
     Effect,
+    GainTokensEffect,
+    GrantMoveEffect,
     HeatEffect,
+    HinderEffect,
+    IgnoreCoverEffect,
+    LimitEffect,
     MoveEffect,
+    PlantSeedsEffect,
+    RecoverEffect,
     ReduceIncomingEffect,
+    RemoveHeatRolledEffect,
     RollSufferingEffect,
     RotateEffect,
+    ShuffleInEffect,
+    SpendTokensEffect,
+    SpPenaltyEffect,
     StatusEffect,
+    TaintEffect,
+    TriggerEffect,
+    WhenEffect,
+    WindowEffect,
 )
 from ..dice import (
     SUFFERING_DIE,
@@ -112,6 +137,7 @@ PROMPT_COMMANDS = {
     "reactive": (PlayReactive, NoReactive),
     "take_damage": (TakeDamage,),
     "discard_down": (DiscardDown,),
+    "discard": (DiscardDown,),  # a card's "discard N of your choice" (R-ADD-62)
 }
 # The ruling behind each prompt, cited when an answer comes without its prompt.
 PROMPT_RULES = {
@@ -119,6 +145,7 @@ PROMPT_RULES = {
     "reactive": "R-REA-1",
     "take_damage": "R-DMG-6",
     "discard_down": "R-TRN-7",
+    "discard": "R-ADD-62",
 }
 
 
@@ -382,6 +409,9 @@ def _auto_answer(tx: _Tx, seat: int, kind: str, amount: int, component: str | No
     elif kind == "discard_down":
         hand = tx.seat(seat).hand
         tx.emit(ev.CardsDiscarded(seat, hand[len(hand) - amount :], (), "discard down", "R-TRN-7"))
+    elif kind == "discard":
+        hand = tx.seat(seat).hand
+        tx.emit(ev.CardsDiscarded(seat, hand[len(hand) - amount :], (), "chosen", "R-ADD-62"))
 
 
 def _advance(tx: _Tx) -> None:
@@ -440,10 +470,15 @@ def _sp_lines(c: CasketState) -> tuple[tuple[str, int, str], ...]:
 
 
 def _start_turn(tx: _Tx, seat: int) -> None:
+    penalty = tx.seat(seat).sp_penalty  # TurnStarted clears it
     tx.emit(ev.TurnStarted(seat))
     c = tx.seat(seat)
     lines = _sp_lines(c)
     tx.emit(ev.SpRestored(seat, max(0, sum(v for _, v, _ in lines)), lines))
+    if penalty:  # R-ADD-65: an enemy card's "−N SP next turn"
+        tx.emit(ev.SpDrained(seat, min(penalty, tx.seat(seat).sp_max), "R-ADD-65"))
+    _triggers(tx, seat, "start_of_turn")
+    c = tx.seat(seat)
     heat = c.heat
     if heat < STRAIN_HEAT:
         return
@@ -471,6 +506,8 @@ def _end_turn(tx: _Tx, seat: int) -> None:
     c = tx.seat(seat)
     if not c.in_battle:
         return
+    _triggers(tx, seat, "end_of_turn")  # R-TRN-7: end-of-turn effects
+    c = tx.seat(seat)
     water = tx.state.board.terrain_at(c.at).heat_end_of_turn
     if water and c.heat:
         _change_heat(tx, seat, water, "end of turn in water", "R-TRN-7")
@@ -665,6 +702,7 @@ def _component_damage(
     before_total = c.total_component_damage
     total = c.damage_of(component) + amount
     tx.emit(ev.ComponentDamaged(seat, component, amount, total, reason, rule))
+    _triggers(tx, seat, "component_damaged", times=amount)
     threshold = int(tx.state.ruleset.option("component_threshold"))
     if total >= threshold and component not in c.destroyed:
         _destroy(tx, seat, component)
@@ -693,6 +731,7 @@ def _wound(tx: _Tx, seat: int, reason: str, rule: str) -> None:
         tx.emit(ev.PilotKilled(seat, "R-PLT-1"))
         if not tx.seat(seat).defeated:
             tx.emit(ev.CasketDefeated(seat, "its pilot is dead: the casket is inert", "R-ADD-20"))
+            _destroyed(tx, seat)
 
 
 def _taint_overload(tx: _Tx, seat: int) -> None:
@@ -714,6 +753,7 @@ def _defeat(tx: _Tx, seat: int, reason: str, rule: str) -> None:
     tx.emit(ev.SurvivalRolled(seat, face, wounds))
     for _ in range(wounds):
         _wound(tx, seat, "casket defeated: survival roll", "R-PLT-3")
+    _destroyed(tx, seat)
 
 
 # --- prompts answered ----------------------------------------------------------------------------
@@ -774,15 +814,18 @@ def _answer(tx: _Tx, command: Command) -> None:
         _take_damage(tx, seat, hand, command.deck, prompt.component)
         _after_damage(tx)
     elif isinstance(command, DiscardDown):
+        rule = PROMPT_RULES[prompt.kind]
         if len(command.cards) != prompt.amount:
-            raise RuleViolation(
-                "wrong_discard_count",
-                f"discard exactly {prompt.amount} card(s) to get down to {HAND_SIZE}",
-                "R-TRN-7",
+            purpose = (
+                f"to get down to {HAND_SIZE}" if prompt.kind == "discard_down" else prompt.reason
             )
-        cards = _hand_cards(tx.seat(seat), command.cards, "cards", "R-TRN-7")
-        tx.emit(ev.CardsDiscarded(seat, cards, (), "discard down", "R-TRN-7"))
-        tx.emit(ev.PromptClosed(seat, "discard_down"))
+            raise RuleViolation(
+                "wrong_discard_count", f"discard exactly {prompt.amount} card(s) {purpose}", rule
+            )
+        cards = _hand_cards(tx.seat(seat), command.cards, "cards", rule)
+        why = "discard down" if prompt.kind == "discard_down" else "chosen"
+        tx.emit(ev.CardsDiscarded(seat, cards, (), why, rule))
+        tx.emit(ev.PromptClosed(seat, prompt.kind))
 
 
 def _reactive_ok(tx: _Tx, card: CardDef) -> bool:
@@ -792,7 +835,17 @@ def _reactive_ok(tx: _Tx, card: CardDef) -> bool:
         and card.kind == "reactive"
         and a.reactive_allowed
         and (a.shield_allowed or not card.shield)
+        and _in_window(tx, card)
     )
+
+
+def _in_window(tx: _Tx, card: CardDef) -> bool:
+    """R-ADD-58: "Play when attacked in melee" answers only an attack with a Melee card."""
+    a = tx.state.attack
+    if a is None or not any(isinstance(e, WindowEffect) for e in card.effects):
+        return True
+    weapon = tx.state.card(a.card).attack
+    return weapon is not None and weapon.range.melee
 
 
 def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
@@ -809,13 +862,47 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
             f"{card.name} is a shield card: only against attacks on a shield side",
             "R-REA-2",
         )
-    reduction = sum(e.amount for e in card.effects if isinstance(e, ReduceIncomingEffect))
+    if not _in_window(tx, card):
+        raise RuleViolation(
+            "outside_window", f"{card.name} answers only attacks made in melee", "R-ADD-58"
+        )
+    _check_limit(tx.seat(seat), card)
+    _check_spend(tx, seat, card, command.spend)
+    bought = [e for e in card.effects if isinstance(e, SpendTokensEffect)] if command.spend else []
+    # R-ADD-59: a reactive card's conditions read the defender's state as it is played.
+    held = [
+        e for e in card.effects if isinstance(e, WhenEffect) and _holds(tx, seat, e.condition, None)
+    ]
+    extra: list[Effect] = [x for e in bought for x in e.then] + [x for e in held for x in e.then]
+    effects = [*card.effects, *extra]
+    reduction = sum(e.amount for e in effects if isinstance(e, ReduceIncomingEffect))
     tx.emit(ev.ReactivePlayed(seat, instance, reduction))
-    for effect in card.effects:
+    for spent in bought:
+        _spend_tokens(tx, seat, card, spent)
+    for effect in effects:
         if isinstance(effect, HeatEffect):
             _change_heat(tx, seat, effect.amount, card.name, "R-REA-1")
+        elif isinstance(effect, DrawEffect):
+            _draw(tx, seat, effect.n, card.name)
+        elif isinstance(effect, GainTokensEffect):
+            _gain_tokens(tx, seat, effect, card.id)
+        elif isinstance(effect, RecoverEffect):
+            _recover(tx, seat, effect.n, card.name)
+        elif isinstance(effect, TaintEffect) and effect.target == "self":
+            _change_taint(tx, seat, effect.amount, card.id)
     tx.emit(ev.PromptClosed(seat, "reactive"))
     _roll_defence(tx)
+
+
+def _reactive_minimum(tx: _Tx, instance: str | None) -> int:
+    """R-ADD-58: the least damage a reactive card's "(minimum 1)" reduction leaves."""
+    if instance is None:
+        return 0
+    effects = tx.state.card(instance).effects
+    inner = [x for e in effects if isinstance(e, SpendTokensEffect | WhenEffect) for x in e.then]
+    return max(
+        (e.minimum for e in (*effects, *inner) if isinstance(e, ReduceIncomingEffect)), default=0
+    )
 
 
 # --- attacks -------------------------------------------------------------------------------------
@@ -830,6 +917,8 @@ def _roll_defence(tx: _Tx) -> None:
     # R-DMG-4: PIERCE leaves the reactive card spent and without effect.
     reduction = 0 if result.pierce else a.reduction
     final = max(0, result.final_damage - reduction)
+    if reduction:  # R-ADD-58: "reduce by N (minimum 1)" never takes a hit below 1
+        final = max(final, min(_reactive_minimum(tx, a.reactive), result.final_damage))
     tx.emit(
         ev.DefenceRolled(
             a.target,
@@ -854,7 +943,27 @@ def _roll_defence(tx: _Tx) -> None:
 def _end_attack(tx: _Tx, outcome: str) -> None:
     a = tx.state.attack
     assert a is not None
+    card = tx.state.card(a.card)
+    hit = outcome in ("hit", "execution")
+    # R-ADD-65: the target was in the battle when the attack was declared, so a defeated
+    # target now was destroyed by this attack.
+    killed = hit and tx.seat(a.target).defeated
+    fires = {"kill": killed, "hit": hit, "end": True}
+    for effect in card.effects:
+        if isinstance(effect, AfterAttackEffect) and fires[effect.on]:
+            for inner in effect.then:
+                _effect(tx, a.attacker, card, inner, None, (), None, (), {}, True,
+                        attack_target=a.target)  # fmt: skip
     tx.emit(ev.AttackEnded(a.attacker, a.card, outcome))
+    # R-ADD-58: the reactive card's counter-damage, once the attack has ended; a PIERCE
+    # face voided the card (R-DMG-4).
+    if a.reactive is not None and not a.pierced:
+        counter = sum(
+            e.damage for e in tx.state.card(a.reactive).effects if isinstance(e, CounterEffect)
+        )
+        if counter and tx.seat(a.attacker).in_battle:
+            reactive = tx.state.card(a.reactive).name
+            _inflict(tx, a.attacker, counter, None, f"{reactive}: counter-damage (R-ADD-58)")
 
 
 def _attack_lines(c: CasketState) -> tuple[list[Modifier], list[Modifier]]:
@@ -993,6 +1102,9 @@ def _act(tx: _Tx, command: Command) -> None:
     elif isinstance(command, Move):
         if "immobilised" in c.statuses:
             raise RuleViolation("immobilised", "an immobilised casket cannot move", "R-ADD-17")
+        if command.free:
+            _free_move(tx, c, command)
+            return
         cost = _path_cost(tx, c, command.path)
         _pay(tx, c, cost, command.pay)
         tx.emit(ev.CasketMoved(seat, tuple((h.q, h.r) for h in command.path), cost))
@@ -1013,6 +1125,21 @@ def _act(tx: _Tx, command: Command) -> None:
         _play_card(tx, c, command)
     else:  # pragma: no cover - parse_command produces no other type
         raise RuleViolation("unknown_command", f"{command.NAME} is not an action", None)
+
+
+def _free_move(tx: _Tx, c: CasketState, command: Move) -> None:
+    """R-ADD-69: the move a card granted: up to its hexes, each step legal, no SP."""
+    if not c.free_move or c.free_move_source is None:
+        raise RuleViolation("no_free_move", "no card granted a move this turn", "R-ADD-69")
+    if command.pay is not None:
+        raise RuleViolation("free_move_paid", "a granted move costs no SP: no 'pay'", "R-ADD-69")
+    if len(command.path) > c.free_move:
+        raise RuleViolation(
+            "path_too_long", f"the granted move is at most {c.free_move} hex(es)", "R-ADD-69"
+        )
+    _path_cost(tx, c, command.path)
+    hexes = tuple((h.q, h.r) for h in command.path)
+    tx.emit(ev.CasketMoved(c.seat, hexes, 0, c.free_move_source))
 
 
 def _path_cost(tx: _Tx, c: CasketState, path: Sequence[object]) -> int:
@@ -1051,13 +1178,28 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
         refusal = answer.refusal
         assert refusal is not None
         raise refusal
-    assert answer.target_number is not None and answer.side is not None
-    assert answer.defense_modifier is not None
+    _check_limit(tx.seat(seat), card)
+    _check_spend(tx, seat, card, command.spend)
     _pay(tx, c, card.sp_cost, command.pay, exclude=[instance])
     tx.emit(
         ev.CardPlayed(seat, instance, card.sp_cost, card.manual, card.text if card.manual else "")
     )
-    _card_effects(tx, seat, card, None, (), None, (), skip_attack=True)
+    if any(
+        isinstance(e, AttackBonusEffect | SpendTokensEffect | IgnoreCoverEffect)
+        for e in card.effects
+    ):
+        # R-ADD-59: the card's own bonuses are part of this attack's to-hit answer.
+        _attack_riders(tx, seat, card, command.target, command.spend)
+        answer = attack_answer(tx.state, seat, card, command.target)
+        if not answer.possible:
+            refusal = answer.refusal
+            assert refusal is not None
+            raise refusal
+    assert answer.target_number is not None and answer.side is not None
+    assert answer.defense_modifier is not None
+    _card_effects(
+        tx, seat, card, None, (), None, (), skip_attack=True, attack_target=command.target
+    )
     component_roll = None
     component = command.component
     if component is None:
@@ -1076,7 +1218,10 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
             target_number=answer.target_number,
             side=answer.side,
             damage_by_grade=tuple((g, answer.damage_for(g)) for g in grades),
-            defence_modifier=answer.defense_modifier - ignore,
+            # R-DMG-3: cancelled blocks and the target's card Defense (R-ADD-64).
+            defence_modifier=answer.defense_modifier
+            - ignore
+            + tx.seat(command.target).defence_bonus,
             reactive_allowed=bool(answer.reactive_allowed),
             shield_allowed=bool(answer.shield_cards_allowed),
             to_hit=answer.as_dict(),
@@ -1128,12 +1273,169 @@ def _play_card(tx: _Tx, c: CasketState, command: PlayCard) -> None:
             "use_attack", f"{card.name} attacks: send an attack command with a target", "R-HIT-1"
         )
     _check_card_kind(c, card)
+    _check_limit(tx.seat(seat), card)
+    _check_spend(tx, seat, card, command.spend)
     _pay(tx, c, card.sp_cost, command.pay, exclude=[instance, *command.discard])
     tx.emit(
         ev.CardPlayed(seat, instance, card.sp_cost, card.manual, card.text if card.manual else "")
     )
-    _card_effects(tx, seat, card, command.target, command.path, command.facing, command.discard)
-    tx.emit(ev.CardResolved(seat, instance))
+    _card_effects(
+        tx,
+        seat,
+        card,
+        command.target,
+        command.path,
+        command.facing,
+        command.discard,
+        spend=command.spend,
+    )
+    if not card.passive:  # R-ADD-68: a passive stays in play
+        tx.emit(ev.CardResolved(seat, instance))
+
+
+def _triggers(tx: _Tx, seat: int, on: str, times: int = 1, about: int | None = None) -> None:
+    """Run the `on` triggers of the passives `seat` has in play (R-ADD-68); `about` is the
+    destroyed casket for casket_destroyed."""
+    c = tx.seat(seat)
+    if not c.in_battle:
+        return
+    for instance in c.in_play:
+        card = tx.state.card(instance)
+        for effect in card.effects:
+            if not isinstance(effect, TriggerEffect) or effect.on != on:
+                continue
+            if about is not None:
+                gone = tx.seat(about)
+                if c.at.distance(gone.at) > effect.within or (
+                    effect.enemy_only and gone.side == c.side
+                ):
+                    continue
+            for _ in range(times):
+                for inner in effect.then:
+                    _effect(tx, seat, card, inner, None, (), None, (), {}, True)
+
+
+def _destroyed(tx: _Tx, seat: int) -> None:
+    """R-ADD-68: every other casket's passives that watch for a destruction nearby."""
+    for other in tx.state.seats:
+        if other.seat != seat:
+            _triggers(tx, other.seat, "casket_destroyed", about=seat)
+
+
+def _check_limit(c: CasketState, card: CardDef) -> None:
+    """R-ADD-63: "once per turn / round / mission" (a mission's battle)."""
+    limit = card.limit
+    if limit is None:
+        return
+    if c.limited_plays.count(f"{limit.per}:{card.id}") >= limit.n:
+        raise RuleViolation(
+            "use_limit_reached",
+            f"{card.name} may be played {limit.n} time(s) per {limit.per}",
+            "R-ADD-63",
+        )
+
+
+def _check_spend(tx: _Tx, seat: int, card: CardDef, spend: bool) -> None:
+    """R-ADD-61: `spend` only for a card that spends tokens, and only with the tokens;
+    a card that does nothing without its spend needs it."""
+    costs = [e for e in card.effects if isinstance(e, SpendTokensEffect)]
+    if spend and not costs:
+        raise RuleViolation(
+            "unused_argument", f"{card.name} has no effect that uses 'spend'", "R-ADD-61"
+        )
+    for e in costs:
+        if e.required and not spend:
+            raise RuleViolation(
+                "spend_required",
+                f"{card.name} does nothing without spending {e.n} {e.pool} token(s): "
+                "send 'spend': true",
+                "R-ADD-61",
+            )
+        if spend:
+            have = tx.seat(seat).tokens_of(e.pool)
+            need = 1 if e.n == "all" else e.n
+            if have < need:
+                raise RuleViolation(
+                    "not_enough_tokens",
+                    f"{card.name} spends {e.n} {e.pool} token(s); seat {seat} holds {have}",
+                    "R-ADD-61",
+                )
+
+
+def _spend_tokens(tx: _Tx, seat: int, card: CardDef, effect: SpendTokensEffect) -> int:
+    """Spend the tokens (checked by `_check_spend`); the number spent."""
+    have = tx.seat(seat).tokens_of(effect.pool)
+    n = have if effect.n == "all" else effect.n
+    tx.emit(ev.TokensChanged(seat, effect.pool, -n, have - n, card.id))
+    return n
+
+
+def _gain_tokens(tx: _Tx, seat: int, effect: GainTokensEffect, source: str) -> None:
+    """R-ADD-61: a pool never holds more than its cap; a gain at the cap gains nothing."""
+    have = tx.seat(seat).tokens_of(effect.pool)
+    gained = min(effect.n, max(0, effect.cap - have))
+    if gained:
+        tx.emit(ev.TokensChanged(seat, effect.pool, gained, have + gained, source))
+
+
+def _holds(tx: _Tx, seat: int, condition: Condition | None, target: int | None) -> bool:
+    """Whether an attack bonus's condition holds now (R-ADD-59)."""
+    if condition is None:
+        return True
+    c = tx.seat(seat)
+    t = tx.seat(target) if target is not None else None
+    test, n = condition.test, condition.n
+    if test == "own_heat_at_least":
+        return c.heat >= n
+    if test == "own_tokens_at_least":
+        assert condition.pool is not None
+        return c.tokens_of(condition.pool) >= n
+    if test == "own_component_damage_at_least":
+        return c.total_component_damage >= n
+    if test == "moved_this_turn":
+        return c.moved > 0
+    if test == "standing_in":
+        return tx.state.board.terrain_at(c.at).name == condition.terrain
+    if t is None:  # pragma: no cover - attack bonuses sit on attack cards (CardDef)
+        return False
+    if test == "target_hp_at_most":
+        return t.hp <= n
+    if test == "target_moved_last_turn":
+        return t.moved_last_turn > 0
+    return t.taint >= n  # target_taint_at_least
+
+
+def _attack_riders(tx: _Tx, seat: int, card: CardDef, target: int, spend: bool) -> None:
+    """The attack card's own bonuses, before its to-hit answer (R-ADD-59, R-ADD-61): each
+    one that holds is a BuffGained the attack declared next spends."""
+
+    def bonus(effect: AttackBonusEffect) -> None:
+        if _holds(tx, seat, effect.condition, target):
+            tx.emit(ev.BuffGained(seat, effect.damage, effect.to_hit, 0, 0, card.id))
+
+    def ignore_cover() -> None:
+        # R-ADD-60: the cover lines of the to-hit answer, cancelled by an equal bonus.
+        answer = attack_answer(tx.state, seat, card, target)
+        cover = sum(m.value for m in answer.modifiers if m.key == "cover")
+        if cover:
+            tx.emit(ev.BuffGained(seat, 0, -cover, 0, 0, card.id))
+
+    for effect in card.effects:
+        if isinstance(effect, AttackBonusEffect):
+            bonus(effect)
+        elif isinstance(effect, IgnoreCoverEffect):
+            ignore_cover()
+        elif isinstance(effect, SpendTokensEffect) and spend:
+            n = _spend_tokens(tx, seat, card, effect)
+            if effect.damage_per_token:
+                tx.emit(ev.BuffGained(seat, n * effect.damage_per_token, 0, 0, 0, card.id))
+            for inner in effect.then:
+                if isinstance(inner, AttackBonusEffect):
+                    bonus(inner)
+                elif isinstance(inner, IgnoreCoverEffect):
+                    ignore_cover()
+                else:
+                    _effect(tx, seat, card, inner, None, (), None, (), {}, True, False)
 
 
 def _card_effects(
@@ -1146,10 +1448,25 @@ def _card_effects(
     discard: Sequence[str],
     *,
     skip_attack: bool = False,
+    spend: bool = False,
+    attack_target: int | None = None,
 ) -> None:
     used = {"path": False, "facing": False, "discard": False, "target": False}
     for effect in card.effects:
-        _effect(tx, seat, card, effect, target, path, facing, discard, used, skip_attack)
+        _effect(
+            tx,
+            seat,
+            card,
+            effect,
+            target,
+            path,
+            facing,
+            discard,
+            used,
+            skip_attack,
+            spend,
+            attack_target=attack_target,
+        )
     for name, value in (
         ("path", path),
         ("facing", facing),
@@ -1173,11 +1490,96 @@ def _effect(
     discard: Sequence[str],
     used: dict[str, bool],
     skip_attack: bool,
+    spend: bool = False,
+    *,
+    attack_target: int | None = None,
 ) -> None:
     c = tx.seat(seat)
-    if isinstance(effect, AttackEffect):
+    if isinstance(effect, LimitEffect):
+        return  # checked before the card is played (R-ADD-63)
+    if isinstance(effect, AfterAttackEffect):
+        return  # `_end_attack` runs it when the attack's outcome is known (R-ADD-65)
+    if isinstance(effect, WhenEffect):
+        about = attack_target if attack_target is not None else target
+        if _holds(tx, seat, effect.condition, about):
+            for inner in effect.then:
+                _effect(tx, seat, card, inner, target, path, facing, discard, used, skip_attack)
+        return
+    if isinstance(effect, GrantMoveEffect):
+        tx.emit(ev.MoveGranted(seat, effect.hexes, card.id))
+        return
+    if isinstance(effect, PlantSeedsEffect):
+        if attack_target is not None:
+            at = tx.seat(attack_target).at
+            have = next((n for q, r, n in tx.state.seeds if (q, r) == (at.q, at.r)), 0)
+            total = min(MAX_SEEDS, have + effect.n)
+            if total > have:
+                tx.emit(ev.SeedsPlanted((at.q, at.r), total - have, total, card.id))
+        return
+    if isinstance(effect, DetonateSeedsEffect):
+        seeded = tx.state.seeds
+        if seeded:
+            tx.emit(ev.SeedsDetonated(seeded, card.id))
+            mine = tx.seat(seat)
+            for q, r, n in seeded:
+                for x in tx.state.seats:
+                    if x.in_battle and x.side != mine.side and (x.at.q, x.at.r) == (q, r):
+                        damage = min(effect.max_per_hex, n * effect.per_seed)
+                        _inflict(tx, x.seat, damage, None, f"{card.name}: Thornvine seeds")
+        return
+    if isinstance(effect, SpPenaltyEffect):
+        if attack_target is not None:
+            tx.emit(ev.SpPenaltyImposed(attack_target, effect.amount, card.id))
+        return
+    if isinstance(effect, HinderEffect):
+        who = attack_target
+        if who is None:  # a card without an attack: an enemy within its range
+            who = _enemy_in_range(tx, seat, card, target)
+            used["target"] = True
+        tx.emit(ev.BuffGained(who, 0, effect.to_hit, 0, 0, card.id))
+        return
+    if isinstance(effect, TaintEffect):
+        who = seat if effect.target == "self" else attack_target
+        if who is not None:
+            _change_taint(tx, who, effect.amount, card.id)
+        return
+    if isinstance(effect, DiscardChosenEffect):
+        n = min(effect.n, len(c.hand))
+        if n:
+            reason = f"{card.name}: discard {n} card(s) of your choice"
+            _open_prompt(tx, seat, "discard", n, None, "R-ADD-62", reason)
+        return
+    if isinstance(effect, ShuffleInEffect):
+        newest = tuple(reversed(c.discard))
+        cards = newest if effect.n == "all" else newest[: effect.n]
+        if cards:
+            order, known = tx.shuffle((*c.deck, *cards), f"{card.name}: the deck")
+            tx.emit(ev.CardsShuffledIn(seat, cards, order, known, card.name))
+        return
+    if isinstance(effect, RemoveHeatRolledEffect):
+        faces = tx.dice.d6(effect.d3, purpose=f"{card.name}: 1d3", rule="R-ADD-67")
+        total = sum((f + 1) // 2 for f in faces)
+        tx.emit(ev.EffectRolled(seat, faces, total, card.id))
+        _change_heat(tx, seat, -total, card.name, "R-ADD-67")
+        return
+    if isinstance(effect, AttackEffect | AttackBonusEffect | IgnoreCoverEffect):
         if not skip_attack:  # pragma: no cover - play_card refuses attack cards
             raise RuleViolation("use_attack", "send an attack command", "R-HIT-1")
+    elif isinstance(effect, SpendTokensEffect):
+        # On an attack card `_attack_riders` spent them already.
+        if spend and not skip_attack:
+            _spend_tokens(tx, seat, card, effect)
+            for inner in effect.then:
+                _effect(tx, seat, card, inner, target, path, facing, discard, used, False)
+    elif isinstance(effect, GainTokensEffect):
+        _gain_tokens(tx, seat, effect, card.id)
+    elif isinstance(effect, RecoverEffect):
+        _recover(tx, seat, effect.n, card.name)
+    elif isinstance(effect, DiscardHandEffect):
+        if c.hand:
+            tx.emit(ev.CardsDiscarded(seat, c.hand, (), card.name, "R-ADD-14"))
+    elif isinstance(effect, DefenceEffect):
+        tx.emit(ev.DefenceRaised(seat, effect.amount, card.id))
     elif isinstance(effect, MoveEffect):
         if not path:
             raise RuleViolation("path_required", f"{card.name} moves: give 'path'", "R-ADD-25")
@@ -1188,8 +1590,19 @@ def _effect(
         _path_cost(tx, c, path)
         used["path"] = True
         hexes = tuple((h.q, h.r) for h in path)  # type: ignore[attr-defined]
+        if effect.line:
+            line = ((c.at.q, c.at.r), *hexes)
+            turns = {(b[0] - a[0], b[1] - a[1]) for a, b in pairwise(line)}
+            if len(turns) != 1:
+                raise RuleViolation(
+                    "not_a_straight_line",
+                    f"{card.name} moves in a straight line: every step in one direction",
+                    "R-ADD-63",
+                )
         tx.emit(ev.CasketMoved(seat, hexes, 0, card.id))
     elif isinstance(effect, RotateEffect):
+        if facing is None and effect.optional:
+            return  # R-ADD-63: "you may rotate"
         if facing is None:
             raise RuleViolation("facing_required", f"{card.name} rotates: give 'facing'", "R-ARC-5")
         steps = rotation_steps(c.facing, facing)
@@ -1227,7 +1640,7 @@ def _effect(
         tx.emit(ev.CardsDiscarded(seat, from_hand, from_deck, card.name, "R-ADD-14"))
     elif isinstance(effect, BuffNextAttackEffect):
         tx.emit(
-            ev.BuffGained(seat, effect.damage, effect.to_hit, effect.ignore_defence, 0, card.id)
+            ev.BuffGained(seat, effect.damage, effect.to_hit, effect.blocks_ignored, 0, card.id)
         )
     elif isinstance(effect, StatusEffect):
         who = seat
@@ -1243,6 +1656,47 @@ def _effect(
         _suffering(tx, seat, effect.n)
     elif isinstance(effect, ReduceIncomingEffect):  # pragma: no cover - reactive cards only
         raise RuleViolation("reactive_in_own_turn", "reactive cards answer attacks", "R-REA-1")
+
+
+def _change_taint(tx: _Tx, seat: int, amount: int, source: str) -> None:
+    """R-ADD-66: a card's Taint, never below 0; rising to 10 from below is Taint Overload
+    (R-PLT-3, R-ADD-44)."""
+    c = tx.seat(seat)
+    taint = max(0, c.taint + amount)
+    if taint == c.taint:
+        return
+    tx.emit(ev.TaintChanged(seat, taint - c.taint, taint, source))
+    if c.taint < TAINT_OVERLOAD <= taint and c.in_battle and not c.pilot_dead:
+        _taint_overload(tx, seat)
+
+
+def _enemy_in_range(tx: _Tx, seat: int, card: CardDef, target: int | None) -> int:
+    """The command's `target` for a card acting on an enemy: in the battle, on another
+    side, within the card's printed range (R-RNG-2, R-ADD-65)."""
+    if target is None or not 0 <= target < len(tx.state.seats):
+        raise RuleViolation("target_required", f"{card.name} needs an enemy as 'target'", "R-RNG-2")
+    c, t = tx.seat(seat), tx.seat(target)
+    if t.side == c.side or not t.in_battle:
+        raise RuleViolation(
+            "not_an_enemy", f"seat {target} is not an enemy in the battle", "R-TRN-8"
+        )
+    reach = card.range
+    if reach is None or not reach.low <= c.at.distance(t.at) <= reach.high:
+        raise RuleViolation(
+            "out_of_range",
+            f"{card.name} reaches {reach.text if reach else 'no one'}; seat {target} is "
+            f"{c.at.distance(t.at)} hexes away",
+            "R-RNG-2",
+        )
+    return target
+
+
+def _recover(tx: _Tx, seat: int, n: int, reason: str) -> None:
+    """R-ADD-62: the `n` most recently discarded cards go back to the hand, newest first."""
+    c = tx.seat(seat)
+    cards = tuple(reversed(c.discard))[:n]
+    if cards:
+        tx.emit(ev.CardsRecovered(seat, cards, reason))
 
 
 def _suffering(tx: _Tx, seat: int, n: int) -> None:

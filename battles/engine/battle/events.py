@@ -257,6 +257,100 @@ class StatusApplied(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class TokensChanged(Event):
+    """A casket gained (`amount` > 0) or spent tokens of a named pool; `total` is the
+    count after the change (R-ADD-61)."""
+
+    seat: int
+    pool: str
+    amount: int
+    total: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class TaintChanged(Event):
+    """A card changed a pilot's Taint by `amount` (R-ADD-66); `taint` is the value after.
+    Not a GM adjustment (TaintAdjusted is)."""
+
+    seat: int
+    amount: int
+    taint: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class CardsShuffledIn(Event):
+    """Cards from the discard pile went back into the deck, which now runs `order`, top
+    first; `known` is false for a physical shuffle (R-ADD-62)."""
+
+    seat: int
+    cards: tuple[str, ...]
+    order: tuple[str, ...]
+    known: bool
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class EffectRolled(Event):
+    """The dice a card's rolled amount took ("remove 1d3 Heat"): d6 `faces` and the
+    `total` they give (R-ADD-67); the effect's own event follows."""
+
+    seat: int
+    faces: tuple[int, ...]
+    total: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class SpPenaltyImposed(Event):
+    """A card takes `amount` SP off the seat's next turn; the SpDrained that applies it
+    follows that turn's SpRestored (R-TRN-3, R-ADD-65)."""
+
+    seat: int
+    amount: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeedsPlanted(Event):
+    """Thornvine seeds planted in a hex; `total` is its count after (R-ADD-66)."""
+
+    at: tuple[int, int]
+    amount: int
+    total: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeedsDetonated(Event):
+    """Every seed on the board detonated and cleared; `hexes` were (q, r, count) (R-ADD-66).
+    The damage follows as prompts or DamageTaken events."""
+
+    hexes: tuple[tuple[int, int, int], ...]
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class MoveGranted(Event):
+    """A card gave its owner a move of up to `hexes` hexes at no SP, for this turn; the
+    move that uses it is a CasketMoved with `by_card` the source (R-ADD-69)."""
+
+    seat: int
+    hexes: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class DefenceRaised(Event):
+    """+`amount` Defense until the start of the casket's next turn (R-DMG-3, R-ADD-64)."""
+
+    seat: int
+    amount: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
 class SufferingRolled(Event):
     seat: int
     faces: tuple[int, ...]
@@ -542,6 +636,15 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         DeckReshuffled,
         BuffGained,
         StatusApplied,
+        TokensChanged,
+        TaintChanged,
+        EffectRolled,
+        CardsShuffledIn,
+        SpPenaltyImposed,
+        SeedsPlanted,
+        SeedsDetonated,
+        MoveGranted,
+        DefenceRaised,
         SufferingRolled,
         AttackDeclared,
         AttackRolled,

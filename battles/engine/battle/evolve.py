@@ -13,7 +13,17 @@ from ..dice import COMPONENTS
 from ..hexes import Hex
 from . import events as ev
 from .setup import initial_state
-from .state import ACTION, END, OVER, SETUP, AttackInProgress, BattleState, CasketState, Prompt
+from .state import (
+    ACTION,
+    END,
+    OVER,
+    SETUP,
+    AttackInProgress,
+    BattleState,
+    CasketState,
+    Prompt,
+    card_id,
+)
 from .state import with_changes as replace
 
 
@@ -60,7 +70,12 @@ def _mulligan(s: BattleState, e: ev.MulliganTaken) -> BattleState:
 
 
 def _round_started(s: BattleState, e: ev.RoundStarted) -> BattleState:
-    return replace(s, round=e.round, phase=ACTION, order=(), turn=0)
+    s = replace(s, round=e.round, phase=ACTION, order=(), turn=0)
+    for c in s.seats:  # R-ADD-63: once-per-round plays are counted afresh
+        if any(x.startswith("round:") for x in c.limited_plays):
+            kept = tuple(x for x in c.limited_plays if not x.startswith("round:"))
+            s = _seat(s, c.seat, limited_plays=kept)
+    return s
 
 
 def _initiative(s: BattleState, e: ev.InitiativeRolled) -> BattleState:
@@ -85,6 +100,9 @@ def _turn_started(s: BattleState, e: ev.TurnStarted) -> BattleState:
         acted=False,
         damage_this_turn=0,
         statuses=kept,
+        defence_bonus=0,  # R-ADD-64: card Defense lasts until the casket's next turn
+        limited_plays=tuple(x for x in c.limited_plays if not x.startswith("turn:")),
+        sp_penalty=0,  # R-ADD-65: decide drains it after this turn's SpRestored
         jam_penalty=c.jam_penalty if c.jam_this_turn else 0,
         jam_this_turn=False,
     )
@@ -107,6 +125,8 @@ def _turn_ended(s: BattleState, e: ev.TurnEnded) -> BattleState:
     # attacker's to-hit counts for it (R-HIT-2).
     c = s.seats[e.seat]
     s = _seat(s, e.seat, moved_last_turn=c.moved)
+    if c.free_move:  # R-ADD-69: a granted move lapses with the turn
+        s = _seat(s, e.seat, free_move=0, free_move_source=None)
     if c.immobilised_by not in (None, e.seat):  # R-ADD-43: its one turn is over
         s = _seat(
             s,
@@ -128,7 +148,7 @@ def _won(s: BattleState, e: ev.BattleWon | ev.BattleEnded) -> BattleState:
 def _moved(s: BattleState, e: ev.CasketMoved) -> BattleState:
     c = s.seats[e.seat]
     q, r = e.path[-1]
-    return _seat(
+    s = _seat(
         s,
         e.seat,
         at=Hex(q, r),
@@ -136,6 +156,9 @@ def _moved(s: BattleState, e: ev.CasketMoved) -> BattleState:
         sp_spent=c.sp_spent + e.cost,
         acted=True,
     )
+    if c.free_move and e.by_card is not None and e.by_card == c.free_move_source:
+        s = _seat(s, e.seat, free_move=0, free_move_source=None)  # R-ADD-69: used
+    return s
 
 
 def _rotated(s: BattleState, e: ev.CasketRotated) -> BattleState:
@@ -159,7 +182,7 @@ def _vented(s: BattleState, e: ev.HeatVented) -> BattleState:
 
 def _card_played(s: BattleState, e: ev.CardPlayed) -> BattleState:
     c = s.seats[e.seat]
-    return _seat(
+    s = _seat(
         s,
         e.seat,
         hand=_without(c.hand, [e.card]),
@@ -167,6 +190,11 @@ def _card_played(s: BattleState, e: ev.CardPlayed) -> BattleState:
         sp_spent=c.sp_spent + e.cost,
         acted=True,
     )
+    limit = s.card(e.card).limit
+    if limit is not None:  # R-ADD-63: counted for the card's period
+        played = (*c.limited_plays, f"{limit.per}:{card_id(e.card)}")
+        s = _seat(s, e.seat, limited_plays=played)
+    return s
 
 
 def _card_resolved(s: BattleState, e: ev.CardResolved) -> BattleState:
@@ -231,6 +259,48 @@ def _status(s: BattleState, e: ev.StatusApplied) -> BattleState:
     return _seat(s, e.seat, statuses=(*c.statuses, e.status))
 
 
+def _tokens(s: BattleState, e: ev.TokensChanged) -> BattleState:
+    c = s.seats[e.seat]
+    pools = dict(c.tokens)
+    pools[e.pool] = e.total
+    return _seat(s, e.seat, tokens=tuple((k, v) for k, v in pools.items() if v))
+
+
+def _taint_changed(s: BattleState, e: ev.TaintChanged) -> BattleState:
+    return _seat(s, e.seat, taint=e.taint)
+
+
+def _shuffled_in(s: BattleState, e: ev.CardsShuffledIn) -> BattleState:
+    c = s.seats[e.seat]
+    return _seat(s, e.seat, discard=_without(c.discard, e.cards), deck=e.order)
+
+
+def _effect_rolled(s: BattleState, e: ev.EffectRolled) -> BattleState:
+    return s  # its consequence follows as its own event
+
+
+def _sp_penalty(s: BattleState, e: ev.SpPenaltyImposed) -> BattleState:
+    return _seat(s, e.seat, sp_penalty=s.seats[e.seat].sp_penalty + e.amount)
+
+
+def _seeds_planted(s: BattleState, e: ev.SeedsPlanted) -> BattleState:
+    q, r = e.at
+    others = tuple(x for x in s.seeds if (x[0], x[1]) != (q, r))
+    return replace(s, seeds=(*others, (q, r, e.total)))
+
+
+def _seeds_detonated(s: BattleState, e: ev.SeedsDetonated) -> BattleState:
+    return replace(s, seeds=())
+
+
+def _move_granted(s: BattleState, e: ev.MoveGranted) -> BattleState:
+    return _seat(s, e.seat, free_move=e.hexes, free_move_source=e.source)
+
+
+def _defence_raised(s: BattleState, e: ev.DefenceRaised) -> BattleState:
+    return _seat(s, e.seat, defence_bonus=s.seats[e.seat].defence_bonus + e.amount)
+
+
 def _suffering(s: BattleState, e: ev.SufferingRolled) -> BattleState:
     return s
 
@@ -293,7 +363,7 @@ def _declined(s: BattleState, e: ev.ReactiveDeclined) -> BattleState:
 
 def _defence(s: BattleState, e: ev.DefenceRolled) -> BattleState:
     assert s.attack is not None
-    return replace(s, attack=replace(s.attack, final_damage=e.final_damage))
+    return replace(s, attack=replace(s.attack, final_damage=e.final_damage, pierced=e.pierce))
 
 
 def _attack_ended(s: BattleState, e: ev.AttackEnded) -> BattleState:
@@ -445,6 +515,15 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.DeckReshuffled: _reshuffled,
     ev.BuffGained: _buff,
     ev.StatusApplied: _status,
+    ev.TokensChanged: _tokens,
+    ev.TaintChanged: _taint_changed,
+    ev.MoveGranted: _move_granted,
+    ev.SpPenaltyImposed: _sp_penalty,
+    ev.SeedsPlanted: _seeds_planted,
+    ev.SeedsDetonated: _seeds_detonated,
+    ev.EffectRolled: _effect_rolled,
+    ev.CardsShuffledIn: _shuffled_in,
+    ev.DefenceRaised: _defence_raised,
     ev.SufferingRolled: _suffering,
     ev.AttackDeclared: _declared,
     ev.AttackRolled: _rolled,

@@ -21,7 +21,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..arcs import rotation_cost
-from ..cards import DiscardEffect, MoveEffect, RotateEffect, StatusEffect
+from ..cards import (
+    DiscardEffect,
+    HinderEffect,
+    MoveEffect,
+    RotateEffect,
+    SpendTokensEffect,
+    StatusEffect,
+)
 from ..errors import RuleViolation
 from ..movement import reachable
 from .commands import parse_command
@@ -66,7 +73,12 @@ def _prompt_candidates(
         yield {"type": "no_reactive", "seat": seat}
         for card in _distinct(c.hand):
             if state.card(card).kind == "reactive":
-                yield {"type": "play_reactive", "seat": seat, "card": card}
+                yield from _spend_variants(
+                    state,
+                    c,
+                    instance=card,
+                    body={"type": "play_reactive", "seat": seat, "card": card},
+                )
     elif kind == "take_damage":
         yield {"type": "take_damage", "seat": seat, "hand": [], "deck": amount}
         from_hand = list(c.hand[:amount])
@@ -77,16 +89,24 @@ def _prompt_candidates(
                 "hand": from_hand,
                 "deck": amount - len(from_hand),
             }
-    elif kind == "discard_down":
+    elif kind in ("discard_down", "discard"):
         yield {"type": "discard_down", "seat": seat, "cards": list(c.hand[len(c.hand) - amount :])}
         yield {"type": "discard_down", "seat": seat, "cards": list(c.hand[:amount])}
 
 
 def _moves(
-    state: BattleState, c: CasketState, budget: int, *, every: bool = False
-) -> list[tuple[list[list[int]], int]]:
+    state: BattleState, c: CasketState, budget: int, *, every: bool = False, line: bool = False
+) -> list[tuple[list[list[int]], int | None]]:
     """(path, SP cost) of the cheapest path to each reachable hex; MAX_MOVES of them unless
-    `every`."""
+    `every`. A `line` move's paths go straight in each direction, their cost left to
+    `decide`, which checks every step."""
+    if line:  # R-ADD-63: each direction, each length; decide checks every step
+        lines: list[tuple[list[list[int]], int | None]] = [
+            ([[c.at.q + dq * k, c.at.r + dr * k] for k in range(1, n + 1)], None)
+            for dq, dr in ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+            for n in range(1, budget + 1)
+        ]
+        return lines[:MAX_MOVES]
     reach = reachable(
         state.board,
         c.at,
@@ -95,7 +115,9 @@ def _moves(
         enemies=state.enemy_hexes(c),
         legs_destroyed="legs" in c.destroyed,
     )
-    paths = [([[h.q, h.r] for h in r.path], r.cost) for r in reach.values()]
+    paths: list[tuple[list[list[int]], int | None]] = [
+        ([[h.q, h.r] for h in r.path], r.cost) for r in reach.values()
+    ]
     if len(paths) > MAX_MOVES and not every:
         half = MAX_MOVES // 2
         paths = paths[:half] + paths[-half:]
@@ -127,19 +149,24 @@ def _action_candidates(
             yield _with_pay({"type": "rotate", "seat": seat, "facing": facing}, c, cost), None, None
     if c.heat:
         yield _with_pay({"type": "vent", "seat": seat}, c, 2), None, None
+    if c.free_move:  # R-ADD-69: the move a card granted
+        for path, sp in _moves(state, c, c.free_move):
+            yield {"type": "move", "seat": seat, "path": path, "free": True}, None, sp
     if every_move:
         # Every hex the SP left reaches, and beyond it as far as overspending from the deck
         # can pay: one card per SP past the maximum, up to twice the maximum (R-TRN-3).
         budget = min(c.overspend_room, max(c.sp_left, 0) + len(c.deck))
-        for path, cost in _moves(state, c, budget, every=True):
-            yield _with_pay({"type": "move", "seat": seat, "path": path}, c, cost), None, cost
+        for path, sp in _moves(state, c, budget, every=True):
+            # (a reachable hex always has its cost; only `line` paths leave it to decide)
+            body = _with_pay({"type": "move", "seat": seat, "path": path}, c, sp or 0)
+            yield body, None, sp
     elif c.sp_left > 0:
-        for path, cost in _moves(state, c, c.sp_left):
-            yield {"type": "move", "seat": seat, "path": path}, None, cost
+        for path, sp in _moves(state, c, c.sp_left):
+            yield {"type": "move", "seat": seat, "path": path}, None, sp
     elif c.overspend_room > 0 and c.deck:
-        for path, cost in _moves(state, c, 1):
+        for path, sp in _moves(state, c, 1):
             body = {"type": "move", "seat": seat, "path": path, "pay": {"hand": [], "deck": 1}}
-            yield body, None, cost
+            yield body, None, sp
     enemies = [x for x in state.seats if x.side != c.side and x.in_battle]
     for instance in _distinct(c.hand):
         card = state.card(instance)
@@ -150,9 +177,22 @@ def _action_candidates(
                 answer = attack_answer(state, seat, card, d.seat)
                 if answer.possible:
                     body = {"type": "attack", "seat": seat, "card": instance, "target": d.seat}
-                    yield _with_pay(body, c, card.sp_cost), answer.as_dict(), None
+                    for variant in _spend_variants(state, c, instance, body):
+                        yield _with_pay(variant, c, card.sp_cost), answer.as_dict(), None
             continue
         yield from ((b, None, None) for b in _card_bodies(state, c, instance))
+
+
+def _spend_variants(
+    state: BattleState, c: CasketState, instance: str, body: dict[str, Any]
+) -> Iterator[dict[str, Any]]:
+    """The body without and, when the casket holds the tokens, with `spend` (R-ADD-61); a
+    card that needs its spend only with it."""
+    costs = [e for e in state.card(instance).effects if isinstance(e, SpendTokensEffect)]
+    if not any(e.required for e in costs):
+        yield body
+    if costs and all(c.tokens_of(e.pool) >= (1 if e.n == "all" else e.n) for e in costs):
+        yield {**body, "spend": True}
 
 
 def _card_bodies(state: BattleState, c: CasketState, instance: str) -> Iterator[dict[str, Any]]:
@@ -160,19 +200,24 @@ def _card_bodies(state: BattleState, c: CasketState, instance: str) -> Iterator[
     base: dict[str, Any] = _with_pay(
         {"type": "play_card", "seat": c.seat, "card": instance}, c, card.sp_cost
     )
-    variants: list[dict[str, Any]] = [base]
+    variants: list[dict[str, Any]] = list(_spend_variants(state, c, instance, base))
     for effect in card.effects:
         grown: list[dict[str, Any]] = []
         for v in variants:
             if isinstance(effect, MoveEffect):
-                grown += [{**v, "path": p} for p, _ in _moves(state, c, effect.hexes)[:6]]
+                paths = _moves(state, c, effect.hexes, line=effect.line)
+                grown += [{**v, "path": p} for p, _ in paths[:6]]
             elif isinstance(effect, RotateEffect):
+                if effect.optional:
+                    grown.append(v)
                 grown += [{**v, "facing": f} for f in range(1, 7) if f != c.facing][:2]
             elif isinstance(effect, DiscardEffect) and effect.source != "deck":
                 others = [x for x in c.hand if x != instance]
                 grown.append({**v, "discard": others[: effect.n]})
             elif isinstance(effect, StatusEffect) and effect.target == "target":
                 grown += [{**v, "target": x.seat} for x in state.seats if x.seat != c.seat]
+            elif isinstance(effect, HinderEffect):  # R-ADD-65: an enemy within range
+                grown += [{**v, "target": x.seat} for x in state.seats if x.side != c.side]
             else:
                 grown.append(v)
         variants = grown

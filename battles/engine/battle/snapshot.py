@@ -51,6 +51,7 @@ def _casket(d: Mapping[str, Any]) -> CasketState:
         k: (tuple(v) if isinstance(v, list) else v) for k, v in d.items() if k in _CASKET_FIELDS
     }
     values["at"] = Hex(*d["at"])
+    values["tokens"] = tuple((str(k), int(n)) for k, n in d.get("tokens", ()))
     return CasketState(**values)
 
 
@@ -63,6 +64,8 @@ def state_to_dict(state: BattleState, *, with_setup: bool = True) -> dict[str, A
     out["prompts"] = [p.as_dict() for p in state.prompts]
     if state.dice_revealed:  # written only then: every earlier state reads as it did
         out["dice_revealed"] = True
+    if state.seeds:  # the same (R-ADD-66)
+        out["seeds"] = [list(x) for x in state.seeds]
     if state.attack is None:
         out["attack"] = None
     else:
@@ -97,5 +100,6 @@ def state_from_dict(d: Mapping[str, Any], base: BattleState | None = None) -> Ba
         result=d["result"],
         # Snapshots and reverts written before R-ADD-45 have no such field.
         dice_revealed=d.get("dice_revealed", False),
+        seeds=tuple((int(q), int(r), int(n)) for q, r, n in d.get("seeds", ())),
         version=d["version"],
     )

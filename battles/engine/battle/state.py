@@ -74,7 +74,8 @@ class Prompt:
 
     Kinds: `mulligan` (keep_hand / mulligan, R-TRN-1), `reactive` (play_reactive /
     no_reactive, R-REA-1), `take_damage` (discard `amount` cards split between hand
-    and deck, R-DMG-6), `discard_down` (discard `amount` cards from hand, R-TRN-7).
+    and deck, R-DMG-6), `discard_down` (discard `amount` cards from hand, R-TRN-7),
+    `discard` (a card's "discard N of your choice", answered like discard_down, R-ADD-62).
     """
 
     seat: int
@@ -114,6 +115,7 @@ class AttackInProgress:
     reactive: str | None = None
     reduction: int = 0
     final_damage: int | None = None
+    pierced: bool = False  # a PIERCE face voided the reactive card (R-DMG-4)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -132,6 +134,7 @@ class AttackInProgress:
             "reactive": self.reactive,
             "reduction": self.reduction,
             "final_damage": self.final_damage,
+            "pierced": self.pierced,
         }
 
 
@@ -175,6 +178,16 @@ class CasketState:
     jam_this_turn: bool = False  # the jam came this turn, so the penalty lasts into the next
     damage_this_turn: int = 0  # suffering die ZEALOT'S FURY
     statuses: tuple[str, ...] = ()
+    # Named token pools, (pool, count) in the order first gained; no zero counts (R-ADD-61).
+    tokens: tuple[tuple[str, int], ...] = ()
+    # +Defense from cards until the start of the casket's next turn (R-DMG-3, R-ADD-64).
+    defence_bonus: int = 0
+    # A move a card granted for later this turn, at no SP, and the card (R-ADD-69).
+    free_move: int = 0
+    free_move_source: str | None = None
+    # Plays of cards with a use limit, as "<period>:<card id>", reset with the period (R-ADD-63).
+    limited_plays: tuple[str, ...] = ()
+    sp_penalty: int = 0  # SP an enemy's card takes off this casket's next turn (R-ADD-65)
     immobilised_by: int | None = None  # the enemy seat that set `immobilised` (R-ADD-43)
     hand_decided: bool = False  # R-TRN-1 mulligan taken or hand kept
     defeated: bool = False
@@ -204,6 +217,15 @@ class CasketState:
     def hp(self) -> int:
         """Cards in deck and discard pile: the casket's HP (R-DMG-9, R-TRN-9 round_limit)."""
         return len(self.deck) + len(self.discard)
+
+    def tokens_of(self, pool: str) -> int:
+        """Tokens of one pool the casket holds (R-ADD-61).
+
+        >>> CasketState(0, "p", "a", "c", "scout", "left", "x", 0, Hex(0, 0), 1,
+        ...             tokens=(("forge", 2),)).tokens_of("forge")
+        2
+        """
+        return dict(self.tokens).get(pool, 0)
 
     def damage_of(self, component: str) -> int:
         return self.component_damage[COMPONENTS.index(component)]
@@ -246,6 +268,8 @@ class BattleState:
     result: str | None = None  # why the battle ended
     # The dice secret is in the log (DiceSecretRevealed): the dice are public (R-ADD-45).
     dice_revealed: bool = False
+    # Thornvine seeds on the board as (q, r, count), no zero counts (R-ADD-66).
+    seeds: tuple[tuple[int, int, int], ...] = ()
     version: int = 0
 
     @property

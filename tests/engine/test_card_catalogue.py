@@ -1,0 +1,1299 @@
+"""The effect catalogue (R-ADD-57): every automated entry is played through decide/evolve
+on a small battle and does what its text promises.
+
+Each card is built the way the database import builds it: `derive_from_database` on an
+entry carrying the catalogue's recorded text, cost and range, so the hash match is part
+of every scenario and no database file is needed. The expectations below are written
+from the printed texts (quoted beside them), not read from the catalogue's effects.
+Battles are table battles (R-ADD-18): every die face and drawn card is given.
+Conditions and token counts the scenario needs are arranged with GM adjustments or, where
+none exists, by folding the event that would have produced them (`arrange`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from battles.engine.battle import evolve
+from battles.engine.battle.decide import attack_answer
+from battles.engine.battle.events import (
+    AttackDeclared,
+    BuffGained,
+    CardsDiscarded,
+    CardsDrawn,
+    CardsRecovered,
+    CardsShuffledIn,
+    CasketMoved,
+    CasketRotated,
+    DamageTaken,
+    DefenceRaised,
+    DefenceRolled,
+    EffectRolled,
+    Event,
+    HeatChanged,
+    PromptOpened,
+    SeedsDetonated,
+    SeedsPlanted,
+    SpDrained,
+    StatusApplied,
+    TaintChanged,
+    TokensChanged,
+)
+from battles.engine.card_catalogue import CatalogueEntry, catalogue, lookup, text_hash
+from battles.engine.cards import CardDef, card_from_dict, derive_from_database, parse_range
+from battles.engine.tohit import MAX_DAMAGE
+
+from .battle_builder import CARDS, FILLER, Battle, deck, of_type, one, seat
+
+ENTRIES = catalogue()
+AUTOMATED = sorted(k for k, e in ENTRIES.items() if e.automated)
+# The test's own attacker: a plain Melee 2 attack (see the reactive scenarios).
+MAUL: dict[str, Any] = {
+    "id": "test-maul", "name": "Test Maul", "kind": "primary_weapon", "sp_cost": 1,
+    "range": "Melee", "damage": 2, "heat": 0, "automated": True,
+    "effects": [{"kind": "attack", "range": "Melee", "damage": 2}],
+}  # fmt: skip
+
+
+def built(section: str, card_id: str) -> CardDef:
+    """The card as the database import derives it from the catalogued text (R-ADD-57)."""
+    e = ENTRIES[(section, card_id)]
+    assert e.effects is not None
+    shown = repr([x.as_dict() for x in e.effects])
+    reactive = any(f"'{k}'" in shown for k in ("reduce_incoming", "window", "counter"))
+    keywords = ["reactive"] if reactive else ["primary"]
+    entry = {"id": e.id, "name": e.id.replace("-", " ").title(), "type": "x",
+             "cost": e.cost, "range": e.range, "effect": e.text, "keywords": keywords}  # fmt: skip
+    d = derive_from_database(entry, section)
+    assert d.card is not None and d.automated, (section, card_id, d.reason, d.note)
+    return d.card
+
+
+def battle(
+    card: CardDef,
+    *,
+    gap: int = 1,
+    first: int = 0,
+    hand: tuple[str, ...] = (),
+    opponent: tuple[str, ...] = (),
+    lava: bool = False,
+    version: str = "2.0",
+    cover: bool = False,
+) -> Battle:
+    """Seat 0 at [0, 3] facing N holds `card` (+ `hand`); seat 1 `gap` hexes north facing S;
+    radius 8, so ranges up to 10 fit with one hex to spare. `first` acts first (R-TRN-2)."""
+    rows0 = deck(**{card.id: 2}, **{h: 1 for h in hand if h != card.id})
+    rows1 = deck(**{"test-maul": 2}, **{o: 1 for o in opponent})
+    cards = [
+        CARDS[FILLER],
+        MAUL,
+        card.as_dict(),
+        *(CARDS[x] for x in {*hand, *opponent} - {card.id}),
+    ]
+    board: dict[str, Any] = {"name": "Catalogue yard", "shape": {"kind": "hexagon", "radius": 8},
+                             "hexes": [{"q": 0, "r": 3, "terrain": "lava"}] if lava else []}  # fmt: skip
+    if lava:
+        board["terrain_kinds"] = {"lava": {}}
+    if cover:  # the target in heavy cover, +2 (R-COV-1, R-COV-2)
+        board["hexes"].append({"q": 0, "r": 3 - gap, "terrain": "fortification"})
+    doc = {
+        "name": "Catalogue", "board": board, "rules": {"version": version, "options": {}},
+        "dice": {"mode": "table"}, "policy": "prompt",
+        "cards": cards,
+        "seats": [
+            {**seat(0, at=(0, 3), facing=1), "deck": rows0},
+            {**seat(1, at=(0, 3 - gap), facing=4), "deck": rows1},
+        ],
+    }  # fmt: skip
+    b = Battle.create(doc)
+    hands = [[card.id, *hand], ["test-maul", *opponent]]
+    for i in (0, 1):
+        body: dict[str, Any] = {"type": "keep_hand", "seat": i,
+                                "drawn": hands[i] + [FILLER] * (6 - len(hands[i]))}  # fmt: skip
+        if i == 1:
+            body["faces"] = [6, 1] if first == 0 else [1, 6]
+        b.do(body)
+    return b
+
+
+def arrange(b: Battle, *events: Event) -> None:
+    """Fold events a scenario needs that no command of this test produces (tokens)."""
+    for e in events:
+        b.state = evolve(b.state, e)
+
+
+def tokens(b: Battle, pool: str, n: int) -> None:
+    arrange(b, TokensChanged(0, pool, n, n, "arranged"))
+
+
+def attack(b: Battle, card: CardDef, **extra: Any) -> list[Event]:
+    """Seat 0 attacks seat 1, named component, a missing roll: the declaration is the point."""
+    body = {"type": "attack", "seat": 0, "card": f"{card.id}#1", "target": 1,
+            "component": "chassis", "faces": [1, 1], **extra}  # fmt: skip
+    return b.do(body)
+
+
+def declared(b: Battle, card: CardDef, **extra: Any) -> AttackDeclared:
+    d: AttackDeclared = one(attack(b, card, **extra), AttackDeclared)
+    return d
+
+
+def hit(d: AttackDeclared) -> int:
+    return dict(d.damage_by_grade)["hit"]
+
+
+def ignored(d: AttackDeclared) -> int:
+    """Blocks the attack cancels beyond the rules' own defence modifier (R-DMG-3)."""
+    return int(d.to_hit["defense_modifier"]) - d.defence_modifier
+
+
+def plain_target_number(b: Battle, card: CardDef) -> int:
+    attack_effect = card.attack
+    assert attack_effect is not None
+    plain = CardDef(id="plain", name="Plain", kind="other", sp_cost=0, range=attack_effect.range,
+                    damage=attack_effect.damage, effects=(attack_effect,), automated=True)  # fmt: skip
+    n = attack_answer(b.state, 0, plain, 1).target_number
+    assert n is not None
+    return n
+
+
+# --- the catalogue itself ----------------------------------------------------------------------
+
+
+def test_every_entry_hash_is_its_recorded_text_cost_and_range() -> None:
+    """R-ADD-57: the key the database import matches on."""
+    for e in ENTRIES.values():
+        assert e.sha256 == text_hash(e.text, e.cost, e.range), e.id
+
+
+def test_a_changed_text_falls_back_to_manual_with_the_reason() -> None:
+    """R-ADD-57: an entry reviewed for another text is not applied."""
+    e = ENTRIES[("equipment", "cleaving-strike")]
+    entry = {"id": e.id, "name": "Cleaving Strike", "type": "Attack", "cost": e.cost,
+             "range": e.range, "damage": 4, "effect": e.text + " Draw 1 card.",
+             "keywords": ["attack", "primary"]}  # fmt: skip
+    d = derive_from_database(entry, "equipment")
+    assert d.card is not None and not d.automated
+    assert d.note is not None and "R-ADD-57" in d.note and e.sha256 in d.note
+
+
+def test_a_card_catalogued_manual_keeps_its_reason() -> None:
+    e = ENTRIES[("church", "blood-offering")]
+    assert lookup("church", e.id, e.text, e.cost, e.range) == (None, e.manual)
+
+
+def test_the_same_id_in_two_sections_is_two_entries() -> None:
+    """Ids repeat across sections (forge-blessing): the section is part of the key."""
+    a, b = ENTRIES[("dwarves", "forge-blessing")], ENTRIES[("crucible", "forge-blessing")]
+    assert a.automated and not b.automated
+
+
+def test_every_automated_entry_has_a_scenario_below() -> None:
+    assert sorted(SCENARIOS) == AUTOMATED
+
+
+# --- the scenarios -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Attack:
+    """An attack card: its reach, its printed damage, blocks ignored, target-number change."""
+
+    reach: int
+    damage: int
+    ignore: int = 0  # MAX_DAMAGE: all Defense
+    to_hit: int = 0
+
+
+def check_attack(section: str, cid: str, spec: Attack) -> Battle:
+    card = built(section, cid)
+    assert card.range == (parse_range("Melee") if spec.reach == 1 else card.range)
+    assert card.range is not None and card.range.high == spec.reach
+    b = battle(card, gap=spec.reach)
+    base = plain_target_number(b, card)
+    d = declared(b, card)
+    assert (hit(d), ignored(d), d.target_number - base) == (spec.damage, spec.ignore, spec.to_hit)
+    far = battle(card, gap=spec.reach + 1)
+    assert far.refuse({"type": "attack", "seat": 0, "card": f"{cid}#1", "target": 1}).code
+    return b
+
+
+def conditional(
+    section: str, cid: str, base: int, bonus: int, make_true: Callable[[Battle], None], **kw: Any
+) -> None:
+    """Base damage when the condition fails, base + bonus when it holds (R-ADD-59)."""
+    card = built(section, cid)
+    assert hit(declared(battle(card, **kw), card)) == base
+    b = battle(card, **kw)
+    make_true(b)
+    assert hit(declared(b, card)) == base + bonus
+
+
+def spend(section: str, cid: str, base: int, pool: str, n: int, bonus: int) -> None:
+    """ "Spend N <pool>: deal X instead": without spending, base; spending, base + bonus and
+    the tokens go; spending without them is refused (R-ADD-61)."""
+    card = built(section, cid)
+    assert hit(declared(battle(card), card)) == base
+    b = battle(card)
+    tokens(b, pool, n + 1)
+    events = attack(b, card, spend=True)
+    assert hit(one(events, AttackDeclared)) == base + bonus
+    assert one(events, TokensChanged).amount == -n and b.seat(0).tokens_of(pool) == 1
+    poor = battle(card)
+    tokens(poor, pool, n - 1) if n > 1 else None
+    err = poor.refuse({"type": "attack", "seat": 0, "card": f"{cid}#1", "target": 1,
+                       "spend": True, "component": "chassis", "faces": [1, 1]})  # fmt: skip
+    assert (err.code, err.rule) == ("not_enough_tokens", "R-ADD-61")
+
+
+def gains(section: str, cid: str, pool: str, n: int, damage: int) -> None:
+    card = built(section, cid)
+    b = battle(card)
+    events = attack(b, card)
+    assert hit(one(events, AttackDeclared)) == damage
+    assert b.seat(0).tokens_of(pool) == n
+
+
+def reactive(
+    section: str, cid: str, reduce: int, minimum: int, *, pool: str = "", more: int = 0
+) -> Battle:
+    """Seat 1 hits seat 0 with a Melee 2 attack, no blocks; seat 0 answers with the card
+    (R-REA-1): final damage = 2 − reduction, never below `minimum` (R-ADD-58); spending
+    `pool` reduces `more` further (R-ADD-61)."""
+    card = built(section, cid)
+    results = []
+    for spending in [False, True] if pool else [False]:
+        b = battle(card, first=1)
+        if spending:
+            arrange(b, TokensChanged(0, pool, 1, 1, "arranged"))
+        b.do({"type": "attack", "seat": 1, "card": "test-maul#1", "target": 0,
+              "component": "chassis", "faces": [3, 2]})  # fmt: skip
+        assert [p.kind for p in b.state.prompts] == ["reactive"]
+        answer: dict[str, Any] = {
+            "type": "play_reactive",
+            "seat": 0,
+            "card": f"{cid}#1",
+            "faces": [4, 4],
+        }
+        if spending:
+            answer["spend"] = True
+        if cid == "buckler-block":
+            answer["drawn"] = [FILLER]
+        events = b.do(answer)
+        rolled = one(events, DefenceRolled)
+        total = reduce + (more if spending else 0)
+        assert rolled.reduction_applied == total
+        assert rolled.final_damage == max(min(minimum, 2), 2 - total)
+        if spending:
+            assert b.seat(0).tokens_of(pool) == 0
+        results.append(b)
+    return results[0]
+
+
+def reactive_gain(section: str, cid: str, pool: str, n: int) -> None:
+    b = reactive(section, cid, 2, 1)
+    assert b.seat(0).tokens_of(pool) == n
+
+
+def defence(section: str, cid: str, n: int) -> None:
+    """ "+N Defense until your next turn": N automatic blocks against the next enemy attack,
+    gone at the start of the own next turn (R-DMG-3, R-ADD-64)."""
+    card = built(section, cid)
+    b = battle(card)
+    assert (
+        one(b.do({"type": "play_card", "seat": 0, "card": f"{cid}#1"}), DefenceRaised).amount == n
+    )
+    b.do({"type": "pass", "seat": 0, "drawn": [FILLER]})
+    d = one(b.do({"type": "attack", "seat": 1, "card": "test-maul#1", "target": 0,
+                  "component": "chassis", "faces": [1, 1]}), AttackDeclared)  # fmt: skip
+    assert d.defence_modifier - int(d.to_hit["defense_modifier"]) == n
+    # Round 1 ends; round 2's initiative gives seat 0 the first turn, and the bonus lapses.
+    b.do({"type": "pass", "seat": 1, "drawn": ["test-maul"], "faces": [6, 1]})
+    assert b.state.active == 0 and b.seat(0).defence_bonus == 0
+
+
+def play(b: Battle, cid: str, **extra: Any) -> list[Event]:
+    return b.do({"type": "play_card", "seat": 0, "card": f"{cid}#1", **extra})
+
+
+def _desperate_lunge() -> None:
+    """ "Move up to 2 hexes in any direction. You may rotate once during movement. Generate 1 Heat.\""""
+    card = built("universal", "desperate-lunge")
+    b = battle(card, gap=4)
+    events = play(b, "desperate-lunge", path=[[1, 2], [1, 1]])
+    assert one(events, CasketMoved).path == ((1, 2), (1, 1)) and b.seat(0).heat == 1
+    b = battle(card, gap=4)
+    assert one(play(b, "desperate-lunge", path=[[0, 2]], facing=2), CasketRotated).facing == 2
+    err = battle(card, gap=4).refuse({"type": "play_card", "seat": 0, "card": "desperate-lunge#1",
+                                      "path": [[0, 2]], "facing": 3})  # fmt: skip
+    assert err.code == "rotation_too_far"
+
+
+def _wardens_pivot() -> None:
+    """ "Rotate to any facing (no limit). Free action - does not cost SP.\""""
+    b = battle(built("universal", "wardens-pivot"))
+    assert one(play(b, "wardens-pivot", facing=4), CasketRotated).facing == 4
+    assert b.seat(0).sp_spent == 0
+
+
+def _ironstriders_rush() -> None:
+    """ "Move up to 3 hexes in straight line. Ignore difficult terrain. Generate 2 Heat.\""""
+    card = built("universal", "ironstriders-rush")
+    b = battle(card, gap=5)
+    assert one(play(b, "ironstriders-rush", path=[[0, 2], [0, 1], [0, 0]]), CasketMoved)
+    assert b.seat(0).heat == 2
+    err = battle(card, gap=5).refuse({"type": "play_card", "seat": 0, "card": "ironstriders-rush#1",
+                                      "path": [[0, 2], [1, 1]]})  # fmt: skip
+    assert (err.code, err.rule) == ("not_a_straight_line", "R-ADD-63")
+
+
+def _souls_recall() -> None:
+    """ "Draw 2 cards.\""""
+    b = battle(built("universal", "souls-recall"))
+    assert len(one(play(b, "souls-recall", drawn=[FILLER, FILLER]), CardsDrawn).cards) == 2
+    assert len(b.seat(0).hand) == 7
+
+
+def _tattered_hope() -> None:
+    """ "Discard your entire hand. Draw 3 cards.\""""
+    b = battle(built("universal", "tattered-hope"))
+    events = play(b, "tattered-hope", drawn=[FILLER] * 3)
+    assert len(one(events, CardsDiscarded).from_hand) == 5
+    assert len(b.seat(0).hand) == 3
+
+
+def _recover(section: str, cid: str, n: int, attack_card: bool) -> None:
+    """ "Recover N cards from (your) discard pile": the newest first (R-ADD-62)."""
+    card = built(section, cid)
+    b = battle(card)
+    junk = tuple(x for x in b.seat(0).hand if x.startswith(FILLER))[:n]
+    arrange(b, CardsDiscarded(0, junk, (), "arranged", "R-ADD-14"))
+    events = attack(b, card) if attack_card else play(b, cid)
+    assert set(one(events, CardsRecovered).cards) == set(junk)
+    assert set(junk) <= set(b.seat(0).hand)
+
+
+def _heat_vent() -> None:
+    """ "Remove up to 3 Heat. Draw 1 card.\""""
+    b = battle(built("dwarves", "heat-vent"))
+    b.do({"type": "adjust_heat", "seat": 0, "heat": 4, "reason": "arranged"})
+    play(b, "heat-vent", drawn=[FILLER])
+    assert b.seat(0).heat == 1 and len(b.seat(0).hand) == 6
+
+
+def _dwarf_forge_blessing() -> None:
+    """ "Your next attack deals +2 damage. Gain 1 Heat.\""""
+    b = battle(built("dwarves", "forge-blessing"), opponent=())
+    events = play(b, "forge-blessing")
+    assert one(events, BuffGained).damage == 2 and b.seat(0).heat == 1
+
+
+def _desperate_gamble() -> None:
+    """ "Discard 3 cards from deck. Your next attack deals +5 damage and ignores all Defense.\""""
+    b = battle(built("nomads", "desperate-gamble"))
+    events = play(b, "desperate-gamble", drawn=[FILLER] * 3)
+    assert len(one(events, CardsDiscarded).from_deck) == 3
+    buff = one(events, BuffGained)
+    assert (buff.damage, buff.ignore_defence) == (5, MAX_DAMAGE)
+
+
+def _nature_stride() -> None:
+    """ "Move up to 4 hexes. Ignore difficult terrain.\""""
+    b = battle(built("elves", "nature-stride"), gap=6)
+    path = [[0, 2], [0, 1], [1, 0], [1, -1]]
+    assert len(one(play(b, "nature-stride", path=path), CasketMoved).path) == 4
+
+
+def _token_utility(section: str, cid: str, pool: str, n: int) -> None:
+    """ "Gain N <pool> tokens immediately. Generate 1 Heat.\""""
+    b = battle(built(section, cid))
+    play(b, cid)
+    assert (b.seat(0).tokens_of(pool), b.seat(0).heat) == (n, 1)
+
+
+def _anvil_breaker() -> None:
+    """ "7 damage. Can't move after.\""""
+    card = built("equipment", "anvil-breaker")
+    b = battle(card)
+    events = attack(b, card)
+    assert (
+        hit(one(events, AttackDeclared)) == 7 and one(events, StatusApplied).status == "immobilised"
+    )
+    assert b.refuse({"type": "move", "seat": 0, "path": [[1, 2]]}).code == "immobilised"
+
+
+def _hp_at_most_15(b: Battle) -> None:
+    # Ruleset 2.1: 9 cards lost to damage leave 15 in deck and discard (R-DMG-8, R-DMG-9).
+    arrange(b, DamageTaken(1, (), b.seat(1).deck[:9], 0, None))
+    assert b.seat(1).hp == 15
+
+
+SCENARIOS: dict[tuple[str, str], Callable[[], object]] = {
+    ("universal", "desperate-lunge"): _desperate_lunge,
+    ("universal", "wardens-pivot"): _wardens_pivot,
+    ("universal", "ironstriders-rush"): _ironstriders_rush,
+    # "Play when targeted by attack. Reduce damage by 2 (minimum 1)."
+    ("universal", "unyielding-bulwark"): lambda: reactive("universal", "unyielding-bulwark", 2, 1),
+    ("universal", "second-skin"): lambda: reactive("universal", "second-skin", 1, 1),
+    ("universal", "souls-recall"): _souls_recall,
+    ("universal", "tattered-hope"): _tattered_hope,
+    # equipment
+    ("equipment", "faithful-thrust"): lambda: check_attack("equipment", "faithful-thrust", Attack(1, 4)),
+    ("equipment", "cleaving-strike"): lambda: check_attack("equipment", "cleaving-strike", Attack(1, 5, 1)),
+    ("equipment", "execution-blow"): lambda: conditional(
+        "equipment", "execution-blow", 7, 2, _hp_at_most_15, version="2.1"),  # "+2 if target ≤15 HP"
+    ("equipment", "buckler-block"): lambda: reactive("equipment", "buckler-block", 1, 0),
+    ("equipment", "defensive-stance"): lambda: defence("equipment", "defensive-stance", 2),
+    ("equipment", "hammer-strike"): lambda: check_attack("equipment", "hammer-strike", Attack(1, 5, 1)),
+    ("equipment", "runic-smash"): lambda: gains("equipment", "runic-smash", "rune", 1, 6),
+    ("equipment", "anvil-breaker"): _anvil_breaker,
+    ("equipment", "tower-block"): lambda: reactive("equipment", "tower-block", 3, 0),
+    ("equipment", "shield-wall"): lambda: defence("equipment", "shield-wall", 3),
+    ("equipment", "aimed-shot"): lambda: check_attack("equipment", "aimed-shot", Attack(6, 3)),
+    ("equipment", "piercing-arrow"): lambda: check_attack("equipment", "piercing-arrow", Attack(8, 4, 1)),
+    ("equipment", "sniper-shot"): lambda: check_attack("equipment", "sniper-shot", Attack(10, 6, 0, 1)),
+    ("equipment", "regenerate"): lambda: _recover("equipment", "regenerate", 3, False),
+    ("equipment", "quick-slash"): lambda: check_attack("equipment", "quick-slash", Attack(1, 6)),
+    ("equipment", "pistol-shot"): lambda: check_attack("equipment", "pistol-shot", Attack(4, 6)),
+    ("equipment", "forge-spear-throw"): lambda: spend("equipment", "forge-spear-throw", 6, "forge", 2, 2),
+    ("equipment", "lava-forged-shield"): lambda: reactive_gain("equipment", "lava-forged-shield", "forge", 1),
+    ("equipment", "contract-blade"): lambda: gains("equipment", "contract-blade", "credit", 2, 3),
+    ("equipment", "mercenary-strike"): lambda: spend("equipment", "mercenary-strike", 4, "credit", 1, 1),
+    ("equipment", "hostile-takeover"): lambda: _spend_all("equipment", "hostile-takeover", 6, "credit", 0),
+    ("equipment", "expense-report"): lambda: reactive_gain("equipment", "expense-report", "credit", 2),
+    ("equipment", "savage-claw"): lambda: gains("equipment", "savage-claw", "biomass", 2, 3),
+    ("equipment", "bloodline-fury"): lambda: _spend_all("equipment", "bloodline-fury", 7, "biomass", 2),
+    ("equipment", "chitin-plating"): lambda: reactive("equipment", "chitin-plating", 2, 1, pool="biomass", more=1),
+    ("equipment", "distortion-blade"): lambda: check_attack("equipment", "distortion-blade", Attack(1, 3, 1)),
+    ("equipment", "warped-slash"): lambda: conditional(
+        "equipment", "warped-slash", 3, 2,
+        lambda b: b.do({"type": "adjust_taint", "seat": 1, "taint": 2, "reason": "arranged"})),
+    ("equipment", "death-grip"): lambda: _recover("equipment", "death-grip", 1, True),
+    ("equipment", "drain-essence"): lambda: (check_attack("equipment", "drain-essence", Attack(2, 2)),
+                                             _recover("equipment", "drain-essence", 1, True)),
+    ("equipment", "bone-ward"): lambda: reactive("equipment", "bone-ward", 2, 1),
+    # dwarves
+    ("dwarves", "crushing-blow"): lambda: check_attack("dwarves", "crushing-blow", Attack(1, 4, MAX_DAMAGE)),
+    ("dwarves", "thundering-blow"): lambda: conditional(
+        "dwarves", "thundering-blow", 7, 2,
+        lambda b: b.do({"type": "adjust_component_damage", "seat": 0, "component": "legs",
+                        "amount": 2, "reason": "arranged"})),
+    ("dwarves", "war-pick-strike"): lambda: check_attack("dwarves", "war-pick-strike", Attack(1, 4, MAX_DAMAGE)),
+    ("dwarves", "molten-hammer"): lambda: _molten_hammer(),
+    ("dwarves", "runic-strike"): lambda: _runic_strike(),
+    ("dwarves", "heat-vent"): _heat_vent,
+    ("dwarves", "forge-blessing"): _dwarf_forge_blessing,
+    ("dwarves", "shield-mastery"): lambda: defence("dwarves", "shield-mastery", 2),
+    # ossuarium
+    ("ossuarium", "bone-scythe-swing"): lambda: check_attack("ossuarium", "bone-scythe-swing", Attack(1, 3)),
+    ("ossuarium", "death-grasp"): lambda: check_attack("ossuarium", "death-grasp", Attack(5, 2)),
+    ("ossuarium", "bone-armor"): lambda: reactive("ossuarium", "bone-armor", 2, 0),
+    # elves, nomads
+    ("elves", "nature-stride"): _nature_stride,
+    ("nomads", "desperate-gamble"): _desperate_gamble,
+    ("nomads", "quick-slash"): lambda: check_attack("nomads", "quick-slash", Attack(1, 3)),
+    ("nomads", "pistol-shot"): lambda: check_attack("nomads", "pistol-shot", Attack(4, 3)),
+    ("nomads", "opportunist-strike"): lambda: _opportunist_strike(),
+    # crucible
+    ("crucible", "hammer-strike"): lambda: _lava_hammer(),
+    ("crucible", "volcanic-slash"): lambda: conditional(
+        "crucible", "volcanic-slash", 4, 1, lambda b: tokens(b, "forge", 3)),
+    ("crucible", "forge-fury"): lambda: (spend("crucible", "forge-fury", 6, "forge", 2, 2), _gains_heat("crucible", "forge-fury", 1)),
+    ("crucible", "component-sunder"): lambda: spend("crucible", "component-sunder", 5, "forge", 2, 2),
+    ("crucible", "ember-shield"): lambda: reactive("crucible", "ember-shield", 2, 1, pool="forge", more=2),
+    ("crucible", "forge-call"): lambda: _token_utility("crucible", "forge-call", "forge", 2),
+    # emergent
+    ("emergent", "mantis-strikes"): lambda: check_attack("emergent", "mantis-strikes", Attack(1, 3)),
+    ("emergent", "segmented-lash"): lambda: check_attack("emergent", "segmented-lash", Attack(2, 3)),
+    ("emergent", "arthropod-fury"): lambda: spend("emergent", "arthropod-fury", 6, "metamorph", 1, 2),
+    ("emergent", "precision-strikes"): lambda: _precision(),
+    ("emergent", "reactive-carapace"): lambda: reactive("emergent", "reactive-carapace", 2, 1, pool="metamorph", more=2),
+    # exchange
+    ("exchange", "ledger-strike"): lambda: conditional(
+        "exchange", "ledger-strike", 3, 1, lambda b: tokens(b, "credit", 3)),
+    ("exchange", "coin-throw"): lambda: (check_attack("exchange", "coin-throw", Attack(4, 2)),
+                                         spend("exchange", "coin-throw", 2, "credit", 1, 2)),
+    ("exchange", "liquidation"): lambda: spend("exchange", "liquidation", 5, "credit", 2, 2),
+    ("exchange", "defense-contract"): lambda: reactive("exchange", "defense-contract", 2, 1, pool="credit", more=2),
+    ("exchange", "war-bonds"): lambda: _token_utility("exchange", "war-bonds", "credit", 3),
+    # vestige bloodlines
+    ("vestige-bloodlines", "savage-strike"): lambda: check_attack("vestige-bloodlines", "savage-strike", Attack(1, 3)),
+    ("vestige-bloodlines", "reactive-scales"): lambda: reactive(
+        "vestige-bloodlines", "reactive-scales", 2, 1, pool="biomass", more=1),
+}  # fmt: skip
+
+
+def _spend_all(section: str, cid: str, base: int, pool: str, heat: int) -> None:
+    """ "Spend all <pool>: +1 damage per <token> spent.\""""
+    card = built(section, cid)
+    assert hit(declared(battle(card), card)) == base
+    b = battle(card)
+    tokens(b, pool, 4)
+    events = attack(b, card, spend=True)
+    assert hit(one(events, AttackDeclared)) == base + 4 and b.seat(0).tokens_of(pool) == 0
+    assert b.seat(0).heat == heat
+
+
+def _gains_heat(section: str, cid: str, n: int) -> None:
+    card = built(section, cid)
+    b = battle(card)
+    attack(b, card)
+    assert b.seat(0).heat == n
+
+
+def _molten_hammer() -> None:
+    """ "Deal 5 damage plus your current Heat (max +2 damage).\""""
+    card = built("dwarves", "molten-hammer")
+    for heat, damage in ((0, 5), (1, 6), (2, 7), (4, 7)):
+        b = battle(card)
+        if heat:
+            b.do({"type": "adjust_heat", "seat": 0, "heat": heat, "reason": "arranged"})
+        assert hit(declared(b, card)) == damage, heat
+
+
+def _runic_strike() -> None:
+    """ "Deal 6 damage. Gain 1 Heat.\""""
+    check_attack("dwarves", "runic-strike", Attack(1, 6))
+    _gains_heat("dwarves", "runic-strike", 1)
+
+
+def _opportunist_strike() -> None:
+    """ "Deal 5 damage if target moved during their last turn. Otherwise deals 3 damage.\""""
+    card = built("nomads", "opportunist-strike")
+    assert hit(declared(battle(card), card)) == 3
+    b = battle(card, gap=2, first=1)
+    b.do({"type": "move", "seat": 1, "path": [[0, 2]]})
+    b.do({"type": "pass", "seat": 1})
+    assert hit(declared(b, card)) == 5
+
+
+def _lava_hammer() -> None:
+    """ "Deal 3 damage. If standing in lava, deal 4 damage instead.\""""
+    card = built("crucible", "hammer-strike")
+    assert hit(declared(battle(card), card)) == 3
+    assert hit(declared(battle(card, lava=True), card)) == 4
+
+
+def _precision() -> None:
+    """ "Deal 5 damage to specific component (you choose ...)": the attack names it (R-DMG-6)."""
+    card = built("emergent", "precision-strikes")
+    d = declared(battle(card), card, component="head")
+    assert (hit(d), d.component, d.component_roll) == (5, "head", None)
+
+
+def resolve_hit(
+    b: Battle, card: CardDef, damage: int, *, kill: bool, roll: tuple[int, int] = (3, 2)
+) -> list[Event]:
+    """Seat 0 hits seat 1 (ruleset 2.1) for `damage`, no blocks; seat 1 takes it from the
+    deck. With `kill`, seat 1 has 1 HP left and is defeated (R-DMG-9, survival face 4)."""
+    if kill:
+        arrange(b, DamageTaken(1, (), b.seat(1).deck[:-1], 0, None))
+        assert b.seat(1).hp == 1
+    events = attack(b, card, faces=[*roll, *[4] * damage])
+    assert one(events, DefenceRolled).final_damage == damage
+    answer: dict[str, Any] = {"type": "take_damage", "seat": 1, "hand": [], "deck": damage,
+                              "drawn": [FILLER] * damage}  # fmt: skip
+    if kill:
+        answer["drawn"] = [b.seat(1).deck[0].split("#")[0]]
+        answer["faces"] = [4]
+    events += b.do(answer)
+    assert b.seat(1).defeated == kill
+    return events
+
+
+def kill_reward(section: str, cid: str, damage: int, check: Callable[[Battle, bool], None]) -> None:
+    """ "If this destroys/kills the target, …": only when the attack defeats it (R-ADD-65)."""
+    card = built(section, cid)
+    for kill in (False, True):
+        b = battle(card, version="2.1", gap=reach(card))
+        resolve_hit(b, card, damage, kill=kill)
+        check(b, kill)
+
+
+def reach(card: CardDef) -> int:
+    assert card.range is not None
+    return card.range.low
+
+
+def shards(n: int, pool: str = "soul_shard") -> Callable[[Battle, bool], None]:
+    def check(b: Battle, kill: bool) -> None:
+        assert b.seat(0).tokens_of(pool) == (n if kill else 0)
+
+    return check
+
+
+def _kill_recovers(
+    section: str, cid: str, damage: int, n: int, pool: str = "", gained: int = 0
+) -> None:
+    card = built(section, cid)
+    for kill in (False, True):
+        b = battle(card, version="2.1")
+        junk = tuple(x for x in b.seat(0).hand if x.startswith(FILLER))[:n]
+        arrange(b, CardsDiscarded(0, junk, (), "arranged", "R-ADD-14"))
+        events = resolve_hit(b, card, damage, kill=kill)
+        assert len(of_type(events, CardsRecovered)) == kill
+        assert (set(junk) <= set(b.seat(0).hand)) == kill
+        if pool:
+            assert b.seat(0).tokens_of(pool) == (gained if kill else 0)
+
+
+def _phylactery_strike() -> None:
+    """ "Deal 6 damage. If this reduces target to 0 HP, gain 1 Heat. Recover 2 cards from discard pile.\""""
+    card = built("equipment", "phylactery-strike")
+    for kill in (False, True):
+        b = battle(card, version="2.1")
+        junk = tuple(x for x in b.seat(0).hand if x.startswith(FILLER))[:2]
+        arrange(b, CardsDiscarded(0, junk, (), "arranged", "R-ADD-14"))
+        events = resolve_hit(b, card, 6, kill=kill)
+        assert set(one(events, CardsRecovered).cards) == set(junk)
+        assert b.seat(0).heat == (1 if kill else 0)
+
+
+def _void_strike() -> None:
+    """ "Deal 4 damage. Apply 1 Taint to target. Bypasses all Defense.": Taint on a hit only."""
+    card = built("equipment", "void-strike")
+    assert check_attack("equipment", "void-strike", Attack(1, 4, MAX_DAMAGE)).seat(1).taint == 0
+    b = battle(card)
+    events = resolve_hit(b, card, 4, kill=False)
+    assert one(events, TaintChanged).seat == 1 and b.seat(1).taint == 1
+
+
+def _void_ward() -> None:
+    """ "Reduce damage by 2 (minimum 1). Apply 1 Taint to yourself.\""""
+    assert reactive("equipment", "void-ward", 2, 1).seat(0).taint == 1
+
+
+def _hp_condition(
+    section: str, cid: str, hp: int, base: Callable[[Battle], int], more: int
+) -> None:
+    """A gain that grows when the target is below N HP (R-ADD-59 `when`)."""
+    card = built(section, cid)
+    b = battle(card, version="2.1")
+    attack(b, card)
+    first = base(b)
+    b = battle(card, version="2.1")
+    arrange(b, DamageTaken(1, (), b.seat(1).deck[: 24 - hp], 0, None))
+    assert b.seat(1).hp == hp
+    attack(b, card)
+    assert base(b) == first + more
+
+
+def _soul_reaper() -> None:
+    """ "Deal 4 damage. If target is below 15 HP, recover 2 cards from discard pile instead of 1.\""""
+    check_attack("equipment", "soul-reaper", Attack(1, 4))
+
+    def recovered(b: Battle) -> int:
+        return sum(len(e.cards) for e in of_type(b.events, CardsRecovered))
+
+    card = built("equipment", "soul-reaper")
+    for hp, n in ((15, 1), (14, 2)):
+        b = battle(card, version="2.1")
+        junk = tuple(x for x in b.seat(0).hand if x.startswith(FILLER))[:2]
+        arrange(b, CardsDiscarded(0, junk, (), "arranged", "R-ADD-14"),
+                DamageTaken(1, (), b.seat(1).deck[: 24 - hp], 0, None))  # fmt: skip
+        attack(b, card)
+        assert recovered(b) == n, hp
+
+
+def _calculated_assault() -> None:
+    """ "Deal 3 damage. Gain 2 Credits. If target is below 20 HP, gain 3 Credits instead.\""""
+    check_attack("equipment", "calculated-assault", Attack(1, 3))
+    _hp_condition("equipment", "calculated-assault", 19, lambda b: b.seat(0).tokens_of("credit"), 1)
+    _hp_condition("equipment", "calculated-assault", 20, lambda b: b.seat(0).tokens_of("credit"), 0)
+
+
+def _salvage(cid: str, n: int, gained_taint: int) -> None:
+    """ "Spend N Soul Shards to recover N cards from discard pile. Gain T Taint.\""""
+    card = built("ossuarium", cid)
+    err = battle(card).refuse({"type": "play_card", "seat": 0, "card": f"{cid}#1"})
+    assert (err.code, err.rule) == ("spend_required", "R-ADD-61")
+    b = battle(card)
+    tokens(b, "soul_shard", n)
+    junk = tuple(x for x in b.seat(0).hand if x.startswith(FILLER))[:n]
+    arrange(b, CardsDiscarded(0, junk, (), "arranged", "R-ADD-14"))
+    events = play(b, cid, spend=True)
+    assert set(one(events, CardsRecovered).cards) == set(junk)
+    assert (b.seat(0).tokens_of("soul_shard"), b.seat(0).taint) == (0, gained_taint)
+
+
+def _conditional_draw(
+    section: str, cid: str, make_true: Callable[[Battle], None], **kw: Any
+) -> None:
+    """ "Draw 2 cards. If …, draw 3 cards instead.\""""
+    card = built(section, cid)
+    b = battle(card, **kw)
+    assert sum(len(e.cards) for e in of_type(play(b, cid, drawn=[FILLER] * 2), CardsDrawn)) == 2
+    b = battle(card, **kw)
+    make_true(b)
+    assert sum(len(e.cards) for e in of_type(play(b, cid, drawn=[FILLER] * 3), CardsDrawn)) == 3
+
+
+def _ash_cloak() -> None:
+    """ "Draw 2 cards. If standing in lava, draw 3 cards instead.\""""
+    card = built("crucible", "ash-cloak")
+    b = battle(card)
+    assert len(one(play(b, "ash-cloak", drawn=[FILLER] * 2), CardsDrawn).cards) == 2
+    b = battle(card, lava=True)
+    assert (
+        sum(len(e.cards) for e in of_type(play(b, "ash-cloak", drawn=[FILLER] * 3), CardsDrawn))
+        == 3
+    )
+
+
+SCENARIOS.update({
+    ("ossuarium", "soul-harvest"): lambda: kill_reward("ossuarium", "soul-harvest", 3, shards(3)),
+    ("ossuarium", "siphon-essence"): lambda: (check_attack("ossuarium", "siphon-essence", Attack(4, 2)),
+                                              kill_reward("ossuarium", "siphon-essence", 2, shards(2))),
+    ("ossuarium", "necrotic-touch"): lambda: kill_reward("ossuarium", "necrotic-touch", 2, shards(4)),
+    ("ossuarium", "soul-rend"): lambda: kill_reward("ossuarium", "soul-rend", 4, shards(3)),
+    ("ossuarium", "drain-life"): lambda: (check_attack("ossuarium", "drain-life", Attack(6, 5)),
+                                          kill_reward("ossuarium", "drain-life", 5, shards(4))),
+    ("ossuarium", "salvage-protocol"): lambda: _salvage("salvage-protocol", 3, 2),
+    ("ossuarium", "emergency-rebuild"): lambda: _salvage("emergency-rebuild", 5, 3),
+    ("equipment", "bone-scythe-strike"): lambda: _kill_recovers("equipment", "bone-scythe-strike", 2, 1),
+    ("equipment", "phylactery-strike"): _phylactery_strike,
+    ("equipment", "profit-margin"): lambda: kill_reward("equipment", "profit-margin", 5, shards(3, "credit")),
+    ("equipment", "soul-reaper"): _soul_reaper,
+    ("equipment", "calculated-assault"): _calculated_assault,
+    ("equipment", "void-strike"): _void_strike,
+    ("equipment", "void-ward"): _void_ward,
+    ("vestige-bloodlines", "devouring-maw"): lambda: _kill_recovers(
+        "vestige-bloodlines", "devouring-maw", 5, 2, "biomass", 3),
+    ("exchange", "hostile-takeover"): lambda: _kill_recovers("exchange", "hostile-takeover", 6, 2, "credit", 4),
+    ("emergent", "antenna-sense"): lambda: _conditional_draw(
+        "emergent", "antenna-sense", lambda b: tokens(b, "metamorph", 3)),
+    ("crucible", "ash-cloak"): _ash_cloak,
+})  # fmt: skip
+
+
+def _answer_maul(b: Battle, cid: str, **extra: Any) -> list[Event]:
+    b.do({"type": "attack", "seat": 1, "card": "test-maul#1", "target": 0,
+          "component": "chassis", "faces": [3, 2]})  # fmt: skip
+    return b.do({"type": "play_reactive", "seat": 0, "card": f"{cid}#1", "faces": [4, 4], **extra})
+
+
+def _stone_skin() -> None:
+    """ "Reduce damage from next attack by 2. Gain 1 Heat." (printed 1 SP, played for 0, R-ADD-67)"""
+    b = reactive("dwarves", "stone-skin", 2, 0)
+    assert (b.seat(0).heat, b.seat(0).sp_spent) == (1, 0)
+
+
+def _insurance_policy() -> None:
+    """ "Play when targeted by attack. Spend 2 Credits: Reduce damage by 4 (minimum 1).\""""
+    card = built("equipment", "insurance-policy")
+    b = battle(card, first=1)
+    b.do({"type": "attack", "seat": 1, "card": "test-maul#1", "target": 0,
+          "component": "chassis", "faces": [3, 2]})  # fmt: skip
+    err = b.refuse(
+        {"type": "play_reactive", "seat": 0, "card": "insurance-policy#1", "faces": [4, 4]}
+    )
+    assert (err.code, err.rule) == ("spend_required", "R-ADD-61")
+    b = battle(card, first=1)
+    tokens(b, "credit", 2)
+    rolled = one(_answer_maul(b, "insurance-policy", spend=True), DefenceRolled)
+    assert (rolled.reduction_applied, rolled.final_damage) == (4, 1)
+    assert b.seat(0).tokens_of("credit") == 0
+
+
+def _volcanic_ward() -> None:
+    """ "Reduce damage by 3 (minimum 1). If standing in lava, reduce by 4 instead.\""""
+    card = built("equipment", "volcanic-ward")
+    for lava, reduction in ((False, 3), (True, 4)):
+        b = battle(card, first=1, lava=lava)
+        rolled = one(_answer_maul(b, "volcanic-ward"), DefenceRolled)
+        assert (rolled.reduction_applied, rolled.final_damage) == (reduction, 1)
+
+
+def _flash_grenade(section: str) -> None:
+    """ "Deal 2 damage. Target has -1 to their next attack roll": +1 on its target number."""
+    card = built(section, "flash-grenade")
+    assert check_attack(section, "flash-grenade", Attack(4, 2)).seat(1).buff_to_hit == 0  # a miss
+    b = battle(card)
+    resolve_hit(b, card, 2, kill=False)
+    assert b.seat(1).buff_to_hit == 1
+
+
+SCENARIOS.update({
+    ("dwarves", "stone-skin"): _stone_skin,
+    ("equipment", "insurance-policy"): _insurance_policy,
+    ("equipment", "volcanic-ward"): _volcanic_ward,
+    ("equipment", "flash-grenade"): lambda: _flash_grenade("equipment"),
+    ("nomads", "flash-grenade"): lambda: _flash_grenade("nomads"),
+})  # fmt: skip
+
+
+def _next_own_turn(b: Battle, faces: tuple[int, ...] = ()) -> list[Event]:
+    """Seat 0 passes (drawing back to 6), seat 1 passes, round 2 gives seat 0 the first turn."""
+    b.do({"type": "pass", "seat": 0, "drawn": [FILLER] * (6 - len(b.seat(0).hand))})
+    return b.do({"type": "pass", "seat": 1, "faces": [6, 1, *faces]})
+
+
+def _passive_in_play(section: str, cid: str) -> Battle:
+    """A passive stays in play once played (R-ADD-68)."""
+    b = battle(built(section, cid))
+    play(b, cid)
+    assert f"{cid}#1" in b.seat(0).in_play and f"{cid}#1" not in b.seat(0).discard
+    return b
+
+
+def _bargain_struck() -> None:
+    """ "Passive: At start of your turn, gain 1 Bargain token. ... Maximum 10 Bargain tokens.\""""
+    b = _passive_in_play("wyrd-conclave", "bargain-struck")
+    assert one(_next_own_turn(b), TokensChanged).total == 1
+    b = _passive_in_play("wyrd-conclave", "bargain-struck")
+    tokens(b, "bargain", 10)
+    assert of_type(_next_own_turn(b), TokensChanged) == []
+    assert b.seat(0).tokens_of("bargain") == 10
+    assert ENTRIES[("wyrd-conclave", "bargain-struck")].campaign is not None
+
+
+def _photosynthesis_pendant() -> None:
+    """ "At start of your turn, recover 1 card from discard pile.\""""
+    b = _passive_in_play("elves", "photosynthesis-pendant")
+    junk = next(x for x in b.seat(0).hand if x.startswith(FILLER))
+    arrange(b, CardsDiscarded(0, (junk,), (), "arranged", "R-ADD-14"))
+    b.do({"type": "pass", "seat": 0, "drawn": [FILLER] * 2})
+    newest = b.seat(0).discard[-1]
+    events = b.do({"type": "pass", "seat": 1, "faces": [6, 1]})
+    assert one(events, CardsRecovered).cards == (newest,)
+
+
+def _corpse_fuel() -> None:
+    """ "Passive: Whenever an enemy is destroyed within 3 hexes, gain 2 Soul Shards.\""""
+    card = built("ossuarium", "corpse-fuel")
+    for gap, gained in ((1, 2), (4, 0)):
+        b = battle(card, gap=gap, hand=("gun",), version="2.1")
+        play(b, "corpse-fuel")
+        # Medium range at 4 hexes adds 1 to the target number (R-RNG-1): roll 6 there.
+        resolve_hit(
+            b, card_from_dict(CARDS["gun"]), 2, kill=True, roll=(3, 2) if gap < 4 else (4, 2)
+        )
+        assert b.seat(0).tokens_of("soul_shard") == gained, gap
+
+
+def _clan_vengeance() -> None:
+    """ "Each time you take Component Damage, your next attack deals +2 damage. This bonus
+    stacks": a strain critical failure (R-TRN-4) gives 1 Component Damage, so +2."""
+    b = _passive_in_play("dwarves", "clan-vengeance")
+    b.do({"type": "adjust_heat", "seat": 0, "heat": 10, "reason": "arranged"})
+    events = _next_own_turn(b, faces=(3,))  # the malfunction component roll: legs
+    assert one(events, BuffGained).damage == 2 and b.seat(0).buff_damage == 2
+
+
+SCENARIOS.update({
+    ("wyrd-conclave", "bargain-struck"): _bargain_struck,
+    ("elves", "photosynthesis-pendant"): _photosynthesis_pendant,
+    ("ossuarium", "corpse-fuel"): _corpse_fuel,
+    ("dwarves", "clan-vengeance"): _clan_vengeance,
+})  # fmt: skip
+
+
+def _move_after(section: str, cid: str, damage: int, hexes: int) -> None:
+    """ "Deal N damage. After attack resolves, move up to H hexes": a move at no SP for the
+    rest of the turn, hit or miss, once (R-ADD-69)."""
+    card = built(section, cid)
+    b = battle(card)
+    d = one(attack(b, card), AttackDeclared)  # a miss
+    assert hit(d) == damage and b.seat(0).free_move == hexes
+    path = [[0, 4], [0, 5], [0, 6]][: hexes + 1]
+    err = b.refuse({"type": "move", "seat": 0, "path": path, "free": True})
+    assert (err.code, err.rule) == ("path_too_long", "R-ADD-69")
+    spent = b.seat(0).sp_spent
+    moved = one(b.do({"type": "move", "seat": 0, "path": path[:hexes], "free": True}), CasketMoved)
+    assert (moved.cost, moved.by_card, b.seat(0).sp_spent) == (0, cid, spent)
+    err = b.refuse({"type": "move", "seat": 0, "path": [[1, 2 + hexes]], "free": True})
+    assert (err.code, err.rule) == ("no_free_move", "R-ADD-69")
+    unused = battle(card)
+    attack(unused, card)
+    unused.do({"type": "pass", "seat": 0, "drawn": [FILLER]})
+    assert unused.seat(0).free_move == 0  # lapses with the turn
+
+
+SCENARIOS.update({
+    ("equipment", "blade-dance"): lambda: _move_after("equipment", "blade-dance", 5, 1),
+    ("equipment", "hit-and-run"): lambda: _move_after("equipment", "hit-and-run", 7, 2),
+    ("nomads", "hit-and-run"): lambda: _move_after("nomads", "hit-and-run", 4, 2),
+    ("nomads", "feint-and-strike"): lambda: _move_after("nomads", "feint-and-strike", 5, 1),
+})  # fmt: skip
+
+
+def _breathe_the_core() -> None:
+    """ "Remove 1d3 Heat tokens.": a d6 halved, rounded up (R-ADD-67)."""
+    card = built("universal", "breathe-the-core")
+    for face, heat in ((1, 3), (4, 2), (5, 1)):
+        b = battle(card)
+        b.do({"type": "adjust_heat", "seat": 0, "heat": 4, "reason": "arranged"})
+        events = play(b, "breathe-the-core", faces=[face])
+        assert one(events, EffectRolled).total == 4 - heat and b.seat(0).heat == heat
+
+
+def _taint_bolt() -> None:
+    """ "Deal 4 damage at range 4. Apply 2 Taint to target. Ignores cover.\""""
+    card = built("equipment", "taint-bolt")
+    check_attack("equipment", "taint-bolt", Attack(4, 4))
+    b = battle(card, gap=2, cover=True)
+    base = plain_target_number(b, card)
+    assert base - declared(b, card).target_number == 2  # the fortification's +2, cancelled
+    b = battle(card)
+    resolve_hit(b, card, 4, kill=False)
+    assert b.seat(1).taint == 2
+
+
+def _liquidation_shot() -> None:
+    """ "Deal 4 damage at range 4. Spend 2 Credits: Ignore cover and +2 damage.\""""
+    card = built("equipment", "liquidation-shot")
+    b = battle(card, gap=2, cover=True)
+    base = plain_target_number(b, card)
+    d = declared(b, card)
+    assert (hit(d), d.target_number) == (4, base)
+    b = battle(card, gap=2, cover=True)
+    tokens(b, "credit", 2)
+    d = declared(b, card, spend=True)
+    assert (hit(d), base - d.target_number, b.seat(0).tokens_of("credit")) == (6, 2, 0)
+
+
+SCENARIOS.update({
+    ("universal", "breathe-the-core"): _breathe_the_core,
+    ("equipment", "taint-bolt"): _taint_bolt,
+    ("equipment", "liquidation-shot"): _liquidation_shot,
+})  # fmt: skip
+
+
+def _shuffle_in(section: str, cid: str, discarded: int, back: int, heat: int) -> None:
+    """Cards from the discard pile back into the deck, shuffled (R-ADD-62)."""
+    card = built(section, cid)
+    b = battle(card)
+    b.do({"type": "adjust_heat", "seat": 0, "heat": 4, "reason": "arranged"})
+    junk = tuple(x for x in b.seat(0).hand if x.startswith(FILLER))[:discarded]
+    arrange(b, CardsDiscarded(0, junk, (), "arranged", "R-ADD-14"))
+    deck = len(b.seat(0).deck)
+    moved = one(play(b, cid), CardsShuffledIn)
+    assert set(moved.cards) == set(junk[-back:]) and len(moved.cards) == back
+    assert len(b.seat(0).deck) == deck + back and b.seat(0).heat == heat
+    assert b.seat(0).discard == (*junk[: discarded - back], f"{cid}#1")
+
+
+SCENARIOS.update({
+    # "Remove 3 Heat. Recover 3 cards from discard pile to deck (shuffle)."
+    ("church", "absolution"): lambda: _shuffle_in("church", "absolution", 4, 3, 1),
+    # "Shuffle your discard pile back into your deck."
+    ("nomads", "winds-of-change"): lambda: _shuffle_in("nomads", "winds-of-change", 4, 4, 4),
+})  # fmt: skip
+
+
+def _draw_then_discard(section: str, cid: str, drawn: int, discarded: int) -> None:
+    """ "Draw N cards, then discard M cards (of your choice)": the player picks them after
+    the draw, from the whole hand, drawn cards included (R-ADD-62)."""
+    card = built(section, cid)
+    b = battle(card)
+    before = set(b.seat(0).hand)
+    events = play(b, cid, drawn=[FILLER] * drawn)
+    prompt = one(events, PromptOpened)
+    assert (prompt.kind, prompt.amount, prompt.rule) == ("discard", discarded, "R-ADD-62")
+    assert b.refuse({"type": "pass", "seat": 0}).code == "prompt_pending"
+    new = [x for x in b.seat(0).hand if x not in before][:discarded]
+    wrong = b.refuse({"type": "discard_down", "seat": 0, "cards": [*new, *before][: discarded + 1]})
+    assert (wrong.code, wrong.rule) == ("wrong_discard_count", "R-ADD-62")
+    gone = one(b.do({"type": "discard_down", "seat": 0, "cards": new}), CardsDiscarded)
+    assert gone.from_hand == tuple(new) and b.state.prompts == ()
+    assert b.state.active == 0 and len(b.seat(0).hand) == 5 + drawn - discarded
+
+
+SCENARIOS.update({
+    ("equipment", "scavenge"): lambda: _draw_then_discard("equipment", "scavenge", 2, 1),
+    ("nomads", "scavenge"): lambda: _draw_then_discard("nomads", "scavenge", 2, 1),
+    ("nomads", "scavengers-cunning"): lambda: _draw_then_discard("nomads", "scavengers-cunning", 3, 2),
+})  # fmt: skip
+
+
+def _dwarf_forge_fury() -> None:
+    """ "Deal 3 damage + 1 damage per Heat you currently have (max +6). Remove all Heat
+    after attack resolves.\""""
+    card = built("dwarves", "forge-fury")
+    for heat, damage in ((0, 3), (2, 5), (6, 9), (8, 9)):
+        b = battle(card)
+        if heat:
+            b.do({"type": "adjust_heat", "seat": 0, "heat": heat, "reason": "arranged"})
+        assert hit(declared(b, card)) == damage, heat
+        assert b.seat(0).heat == 0
+
+
+SCENARIOS[("dwarves", "forge-fury")] = _dwarf_forge_fury
+
+
+def _regenerative_shell() -> None:
+    """ "Spend 3 Biomass: Recover 2 cards from discard pile. You may only use this once
+    per round.\""""
+    card = built("equipment", "regenerative-shell")
+    b = battle(card, hand=(card.id,))
+    tokens(b, "biomass", 9)
+    junk = tuple(x for x in b.seat(0).hand if x.startswith(FILLER))[:2]
+    arrange(b, CardsDiscarded(0, junk, (), "arranged", "R-ADD-14"))
+    assert set(one(play(b, card.id, spend=True), CardsRecovered).cards) == set(junk)
+    again = {"type": "play_card", "seat": 0, "card": f"{card.id}#2", "spend": True}
+    err = b.refuse(again)
+    assert (err.code, err.rule) == ("use_limit_reached", "R-ADD-63")
+    b.do({"type": "pass", "seat": 0, "drawn": [FILLER]})
+    b.do({"type": "pass", "seat": 1, "faces": [6, 1]})  # round 2, seat 0 first
+    b.do(again)
+    assert b.seat(0).tokens_of("biomass") == 3
+
+
+SCENARIOS[("equipment", "regenerative-shell")] = _regenerative_shell
+
+
+def _executive_order() -> None:
+    """ "Deal 4 damage. Target has -2 SP next turn (economic pressure).\""""
+    card = built("exchange", "executive-order")
+    assert check_attack("exchange", "executive-order", Attack(6, 4)).seat(1).sp_penalty == 0
+    b = battle(card)
+    resolve_hit(b, card, 4, kill=False)
+    assert b.seat(1).sp_penalty == 2
+    events = b.do({"type": "pass", "seat": 0, "drawn": [FILLER]})  # seat 1's turn starts
+    assert (one(events, SpDrained).amount, b.seat(1).sp_max, b.seat(1).sp_penalty) == (2, 3, 0)
+
+
+def _confession() -> None:
+    """ "Target enemy's next attack: +2 to target number (harder for them to hit). Draw 1
+    card." (range 2 hexes)"""
+    card = built("church", "confession-under-duress")
+    b = battle(card, gap=2)
+    events = play(b, card.id, target=1, drawn=[FILLER])
+    assert one(events, BuffGained).seat == 1 and b.seat(1).buff_to_hit == 2
+    assert len(one(events, CardsDrawn).cards) == 1
+    far = battle(card, gap=3).refuse({"type": "play_card", "seat": 0, "card": f"{card.id}#1",
+                                      "target": 1, "drawn": [FILLER]})  # fmt: skip
+    assert (far.code, far.rule) == ("out_of_range", "R-RNG-2")
+    own = battle(card, gap=2).refuse({"type": "play_card", "seat": 0, "card": f"{card.id}#1",
+                                      "target": 0, "drawn": [FILLER]})  # fmt: skip
+    assert own.code == "not_an_enemy"
+
+
+SCENARIOS.update({
+    ("exchange", "executive-order"): _executive_order,
+    ("church", "confession-under-duress"): _confession,
+})  # fmt: skip
+
+
+def _counter(cid: str, reduction: int, check: Callable[[Battle], None]) -> None:
+    """ "Play when attacked in melee. ... Deal 2 damage to attacker (after attack
+    resolves)": only against a Melee attack; the attacker then takes 2 damage, choosing
+    hand or deck (R-DMG-6); a PIERCE face voids the card, counter included (R-ADD-58)."""
+    card = built("equipment", cid)
+    for pierce in (False, True):
+        b = battle(card, first=1)
+        b.do({"type": "attack", "seat": 1, "card": "test-maul#1", "target": 0,
+              "component": "chassis", "faces": [3, 2]})  # fmt: skip
+        rolled = one(_answer_maul_faces(b, cid, [5, 4] if pierce else [4, 4]), DefenceRolled)
+        assert rolled.final_damage == (2 if pierce else 2 - reduction)
+        events = b.do({"type": "take_damage", "seat": 0, "hand": [], "deck": rolled.final_damage,
+                       "drawn": [FILLER] * rolled.final_damage})  # fmt: skip
+        counters = [p for p in of_type(events, PromptOpened) if p.seat == 1]
+        if pierce:
+            assert counters == [] and b.state.prompts == ()
+            continue
+        assert (counters[0].kind, counters[0].amount) == ("take_damage", 2)
+        taken = b.do({"type": "take_damage", "seat": 1, "hand": [], "deck": 2,
+                      "drawn": [FILLER, FILLER]})  # fmt: skip
+        assert len(one(taken, DamageTaken).from_deck) == 2 and b.state.active == 1
+        check(b)
+    ranged = battle(card, first=1, opponent=("gun",))
+    ranged.do({"type": "attack", "seat": 1, "card": "gun#1", "target": 0,
+               "component": "chassis", "faces": [3, 2, 4, 4]})  # fmt: skip
+    assert [p.kind for p in ranged.state.prompts] == ["take_damage"]  # no reactive window
+
+
+def _answer_maul_faces(b: Battle, cid: str, faces: list[int]) -> list[Event]:
+    return b.do({"type": "play_reactive", "seat": 0, "card": f"{cid}#1", "faces": faces})
+
+
+SCENARIOS.update({
+    # "Play when attacked in melee. Reduce damage by 1. Deal 2 damage to attacker. Gain 1 Heat."
+    ("equipment", "magma-parry"): lambda: _counter(
+        "magma-parry", 1, lambda b: _heat_is(b, 0, 1)),
+    # "... Deal 2 damage to attacker after attack resolves. Gain 2 Biomass."
+    ("equipment", "feral-counter"): lambda: _counter(
+        "feral-counter", 0, lambda b: _tokens_are(b, "biomass", 2)),
+})  # fmt: skip
+
+
+def _heat_is(b: Battle, seat_n: int, heat: int) -> None:
+    assert b.seat(seat_n).heat == heat
+
+
+def _tokens_are(b: Battle, pool: str, n: int) -> None:
+    assert b.seat(0).tokens_of(pool) == n
+
+
+def _plants(cid: str, damage: int, n: int) -> None:
+    """ "Deal N damage. Plant S Thornvine seed(s) in target's hex": on a hit, at most 4 a
+    hex (R-ADD-66)."""
+    card = built("elves", cid)
+    assert (
+        check_attack("elves", cid, Attack(card.range.high if card.range else 1, damage)).state.seeds
+        == ()
+    )
+    b = battle(card)
+    resolve_hit(b, card, damage, kill=False)
+    assert b.state.seeds == ((0, 2, n),)
+    b = battle(card)
+    arrange(b, SeedsPlanted((0, 2), 3, 3, "arranged"))
+    resolve_hit(b, card, damage, kill=False)
+    assert b.state.seeds == ((0, 2, 4),)
+
+
+def _natures_wrath() -> None:
+    """ "Detonate all Thornvine seeds on the battlefield. Deal 2 damage per seed to enemies
+    in those hexes (max 8 damage per hex). Clear all seeds after detonation.\""""
+    card = built("elves", "natures-wrath")
+    b = battle(card)
+    arrange(b, SeedsPlanted((0, 2), 3, 3, "arranged"), SeedsPlanted((0, 3), 1, 1, "arranged"),
+            SeedsPlanted((1, 1), 2, 2, "arranged"))  # fmt: skip
+    events = play(b, "natures-wrath")
+    assert len(one(events, SeedsDetonated).hexes) == 3 and b.state.seeds == ()
+    prompts = of_type(events, PromptOpened)
+    assert [(p.seat, p.kind, p.amount) for p in prompts] == [(1, "take_damage", 6)]
+
+
+SCENARIOS.update({
+    ("elves", "thorn-blade-slash"): lambda: _plants("thorn-blade-slash", 3, 2),
+    ("elves", "vine-whip-lash"): lambda: _plants("vine-whip-lash", 2, 1),
+    ("elves", "natures-wrath"): _natures_wrath,
+})  # fmt: skip
+
+
+@pytest.mark.parametrize("key", AUTOMATED, ids=lambda k: f"{k[0]}/{k[1]}")
+def test_catalogued_card_does_what_its_text_says(key: tuple[str, str]) -> None:
+    entry: CatalogueEntry = ENTRIES[key]
+    assert entry.text  # the scenario's docstring or comment quotes it
+    SCENARIOS[key]()
+
+
+def test_an_attack_bonus_reads_the_state_before_the_card_resolves() -> None:
+    """R-ADD-59: the bonus is a BuffGained from the card, spent by its own attack."""
+    card = built("crucible", "volcanic-slash")
+    b = battle(card)
+    tokens(b, "forge", 3)
+    events = attack(b, card)
+    assert one(events, BuffGained).source == card.id
+    assert b.seat(0).buff_damage == 0
+
+
+def test_a_required_spend_is_refused_without_spend() -> None:
+    """R-ADD-61: spend on a card without a spend effect names the field."""
+    card = built("equipment", "faithful-thrust")
+    err = battle(card).refuse({"type": "attack", "seat": 0, "card": "faithful-thrust#1",
+                               "target": 1, "spend": True})  # fmt: skip
+    assert (err.code, err.rule) == ("unused_argument", "R-ADD-61")
+
+
+def test_heat_changed_events_name_the_card() -> None:
+    b = battle(built("crucible", "forge-call"))
+    assert "Forge Call" in one(play(b, "forge-call"), HeatChanged).reason
+    assert of_type(b.events, TokensChanged)[-1].source == "forge-call"
+
+
+def test_the_autoplayer_plays_catalogued_cards_through_legal_actions_only() -> None:
+    """The engine's legal actions cover the new vocabulary: a seeded digital battle between
+    two decks of catalogued cards runs under the greedy player, every command one `decide`
+    accepted, and its events replay to the same state."""
+    from battles.engine.battle import replay
+    from battles.engine.battle.autoplay import greedy_commands
+    from battles.engine.battle.decide import create
+
+    picks = [
+        [("equipment", c) for c in ("cleaving-strike", "contract-blade", "mercenary-strike",
+                                     "hostile-takeover", "expense-report", "regenerate")]
+        + [("crucible", "forge-call"), ("crucible", "forge-fury"), ("universal", "tattered-hope"),
+           ("universal", "ironstriders-rush"), ("nomads", "scavengers-cunning"),
+           ("equipment", "blade-dance"), ("church", "confession-under-duress")],
+        [("ossuarium", c) for c in ("soul-harvest", "soul-rend", "salvage-protocol", "bone-armor")]
+        + [("equipment", c) for c in ("anvil-breaker", "shield-wall", "chitin-plating",
+                                       "savage-claw", "bloodline-fury")]
+        + [("universal", "desperate-lunge"), ("wyrd-conclave", "bargain-struck"),
+           ("exchange", "executive-order")],
+    ]  # fmt: skip
+    cards: dict[str, CardDef] = {}
+    rows = []
+    for picked in picks:
+        row = []
+        extra = 30 - 2 * len(picked)  # R-TRN-1: 30 cards, two or three of each
+        for i, (section, cid) in enumerate(picked):
+            cards[cid] = built(section, cid)
+            row.append({"card": cid, "count": 3 if i < extra else 2})
+        rows.append(row)
+    doc = {
+        "name": "Catalogue autoplay",
+        "board": {"name": "Yard", "shape": {"kind": "hexagon", "radius": 4}, "hexes": []},
+        "rules": {"version": "2.1", "options": {}},
+        "dice": {"mode": "digital", "seed": 17, "seed_public": True},
+        "policy": "auto",
+        "cards": [c.as_dict() for c in cards.values()],
+        "seats": [
+            {**seat(0, at=(0, 3), facing=1), "deck": rows[0]},
+            {**seat(1, at=(0, -3), facing=4), "deck": rows[1]},
+        ],
+    }
+    events = create("catalogue-autoplay", doc)
+    played: set[str] = set()
+    state = replay(events)
+    for _, new, state in greedy_commands(replay(events), seed=3):
+        events += new
+        played |= {e.card.split("#")[0] for e in new if hasattr(e, "card") and "#" in e.card}
+        if state.round > 30:
+            break
+    assert replay(events) == state
+    assert len(played & set(cards)) >= 6, sorted(played)
+    assert any(isinstance(e, TokensChanged) and e.amount > 0 for e in events)
+    assert any(isinstance(e, TokensChanged) and e.amount < 0 for e in events)  # a spend
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_decks_of_catalogued_cards_play_through_legal_actions(seed: int) -> None:
+    """Two decks of 15 catalogued cards drawn at random, either ruleset, either prompt
+    policy: the greedy player drives up to 1,500 commands through legal actions only, every
+    one `decide` accepts, and the events replay to the state they led to."""
+    import random
+
+    from battles.engine.battle import replay
+    from battles.engine.battle.autoplay import greedy_commands
+    from battles.engine.battle.decide import create
+
+    rng = random.Random(seed)
+    cards: dict[str, CardDef] = {}
+    rows: list[list[dict[str, Any]]] = []
+    for _ in range(2):
+        row: list[dict[str, Any]] = []
+        for key in rng.sample(AUTOMATED, 15):
+            card = built(*key)
+            if card.id not in cards and card.id not in {r["card"] for r in row}:
+                cards[card.id] = card
+                row.append({"card": card.id, "count": 2})
+        for i in range(30 - 2 * len(row)):  # R-TRN-1: 30 cards
+            row[i % len(row)]["count"] += 1
+        rows.append(row)
+    doc = {
+        "name": "Catalogue mix",
+        "board": {"name": "Yard", "shape": {"kind": "hexagon", "radius": 4},
+                  "hexes": [{"q": 0, "r": 0, "terrain": "forest"}]},
+        "rules": {"version": rng.choice(["2.0", "2.1"]), "options": {}},
+        "dice": {"mode": "digital", "seed": seed, "seed_public": True},
+        "policy": rng.choice(["auto", "prompt"]),
+        "cards": [c.as_dict() for c in cards.values()],
+        "seats": [
+            {**seat(0, at=(0, 3), facing=1), "deck": rows[0]},
+            {**seat(1, at=(0, -3), facing=4, casket_class="heavy"), "deck": rows[1]},
+        ],
+    }  # fmt: skip
+    events = create(f"mix-{seed}", doc)
+    last = replay(events)
+    for n, (_, new, after) in enumerate(greedy_commands(replay(events), seed=seed)):
+        events += new
+        last = after
+        if n >= 1500:
+            break
+    assert replay(events) == last
