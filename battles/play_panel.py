@@ -232,7 +232,10 @@ def panel(
                 else _unplayable(state, seat, instance, offered_cards)
             )
             cards.append({**info, "instance": instance, "reason": reason})
-        hands.append({"seat": seat, "casket": c.name, "cards": cards})
+        # An overspend may be paid with hand cards instead of the deck's top (R-TRN-3):
+        # the page lets the player tick them wherever an offered action overspends.
+        pays = any(a.body.get("pay") and a.body.get("seat") == seat for a in actions)
+        hands.append({"seat": seat, "casket": c.name, "cards": cards, "pays": pays})
     # Which cards to lose or discard is the prompted player's choice (R-DMG-6, R-TRN-7):
     # beside the engine's suggested answers, a form to pick them from the hand.
     choices = []

@@ -376,3 +376,38 @@ def test_the_defender_ticks_the_hand_cards_to_lose_and_the_rest_comes_from_the_d
     assert len(after.seats[1].deck) <= deck - 2
     assert not player.errors
     player.context.close()
+
+
+def test_an_overspend_is_paid_with_the_hand_cards_the_player_ticks(
+    browser: Any, site: str, committed_db: None, tag: str
+) -> None:
+    """R-TRN-3: an offered overspend pays from the deck's top unless hand cards are ticked;
+    the page then sends those, and the engine records them as the payment."""
+    from tests.battles.played import played_battle
+
+    passwords_set(tag)
+    # Seed 1 after 55 commands: seat 0 (the GM's) may overspend on moves, 6 cards in hand.
+    running = played_battle(commands=55, tag=tag)
+    state = battle_state_at(battle=running)
+    assert state.active == 0 and not state.prompts
+    acting, seat = _open(browser, site, "gm" + tag, running), 0
+    move = acting.locator('#frame button[data-dest][data-command*="\\"deck\\":1"]').first
+    body = json.loads(move.get_attribute("data-command"))
+    assert body["pay"] == {"hand": [], "deck": 1}
+    tick = acting.locator(f'#frame input[data-overspend-card="{seat}"]').first
+    card = tick.get_attribute("value")
+    tick.check()
+    acting.locator("#frame details.moves summary").click()  # the list of moves
+    move.click()
+    acting.wait_for_function(
+        "h => Number(document.querySelector('#frame [data-step]').dataset.step) > h",
+        arg=state.version,
+        timeout=5000,
+    )
+    (paid,) = [
+        e
+        for e in battle_events(battle=running, after=state.version, limit=20)
+        if e.type == "OverspendPaid"
+    ]
+    assert paid.payload["from_hand"] == [card] and paid.payload["from_deck"] == []
+    acting.context.close()

@@ -252,10 +252,24 @@ if (viewer) {
     return true;
   }
 
+  // An overspend is paid from the deck's top as offered, or with the hand cards the player
+  // ticked (R-TRN-3); the engine checks the payment like any other.
+  function withTickedPayment(body) {
+    if (!body.pay) return body;
+    const owed = (body.pay.hand?.length ?? 0) + (body.pay.deck ?? 0);
+    const ticked = [...document.querySelectorAll(`#frame input[data-overspend-card="${body.seat}"]:checked`)]
+      .map((input) => input.value)
+      .filter((card) => card !== body.card);
+    if (!ticked.length) return body;
+    const hand = ticked.slice(0, owed);
+    return { ...body, pay: { hand, deck: owed - hand.length } };
+  }
+
   async function send(body, button, fromTable = false) {
     if (sending) return; // a double click sends once
     const play = document.querySelector("#frame [data-play]");
     if (!play) return;
+    if (!fromTable) body = withTickedPayment(body);
     if (play.dataset.table === "1" && !fromTable && askTable(body, button)) return;
     sending = true;
     for (const b of document.querySelectorAll("#frame [data-command]")) b.disabled = true;
