@@ -694,3 +694,21 @@ def test_the_command_id_probe_is_served_by_the_command_index_without_statistics(
     assert eventstore_sql.command_used_pg("p_command_id", "p_stream_type", "p_stream_id") in (
         function_body
     )
+
+
+@pytest.mark.django_db
+def test_payloads_with_quotes_backslashes_and_array_syntax_are_stored_exactly() -> None:
+    """The one-call append passes each command's payloads as one array literal (issue 16):
+    whatever text the JSON holds comes back unchanged, and the digest chain holds."""
+    stream = new_stream()
+    odd = [
+        {"text": 'say "hi", then \\ leave', "braces": "{a,b}", "nul": "\\u0000"},
+        {"text": '\\"}', "unicode": "Ünïcødé ✝", "newline": "a\nb\tc", "empty": ""},
+        {"list": [1, "2", None, {"x": ["{", "}"]}], "space": "  padded  "},
+    ]
+    events = [NewEvent("Odd", payload) for payload in odd]
+    append(stream=stream, expected_version=0, events=events, command_id=cmd())
+    append(stream=stream, expected_version=3, events=events, command_id='c"m\\d{1,2}')
+    assert [e.payload for e in read_stream(stream)] == odd * 2
+    assert read_stream(stream)[-1].command_id == 'c"m\\d{1,2}'
+    assert verify(stream).ok and verify(stream).checked == 6
