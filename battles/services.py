@@ -49,6 +49,7 @@ from battles.selectors import (
     battle_latest_command,
     battle_role,
     battle_state_at,
+    battle_state_remember,
     battle_status,
     battle_stream,
     users_by_username,
@@ -324,7 +325,7 @@ def battle_command_execute(
             return recorded
         raise ConcurrencyError(stream, expected_version, current)
 
-    state = battle_state_at(battle=battle, version=expected_version)
+    state = battle_state_at(battle=battle, version=expected_version, head=current)
     before = _state_before_latest(battle, command) if isinstance(command, Revert) else None
     secret = _dice_secret(battle, state)
     events = _decide_with_table_check(state, command, before, secret)
@@ -352,6 +353,7 @@ def battle_command_execute(
         return CommandResult(result.events, result.version, duplicate=True)
     _cache(battle, new_state)
     _snapshot_if_due(stream, expected_version, new_state)
+    battle_state_remember(battle=battle, state=new_state)
     return CommandResult(result.events, result.version, duplicate=False, state=new_state)
 
 
