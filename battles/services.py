@@ -48,6 +48,7 @@ from battles.selectors import (
     battle_command_events,
     battle_latest_command,
     battle_role,
+    battle_seats_of,
     battle_state_at,
     battle_state_remember,
     battle_status,
@@ -243,7 +244,7 @@ def _check_may_command(battle: Battle, actor: AbstractBaseUser, command: Command
         return
     if command.GM_ONLY:
         raise PermissionDenied(f"only the battle's GM may {command.NAME} (R-ADD-24)")
-    if not BattleSeat.objects.filter(battle=battle, seat=command.seat, player_id=actor.pk).exists():
+    if command.seat not in battle_seats_of(battle=battle, user=actor):
         raise PermissionDenied(f"you do not play seat {command.seat}; only its player or the GM do")
 
 
