@@ -17,7 +17,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
-from django.db import connection, transaction
+from django.db import connection
 from django.db.models import Max, Q, QuerySet
 
 from battles.codec import BATTLE_EVENTS, STREAM_TYPE
@@ -172,9 +172,9 @@ def battle_list_rows(*, user: User) -> list[dict[str, Any]]:
 # first v events, and the legal actions in it, are the same for every request that asks.
 # Each process keeps the latest few it computed: a player's poll of the legal actions at a
 # version already folded costs one query (the head) instead of a snapshot, up to 100 events
-# and the engine's search. Only what committed history gives is kept: a result computed
-# inside a transaction is kept when that transaction commits (a rolled-back append's
-# state is never seen again).
+# and the engine's search. Only what committed history gives is kept: results computed
+# in autocommit (every read saw committed events only), never inside a transaction, whose
+# own uncommitted appends a rollback could take back.
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -213,19 +213,11 @@ _ACTIONS: _Recent[tuple[str, int, str, frozenset[int] | None], tuple[LegalAction
 )
 
 
-def _once_committed(keep: Callable[[], None]) -> None:
-    """Keep a result now if it comes from committed rows (autocommit: every read saw only
-    committed events), else when the transaction it was read in commits."""
-    if connection.in_atomic_block:
-        transaction.on_commit(keep)
-    else:
+def _keep_if_committed(keep: Callable[[], None]) -> None:
+    """Keep a result only if it was computed in autocommit: then every read behind it saw
+    committed events only. Inside a transaction (a service's) nothing is kept."""
+    if connection.get_autocommit():
         keep()
-
-
-def battle_state_remember(*, battle: Battle, state: BattleState) -> None:
-    """A command's new state, for the next reads at its version (once it commits)."""
-    key = (str(battle.id), state.version, ENGINE_VERSION)
-    _once_committed(lambda: _STATES.put(key, state))
 
 
 def battle_state_at(
@@ -259,7 +251,8 @@ def battle_state_at(
     )
     if state is None:
         raise InvalidInput("at", f"battle {battle.id} has no events")
-    battle_state_remember(battle=battle, state=state)
+    key = (battle_id, version, ENGINE_VERSION)
+    _keep_if_committed(lambda: _STATES.put(key, state))
     return state
 
 
@@ -282,7 +275,7 @@ def _legal_actions(
     actions = _ACTIONS.get(key)
     if actions is None:
         found = tuple(legal_actions(state) if seats is None else legal_actions(state, seats))
-        _once_committed(lambda: _ACTIONS.put(key, found))
+        _keep_if_committed(lambda: _ACTIONS.put(key, found))
         actions = found
     return list(actions)
 

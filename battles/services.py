@@ -50,7 +50,6 @@ from battles.selectors import (
     battle_role,
     battle_seats_of,
     battle_state_at,
-    battle_state_remember,
     battle_status,
     battle_stream,
     users_by_username,
@@ -354,7 +353,6 @@ def battle_command_execute(
         return CommandResult(result.events, result.version, duplicate=True)
     _cache(battle, new_state)
     _snapshot_if_due(stream, expected_version, new_state)
-    battle_state_remember(battle=battle, state=new_state)
     return CommandResult(result.events, result.version, duplicate=False, state=new_state)
 
 

@@ -1,9 +1,10 @@
 """Reads at a version already folded (issue 16): each process keeps the states and legal
 actions it computed from committed history, so a poll at an unchanged version reads only
-the stream's head; what a rolled-back transaction saw is never kept.
+the stream's head; what a transaction read or decided is never kept.
 
-Committed for real (conftest `committed_db`): the caches keep only committed history, and
-a test's wrapping transaction never commits. Fresh usernames and battles each time.
+Committed for real (conftest `committed_db`): the caches keep only what autocommit reads
+computed, and a test's wrapping transaction would hide everything. Fresh usernames and
+battles each time.
 """
 
 from __future__ import annotations
@@ -82,8 +83,9 @@ def test_kept_and_incremental_states_equal_the_fold_of_the_whole_stream(
 ) -> None:
     gm, _, battle = committed_battle()
     play(battle, gm, 25)
-    head = battle_state_at(battle=battle)  # the last command's own state, kept on commit
+    head = battle_state_at(battle=battle)  # on from the state the last poll kept
     assert state_to_dict(head) == folded_from_scratch(battle)
+    assert state_to_dict(battle_state_at(battle=battle)) == folded_from_scratch(battle)  # kept
     for version in range(1, head.version + 1):  # each from the one kept before it
         kept = battle_state_at(battle=battle, version=version)
         assert state_to_dict(kept) == folded_from_scratch(battle, version), version
