@@ -16,6 +16,7 @@ from typing import Any
 from uuid import UUID
 
 from django.conf import settings
+from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -33,7 +34,7 @@ from battles.codec import BATTLE_EVENTS
 from battles.engine.battle import BattleState, public_payload, state_view
 from battles.engine.battle.fairness import DICE_STATUSES
 from battles.engine.errors import InvalidInput
-from battles.models import Battle
+from battles.models import Battle, BattleSeat
 from penance_site.api import ConflictOutput, ErrorsOutput, RefusalOutput, SignedInView
 from penance_site.api_fields import BoardField, StrictIntegerField, StrictSerializer, TypedInput
 from penance_site.eventstore.store import (
@@ -295,7 +296,9 @@ def _event(e: RecordedEvent, viewer: selectors.Viewer) -> dict[str, Any]:
 class BattlesView(SignedInView):
     def battle(self, request: Request, battle_id: UUID) -> tuple[Battle, str]:
         """The battle and the user's role in it; 404 if none, 403 if not part of it."""
-        battles = Battle.objects.select_related("gm").prefetch_related("seats__player")
+        # Seats with their players in one query; role and seats are read from them.
+        seats = Prefetch("seats", queryset=BattleSeat.objects.select_related("player"))
+        battles = Battle.objects.select_related("gm").prefetch_related(seats)
         battle = get_object_or_404(battles, pk=battle_id)
         role = selectors.battle_role(battle=battle, user=request.user)
         if role is None:

@@ -7,13 +7,17 @@ events after it; snapshots of another engine version are ignored.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
+from django.db import connection
 from django.db.models import Max, Q, QuerySet
 
 from battles.codec import BATTLE_EVENTS, STREAM_TYPE
@@ -32,7 +36,7 @@ from battles.engine.battle import (
 )
 from battles.engine.errors import InvalidInput
 from battles.engine.ruleset import ENGINE_VERSION
-from battles.models import Battle, BattleSeat, BattleWatcher
+from battles.models import Battle, BattleWatcher
 from penance_site.eventstore.models import Event
 from penance_site.eventstore.store import (
     RecordedEvent,
@@ -74,12 +78,15 @@ def battle_stream(*, battle: Battle) -> StreamRef:
 
 
 def battle_role(*, battle: Battle, user: User) -> str | None:
-    """`gm`, `player`, `watcher` or None (not part of this battle)."""
+    """`gm`, `player`, `watcher` or None (not part of this battle).
+
+    The seats come from `battle.seats.all()`: the rows the API's views prefetched with the
+    battle (no query), else one query for the battle's few seats."""
     if not user.is_authenticated:
         return None
     if battle.gm_id == user.pk:
         return "gm"
-    if BattleSeat.objects.filter(battle=battle, player_id=user.pk).exists():
+    if any(s.player_id == user.pk for s in battle.seats.all()):
         return "player"
     if BattleWatcher.objects.filter(battle=battle, user_id=user.pk).exists():
         return "watcher"
@@ -87,12 +94,11 @@ def battle_role(*, battle: Battle, user: User) -> str | None:
 
 
 def battle_seats_of(*, battle: Battle, user: User) -> frozenset[int]:
-    """The seats `user` plays in `battle` (a player may hold several)."""
+    """The seats `user` plays in `battle` (a player may hold several); as `battle_role`,
+    from the prefetched seats when there are some."""
     if not user.is_authenticated:
         return frozenset()
-    return frozenset(
-        BattleSeat.objects.filter(battle=battle, player_id=user.pk).values_list("seat", flat=True)
-    )
+    return frozenset(s.seat for s in battle.seats.all() if s.player_id == user.pk)
 
 
 def battle_viewer(*, battle: Battle, user: User, head: BattleState | None = None) -> Viewer:
@@ -160,27 +166,118 @@ def battle_list_rows(*, user: User) -> list[dict[str, Any]]:
     ]
 
 
-def battle_state_at(*, battle: Battle, version: int | None = None) -> BattleState:
+# --- folded states and legal actions of committed history, per process (issue 16) ---------
+#
+# A stream's events never change once committed (append-only), so the state after its
+# first v events, and the legal actions in it, are the same for every request that asks.
+# Each process keeps the latest few it computed: a player's poll of the legal actions at a
+# version already folded costs one query (the head) instead of a snapshot, up to 100 events
+# and the engine's search. Only what committed history gives is kept: results computed
+# in autocommit (every read saw committed events only), never inside a transaction, whose
+# own uncommitted appends a rollback could take back.
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class _Recent(Generic[K, V]):
+    """The `size` most recently used entries (threaded workers share it: a lock)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[K, V] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: K) -> V | None:
+        with self._lock:
+            value = self._items.get(key)
+            if value is not None:
+                self._items.move_to_end(key)
+            return value
+
+    def put(self, key: K, value: V) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+_STATES: _Recent[tuple[str, int, str], BattleState] = _Recent(256)
+_ACTIONS: _Recent[tuple[str, int, str, frozenset[int] | None], tuple[LegalAction, ...]] = _Recent(
+    512
+)
+
+
+def _keep_if_committed(keep: Callable[[], None]) -> None:
+    """Keep a result only if it was computed in autocommit: then every read behind it saw
+    committed events only. Inside a transaction (a service's) nothing is kept."""
+    if connection.get_autocommit():
+        keep()
+
+
+def battle_state_at(
+    *, battle: Battle, version: int | None = None, head: int | None = None
+) -> BattleState:
     """The battle after its first `version` events (None: all of them).
 
-    The nearest snapshot of this engine version at or before `version`, then the
-    events after it; a version outside 1..head is an InvalidInput naming `at`.
+    A state this process folded at that version before (committed history), else the
+    nearest state of this process or snapshot of this engine version at or before
+    `version`, then the events after it. A version outside 1..head is an InvalidInput
+    naming `at`. `head` is the stream's version when the caller has just read it.
     """
     stream = battle_stream(battle=battle)
-    head = stream_version(stream)
+    if head is None:
+        head = stream_version(stream)
     if version is None:
         version = head
     elif not 1 <= version <= head:
         raise InvalidInput("at", f"must be a version from 1 to {head}, got {version}")
-    snapshot = snapshot_load(stream=stream, engine_version=ENGINE_VERSION, at_or_before=version)
-    state = state_from_dict(snapshot.state) if snapshot else None
-    after = snapshot.version if snapshot else 0
+    battle_id = str(battle.id)
+    cached = _STATES.get((battle_id, version, ENGINE_VERSION))
+    if cached is not None:
+        return cached
+    state = _recent_state_before(battle_id, version)
+    if state is None:
+        snapshot = snapshot_load(stream=stream, engine_version=ENGINE_VERSION, at_or_before=version)
+        state = state_from_dict(snapshot.state) if snapshot else None
+    after = state.version if state else 0
     state = BATTLE_EVENTS.fold(
         evolve, read_stream(stream, after_version=after, up_to_version=version), state
     )
     if state is None:
         raise InvalidInput("at", f"battle {battle.id} has no events")
+    key = (battle_id, version, ENGINE_VERSION)
+    _keep_if_committed(lambda: _STATES.put(key, state))
     return state
+
+
+def _recent_state_before(battle_id: str, version: int) -> BattleState | None:
+    """The latest state this process keeps of the battle within one snapshot interval
+    before `version`: folding on from it reads fewer events than from a snapshot."""
+    every: int = settings.PENANCE_SNAPSHOT_EVERY
+    for earlier in range(version - 1, max(version - every, 0), -1):
+        state = _STATES.get((battle_id, earlier, ENGINE_VERSION))
+        if state is not None:
+            return state
+    return None
+
+
+def _legal_actions(
+    battle: Battle, state: BattleState, seats: frozenset[int] | None
+) -> list[LegalAction]:
+    """legal_actions(state, seats) (None: every seat), kept per version as the states are."""
+    key = (str(battle.id), state.version, ENGINE_VERSION, seats)
+    actions = _ACTIONS.get(key)
+    if actions is None:
+        found = tuple(legal_actions(state) if seats is None else legal_actions(state, seats))
+        _keep_if_committed(lambda: _ACTIONS.put(key, found))
+        actions = found
+    return list(actions)
 
 
 def battle_head_version(*, battle: Battle) -> int:
@@ -213,11 +310,11 @@ def battle_legal_actions(*, battle: Battle, user: User) -> tuple[int, list[Legal
     state = battle_state_at(battle=battle)
     role = battle_role(battle=battle, user=user)
     if role == "gm":
-        return state.version, list(legal_actions(state))
+        return state.version, _legal_actions(battle, state, None)
     seats = battle_seats_of(battle=battle, user=user)
     if not seats:
         return state.version, []
-    return state.version, list(legal_actions(state, seats))
+    return state.version, _legal_actions(battle, state, seats)
 
 
 def battle_setup(*, battle: Battle) -> dict[str, Any]:
@@ -475,10 +572,10 @@ def battle_play_status(*, battle: Battle, user: User) -> PlayStatus:
     seats = battle_seats_of(battle=battle, user=user)
     reason_seats: frozenset[int] = frozenset()
     if role == "gm":
-        actions = list(legal_actions(state))
+        actions = _legal_actions(battle, state, None)
         reason_seats = frozenset(c.seat for c in state.seats) - seats
     else:
-        actions = list(legal_actions(state, seats)) if seats else []
+        actions = _legal_actions(battle, state, seats) if seats else []
     waiting = battle_waiting_for(battle=battle, state=state)
     message, rule = _waiting_message(state, waiting)
     return PlayStatus(state.version, actions, waiting, state.over, message, rule, reason_seats)

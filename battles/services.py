@@ -48,6 +48,7 @@ from battles.selectors import (
     battle_command_events,
     battle_latest_command,
     battle_role,
+    battle_seats_of,
     battle_state_at,
     battle_status,
     battle_stream,
@@ -252,7 +253,7 @@ def _check_may_command(battle: Battle, actor: AbstractBaseUser, command: Command
         return
     if command.GM_ONLY:
         raise PermissionDenied(f"only the battle's GM may {command.NAME} (R-ADD-24)")
-    if not BattleSeat.objects.filter(battle=battle, seat=command.seat, player_id=actor.pk).exists():
+    if command.seat not in battle_seats_of(battle=battle, user=actor):
         raise PermissionDenied(f"you do not play seat {command.seat}; only its player or the GM do")
 
 
@@ -334,7 +335,7 @@ def battle_command_execute(
             return recorded
         raise ConcurrencyError(stream, expected_version, current)
 
-    state = battle_state_at(battle=battle, version=expected_version)
+    state = battle_state_at(battle=battle, version=expected_version, head=current)
     before = _state_before_latest(battle, command) if isinstance(command, Revert) else None
     secret = _dice_secret(battle, state)
     events = _decide_with_table_check(state, command, before, secret)

@@ -1,22 +1,32 @@
 """Benchmark: commands per second through `eventstore.append` on PostgreSQL.
 
-Each command appends 3 events in one transaction. Measured in the same run, on the
-same PostgreSQL, interleaved:
+Each command appends 3 events, one transaction per command. Measured in the same run,
+on the same PostgreSQL, interleaved (the bench prints what each loop sends):
 
-- raw psycopg INSERT of the same three rows per transaction (no lock, no version
-  check, no idempotency lookup): the floor of what any append can cost;
-- raw psycopg doing what `append` must (the stream's lock, the head and command id
-  read, the INSERT): what is left between it and `append` is Django and Python;
+- `append`: called outside any transaction, as a script or an import would; on the
+  usual path it is one statement in autocommit (the function call that locks, checks
+  the guessed head and the command id, and inserts): one round trip, one transaction;
+- `append in atomic`: `with transaction.atomic(): append(...)`, as a service calls it:
+  BEGIN, the function call, COMMIT;
+- `raw INSERT`: plain psycopg, `with conn.transaction(): INSERT` of the same three rows
+  (BEGIN, one multi-row INSERT, COMMIT), no lock, no version check, no idempotency
+  lookup; the baseline of issue 2;
+- `raw INSERT autocommit`: the same INSERT alone in autocommit: one round trip, the
+  cheapest correct way to write the rows in one transaction;
+- `raw lock+read+INSERT`: plain psycopg doing what `append`'s slow path does (BEGIN,
+  the stream's lock, the head and command id read, the INSERT, COMMIT);
 - the `eventsourcing` library (a common choice for event sourcing in Python): its
   `Application.save` of an aggregate with 3 new events, on its own tables in the same
   database (bench-only requirement: bench/requirements.txt).
 
-One line per writer count; with 8 writers each writes its own stream. Run:
+Each loop computes the same digest chain in Python. One line per writer count; with 8
+writers each writes its own stream, from 8 threads of this process. Run:
 
     .venv/bin/pip install -r bench/requirements.txt
     DATABASE_URL=postgres://root@127.0.0.1:5432/test .venv/bin/python bench/append.py
 
-It creates and drops its own database (test_<name>), so no data is left behind.
+It creates and drops its own database (`<name>_bench_append`, bench/benchdb.py), so
+no data is left behind.
 Targets (issue 16): one writer at least as fast as the eventsourcing library and at
 least 0.7 of raw INSERT; 8 writers on 8 streams at least 1.8 times one writer.
 """
@@ -46,8 +56,9 @@ import django
 django.setup()
 
 import psycopg  # noqa: E402
-from django.db import connection, connections  # noqa: E402
+from django.db import connection, connections, transaction  # noqa: E402
 
+from bench.benchdb import throwaway_database  # noqa: E402
 from penance_site.eventstore.store import (  # noqa: E402
     NewEvent,
     StreamRef,
@@ -91,22 +102,25 @@ def events_for(i: int) -> list[NewEvent]:
     ]
 
 
-def run_append(writers: int, commands_per_writer: int) -> float:
-    """Commands/second through `append`, each writer on its own stream."""
+def run_append(writers: int, commands_per_writer: int, atomic: bool = False) -> float:
+    """Commands/second through `append`, each writer on its own stream; with `atomic`,
+    each append inside `transaction.atomic()` of its own, as a service makes it."""
     barrier = threading.Barrier(writers + 1)
 
     def writer() -> None:
         stream = StreamRef("bench", uuid.uuid4().hex)
+        wrap = transaction.atomic if atomic else contextlib.nullcontext
         try:
             barrier.wait()
             for i in range(commands_per_writer):
-                append(
-                    stream=stream,
-                    expected_version=3 * i,
-                    events=events_for(i),
-                    command_id=uuid.uuid4().hex,
-                    metadata={"actor": 1, "rules_version": "2.0"},
-                )
+                with wrap():
+                    append(
+                        stream=stream,
+                        expected_version=3 * i,
+                        events=events_for(i),
+                        command_id=uuid.uuid4().hex,
+                        metadata={"actor": 1, "rules_version": "2.0"},
+                    )
         finally:
             connections.close_all()
 
@@ -128,23 +142,31 @@ INSERT = (
 HEAD = (
     "SELECT (SELECT version FROM eventstore_event WHERE stream_type = 'rawbench' AND "
     "stream_id = %s ORDER BY version DESC LIMIT 1), "
-    "EXISTS (SELECT 1 FROM eventstore_event WHERE command_id = %s AND "
-    "stream_type = 'rawbench' AND stream_id = %s)"
+    "EXISTS (SELECT 1 FROM (SELECT stream_type, stream_id FROM eventstore_event "
+    "WHERE command_id = %s OFFSET 0) used WHERE used.stream_type = 'rawbench' "
+    "AND used.stream_id = %s)"
 )
 
 
-def run_raw(dsn: str, writers: int, commands_per_writer: int, same_protocol: bool = False) -> float:
-    """Commands/second of plain psycopg INSERTs of the same rows, one transaction each.
+def run_raw(
+    dsn: str,
+    writers: int,
+    commands_per_writer: int,
+    same_protocol: bool = False,
+    autocommit: bool = False,
+) -> float:
+    """Commands/second of plain psycopg INSERTs of the same rows, one transaction each:
+    BEGIN, INSERT, COMMIT, or with `autocommit` the INSERT alone (a single statement is a
+    transaction of its own).
 
     With `same_protocol`, each transaction also takes the stream's lock and reads the
-    stream head and the command id, as `append` must: what is left between that
-    and `append` is the cost of Django and of this project's Python.
+    stream head and the command id, as `append`'s slow path does.
     """
     barrier = threading.Barrier(writers + 1)
 
     def writer() -> None:
         stream_id = uuid.uuid4().hex
-        with psycopg.connect(dsn) as conn:
+        with psycopg.connect(dsn, autocommit=autocommit) as conn:
             barrier.wait()
             previous = ""
             for i in range(commands_per_writer):
@@ -177,6 +199,9 @@ def run_raw(dsn: str, writers: int, commands_per_writer: int, same_protocol: boo
                         now,
                         digest,
                     ]
+                if autocommit:
+                    conn.execute(INSERT, params)
+                    continue
                 with conn.transaction():
                     if same_protocol:
                         # The statements append adds for correctness, without Django.
@@ -188,6 +213,16 @@ def run_raw(dsn: str, writers: int, commands_per_writer: int, same_protocol: boo
                     conn.execute(INSERT, params)
 
     return timed(writer, writers, barrier) * commands_per_writer
+
+
+LOOPS = {
+    "append": "outside a transaction: one autocommit statement (the append function)",
+    "append in atomic": "transaction.atomic(): BEGIN, the append function, COMMIT",
+    "raw INSERT": "psycopg conn.transaction(): BEGIN, one 3-row INSERT, COMMIT",
+    "raw INSERT autocommit": "psycopg autocommit: the 3-row INSERT alone",
+    "raw lock+read+INSERT": "psycopg: BEGIN, lock, head and command id read, INSERT, COMMIT",
+    "eventsourcing save": "eventsourcing 9.5.6 Application.save of 3 new events",
+}
 
 
 def eventsourcing_app(dbname: str, settings_dict: dict[str, object], writers: int) -> object:
@@ -254,8 +289,7 @@ def main() -> None:
     if connection.vendor != "postgresql":
         sys.exit("bench/append.py measures PostgreSQL: set DATABASE_URL=postgres://…")
 
-    test_db = connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
-    try:
+    with throwaway_database("append") as test_db:
         settings_dict = connection.settings_dict
         dsn = psycopg.conninfo.make_conninfo(
             dbname=test_db,
@@ -269,31 +303,40 @@ def main() -> None:
             f"Python {platform.python_version()}, PostgreSQL {connection.pg_version}"
         )
         print(f"date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC")
+        for name, what in LOOPS.items():
+            print(f"  {name}: {what}")
+        loops: dict[str, Callable[[int, int], float]] = {
+            "append": run_append,
+            "append in atomic": functools.partial(run_append, atomic=True),
+            "raw INSERT": functools.partial(run_raw, dsn),
+            "raw INSERT autocommit": functools.partial(run_raw, dsn, autocommit=True),
+            "raw lock+read+INSERT": functools.partial(run_raw, dsn, same_protocol=True),
+        }
         one_writer = 0.0
         for writers, per_writer in ((1, args.commands), (8, max(args.commands // 4, 50))):
             library = eventsourcing_app(test_db, settings_dict, writers)
-            run_raw(dsn, writers, 50)  # warm-up
-            run_append(writers, 50)
-            run_eventsourcing(library, writers, 50)
-            raw, same, ours, lib = [], [], [], []
-            for _ in range(args.repeats):  # interleaved, so drift hits all four alike
-                raw.append(run_raw(dsn, writers, per_writer))
-                same.append(run_raw(dsn, writers, per_writer, same_protocol=True))
-                ours.append(run_append(writers, per_writer))
-                lib.append(run_eventsourcing(library, writers, per_writer))
+            loops["eventsourcing save"] = functools.partial(run_eventsourcing, library)
+            rates: dict[str, list[float]] = {name: [] for name in loops}
+            for loop in loops.values():  # warm-up
+                loop(writers, 50)
+            for repeat in range(args.repeats):  # interleaved, so drift hits all alike
+                order = list(loops.items())
+                for name, loop in order if repeat % 2 == 0 else order[::-1]:
+                    rates[name].append(loop(writers, per_writer))
             library.close()  # type: ignore[attr-defined]
-            raw_m, same_m, ours_m, lib_m = (statistics.median(x) for x in (raw, same, ours, lib))
-            one_writer = one_writer or ours_m
+            m = {name: statistics.median(values) for name, values in rates.items()}
+            one_writer = one_writer or m["append"]
             print(
-                f"{writers} writer(s): append {ours_m:6.0f} cmd/s | raw INSERT {raw_m:6.0f}"
-                f" | raw lock+read+INSERT {same_m:6.0f} | eventsourcing save {lib_m:6.0f}"
-                f" | append / raw INSERT {ours_m / raw_m:.2f}, / raw same protocol "
-                f"{ours_m / same_m:.2f}, / eventsourcing {ours_m / lib_m:.2f}, / 1 writer "
-                f"{ours_m / one_writer:.2f}  (3 events per command, median of {args.repeats})"
+                f"{writers} writer(s), cmd/s, median of {args.repeats}: "
+                + " | ".join(f"{name} {rate:.0f}" for name, rate in m.items())
             )
-    finally:
-        connections.close_all()
-        connection.creation.destroy_test_db(test_db, verbosity=0)
+            print(
+                f"  append / raw INSERT {m['append'] / m['raw INSERT']:.2f}, "
+                f"/ raw INSERT autocommit {m['append'] / m['raw INSERT autocommit']:.2f}; "
+                f"append in atomic / raw INSERT {m['append in atomic'] / m['raw INSERT']:.2f}; "
+                f"append / eventsourcing {m['append'] / m['eventsourcing save']:.2f}; "
+                f"append / 1 writer {m['append'] / one_writer:.2f}"
+            )
 
 
 if __name__ == "__main__":

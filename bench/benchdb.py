@@ -1,8 +1,10 @@
 """A throwaway database for one bench run (imported by the benches beside it).
 
-SQLite: a file in a temporary directory. A server (PostgreSQL): `test_bench_<label>`,
-a name apart from pytest's `test_<name>`, so a concurrent test run's database is safe
-from autoclobber. The events table refuses DELETE, so every run starts from a new one.
+SQLite: a file in a temporary directory. A server (PostgreSQL): `<name>_bench_<label>`,
+where `<name>` is the database DATABASE_URL names (`test_bench_<label>` for
+`…/test`): apart from pytest's `test_<name>`, so a concurrent test run's database is
+safe from autoclobber, and apart from another user's benches when each has a database
+name of its own. The events table refuses DELETE, so every run starts from a new one.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ def throwaway_database(label: str) -> Iterator[str]:
         tmp = tempfile.TemporaryDirectory(prefix=f"bench-{label}-")
         name = str(Path(tmp.name) / "bench.sqlite3")
     else:
-        name = f"test_bench_{label}"
+        name = f"{connection.settings_dict['NAME']}_bench_{label}"
     connection.settings_dict.setdefault("TEST", {})["NAME"] = name
     connection.creation.create_test_db(verbosity=0, autoclobber=True, keepdb=False)
     try:

@@ -76,6 +76,10 @@ class Tally:
     step_ms: list[float] = field(default_factory=list)
     read_ms: list[float] = field(default_factory=list)
     accepted: dict[tuple[str, str], list[int]] = field(default_factory=dict)
+    # Every request of the round: (start, end) in perf_counter seconds, and the command's
+    # (start, end) apart, to see whether the slowest commands shared a stall.
+    spans: list[tuple[float, float]] = field(default_factory=list)
+    command_spans: list[tuple[float, float]] = field(default_factory=list)
     stale: int = 0
     errors: list[str] = field(default_factory=list)
 
@@ -88,8 +92,9 @@ class Tally:
 class Client:
     """One user's keep-alive connection, with its token."""
 
-    def __init__(self, port: int, token: str) -> None:
+    def __init__(self, port: int, token: str, tally: Tally | None = None) -> None:
         self.port = port
+        self.tally = tally
         self.headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
 
@@ -104,13 +109,17 @@ class Client:
             self.conn.close()
             self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
             raise
-        elapsed = (time.perf_counter() - start) * 1000
-        return response.status, json.loads(raw) if raw else None, elapsed
+        end = time.perf_counter()
+        if self.tally is not None:
+            self.tally.add(spans=(start, end))
+            if method == "POST":
+                self.tally.add(command_spans=(start, end))
+        return response.status, json.loads(raw) if raw else None, (end - start) * 1000
 
 
 def player(port: int, token: str, battle: str, deadline: float, think: float, tally: Tally):
     rng = random.Random(f"{battle}{token}")
-    client = Client(port, token)
+    client = Client(port, token, tally)
     while time.monotonic() < deadline:
         try:
             status, body, ms = client.call("GET", f"/api/battles/{battle}/legal-actions")
@@ -139,7 +148,7 @@ def player(port: int, token: str, battle: str, deadline: float, think: float, ta
 
 
 def viewer(port: int, token: str, battle: str, deadline: float, think: float, tally: Tally):
-    client = Client(port, token)
+    client = Client(port, token, tally)
     step = 1
     while time.monotonic() < deadline:
         try:
@@ -219,6 +228,23 @@ def in_process_p50(gm: Any, players: list[Any], commands: int) -> float:
         )
         times.append((time.perf_counter() - start) * 1000)
     return statistics.median(times)
+
+
+def slowest_commands(tally: Tally, count: int = 3, slow_ms: float = 100.0) -> str:
+    """The slowest commands, each with how many other requests overlapped it and how many
+    of those were slow too: many slow neighbours say the machine stalled, few say the
+    command itself was slow."""
+    out = []
+    for start, end in sorted(tally.command_spans, key=lambda s: s[0] - s[1])[:count]:
+        overlapping = [
+            (a, b) for a, b in tally.spans if a < end and b > start and (a, b) != (start, end)
+        ]
+        slow = sum(1 for a, b in overlapping if (b - a) * 1000 > slow_ms)
+        out.append(
+            f"{(end - start) * 1000:.0f} ms ({slow} of {len(overlapping)} overlapping "
+            f"requests over {slow_ms:.0f} ms)"
+        )
+    return "; ".join(out)
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -352,6 +378,7 @@ def main() -> None:
                     f"{percentile(tally.step_ms, 99):.1f} ms; stale 409s {tally.stale}; "
                     f"errors {len(tally.errors)}; {found}"
                 )
+                print(f"  slowest commands: {slowest_commands(tally)}")
                 for error in tally.errors[:5]:
                     print(f"  error: {error}")
         finally:

@@ -13,6 +13,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from json.encoder import encode_basestring
 from typing import Any
 
 
@@ -183,15 +184,18 @@ def encoded_event_digest(
     True
     """
     body = (
-        f'{{"command_id":{_scalar(command_id)},"metadata":{metadata_json},'
-        f'"payload":{payload_json},"previous":{_scalar(previous_digest)},'
-        f'"recorded_at":{_scalar(timestamp)},"schema_version":{_scalar(schema_version)},'
-        f'"type":{_scalar(type)},"version":{_scalar(version)}}}'
+        f'{{"command_id":{_text(command_id)},"metadata":{metadata_json},'
+        f'"payload":{payload_json},"previous":{_text(previous_digest)},'
+        f'"recorded_at":{_text(timestamp)},"schema_version":{_int(schema_version)},'
+        f'"type":{_text(type)},"version":{_int(version)}}}'
     )
     return hashlib.sha256(body.encode("utf-8")).hexdigest()
 
 
-_scalar = json.JSONEncoder(ensure_ascii=False).encode
+# What json.dumps(ensure_ascii=False) writes for a string and for an int, without its
+# general dispatch (an append digests every event; issue 16).
+_text = encode_basestring
+_int = int.__repr__
 
 
 def chained_digest(previous_digest: str, event: RecordedEvent) -> str:
@@ -223,9 +227,9 @@ def encoded_command_fingerprint(
     stream: StreamRef, expected_version: int, events: Sequence[tuple[str, int, str]]
 ) -> str:
     """`command_fingerprint` from each event's (type, schema_version, payload JSON)."""
-    rows = ",".join(f"[{_scalar(t)},{_scalar(v)},{payload}]" for t, v, payload in events)
+    rows = ",".join(f"[{_text(t)},{_int(v)},{payload}]" for t, v, payload in events)
     body = (
-        f'{{"events":[{rows}],"expected_version":{_scalar(expected_version)},'
-        f'"stream":{_scalar(str(stream))}}}'
+        f'{{"events":[{rows}],"expected_version":{_int(expected_version)},'
+        f'"stream":{_text(str(stream))}}}'
     )
     return hashlib.sha256(body.encode("utf-8")).hexdigest()

@@ -65,8 +65,27 @@ def drop_statements(vendor: str) -> list[str]:
     raise NotImplementedError(f"no append-only triggers for database vendor {vendor!r}")
 
 
-# PostgreSQL: the usual append in one call (migration 0004, store._insert_if_head). The
-# lock key is the one store.py takes (`type/id`); the head of a new stream is (0, '').
+# PostgreSQL: "did this stream use the command id?" The id is looked up alone (a subquery
+# behind OFFSET 0 is planned apart), then the stream checked: only the command index can
+# serve it. Filtered on stream and id together, a planner without statistics (autovacuum
+# off, or a stream grown since the last ANALYZE) scanned the whole stream by its version
+# index instead, so every append cost more as its stream grew (docs/PERFORMANCE.md, issue
+# 16). Used by the append function and by store._lock_and_read_head.
+COMMAND_USED_PG = (
+    "EXISTS (SELECT 1 FROM (SELECT e.stream_type, e.stream_id FROM {table} e "
+    "WHERE e.command_id = {command_id} OFFSET 0) used "
+    "WHERE used.stream_type = {stream_type} AND used.stream_id = {stream_id})"
+)
+
+
+def command_used_pg(command_id: str, stream_type: str, stream_id: str) -> str:
+    return COMMAND_USED_PG.format(
+        table=TABLE, command_id=command_id, stream_type=stream_type, stream_id=stream_id
+    )
+
+
+# PostgreSQL: the usual append in one call (migrations 0004 and 0005, store._insert_if_head).
+# The lock key is the one store.py takes (`type/id`); the head of a new stream is (0, '').
 APPEND_FUNCTION = "eventstore_append_if_head"
 APPEND_FUNCTION_CREATE = f"""
 CREATE OR REPLACE FUNCTION {APPEND_FUNCTION}(
@@ -77,10 +96,8 @@ CREATE OR REPLACE FUNCTION {APPEND_FUNCTION}(
 LANGUAGE plpgsql VOLATILE AS $$
 BEGIN
     PERFORM pg_advisory_xact_lock(hashtextextended(p_stream_type || '/' || p_stream_id, 0));
-    IF EXISTS (
-        SELECT 1 FROM {TABLE} e WHERE e.command_id = p_command_id
-        AND e.stream_type = p_stream_type AND e.stream_id = p_stream_id
-    ) THEN
+    -- sql.COMMAND_USED_PG: only the command index can serve it.
+    IF {command_used_pg("p_command_id", "p_stream_type", "p_stream_id")} THEN
         RETURN;
     END IF;
     IF COALESCE(

@@ -52,7 +52,7 @@ from .records import (
     event_digest,
     format_timestamp,
 )
-from .sql import APPEND_FUNCTION
+from .sql import APPEND_FUNCTION, command_used_pg
 
 __all__ = [
     "START",
@@ -143,16 +143,20 @@ _PG_OLDEST_IN_FLIGHT = "pg_snapshot_xmin(pg_current_snapshot())::text::bigint"
 
 _TABLE = Event._meta.db_table
 # The head's version and digest (index probes of (stream_type, stream_id, version)), and
-# whether this stream used the command id (command ids are scoped to their stream; the
-# command index finds the id, few streams share one).
-_HEAD_SQL = (
+# whether this stream used the command id (command ids are scoped to their stream; few
+# streams share one). On PostgreSQL the id is looked up by the command index alone and the
+# stream checked afterwards (sql.COMMAND_USED_PG says why).
+_HEAD_VERSION_DIGEST = (
     f"SELECT (SELECT version FROM {_TABLE} WHERE stream_type = %s AND stream_id = %s "
     "ORDER BY version DESC LIMIT 1), "
     f"(SELECT digest FROM {_TABLE} WHERE stream_type = %s AND stream_id = %s "
     "ORDER BY version DESC LIMIT 1), "
-    f"EXISTS (SELECT 1 FROM {_TABLE} WHERE command_id = %s "
-    "AND stream_type = %s AND stream_id = %s)"
 )
+_HEAD_SQL = {
+    "postgresql": _HEAD_VERSION_DIGEST + command_used_pg("%s", "%s", "%s"),
+    "sqlite": _HEAD_VERSION_DIGEST + f"EXISTS (SELECT 1 FROM {_TABLE} WHERE command_id = %s "
+    "AND stream_type = %s AND stream_id = %s)",
+}
 # The stream's own lock: appends to one stream queue, appends to others do not. A hash
 # collision between two streams only makes them queue too; it never lets two writers of
 # one stream through.
@@ -177,10 +181,10 @@ def _lock_and_read_head(stream: StreamRef, command_id: str) -> tuple[int, str, b
     params = [stream.type, stream.id] * 2 + [command_id, stream.type, stream.id]
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
-            cursor.execute(f"{_PG_STREAM_LOCK}; {_HEAD_SQL}", [str(stream), *params])
+            cursor.execute(f"{_PG_STREAM_LOCK}; {_HEAD_SQL['postgresql']}", [str(stream), *params])
             cursor.cursor.nextset()
         else:
-            cursor.execute(_HEAD_SQL, params)
+            cursor.execute(_HEAD_SQL["sqlite"], params)
         version, digest, used = cursor.fetchone()
     return version or 0, digest or "", bool(used)
 
@@ -215,8 +219,8 @@ def _insert_if_head(
 ) -> tuple[list[int], int] | None:
     """PostgreSQL, one round trip: take the stream's lock, then insert the rows only if
     the stream's head is still (expected_version, previous_digest) and the stream never
-    used the command id (sql.APPEND_FUNCTION). None (nothing written, the lock held)
-    when it is not so.
+    used the command id (sql.APPEND_FUNCTION). None (nothing written; the lock is held
+    until the transaction ends) when it is not so.
 
     This is `append`'s usual path: the head comes from this process's last append to the
     stream (or is empty for a new stream), and the database checks it, so a wrong guess
@@ -229,12 +233,12 @@ def _insert_if_head(
         new.expected_version,
         previous_digest,
         new.command_id,
-        [row[3] for row in rows],
-        [row[4] for row in rows],
-        [row[5] for row in rows],
+        _pg_array([row[3] for row in rows]),
+        _pg_array([row[4] for row in rows]),
+        _pg_array([row[5] for row in rows]),
         first[6],
         first[8],
-        [row[_DIGEST] for row in rows],
+        _pg_array([row[_DIGEST] for row in rows]),
     ]
     with connection.cursor() as cursor:
         cursor.execute(_APPEND_CALL, params)
@@ -242,6 +246,16 @@ def _insert_if_head(
     if not returned:
         return None
     return sorted(p for p, _ in returned), returned[0][1]
+
+
+def _pg_array(values: Sequence[object]) -> str:
+    """A PostgreSQL array literal of `values` as text, for a cast on the server (`::jsonb[]`
+    and the like): every element double-quoted, with backslash and double quote escaped,
+    which is all the array syntax needs for the text to come back unchanged. Passed as one
+    string: psycopg's quoting of a list element by element (regular expressions in
+    Python) was a third of an append's Python time (issue 16)."""
+    quoted = (str(v).replace("\\", "\\\\").replace('"', '\\"') for v in values)
+    return "{" + ",".join(f'"{v}"' for v in quoted) + "}"
 
 
 _APPEND_CALL = (
@@ -290,20 +304,30 @@ def append(
     savepoint of its own: a refusal writes nothing and leaves the transaction usable,
     and a database error fails the caller's transaction as a whole, which is what the
     caller's `atomic` rolls back anyway. That saves two round trips per command.
-    Called outside one, it is a transaction of its own.
+
+    Called outside one, it is a transaction of its own. On PostgreSQL, when this process
+    guessed the head right and no reaction follows the stream's type, that transaction is
+    one statement in autocommit: the function call that locks, checks and inserts
+    (sql.APPEND_FUNCTION_CREATE) commits or fails as a whole, so no BEGIN and COMMIT of
+    its own are needed (one round trip instead of three). Otherwise (a wrong guess, a
+    used command id, reactions that must write in the same transaction, SQLite) it runs
+    in `transaction.atomic()`.
     """
     _validate(stream, expected_version, events, command_id)
+    new = _encode(stream, expected_version, events, command_id, metadata, fingerprint, recorded_at)
     if connection.in_atomic_block:
-        return _append(
-            stream, expected_version, events, command_id, metadata, fingerprint, recorded_at
-        )
+        return _append(new)
+    if not _REACTIONS.get(stream.type) and connection.get_autocommit():
+        appended = _append_at_guessed_head(new)
+        if appended is not None:
+            return appended
+        with transaction.atomic():
+            return _append(new, guess=False)
     with transaction.atomic():
-        return _append(
-            stream, expected_version, events, command_id, metadata, fingerprint, recorded_at
-        )
+        return _append(new)
 
 
-def _append(
+def _encode(
     stream: StreamRef,
     expected_version: int,
     events: Sequence[NewEvent],
@@ -311,7 +335,7 @@ def _append(
     metadata: Mapping[str, Any] | None,
     fingerprint: str | None,
     recorded_at: datetime | None,
-) -> AppendResult:
+) -> _NewRows:
     # Each payload is encoded once: the same canonical JSON is the stored column, and
     # goes into the fingerprint and the digest (records.encoded_*).
     payloads = [canonical_json(e.payload) for e in events]
@@ -322,30 +346,45 @@ def _append(
     )
     moment = recorded_at or timezone.now()
     meta = {**(metadata or {}), "command_id": command_id, "command_fingerprint": fingerprint}
-    new = _NewRows(stream, expected_version, events, payloads, command_id, meta, moment)
+    return _NewRows(stream, expected_version, events, payloads, command_id, meta, moment)
 
-    head = (0, "") if expected_version == 0 else _HEADS.get(str(stream))
-    if events and connection.vendor == "postgresql" and head and head[0] == expected_version:
-        rows = new.rows(head[1])
-        inserted = _insert_if_head(new, rows, head[1])
-        if inserted is not None:
-            return _appended(new, rows, *inserted)
-        # Another writer moved the stream, or the command id is used: the slow path says
-        # which, under the stream's lock (taken again: advisory locks nest).
 
+def _append_at_guessed_head(new: _NewRows) -> AppendResult | None:
+    """PostgreSQL: the one-call append when this process's guess of the head says it can
+    work (_insert_if_head); None when it cannot say or the database found otherwise."""
+    head = (0, "") if new.expected_version == 0 else _HEADS.get(str(new.stream))
+    if not (new.events and connection.vendor == "postgresql" and head):
+        return None
+    if head[0] != new.expected_version:
+        return None
+    rows = new.rows(head[1])
+    inserted = _insert_if_head(new, rows, head[1])
+    return None if inserted is None else _appended(new, rows, *inserted)
+
+
+def _append(new: _NewRows, *, guess: bool = True) -> AppendResult:
+    """The append inside a transaction: the guessed head's one call first (unless it was
+    just tried), else the locked read and the checks in order."""
+    if guess:
+        appended = _append_at_guessed_head(new)
+        if appended is not None:
+            return appended
+    # Another writer moved the stream, or the command id is used, or no guess: the slow
+    # path says which, under the stream's lock (taken again: advisory locks nest).
+    stream, command_id = new.stream, new.command_id
     current, previous_digest, command_used = _lock_and_read_head(stream, command_id)
     if command_used:
         earlier = command_events(stream, command_id)
         first = earlier[0]
-        if first.metadata.get("command_fingerprint") == fingerprint:
+        if first.metadata.get("command_fingerprint") == new.metadata["command_fingerprint"]:
             return AppendResult(events=earlier, version=earlier[-1].version, duplicate=True)
         raise CommandIdReused(
             f"command id {command_id!r} was already used in this stream for another command "
             f"(version {first.version}); use a new command id"
         )
-    if current != expected_version:
-        raise ConcurrencyError(stream, expected_version, current)
-    if not events:
+    if current != new.expected_version:
+        raise ConcurrencyError(stream, new.expected_version, current)
+    if not new.events:
         return AppendResult(events=(), version=current)
     rows = new.rows(previous_digest)
     return _appended(new, rows, *_insert(rows))

@@ -579,3 +579,136 @@ def test_an_append_inside_a_transaction_is_one_round_trip_when_the_guess_holds()
         append(stream=stream, expected_version=3, events=three_events(1), command_id=cmd())
     assert len(queries) == one
     assert not any("SAVEPOINT" in q["sql"] for q in queries)
+
+
+# --- an append outside any transaction (issue 16: one statement in autocommit) -----------
+
+
+def _statements_seen(seen: list[tuple[str, bool]]):  # type: ignore[no-untyped-def]
+    """An execute wrapper recording each statement and whether it ran in autocommit (as a
+    transaction of its own) rather than inside a transaction block."""
+
+    def wrapper(execute, sql, params, many, context):  # type: ignore[no-untyped-def]
+        seen.append((sql, connection.get_autocommit()))
+        return execute(sql, params, many, context)
+
+    return wrapper
+
+
+def _version_seen_by_another_connection(stream: StreamRef) -> int:
+    found: list[int] = []
+    thread = _in_thread(lambda: found.append(stream_version(stream)))
+    thread.start()
+    thread.join(timeout=30)
+    return found[0]
+
+
+@pytest.mark.postgres
+def test_an_append_outside_a_transaction_is_one_autocommit_statement_when_the_guess_holds(
+    committed_db: None,
+) -> None:
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite appends in a BEGIN IMMEDIATE transaction")
+    stream = new_stream()
+    seen: list[tuple[str, bool]] = []
+    with connection.execute_wrapper(_statements_seen(seen)):
+        append(stream=stream, expected_version=0, events=three_events(), command_id=cmd())
+        append(stream=stream, expected_version=3, events=three_events(1), command_id=cmd())
+    assert [autocommit for _, autocommit in seen] == [True, True]
+    assert all(eventstore_sql.APPEND_FUNCTION in statement for statement, _ in seen)
+    assert _version_seen_by_another_connection(stream) == 6  # committed
+    assert verify(stream).ok and verify(stream).checked == 6
+
+
+def test_outside_a_transaction_a_wrong_guess_writes_the_true_chain_and_a_stale_one_nothing(
+    committed_db: None,
+) -> None:
+    from penance_site.eventstore import store
+
+    stream = new_stream()
+    first = append(stream=stream, expected_version=0, events=three_events(), command_id=cmd())
+    store._HEADS[str(stream)] = (3, "not-the-head-digest")
+    append(stream=stream, expected_version=3, events=three_events(1), command_id=cmd())
+    assert verify(stream).ok and verify(stream).checked == 6
+    store._HEADS[str(stream)] = (3, first.events[-1].digest)  # as if another process wrote
+    with pytest.raises(ConcurrencyError):
+        append(stream=stream, expected_version=3, events=three_events(2), command_id=cmd())
+    assert _version_seen_by_another_connection(stream) == 6 and verify(stream).ok
+
+
+def test_outside_a_transaction_a_retry_answers_the_original_and_a_reused_id_writes_nothing(
+    committed_db: None,
+) -> None:
+    stream = new_stream()
+    command_id = cmd()
+    first = append(stream=stream, expected_version=0, events=three_events(), command_id=command_id)
+    again = append(stream=stream, expected_version=0, events=three_events(), command_id=command_id)
+    assert again.duplicate and again.events == first.events
+    # The guess of the head holds (3) and the id is used: the database refuses the insert.
+    with pytest.raises(CommandIdReused):
+        append(stream=stream, expected_version=3, events=three_events(9), command_id=command_id)
+    assert _version_seen_by_another_connection(stream) == 3
+
+
+def test_a_failing_reaction_rolls_back_an_append_made_outside_a_transaction(
+    committed_db: None, reaction_on
+) -> None:
+    """A reaction writes in the append's transaction, so with reactions registered the
+    append is never a bare autocommit statement: the events go when the reaction fails."""
+
+    def refuse(stream: StreamRef, events: object) -> None:
+        raise RuntimeError("the follower failed")
+
+    kind = "reacted" + uuid.uuid4().hex[:8]
+    reaction_on(kind, refuse)
+    stream = new_stream(kind)
+    with pytest.raises(RuntimeError, match="the follower failed"):
+        append(stream=stream, expected_version=0, events=three_events(), command_id=cmd())
+    assert _version_seen_by_another_connection(stream) == 0
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db
+def test_the_command_id_probe_is_served_by_the_command_index_without_statistics() -> None:
+    """Issue 16: filtered on stream and command id together, a planner without statistics
+    (a generic plan, as PL/pgSQL keeps) read the stream's whole version index and filtered
+    it, so each append cost more as its stream grew. The probe looks the id up alone."""
+    if connection.vendor != "postgresql":
+        pytest.skip("the probe is PostgreSQL's")
+    stream = new_stream()
+    for n in range(3):  # a 3,000-event stream
+        events = [NewEvent("Thing", {"n": n, "i": i}) for i in range(1000)]
+        append(stream=stream, expected_version=1000 * n, events=events, command_id=cmd())
+    probe = eventstore_sql.command_used_pg("$1", "$2", "$3")
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL plan_cache_mode = force_generic_plan")
+        cursor.execute(f"PREPARE probe(varchar, varchar, varchar) AS SELECT {probe}")
+        cursor.execute("EXPLAIN EXECUTE probe(%s, %s, %s)", [cmd(), stream.type, stream.id])
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+        cursor.execute("DEALLOCATE probe")
+        cursor.execute(
+            "SELECT prosrc FROM pg_proc WHERE proname = %s", [eventstore_sql.APPEND_FUNCTION]
+        )
+        (function_body,) = cursor.fetchone()
+    assert "eventstore_command_idx" in plan and "eventstore_stream_version" not in plan, plan
+    assert eventstore_sql.command_used_pg("p_command_id", "p_stream_type", "p_stream_id") in (
+        function_body
+    )
+
+
+@pytest.mark.django_db
+def test_payloads_with_quotes_backslashes_and_array_syntax_are_stored_exactly() -> None:
+    """The one-call append passes each command's payloads as one array literal (issue 16):
+    whatever text the JSON holds comes back unchanged, and the digest chain holds."""
+    stream = new_stream()
+    odd = [
+        {"text": 'say "hi", then \\ leave', "braces": "{a,b}", "nul": "\\u0000"},
+        {"text": '\\"}', "unicode": "Ünïcødé ✝", "newline": "a\nb\tc", "empty": ""},
+        {"list": [1, "2", None, {"x": ["{", "}"]}], "space": "  padded  "},
+    ]
+    events = [NewEvent("Odd", payload) for payload in odd]
+    append(stream=stream, expected_version=0, events=events, command_id=cmd())
+    append(stream=stream, expected_version=3, events=events, command_id='c"m\\d{1,2}')
+    assert [e.payload for e in read_stream(stream)] == odd * 2
+    assert read_stream(stream)[-1].command_id == 'c"m\\d{1,2}'
+    assert verify(stream).ok and verify(stream).checked == 6
