@@ -1080,7 +1080,11 @@ SCENARIOS.update({
 
 
 def _counter(
-    cid: str, reduction: int, check: Callable[[Battle], None], section: str = "equipment"
+    cid: str,
+    reduction: int,
+    check: Callable[[Battle], None],
+    section: str = "equipment",
+    damage: int = 2,
 ) -> None:
     """ "Play when attacked in melee. ... Deal 2 damage to attacker (after attack
     resolves)": only against a Melee attack; the attacker then takes 2 damage, choosing
@@ -1098,10 +1102,10 @@ def _counter(
         if pierce:
             assert counters == [] and b.state.prompts == ()
             continue
-        assert (counters[0].kind, counters[0].amount) == ("take_damage", 2)
-        taken = b.do({"type": "take_damage", "seat": 1, "hand": [], "deck": 2,
-                      "drawn": [FILLER, FILLER]})  # fmt: skip
-        assert len(one(taken, DamageTaken).from_deck) == 2 and b.state.active == 1
+        assert (counters[0].kind, counters[0].amount) == ("take_damage", damage)
+        taken = b.do({"type": "take_damage", "seat": 1, "hand": [], "deck": damage,
+                      "drawn": [FILLER] * damage})  # fmt: skip
+        assert len(one(taken, DamageTaken).from_deck) == damage and b.state.active == 1
         check(b)
     ranged = battle(card, first=1, opponent=("gun",))
     ranged.do({"type": "attack", "seat": 1, "card": "gun#1", "target": 0,
@@ -1573,6 +1577,13 @@ SCENARIOS.update({
     (ITEMS, "magma-parry"): lambda: _counter("magma-parry", 1, lambda b: _heat_is(b, 0, 1), ITEMS),
     (ITEMS, "feral-counter"): lambda: _counter(
         "feral-counter", 0, lambda b: _tokens_are(b, "biomass", 2), ITEMS),
+    # "Play when attacked in melee. Deal 2 damage to attacker. Gain 1 Credit."
+    (ITEMS, "contract-breach-penalty"): lambda: _counter(
+        "contract-breach-penalty", 0, lambda b: _tokens_are(b, "credit", 1), ITEMS),
+    # "When attacked in melee, deal 3 damage to attacker" (a Reactive card)
+    (ITEMS, "longsword-riposte"): lambda: _counter(
+        "longsword-riposte", 0, lambda b: _heat_is(b, 0, 0), ITEMS, damage=3),
+    (ITEMS, "reinforced-joints-power-stride"): lambda: _power_stride(),
     # attacks whose texts equal or vary the flat equipment list's
     (ITEMS, "bone-scythe-strike"): lambda: _kill_recovers(ITEMS, "bone-scythe-strike", 3, 1),
     (ITEMS, "soul-reaper"): _item_soul_reaper,
@@ -1605,3 +1616,14 @@ def _divine_pillar() -> None:
     b.do({"type": "adjust_taint", "seat": 0, "taint": 2, "reason": "arranged"})
     attack(b, card)
     assert b.seat(0).taint == 1
+
+
+def _power_stride() -> None:
+    """ "Move up to 4 hexes, ignore difficult terrain, gain 1 Heat.\""""
+    card = built(ITEMS, "reinforced-joints-power-stride")
+    b = battle(card, gap=6)
+    path = [[0, 2], [0, 1], [1, 0], [1, -1]]
+    assert len(one(play(b, card.id, path=path), CasketMoved).path) == 4 and b.seat(0).heat == 1
+    err = battle(card, gap=6).refuse({"type": "play_card", "seat": 0, "card": f"{card.id}#1",
+                                      "path": [*path, [1, -2]]})  # fmt: skip
+    assert err.code
