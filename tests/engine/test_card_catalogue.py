@@ -1627,3 +1627,59 @@ def _power_stride() -> None:
     err = battle(card, gap=6).refuse({"type": "play_card", "seat": 0, "card": f"{card.id}#1",
                                       "path": [*path, [1, -2]]})  # fmt: skip
     assert err.code
+
+
+def _leaves_game(cid: str, *, attack_card: bool, **extra: Any) -> None:
+    """ "Remove this card from game after use": resolved, the card is with the removed
+    cards, not in the discard pile, so no reshuffle brings it back (R-ADD-70)."""
+    card = built(ITEMS, cid)
+    b = battle(card, gap=reach(card) if attack_card else 1)
+    hp = b.seat(0).hp
+    attack(b, card) if attack_card else play(b, cid, **extra)
+    assert b.state.attack is None
+    assert f"{cid}#1" in b.seat(0).removed and f"{cid}#1" not in b.seat(0).discard
+    assert f"{cid}#2" in b.seat(0).deck  # the other copy is untouched
+    if not attack_card and "drawn" not in extra:
+        # Discarded it would count as HP again; removed it does not (R-DMG-9).
+        assert b.seat(0).hp == hp
+
+
+def _vital_essence() -> None:
+    """ "Recover 2 cards from discard pile, remove 1 Heat. Remove this card from game after use.\""""
+    _item_recovers("blood-vial-cache-vital-essence", 2, attack_card=False)
+    b = battle(built(ITEMS, "blood-vial-cache-vital-essence"))
+    b.do({"type": "adjust_heat", "seat": 0, "heat": 3, "reason": "arranged"})
+    play(b, "blood-vial-cache-vital-essence")
+    assert b.seat(0).heat == 2
+    _leaves_game("blood-vial-cache-vital-essence", attack_card=False)
+
+
+def _focus_enhancer() -> None:
+    """ "Draw 3 cards, your next attack +2 damage. Remove this card from game after use.\""""
+    b = battle(built(ITEMS, "combat-stimulants-focus-enhancer"))
+    events = play(b, "combat-stimulants-focus-enhancer", drawn=[FILLER] * 3)
+    assert len(one(events, CardsDrawn).cards) == 3 and one(events, BuffGained).damage == 2
+    _leaves_game("combat-stimulants-focus-enhancer", attack_card=False, drawn=[FILLER] * 3)
+
+
+SCENARIOS.update({
+    # "... Remove this card from game after use." (R-ADD-70)
+    (ITEMS, "soul-shards-soul-infusion"): lambda: (
+        _item_recovers("soul-shards-soul-infusion", 4, attack_card=False, taint=1),
+        _leaves_game("soul-shards-soul-infusion", attack_card=False)),
+    (ITEMS, "soul-shards-spirit-burst"): lambda: (
+        _item_attack("soul-shards-spirit-burst", 5, ignore=MAX_DAMAGE),
+        _leaves_game("soul-shards-spirit-burst", attack_card=True)),
+    (ITEMS, "soul-shards-life-drain-shard"): lambda: (
+        _item_attack("soul-shards-life-drain-shard", 4),
+        _item_recovers("soul-shards-life-drain-shard", 3, attack_card=True),
+        _leaves_game("soul-shards-life-drain-shard", attack_card=True)),
+    (ITEMS, "emergency-repair-kit-quick-patch"): lambda: (
+        _item_recovers("emergency-repair-kit-quick-patch", 5, attack_card=False),
+        _leaves_game("emergency-repair-kit-quick-patch", attack_card=False)),
+    (ITEMS, "blood-vial-cache-crimson-infusion"): lambda: (
+        _item_recovers("blood-vial-cache-crimson-infusion", 3, attack_card=False),
+        _leaves_game("blood-vial-cache-crimson-infusion", attack_card=False)),
+    (ITEMS, "blood-vial-cache-vital-essence"): _vital_essence,
+    (ITEMS, "combat-stimulants-focus-enhancer"): _focus_enhancer,
+})  # fmt: skip
