@@ -895,6 +895,22 @@ class LimitEffect:
         return {"kind": self.kind, "per": self.per, "n": self.n}
 
 
+@dataclass(frozen=True, slots=True)
+class RemoveFromGameEffect:
+    """ "Remove this card from game after use": once the card has resolved (its attack or
+    the attack it answered has ended), it goes to the seat's removed cards, not the discard
+    pile (R-ADD-70).
+
+    >>> RemoveFromGameEffect().as_dict()
+    {'kind': 'remove_from_game'}
+    """
+
+    kind: ClassVar[str] = "remove_from_game"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind}
+
+
 TRIGGERS = ("start_of_turn", "end_of_turn", "casket_destroyed", "component_damaged")
 
 
@@ -985,6 +1001,7 @@ Effect = (
     | CounterEffect
     | PlantSeedsEffect
     | DetonateSeedsEffect
+    | RemoveFromGameEffect
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -1022,6 +1039,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             CounterEffect,
             PlantSeedsEffect,
             DetonateSeedsEffect,
+            RemoveFromGameEffect,
         )
     }
 )
@@ -1039,7 +1057,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, window, counter, plant_seeds, detonate_seeds
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, window, counter, plant_seeds, detonate_seeds, remove_from_game
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")
@@ -1194,6 +1212,11 @@ class CardDef:
     def limit(self) -> LimitEffect | None:
         """The card's use limit, if its text has one (R-ADD-63)."""
         return next((e for e in self.effects if isinstance(e, LimitEffect)), None)
+
+    @property
+    def leaves_game(self) -> bool:
+        """Resolved, the card goes to the removed cards, not the discard pile (R-ADD-70)."""
+        return any(isinstance(e, RemoveFromGameEffect) for e in self.effects)
 
     @property
     def passive(self) -> bool:

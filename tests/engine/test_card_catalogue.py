@@ -641,9 +641,9 @@ def _kill_recovers(
             assert b.seat(0).tokens_of(pool) == (gained if kill else 0)
 
 
-def _phylactery_strike() -> None:
+def _phylactery_strike(section: str = "equipment") -> None:
     """ "Deal 6 damage. If this reduces target to 0 HP, gain 1 Heat. Recover 2 cards from discard pile.\""""
-    card = built("equipment", "phylactery-strike")
+    card = built(section, "phylactery-strike")
     for kill in (False, True):
         b = battle(card, version="2.1")
         junk = tuple(x for x in b.seat(0).hand if x.startswith(FILLER))[:2]
@@ -653,18 +653,18 @@ def _phylactery_strike() -> None:
         assert b.seat(0).heat == (1 if kill else 0)
 
 
-def _void_strike() -> None:
+def _void_strike(section: str = "equipment") -> None:
     """ "Deal 4 damage. Apply 1 Taint to target. Bypasses all Defense.": Taint on a hit only."""
-    card = built("equipment", "void-strike")
-    assert check_attack("equipment", "void-strike", Attack(1, 4, MAX_DAMAGE)).seat(1).taint == 0
+    card = built(section, "void-strike")
+    assert check_attack(section, "void-strike", Attack(1, 4, MAX_DAMAGE)).seat(1).taint == 0
     b = battle(card)
     events = resolve_hit(b, card, 4, kill=False)
     assert one(events, TaintChanged).seat == 1 and b.seat(1).taint == 1
 
 
-def _void_ward() -> None:
+def _void_ward(section: str = "equipment") -> None:
     """ "Reduce damage by 2 (minimum 1). Apply 1 Taint to yourself.\""""
-    assert reactive("equipment", "void-ward", 2, 1).seat(0).taint == 1
+    assert reactive(section, "void-ward", 2, 1).seat(0).taint == 1
 
 
 def _hp_condition(
@@ -931,10 +931,10 @@ def _breathe_the_core() -> None:
         assert one(events, EffectRolled).total == 4 - heat and b.seat(0).heat == heat
 
 
-def _taint_bolt() -> None:
+def _taint_bolt(section: str = "equipment") -> None:
     """ "Deal 4 damage at range 4. Apply 2 Taint to target. Ignores cover.\""""
-    card = built("equipment", "taint-bolt")
-    check_attack("equipment", "taint-bolt", Attack(4, 4))
+    card = built(section, "taint-bolt")
+    check_attack(section, "taint-bolt", Attack(4, 4))
     b = battle(card, gap=2, cover=True)
     base = plain_target_number(b, card)
     assert base - declared(b, card).target_number == 2  # the fortification's +2, cancelled
@@ -1025,10 +1025,10 @@ def _dwarf_forge_fury() -> None:
 SCENARIOS[("dwarves", "forge-fury")] = _dwarf_forge_fury
 
 
-def _regenerative_shell() -> None:
+def _regenerative_shell(section: str = "equipment") -> None:
     """ "Spend 3 Biomass: Recover 2 cards from discard pile. You may only use this once
     per round.\""""
-    card = built("equipment", "regenerative-shell")
+    card = built(section, "regenerative-shell")
     b = battle(card, hand=(card.id,))
     tokens(b, "biomass", 9)
     junk = tuple(x for x in b.seat(0).hand if x.startswith(FILLER))[:2]
@@ -1079,11 +1079,17 @@ SCENARIOS.update({
 })  # fmt: skip
 
 
-def _counter(cid: str, reduction: int, check: Callable[[Battle], None]) -> None:
+def _counter(
+    cid: str,
+    reduction: int,
+    check: Callable[[Battle], None],
+    section: str = "equipment",
+    damage: int = 2,
+) -> None:
     """ "Play when attacked in melee. ... Deal 2 damage to attacker (after attack
     resolves)": only against a Melee attack; the attacker then takes 2 damage, choosing
     hand or deck (R-DMG-6); a PIERCE face voids the card, counter included (R-ADD-58)."""
-    card = built("equipment", cid)
+    card = built(section, cid)
     for pierce in (False, True):
         b = battle(card, first=1)
         b.do({"type": "attack", "seat": 1, "card": "test-maul#1", "target": 0,
@@ -1096,10 +1102,10 @@ def _counter(cid: str, reduction: int, check: Callable[[Battle], None]) -> None:
         if pierce:
             assert counters == [] and b.state.prompts == ()
             continue
-        assert (counters[0].kind, counters[0].amount) == ("take_damage", 2)
-        taken = b.do({"type": "take_damage", "seat": 1, "hand": [], "deck": 2,
-                      "drawn": [FILLER, FILLER]})  # fmt: skip
-        assert len(one(taken, DamageTaken).from_deck) == 2 and b.state.active == 1
+        assert (counters[0].kind, counters[0].amount) == ("take_damage", damage)
+        taken = b.do({"type": "take_damage", "seat": 1, "hand": [], "deck": damage,
+                      "drawn": [FILLER] * damage})  # fmt: skip
+        assert len(one(taken, DamageTaken).from_deck) == damage and b.state.active == 1
         check(b)
     ranged = battle(card, first=1, opponent=("gun",))
     ranged.do({"type": "attack", "seat": 1, "card": "gun#1", "target": 0,
@@ -1297,3 +1303,383 @@ def test_random_decks_of_catalogued_cards_play_through_legal_actions(seed: int) 
         if n >= 1500:
             break
     assert replay(events) == last
+
+
+# --- equipment items' cards (section equipment_items, ids `<item>-<card>`, R-ADD-53) -----------
+
+ITEMS = "equipment_items"
+
+
+def _item_attack(
+    cid: str, damage: int, *, ignore: int = 0, heat: int = 0, taint: int = 0
+) -> Battle:
+    """ "Deal N damage[, bypass B Defense | Armor-Piercing][, gain H Heat | T Taint]": the
+    printed reach and damage, the blocks cancelled (R-DMG-3, R-ADD-60), and the own Heat or
+    Taint gained as the card is played (R-ADD-27)."""
+    card = built(ITEMS, cid)
+    assert card.range is not None
+    b = check_attack(ITEMS, cid, Attack(card.range.high, damage, ignore))
+    assert (b.seat(0).heat, b.seat(0).taint) == (heat, taint)
+    return b
+
+
+def _item_on_hit(cid: str, damage: int, check: Callable[[Battle], None], **kw: Any) -> None:
+    """What the text does to the target ("target loses N SP next turn", "target gains N
+    Taint") happens on a hit only (R-ADD-65): nothing at the declaration, then `check`."""
+    card = built(ITEMS, cid)
+    before = _item_attack(cid, damage, **kw)
+    assert (before.seat(1).sp_penalty, before.seat(1).taint) == (0, 0)
+    b = battle(card, gap=reach(card))
+    resolve_hit(b, card, damage, kill=False)
+    check(b)
+
+
+def _sp_penalty(n: int) -> Callable[[Battle], None]:
+    def check(b: Battle) -> None:
+        assert b.seat(1).sp_penalty == n
+        events = b.do({"type": "pass", "seat": 0, "drawn": [FILLER]})  # seat 1's turn starts
+        assert (one(events, SpDrained).amount, b.seat(1).sp_max) == (n, 5 - n)
+
+    return check
+
+
+def _target_taint(n: int) -> Callable[[Battle], None]:
+    def check(b: Battle) -> None:
+        assert b.seat(1).taint == n
+
+    return check
+
+
+def _item_recovers(cid: str, n: int, *, attack_card: bool, heat: int = 0, taint: int = 0) -> None:
+    """ "Recover N cards from (your) discard pile": the newest N (R-ADD-62), with the card's
+    own Heat or Taint."""
+    card = built(ITEMS, cid)
+    b = battle(card, gap=reach(card) if attack_card else 1)
+    junk = tuple(x for x in b.seat(0).hand if x.startswith(FILLER))[:n]
+    older = tuple(x for x in b.seat(0).hand if x.startswith(FILLER))[n : n + 1]
+    arrange(b, CardsDiscarded(0, older, (), "arranged", "R-ADD-14"))
+    arrange(b, CardsDiscarded(0, junk, (), "arranged", "R-ADD-14"))
+    events = attack(b, card) if attack_card else play(b, cid)
+    assert set(one(events, CardsRecovered).cards) == set(junk)
+    assert set(junk) <= set(b.seat(0).hand) and not set(older) & set(b.seat(0).hand)
+    assert (b.seat(0).heat, b.seat(0).taint) == (heat, taint)
+
+
+def _item_draw(cid: str, n: int, heat_removed: int = 0) -> None:
+    """ "Draw N card(s)[, remove H Heat]" / "Remove H Heat, draw N card": Heat never below 0."""
+    b = battle(built(ITEMS, cid))
+    b.do({"type": "adjust_heat", "seat": 0, "heat": 4, "reason": "arranged"})
+    events = play(b, cid, drawn=[FILLER] * n)
+    assert len(one(events, CardsDrawn).cards) == n and len(b.seat(0).hand) == 5 + n
+    assert b.seat(0).heat == 4 - heat_removed
+
+
+def _item_reactive(cid: str, reduce: int, minimum: int = 0, heat: int = 0, taint: int = 0) -> None:
+    """ "Reduce damage by N[, gain H Heat | T Taint]" answering a Melee 2 attack (R-REA-1)."""
+    b = reactive(ITEMS, cid, reduce, minimum)
+    assert (b.seat(0).heat, b.seat(0).taint) == (heat, taint)
+
+
+def _item_reactive_gain(cid: str, reduce: int, pool: str, n: int) -> None:
+    """ "Reduce damage by N (minimum 1). Gain 1 <token>.\""""
+    b = reactive(ITEMS, cid, reduce, 1)
+    assert b.seat(0).tokens_of(pool) == n
+
+
+def _item_reactive_or_spend(cid: str, pool: str, spent_reduction: int) -> None:
+    """ "Reduce damage by 2 (minimum 1). OR: Spend 2 <tokens> to reduce damage by X": 2
+    without spending, X with (R-ADD-61); spending needs both tokens."""
+    card = built(ITEMS, cid)
+    for spending in (False, True):
+        b = battle(card, first=1)
+        if spending:
+            tokens(b, pool, 2)
+        b.do({"type": "attack", "seat": 1, "card": "test-maul#1", "target": 0,
+              "component": "chassis", "faces": [3, 2]})  # fmt: skip
+        answer: dict[str, Any] = {"type": "play_reactive", "seat": 0, "card": f"{cid}#1",
+                                  "faces": [4, 4], **({"spend": True} if spending else {})}  # fmt: skip
+        rolled = one(b.do(answer), DefenceRolled)
+        assert (rolled.reduction_applied, rolled.final_damage) == (
+            spent_reduction if spending else 2,
+            1,
+        )
+        assert b.seat(0).tokens_of(pool) == 0
+    poor = battle(card, first=1)
+    tokens(poor, pool, 1)
+    poor.do({"type": "attack", "seat": 1, "card": "test-maul#1", "target": 0,
+             "component": "chassis", "faces": [3, 2]})  # fmt: skip
+    err = poor.refuse({"type": "play_reactive", "seat": 0, "card": f"{cid}#1", "faces": [4, 4],
+                       "spend": True})  # fmt: skip
+    assert (err.code, err.rule) == ("not_enough_tokens", "R-ADD-61")
+
+
+def _item_or_spend_ignore(cid: str, base: int, bonus: int) -> None:
+    """ "Deal N damage. OR: Spend 2 Credits to deal N+X damage and ignore Defense.\""""
+    card = built(ITEMS, cid)
+    gap = reach(card)
+    d = declared(battle(card, gap=gap), card)
+    assert (hit(d), ignored(d)) == (base, 0)
+    b = battle(card, gap=gap)
+    tokens(b, "credit", 2)
+    d = declared(b, card, spend=True)
+    assert (hit(d), ignored(d), b.seat(0).tokens_of("credit")) == (base + bonus, MAX_DAMAGE, 0)
+
+
+def _asset_protection() -> None:
+    """ "Gain +2 Defense until your next turn. OR: Spend 2 Credits to gain +4 Defense instead.\""""
+    defence(ITEMS, "asset-protection", 2)
+    b = battle(built(ITEMS, "asset-protection"))
+    tokens(b, "credit", 2)
+    events = play(b, "asset-protection", spend=True)
+    assert sum(e.amount for e in of_type(events, DefenceRaised)) == 4
+    assert b.seat(0).tokens_of("credit") == 0
+
+
+def _natural_armor() -> None:
+    """ "+2 Defense until next turn, recover 1 card from discard pile\""""
+    defence(ITEMS, "druid-s-tome-natural-armor", 2)
+    _item_recovers("druid-s-tome-natural-armor", 1, attack_card=False)
+
+
+def _spear_defensive_stance() -> None:
+    """ "Move up to 1 hex, +1 Defense until your next turn\""""
+    card = built(ITEMS, "spear-defensive-stance")
+    b = battle(card, gap=4)
+    events = play(b, card.id, path=[[1, 2]])
+    assert one(events, CasketMoved).path == ((1, 2),) and one(events, DefenceRaised).amount == 1
+    err = battle(card, gap=4).refuse({"type": "play_card", "seat": 0, "card": f"{card.id}#1",
+                                      "path": [[0, 2], [0, 1]]})  # fmt: skip
+    assert err.code
+
+
+def _quick_pivot() -> None:
+    """ "Rotate to any facing and move 1 hex.\""""
+    card = built(ITEMS, "reinforced-joints-quick-pivot")
+    b = battle(card, gap=4)
+    events = play(b, card.id, facing=4, path=[[1, 2]])
+    assert one(events, CasketRotated).facing == 4 and one(events, CasketMoved).path == ((1, 2),)
+    err = battle(card, gap=4).refuse({"type": "play_card", "seat": 0, "card": f"{card.id}#1",
+                                      "facing": 4, "path": [[0, 2], [0, 1]]})  # fmt: skip
+    assert err.code
+
+
+def _smite_evil() -> None:
+    """ "Deal 3 damage, if target has 3+ Taint, deal 6 damage instead\" (R-ADD-59)."""
+    _item_attack("codex-of-light-smite-evil", 3)
+    for taint, damage in ((2, 3), (3, 6)):
+        b = battle(built(ITEMS, "codex-of-light-smite-evil"), gap=2)
+        b.do({"type": "adjust_taint", "seat": 1, "taint": taint, "reason": "arranged"})
+        assert hit(declared(b, built(ITEMS, "codex-of-light-smite-evil"))) == damage, taint
+
+
+def _item_soul_reaper() -> None:
+    """ "Deal 5 damage. If target is below 15 HP, recover 2 cards from discard pile instead of 1.\""""
+    _item_attack("soul-reaper", 5)
+    card = built(ITEMS, "soul-reaper")
+    for hp, n in ((15, 1), (14, 2)):
+        b = battle(card, version="2.1")
+        junk = tuple(x for x in b.seat(0).hand if x.startswith(FILLER))[:2]
+        arrange(b, CardsDiscarded(0, junk, (), "arranged", "R-ADD-14"),
+                DamageTaken(1, (), b.seat(1).deck[: 24 - hp], 0, None))  # fmt: skip
+        attack(b, card)
+        assert sum(len(e.cards) for e in of_type(b.events, CardsRecovered)) == n, hp
+
+
+SCENARIOS.update({
+    # "Deal N damage, gain H Heat"
+    (ITEMS, "pistol-point-blank"): lambda: _item_attack("pistol-point-blank", 4, heat=1),
+    (ITEMS, "mace-overhead-smash"): lambda: _item_attack("mace-overhead-smash", 6, heat=1),
+    (ITEMS, "rifle-hip-fire"): lambda: _item_attack("rifle-hip-fire", 3, heat=1),
+    (ITEMS, "flail-overhead-crush"): lambda: _item_attack("flail-overhead-crush", 4, heat=1),
+    (ITEMS, "flail-momentum-strike"): lambda: _item_attack("flail-momentum-strike", 5, heat=2),
+    (ITEMS, "pyromancer-s-grimoire-fireball"): lambda: _item_attack("pyromancer-s-grimoire-fireball", 4, heat=1),
+    # "Deal N damage, bypass B Defense" / "Armor-Piercing" (R-ADD-60)
+    (ITEMS, "greatsword-guard-break"): lambda: _item_attack("greatsword-guard-break", 4, ignore=1),
+    (ITEMS, "halberd-impale"): lambda: _item_attack("halberd-impale", 6, ignore=1),
+    (ITEMS, "flail-wild-swing"): lambda: _item_attack("flail-wild-swing", 3, ignore=1),
+    (ITEMS, "shadow-catalyst-void-bolt"): lambda: _item_attack("shadow-catalyst-void-bolt", 2, ignore=1),
+    (ITEMS, "warhammer-crushing-blow"): lambda: _item_attack("warhammer-crushing-blow", 3, ignore=MAX_DAMAGE),
+    (ITEMS, "rifle-snipe"): lambda: _item_attack("rifle-snipe", 6, ignore=MAX_DAMAGE),
+    (ITEMS, "stormcaller-s-grimoire-lightning-bolt"): lambda: _item_attack(
+        "stormcaller-s-grimoire-lightning-bolt", 5, ignore=MAX_DAMAGE),
+    # "... gain T Taint" / "purge 1 Taint from self" (R-PLT-4, R-ADD-66)
+    (ITEMS, "necromancer-s-grimoire-death-s-touch"): lambda: _item_attack(
+        "necromancer-s-grimoire-death-s-touch", 4, taint=1),
+    (ITEMS, "void-grimoire-reality-tear"): lambda: _item_attack("void-grimoire-reality-tear", 4, ignore=2, taint=1),
+    (ITEMS, "abyssal-staff-reality-fracture"): lambda: _item_attack(
+        "abyssal-staff-reality-fracture", 6, ignore=MAX_DAMAGE, taint=2),
+    (ITEMS, "divine-scepter-pillar-of-light"): lambda: _divine_pillar(),
+    # "Deal N damage, target loses S SP next turn" (R-TRN-3, R-ADD-65)
+    (ITEMS, "longsword-pommel-strike"): lambda: _item_on_hit("longsword-pommel-strike", 2, _sp_penalty(1)),
+    (ITEMS, "mace-stun-strike"): lambda: _item_on_hit("mace-stun-strike", 3, _sp_penalty(2)),
+    (ITEMS, "crossbow-suppressing-fire"): lambda: _item_on_hit("crossbow-suppressing-fire", 2, _sp_penalty(1)),
+    (ITEMS, "chain-whip-strangle"): lambda: _item_on_hit("chain-whip-strangle", 4, _sp_penalty(2)),
+    (ITEMS, "flail-chain-wrap"): lambda: _item_on_hit("flail-chain-wrap", 2, _sp_penalty(1)),
+    (ITEMS, "frost-focus-chill-touch"): lambda: _item_on_hit("frost-focus-chill-touch", 2, _sp_penalty(1)),
+    (ITEMS, "warhammer-slam"): lambda: _item_on_hit("warhammer-slam", 4, _sp_penalty(1), heat=1),
+    # "target gains 1 Taint, you gain 1 Taint"
+    (ITEMS, "void-grimoire-corruption-burst"): lambda: _item_on_hit(
+        "void-grimoire-corruption-burst", 3, _target_taint(1), taint=1),
+    (ITEMS, "abyssal-staff-void-drain"): lambda: (
+        _item_on_hit("abyssal-staff-void-drain", 4, _target_taint(1), taint=1),
+        _item_recovers("abyssal-staff-void-drain", 2, attack_card=True, taint=1)),
+    # "Deal N damage, recover R cards from discard pile"
+    (ITEMS, "bone-wand-lifesteal"): lambda: (_item_attack("bone-wand-lifesteal", 2),
+                                             _item_recovers("bone-wand-lifesteal", 1, attack_card=True)),
+    (ITEMS, "necromancer-s-grimoire-soul-drain"): lambda: (
+        _item_attack("necromancer-s-grimoire-soul-drain", 3),
+        _item_recovers("necromancer-s-grimoire-soul-drain", 2, attack_card=True)),
+    (ITEMS, "staff-of-the-grave-life-siphon"): lambda: (
+        _item_attack("staff-of-the-grave-life-siphon", 4, taint=1),
+        _item_recovers("staff-of-the-grave-life-siphon", 3, attack_card=True, taint=1)),
+    (ITEMS, "death-grip"): lambda: (_item_attack("death-grip", 4),
+                                    _item_recovers("death-grip", 1, attack_card=True)),
+    (ITEMS, "drain-essence"): lambda: (_item_attack("drain-essence", 3),
+                                       _item_recovers("drain-essence", 1, attack_card=True)),
+    # "Recover N cards from discard pile[, gain H Heat]"
+    (ITEMS, "repair-sigil-emergency-repair"): lambda: _item_recovers("repair-sigil-emergency-repair", 3, attack_card=False),
+    (ITEMS, "living-branch-rejuvenate"): lambda: _item_recovers("living-branch-rejuvenate", 2, attack_card=False),
+    (ITEMS, "world-tree-staff-regeneration"): lambda: _item_recovers("world-tree-staff-regeneration", 4, attack_card=False),
+    (ITEMS, "inferno-staff-phoenix-flame"): lambda: _item_recovers(
+        "inferno-staff-phoenix-flame", 3, attack_card=False, heat=2),
+    # "Draw 1 card[, remove 1 Heat]" / "Remove 3 Heat, draw 1 card"
+    (ITEMS, "pistol-reload"): lambda: _item_draw("pistol-reload", 1),
+    (ITEMS, "rifle-reload"): lambda: _item_draw("rifle-reload", 1),
+    (ITEMS, "crossbow-reload"): lambda: _item_draw("crossbow-reload", 1, 1),
+    (ITEMS, "heat-sink-sigil-vent-boost"): lambda: _item_draw("heat-sink-sigil-vent-boost", 1, 3),
+    # "+N Defense until (your) next turn" (R-ADD-64)
+    (ITEMS, "longsword-guard-stance"): lambda: defence(ITEMS, "longsword-guard-stance", 2),
+    (ITEMS, "flail-defensive-spin"): lambda: defence(ITEMS, "flail-defensive-spin", 1),
+    (ITEMS, "kite-shield-defensive-stance"): lambda: defence(ITEMS, "kite-shield-defensive-stance", 2),
+    (ITEMS, "living-branch-barkskin"): lambda: defence(ITEMS, "living-branch-barkskin", 1),
+    (ITEMS, "druid-s-tome-natural-armor"): _natural_armor,
+    (ITEMS, "asset-protection"): _asset_protection,
+    (ITEMS, "spear-defensive-stance"): _spear_defensive_stance,
+    (ITEMS, "reinforced-joints-quick-pivot"): _quick_pivot,
+    # "Reduce damage by N[, gain 1 Heat | 1 Taint]" (R-REA-1)
+    (ITEMS, "dagger-deflect"): lambda: _item_reactive("dagger-deflect", 1),
+    (ITEMS, "buckler-shield-quick-deflect"): lambda: _item_reactive("buckler-shield-quick-deflect", 1),
+    (ITEMS, "kite-shield-shield-block"): lambda: _item_reactive("kite-shield-shield-block", 2),
+    (ITEMS, "blessed-talisman-divine-shield"): lambda: _item_reactive("blessed-talisman-divine-shield", 2),
+    (ITEMS, "warding-talisman-protective-ward"): lambda: _item_reactive("warding-talisman-protective-ward", 2),
+    (ITEMS, "tower-shield-iron-wall"): lambda: _item_reactive("tower-shield-iron-wall", 3, heat=1),
+    (ITEMS, "shadow-catalyst-dark-shield"): lambda: _item_reactive("shadow-catalyst-dark-shield", 1, taint=1),
+    # "Play when targeted by attack. Reduce damage by N (minimum 1). ..." (R-ADD-58)
+    (ITEMS, "bone-ward"): lambda: _item_reactive("bone-ward", 2, 1),
+    (ITEMS, "lava-forged-shield"): lambda: _item_reactive_gain("lava-forged-shield", 2, "forge", 1),
+    (ITEMS, "volcanic-ward"): lambda: (reactive(ITEMS, "volcanic-ward", 3, 1),
+                                       _item_reactive_gain("volcanic-ward", 3, "forge", 1)),
+    (ITEMS, "expense-report"): lambda: _item_reactive_gain("expense-report", 2, "credit", 1),
+    (ITEMS, "insurance-policy"): lambda: _item_reactive_or_spend("insurance-policy", "credit", 5),
+    (ITEMS, "chitin-plating"): lambda: _item_reactive_or_spend("chitin-plating", "biomass", 4),
+    (ITEMS, "void-ward"): lambda: _void_ward(ITEMS),
+    # "Play when attacked in melee. ... Deal 2 damage to attacker ..." (R-ADD-58)
+    (ITEMS, "magma-parry"): lambda: _counter("magma-parry", 1, lambda b: _heat_is(b, 0, 1), ITEMS),
+    (ITEMS, "feral-counter"): lambda: _counter(
+        "feral-counter", 0, lambda b: _tokens_are(b, "biomass", 2), ITEMS),
+    # "Play when attacked in melee. Deal 2 damage to attacker. Gain 1 Credit."
+    (ITEMS, "contract-breach-penalty"): lambda: _counter(
+        "contract-breach-penalty", 0, lambda b: _tokens_are(b, "credit", 1), ITEMS),
+    # "When attacked in melee, deal 3 damage to attacker" (a Reactive card)
+    (ITEMS, "longsword-riposte"): lambda: _counter(
+        "longsword-riposte", 0, lambda b: _heat_is(b, 0, 0), ITEMS, damage=3),
+    (ITEMS, "reinforced-joints-power-stride"): lambda: _power_stride(),
+    # attacks whose texts equal or vary the flat equipment list's
+    (ITEMS, "bone-scythe-strike"): lambda: _kill_recovers(ITEMS, "bone-scythe-strike", 3, 1),
+    (ITEMS, "soul-reaper"): _item_soul_reaper,
+    (ITEMS, "phylactery-strike"): lambda: _phylactery_strike(ITEMS),
+    (ITEMS, "forge-spear-throw"): lambda: (_item_attack("forge-spear-throw", 4),
+                                           spend(ITEMS, "forge-spear-throw", 4, "forge", 2, 2)),
+    (ITEMS, "mercenary-strike"): lambda: _item_or_spend_ignore("mercenary-strike", 5, 2),
+    (ITEMS, "liquidation-shot"): lambda: (_item_attack("liquidation-shot", 5),
+                                          _item_or_spend_ignore("liquidation-shot", 5, 2)),
+    (ITEMS, "regenerative-shell"): lambda: _regenerative_shell(ITEMS),
+    (ITEMS, "distortion-blade"): lambda: _item_attack("distortion-blade", 3, ignore=1),
+    (ITEMS, "void-strike"): lambda: _void_strike(ITEMS),
+    (ITEMS, "warped-slash"): lambda: conditional(
+        ITEMS, "warped-slash", 3, 2,
+        lambda b: b.do({"type": "adjust_taint", "seat": 1, "taint": 2, "reason": "arranged"})),
+    (ITEMS, "taint-bolt"): lambda: _taint_bolt(ITEMS),
+    (ITEMS, "codex-of-light-smite-evil"): _smite_evil,
+    # "3 damage melee." / "4 damage ranged (3 hex range)." / "(5 hex range). Requires line of sight."
+    (ITEMS, "nomads-quick-slash"): lambda: _item_attack("nomads-quick-slash", 3),
+    (ITEMS, "nomads-aimed-shot"): lambda: _item_attack("nomads-aimed-shot", 4),
+    (ITEMS, "nomads-sniper-shot"): lambda: _item_attack("nomads-sniper-shot", 4),
+})  # fmt: skip
+
+
+def _divine_pillar() -> None:
+    """ "Deal 5 damage, bypass 1 Defense, purge 1 Taint from self": Taint never below 0."""
+    _item_attack("divine-scepter-pillar-of-light", 5, ignore=1)
+    card = built(ITEMS, "divine-scepter-pillar-of-light")
+    b = battle(card, gap=4)
+    b.do({"type": "adjust_taint", "seat": 0, "taint": 2, "reason": "arranged"})
+    attack(b, card)
+    assert b.seat(0).taint == 1
+
+
+def _power_stride() -> None:
+    """ "Move up to 4 hexes, ignore difficult terrain, gain 1 Heat.\""""
+    card = built(ITEMS, "reinforced-joints-power-stride")
+    b = battle(card, gap=6)
+    path = [[0, 2], [0, 1], [1, 0], [1, -1]]
+    assert len(one(play(b, card.id, path=path), CasketMoved).path) == 4 and b.seat(0).heat == 1
+    err = battle(card, gap=6).refuse({"type": "play_card", "seat": 0, "card": f"{card.id}#1",
+                                      "path": [*path, [1, -2]]})  # fmt: skip
+    assert err.code
+
+
+def _leaves_game(cid: str, *, attack_card: bool, **extra: Any) -> None:
+    """ "Remove this card from game after use": resolved, the card is with the removed
+    cards, not in the discard pile, so no reshuffle brings it back (R-ADD-70)."""
+    card = built(ITEMS, cid)
+    b = battle(card, gap=reach(card) if attack_card else 1)
+    hp = b.seat(0).hp
+    attack(b, card) if attack_card else play(b, cid, **extra)
+    assert b.state.attack is None
+    assert f"{cid}#1" in b.seat(0).removed and f"{cid}#1" not in b.seat(0).discard
+    assert f"{cid}#2" in b.seat(0).deck  # the other copy is untouched
+    if not attack_card and "drawn" not in extra:
+        # Discarded it would count as HP again; removed it does not (R-DMG-9).
+        assert b.seat(0).hp == hp
+
+
+def _vital_essence() -> None:
+    """ "Recover 2 cards from discard pile, remove 1 Heat. Remove this card from game after use.\""""
+    _item_recovers("blood-vial-cache-vital-essence", 2, attack_card=False)
+    b = battle(built(ITEMS, "blood-vial-cache-vital-essence"))
+    b.do({"type": "adjust_heat", "seat": 0, "heat": 3, "reason": "arranged"})
+    play(b, "blood-vial-cache-vital-essence")
+    assert b.seat(0).heat == 2
+    _leaves_game("blood-vial-cache-vital-essence", attack_card=False)
+
+
+def _focus_enhancer() -> None:
+    """ "Draw 3 cards, your next attack +2 damage. Remove this card from game after use.\""""
+    b = battle(built(ITEMS, "combat-stimulants-focus-enhancer"))
+    events = play(b, "combat-stimulants-focus-enhancer", drawn=[FILLER] * 3)
+    assert len(one(events, CardsDrawn).cards) == 3 and one(events, BuffGained).damage == 2
+    _leaves_game("combat-stimulants-focus-enhancer", attack_card=False, drawn=[FILLER] * 3)
+
+
+SCENARIOS.update({
+    # "... Remove this card from game after use." (R-ADD-70)
+    (ITEMS, "soul-shards-soul-infusion"): lambda: (
+        _item_recovers("soul-shards-soul-infusion", 4, attack_card=False, taint=1),
+        _leaves_game("soul-shards-soul-infusion", attack_card=False)),
+    (ITEMS, "soul-shards-spirit-burst"): lambda: (
+        _item_attack("soul-shards-spirit-burst", 5, ignore=MAX_DAMAGE),
+        _leaves_game("soul-shards-spirit-burst", attack_card=True)),
+    (ITEMS, "soul-shards-life-drain-shard"): lambda: (
+        _item_attack("soul-shards-life-drain-shard", 4),
+        _item_recovers("soul-shards-life-drain-shard", 3, attack_card=True),
+        _leaves_game("soul-shards-life-drain-shard", attack_card=True)),
+    (ITEMS, "emergency-repair-kit-quick-patch"): lambda: (
+        _item_recovers("emergency-repair-kit-quick-patch", 5, attack_card=False),
+        _leaves_game("emergency-repair-kit-quick-patch", attack_card=False)),
+    (ITEMS, "blood-vial-cache-crimson-infusion"): lambda: (
+        _item_recovers("blood-vial-cache-crimson-infusion", 3, attack_card=False),
+        _leaves_game("blood-vial-cache-crimson-infusion", attack_card=False)),
+    (ITEMS, "blood-vial-cache-vital-essence"): _vital_essence,
+    (ITEMS, "combat-stimulants-focus-enhancer"): _focus_enhancer,
+})  # fmt: skip

@@ -47,6 +47,7 @@ from battles.engine.cards import (
     PlantSeedsEffect,
     RecoverEffect,
     ReduceIncomingEffect,
+    RemoveFromGameEffect,
     RemoveHeatRolledEffect,
     RollSufferingEffect,
     RotateEffect,
@@ -121,6 +122,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     CounterEffect(2),
     PlantSeedsEffect(2),
     DetonateSeedsEffect(2, 8),
+    RemoveFromGameEffect(),
 )
 
 
@@ -197,6 +199,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "counter",
         "plant_seeds",
         "detonate_seeds",
+        "remove_from_game",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

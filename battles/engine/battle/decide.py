@@ -44,6 +44,7 @@ from ..cards import (
     PlantSeedsEffect,
     RecoverEffect,
     ReduceIncomingEffect,
+    RemoveFromGameEffect,
     RemoveHeatRolledEffect,
     RollSufferingEffect,
     RotateEffect,
@@ -1497,6 +1498,8 @@ def _effect(
     c = tx.seat(seat)
     if isinstance(effect, LimitEffect):
         return  # checked before the card is played (R-ADD-63)
+    if isinstance(effect, RemoveFromGameEffect):
+        return  # evolve puts the resolved card with the removed cards (R-ADD-70)
     if isinstance(effect, AfterAttackEffect):
         return  # `_end_attack` runs it when the attack's outcome is known (R-ADD-65)
     if isinstance(effect, WhenEffect):

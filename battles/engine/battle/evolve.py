@@ -198,8 +198,17 @@ def _card_played(s: BattleState, e: ev.CardPlayed) -> BattleState:
 
 
 def _card_resolved(s: BattleState, e: ev.CardResolved) -> BattleState:
-    c = s.seats[e.seat]
-    return _seat(s, e.seat, in_play=_without(c.in_play, [e.card]), discard=(*c.discard, e.card))
+    return _put_away(s, e.seat, e.card)
+
+
+def _put_away(s: BattleState, seat: int, card: str) -> BattleState:
+    """A resolved card leaves play for the discard pile, or for the removed cards when its
+    text removes it from the game (R-ADD-70)."""
+    c = s.seats[seat]
+    in_play = _without(c.in_play, [card])
+    if s.card(card).leaves_game:
+        return _seat(s, seat, in_play=in_play, removed=(*c.removed, card))
+    return _seat(s, seat, in_play=in_play, discard=(*c.discard, card))
 
 
 def _heat(s: BattleState, e: ev.HeatChanged) -> BattleState:
@@ -369,12 +378,8 @@ def _defence(s: BattleState, e: ev.DefenceRolled) -> BattleState:
 def _attack_ended(s: BattleState, e: ev.AttackEnded) -> BattleState:
     a = s.attack
     if a is not None and a.reactive is not None:
-        d = s.seats[a.target]
-        s = _seat(
-            s, a.target, in_play=_without(d.in_play, [a.reactive]), discard=(*d.discard, a.reactive)
-        )
-    c = s.seats[e.attacker]
-    s = _seat(s, e.attacker, in_play=_without(c.in_play, [e.card]), discard=(*c.discard, e.card))
+        s = _put_away(s, a.target, a.reactive)
+    s = _put_away(s, e.attacker, e.card)
     return replace(s, attack=None)
 
 

@@ -47,6 +47,7 @@ HERE = Path(__file__).resolve().parent
 SECTIONS = (
     "universal",
     "equipment",
+    "equipment_items",
     "church",
     "dwarves",
     "ossuarium",
