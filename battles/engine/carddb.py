@@ -228,6 +228,9 @@ class DatabaseRead:
     # list that no item brings), by id, in file order.
     faction_pools: dict[str, tuple[str, ...]] = field(default_factory=dict)
     universal: tuple[str, ...] = ()
+    # Why the effect catalogue keeps a loaded card manual, by id, in the reviewer's words
+    # (R-ADD-57); cards it has not reviewed have none.
+    notes: dict[str, str] = field(default_factory=dict)
 
     @property
     def automated(self) -> int:
@@ -446,6 +449,7 @@ def read_database(doc: object) -> DatabaseRead:
         out.reported.append(Reported(Source(section, -1), "", skipped))
     candidates = list(_candidates(doc, out))
     derived: dict[int, tuple[CardDef | None, str | None]] = {}
+    notes: dict[int, str] = {}
     by_id: dict[str, list[int]] = {}
     for n, cand in enumerate(candidates):
         out.sections.setdefault(cand.source.section, SectionTally()).entries += 1
@@ -469,6 +473,8 @@ def read_database(doc: object) -> DatabaseRead:
             d = again if again.card is not None and again.card.manual else d
         card = None if d.card is None else _item_kind(d.card, cand.slot, cand.shield)
         derived[n] = (card, d.reason)
+        if d.note:
+            notes[n] = d.note
         if card is not None:
             by_id.setdefault(card.id, []).append(n)
     winners: dict[str, int] = {}
@@ -497,6 +503,8 @@ def read_database(doc: object) -> DatabaseRead:
             out.reported.append(Reported(cand.source, name, reason or "not a card"))
             continue
         tally.loaded += 1
+        if n in notes:
+            out.notes[card.id] = notes[n]
         count = cand.raw.get("cardCount")
         out.cards[card.id] = DatabaseCard(
             card=card,

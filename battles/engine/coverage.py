@@ -67,16 +67,22 @@ def _quote(text: str, limit: int = 90) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
-def manual_reason(card: CardDef) -> str:
-    """Why a loaded card is manual, from its own fields: what its effects leave to the players.
+def manual_reason(card: CardDef, note: str | None = None) -> str:
+    """Why a loaded card is manual: the effect catalogue's `note` where its reviewer wrote
+    one (R-ADD-57), else from the card's own fields (what its effects leave to the players).
 
     >>> from battles.engine.tohit import parse_range
     >>> manual_reason(CardDef(id="x", name="X", kind="other", sp_cost=1, text="Draw 1 card",
     ...                       automated=False))
     'no effect of the vocabulary expresses its text: "Draw 1 card"'
+    >>> manual_reason(CardDef(id="x", name="X", kind="other", sp_cost=1, text="Draw 1 card",
+    ...                       automated=False), "draws for an ally")
+    'catalogue: draws for an ally: "Draw 1 card"'
     """
     if card.automated:
         return ""
+    if note:
+        return f'catalogue: {note}: "{_quote(card.text)}"'
     if card.kind == "behaviour":
         return "a support unit's behaviour card: the players run the unit from its text"
     printed = [k for k in card.keywords if k.startswith((COST_NOTE, RANGE_NOTE))]
@@ -144,7 +150,8 @@ def coverage_markdown(read: DatabaseRead, *, source: str) -> str:
         "|---|---|---|",
     ]
     lines += [
-        f"| `{c.card.id}` | {_escape(str(c.source))} | {_escape(manual_reason(c.card))} |"
+        f"| `{c.card.id}` | {_escape(str(c.source))} "
+        f"| {_escape(manual_reason(c.card, read.notes.get(c.card.id)))} |"
         for c in read.cards.values()
         if not c.card.automated and c.card.kind != "behaviour"
     ]

@@ -429,3 +429,14 @@ def test_a_battle_between_two_real_database_decks_runs_to_its_end(real: Any) -> 
     for _, _, state in greedy_commands(start, seed=5, chooser=choose_thrifty):  # noqa: B007
         pass
     assert state.over
+
+
+def test_the_coverage_report_gives_the_catalogues_own_reason_for_a_card_it_keeps_manual(
+    real: Any,
+) -> None:
+    """R-ADD-57: a reviewer's reason beats the generic one read off the card's fields."""
+    read = real
+    assert read.notes, "the catalogue keeps some cards manual, each with its reason"
+    card_id, note = next(iter(read.notes.items()))
+    assert not read.cards[card_id].card.automated
+    assert note in coverage_markdown(read, source="db.json")
