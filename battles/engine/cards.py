@@ -793,6 +793,26 @@ class SpPenaltyEffect:
 
 
 @dataclass(frozen=True, slots=True)
+class DamageNextTurnEffect:
+    """ "Target takes N additional damage at the start of their next turn" (poison, fire):
+    a hit schedules `amount` damage the target takes when its next turn starts, without
+    an attack (R-ADD-73). Used after a hit.
+
+    >>> DamageNextTurnEffect(2).as_dict()
+    {'kind': 'damage_next_turn', 'amount': 2}
+    """
+
+    kind: ClassVar[str] = "damage_next_turn"
+    amount: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.amount, "damage_next_turn.amount", 1, MAX_DAMAGE, "R-ADD-73")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "amount": self.amount}
+
+
+@dataclass(frozen=True, slots=True)
 class WindowEffect:
     """A reactive card's window narrower than "targeted by an attack": "Play when attacked
     in melee" answers only an attack made with a Melee card (R-RNG-2, R-ADD-58).
@@ -941,6 +961,7 @@ class TriggerEffect:
 # Taint; never an attack, a move or a choice the command makes.
 _AFTER_KINDS = (
     *("gain_tokens", "recover", "draw", "heat", "taint", "hinder", "sp_penalty", "plant_seeds"),
+    "damage_next_turn",
 )
 
 
@@ -981,6 +1002,7 @@ Effect = (
     | DiscardChosenEffect
     | LimitEffect
     | SpPenaltyEffect
+    | DamageNextTurnEffect
     | WindowEffect
     | CounterEffect
     | PlantSeedsEffect
@@ -1018,6 +1040,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             DiscardChosenEffect,
             LimitEffect,
             SpPenaltyEffect,
+            DamageNextTurnEffect,
             WindowEffect,
             CounterEffect,
             PlantSeedsEffect,
@@ -1039,7 +1062,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, window, counter, plant_seeds, detonate_seeds
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")

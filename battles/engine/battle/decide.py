@@ -27,6 +27,7 @@ from ..cards import (
     CardDef,
     Condition,
     CounterEffect,
+    DamageNextTurnEffect,
     DefenceEffect,
     DetonateSeedsEffect,
     DiscardChosenEffect,
@@ -471,6 +472,7 @@ def _sp_lines(c: CasketState) -> tuple[tuple[str, int, str], ...]:
 
 def _start_turn(tx: _Tx, seat: int) -> None:
     penalty = tx.seat(seat).sp_penalty  # TurnStarted clears it
+    scheduled = tx.seat(seat).damage_next_turn  # TurnStarted clears it too
     tx.emit(ev.TurnStarted(seat))
     c = tx.seat(seat)
     lines = _sp_lines(c)
@@ -478,6 +480,8 @@ def _start_turn(tx: _Tx, seat: int) -> None:
     if penalty:  # R-ADD-65: an enemy card's "−N SP next turn"
         tx.emit(ev.SpDrained(seat, min(penalty, tx.seat(seat).sp_max), "R-ADD-65"))
     _triggers(tx, seat, "start_of_turn")
+    if scheduled:  # R-ADD-73: poison or fire an enemy's card scheduled for this turn
+        _inflict(tx, seat, scheduled, None, "damage scheduled by a card (R-ADD-73)")
     c = tx.seat(seat)
     heat = c.heat
     if heat < STRAIN_HEAT:
@@ -1530,6 +1534,10 @@ def _effect(
     if isinstance(effect, SpPenaltyEffect):
         if attack_target is not None:
             tx.emit(ev.SpPenaltyImposed(attack_target, effect.amount, card.id))
+        return
+    if isinstance(effect, DamageNextTurnEffect):
+        if attack_target is not None:
+            tx.emit(ev.DamageScheduled(attack_target, effect.amount, card.id))
         return
     if isinstance(effect, HinderEffect):
         who = attack_target
