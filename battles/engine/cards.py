@@ -359,6 +359,10 @@ CONDITIONS = (
     "target_hp_at_most",
     "target_moved_last_turn",
     "target_taint_at_least",
+    # R-ADD-74: "enemies with 15 or fewer cards remaining in their deck" (the deck only,
+    # not the HP of R-DMG-9); "when adjacent to 2+ allies" (the attacker's own side).
+    "target_deck_at_most",
+    "own_adjacent_allies_at_least",
 )
 _CONDITIONS_WITH_N = frozenset(CONDITIONS) - {
     "moved_this_turn",
@@ -915,7 +919,7 @@ class LimitEffect:
         return {"kind": self.kind, "per": self.per, "n": self.n}
 
 
-TRIGGERS = ("start_of_turn", "end_of_turn", "casket_destroyed", "component_damaged")
+TRIGGERS = ("start_of_turn", "end_of_turn", "casket_destroyed", "component_damaged", "attack")
 
 
 @dataclass(frozen=True, slots=True)
@@ -923,7 +927,9 @@ class TriggerEffect:
     """A passive: the card stays in play once played and runs `then` each time its
     trigger fires for the owner (R-ADD-68): at the start or the end of the owner's turn,
     when a casket within `within` hexes is destroyed (`enemy_only`: an enemy's), or per
-    point of Component Damage the owner takes.
+    point of Component Damage the owner takes. On "attack", `then` holds attack bonuses
+    only: each attack the owner declares gets those whose condition holds ("Passive: you
+    deal +2 damage to enemies with …", R-ADD-74).
 
     >>> TriggerEffect("start_of_turn", (GainTokensEffect("bargain", 1, cap=10),)).as_dict()
     {'kind': 'trigger', 'on': 'start_of_turn', 'then': [{'kind': 'gain_tokens', 'pool': 'bargain', 'n': 1, 'cap': 10}]}
@@ -937,7 +943,10 @@ class TriggerEffect:
 
     def __post_init__(self) -> None:
         _check_choice(self.on, "trigger.on", TRIGGERS)
-        _check_inner(self.then, "trigger.then", (*_AFTER_KINDS, "buff_next_attack"))
+        if self.on == "attack":  # R-ADD-74: bonuses to each of the owner's attacks
+            _check_inner(self.then, "trigger.then", ("attack_bonus",))
+        else:
+            _check_inner(self.then, "trigger.then", (*_AFTER_KINDS, "buff_next_attack"))
         _check_bool(self.enemy_only, "trigger.enemy_only")
         if self.on == "casket_destroyed":
             _check_int(self.within, "trigger.within", 1, MAX_HEXES, "R-RNG-3")

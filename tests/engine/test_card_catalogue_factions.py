@@ -12,16 +12,21 @@ from collections.abc import Callable
 
 import pytest
 
-from battles.engine.battle.events import DamageScheduled, DamageTaken, PromptOpened
+from battles.engine.battle.events import BuffGained, DamageScheduled, DamageTaken, PromptOpened
+from battles.engine.cards import card_from_dict
 
-from .battle_builder import FILLER, of_type, one
+from .battle_builder import CARDS, FILLER, Battle, deck, of_type, one, seat, start
 from .test_card_catalogue import (
     AUTOMATED,
     ENTRIES,
     Attack,
+    arrange,
     battle,
     built,
     check_attack,
+    declared,
+    hit,
+    play,
     resolve_hit,
 )
 
@@ -56,6 +61,64 @@ def _venomous_spit() -> None:
 
 FACTION_SCENARIOS.update({
     ("vestige-bloodlines", "venomous-spit"): _venomous_spit,
+})  # fmt: skip
+
+
+# --- R-ADD-74: passives that add to each of the owner's attacks -------------------------------
+
+
+def _attack_with_gun(b: Battle) -> int:
+    """Seat 0 attacks seat 1 with the test's Gun (2 damage): the declared hit damage."""
+    return hit(declared(b, card_from_dict(CARDS["gun"])))
+
+
+def _scent_of_blood() -> None:
+    """ "Passive: You deal +2 damage to enemies with 15 or fewer cards remaining in their
+    deck.": the deck only (R-ADD-74); under 2.0 damage moves deck cards to the discard
+    pile, so the target's HP stays the same while its deck shrinks."""
+    card = built("vestige-bloodlines", "scent-of-blood")
+    for left, played, damage in ((16, True, 2), (15, True, 4), (15, False, 2)):
+        b = battle(card, hand=("gun",))
+        if played:
+            play(b, "scent-of-blood")
+            assert "scent-of-blood#1" in b.seat(0).in_play
+        hp = b.seat(1).hp
+        arrange(b, DamageTaken(1, (), b.seat(1).deck[:-left], 0, None))
+        assert (len(b.seat(1).deck), b.seat(1).hp) == (left, hp)
+        assert _attack_with_gun(b) == damage, (left, played)
+        sources = [e.source for e in of_type(b.events, BuffGained)]
+        assert sources == (["scent-of-blood"] if damage == 4 else [])
+
+
+def _wolves_pact() -> None:
+    """ "Passive: When adjacent to 2+ allies, gain +1 damage to all attacks.": allies on
+    the own side, in the battle (R-ADD-74); an adjacent enemy is no ally."""
+    card = built("nomads", "wolves-pact")
+    near, far = ((1, 3), (-1, 3)), ((1, 3), (-2, 3))
+    for allies, damage in ((near, 3), (far, 2)):
+        doc = {
+            "name": "Pack", "board": {"name": "Yard", "shape": {"kind": "hexagon", "radius": 8},
+                                      "hexes": []},
+            "rules": {"version": "2.0", "options": {}}, "dice": {"mode": "table"},
+            "policy": "prompt", "cards": [CARDS[FILLER], CARDS["gun"], card.as_dict()],
+            "seats": [
+                {**seat(0, at=(0, 3), facing=1, side="pack"),
+                 "deck": deck(**{"wolves-pact": 1, "gun": 1})},
+                {**seat(1, at=(0, 2), facing=4, side="prey"), "deck": deck()},
+                {**seat(2, at=allies[0], facing=1, side="pack"), "deck": deck()},
+                {**seat(3, at=allies[1], facing=1, side="pack"), "deck": deck()},
+            ],
+        }  # fmt: skip
+        hands = [["wolves-pact", "gun", *[FILLER] * 4], *[[FILLER] * 6] * 3]
+        b = start(doc, hands, initiative=(6, 1, 2, 3))
+        assert b.state.active == 0
+        play(b, "wolves-pact")
+        assert _attack_with_gun(b) == damage, allies
+
+
+FACTION_SCENARIOS.update({
+    ("vestige-bloodlines", "scent-of-blood"): _scent_of_blood,
+    ("nomads", "wolves-pact"): _wolves_pact,
 })  # fmt: skip
 
 

@@ -1188,12 +1188,17 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
     tx.emit(
         ev.CardPlayed(seat, instance, card.sp_cost, card.manual, card.text if card.manual else "")
     )
-    if any(
+    passive = _passive_bonuses(tx, seat)
+    if passive or any(
         isinstance(e, AttackBonusEffect | SpendTokensEffect | IgnoreCoverEffect)
         for e in card.effects
     ):
-        # R-ADD-59: the card's own bonuses are part of this attack's to-hit answer.
+        # R-ADD-59: the card's own bonuses are part of this attack's to-hit answer, and
+        # R-ADD-74: so are those of the attacker's passives in play.
         _attack_riders(tx, seat, card, command.target, command.spend)
+        for source, bonus in passive:
+            if _holds(tx, seat, bonus.condition, command.target):
+                tx.emit(ev.BuffGained(seat, bonus.damage, bonus.to_hit, 0, 0, source.id))
         answer = attack_answer(tx.state, seat, card, command.target)
         if not answer.possible:
             refusal = answer.refusal
@@ -1400,13 +1405,29 @@ def _holds(tx: _Tx, seat: int, condition: Condition | None, target: int | None) 
         return c.moved > 0
     if test == "standing_in":
         return tx.state.board.terrain_at(c.at).name == condition.terrain
+    if test == "own_adjacent_allies_at_least":  # R-ADD-74: own side, in the battle
+        allies = [x for x in tx.state.seats if x.side == c.side and x.seat != seat]
+        return sum(1 for x in allies if x.in_battle and x.at.distance(c.at) == 1) >= n
     if t is None:  # pragma: no cover - attack bonuses sit on attack cards (CardDef)
         return False
     if test == "target_hp_at_most":
         return t.hp <= n
     if test == "target_moved_last_turn":
         return t.moved_last_turn > 0
+    if test == "target_deck_at_most":  # R-ADD-74: the deck only, not the discard pile
+        return len(t.deck) <= n
     return t.taint >= n  # target_taint_at_least
+
+
+def _passive_bonuses(tx: _Tx, seat: int) -> list[tuple[CardDef, AttackBonusEffect]]:
+    """R-ADD-74: the attack bonuses of the passives `seat` has in play, in play order."""
+    out: list[tuple[CardDef, AttackBonusEffect]] = []
+    for instance in tx.seat(seat).in_play:
+        card = tx.state.card(instance)
+        for effect in card.effects:
+            if isinstance(effect, TriggerEffect) and effect.on == "attack":
+                out += [(card, b) for b in effect.then if isinstance(b, AttackBonusEffect)]
+    return out
 
 
 def _attack_riders(tx: _Tx, seat: int, card: CardDef, target: int, spend: bool) -> None:
