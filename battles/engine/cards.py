@@ -363,6 +363,8 @@ CONDITIONS = (
     # not the HP of R-DMG-9); "when adjacent to 2+ allies" (the attacker's own side).
     "target_deck_at_most",
     "own_adjacent_allies_at_least",
+    # R-ADD-75: "if outnumbered (2+ enemies within 6 hexes)": `n` enemies within `within`.
+    "enemies_within_at_least",
 )
 _CONDITIONS_WITH_N = frozenset(CONDITIONS) - {
     "moved_this_turn",
@@ -387,9 +389,14 @@ class Condition:
     n: int = 0
     pool: str | None = None
     terrain: str | None = None
+    within: int = 0
 
     def __post_init__(self) -> None:
         _check_choice(self.test, "condition.test", CONDITIONS)
+        if self.test == "enemies_within_at_least":
+            _check_int(self.within, "condition.within", 1, MAX_HEXES, "R-RNG-3")
+        elif self.within:
+            raise InvalidInput("condition.within", f"{self.test!r} counts no hexes", "R-ADD-75")
         if self.test in _CONDITIONS_WITH_N:
             _check_int(self.n, "condition.n", 1, MAX_TOKENS, "R-ADD-59")
         elif self.n:
@@ -417,19 +424,24 @@ class Condition:
             out["pool"] = self.pool
         if self.terrain is not None:
             out["terrain"] = self.terrain
+        if self.within:
+            out["within"] = self.within
         return out
 
 
 def condition_from_dict(d: object, path: str) -> Condition:
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'test'", "R-ADD-59")
-    unknown = [str(k) for k in d if k not in ("test", "n", "pool", "terrain")]
+    allowed = ("test", "n", "pool", "terrain", "within")
+    unknown = [str(k) for k in d if k not in allowed]
     if unknown:
-        raise InvalidInput(f"{path}.{unknown[0]}", "unknown field; allowed: test, n, pool, terrain")
+        raise InvalidInput(f"{path}.{unknown[0]}", f"unknown field; allowed: {', '.join(allowed)}")
     if "test" not in d:
         raise InvalidInput(f"{path}.test", "required", "R-ADD-59")
     with _rebased(path, "condition"):
-        return Condition(d["test"], d.get("n", 0), d.get("pool"), d.get("terrain"))
+        return Condition(
+            d["test"], d.get("n", 0), d.get("pool"), d.get("terrain"), d.get("within", 0)
+        )
 
 
 @dataclass(frozen=True, slots=True)

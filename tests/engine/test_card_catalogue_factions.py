@@ -13,7 +13,7 @@ from collections.abc import Callable
 import pytest
 
 from battles.engine.battle.events import BuffGained, DamageScheduled, DamageTaken, PromptOpened
-from battles.engine.cards import card_from_dict
+from battles.engine.cards import CardDef, card_from_dict
 
 from .battle_builder import CARDS, FILLER, Battle, deck, of_type, one, seat, start
 from .test_card_catalogue import (
@@ -90,35 +90,63 @@ def _scent_of_blood() -> None:
         assert sources == (["scent-of-blood"] if damage == 4 else [])
 
 
+def _yard(card: CardDef, others: list[tuple[tuple[int, int], str]], *hand: str) -> Battle:
+    """Seat 0 ("pack", at [0, 3] facing N) holds `card` and `hand` and acts first; seat 1
+    ("prey") stands adjacent, north, facing S; `others` are further seats (hex, side)."""
+    cards = [CARDS[FILLER], card.as_dict(), *(CARDS[h] for h in hand)]
+    seats = [
+        {
+            **seat(0, at=(0, 3), facing=1, side="pack"),
+            "deck": deck(**{card.id: 1, **{h: 1 for h in hand}}),
+        },
+        {**seat(1, at=(0, 2), facing=4, side="prey"), "deck": deck()},
+        *(
+            {**seat(2 + i, at=at, facing=1, side=side), "deck": deck()}
+            for i, (at, side) in enumerate(others)
+        ),
+    ]
+    doc = {
+        "name": "Yard", "board": {"name": "Yard", "shape": {"kind": "hexagon", "radius": 8}, "hexes": []},
+        "rules": {"version": "2.0", "options": {}}, "dice": {"mode": "table"}, "policy": "prompt",
+        "cards": cards, "seats": seats,
+    }  # fmt: skip
+    hands = [[card.id, *hand, *[FILLER] * (5 - len(hand))], *[[FILLER] * 6] * (len(seats) - 1)]
+    b = start(doc, hands, initiative=(6, *range(1, len(seats))))
+    assert b.state.active == 0
+    return b
+
+
 def _wolves_pact() -> None:
     """ "Passive: When adjacent to 2+ allies, gain +1 damage to all attacks.": allies on
-    the own side, in the battle (R-ADD-74); an adjacent enemy is no ally."""
+    the own side, in the battle (R-ADD-74); the adjacent enemy is no ally."""
     card = built("nomads", "wolves-pact")
-    near, far = ((1, 3), (-1, 3)), ((1, 3), (-2, 3))
+    near = [((1, 3), "pack"), ((-1, 3), "pack")]
+    far = [((1, 3), "pack"), ((-2, 3), "pack")]
     for allies, damage in ((near, 3), (far, 2)):
-        doc = {
-            "name": "Pack", "board": {"name": "Yard", "shape": {"kind": "hexagon", "radius": 8},
-                                      "hexes": []},
-            "rules": {"version": "2.0", "options": {}}, "dice": {"mode": "table"},
-            "policy": "prompt", "cards": [CARDS[FILLER], CARDS["gun"], card.as_dict()],
-            "seats": [
-                {**seat(0, at=(0, 3), facing=1, side="pack"),
-                 "deck": deck(**{"wolves-pact": 1, "gun": 1})},
-                {**seat(1, at=(0, 2), facing=4, side="prey"), "deck": deck()},
-                {**seat(2, at=allies[0], facing=1, side="pack"), "deck": deck()},
-                {**seat(3, at=allies[1], facing=1, side="pack"), "deck": deck()},
-            ],
-        }  # fmt: skip
-        hands = [["wolves-pact", "gun", *[FILLER] * 4], *[[FILLER] * 6] * 3]
-        b = start(doc, hands, initiative=(6, 1, 2, 3))
-        assert b.state.active == 0
+        b = _yard(card, allies, "gun")
         play(b, "wolves-pact")
         assert _attack_with_gun(b) == damage, allies
+
+
+def _ashen_kings_wrath() -> None:
+    """ "Deal 6 damage. If outnumbered (2+ enemies within 6 hexes), deal 8 damage instead.":
+    enemy caskets in the battle within 6 hexes of the attacker, the target included
+    (R-ADD-75)."""
+    card = built("crucible", "ashen-kings-wrath")
+    check_attack("crucible", "ashen-kings-wrath", Attack(1, 6))  # one enemy: 6
+    for other, damage in (
+        (((0, -3), "prey"), 8),  # a second enemy 6 hexes away
+        (((0, -4), "prey"), 6),  # 7 hexes away
+        (((1, 3), "pack"), 6),  # an ally does not outnumber
+    ):
+        b = _yard(card, [other])
+        assert hit(declared(b, card)) == damage, other
 
 
 FACTION_SCENARIOS.update({
     ("vestige-bloodlines", "scent-of-blood"): _scent_of_blood,
     ("nomads", "wolves-pact"): _wolves_pact,
+    ("crucible", "ashen-kings-wrath"): _ashen_kings_wrath,
 })  # fmt: skip
 
 

@@ -1405,6 +1405,9 @@ def _holds(tx: _Tx, seat: int, condition: Condition | None, target: int | None) 
         return c.moved > 0
     if test == "standing_in":
         return tx.state.board.terrain_at(c.at).name == condition.terrain
+    if test == "enemies_within_at_least":  # R-ADD-75: enemy caskets in the battle
+        enemies = [x for x in tx.state.seats if x.side != c.side and x.in_battle]
+        return sum(1 for x in enemies if x.at.distance(c.at) <= condition.within) >= n
     if test == "own_adjacent_allies_at_least":  # R-ADD-74: own side, in the battle
         allies = [x for x in tx.state.seats if x.side == c.side and x.seat != seat]
         return sum(1 for x in allies if x.in_battle and x.at.distance(c.at) == 1) >= n
