@@ -36,7 +36,7 @@ FACTION_SCENARIOS: dict[tuple[str, str], Callable[[], object]] = {}
 def _venomous_spit() -> None:
     """ "Deal 2 damage. Target takes 2 additional damage at start of their next turn
     (poison).": scheduled by a hit only, taken once when the target's turn starts, without
-    an attack (R-ADD-73)."""
+    an attack, together with any strain damage (R-ADD-73)."""
     card = built("vestige-bloodlines", "venomous-spit")
     missed = check_attack("vestige-bloodlines", "venomous-spit", Attack(4, 2))
     assert missed.seat(1).damage_next_turn == 0  # the missing roll schedules nothing
@@ -57,6 +57,14 @@ def _venomous_spit() -> None:
     assert b.seat(1).damage_next_turn == 0  # taken once: the next turn starts clean
     b.do({"type": "take_damage", "seat": 1, "hand": [], "deck": 2, "drawn": [FILLER] * 2})
     assert b.seat(1).hp == hp - 2
+    # With the strain roll's System Damage (6 Heat + 3: 2 damage, R-TRN-4): one discard of 4.
+    b = battle(card, version="2.1")
+    resolve_hit(b, card, 2, kill=False)
+    b.do({"type": "adjust_heat", "seat": 1, "heat": 6, "reason": "arranged"})
+    events = b.do({"type": "pass", "seat": 0, "drawn": [FILLER], "faces": [3]})
+    prompt = one(events, PromptOpened)
+    assert (prompt.seat, prompt.kind, prompt.amount) == (1, "take_damage", 4)
+    assert "R-TRN-4" in prompt.reason and "R-ADD-73" in prompt.reason
 
 
 FACTION_SCENARIOS.update({

@@ -480,11 +480,10 @@ def _start_turn(tx: _Tx, seat: int) -> None:
     if penalty:  # R-ADD-65: an enemy card's "−N SP next turn"
         tx.emit(ev.SpDrained(seat, min(penalty, tx.seat(seat).sp_max), "R-ADD-65"))
     _triggers(tx, seat, "start_of_turn")
-    if scheduled:  # R-ADD-73: poison or fire an enemy's card scheduled for this turn
-        _inflict(tx, seat, scheduled, None, "damage scheduled by a card (R-ADD-73)")
     c = tx.seat(seat)
     heat = c.heat
     if heat < STRAIN_HEAT:
+        _scheduled_damage(tx, seat, scheduled)
         return
     roll = None if heat >= 10 else tx.dice.d6(1, purpose="the strain roll", rule="R-TRN-4")[0]
     result = strain_result(roll, heat)
@@ -494,12 +493,25 @@ def _start_turn(tx: _Tx, seat: int) -> None:
     elif result.sp_lost:
         tx.emit(ev.SpDrained(seat, result.sp_lost, "R-TRN-4"))
     elif result.damage:
-        _inflict(tx, seat, result.damage, None, "strain: system damage (R-TRN-4)")
+        # R-ADD-73: damage scheduled for this turn is taken with the strain damage, as
+        # one discard (one prompt).
+        reason = "strain: system damage (R-TRN-4)"
+        if scheduled:
+            reason += " and damage scheduled by a card (R-ADD-73)"
+        _inflict(tx, seat, result.damage + scheduled, None, reason)
+        return
     elif result.critical_failure:
         face = tx.dice.d6(1, purpose="the malfunction component roll", rule="R-TRN-4")[0]
         _component_damage(
             tx, seat, component_for_roll(face), 1, "strain: critical failure", "R-TRN-4"
         )
+    _scheduled_damage(tx, seat, scheduled)
+
+
+def _scheduled_damage(tx: _Tx, seat: int, amount: int) -> None:
+    """R-ADD-73: poison or fire an enemy's card scheduled for the start of this turn."""
+    if amount:
+        _inflict(tx, seat, amount, None, "damage scheduled by a card (R-ADD-73)")
 
 
 def _end_turn(tx: _Tx, seat: int) -> None:
