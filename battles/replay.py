@@ -310,6 +310,11 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 t(f"{who} will have {p['amount']} SP less next turn"),
                 *_reason_rule(p.get("source"), "R-ADD-65"),
             )
+        case "DamageScheduled":
+            return (
+                t(f"{who} will take {p['amount']} damage at the start of their next turn"),
+                *_reason_rule(p.get("source"), "R-ADD-73"),
+            )
         case "MoveGranted":
             return (
                 t(f"{who} may move up to {p['hexes']} hex(es) at no SP this turn"),

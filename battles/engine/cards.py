@@ -359,6 +359,12 @@ CONDITIONS = (
     "target_hp_at_most",
     "target_moved_last_turn",
     "target_taint_at_least",
+    # R-ADD-74: "enemies with 15 or fewer cards remaining in their deck" (the deck only,
+    # not the HP of R-DMG-9); "when adjacent to 2+ allies" (the attacker's own side).
+    "target_deck_at_most",
+    "own_adjacent_allies_at_least",
+    # R-ADD-75: "if outnumbered (2+ enemies within 6 hexes)": `n` enemies within `within`.
+    "enemies_within_at_least",
 )
 _CONDITIONS_WITH_N = frozenset(CONDITIONS) - {
     "moved_this_turn",
@@ -383,9 +389,14 @@ class Condition:
     n: int = 0
     pool: str | None = None
     terrain: str | None = None
+    within: int = 0
 
     def __post_init__(self) -> None:
         _check_choice(self.test, "condition.test", CONDITIONS)
+        if self.test == "enemies_within_at_least":
+            _check_int(self.within, "condition.within", 1, MAX_HEXES, "R-RNG-3")
+        elif self.within:
+            raise InvalidInput("condition.within", f"{self.test!r} counts no hexes", "R-ADD-75")
         if self.test in _CONDITIONS_WITH_N:
             _check_int(self.n, "condition.n", 1, MAX_TOKENS, "R-ADD-59")
         elif self.n:
@@ -413,19 +424,24 @@ class Condition:
             out["pool"] = self.pool
         if self.terrain is not None:
             out["terrain"] = self.terrain
+        if self.within:
+            out["within"] = self.within
         return out
 
 
 def condition_from_dict(d: object, path: str) -> Condition:
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'test'", "R-ADD-59")
-    unknown = [str(k) for k in d if k not in ("test", "n", "pool", "terrain")]
+    allowed = ("test", "n", "pool", "terrain", "within")
+    unknown = [str(k) for k in d if k not in allowed]
     if unknown:
-        raise InvalidInput(f"{path}.{unknown[0]}", "unknown field; allowed: test, n, pool, terrain")
+        raise InvalidInput(f"{path}.{unknown[0]}", f"unknown field; allowed: {', '.join(allowed)}")
     if "test" not in d:
         raise InvalidInput(f"{path}.test", "required", "R-ADD-59")
     with _rebased(path, "condition"):
-        return Condition(d["test"], d.get("n", 0), d.get("pool"), d.get("terrain"))
+        return Condition(
+            d["test"], d.get("n", 0), d.get("pool"), d.get("terrain"), d.get("within", 0)
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -793,6 +809,26 @@ class SpPenaltyEffect:
 
 
 @dataclass(frozen=True, slots=True)
+class DamageNextTurnEffect:
+    """ "Target takes N additional damage at the start of their next turn" (poison, fire):
+    a hit schedules `amount` damage the target takes when its next turn starts, without
+    an attack (R-ADD-73). Used after a hit.
+
+    >>> DamageNextTurnEffect(2).as_dict()
+    {'kind': 'damage_next_turn', 'amount': 2}
+    """
+
+    kind: ClassVar[str] = "damage_next_turn"
+    amount: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.amount, "damage_next_turn.amount", 1, MAX_DAMAGE, "R-ADD-73")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "amount": self.amount}
+
+
+@dataclass(frozen=True, slots=True)
 class WindowEffect:
     """A reactive card's window narrower than "targeted by an attack": "Play when attacked
     in melee" answers only an attack made with a Melee card (R-RNG-2, R-ADD-58).
@@ -911,7 +947,7 @@ class RemoveFromGameEffect:
         return {"kind": self.kind}
 
 
-TRIGGERS = ("start_of_turn", "end_of_turn", "casket_destroyed", "component_damaged")
+TRIGGERS = ("start_of_turn", "end_of_turn", "casket_destroyed", "component_damaged", "attack")
 
 
 @dataclass(frozen=True, slots=True)
@@ -919,7 +955,9 @@ class TriggerEffect:
     """A passive: the card stays in play once played and runs `then` each time its
     trigger fires for the owner (R-ADD-68): at the start or the end of the owner's turn,
     when a casket within `within` hexes is destroyed (`enemy_only`: an enemy's), or per
-    point of Component Damage the owner takes.
+    point of Component Damage the owner takes. On "attack", `then` holds attack bonuses
+    only: each attack the owner declares gets those whose condition holds ("Passive: you
+    deal +2 damage to enemies with …", R-ADD-74).
 
     >>> TriggerEffect("start_of_turn", (GainTokensEffect("bargain", 1, cap=10),)).as_dict()
     {'kind': 'trigger', 'on': 'start_of_turn', 'then': [{'kind': 'gain_tokens', 'pool': 'bargain', 'n': 1, 'cap': 10}]}
@@ -933,7 +971,10 @@ class TriggerEffect:
 
     def __post_init__(self) -> None:
         _check_choice(self.on, "trigger.on", TRIGGERS)
-        _check_inner(self.then, "trigger.then", (*_AFTER_KINDS, "buff_next_attack"))
+        if self.on == "attack":  # R-ADD-74: bonuses to each of the owner's attacks
+            _check_inner(self.then, "trigger.then", ("attack_bonus",))
+        else:
+            _check_inner(self.then, "trigger.then", (*_AFTER_KINDS, "buff_next_attack"))
         _check_bool(self.enemy_only, "trigger.enemy_only")
         if self.on == "casket_destroyed":
             _check_int(self.within, "trigger.within", 1, MAX_HEXES, "R-RNG-3")
@@ -957,6 +998,7 @@ class TriggerEffect:
 # Taint; never an attack, a move or a choice the command makes.
 _AFTER_KINDS = (
     *("gain_tokens", "recover", "draw", "heat", "taint", "hinder", "sp_penalty", "plant_seeds"),
+    "damage_next_turn",
 )
 
 
@@ -997,6 +1039,7 @@ Effect = (
     | DiscardChosenEffect
     | LimitEffect
     | SpPenaltyEffect
+    | DamageNextTurnEffect
     | WindowEffect
     | CounterEffect
     | PlantSeedsEffect
@@ -1035,6 +1078,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             DiscardChosenEffect,
             LimitEffect,
             SpPenaltyEffect,
+            DamageNextTurnEffect,
             WindowEffect,
             CounterEffect,
             PlantSeedsEffect,
@@ -1057,7 +1101,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, window, counter, plant_seeds, detonate_seeds, remove_from_game
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")

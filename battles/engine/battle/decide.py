@@ -27,6 +27,7 @@ from ..cards import (
     CardDef,
     Condition,
     CounterEffect,
+    DamageNextTurnEffect,
     DefenceEffect,
     DetonateSeedsEffect,
     DiscardChosenEffect,
@@ -472,6 +473,7 @@ def _sp_lines(c: CasketState) -> tuple[tuple[str, int, str], ...]:
 
 def _start_turn(tx: _Tx, seat: int) -> None:
     penalty = tx.seat(seat).sp_penalty  # TurnStarted clears it
+    scheduled = tx.seat(seat).damage_next_turn  # TurnStarted clears it too
     tx.emit(ev.TurnStarted(seat))
     c = tx.seat(seat)
     lines = _sp_lines(c)
@@ -482,6 +484,7 @@ def _start_turn(tx: _Tx, seat: int) -> None:
     c = tx.seat(seat)
     heat = c.heat
     if heat < STRAIN_HEAT:
+        _scheduled_damage(tx, seat, scheduled)
         return
     roll = None if heat >= 10 else tx.dice.d6(1, purpose="the strain roll", rule="R-TRN-4")[0]
     result = strain_result(roll, heat)
@@ -491,12 +494,25 @@ def _start_turn(tx: _Tx, seat: int) -> None:
     elif result.sp_lost:
         tx.emit(ev.SpDrained(seat, result.sp_lost, "R-TRN-4"))
     elif result.damage:
-        _inflict(tx, seat, result.damage, None, "strain: system damage (R-TRN-4)")
+        # R-ADD-73: damage scheduled for this turn is taken with the strain damage, as
+        # one discard (one prompt).
+        reason = "strain: system damage (R-TRN-4)"
+        if scheduled:
+            reason += " and damage scheduled by a card (R-ADD-73)"
+        _inflict(tx, seat, result.damage + scheduled, None, reason)
+        return
     elif result.critical_failure:
         face = tx.dice.d6(1, purpose="the malfunction component roll", rule="R-TRN-4")[0]
         _component_damage(
             tx, seat, component_for_roll(face), 1, "strain: critical failure", "R-TRN-4"
         )
+    _scheduled_damage(tx, seat, scheduled)
+
+
+def _scheduled_damage(tx: _Tx, seat: int, amount: int) -> None:
+    """R-ADD-73: poison or fire an enemy's card scheduled for the start of this turn."""
+    if amount:
+        _inflict(tx, seat, amount, None, "damage scheduled by a card (R-ADD-73)")
 
 
 def _end_turn(tx: _Tx, seat: int) -> None:
@@ -1185,12 +1201,17 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
     tx.emit(
         ev.CardPlayed(seat, instance, card.sp_cost, card.manual, card.text if card.manual else "")
     )
-    if any(
+    passive = _passive_bonuses(tx, seat)
+    if passive or any(
         isinstance(e, AttackBonusEffect | SpendTokensEffect | IgnoreCoverEffect)
         for e in card.effects
     ):
-        # R-ADD-59: the card's own bonuses are part of this attack's to-hit answer.
+        # R-ADD-59: the card's own bonuses are part of this attack's to-hit answer, and
+        # R-ADD-74: so are those of the attacker's passives in play.
         _attack_riders(tx, seat, card, command.target, command.spend)
+        for source, bonus in passive:
+            if _holds(tx, seat, bonus.condition, command.target):
+                tx.emit(ev.BuffGained(seat, bonus.damage, bonus.to_hit, 0, 0, source.id))
         answer = attack_answer(tx.state, seat, card, command.target)
         if not answer.possible:
             refusal = answer.refusal
@@ -1397,13 +1418,32 @@ def _holds(tx: _Tx, seat: int, condition: Condition | None, target: int | None) 
         return c.moved > 0
     if test == "standing_in":
         return tx.state.board.terrain_at(c.at).name == condition.terrain
+    if test == "enemies_within_at_least":  # R-ADD-75: enemy caskets in the battle
+        enemies = [x for x in tx.state.seats if x.side != c.side and x.in_battle]
+        return sum(1 for x in enemies if x.at.distance(c.at) <= condition.within) >= n
+    if test == "own_adjacent_allies_at_least":  # R-ADD-74: own side, in the battle
+        allies = [x for x in tx.state.seats if x.side == c.side and x.seat != seat]
+        return sum(1 for x in allies if x.in_battle and x.at.distance(c.at) == 1) >= n
     if t is None:  # pragma: no cover - attack bonuses sit on attack cards (CardDef)
         return False
     if test == "target_hp_at_most":
         return t.hp <= n
     if test == "target_moved_last_turn":
         return t.moved_last_turn > 0
+    if test == "target_deck_at_most":  # R-ADD-74: the deck only, not the discard pile
+        return len(t.deck) <= n
     return t.taint >= n  # target_taint_at_least
+
+
+def _passive_bonuses(tx: _Tx, seat: int) -> list[tuple[CardDef, AttackBonusEffect]]:
+    """R-ADD-74: the attack bonuses of the passives `seat` has in play, in play order."""
+    out: list[tuple[CardDef, AttackBonusEffect]] = []
+    for instance in tx.seat(seat).in_play:
+        card = tx.state.card(instance)
+        for effect in card.effects:
+            if isinstance(effect, TriggerEffect) and effect.on == "attack":
+                out += [(card, b) for b in effect.then if isinstance(b, AttackBonusEffect)]
+    return out
 
 
 def _attack_riders(tx: _Tx, seat: int, card: CardDef, target: int, spend: bool) -> None:
@@ -1533,6 +1573,10 @@ def _effect(
     if isinstance(effect, SpPenaltyEffect):
         if attack_target is not None:
             tx.emit(ev.SpPenaltyImposed(attack_target, effect.amount, card.id))
+        return
+    if isinstance(effect, DamageNextTurnEffect):
+        if attack_target is not None:
+            tx.emit(ev.DamageScheduled(attack_target, effect.amount, card.id))
         return
     if isinstance(effect, HinderEffect):
         who = attack_target

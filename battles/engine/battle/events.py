@@ -313,6 +313,16 @@ class SpPenaltyImposed(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class DamageScheduled(Event):
+    """A card's hit scheduled `amount` damage the seat takes at the start of its next turn,
+    without an attack (poison, fire; R-ADD-73)."""
+
+    seat: int
+    amount: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
 class SeedsPlanted(Event):
     """Thornvine seeds planted in a hex; `total` is its count after (R-ADD-66)."""
 
@@ -641,6 +651,7 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         EffectRolled,
         CardsShuffledIn,
         SpPenaltyImposed,
+        DamageScheduled,
         SeedsPlanted,
         SeedsDetonated,
         MoveGranted,

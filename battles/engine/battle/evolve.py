@@ -103,6 +103,7 @@ def _turn_started(s: BattleState, e: ev.TurnStarted) -> BattleState:
         defence_bonus=0,  # R-ADD-64: card Defense lasts until the casket's next turn
         limited_plays=tuple(x for x in c.limited_plays if not x.startswith("turn:")),
         sp_penalty=0,  # R-ADD-65: decide drains it after this turn's SpRestored
+        damage_next_turn=0,  # R-ADD-73: decide inflicts it after this turn's SP
         jam_penalty=c.jam_penalty if c.jam_this_turn else 0,
         jam_this_turn=False,
     )
@@ -290,6 +291,10 @@ def _effect_rolled(s: BattleState, e: ev.EffectRolled) -> BattleState:
 
 def _sp_penalty(s: BattleState, e: ev.SpPenaltyImposed) -> BattleState:
     return _seat(s, e.seat, sp_penalty=s.seats[e.seat].sp_penalty + e.amount)
+
+
+def _damage_scheduled(s: BattleState, e: ev.DamageScheduled) -> BattleState:
+    return _seat(s, e.seat, damage_next_turn=s.seats[e.seat].damage_next_turn + e.amount)
 
 
 def _seeds_planted(s: BattleState, e: ev.SeedsPlanted) -> BattleState:
@@ -524,6 +529,7 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.TaintChanged: _taint_changed,
     ev.MoveGranted: _move_granted,
     ev.SpPenaltyImposed: _sp_penalty,
+    ev.DamageScheduled: _damage_scheduled,
     ev.SeedsPlanted: _seeds_planted,
     ev.SeedsDetonated: _seeds_detonated,
     ev.EffectRolled: _effect_rolled,

@@ -188,6 +188,8 @@ class CasketState:
     # Plays of cards with a use limit, as "<period>:<card id>", reset with the period (R-ADD-63).
     limited_plays: tuple[str, ...] = ()
     sp_penalty: int = 0  # SP an enemy's card takes off this casket's next turn (R-ADD-65)
+    # Damage an enemy's card scheduled for the start of this casket's next turn (R-ADD-73)
+    damage_next_turn: int = 0
     immobilised_by: int | None = None  # the enemy seat that set `immobilised` (R-ADD-43)
     hand_decided: bool = False  # R-TRN-1 mulligan taken or hand kept
     defeated: bool = False
