@@ -240,17 +240,23 @@ def panel(
     # beside the engine's suggested answers, a form to pick them from the hand.
     choices = []
     for p in state.prompts:
-        if p.kind not in ("take_damage", "discard_down") or not (gm or p.seat in seats):
+        # A card's "discard N of your choice" (R-ADD-62) is answered as a discard down.
+        if p.kind not in ("take_damage", "discard_down", "discard"):
+            continue
+        if not (gm or p.seat in seats):
             continue
         c = state.seats[p.seat]
         take = p.kind == "take_damage"
+        command = "take_damage" if take else "discard_down"
         choices.append(
             {
                 "seat": p.seat,
                 "casket": c.name,
                 "amount": p.amount,
                 "take": take,
-                "command": _dump({"type": p.kind, "seat": p.seat}),
+                "rule": p.rule
+                or {"take_damage": "R-DMG-6", "discard_down": "R-TRN-7"}.get(p.kind, "R-ADD-62"),
+                "command": _dump({"type": command, "seat": p.seat}),
                 "field": "hand" if take else "cards",
                 "cards": [
                     {"instance": i, "name": card_label(names.cards, i)["name"]} for i in c.hand

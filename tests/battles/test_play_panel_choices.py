@@ -1,0 +1,29 @@
+"""The play panel's card choices for prompts (issue 13), straight from engine states: no
+database. A card's "discard N of your choice" (R-ADD-62) is offered like a discard down."""
+
+from __future__ import annotations
+
+import json
+
+from battles.play_panel import panel
+from tests.engine.test_card_catalogue import FILLER, battle, built, play
+
+
+def test_a_cards_discard_of_your_choice_is_offered_as_ticks_and_the_body_they_make_is_legal() -> (
+    None
+):
+    b = battle(built("equipment", "scavenge"))  # "Draw 2 cards, then discard 1 card."
+    play(b, "scavenge", drawn=[FILLER] * 2)
+    (prompt,) = b.state.prompts
+    assert prompt.kind == "discard"
+    (choice,) = panel(b.state, frozenset({0}), gm=False, latest_command=None)["prompt_choices"]
+    assert json.loads(choice["command"]) == {"type": "discard_down", "seat": 0}
+    assert (choice["field"], choice["amount"], choice["rule"]) == ("cards", 1, "R-ADD-62")
+    assert [c["instance"] for c in choice["cards"]] == list(b.seat(0).hand)
+    # Nobody else is offered the choice: the other seat's player sees none, the GM does.
+    assert panel(b.state, frozenset({1}), gm=False, latest_command=None)["prompt_choices"] == []
+    assert panel(b.state, frozenset(), gm=True, latest_command=None)["prompt_choices"]
+    # What the page sends with the last card ticked is accepted, and closes the prompt.
+    last = choice["cards"][-1]["instance"]
+    b.do({**json.loads(choice["command"]), "cards": [last]})
+    assert b.state.prompts == () and last in b.seat(0).discard
