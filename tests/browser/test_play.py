@@ -70,7 +70,8 @@ def _new_battle(tag: str, mode: str) -> Battle:
 
     people = passwords_set(tag)
     setup = demo_setup(seed=SEED, players=("gm" + tag, "player" + tag))
-    setup["dice"] = {"mode": mode}
+    if mode == "table":  # digital: the setup's seeded dice, so the battle is the same each run
+        setup["dice"] = {"mode": "table"}
     return battle_create(gm=people["gm"], setup=setup)
 
 
