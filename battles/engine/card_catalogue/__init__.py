@@ -32,6 +32,7 @@ from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
 
+from ..carddb import EQUIPMENT_SECTION, FACTIONS, ITEMS_SECTION, UNIVERSAL
 from ..cards import (
     CARD_KINDS,
     AttackEffect,
@@ -44,21 +45,8 @@ from ..cards import (
 from ..errors import InvalidInput
 
 HERE = Path(__file__).resolve().parent
-SECTIONS = (
-    "universal",
-    "equipment",
-    "equipment_items",
-    "church",
-    "dwarves",
-    "ossuarium",
-    "elves",
-    "nomads",
-    "crucible",
-    "emergent",
-    "exchange",
-    "vestige-bloodlines",
-    "wyrd-conclave",
-)
+# One catalogue file per section of the database that holds deck cards (carddb's names).
+SECTIONS = (UNIVERSAL, EQUIPMENT_SECTION, ITEMS_SECTION, *FACTIONS)
 
 
 def text_hash(text: object, cost: object, range_: object) -> str:
