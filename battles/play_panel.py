@@ -15,7 +15,7 @@ from typing import Any
 from battles import board_svg
 from battles.engine.arcs import rotation_cost
 from battles.engine.battle import BattleState, LegalAction, legal_actions
-from battles.engine.battle.decide import attack_answer
+from battles.engine.battle.decide import PROMPT_RULES, attack_answer
 from battles.engine.hexes import DIRECTION_NAMES
 from battles.replay import COMPONENT_NAMES, Names, card_label
 
@@ -254,8 +254,7 @@ def panel(
                 "casket": c.name,
                 "amount": p.amount,
                 "take": take,
-                "rule": p.rule
-                or {"take_damage": "R-DMG-6", "discard_down": "R-TRN-7"}.get(p.kind, "R-ADD-62"),
+                "rule": p.rule or PROMPT_RULES[p.kind],
                 "command": _dump({"type": command, "seat": p.seat}),
                 "field": "hand" if take else "cards",
                 "cards": [
