@@ -44,8 +44,13 @@ def tables(browser: Any, site: str, running: Battle, tag: str) -> Iterator[tuple
     player.context.close()
 
 
-def _step(page: Any) -> int:
-    return int(page.locator("#frame [data-step]").get_attribute("data-step"))
+def _wait_past(page: Any, head: int, timeout: int = 5000) -> None:
+    """Until the page's step is past `head`: the command it sent has come back."""
+    page.wait_for_function(
+        "h => Number(document.querySelector('#frame [data-step]').dataset.step) > h",
+        arg=head,
+        timeout=timeout,
+    )
 
 
 def _wait_step(page: Any, n: int, timeout: int = LIVE_MS) -> None:
@@ -183,11 +188,7 @@ def _play_to_the_end(gm: Any, player: Any, battle: Battle, *, table: bool) -> No
                 timeout=5000,
             )
             assert not dialog.is_visible(), (body, faces, drawn, dialog.inner_text())
-        acting.wait_for_function(
-            "h => Number(document.querySelector('#frame [data-step]').dataset.step) > h",
-            arg=head,
-            timeout=5000,
-        )
+        _wait_past(acting, head)
         new_head = battle_state_at(battle=battle).version
         _wait_step(acting, new_head, 5000)
         _wait_step(other, new_head)  # the other table's page, live, within 2 s
@@ -258,11 +259,7 @@ def test_a_double_click_sends_one_command(tables: tuple[Any, Any], running: Batt
     head = battle_state_at(battle=running).version
     button = acting.locator("#frame .actions button[data-command]:not(.danger)").first
     button.dblclick()
-    acting.wait_for_function(
-        "h => Number(document.querySelector('#frame [data-step]').dataset.step) > h",
-        arg=head,
-        timeout=5000,
-    )
+    _wait_past(acting, head)
     acting.wait_for_timeout(500)
     commands = {e.command_id for e in battle_events(battle=running, after=head, limit=100)}
     assert len(commands) == 1
@@ -400,11 +397,7 @@ def test_an_overspend_is_paid_with_the_hand_cards_the_player_ticks(
     tick.check()
     acting.locator("#frame details.moves summary").click()  # the list of moves
     move.click()
-    acting.wait_for_function(
-        "h => Number(document.querySelector('#frame [data-step]').dataset.step) > h",
-        arg=state.version,
-        timeout=5000,
-    )
+    _wait_past(acting, state.version)
     (paid,) = [
         e
         for e in battle_events(battle=running, after=state.version, limit=20)
