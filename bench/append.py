@@ -36,6 +36,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
+import multiprocessing
 import os
 import platform
 import statistics
@@ -67,10 +68,48 @@ from penance_site.eventstore.store import (  # noqa: E402
     event_digest,
 )
 
+# How the writers run (--writers-as): as processes, each with its own connection, like the
+# server's gunicorn and Celery workers, or as threads of this one process, where Python's
+# GIL serialises the Python half of every append.
+WRITERS_AS = "processes"
+
+
+def start_line(parties: int) -> threading.Barrier:
+    """The barrier every writer waits at before the clock starts (a process-shared one
+    when the writers are processes)."""
+    if WRITERS_AS == "processes":
+        return multiprocessing.get_context("fork").Barrier(parties)  # type: ignore[return-value]
+    return threading.Barrier(parties)
+
 
 def timed(writer: Callable[[], None], writers: int, barrier: threading.Barrier) -> float:
-    """Run `writers` threads of `writer` from one start line; writers per second of wall
+    """Run `writers` writers of `writer` from one start line; writers per second of wall
     time. A writer that fails stops the bench (a dead writer would inflate the rate)."""
+    if WRITERS_AS == "processes":
+        # Forked children must not share the parent's database connections: close them
+        # here, and each child opens its own.
+        connections.close_all()
+        context = multiprocessing.get_context("fork")
+
+        def child() -> None:
+            try:
+                writer()
+            except BaseException:
+                barrier.abort()
+                raise
+
+        processes = [context.Process(target=child) for _ in range(writers)]
+        for p in processes:
+            p.start()
+        with contextlib.suppress(threading.BrokenBarrierError):
+            barrier.wait()
+        start = time.perf_counter()
+        for p in processes:
+            p.join()
+        if any(p.exitcode != 0 for p in processes):
+            raise RuntimeError("a writer failed (its traceback is above)")
+        return writers / (time.perf_counter() - start)
+
     failures: list[BaseException] = []
 
     def guarded() -> None:
@@ -105,7 +144,7 @@ def events_for(i: int) -> list[NewEvent]:
 def run_append(writers: int, commands_per_writer: int, atomic: bool = False) -> float:
     """Commands/second through `append`, each writer on its own stream; with `atomic`,
     each append inside `transaction.atomic()` of its own, as a service makes it."""
-    barrier = threading.Barrier(writers + 1)
+    barrier = start_line(writers + 1)
 
     def writer() -> None:
         stream = StreamRef("bench", uuid.uuid4().hex)
@@ -162,7 +201,7 @@ def run_raw(
     With `same_protocol`, each transaction also takes the stream's lock and reads the
     stream head and the command id, as `append`'s slow path does.
     """
-    barrier = threading.Barrier(writers + 1)
+    barrier = start_line(writers + 1)
 
     def writer() -> None:
         stream_id = uuid.uuid4().hex
@@ -225,8 +264,11 @@ LOOPS = {
 }
 
 
-def eventsourcing_app(dbname: str, settings_dict: dict[str, object], writers: int) -> object:
-    """An eventsourcing Application on PostgreSQL, in the bench's database."""
+def eventsourcing_app(
+    dbname: str, settings_dict: dict[str, object], writers: int, create_table: bool = False
+) -> object:
+    """An eventsourcing Application on PostgreSQL, in the bench's database; its tables are
+    made once, before any writer starts (writers making them at once collide)."""
     from eventsourcing.application import Application
 
     return Application(
@@ -239,6 +281,7 @@ def eventsourcing_app(dbname: str, settings_dict: dict[str, object], writers: in
             "POSTGRES_PASSWORD": str(settings_dict["PASSWORD"] or ""),
             "POSTGRES_POOL_SIZE": str(writers),
             "POSTGRES_MAX_OVERFLOW": "0",
+            "CREATE_TABLE": "y" if create_table else "n",
         }
     )
 
@@ -261,13 +304,19 @@ def casket_aggregate() -> type:
     return Casket
 
 
-def run_eventsourcing(app: object, writers: int, commands_per_writer: int) -> float:
+def run_eventsourcing(
+    app_for: Callable[[int], object], writers: int, commands_per_writer: int
+) -> float:
     """Commands/second of the eventsourcing library: each command saves one aggregate with
-    3 new events (one transaction), each writer its own aggregate."""
+    3 new events (one transaction), each writer its own aggregate. `app_for(n)` gives the
+    library's Application for n writers: one shared by threads, or one per process (a
+    forked child must not use its parent's connection pool)."""
     Casket = casket_aggregate()
-    barrier = threading.Barrier(writers + 1)
+    barrier = start_line(writers + 1)
+    shared = app_for(writers) if WRITERS_AS == "threads" else None
 
     def writer() -> None:
+        app = shared if shared is not None else app_for(1)
         casket = Casket("a")
         for e in events_for(0)[:2]:
             casket.move(dict(e.payload))
@@ -277,15 +326,31 @@ def run_eventsourcing(app: object, writers: int, commands_per_writer: int) -> fl
             for e in events_for(i):
                 casket.move(dict(e.payload))
             app.save(casket)  # type: ignore[attr-defined]
+        if shared is None:
+            app.close()  # type: ignore[attr-defined]
 
-    return timed(writer, writers, barrier) * commands_per_writer
+    try:
+        return timed(writer, writers, barrier) * commands_per_writer
+    finally:
+        if shared is not None:
+            shared.close()  # type: ignore[attr-defined]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--commands", type=int, default=1500, help="commands per writer (1 writer)")
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument(
+        "--writers-as",
+        choices=("processes", "threads"),
+        default="processes",
+        help="processes, each with its own connection, as the server's workers are; or "
+        "threads of this one process, where the GIL serialises the Python half of each "
+        "append",
+    )
     args = parser.parse_args()
+    global WRITERS_AS
+    WRITERS_AS = args.writers_as
     if connection.vendor != "postgresql":
         sys.exit("bench/append.py measures PostgreSQL: set DATABASE_URL=postgres://…")
 
@@ -302,7 +367,7 @@ def main() -> None:
             f"machine: {platform.node()} {platform.machine()} {os.cpu_count()} cores, "
             f"Python {platform.python_version()}, PostgreSQL {connection.pg_version}"
         )
-        print(f"date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC")
+        print(f"date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC; writers as {WRITERS_AS}")
         for name, what in LOOPS.items():
             print(f"  {name}: {what}")
         loops: dict[str, Callable[[int, int], float]] = {
@@ -313,9 +378,11 @@ def main() -> None:
             "raw lock+read+INSERT": functools.partial(run_raw, dsn, same_protocol=True),
         }
         one_writer = 0.0
+        eventsourcing_app(test_db, settings_dict, 1, create_table=True).close()  # type: ignore[attr-defined]
         for writers, per_writer in ((1, args.commands), (8, max(args.commands // 4, 50))):
-            library = eventsourcing_app(test_db, settings_dict, writers)
-            loops["eventsourcing save"] = functools.partial(run_eventsourcing, library)
+            loops["eventsourcing save"] = functools.partial(
+                run_eventsourcing, functools.partial(eventsourcing_app, test_db, settings_dict)
+            )
             rates: dict[str, list[float]] = {name: [] for name in loops}
             for loop in loops.values():  # warm-up
                 loop(writers, 50)
@@ -323,7 +390,6 @@ def main() -> None:
                 order = list(loops.items())
                 for name, loop in order if repeat % 2 == 0 else order[::-1]:
                     rates[name].append(loop(writers, per_writer))
-            library.close()  # type: ignore[attr-defined]
             m = {name: statistics.median(values) for name, values in rates.items()}
             one_writer = one_writer or m["append"]
             print(

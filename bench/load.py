@@ -27,7 +27,9 @@ within 3× the in-process p50 plus 50 ms.
 from __future__ import annotations
 
 import argparse
+import gc
 import http.client
+import itertools
 import json
 import os
 import platform
@@ -35,6 +37,7 @@ import random
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import uuid
@@ -49,6 +52,14 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "penance_site.settings")
 os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-secret-key-0000000000000000000")
 
 import django  # noqa: E402
+
+# Every request carries a number that the server's access log repeats beside gunicorn's
+# own time for it (`%(M)s`: from the request read to the response written, in the
+# worker), so a slow request's time splits into the worker's part and the rest (waiting
+# in the listen queue for a free worker, the network stack, the load generator's threads).
+REQUEST_HEADER = "X-Bench-Request"
+ACCESS_LOG_FORMAT = "bench-request %({x-bench-request}i)s %(M)s %(B)s"
+_request_ids = itertools.count(1)
 
 django.setup()
 
@@ -76,10 +87,11 @@ class Tally:
     step_ms: list[float] = field(default_factory=list)
     read_ms: list[float] = field(default_factory=list)
     accepted: dict[tuple[str, str], list[int]] = field(default_factory=dict)
-    # Every request of the round: (start, end) in perf_counter seconds, and the command's
-    # (start, end) apart, to see whether the slowest commands shared a stall.
+    # Every request of the round: (start, end) in perf_counter seconds, to see whether the
+    # slowest commands shared a stall.
     spans: list[tuple[float, float]] = field(default_factory=list)
-    command_spans: list[tuple[float, float]] = field(default_factory=list)
+    # Request number -> (kind, start, end), to join with the server's log.
+    requests: dict[int, tuple[str, float, float]] = field(default_factory=dict)
     stale: int = 0
     errors: list[str] = field(default_factory=list)
 
@@ -87,6 +99,15 @@ class Tally:
         with self.lock:
             for name, value in kwargs.items():
                 getattr(self, name).append(value)
+
+
+def request_kind(path: str) -> str:
+    """The load test's three requests, named as its report names them."""
+    if path.endswith("/commands"):
+        return "command POST"
+    if "/legal-actions" in path:
+        return "legal actions"
+    return "replay step" if "/state" in path else "other"
 
 
 class Client:
@@ -100,9 +121,11 @@ class Client:
 
     def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any, float]:
         data = json.dumps(body) if body is not None else None
+        request_id = next(_request_ids)
+        headers = {**self.headers, REQUEST_HEADER: str(request_id)}
         start = time.perf_counter()
         try:
-            self.conn.request(method, path, body=data, headers=self.headers)
+            self.conn.request(method, path, body=data, headers=headers)
             response = self.conn.getresponse()
             raw = response.read()
         except (OSError, http.client.HTTPException):
@@ -112,14 +135,20 @@ class Client:
         end = time.perf_counter()
         if self.tally is not None:
             self.tally.add(spans=(start, end))
-            if method == "POST":
-                self.tally.add(command_spans=(start, end))
+            with self.tally.lock:
+                self.tally.requests[request_id] = (request_kind(path), start, end)
         return response.status, json.loads(raw) if raw else None, (end - start) * 1000
 
 
-def player(port: int, token: str, battle: str, deadline: float, think: float, tally: Tally):
+def player(
+    port: int, token: str, battle: str, deadline: float, think: float, spread: float, tally: Tally
+):
     rng = random.Random(f"{battle}{token}")
     client = Client(port, token, tally)
+    # Users arrive spread over one think time, as people at real tables do (--arrivals);
+    # started in the same millisecond, every user's first request queues behind the
+    # others' for the few workers, and that one burst sets the round's p99.
+    time.sleep(spread * think * rng.random())
     while time.monotonic() < deadline:
         try:
             status, body, ms = client.call("GET", f"/api/battles/{battle}/legal-actions")
@@ -147,9 +176,12 @@ def player(port: int, token: str, battle: str, deadline: float, think: float, ta
         time.sleep(think * rng.uniform(0.5, 1.5))
 
 
-def viewer(port: int, token: str, battle: str, deadline: float, think: float, tally: Tally):
+def viewer(
+    port: int, token: str, battle: str, deadline: float, think: float, spread: float, tally: Tally
+):
     client = Client(port, token, tally)
     step = 1
+    time.sleep(spread * think * random.Random(token).random())  # arrivals, as the players'
     while time.monotonic() < deadline:
         try:
             status, body, ms = client.call("GET", f"/api/battles/{battle}/state?at={step}")
@@ -230,44 +262,88 @@ def in_process_p50(gm: Any, players: list[Any], commands: int) -> float:
     return statistics.median(times)
 
 
-def slowest_commands(tally: Tally, count: int = 3, slow_ms: float = 100.0) -> str:
-    """The slowest commands, each with how many other requests overlapped it and how many
-    of those were slow too: many slow neighbours say the machine stalled, few say the
-    command itself was slow."""
+def server_log(log: Path) -> dict[int, tuple[float, int]]:
+    """Request number -> (the worker's own ms for it, the response's bytes), read from the
+    server's access log."""
+    times: dict[int, tuple[float, int]] = {}
+    for line in log.read_text(errors="replace").splitlines():
+        _, marker, rest = line.partition("bench-request ")
+        fields = rest.split()
+        if marker and len(fields) == 3 and fields[0].isdigit():
+            times[int(fields[0])] = (float(fields[1]), int(fields[2]) if fields[2].isdigit() else 0)
+    return times
+
+
+def slowest_commands(
+    tally: Tally, server: dict[int, tuple[float, int]], count: int = 3, slow_ms: float = 100.0
+) -> str:
+    """The slowest commands, each with the worker's own part of it, and how many other
+    requests overlapped it and how many of those were slow too: many slow neighbours say
+    the machine stalled, few say the command itself was slow."""
     out = []
-    for start, end in sorted(tally.command_spans, key=lambda s: s[0] - s[1])[:count]:
+    posts = sorted(
+        (
+            (rid, start, end)
+            for rid, (kind, start, end) in tally.requests.items()
+            if kind == "command POST"
+        ),
+        key=lambda r: r[1] - r[2],
+    )
+    for rid, start, end in posts[:count]:
         overlapping = [
             (a, b) for a, b in tally.spans if a < end and b > start and (a, b) != (start, end)
         ]
         slow = sum(1 for a, b in overlapping if (b - a) * 1000 > slow_ms)
+        in_worker = f"{server[rid][0]:.0f} ms in the worker" if rid in server else "not in the log"
         out.append(
-            f"{(end - start) * 1000:.0f} ms ({slow} of {len(overlapping)} overlapping "
-            f"requests over {slow_ms:.0f} ms)"
+            f"{(end - start) * 1000:.0f} ms ({in_worker}; {slow} of {len(overlapping)} "
+            f"overlapping requests over {slow_ms:.0f} ms)"
         )
     return "; ".join(out)
 
 
-def percentile(values: list[float], p: float) -> float:
+def split_times(tally: Tally, server: dict[int, tuple[float, int]], kind: str) -> str:
+    """p50 and p99 of the worker's part of one kind of request, of the rest (client-side
+    time minus the worker's), each percentile taken on its own, and the responses' median
+    size."""
+    worker, outside, sizes = [], [], []
+    for rid, (k, start, end) in tally.requests.items():
+        if k == kind and rid in server:
+            worker.append(server[rid][0])
+            outside.append((end - start) * 1000 - server[rid][0])
+            sizes.append(server[rid][1])
+    missing = sum(1 for k, _, _ in tally.requests.values() if k == kind) - len(worker)
+    return (
+        f"{kind}: in the worker p50 {percentile(worker, 50):.1f} ms, p99 "
+        f"{percentile(worker, 99):.1f} ms; outside it p50 {percentile(outside, 50):.1f} ms, "
+        f"p99 {percentile(outside, 99):.1f} ms; response p50 {percentile(sizes, 50):.0f} bytes"
+        + (f"; {missing} not in the log" if missing else "")
+    )
+
+
+def percentile(values: list[float] | list[int], p: float) -> float:
     if not values:
         return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
-def start_server(database_url: str, port: int, workers: int) -> subprocess.Popen[bytes]:
+def start_server(database_url: str, port: int, workers: int, log: Path) -> subprocess.Popen[bytes]:
     env = {
         **os.environ,
         "DATABASE_URL": database_url,
         "WEB_CONCURRENCY": str(workers),
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
         "DJANGO_DEBUG": "",
+        # The Procfile keeps its access log on stdout; only the line's format is ours.
+        "GUNICORN_CMD_ARGS": f"--access-logformat '{ACCESS_LOG_FORMAT}'",
     }
     server = subprocess.Popen(
         ["make", "serve", f"HOST=127.0.0.1:{port}"],
         cwd=ROOT,
         env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stdout=log.open("wb"),
+        stderr=subprocess.STDOUT,
         start_new_session=True,
     )
     for _ in range(120):
@@ -298,6 +374,28 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=2.0, help="a player's seconds per request")
     parser.add_argument("--workers", type=int, default=4, help="gunicorn workers")
     parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument(
+        "--arrivals",
+        choices=("spread", "together"),
+        default="spread",
+        help="'spread': each user's first request comes after a random part of one think "
+        "time; 'together': every user starts in the same instant (a burst the few workers "
+        "queue)",
+    )
+    parser.add_argument(
+        "--dump",
+        type=Path,
+        help="write every request of each round (kind, start and end in seconds from the "
+        "round's start, the worker's ms, bytes) to this JSON file, one list per user count",
+    )
+    parser.add_argument(
+        "--gc",
+        choices=("frozen", "as-is"),
+        default="frozen",
+        help="the load generator's garbage collector during a round: 'frozen' moves what "
+        "the set-up made out of its reach (gc.freeze), so that a full collection of that "
+        "heap does not pause every user thread at once; 'as-is' leaves it",
+    )
     args = parser.parse_args()
     if connection.vendor != "postgresql":
         sys.exit("bench/load.py measures the production setup: set DATABASE_URL=postgres://…")
@@ -307,12 +405,18 @@ def main() -> None:
         f"Python {platform.python_version()}, PostgreSQL {connection.pg_version}; "
         f"Redis: {'yes' if os.environ.get('REDIS_URL') else 'no (Celery in-process)'}"
     )
-    print(f"date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC; gunicorn workers: {args.workers}")
+    print(
+        f"date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC; gunicorn workers: {args.workers}; "
+        f"load generator's gc: {args.gc}; arrivals: {args.arrivals}"
+    )
     with throwaway_database("load") as name:
         gm = users("gm-", 1)[0]
         baseline = in_process_p50(gm, users("solo-", 2), 150)
         print(f"in-process command (service, no HTTP): p50 {baseline:.1f} ms")
-        server = start_server(database_url(name), args.port, args.workers)
+        log = Path(tempfile.mkdtemp(prefix="penance-load-")) / "server.log"
+        print(f"server log: {log}")
+        server = start_server(database_url(name), args.port, args.workers, log)
+        dumped: dict[int, list[list[Any]]] = {}
         try:
             for count in args.users:
                 viewers = max(1, count // 5)
@@ -331,6 +435,9 @@ def main() -> None:
                 for i, user in enumerate(watching):
                     battles[i % tables].watchers.create(user=user)
                 warm_up(args.port, token(seated[0]), str(battles[0].id), args.workers)
+                if args.gc == "frozen":
+                    gc.collect()
+                    gc.freeze()
                 tally = Tally()
                 deadline = time.monotonic() + args.seconds
                 threads = [
@@ -342,6 +449,7 @@ def main() -> None:
                             str(battles[i // 2].id),
                             deadline,
                             args.think,
+                            1.0 if args.arrivals == "spread" else 0.0,
                             tally,
                         ),
                     )
@@ -355,12 +463,14 @@ def main() -> None:
                             str(battles[i % tables].id),
                             deadline,
                             args.think,
+                            1.0 if args.arrivals == "spread" else 0.0,
                             tally,
                         ),
                     )
                     for i, u in enumerate(watching)
                 ]
                 start = time.monotonic()
+                round_start = time.perf_counter()
                 for t in threads:
                     t.start()
                 for t in threads:
@@ -378,7 +488,22 @@ def main() -> None:
                     f"{percentile(tally.step_ms, 99):.1f} ms; stale 409s {tally.stale}; "
                     f"errors {len(tally.errors)}; {found}"
                 )
-                print(f"  slowest commands: {slowest_commands(tally)}")
+                time.sleep(1)  # the last access-log lines reach the file
+                served = server_log(log)
+                for kind in ("command POST", "legal actions", "replay step"):
+                    print(f"  {split_times(tally, served, kind)}")
+                if args.dump:
+                    dumped[count] = [
+                        [
+                            kind,
+                            start - round_start,
+                            end - round_start,
+                            *served.get(rid, (None, None)),
+                        ]
+                        for rid, (kind, start, end) in sorted(tally.requests.items())
+                    ]
+                    args.dump.write_text(json.dumps(dumped))
+                print(f"  slowest commands: {slowest_commands(tally, served)}")
                 for error in tally.errors[:5]:
                     print(f"  error: {error}")
         finally:
