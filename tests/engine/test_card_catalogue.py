@@ -12,8 +12,11 @@ none exists, by folding the event that would have produced them (`arrange`).
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -193,12 +196,20 @@ def test_the_same_id_in_two_sections_is_two_entries() -> None:
 
 
 def all_scenarios() -> dict[tuple[str, str], Callable[[], object]]:
-    """The scenarios below and those of the other scenario files (imported here, when the
-    tests run, since they build on this file's helpers)."""
-    from .test_card_catalogue_factions import FACTION_SCENARIOS
-
-    assert not SCENARIOS.keys() & FACTION_SCENARIOS.keys(), "a card has two scenarios"
-    return {**SCENARIOS, **FACTION_SCENARIOS}
+    """The scenarios below and those of every other `test_card_catalogue_*.py` file, each
+    exporting a `*_SCENARIOS` dict (imported here, when the tests run, since they build on
+    this file's helpers). A file per group of cards keeps engineers off each other's lines."""
+    found = dict(SCENARIOS)
+    for module in sorted(pkgutil.iter_modules([str(Path(__file__).parent)])):
+        if not module.name.startswith("test_card_catalogue_"):
+            continue
+        loaded = importlib.import_module(f"{__package__}.{module.name}")
+        groups = [v for k, v in vars(loaded).items() if k.endswith("_SCENARIOS")]
+        assert len(groups) == 1, f"{module.name} exports one *_SCENARIOS dict"
+        twice = found.keys() & groups[0].keys()
+        assert not twice, f"a card has two scenarios: {sorted(twice)}"
+        found.update(groups[0])
+    return found
 
 
 def test_every_automated_entry_has_a_scenario_below() -> None:
