@@ -41,6 +41,24 @@ PAYLOADS: dict[str, tuple[dict[str, Any], str]] = {
         {"hexes": [[0, -1, 3], [1, 1, 1]], "source": "natures-wrath"},
         "4 Thornvine seed(s) in 2 hex(es) detonate (natures-wrath, R-ADD-66)",
     ),
+    # issue 17, dot
+    "Rooted": (
+        {"seat": 1, "turns": 2, "source": "world-tree-staff-grasping-roots"},
+        "Bastion Heavy cannot move through their next 2 turn(s) "
+        "(world-tree-staff-grasping-roots, R-ADD-111)",
+    ),
+    "BleedApplied": (
+        {"seat": 1, "amount": 3, "total": 4, "source": "venom-strike"},
+        "Bastion Heavy gains 3 Bleed counter(s), now 4 (venom-strike, R-ADD-110)",
+    ),
+    "BleedTicked": (
+        {"seat": 1, "total": 2},
+        "Bastion Heavy bleeds: 1 damage, 2 Bleed counter(s) left (R-ADD-110)",
+    ),
+    "MoveCostRaised": (
+        {"seat": 1, "amount": 1, "source": "crossbow-leg-shot"},
+        "Bastion Heavy's moves cost +1 SP a hex next turn (crossbow-leg-shot, R-ADD-113)",
+    ),
     "EffectRolled": (
         {"seat": 0, "faces": [5], "total": 3, "source": "breathe-the-core"},
         "Penitent Scout rolls for breathe-the-core: [5] = 3 (R-ADD-67)",

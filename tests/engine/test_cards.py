@@ -25,6 +25,7 @@ from battles.engine.cards import (
     AfterAttackEffect,
     AttackBonusEffect,
     AttackEffect,
+    BleedEffect,
     BuffNextAttackEffect,
     CardDef,
     Condition,
@@ -37,6 +38,7 @@ from battles.engine.cards import (
     DiscardEffect,
     DiscardHandEffect,
     DrawEffect,
+    DrawPenaltyEffect,
     Effect,
     GainTokensEffect,
     GrantMoveEffect,
@@ -44,13 +46,17 @@ from battles.engine.cards import (
     HinderEffect,
     IgnoreCoverEffect,
     LimitEffect,
+    MoveCostEffect,
     MoveEffect,
+    NoAttacksEffect,
+    OngoingDamageEffect,
     PlantSeedsEffect,
     RecoverEffect,
     ReduceIncomingEffect,
     RemoveFromGameEffect,
     RemoveHeatRolledEffect,
     RollSufferingEffect,
+    RootEffect,
     RotateEffect,
     ShuffleInEffect,
     SpendTokensEffect,
@@ -125,6 +131,13 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     PlantSeedsEffect(2),
     DetonateSeedsEffect(2, 8),
     RemoveFromGameEffect(),
+    # issue 17, dot (R-ADD-110 to R-ADD-115)
+    RootEffect(2),
+    BleedEffect(3, more_if_bleeding=1),
+    OngoingDamageEffect(1, 3),
+    MoveCostEffect(1),
+    DrawPenaltyEffect(1),
+    NoAttacksEffect(),
 )
 
 
@@ -203,6 +216,13 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "plant_seeds",
         "detonate_seeds",
         "remove_from_game",
+        # issue 17, dot
+        "root",
+        "bleed",
+        "ongoing_damage",
+        "move_cost",
+        "draw_penalty",
+        "no_attacks",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

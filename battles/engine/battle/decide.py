@@ -23,6 +23,7 @@ from ..cards import (
     AfterAttackEffect,
     AttackBonusEffect,
     AttackEffect,
+    BleedEffect,
     BuffNextAttackEffect,
     CardDef,
     Condition,
@@ -34,6 +35,7 @@ from ..cards import (
     DiscardEffect,
     DiscardHandEffect,
     DrawEffect,
+    DrawPenaltyEffect,
     Effect,
     GainTokensEffect,
     GrantMoveEffect,
@@ -41,13 +43,17 @@ from ..cards import (
     HinderEffect,
     IgnoreCoverEffect,
     LimitEffect,
+    MoveCostEffect,
     MoveEffect,
+    NoAttacksEffect,
+    OngoingDamageEffect,
     PlantSeedsEffect,
     RecoverEffect,
     ReduceIncomingEffect,
     RemoveFromGameEffect,
     RemoveHeatRolledEffect,
     RollSufferingEffect,
+    RootEffect,
     RotateEffect,
     ShuffleInEffect,
     SpendTokensEffect,
@@ -472,8 +478,12 @@ def _sp_lines(c: CasketState) -> tuple[tuple[str, int, str], ...]:
 
 
 def _start_turn(tx: _Tx, seat: int) -> None:
-    penalty = tx.seat(seat).sp_penalty  # TurnStarted clears it
-    scheduled = tx.seat(seat).damage_next_turn  # TurnStarted clears it too
+    before = tx.seat(seat)
+    penalty = before.sp_penalty  # TurnStarted clears it
+    scheduled = before.damage_next_turn  # TurnStarted clears it too
+    # R-ADD-112: this turn's share of ongoing damage (TurnStarted moves the rest up).
+    scheduled += before.ongoing_damage[0] if before.ongoing_damage else 0
+    bled = False
     tx.emit(ev.TurnStarted(seat))
     c = tx.seat(seat)
     lines = _sp_lines(c)
@@ -482,9 +492,13 @@ def _start_turn(tx: _Tx, seat: int) -> None:
         tx.emit(ev.SpDrained(seat, min(penalty, tx.seat(seat).sp_max), "R-ADD-65"))
     _triggers(tx, seat, "start_of_turn")
     c = tx.seat(seat)
+    if c.bleed and c.in_battle:  # R-ADD-110: 1 damage, one counter off
+        tx.emit(ev.BleedTicked(seat, c.bleed - 1))
+        scheduled += 1
+        bled = True
     heat = c.heat
     if heat < STRAIN_HEAT:
-        _scheduled_damage(tx, seat, scheduled)
+        _scheduled_damage(tx, seat, scheduled, bled)
         return
     roll = None if heat >= 10 else tx.dice.d6(1, purpose="the strain roll", rule="R-TRN-4")[0]
     result = strain_result(roll, heat)
@@ -499,6 +513,7 @@ def _start_turn(tx: _Tx, seat: int) -> None:
         reason = "strain: system damage (R-TRN-4)"
         if scheduled:
             reason += " and damage scheduled by a card (R-ADD-73)"
+            reason += " or Bleed (R-ADD-110)" if bled else ""
         _inflict(tx, seat, result.damage + scheduled, None, reason)
         return
     elif result.critical_failure:
@@ -506,20 +521,25 @@ def _start_turn(tx: _Tx, seat: int) -> None:
         _component_damage(
             tx, seat, component_for_roll(face), 1, "strain: critical failure", "R-TRN-4"
         )
-    _scheduled_damage(tx, seat, scheduled)
+    _scheduled_damage(tx, seat, scheduled, bled)
 
 
-def _scheduled_damage(tx: _Tx, seat: int, amount: int) -> None:
-    """R-ADD-73: poison or fire an enemy's card scheduled for the start of this turn."""
+def _scheduled_damage(tx: _Tx, seat: int, amount: int, bled: bool) -> None:
+    """R-ADD-73: poison or fire an enemy's card scheduled for the start of this turn, with
+    ongoing damage (R-ADD-112) and Bleed (R-ADD-110)."""
     if amount:
-        _inflict(tx, seat, amount, None, "damage scheduled by a card (R-ADD-73)")
+        reason = "damage scheduled by a card (R-ADD-73)"
+        _inflict(tx, seat, amount, None, reason + (" or Bleed (R-ADD-110)" if bled else ""))
 
 
 def _end_turn(tx: _Tx, seat: int) -> None:
     """Draw (R-TRN-6) and End (R-TRN-7) for the seat that passed."""
     c = tx.seat(seat)
-    if len(c.hand) < HAND_SIZE:
-        _draw(tx, seat, HAND_SIZE - len(c.hand), "draw phase")
+    # R-ADD-114: an enemy card's "draws N fewer cards next turn"
+    fill = HAND_SIZE - c.draw_penalty
+    if len(c.hand) < fill:
+        reason = "draw phase" + (" (fewer: R-ADD-114)" if c.draw_penalty else "")
+        _draw(tx, seat, fill - len(c.hand), reason)
     c = tx.seat(seat)
     if not c.in_battle:
         return
@@ -966,7 +986,10 @@ def _end_attack(tx: _Tx, outcome: str) -> None:
     # target now was destroyed by this attack.
     killed = hit and tx.seat(a.target).defeated
     fires = {"kill": killed, "hit": hit, "end": True}
-    for effect in card.effects:
+    waiting = list(card.effects)
+    if tx.seat(a.attacker).armed_spend == card.id:  # R-ADD-116: bought with the spend
+        waiting += [x for e in card.effects if isinstance(e, SpendTokensEffect) for x in e.then]
+    for effect in waiting:
         if isinstance(effect, AfterAttackEffect) and fires[effect.on]:
             for inner in effect.then:
                 _effect(tx, a.attacker, card, inner, None, (), None, (), {}, True,
@@ -1117,12 +1140,19 @@ def _act(tx: _Tx, command: Command) -> None:
             )
         tx.emit(ev.CasketWithdrew(seat, "R-TRN-9"))
     elif isinstance(command, Move):
+        if c.rooted_turns:
+            raise RuleViolation(
+                "immobilised",
+                "a card has rooted this casket: it cannot move this turn",
+                "R-ADD-111",
+            )
         if "immobilised" in c.statuses:
             raise RuleViolation("immobilised", "an immobilised casket cannot move", "R-ADD-17")
         if command.free:
             _free_move(tx, c, command)
             return
-        cost = _path_cost(tx, c, command.path)
+        # R-ADD-113: an enemy card's "movement costs +N SP", per hex this turn
+        cost = _path_cost(tx, c, command.path) + c.move_cost * len(command.path)
         _pay(tx, c, cost, command.pay)
         tx.emit(ev.CasketMoved(seat, tuple((h.q, h.r) for h in command.path), cost))
     elif isinstance(command, Rotate):
@@ -1181,6 +1211,12 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
             "not_an_attack", f"{card.name} makes no attack: play it with play_card", "R-ADD-14"
         )
     _check_card_kind(c, card)
+    if c.no_attacks:
+        raise RuleViolation(
+            "no_attacks",
+            "a card this casket played forbids attacking until its next turn",
+            "R-ADD-115",
+        )
     if not 0 <= command.target < len(tx.state.seats) or command.target == seat:
         raise RuleViolation("bad_target", "target must be another seat", "R-ARC-1")
     d = tx.seat(command.target)
@@ -1432,6 +1468,8 @@ def _holds(tx: _Tx, seat: int, condition: Condition | None, target: int | None) 
         return t.moved_last_turn > 0
     if test == "target_deck_at_most":  # R-ADD-74: the deck only, not the discard pile
         return len(t.deck) <= n
+    if test == "target_bleed_at_least":  # R-ADD-110
+        return t.bleed >= n
     return t.taint >= n  # target_taint_at_least
 
 
@@ -1468,6 +1506,8 @@ def _attack_riders(tx: _Tx, seat: int, card: CardDef, target: int, spend: bool) 
             ignore_cover()
         elif isinstance(effect, SpendTokensEffect) and spend:
             n = _spend_tokens(tx, seat, card, effect)
+            if any(isinstance(x, AfterAttackEffect) for x in effect.then):
+                tx.emit(ev.SpendArmed(seat, card.id))  # R-ADD-116
             if effect.damage_per_token:
                 tx.emit(ev.BuffGained(seat, n * effect.damage_per_token, 0, 0, 0, card.id))
             for inner in effect.then:
@@ -1578,6 +1618,33 @@ def _effect(
         if attack_target is not None:
             tx.emit(ev.DamageScheduled(attack_target, effect.amount, card.id))
         return
+    if isinstance(effect, RootEffect | DrawPenaltyEffect):  # issue 17, dot
+        who = attack_target
+        if who is None:  # a card without an attack: an enemy within its range (R-ADD-65)
+            who = _enemy_in_range(tx, seat, card, target)
+            used["target"] = True
+        if isinstance(effect, RootEffect):
+            tx.emit(ev.Rooted(who, effect.turns, card.id))
+        else:
+            tx.emit(ev.DrawPenaltyImposed(who, effect.n, card.id))
+        return
+    if isinstance(effect, BleedEffect):
+        if attack_target is not None:
+            have = tx.seat(attack_target).bleed
+            n = effect.n + (effect.more_if_bleeding if have else 0)
+            tx.emit(ev.BleedApplied(attack_target, n, have + n, card.id))
+        return
+    if isinstance(effect, OngoingDamageEffect):
+        if attack_target is not None:
+            tx.emit(ev.OngoingDamageScheduled(attack_target, effect.amount, effect.turns, card.id))
+        return
+    if isinstance(effect, MoveCostEffect):
+        if attack_target is not None:
+            tx.emit(ev.MoveCostRaised(attack_target, effect.amount, card.id))
+        return
+    if isinstance(effect, NoAttacksEffect):
+        tx.emit(ev.AttacksForgone(seat, card.id))
+        return
     if isinstance(effect, HinderEffect):
         who = attack_target
         if who is None:  # a card without an attack: an enemy within its range
@@ -1628,6 +1695,12 @@ def _effect(
     elif isinstance(effect, DefenceEffect):
         tx.emit(ev.DefenceRaised(seat, effect.amount, card.id))
     elif isinstance(effect, MoveEffect):
+        if c.rooted_turns:
+            raise RuleViolation(
+                "immobilised",
+                "a card has rooted this casket: it cannot move this turn",
+                "R-ADD-111",
+            )
         if not path:
             raise RuleViolation("path_required", f"{card.name} moves: give 'path'", "R-ADD-25")
         if len(path) > effect.hexes:
