@@ -1133,13 +1133,56 @@ class NoAttacksEffect:
         return {"kind": self.kind}
 
 
+TARGET_DISCARD_PICKS = ("random", "target")
+TARGET_DISCARD_KINDS = ("any", "weapon", "shield")
+
+
+@dataclass(frozen=True, slots=True)
+class TargetDiscardsEffect:
+    """ "Target discards 1 random (weapon) card", "destroy 1 Shield card in target's hand",
+    "target discards 1 card": after a hit the target loses `n` cards from its hand, of
+    kind `of` (a weapon: a Primary Weapon card; a shield card), picked at random or by the
+    target itself (a prompt); `lost` ("destroy"): lost as damage is (R-DMG-8), not
+    discarded (R-ADD-117).
+
+    >>> TargetDiscardsEffect(1, "random", "shield", lost=True).as_dict()
+    {'kind': 'target_discards', 'n': 1, 'pick': 'random', 'of': 'shield', 'lost': True}
+    >>> TargetDiscardsEffect(1, "target", "weapon")
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: target_discards.of: a target picks among all its cards (R-ADD-117)
+    """
+
+    kind: ClassVar[str] = "target_discards"
+    n: int
+    pick: str = "random"
+    of: str = "any"
+    lost: bool = False
+
+    def __post_init__(self) -> None:
+        _check_int(self.n, "target_discards.n", 1, 6, "R-ADD-117")
+        _check_choice(self.pick, "target_discards.pick", TARGET_DISCARD_PICKS)
+        _check_choice(self.of, "target_discards.of", TARGET_DISCARD_KINDS)
+        _check_bool(self.lost, "target_discards.lost")
+        if self.pick == "target" and (self.of != "any" or self.lost):
+            raise InvalidInput(
+                "target_discards.of", "a target picks among all its cards", "R-ADD-117"
+            )
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "n": self.n, "pick": self.pick, "of": self.of}
+        if self.lost:
+            out["lost"] = True
+        return out
+
+
 # What a conditional or after-the-attack effect may do: the casket's own resources, and
 # Taint; never an attack, a move or a choice the command makes.
 _AFTER_KINDS = (
     *("gain_tokens", "recover", "draw", "heat", "taint", "hinder", "sp_penalty", "plant_seeds"),
     "damage_next_turn",
     # issue 17, dot: lasting effects on the attack's target (R-ADD-110 to R-ADD-114)
-    *("root", "bleed", "ongoing_damage", "move_cost", "draw_penalty"),
+    *("root", "bleed", "ongoing_damage", "move_cost", "draw_penalty", "target_discards"),
 )
 
 
@@ -1193,6 +1236,7 @@ Effect = (
     | MoveCostEffect
     | DrawPenaltyEffect
     | NoAttacksEffect
+    | TargetDiscardsEffect
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -1239,6 +1283,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             MoveCostEffect,
             DrawPenaltyEffect,
             NoAttacksEffect,
+            TargetDiscardsEffect,
         )
     }
 )
@@ -1256,7 +1301,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, root, bleed, ongoing_damage, move_cost, draw_penalty, no_attacks
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, root, bleed, ongoing_damage, move_cost, draw_penalty, no_attacks, target_discards
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")

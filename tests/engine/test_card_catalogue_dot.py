@@ -21,6 +21,7 @@ from battles.engine.battle.events import (
     CardsDrawn,
     CasketMoved,
     DamageScheduled,
+    DamageTaken,
     DefenceRaised,
     DefenceRolled,
     DrawPenaltyImposed,
@@ -59,6 +60,7 @@ from .test_card_catalogue import (
     ignored,
     play,
     reach,
+    reactive,
     resolve_hit,
     spend,
     tokens,
@@ -106,8 +108,10 @@ def _pass_0(b: Battle, drawn: int = 1) -> list[Event]:
 
 
 def _pass_1_next_round(b: Battle) -> None:
-    """Seat 1 ends the round; round 2's initiative gives seat 0 the first turn (R-TRN-2)."""
-    b.do({"type": "pass", "seat": 1, "faces": [6, 1]})
+    """Seat 1 ends the round (drawing back to 6); round 2's initiative gives seat 0 the
+    first turn (R-TRN-2)."""
+    drawn = [FILLER] * (6 - len(b.seat(1).hand))
+    b.do({"type": "pass", "seat": 1, "faces": [6, 1], "drawn": drawn})
     assert b.state.active == 0
 
 
@@ -466,6 +470,109 @@ DOT_SCENARIOS.update({
 })  # fmt: skip
 
 
+def _hit_reporting(
+    b: Battle,
+    card: Any,
+    damage: int,
+    picks: list[str],
+    *,
+    reactive: bool = False,
+    roll: tuple[int, int] = (3, 2),
+) -> list[Event]:
+    """Seat 0 hits seat 1 for `damage`, no blocks; seat 1 takes it from the deck, and the
+    table reports the random picks after the damage cards (R-ADD-18, R-ADD-117)."""
+    defence = [4] * damage
+    events = attack(b, card, faces=[*roll] if reactive else [*roll, *defence])
+    if reactive:  # a shield card in hand opens the window: none is played
+        events += b.do({"type": "no_reactive", "seat": 1, "faces": defence})
+    assert one(events, DefenceRolled).final_damage == damage
+    events += b.do({"type": "take_damage", "seat": 1, "hand": [], "deck": damage,
+                    "drawn": [FILLER] * damage + picks})  # fmt: skip
+    return events
+
+
+def _thunderstrike() -> None:
+    """ "Deal 6 damage, target discards 1 random card\""""
+    cid = "tempest-scepter-thunderstrike"
+    _missed(ITEMS, cid, 6)
+    card = built(ITEMS, cid)
+    b = battle(card, gap=4)
+    events = _hit_reporting(b, card, 6, ["test-maul"], roll=(3, 3))  # 6: a hit at 4 hexes
+    lost = one(events, CardsDiscarded)
+    assert (lost.seat, lost.from_hand, lost.rule) == (1, ("test-maul#1",), "R-ADD-117")
+    assert "test-maul#1" in b.seat(1).discard and len(b.seat(1).hand) == 5
+
+
+def _chain_whip_disarm() -> None:
+    """ "Deal 2 damage, target discards 1 random weapon card from hand": a Primary Weapon
+    card; a hand without one loses nothing (R-ADD-117)."""
+    cid = "chain-whip-disarm"
+    _missed(ITEMS, cid, 2)
+    card = built(ITEMS, cid)
+    b = battle(card)
+    attack(b, card, faces=[3, 2, 4, 4])
+    err = b.refuse({"type": "take_damage", "seat": 1, "hand": [], "deck": 2,
+                    "drawn": [FILLER] * 3})  # fmt: skip
+    assert (err.code, err.rule) == ("card_not_in_deck", "R-ADD-117")  # chaff is no weapon
+    b.do({"type": "take_damage", "seat": 1, "hand": [], "deck": 2,
+          "drawn": [FILLER] * 2 + ["test-maul"]})  # fmt: skip
+    assert "test-maul#1" in b.seat(1).discard
+    unarmed = battle(card)
+    arrange(unarmed, CardsDiscarded(1, ("test-maul#1",), (), "arranged", "R-ADD-14"))
+    events = _hit_reporting(unarmed, card, 2, [])
+    assert not [e for e in of_type(events, CardsDiscarded) if e.rule == "R-ADD-117"]
+
+
+def _mace_shield_break() -> None:
+    """ "Deal 3 damage, destroy 1 Shield card in target's hand": lost as damage is, to the
+    damage pile under 2.1 (R-ADD-117, R-DMG-8)."""
+    cid = "mace-shield-break"
+    _missed(ITEMS, cid, 3)
+    card = built(ITEMS, cid)
+    b = battle(card, opponent=("pavise",), version="2.1")
+    events = _hit_reporting(b, card, 3, ["pavise"], reactive=True)
+    lost = [e for e in of_type(events, DamageTaken) if e.from_hand]
+    assert [(e.seat, e.from_hand, e.component) for e in lost] == [(1, ("pavise#1",), None)]
+    assert "pavise#1" in b.seat(1).damage_pile
+
+
+def _bone_prison() -> None:
+    """ "Deal 2 damage, target cannot move next turn, target discards 1 card": the target
+    chooses the card (R-ADD-117) and is rooted (R-ADD-111)."""
+    cid = "necromancer-s-grimoire-bone-prison"
+    _missed(ITEMS, cid, 2)
+    card = built(ITEMS, cid)
+    b = battle(card, gap=2)
+    events = resolve_hit(b, card, 2, kill=False)
+    assert one(events, Rooted) == Rooted(1, 1, cid)
+    prompts = [p for p in b.state.prompts if p.kind == "discard"]
+    assert [(p.seat, p.amount, p.rule) for p in prompts] == [(1, 1, "R-ADD-117")]
+    b.do({"type": "discard_down", "seat": 1, "cards": ["test-maul#1"]})
+    assert "test-maul#1" in b.seat(1).discard and not b.state.prompts
+    _check_rooted(b, 1)
+
+
+def _frost_shield() -> None:
+    """ "Reduce damage by 1, attacker's movement costs +1 SP next turn" (R-ADD-118)."""
+    cid = "frost-focus-frost-shield"
+    b = reactive(ITEMS, cid, 1, 0)  # seat 1 attacked seat 0, which answered with the card
+    assert b.seat(1).move_cost_next_turn == 1
+    b.do({"type": "take_damage", "seat": 0, "hand": [], "deck": 1, "drawn": [FILLER]})
+    b.do({"type": "pass", "seat": 1, "drawn": ["test-maul"]})
+    b.do({"type": "pass", "seat": 0, "drawn": [FILLER], "faces": [1, 6]})  # seat 1 first
+    assert b.state.active == 1
+    assert one(b.do(_step(b)), CasketMoved).cost == 2
+
+
+DOT_SCENARIOS.update({
+    (ITEMS, "tempest-scepter-thunderstrike"): _thunderstrike,
+    (ITEMS, "chain-whip-disarm"): _chain_whip_disarm,
+    (ITEMS, "mace-shield-break"): _mace_shield_break,
+    (ITEMS, "necromancer-s-grimoire-bone-prison"): _bone_prison,
+    (ITEMS, "frost-focus-frost-shield"): _frost_shield,
+})  # fmt: skip
+
+
 @pytest.mark.parametrize("key", sorted(DOT_SCENARIOS), ids=lambda k: f"{k[0]}/{k[1]}")
 def test_catalogued_dot_card_does_what_its_text_says(key: tuple[str, str]) -> None:
     assert key in AUTOMATED
@@ -489,6 +596,11 @@ def test_catalogued_dot_card_does_what_its_text_says(key: tuple[str, str]) -> No
         ({"kind": "move_cost", "amount": 0}, "card.effects[0].amount", "R-ADD-113"),
         ({"kind": "draw_penalty", "n": 7}, "card.effects[0].n", "R-ADD-114"),
         ({"kind": "no_attacks", "turns": 1}, "card.effects[0].turns", None),
+        ({"kind": "target_discards", "n": 0}, "card.effects[0].n", "R-ADD-117"),
+        ({"kind": "target_discards", "n": 1, "pick": "attacker"}, "card.effects[0].pick", None),
+        ({"kind": "target_discards", "n": 1, "of": "spell"}, "card.effects[0].of", None),
+        ({"kind": "target_discards", "n": 1, "pick": "target", "of": "weapon"},
+         "card.effects[0].of", "R-ADD-117"),
     ],
 )  # fmt: skip
 def test_a_bad_field_of_a_dot_effect_is_named(doc: dict[str, Any], field: str, rule: str) -> None:

@@ -63,6 +63,7 @@ from battles.engine.cards import (
     SpPenaltyEffect,
     StatusEffect,
     TaintEffect,
+    TargetDiscardsEffect,
     TriggerEffect,
     WhenEffect,
     WindowEffect,
@@ -138,6 +139,8 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     MoveCostEffect(1),
     DrawPenaltyEffect(1),
     NoAttacksEffect(),
+    TargetDiscardsEffect(1, "random", "shield", lost=True),
+    TargetDiscardsEffect(1, "target"),
 )
 
 
@@ -223,6 +226,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "move_cost",
         "draw_penalty",
         "no_attacks",
+        "target_discards",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

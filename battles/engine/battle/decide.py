@@ -60,6 +60,7 @@ from ..cards import (
     SpPenaltyEffect,
     StatusEffect,
     TaintEffect,
+    TargetDiscardsEffect,
     TriggerEffect,
     WhenEffect,
     WindowEffect,
@@ -927,6 +928,9 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
             _recover(tx, seat, effect.n, card.name)
         elif isinstance(effect, TaintEffect) and effect.target == "self":
             _change_taint(tx, seat, effect.amount, card.id)
+        elif isinstance(effect, MoveCostEffect):  # R-ADD-113: on the attacker
+            assert tx.state.attack is not None
+            tx.emit(ev.MoveCostRaised(tx.state.attack.attacker, effect.amount, card.id))
     tx.emit(ev.PromptClosed(seat, "reactive"))
     _roll_defence(tx)
 
@@ -1645,6 +1649,10 @@ def _effect(
     if isinstance(effect, NoAttacksEffect):
         tx.emit(ev.AttacksForgone(seat, card.id))
         return
+    if isinstance(effect, TargetDiscardsEffect):
+        if attack_target is not None:
+            _target_discards(tx, attack_target, card, effect)
+        return
     if isinstance(effect, HinderEffect):
         who = attack_target
         if who is None:  # a card without an attack: an enemy within its range
@@ -1776,6 +1784,36 @@ def _effect(
         _suffering(tx, seat, effect.n)
     elif isinstance(effect, ReduceIncomingEffect):  # pragma: no cover - reactive cards only
         raise RuleViolation("reactive_in_own_turn", "reactive cards answer attacks", "R-REA-1")
+
+
+def _target_discards(tx: _Tx, seat: int, card: CardDef, effect: TargetDiscardsEffect) -> None:
+    """R-ADD-117: the target loses cards from its hand, at random among those of the kind
+    the text names (every pick in the events), or of its own choice (a prompt)."""
+    t = tx.seat(seat)
+    if not t.in_battle:
+        return
+    if effect.pick == "target":
+        n = min(effect.n, len(t.hand))
+        if n:
+            reason = f"{card.name}: discard {n} card(s) of your choice (R-ADD-117)"
+            _open_prompt(tx, seat, "discard", n, None, "R-ADD-117", reason)
+        return
+
+    def fits(x: CardDef) -> bool:
+        # "weapon card": a Primary Weapon card (R-DMG-6, R-ADD-52); a shield card (R-REA-2)
+        return {"weapon": x.kind == "primary_weapon", "shield": x.shield}.get(effect.of, True)
+
+    pool = [x for x in t.hand if fits(tx.state.card(x))]
+    n = min(effect.n, len(pool))
+    if not n:
+        return
+    purpose = f"{card.name}: the target's random card(s)"
+    order, _ = tx.shuffle(pool, purpose)
+    picked = tx.take(order, n, purpose, "R-ADD-117")
+    if effect.lost:  # "destroy": lost as damage is, no component (R-DMG-8)
+        _take_damage(tx, seat, picked, 0, None)
+    else:
+        tx.emit(ev.CardsDiscarded(seat, picked, (), card.name, "R-ADD-117"))
 
 
 def _change_taint(tx: _Tx, seat: int, amount: int, source: str) -> None:
