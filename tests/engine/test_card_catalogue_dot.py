@@ -664,3 +664,48 @@ def test_spending_without_effects_on_a_hit_arms_nothing() -> None:
     tokens(b, "forge", 2)
     events = attack(b, card, spend=True)
     assert not of_type(events, SpendArmed) and of_type(events, TokensChanged)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_autoplayer_plays_decks_of_dot_cards_through_legal_actions(seed: int) -> None:
+    """Decks of this group's cards only, either ruleset and policy: the greedy player
+    drives the battle through legal actions only (roots, random discards, the target's
+    own discard prompt, Bleed at each turn's start, attacks forbidden after Hunker Down),
+    and the events replay to the state they led to."""
+    import random
+
+    from battles.engine.battle import replay
+    from battles.engine.battle.autoplay import greedy_commands
+    from battles.engine.battle.decide import create
+
+    from .battle_builder import seat
+
+    rng = random.Random(seed)
+    keys = sorted(DOT_SCENARIOS)
+    cards = {built(*k).id: built(*k) for k in keys}
+    rows = []
+    for _ in range(2):
+        ids = rng.sample(sorted(cards), 10)
+        rows.append([{"card": c, "count": 3} for c in ids])
+    doc = {
+        "name": "Dot mix",
+        "board": {"name": "Yard", "shape": {"kind": "hexagon", "radius": 4}, "hexes": []},
+        "rules": {"version": ("2.0", "2.1")[seed % 2], "options": {}},
+        "dice": {"mode": "digital", "seed": seed, "seed_public": True},
+        "policy": ("auto", "prompt")[seed // 2 % 2],
+        "cards": [c.as_dict() for c in cards.values()],
+        "seats": [
+            {**seat(0, at=(0, 3), facing=1), "deck": rows[0]},
+            {**seat(1, at=(0, -3), facing=4, casket_class="heavy"), "deck": rows[1]},
+        ],
+    }
+    events = create(f"dot-{seed}", doc)
+    last = replay(events)
+    for n, (_, new, after) in enumerate(greedy_commands(replay(events), seed=seed)):
+        events += new
+        last = after
+        if n >= 1500:
+            break
+    assert replay(events) == last
+    lasting = (Rooted, BleedApplied, OngoingDamageScheduled, MoveCostRaised, DamageScheduled)
+    assert any(isinstance(e, lasting) for e in events)
