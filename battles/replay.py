@@ -20,7 +20,7 @@ from typing import Any
 
 from battles.engine.battle import BattleState, evolve, public_payload
 from battles.engine.battle.state import card_id
-from battles.engine.cards import CardDef
+from battles.engine.cards import SP_ALL, CardDef
 from battles.engine.dice import ATTACK_FACES, GRADES, DicePool, grade_distribution
 from battles.engine.hexes import DIRECTION_NAMES
 
@@ -306,8 +306,9 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 *_reason_rule(p.get("source"), "R-ADD-66"),
             )
         case "SpPenaltyImposed":
+            less = "no SP" if p["amount"] >= SP_ALL else f"{p['amount']} SP less"  # R-ADD-119
             return (
-                t(f"{who} will have {p['amount']} SP less next turn"),
+                t(f"{who} will have {less} next turn"),
                 *_reason_rule(p.get("source"), "R-ADD-65"),
             )
         case "DamageScheduled":
@@ -352,6 +353,11 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
             return (
                 t(f"{who} cannot attack until their next turn"),
                 *_reason_rule(p.get("source"), "R-ADD-115"),
+            )
+        case "DefenceLowered":
+            return (
+                t(f"{who} has -{p['amount']} Defense until the end of their next turn"),
+                *_reason_rule(p.get("source"), "R-ADD-119"),
             )
         case "SpendArmed":
             return (

@@ -367,6 +367,8 @@ CONDITIONS = (
     "enemies_within_at_least",
     # issue 17, dot; R-ADD-110: "enemies with 5+ Bleed", counted as the card is played.
     "target_bleed_at_least",
+    # issue 17, dot; R-ADD-119: "if target is adjacent to another ally" (the attacker's).
+    "target_adjacent_allies_at_least",
 )
 _CONDITIONS_WITH_N = frozenset(CONDITIONS) - {
     "moved_this_turn",
@@ -801,10 +803,11 @@ class SpPenaltyEffect:
     """
 
     kind: ClassVar[str] = "sp_penalty"
-    amount: int
+    amount: int | Literal["all"]  # "all": "target loses all SP next turn" (R-ADD-119)
 
     def __post_init__(self) -> None:
-        _check_int(self.amount, "sp_penalty.amount", 1, 6, "R-TRN-3")
+        if self.amount != "all":
+            _check_int(self.amount, "sp_penalty.amount", 1, 6, "R-TRN-3")
 
     def as_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "amount": self.amount}
@@ -999,6 +1002,8 @@ class TriggerEffect:
 # --- lasting effects on an enemy (issue 17, dot) -------------------------------------------------
 
 MAX_ROOT_TURNS = 3
+# "Loses all SP next turn": a penalty above any SP maximum drains all of it (R-ADD-119).
+SP_ALL = 99
 MAX_BLEED = 20
 
 
@@ -1133,6 +1138,25 @@ class NoAttacksEffect:
         return {"kind": self.kind}
 
 
+@dataclass(frozen=True, slots=True)
+class LowerDefenceEffect:
+    """ "Target has −N Defense until end of their next turn": every attack on it cancels N
+    more blocks (R-DMG-3) until its next turn ends (R-ADD-119). Used after a hit.
+
+    >>> LowerDefenceEffect(1).as_dict()
+    {'kind': 'lower_defence', 'amount': 1}
+    """
+
+    kind: ClassVar[str] = "lower_defence"
+    amount: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.amount, "lower_defence.amount", 1, 10, "R-ADD-119")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "amount": self.amount}
+
+
 TARGET_DISCARD_PICKS = ("random", "target")
 TARGET_DISCARD_KINDS = ("any", "weapon", "shield")
 
@@ -1183,6 +1207,7 @@ _AFTER_KINDS = (
     "damage_next_turn",
     # issue 17, dot: lasting effects on the attack's target (R-ADD-110 to R-ADD-114)
     *("root", "bleed", "ongoing_damage", "move_cost", "draw_penalty", "target_discards"),
+    "lower_defence",
 )
 
 
@@ -1237,6 +1262,7 @@ Effect = (
     | DrawPenaltyEffect
     | NoAttacksEffect
     | TargetDiscardsEffect
+    | LowerDefenceEffect
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -1284,6 +1310,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             DrawPenaltyEffect,
             NoAttacksEffect,
             TargetDiscardsEffect,
+            LowerDefenceEffect,
         )
     }
 )
@@ -1301,7 +1328,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, root, bleed, ongoing_damage, move_cost, draw_penalty, no_attacks, target_discards
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, root, bleed, ongoing_damage, move_cost, draw_penalty, no_attacks, target_discards, lower_defence
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")

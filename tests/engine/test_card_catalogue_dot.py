@@ -22,6 +22,7 @@ from battles.engine.battle.events import (
     CasketMoved,
     DamageScheduled,
     DamageTaken,
+    DefenceLowered,
     DefenceRaised,
     DefenceRolled,
     DrawPenaltyImposed,
@@ -595,6 +596,8 @@ def test_catalogued_dot_card_does_what_its_text_says(key: tuple[str, str]) -> No
         ({"kind": "ongoing_damage", "amount": 0, "turns": 2}, "card.effects[0].amount", "R-ADD-112"),
         ({"kind": "move_cost", "amount": 0}, "card.effects[0].amount", "R-ADD-113"),
         ({"kind": "draw_penalty", "n": 7}, "card.effects[0].n", "R-ADD-114"),
+        ({"kind": "lower_defence", "amount": 0}, "card.effects[0].amount", "R-ADD-119"),
+        ({"kind": "sp_penalty", "amount": "most"}, "card.effects[0].amount", "R-TRN-3"),
         ({"kind": "no_attacks", "turns": 1}, "card.effects[0].turns", None),
         ({"kind": "target_discards", "n": 0}, "card.effects[0].n", "R-ADD-117"),
         ({"kind": "target_discards", "n": 1, "pick": "attacker"}, "card.effects[0].pick", None),
@@ -709,3 +712,78 @@ def test_the_autoplayer_plays_decks_of_dot_cards_through_legal_actions(seed: int
     assert replay(events) == last
     lasting = (Rooted, BleedApplied, OngoingDamageScheduled, MoveCostRaised, DamageScheduled)
     assert any(isinstance(e, lasting) for e in events)
+
+
+def _mandible_rend() -> None:
+    """ "Deal 3 damage. Target has -1 Defense until end of their next turn (armor shredded
+    by mandibles). If target is adjacent to another ally, deal 4 damage instead." (R-ADD-119)"""
+    section, cid = "emergent", "mandible-rend"
+    _missed(section, cid, 3)
+    card = built(section, cid)
+    b = battle(card)
+    events = resolve_hit(b, card, 3, kill=False)
+    assert one(events, DefenceLowered) == DefenceLowered(1, 1, cid)
+    # The next attack on seat 1 (its own turn comes first: seat 1 attacks back) ...
+    _pass_0(b)
+    b.do({"type": "attack", "seat": 1, "card": "test-maul#1", "target": 0,
+          "component": "chassis", "faces": [1, 1]})  # fmt: skip
+    assert b.seat(1).defence_malus == 1
+    _pass_1_next_round(b)  # ... and lapses when that turn ends
+    assert b.seat(1).defence_malus == 0
+    # While it holds, an attack on seat 1 cancels one more block (R-DMG-3).
+    c = battle(card)
+    arrange(c, DefenceLowered(1, 1, "arranged"))
+    d = declared(c, card)
+    assert ignored(d) == 1
+    # "Adjacent to another ally": an ally of the attacker's side next to the target.
+    for ally, damage in (((1, 1), 4), ((2, 2), 3)):
+        y = _with_ally(card, ally)
+        assert hit(declared(y, card)) == damage, ally
+
+
+def _with_ally(card: Any, at: tuple[int, int]) -> Battle:
+    """Seat 0 at [0, 3] and its ally seat 2 at `at`; the enemy seat 1 at [0, 2] (R-ADD-74)."""
+    from .battle_builder import CARDS, deck, seat
+    from .test_card_catalogue import MAUL
+
+    doc = {
+        "name": "Allies", "rules": {"version": "2.0", "options": {}},
+        "board": {"name": "Yard", "shape": {"kind": "hexagon", "radius": 8}, "hexes": []},
+        "dice": {"mode": "table"}, "policy": "prompt",
+        "cards": [CARDS[FILLER], MAUL, card.as_dict()],
+        "seats": [
+            seat(0, at=(0, 3), facing=1, side="pack", rows=deck(**{card.id: 2})),
+            seat(1, at=(0, 2), facing=4, side="prey", rows=deck(**{"test-maul": 2})),
+            seat(2, at=at, facing=1, side="pack", rows=deck(**{"test-maul": 2})),
+        ],
+    }  # fmt: skip
+    b = Battle.create(doc)
+    hands = [[card.id], ["test-maul"], ["test-maul"]]
+    for i in range(3):
+        body: dict[str, Any] = {"type": "keep_hand", "seat": i,
+                                "drawn": hands[i] + [FILLER] * 5}  # fmt: skip
+        if i == 2:
+            body["faces"] = [6, 1, 1]
+        b.do(body)
+    assert b.state.active == 0
+    return b
+
+
+def _absolute_zero() -> None:
+    """ "Deal 5 damage, target loses all SP next turn, remove this card from game after use"
+    (R-ADD-119, R-ADD-70)."""
+    cid = "winter-s-heart-staff-absolute-zero"
+    _missed(ITEMS, cid, 5)
+    card = built(ITEMS, cid)
+    b = battle(card, gap=2)
+    resolve_hit(b, card, 5, kill=False)
+    assert f"{cid}#1" in b.seat(0).removed and f"{cid}#1" not in b.seat(0).discard
+    events = _pass_0(b)
+    assert (one(events, SpDrained).amount, b.seat(1).sp_max) == (5, 0)
+    assert b.refuse(_step(b)).rule == "R-TRN-3"  # no SP, nothing to overspend
+
+
+DOT_SCENARIOS.update({
+    ("emergent", "mandible-rend"): _mandible_rend,
+    (ITEMS, "winter-s-heart-staff-absolute-zero"): _absolute_zero,
+})  # fmt: skip

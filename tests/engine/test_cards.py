@@ -46,6 +46,7 @@ from battles.engine.cards import (
     HinderEffect,
     IgnoreCoverEffect,
     LimitEffect,
+    LowerDefenceEffect,
     MoveCostEffect,
     MoveEffect,
     NoAttacksEffect,
@@ -141,6 +142,8 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     NoAttacksEffect(),
     TargetDiscardsEffect(1, "random", "shield", lost=True),
     TargetDiscardsEffect(1, "target"),
+    LowerDefenceEffect(1),
+    SpPenaltyEffect("all"),
 )
 
 
@@ -227,6 +230,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "draw_penalty",
         "no_attacks",
         "target_discards",
+        "lower_defence",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

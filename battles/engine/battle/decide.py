@@ -20,6 +20,7 @@ from itertools import pairwise
 from ..arcs import rotation_cost, rotation_steps
 from ..cards import (
     MAX_SEEDS,
+    SP_ALL,
     AfterAttackEffect,
     AttackBonusEffect,
     AttackEffect,
@@ -43,6 +44,7 @@ from ..cards import (
     HinderEffect,
     IgnoreCoverEffect,
     LimitEffect,
+    LowerDefenceEffect,
     MoveCostEffect,
     MoveEffect,
     NoAttacksEffect,
@@ -1280,10 +1282,12 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
             target_number=answer.target_number,
             side=answer.side,
             damage_by_grade=tuple((g, answer.damage_for(g)) for g in grades),
-            # R-DMG-3: cancelled blocks and the target's card Defense (R-ADD-64).
+            # R-DMG-3: cancelled blocks and the target's card Defense (R-ADD-64), less
+            # what an enemy card took off it (R-ADD-119).
             defence_modifier=answer.defense_modifier
             - ignore
-            + tx.seat(command.target).defence_bonus,
+            + tx.seat(command.target).defence_bonus
+            - tx.seat(command.target).defence_malus,
             reactive_allowed=bool(answer.reactive_allowed),
             shield_allowed=bool(answer.shield_cards_allowed),
             to_hit=answer.as_dict(),
@@ -1474,6 +1478,9 @@ def _holds(tx: _Tx, seat: int, condition: Condition | None, target: int | None) 
         return len(t.deck) <= n
     if test == "target_bleed_at_least":  # R-ADD-110
         return t.bleed >= n
+    if test == "target_adjacent_allies_at_least":  # R-ADD-119: the attacker's other allies
+        allies = [x for x in tx.state.seats if x.side == c.side and x.seat != seat]
+        return sum(1 for x in allies if x.in_battle and x.at.distance(t.at) == 1) >= n
     return t.taint >= n  # target_taint_at_least
 
 
@@ -1616,7 +1623,12 @@ def _effect(
         return
     if isinstance(effect, SpPenaltyEffect):
         if attack_target is not None:
-            tx.emit(ev.SpPenaltyImposed(attack_target, effect.amount, card.id))
+            amount = SP_ALL if effect.amount == "all" else effect.amount  # R-ADD-119
+            tx.emit(ev.SpPenaltyImposed(attack_target, amount, card.id))
+        return
+    if isinstance(effect, LowerDefenceEffect):
+        if attack_target is not None:
+            tx.emit(ev.DefenceLowered(attack_target, effect.amount, card.id))
         return
     if isinstance(effect, DamageNextTurnEffect):
         if attack_target is not None:

@@ -693,6 +693,15 @@ class SpendArmed(Event):
     source: str
 
 
+@dataclass(frozen=True, slots=True)
+class DefenceLowered(Event):
+    """Attacks on the seat cancel `amount` more blocks until its next turn ends (R-ADD-119)."""
+
+    seat: int
+    amount: int
+    source: str
+
+
 EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.__name__: cls
     for cls in (
@@ -769,5 +778,6 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         DrawPenaltyImposed,
         AttacksForgone,
         SpendArmed,
+        DefenceLowered,
     )
 }

@@ -139,8 +139,8 @@ def _turn_ended(s: BattleState, e: ev.TurnEnded) -> BattleState:
     if lapsed:  # R-ADD-43: its one turn is over
         statuses = c.statuses if rooted else tuple(x for x in c.statuses if x != "immobilised")
         s = _seat(s, e.seat, statuses=statuses, immobilised_by=None, rooted_turns=rooted)
-    if c.move_cost or c.draw_penalty:  # R-ADD-113, R-ADD-114: they were for this turn
-        s = _seat(s, e.seat, move_cost=0, draw_penalty=0)
+    if c.move_cost or c.draw_penalty or c.defence_malus:  # R-ADD-113/114/119: this turn's
+        s = _seat(s, e.seat, move_cost=0, draw_penalty=0, defence_malus=0)
     return replace(s, phase=ACTION, turn=s.turn + 1)
 
 
@@ -547,6 +547,10 @@ def _spend_armed(s: BattleState, e: ev.SpendArmed) -> BattleState:
     return _seat(s, e.seat, armed_spend=e.source)
 
 
+def _defence_lowered(s: BattleState, e: ev.DefenceLowered) -> BattleState:
+    return _seat(s, e.seat, defence_malus=s.seats[e.seat].defence_malus + e.amount)
+
+
 _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.BattleCreated: _created,
     ev.DeckShuffled: _deck_shuffled,
@@ -621,6 +625,7 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.DrawPenaltyImposed: _draw_penalty,
     ev.AttacksForgone: _attacks_forgone,
     ev.SpendArmed: _spend_armed,
+    ev.DefenceLowered: _defence_lowered,
 }
 assert set(_HANDLERS) == set(ev.EVENT_TYPES.values()), "every event type needs a handler"
 

@@ -206,6 +206,7 @@ class CasketState:
     no_attacks: bool = False  # "cannot attack until next turn" (R-ADD-115)
     # The attack card whose token spend bought effects that wait for its outcome (R-ADD-116)
     armed_spend: str | None = None
+    defence_malus: int = 0  # "−N Defense until end of their next turn" (R-ADD-119)
 
     @property
     def sp_left(self) -> int:
