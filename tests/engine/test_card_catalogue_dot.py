@@ -92,7 +92,7 @@ def _missed(section: str, cid: str, damage: int, ignore: int = 0) -> Battle:
 
 
 def _hit(b: Battle, card: Any, damage: int, **extra: Any) -> list[Event]:
-    """Seat 0 hits seat 1 for `damage`, no blocks (defence faces ABSORB... as resolve_hit),
+    """Seat 0 hits seat 1 for `damage`, no blocks (BLOOD faces, as resolve_hit),
     seat 1 takes it from the deck; `extra` goes into the attack command (spend)."""
     events = attack(b, card, faces=[3, 2, *[4] * damage], **extra)
     assert one(events, DefenceRolled).final_damage == damage
@@ -329,21 +329,26 @@ def _root_grasp() -> None:
     _check_rooted(b, 1)
 
 
-def _volcanic_cleave(section: str, base: int) -> Callable[[], None]:
-    def scenario() -> None:
-        """ "Deal N damage. Spend 1 Forge token: Deal N+1 damage instead and apply Burn (2
-        damage next turn).\""""
-        _spend_for_hit(section, "volcanic-cleave", base, "forge", 1, 1, _burns(2))
-
-    return scenario
+def _volcanic_cleave_equipment() -> None:
+    """ "Deal 6 damage. Spend 1 Forge token: Deal 7 damage instead and apply Burn (2 damage
+    next turn).\""""
+    _spend_for_hit("equipment", "volcanic-cleave", 6, "forge", 1, 1, _burns(2))
 
 
-def _cinder_slash(section: str, damage: int) -> Callable[[], None]:
-    def scenario() -> None:
-        """ "Deal N damage. Apply Burn (target takes 2 damage at start of their next turn).\""""
-        _burn_on_hit(section, "cinder-slash", damage, 2)
+def _volcanic_cleave_items() -> None:
+    """ "Deal 4 damage. Spend 1 Forge token: Deal 5 damage instead and apply Burn (2 damage
+    next turn).\""""
+    _spend_for_hit(ITEMS, "volcanic-cleave", 4, "forge", 1, 1, _burns(2))
 
-    return scenario
+
+def _cinder_slash_equipment() -> None:
+    """ "Deal 5 damage. Apply Burn (target takes 2 damage at start of their next turn).\""""
+    _burn_on_hit("equipment", "cinder-slash", 5, 2)
+
+
+def _cinder_slash_items() -> None:
+    """ "Deal 3 damage. Apply Burn (target takes 2 damage at start of their next turn).\""""
+    _burn_on_hit(ITEMS, "cinder-slash", 3, 2)
 
 
 def _feral_strike_equipment() -> None:
@@ -437,8 +442,8 @@ DOT_SCENARIOS.update({
     ("elves", "venom-strike"): _venom_strike,
     ("equipment", "entangling-arrow"): _entangling_arrow,
     ("equipment", "root-grasp"): _root_grasp,
-    ("equipment", "volcanic-cleave"): _volcanic_cleave("equipment", 6),
-    ("equipment", "cinder-slash"): _cinder_slash("equipment", 5),
+    ("equipment", "volcanic-cleave"): _volcanic_cleave_equipment,
+    ("equipment", "cinder-slash"): _cinder_slash_equipment,
     ("equipment", "feral-strike"): _feral_strike_equipment,
     (ITEMS, "greatsword-impale"): lambda: _root_on_hit(ITEMS, "greatsword-impale", 5),
     (ITEMS, "halberd-trip"): lambda: _root_on_hit(ITEMS, "halberd-trip", 2),
@@ -462,8 +467,8 @@ DOT_SCENARIOS.update({
     (ITEMS, "world-tree-staff-grasping-roots"):
         lambda: _root_on_hit(ITEMS, "world-tree-staff-grasping-roots", 3, 2),
     (ITEMS, "ember-strike"): lambda: _burn_on_hit(ITEMS, "ember-strike", 4, 1),
-    (ITEMS, "volcanic-cleave"): _volcanic_cleave(ITEMS, 4),
-    (ITEMS, "cinder-slash"): _cinder_slash(ITEMS, 3),
+    (ITEMS, "volcanic-cleave"): _volcanic_cleave_items,
+    (ITEMS, "cinder-slash"): _cinder_slash_items,
     (ITEMS, "rending-bite"): _rending_bite,
     (ITEMS, "feral-strike"): _feral_strike_items,
     (ITEMS, "bloodline-fury"): _bloodline_fury,
