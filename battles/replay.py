@@ -20,7 +20,7 @@ from typing import Any
 
 from battles.engine.battle import BattleState, evolve, public_payload
 from battles.engine.battle.state import card_id
-from battles.engine.cards import CardDef
+from battles.engine.cards import SP_ALL, CardDef
 from battles.engine.dice import ATTACK_FACES, GRADES, DicePool, grade_distribution
 from battles.engine.hexes import DIRECTION_NAMES
 
@@ -306,14 +306,63 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 *_reason_rule(p.get("source"), "R-ADD-66"),
             )
         case "SpPenaltyImposed":
+            less = "no SP" if p["amount"] >= SP_ALL else f"{p['amount']} SP less"  # R-ADD-119
             return (
-                t(f"{who} will have {p['amount']} SP less next turn"),
+                t(f"{who} will have {less} next turn"),
                 *_reason_rule(p.get("source"), "R-ADD-65"),
             )
         case "DamageScheduled":
             return (
                 t(f"{who} will take {p['amount']} damage at the start of their next turn"),
                 *_reason_rule(p.get("source"), "R-ADD-73"),
+            )
+        case "Rooted":
+            return (
+                t(f"{who} cannot move through their next {p['turns']} turn(s)"),
+                *_reason_rule(p.get("source"), "R-ADD-111"),
+            )
+        case "BleedApplied":
+            return (
+                t(f"{who} gains {p['amount']} Bleed counter(s), now {p['total']}"),
+                *_reason_rule(p.get("source"), "R-ADD-110"),
+            )
+        case "BleedTicked":
+            return (
+                t(f"{who} bleeds: 1 damage, {p['total']} Bleed counter(s) left"),
+                *_rule("R-ADD-110"),
+            )
+        case "OngoingDamageScheduled":
+            return (
+                t(
+                    f"{who} will take {p['amount']} damage at the start of each of their "
+                    f"next {p['turns']} turns"
+                ),
+                *_reason_rule(p.get("source"), "R-ADD-112"),
+            )
+        case "MoveCostRaised":
+            return (
+                t(f"{who}'s moves cost +{p['amount']} SP a hex next turn"),
+                *_reason_rule(p.get("source"), "R-ADD-113"),
+            )
+        case "DrawPenaltyImposed":
+            return (
+                t(f"{who} will draw {p['n']} card(s) fewer next turn"),
+                *_reason_rule(p.get("source"), "R-ADD-114"),
+            )
+        case "AttacksForgone":
+            return (
+                t(f"{who} cannot attack until their next turn"),
+                *_reason_rule(p.get("source"), "R-ADD-115"),
+            )
+        case "DefenceLowered":
+            return (
+                t(f"{who} has -{p['amount']} Defense until the end of their next turn"),
+                *_reason_rule(p.get("source"), "R-ADD-119"),
+            )
+        case "SpendArmed":
+            return (
+                t(f"{who}'s spend also buys what {p.get('source', '')} does on a hit"),
+                *_rule("R-ADD-116"),
             )
         case "MoveGranted":
             return (

@@ -365,6 +365,10 @@ CONDITIONS = (
     "own_adjacent_allies_at_least",
     # R-ADD-75: "if outnumbered (2+ enemies within 6 hexes)": `n` enemies within `within`.
     "enemies_within_at_least",
+    # issue 17, dot; R-ADD-110: "enemies with 5+ Bleed", counted as the card is played.
+    "target_bleed_at_least",
+    # issue 17, dot; R-ADD-119: "if target is adjacent to another ally" (the attacker's).
+    "target_adjacent_allies_at_least",
 )
 _CONDITIONS_WITH_N = frozenset(CONDITIONS) - {
     "moved_this_turn",
@@ -799,10 +803,11 @@ class SpPenaltyEffect:
     """
 
     kind: ClassVar[str] = "sp_penalty"
-    amount: int
+    amount: int | Literal["all"]  # "all": "target loses all SP next turn" (R-ADD-119)
 
     def __post_init__(self) -> None:
-        _check_int(self.amount, "sp_penalty.amount", 1, 6, "R-TRN-3")
+        if self.amount != "all":
+            _check_int(self.amount, "sp_penalty.amount", 1, 6, "R-TRN-3")
 
     def as_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "amount": self.amount}
@@ -994,11 +999,215 @@ class TriggerEffect:
         return out
 
 
+# --- lasting effects on an enemy (issue 17, dot) -------------------------------------------------
+
+MAX_ROOT_TURNS = 3
+# "Loses all SP next turn": a penalty above any SP maximum drains all of it (R-ADD-119).
+SP_ALL = 99
+MAX_BLEED = 20
+
+
+@dataclass(frozen=True, slots=True)
+class RootEffect:
+    """ "Target cannot move until end of their next turn", "cannot move for 2 turns": the
+    enemy is immobilised (R-ADD-17) through the whole of its next `turns` turns, whatever
+    the ruleset (R-ADD-111). Used after a hit, or on a card without an attack: then the
+    command's `target`, an enemy within the card's range (R-ADD-65).
+
+    >>> RootEffect(2).as_dict()
+    {'kind': 'root', 'turns': 2}
+    >>> RootEffect(0)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: root.turns: must be an integer from 1 to 3, got 0 (R-ADD-111)
+    """
+
+    kind: ClassVar[str] = "root"
+    turns: int = 1
+
+    def __post_init__(self) -> None:
+        _check_int(self.turns, "root.turns", 1, MAX_ROOT_TURNS, "R-ADD-111")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "turns": self.turns}
+
+
+@dataclass(frozen=True, slots=True)
+class BleedEffect:
+    """ "Apply Bleed N": the attack's target gains `n` Bleed counters, `more_if_bleeding`
+    more when it already had some ("If target already has Bleed counters, apply +1
+    additional Bleed"). Each counter is 1 damage at the start of one of its turns
+    (R-ADD-110). Used after a hit.
+
+    >>> BleedEffect(3, more_if_bleeding=1).as_dict()
+    {'kind': 'bleed', 'n': 3, 'more_if_bleeding': 1}
+    >>> BleedEffect(0)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: bleed.n: must be an integer from 1 to 20, got 0 (R-ADD-110)
+    """
+
+    kind: ClassVar[str] = "bleed"
+    n: int
+    more_if_bleeding: int = 0
+
+    def __post_init__(self) -> None:
+        _check_int(self.n, "bleed.n", 1, MAX_BLEED, "R-ADD-110")
+        _check_int(self.more_if_bleeding, "bleed.more_if_bleeding", 0, MAX_BLEED, "R-ADD-110")
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "n": self.n}
+        if self.more_if_bleeding:
+            out["more_if_bleeding"] = self.more_if_bleeding
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class OngoingDamageEffect:
+    """ "Ongoing: target takes N damage at start of their turn for T turns": a hit
+    schedules `amount` damage at the start of each of the target's next `turns` turns,
+    taken as R-ADD-73's scheduled damage is (R-ADD-112). Used after a hit.
+
+    >>> OngoingDamageEffect(1, 3).as_dict()
+    {'kind': 'ongoing_damage', 'amount': 1, 'turns': 3}
+    """
+
+    kind: ClassVar[str] = "ongoing_damage"
+    amount: int
+    turns: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.amount, "ongoing_damage.amount", 1, MAX_DAMAGE, "R-ADD-112")
+        _check_int(self.turns, "ongoing_damage.turns", 1, 10, "R-ADD-112")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "amount": self.amount, "turns": self.turns}
+
+
+@dataclass(frozen=True, slots=True)
+class MoveCostEffect:
+    """ "Target's movement costs +N SP next turn": during its next turn each hex the
+    target moves costs `amount` SP more (R-MOV-1, R-ADD-113). Used after a hit.
+
+    >>> MoveCostEffect(2).as_dict()
+    {'kind': 'move_cost', 'amount': 2}
+    """
+
+    kind: ClassVar[str] = "move_cost"
+    amount: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.amount, "move_cost.amount", 1, 5, "R-ADD-113")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "amount": self.amount}
+
+
+@dataclass(frozen=True, slots=True)
+class DrawPenaltyEffect:
+    """ "Target draws N fewer card(s) next turn": the enemy's next Draw phase fills its
+    hand to 6 − `n` (R-TRN-6, R-ADD-114). Used after a hit, or on a card without an
+    attack: then the command's `target`, an enemy within the card's range (R-ADD-65).
+
+    >>> DrawPenaltyEffect(1).as_dict()
+    {'kind': 'draw_penalty', 'n': 1}
+    """
+
+    kind: ClassVar[str] = "draw_penalty"
+    n: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.n, "draw_penalty.n", 1, 6, "R-ADD-114")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "n": self.n}
+
+
+@dataclass(frozen=True, slots=True)
+class NoAttacksEffect:
+    """ "Cannot attack until next turn": the own casket makes no attack until the start of
+    its next turn (R-ADD-115).
+
+    >>> NoAttacksEffect().as_dict()
+    {'kind': 'no_attacks'}
+    """
+
+    kind: ClassVar[str] = "no_attacks"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind}
+
+
+@dataclass(frozen=True, slots=True)
+class LowerDefenceEffect:
+    """ "Target has −N Defense until end of their next turn": every attack on it cancels N
+    more blocks (R-DMG-3) until its next turn ends (R-ADD-119). Used after a hit.
+
+    >>> LowerDefenceEffect(1).as_dict()
+    {'kind': 'lower_defence', 'amount': 1}
+    """
+
+    kind: ClassVar[str] = "lower_defence"
+    amount: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.amount, "lower_defence.amount", 1, 10, "R-ADD-119")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "amount": self.amount}
+
+
+TARGET_DISCARD_PICKS = ("random", "target")
+TARGET_DISCARD_KINDS = ("any", "weapon", "shield")
+
+
+@dataclass(frozen=True, slots=True)
+class TargetDiscardsEffect:
+    """ "Target discards 1 random (weapon) card", "destroy 1 Shield card in target's hand",
+    "target discards 1 card": after a hit the target loses `n` cards from its hand, of
+    kind `of` (a weapon: a Primary Weapon card; a shield card), picked at random or by the
+    target itself (a prompt); `lost` ("destroy"): lost as damage is (R-DMG-8), not
+    discarded (R-ADD-117).
+
+    >>> TargetDiscardsEffect(1, "random", "shield", lost=True).as_dict()
+    {'kind': 'target_discards', 'n': 1, 'pick': 'random', 'of': 'shield', 'lost': True}
+    >>> TargetDiscardsEffect(1, "target", "weapon")
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: target_discards.of: a target picks among all its cards (R-ADD-117)
+    """
+
+    kind: ClassVar[str] = "target_discards"
+    n: int
+    pick: str = "random"
+    of: str = "any"
+    lost: bool = False
+
+    def __post_init__(self) -> None:
+        _check_int(self.n, "target_discards.n", 1, 6, "R-ADD-117")
+        _check_choice(self.pick, "target_discards.pick", TARGET_DISCARD_PICKS)
+        _check_choice(self.of, "target_discards.of", TARGET_DISCARD_KINDS)
+        _check_bool(self.lost, "target_discards.lost")
+        if self.pick == "target" and (self.of != "any" or self.lost):
+            raise InvalidInput(
+                "target_discards.of", "a target picks among all its cards", "R-ADD-117"
+            )
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "n": self.n, "pick": self.pick, "of": self.of}
+        if self.lost:
+            out["lost"] = True
+        return out
+
+
 # What a conditional or after-the-attack effect may do: the casket's own resources, and
 # Taint; never an attack, a move or a choice the command makes.
 _AFTER_KINDS = (
     *("gain_tokens", "recover", "draw", "heat", "taint", "hinder", "sp_penalty", "plant_seeds"),
     "damage_next_turn",
+    # issue 17, dot: lasting effects on the attack's target (R-ADD-110 to R-ADD-114)
+    *("root", "bleed", "ongoing_damage", "move_cost", "draw_penalty", "target_discards"),
+    "lower_defence",
 )
 
 
@@ -1045,6 +1254,15 @@ Effect = (
     | PlantSeedsEffect
     | DetonateSeedsEffect
     | RemoveFromGameEffect
+    # issue 17, dot
+    | RootEffect
+    | BleedEffect
+    | OngoingDamageEffect
+    | MoveCostEffect
+    | DrawPenaltyEffect
+    | NoAttacksEffect
+    | TargetDiscardsEffect
+    | LowerDefenceEffect
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -1084,6 +1302,15 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             PlantSeedsEffect,
             DetonateSeedsEffect,
             RemoveFromGameEffect,
+            # issue 17, dot
+            RootEffect,
+            BleedEffect,
+            OngoingDamageEffect,
+            MoveCostEffect,
+            DrawPenaltyEffect,
+            NoAttacksEffect,
+            TargetDiscardsEffect,
+            LowerDefenceEffect,
         )
     }
 )
@@ -1101,7 +1328,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, root, bleed, ongoing_damage, move_cost, draw_penalty, no_attacks, target_discards, lower_defence
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")

@@ -41,6 +41,28 @@ PAYLOADS: dict[str, tuple[dict[str, Any], str]] = {
         {"hexes": [[0, -1, 3], [1, 1, 1]], "source": "natures-wrath"},
         "4 Thornvine seed(s) in 2 hex(es) detonate (natures-wrath, R-ADD-66)",
     ),
+    # issue 17, dot
+    "Rooted": (
+        {"seat": 1, "turns": 2, "source": "world-tree-staff-grasping-roots"},
+        "Bastion Heavy cannot move through their next 2 turn(s) "
+        "(world-tree-staff-grasping-roots, R-ADD-111)",
+    ),
+    "BleedApplied": (
+        {"seat": 1, "amount": 3, "total": 4, "source": "venom-strike"},
+        "Bastion Heavy gains 3 Bleed counter(s), now 4 (venom-strike, R-ADD-110)",
+    ),
+    "BleedTicked": (
+        {"seat": 1, "total": 2},
+        "Bastion Heavy bleeds: 1 damage, 2 Bleed counter(s) left (R-ADD-110)",
+    ),
+    "DefenceLowered": (
+        {"seat": 1, "amount": 1, "source": "mandible-rend"},
+        "Bastion Heavy has -1 Defense until the end of their next turn (mandible-rend, R-ADD-119)",
+    ),
+    "MoveCostRaised": (
+        {"seat": 1, "amount": 1, "source": "crossbow-leg-shot"},
+        "Bastion Heavy's moves cost +1 SP a hex next turn (crossbow-leg-shot, R-ADD-113)",
+    ),
     "EffectRolled": (
         {"seat": 0, "faces": [5], "total": 3, "source": "breathe-the-core"},
         "Penitent Scout rolls for breathe-the-core: [5] = 3 (R-ADD-67)",
@@ -80,3 +102,11 @@ def test_a_spend_and_a_granted_move_are_told_apart_on_the_play_panel() -> None:
     move = {"type": "move", "seat": 0, "path": [[0, 1]]}
     assert "R-ADD-69" in label({**move, "free": True}, s, names)
     assert "R-ADD-69" not in label(move, s, names)
+
+
+def test_losing_all_sp_reads_as_no_sp() -> None:
+    """R-ADD-119: "target loses all SP next turn" is a penalty above any SP maximum."""
+    payload = {"seat": 1, "amount": 99, "source": "winter-s-heart-staff-absolute-zero"}
+    assert plain(describe("SpPenaltyImposed", payload, NAMES)) == (
+        "Bastion Heavy will have no SP next turn (winter-s-heart-staff-absolute-zero, R-ADD-65)"
+    )

@@ -20,9 +20,11 @@ from itertools import pairwise
 from ..arcs import rotation_cost, rotation_steps
 from ..cards import (
     MAX_SEEDS,
+    SP_ALL,
     AfterAttackEffect,
     AttackBonusEffect,
     AttackEffect,
+    BleedEffect,
     BuffNextAttackEffect,
     CardDef,
     Condition,
@@ -34,6 +36,7 @@ from ..cards import (
     DiscardEffect,
     DiscardHandEffect,
     DrawEffect,
+    DrawPenaltyEffect,
     Effect,
     GainTokensEffect,
     GrantMoveEffect,
@@ -41,19 +44,25 @@ from ..cards import (
     HinderEffect,
     IgnoreCoverEffect,
     LimitEffect,
+    LowerDefenceEffect,
+    MoveCostEffect,
     MoveEffect,
+    NoAttacksEffect,
+    OngoingDamageEffect,
     PlantSeedsEffect,
     RecoverEffect,
     ReduceIncomingEffect,
     RemoveFromGameEffect,
     RemoveHeatRolledEffect,
     RollSufferingEffect,
+    RootEffect,
     RotateEffect,
     ShuffleInEffect,
     SpendTokensEffect,
     SpPenaltyEffect,
     StatusEffect,
     TaintEffect,
+    TargetDiscardsEffect,
     TriggerEffect,
     WhenEffect,
     WindowEffect,
@@ -472,8 +481,12 @@ def _sp_lines(c: CasketState) -> tuple[tuple[str, int, str], ...]:
 
 
 def _start_turn(tx: _Tx, seat: int) -> None:
-    penalty = tx.seat(seat).sp_penalty  # TurnStarted clears it
-    scheduled = tx.seat(seat).damage_next_turn  # TurnStarted clears it too
+    before = tx.seat(seat)
+    penalty = before.sp_penalty  # TurnStarted clears it
+    scheduled = before.damage_next_turn  # TurnStarted clears it too
+    # R-ADD-112: this turn's share of ongoing damage (TurnStarted moves the rest up).
+    scheduled += before.ongoing_damage[0] if before.ongoing_damage else 0
+    bled = False
     tx.emit(ev.TurnStarted(seat))
     c = tx.seat(seat)
     lines = _sp_lines(c)
@@ -482,9 +495,13 @@ def _start_turn(tx: _Tx, seat: int) -> None:
         tx.emit(ev.SpDrained(seat, min(penalty, tx.seat(seat).sp_max), "R-ADD-65"))
     _triggers(tx, seat, "start_of_turn")
     c = tx.seat(seat)
+    if c.bleed and c.in_battle:  # R-ADD-110: 1 damage, one counter off
+        tx.emit(ev.BleedTicked(seat, c.bleed - 1))
+        scheduled += 1
+        bled = True
     heat = c.heat
     if heat < STRAIN_HEAT:
-        _scheduled_damage(tx, seat, scheduled)
+        _scheduled_damage(tx, seat, scheduled, bled)
         return
     roll = None if heat >= 10 else tx.dice.d6(1, purpose="the strain roll", rule="R-TRN-4")[0]
     result = strain_result(roll, heat)
@@ -499,6 +516,7 @@ def _start_turn(tx: _Tx, seat: int) -> None:
         reason = "strain: system damage (R-TRN-4)"
         if scheduled:
             reason += " and damage scheduled by a card (R-ADD-73)"
+            reason += " or Bleed (R-ADD-110)" if bled else ""
         _inflict(tx, seat, result.damage + scheduled, None, reason)
         return
     elif result.critical_failure:
@@ -506,20 +524,25 @@ def _start_turn(tx: _Tx, seat: int) -> None:
         _component_damage(
             tx, seat, component_for_roll(face), 1, "strain: critical failure", "R-TRN-4"
         )
-    _scheduled_damage(tx, seat, scheduled)
+    _scheduled_damage(tx, seat, scheduled, bled)
 
 
-def _scheduled_damage(tx: _Tx, seat: int, amount: int) -> None:
-    """R-ADD-73: poison or fire an enemy's card scheduled for the start of this turn."""
+def _scheduled_damage(tx: _Tx, seat: int, amount: int, bled: bool) -> None:
+    """R-ADD-73: poison or fire an enemy's card scheduled for the start of this turn, with
+    ongoing damage (R-ADD-112) and Bleed (R-ADD-110)."""
     if amount:
-        _inflict(tx, seat, amount, None, "damage scheduled by a card (R-ADD-73)")
+        reason = "damage scheduled by a card (R-ADD-73)"
+        _inflict(tx, seat, amount, None, reason + (" or Bleed (R-ADD-110)" if bled else ""))
 
 
 def _end_turn(tx: _Tx, seat: int) -> None:
     """Draw (R-TRN-6) and End (R-TRN-7) for the seat that passed."""
     c = tx.seat(seat)
-    if len(c.hand) < HAND_SIZE:
-        _draw(tx, seat, HAND_SIZE - len(c.hand), "draw phase")
+    # R-ADD-114: an enemy card's "draws N fewer cards next turn"
+    fill = HAND_SIZE - c.draw_penalty
+    if len(c.hand) < fill:
+        reason = "draw phase" + (" (fewer: R-ADD-114)" if c.draw_penalty else "")
+        _draw(tx, seat, fill - len(c.hand), reason)
     c = tx.seat(seat)
     if not c.in_battle:
         return
@@ -907,6 +930,9 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
             _recover(tx, seat, effect.n, card.name)
         elif isinstance(effect, TaintEffect) and effect.target == "self":
             _change_taint(tx, seat, effect.amount, card.id)
+        elif isinstance(effect, MoveCostEffect):  # R-ADD-113: on the attacker
+            assert tx.state.attack is not None
+            tx.emit(ev.MoveCostRaised(tx.state.attack.attacker, effect.amount, card.id))
     tx.emit(ev.PromptClosed(seat, "reactive"))
     _roll_defence(tx)
 
@@ -966,7 +992,10 @@ def _end_attack(tx: _Tx, outcome: str) -> None:
     # target now was destroyed by this attack.
     killed = hit and tx.seat(a.target).defeated
     fires = {"kill": killed, "hit": hit, "end": True}
-    for effect in card.effects:
+    waiting = list(card.effects)
+    if tx.seat(a.attacker).armed_spend == card.id:  # R-ADD-116: bought with the spend
+        waiting += [x for e in card.effects if isinstance(e, SpendTokensEffect) for x in e.then]
+    for effect in waiting:
         if isinstance(effect, AfterAttackEffect) and fires[effect.on]:
             for inner in effect.then:
                 _effect(tx, a.attacker, card, inner, None, (), None, (), {}, True,
@@ -1117,12 +1146,19 @@ def _act(tx: _Tx, command: Command) -> None:
             )
         tx.emit(ev.CasketWithdrew(seat, "R-TRN-9"))
     elif isinstance(command, Move):
+        if c.rooted_turns:
+            raise RuleViolation(
+                "immobilised",
+                "a card has rooted this casket: it cannot move this turn",
+                "R-ADD-111",
+            )
         if "immobilised" in c.statuses:
             raise RuleViolation("immobilised", "an immobilised casket cannot move", "R-ADD-17")
         if command.free:
             _free_move(tx, c, command)
             return
-        cost = _path_cost(tx, c, command.path)
+        # R-ADD-113: an enemy card's "movement costs +N SP", per hex this turn
+        cost = _path_cost(tx, c, command.path) + c.move_cost * len(command.path)
         _pay(tx, c, cost, command.pay)
         tx.emit(ev.CasketMoved(seat, tuple((h.q, h.r) for h in command.path), cost))
     elif isinstance(command, Rotate):
@@ -1181,6 +1217,12 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
             "not_an_attack", f"{card.name} makes no attack: play it with play_card", "R-ADD-14"
         )
     _check_card_kind(c, card)
+    if c.no_attacks:
+        raise RuleViolation(
+            "no_attacks",
+            "a card this casket played forbids attacking until its next turn",
+            "R-ADD-115",
+        )
     if not 0 <= command.target < len(tx.state.seats) or command.target == seat:
         raise RuleViolation("bad_target", "target must be another seat", "R-ARC-1")
     d = tx.seat(command.target)
@@ -1240,10 +1282,12 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
             target_number=answer.target_number,
             side=answer.side,
             damage_by_grade=tuple((g, answer.damage_for(g)) for g in grades),
-            # R-DMG-3: cancelled blocks and the target's card Defense (R-ADD-64).
+            # R-DMG-3: cancelled blocks and the target's card Defense (R-ADD-64), less
+            # what an enemy card took off it (R-ADD-119).
             defence_modifier=answer.defense_modifier
             - ignore
-            + tx.seat(command.target).defence_bonus,
+            + tx.seat(command.target).defence_bonus
+            - tx.seat(command.target).defence_malus,
             reactive_allowed=bool(answer.reactive_allowed),
             shield_allowed=bool(answer.shield_cards_allowed),
             to_hit=answer.as_dict(),
@@ -1432,6 +1476,11 @@ def _holds(tx: _Tx, seat: int, condition: Condition | None, target: int | None) 
         return t.moved_last_turn > 0
     if test == "target_deck_at_most":  # R-ADD-74: the deck only, not the discard pile
         return len(t.deck) <= n
+    if test == "target_bleed_at_least":  # R-ADD-110
+        return t.bleed >= n
+    if test == "target_adjacent_allies_at_least":  # R-ADD-119: the attacker's other allies
+        allies = [x for x in tx.state.seats if x.side == c.side and x.seat != seat]
+        return sum(1 for x in allies if x.in_battle and x.at.distance(t.at) == 1) >= n
     return t.taint >= n  # target_taint_at_least
 
 
@@ -1468,6 +1517,8 @@ def _attack_riders(tx: _Tx, seat: int, card: CardDef, target: int, spend: bool) 
             ignore_cover()
         elif isinstance(effect, SpendTokensEffect) and spend:
             n = _spend_tokens(tx, seat, card, effect)
+            if any(isinstance(x, AfterAttackEffect) for x in effect.then):
+                tx.emit(ev.SpendArmed(seat, card.id))  # R-ADD-116
             if effect.damage_per_token:
                 tx.emit(ev.BuffGained(seat, n * effect.damage_per_token, 0, 0, 0, card.id))
             for inner in effect.then:
@@ -1572,11 +1623,47 @@ def _effect(
         return
     if isinstance(effect, SpPenaltyEffect):
         if attack_target is not None:
-            tx.emit(ev.SpPenaltyImposed(attack_target, effect.amount, card.id))
+            amount = SP_ALL if effect.amount == "all" else effect.amount  # R-ADD-119
+            tx.emit(ev.SpPenaltyImposed(attack_target, amount, card.id))
+        return
+    if isinstance(effect, LowerDefenceEffect):
+        if attack_target is not None:
+            tx.emit(ev.DefenceLowered(attack_target, effect.amount, card.id))
         return
     if isinstance(effect, DamageNextTurnEffect):
         if attack_target is not None:
             tx.emit(ev.DamageScheduled(attack_target, effect.amount, card.id))
+        return
+    if isinstance(effect, RootEffect | DrawPenaltyEffect):  # issue 17, dot
+        who = attack_target
+        if who is None:  # a card without an attack: an enemy within its range (R-ADD-65)
+            who = _enemy_in_range(tx, seat, card, target)
+            used["target"] = True
+        if isinstance(effect, RootEffect):
+            tx.emit(ev.Rooted(who, effect.turns, card.id))
+        else:
+            tx.emit(ev.DrawPenaltyImposed(who, effect.n, card.id))
+        return
+    if isinstance(effect, BleedEffect):
+        if attack_target is not None:
+            have = tx.seat(attack_target).bleed
+            n = effect.n + (effect.more_if_bleeding if have else 0)
+            tx.emit(ev.BleedApplied(attack_target, n, have + n, card.id))
+        return
+    if isinstance(effect, OngoingDamageEffect):
+        if attack_target is not None:
+            tx.emit(ev.OngoingDamageScheduled(attack_target, effect.amount, effect.turns, card.id))
+        return
+    if isinstance(effect, MoveCostEffect):
+        if attack_target is not None:
+            tx.emit(ev.MoveCostRaised(attack_target, effect.amount, card.id))
+        return
+    if isinstance(effect, NoAttacksEffect):
+        tx.emit(ev.AttacksForgone(seat, card.id))
+        return
+    if isinstance(effect, TargetDiscardsEffect):
+        if attack_target is not None:
+            _target_discards(tx, attack_target, card, effect)
         return
     if isinstance(effect, HinderEffect):
         who = attack_target
@@ -1628,6 +1715,12 @@ def _effect(
     elif isinstance(effect, DefenceEffect):
         tx.emit(ev.DefenceRaised(seat, effect.amount, card.id))
     elif isinstance(effect, MoveEffect):
+        if c.rooted_turns:
+            raise RuleViolation(
+                "immobilised",
+                "a card has rooted this casket: it cannot move this turn",
+                "R-ADD-111",
+            )
         if not path:
             raise RuleViolation("path_required", f"{card.name} moves: give 'path'", "R-ADD-25")
         if len(path) > effect.hexes:
@@ -1703,6 +1796,36 @@ def _effect(
         _suffering(tx, seat, effect.n)
     elif isinstance(effect, ReduceIncomingEffect):  # pragma: no cover - reactive cards only
         raise RuleViolation("reactive_in_own_turn", "reactive cards answer attacks", "R-REA-1")
+
+
+def _target_discards(tx: _Tx, seat: int, card: CardDef, effect: TargetDiscardsEffect) -> None:
+    """R-ADD-117: the target loses cards from its hand, at random among those of the kind
+    the text names (every pick in the events), or of its own choice (a prompt)."""
+    t = tx.seat(seat)
+    if not t.in_battle:
+        return
+    if effect.pick == "target":
+        n = min(effect.n, len(t.hand))
+        if n:
+            reason = f"{card.name}: discard {n} card(s) of your choice (R-ADD-117)"
+            _open_prompt(tx, seat, "discard", n, None, "R-ADD-117", reason)
+        return
+
+    def fits(x: CardDef) -> bool:
+        # "weapon card": a Primary Weapon card (R-DMG-6, R-ADD-52); a shield card (R-REA-2)
+        return {"weapon": x.kind == "primary_weapon", "shield": x.shield}.get(effect.of, True)
+
+    pool = [x for x in t.hand if fits(tx.state.card(x))]
+    n = min(effect.n, len(pool))
+    if not n:
+        return
+    purpose = f"{card.name}: the target's random card(s)"
+    order, _ = tx.shuffle(pool, purpose)
+    picked = tx.take(order, n, purpose, "R-ADD-117")
+    if effect.lost:  # "destroy": lost as damage is, no component (R-DMG-8)
+        _take_damage(tx, seat, picked, 0, None)
+    else:
+        tx.emit(ev.CardsDiscarded(seat, picked, (), card.name, "R-ADD-117"))
 
 
 def _change_taint(tx: _Tx, seat: int, amount: int, source: str) -> None:

@@ -616,6 +616,92 @@ class DiceSecretRevealed(Event):
     secret: str
 
 
+# --- lasting effects on an enemy (issue 17, dot) -------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Rooted(Event):
+    """A card immobilised the seat through its next `turns` turns (R-ADD-111)."""
+
+    seat: int
+    turns: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class BleedApplied(Event):
+    """A card's hit put `amount` Bleed counters on the seat; `total` after (R-ADD-110)."""
+
+    seat: int
+    amount: int
+    total: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class BleedTicked(Event):
+    """At the start of its turn the seat bled: one counter off, `total` left; its 1 damage
+    is taken with the other damage of that moment (R-ADD-110)."""
+
+    seat: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class OngoingDamageScheduled(Event):
+    """A card's hit scheduled `amount` damage at the start of each of the seat's next
+    `turns` turns (R-ADD-112)."""
+
+    seat: int
+    amount: int
+    turns: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class MoveCostRaised(Event):
+    """Each hex the seat moves in its next turn costs `amount` SP more (R-ADD-113)."""
+
+    seat: int
+    amount: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class DrawPenaltyImposed(Event):
+    """The seat's next Draw phase fills its hand to `n` cards fewer (R-ADD-114)."""
+
+    seat: int
+    n: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class AttacksForgone(Event):
+    """The seat makes no attack until the start of its next turn (R-ADD-115)."""
+
+    seat: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class SpendArmed(Event):
+    """The tokens spent on the attack card `source` also bought effects that wait for
+    its attack's outcome (R-ADD-116)."""
+
+    seat: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class DefenceLowered(Event):
+    """Attacks on the seat cancel `amount` more blocks until its next turn ends (R-ADD-119)."""
+
+    seat: int
+    amount: int
+    source: str
+
+
 EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.__name__: cls
     for cls in (
@@ -683,5 +769,15 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         CardReturned,
         CommandReverted,
         DiceSecretRevealed,
+        # issue 17, dot
+        Rooted,
+        BleedApplied,
+        BleedTicked,
+        OngoingDamageScheduled,
+        MoveCostRaised,
+        DrawPenaltyImposed,
+        AttacksForgone,
+        SpendArmed,
+        DefenceLowered,
     )
 }

@@ -87,7 +87,9 @@ def _turn_started(s: BattleState, e: ev.TurnStarted) -> BattleState:
     s = replace(s, phase=ACTION, turn=s.order.index(e.seat))
     # An enemy's immobilised stays through this whole turn, so it stops this turn's moves,
     # and lapses when the turn ends (R-ADD-43, ruleset 2.1).
-    kept = ("immobilised",) if c.immobilised_by not in (None, e.seat) else ()
+    # R-ADD-111: a card's root lasts through the whole of the casket's next turns.
+    rooted = c.rooted_turns > 0
+    kept = ("immobilised",) if c.immobilised_by not in (None, e.seat) or rooted else ()
     # Statuses last until the start of their casket's next turn (R-ADD-17). A jam's −2
     # damage is for the next attack "this turn or next turn" (R-DMG-1), then it lapses.
     return _seat(
@@ -106,6 +108,10 @@ def _turn_started(s: BattleState, e: ev.TurnStarted) -> BattleState:
         damage_next_turn=0,  # R-ADD-73: decide inflicts it after this turn's SP
         jam_penalty=c.jam_penalty if c.jam_this_turn else 0,
         jam_this_turn=False,
+        ongoing_damage=c.ongoing_damage[1:],  # R-ADD-112: decide inflicts this turn's share
+        move_cost=c.move_cost_next_turn,  # R-ADD-113: this is the "next turn"
+        move_cost_next_turn=0,
+        no_attacks=False,  # R-ADD-115: "until next turn"
     )
 
 
@@ -128,13 +134,13 @@ def _turn_ended(s: BattleState, e: ev.TurnEnded) -> BattleState:
     s = _seat(s, e.seat, moved_last_turn=c.moved)
     if c.free_move:  # R-ADD-69: a granted move lapses with the turn
         s = _seat(s, e.seat, free_move=0, free_move_source=None)
-    if c.immobilised_by not in (None, e.seat):  # R-ADD-43: its one turn is over
-        s = _seat(
-            s,
-            e.seat,
-            statuses=tuple(x for x in c.statuses if x != "immobilised"),
-            immobilised_by=None,
-        )
+    rooted = max(0, c.rooted_turns - 1)  # R-ADD-111: one of its rooted turns is over
+    lapsed = c.immobilised_by not in (None, e.seat) or c.rooted_turns > 0
+    if lapsed:  # R-ADD-43: its one turn is over
+        statuses = c.statuses if rooted else tuple(x for x in c.statuses if x != "immobilised")
+        s = _seat(s, e.seat, statuses=statuses, immobilised_by=None, rooted_turns=rooted)
+    if c.move_cost or c.draw_penalty or c.defence_malus:  # R-ADD-113/114/119: this turn's
+        s = _seat(s, e.seat, move_cost=0, draw_penalty=0, defence_malus=0)
     return replace(s, phase=ACTION, turn=s.turn + 1)
 
 
@@ -384,6 +390,8 @@ def _attack_ended(s: BattleState, e: ev.AttackEnded) -> BattleState:
     a = s.attack
     if a is not None and a.reactive is not None:
         s = _put_away(s, a.target, a.reactive)
+    if s.seats[e.attacker].armed_spend is not None:  # R-ADD-116: spent with this attack
+        s = _seat(s, e.attacker, armed_spend=None)
     s = _put_away(s, e.attacker, e.card)
     return replace(s, attack=None)
 
@@ -497,6 +505,52 @@ def _dice_revealed(s: BattleState, e: ev.DiceSecretRevealed) -> BattleState:
     return replace(s, dice_revealed=True)
 
 
+# --- lasting effects on an enemy (issue 17, dot) -------------------------------------------------
+
+
+def _rooted(s: BattleState, e: ev.Rooted) -> BattleState:
+    c = s.seats[e.seat]
+    statuses = c.statuses if "immobilised" in c.statuses else (*c.statuses, "immobilised")
+    return _seat(s, e.seat, rooted_turns=max(c.rooted_turns, e.turns), statuses=statuses)
+
+
+def _bleed_applied(s: BattleState, e: ev.BleedApplied) -> BattleState:
+    return _seat(s, e.seat, bleed=e.total)
+
+
+def _bleed_ticked(s: BattleState, e: ev.BleedTicked) -> BattleState:
+    return _seat(s, e.seat, bleed=e.total)
+
+
+def _ongoing_damage(s: BattleState, e: ev.OngoingDamageScheduled) -> BattleState:
+    have = s.seats[e.seat].ongoing_damage
+    turns = max(len(have), e.turns)
+    padded = (*have, *(0,) * (turns - len(have)))
+    added = tuple(x + (e.amount if i < e.turns else 0) for i, x in enumerate(padded))
+    return _seat(s, e.seat, ongoing_damage=added)
+
+
+def _move_cost(s: BattleState, e: ev.MoveCostRaised) -> BattleState:
+    c = s.seats[e.seat]
+    return _seat(s, e.seat, move_cost_next_turn=c.move_cost_next_turn + e.amount)
+
+
+def _draw_penalty(s: BattleState, e: ev.DrawPenaltyImposed) -> BattleState:
+    return _seat(s, e.seat, draw_penalty=s.seats[e.seat].draw_penalty + e.n)
+
+
+def _attacks_forgone(s: BattleState, e: ev.AttacksForgone) -> BattleState:
+    return _seat(s, e.seat, no_attacks=True)
+
+
+def _spend_armed(s: BattleState, e: ev.SpendArmed) -> BattleState:
+    return _seat(s, e.seat, armed_spend=e.source)
+
+
+def _defence_lowered(s: BattleState, e: ev.DefenceLowered) -> BattleState:
+    return _seat(s, e.seat, defence_malus=s.seats[e.seat].defence_malus + e.amount)
+
+
 _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.BattleCreated: _created,
     ev.DeckShuffled: _deck_shuffled,
@@ -562,6 +616,16 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.CardReturned: _returned,
     ev.CommandReverted: _reverted,
     ev.DiceSecretRevealed: _dice_revealed,
+    # issue 17, dot
+    ev.Rooted: _rooted,
+    ev.BleedApplied: _bleed_applied,
+    ev.BleedTicked: _bleed_ticked,
+    ev.OngoingDamageScheduled: _ongoing_damage,
+    ev.MoveCostRaised: _move_cost,
+    ev.DrawPenaltyImposed: _draw_penalty,
+    ev.AttacksForgone: _attacks_forgone,
+    ev.SpendArmed: _spend_armed,
+    ev.DefenceLowered: _defence_lowered,
 }
 assert set(_HANDLERS) == set(ev.EVENT_TYPES.values()), "every event type needs a handler"
 

@@ -23,8 +23,10 @@ from typing import Any
 from ..arcs import rotation_cost
 from ..cards import (
     DiscardEffect,
+    DrawPenaltyEffect,
     HinderEffect,
     MoveEffect,
+    RootEffect,
     RotateEffect,
     SpendTokensEffect,
     StatusEffect,
@@ -216,7 +218,8 @@ def _card_bodies(state: BattleState, c: CasketState, instance: str) -> Iterator[
                 grown.append({**v, "discard": others[: effect.n]})
             elif isinstance(effect, StatusEffect) and effect.target == "target":
                 grown += [{**v, "target": x.seat} for x in state.seats if x.seat != c.seat]
-            elif isinstance(effect, HinderEffect):  # R-ADD-65: an enemy within range
+            elif isinstance(effect, HinderEffect | RootEffect | DrawPenaltyEffect):
+                # R-ADD-65: an enemy within range
                 grown += [{**v, "target": x.seat} for x in state.seats if x.side != c.side]
             else:
                 grown.append(v)

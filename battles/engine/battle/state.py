@@ -195,6 +195,18 @@ class CasketState:
     defeated: bool = False
     withdrawn: bool = False  # left the board at the start of its turn, not defeated (R-TRN-9)
     pilot_dead: bool = False
+    # issue 17, dot: lasting effects an enemy's card put on this casket.
+    rooted_turns: int = 0  # own turns still to spend immobilised, this one included (R-ADD-111)
+    bleed: int = 0  # Bleed counters: 1 damage and 1 counter off at each turn's start (R-ADD-110)
+    # Damage at the start of each of the next turns, the next one first (R-ADD-112)
+    ongoing_damage: tuple[int, ...] = ()
+    move_cost_next_turn: int = 0  # +SP per hex moved in the next turn (R-ADD-113)
+    move_cost: int = 0  # ... and in this one
+    draw_penalty: int = 0  # cards fewer at the next Draw phase (R-ADD-114)
+    no_attacks: bool = False  # "cannot attack until next turn" (R-ADD-115)
+    # The attack card whose token spend bought effects that wait for its outcome (R-ADD-116)
+    armed_spend: str | None = None
+    defence_malus: int = 0  # "−N Defense until end of their next turn" (R-ADD-119)
 
     @property
     def sp_left(self) -> int:
