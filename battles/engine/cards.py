@@ -534,7 +534,15 @@ class SpendTokensEffect:
                 "spend_tokens", "spending buys nothing: give then or damage_per_token", "R-ADD-61"
             )
         for i, e in enumerate(self.then):
-            if isinstance(e, AttackEffect | SpendTokensEffect | MoveEffect | RotateEffect):
+            if isinstance(
+                e,
+                AttackEffect
+                | SpendTokensEffect
+                | MoveEffect
+                | RotateEffect
+                | FollowUpEffect
+                | AreaAttackEffect,
+            ):
                 raise InvalidInput(
                     f"spend_tokens.then[{i}]",
                     f"{e.kind} cannot be bought with tokens (it needs the command's own fields)",
@@ -947,6 +955,134 @@ class RemoveFromGameEffect:
         return {"kind": self.kind}
 
 
+# --- several attacks and areas from one card (issue 17, area) --------------------------------
+
+FOLLOW_UP_TARGETS = ("any", "other", "same")
+
+
+@dataclass(frozen=True, slots=True)
+class FollowUpEffect:
+    """One more attack by the same card once its previous one has ended (R-ADD-80): at
+    `range` for `damage`, each a whole attack of its own (target number, roll, reactive
+    window, defence dice). Its target is the next seat the `attack` command names in
+    `also`: "any" enemy (the first attack's target when `also` names none: "attack
+    twice"), "other" (an enemy this card attacks no other time: "to 2 targets", made only
+    when named), "same" (the first attack's target, never named: "against same target").
+    `condition` (R-ADD-59) is read as the card is played; `on` "kill": made only when the
+    card's first attack has defeated its target ("if this kills the target, make another
+    attack").
+
+    >>> FollowUpEffect(parse_range("Melee"), 3, "other").as_dict()
+    {'kind': 'follow_up', 'range': 'Melee', 'damage': 3, 'target': 'other'}
+    >>> FollowUpEffect(parse_range("Melee"), 3, "next")
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: follow_up.target: 'next' is not one of: any, other, same
+    """
+
+    kind: ClassVar[str] = "follow_up"
+    range: WeaponRange
+    damage: int
+    target: Literal["any", "other", "same"] = "any"
+    condition: Condition | None = None
+    on: Literal["end", "kill"] = "end"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.range, WeaponRange) or self.range.low < 1:
+            raise InvalidInput(
+                "follow_up.range", "must be a range reaching distance 1 or more", "R-RNG-2"
+            )
+        _check_int(self.damage, "follow_up.damage", 0, MAX_DAMAGE, "R-DMG-1")
+        _check_choice(self.target, "follow_up.target", FOLLOW_UP_TARGETS)
+        if self.condition is not None and not isinstance(self.condition, Condition):
+            raise InvalidInput("follow_up.condition", "must be a condition", "R-ADD-59")
+        _check_choice(self.on, "follow_up.on", ("end", "kill"))
+        if self.on == "kill" and self.target == "same":
+            raise InvalidInput(
+                "follow_up.on", "a defeated target cannot be attacked again", "R-ADD-80"
+            )
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "kind": self.kind,
+            "range": self.range.text,
+            "damage": self.damage,
+            "target": self.target,
+        }
+        if self.condition is not None:
+            out["condition"] = self.condition.as_dict()
+        if self.on != "end":
+            out["on"] = self.on
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class AreaAttackEffect:
+    """ "N damage to all adjacent enemies", "to all enemies within 2 hexes": after the
+    card's own attack, every other casket within `within` hexes of the attacker as the
+    card is played is attacked for `damage`, each a whole attack of its own, in seat
+    order (R-ADD-81). Enemies only, unless `allies` ("to ALL adjacent hexes": friendly
+    fire, the attacker never included).
+
+    >>> AreaAttackEffect(2).as_dict()
+    {'kind': 'area_attack', 'damage': 2, 'within': 1}
+    >>> AreaAttackEffect(2, within=0)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: area_attack.within: must be an integer from 1 to 20, got 0 (R-ADD-81)
+    """
+
+    kind: ClassVar[str] = "area_attack"
+    damage: int
+    within: int = 1
+    allies: bool = False
+
+    def __post_init__(self) -> None:
+        _check_int(self.damage, "area_attack.damage", 0, MAX_DAMAGE, "R-DMG-1")
+        _check_int(self.within, "area_attack.within", 1, MAX_HEXES, "R-ADD-81")
+        _check_bool(self.allies, "area_attack.allies")
+
+    @property
+    def range(self) -> WeaponRange:
+        """The reach its attacks are made at: Melee when adjacent (R-RNG-2).
+
+        >>> AreaAttackEffect(4, within=2).range.text
+        '1-2'
+        """
+        return parse_range("Melee" if self.within == 1 else f"1-{self.within}")
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "damage": self.damage, "within": self.within}
+        if self.allies:
+            out["allies"] = True
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveTaintRolledEffect:
+    """ "Remove 1d3 Taint from yourself. Recover 1 card from discard pile per Taint
+    removed": `d3` × 1d3 (R-ADD-67's d6 halved) off the own pilot's Taint, never below 0,
+    then `recover_per` cards recovered (R-ADD-62) per point actually removed (R-ADD-82).
+
+    >>> RemoveTaintRolledEffect(1, recover_per=1).as_dict()
+    {'kind': 'remove_taint_rolled', 'd3': 1, 'recover_per': 1}
+    """
+
+    kind: ClassVar[str] = "remove_taint_rolled"
+    d3: int
+    recover_per: int = 0
+
+    def __post_init__(self) -> None:
+        _check_int(self.d3, "remove_taint_rolled.d3", 1, 6, "R-ADD-67")
+        _check_int(self.recover_per, "remove_taint_rolled.recover_per", 0, 3, "R-ADD-82")
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "d3": self.d3}
+        if self.recover_per:
+            out["recover_per"] = self.recover_per
+        return out
+
+
 TRIGGERS = ("start_of_turn", "end_of_turn", "casket_destroyed", "component_damaged", "attack")
 
 
@@ -1045,6 +1181,10 @@ Effect = (
     | PlantSeedsEffect
     | DetonateSeedsEffect
     | RemoveFromGameEffect
+    # issue 17, area
+    | FollowUpEffect
+    | AreaAttackEffect
+    | RemoveTaintRolledEffect
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -1084,6 +1224,10 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             PlantSeedsEffect,
             DetonateSeedsEffect,
             RemoveFromGameEffect,
+            # issue 17, area
+            FollowUpEffect,
+            AreaAttackEffect,
+            RemoveTaintRolledEffect,
         )
     }
 )
@@ -1101,7 +1245,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, follow_up, area_attack, remove_taint_rolled
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")
@@ -1219,7 +1363,14 @@ class CardDef:
                 )
             attack_only = (
                 any(
-                    isinstance(e, AttackBonusEffect | AfterAttackEffect | IgnoreCoverEffect)
+                    isinstance(
+                        e,
+                        AttackBonusEffect
+                        | AfterAttackEffect
+                        | IgnoreCoverEffect
+                        | FollowUpEffect
+                        | AreaAttackEffect,
+                    )
                     for e in inner
                 )
                 or (isinstance(effect, SpendTokensEffect) and effect.damage_per_token)

@@ -23,6 +23,7 @@ from battles.engine.cards import (
     DAMAGE_CARD,
     EFFECT_TYPES,
     AfterAttackEffect,
+    AreaAttackEffect,
     AttackBonusEffect,
     AttackEffect,
     BuffNextAttackEffect,
@@ -38,6 +39,7 @@ from battles.engine.cards import (
     DiscardHandEffect,
     DrawEffect,
     Effect,
+    FollowUpEffect,
     GainTokensEffect,
     GrantMoveEffect,
     HeatEffect,
@@ -50,6 +52,7 @@ from battles.engine.cards import (
     ReduceIncomingEffect,
     RemoveFromGameEffect,
     RemoveHeatRolledEffect,
+    RemoveTaintRolledEffect,
     RollSufferingEffect,
     RotateEffect,
     ShuffleInEffect,
@@ -125,6 +128,12 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     PlantSeedsEffect(2),
     DetonateSeedsEffect(2, 8),
     RemoveFromGameEffect(),
+    # issue 17, area
+    FollowUpEffect(parse_range("Melee"), 3, "other"),
+    FollowUpEffect(parse_range("4"), 2, condition=Condition("own_heat_at_least", 2), on="kill"),
+    AreaAttackEffect(2),
+    AreaAttackEffect(4, within=2, allies=True),
+    RemoveTaintRolledEffect(1, recover_per=1),
 )
 
 
@@ -203,6 +212,10 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "plant_seeds",
         "detonate_seeds",
         "remove_from_game",
+        # issue 17, area
+        "follow_up",
+        "area_attack",
+        "remove_taint_rolled",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

@@ -21,6 +21,7 @@ from ..arcs import rotation_cost, rotation_steps
 from ..cards import (
     MAX_SEEDS,
     AfterAttackEffect,
+    AreaAttackEffect,
     AttackBonusEffect,
     AttackEffect,
     BuffNextAttackEffect,
@@ -35,6 +36,7 @@ from ..cards import (
     DiscardHandEffect,
     DrawEffect,
     Effect,
+    FollowUpEffect,
     GainTokensEffect,
     GrantMoveEffect,
     HeatEffect,
@@ -47,6 +49,7 @@ from ..cards import (
     ReduceIncomingEffect,
     RemoveFromGameEffect,
     RemoveHeatRolledEffect,
+    RemoveTaintRolledEffect,
     RollSufferingEffect,
     RotateEffect,
     ShuffleInEffect,
@@ -76,6 +79,7 @@ from ..tohit import (
     Target,
     ToHit,
     Weapon,
+    parse_range,
     to_hit,
 )
 from . import events as ev
@@ -125,6 +129,7 @@ from .state import (
     WOUND_DECK,
     BattleState,
     CasketState,
+    FollowUp,
     card_id,
 )
 
@@ -428,7 +433,9 @@ def _advance(tx: _Tx) -> None:
             _finish_turn(tx)
         elif s.phase == ACTION:
             active = s.active
-            if active is None:
+            if s.follow_ups and s.attack is None:
+                _follow_up(tx)  # R-ADD-80: the card's next attack, nobody decides it
+            elif active is None:
                 _end_round(tx)
             elif not tx.seat(active).in_battle and s.attack is None:
                 # A casket defeated (R-ADD-26) or withdrawn (R-TRN-9) in its own turn ends
@@ -1005,11 +1012,18 @@ def _attack_lines(c: CasketState) -> tuple[list[Modifier], list[Modifier]]:
     return to_hit_lines, damage_lines
 
 
-def attack_answer(state: BattleState, seat: int, card: CardDef, target: int) -> ToHit:
-    """The rules engine's to-hit answer for `seat` attacking `target` with `card` (R-HIT-1)."""
+def attack_answer(
+    state: BattleState,
+    seat: int,
+    card: CardDef,
+    target: int,
+    effect: AttackEffect | None = None,
+) -> ToHit:
+    """The rules engine's to-hit answer for `seat` attacking `target` with `card` (R-HIT-1);
+    `effect` is one of the card's further attacks (R-ADD-80), else its first."""
     a = state.seats[seat]
     d = state.seats[target]
-    effect = card.attack
+    effect = effect if effect is not None else card.attack
     assert effect is not None
     others = [c.at for c in state.seats if c.seat not in (seat, target) and c.in_battle]
     enemies = state.enemy_hexes(a)
@@ -1217,13 +1231,21 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
             refusal = answer.refusal
             assert refusal is not None
             raise refusal
-    assert answer.target_number is not None and answer.side is not None
-    assert answer.defense_modifier is not None
     _card_effects(
         tx, seat, card, None, (), None, (), skip_attack=True, attack_target=command.target
     )
+    _queue_follow_ups(tx, seat, instance, card, command)
+    _strike(tx, seat, instance, command.target, command.component, answer)
+
+
+def _strike(
+    tx: _Tx, seat: int, instance: str, target: int, named: str | None, answer: ToHit
+) -> None:
+    """One attack from its declaration to its end or its first prompt (R-HIT-*, R-DMG-*)."""
+    assert answer.target_number is not None and answer.side is not None
+    assert answer.defense_modifier is not None
     component_roll = None
-    component = command.component
+    component = named
     if component is None:
         component_roll = tx.dice.d6(1, purpose="the target component roll", rule="R-DMG-6")[0]
         component = component_for_roll(component_roll)
@@ -1233,7 +1255,7 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
     tx.emit(
         ev.AttackDeclared(
             attacker=seat,
-            target=command.target,
+            target=target,
             card=instance,
             component=component,
             component_roll=component_roll,
@@ -1241,9 +1263,7 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
             side=answer.side,
             damage_by_grade=tuple((g, answer.damage_for(g)) for g in grades),
             # R-DMG-3: cancelled blocks and the target's card Defense (R-ADD-64).
-            defence_modifier=answer.defense_modifier
-            - ignore
-            + tx.seat(command.target).defence_bonus,
+            defence_modifier=answer.defense_modifier - ignore + tx.seat(target).defence_bonus,
             reactive_allowed=bool(answer.reactive_allowed),
             shield_allowed=bool(answer.shield_cards_allowed),
             to_hit=answer.as_dict(),
@@ -1265,12 +1285,12 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
         return
     if roll.grade == "execution":
         # R-DMG-5: no dice, no reactive card, full damage from the deck, component destroyed.
-        if component not in tx.seat(command.target).destroyed:
-            _destroy(tx, command.target, component)
-        _take_damage(tx, command.target, (), damage, component)
+        if component not in tx.seat(target).destroyed:
+            _destroy(tx, target, component)
+        _take_damage(tx, target, (), damage, component)
         _end_attack(tx, "execution")
         return
-    defender = tx.seat(command.target)
+    defender = tx.seat(target)
     eligible = any(_reactive_ok(tx, tx.state.card(x)) for x in defender.hand)
     if eligible:
         _open_prompt(
@@ -1278,6 +1298,102 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
         )
     else:
         _roll_defence(tx)
+
+
+def _queue_follow_ups(tx: _Tx, seat: int, instance: str, card: CardDef, command: Attack) -> None:
+    """R-ADD-80, R-ADD-81: the attacks the card makes after its first, fixed as it is played:
+    each `follow_up` at the next seat `also` names (checked now, as any attack is), each
+    casket an `area_attack` catches. Conditions read the state now (R-ADD-59)."""
+    c = tx.seat(seat)
+    named = list(command.also)
+    attacked = {command.target}
+    attacks: list[tuple[int, str, int]] = []
+    after_kill: int | None = None
+    for effect in card.effects:
+        if isinstance(effect, FollowUpEffect):
+            if not _holds(tx, seat, effect.condition, command.target):
+                continue
+            if effect.on == "kill":
+                after_kill = command.target
+            if effect.target == "same":
+                target = command.target
+            elif named:
+                target = named.pop(0)
+                if effect.target == "other" and target in attacked:
+                    raise RuleViolation(
+                        "same_target_again",
+                        f"{card.name} attacks different targets: seat {target} is attacked already",
+                        "R-ADD-80",
+                    )
+                _check_follow_up_target(tx, seat, card, target, effect)
+            elif effect.target == "any" and effect.on == "end":
+                target = command.target  # "attack twice": the same target unless named
+            else:
+                continue  # "up to N targets": not named, not made
+            attacked.add(target)
+            attacks.append((target, effect.range.text, effect.damage))
+        elif isinstance(effect, AreaAttackEffect):
+            for x in tx.state.seats:
+                caught = x.in_battle and x.seat not in (seat, command.target)
+                near = x.at.distance(c.at) <= effect.within
+                if caught and near and (effect.allies or x.side != c.side):
+                    attacks.append((x.seat, effect.range.text, effect.damage))
+    if named:
+        raise RuleViolation(
+            "unused_argument",
+            f"{card.name} makes no further attack at seat {named[0]} ('also')",
+            "R-ADD-80",
+        )
+    if attacks:
+        tx.emit(
+            ev.AttacksQueued(
+                seat, instance, tuple(attacks), command.component, after_kill, "R-ADD-80"
+            )
+        )
+
+
+def _check_follow_up_target(
+    tx: _Tx, seat: int, card: CardDef, target: int, effect: FollowUpEffect
+) -> None:
+    if not 0 <= target < len(tx.state.seats) or target == seat:
+        raise RuleViolation("bad_target", "also: each target must be another seat", "R-ARC-1")
+    d = tx.seat(target)
+    if not d.in_battle or d.side == tx.seat(seat).side:
+        raise RuleViolation(
+            "not_an_enemy", f"also: seat {target} is not an enemy in the battle", "R-TRN-8"
+        )
+    answer = attack_answer(tx.state, seat, card, target, AttackEffect(effect.range, effect.damage))
+    if not answer.possible:
+        refusal = answer.refusal
+        assert refusal is not None
+        raise RuleViolation(refusal.code, f"also: seat {target}: {refusal.message}", refusal.rule)
+
+
+def _follow_up(tx: _Tx) -> None:
+    """The next queued attack of the card being played (R-ADD-80): made as any attack, with
+    its to-hit read now, or passed over when its target is gone or the rules refuse it."""
+    f: FollowUp = tx.state.follow_ups[0]
+    card = tx.state.card(f.card)
+    target = tx.seat(f.target)
+    reason = ""
+    answer = None
+    if not tx.seat(f.attacker).in_battle:
+        reason = f"seat {f.attacker} is out of the battle"
+    elif f.after_kill is not None and not tx.seat(f.after_kill).defeated:
+        reason = f"the first attack did not defeat seat {f.after_kill}"
+    elif not target.in_battle:
+        reason = f"seat {f.target} is out of the battle"
+    else:
+        effect = AttackEffect(parse_range(f.range), f.damage)
+        answer = attack_answer(tx.state, f.attacker, card, f.target, effect)
+        if not answer.possible:
+            assert answer.refusal is not None
+            reason = f"{answer.refusal.message} ({answer.refusal.rule})"
+    made = not reason
+    tx.emit(ev.FollowUpTaken(f.attacker, f.card, f.target, made, reason, "R-ADD-80"))
+    if made:
+        assert answer is not None
+        _strike(tx, f.attacker, f.card, f.target, f.component, answer)
 
 
 def _play_card(tx: _Tx, c: CasketState, command: PlayCard) -> None:
@@ -1542,6 +1658,17 @@ def _effect(
         return  # evolve puts the resolved card with the removed cards (R-ADD-70)
     if isinstance(effect, AfterAttackEffect):
         return  # `_end_attack` runs it when the attack's outcome is known (R-ADD-65)
+    if isinstance(effect, FollowUpEffect | AreaAttackEffect):
+        return  # queued as the attack is declared, made once it ends (R-ADD-80, R-ADD-81)
+    if isinstance(effect, RemoveTaintRolledEffect):
+        faces = tx.dice.d6(effect.d3, purpose=f"{card.name}: 1d3", rule="R-ADD-67")
+        total = sum((f + 1) // 2 for f in faces)
+        tx.emit(ev.EffectRolled(seat, faces, total, card.id))
+        removed = min(total, c.taint)  # R-ADD-82: Taint never goes below 0
+        _change_taint(tx, seat, -removed, card.id)
+        if removed and effect.recover_per:
+            _recover(tx, seat, removed * effect.recover_per, card.name)
+        return
     if isinstance(effect, WhenEffect):
         about = attack_target if attack_target is not None else target
         if _holds(tx, seat, effect.condition, about):

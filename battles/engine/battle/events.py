@@ -616,6 +616,37 @@ class DiceSecretRevealed(Event):
     secret: str
 
 
+# --- issue 17, area: several attacks from one card ------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AttacksQueued(Event):
+    """The attacks a card makes after its first, in order (R-ADD-80, R-ADD-81): each
+    (target seat, range, damage). `component` is the one the command named, or None
+    (each then rolls its own, R-DMG-6); `after_kill` the seat whose defeat they wait for."""
+
+    attacker: int
+    card: str
+    attacks: tuple[tuple[int, str, int], ...]
+    component: str | None
+    after_kill: int | None
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class FollowUpTaken(Event):
+    """The card's next queued attack comes up: `made` (its AttackDeclared follows) or
+    passed over with the `reason` (its target is out of the battle, or the rules refuse
+    the attack, R-ADD-80)."""
+
+    attacker: int
+    card: str
+    target: int
+    made: bool
+    reason: str
+    rule: str
+
+
 EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.__name__: cls
     for cls in (
@@ -683,5 +714,8 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         CardReturned,
         CommandReverted,
         DiceSecretRevealed,
+        # issue 17, area
+        AttacksQueued,
+        FollowUpTaken,
     )
 }

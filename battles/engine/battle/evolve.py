@@ -21,6 +21,7 @@ from .state import (
     AttackInProgress,
     BattleState,
     CasketState,
+    FollowUp,
     Prompt,
     card_id,
 )
@@ -384,8 +385,26 @@ def _attack_ended(s: BattleState, e: ev.AttackEnded) -> BattleState:
     a = s.attack
     if a is not None and a.reactive is not None:
         s = _put_away(s, a.target, a.reactive)
-    s = _put_away(s, e.attacker, e.card)
+    # R-ADD-80: a card with attacks still to make stays in play until its last one.
+    if not any(f.card == e.card for f in s.follow_ups):
+        s = _put_away(s, e.attacker, e.card)
     return replace(s, attack=None)
+
+
+def _attacks_queued(s: BattleState, e: ev.AttacksQueued) -> BattleState:
+    queued = tuple(
+        FollowUp(e.attacker, e.card, t, r, d, e.component, e.after_kill) for t, r, d in e.attacks
+    )
+    return replace(s, follow_ups=(*s.follow_ups, *queued))
+
+
+def _follow_up_taken(s: BattleState, e: ev.FollowUpTaken) -> BattleState:
+    s = replace(s, follow_ups=s.follow_ups[1:])
+    # Passed over as the card's last attack: nothing else will put the card away.
+    last = not any(f.card == e.card for f in s.follow_ups)
+    if not e.made and last and e.card in s.seats[e.attacker].in_play:
+        s = _put_away(s, e.attacker, e.card)
+    return s
 
 
 def _prompt_opened(s: BattleState, e: ev.PromptOpened) -> BattleState:
@@ -562,6 +581,9 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.CardReturned: _returned,
     ev.CommandReverted: _reverted,
     ev.DiceSecretRevealed: _dice_revealed,
+    # issue 17, area
+    ev.AttacksQueued: _attacks_queued,
+    ev.FollowUpTaken: _follow_up_taken,
 }
 assert set(_HANDLERS) == set(ev.EVENT_TYPES.values()), "every event type needs a handler"
 

@@ -248,6 +248,32 @@ class CasketState:
 
 
 @dataclass(frozen=True)
+class FollowUp:
+    """An attack a card still owes after the one being resolved (R-ADD-80, R-ADD-81): by
+    `attacker` with the card instance `card` at `target`, reaching `range` for `damage`;
+    `after_kill` names the seat whose defeat it waits for (R-ADD-80), or None."""
+
+    attacker: int
+    card: str
+    target: int
+    range: str
+    damage: int
+    component: str | None = None
+    after_kill: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "attacker": self.attacker,
+            "card": self.card,
+            "target": self.target,
+            "range": self.range,
+            "damage": self.damage,
+            "component": self.component,
+            "after_kill": self.after_kill,
+        }
+
+
+@dataclass(frozen=True)
 class BattleState:
     """A whole battle at one version (the number of events folded into it)."""
 
@@ -273,6 +299,8 @@ class BattleState:
     # Thornvine seeds on the board as (q, r, count), no zero counts (R-ADD-66).
     seeds: tuple[tuple[int, int, int], ...] = ()
     version: int = 0
+    # issue 17, area: the attacks the card being played still makes, in order (R-ADD-80).
+    follow_ups: tuple[FollowUp, ...] = ()
 
     @property
     def active(self) -> int | None:
