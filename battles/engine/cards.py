@@ -970,7 +970,8 @@ class FollowUpEffect:
     when named), "same" (the first attack's target, never named: "against same target").
     `condition` (R-ADD-59) is read as the card is played; `on` "kill": made only when the
     card's first attack has defeated its target ("if this kills the target, make another
-    attack").
+    attack"). `near`: the target stands within that many hexes of the first attack's
+    target ("arcs to 2 additional enemies within 2 hexes", R-ADD-84).
 
     >>> FollowUpEffect(parse_range("Melee"), 3, "other").as_dict()
     {'kind': 'follow_up', 'range': 'Melee', 'damage': 3, 'target': 'other'}
@@ -986,6 +987,7 @@ class FollowUpEffect:
     target: Literal["any", "other", "same"] = "any"
     condition: Condition | None = None
     on: Literal["end", "kill"] = "end"
+    near: int = 0
 
     def __post_init__(self) -> None:
         if not isinstance(self.range, WeaponRange) or self.range.low < 1:
@@ -1001,6 +1003,11 @@ class FollowUpEffect:
             raise InvalidInput(
                 "follow_up.on", "a defeated target cannot be attacked again", "R-ADD-80"
             )
+        _check_int(self.near, "follow_up.near", 0, MAX_HEXES, "R-ADD-84")
+        if self.near and self.target != "other":
+            raise InvalidInput(
+                "follow_up.near", "only another target is near the first", "R-ADD-84"
+            )
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -1013,6 +1020,8 @@ class FollowUpEffect:
             out["condition"] = self.condition.as_dict()
         if self.on != "end":
             out["on"] = self.on
+        if self.near:
+            out["near"] = self.near
         return out
 
 
@@ -1022,7 +1031,8 @@ class AreaAttackEffect:
     card's own attack, every other casket within `within` hexes of the attacker as the
     card is played is attacked for `damage`, each a whole attack of its own, in seat
     order (R-ADD-81). Enemies only, unless `allies` ("to ALL adjacent hexes": friendly
-    fire, the attacker never included).
+    fire, the attacker never included). `around` "target": the area is around the first
+    attack's target instead, a blast (R-ADD-84).
 
     >>> AreaAttackEffect(2).as_dict()
     {'kind': 'area_attack', 'damage': 2, 'within': 1}
@@ -1036,25 +1046,35 @@ class AreaAttackEffect:
     damage: int
     within: int = 1
     allies: bool = False
+    around: Literal["self", "target"] = "self"
 
     def __post_init__(self) -> None:
         _check_int(self.damage, "area_attack.damage", 0, MAX_DAMAGE, "R-DMG-1")
         _check_int(self.within, "area_attack.within", 1, MAX_HEXES, "R-ADD-81")
         _check_bool(self.allies, "area_attack.allies")
+        _check_choice(self.around, "area_attack.around", ("self", "target"))
 
-    @property
-    def range(self) -> WeaponRange:
-        """The reach its attacks are made at: Melee when adjacent (R-RNG-2).
+    def reach(self, first: WeaponRange) -> WeaponRange:
+        """The range its attacks are made at: around the attacker, Melee when adjacent
+        (R-RNG-2) or 1 to `within`; around the target of an attack at `first`, every
+        distance a casket within `within` of that target can be at (R-ADD-84).
 
-        >>> AreaAttackEffect(4, within=2).range.text
+        >>> AreaAttackEffect(4, within=2).reach(parse_range("Melee")).text
         '1-2'
+        >>> AreaAttackEffect(2, around="target").reach(parse_range("3-6")).text
+        '2-7'
         """
-        return parse_range("Melee" if self.within == 1 else f"1-{self.within}")
+        if self.around == "self":
+            return parse_range("Melee" if self.within == 1 else f"1-{self.within}")
+        low, high = max(1, first.low - self.within), first.high + self.within
+        return parse_range(f"{low}-{high}")
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "damage": self.damage, "within": self.within}
         if self.allies:
             out["allies"] = True
+        if self.around != "self":
+            out["around"] = self.around
         return out
 
 

@@ -9,12 +9,13 @@ their take_damage prompts from the deck.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from battles.engine.battle.commands import parse_command
-from battles.engine.battle.decide import create
+from battles.engine.battle.decide import attack_answer, create
 from battles.engine.battle.events import (
     AttackDeclared,
     AttackEnded,
@@ -32,8 +33,10 @@ from battles.engine.battle.events import (
     TokensChanged,
 )
 from battles.engine.battle.snapshot import state_from_dict, state_to_dict
+from battles.engine.board import parse_board
 from battles.engine.cards import (
     AreaAttackEffect,
+    AttackEffect,
     CardDef,
     Condition,
     FollowUpEffect,
@@ -41,6 +44,7 @@ from battles.engine.cards import (
     card_from_dict,
     effect_from_dict,
 )
+from battles.engine.dice import attack_result
 from battles.engine.errors import InvalidInput
 from battles.engine.tohit import parse_range
 
@@ -464,6 +468,172 @@ AREA_SCENARIOS.update({
     ("equipment_items", "glacial-tome-frost-nova"): _frost_nova,
     ("ossuarium", "bone-scythe-reap"): _bone_scythe_reap,
 })  # fmt: skip
+
+
+# --- R-ADD-84: blasts and arcs around the target ---------------------------------------------
+
+
+def aimed(
+    b: Battle, card: CardDef, expected: Sequence[tuple[int, str, int]]
+) -> list[tuple[int, ...]]:
+    """Faces that hit with each expected attack (seat, reach, printed damage): two attack
+    faces adding up to its target number as the rules compute it now (R-HIT-1, R-HIT-4),
+    then a BLOOD defence face per point of the damage that grade deals."""
+    plan: list[tuple[int, ...]] = []
+    for target, reach_text, damage in expected:
+        answer = attack_answer(
+            b.state, 0, card, target, AttackEffect(parse_range(reach_text), damage)
+        )
+        n = answer.target_number
+        assert answer.possible and n is not None and n <= 9, (target, answer.refusal)
+        first = min(5, n - 1)
+        roll = attack_result((first, n - first), n, answer.dice)
+        assert roll.hit and roll.grade != "execution"
+        plan.append((first, n - first, *[4] * answer.damage_for(roll.grade)))
+    return plan
+
+
+def base(d: AttackDeclared) -> int:
+    """The printed damage the attack was declared with, before its R-DMG-1 modifiers."""
+    return int(d.to_hit["damage"]["base"])
+
+
+def blast(
+    section: str,
+    cid: str,
+    gap: int,
+    primary: int,
+    each: int,
+    *,
+    within: int = 1,
+    allies: bool = False,
+) -> tuple[Battle, list[Event]]:
+    """The target `gap` hexes N of the attacker; an enemy NE of it, an ally NW of it, an enemy
+    two hexes beyond it: the target first, then every casket of the area around it
+    (R-ADD-84), each attacked from the attacker with its own to-hit lines."""
+    card = built(section, cid)
+    assert card.range is not None
+    d = gap
+    b = field(card, [((0, 3 - d), 4), ((1, 2 - d), 4), ((0, 1 - d), 4)], [((-1, 3 - d), 4)])
+    reach = f"{max(1, card.range.low - within)}-{card.range.high + within}"
+    caught = [(1, card.range.text, primary), (2, reach, each)]
+    if within >= 2:
+        caught.append((3, reach, each))
+    if allies:
+        caught.append((4, reach, each))
+    events = strike(b, card, 1, aimed(b, card, caught))
+    assert [(x.target, base(x)) for x in of_type(events, AttackDeclared)] == [
+        (t, n) for t, _, n in caught
+    ]
+    assert len(of_type(events, CardPlayed)) == 1 and not b.seat(0).in_play
+    assert b.state.follow_ups == ()
+    return b, events
+
+
+def _firestorm() -> None:
+    """ "Deal 4 damage to target + 2 damage to adjacent hexes, gain 2 Heat": the ally in an
+    adjacent hex too (R-ADD-84)."""
+    b, _ = blast("equipment_items", "inferno-staff-firestorm", 3, 4, 2, allies=True)
+    assert b.seat(0).heat == 2
+
+
+def _death_wave() -> None:
+    """ "Deal 4 damage to target, 2 damage to all adjacent enemies" """
+    blast("equipment_items", "staff-of-the-grave-death-wave", 3, 4, 2)
+
+
+def _void_storm() -> None:
+    """ "Deal 5 damage to target + 3 damage to adjacent enemies, all affected gain 1 Taint,
+    you gain 2 Taint": each enemy hit gains 1 (R-ADD-65, R-ADD-66)."""
+    b, events = blast("equipment_items", "abyssal-staff-void-storm", 3, 5, 3)
+    assert [(e.seat, e.amount) for e in of_type(events, TaintChanged)] == [(0, 2), (1, 1), (2, 1)]
+    assert (b.seat(0).taint, b.seat(1).taint, b.seat(2).taint, b.seat(3).taint) == (2, 1, 1, 0)
+
+
+def _blizzard() -> None:
+    """ "Deal 3 damage to target + 1 damage to all enemies within 2 hexes, all affected lose
+    1 SP next turn": within 2 hexes of the target (R-ADD-84), each enemy hit (R-ADD-65)."""
+    _, events = blast("equipment_items", "glacial-tome-blizzard", 4, 3, 1, within=2)
+    assert [(e.seat, e.amount) for e in of_type(events, SpPenaltyImposed)] == [
+        (1, 1), (2, 1), (3, 1),
+    ]  # fmt: skip
+
+
+def _frag_grenade() -> None:
+    """ "Deal 4 damage to target hex and 2 damage to all adjacent hexes. Remove this card
+    from game after use.": removed once its last attack has ended (R-ADD-70)."""
+    b, _ = blast("equipment_items", "alchemical-grenades-frag-grenade", 2, 4, 2, allies=True)
+    assert b.seat(0).removed == ("alchemical-grenades-frag-grenade#1",)
+    assert "alchemical-grenades-frag-grenade#1" not in b.seat(0).discard
+
+
+def _corpse_explosion() -> None:
+    """ "Deal 3 damage to target hex and all adjacent hexes." """
+    blast("ossuarium", "corpse-explosion", 2, 3, 3, allies=True)
+
+
+def arcs(section: str, cid: str, gap: int, damages: Sequence[int], near: int) -> None:
+    """Further attacks at enemies `also` names within `near` hexes of the first target
+    (R-ADD-84); unnamed, only the first attack."""
+    card = built(section, cid)
+    assert card.range is not None
+    reach = f"{max(1, card.range.low - near)}-{card.range.high + near}"
+    target = (0, 3 - gap)
+    close = [((1, 2 - gap), 4), ((-1, 3 - gap), 4)][: len(damages) - 1]
+    b = field(card, [(target, 4), *close])
+    expected = [(1, card.range.text, damages[0])]
+    expected += [(2 + i, reach, n) for i, n in enumerate(damages[1:])]
+    events = strike(b, card, 1, aimed(b, card, expected), also=list(range(2, len(damages) + 1)))
+    assert [(x.target, base(x)) for x in of_type(events, AttackDeclared)] == [
+        (t, n) for t, _, n in expected
+    ]
+    b = field(card, [(target, 4), *close])
+    events = strike(b, card, 1, aimed(b, card, expected[:1]))
+    assert [x.target for x in of_type(events, AttackDeclared)] == [1]
+    # An enemy further from the first target than the arc reaches cannot be named.
+    b = field(card, [(target, 4), ((0, 3 - gap - near - 1), 4)])
+    refused = b.refuse({"type": "attack", "seat": 0, "card": f"{cid}#1", "target": 1,
+                        "also": [2]})  # fmt: skip
+    assert (refused.code, refused.rule) == ("too_far_from_target", "R-ADD-84")
+
+
+def _shock_rod_arc() -> None:
+    """ "Deal 2 damage to target, 1 damage to adjacent enemy": adjacent to the target, the
+    ranged card's reach (R-ADD-84)."""
+    arcs("equipment_items", "shock-rod-arc", 2, (2, 1), 1)
+
+
+def _chain_lightning() -> None:
+    """ "Deal 3 damage to target, arcs to 2 additional enemies within 2 hexes (2 damage
+    each)" """
+    arcs("equipment_items", "stormcaller-s-grimoire-chain-lightning", 3, (3, 2, 2), 2)
+
+
+AREA_SCENARIOS.update({
+    ("equipment_items", "inferno-staff-firestorm"): _firestorm,
+    ("equipment_items", "staff-of-the-grave-death-wave"): _death_wave,
+    ("equipment_items", "abyssal-staff-void-storm"): _void_storm,
+    ("equipment_items", "glacial-tome-blizzard"): _blizzard,
+    ("equipment_items", "alchemical-grenades-frag-grenade"): _frag_grenade,
+    ("ossuarium", "corpse-explosion"): _corpse_explosion,
+    ("equipment_items", "shock-rod-arc"): _shock_rod_arc,
+    ("equipment_items", "stormcaller-s-grimoire-chain-lightning"): _chain_lightning,
+})  # fmt: skip
+
+
+def test_a_caught_casket_out_of_sight_is_passed_over() -> None:
+    """R-ADD-84: a blast's attacks are the attacker's; one at a casket behind a wall is
+    passed over with the refusal, and the card goes to the discard pile after the last."""
+    card = built("equipment_items", "staff-of-the-grave-death-wave")
+    cells = [{"q": 1, "r": 1, "terrain": "wall"}, {"q": 1, "r": 2, "terrain": "wall"}]
+    b = field(card, [((0, 0), 4), ((1, -1), 4)])
+    b.state = replace(b.state, board=parse_board({"shape": {"kind": "hexagon", "radius": 8},
+                                                   "hexes": cells}))  # fmt: skip
+    assert not attack_answer(b.state, 0, card, 2, AttackEffect(parse_range("2-7"), 2)).possible
+    events = strike(b, card, 1, aimed(b, card, [(1, "3-6", 4)]))
+    taken = one(events, FollowUpTaken)
+    assert (taken.target, taken.made) == (2, False) and "R-LOS" in taken.reason
+    assert "staff-of-the-grave-death-wave#1" in b.seat(0).discard
 
 
 # --- R-ADD-82, R-ADD-83 ------------------------------------------------------------------------

@@ -1325,7 +1325,7 @@ def _queue_follow_ups(tx: _Tx, seat: int, instance: str, card: CardDef, command:
                         f"{card.name} attacks different targets: seat {target} is attacked already",
                         "R-ADD-80",
                     )
-                _check_follow_up_target(tx, seat, card, target, effect)
+                _check_follow_up_target(tx, seat, card, target, effect, command.target)
             elif effect.target == "any" and effect.on == "end":
                 target = command.target  # "attack twice": the same target unless named
             else:
@@ -1333,11 +1333,16 @@ def _queue_follow_ups(tx: _Tx, seat: int, instance: str, card: CardDef, command:
             attacked.add(target)
             attacks.append((target, effect.range.text, effect.damage))
         elif isinstance(effect, AreaAttackEffect):
+            # R-ADD-84: a blast is around the first attack's target, not the attacker.
+            centre = c.at if effect.around == "self" else tx.seat(command.target).at
+            first = card.attack
+            assert first is not None
+            reach = effect.reach(first.range).text
             for x in tx.state.seats:
                 caught = x.in_battle and x.seat not in (seat, command.target)
-                near = x.at.distance(c.at) <= effect.within
+                near = x.at.distance(centre) <= effect.within
                 if caught and near and (effect.allies or x.side != c.side):
-                    attacks.append((x.seat, effect.range.text, effect.damage))
+                    attacks.append((x.seat, reach, effect.damage))
     if named:
         raise RuleViolation(
             "unused_argument",
@@ -1353,7 +1358,7 @@ def _queue_follow_ups(tx: _Tx, seat: int, instance: str, card: CardDef, command:
 
 
 def _check_follow_up_target(
-    tx: _Tx, seat: int, card: CardDef, target: int, effect: FollowUpEffect
+    tx: _Tx, seat: int, card: CardDef, target: int, effect: FollowUpEffect, first: int
 ) -> None:
     if not 0 <= target < len(tx.state.seats) or target == seat:
         raise RuleViolation("bad_target", "also: each target must be another seat", "R-ARC-1")
@@ -1361,6 +1366,14 @@ def _check_follow_up_target(
     if not d.in_battle or d.side == tx.seat(seat).side:
         raise RuleViolation(
             "not_an_enemy", f"also: seat {target} is not an enemy in the battle", "R-TRN-8"
+        )
+    away = d.at.distance(tx.seat(first).at)
+    if effect.near and away > effect.near:
+        raise RuleViolation(
+            "too_far_from_target",
+            f"also: seat {target} is {away} hexes from seat {first}; {card.name} reaches "
+            f"{effect.near} from its first target",
+            "R-ADD-84",
         )
     answer = attack_answer(tx.state, seat, card, target, AttackEffect(effect.range, effect.damage))
     if not answer.possible:
