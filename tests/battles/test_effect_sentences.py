@@ -45,6 +45,30 @@ PAYLOADS: dict[str, tuple[dict[str, Any], str]] = {
         {"seat": 0, "faces": [5], "total": 3, "source": "breathe-the-core"},
         "Penitent Scout rolls for breathe-the-core: [5] = 3 (R-ADD-67)",
     ),
+    # issue 17, area
+    "AttacksQueued": (
+        {
+            "attacker": 0,
+            "card": "twin-cuts#1",
+            "attacks": [[1, "Melee", 3]],
+            "component": None,
+            "after_kill": None,
+            "rule": "R-ADD-80",
+        },
+        "Penitent Scout's twin-cuts#1 attacks again after this attack: Bastion Heavy (R-ADD-80)",
+    ),
+    "FollowUpTaken": (
+        {
+            "attacker": 0,
+            "card": "twin-cuts#1",
+            "target": 1,
+            "made": False,
+            "reason": "seat 1 is out of the battle",
+            "rule": "R-ADD-80",
+        },
+        "Penitent Scout's twin-cuts#1 does not attack Bastion Heavy: seat 1 is out of the battle "
+        "(R-ADD-80)",
+    ),
 }
 
 
