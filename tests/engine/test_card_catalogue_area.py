@@ -314,6 +314,12 @@ def _mace_backswing() -> None:
     others("equipment_items", "mace-backswing", (3, 2))
 
 
+def _ground_slam() -> None:
+    """ "4 damage AoE to 3 adjacent hexes.": hexes of the attacker's choice, so up to three
+    adjacent enemies named (R-ADD-80, R-ADD-81)."""
+    others("equipment", "ground-slam", (4, 4, 4))
+
+
 def _spear_sweep() -> None:
     """ "Deal 3 damage to up to 2 adjacent enemies" """
     others("equipment_items", "spear-sweep", (3, 3))
@@ -379,6 +385,7 @@ AREA_SCENARIOS.update({
     ("equipment_items", "nomads-volley"): _nomads_volley,
     ("equipment_items", "mace-backswing"): _mace_backswing,
     ("equipment_items", "spear-sweep"): _spear_sweep,
+    ("equipment", "ground-slam"): _ground_slam,
     ("emergent", "segmented-strike"): _segmented_strike,
     ("vestige-bloodlines", "bloodthirsty-rend"): _bloodthirsty_rend,
 })  # fmt: skip
