@@ -1032,7 +1032,8 @@ class AreaAttackEffect:
     card is played is attacked for `damage`, each a whole attack of its own, in seat
     order (R-ADD-81). Enemies only, unless `allies` ("to ALL adjacent hexes": friendly
     fire, the attacker never included). `around` "target": the area is around the first
-    attack's target instead, a blast (R-ADD-84).
+    attack's target instead, a blast (R-ADD-84). `aura`: around the attacker, every attack
+    of the card ignores line of sight and facing (R-RNG-3, R-ADD-85).
 
     >>> AreaAttackEffect(2).as_dict()
     {'kind': 'area_attack', 'damage': 2, 'within': 1}
@@ -1047,12 +1048,16 @@ class AreaAttackEffect:
     within: int = 1
     allies: bool = False
     around: Literal["self", "target"] = "self"
+    aura: bool = False
 
     def __post_init__(self) -> None:
         _check_int(self.damage, "area_attack.damage", 0, MAX_DAMAGE, "R-DMG-1")
         _check_int(self.within, "area_attack.within", 1, MAX_HEXES, "R-ADD-81")
         _check_bool(self.allies, "area_attack.allies")
         _check_choice(self.around, "area_attack.around", ("self", "target"))
+        _check_bool(self.aura, "area_attack.aura")
+        if self.aura and self.around != "self":
+            raise InvalidInput("area_attack.aura", "an aura is around the attacker", "R-RNG-3")
 
     def reach(self, first: WeaponRange) -> WeaponRange:
         """The range its attacks are made at: around the attacker, Melee when adjacent
@@ -1075,6 +1080,8 @@ class AreaAttackEffect:
             out["allies"] = True
         if self.around != "self":
             out["around"] = self.around
+        if self.aura:
+            out["aura"] = True
         return out
 
 

@@ -65,6 +65,7 @@ ROUND: dict[str, tuple[tuple[int, int], int]] = {
     "NW": ((-1, 3), 3),
 }
 HIT = (3, 3)
+AURA_WAIVES = ("out_of_arc", "no_line_of_sight")
 MISS = (1, 1)
 
 
@@ -481,18 +482,21 @@ AREA_SCENARIOS.update({
 
 
 def aimed(
-    b: Battle, card: CardDef, expected: Sequence[tuple[int, str, int]]
+    b: Battle, card: CardDef, expected: Sequence[tuple[int, str, int]], *, aura: bool = False
 ) -> list[tuple[int, ...]]:
     """Faces that hit with each expected attack (seat, reach, printed damage): two attack
     faces adding up to its target number as the rules compute it now (R-HIT-1, R-HIT-4),
-    then a BLOOD defence face per point of the damage that grade deals."""
+    then a BLOOD defence face per point of the damage that grade deals. With `aura`, line
+    of sight and arc refusals do not count (R-ADD-85)."""
     plan: list[tuple[int, ...]] = []
     for target, reach_text, damage in expected:
         answer = attack_answer(
             b.state, 0, card, target, AttackEffect(parse_range(reach_text), damage)
         )
         n = answer.target_number
-        assert answer.possible and n is not None and n <= 9, (target, answer.refusal)
+        waived = aura and answer.refusal is not None and answer.refusal.code in AURA_WAIVES
+        assert answer.possible or waived, (target, answer.refusal)
+        assert n is not None and n <= 9
         first = min(5, n - 1)
         roll = attack_result((first, n - first), n, answer.dice)
         assert roll.hit and roll.grade != "execution"
@@ -643,6 +647,36 @@ def test_a_caught_casket_out_of_sight_is_passed_over() -> None:
     assert "staff-of-the-grave-death-wave#1" in b.seat(0).discard
 
 
+def _earthquake() -> None:
+    """ "4 damage to all enemies within 2 hexes.": an aura (R-RNG-3, R-ADD-85): the enemy
+    behind the caster and the one behind a wall are attacked too; the one 3 hexes away and
+    the ally are not."""
+    card = built("equipment", "earthquake")
+    enemies = [((0, 2), 4), ((0, 5), 1), ((2, 1), 5), ((0, 0), 4)]
+    b = field(card, enemies, [((-1, 4), 2)])
+    walls = {
+        "shape": {"kind": "hexagon", "radius": 8},
+        "hexes": [{"q": 1, "r": 2, "terrain": "wall"}],
+    }
+    b.state = replace(b.state, board=parse_board(walls))
+    plain = attack_answer(b.state, 0, card, 3, AttackEffect(parse_range("1-2"), 4))
+    assert plain.refusal is not None and plain.refusal.code in AURA_WAIVES
+    expected = [(1, "2", 4), (2, "1-2", 4), (3, "1-2", 4)]
+    events = strike(b, card, 1, aimed(b, card, expected, aura=True))
+    assert [(x.target, base(x)) for x in of_type(events, AttackDeclared)] == [
+        (1, 4), (2, 4), (3, 4),
+    ]  # fmt: skip
+    assert all(e.made for e in of_type(events, FollowUpTaken))
+    assert "earthquake#1" in b.seat(0).discard
+    # The first target may be behind the caster too.
+    b = field(card, [((0, 5), 1)])
+    events = strike(b, card, 1, aimed(b, card, [(1, "2", 4)], aura=True))
+    assert [x.target for x in of_type(events, AttackDeclared)] == [1]
+
+
+AREA_SCENARIOS[("equipment", "earthquake")] = _earthquake
+
+
 # --- R-ADD-82, R-ADD-83 ------------------------------------------------------------------------
 
 
@@ -731,6 +765,9 @@ def test_catalogued_area_card_does_what_its_text_says(key: tuple[str, str]) -> N
         ({"kind": "area_attack", "damage": 2, "within": 0}, "e.within"),
         ({"kind": "area_attack", "damage": -1}, "e.damage"),
         ({"kind": "area_attack", "damage": 2, "allies": 1}, "e.allies"),
+        ({"kind": "area_attack", "damage": 2, "around": "hex"}, "e.around"),
+        ({"kind": "area_attack", "damage": 2, "around": "target", "aura": True}, "e.aura"),
+        ({"kind": "follow_up", "range": "1-5", "damage": 1, "near": 1}, "e.near"),
         ({"kind": "remove_taint_rolled", "d3": 0}, "e.d3"),
         ({"kind": "remove_taint_rolled", "d3": 1, "recover_per": 9}, "e.recover_per"),
     ],

@@ -66,6 +66,7 @@ from ..dice import (
     attack_result,
     component_for_roll,
     defence_result,
+    odds,
     strain_result,
 )
 from ..errors import RuleViolation
@@ -73,6 +74,7 @@ from ..movement import validate_path
 from ..ruleset import ENGINE_VERSION
 from ..tohit import (
     ATTACKER_STATUSES,
+    MAX_REACHABLE_TARGET,
     TARGET_STATUSES,
     Attacker,
     Modifier,
@@ -1204,7 +1206,7 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
         raise RuleViolation("target_withdrawn", f"seat {d.seat} has withdrawn", "R-TRN-9")
     if d.side == c.side:
         raise RuleViolation("not_an_enemy", f"seat {d.seat} is on your side", "R-TRN-8")
-    answer = attack_answer(tx.state, seat, card, command.target)
+    answer = _aura(card, attack_answer(tx.state, seat, card, command.target))
     if not answer.possible:
         refusal = answer.refusal
         assert refusal is not None
@@ -1226,7 +1228,7 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
         for source, bonus in passive:
             if _holds(tx, seat, bonus.condition, command.target):
                 tx.emit(ev.BuffGained(seat, bonus.damage, bonus.to_hit, 0, 0, source.id))
-        answer = attack_answer(tx.state, seat, card, command.target)
+        answer = _aura(card, attack_answer(tx.state, seat, card, command.target))
         if not answer.possible:
             refusal = answer.refusal
             assert refusal is not None
@@ -1352,7 +1354,13 @@ def _queue_follow_ups(tx: _Tx, seat: int, instance: str, card: CardDef, command:
     if attacks:
         tx.emit(
             ev.AttacksQueued(
-                seat, instance, tuple(attacks), command.component, after_kill, "R-ADD-80"
+                seat,
+                instance,
+                tuple(attacks),
+                command.component,
+                after_kill,
+                "R-ADD-80",
+                aura=_is_aura(card),
             )
         )
 
@@ -1382,6 +1390,29 @@ def _check_follow_up_target(
         raise RuleViolation(refusal.code, f"also: seat {target}: {refusal.message}", refusal.rule)
 
 
+def _is_aura(card: CardDef) -> bool:
+    return any(isinstance(e, AreaAttackEffect) and e.aura for e in card.effects)
+
+
+def _aura(card: CardDef, answer: ToHit) -> ToHit:
+    """R-RNG-3, R-ADD-85: an aura card's attacks ignore line of sight and the firing arc;
+    every other refusal (range, R-HIT-3) stands."""
+    if not _is_aura(card) or answer.possible or answer.refusal is None:
+        return answer
+    if answer.refusal.code not in ("out_of_arc", "no_line_of_sight"):
+        return answer
+    n = answer.target_number
+    assert n is not None
+    if n > MAX_REACHABLE_TARGET:
+        refusal = RuleViolation(
+            "impossible_target",
+            f"Target number {n}+ cannot be reached: two DEATH BLOWs total 10",
+            "R-HIT-3",
+        )
+        return replace(answer, refusal=refusal)
+    return replace(answer, possible=True, refusal=None, odds=odds(n, answer.dice))
+
+
 def _follow_up(tx: _Tx) -> None:
     """The next queued attack of the card being played (R-ADD-80): made as any attack, with
     its to-hit read now, or passed over when its target is gone or the rules refuse it."""
@@ -1399,6 +1430,7 @@ def _follow_up(tx: _Tx) -> None:
     else:
         effect = AttackEffect(parse_range(f.range), f.damage)
         answer = attack_answer(tx.state, f.attacker, card, f.target, effect)
+        answer = _aura(card, answer) if f.aura else answer
         if not answer.possible:
             assert answer.refusal is not None
             reason = f"{answer.refusal.message} ({answer.refusal.rule})"

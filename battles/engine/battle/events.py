@@ -631,6 +631,7 @@ class AttacksQueued(Event):
     component: str | None
     after_kill: int | None
     rule: str
+    aura: bool = False  # R-RNG-3, R-ADD-85: the attacks ignore line of sight and facing
 
 
 @dataclass(frozen=True, slots=True)

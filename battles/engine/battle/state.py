@@ -260,6 +260,7 @@ class FollowUp:
     damage: int
     component: str | None = None
     after_kill: int | None = None
+    aura: bool = False  # R-RNG-3, R-ADD-85: no line of sight, any direction
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -270,6 +271,7 @@ class FollowUp:
             "damage": self.damage,
             "component": self.component,
             "after_kill": self.after_kill,
+            "aura": self.aura,
         }
 
 
