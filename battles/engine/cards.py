@@ -1033,7 +1033,8 @@ class AreaAttackEffect:
     order (R-ADD-81). Enemies only, unless `allies` ("to ALL adjacent hexes": friendly
     fire, the attacker never included). `around` "target": the area is around the first
     attack's target instead, a blast (R-ADD-84). `aura`: around the attacker, every attack
-    of the card ignores line of sight and facing (R-RNG-3, R-ADD-85).
+    of the card ignores line of sight and facing (R-RNG-3, R-ADD-85). `ignore_defence`:
+    its attacks cancel every block, "Armor-Piercing" (R-ADD-60).
 
     >>> AreaAttackEffect(2).as_dict()
     {'kind': 'area_attack', 'damage': 2, 'within': 1}
@@ -1049,6 +1050,7 @@ class AreaAttackEffect:
     allies: bool = False
     around: Literal["self", "target"] = "self"
     aura: bool = False
+    ignore_defence: bool = False
 
     def __post_init__(self) -> None:
         _check_int(self.damage, "area_attack.damage", 0, MAX_DAMAGE, "R-DMG-1")
@@ -1056,6 +1058,7 @@ class AreaAttackEffect:
         _check_bool(self.allies, "area_attack.allies")
         _check_choice(self.around, "area_attack.around", ("self", "target"))
         _check_bool(self.aura, "area_attack.aura")
+        _check_bool(self.ignore_defence, "area_attack.ignore_defence")
         if self.aura and self.around != "self":
             raise InvalidInput("area_attack.aura", "an aura is around the attacker", "R-RNG-3")
 
@@ -1082,6 +1085,8 @@ class AreaAttackEffect:
             out["around"] = self.around
         if self.aura:
             out["aura"] = True
+        if self.ignore_defence:
+            out["ignore_defence"] = True
         return out
 
 

@@ -46,10 +46,10 @@ from battles.engine.cards import (
 )
 from battles.engine.dice import attack_result
 from battles.engine.errors import InvalidInput
-from battles.engine.tohit import parse_range
+from battles.engine.tohit import MAX_DAMAGE, parse_range
 
 from .battle_builder import CARDS, FILLER, Battle, deck, of_type, one, seat, start
-from .test_card_catalogue import AUTOMATED, ENTRIES, arrange, built, hit
+from .test_card_catalogue import AUTOMATED, ENTRIES, arrange, built, hit, ignored
 
 AREA_SCENARIOS: dict[tuple[str, str], Callable[[], object]] = {}
 
@@ -578,6 +578,16 @@ def _frag_grenade() -> None:
     assert "alchemical-grenades-frag-grenade#1" not in b.seat(0).discard
 
 
+def _detonation_rune() -> None:
+    """ "Deal 5 damage to target and all adjacent hexes, Armor-Piercing. Remove this card
+    from game after use.": every attack of the card ignores all Defense (R-ADD-60,
+    R-ADD-84), and the card leaves the game after the last (R-ADD-70)."""
+    b, events = blast("equipment_items", "runic-charges-detonation-rune", 2, 5, 5, allies=True)
+    assert [ignored(d) for d in of_type(events, AttackDeclared)] == [MAX_DAMAGE] * 3
+    assert b.seat(0).removed == ("runic-charges-detonation-rune#1",)
+    assert b.seat(0).buff_ignore_defence == 0  # each attack spent its own
+
+
 def _corpse_explosion() -> None:
     """ "Deal 3 damage to target hex and all adjacent hexes." """
     blast("ossuarium", "corpse-explosion", 2, 3, 3, allies=True)
@@ -627,6 +637,7 @@ AREA_SCENARIOS.update({
     ("equipment_items", "glacial-tome-blizzard"): _blizzard,
     ("equipment_items", "alchemical-grenades-frag-grenade"): _frag_grenade,
     ("ossuarium", "corpse-explosion"): _corpse_explosion,
+    ("equipment_items", "runic-charges-detonation-rune"): _detonation_rune,
     ("equipment_items", "shock-rod-arc"): _shock_rod_arc,
     ("equipment_items", "stormcaller-s-grimoire-chain-lightning"): _chain_lightning,
 })  # fmt: skip

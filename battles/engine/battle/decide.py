@@ -74,6 +74,7 @@ from ..movement import validate_path
 from ..ruleset import ENGINE_VERSION
 from ..tohit import (
     ATTACKER_STATUSES,
+    MAX_DAMAGE,
     MAX_REACHABLE_TARGET,
     TARGET_STATUSES,
     Attacker,
@@ -1361,6 +1362,9 @@ def _queue_follow_ups(tx: _Tx, seat: int, instance: str, card: CardDef, command:
                 after_kill,
                 "R-ADD-80",
                 aura=_is_aura(card),
+                ignore_defence=any(
+                    isinstance(e, AreaAttackEffect) and e.ignore_defence for e in card.effects
+                ),
             )
         )
 
@@ -1438,6 +1442,8 @@ def _follow_up(tx: _Tx) -> None:
     tx.emit(ev.FollowUpTaken(f.attacker, f.card, f.target, made, reason, "R-ADD-80"))
     if made:
         assert answer is not None
+        if f.ignore_defence:  # R-ADD-60: spent by this attack's declaration
+            tx.emit(ev.BuffGained(f.attacker, 0, 0, MAX_DAMAGE, 0, card.id))
         _strike(tx, f.attacker, f.card, f.target, f.component, answer)
 
 

@@ -632,6 +632,7 @@ class AttacksQueued(Event):
     after_kill: int | None
     rule: str
     aura: bool = False  # R-RNG-3, R-ADD-85: the attacks ignore line of sight and facing
+    ignore_defence: bool = False  # R-ADD-60: the area's attacks cancel every block
 
 
 @dataclass(frozen=True, slots=True)

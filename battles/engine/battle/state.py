@@ -261,6 +261,7 @@ class FollowUp:
     component: str | None = None
     after_kill: int | None = None
     aura: bool = False  # R-RNG-3, R-ADD-85: no line of sight, any direction
+    ignore_defence: bool = False  # "Armor-Piercing": every block cancelled (R-ADD-60)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -272,6 +273,7 @@ class FollowUp:
             "component": self.component,
             "after_kill": self.after_kill,
             "aura": self.aura,
+            "ignore_defence": self.ignore_defence,
         }
 
 
