@@ -1115,6 +1115,35 @@ class RemoveTaintRolledEffect:
         return out
 
 
+@dataclass(frozen=True, slots=True)
+class AreaHinderEffect:
+    """ "All enemies in cone have −1 to their next attack roll": every enemy in the battle
+    within `within` hexes of the caster, in its front cone when `cone` (the hexes whose
+    direction lies in the caster's front 60° sector, its edges included, R-ARC-1), gets
+    +`to_hit` on the target number of its next attack (R-HIT-1, R-ADD-65). No line of
+    sight is needed, as for an aura (R-RNG-3, R-ADD-86).
+
+    >>> AreaHinderEffect(1, 3, cone=True).as_dict()
+    {'kind': 'area_hinder', 'to_hit': 1, 'within': 3, 'cone': True}
+    """
+
+    kind: ClassVar[str] = "area_hinder"
+    to_hit: int
+    within: int
+    cone: bool = False
+
+    def __post_init__(self) -> None:
+        _check_int(self.to_hit, "area_hinder.to_hit", 1, MAX_TO_HIT, "R-HIT-1")
+        _check_int(self.within, "area_hinder.within", 1, MAX_HEXES, "R-ADD-86")
+        _check_bool(self.cone, "area_hinder.cone")
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "to_hit": self.to_hit, "within": self.within}
+        if self.cone:
+            out["cone"] = True
+        return out
+
+
 TRIGGERS = ("start_of_turn", "end_of_turn", "casket_destroyed", "component_damaged", "attack")
 
 
@@ -1217,6 +1246,7 @@ Effect = (
     | FollowUpEffect
     | AreaAttackEffect
     | RemoveTaintRolledEffect
+    | AreaHinderEffect
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -1260,6 +1290,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             FollowUpEffect,
             AreaAttackEffect,
             RemoveTaintRolledEffect,
+            AreaHinderEffect,
         )
     }
 )
@@ -1277,7 +1308,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, follow_up, area_attack, remove_taint_rolled
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, follow_up, area_attack, remove_taint_rolled, area_hinder
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")

@@ -20,6 +20,7 @@ from battles.engine.battle.events import (
     AttackDeclared,
     AttackEnded,
     AttacksQueued,
+    BuffGained,
     CardPlayed,
     CardsDiscarded,
     CardsRecovered,
@@ -99,7 +100,7 @@ def field(
         "policy": "prompt", "cards": [CARDS[FILLER], card.as_dict()], "seats": seats,
     }  # fmt: skip
     hands = [[card.id, *[FILLER] * 5], *[[FILLER] * 6] * len(others)]
-    b = start(doc, hands, initiative=(6, *range(1, len(seats))))
+    b = start(doc, hands, initiative=(6, *(1 + i % 5 for i in range(len(seats) - 1))))
     assert b.state.active == 0
     return b
 
@@ -688,6 +689,26 @@ def _earthquake() -> None:
 AREA_SCENARIOS[("equipment", "earthquake")] = _earthquake
 
 
+def _pheromone_glands() -> None:
+    """ "Release confusion pheromones. All enemies in cone have -1 to their next attack
+    roll. Chemical warfare." (3 hexes, cone): the caster's front sector, edges included, up
+    to 3 hexes; enemies only (R-ADD-86)."""
+    card = built("emergent", "pheromone-glands")
+    inside = [((0, 2), 4), ((1, 1), 4), ((0, 0), 4)]  # ahead 1, on the edge 2, ahead 3
+    outside = [((1, 2), 5), ((0, -1), 4)]  # beside the caster; 4 hexes ahead
+    b = field(card, [*inside, *outside], [((-1, 2), 3)])  # an ally on the cone's edge
+    events = b.do({"type": "play_card", "seat": 0, "card": "pheromone-glands#1"})
+    gained = of_type(events, BuffGained)
+    assert [(e.seat, e.to_hit, e.source) for e in gained] == [
+        (1, 1, "pheromone-glands"), (2, 1, "pheromone-glands"), (3, 1, "pheromone-glands"),
+    ]  # fmt: skip
+    assert [b.seat(n).buff_to_hit for n in range(1, 7)] == [1, 1, 1, 0, 0, 0]
+    assert "pheromone-glands#1" in b.seat(0).discard
+
+
+AREA_SCENARIOS[("emergent", "pheromone-glands")] = _pheromone_glands
+
+
 # --- R-ADD-82, R-ADD-83 ------------------------------------------------------------------------
 
 
@@ -779,6 +800,9 @@ def test_catalogued_area_card_does_what_its_text_says(key: tuple[str, str]) -> N
         ({"kind": "area_attack", "damage": 2, "around": "hex"}, "e.around"),
         ({"kind": "area_attack", "damage": 2, "around": "target", "aura": True}, "e.aura"),
         ({"kind": "follow_up", "range": "1-5", "damage": 1, "near": 1}, "e.near"),
+        ({"kind": "area_hinder", "to_hit": 0, "within": 3}, "e.to_hit"),
+        ({"kind": "area_hinder", "to_hit": 1, "within": 0}, "e.within"),
+        ({"kind": "area_hinder", "to_hit": 1, "within": 3, "cone": "yes"}, "e.cone"),
         ({"kind": "remove_taint_rolled", "d3": 0}, "e.d3"),
         ({"kind": "remove_taint_rolled", "d3": 1, "recover_per": 9}, "e.recover_per"),
     ],

@@ -24,6 +24,7 @@ from battles.engine.cards import (
     EFFECT_TYPES,
     AfterAttackEffect,
     AreaAttackEffect,
+    AreaHinderEffect,
     AttackBonusEffect,
     AttackEffect,
     BuffNextAttackEffect,
@@ -134,6 +135,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     AreaAttackEffect(2),
     AreaAttackEffect(4, within=2, allies=True),
     RemoveTaintRolledEffect(1, recover_per=1),
+    AreaHinderEffect(1, 3, cone=True),
 )
 
 
@@ -216,6 +218,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "follow_up",
         "area_attack",
         "remove_taint_rolled",
+        "area_hinder",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

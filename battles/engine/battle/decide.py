@@ -17,11 +17,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
-from ..arcs import rotation_cost, rotation_steps
+from ..arcs import candidate_sides, rotation_cost, rotation_steps
 from ..cards import (
     MAX_SEEDS,
     AfterAttackEffect,
     AreaAttackEffect,
+    AreaHinderEffect,
     AttackBonusEffect,
     AttackEffect,
     BuffNextAttackEffect,
@@ -1711,6 +1712,16 @@ def _effect(
         return  # `_end_attack` runs it when the attack's outcome is known (R-ADD-65)
     if isinstance(effect, FollowUpEffect | AreaAttackEffect):
         return  # queued as the attack is declared, made once it ends (R-ADD-80, R-ADD-81)
+    if isinstance(effect, AreaHinderEffect):
+        for x in tx.state.seats:
+            near = 1 <= x.at.distance(c.at) <= effect.within
+            if not (x.in_battle and x.side != c.side and near):
+                continue
+            # R-ADD-86: the cone is the caster's front sector, its edges included (R-ARC-1).
+            if effect.cone and 1 not in candidate_sides(c.at, c.facing, x.at):
+                continue
+            tx.emit(ev.BuffGained(x.seat, 0, effect.to_hit, 0, 0, card.id))
+        return
     if isinstance(effect, RemoveTaintRolledEffect):
         faces = tx.dice.d6(effect.d3, purpose=f"{card.name}: 1d3", rule="R-ADD-67")
         total = sum((f + 1) // 2 for f in faces)
