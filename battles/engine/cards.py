@@ -1034,7 +1034,8 @@ class AreaAttackEffect:
     fire, the attacker never included). `around` "target": the area is around the first
     attack's target instead, a blast (R-ADD-84). `aura`: around the attacker, every attack
     of the card ignores line of sight and facing (R-RNG-3, R-ADD-85). `ignore_defence`:
-    its attacks cancel every block, "Armor-Piercing" (R-ADD-60).
+    its attacks cancel every block, "Armor-Piercing" (R-ADD-60). `pick`: only that many of
+    the caught caskets, drawn at random ("2 random enemies within 3 hexes", R-ADD-87).
 
     >>> AreaAttackEffect(2).as_dict()
     {'kind': 'area_attack', 'damage': 2, 'within': 1}
@@ -1051,6 +1052,7 @@ class AreaAttackEffect:
     around: Literal["self", "target"] = "self"
     aura: bool = False
     ignore_defence: bool = False
+    pick: int = 0
 
     def __post_init__(self) -> None:
         _check_int(self.damage, "area_attack.damage", 0, MAX_DAMAGE, "R-DMG-1")
@@ -1059,6 +1061,7 @@ class AreaAttackEffect:
         _check_choice(self.around, "area_attack.around", ("self", "target"))
         _check_bool(self.aura, "area_attack.aura")
         _check_bool(self.ignore_defence, "area_attack.ignore_defence")
+        _check_int(self.pick, "area_attack.pick", 0, 6, "R-ADD-87")
         if self.aura and self.around != "self":
             raise InvalidInput("area_attack.aura", "an aura is around the attacker", "R-RNG-3")
 
@@ -1087,6 +1090,8 @@ class AreaAttackEffect:
             out["aura"] = True
         if self.ignore_defence:
             out["ignore_defence"] = True
+        if self.pick:
+            out["pick"] = self.pick
         return out
 
 

@@ -106,14 +106,20 @@ def field(
 
 
 def strike(
-    b: Battle, card: CardDef, target: int, plan: Sequence[tuple[int, ...]], **extra: Any
+    b: Battle,
+    card: CardDef,
+    target: int,
+    plan: Sequence[tuple[int, ...]],
+    pre: Sequence[int] = (),
+    **extra: Any,
 ) -> list[Event]:
     """Seat 0 attacks `target` with `card` (component named), then every defender takes its
     damage from the deck. `plan` holds each attack's faces in
     order: the attack roll, then one defence die per point of damage on a hit (4, BLOOD:
     no block, R-DMG-2). A hit opens a take_damage prompt, so the faces of the attacks after
-    it travel with the answer to that prompt (R-ADD-80)."""
-    groups: list[list[int]] = [[]]
+    it travel with the answer to that prompt (R-ADD-80). `pre`: faces the card rolls as it
+    is played, before its first attack (R-ADD-87)."""
+    groups: list[list[int]] = [list(pre)]
     for faces in plan:
         groups[-1] += faces
         if len(faces) > 2:  # a hit: its prompt ends the command
@@ -709,6 +715,33 @@ def _pheromone_glands() -> None:
 AREA_SCENARIOS[("emergent", "pheromone-glands")] = _pheromone_glands
 
 
+def _lightning_storm() -> None:
+    """ "Deal 3 damage to target + 3 damage to 2 random enemies within 3 hexes": within 3
+    hexes of the target; 2 of the 3 caught enemies drawn with d6s naming them in seat
+    order, a face above those left re-rolled (R-ADD-87)."""
+    card = built("equipment_items", "tempest-scepter-lightning-storm")
+    target, near = ((0, 0), 4), [((1, -1), 4), ((0, -2), 4), ((-1, 0), 4)]
+    far = ((0, -4), 4)  # 4 hexes from the target
+    b = field(card, [target, *near, far])
+    expected = [(1, "3-6", 3), (3, "1-9", 3), (4, "1-9", 3)]
+    # 6: re-rolled; 2: the second of seats 2, 3, 4; 2: the second of seats 2, 4.
+    events = strike(b, card, 1, aimed(b, card, expected), pre=(6, 2, 2))
+    rolled = one(events, EffectRolled)
+    assert (rolled.faces, rolled.total, rolled.source) == ((6, 2, 2), 2, card.id)
+    assert [(x.target, base(x)) for x in of_type(events, AttackDeclared)] == [
+        (1, 3), (3, 3), (4, 3),
+    ]  # fmt: skip
+    # Two caught: both attacked, nothing rolled.
+    b = field(card, [target, *near[:2], far])
+    expected = [(1, "3-6", 3), (2, "1-9", 3), (3, "1-9", 3)]
+    events = strike(b, card, 1, aimed(b, card, expected))
+    assert not of_type(events, EffectRolled)
+    assert [x.target for x in of_type(events, AttackDeclared)] == [1, 2, 3]
+
+
+AREA_SCENARIOS[("equipment_items", "tempest-scepter-lightning-storm")] = _lightning_storm
+
+
 # --- R-ADD-82, R-ADD-83 ------------------------------------------------------------------------
 
 
@@ -801,6 +834,7 @@ def test_catalogued_area_card_does_what_its_text_says(key: tuple[str, str]) -> N
         ({"kind": "area_attack", "damage": 2, "around": "target", "aura": True}, "e.aura"),
         ({"kind": "follow_up", "range": "1-5", "damage": 1, "near": 1}, "e.near"),
         ({"kind": "area_hinder", "to_hit": 0, "within": 3}, "e.to_hit"),
+        ({"kind": "area_attack", "damage": 3, "pick": 7}, "e.pick"),
         ({"kind": "area_hinder", "to_hit": 1, "within": 0}, "e.within"),
         ({"kind": "area_hinder", "to_hit": 1, "within": 3, "cone": "yes"}, "e.cone"),
         ({"kind": "remove_taint_rolled", "d3": 0}, "e.d3"),

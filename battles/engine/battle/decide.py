@@ -1342,11 +1342,17 @@ def _queue_follow_ups(tx: _Tx, seat: int, instance: str, card: CardDef, command:
             first = card.attack
             assert first is not None
             reach = effect.reach(first.range).text
-            for x in tx.state.seats:
-                caught = x.in_battle and x.seat not in (seat, command.target)
-                near = x.at.distance(centre) <= effect.within
-                if caught and near and (effect.allies or x.side != c.side):
-                    attacks.append((x.seat, reach, effect.damage))
+            caught = [
+                x.seat
+                for x in tx.state.seats
+                if x.in_battle
+                and x.seat not in (seat, command.target)
+                and x.at.distance(centre) <= effect.within
+                and (effect.allies or x.side != c.side)
+            ]
+            if effect.pick and len(caught) > effect.pick:
+                caught = _pick(tx, seat, card, caught, effect.pick)
+            attacks += [(x, reach, effect.damage) for x in caught]
     if named:
         raise RuleViolation(
             "unused_argument",
@@ -1368,6 +1374,22 @@ def _queue_follow_ups(tx: _Tx, seat: int, instance: str, card: CardDef, command:
                 ),
             )
         )
+
+
+def _pick(tx: _Tx, seat: int, card: CardDef, caught: list[int], n: int) -> list[int]:
+    """R-ADD-87: `n` of the caught seats at random, in seat order: each pick a d6 naming
+    the next seat of those left in seat order (1 the first), re-rolled above their count;
+    every face is in an EffectRolled."""
+    left = sorted(caught)
+    chosen: list[int] = []
+    faces: list[int] = []
+    while len(chosen) < n:
+        face = tx.dice.d6(1, purpose=f"{card.name}: a random target", rule="R-ADD-87")[0]
+        faces.append(face)
+        if face <= len(left):
+            chosen.append(left.pop(face - 1))
+    tx.emit(ev.EffectRolled(seat, tuple(faces), len(chosen), card.id))
+    return sorted(chosen)
 
 
 def _check_follow_up_target(
