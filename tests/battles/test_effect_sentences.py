@@ -104,3 +104,19 @@ def test_a_spend_and_a_granted_move_are_told_apart_on_the_play_panel() -> None:
     move = {"type": "move", "seat": 0, "path": [[0, 1]]}
     assert "R-ADD-69" in label({**move, "free": True}, s, names)
     assert "R-ADD-69" not in label(move, s, names)
+
+
+def test_an_attack_naming_further_targets_names_them() -> None:
+    """R-ADD-80: the play panel reads `also` as the attacks that follow."""
+    from battles.engine.battle.decide import create
+    from battles.engine.battle.evolve import replay
+    from battles.engine.demo import demo_setup
+    from battles.play_panel import label
+
+    s = replay(create("b", demo_setup(seed=1)))
+    names = Names.of(s)
+    card = next(iter(s.cards))
+    body = {"type": "attack", "seat": 0, "card": f"{card}#1", "target": 1}
+    assert label({**body, "also": [1]}, s, names) == label(body, s, names).replace(
+        f"at {names.casket(1)}", f"at {names.casket(1)}, then {names.casket(1)}"
+    )

@@ -928,3 +928,18 @@ def test_the_vocabulary_round_trips() -> None:
     ):
         assert effect_from_dict(effect.as_dict()) == effect
     assert card_from_dict(built("equipment", "volley").as_dict()) == built("equipment", "volley")
+
+
+def test_legal_actions_offer_the_further_targets() -> None:
+    """R-ADD-80: besides the plain attack, a body naming the other enemies in reach in
+    `also`; every body listed is one `decide` accepts."""
+    from battles.engine.battle.legal import legal_actions
+
+    card = built("equipment", "volley")
+    b = field(card, [*line(2), ((0, -4), 4)])  # three enemies 2 hexes away, one 7 away
+    bodies = [a.body for a in legal_actions(b.state) if a.body["type"] == "attack"]
+    assert {"type": "attack", "seat": 0, "card": "volley#1", "target": 1} in bodies
+    assert {"type": "attack", "seat": 0, "card": "volley#1", "target": 1, "also": [2, 3]} in bodies
+    assert all(4 not in x.get("also", ()) for x in bodies)  # out of the 6-hex reach
+    lone = field(card, line(2)[:1])
+    assert all("also" not in a.body for a in legal_actions(lone.state))
