@@ -327,6 +327,14 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 t(f" = {p['total']}"),
                 *_rule("R-ADD-67"),
             )
+        case "DamageAuraRaised":
+            return (
+                t(
+                    f"Until its next turn, each enemy within {p['within']} hex(es) of {who} "
+                    f"takes {p['amount']} damage as its turn starts"
+                ),
+                *_reason_rule(p.get("source"), "R-ADD-88"),
+            )
         case "AttacksQueued":
             targets = ", ".join(names.casket(a[0]) for a in p["attacks"])
             return (

@@ -1149,6 +1149,29 @@ class AreaHinderEffect:
         return out
 
 
+@dataclass(frozen=True, slots=True)
+class DamageAuraEffect:
+    """ "Adjacent enemies take 1 damage at start of their turn" beside "+2 Defense until
+    next turn": until the start of the owner's next turn, each enemy casket within
+    `within` hexes of it when its own turn starts takes `amount` damage without an attack
+    (R-ADD-73's way, R-ADD-88).
+
+    >>> DamageAuraEffect(1).as_dict()
+    {'kind': 'damage_aura', 'amount': 1, 'within': 1}
+    """
+
+    kind: ClassVar[str] = "damage_aura"
+    amount: int
+    within: int = 1
+
+    def __post_init__(self) -> None:
+        _check_int(self.amount, "damage_aura.amount", 1, MAX_DAMAGE, "R-ADD-88")
+        _check_int(self.within, "damage_aura.within", 1, MAX_HEXES, "R-ADD-88")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "amount": self.amount, "within": self.within}
+
+
 TRIGGERS = ("start_of_turn", "end_of_turn", "casket_destroyed", "component_damaged", "attack")
 
 
@@ -1252,6 +1275,7 @@ Effect = (
     | AreaAttackEffect
     | RemoveTaintRolledEffect
     | AreaHinderEffect
+    | DamageAuraEffect
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -1296,6 +1320,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             AreaAttackEffect,
             RemoveTaintRolledEffect,
             AreaHinderEffect,
+            DamageAuraEffect,
         )
     }
 )
@@ -1313,7 +1338,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, follow_up, area_attack, remove_taint_rolled, area_hinder
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, follow_up, area_attack, remove_taint_rolled, area_hinder, damage_aura
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")

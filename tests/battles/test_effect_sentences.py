@@ -57,6 +57,11 @@ PAYLOADS: dict[str, tuple[dict[str, Any], str]] = {
         },
         "Penitent Scout's twin-cuts#1 attacks again after this attack: Bastion Heavy (R-ADD-80)",
     ),
+    "DamageAuraRaised": (
+        {"seat": 0, "amount": 1, "within": 1, "source": "inferno-staff-molten-armor"},
+        "Until its next turn, each enemy within 1 hex(es) of Penitent Scout takes 1 damage as "
+        "its turn starts (inferno-staff-molten-armor, R-ADD-88)",
+    ),
     "FollowUpTaken": (
         {
             "attacker": 0,

@@ -24,14 +24,18 @@ from battles.engine.battle.events import (
     CardPlayed,
     CardsDiscarded,
     CardsRecovered,
+    DamageAuraRaised,
     DamageTaken,
+    DefenceRaised,
     EffectRolled,
     Event,
     FollowUpTaken,
     HeatChanged,
+    PromptOpened,
     SpPenaltyImposed,
     TaintChanged,
     TokensChanged,
+    TurnStarted,
 )
 from battles.engine.battle.snapshot import state_from_dict, state_to_dict
 from battles.engine.board import parse_board
@@ -742,6 +746,33 @@ def _lightning_storm() -> None:
 AREA_SCENARIOS[("equipment_items", "tempest-scepter-lightning-storm")] = _lightning_storm
 
 
+def _molten_armor() -> None:
+    """ "+2 Defense until next turn, adjacent enemies take 1 damage at start of their
+    turn": until the owner's next turn, an adjacent enemy takes 1 damage as its turn
+    starts; one 2 hexes away does not, nor an ally (R-ADD-64, R-ADD-88)."""
+    card = built("equipment_items", "inferno-staff-molten-armor")
+    b = field(card, [ROUND["N"], ((2, 1), 5)], [ROUND["SW"]])
+    events = b.do({"type": "play_card", "seat": 0, "card": "inferno-staff-molten-armor#1"})
+    assert one(events, DefenceRaised) == DefenceRaised(0, 2, card.id)
+    assert one(events, DamageAuraRaised) == DamageAuraRaised(0, 1, 1, card.id)
+    events = b.do({"type": "pass", "seat": 0, "drawn": [FILLER]})  # seat 1's turn starts
+    prompt = one(events, PromptOpened)
+    assert (prompt.seat, prompt.kind, prompt.amount) == (1, "take_damage", 1)
+    assert "R-ADD-88" in prompt.reason and "R-ADD-73" not in prompt.reason
+    events = b.do({"type": "take_damage", "seat": 1, "hand": [FILLER], "deck": 0})
+    assert len(one(events, DamageTaken).from_hand) == 1 and len(b.seat(1).hand) == 5
+    events = b.do({"type": "pass", "seat": 1, "drawn": [FILLER]})  # seat 2, 2 hexes away
+    assert b.state.active == 2 and not of_type(events, PromptOpened)
+    events = b.do({"type": "pass", "seat": 2})  # seat 3, the ally
+    assert b.state.active == 3 and not of_type(events, PromptOpened)
+    # The owner's next turn ends it, with the Defense.
+    arrange(b, TurnStarted(0))
+    assert (b.seat(0).damage_aura, b.seat(0).defence_bonus) == (0, 0)
+
+
+AREA_SCENARIOS[("equipment_items", "inferno-staff-molten-armor")] = _molten_armor
+
+
 # --- R-ADD-82, R-ADD-83 ------------------------------------------------------------------------
 
 
@@ -835,6 +866,8 @@ def test_catalogued_area_card_does_what_its_text_says(key: tuple[str, str]) -> N
         ({"kind": "follow_up", "range": "1-5", "damage": 1, "near": 1}, "e.near"),
         ({"kind": "area_hinder", "to_hit": 0, "within": 3}, "e.to_hit"),
         ({"kind": "area_attack", "damage": 3, "pick": 7}, "e.pick"),
+        ({"kind": "damage_aura", "amount": 0}, "e.amount"),
+        ({"kind": "damage_aura", "amount": 1, "within": 0}, "e.within"),
         ({"kind": "area_hinder", "to_hit": 1, "within": 0}, "e.within"),
         ({"kind": "area_hinder", "to_hit": 1, "within": 3, "cone": "yes"}, "e.cone"),
         ({"kind": "remove_taint_rolled", "d3": 0}, "e.d3"),

@@ -31,6 +31,7 @@ from battles.engine.cards import (
     CardDef,
     Condition,
     CounterEffect,
+    DamageAuraEffect,
     DamageNextTurnEffect,
     DeckProblem,
     DefenceEffect,
@@ -136,6 +137,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     AreaAttackEffect(4, within=2, allies=True),
     RemoveTaintRolledEffect(1, recover_per=1),
     AreaHinderEffect(1, 3, cone=True),
+    DamageAuraEffect(1),
 )
 
 
@@ -219,6 +221,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "area_attack",
         "remove_taint_rolled",
         "area_hinder",
+        "damage_aura",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

@@ -29,6 +29,7 @@ from ..cards import (
     CardDef,
     Condition,
     CounterEffect,
+    DamageAuraEffect,
     DamageNextTurnEffect,
     DefenceEffect,
     DetonateSeedsEffect,
@@ -485,6 +486,9 @@ def _sp_lines(c: CasketState) -> tuple[tuple[str, int, str], ...]:
 def _start_turn(tx: _Tx, seat: int) -> None:
     penalty = tx.seat(seat).sp_penalty  # TurnStarted clears it
     scheduled = tx.seat(seat).damage_next_turn  # TurnStarted clears it too
+    # R-ADD-88: the enemies' damage auras this casket stands in as its turn starts, taken
+    # with R-ADD-73's scheduled damage.
+    aura = _aura_damage(tx, seat)
     tx.emit(ev.TurnStarted(seat))
     c = tx.seat(seat)
     lines = _sp_lines(c)
@@ -495,7 +499,7 @@ def _start_turn(tx: _Tx, seat: int) -> None:
     c = tx.seat(seat)
     heat = c.heat
     if heat < STRAIN_HEAT:
-        _scheduled_damage(tx, seat, scheduled)
+        _scheduled_damage(tx, seat, scheduled, aura)
         return
     roll = None if heat >= 10 else tx.dice.d6(1, purpose="the strain roll", rule="R-TRN-4")[0]
     result = strain_result(roll, heat)
@@ -510,20 +514,38 @@ def _start_turn(tx: _Tx, seat: int) -> None:
         reason = "strain: system damage (R-TRN-4)"
         if scheduled:
             reason += " and damage scheduled by a card (R-ADD-73)"
-        _inflict(tx, seat, result.damage + scheduled, None, reason)
+        if aura:
+            reason += " and an enemy's damage aura (R-ADD-88)"
+        _inflict(tx, seat, result.damage + scheduled + aura, None, reason)
         return
     elif result.critical_failure:
         face = tx.dice.d6(1, purpose="the malfunction component roll", rule="R-TRN-4")[0]
         _component_damage(
             tx, seat, component_for_roll(face), 1, "strain: critical failure", "R-TRN-4"
         )
-    _scheduled_damage(tx, seat, scheduled)
+    _scheduled_damage(tx, seat, scheduled, aura)
 
 
-def _scheduled_damage(tx: _Tx, seat: int, amount: int) -> None:
-    """R-ADD-73: poison or fire an enemy's card scheduled for the start of this turn."""
-    if amount:
-        _inflict(tx, seat, amount, None, "damage scheduled by a card (R-ADD-73)")
+def _aura_damage(tx: _Tx, seat: int) -> int:
+    c = tx.seat(seat)
+    return sum(
+        x.damage_aura
+        for x in tx.state.seats
+        if x.damage_aura
+        and x.in_battle
+        and x.side != c.side
+        and x.at.distance(c.at) <= x.damage_aura_within
+    )
+
+
+def _scheduled_damage(tx: _Tx, seat: int, amount: int, aura: int = 0) -> None:
+    """R-ADD-73: poison or fire an enemy's card scheduled for the start of this turn; with
+    R-ADD-88's aura damage, one discard."""
+    reasons = ["damage scheduled by a card (R-ADD-73)"] if amount else []
+    if aura:
+        reasons.append("an enemy's damage aura (R-ADD-88)")
+    if amount or aura:
+        _inflict(tx, seat, amount + aura, None, " and ".join(reasons))
 
 
 def _end_turn(tx: _Tx, seat: int) -> None:
@@ -1734,6 +1756,9 @@ def _effect(
         return  # `_end_attack` runs it when the attack's outcome is known (R-ADD-65)
     if isinstance(effect, FollowUpEffect | AreaAttackEffect):
         return  # queued as the attack is declared, made once it ends (R-ADD-80, R-ADD-81)
+    if isinstance(effect, DamageAuraEffect):
+        tx.emit(ev.DamageAuraRaised(seat, effect.amount, effect.within, card.id))
+        return
     if isinstance(effect, AreaHinderEffect):
         for x in tx.state.seats:
             near = 1 <= x.at.distance(c.at) <= effect.within

@@ -649,6 +649,17 @@ class FollowUpTaken(Event):
     rule: str
 
 
+@dataclass(frozen=True, slots=True)
+class DamageAuraRaised(Event):
+    """Until the start of the seat's next turn, each enemy within `within` hexes of it takes
+    `amount` damage as its own turn starts (R-ADD-88)."""
+
+    seat: int
+    amount: int
+    within: int
+    source: str
+
+
 EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.__name__: cls
     for cls in (
@@ -719,5 +730,6 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         # issue 17, area
         AttacksQueued,
         FollowUpTaken,
+        DamageAuraRaised,
     )
 }

@@ -107,6 +107,8 @@ def _turn_started(s: BattleState, e: ev.TurnStarted) -> BattleState:
         damage_next_turn=0,  # R-ADD-73: decide inflicts it after this turn's SP
         jam_penalty=c.jam_penalty if c.jam_this_turn else 0,
         jam_this_turn=False,
+        damage_aura=0,  # R-ADD-88: until the casket's next turn
+        damage_aura_within=0,
     )
 
 
@@ -399,6 +401,12 @@ def _attacks_queued(s: BattleState, e: ev.AttacksQueued) -> BattleState:
     return replace(s, follow_ups=(*s.follow_ups, *queued))
 
 
+def _damage_aura_raised(s: BattleState, e: ev.DamageAuraRaised) -> BattleState:
+    c = s.seats[e.seat]
+    within = max(c.damage_aura_within, e.within)
+    return _seat(s, e.seat, damage_aura=c.damage_aura + e.amount, damage_aura_within=within)
+
+
 def _follow_up_taken(s: BattleState, e: ev.FollowUpTaken) -> BattleState:
     s = replace(s, follow_ups=s.follow_ups[1:])
     # Passed over as the card's last attack: nothing else will put the card away.
@@ -585,6 +593,7 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     # issue 17, area
     ev.AttacksQueued: _attacks_queued,
     ev.FollowUpTaken: _follow_up_taken,
+    ev.DamageAuraRaised: _damage_aura_raised,
 }
 assert set(_HANDLERS) == set(ev.EVENT_TYPES.values()), "every event type needs a handler"
 

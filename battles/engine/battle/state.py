@@ -195,6 +195,10 @@ class CasketState:
     defeated: bool = False
     withdrawn: bool = False  # left the board at the start of its turn, not defeated (R-TRN-9)
     pilot_dead: bool = False
+    # issue 17, area: damage each enemy within `damage_aura_within` hexes takes as its turn
+    # starts, until this casket's next turn (R-ADD-88).
+    damage_aura: int = 0
+    damage_aura_within: int = 0
 
     @property
     def sp_left(self) -> int:
