@@ -1032,7 +1032,9 @@ class AreaAttackEffect:
     card is played is attacked for `damage`, each a whole attack of its own, in seat
     order (R-ADD-81). Enemies only, unless `allies` ("to ALL adjacent hexes": friendly
     fire, the attacker never included). `around` "target": the area is around the first
-    attack's target instead, a blast (R-ADD-84). `aura`: around the attacker, every attack
+    attack's target instead, a blast (R-ADD-84); "wreck": around a destroyed enemy the
+    command's `target` names, within the card's printed range, on a card without an attack
+    of its own ("Target destroyed enemy explodes", R-ADD-89). `aura`: around the attacker, every attack
     of the card ignores line of sight and facing (R-RNG-3, R-ADD-85). `ignore_defence`:
     its attacks cancel every block, "Armor-Piercing" (R-ADD-60). `pick`: only that many of
     the caught caskets, drawn at random ("2 random enemies within 3 hexes", R-ADD-87).
@@ -1049,7 +1051,7 @@ class AreaAttackEffect:
     damage: int
     within: int = 1
     allies: bool = False
-    around: Literal["self", "target"] = "self"
+    around: Literal["self", "target", "wreck"] = "self"
     aura: bool = False
     ignore_defence: bool = False
     pick: int = 0
@@ -1058,7 +1060,7 @@ class AreaAttackEffect:
         _check_int(self.damage, "area_attack.damage", 0, MAX_DAMAGE, "R-DMG-1")
         _check_int(self.within, "area_attack.within", 1, MAX_HEXES, "R-ADD-81")
         _check_bool(self.allies, "area_attack.allies")
-        _check_choice(self.around, "area_attack.around", ("self", "target"))
+        _check_choice(self.around, "area_attack.around", ("self", "target", "wreck"))
         _check_bool(self.aura, "area_attack.aura")
         _check_bool(self.ignore_defence, "area_attack.ignore_defence")
         _check_int(self.pick, "area_attack.pick", 0, 6, "R-ADD-87")
@@ -1458,12 +1460,9 @@ class CardDef:
                 any(
                     isinstance(
                         e,
-                        AttackBonusEffect
-                        | AfterAttackEffect
-                        | IgnoreCoverEffect
-                        | FollowUpEffect
-                        | AreaAttackEffect,
+                        AttackBonusEffect | AfterAttackEffect | IgnoreCoverEffect | FollowUpEffect,
                     )
+                    or (isinstance(e, AreaAttackEffect) and e.around != "wreck")
                     for e in inner
                 )
                 or (isinstance(effect, SpendTokensEffect) and effect.damage_per_token)

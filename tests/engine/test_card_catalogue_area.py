@@ -24,6 +24,7 @@ from battles.engine.battle.events import (
     CardPlayed,
     CardsDiscarded,
     CardsRecovered,
+    CasketDefeated,
     DamageAuraRaised,
     DamageTaken,
     DefenceRaised,
@@ -771,6 +772,43 @@ def _molten_armor() -> None:
 
 
 AREA_SCENARIOS[("equipment_items", "inferno-staff-molten-armor")] = _molten_armor
+
+
+def _staff_corpse_explosion() -> None:
+    """ "Target destroyed enemy explodes, deal 5 damage to all adjacent hexes": the
+    command's target is a defeated enemy within 3-8 hexes; the enemy and the ally beside
+    it are attacked, the enemy 3 hexes from it is not (R-ADD-89)."""
+    card = built("equipment_items", "staff-of-the-grave-corpse-explosion")
+    play = {"type": "play_card", "seat": 0, "card": f"{card.id}#1", "target": 1}
+    b = field(card, [((0, 0), 4), ((1, -1), 4), ((0, -3), 4)], [((-1, 0), 4)])
+    refused = b.refuse(play)  # seat 1 still fights
+    assert (refused.code, refused.rule) == ("not_a_wreck", "R-ADD-89")
+    arrange(b, CasketDefeated(1, "arranged", "R-DMG-9"))
+    # No command names a component: each attack rolls its own first (6: chassis, R-DMG-6).
+    plan = [(6, *faces) for faces in aimed(b, card, [(2, "2-9", 5), (4, "2-9", 5)])]
+    events = b.do({**play, "faces": list(plan[0])})
+    assert one(events, AttacksQueued).attacks == ((2, "2-9", 5), (4, "2-9", 5))
+    assert f"{card.id}#1" in b.seat(0).in_play  # until its last attack has ended
+    events += b.do({"type": "take_damage", "seat": 2, "hand": [], "deck": 5,
+                    "drawn": [FILLER] * 5, "faces": list(plan[1])})  # fmt: skip
+    events += b.do({"type": "take_damage", "seat": 4, "hand": [], "deck": 5,
+                    "drawn": [FILLER] * 5})  # fmt: skip
+    declared = of_type(events, AttackDeclared)
+    assert [(x.target, base(x), x.component) for x in declared] == [
+        (2, 5, "chassis"), (4, 5, "chassis"),
+    ]  # fmt: skip
+    assert f"{card.id}#1" in b.seat(0).discard and not b.seat(0).in_play
+    # Out of the printed range; nobody beside the wreck.
+    far = field(card, [((0, -6), 4)])
+    arrange(far, CasketDefeated(1, "arranged", "R-DMG-9"))
+    assert far.refuse({**play, "target": 1}).code == "out_of_range"
+    alone = field(card, [((0, 0), 4)])
+    arrange(alone, CasketDefeated(1, "arranged", "R-DMG-9"))
+    events = alone.do(play)
+    assert not of_type(events, AttacksQueued) and f"{card.id}#1" in alone.seat(0).discard
+
+
+AREA_SCENARIOS[("equipment_items", "staff-of-the-grave-corpse-explosion")] = _staff_corpse_explosion
 
 
 # --- R-ADD-82, R-ADD-83 ------------------------------------------------------------------------

@@ -1513,18 +1513,65 @@ def _play_card(tx: _Tx, c: CasketState, command: PlayCard) -> None:
     tx.emit(
         ev.CardPlayed(seat, instance, card.sp_cost, card.manual, card.text if card.manual else "")
     )
+    target = command.target
+    wreck = next(
+        (e for e in card.effects if isinstance(e, AreaAttackEffect) and e.around == "wreck"), None
+    )
+    if wreck is not None:  # R-ADD-89: the command's target is the wreck, not an effect's
+        _queue_wreck(tx, seat, instance, card, wreck, target)
+        target = None
     _card_effects(
         tx,
         seat,
         card,
-        command.target,
+        target,
         command.path,
         command.facing,
         command.discard,
         spend=command.spend,
     )
-    if not card.passive:  # R-ADD-68: a passive stays in play
+    # R-ADD-68: a passive stays in play; R-ADD-89: a card with attacks to make stays until
+    # its last one has ended.
+    if not card.passive and not any(f.card == instance for f in tx.state.follow_ups):
         tx.emit(ev.CardResolved(seat, instance))
+
+
+def _queue_wreck(
+    tx: _Tx, seat: int, instance: str, card: CardDef, effect: AreaAttackEffect, target: int | None
+) -> None:
+    """R-ADD-89: every casket within the area around a destroyed enemy (the command's
+    `target`, within the card's printed range, distance only) is attacked as R-ADD-84 says."""
+    c = tx.seat(seat)
+    if target is None or not 0 <= target < len(tx.state.seats) or target == seat:
+        raise RuleViolation(
+            "target_required", f"{card.name} needs a destroyed enemy as 'target'", "R-ADD-89"
+        )
+    w = tx.seat(target)
+    if w.side == c.side or not w.defeated:
+        raise RuleViolation(
+            "not_a_wreck", f"seat {target} is not a destroyed enemy on the board", "R-ADD-89"
+        )
+    printed = card.range
+    distance = c.at.distance(w.at)
+    if printed is None or not printed.contains(distance):
+        raise RuleViolation(
+            "out_of_range",
+            f"{card.name} reaches {printed.text if printed else 'no one'}; seat {target} is "
+            f"{distance} hexes away",
+            "R-RNG-2",
+        )
+    reach = effect.reach(printed).text
+    caught = [
+        x.seat
+        for x in tx.state.seats
+        if x.in_battle
+        and x.seat != seat
+        and x.at.distance(w.at) <= effect.within
+        and (effect.allies or x.side != c.side)
+    ]
+    if caught:
+        attacks = tuple((x, reach, effect.damage) for x in caught)
+        tx.emit(ev.AttacksQueued(seat, instance, attacks, None, None, "R-ADD-89"))
 
 
 def _triggers(tx: _Tx, seat: int, on: str, times: int = 1, about: int | None = None) -> None:

@@ -22,6 +22,7 @@ from typing import Any
 
 from ..arcs import rotation_cost
 from ..cards import (
+    AreaAttackEffect,
     AttackEffect,
     CardDef,
     DiscardEffect,
@@ -252,6 +253,8 @@ def _card_bodies(state: BattleState, c: CasketState, instance: str) -> Iterator[
                 grown.append({**v, "discard": others[: effect.n]})
             elif isinstance(effect, StatusEffect) and effect.target == "target":
                 grown += [{**v, "target": x.seat} for x in state.seats if x.seat != c.seat]
+            elif isinstance(effect, AreaAttackEffect) and effect.around == "wreck":
+                grown += [{**v, "target": x.seat} for x in state.seats if x.defeated]
             elif isinstance(effect, HinderEffect):  # R-ADD-65: an enemy within range
                 grown += [{**v, "target": x.seat} for x in state.seats if x.side != c.side]
             else:
