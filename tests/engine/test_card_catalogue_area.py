@@ -38,6 +38,7 @@ from battles.engine.battle.events import (
     TokensChanged,
     TurnStarted,
 )
+from battles.engine.battle.legal import legal_actions
 from battles.engine.battle.snapshot import state_from_dict, state_to_dict
 from battles.engine.board import parse_board
 from battles.engine.cards import (
@@ -71,7 +72,6 @@ ROUND: dict[str, tuple[tuple[int, int], int]] = {
     "NW": ((-1, 3), 3),
 }
 HIT = (3, 3)
-AURA_WAIVES = ("out_of_arc", "no_line_of_sight")
 MISS = (1, 1)
 
 
@@ -494,20 +494,18 @@ AREA_SCENARIOS.update({
 
 
 def aimed(
-    b: Battle, card: CardDef, expected: Sequence[tuple[int, str, int]], *, aura: bool = False
+    b: Battle, card: CardDef, expected: Sequence[tuple[int, str, int]]
 ) -> list[tuple[int, ...]]:
     """Faces that hit with each expected attack (seat, reach, printed damage): two attack
     faces adding up to its target number as the rules compute it now (R-HIT-1, R-HIT-4),
-    then a BLOOD defence face per point of the damage that grade deals. With `aura`, line
-    of sight and arc refusals do not count (R-ADD-85)."""
+    then a BLOOD defence face per point of the damage that grade deals."""
     plan: list[tuple[int, ...]] = []
     for target, reach_text, damage in expected:
         answer = attack_answer(
             b.state, 0, card, target, AttackEffect(parse_range(reach_text), damage)
         )
         n = answer.target_number
-        waived = aura and answer.refusal is not None and answer.refusal.code in AURA_WAIVES
-        assert answer.possible or waived, (target, answer.refusal)
+        assert answer.possible, (target, answer.refusal)
         assert n is not None and n <= 9
         first = min(5, n - 1)
         roll = attack_result((first, n - first), n, answer.dice)
@@ -682,18 +680,25 @@ def _earthquake() -> None:
         "hexes": [{"q": 1, "r": 2, "terrain": "wall"}],
     }
     b.state = replace(b.state, board=parse_board(walls))
-    plain = attack_answer(b.state, 0, card, 3, AttackEffect(parse_range("1-2"), 4))
-    assert plain.refusal is not None and plain.refusal.code in AURA_WAIVES
+    # Any other card would be refused both: one is behind the caster, one behind the wall.
+    reach = AttackEffect(parse_range("1-2"), 4)
+    plain = CardDef(id="plain", name="Plain", kind="other", sp_cost=0, range=reach.range,
+                    damage=4, effects=(reach,), automated=True)  # fmt: skip
+    refusals = [attack_answer(b.state, 0, plain, n).refusal for n in (2, 3)]
+    assert [r.code if r else None for r in refusals] == ["out_of_arc", "no_line_of_sight"]
     expected = [(1, "2", 4), (2, "1-2", 4), (3, "1-2", 4)]
-    events = strike(b, card, 1, aimed(b, card, expected, aura=True))
+    events = strike(b, card, 1, aimed(b, card, expected))
     assert [(x.target, base(x)) for x in of_type(events, AttackDeclared)] == [
         (1, 4), (2, 4), (3, 4),
     ]  # fmt: skip
     assert all(e.made for e in of_type(events, FollowUpTaken))
     assert "earthquake#1" in b.seat(0).discard
-    # The first target may be behind the caster too.
+    # The first target may be behind the caster too, and legal actions offer it.
     b = field(card, [((0, 5), 1)])
-    events = strike(b, card, 1, aimed(b, card, [(1, "2", 4)], aura=True))
+    assert {"type": "attack", "seat": 0, "card": "earthquake#1", "target": 1} in [
+        a.body for a in legal_actions(b.state)
+    ]
+    events = strike(b, card, 1, aimed(b, card, [(1, "2", 4)]))
     assert [x.target for x in of_type(events, AttackDeclared)] == [1]
 
 
@@ -1004,8 +1009,6 @@ def test_the_vocabulary_round_trips() -> None:
 def test_legal_actions_offer_the_further_targets() -> None:
     """R-ADD-80: besides the plain attack, a body naming the other enemies in reach in
     `also`; every body listed is one `decide` accepts."""
-    from battles.engine.battle.legal import legal_actions
-
     card = built("equipment", "volley")
     b = field(card, [*line(2), ((0, -4), 4)])  # three enemies 2 hexes away, one 7 away
     bodies = [a.body for a in legal_actions(b.state) if a.body["type"] == "attack"]

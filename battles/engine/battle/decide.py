@@ -488,7 +488,7 @@ def _start_turn(tx: _Tx, seat: int) -> None:
     scheduled = tx.seat(seat).damage_next_turn  # TurnStarted clears it too
     # R-ADD-88: the enemies' damage auras this casket stands in as its turn starts, taken
     # with R-ADD-73's scheduled damage.
-    aura = _aura_damage(tx, seat)
+    aura_damage = _aura_damage(tx, seat)
     tx.emit(ev.TurnStarted(seat))
     c = tx.seat(seat)
     lines = _sp_lines(c)
@@ -499,7 +499,7 @@ def _start_turn(tx: _Tx, seat: int) -> None:
     c = tx.seat(seat)
     heat = c.heat
     if heat < STRAIN_HEAT:
-        _scheduled_damage(tx, seat, scheduled, aura)
+        _scheduled_damage(tx, seat, scheduled, aura_damage)
         return
     roll = None if heat >= 10 else tx.dice.d6(1, purpose="the strain roll", rule="R-TRN-4")[0]
     result = strain_result(roll, heat)
@@ -514,16 +514,16 @@ def _start_turn(tx: _Tx, seat: int) -> None:
         reason = "strain: system damage (R-TRN-4)"
         if scheduled:
             reason += " and damage scheduled by a card (R-ADD-73)"
-        if aura:
+        if aura_damage:
             reason += " and an enemy's damage aura (R-ADD-88)"
-        _inflict(tx, seat, result.damage + scheduled + aura, None, reason)
+        _inflict(tx, seat, result.damage + scheduled + aura_damage, None, reason)
         return
     elif result.critical_failure:
         face = tx.dice.d6(1, purpose="the malfunction component roll", rule="R-TRN-4")[0]
         _component_damage(
             tx, seat, component_for_roll(face), 1, "strain: critical failure", "R-TRN-4"
         )
-    _scheduled_damage(tx, seat, scheduled, aura)
+    _scheduled_damage(tx, seat, scheduled, aura_damage)
 
 
 def _aura_damage(tx: _Tx, seat: int) -> int:
@@ -1046,7 +1046,8 @@ def attack_answer(
     effect: AttackEffect | None = None,
 ) -> ToHit:
     """The rules engine's to-hit answer for `seat` attacking `target` with `card` (R-HIT-1);
-    `effect` is one of the card's further attacks (R-ADD-80), else its first."""
+    `effect` is one of the card's further attacks (R-ADD-80), else its first. An aura
+    card's attacks are not refused for line of sight or arc (R-ADD-85)."""
     a = state.seats[seat]
     d = state.seats[target]
     effect = effect if effect is not None else card.attack
@@ -1054,7 +1055,7 @@ def attack_answer(
     others = [c.at for c in state.seats if c.seat not in (seat, target) and c.in_battle]
     enemies = state.enemy_hexes(a)
     to_hit_lines, damage_lines = _attack_lines(a)
-    return to_hit(
+    answer = to_hit(
         state.board,
         Attacker(
             a.at,
@@ -1078,6 +1079,7 @@ def attack_answer(
         extra_to_hit=to_hit_lines,
         extra_damage=damage_lines,
     )
+    return _aura(card, answer)
 
 
 def _check_turn(tx: _Tx, command: Command) -> CasketState:
@@ -1230,7 +1232,7 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
         raise RuleViolation("target_withdrawn", f"seat {d.seat} has withdrawn", "R-TRN-9")
     if d.side == c.side:
         raise RuleViolation("not_an_enemy", f"seat {d.seat} is on your side", "R-TRN-8")
-    answer = _aura(card, attack_answer(tx.state, seat, card, command.target))
+    answer = attack_answer(tx.state, seat, card, command.target)
     if not answer.possible:
         refusal = answer.refusal
         assert refusal is not None
@@ -1252,7 +1254,7 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
         for source, bonus in passive:
             if _holds(tx, seat, bonus.condition, command.target):
                 tx.emit(ev.BuffGained(seat, bonus.damage, bonus.to_hit, 0, 0, source.id))
-        answer = _aura(card, attack_answer(tx.state, seat, card, command.target))
+        answer = attack_answer(tx.state, seat, card, command.target)
         if not answer.possible:
             refusal = answer.refusal
             assert refusal is not None
@@ -1390,7 +1392,6 @@ def _queue_follow_ups(tx: _Tx, seat: int, instance: str, card: CardDef, command:
                 command.component,
                 after_kill,
                 "R-ADD-80",
-                aura=_is_aura(card),
                 ignore_defence=any(
                     isinstance(e, AreaAttackEffect) and e.ignore_defence for e in card.effects
                 ),
@@ -1479,7 +1480,6 @@ def _follow_up(tx: _Tx) -> None:
     else:
         effect = AttackEffect(parse_range(f.range), f.damage)
         answer = attack_answer(tx.state, f.attacker, card, f.target, effect)
-        answer = _aura(card, answer) if f.aura else answer
         if not answer.possible:
             assert answer.refusal is not None
             reason = f"{answer.refusal.message} ({answer.refusal.rule})"

@@ -631,7 +631,6 @@ class AttacksQueued(Event):
     component: str | None
     after_kill: int | None
     rule: str
-    aura: bool = False  # R-RNG-3, R-ADD-85: the attacks ignore line of sight and facing
     ignore_defence: bool = False  # R-ADD-60: the area's attacks cancel every block
 
 

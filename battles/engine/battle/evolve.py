@@ -395,7 +395,7 @@ def _attack_ended(s: BattleState, e: ev.AttackEnded) -> BattleState:
 
 def _attacks_queued(s: BattleState, e: ev.AttacksQueued) -> BattleState:
     queued = tuple(
-        FollowUp(e.attacker, e.card, t, r, d, e.component, e.after_kill, e.aura, e.ignore_defence)
+        FollowUp(e.attacker, e.card, t, r, d, e.component, e.after_kill, e.ignore_defence)
         for t, r, d in e.attacks
     )
     return replace(s, follow_ups=(*s.follow_ups, *queued))

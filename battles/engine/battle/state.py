@@ -264,7 +264,6 @@ class FollowUp:
     damage: int
     component: str | None = None
     after_kill: int | None = None
-    aura: bool = False  # R-RNG-3, R-ADD-85: no line of sight, any direction
     ignore_defence: bool = False  # "Armor-Piercing": every block cancelled (R-ADD-60)
 
     def as_dict(self) -> dict[str, Any]:
@@ -276,7 +275,6 @@ class FollowUp:
             "damage": self.damage,
             "component": self.component,
             "after_kill": self.after_kill,
-            "aura": self.aura,
             "ignore_defence": self.ignore_defence,
         }
 
