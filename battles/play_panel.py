@@ -100,7 +100,8 @@ def label(body: Mapping[str, Any], state: BattleState, names: Names) -> str:
         case "attack":
             card = card_label(names.cards, body["card"])
             target = names.casket(body["target"])
-            return f"{card['name']} at {target}" + _spend_words(body) + _pay_words(body)
+            also = "".join(f", then {names.casket(x)}" for x in body.get("also", ()))
+            return f"{card['name']} at {target}{also}" + _spend_words(body) + _pay_words(body)
         case "play_card":
             card = card_label(names.cards, body["card"])
             extra = []

@@ -376,6 +376,36 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 t(f" = {p['total']}"),
                 *_rule("R-ADD-67"),
             )
+        case "DamageAuraRaised":
+            return (
+                t(
+                    f"Until its next turn, each enemy within {p['within']} hex(es) of {who} "
+                    f"takes {p['amount']} damage as its turn starts"
+                ),
+                *_reason_rule(p.get("source"), "R-ADD-88"),
+            )
+        case "AttacksQueued":
+            targets = ", ".join(names.casket(a[0]) for a in p["attacks"])
+            return (
+                t(f"{names.casket(p['attacker'])}'s "),
+                names.card(p["card"]),
+                t(f" attacks again after this attack: {targets}"),
+                *_rule(p.get("rule")),
+            )
+        case "FollowUpTaken":
+            if p["made"]:
+                return (
+                    t(f"{names.casket(p['attacker'])}'s "),
+                    names.card(p["card"]),
+                    t(f" attacks {names.casket(p['target'])} again"),
+                    *_rule(p.get("rule")),
+                )
+            return (
+                t(f"{names.casket(p['attacker'])}'s "),
+                names.card(p["card"]),
+                t(f" does not attack {names.casket(p['target'])}: {p['reason']}"),
+                *_rule(p.get("rule")),
+            )
         case "CardsShuffledIn":
             return (
                 t(f"{who} shuffles "),

@@ -538,7 +538,15 @@ class SpendTokensEffect:
                 "spend_tokens", "spending buys nothing: give then or damage_per_token", "R-ADD-61"
             )
         for i, e in enumerate(self.then):
-            if isinstance(e, AttackEffect | SpendTokensEffect | MoveEffect | RotateEffect):
+            if isinstance(
+                e,
+                AttackEffect
+                | SpendTokensEffect
+                | MoveEffect
+                | RotateEffect
+                | FollowUpEffect
+                | AreaAttackEffect,
+            ):
                 raise InvalidInput(
                     f"spend_tokens.then[{i}]",
                     f"{e.kind} cannot be bought with tokens (it needs the command's own fields)",
@@ -952,6 +960,225 @@ class RemoveFromGameEffect:
         return {"kind": self.kind}
 
 
+# --- several attacks and areas from one card (issue 17, area) --------------------------------
+
+FOLLOW_UP_TARGETS = ("any", "other", "same")
+
+
+@dataclass(frozen=True, slots=True)
+class FollowUpEffect:
+    """One more attack by the same card once its previous one has ended (R-ADD-80): at
+    `range` for `damage`, each a whole attack of its own (target number, roll, reactive
+    window, defence dice). Its target is the next seat the `attack` command names in
+    `also`: "any" enemy (the first attack's target when `also` names none: "attack
+    twice"), "other" (an enemy this card attacks no other time: "to 2 targets", made only
+    when named), "same" (the first attack's target, never named: "against same target").
+    `condition` (R-ADD-59) is read as the card is played; `on` "kill": made only when the
+    card's first attack has defeated its target ("if this kills the target, make another
+    attack"). `near`: the target stands within that many hexes of the first attack's
+    target ("arcs to 2 additional enemies within 2 hexes", R-ADD-84).
+
+    >>> FollowUpEffect(parse_range("Melee"), 3, "other").as_dict()
+    {'kind': 'follow_up', 'range': 'Melee', 'damage': 3, 'target': 'other'}
+    >>> FollowUpEffect(parse_range("Melee"), 3, "next")
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: follow_up.target: 'next' is not one of: any, other, same
+    """
+
+    kind: ClassVar[str] = "follow_up"
+    range: WeaponRange
+    damage: int
+    target: Literal["any", "other", "same"] = "any"
+    condition: Condition | None = None
+    on: Literal["end", "kill"] = "end"
+    near: int = 0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.range, WeaponRange) or self.range.low < 1:
+            raise InvalidInput(
+                "follow_up.range", "must be a range reaching distance 1 or more", "R-RNG-2"
+            )
+        _check_int(self.damage, "follow_up.damage", 0, MAX_DAMAGE, "R-DMG-1")
+        _check_choice(self.target, "follow_up.target", FOLLOW_UP_TARGETS)
+        if self.condition is not None and not isinstance(self.condition, Condition):
+            raise InvalidInput("follow_up.condition", "must be a condition", "R-ADD-59")
+        _check_choice(self.on, "follow_up.on", ("end", "kill"))
+        if self.on == "kill" and self.target == "same":
+            raise InvalidInput(
+                "follow_up.on", "a defeated target cannot be attacked again", "R-ADD-80"
+            )
+        _check_int(self.near, "follow_up.near", 0, MAX_HEXES, "R-ADD-84")
+        if self.near and self.target != "other":
+            raise InvalidInput(
+                "follow_up.near", "only another target is near the first", "R-ADD-84"
+            )
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "kind": self.kind,
+            "range": self.range.text,
+            "damage": self.damage,
+            "target": self.target,
+        }
+        if self.condition is not None:
+            out["condition"] = self.condition.as_dict()
+        if self.on != "end":
+            out["on"] = self.on
+        if self.near:
+            out["near"] = self.near
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class AreaAttackEffect:
+    """ "N damage to all adjacent enemies", "to all enemies within 2 hexes": after the
+    card's own attack, every other casket within `within` hexes of the attacker as the
+    card is played is attacked for `damage`, each a whole attack of its own, in seat
+    order (R-ADD-81). Enemies only, unless `allies` ("to ALL adjacent hexes": friendly
+    fire, the attacker never included). `around` "target": the area is around the first
+    attack's target instead, a blast (R-ADD-84); "wreck": around a destroyed enemy the
+    command's `target` names, within the card's printed range, on a card without an attack
+    of its own ("Target destroyed enemy explodes", R-ADD-89). `aura`: around the attacker, every attack
+    of the card ignores line of sight and facing (R-RNG-3, R-ADD-85). `ignore_defence`:
+    its attacks cancel every block, "Armor-Piercing" (R-ADD-60). `pick`: only that many of
+    the caught caskets, drawn at random ("2 random enemies within 3 hexes", R-ADD-87).
+
+    >>> AreaAttackEffect(2).as_dict()
+    {'kind': 'area_attack', 'damage': 2, 'within': 1}
+    >>> AreaAttackEffect(2, within=0)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: area_attack.within: must be an integer from 1 to 20, got 0 (R-ADD-81)
+    """
+
+    kind: ClassVar[str] = "area_attack"
+    damage: int
+    within: int = 1
+    allies: bool = False
+    around: Literal["self", "target", "wreck"] = "self"
+    aura: bool = False
+    ignore_defence: bool = False
+    pick: int = 0
+
+    def __post_init__(self) -> None:
+        _check_int(self.damage, "area_attack.damage", 0, MAX_DAMAGE, "R-DMG-1")
+        _check_int(self.within, "area_attack.within", 1, MAX_HEXES, "R-ADD-81")
+        _check_bool(self.allies, "area_attack.allies")
+        _check_choice(self.around, "area_attack.around", ("self", "target", "wreck"))
+        _check_bool(self.aura, "area_attack.aura")
+        _check_bool(self.ignore_defence, "area_attack.ignore_defence")
+        _check_int(self.pick, "area_attack.pick", 0, 6, "R-ADD-87")
+        if self.aura and self.around != "self":
+            raise InvalidInput("area_attack.aura", "an aura is around the attacker", "R-RNG-3")
+
+    def reach(self, first: WeaponRange) -> WeaponRange:
+        """The range its attacks are made at: around the attacker, Melee when adjacent
+        (R-RNG-2) or 1 to `within`; around the target of an attack at `first`, every
+        distance a casket within `within` of that target can be at (R-ADD-84).
+
+        >>> AreaAttackEffect(4, within=2).reach(parse_range("Melee")).text
+        '1-2'
+        >>> AreaAttackEffect(2, around="target").reach(parse_range("3-6")).text
+        '2-7'
+        """
+        if self.around == "self":
+            return parse_range("Melee" if self.within == 1 else f"1-{self.within}")
+        low, high = max(1, first.low - self.within), first.high + self.within
+        return parse_range(f"{low}-{high}")
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "damage": self.damage, "within": self.within}
+        if self.allies:
+            out["allies"] = True
+        if self.around != "self":
+            out["around"] = self.around
+        if self.aura:
+            out["aura"] = True
+        if self.ignore_defence:
+            out["ignore_defence"] = True
+        if self.pick:
+            out["pick"] = self.pick
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveTaintRolledEffect:
+    """ "Remove 1d3 Taint from yourself. Recover 1 card from discard pile per Taint
+    removed": `d3` × 1d3 (R-ADD-67's d6 halved) off the own pilot's Taint, never below 0,
+    then `recover_per` cards recovered (R-ADD-62) per point actually removed (R-ADD-82).
+
+    >>> RemoveTaintRolledEffect(1, recover_per=1).as_dict()
+    {'kind': 'remove_taint_rolled', 'd3': 1, 'recover_per': 1}
+    """
+
+    kind: ClassVar[str] = "remove_taint_rolled"
+    d3: int
+    recover_per: int = 0
+
+    def __post_init__(self) -> None:
+        _check_int(self.d3, "remove_taint_rolled.d3", 1, 6, "R-ADD-67")
+        _check_int(self.recover_per, "remove_taint_rolled.recover_per", 0, 3, "R-ADD-82")
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "d3": self.d3}
+        if self.recover_per:
+            out["recover_per"] = self.recover_per
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class AreaHinderEffect:
+    """ "All enemies in cone have −1 to their next attack roll": every enemy in the battle
+    within `within` hexes of the caster, in its front cone when `cone` (the hexes whose
+    direction lies in the caster's front 60° sector, its edges included, R-ARC-1), gets
+    +`to_hit` on the target number of its next attack (R-HIT-1, R-ADD-65). No line of
+    sight is needed, as for an aura (R-RNG-3, R-ADD-86).
+
+    >>> AreaHinderEffect(1, 3, cone=True).as_dict()
+    {'kind': 'area_hinder', 'to_hit': 1, 'within': 3, 'cone': True}
+    """
+
+    kind: ClassVar[str] = "area_hinder"
+    to_hit: int
+    within: int
+    cone: bool = False
+
+    def __post_init__(self) -> None:
+        _check_int(self.to_hit, "area_hinder.to_hit", 1, MAX_TO_HIT, "R-HIT-1")
+        _check_int(self.within, "area_hinder.within", 1, MAX_HEXES, "R-ADD-86")
+        _check_bool(self.cone, "area_hinder.cone")
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "to_hit": self.to_hit, "within": self.within}
+        if self.cone:
+            out["cone"] = True
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class DamageAuraEffect:
+    """ "Adjacent enemies take 1 damage at start of their turn" beside "+2 Defense until
+    next turn": until the start of the owner's next turn, each enemy casket within
+    `within` hexes of it when its own turn starts takes `amount` damage without an attack
+    (R-ADD-73's way, R-ADD-88).
+
+    >>> DamageAuraEffect(1).as_dict()
+    {'kind': 'damage_aura', 'amount': 1, 'within': 1}
+    """
+
+    kind: ClassVar[str] = "damage_aura"
+    amount: int
+    within: int = 1
+
+    def __post_init__(self) -> None:
+        _check_int(self.amount, "damage_aura.amount", 1, MAX_DAMAGE, "R-ADD-88")
+        _check_int(self.within, "damage_aura.within", 1, MAX_HEXES, "R-ADD-88")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "amount": self.amount, "within": self.within}
+
+
 TRIGGERS = ("start_of_turn", "end_of_turn", "casket_destroyed", "component_damaged", "attack")
 
 
@@ -1263,6 +1490,12 @@ Effect = (
     | NoAttacksEffect
     | TargetDiscardsEffect
     | LowerDefenceEffect
+    # issue 17, area
+    | FollowUpEffect
+    | AreaAttackEffect
+    | RemoveTaintRolledEffect
+    | AreaHinderEffect
+    | DamageAuraEffect
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -1311,6 +1544,12 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             NoAttacksEffect,
             TargetDiscardsEffect,
             LowerDefenceEffect,
+            # issue 17, area
+            FollowUpEffect,
+            AreaAttackEffect,
+            RemoveTaintRolledEffect,
+            AreaHinderEffect,
+            DamageAuraEffect,
         )
     }
 )
@@ -1325,10 +1564,10 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     Traceback (most recent call last):
     ...
     battles.engine.errors.InvalidInput: card.effects[1].hexes: must be an integer from 1 to 20, got 0 (R-TRN-5)
-    >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
+    >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, root, bleed, ongoing_damage, move_cost, draw_penalty, no_attacks, target_discards, lower_defence
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, ...
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")
@@ -1446,7 +1685,11 @@ class CardDef:
                 )
             attack_only = (
                 any(
-                    isinstance(e, AttackBonusEffect | AfterAttackEffect | IgnoreCoverEffect)
+                    isinstance(
+                        e,
+                        AttackBonusEffect | AfterAttackEffect | IgnoreCoverEffect | FollowUpEffect,
+                    )
+                    or (isinstance(e, AreaAttackEffect) and e.around != "wreck")
                     for e in inner
                 )
                 or (isinstance(effect, SpendTokensEffect) and effect.damage_per_token)

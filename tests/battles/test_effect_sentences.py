@@ -67,6 +67,35 @@ PAYLOADS: dict[str, tuple[dict[str, Any], str]] = {
         {"seat": 0, "faces": [5], "total": 3, "source": "breathe-the-core"},
         "Penitent Scout rolls for breathe-the-core: [5] = 3 (R-ADD-67)",
     ),
+    # issue 17, area
+    "AttacksQueued": (
+        {
+            "attacker": 0,
+            "card": "twin-cuts#1",
+            "attacks": [[1, "Melee", 3]],
+            "component": None,
+            "after_kill": None,
+            "rule": "R-ADD-80",
+        },
+        "Penitent Scout's twin-cuts#1 attacks again after this attack: Bastion Heavy (R-ADD-80)",
+    ),
+    "DamageAuraRaised": (
+        {"seat": 0, "amount": 1, "within": 1, "source": "inferno-staff-molten-armor"},
+        "Until its next turn, each enemy within 1 hex(es) of Penitent Scout takes 1 damage as "
+        "its turn starts (inferno-staff-molten-armor, R-ADD-88)",
+    ),
+    "FollowUpTaken": (
+        {
+            "attacker": 0,
+            "card": "twin-cuts#1",
+            "target": 1,
+            "made": False,
+            "reason": "seat 1 is out of the battle",
+            "rule": "R-ADD-80",
+        },
+        "Penitent Scout's twin-cuts#1 does not attack Bastion Heavy: seat 1 is out of the battle "
+        "(R-ADD-80)",
+    ),
 }
 
 
@@ -109,4 +138,20 @@ def test_losing_all_sp_reads_as_no_sp() -> None:
     payload = {"seat": 1, "amount": 99, "source": "winter-s-heart-staff-absolute-zero"}
     assert plain(describe("SpPenaltyImposed", payload, NAMES)) == (
         "Bastion Heavy will have no SP next turn (winter-s-heart-staff-absolute-zero, R-ADD-65)"
+    )
+
+
+def test_an_attack_naming_further_targets_names_them() -> None:
+    """R-ADD-80: the play panel reads `also` as the attacks that follow."""
+    from battles.engine.battle.decide import create
+    from battles.engine.battle.evolve import replay
+    from battles.engine.demo import demo_setup
+    from battles.play_panel import label
+
+    s = replay(create("b", demo_setup(seed=1)))
+    names = Names.of(s)
+    card = next(iter(s.cards))
+    body = {"type": "attack", "seat": 0, "card": f"{card}#1", "target": 1}
+    assert label({**body, "also": [1]}, s, names) == label(body, s, names).replace(
+        f"at {names.casket(1)}", f"at {names.casket(1)}, then {names.casket(1)}"
     )

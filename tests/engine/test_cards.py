@@ -23,6 +23,8 @@ from battles.engine.cards import (
     DAMAGE_CARD,
     EFFECT_TYPES,
     AfterAttackEffect,
+    AreaAttackEffect,
+    AreaHinderEffect,
     AttackBonusEffect,
     AttackEffect,
     BleedEffect,
@@ -30,6 +32,7 @@ from battles.engine.cards import (
     CardDef,
     Condition,
     CounterEffect,
+    DamageAuraEffect,
     DamageNextTurnEffect,
     DeckProblem,
     DefenceEffect,
@@ -40,6 +43,7 @@ from battles.engine.cards import (
     DrawEffect,
     DrawPenaltyEffect,
     Effect,
+    FollowUpEffect,
     GainTokensEffect,
     GrantMoveEffect,
     HeatEffect,
@@ -56,6 +60,7 @@ from battles.engine.cards import (
     ReduceIncomingEffect,
     RemoveFromGameEffect,
     RemoveHeatRolledEffect,
+    RemoveTaintRolledEffect,
     RollSufferingEffect,
     RootEffect,
     RotateEffect,
@@ -144,6 +149,14 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     TargetDiscardsEffect(1, "target"),
     LowerDefenceEffect(1),
     SpPenaltyEffect("all"),
+    # issue 17, area
+    FollowUpEffect(parse_range("Melee"), 3, "other"),
+    FollowUpEffect(parse_range("4"), 2, condition=Condition("own_heat_at_least", 2), on="kill"),
+    AreaAttackEffect(2),
+    AreaAttackEffect(4, within=2, allies=True),
+    RemoveTaintRolledEffect(1, recover_per=1),
+    AreaHinderEffect(1, 3, cone=True),
+    DamageAuraEffect(1),
 )
 
 
@@ -231,6 +244,12 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "no_attacks",
         "target_discards",
         "lower_defence",
+        # issue 17, area
+        "follow_up",
+        "area_attack",
+        "remove_taint_rolled",
+        "area_hinder",
+        "damage_aura",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

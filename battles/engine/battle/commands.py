@@ -96,6 +96,8 @@ class Attack(Command):
     target: int
     component: str | None = None
     spend: bool = False  # R-ADD-61
+    # issue 17, area: the targets of the card's further attacks, in order (R-ADD-80).
+    also: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,7 +235,7 @@ _FIELDS: Mapping[str, tuple[str, ...]] = {
     "rotate": ("facing", "pay"),
     "vent": ("pay",),
     "play_card": ("card", "target", "path", "facing", "discard", "pay", "spend"),
-    "attack": ("card", "target", "component", "pay", "spend"),
+    "attack": ("card", "target", "component", "pay", "spend", "also"),
     "pass": (),
     "play_reactive": ("card", "spend"),
     "no_reactive": (),
@@ -248,7 +250,9 @@ _FIELDS: Mapping[str, tuple[str, ...]] = {
     "end_battle": ("side", "reason"),
     "revert": ("command_id", "reason"),
 }
-_OPTIONAL = frozenset({"pay", "target", "path", "facing", "discard", "component", "spend", "free"})
+_OPTIONAL = frozenset(
+    {"pay", "target", "path", "facing", "discard", "component", "spend", "free", "also"}
+)
 
 
 def _int(body: Mapping[str, Any], key: str, low: int, high: int, rule: str | None = None) -> int:
@@ -271,6 +275,26 @@ def _strs(value: object, key: str, max_items: int = 60) -> tuple[str, ...]:
     for i, item in enumerate(value):
         if not isinstance(item, str) or not item or len(item) > 120:
             raise InvalidInput(f"{key}[{i}]", "must be a card id")
+    return tuple(value)
+
+
+def _seats(value: object, key: str) -> tuple[int, ...]:
+    """Seat numbers: the further targets of a card's attacks (R-ADD-80).
+
+    >>> _seats([2, 1], "also")
+    (2, 1)
+    >>> _seats([8], "also")
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: also[0]: must be a seat number from 0 to 7, got 8 (R-ADD-80)
+    """
+    if not isinstance(value, list) or len(value) > 7:
+        raise InvalidInput(key, "must be a list of at most 7 seat numbers", "R-ADD-80")
+    for i, item in enumerate(value):
+        if isinstance(item, bool) or not isinstance(item, int) or not 0 <= item <= 7:
+            raise InvalidInput(
+                f"{key}[{i}]", f"must be a seat number from 0 to 7, got {item!r}", "R-ADD-80"
+            )
     return tuple(value)
 
 
@@ -372,6 +396,8 @@ def parse_command(body: object) -> Command:
                 "component", f"must be one of {', '.join(COMPONENTS)} or null", "R-DMG-6"
             )
         args["component"] = component
+        if body.get("also") is not None:
+            args["also"] = _seats(body["also"], "also")
     elif name == "take_damage":
         args["hand"] = _strs(body["hand"], "hand")
         args["deck"] = _int(body, "deck", 0, 200, "R-DMG-6")

@@ -17,11 +17,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
-from ..arcs import rotation_cost, rotation_steps
+from ..arcs import candidate_sides, rotation_cost, rotation_steps
 from ..cards import (
     MAX_SEEDS,
     SP_ALL,
     AfterAttackEffect,
+    AreaAttackEffect,
+    AreaHinderEffect,
     AttackBonusEffect,
     AttackEffect,
     BleedEffect,
@@ -29,6 +31,7 @@ from ..cards import (
     CardDef,
     Condition,
     CounterEffect,
+    DamageAuraEffect,
     DamageNextTurnEffect,
     DefenceEffect,
     DetonateSeedsEffect,
@@ -38,6 +41,7 @@ from ..cards import (
     DrawEffect,
     DrawPenaltyEffect,
     Effect,
+    FollowUpEffect,
     GainTokensEffect,
     GrantMoveEffect,
     HeatEffect,
@@ -54,6 +58,7 @@ from ..cards import (
     ReduceIncomingEffect,
     RemoveFromGameEffect,
     RemoveHeatRolledEffect,
+    RemoveTaintRolledEffect,
     RollSufferingEffect,
     RootEffect,
     RotateEffect,
@@ -72,6 +77,7 @@ from ..dice import (
     attack_result,
     component_for_roll,
     defence_result,
+    odds,
     strain_result,
 )
 from ..errors import RuleViolation
@@ -79,12 +85,15 @@ from ..movement import validate_path
 from ..ruleset import ENGINE_VERSION
 from ..tohit import (
     ATTACKER_STATUSES,
+    MAX_DAMAGE,
+    MAX_REACHABLE_TARGET,
     TARGET_STATUSES,
     Attacker,
     Modifier,
     Target,
     ToHit,
     Weapon,
+    parse_range,
     to_hit,
 )
 from . import events as ev
@@ -134,6 +143,7 @@ from .state import (
     WOUND_DECK,
     BattleState,
     CasketState,
+    FollowUp,
     card_id,
 )
 
@@ -437,7 +447,9 @@ def _advance(tx: _Tx) -> None:
             _finish_turn(tx)
         elif s.phase == ACTION:
             active = s.active
-            if active is None:
+            if s.follow_ups and s.attack is None:
+                _follow_up(tx)  # R-ADD-80: the card's next attack, nobody decides it
+            elif active is None:
                 _end_round(tx)
             elif not tx.seat(active).in_battle and s.attack is None:
                 # A casket defeated (R-ADD-26) or withdrawn (R-TRN-9) in its own turn ends
@@ -487,6 +499,9 @@ def _start_turn(tx: _Tx, seat: int) -> None:
     # R-ADD-112: this turn's share of ongoing damage (TurnStarted moves the rest up).
     scheduled += before.ongoing_damage[0] if before.ongoing_damage else 0
     bled = False
+    # R-ADD-88: the enemies' damage auras this casket stands in as its turn starts, taken
+    # with R-ADD-73's scheduled damage.
+    aura_damage = _aura_damage(tx, seat)
     tx.emit(ev.TurnStarted(seat))
     c = tx.seat(seat)
     lines = _sp_lines(c)
@@ -501,7 +516,7 @@ def _start_turn(tx: _Tx, seat: int) -> None:
         bled = True
     heat = c.heat
     if heat < STRAIN_HEAT:
-        _scheduled_damage(tx, seat, scheduled, bled)
+        _scheduled_damage(tx, seat, scheduled, bled, aura_damage)
         return
     roll = None if heat >= 10 else tx.dice.d6(1, purpose="the strain roll", rule="R-TRN-4")[0]
     result = strain_result(roll, heat)
@@ -517,22 +532,42 @@ def _start_turn(tx: _Tx, seat: int) -> None:
         if scheduled:
             reason += " and damage scheduled by a card (R-ADD-73)"
             reason += " or Bleed (R-ADD-110)" if bled else ""
-        _inflict(tx, seat, result.damage + scheduled, None, reason)
+        if aura_damage:
+            reason += " and an enemy's damage aura (R-ADD-88)"
+        _inflict(tx, seat, result.damage + scheduled + aura_damage, None, reason)
         return
     elif result.critical_failure:
         face = tx.dice.d6(1, purpose="the malfunction component roll", rule="R-TRN-4")[0]
         _component_damage(
             tx, seat, component_for_roll(face), 1, "strain: critical failure", "R-TRN-4"
         )
-    _scheduled_damage(tx, seat, scheduled, bled)
+    _scheduled_damage(tx, seat, scheduled, bled, aura_damage)
 
 
-def _scheduled_damage(tx: _Tx, seat: int, amount: int, bled: bool) -> None:
+def _aura_damage(tx: _Tx, seat: int) -> int:
+    c = tx.seat(seat)
+    return sum(
+        x.damage_aura
+        for x in tx.state.seats
+        if x.damage_aura
+        and x.in_battle
+        and x.side != c.side
+        and x.at.distance(c.at) <= x.damage_aura_within
+    )
+
+
+def _scheduled_damage(tx: _Tx, seat: int, amount: int, bled: bool, aura: int) -> None:
     """R-ADD-73: poison or fire an enemy's card scheduled for the start of this turn, with
-    ongoing damage (R-ADD-112) and Bleed (R-ADD-110)."""
+    ongoing damage (R-ADD-112), Bleed (R-ADD-110) and R-ADD-88's aura damage: one discard."""
+    reasons = []
     if amount:
-        reason = "damage scheduled by a card (R-ADD-73)"
-        _inflict(tx, seat, amount, None, reason + (" or Bleed (R-ADD-110)" if bled else ""))
+        reasons.append(
+            "damage scheduled by a card (R-ADD-73)" + (" or Bleed (R-ADD-110)" if bled else "")
+        )
+    if aura:
+        reasons.append("an enemy's damage aura (R-ADD-88)")
+    if amount or aura:
+        _inflict(tx, seat, amount + aura, None, " and ".join(reasons))
 
 
 def _end_turn(tx: _Tx, seat: int) -> None:
@@ -1034,16 +1069,24 @@ def _attack_lines(c: CasketState) -> tuple[list[Modifier], list[Modifier]]:
     return to_hit_lines, damage_lines
 
 
-def attack_answer(state: BattleState, seat: int, card: CardDef, target: int) -> ToHit:
-    """The rules engine's to-hit answer for `seat` attacking `target` with `card` (R-HIT-1)."""
+def attack_answer(
+    state: BattleState,
+    seat: int,
+    card: CardDef,
+    target: int,
+    effect: AttackEffect | None = None,
+) -> ToHit:
+    """The rules engine's to-hit answer for `seat` attacking `target` with `card` (R-HIT-1);
+    `effect` is one of the card's further attacks (R-ADD-80), else its first. An aura
+    card's attacks are not refused for line of sight or arc (R-ADD-85)."""
     a = state.seats[seat]
     d = state.seats[target]
-    effect = card.attack
+    effect = effect if effect is not None else card.attack
     assert effect is not None
     others = [c.at for c in state.seats if c.seat not in (seat, target) and c.in_battle]
     enemies = state.enemy_hexes(a)
     to_hit_lines, damage_lines = _attack_lines(a)
-    return to_hit(
+    answer = to_hit(
         state.board,
         Attacker(
             a.at,
@@ -1067,6 +1110,7 @@ def attack_answer(state: BattleState, seat: int, card: CardDef, target: int) -> 
         extra_to_hit=to_hit_lines,
         extra_damage=damage_lines,
     )
+    return _aura(card, answer)
 
 
 def _check_turn(tx: _Tx, command: Command) -> CasketState:
@@ -1259,13 +1303,21 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
             refusal = answer.refusal
             assert refusal is not None
             raise refusal
-    assert answer.target_number is not None and answer.side is not None
-    assert answer.defense_modifier is not None
     _card_effects(
         tx, seat, card, None, (), None, (), skip_attack=True, attack_target=command.target
     )
+    _queue_follow_ups(tx, seat, instance, card, command)
+    _strike(tx, seat, instance, command.target, command.component, answer)
+
+
+def _strike(
+    tx: _Tx, seat: int, instance: str, target: int, named: str | None, answer: ToHit
+) -> None:
+    """One attack from its declaration to its end or its first prompt (R-HIT-*, R-DMG-*)."""
+    assert answer.target_number is not None and answer.side is not None
+    assert answer.defense_modifier is not None
     component_roll = None
-    component = command.component
+    component = named
     if component is None:
         component_roll = tx.dice.d6(1, purpose="the target component roll", rule="R-DMG-6")[0]
         component = component_for_roll(component_roll)
@@ -1275,7 +1327,7 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
     tx.emit(
         ev.AttackDeclared(
             attacker=seat,
-            target=command.target,
+            target=target,
             card=instance,
             component=component,
             component_roll=component_roll,
@@ -1286,8 +1338,8 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
             # what an enemy card took off it (R-ADD-119).
             defence_modifier=answer.defense_modifier
             - ignore
-            + tx.seat(command.target).defence_bonus
-            - tx.seat(command.target).defence_malus,
+            + tx.seat(target).defence_bonus
+            - tx.seat(target).defence_malus,
             reactive_allowed=bool(answer.reactive_allowed),
             shield_allowed=bool(answer.shield_cards_allowed),
             to_hit=answer.as_dict(),
@@ -1309,12 +1361,12 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
         return
     if roll.grade == "execution":
         # R-DMG-5: no dice, no reactive card, full damage from the deck, component destroyed.
-        if component not in tx.seat(command.target).destroyed:
-            _destroy(tx, command.target, component)
-        _take_damage(tx, command.target, (), damage, component)
+        if component not in tx.seat(target).destroyed:
+            _destroy(tx, target, component)
+        _take_damage(tx, target, (), damage, component)
         _end_attack(tx, "execution")
         return
-    defender = tx.seat(command.target)
+    defender = tx.seat(target)
     eligible = any(_reactive_ok(tx, tx.state.card(x)) for x in defender.hand)
     if eligible:
         _open_prompt(
@@ -1322,6 +1374,170 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
         )
     else:
         _roll_defence(tx)
+
+
+def _queue_follow_ups(tx: _Tx, seat: int, instance: str, card: CardDef, command: Attack) -> None:
+    """R-ADD-80, R-ADD-81: the attacks the card makes after its first, fixed as it is played:
+    each `follow_up` at the next seat `also` names (checked now, as any attack is), each
+    casket an `area_attack` catches. Conditions read the state now (R-ADD-59)."""
+    c = tx.seat(seat)
+    named = list(command.also)
+    attacked = {command.target}
+    attacks: list[tuple[int, str, int]] = []
+    after_kill: int | None = None
+    for effect in card.effects:
+        if isinstance(effect, FollowUpEffect):
+            if not _holds(tx, seat, effect.condition, command.target):
+                continue
+            if effect.on == "kill":
+                after_kill = command.target
+            if effect.target == "same":
+                target = command.target
+            elif named:
+                target = named.pop(0)
+                if effect.target == "other" and target in attacked:
+                    raise RuleViolation(
+                        "same_target_again",
+                        f"{card.name} attacks different targets: seat {target} is attacked already",
+                        "R-ADD-80",
+                    )
+                _check_follow_up_target(tx, seat, card, target, effect, command.target)
+            elif effect.target == "any" and effect.on == "end":
+                target = command.target  # "attack twice": the same target unless named
+            else:
+                continue  # "up to N targets": not named, not made
+            attacked.add(target)
+            attacks.append((target, effect.range.text, effect.damage))
+        elif isinstance(effect, AreaAttackEffect):
+            # R-ADD-84: a blast is around the first attack's target, not the attacker.
+            centre = c.at if effect.around == "self" else tx.seat(command.target).at
+            first = card.attack
+            assert first is not None
+            reach = effect.reach(first.range).text
+            caught = [
+                x.seat
+                for x in tx.state.seats
+                if x.in_battle
+                and x.seat not in (seat, command.target)
+                and x.at.distance(centre) <= effect.within
+                and (effect.allies or x.side != c.side)
+            ]
+            if effect.pick and len(caught) > effect.pick:
+                caught = _pick(tx, seat, card, caught, effect.pick)
+            attacks += [(x, reach, effect.damage) for x in caught]
+    if named:
+        raise RuleViolation(
+            "unused_argument",
+            f"{card.name} makes no further attack at seat {named[0]} ('also')",
+            "R-ADD-80",
+        )
+    if attacks:
+        tx.emit(
+            ev.AttacksQueued(
+                seat,
+                instance,
+                tuple(attacks),
+                command.component,
+                after_kill,
+                "R-ADD-80",
+                ignore_defence=any(
+                    isinstance(e, AreaAttackEffect) and e.ignore_defence for e in card.effects
+                ),
+            )
+        )
+
+
+def _pick(tx: _Tx, seat: int, card: CardDef, caught: list[int], n: int) -> list[int]:
+    """R-ADD-87: `n` of the caught seats at random, in seat order: each pick a d6 naming
+    the next seat of those left in seat order (1 the first), re-rolled above their count;
+    every face is in an EffectRolled."""
+    left = sorted(caught)
+    chosen: list[int] = []
+    faces: list[int] = []
+    while len(chosen) < n:
+        face = tx.dice.d6(1, purpose=f"{card.name}: a random target", rule="R-ADD-87")[0]
+        faces.append(face)
+        if face <= len(left):
+            chosen.append(left.pop(face - 1))
+    tx.emit(ev.EffectRolled(seat, tuple(faces), len(chosen), card.id))
+    return sorted(chosen)
+
+
+def _check_follow_up_target(
+    tx: _Tx, seat: int, card: CardDef, target: int, effect: FollowUpEffect, first: int
+) -> None:
+    if not 0 <= target < len(tx.state.seats) or target == seat:
+        raise RuleViolation("bad_target", "also: each target must be another seat", "R-ARC-1")
+    d = tx.seat(target)
+    if not d.in_battle or d.side == tx.seat(seat).side:
+        raise RuleViolation(
+            "not_an_enemy", f"also: seat {target} is not an enemy in the battle", "R-TRN-8"
+        )
+    away = d.at.distance(tx.seat(first).at)
+    if effect.near and away > effect.near:
+        raise RuleViolation(
+            "too_far_from_target",
+            f"also: seat {target} is {away} hexes from seat {first}; {card.name} reaches "
+            f"{effect.near} from its first target",
+            "R-ADD-84",
+        )
+    answer = attack_answer(tx.state, seat, card, target, AttackEffect(effect.range, effect.damage))
+    if not answer.possible:
+        refusal = answer.refusal
+        assert refusal is not None
+        raise RuleViolation(refusal.code, f"also: seat {target}: {refusal.message}", refusal.rule)
+
+
+def _is_aura(card: CardDef) -> bool:
+    return any(isinstance(e, AreaAttackEffect) and e.aura for e in card.effects)
+
+
+def _aura(card: CardDef, answer: ToHit) -> ToHit:
+    """R-RNG-3, R-ADD-85: an aura card's attacks ignore line of sight and the firing arc;
+    every other refusal (range, R-HIT-3) stands."""
+    if not _is_aura(card) or answer.possible or answer.refusal is None:
+        return answer
+    if answer.refusal.code not in ("out_of_arc", "no_line_of_sight"):
+        return answer
+    n = answer.target_number
+    assert n is not None
+    if n > MAX_REACHABLE_TARGET:
+        refusal = RuleViolation(
+            "impossible_target",
+            f"Target number {n}+ cannot be reached: two DEATH BLOWs total 10",
+            "R-HIT-3",
+        )
+        return replace(answer, refusal=refusal)
+    return replace(answer, possible=True, refusal=None, odds=odds(n, answer.dice))
+
+
+def _follow_up(tx: _Tx) -> None:
+    """The next queued attack of the card being played (R-ADD-80): made as any attack, with
+    its to-hit read now, or passed over when its target is gone or the rules refuse it."""
+    f: FollowUp = tx.state.follow_ups[0]
+    card = tx.state.card(f.card)
+    target = tx.seat(f.target)
+    reason = ""
+    answer = None
+    if not tx.seat(f.attacker).in_battle:
+        reason = f"seat {f.attacker} is out of the battle"
+    elif f.after_kill is not None and not tx.seat(f.after_kill).defeated:
+        reason = f"the first attack did not defeat seat {f.after_kill}"
+    elif not target.in_battle:
+        reason = f"seat {f.target} is out of the battle"
+    else:
+        effect = AttackEffect(parse_range(f.range), f.damage)
+        answer = attack_answer(tx.state, f.attacker, card, f.target, effect)
+        if not answer.possible:
+            assert answer.refusal is not None
+            reason = f"{answer.refusal.message} ({answer.refusal.rule})"
+    made = not reason
+    tx.emit(ev.FollowUpTaken(f.attacker, f.card, f.target, made, reason, "R-ADD-80"))
+    if made:
+        assert answer is not None
+        if f.ignore_defence:  # R-ADD-60: spent by this attack's declaration
+            tx.emit(ev.BuffGained(f.attacker, 0, 0, MAX_DAMAGE, 0, card.id))
+        _strike(tx, f.attacker, f.card, f.target, f.component, answer)
 
 
 def _play_card(tx: _Tx, c: CasketState, command: PlayCard) -> None:
@@ -1345,18 +1561,65 @@ def _play_card(tx: _Tx, c: CasketState, command: PlayCard) -> None:
     tx.emit(
         ev.CardPlayed(seat, instance, card.sp_cost, card.manual, card.text if card.manual else "")
     )
+    target = command.target
+    wreck = next(
+        (e for e in card.effects if isinstance(e, AreaAttackEffect) and e.around == "wreck"), None
+    )
+    if wreck is not None:  # R-ADD-89: the command's target is the wreck, not an effect's
+        _queue_wreck(tx, seat, instance, card, wreck, target)
+        target = None
     _card_effects(
         tx,
         seat,
         card,
-        command.target,
+        target,
         command.path,
         command.facing,
         command.discard,
         spend=command.spend,
     )
-    if not card.passive:  # R-ADD-68: a passive stays in play
+    # R-ADD-68: a passive stays in play; R-ADD-89: a card with attacks to make stays until
+    # its last one has ended.
+    if not card.passive and not any(f.card == instance for f in tx.state.follow_ups):
         tx.emit(ev.CardResolved(seat, instance))
+
+
+def _queue_wreck(
+    tx: _Tx, seat: int, instance: str, card: CardDef, effect: AreaAttackEffect, target: int | None
+) -> None:
+    """R-ADD-89: every casket within the area around a destroyed enemy (the command's
+    `target`, within the card's printed range, distance only) is attacked as R-ADD-84 says."""
+    c = tx.seat(seat)
+    if target is None or not 0 <= target < len(tx.state.seats) or target == seat:
+        raise RuleViolation(
+            "target_required", f"{card.name} needs a destroyed enemy as 'target'", "R-ADD-89"
+        )
+    w = tx.seat(target)
+    if w.side == c.side or not w.defeated:
+        raise RuleViolation(
+            "not_a_wreck", f"seat {target} is not a destroyed enemy on the board", "R-ADD-89"
+        )
+    printed = card.range
+    distance = c.at.distance(w.at)
+    if printed is None or not printed.contains(distance):
+        raise RuleViolation(
+            "out_of_range",
+            f"{card.name} reaches {printed.text if printed else 'no one'}; seat {target} is "
+            f"{distance} hexes away",
+            "R-RNG-2",
+        )
+    reach = effect.reach(printed).text
+    caught = [
+        x.seat
+        for x in tx.state.seats
+        if x.in_battle
+        and x.seat != seat
+        and x.at.distance(w.at) <= effect.within
+        and (effect.allies or x.side != c.side)
+    ]
+    if caught:
+        attacks = tuple((x, reach, effect.damage) for x in caught)
+        tx.emit(ev.AttacksQueued(seat, instance, attacks, None, None, "R-ADD-89"))
 
 
 def _triggers(tx: _Tx, seat: int, on: str, times: int = 1, about: int | None = None) -> None:
@@ -1593,6 +1856,30 @@ def _effect(
         return  # evolve puts the resolved card with the removed cards (R-ADD-70)
     if isinstance(effect, AfterAttackEffect):
         return  # `_end_attack` runs it when the attack's outcome is known (R-ADD-65)
+    if isinstance(effect, FollowUpEffect | AreaAttackEffect):
+        return  # queued as the attack is declared, made once it ends (R-ADD-80, R-ADD-81)
+    if isinstance(effect, DamageAuraEffect):
+        tx.emit(ev.DamageAuraRaised(seat, effect.amount, effect.within, card.id))
+        return
+    if isinstance(effect, AreaHinderEffect):
+        for x in tx.state.seats:
+            near = 1 <= x.at.distance(c.at) <= effect.within
+            if not (x.in_battle and x.side != c.side and near):
+                continue
+            # R-ADD-86: the cone is the caster's front sector, its edges included (R-ARC-1).
+            if effect.cone and 1 not in candidate_sides(c.at, c.facing, x.at):
+                continue
+            tx.emit(ev.BuffGained(x.seat, 0, effect.to_hit, 0, 0, card.id))
+        return
+    if isinstance(effect, RemoveTaintRolledEffect):
+        faces = tx.dice.d6(effect.d3, purpose=f"{card.name}: 1d3", rule="R-ADD-67")
+        total = sum((f + 1) // 2 for f in faces)
+        tx.emit(ev.EffectRolled(seat, faces, total, card.id))
+        removed = min(total, c.taint)  # R-ADD-82: Taint never goes below 0
+        _change_taint(tx, seat, -removed, card.id)
+        if removed and effect.recover_per:
+            _recover(tx, seat, removed * effect.recover_per, card.name)
+        return
     if isinstance(effect, WhenEffect):
         about = attack_target if attack_target is not None else target
         if _holds(tx, seat, effect.condition, about):

@@ -702,6 +702,49 @@ class DefenceLowered(Event):
     source: str
 
 
+# --- issue 17, area: several attacks from one card ------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AttacksQueued(Event):
+    """The attacks a card makes after its first, in order (R-ADD-80, R-ADD-81): each
+    (target seat, range, damage). `component` is the one the command named, or None
+    (each then rolls its own, R-DMG-6); `after_kill` the seat whose defeat they wait for."""
+
+    attacker: int
+    card: str
+    attacks: tuple[tuple[int, str, int], ...]
+    component: str | None
+    after_kill: int | None
+    rule: str
+    ignore_defence: bool = False  # R-ADD-60: the area's attacks cancel every block
+
+
+@dataclass(frozen=True, slots=True)
+class FollowUpTaken(Event):
+    """The card's next queued attack comes up: `made` (its AttackDeclared follows) or
+    passed over with the `reason` (its target is out of the battle, or the rules refuse
+    the attack, R-ADD-80)."""
+
+    attacker: int
+    card: str
+    target: int
+    made: bool
+    reason: str
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class DamageAuraRaised(Event):
+    """Until the start of the seat's next turn, each enemy within `within` hexes of it takes
+    `amount` damage as its own turn starts (R-ADD-88)."""
+
+    seat: int
+    amount: int
+    within: int
+    source: str
+
+
 EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.__name__: cls
     for cls in (
@@ -779,5 +822,9 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         AttacksForgone,
         SpendArmed,
         DefenceLowered,
+        # issue 17, area
+        AttacksQueued,
+        FollowUpTaken,
+        DamageAuraRaised,
     )
 }

@@ -21,6 +21,7 @@ from .state import (
     AttackInProgress,
     BattleState,
     CasketState,
+    FollowUp,
     Prompt,
     card_id,
 )
@@ -112,6 +113,8 @@ def _turn_started(s: BattleState, e: ev.TurnStarted) -> BattleState:
         move_cost=c.move_cost_next_turn,  # R-ADD-113: this is the "next turn"
         move_cost_next_turn=0,
         no_attacks=False,  # R-ADD-115: "until next turn"
+        damage_aura=0,  # R-ADD-88: until the casket's next turn
+        damage_aura_within=0,
     )
 
 
@@ -392,8 +395,33 @@ def _attack_ended(s: BattleState, e: ev.AttackEnded) -> BattleState:
         s = _put_away(s, a.target, a.reactive)
     if s.seats[e.attacker].armed_spend is not None:  # R-ADD-116: spent with this attack
         s = _seat(s, e.attacker, armed_spend=None)
-    s = _put_away(s, e.attacker, e.card)
+    # R-ADD-80: a card with attacks still to make stays in play until its last one.
+    if not any(f.card == e.card for f in s.follow_ups):
+        s = _put_away(s, e.attacker, e.card)
     return replace(s, attack=None)
+
+
+def _attacks_queued(s: BattleState, e: ev.AttacksQueued) -> BattleState:
+    queued = tuple(
+        FollowUp(e.attacker, e.card, t, r, d, e.component, e.after_kill, e.ignore_defence)
+        for t, r, d in e.attacks
+    )
+    return replace(s, follow_ups=(*s.follow_ups, *queued))
+
+
+def _damage_aura_raised(s: BattleState, e: ev.DamageAuraRaised) -> BattleState:
+    c = s.seats[e.seat]
+    within = max(c.damage_aura_within, e.within)
+    return _seat(s, e.seat, damage_aura=c.damage_aura + e.amount, damage_aura_within=within)
+
+
+def _follow_up_taken(s: BattleState, e: ev.FollowUpTaken) -> BattleState:
+    s = replace(s, follow_ups=s.follow_ups[1:])
+    # Passed over as the card's last attack: nothing else will put the card away.
+    last = not any(f.card == e.card for f in s.follow_ups)
+    if not e.made and last and e.card in s.seats[e.attacker].in_play:
+        s = _put_away(s, e.attacker, e.card)
+    return s
 
 
 def _prompt_opened(s: BattleState, e: ev.PromptOpened) -> BattleState:
@@ -626,6 +654,10 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.AttacksForgone: _attacks_forgone,
     ev.SpendArmed: _spend_armed,
     ev.DefenceLowered: _defence_lowered,
+    # issue 17, area
+    ev.AttacksQueued: _attacks_queued,
+    ev.FollowUpTaken: _follow_up_taken,
+    ev.DamageAuraRaised: _damage_aura_raised,
 }
 assert set(_HANDLERS) == set(ev.EVENT_TYPES.values()), "every event type needs a handler"
 

@@ -22,8 +22,12 @@ from typing import Any
 
 from ..arcs import rotation_cost
 from ..cards import (
+    AreaAttackEffect,
+    AttackEffect,
+    CardDef,
     DiscardEffect,
     DrawPenaltyEffect,
+    FollowUpEffect,
     HinderEffect,
     MoveEffect,
     RootEffect,
@@ -181,8 +185,41 @@ def _action_candidates(
                     body = {"type": "attack", "seat": seat, "card": instance, "target": d.seat}
                     for variant in _spend_variants(state, c, instance, body):
                         yield _with_pay(variant, c, card.sp_cost), answer.as_dict(), None
+                    also = _also(state, c, card, d.seat, enemies)
+                    if also:  # R-ADD-80: the further attacks spread over other enemies
+                        for variant in _spend_variants(state, c, instance, {**body, "also": also}):
+                            yield _with_pay(variant, c, card.sp_cost), answer.as_dict(), None
             continue
         yield from ((b, None, None) for b in _card_bodies(state, c, instance))
+
+
+def _also(
+    state: BattleState, c: CasketState, card: CardDef, first: int, enemies: list[CasketState]
+) -> list[int]:
+    """One representative `also` (R-ADD-80, R-ADD-84): each further attack the command may
+    name at an enemy other than `first`, the first one in seat order it could be made at
+    and not attacked yet; empty when the card names none or one has a condition."""
+    follow = [e for e in card.effects if isinstance(e, FollowUpEffect) and e.target != "same"]
+    if any(e.condition is not None for e in follow):
+        return []
+    named: list[int] = []
+    for effect in follow:
+        weapon = AttackEffect(effect.range, effect.damage)
+        found = next(
+            (
+                x.seat
+                for x in enemies
+                if x.seat != first
+                and x.seat not in named
+                and (not effect.near or x.at.distance(state.seats[first].at) <= effect.near)
+                and attack_answer(state, c.seat, card, x.seat, weapon).possible
+            ),
+            None,
+        )
+        if found is None:
+            break
+        named.append(found)
+    return named
 
 
 def _spend_variants(
@@ -218,6 +255,8 @@ def _card_bodies(state: BattleState, c: CasketState, instance: str) -> Iterator[
                 grown.append({**v, "discard": others[: effect.n]})
             elif isinstance(effect, StatusEffect) and effect.target == "target":
                 grown += [{**v, "target": x.seat} for x in state.seats if x.seat != c.seat]
+            elif isinstance(effect, AreaAttackEffect) and effect.around == "wreck":
+                grown += [{**v, "target": x.seat} for x in state.seats if x.defeated]
             elif isinstance(effect, HinderEffect | RootEffect | DrawPenaltyEffect):
                 # R-ADD-65: an enemy within range
                 grown += [{**v, "target": x.seat} for x in state.seats if x.side != c.side]

@@ -20,7 +20,7 @@ from typing import Any
 
 from ..hexes import Hex
 from .setup import initial_state
-from .state import AttackInProgress, BattleState, CasketState, Prompt
+from .state import AttackInProgress, BattleState, CasketState, FollowUp, Prompt
 
 _CASKET_FIELDS = tuple(f.name for f in dataclasses.fields(CasketState))
 _DYNAMIC = (
@@ -66,6 +66,8 @@ def state_to_dict(state: BattleState, *, with_setup: bool = True) -> dict[str, A
         out["dice_revealed"] = True
     if state.seeds:  # the same (R-ADD-66)
         out["seeds"] = [list(x) for x in state.seeds]
+    if state.follow_ups:  # the same (R-ADD-80)
+        out["follow_ups"] = [f.as_dict() for f in state.follow_ups]
     if state.attack is None:
         out["attack"] = None
     else:
@@ -102,4 +104,5 @@ def state_from_dict(d: Mapping[str, Any], base: BattleState | None = None) -> Ba
         dice_revealed=d.get("dice_revealed", False),
         seeds=tuple((int(q), int(r), int(n)) for q, r, n in d.get("seeds", ())),
         version=d["version"],
+        follow_ups=tuple(FollowUp(**f) for f in d.get("follow_ups", ())),
     )

@@ -207,6 +207,10 @@ class CasketState:
     # The attack card whose token spend bought effects that wait for its outcome (R-ADD-116)
     armed_spend: str | None = None
     defence_malus: int = 0  # "−N Defense until end of their next turn" (R-ADD-119)
+    # issue 17, area: damage each enemy within `damage_aura_within` hexes takes as its turn
+    # starts, until this casket's next turn (R-ADD-88).
+    damage_aura: int = 0
+    damage_aura_within: int = 0
 
     @property
     def sp_left(self) -> int:
@@ -260,6 +264,34 @@ class CasketState:
 
 
 @dataclass(frozen=True)
+class FollowUp:
+    """An attack a card still owes after the one being resolved (R-ADD-80, R-ADD-81): by
+    `attacker` with the card instance `card` at `target`, reaching `range` for `damage`;
+    `after_kill` names the seat whose defeat it waits for (R-ADD-80), or None."""
+
+    attacker: int
+    card: str
+    target: int
+    range: str
+    damage: int
+    component: str | None = None
+    after_kill: int | None = None
+    ignore_defence: bool = False  # "Armor-Piercing": every block cancelled (R-ADD-60)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "attacker": self.attacker,
+            "card": self.card,
+            "target": self.target,
+            "range": self.range,
+            "damage": self.damage,
+            "component": self.component,
+            "after_kill": self.after_kill,
+            "ignore_defence": self.ignore_defence,
+        }
+
+
+@dataclass(frozen=True)
 class BattleState:
     """A whole battle at one version (the number of events folded into it)."""
 
@@ -285,6 +317,8 @@ class BattleState:
     # Thornvine seeds on the board as (q, r, count), no zero counts (R-ADD-66).
     seeds: tuple[tuple[int, int, int], ...] = ()
     version: int = 0
+    # issue 17, area: the attacks the card being played still makes, in order (R-ADD-80).
+    follow_ups: tuple[FollowUp, ...] = ()
 
     @property
     def active(self) -> int | None:
