@@ -994,6 +994,218 @@ class TriggerEffect:
         return out
 
 
+# --- issue 17, buffs: enhancements of later attacks, the own attack's rules, wards ----------
+
+# "Your next ranged attack": an attack made with a card whose range is not Melee, the test
+# R-ARC-3 already makes (R-ADD-90).
+ENHANCED_ATTACKS = ("any", "ranged")
+
+
+@dataclass(frozen=True, slots=True)
+class EnhanceNextAttackEffect:
+    """ "Enhance your next (ranged) attack: …": waits, with the card's source, for the
+    owner's next attack of the kind `attacks` ("any" or "ranged", R-ADD-90), which spends
+    it: +`damage`, `to_hit` on its target number, `ignore_defence` blocks cancelled
+    (R-DMG-3, "all" R-ADD-60), cover and range band cancelled (R-COV-2, R-RNG-1), never
+    a miss (R-ADD-91), the target's card Defense ignored (R-ADD-92). `this_turn`: it
+    lapses unused at the end of the turn ("next attack this turn", R-ADD-90).
+
+    >>> EnhanceNextAttackEffect("ranged", damage=1, ignore_defence="all").as_dict()
+    {'kind': 'enhance_next_attack', 'attacks': 'ranged', 'damage': 1, 'ignore_defence': 'all'}
+    >>> EnhanceNextAttackEffect("melee", damage=1)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: enhance_next_attack.attacks: 'melee' is not one of: any, ranged
+    >>> EnhanceNextAttackEffect()
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: enhance_next_attack: changes nothing: give damage, to_hit, ignore_defence or a flag (R-ADD-90)
+    """
+
+    kind: ClassVar[str] = "enhance_next_attack"
+    attacks: str = "any"
+    damage: int = 0
+    to_hit: int = 0
+    ignore_defence: int | Literal["all"] = 0
+    ignore_cover: bool = False
+    ignore_range: bool = False
+    cannot_miss: bool = False
+    ignore_defence_buffs: bool = False
+    this_turn: bool = False
+
+    def __post_init__(self) -> None:
+        _check_choice(self.attacks, "enhance_next_attack.attacks", ENHANCED_ATTACKS)
+        _check_int(self.damage, "enhance_next_attack.damage", -MAX_DAMAGE, MAX_DAMAGE, "R-DMG-1")
+        _check_int(self.to_hit, "enhance_next_attack.to_hit", -MAX_TO_HIT, MAX_TO_HIT, "R-HIT-1")
+        if self.ignore_defence != "all":
+            _check_int(
+                self.ignore_defence, "enhance_next_attack.ignore_defence", 0, MAX_DAMAGE, "R-DMG-3"
+            )
+        for name in _ENHANCE_FLAGS:
+            _check_bool(getattr(self, name), f"enhance_next_attack.{name}")
+        if (self.damage, self.to_hit, self.ignore_defence) == (0, 0, 0) and not any(
+            getattr(self, name) for name in _ENHANCE_FLAGS[:-1]
+        ):
+            raise InvalidInput(
+                "enhance_next_attack",
+                "changes nothing: give damage, to_hit, ignore_defence or a flag",
+                "R-ADD-90",
+            )
+
+    @property
+    def blocks_ignored(self) -> int:
+        """The blocks cancelled: "all" is more than any attack can roll (R-ADD-60)."""
+        return MAX_DAMAGE if self.ignore_defence == "all" else self.ignore_defence
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "attacks": self.attacks}
+        for name in ("damage", "to_hit", "ignore_defence", *_ENHANCE_FLAGS):
+            if getattr(self, name):
+                out[name] = getattr(self, name)
+        return out
+
+
+_ENHANCE_FLAGS = (
+    "ignore_cover",
+    "ignore_range",
+    "cannot_miss",
+    "ignore_defence_buffs",
+    "this_turn",  # last: alone it changes nothing
+)
+
+
+@dataclass(frozen=True, slots=True)
+class AttackRulesEffect:
+    """The card's own attack, when `condition` holds as it is played (R-ADD-59) or
+    always: "This attack cannot miss" (R-ADD-91), "enemy cannot use Reactive cards
+    against this attack" (R-REA-1), "Ignore Defense buffs" (R-ADD-92).
+
+    >>> AttackRulesEffect(cannot_miss=True).as_dict()
+    {'kind': 'attack_rules', 'cannot_miss': True}
+    >>> AttackRulesEffect()
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: attack_rules: changes nothing: give cannot_miss, no_reactive or ignore_defence_buffs (R-ADD-91)
+    """
+
+    kind: ClassVar[str] = "attack_rules"
+    cannot_miss: bool = False
+    no_reactive: bool = False
+    ignore_defence_buffs: bool = False
+    condition: Condition | None = None
+
+    def __post_init__(self) -> None:
+        for name in _RULE_FLAGS:
+            _check_bool(getattr(self, name), f"attack_rules.{name}")
+        if not any(getattr(self, name) for name in _RULE_FLAGS):
+            raise InvalidInput(
+                "attack_rules",
+                "changes nothing: give cannot_miss, no_reactive or ignore_defence_buffs",
+                "R-ADD-91",
+            )
+        if self.condition is not None and not isinstance(self.condition, Condition):
+            raise InvalidInput("attack_rules.condition", "must be a condition", "R-ADD-59")
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        out.update({name: True for name in _RULE_FLAGS if getattr(self, name)})
+        if self.condition is not None:
+            out["condition"] = self.condition.as_dict()
+        return out
+
+
+_RULE_FLAGS = ("cannot_miss", "no_reactive", "ignore_defence_buffs")
+# What a ward acts on: every damage the casket takes, or attacks (of one kind) only.
+WARD_AGAINST = ("all", "attacks", "ranged", "melee")
+# When a ward lapses (R-ADD-93): the end of the turn it was raised in, the end of the round,
+# the start of the owner's next turn (as card Defense, R-ADD-64), the end of the owner's next
+# turn, or only once its uses are spent.
+WARD_UNTIL = ("end_of_turn", "end_of_round", "next_turn", "end_of_next_turn", "used")
+
+
+@dataclass(frozen=True, slots=True)
+class WardEffect:
+    """A protection of the own casket lasting `until` (R-ADD-93): against attacks of the
+    kind `against`, +`defence` blocks (R-DMG-3), +`to_hit` on their target number (R-HIT-1)
+    and `damage` on their damage (R-DMG-1), as each is declared; then, on damage it
+    takes (`against` "all": any damage), `reduce` off it and, when it is at least
+    `at_least`, at most `cap` left (R-ADD-94). `uses` > 0: only the next that many
+    attacks (or damages) it changes. `recover`: cards recovered each time it prevents
+    damage (R-ADD-62).
+
+    >>> WardEffect("end_of_round", "all", reduce=2).as_dict()
+    {'kind': 'ward', 'until': 'end_of_round', 'against': 'all', 'reduce': 2}
+    >>> WardEffect("used", defence=3)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: ward.uses: a ward that lasts until used needs uses of 1 or more (R-ADD-93)
+    >>> WardEffect("end_of_turn", "all", defence=1)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: ward.against: defence, to_hit and damage act on attacks: not 'all' (R-ADD-93)
+    """
+
+    kind: ClassVar[str] = "ward"
+    until: str
+    against: str = "attacks"
+    defence: int = 0
+    to_hit: int = 0
+    damage: int = 0
+    reduce: int = 0
+    cap: int | None = None
+    at_least: int = 0
+    uses: int = 0
+    recover: int = 0
+
+    def __post_init__(self) -> None:
+        _check_choice(self.until, "ward.until", WARD_UNTIL)
+        _check_choice(self.against, "ward.against", WARD_AGAINST)
+        _check_int(self.defence, "ward.defence", 0, 10, "R-DMG-3")
+        _check_int(self.to_hit, "ward.to_hit", 0, MAX_TO_HIT, "R-HIT-1")
+        _check_int(self.damage, "ward.damage", -MAX_DAMAGE, 0, "R-DMG-1")
+        _check_int(self.reduce, "ward.reduce", 0, MAX_DAMAGE, "R-ADD-94")
+        if self.cap is not None:
+            _check_int(self.cap, "ward.cap", 0, MAX_DAMAGE, "R-ADD-94")
+        _check_int(self.at_least, "ward.at_least", 0, MAX_DAMAGE, "R-ADD-94")
+        _check_int(self.uses, "ward.uses", 0, 10, "R-ADD-93")
+        _check_int(self.recover, "ward.recover", 0, MAX_CARDS, "R-ADD-62")
+        before = (self.defence, self.to_hit, self.damage) != (0, 0, 0)
+        after = self.reduce > 0 or self.cap is not None
+        if not before and not after:
+            raise InvalidInput("ward", "changes nothing", "R-ADD-93")
+        if before and self.against == "all":
+            raise InvalidInput(
+                "ward.against", "defence, to_hit and damage act on attacks: not 'all'", "R-ADD-93"
+            )
+        if before and after and self.uses:
+            raise InvalidInput(
+                "ward.uses", "a ward with uses acts either as attacks are declared or on damage"
+            )
+        if self.until == "used" and not self.uses:
+            raise InvalidInput(
+                "ward.uses", "a ward that lasts until used needs uses of 1 or more", "R-ADD-93"
+            )
+        if self.at_least and self.cap is None:
+            raise InvalidInput("ward.at_least", "only a cap applies from a threshold", "R-ADD-94")
+        if self.recover and not after:
+            raise InvalidInput("ward.recover", "only a ward that prevents damage recovers")
+
+    @property
+    def declared(self) -> bool:
+        """It acts as an attack is declared (Defense, to-hit, damage), not on damage taken."""
+        return (self.defence, self.to_hit, self.damage) != (0, 0, 0)
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "until": self.until, "against": self.against}
+        for name in ("defence", "to_hit", "damage", "reduce", "cap", "at_least", "uses"):
+            value = getattr(self, name)
+            if value or (name == "cap" and value is not None):
+                out[name] = value
+        if self.recover:
+            out["recover"] = self.recover
+        return out
+
+
 # What a conditional or after-the-attack effect may do: the casket's own resources, and
 # Taint; never an attack, a move or a choice the command makes.
 _AFTER_KINDS = (
@@ -1045,6 +1257,10 @@ Effect = (
     | PlantSeedsEffect
     | DetonateSeedsEffect
     | RemoveFromGameEffect
+    # issue 17, buffs
+    | EnhanceNextAttackEffect
+    | AttackRulesEffect
+    | WardEffect
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -1084,6 +1300,10 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             PlantSeedsEffect,
             DetonateSeedsEffect,
             RemoveFromGameEffect,
+            # issue 17, buffs
+            EnhanceNextAttackEffect,
+            AttackRulesEffect,
+            WardEffect,
         )
     }
 )
@@ -1101,7 +1321,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, enhance_next_attack, attack_rules, ward
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")
@@ -1219,7 +1439,13 @@ class CardDef:
                 )
             attack_only = (
                 any(
-                    isinstance(e, AttackBonusEffect | AfterAttackEffect | IgnoreCoverEffect)
+                    isinstance(
+                        e,
+                        AttackBonusEffect
+                        | AfterAttackEffect
+                        | IgnoreCoverEffect
+                        | AttackRulesEffect,
+                    )
                     for e in inner
                 )
                 or (isinstance(effect, SpendTokensEffect) and effect.damage_per_token)

@@ -25,6 +25,7 @@ from battles.engine.cards import (
     AfterAttackEffect,
     AttackBonusEffect,
     AttackEffect,
+    AttackRulesEffect,
     BuffNextAttackEffect,
     CardDef,
     Condition,
@@ -38,6 +39,7 @@ from battles.engine.cards import (
     DiscardHandEffect,
     DrawEffect,
     Effect,
+    EnhanceNextAttackEffect,
     GainTokensEffect,
     GrantMoveEffect,
     HeatEffect,
@@ -58,6 +60,7 @@ from battles.engine.cards import (
     StatusEffect,
     TaintEffect,
     TriggerEffect,
+    WardEffect,
     WhenEffect,
     WindowEffect,
     card_from_dict,
@@ -125,6 +128,10 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     PlantSeedsEffect(2),
     DetonateSeedsEffect(2, 8),
     RemoveFromGameEffect(),
+    # issue 17, buffs
+    EnhanceNextAttackEffect("ranged", damage=2, ignore_defence="all", cannot_miss=True),
+    AttackRulesEffect(no_reactive=True, condition=Condition("own_tokens_at_least", 3, "bargain")),
+    WardEffect("end_of_round", "all", reduce=2, cap=3, at_least=5, uses=1, recover=1),
 )
 
 
@@ -203,6 +210,10 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "plant_seeds",
         "detonate_seeds",
         "remove_from_game",
+        # issue 17, buffs
+        "enhance_next_attack",
+        "attack_rules",
+        "ward",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

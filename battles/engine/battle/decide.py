@@ -23,6 +23,7 @@ from ..cards import (
     AfterAttackEffect,
     AttackBonusEffect,
     AttackEffect,
+    AttackRulesEffect,
     BuffNextAttackEffect,
     CardDef,
     Condition,
@@ -35,6 +36,7 @@ from ..cards import (
     DiscardHandEffect,
     DrawEffect,
     Effect,
+    EnhanceNextAttackEffect,
     GainTokensEffect,
     GrantMoveEffect,
     HeatEffect,
@@ -55,6 +57,7 @@ from ..cards import (
     StatusEffect,
     TaintEffect,
     TriggerEffect,
+    WardEffect,
     WhenEffect,
     WindowEffect,
 )
@@ -125,6 +128,7 @@ from .state import (
     WOUND_DECK,
     BattleState,
     CasketState,
+    Ward,
     card_id,
 )
 
@@ -658,8 +662,19 @@ def _hand_cards(
 # --- damage, components, wounds ------------------------------------------------------------------
 
 
-def _inflict(tx: _Tx, seat: int, amount: int, component: str | None, reason: str) -> None:
-    """Damage the defender must discard: their choice of split unless there is none (R-DMG-6)."""
+def _inflict(
+    tx: _Tx,
+    seat: int,
+    amount: int,
+    component: str | None,
+    reason: str,
+    *,
+    attack: CardDef | None = None,
+) -> None:
+    """Damage the defender must discard: their choice of split unless there is none (R-DMG-6).
+    The defender's wards act on it first (R-ADD-94); `attack` is the card of the attack
+    that deals it, None for damage without an attack."""
+    amount = _warded(tx, seat, amount, attack)
     if amount <= 0 or not tx.seat(seat).in_battle:
         _after_damage(tx)
         return
@@ -954,7 +969,8 @@ def _roll_defence(tx: _Tx) -> None:
         _component_damage(
             tx, a.target, a.component, result.component_damage, "CRITICAL defence faces", "R-DMG-4"
         )
-    _inflict(tx, a.target, final, a.component, f"an attack by seat {a.attacker}")
+    attack = tx.state.card(a.card)
+    _inflict(tx, a.target, final, a.component, f"an attack by seat {a.attacker}", attack=attack)
 
 
 def _end_attack(tx: _Tx, outcome: str) -> None:
@@ -1014,6 +1030,9 @@ def attack_answer(state: BattleState, seat: int, card: CardDef, target: int) -> 
     others = [c.at for c in state.seats if c.seat not in (seat, target) and c.in_battle]
     enemies = state.enemy_hexes(a)
     to_hit_lines, damage_lines = _attack_lines(a)
+    ward_to_hit, ward_damage = _ward_lines(d, card)
+    to_hit_lines += ward_to_hit
+    damage_lines += ward_damage
     return to_hit(
         state.board,
         Attacker(
@@ -1038,6 +1057,131 @@ def attack_answer(state: BattleState, seat: int, card: CardDef, target: int) -> 
         extra_to_hit=to_hit_lines,
         extra_damage=damage_lines,
     )
+
+
+# --- issue 17, buffs: enhancements, the own attack's rules, wards --------------------------------
+
+
+def _ranged(card: CardDef) -> bool:
+    """R-ADD-90: a ranged attack is one made with a card whose range is not Melee, the test
+    of R-ARC-3's firing arc."""
+    return card.attack is not None and not card.attack.range.melee
+
+
+def _enhances(attacks: str, card: CardDef) -> bool:
+    """Whether an enhancement for `attacks` ("any" or "ranged") waits for this attack."""
+    return attacks == "any" or _ranged(card)
+
+
+def _use_enhancements(tx: _Tx, seat: int, card: CardDef, target: int) -> set[str]:
+    """R-ADD-90: the waiting enhancements this attack spends, before its to-hit answer.
+    Their numbers are BuffGained the attack spends (R-ADD-27); cover and the range band
+    are cancelled as R-ADD-60 cancels cover, once each; the flags are returned."""
+    chosen = [
+        (i, x) for i, x in enumerate(tx.seat(seat).enhancements) if _enhances(x.attacks, card)
+    ]
+    if not chosen:
+        return set()
+    tx.emit(ev.EnhancementsSpent(seat, tuple(i for i, _ in chosen)))
+    flags: set[str] = set()
+    # The card's own "ignores cover" has already cancelled the cover line (R-ADD-60).
+    cancelled = {"cover"} if any(isinstance(e, IgnoreCoverEffect) for e in card.effects) else set()
+    for _, x in chosen:
+        if x.damage or x.to_hit or x.ignore_defence:
+            tx.emit(ev.BuffGained(seat, x.damage, x.to_hit, x.ignore_defence, 0, x.source))
+        for key, wanted in (("cover", x.ignore_cover), ("range", x.ignore_range)):
+            if wanted and key not in cancelled:
+                cancelled.add(key)
+                answer = attack_answer(tx.state, seat, card, target)
+                value = sum(m.value for m in answer.modifiers if m.key == key)
+                if value:
+                    tx.emit(ev.BuffGained(seat, 0, -value, 0, 0, x.source))
+        if x.cannot_miss:
+            flags.add("cannot_miss")
+        if x.ignore_defence_buffs:
+            flags.add("ignore_defence_buffs")
+    return flags
+
+
+def _attack_rules(tx: _Tx, seat: int, card: CardDef, target: int, spend: bool) -> set[str]:
+    """R-ADD-91, R-ADD-92: the flags of the card's own attack rules whose condition holds,
+    those bought with tokens included when the player spends them (R-ADD-61)."""
+    effects = list(card.effects)
+    if spend:
+        effects += [x for e in card.effects if isinstance(e, SpendTokensEffect) for x in e.then]
+    flags: set[str] = set()
+    for e in effects:
+        if isinstance(e, AttackRulesEffect) and _holds(tx, seat, e.condition, target):
+            flags |= {
+                n for n in ("cannot_miss", "no_reactive", "ignore_defence_buffs") if getattr(e, n)
+            }
+    return flags
+
+
+def _ward_matches(w: Ward, card: CardDef | None) -> bool:
+    """R-ADD-93: whether a ward acts on an attack made with `card` (None: damage without an
+    attack, which only a ward against "all" damage reduces)."""
+    if w.against == "all":
+        return True
+    if card is None:
+        return False
+    if w.against == "ranged":
+        return _ranged(card)
+    if w.against == "melee":
+        return not _ranged(card)
+    return True
+
+
+def _ward_lines(d: CasketState, card: CardDef) -> tuple[list[Modifier], list[Modifier]]:
+    """R-ADD-93: the target's wards in an attacker's to-hit answer."""
+    to_hit_lines: list[Modifier] = []
+    damage_lines: list[Modifier] = []
+    for w in d.wards:
+        if _ward_matches(w, card):
+            label = f"Target's ward: {w.source}"
+            if w.to_hit:
+                to_hit_lines.append(Modifier("ward", w.to_hit, label, "R-ADD-93"))
+            if w.damage:
+                damage_lines.append(Modifier("ward", w.damage, label, "R-ADD-93"))
+    return to_hit_lines, damage_lines
+
+
+def _spend_declared_wards(tx: _Tx, seat: int, card: CardDef) -> None:
+    """R-ADD-93: "the first attack against you", "the next melee attack": a ward with uses
+    acting as attacks are declared spends one on the attack just declared."""
+    wards = tx.seat(seat).wards
+    # From the last, so that a ward leaving the list moves none still to be spent.
+    for i in reversed(range(len(wards))):
+        w = wards[i]
+        if w.uses and w.declared and _ward_matches(w, card):
+            tx.emit(ev.WardUsed(seat, i, w.source))
+
+
+def _warded(tx: _Tx, seat: int, amount: int, attack: CardDef | None) -> int:
+    """R-ADD-94: the damage left after the casket's wards, in the order they were raised:
+    each takes off its reduction, then caps what reaches its threshold. A ward that changes
+    nothing is not used; one that prevents damage recovers its cards (R-ADD-62)."""
+    c = tx.seat(seat)
+    if amount <= 0 or not c.in_battle:
+        return amount
+    gone = 0  # wards that left the list: later indices move down
+    for i, w in enumerate(c.wards):
+        if w.declared or not _ward_matches(w, attack):
+            continue
+        after = max(0, amount - w.reduce)
+        if w.cap is not None and amount >= w.at_least:
+            after = min(after, w.cap)
+        if after == amount:
+            continue
+        tx.emit(ev.WardUsed(seat, i - gone, w.source, amount, after))
+        if w.uses == 1:
+            gone += 1
+        amount = after
+        if w.recover:
+            _recover(tx, seat, w.recover, tx.state.card(w.source).name)
+        if not amount:
+            break
+    return amount
 
 
 def _check_turn(tx: _Tx, command: Command) -> CasketState:
@@ -1201,10 +1345,17 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
     tx.emit(
         ev.CardPlayed(seat, instance, card.sp_cost, card.manual, card.text if card.manual else "")
     )
+    # R-ADD-91, R-ADD-92: the card's own attack rules, read as it is played (R-ADD-59).
+    rules = _attack_rules(tx, seat, card, command.target, command.spend)
     passive = _passive_bonuses(tx, seat)
-    if passive or any(
-        isinstance(e, AttackBonusEffect | SpendTokensEffect | IgnoreCoverEffect)
-        for e in card.effects
+    enhanced = any(_enhances(x.attacks, card) for x in tx.seat(seat).enhancements)
+    if (
+        passive
+        or enhanced
+        or any(
+            isinstance(e, AttackBonusEffect | SpendTokensEffect | IgnoreCoverEffect)
+            for e in card.effects
+        )
     ):
         # R-ADD-59: the card's own bonuses are part of this attack's to-hit answer, and
         # R-ADD-74: so are those of the attacker's passives in play.
@@ -1212,6 +1363,7 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
         for source, bonus in passive:
             if _holds(tx, seat, bonus.condition, command.target):
                 tx.emit(ev.BuffGained(seat, bonus.damage, bonus.to_hit, 0, 0, source.id))
+        rules |= _use_enhancements(tx, seat, card, command.target)
         answer = attack_answer(tx.state, seat, card, command.target)
         if not answer.possible:
             refusal = answer.refusal
@@ -1230,6 +1382,12 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
     a = tx.seat(seat)
     grades = ("hit", "strong", "critical", "execution")
     ignore = a.buff_ignore_defence
+    d = tx.seat(command.target)
+    # R-DMG-3: the target's card Defense (R-ADD-64) and its wards' (R-ADD-93), unless the
+    # attack ignores Defense buffs (R-ADD-92).
+    card_defence = d.defence_bonus + sum(w.defence for w in d.wards if _ward_matches(w, card))
+    if "ignore_defence_buffs" in rules:
+        card_defence = 0
     tx.emit(
         ev.AttackDeclared(
             attacker=seat,
@@ -1240,20 +1398,22 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
             target_number=answer.target_number,
             side=answer.side,
             damage_by_grade=tuple((g, answer.damage_for(g)) for g in grades),
-            # R-DMG-3: cancelled blocks and the target's card Defense (R-ADD-64).
-            defence_modifier=answer.defense_modifier
-            - ignore
-            + tx.seat(command.target).defence_bonus,
-            reactive_allowed=bool(answer.reactive_allowed),
+            defence_modifier=answer.defense_modifier - ignore + card_defence,
+            # R-ADD-91: "enemy cannot use Reactive cards against this attack".
+            reactive_allowed=bool(answer.reactive_allowed) and "no_reactive" not in rules,
             shield_allowed=bool(answer.shield_cards_allowed),
             to_hit=answer.as_dict(),
         )
     )
+    _spend_declared_wards(tx, command.target, card)
     pool = answer.dice
     faces = tx.dice.d6(pool.count, purpose="the attack roll", rule="R-HIT-4")
-    roll = attack_result(faces, answer.target_number, pool)
+    # R-ADD-91: an attack that cannot miss hits on any total but a catastrophic failure (0).
+    cannot_miss = "cannot_miss" in rules
+    roll = attack_result(faces, 1 if cannot_miss else answer.target_number, pool)
     damage = answer.damage_for(roll.grade) if roll.hit else 0
-    tx.emit(ev.AttackRolled(roll.faces, roll.total, roll.grade, damage))
+    saved = cannot_miss and roll.hit and roll.total < answer.target_number
+    tx.emit(ev.AttackRolled(roll.faces, roll.total, roll.grade, damage, saved))
     if roll.catastrophic:
         a = tx.seat(seat)
         weapons = tuple(x for x in a.hand if tx.state.card(x).kind == "primary_weapon")
@@ -1542,6 +1702,43 @@ def _effect(
         return  # evolve puts the resolved card with the removed cards (R-ADD-70)
     if isinstance(effect, AfterAttackEffect):
         return  # `_end_attack` runs it when the attack's outcome is known (R-ADD-65)
+    if isinstance(effect, AttackRulesEffect):
+        return  # `_attack` reads it as the attack is declared (R-ADD-91)
+    if isinstance(effect, EnhanceNextAttackEffect):
+        tx.emit(
+            ev.AttackEnhanced(
+                seat,
+                card.id,
+                effect.attacks,
+                effect.damage,
+                effect.to_hit,
+                effect.blocks_ignored,
+                effect.ignore_cover,
+                effect.ignore_range,
+                effect.cannot_miss,
+                effect.ignore_defence_buffs,
+                effect.this_turn,
+            )
+        )
+        return
+    if isinstance(effect, WardEffect):
+        tx.emit(
+            ev.WardRaised(
+                seat,
+                card.id,
+                effect.until,
+                effect.against,
+                effect.defence,
+                effect.to_hit,
+                effect.damage,
+                effect.reduce,
+                effect.cap,
+                effect.at_least,
+                effect.uses,
+                effect.recover,
+            )
+        )
+        return
     if isinstance(effect, WhenEffect):
         about = attack_target if attack_target is not None else target
         if _holds(tx, seat, effect.condition, about):

@@ -393,6 +393,9 @@ class AttackRolled(Event):
     total: int
     grade: str
     damage: int
+    # issue 17, buffs: a roll below the target number that hit because the attack cannot
+    # miss (R-ADD-91); absent from older logs.
+    cannot_miss: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -616,6 +619,67 @@ class DiceSecretRevealed(Event):
     secret: str
 
 
+# --- issue 17, buffs -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AttackEnhanced(Event):
+    """A card's enhancement now waits for the seat's next attack of the kind `attacks`
+    ("any" or "ranged"); `ignore_defence` is the blocks it cancels (R-ADD-90)."""
+
+    seat: int
+    source: str
+    attacks: str
+    damage: int
+    to_hit: int
+    ignore_defence: int
+    ignore_cover: bool
+    ignore_range: bool
+    cannot_miss: bool
+    ignore_defence_buffs: bool
+    this_turn: bool
+
+
+@dataclass(frozen=True, slots=True)
+class EnhancementsSpent(Event):
+    """The attack being declared spends these waiting enhancements (their positions in
+    the seat's list, R-ADD-90)."""
+
+    seat: int
+    indices: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class WardRaised(Event):
+    """A card's ward on the seat's casket, lasting `until` (R-ADD-93, R-ADD-94)."""
+
+    seat: int
+    source: str
+    until: str
+    against: str
+    defence: int
+    to_hit: int
+    damage: int
+    reduce: int
+    cap: int | None
+    at_least: int
+    uses: int
+    recover: int
+
+
+@dataclass(frozen=True, slots=True)
+class WardUsed(Event):
+    """The ward at `index` acted: on an attack as it was declared (`before` and `after`
+    None), or on damage the seat takes, `before` becoming `after` (R-ADD-94). A ward with
+    uses spends one."""
+
+    seat: int
+    index: int
+    source: str
+    before: int | None = None
+    after: int | None = None
+
+
 EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.__name__: cls
     for cls in (
@@ -683,5 +747,10 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         CardReturned,
         CommandReverted,
         DiceSecretRevealed,
+        # issue 17, buffs
+        AttackEnhanced,
+        EnhancementsSpent,
+        WardRaised,
+        WardUsed,
     )
 }

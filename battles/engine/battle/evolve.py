@@ -21,7 +21,9 @@ from .state import (
     AttackInProgress,
     BattleState,
     CasketState,
+    Enhancement,
     Prompt,
+    Ward,
     card_id,
 )
 from .state import with_changes as replace
@@ -106,6 +108,13 @@ def _turn_started(s: BattleState, e: ev.TurnStarted) -> BattleState:
         damage_next_turn=0,  # R-ADD-73: decide inflicts it after this turn's SP
         jam_penalty=c.jam_penalty if c.jam_this_turn else 0,
         jam_this_turn=False,
+        # R-ADD-93: "until your next turn" lapses now; "until the end of your next turn"
+        # lasts to the end of this one.
+        wards=tuple(
+            replace(w, until="end_of_turn") if w.until == "end_of_next_turn" else w
+            for w in c.wards
+            if w.until != "next_turn"
+        ),
     )
 
 
@@ -126,6 +135,13 @@ def _turn_ended(s: BattleState, e: ev.TurnEnded) -> BattleState:
     # attacker's to-hit counts for it (R-HIT-2).
     c = s.seats[e.seat]
     s = _seat(s, e.seat, moved_last_turn=c.moved)
+    if c.wards or c.enhancements:  # R-ADD-90, R-ADD-93: what lasts "this turn" lapses
+        s = _seat(
+            s,
+            e.seat,
+            wards=tuple(w for w in c.wards if w.until != "end_of_turn"),
+            enhancements=tuple(x for x in c.enhancements if not x.this_turn),
+        )
     if c.free_move:  # R-ADD-69: a granted move lapses with the turn
         s = _seat(s, e.seat, free_move=0, free_move_source=None)
     if c.immobilised_by not in (None, e.seat):  # R-ADD-43: its one turn is over
@@ -139,6 +155,9 @@ def _turn_ended(s: BattleState, e: ev.TurnEnded) -> BattleState:
 
 
 def _round_ended(s: BattleState, e: ev.RoundEnded) -> BattleState:
+    for c in s.seats:  # R-ADD-93: "until end of round"
+        if any(w.until == "end_of_round" for w in c.wards):
+            s = _seat(s, c.seat, wards=tuple(w for w in c.wards if w.until != "end_of_round"))
     return s
 
 
@@ -497,6 +516,63 @@ def _dice_revealed(s: BattleState, e: ev.DiceSecretRevealed) -> BattleState:
     return replace(s, dice_revealed=True)
 
 
+# --- issue 17, buffs --------------------------------------------------------------------------------
+
+
+def _enhanced(s: BattleState, e: ev.AttackEnhanced) -> BattleState:
+    c = s.seats[e.seat]
+    x = Enhancement(
+        e.source,
+        e.attacks,
+        e.damage,
+        e.to_hit,
+        e.ignore_defence,
+        e.ignore_cover,
+        e.ignore_range,
+        e.cannot_miss,
+        e.ignore_defence_buffs,
+        e.this_turn,
+    )
+    return _seat(s, e.seat, enhancements=(*c.enhancements, x))
+
+
+def _enhancements_spent(s: BattleState, e: ev.EnhancementsSpent) -> BattleState:
+    c = s.seats[e.seat]
+    kept = tuple(x for i, x in enumerate(c.enhancements) if i not in e.indices)
+    return _seat(s, e.seat, enhancements=kept)
+
+
+def _ward_raised(s: BattleState, e: ev.WardRaised) -> BattleState:
+    c = s.seats[e.seat]
+    w = Ward(
+        e.source,
+        e.until,
+        e.against,
+        e.defence,
+        e.to_hit,
+        e.damage,
+        e.reduce,
+        e.cap,
+        e.at_least,
+        e.uses,
+        e.recover,
+    )
+    return _seat(s, e.seat, wards=(*c.wards, w))
+
+
+def _ward_used(s: BattleState, e: ev.WardUsed) -> BattleState:
+    c = s.seats[e.seat]
+    w = c.wards[e.index]
+    if not w.uses:
+        return s
+    wards = list(c.wards)
+    if w.uses == 1:  # R-ADD-93: its last use spent
+        del wards[e.index]
+    else:
+        wards[e.index] = replace(w, uses=w.uses - 1)
+    return _seat(s, e.seat, wards=tuple(wards))
+
+
 _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.BattleCreated: _created,
     ev.DeckShuffled: _deck_shuffled,
@@ -562,6 +638,11 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.CardReturned: _returned,
     ev.CommandReverted: _reverted,
     ev.DiceSecretRevealed: _dice_revealed,
+    # issue 17, buffs
+    ev.AttackEnhanced: _enhanced,
+    ev.EnhancementsSpent: _enhancements_spent,
+    ev.WardRaised: _ward_raised,
+    ev.WardUsed: _ward_used,
 }
 assert set(_HANDLERS) == set(ev.EVENT_TYPES.values()), "every event type needs a handler"
 

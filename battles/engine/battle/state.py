@@ -139,6 +139,46 @@ class AttackInProgress:
 
 
 @dataclass(frozen=True)
+class Enhancement:
+    """A card's enhancement waiting for its owner's next attack of the kind `attacks`
+    (issue 17, buffs; R-ADD-90, R-ADD-91, R-ADD-92)."""
+
+    source: str
+    attacks: str  # "any" or "ranged"
+    damage: int = 0
+    to_hit: int = 0
+    ignore_defence: int = 0  # blocks cancelled; "all" is stored as MAX_DAMAGE (R-ADD-60)
+    ignore_cover: bool = False
+    ignore_range: bool = False
+    cannot_miss: bool = False
+    ignore_defence_buffs: bool = False
+    this_turn: bool = False
+
+
+@dataclass(frozen=True)
+class Ward:
+    """A card's protection of its casket until it lapses or its uses are spent (issue 17,
+    buffs; R-ADD-93, R-ADD-94). `uses` 0: every attack or damage it acts on."""
+
+    source: str
+    until: str
+    against: str
+    defence: int = 0
+    to_hit: int = 0
+    damage: int = 0
+    reduce: int = 0
+    cap: int | None = None
+    at_least: int = 0
+    uses: int = 0
+    recover: int = 0
+
+    @property
+    def declared(self) -> bool:
+        """It acts as an attack is declared (Defense, to-hit, damage), not on damage taken."""
+        return (self.defence, self.to_hit, self.damage) != (0, 0, 0)
+
+
+@dataclass(frozen=True)
 class CasketState:
     """One seat's casket, its cards and its pilot."""
 
@@ -195,6 +235,9 @@ class CasketState:
     defeated: bool = False
     withdrawn: bool = False  # left the board at the start of its turn, not defeated (R-TRN-9)
     pilot_dead: bool = False
+    # issue 17, buffs: enhancements of the next attack(s) (R-ADD-90) and wards (R-ADD-93).
+    enhancements: tuple[Enhancement, ...] = ()
+    wards: tuple[Ward, ...] = ()
 
     @property
     def sp_left(self) -> int:
