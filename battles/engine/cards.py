@@ -675,19 +675,23 @@ class AfterAttackEffect:
     """Effects of an attack card that wait for its outcome (R-ADD-65): on "hit" when the
     attack hits (EXECUTION included), on "kill" when its target is defeated by the time
     the attack ends ("If this destroys an enemy, gain 3 Soul Shards"), on "end" whatever
-    the outcome ("move 1 hex after").
+    the outcome ("move 1 hex after"); on "miss" when the roll misses, a catastrophic failure
+    not included, and on "damage" when the target takes damage from it, after its wards
+    ("if this deals damage") (issue 17, buffs; R-ADD-95).
 
     >>> AfterAttackEffect("kill", (GainTokensEffect("soul_shard", 3),)).as_dict()
     {'kind': 'after_attack', 'on': 'kill', 'then': [{'kind': 'gain_tokens', 'pool': 'soul_shard', 'n': 3}]}
     """
 
     kind: ClassVar[str] = "after_attack"
-    on: Literal["hit", "kill", "end"]
+    on: Literal["hit", "kill", "end", "miss", "damage"]
     then: tuple[Effect, ...]
 
     def __post_init__(self) -> None:
-        _check_choice(self.on, "after_attack.on", ("hit", "kill", "end"))
-        _check_inner(self.then, "after_attack.then", (*_AFTER_KINDS, "grant_move"))
+        _check_choice(self.on, "after_attack.on", ("hit", "kill", "end", "miss", "damage"))
+        # issue 17, buffs: "On Miss: recover 2 SP and +3 damage to next attack" (R-ADD-95).
+        kinds = (*_AFTER_KINDS, "grant_move", "gain_sp", "buff_next_attack")
+        _check_inner(self.then, "after_attack.then", kinds)
 
     def as_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "on": self.on, "then": [e.as_dict() for e in self.then]}
@@ -998,7 +1002,7 @@ class TriggerEffect:
 
 # "Your next ranged attack": an attack made with a card whose range is not Melee, the test
 # R-ARC-3 already makes (R-ADD-90).
-ENHANCED_ATTACKS = ("any", "ranged")
+ENHANCED_ATTACKS = ("any", "ranged", "melee")
 
 
 @dataclass(frozen=True, slots=True)
@@ -1008,14 +1012,16 @@ class EnhanceNextAttackEffect:
     it: +`damage`, `to_hit` on its target number, `ignore_defence` blocks cancelled
     (R-DMG-3, "all" R-ADD-60), cover and range band cancelled (R-COV-2, R-RNG-1), never
     a miss (R-ADD-91), the target's card Defense ignored (R-ADD-92). `this_turn`: it
-    lapses unused at the end of the turn ("next attack this turn", R-ADD-90).
+    lapses unused at the end of the turn ("next attack this turn", R-ADD-90); `every`:
+    every such attack until then gets it, none spends it ("until end of turn, all your
+    attacks", R-ADD-96).
 
     >>> EnhanceNextAttackEffect("ranged", damage=1, ignore_defence="all").as_dict()
     {'kind': 'enhance_next_attack', 'attacks': 'ranged', 'damage': 1, 'ignore_defence': 'all'}
-    >>> EnhanceNextAttackEffect("melee", damage=1)
+    >>> EnhanceNextAttackEffect("fire", damage=1)
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: enhance_next_attack.attacks: 'melee' is not one of: any, ranged
+    battles.engine.errors.InvalidInput: enhance_next_attack.attacks: 'fire' is not one of: any, ranged, melee
     >>> EnhanceNextAttackEffect()
     Traceback (most recent call last):
     ...
@@ -1032,9 +1038,15 @@ class EnhanceNextAttackEffect:
     cannot_miss: bool = False
     ignore_defence_buffs: bool = False
     this_turn: bool = False
+    every: bool = False
 
     def __post_init__(self) -> None:
         _check_choice(self.attacks, "enhance_next_attack.attacks", ENHANCED_ATTACKS)
+        _check_bool(self.every, "enhance_next_attack.every")
+        if self.every and not self.this_turn:
+            raise InvalidInput(
+                "enhance_next_attack.every", "every attack until when? give this_turn", "R-ADD-96"
+            )
         _check_int(self.damage, "enhance_next_attack.damage", -MAX_DAMAGE, MAX_DAMAGE, "R-DMG-1")
         _check_int(self.to_hit, "enhance_next_attack.to_hit", -MAX_TO_HIT, MAX_TO_HIT, "R-HIT-1")
         if self.ignore_defence != "all":
@@ -1059,7 +1071,7 @@ class EnhanceNextAttackEffect:
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "attacks": self.attacks}
-        for name in ("damage", "to_hit", "ignore_defence", *_ENHANCE_FLAGS):
+        for name in ("damage", "to_hit", "ignore_defence", *_ENHANCE_FLAGS, "every"):
             if getattr(self, name):
                 out[name] = getattr(self, name)
         return out
@@ -1163,14 +1175,15 @@ class WardEffect:
         _check_int(self.defence, "ward.defence", 0, 10, "R-DMG-3")
         _check_int(self.to_hit, "ward.to_hit", 0, MAX_TO_HIT, "R-HIT-1")
         _check_int(self.damage, "ward.damage", -MAX_DAMAGE, 0, "R-DMG-1")
-        _check_int(self.reduce, "ward.reduce", 0, MAX_DAMAGE, "R-ADD-94")
+        # Negative: "you take +1 damage from all sources" (R-ADD-96).
+        _check_int(self.reduce, "ward.reduce", -MAX_DAMAGE, MAX_DAMAGE, "R-ADD-94")
         if self.cap is not None:
             _check_int(self.cap, "ward.cap", 0, MAX_DAMAGE, "R-ADD-94")
         _check_int(self.at_least, "ward.at_least", 0, MAX_DAMAGE, "R-ADD-94")
         _check_int(self.uses, "ward.uses", 0, 10, "R-ADD-93")
         _check_int(self.recover, "ward.recover", 0, MAX_CARDS, "R-ADD-62")
         before = (self.defence, self.to_hit, self.damage) != (0, 0, 0)
-        after = self.reduce > 0 or self.cap is not None
+        after = self.reduce != 0 or self.cap is not None
         if not before and not after:
             raise InvalidInput("ward", "changes nothing", "R-ADD-93")
         if before and self.against == "all":
@@ -1203,6 +1216,66 @@ class WardEffect:
                 out[name] = value
         if self.recover:
             out["recover"] = self.recover
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class GainSpEffect:
+    """ "Gain +N SP this turn", "Recover N SP": N more SP to spend this turn, without raising
+    the overspend limit's maximum (R-TRN-3, R-ADD-95).
+
+    >>> GainSpEffect(3).as_dict()
+    {'kind': 'gain_sp', 'amount': 3}
+    """
+
+    kind: ClassVar[str] = "gain_sp"
+    amount: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.amount, "gain_sp.amount", 1, 10, "R-ADD-95")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "amount": self.amount}
+
+
+DEFENCE_OUTCOMES = ("took_damage", "prevented_at_least")
+
+
+@dataclass(frozen=True, slots=True)
+class AfterDefenceEffect:
+    """A reactive card's effects that wait for what it did (R-ADD-97): "if you took damage"
+    from the attack it answered (after wards), or "if you block 3+ damage" (its own
+    reduction prevented at least `n`). A PIERCE face voids them with the card (R-DMG-4).
+
+    >>> AfterDefenceEffect("prevented_at_least", (RecoverEffect(1),), 3).as_dict()
+    {'kind': 'after_defence', 'test': 'prevented_at_least', 'then': [{'kind': 'recover', 'n': 1}], 'n': 3}
+    >>> AfterDefenceEffect("took_damage", (RecoverEffect(1),), 2)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: after_defence.n: 'took_damage' takes no threshold (R-ADD-97)
+    """
+
+    kind: ClassVar[str] = "after_defence"
+    test: str
+    then: tuple[Effect, ...]
+    n: int = 0
+
+    def __post_init__(self) -> None:
+        _check_choice(self.test, "after_defence.test", DEFENCE_OUTCOMES)
+        if self.test == "prevented_at_least":
+            _check_int(self.n, "after_defence.n", 1, MAX_DAMAGE, "R-ADD-97")
+        elif self.n:
+            raise InvalidInput("after_defence.n", f"{self.test!r} takes no threshold", "R-ADD-97")
+        _check_inner(self.then, "after_defence.then", _AFTER_KINDS)
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "kind": self.kind,
+            "test": self.test,
+            "then": [e.as_dict() for e in self.then],
+        }
+        if self.n:
+            out["n"] = self.n
         return out
 
 
@@ -1261,6 +1334,8 @@ Effect = (
     | EnhanceNextAttackEffect
     | AttackRulesEffect
     | WardEffect
+    | GainSpEffect
+    | AfterDefenceEffect
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -1304,6 +1379,8 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             EnhanceNextAttackEffect,
             AttackRulesEffect,
             WardEffect,
+            GainSpEffect,
+            AfterDefenceEffect,
         )
     }
 )
@@ -1321,7 +1398,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, enhance_next_attack, attack_rules, ward
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, enhance_next_attack, attack_rules, ward, gain_sp, after_defence
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")
@@ -1430,7 +1507,10 @@ class CardDef:
                     "R-ADD-62",
                 )
             inner = effect.then if isinstance(effect, SpendTokensEffect | WhenEffect) else (effect,)
-            reactive_only = (ReduceIncomingEffect, WindowEffect, CounterEffect)
+            reactive_only = (
+                *(ReduceIncomingEffect, WindowEffect, CounterEffect),
+                AfterDefenceEffect,  # issue 17, buffs
+            )
             if self.kind != "reactive" and any(isinstance(e, reactive_only) for e in inner):
                 raise InvalidInput(
                     f"card.effects[{i}]",

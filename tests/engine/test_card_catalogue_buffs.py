@@ -51,6 +51,7 @@ from .test_card_catalogue import (
     kill_reward,
     plain_target_number,
     play,
+    resolve_hit,
     spend,
     tokens,
 )
@@ -452,6 +453,145 @@ BUFFS_SCENARIOS.update({
 })  # fmt: skip
 
 
+# --- R-ADD-95 .. R-ADD-97 ----------------------------------------------------------------------------
+
+
+def _divine_judgment() -> None:
+    """ "Deal 8 damage, ignore 1 Defense. On Miss: Recover 2 SP and gain 'Judgment Delayed'
+    (+3 damage to next attack)." (a catastrophic failure is not a miss, R-ADD-95)"""
+    card = built("church", "divine-judgment")
+    b = battle(card, hand=("blade",))
+    d = declared(b, card)  # 2 against 5: a miss
+    assert (hit(d), ignored(d)) == (8, 1)
+    assert (b.seat(0).sp_spent, b.seat(0).buff_damage) == (4 - 2, 3)
+    assert hit(declared(b, BLADE)) == 6  # the next attack spends it
+    jammed = battle(card)
+    attack(jammed, card, faces=[6, 6])
+    assert (jammed.seat(0).sp_spent, jammed.seat(0).buff_damage) == (4, 0)
+    struck = battle(card)
+    attack(struck, card, faces=[3, 2, *[1] * 8])  # a hit, every die a SHIELD
+    assert (struck.seat(0).sp_spent, struck.seat(0).buff_damage) == (4, 0)
+
+
+def _adrenaline_surge() -> None:
+    """ "Gain +3 SP this turn, draw 2 cards, gain 2 Heat. Remove this card from game after
+    use." (R-ADD-95, R-ADD-70)"""
+    cid = "combat-stimulants-adrenaline-surge"
+    b = battle(built(ITEMS, cid))
+    hand = len(b.seat(0).hand)
+    play(b, cid, drawn=[FILLER, FILLER])
+    c = b.seat(0)
+    assert (c.sp_left, c.heat, len(c.hand)) == (5 - 1 + 3, 2, hand - 1 + 2)
+    assert f"{cid}#1" in c.removed and f"{cid}#1" not in c.discard
+    assert c.overspend_room == 2 * 5 - 1 + 3
+    _pass(b, 0)  # 7 cards in hand: discard down to 6 (R-TRN-7)
+    b.do({"type": "discard_down", "seat": 0, "cards": [FILLER]})
+    _pass(b, 1, faces=[6, 1])
+    assert b.seat(0).sp_left == 5  # this turn only
+
+
+def _profit_margin() -> None:
+    """ "Deal 6 damage. Gain 1 Credit if this deals damage." (after the dice and the
+    target's wards, R-ADD-95)"""
+    card = built(ITEMS, "profit-margin")
+    b = battle(card)
+    resolve_hit(b, card, 6, kill=False)
+    assert b.seat(0).tokens_of("credit") == 1
+    blocked = battle(card)
+    attack(blocked, card, faces=[3, 2, *[1] * 6])  # every die a SHIELD: no damage
+    assert blocked.seat(0).tokens_of("credit") == 0
+    warded = battle(card)
+    arrange(warded, WardRaised(1, "arranged", "end_of_round", "all", 0, 0, 0, 6, None, 0, 0, 0))
+    attack(warded, card, faces=[3, 2, *[4] * 6])
+    assert warded.seat(0).tokens_of("credit") == 0
+    missed = battle(card)
+    attack(missed, card)
+    assert missed.seat(0).tokens_of("credit") == 0
+
+
+def _answered(b: Battle, cid: str, weapon: str, damage: int, faces: int) -> list[Event]:
+    """Seat 1 hits seat 0 with `weapon`; seat 0 answers with `cid`, `faces` a die BLOOD
+    (no block) and the rest SHIELD."""
+    b.do({"type": "attack", "seat": 1, "card": f"{weapon}#1", "target": 0,
+          "component": "chassis", "faces": [3, 2]})  # fmt: skip
+    dice = [4] * faces + [1] * (damage - faces)
+    return b.do({"type": "play_reactive", "seat": 0, "card": f"{cid}#1", "faces": dice})
+
+
+def _bone_spike_counter(section: str) -> None:
+    """ "Play when attacked in melee. Deal 2 damage to attacker after attack resolves.
+    Recover 1 card from discard if you took damage." (R-ADD-58, R-ADD-97)"""
+    card = built(section, "bone-spike-counter")
+    b = battle(card, first=1)
+    _answered(b, "bone-spike-counter", "test-maul", 2, 2)
+    events = b.do({"type": "take_damage", "seat": 0, "hand": [], "deck": 2,
+                   "drawn": [FILLER] * 2})  # fmt: skip
+    assert one(events, CardsRecovered).seat == 0
+    assert [(p.seat, p.amount) for p in of_type(events, PromptOpened)] == [(1, 2)]
+    unhurt = battle(card, first=1)
+    events = _answered(unhurt, "bone-spike-counter", "test-maul", 2, 0)
+    assert not of_type(events, CardsRecovered)
+    assert [(p.seat, p.amount) for p in of_type(events, PromptOpened)] == [(1, 2)]
+
+
+def _necrotic_shield(section: str) -> None:
+    """ "Play when targeted by attack. Reduce damage by 3 (minimum 1). If you block 3+
+    damage, recover 1 card from discard pile." (R-ADD-58, R-ADD-97)"""
+    card = built(section, "necrotic-shield")
+    for weapon, damage, recovered in (("blade", 3, False), ("ruin", 24, True)):
+        b = battle(card, first=1, opponent=(weapon,))
+        arrange(b, CardsDiscarded(0, (), (b.seat(0).deck[0],), "arranged", "R-ADD-62"))
+        events = _answered(b, "necrotic-shield", weapon, damage, damage)
+        rolled = one(events, DefenceRolled)
+        assert rolled.final_damage == (1 if damage == 3 else 21)
+        assert bool(of_type(events, CardsRecovered)) == recovered, weapon
+
+
+def _duelists_stance() -> None:
+    """ "Until end of turn, your melee attacks deal +2 damage but you take +1 damage from
+    all sources." (R-ADD-96; the +1 shown by refolding the card's ward in the enemy's
+    turn, since no enemy attacks in the owner's turn)"""
+    card = built("crucible", "duelists-stance")
+    b = battle(card, hand=("blade", "gun"))
+    events = play(b, "duelists-stance")
+    assert hit(declared(b, BLADE)) == 5
+    assert hit(declared(b, GUN)) == 2  # not a melee attack
+    assert len(b.seat(0).enhancements) == 1  # every melee attack this turn
+    _pass(b, 0)
+    assert (b.seat(0).enhancements, b.seat(0).wards) == ((), ())
+    arrange(b, one(events, WardRaised))
+    assert _taken(_enemy_attack(b, "test-maul", 2)) == 3
+
+
+def _divine_guidance() -> None:
+    """ "Until end of turn, all your attacks gain +1 accuracy (reduce target number by 1).
+    Your next attack this turn cannot miss (5+ becomes 4+, etc)." (R-ADD-96)"""
+    card = built("church", "divine-guidance")
+    b = battle(card, hand=("blade", "gun"))
+    play(b, "divine-guidance")
+    events = attack(b, BLADE, faces=[1, 1, 4, 4, 4])
+    first = one(events, AttackDeclared)
+    assert first.target_number == plain_target_number(b, BLADE) - 1
+    assert one(events, AttackRolled).grade == "hit"  # 2 against 4
+    b.do({"type": "take_damage", "seat": 1, "hand": [], "deck": 3, "drawn": [FILLER] * 3})
+    events = attack(b, GUN, faces=[1, 1])
+    assert one(events, AttackDeclared).target_number == plain_target_number(b, GUN) - 1
+    assert one(events, AttackRolled).grade == "miss"  # the cannot-miss was spent
+
+
+BUFFS_SCENARIOS.update({
+    ("church", "divine-judgment"): _divine_judgment,
+    (ITEMS, "combat-stimulants-adrenaline-surge"): _adrenaline_surge,
+    (ITEMS, "profit-margin"): _profit_margin,
+    ("equipment", "bone-spike-counter"): lambda: _bone_spike_counter("equipment"),
+    (ITEMS, "bone-spike-counter"): lambda: _bone_spike_counter(ITEMS),
+    ("equipment", "necrotic-shield"): lambda: _necrotic_shield("equipment"),
+    (ITEMS, "necrotic-shield"): lambda: _necrotic_shield(ITEMS),
+    ("crucible", "duelists-stance"): _duelists_stance,
+    ("church", "divine-guidance"): _divine_guidance,
+})  # fmt: skip
+
+
 @pytest.mark.parametrize("key", sorted(BUFFS_SCENARIOS), ids="/".join)
 def test_buffs_scenario(key: tuple[str, str]) -> None:
     BUFFS_SCENARIOS[key]()
@@ -482,12 +622,30 @@ def test_buffs_scenario(key: tuple[str, str]) -> None:
         ({"kind": "ward", "until": "next_turn", "reduce": 1, "at_least": 4}, "e.at_least"),
         ({"kind": "ward", "until": "next_turn", "defence": 1, "recover": 1}, "e.recover"),
         ({"kind": "ward", "until": "next_turn", "defence": 1, "reduce": 1, "uses": 1}, "e.uses"),
+        ({"kind": "enhance_next_attack", "damage": 1, "every": True}, "e.every"),
+        ({"kind": "gain_sp", "amount": 0}, "e.amount"),
+        ({"kind": "after_defence", "test": "blocked", "then": []}, "e.test"),
+        ({"kind": "after_defence", "test": "prevented_at_least", "then": [{"kind": "recover", "n": 1}]},
+         "e.n"),
+        ({"kind": "after_defence", "test": "took_damage", "then": [{"kind": "counter", "damage": 1}]},
+         "e.then[0]"),
+        ({"kind": "after_attack", "on": "missed", "then": [{"kind": "gain_sp", "amount": 1}]},
+         "e.on"),
     ],
 )  # fmt: skip
 def test_a_bad_field_of_the_new_kinds_is_named(doc: dict[str, Any], field: str) -> None:
     with pytest.raises(InvalidInput) as err:
         effect_from_dict(doc, "e")
     assert err.value.field == field
+
+
+def test_after_defence_is_for_reactive_cards_only() -> None:
+    effect = effect_from_dict(
+        {"kind": "after_defence", "test": "took_damage", "then": [{"kind": "recover", "n": 1}]}
+    )
+    with pytest.raises(InvalidInput) as err:
+        CardDef(id="x", name="X", kind="other", sp_cost=0, automated=True, effects=(effect,))
+    assert (err.value.field, err.value.rule) == ("card.effects[0]", "R-REA-1")
 
 
 def test_an_attack_rule_needs_the_cards_own_attack() -> None:

@@ -23,6 +23,7 @@ from battles.engine.cards import (
     DAMAGE_CARD,
     EFFECT_TYPES,
     AfterAttackEffect,
+    AfterDefenceEffect,
     AttackBonusEffect,
     AttackEffect,
     AttackRulesEffect,
@@ -40,6 +41,7 @@ from battles.engine.cards import (
     DrawEffect,
     Effect,
     EnhanceNextAttackEffect,
+    GainSpEffect,
     GainTokensEffect,
     GrantMoveEffect,
     HeatEffect,
@@ -132,6 +134,8 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     EnhanceNextAttackEffect("ranged", damage=2, ignore_defence="all", cannot_miss=True),
     AttackRulesEffect(no_reactive=True, condition=Condition("own_tokens_at_least", 3, "bargain")),
     WardEffect("end_of_round", "all", reduce=2, cap=3, at_least=5, uses=1, recover=1),
+    GainSpEffect(2),
+    AfterDefenceEffect("took_damage", (RecoverEffect(1),)),
 )
 
 
@@ -214,6 +218,8 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "enhance_next_attack",
         "attack_rules",
         "ward",
+        "gain_sp",
+        "after_defence",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

@@ -21,6 +21,7 @@ from ..arcs import rotation_cost, rotation_steps
 from ..cards import (
     MAX_SEEDS,
     AfterAttackEffect,
+    AfterDefenceEffect,
     AttackBonusEffect,
     AttackEffect,
     AttackRulesEffect,
@@ -37,6 +38,7 @@ from ..cards import (
     DrawEffect,
     Effect,
     EnhanceNextAttackEffect,
+    GainSpEffect,
     GainTokensEffect,
     GrantMoveEffect,
     HeatEffect,
@@ -969,8 +971,21 @@ def _roll_defence(tx: _Tx) -> None:
         _component_damage(
             tx, a.target, a.component, result.component_damage, "CRITICAL defence faces", "R-DMG-4"
         )
+    if a.reactive is not None and not result.pierce:  # R-ADD-97: "if you block 3+ damage"
+        _after_defence(tx, a.target, a.reactive, "prevented_at_least", result.final_damage - final)
     attack = tx.state.card(a.card)
     _inflict(tx, a.target, final, a.component, f"an attack by seat {a.attacker}", attack=attack)
+
+
+def _after_defence(tx: _Tx, seat: int, reactive: str, test: str, prevented: int) -> None:
+    """R-ADD-97: the reactive card's effects waiting for what it did."""
+    card = tx.state.card(reactive)
+    for effect in card.effects:
+        if isinstance(effect, AfterDefenceEffect) and effect.test == test:
+            if test == "prevented_at_least" and prevented < effect.n:
+                continue
+            for inner in effect.then:
+                _effect(tx, seat, card, inner, None, (), None, (), {}, True)
 
 
 def _end_attack(tx: _Tx, outcome: str) -> None:
@@ -981,7 +996,16 @@ def _end_attack(tx: _Tx, outcome: str) -> None:
     # R-ADD-65: the target was in the battle when the attack was declared, so a defeated
     # target now was destroyed by this attack.
     killed = hit and tx.seat(a.target).defeated
-    fires = {"kill": killed, "hit": hit, "end": True}
+    # R-ADD-95: "on miss" is a roll that missed, not a catastrophic failure; "if this deals
+    # damage" reads the damage after the defender's wards (an EXECUTION's is all of it).
+    dealt = a.damage if outcome == "execution" else (a.final_damage or 0) if hit else 0
+    fires = {
+        "kill": killed,
+        "hit": hit,
+        "end": True,
+        "miss": outcome == "miss",
+        "damage": dealt > 0,
+    }
     for effect in card.effects:
         if isinstance(effect, AfterAttackEffect) and fires[effect.on]:
             for inner in effect.then:
@@ -991,6 +1015,8 @@ def _end_attack(tx: _Tx, outcome: str) -> None:
     # R-ADD-58: the reactive card's counter-damage, once the attack has ended; a PIERCE
     # face voided the card (R-DMG-4).
     if a.reactive is not None and not a.pierced:
+        if a.final_damage:  # R-ADD-97: "if you took damage"
+            _after_defence(tx, a.target, a.reactive, "took_damage", 0)
         counter = sum(
             e.damage for e in tx.state.card(a.reactive).effects if isinstance(e, CounterEffect)
         )
@@ -1069,8 +1095,8 @@ def _ranged(card: CardDef) -> bool:
 
 
 def _enhances(attacks: str, card: CardDef) -> bool:
-    """Whether an enhancement for `attacks` ("any" or "ranged") waits for this attack."""
-    return attacks == "any" or _ranged(card)
+    """Whether an enhancement for `attacks` ("any", "ranged", "melee") is for this attack."""
+    return attacks == "any" or (attacks == "ranged") == _ranged(card)
 
 
 def _use_enhancements(tx: _Tx, seat: int, card: CardDef, target: int) -> set[str]:
@@ -1082,7 +1108,9 @@ def _use_enhancements(tx: _Tx, seat: int, card: CardDef, target: int) -> set[str
     ]
     if not chosen:
         return set()
-    tx.emit(ev.EnhancementsSpent(seat, tuple(i for i, _ in chosen)))
+    spent = tuple(i for i, x in chosen if not x.every)  # R-ADD-96: "all your attacks"
+    if spent:
+        tx.emit(ev.EnhancementsSpent(seat, spent))
     flags: set[str] = set()
     # The card's own "ignores cover" has already cancelled the cover line (R-ADD-60).
     cancelled = {"cover"} if any(isinstance(e, IgnoreCoverEffect) for e in card.effects) else set()
@@ -1704,6 +1732,11 @@ def _effect(
         return  # `_end_attack` runs it when the attack's outcome is known (R-ADD-65)
     if isinstance(effect, AttackRulesEffect):
         return  # `_attack` reads it as the attack is declared (R-ADD-91)
+    if isinstance(effect, AfterDefenceEffect):
+        return  # the attack the reactive card answers runs it (R-ADD-97)
+    if isinstance(effect, GainSpEffect):
+        tx.emit(ev.SpGained(seat, effect.amount, card.id))
+        return
     if isinstance(effect, EnhanceNextAttackEffect):
         tx.emit(
             ev.AttackEnhanced(
@@ -1718,6 +1751,7 @@ def _effect(
                 effect.cannot_miss,
                 effect.ignore_defence_buffs,
                 effect.this_turn,
+                effect.every,
             )
         )
         return

@@ -638,6 +638,7 @@ class AttackEnhanced(Event):
     cannot_miss: bool
     ignore_defence_buffs: bool
     this_turn: bool
+    every: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -678,6 +679,15 @@ class WardUsed(Event):
     source: str
     before: int | None = None
     after: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SpGained(Event):
+    """The seat may spend `amount` more SP this turn (R-ADD-95)."""
+
+    seat: int
+    amount: int
+    source: str
 
 
 EVENT_TYPES: Mapping[str, type[Event]] = {
@@ -752,5 +762,6 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         EnhancementsSpent,
         WardRaised,
         WardUsed,
+        SpGained,
     )
 }

@@ -532,6 +532,7 @@ def _enhanced(s: BattleState, e: ev.AttackEnhanced) -> BattleState:
         e.cannot_miss,
         e.ignore_defence_buffs,
         e.this_turn,
+        e.every,
     )
     return _seat(s, e.seat, enhancements=(*c.enhancements, x))
 
@@ -561,6 +562,10 @@ def _ward_raised(s: BattleState, e: ev.WardRaised) -> BattleState:
 
 
 def _ward_used(s: BattleState, e: ev.WardUsed) -> BattleState:
+    a = s.attack
+    if a is not None and a.target == e.seat and e.after is not None:
+        # The attack's damage after the defender's wards: what "deals damage" reads (R-ADD-95).
+        s = replace(s, attack=replace(a, final_damage=e.after))
     c = s.seats[e.seat]
     w = c.wards[e.index]
     if not w.uses:
@@ -571,6 +576,11 @@ def _ward_used(s: BattleState, e: ev.WardUsed) -> BattleState:
     else:
         wards[e.index] = replace(w, uses=w.uses - 1)
     return _seat(s, e.seat, wards=tuple(wards))
+
+
+def _sp_gained(s: BattleState, e: ev.SpGained) -> BattleState:
+    # R-ADD-95: as SP not yet spent; TurnStarted resets the count, so it lasts this turn.
+    return _seat(s, e.seat, sp_spent=s.seats[e.seat].sp_spent - e.amount)
 
 
 _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
@@ -643,6 +653,7 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.EnhancementsSpent: _enhancements_spent,
     ev.WardRaised: _ward_raised,
     ev.WardUsed: _ward_used,
+    ev.SpGained: _sp_gained,
 }
 assert set(_HANDLERS) == set(ev.EVENT_TYPES.values()), "every event type needs a handler"
 

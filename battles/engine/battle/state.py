@@ -153,6 +153,7 @@ class Enhancement:
     cannot_miss: bool = False
     ignore_defence_buffs: bool = False
     this_turn: bool = False
+    every: bool = False  # every such attack this turn, none spends it (R-ADD-96)
 
 
 @dataclass(frozen=True)
