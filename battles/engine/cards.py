@@ -365,11 +365,14 @@ CONDITIONS = (
     "own_adjacent_allies_at_least",
     # R-ADD-75: "if outnumbered (2+ enemies within 6 hexes)": `n` enemies within `within`.
     "enemies_within_at_least",
+    # issue 17, buffs; R-ADD-98: "if attacking from rear arc (hex 4)": the attack's side.
+    "from_rear",
 )
 _CONDITIONS_WITH_N = frozenset(CONDITIONS) - {
     "moved_this_turn",
     "standing_in",
     "target_moved_last_turn",
+    "from_rear",
 }
 
 
@@ -628,7 +631,8 @@ class DiscardHandEffect:
 @dataclass(frozen=True, slots=True)
 class DefenceEffect:
     """+`amount` Defense until the start of the player's next turn: that many automatic
-    blocks against every attack on the casket (R-DMG-3, R-ADD-64).
+    blocks against every attack on the casket (R-DMG-3, R-ADD-64). On a reactive card:
+    against the attack it answers, unless a PIERCE face voids the card (R-ADD-98).
 
     >>> DefenceEffect(2).as_dict()
     {'kind': 'defence', 'amount': 2}

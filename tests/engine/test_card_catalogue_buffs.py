@@ -18,6 +18,7 @@ from battles.engine.battle.events import (
     AttackRolled,
     CardsDiscarded,
     CardsRecovered,
+    CasketRotated,
     DefenceRaised,
     DefenceRolled,
     EnhancementsSpent,
@@ -589,6 +590,43 @@ BUFFS_SCENARIOS.update({
     (ITEMS, "necrotic-shield"): lambda: _necrotic_shield(ITEMS),
     ("crucible", "duelists-stance"): _duelists_stance,
     ("church", "divine-guidance"): _divine_guidance,
+})  # fmt: skip
+
+
+# --- R-ADD-98 -------------------------------------------------------------------------------------
+
+
+def _barkskin() -> None:
+    """ "Reactive: +2 Defense vs next attack.": two automatic blocks against the attack it
+    answers; a PIERCE face voids it (R-DMG-4)."""
+    card = built("equipment", "barkskin")
+    for faces, blocks, final in (([4, 4], 2, 0), ([5, 4], 0, 2)):
+        b = battle(card, first=1)
+        b.do({"type": "attack", "seat": 1, "card": "test-maul#1", "target": 0,
+              "component": "chassis", "faces": [3, 2]})  # fmt: skip
+        events = b.do({"type": "play_reactive", "seat": 0, "card": "barkskin#1", "faces": faces})
+        rolled = one(events, DefenceRolled)
+        assert (rolled.blocks, rolled.final_damage, rolled.pierce) == (blocks, final, faces[0] == 5)
+        assert b.seat(0).defence_bonus == 0  # for that attack only
+
+
+def _point_blank_execution() -> None:
+    """ "Deal 6 damage. This attack cannot miss. If attacking from rear arc (hex 4), deal 8
+    damage instead." (the rear side's own +3 damage and -2 to hit apply too, R-ARC-2)"""
+    card = built("church", "point-blank-execution")
+    b = battle(card)
+    events = attack(b, card, faces=[1, 1, *[4] * 6])
+    assert hit(one(events, AttackDeclared)) == 6
+    assert one(events, AttackRolled).grade == "hit"  # 2 against 5
+    rear = battle(card)
+    arrange(rear, CasketRotated(1, 1, 0, False))  # seat 1 turns its back on seat 0
+    d = one(attack(rear, card, faces=[1, 1, *[4] * 11]), AttackDeclared)
+    assert (d.side, hit(d)) == (4, 8 + 3)
+
+
+BUFFS_SCENARIOS.update({
+    ("equipment", "barkskin"): _barkskin,
+    ("church", "point-blank-execution"): _point_blank_execution,
 })  # fmt: skip
 
 

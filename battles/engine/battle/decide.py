@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
-from ..arcs import rotation_cost, rotation_steps
+from ..arcs import attack_side, rotation_cost, rotation_steps
 from ..cards import (
     MAX_SEEDS,
     AfterAttackEffect,
@@ -140,6 +140,7 @@ NEURAL_FEEDBACK_EVERY = 5  # R-DMG-7
 SURVIVAL_WOUND_FACES = (1, 2, 3)  # R-PLT-3: on 1–3 the pilot takes 2 wounds
 SURVIVAL_WOUNDS = 2
 JAM_HEAT = 2  # catastrophic failure, seed 001 (R-HIT-4, R-DMG-1)
+REAR = 4  # R-ARC-2: the rear side
 PROMPT_COMMANDS = {
     "mulligan": (KeepHand, Mulligan),
     "reactive": (PlayReactive, NoReactive),
@@ -928,6 +929,13 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
     _roll_defence(tx)
 
 
+def _reactive_defence(tx: _Tx, instance: str | None) -> int:
+    """R-ADD-98: the automatic blocks a reactive card adds to the attack it answers."""
+    if instance is None:
+        return 0
+    return sum(e.amount for e in tx.state.card(instance).effects if isinstance(e, DefenceEffect))
+
+
 def _reactive_minimum(tx: _Tx, instance: str | None) -> int:
     """R-ADD-58: the least damage a reactive card's "(minimum 1)" reduction leaves."""
     if instance is None:
@@ -948,6 +956,11 @@ def _roll_defence(tx: _Tx) -> None:
     die = str(tx.state.ruleset.option("defense_die"))
     faces = tx.dice.d6(a.damage, purpose="the defence roll", rule="R-DMG-2")
     result = defence_result(faces, a.damage, a.defence_modifier, die)
+    # R-ADD-98: a reactive card's "+N Defense vs next attack" adds blocks to this attack,
+    # unless a PIERCE face voids the card (R-DMG-4).
+    blocks = _reactive_defence(tx, a.reactive)
+    if blocks and not result.pierce:
+        result = defence_result(faces, a.damage, a.defence_modifier + blocks, die)
     # R-DMG-4: PIERCE leaves the reactive card spent and without effect.
     reduction = 0 if result.pierce else a.reduction
     final = max(0, result.final_damage - reduction)
@@ -1618,6 +1631,8 @@ def _holds(tx: _Tx, seat: int, condition: Condition | None, target: int | None) 
         return t.hp <= n
     if test == "target_moved_last_turn":
         return t.moved_last_turn > 0
+    if test == "from_rear":  # R-ADD-98: the side of R-ARC-1, the defender's choice included
+        return attack_side(t.at, t.facing, c.at, t.shield) == REAR
     if test == "target_deck_at_most":  # R-ADD-74: the deck only, not the discard pile
         return len(t.deck) <= n
     return t.taint >= n  # target_taint_at_least
