@@ -1018,7 +1018,8 @@ class EnhanceNextAttackEffect:
     a miss (R-ADD-91), the target's card Defense ignored (R-ADD-92). `this_turn`: it
     lapses unused at the end of the turn ("next attack this turn", R-ADD-90); `every`:
     every such attack until then gets it, none spends it ("until end of turn, all your
-    attacks", R-ADD-96).
+    attacks", R-ADD-96). `sp_cost`: that attack costs so much less SP, never below 0
+    ("your next ranged attack costs -1 SP", R-ADD-99).
 
     >>> EnhanceNextAttackEffect("ranged", damage=1, ignore_defence="all").as_dict()
     {'kind': 'enhance_next_attack', 'attacks': 'ranged', 'damage': 1, 'ignore_defence': 'all'}
@@ -1029,7 +1030,7 @@ class EnhanceNextAttackEffect:
     >>> EnhanceNextAttackEffect()
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: enhance_next_attack: changes nothing: give damage, to_hit, ignore_defence or a flag (R-ADD-90)
+    battles.engine.errors.InvalidInput: enhance_next_attack: changes nothing: give damage, to_hit, ignore_defence, sp_cost or a flag (R-ADD-90)
     """
 
     kind: ClassVar[str] = "enhance_next_attack"
@@ -1043,9 +1044,11 @@ class EnhanceNextAttackEffect:
     ignore_defence_buffs: bool = False
     this_turn: bool = False
     every: bool = False
+    sp_cost: int = 0
 
     def __post_init__(self) -> None:
         _check_choice(self.attacks, "enhance_next_attack.attacks", ENHANCED_ATTACKS)
+        _check_int(self.sp_cost, "enhance_next_attack.sp_cost", -10, 0, "R-ADD-99")
         _check_bool(self.every, "enhance_next_attack.every")
         if self.every and not self.this_turn:
             raise InvalidInput(
@@ -1059,12 +1062,15 @@ class EnhanceNextAttackEffect:
             )
         for name in _ENHANCE_FLAGS:
             _check_bool(getattr(self, name), f"enhance_next_attack.{name}")
-        if (self.damage, self.to_hit, self.ignore_defence) == (0, 0, 0) and not any(
-            getattr(self, name) for name in _ENHANCE_FLAGS[:-1]
-        ):
+        if (self.damage, self.to_hit, self.ignore_defence, self.sp_cost) == (
+            0,
+            0,
+            0,
+            0,
+        ) and not any(getattr(self, name) for name in _ENHANCE_FLAGS[:-1]):
             raise InvalidInput(
                 "enhance_next_attack",
-                "changes nothing: give damage, to_hit, ignore_defence or a flag",
+                "changes nothing: give damage, to_hit, ignore_defence, sp_cost or a flag",
                 "R-ADD-90",
             )
 
@@ -1075,7 +1081,7 @@ class EnhanceNextAttackEffect:
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "attacks": self.attacks}
-        for name in ("damage", "to_hit", "ignore_defence", *_ENHANCE_FLAGS, "every"):
+        for name in ("damage", "to_hit", "ignore_defence", *_ENHANCE_FLAGS, "every", "sp_cost"):
             if getattr(self, name):
                 out[name] = getattr(self, name)
         return out

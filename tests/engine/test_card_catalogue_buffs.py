@@ -16,6 +16,7 @@ from battles.engine.battle.events import (
     AttackDeclared,
     AttackEnhanced,
     AttackRolled,
+    CardPlayed,
     CardsDiscarded,
     CardsRecovered,
     CasketRotated,
@@ -24,10 +25,12 @@ from battles.engine.battle.events import (
     EnhancementsSpent,
     Event,
     PromptOpened,
+    SpDrained,
     TokensChanged,
     WardRaised,
     WardUsed,
 )
+from battles.engine.battle.legal import legal_actions
 from battles.engine.battle.snapshot import state_from_dict, state_to_dict
 from battles.engine.cards import (
     AttackRulesEffect,
@@ -624,7 +627,31 @@ def _point_blank_execution() -> None:
     assert (d.side, hit(d)) == (4, 8 + 3)
 
 
+def _quick_reload() -> None:
+    """ "Draw 1 card, your next ranged attack costs -1 SP." (R-ADD-99: never below 0; the
+    legal actions ask for the lower cost too)"""
+    cid = "ammunition-bandolier-quick-reload"
+    card = built(ITEMS, cid)
+    b = battle(card, hand=("blade", "gun"))
+    hand = len(b.seat(0).hand)
+    play(b, cid, drawn=[FILLER])
+    assert len(b.seat(0).hand) == hand - 1 + 1
+    assert one(attack(b, BLADE), CardPlayed).cost == 2  # a Melee attack pays in full
+    # 2 SP spent of a maximum cut to 1: twice the maximum reached, 1 SP more cannot be paid.
+    arrange(b, SpDrained(0, 4, "arranged"))
+    assert any(
+        a.body.get("card") == "gun#1" and "pay" not in a.body for a in legal_actions(b.state)
+    )
+    assert one(attack(b, GUN), CardPlayed).cost == 0
+    plain = battle(card, hand=("gun",))
+    arrange(plain, SpDrained(0, 5, "arranged"))
+    assert plain.refuse({"type": "attack", "seat": 0, "card": "gun#1", "target": 1}).code == (
+        "sp_exceeded"
+    )
+
+
 BUFFS_SCENARIOS.update({
+    (ITEMS, "ammunition-bandolier-quick-reload"): _quick_reload,
     ("equipment", "barkskin"): _barkskin,
     ("church", "point-blank-execution"): _point_blank_execution,
 })  # fmt: skip

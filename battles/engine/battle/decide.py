@@ -1107,6 +1107,13 @@ def _ranged(card: CardDef) -> bool:
     return card.attack is not None and not card.attack.range.melee
 
 
+def attack_cost(state: BattleState, seat: int, card: CardDef) -> int:
+    """The SP an attack with `card` costs `seat` now: its printed cost, less what the
+    enhancements it would spend take off, never below 0 (R-ADD-99)."""
+    waiting = state.seats[seat].enhancements
+    return max(0, card.sp_cost + sum(x.sp_cost for x in waiting if _enhances(x.attacks, card)))
+
+
 def _enhances(attacks: str, card: CardDef) -> bool:
     """Whether an enhancement for `attacks` ("any", "ranged", "melee") is for this attack."""
     return attacks == "any" or (attacks == "ranged") == _ranged(card)
@@ -1382,10 +1389,9 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
         raise refusal
     _check_limit(tx.seat(seat), card)
     _check_spend(tx, seat, card, command.spend)
-    _pay(tx, c, card.sp_cost, command.pay, exclude=[instance])
-    tx.emit(
-        ev.CardPlayed(seat, instance, card.sp_cost, card.manual, card.text if card.manual else "")
-    )
+    cost = attack_cost(tx.state, seat, card)  # R-ADD-99
+    _pay(tx, c, cost, command.pay, exclude=[instance])
+    tx.emit(ev.CardPlayed(seat, instance, cost, card.manual, card.text if card.manual else ""))
     # R-ADD-91, R-ADD-92: the card's own attack rules, read as it is played (R-ADD-59).
     rules = _attack_rules(tx, seat, card, command.target, command.spend)
     passive = _passive_bonuses(tx, seat)
@@ -1767,6 +1773,7 @@ def _effect(
                 effect.ignore_defence_buffs,
                 effect.this_turn,
                 effect.every,
+                effect.sp_cost,
             )
         )
         return

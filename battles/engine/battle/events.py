@@ -639,6 +639,7 @@ class AttackEnhanced(Event):
     ignore_defence_buffs: bool
     this_turn: bool
     every: bool = False
+    sp_cost: int = 0
 
 
 @dataclass(frozen=True, slots=True)

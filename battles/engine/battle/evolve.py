@@ -533,6 +533,7 @@ def _enhanced(s: BattleState, e: ev.AttackEnhanced) -> BattleState:
         e.ignore_defence_buffs,
         e.this_turn,
         e.every,
+        e.sp_cost,
     )
     return _seat(s, e.seat, enhancements=(*c.enhancements, x))
 

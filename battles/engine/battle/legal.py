@@ -32,7 +32,7 @@ from ..cards import (
 from ..errors import RuleViolation
 from ..movement import reachable
 from .commands import parse_command
-from .decide import attack_answer, decide
+from .decide import attack_answer, attack_cost, decide
 from .randomness import DiceSource, SeededDice
 from .state import ACTION, BattleState, CasketState, card_id
 
@@ -178,7 +178,8 @@ def _action_candidates(
                 if answer.possible:
                     body = {"type": "attack", "seat": seat, "card": instance, "target": d.seat}
                     for variant in _spend_variants(state, c, instance, body):
-                        yield _with_pay(variant, c, card.sp_cost), answer.as_dict(), None
+                        cost = attack_cost(state, seat, card)  # R-ADD-99
+                        yield _with_pay(variant, c, cost), answer.as_dict(), None
             continue
         yield from ((b, None, None) for b in _card_bodies(state, c, instance))
 

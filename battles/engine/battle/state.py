@@ -154,6 +154,7 @@ class Enhancement:
     ignore_defence_buffs: bool = False
     this_turn: bool = False
     every: bool = False  # every such attack this turn, none spends it (R-ADD-96)
+    sp_cost: int = 0  # the attack costs this much more (less: negative) SP (R-ADD-99)
 
 
 @dataclass(frozen=True)
