@@ -69,8 +69,10 @@ def test_a_2_0_battle_imports_with_every_digest_and_folds_the_same_state(
         "limited_plays",
         "sp_penalty",
         "damage_next_turn",
+        "enhancements",  # issue 17, buffs (R-ADD-90, R-ADD-93)
+        "wards",
     )
     for seat in folded["seats"]:
         added = [seat.pop(name) for name in added_fields]
-        assert added == [[], False, None, 0, [], 0, 0, None, [], 0, 0]
+        assert added == [[], False, None, 0, [], 0, 0, None, [], 0, 0, [], []]
     assert folded == recorded["final_state"]

@@ -1459,8 +1459,7 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
     cannot_miss = "cannot_miss" in rules
     roll = attack_result(faces, 1 if cannot_miss else answer.target_number, pool)
     damage = answer.damage_for(roll.grade) if roll.hit else 0
-    saved = cannot_miss and roll.hit and roll.total < answer.target_number
-    tx.emit(ev.AttackRolled(roll.faces, roll.total, roll.grade, damage, saved))
+    tx.emit(ev.AttackRolled(roll.faces, roll.total, roll.grade, damage))
     if roll.catastrophic:
         a = tx.seat(seat)
         weapons = tuple(x for x in a.hand if tx.state.card(x).kind == "primary_weapon")

@@ -393,9 +393,6 @@ class AttackRolled(Event):
     total: int
     grade: str
     damage: int
-    # issue 17, buffs: a roll below the target number that hit because the attack cannot
-    # miss (R-ADD-91); absent from older logs.
-    cannot_miss: bool = False
 
 
 @dataclass(frozen=True, slots=True)
