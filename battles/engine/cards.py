@@ -664,7 +664,9 @@ class WhenEffect:
     def __post_init__(self) -> None:
         if not isinstance(self.condition, Condition):
             raise InvalidInput("when.condition", "must be a condition", "R-ADD-59")
-        _check_inner(self.then, "when.then", (*_AFTER_KINDS, "reduce_incoming"))
+        # issue 17, buffs: "+1 damage to all attacks for each enemy within 6" (R-ADD-96).
+        kinds = (*_AFTER_KINDS, "reduce_incoming", "enhance_next_attack")
+        _check_inner(self.then, "when.then", kinds)
 
     def as_dict(self) -> dict[str, Any]:
         return {

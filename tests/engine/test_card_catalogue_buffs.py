@@ -59,6 +59,7 @@ from .test_card_catalogue import (
     spend,
     tokens,
 )
+from .test_card_catalogue_factions import _yard
 
 BUFFS_SCENARIOS: dict[tuple[str, str], Callable[[], object]] = {}
 ITEMS = "equipment_items"
@@ -650,7 +651,23 @@ def _quick_reload() -> None:
     )
 
 
+def _pack_fury() -> None:
+    """ "Until end of round, gain +1 damage to all attacks for each enemy within 6 hexes
+    (max +3 damage). Outnumbered, never outfought. Desperate strength." (counted as it is
+    played, enemies only, R-ADD-75, R-ADD-96)"""
+    card = built("crucible", "pack-fury")
+    two = [((0, -2), "prey"), ((0, -4), "prey"), ((1, 3), "pack")]  # 5 and 7 hexes; an ally
+    four = [((0, -2), "prey"), ((1, -2), "prey"), ((-1, -1), "prey")]  # all 5 hexes away
+    for others, bonus in ((two, 2), (four, 3)):
+        b = _yard(card, others, "blade", "gun")
+        play(b, "pack-fury")
+        assert (hit(declared(b, BLADE)), hit(declared(b, GUN))) == (3 + bonus, 2 + bonus)
+        _pass(b, 0)
+        assert b.seat(0).enhancements == ()
+
+
 BUFFS_SCENARIOS.update({
+    ("crucible", "pack-fury"): _pack_fury,
     (ITEMS, "ammunition-bandolier-quick-reload"): _quick_reload,
     ("equipment", "barkskin"): _barkskin,
     ("church", "point-blank-execution"): _point_blank_execution,
