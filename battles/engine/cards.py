@@ -1021,7 +1021,8 @@ class EnhanceNextAttackEffect:
     lapses unused at the end of the turn ("next attack this turn", R-ADD-90); `every`:
     every such attack until then gets it, none spends it ("until end of turn, all your
     attacks", R-ADD-96). `sp_cost`: that attack costs so much less SP, never below 0
-    ("your next ranged attack costs -1 SP", R-ADD-99).
+    ("your next ranged attack costs -1 SP", R-ADD-99); `reach`: it reaches so many hexes
+    further ("+2 range", R-ADD-90).
 
     >>> EnhanceNextAttackEffect("ranged", damage=1, ignore_defence="all").as_dict()
     {'kind': 'enhance_next_attack', 'attacks': 'ranged', 'damage': 1, 'ignore_defence': 'all'}
@@ -1047,10 +1048,16 @@ class EnhanceNextAttackEffect:
     this_turn: bool = False
     every: bool = False
     sp_cost: int = 0
+    reach: int = 0
 
     def __post_init__(self) -> None:
         _check_choice(self.attacks, "enhance_next_attack.attacks", ENHANCED_ATTACKS)
         _check_int(self.sp_cost, "enhance_next_attack.sp_cost", -10, 0, "R-ADD-99")
+        _check_int(self.reach, "enhance_next_attack.reach", 0, MAX_HEXES, "R-ADD-90")
+        if self.reach and self.attacks != "ranged":
+            raise InvalidInput(
+                "enhance_next_attack.reach", "only a ranged attack reaches further", "R-ADD-90"
+            )
         _check_bool(self.every, "enhance_next_attack.every")
         if self.every and not self.this_turn:
             raise InvalidInput(
@@ -1064,12 +1071,9 @@ class EnhanceNextAttackEffect:
             )
         for name in _ENHANCE_FLAGS:
             _check_bool(getattr(self, name), f"enhance_next_attack.{name}")
-        if (self.damage, self.to_hit, self.ignore_defence, self.sp_cost) == (
-            0,
-            0,
-            0,
-            0,
-        ) and not any(getattr(self, name) for name in _ENHANCE_FLAGS[:-1]):
+        numbers = (self.damage, self.to_hit, self.ignore_defence, self.sp_cost, self.reach)
+        flags = any(getattr(self, name) for name in _ENHANCE_FLAGS[:-1])
+        if numbers == (0, 0, 0, 0, 0) and not flags:
             raise InvalidInput(
                 "enhance_next_attack",
                 "changes nothing: give damage, to_hit, ignore_defence, sp_cost or a flag",
@@ -1083,7 +1087,8 @@ class EnhanceNextAttackEffect:
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "attacks": self.attacks}
-        for name in ("damage", "to_hit", "ignore_defence", *_ENHANCE_FLAGS, "every", "sp_cost"):
+        names = ("damage", "to_hit", "ignore_defence", *_ENHANCE_FLAGS, "every", "sp_cost", "reach")
+        for name in names:
             if getattr(self, name):
                 out[name] = getattr(self, name)
         return out

@@ -115,6 +115,23 @@ def _ranged_enhancement(cid: str, damage: int, blocks: int) -> Battle:
     return b
 
 
+def _scope_adjust() -> None:
+    """ "Your next ranged attack has +2 range and +1 damage.": the Gun (range 1-6) reaches
+    8 hexes for that attack, its band still long (+2, R-RNG-1)."""
+    cid = "focusing-lens-scope-adjust"
+    card = built(ITEMS, cid)
+    far = {"type": "attack", "seat": 0, "card": "gun#1", "target": 1}
+    plain = battle(card, hand=("gun",), gap=8)
+    assert plain.refuse(far).rule == "R-RNG-2"
+    b = battle(card, hand=("gun",), gap=8)
+    play(b, cid)
+    assert any(a.body.get("card") == "gun#1" for a in legal_actions(b.state))
+    d = declared(b, GUN)
+    assert (hit(d), d.to_hit["distance"]) == (3, 8)
+    assert any(m["key"] == "range" and m["value"] == 2 for m in d.to_hit["modifiers"])
+    assert b.seat(0).enhancements == ()
+
+
 def _hardened_core() -> None:
     """ "Enhance your next ranged attack: Armor-Piercing. Discard after use." (R-ADD-60)"""
     _ranged_enhancement("armor-piercing-rounds-hardened-core", 0, MAX_DAMAGE)
@@ -212,6 +229,7 @@ def _aim_assist() -> None:
 
 BUFFS_SCENARIOS.update({
     (ITEMS, "armor-piercing-rounds-hardened-core"): _hardened_core,
+    (ITEMS, "focusing-lens-scope-adjust"): _scope_adjust,
     (ITEMS, "armor-piercing-rounds-ap-shot"): _ap_shot,
     (ITEMS, "focusing-lens-perfect-aim"): _perfect_aim,
     (ITEMS, "targeting-sigil-lock-on"): _lock_on,
@@ -706,6 +724,7 @@ def test_buffs_scenario(key: tuple[str, str]) -> None:
         ({"kind": "ward", "until": "next_turn", "defence": 1, "reduce": 1, "uses": 1}, "e.uses"),
         ({"kind": "enhance_next_attack", "damage": 1, "every": True}, "e.every"),
         ({"kind": "gain_sp", "amount": 0}, "e.amount"),
+        ({"kind": "enhance_next_attack", "attacks": "any", "reach": 2}, "e.reach"),
         ({"kind": "after_defence", "test": "blocked", "then": []}, "e.test"),
         ({"kind": "after_defence", "test": "prevented_at_least", "then": [{"kind": "recover", "n": 1}]},
          "e.n"),

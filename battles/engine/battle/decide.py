@@ -81,6 +81,7 @@ from ..tohit import (
     Target,
     ToHit,
     Weapon,
+    WeaponRange,
     to_hit,
 )
 from . import events as ev
@@ -1060,8 +1061,12 @@ def _attack_lines(c: CasketState) -> tuple[list[Modifier], list[Modifier]]:
     return to_hit_lines, damage_lines
 
 
-def attack_answer(state: BattleState, seat: int, card: CardDef, target: int) -> ToHit:
-    """The rules engine's to-hit answer for `seat` attacking `target` with `card` (R-HIT-1)."""
+def attack_answer(
+    state: BattleState, seat: int, card: CardDef, target: int, reach: int | None = None
+) -> ToHit:
+    """The rules engine's to-hit answer for `seat` attacking `target` with `card` (R-HIT-1);
+    `reach`: the hexes the card reaches further, by default those of the enhancements still
+    waiting (an attack that has spent them gives its own, R-ADD-90)."""
     a = state.seats[seat]
     d = state.seats[target]
     effect = card.attack
@@ -1089,7 +1094,7 @@ def attack_answer(state: BattleState, seat: int, card: CardDef, target: int) -> 
             d.moved_last_turn,
             frozenset(d.statuses) & set(TARGET_STATUSES),
         ),
-        Weapon(effect.range, effect.damage, card.name),
+        Weapon(_reach(a, card, effect.range, reach), effect.damage, card.name),
         others=others,
         enemies=enemies,
         rules=state.ruleset,
@@ -1114,12 +1119,28 @@ def attack_cost(state: BattleState, seat: int, card: CardDef) -> int:
     return max(0, card.sp_cost + sum(x.sp_cost for x in waiting if _enhances(x.attacks, card)))
 
 
+def _extra_reach(c: CasketState, card: CardDef) -> int:
+    """R-ADD-90: the waiting enhancements' "+N range" for an attack with `card`."""
+    return sum(x.reach for x in c.enhancements if _enhances(x.attacks, card))
+
+
+def _reach(
+    c: CasketState, card: CardDef, printed: WeaponRange, more: int | None = None
+) -> WeaponRange:
+    """R-ADD-90: the card's range, reaching `more` hexes further (the waiting enhancements')."""
+    if more is None:
+        more = _extra_reach(c, card)
+    if not more:
+        return printed
+    return WeaponRange(f"{printed.low}-{printed.high + more}", printed.low, printed.high + more)
+
+
 def _enhances(attacks: str, card: CardDef) -> bool:
     """Whether an enhancement for `attacks` ("any", "ranged", "melee") is for this attack."""
     return attacks == "any" or (attacks == "ranged") == _ranged(card)
 
 
-def _use_enhancements(tx: _Tx, seat: int, card: CardDef, target: int) -> set[str]:
+def _use_enhancements(tx: _Tx, seat: int, card: CardDef, target: int, reach: int) -> set[str]:
     """R-ADD-90: the waiting enhancements this attack spends, before its to-hit answer.
     Their numbers are BuffGained the attack spends (R-ADD-27); cover and the range band
     are cancelled as R-ADD-60 cancels cover, once each; the flags are returned."""
@@ -1140,7 +1161,7 @@ def _use_enhancements(tx: _Tx, seat: int, card: CardDef, target: int) -> set[str
         for key, wanted in (("cover", x.ignore_cover), ("range", x.ignore_range)):
             if wanted and key not in cancelled:
                 cancelled.add(key)
-                answer = attack_answer(tx.state, seat, card, target)
+                answer = attack_answer(tx.state, seat, card, target, reach)
                 value = sum(m.value for m in answer.modifiers if m.key == key)
                 if value:
                     tx.emit(ev.BuffGained(seat, 0, -value, 0, 0, x.source))
@@ -1382,7 +1403,8 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
         raise RuleViolation("target_withdrawn", f"seat {d.seat} has withdrawn", "R-TRN-9")
     if d.side == c.side:
         raise RuleViolation("not_an_enemy", f"seat {d.seat} is on your side", "R-TRN-8")
-    answer = attack_answer(tx.state, seat, card, command.target)
+    reach = _extra_reach(c, card)  # R-ADD-90: kept for this attack once its enhancements go
+    answer = attack_answer(tx.state, seat, card, command.target, reach)
     if not answer.possible:
         refusal = answer.refusal
         assert refusal is not None
@@ -1410,8 +1432,8 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
         for source, bonus in passive:
             if _holds(tx, seat, bonus.condition, command.target):
                 tx.emit(ev.BuffGained(seat, bonus.damage, bonus.to_hit, 0, 0, source.id))
-        rules |= _use_enhancements(tx, seat, card, command.target)
-        answer = attack_answer(tx.state, seat, card, command.target)
+        rules |= _use_enhancements(tx, seat, card, command.target, reach)
+        answer = attack_answer(tx.state, seat, card, command.target, reach)
         if not answer.possible:
             refusal = answer.refusal
             assert refusal is not None
@@ -1773,6 +1795,7 @@ def _effect(
                 effect.this_turn,
                 effect.every,
                 effect.sp_cost,
+                effect.reach,
             )
         )
         return

@@ -637,6 +637,7 @@ class AttackEnhanced(Event):
     this_turn: bool
     every: bool = False
     sp_cost: int = 0
+    reach: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -534,6 +534,7 @@ def _enhanced(s: BattleState, e: ev.AttackEnhanced) -> BattleState:
         e.this_turn,
         e.every,
         e.sp_cost,
+        e.reach,
     )
     return _seat(s, e.seat, enhancements=(*c.enhancements, x))
 
