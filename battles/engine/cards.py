@@ -1160,7 +1160,7 @@ class WardEffect:
     takes (`against` "all": any damage), `reduce` off it and, when it is at least
     `at_least`, at most `cap` left (R-ADD-94). `uses` > 0: only the next that many
     attacks (or damages) it changes. `recover`: cards recovered each time it prevents
-    damage (R-ADD-62).
+    damage (R-ADD-62). `immobile`: while it lasts the casket takes no move action (R-ADD-17).
 
     >>> WardEffect("end_of_round", "all", reduce=2).as_dict()
     {'kind': 'ward', 'until': 'end_of_round', 'against': 'all', 'reduce': 2}
@@ -1185,9 +1185,11 @@ class WardEffect:
     at_least: int = 0
     uses: int = 0
     recover: int = 0
+    immobile: bool = False
 
     def __post_init__(self) -> None:
         _check_choice(self.until, "ward.until", WARD_UNTIL)
+        _check_bool(self.immobile, "ward.immobile")
         _check_choice(self.against, "ward.against", WARD_AGAINST)
         _check_int(self.defence, "ward.defence", 0, 10, "R-DMG-3")
         _check_int(self.to_hit, "ward.to_hit", 0, MAX_TO_HIT, "R-HIT-1")
@@ -1201,7 +1203,7 @@ class WardEffect:
         _check_int(self.recover, "ward.recover", 0, MAX_CARDS, "R-ADD-62")
         before = (self.defence, self.to_hit, self.damage) != (0, 0, 0)
         after = self.reduce != 0 or self.cap is not None
-        if not before and not after:
+        if not before and not after and not self.immobile:
             raise InvalidInput("ward", "changes nothing", "R-ADD-93")
         if before and self.against == "all":
             raise InvalidInput(
@@ -1233,6 +1235,8 @@ class WardEffect:
                 out[name] = value
         if self.recover:
             out["recover"] = self.recover
+        if self.immobile:
+            out["immobile"] = True
         return out
 
 

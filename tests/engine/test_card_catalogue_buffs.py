@@ -426,6 +426,21 @@ def _deathless_advance() -> None:
     assert _taken(_enemy_attack(b, "ruin", 25, roll=(4, 3))) == 5
 
 
+def _fortify() -> None:
+    """ "+2 Defense, immobile, lasts 2 turns.": this turn and the owner's next, to its end
+    (R-ADD-93): two blocks against each attack, no move action meanwhile."""
+    b = _warded("equipment", "fortify", opponent=("blade",))
+    d = one(_enemy_attack(b, "test-maul", 0, roll=(1, 1)), AttackDeclared)
+    assert _blocks_added(d) == 2
+    _pass(b, 1, faces=[6, 1])  # round 2: the owner's next turn
+    err = b.refuse({"type": "move", "seat": 0, "path": [[0, 4]]})
+    assert (err.code, err.rule) == ("immobilised", "R-ADD-93")
+    _pass(b, 0)
+    assert b.seat(0).wards == ()
+    d = one(_enemy_attack(b, "blade", 0, roll=(1, 1)), AttackDeclared)
+    assert _blocks_added(d) == 0
+
+
 def _glacial_tome_ice_armor() -> None:
     """ "+2 Defense until next turn, first attack against you deals -2 damage" (R-ADD-64;
     the −2 before the defence dice, R-DMG-1, R-ADD-93)"""
@@ -471,6 +486,7 @@ BUFFS_SCENARIOS.update({
     (ITEMS, "tower-shield-advance"): _tower_shield_advance,
     ("ossuarium", "deathless-advance"): _deathless_advance,
     (ITEMS, "glacial-tome-ice-armor"): _glacial_tome_ice_armor,
+    ("equipment", "fortify"): _fortify,
     ("equipment", "camouflage"): _camouflage,
     (ITEMS, "spear-brace"): _spear_brace,
 })  # fmt: skip
@@ -724,6 +740,7 @@ def test_buffs_scenario(key: tuple[str, str]) -> None:
         ({"kind": "ward", "until": "next_turn", "defence": 1, "reduce": 1, "uses": 1}, "e.uses"),
         ({"kind": "enhance_next_attack", "damage": 1, "every": True}, "e.every"),
         ({"kind": "gain_sp", "amount": 0}, "e.amount"),
+        ({"kind": "ward", "until": "next_turn", "immobile": "yes"}, "e.immobile"),
         ({"kind": "enhance_next_attack", "attacks": "any", "reach": 2}, "e.reach"),
         ({"kind": "after_defence", "test": "blocked", "then": []}, "e.test"),
         ({"kind": "after_defence", "test": "prevented_at_least", "then": [{"kind": "recover", "n": 1}]},

@@ -1332,6 +1332,8 @@ def _act(tx: _Tx, command: Command) -> None:
     elif isinstance(command, Move):
         if "immobilised" in c.statuses:
             raise RuleViolation("immobilised", "an immobilised casket cannot move", "R-ADD-17")
+        if any(w.immobile for w in c.wards):
+            raise RuleViolation("immobilised", "a card keeps the casket immobile", "R-ADD-93")
         if command.free:
             _free_move(tx, c, command)
             return
@@ -1814,6 +1816,7 @@ def _effect(
                 effect.at_least,
                 effect.uses,
                 effect.recover,
+                effect.immobile,
             )
         )
         return

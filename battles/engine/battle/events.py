@@ -665,6 +665,7 @@ class WardRaised(Event):
     at_least: int
     uses: int
     recover: int
+    immobile: bool = False
 
 
 @dataclass(frozen=True, slots=True)

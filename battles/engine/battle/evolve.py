@@ -559,6 +559,7 @@ def _ward_raised(s: BattleState, e: ev.WardRaised) -> BattleState:
         e.at_least,
         e.uses,
         e.recover,
+        e.immobile,
     )
     return _seat(s, e.seat, wards=(*c.wards, w))
 

@@ -174,6 +174,7 @@ class Ward:
     at_least: int = 0
     uses: int = 0
     recover: int = 0
+    immobile: bool = False  # no move action while it lasts (R-ADD-93)
 
     @property
     def declared(self) -> bool:
