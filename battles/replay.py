@@ -345,6 +345,9 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 t(f"{who}'s ward acts{change}"),
                 *_reason_rule(p.get("source"), "R-ADD-94" if change else "R-ADD-93"),
             )
+        case "DefenceBuffsIgnored":
+            attacker = names.casket(p["attacker"])
+            return (t(f"{attacker}'s attack ignores Defense buffs"), *_rule("R-ADD-92"))
         case "SpGained":
             return (
                 t(f"{who} gains {p['amount']} SP this turn"),

@@ -79,6 +79,10 @@ PAYLOADS: dict[str, tuple[dict[str, Any], str]] = {
         {"seat": 1, "index": 0, "source": "forge-blessing", "before": 3, "after": 1},
         "Bastion Heavy's ward acts: 3 damage becomes 1 (forge-blessing, R-ADD-94)",
     ),
+    "DefenceBuffsIgnored": (
+        {"attacker": 0},
+        "Penitent Scout's attack ignores Defense buffs (R-ADD-92)",
+    ),
     "SpGained": (
         {"seat": 0, "amount": 3, "source": "adrenaline-surge"},
         "Penitent Scout gains 3 SP this turn (adrenaline-surge, R-ADD-95)",

@@ -43,8 +43,9 @@ from battles.engine.cards import (
 from battles.engine.errors import InvalidInput
 from battles.engine.tohit import MAX_DAMAGE
 
-from .battle_builder import CARDS, FILLER, Battle, of_type, one
+from .battle_builder import CARDS, FILLER, Battle, deck, of_type, one, seat
 from .test_card_catalogue import (
+    MAUL,
     arrange,
     attack,
     battle,
@@ -810,6 +811,33 @@ def test_wards_stack_in_order_and_the_spent_one_leaves() -> None:
         (0, "two", 3, 2),
     ]
     assert _taken(events) == 2 and [w.source for w in b.seat(0).wards] == ["two"]
+
+
+def test_ignoring_defence_buffs_ignores_a_reactive_cards_defence_too() -> None:
+    """R-ADD-92, R-ADD-98: Phase Cut against Barkskin: its +2 Defense does not count, while
+    a plain attack's target keeps it."""
+    bark = built("equipment", "barkskin")
+    for cid, blocks in (("phase-cut", 0), ("test-maul", 2)):
+        attacker = built("wyrd-conclave", "phase-cut") if cid == "phase-cut" else None
+        cards = [CARDS[FILLER], MAUL, bark.as_dict(), *([attacker.as_dict()] if attacker else [])]
+        doc = {
+            "name": "Bark", "board": {"name": "Bark", "shape": {"kind": "hexagon", "radius": 3},
+                                      "hexes": []},
+            "rules": {"version": "2.0", "options": {}}, "dice": {"mode": "table"},
+            "policy": "prompt", "cards": cards,
+            "seats": [{**seat(0, at=(0, 1), facing=1), "deck": deck(**{cid: 1})},
+                      {**seat(1, at=(0, 0), facing=4), "deck": deck(barkskin=1)}],
+        }  # fmt: skip
+        b = Battle.create(doc)
+        b.do({"type": "keep_hand", "seat": 0, "drawn": [cid, *[FILLER] * 5]})
+        b.do({"type": "keep_hand", "seat": 1, "drawn": ["barkskin", *[FILLER] * 5],
+              "faces": [6, 1]})  # fmt: skip
+        damage = 4 if attacker else 2
+        b.do({"type": "attack", "seat": 0, "card": f"{cid}#1", "target": 1,
+              "component": "chassis", "faces": [3, 2]})  # fmt: skip
+        events = b.do({"type": "play_reactive", "seat": 1, "card": "barkskin#1",
+                       "faces": [4] * damage})  # fmt: skip
+        assert one(events, DefenceRolled).blocks == blocks, cid
 
 
 def test_an_enhancement_is_a_buff_line_of_the_to_hit_answer() -> None:

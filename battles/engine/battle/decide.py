@@ -959,7 +959,7 @@ def _roll_defence(tx: _Tx) -> None:
     result = defence_result(faces, a.damage, a.defence_modifier, die)
     # R-ADD-98: a reactive card's "+N Defense vs next attack" adds blocks to this attack,
     # unless a PIERCE face voids the card (R-DMG-4).
-    blocks = _reactive_defence(tx, a.reactive)
+    blocks = 0 if a.defence_buffs_ignored else _reactive_defence(tx, a.reactive)
     if blocks and not result.pierce:
         result = defence_result(faces, a.damage, a.defence_modifier + blocks, die)
     # R-DMG-4: PIERCE leaves the reactive card spent and without effect.
@@ -1476,6 +1476,8 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
             to_hit=answer.as_dict(),
         )
     )
+    if "ignore_defence_buffs" in rules:  # R-ADD-92: a reactive card's Defense too
+        tx.emit(ev.DefenceBuffsIgnored(seat))
     _spend_declared_wards(tx, command.target, card)
     pool = answer.dice
     faces = tx.dice.d6(pool.count, purpose="the attack roll", rule="R-HIT-4")

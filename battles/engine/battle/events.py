@@ -682,6 +682,14 @@ class WardUsed(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class DefenceBuffsIgnored(Event):
+    """The attack just declared ignores the target's Defense buffs, a reactive card's
+    included (R-ADD-92)."""
+
+    attacker: int
+
+
+@dataclass(frozen=True, slots=True)
 class SpGained(Event):
     """The seat may spend `amount` more SP this turn (R-ADD-95)."""
 
@@ -763,5 +771,6 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         WardRaised,
         WardUsed,
         SpGained,
+        DefenceBuffsIgnored,
     )
 }

@@ -581,6 +581,11 @@ def _ward_used(s: BattleState, e: ev.WardUsed) -> BattleState:
     return _seat(s, e.seat, wards=tuple(wards))
 
 
+def _defence_buffs_ignored(s: BattleState, e: ev.DefenceBuffsIgnored) -> BattleState:
+    assert s.attack is not None
+    return replace(s, attack=replace(s.attack, defence_buffs_ignored=True))
+
+
 def _sp_gained(s: BattleState, e: ev.SpGained) -> BattleState:
     # R-ADD-95: as SP not yet spent; TurnStarted resets the count, so it lasts this turn.
     return _seat(s, e.seat, sp_spent=s.seats[e.seat].sp_spent - e.amount)
@@ -657,6 +662,7 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.WardRaised: _ward_raised,
     ev.WardUsed: _ward_used,
     ev.SpGained: _sp_gained,
+    ev.DefenceBuffsIgnored: _defence_buffs_ignored,
 }
 assert set(_HANDLERS) == set(ev.EVENT_TYPES.values()), "every event type needs a handler"
 

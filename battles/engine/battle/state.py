@@ -116,6 +116,8 @@ class AttackInProgress:
     reduction: int = 0
     final_damage: int | None = None
     pierced: bool = False  # a PIERCE face voided the reactive card (R-DMG-4)
+    # issue 17, buffs: the attack ignores Defense buffs, a reactive card's too (R-ADD-92)
+    defence_buffs_ignored: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -135,6 +137,7 @@ class AttackInProgress:
             "reduction": self.reduction,
             "final_damage": self.final_damage,
             "pierced": self.pierced,
+            "defence_buffs_ignored": self.defence_buffs_ignored,
         }
 
 
