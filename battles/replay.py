@@ -369,6 +369,39 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 t(f"{who} may move up to {p['hexes']} hex(es) at no SP this turn"),
                 *_reason_rule(p.get("source"), "R-ADD-69"),
             )
+        # --- issue 17, buffs ---
+        case "AttackEnhanced":
+            kind = "attack" if p["attacks"] == "any" else f"{p['attacks']} attack"
+            scope = f"every {kind} this turn is" if p.get("every") else f"next {kind} is"
+            return (
+                t(f"{who}'s {scope} enhanced"),
+                *_reason_rule(p.get("source"), "R-ADD-90"),
+            )
+        case "EnhancementsSpent":
+            n = len(p["indices"])
+            return (t(f"{who}'s attack spends {n} enhancement(s)"), *_rule("R-ADD-90"))
+        case "WardRaised":
+            until = str(p["until"]).replace("_", " ")
+            return (
+                t(f"{who} is warded against {p['against']} damage until {until}"),
+                *_reason_rule(p.get("source"), "R-ADD-93"),
+            )
+        case "WardUsed":
+            change = (
+                "" if p.get("before") is None else f": {p['before']} damage becomes {p['after']}"
+            )
+            return (
+                t(f"{who}'s ward acts{change}"),
+                *_reason_rule(p.get("source"), "R-ADD-94" if change else "R-ADD-93"),
+            )
+        case "DefenceBuffsIgnored":
+            attacker = names.casket(p["attacker"])
+            return (t(f"{attacker}'s attack ignores Defense buffs"), *_rule("R-ADD-92"))
+        case "SpGained":
+            return (
+                t(f"{who} gains {p['amount']} SP this turn"),
+                *_reason_rule(p.get("source"), "R-ADD-95"),
+            )
         case "EffectRolled":
             return (
                 t(f"{who} rolls for {p.get('source', '')}: "),

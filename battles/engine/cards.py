@@ -369,11 +369,14 @@ CONDITIONS = (
     "target_bleed_at_least",
     # issue 17, dot; R-ADD-119: "if target is adjacent to another ally" (the attacker's).
     "target_adjacent_allies_at_least",
+    # issue 17, buffs; R-ADD-98: "if attacking from rear arc (hex 4)": the attack's side.
+    "from_rear",
 )
 _CONDITIONS_WITH_N = frozenset(CONDITIONS) - {
     "moved_this_turn",
     "standing_in",
     "target_moved_last_turn",
+    "from_rear",
 }
 
 
@@ -640,7 +643,8 @@ class DiscardHandEffect:
 @dataclass(frozen=True, slots=True)
 class DefenceEffect:
     """+`amount` Defense until the start of the player's next turn: that many automatic
-    blocks against every attack on the casket (R-DMG-3, R-ADD-64).
+    blocks against every attack on the casket (R-DMG-3, R-ADD-64). On a reactive card:
+    against the attack it answers, unless a PIERCE face voids the card (R-ADD-98).
 
     >>> DefenceEffect(2).as_dict()
     {'kind': 'defence', 'amount': 2}
@@ -672,7 +676,9 @@ class WhenEffect:
     def __post_init__(self) -> None:
         if not isinstance(self.condition, Condition):
             raise InvalidInput("when.condition", "must be a condition", "R-ADD-59")
-        _check_inner(self.then, "when.then", (*_AFTER_KINDS, "reduce_incoming"))
+        # issue 17, buffs: "+1 damage to all attacks for each enemy within 6" (R-ADD-96).
+        kinds = (*_AFTER_KINDS, "reduce_incoming", "enhance_next_attack")
+        _check_inner(self.then, "when.then", kinds)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -687,19 +693,23 @@ class AfterAttackEffect:
     """Effects of an attack card that wait for its outcome (R-ADD-65): on "hit" when the
     attack hits (EXECUTION included), on "kill" when its target is defeated by the time
     the attack ends ("If this destroys an enemy, gain 3 Soul Shards"), on "end" whatever
-    the outcome ("move 1 hex after").
+    the outcome ("move 1 hex after"); on "miss" when the roll misses, a catastrophic failure
+    not included, and on "damage" when the target takes damage from it, after its wards
+    ("if this deals damage") (issue 17, buffs; R-ADD-95).
 
     >>> AfterAttackEffect("kill", (GainTokensEffect("soul_shard", 3),)).as_dict()
     {'kind': 'after_attack', 'on': 'kill', 'then': [{'kind': 'gain_tokens', 'pool': 'soul_shard', 'n': 3}]}
     """
 
     kind: ClassVar[str] = "after_attack"
-    on: Literal["hit", "kill", "end"]
+    on: Literal["hit", "kill", "end", "miss", "damage"]
     then: tuple[Effect, ...]
 
     def __post_init__(self) -> None:
-        _check_choice(self.on, "after_attack.on", ("hit", "kill", "end"))
-        _check_inner(self.then, "after_attack.then", (*_AFTER_KINDS, "grant_move"))
+        _check_choice(self.on, "after_attack.on", ("hit", "kill", "end", "miss", "damage"))
+        # issue 17, buffs: "On Miss: recover 2 SP and +3 damage to next attack" (R-ADD-95).
+        kinds = (*_AFTER_KINDS, "grant_move", "gain_sp", "buff_next_attack")
+        _check_inner(self.then, "after_attack.then", kinds)
 
     def as_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "on": self.on, "then": [e.as_dict() for e in self.then]}
@@ -1427,6 +1437,302 @@ class TargetDiscardsEffect:
         return out
 
 
+# --- issue 17, buffs: enhancements of later attacks, the own attack's rules, wards ----------
+
+# "Your next ranged attack": an attack made with a card whose range is not Melee, the test
+# R-ARC-3 already makes (R-ADD-90).
+ENHANCED_ATTACKS = ("any", "ranged", "melee")
+
+
+@dataclass(frozen=True, slots=True)
+class EnhanceNextAttackEffect:
+    """ "Enhance your next (ranged) attack: …": waits, with the card's source, for the
+    owner's next attack of the kind `attacks` ("any" or "ranged", R-ADD-90), which spends
+    it: +`damage`, `to_hit` on its target number, `ignore_defence` blocks cancelled
+    (R-DMG-3, "all" R-ADD-60), cover and range band cancelled (R-COV-2, R-RNG-1), never
+    a miss (R-ADD-91), the target's card Defense ignored (R-ADD-92). `this_turn`: it
+    lapses unused at the end of the turn ("next attack this turn", R-ADD-90); `every`:
+    every such attack until then gets it, none spends it ("until end of turn, all your
+    attacks", R-ADD-96). `sp_cost`: that attack costs so much less SP, never below 0
+    ("your next ranged attack costs -1 SP", R-ADD-99); `reach`: it reaches so many hexes
+    further ("+2 range", R-ADD-90).
+
+    >>> EnhanceNextAttackEffect("ranged", damage=1, ignore_defence="all").as_dict()
+    {'kind': 'enhance_next_attack', 'attacks': 'ranged', 'damage': 1, 'ignore_defence': 'all'}
+    >>> EnhanceNextAttackEffect("fire", damage=1)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: enhance_next_attack.attacks: 'fire' is not one of: any, ranged, melee
+    >>> EnhanceNextAttackEffect()
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: enhance_next_attack: changes nothing: give damage, to_hit, ignore_defence, sp_cost or a flag (R-ADD-90)
+    """
+
+    kind: ClassVar[str] = "enhance_next_attack"
+    attacks: str = "any"
+    damage: int = 0
+    to_hit: int = 0
+    ignore_defence: int | Literal["all"] = 0
+    ignore_cover: bool = False
+    ignore_range: bool = False
+    cannot_miss: bool = False
+    ignore_defence_buffs: bool = False
+    this_turn: bool = False
+    every: bool = False
+    sp_cost: int = 0
+    reach: int = 0
+
+    def __post_init__(self) -> None:
+        _check_choice(self.attacks, "enhance_next_attack.attacks", ENHANCED_ATTACKS)
+        _check_int(self.sp_cost, "enhance_next_attack.sp_cost", -10, 0, "R-ADD-99")
+        _check_int(self.reach, "enhance_next_attack.reach", 0, MAX_HEXES, "R-ADD-90")
+        if self.reach and self.attacks != "ranged":
+            raise InvalidInput(
+                "enhance_next_attack.reach", "only a ranged attack reaches further", "R-ADD-90"
+            )
+        _check_bool(self.every, "enhance_next_attack.every")
+        if self.every and not self.this_turn:
+            raise InvalidInput(
+                "enhance_next_attack.every", "every attack until when? give this_turn", "R-ADD-96"
+            )
+        _check_int(self.damage, "enhance_next_attack.damage", -MAX_DAMAGE, MAX_DAMAGE, "R-DMG-1")
+        _check_int(self.to_hit, "enhance_next_attack.to_hit", -MAX_TO_HIT, MAX_TO_HIT, "R-HIT-1")
+        if self.ignore_defence != "all":
+            _check_int(
+                self.ignore_defence, "enhance_next_attack.ignore_defence", 0, MAX_DAMAGE, "R-DMG-3"
+            )
+        for name in _ENHANCE_FLAGS:
+            _check_bool(getattr(self, name), f"enhance_next_attack.{name}")
+        numbers = (self.damage, self.to_hit, self.ignore_defence, self.sp_cost, self.reach)
+        flags = any(getattr(self, name) for name in _ENHANCE_FLAGS[:-1])
+        if numbers == (0, 0, 0, 0, 0) and not flags:
+            raise InvalidInput(
+                "enhance_next_attack",
+                "changes nothing: give damage, to_hit, ignore_defence, sp_cost or a flag",
+                "R-ADD-90",
+            )
+
+    @property
+    def blocks_ignored(self) -> int:
+        """The blocks cancelled: "all" is more than any attack can roll (R-ADD-60)."""
+        return MAX_DAMAGE if self.ignore_defence == "all" else self.ignore_defence
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "attacks": self.attacks}
+        names = ("damage", "to_hit", "ignore_defence", *_ENHANCE_FLAGS, "every", "sp_cost", "reach")
+        for name in names:
+            if getattr(self, name):
+                out[name] = getattr(self, name)
+        return out
+
+
+_ENHANCE_FLAGS = (
+    "ignore_cover",
+    "ignore_range",
+    "cannot_miss",
+    "ignore_defence_buffs",
+    "this_turn",  # last: alone it changes nothing
+)
+
+
+@dataclass(frozen=True, slots=True)
+class AttackRulesEffect:
+    """The card's own attack, when `condition` holds as it is played (R-ADD-59) or
+    always: "This attack cannot miss" (R-ADD-91), "enemy cannot use Reactive cards
+    against this attack" (R-REA-1), "Ignore Defense buffs" (R-ADD-92).
+
+    >>> AttackRulesEffect(cannot_miss=True).as_dict()
+    {'kind': 'attack_rules', 'cannot_miss': True}
+    >>> AttackRulesEffect()
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: attack_rules: changes nothing: give cannot_miss, no_reactive or ignore_defence_buffs (R-ADD-91)
+    """
+
+    kind: ClassVar[str] = "attack_rules"
+    cannot_miss: bool = False
+    no_reactive: bool = False
+    ignore_defence_buffs: bool = False
+    condition: Condition | None = None
+
+    def __post_init__(self) -> None:
+        for name in _RULE_FLAGS:
+            _check_bool(getattr(self, name), f"attack_rules.{name}")
+        if not any(getattr(self, name) for name in _RULE_FLAGS):
+            raise InvalidInput(
+                "attack_rules",
+                "changes nothing: give cannot_miss, no_reactive or ignore_defence_buffs",
+                "R-ADD-91",
+            )
+        if self.condition is not None and not isinstance(self.condition, Condition):
+            raise InvalidInput("attack_rules.condition", "must be a condition", "R-ADD-59")
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        out.update({name: True for name in _RULE_FLAGS if getattr(self, name)})
+        if self.condition is not None:
+            out["condition"] = self.condition.as_dict()
+        return out
+
+
+_RULE_FLAGS = ("cannot_miss", "no_reactive", "ignore_defence_buffs")
+# What a ward acts on: every damage the casket takes, or attacks (of one kind) only.
+WARD_AGAINST = ("all", "attacks", "ranged", "melee")
+# When a ward lapses (R-ADD-93): the end of the turn it was raised in, the end of the round,
+# the start of the owner's next turn (as card Defense, R-ADD-64), the end of the owner's next
+# turn, or only once its uses are spent.
+WARD_UNTIL = ("end_of_turn", "end_of_round", "next_turn", "end_of_next_turn", "used")
+
+
+@dataclass(frozen=True, slots=True)
+class WardEffect:
+    """A protection of the own casket lasting `until` (R-ADD-93): against attacks of the
+    kind `against`, +`defence` blocks (R-DMG-3), +`to_hit` on their target number (R-HIT-1)
+    and `damage` on their damage (R-DMG-1), as each is declared; then, on damage it
+    takes (`against` "all": any damage), `reduce` off it and, when it is at least
+    `at_least`, at most `cap` left (R-ADD-94). `uses` > 0: only the next that many
+    attacks (or damages) it changes. `recover`: cards recovered each time it prevents
+    damage (R-ADD-62). `immobile`: while it lasts the casket takes no move action (R-ADD-17).
+
+    >>> WardEffect("end_of_round", "all", reduce=2).as_dict()
+    {'kind': 'ward', 'until': 'end_of_round', 'against': 'all', 'reduce': 2}
+    >>> WardEffect("used", defence=3)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: ward.uses: a ward that lasts until used needs uses of 1 or more (R-ADD-93)
+    >>> WardEffect("end_of_turn", "all", defence=1)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: ward.against: defence, to_hit and damage act on attacks: not 'all' (R-ADD-93)
+    """
+
+    kind: ClassVar[str] = "ward"
+    until: str
+    against: str = "attacks"
+    defence: int = 0
+    to_hit: int = 0
+    damage: int = 0
+    reduce: int = 0
+    cap: int | None = None
+    at_least: int = 0
+    uses: int = 0
+    recover: int = 0
+    immobile: bool = False
+
+    def __post_init__(self) -> None:
+        _check_choice(self.until, "ward.until", WARD_UNTIL)
+        _check_bool(self.immobile, "ward.immobile")
+        _check_choice(self.against, "ward.against", WARD_AGAINST)
+        _check_int(self.defence, "ward.defence", 0, 10, "R-DMG-3")
+        _check_int(self.to_hit, "ward.to_hit", 0, MAX_TO_HIT, "R-HIT-1")
+        _check_int(self.damage, "ward.damage", -MAX_DAMAGE, 0, "R-DMG-1")
+        # Negative: "you take +1 damage from all sources" (R-ADD-96).
+        _check_int(self.reduce, "ward.reduce", -MAX_DAMAGE, MAX_DAMAGE, "R-ADD-94")
+        if self.cap is not None:
+            _check_int(self.cap, "ward.cap", 0, MAX_DAMAGE, "R-ADD-94")
+        _check_int(self.at_least, "ward.at_least", 0, MAX_DAMAGE, "R-ADD-94")
+        _check_int(self.uses, "ward.uses", 0, 10, "R-ADD-93")
+        _check_int(self.recover, "ward.recover", 0, MAX_CARDS, "R-ADD-62")
+        before = (self.defence, self.to_hit, self.damage) != (0, 0, 0)
+        after = self.reduce != 0 or self.cap is not None
+        if not before and not after and not self.immobile:
+            raise InvalidInput("ward", "changes nothing", "R-ADD-93")
+        if before and self.against == "all":
+            raise InvalidInput(
+                "ward.against", "defence, to_hit and damage act on attacks: not 'all'", "R-ADD-93"
+            )
+        if before and after and self.uses:
+            raise InvalidInput(
+                "ward.uses", "a ward with uses acts either as attacks are declared or on damage"
+            )
+        if self.until == "used" and not self.uses:
+            raise InvalidInput(
+                "ward.uses", "a ward that lasts until used needs uses of 1 or more", "R-ADD-93"
+            )
+        if self.at_least and self.cap is None:
+            raise InvalidInput("ward.at_least", "only a cap applies from a threshold", "R-ADD-94")
+        if self.recover and not after:
+            raise InvalidInput("ward.recover", "only a ward that prevents damage recovers")
+
+    @property
+    def declared(self) -> bool:
+        """It acts as an attack is declared (Defense, to-hit, damage), not on damage taken."""
+        return (self.defence, self.to_hit, self.damage) != (0, 0, 0)
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "until": self.until, "against": self.against}
+        for name in ("defence", "to_hit", "damage", "reduce", "cap", "at_least", "uses"):
+            value = getattr(self, name)
+            if value or (name == "cap" and value is not None):
+                out[name] = value
+        if self.recover:
+            out["recover"] = self.recover
+        if self.immobile:
+            out["immobile"] = True
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class GainSpEffect:
+    """ "Gain +N SP this turn", "Recover N SP": N more SP to spend this turn, without raising
+    the overspend limit's maximum (R-TRN-3, R-ADD-95).
+
+    >>> GainSpEffect(3).as_dict()
+    {'kind': 'gain_sp', 'amount': 3}
+    """
+
+    kind: ClassVar[str] = "gain_sp"
+    amount: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.amount, "gain_sp.amount", 1, 10, "R-ADD-95")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "amount": self.amount}
+
+
+DEFENCE_OUTCOMES = ("took_damage", "prevented_at_least")
+
+
+@dataclass(frozen=True, slots=True)
+class AfterDefenceEffect:
+    """A reactive card's effects that wait for what it did (R-ADD-97): "if you took damage"
+    from the attack it answered (after wards), or "if you block 3+ damage" (its own
+    reduction prevented at least `n`). A PIERCE face voids them with the card (R-DMG-4).
+
+    >>> AfterDefenceEffect("prevented_at_least", (RecoverEffect(1),), 3).as_dict()
+    {'kind': 'after_defence', 'test': 'prevented_at_least', 'then': [{'kind': 'recover', 'n': 1}], 'n': 3}
+    >>> AfterDefenceEffect("took_damage", (RecoverEffect(1),), 2)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: after_defence.n: 'took_damage' takes no threshold (R-ADD-97)
+    """
+
+    kind: ClassVar[str] = "after_defence"
+    test: str
+    then: tuple[Effect, ...]
+    n: int = 0
+
+    def __post_init__(self) -> None:
+        _check_choice(self.test, "after_defence.test", DEFENCE_OUTCOMES)
+        if self.test == "prevented_at_least":
+            _check_int(self.n, "after_defence.n", 1, MAX_DAMAGE, "R-ADD-97")
+        elif self.n:
+            raise InvalidInput("after_defence.n", f"{self.test!r} takes no threshold", "R-ADD-97")
+        _check_inner(self.then, "after_defence.then", _AFTER_KINDS)
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "kind": self.kind,
+            "test": self.test,
+            "then": [e.as_dict() for e in self.then],
+        }
+        if self.n:
+            out["n"] = self.n
+        return out
+
+
 # What a conditional or after-the-attack effect may do: the casket's own resources, and
 # Taint; never an attack, a move or a choice the command makes.
 _AFTER_KINDS = (
@@ -1496,6 +1802,12 @@ Effect = (
     | RemoveTaintRolledEffect
     | AreaHinderEffect
     | DamageAuraEffect
+    # issue 17, buffs
+    | EnhanceNextAttackEffect
+    | AttackRulesEffect
+    | WardEffect
+    | GainSpEffect
+    | AfterDefenceEffect
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -1550,6 +1862,12 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             RemoveTaintRolledEffect,
             AreaHinderEffect,
             DamageAuraEffect,
+            # issue 17, buffs
+            EnhanceNextAttackEffect,
+            AttackRulesEffect,
+            WardEffect,
+            GainSpEffect,
+            AfterDefenceEffect,
         )
     }
 )
@@ -1676,7 +1994,10 @@ class CardDef:
                     "R-ADD-62",
                 )
             inner = effect.then if isinstance(effect, SpendTokensEffect | WhenEffect) else (effect,)
-            reactive_only = (ReduceIncomingEffect, WindowEffect, CounterEffect)
+            reactive_only = (
+                *(ReduceIncomingEffect, WindowEffect, CounterEffect),
+                AfterDefenceEffect,  # issue 17, buffs
+            )
             if self.kind != "reactive" and any(isinstance(e, reactive_only) for e in inner):
                 raise InvalidInput(
                     f"card.effects[{i}]",
@@ -1687,7 +2008,11 @@ class CardDef:
                 any(
                     isinstance(
                         e,
-                        AttackBonusEffect | AfterAttackEffect | IgnoreCoverEffect | FollowUpEffect,
+                        AttackBonusEffect
+                        | AfterAttackEffect
+                        | IgnoreCoverEffect
+                        | FollowUpEffect
+                        | AttackRulesEffect,
                     )
                     or (isinstance(e, AreaAttackEffect) and e.around != "wreck")
                     for e in inner

@@ -63,6 +63,52 @@ PAYLOADS: dict[str, tuple[dict[str, Any], str]] = {
         {"seat": 1, "amount": 1, "source": "crossbow-leg-shot"},
         "Bastion Heavy's moves cost +1 SP a hex next turn (crossbow-leg-shot, R-ADD-113)",
     ),
+    # issue 17, buffs
+    "AttackEnhanced": (
+        {
+            "seat": 0,
+            "source": "ap-shot",
+            "attacks": "ranged",
+            "damage": 1,
+            "to_hit": 0,
+            "ignore_defence": 0,
+            "ignore_cover": False,
+            "ignore_range": False,
+            "cannot_miss": False,
+            "ignore_defence_buffs": False,
+            "this_turn": False,
+        },
+        "Penitent Scout's next ranged attack is enhanced (ap-shot, R-ADD-90)",
+    ),
+    "WardRaised": (
+        {
+            "seat": 1,
+            "source": "forge-blessing",
+            "until": "end_of_round",
+            "against": "all",
+            "defence": 0,
+            "to_hit": 0,
+            "damage": 0,
+            "reduce": 2,
+            "cap": None,
+            "at_least": 0,
+            "uses": 0,
+            "recover": 0,
+        },
+        "Bastion Heavy is warded against all damage until end of round (forge-blessing, R-ADD-93)",
+    ),
+    "WardUsed": (
+        {"seat": 1, "index": 0, "source": "forge-blessing", "before": 3, "after": 1},
+        "Bastion Heavy's ward acts: 3 damage becomes 1 (forge-blessing, R-ADD-94)",
+    ),
+    "DefenceBuffsIgnored": (
+        {"attacker": 0},
+        "Penitent Scout's attack ignores Defense buffs (R-ADD-92)",
+    ),
+    "SpGained": (
+        {"seat": 0, "amount": 3, "source": "adrenaline-surge"},
+        "Penitent Scout gains 3 SP this turn (adrenaline-surge, R-ADD-95)",
+    ),
     "EffectRolled": (
         {"seat": 0, "faces": [5], "total": 3, "source": "breathe-the-core"},
         "Penitent Scout rolls for breathe-the-core: [5] = 3 (R-ADD-67)",

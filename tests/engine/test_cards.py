@@ -23,10 +23,12 @@ from battles.engine.cards import (
     DAMAGE_CARD,
     EFFECT_TYPES,
     AfterAttackEffect,
+    AfterDefenceEffect,
     AreaAttackEffect,
     AreaHinderEffect,
     AttackBonusEffect,
     AttackEffect,
+    AttackRulesEffect,
     BleedEffect,
     BuffNextAttackEffect,
     CardDef,
@@ -43,7 +45,9 @@ from battles.engine.cards import (
     DrawEffect,
     DrawPenaltyEffect,
     Effect,
+    EnhanceNextAttackEffect,
     FollowUpEffect,
+    GainSpEffect,
     GainTokensEffect,
     GrantMoveEffect,
     HeatEffect,
@@ -71,6 +75,7 @@ from battles.engine.cards import (
     TaintEffect,
     TargetDiscardsEffect,
     TriggerEffect,
+    WardEffect,
     WhenEffect,
     WindowEffect,
     card_from_dict,
@@ -157,6 +162,12 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     RemoveTaintRolledEffect(1, recover_per=1),
     AreaHinderEffect(1, 3, cone=True),
     DamageAuraEffect(1),
+    # issue 17, buffs
+    EnhanceNextAttackEffect("ranged", damage=2, ignore_defence="all", cannot_miss=True),
+    AttackRulesEffect(no_reactive=True, condition=Condition("own_tokens_at_least", 3, "bargain")),
+    WardEffect("end_of_round", "all", reduce=2, cap=3, at_least=5, uses=1, recover=1),
+    GainSpEffect(2),
+    AfterDefenceEffect("took_damage", (RecoverEffect(1),)),
 )
 
 
@@ -250,6 +261,12 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "remove_taint_rolled",
         "area_hinder",
         "damage_aura",
+        # issue 17, buffs
+        "enhance_next_attack",
+        "attack_rules",
+        "ward",
+        "gain_sp",
+        "after_defence",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

@@ -17,15 +17,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
-from ..arcs import candidate_sides, rotation_cost, rotation_steps
+from ..arcs import attack_side, candidate_sides, rotation_cost, rotation_steps
 from ..cards import (
     MAX_SEEDS,
     SP_ALL,
     AfterAttackEffect,
+    AfterDefenceEffect,
     AreaAttackEffect,
     AreaHinderEffect,
     AttackBonusEffect,
     AttackEffect,
+    AttackRulesEffect,
     BleedEffect,
     BuffNextAttackEffect,
     CardDef,
@@ -41,7 +43,9 @@ from ..cards import (
     DrawEffect,
     DrawPenaltyEffect,
     Effect,
+    EnhanceNextAttackEffect,
     FollowUpEffect,
+    GainSpEffect,
     GainTokensEffect,
     GrantMoveEffect,
     HeatEffect,
@@ -69,6 +73,7 @@ from ..cards import (
     TaintEffect,
     TargetDiscardsEffect,
     TriggerEffect,
+    WardEffect,
     WhenEffect,
     WindowEffect,
 )
@@ -93,6 +98,7 @@ from ..tohit import (
     Target,
     ToHit,
     Weapon,
+    WeaponRange,
     parse_range,
     to_hit,
 )
@@ -144,6 +150,7 @@ from .state import (
     BattleState,
     CasketState,
     FollowUp,
+    Ward,
     card_id,
 )
 
@@ -153,6 +160,7 @@ NEURAL_FEEDBACK_EVERY = 5  # R-DMG-7
 SURVIVAL_WOUND_FACES = (1, 2, 3)  # R-PLT-3: on 1–3 the pilot takes 2 wounds
 SURVIVAL_WOUNDS = 2
 JAM_HEAT = 2  # catastrophic failure, seed 001 (R-HIT-4, R-DMG-1)
+REAR = 4  # R-ARC-2: the rear side
 PROMPT_COMMANDS = {
     "mulligan": (KeepHand, Mulligan),
     "reactive": (PlayReactive, NoReactive),
@@ -716,8 +724,19 @@ def _hand_cards(
 # --- damage, components, wounds ------------------------------------------------------------------
 
 
-def _inflict(tx: _Tx, seat: int, amount: int, component: str | None, reason: str) -> None:
-    """Damage the defender must discard: their choice of split unless there is none (R-DMG-6)."""
+def _inflict(
+    tx: _Tx,
+    seat: int,
+    amount: int,
+    component: str | None,
+    reason: str,
+    *,
+    attack: CardDef | None = None,
+) -> None:
+    """Damage the defender must discard: their choice of split unless there is none (R-DMG-6).
+    The defender's wards act on it first (R-ADD-94); `attack` is the card of the attack
+    that deals it, None for damage without an attack."""
+    amount = _warded(tx, seat, amount, attack)
     if amount <= 0 or not tx.seat(seat).in_battle:
         _after_damage(tx)
         return
@@ -972,6 +991,13 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
     _roll_defence(tx)
 
 
+def _reactive_defence(tx: _Tx, instance: str | None) -> int:
+    """R-ADD-98: the automatic blocks a reactive card adds to the attack it answers."""
+    if instance is None:
+        return 0
+    return sum(e.amount for e in tx.state.card(instance).effects if isinstance(e, DefenceEffect))
+
+
 def _reactive_minimum(tx: _Tx, instance: str | None) -> int:
     """R-ADD-58: the least damage a reactive card's "(minimum 1)" reduction leaves."""
     if instance is None:
@@ -992,6 +1018,11 @@ def _roll_defence(tx: _Tx) -> None:
     die = str(tx.state.ruleset.option("defense_die"))
     faces = tx.dice.d6(a.damage, purpose="the defence roll", rule="R-DMG-2")
     result = defence_result(faces, a.damage, a.defence_modifier, die)
+    # R-ADD-98: a reactive card's "+N Defense vs next attack" adds blocks to this attack,
+    # unless a PIERCE face voids the card (R-DMG-4).
+    blocks = 0 if a.defence_buffs_ignored else _reactive_defence(tx, a.reactive)
+    if blocks and not result.pierce:
+        result = defence_result(faces, a.damage, a.defence_modifier + blocks, die)
     # R-DMG-4: PIERCE leaves the reactive card spent and without effect.
     reduction = 0 if result.pierce else a.reduction
     final = max(0, result.final_damage - reduction)
@@ -1015,7 +1046,21 @@ def _roll_defence(tx: _Tx) -> None:
         _component_damage(
             tx, a.target, a.component, result.component_damage, "CRITICAL defence faces", "R-DMG-4"
         )
-    _inflict(tx, a.target, final, a.component, f"an attack by seat {a.attacker}")
+    if a.reactive is not None and not result.pierce:  # R-ADD-97: "if you block 3+ damage"
+        _after_defence(tx, a.target, a.reactive, "prevented_at_least", result.final_damage - final)
+    attack = tx.state.card(a.card)
+    _inflict(tx, a.target, final, a.component, f"an attack by seat {a.attacker}", attack=attack)
+
+
+def _after_defence(tx: _Tx, seat: int, reactive: str, test: str, prevented: int) -> None:
+    """R-ADD-97: the reactive card's effects waiting for what it did."""
+    card = tx.state.card(reactive)
+    for effect in card.effects:
+        if isinstance(effect, AfterDefenceEffect) and effect.test == test:
+            if test == "prevented_at_least" and prevented < effect.n:
+                continue
+            for inner in effect.then:
+                _effect(tx, seat, card, inner, None, (), None, (), {}, True)
 
 
 def _end_attack(tx: _Tx, outcome: str) -> None:
@@ -1026,7 +1071,16 @@ def _end_attack(tx: _Tx, outcome: str) -> None:
     # R-ADD-65: the target was in the battle when the attack was declared, so a defeated
     # target now was destroyed by this attack.
     killed = hit and tx.seat(a.target).defeated
-    fires = {"kill": killed, "hit": hit, "end": True}
+    # R-ADD-95: "on miss" is a roll that missed, not a catastrophic failure; "if this deals
+    # damage" reads the damage after the defender's wards (an EXECUTION's is all of it).
+    dealt = a.damage if outcome == "execution" else (a.final_damage or 0) if hit else 0
+    fires = {
+        "kill": killed,
+        "hit": hit,
+        "end": True,
+        "miss": outcome == "miss",
+        "damage": dealt > 0,
+    }
     waiting = list(card.effects)
     if tx.seat(a.attacker).armed_spend == card.id:  # R-ADD-116: bought with the spend
         waiting += [x for e in card.effects if isinstance(e, SpendTokensEffect) for x in e.then]
@@ -1039,6 +1093,8 @@ def _end_attack(tx: _Tx, outcome: str) -> None:
     # R-ADD-58: the reactive card's counter-damage, once the attack has ended; a PIERCE
     # face voided the card (R-DMG-4).
     if a.reactive is not None and not a.pierced:
+        if a.final_damage:  # R-ADD-97: "if you took damage"
+            _after_defence(tx, a.target, a.reactive, "took_damage", 0)
         counter = sum(
             e.damage for e in tx.state.card(a.reactive).effects if isinstance(e, CounterEffect)
         )
@@ -1075,10 +1131,14 @@ def attack_answer(
     card: CardDef,
     target: int,
     effect: AttackEffect | None = None,
+    *,
+    reach: int | None = None,
 ) -> ToHit:
     """The rules engine's to-hit answer for `seat` attacking `target` with `card` (R-HIT-1);
     `effect` is one of the card's further attacks (R-ADD-80), else its first. An aura
-    card's attacks are not refused for line of sight or arc (R-ADD-85)."""
+    card's attacks are not refused for line of sight or arc (R-ADD-85). `reach`: the hexes
+    the card reaches further, by default those of the enhancements still waiting (an
+    attack that has spent them gives its own, R-ADD-90)."""
     a = state.seats[seat]
     d = state.seats[target]
     effect = effect if effect is not None else card.attack
@@ -1086,6 +1146,9 @@ def attack_answer(
     others = [c.at for c in state.seats if c.seat not in (seat, target) and c.in_battle]
     enemies = state.enemy_hexes(a)
     to_hit_lines, damage_lines = _attack_lines(a)
+    ward_to_hit, ward_damage = _ward_lines(d, card)
+    to_hit_lines += ward_to_hit
+    damage_lines += ward_damage
     answer = to_hit(
         state.board,
         Attacker(
@@ -1103,7 +1166,7 @@ def attack_answer(
             d.moved_last_turn,
             frozenset(d.statuses) & set(TARGET_STATUSES),
         ),
-        Weapon(effect.range, effect.damage, card.name),
+        Weapon(_reach(a, card, effect.range, reach), effect.damage, card.name),
         others=others,
         enemies=enemies,
         rules=state.ruleset,
@@ -1111,6 +1174,156 @@ def attack_answer(
         extra_damage=damage_lines,
     )
     return _aura(card, answer)
+
+
+# --- issue 17, buffs: enhancements, the own attack's rules, wards --------------------------------
+
+
+def _ranged(card: CardDef) -> bool:
+    """R-ADD-90: a ranged attack is one made with a card whose range is not Melee, the test
+    of R-ARC-3's firing arc."""
+    return card.attack is not None and not card.attack.range.melee
+
+
+def attack_cost(state: BattleState, seat: int, card: CardDef) -> int:
+    """The SP an attack with `card` costs `seat` now: its printed cost, less what the
+    enhancements it would spend take off, never below 0 (R-ADD-99)."""
+    waiting = state.seats[seat].enhancements
+    return max(0, card.sp_cost + sum(x.sp_cost for x in waiting if _enhances(x.attacks, card)))
+
+
+def _extra_reach(c: CasketState, card: CardDef) -> int:
+    """R-ADD-90: the waiting enhancements' "+N range" for an attack with `card`."""
+    return sum(x.reach for x in c.enhancements if _enhances(x.attacks, card))
+
+
+def _reach(
+    c: CasketState, card: CardDef, printed: WeaponRange, more: int | None = None
+) -> WeaponRange:
+    """R-ADD-90: the card's range, reaching `more` hexes further (the waiting enhancements')."""
+    if more is None:
+        more = _extra_reach(c, card)
+    if not more:
+        return printed
+    return WeaponRange(f"{printed.low}-{printed.high + more}", printed.low, printed.high + more)
+
+
+def _enhances(attacks: str, card: CardDef) -> bool:
+    """Whether an enhancement for `attacks` ("any", "ranged", "melee") is for this attack."""
+    return attacks == "any" or (attacks == "ranged") == _ranged(card)
+
+
+def _use_enhancements(tx: _Tx, seat: int, card: CardDef, target: int, reach: int) -> set[str]:
+    """R-ADD-90: the waiting enhancements this attack spends, before its to-hit answer.
+    Their numbers are BuffGained the attack spends (R-ADD-27); cover and the range band
+    are cancelled as R-ADD-60 cancels cover, once each; the flags are returned."""
+    chosen = [
+        (i, x) for i, x in enumerate(tx.seat(seat).enhancements) if _enhances(x.attacks, card)
+    ]
+    if not chosen:
+        return set()
+    spent = tuple(i for i, x in chosen if not x.every)  # R-ADD-96: "all your attacks"
+    if spent:
+        tx.emit(ev.EnhancementsSpent(seat, spent))
+    flags: set[str] = set()
+    # The card's own "ignores cover" has already cancelled the cover line (R-ADD-60).
+    cancelled = {"cover"} if any(isinstance(e, IgnoreCoverEffect) for e in card.effects) else set()
+    for _, x in chosen:
+        if x.damage or x.to_hit or x.ignore_defence:
+            tx.emit(ev.BuffGained(seat, x.damage, x.to_hit, x.ignore_defence, 0, x.source))
+        for key, wanted in (("cover", x.ignore_cover), ("range", x.ignore_range)):
+            if wanted and key not in cancelled:
+                cancelled.add(key)
+                answer = attack_answer(tx.state, seat, card, target, reach=reach)
+                value = sum(m.value for m in answer.modifiers if m.key == key)
+                if value:
+                    tx.emit(ev.BuffGained(seat, 0, -value, 0, 0, x.source))
+        if x.cannot_miss:
+            flags.add("cannot_miss")
+        if x.ignore_defence_buffs:
+            flags.add("ignore_defence_buffs")
+    return flags
+
+
+def _attack_rules(tx: _Tx, seat: int, card: CardDef, target: int, spend: bool) -> set[str]:
+    """R-ADD-91, R-ADD-92: the flags of the card's own attack rules whose condition holds,
+    those bought with tokens included when the player spends them (R-ADD-61)."""
+    effects = list(card.effects)
+    if spend:
+        effects += [x for e in card.effects if isinstance(e, SpendTokensEffect) for x in e.then]
+    flags: set[str] = set()
+    for e in effects:
+        if isinstance(e, AttackRulesEffect) and _holds(tx, seat, e.condition, target):
+            flags |= {
+                n for n in ("cannot_miss", "no_reactive", "ignore_defence_buffs") if getattr(e, n)
+            }
+    return flags
+
+
+def _ward_matches(w: Ward, card: CardDef | None) -> bool:
+    """R-ADD-93: whether a ward acts on an attack made with `card` (None: damage without an
+    attack, which only a ward against "all" damage reduces)."""
+    if w.against == "all":
+        return True
+    if card is None:
+        return False
+    if w.against == "ranged":
+        return _ranged(card)
+    if w.against == "melee":
+        return not _ranged(card)
+    return True
+
+
+def _ward_lines(d: CasketState, card: CardDef) -> tuple[list[Modifier], list[Modifier]]:
+    """R-ADD-93: the target's wards in an attacker's to-hit answer."""
+    to_hit_lines: list[Modifier] = []
+    damage_lines: list[Modifier] = []
+    for w in d.wards:
+        if _ward_matches(w, card):
+            label = f"Target's ward: {w.source}"
+            if w.to_hit:
+                to_hit_lines.append(Modifier("ward", w.to_hit, label, "R-ADD-93"))
+            if w.damage:
+                damage_lines.append(Modifier("ward", w.damage, label, "R-ADD-93"))
+    return to_hit_lines, damage_lines
+
+
+def _spend_declared_wards(tx: _Tx, seat: int, card: CardDef) -> None:
+    """R-ADD-93: "the first attack against you", "the next melee attack": a ward with uses
+    acting as attacks are declared spends one on the attack just declared."""
+    wards = tx.seat(seat).wards
+    # From the last, so that a ward leaving the list moves none still to be spent.
+    for i in reversed(range(len(wards))):
+        w = wards[i]
+        if w.uses and w.declared and _ward_matches(w, card):
+            tx.emit(ev.WardUsed(seat, i, w.source))
+
+
+def _warded(tx: _Tx, seat: int, amount: int, attack: CardDef | None) -> int:
+    """R-ADD-94: the damage left after the casket's wards, in the order they were raised:
+    each takes off its reduction, then caps what reaches its threshold. A ward that changes
+    nothing is not used; one that prevents damage recovers its cards (R-ADD-62)."""
+    c = tx.seat(seat)
+    if amount <= 0 or not c.in_battle:
+        return amount
+    gone = 0  # wards that left the list: later indices move down
+    for i, w in enumerate(c.wards):
+        if w.declared or not _ward_matches(w, attack):
+            continue
+        after = max(0, amount - w.reduce)
+        if w.cap is not None and amount >= w.at_least:
+            after = min(after, w.cap)
+        if after == amount:
+            continue
+        tx.emit(ev.WardUsed(seat, i - gone, w.source, amount, after))
+        if w.uses == 1:
+            gone += 1
+        amount = after
+        if w.recover:
+            _recover(tx, seat, w.recover, tx.state.card(w.source).name)
+        if not amount:
+            break
+    return amount
 
 
 def _check_turn(tx: _Tx, command: Command) -> CasketState:
@@ -1198,6 +1411,8 @@ def _act(tx: _Tx, command: Command) -> None:
             )
         if "immobilised" in c.statuses:
             raise RuleViolation("immobilised", "an immobilised casket cannot move", "R-ADD-17")
+        if any(w.immobile for w in c.wards):
+            raise RuleViolation("immobilised", "a card keeps the casket immobile", "R-ADD-93")
         if command.free:
             _free_move(tx, c, command)
             return
@@ -1276,21 +1491,28 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
         raise RuleViolation("target_withdrawn", f"seat {d.seat} has withdrawn", "R-TRN-9")
     if d.side == c.side:
         raise RuleViolation("not_an_enemy", f"seat {d.seat} is on your side", "R-TRN-8")
-    answer = attack_answer(tx.state, seat, card, command.target)
+    reach = _extra_reach(c, card)  # R-ADD-90: kept for this attack once its enhancements go
+    answer = attack_answer(tx.state, seat, card, command.target, reach=reach)
     if not answer.possible:
         refusal = answer.refusal
         assert refusal is not None
         raise refusal
     _check_limit(tx.seat(seat), card)
     _check_spend(tx, seat, card, command.spend)
-    _pay(tx, c, card.sp_cost, command.pay, exclude=[instance])
-    tx.emit(
-        ev.CardPlayed(seat, instance, card.sp_cost, card.manual, card.text if card.manual else "")
-    )
+    cost = attack_cost(tx.state, seat, card)  # R-ADD-99
+    _pay(tx, c, cost, command.pay, exclude=[instance])
+    tx.emit(ev.CardPlayed(seat, instance, cost, card.manual, card.text if card.manual else ""))
+    # R-ADD-91, R-ADD-92: the card's own attack rules, read as it is played (R-ADD-59).
+    rules = _attack_rules(tx, seat, card, command.target, command.spend)
     passive = _passive_bonuses(tx, seat)
-    if passive or any(
-        isinstance(e, AttackBonusEffect | SpendTokensEffect | IgnoreCoverEffect)
-        for e in card.effects
+    enhanced = any(_enhances(x.attacks, card) for x in tx.seat(seat).enhancements)
+    if (
+        passive
+        or enhanced
+        or any(
+            isinstance(e, AttackBonusEffect | SpendTokensEffect | IgnoreCoverEffect)
+            for e in card.effects
+        )
     ):
         # R-ADD-59: the card's own bonuses are part of this attack's to-hit answer, and
         # R-ADD-74: so are those of the attacker's passives in play.
@@ -1298,7 +1520,8 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
         for source, bonus in passive:
             if _holds(tx, seat, bonus.condition, command.target):
                 tx.emit(ev.BuffGained(seat, bonus.damage, bonus.to_hit, 0, 0, source.id))
-        answer = attack_answer(tx.state, seat, card, command.target)
+        rules |= _use_enhancements(tx, seat, card, command.target, reach)
+        answer = attack_answer(tx.state, seat, card, command.target, reach=reach)
         if not answer.possible:
             refusal = answer.refusal
             assert refusal is not None
@@ -1307,13 +1530,21 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
         tx, seat, card, None, (), None, (), skip_attack=True, attack_target=command.target
     )
     _queue_follow_ups(tx, seat, instance, card, command)
-    _strike(tx, seat, instance, command.target, command.component, answer)
+    _strike(tx, seat, instance, command.target, command.component, answer, rules)
 
 
 def _strike(
-    tx: _Tx, seat: int, instance: str, target: int, named: str | None, answer: ToHit
+    tx: _Tx,
+    seat: int,
+    instance: str,
+    target: int,
+    named: str | None,
+    answer: ToHit,
+    rules: set[str],
 ) -> None:
-    """One attack from its declaration to its end or its first prompt (R-HIT-*, R-DMG-*)."""
+    """One attack from its declaration to its end or its first prompt (R-HIT-*, R-DMG-*);
+    `rules`: the card's own attack rules in force (R-ADD-91, R-ADD-92)."""
+    card = tx.state.card(instance)
     assert answer.target_number is not None and answer.side is not None
     assert answer.defense_modifier is not None
     component_roll = None
@@ -1324,6 +1555,12 @@ def _strike(
     a = tx.seat(seat)
     grades = ("hit", "strong", "critical", "execution")
     ignore = a.buff_ignore_defence
+    d = tx.seat(target)
+    # R-DMG-3: the target's card Defense (R-ADD-64) and its wards' (R-ADD-93), unless the
+    # attack ignores Defense buffs (R-ADD-92).
+    card_defence = d.defence_bonus + sum(w.defence for w in d.wards if _ward_matches(w, card))
+    if "ignore_defence_buffs" in rules:
+        card_defence = 0
     tx.emit(
         ev.AttackDeclared(
             attacker=seat,
@@ -1334,20 +1571,23 @@ def _strike(
             target_number=answer.target_number,
             side=answer.side,
             damage_by_grade=tuple((g, answer.damage_for(g)) for g in grades),
-            # R-DMG-3: cancelled blocks and the target's card Defense (R-ADD-64), less
-            # what an enemy card took off it (R-ADD-119).
-            defence_modifier=answer.defense_modifier
-            - ignore
-            + tx.seat(target).defence_bonus
-            - tx.seat(target).defence_malus,
-            reactive_allowed=bool(answer.reactive_allowed),
+            # R-DMG-3: cancelled blocks and the target's card Defense, less what an enemy
+            # card took off it (R-ADD-119).
+            defence_modifier=answer.defense_modifier - ignore + card_defence - d.defence_malus,
+            # R-ADD-91: "enemy cannot use Reactive cards against this attack".
+            reactive_allowed=bool(answer.reactive_allowed) and "no_reactive" not in rules,
             shield_allowed=bool(answer.shield_cards_allowed),
             to_hit=answer.as_dict(),
         )
     )
+    if "ignore_defence_buffs" in rules:  # R-ADD-92: a reactive card's Defense too
+        tx.emit(ev.DefenceBuffsIgnored(seat))
+    _spend_declared_wards(tx, target, card)
     pool = answer.dice
     faces = tx.dice.d6(pool.count, purpose="the attack roll", rule="R-HIT-4")
-    roll = attack_result(faces, answer.target_number, pool)
+    # R-ADD-91: an attack that cannot miss hits on any total but a catastrophic failure (0).
+    cannot_miss = "cannot_miss" in rules
+    roll = attack_result(faces, 1 if cannot_miss else answer.target_number, pool)
     damage = answer.damage_for(roll.grade) if roll.hit else 0
     tx.emit(ev.AttackRolled(roll.faces, roll.total, roll.grade, damage))
     if roll.catastrophic:
@@ -1537,7 +1777,9 @@ def _follow_up(tx: _Tx) -> None:
         assert answer is not None
         if f.ignore_defence:  # R-ADD-60: spent by this attack's declaration
             tx.emit(ev.BuffGained(f.attacker, 0, 0, MAX_DAMAGE, 0, card.id))
-        _strike(tx, f.attacker, f.card, f.target, f.component, answer)
+        # The card's own attack rules hold for each of its attacks (R-ADD-80, R-ADD-91).
+        rules = _attack_rules(tx, f.attacker, card, f.target, False)
+        _strike(tx, f.attacker, f.card, f.target, f.component, answer, rules)
 
 
 def _play_card(tx: _Tx, c: CasketState, command: PlayCard) -> None:
@@ -1737,6 +1979,8 @@ def _holds(tx: _Tx, seat: int, condition: Condition | None, target: int | None) 
         return t.hp <= n
     if test == "target_moved_last_turn":
         return t.moved_last_turn > 0
+    if test == "from_rear":  # R-ADD-98: the side of R-ARC-1, the defender's choice included
+        return attack_side(t.at, t.facing, c.at, t.shield) == REAR
     if test == "target_deck_at_most":  # R-ADD-74: the deck only, not the discard pile
         return len(t.deck) <= n
     if test == "target_bleed_at_least":  # R-ADD-110
@@ -1879,6 +2123,52 @@ def _effect(
         _change_taint(tx, seat, -removed, card.id)
         if removed and effect.recover_per:
             _recover(tx, seat, removed * effect.recover_per, card.name)
+        return
+    if isinstance(effect, AttackRulesEffect):
+        return  # `_attack` reads it as the attack is declared (R-ADD-91)
+    if isinstance(effect, AfterDefenceEffect):
+        return  # the attack the reactive card answers runs it (R-ADD-97)
+    if isinstance(effect, GainSpEffect):
+        tx.emit(ev.SpGained(seat, effect.amount, card.id))
+        return
+    if isinstance(effect, EnhanceNextAttackEffect):
+        tx.emit(
+            ev.AttackEnhanced(
+                seat,
+                card.id,
+                effect.attacks,
+                effect.damage,
+                effect.to_hit,
+                effect.blocks_ignored,
+                effect.ignore_cover,
+                effect.ignore_range,
+                effect.cannot_miss,
+                effect.ignore_defence_buffs,
+                effect.this_turn,
+                effect.every,
+                effect.sp_cost,
+                effect.reach,
+            )
+        )
+        return
+    if isinstance(effect, WardEffect):
+        tx.emit(
+            ev.WardRaised(
+                seat,
+                card.id,
+                effect.until,
+                effect.against,
+                effect.defence,
+                effect.to_hit,
+                effect.damage,
+                effect.reduce,
+                effect.cap,
+                effect.at_least,
+                effect.uses,
+                effect.recover,
+                effect.immobile,
+            )
+        )
         return
     if isinstance(effect, WhenEffect):
         about = attack_target if attack_target is not None else target

@@ -745,6 +745,88 @@ class DamageAuraRaised(Event):
     source: str
 
 
+# --- issue 17, buffs -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AttackEnhanced(Event):
+    """A card's enhancement now waits for the seat's next attack of the kind `attacks`
+    ("any" or "ranged"); `ignore_defence` is the blocks it cancels (R-ADD-90)."""
+
+    seat: int
+    source: str
+    attacks: str
+    damage: int
+    to_hit: int
+    ignore_defence: int
+    ignore_cover: bool
+    ignore_range: bool
+    cannot_miss: bool
+    ignore_defence_buffs: bool
+    this_turn: bool
+    every: bool = False
+    sp_cost: int = 0
+    reach: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class EnhancementsSpent(Event):
+    """The attack being declared spends these waiting enhancements (their positions in
+    the seat's list, R-ADD-90)."""
+
+    seat: int
+    indices: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class WardRaised(Event):
+    """A card's ward on the seat's casket, lasting `until` (R-ADD-93, R-ADD-94)."""
+
+    seat: int
+    source: str
+    until: str
+    against: str
+    defence: int
+    to_hit: int
+    damage: int
+    reduce: int
+    cap: int | None
+    at_least: int
+    uses: int
+    recover: int
+    immobile: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class WardUsed(Event):
+    """The ward at `index` acted: on an attack as it was declared (`before` and `after`
+    None), or on damage the seat takes, `before` becoming `after` (R-ADD-94). A ward with
+    uses spends one."""
+
+    seat: int
+    index: int
+    source: str
+    before: int | None = None
+    after: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DefenceBuffsIgnored(Event):
+    """The attack just declared ignores the target's Defense buffs, a reactive card's
+    included (R-ADD-92)."""
+
+    attacker: int
+
+
+@dataclass(frozen=True, slots=True)
+class SpGained(Event):
+    """The seat may spend `amount` more SP this turn (R-ADD-95)."""
+
+    seat: int
+    amount: int
+    source: str
+
+
 EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.__name__: cls
     for cls in (
@@ -826,5 +908,12 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         AttacksQueued,
         FollowUpTaken,
         DamageAuraRaised,
+        # issue 17, buffs
+        AttackEnhanced,
+        EnhancementsSpent,
+        WardRaised,
+        WardUsed,
+        SpGained,
+        DefenceBuffsIgnored,
     )
 }

@@ -21,8 +21,10 @@ from .state import (
     AttackInProgress,
     BattleState,
     CasketState,
+    Enhancement,
     FollowUp,
     Prompt,
+    Ward,
     card_id,
 )
 from .state import with_changes as replace
@@ -115,6 +117,13 @@ def _turn_started(s: BattleState, e: ev.TurnStarted) -> BattleState:
         no_attacks=False,  # R-ADD-115: "until next turn"
         damage_aura=0,  # R-ADD-88: until the casket's next turn
         damage_aura_within=0,
+        # R-ADD-93: "until your next turn" lapses now; "until the end of your next turn"
+        # lasts to the end of this one.
+        wards=tuple(
+            replace(w, until="end_of_turn") if w.until == "end_of_next_turn" else w
+            for w in c.wards
+            if w.until != "next_turn"
+        ),
     )
 
 
@@ -135,6 +144,13 @@ def _turn_ended(s: BattleState, e: ev.TurnEnded) -> BattleState:
     # attacker's to-hit counts for it (R-HIT-2).
     c = s.seats[e.seat]
     s = _seat(s, e.seat, moved_last_turn=c.moved)
+    if c.wards or c.enhancements:  # R-ADD-90, R-ADD-93: what lasts "this turn" lapses
+        s = _seat(
+            s,
+            e.seat,
+            wards=tuple(w for w in c.wards if w.until != "end_of_turn"),
+            enhancements=tuple(x for x in c.enhancements if not x.this_turn),
+        )
     if c.free_move:  # R-ADD-69: a granted move lapses with the turn
         s = _seat(s, e.seat, free_move=0, free_move_source=None)
     rooted = max(0, c.rooted_turns - 1)  # R-ADD-111: one of its rooted turns is over
@@ -148,6 +164,9 @@ def _turn_ended(s: BattleState, e: ev.TurnEnded) -> BattleState:
 
 
 def _round_ended(s: BattleState, e: ev.RoundEnded) -> BattleState:
+    for c in s.seats:  # R-ADD-93: "until end of round"
+        if any(w.until == "end_of_round" for w in c.wards):
+            s = _seat(s, c.seat, wards=tuple(w for w in c.wards if w.until != "end_of_round"))
     return s
 
 
@@ -579,6 +598,81 @@ def _defence_lowered(s: BattleState, e: ev.DefenceLowered) -> BattleState:
     return _seat(s, e.seat, defence_malus=s.seats[e.seat].defence_malus + e.amount)
 
 
+# --- issue 17, buffs --------------------------------------------------------------------------------
+
+
+def _enhanced(s: BattleState, e: ev.AttackEnhanced) -> BattleState:
+    c = s.seats[e.seat]
+    x = Enhancement(
+        e.source,
+        e.attacks,
+        e.damage,
+        e.to_hit,
+        e.ignore_defence,
+        e.ignore_cover,
+        e.ignore_range,
+        e.cannot_miss,
+        e.ignore_defence_buffs,
+        e.this_turn,
+        e.every,
+        e.sp_cost,
+        e.reach,
+    )
+    return _seat(s, e.seat, enhancements=(*c.enhancements, x))
+
+
+def _enhancements_spent(s: BattleState, e: ev.EnhancementsSpent) -> BattleState:
+    c = s.seats[e.seat]
+    kept = tuple(x for i, x in enumerate(c.enhancements) if i not in e.indices)
+    return _seat(s, e.seat, enhancements=kept)
+
+
+def _ward_raised(s: BattleState, e: ev.WardRaised) -> BattleState:
+    c = s.seats[e.seat]
+    w = Ward(
+        e.source,
+        e.until,
+        e.against,
+        e.defence,
+        e.to_hit,
+        e.damage,
+        e.reduce,
+        e.cap,
+        e.at_least,
+        e.uses,
+        e.recover,
+        e.immobile,
+    )
+    return _seat(s, e.seat, wards=(*c.wards, w))
+
+
+def _ward_used(s: BattleState, e: ev.WardUsed) -> BattleState:
+    a = s.attack
+    if a is not None and a.target == e.seat and e.after is not None:
+        # The attack's damage after the defender's wards: what "deals damage" reads (R-ADD-95).
+        s = replace(s, attack=replace(a, final_damage=e.after))
+    c = s.seats[e.seat]
+    w = c.wards[e.index]
+    if not w.uses:
+        return s
+    wards = list(c.wards)
+    if w.uses == 1:  # R-ADD-93: its last use spent
+        del wards[e.index]
+    else:
+        wards[e.index] = replace(w, uses=w.uses - 1)
+    return _seat(s, e.seat, wards=tuple(wards))
+
+
+def _defence_buffs_ignored(s: BattleState, e: ev.DefenceBuffsIgnored) -> BattleState:
+    assert s.attack is not None
+    return replace(s, attack=replace(s.attack, defence_buffs_ignored=True))
+
+
+def _sp_gained(s: BattleState, e: ev.SpGained) -> BattleState:
+    # R-ADD-95: as SP not yet spent; TurnStarted resets the count, so it lasts this turn.
+    return _seat(s, e.seat, sp_spent=s.seats[e.seat].sp_spent - e.amount)
+
+
 _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.BattleCreated: _created,
     ev.DeckShuffled: _deck_shuffled,
@@ -658,6 +752,13 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.AttacksQueued: _attacks_queued,
     ev.FollowUpTaken: _follow_up_taken,
     ev.DamageAuraRaised: _damage_aura_raised,
+    # issue 17, buffs
+    ev.AttackEnhanced: _enhanced,
+    ev.EnhancementsSpent: _enhancements_spent,
+    ev.WardRaised: _ward_raised,
+    ev.WardUsed: _ward_used,
+    ev.SpGained: _sp_gained,
+    ev.DefenceBuffsIgnored: _defence_buffs_ignored,
 }
 assert set(_HANDLERS) == set(ev.EVENT_TYPES.values()), "every event type needs a handler"
 

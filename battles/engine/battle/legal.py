@@ -38,7 +38,7 @@ from ..cards import (
 from ..errors import RuleViolation
 from ..movement import reachable
 from .commands import parse_command
-from .decide import attack_answer, decide
+from .decide import attack_answer, attack_cost, decide
 from .randomness import DiceSource, SeededDice
 from .state import ACTION, BattleState, CasketState, card_id
 
@@ -183,12 +183,13 @@ def _action_candidates(
                 answer = attack_answer(state, seat, card, d.seat)
                 if answer.possible:
                     body = {"type": "attack", "seat": seat, "card": instance, "target": d.seat}
+                    cost = attack_cost(state, seat, card)  # R-ADD-99
                     for variant in _spend_variants(state, c, instance, body):
-                        yield _with_pay(variant, c, card.sp_cost), answer.as_dict(), None
+                        yield _with_pay(variant, c, cost), answer.as_dict(), None
                     also = _also(state, c, card, d.seat, enemies)
                     if also:  # R-ADD-80: the further attacks spread over other enemies
                         for variant in _spend_variants(state, c, instance, {**body, "also": also}):
-                            yield _with_pay(variant, c, card.sp_cost), answer.as_dict(), None
+                            yield _with_pay(variant, c, cost), answer.as_dict(), None
             continue
         yield from ((b, None, None) for b in _card_bodies(state, c, instance))
 

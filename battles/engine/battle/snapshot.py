@@ -20,7 +20,7 @@ from typing import Any
 
 from ..hexes import Hex
 from .setup import initial_state
-from .state import AttackInProgress, BattleState, CasketState, FollowUp, Prompt
+from .state import AttackInProgress, BattleState, CasketState, Enhancement, FollowUp, Prompt, Ward
 
 _CASKET_FIELDS = tuple(f.name for f in dataclasses.fields(CasketState))
 _DYNAMIC = (
@@ -40,6 +40,8 @@ def _casket_dict(c: CasketState) -> dict[str, Any]:
         value = getattr(c, name)
         if isinstance(value, Hex):
             value = [value.q, value.r]
+        elif name in ("enhancements", "wards"):  # issue 17, buffs: small records
+            value = [dataclasses.asdict(x) for x in value]
         elif isinstance(value, tuple):
             value = list(value)
         out[name] = value
@@ -52,6 +54,8 @@ def _casket(d: Mapping[str, Any]) -> CasketState:
     }
     values["at"] = Hex(*d["at"])
     values["tokens"] = tuple((str(k), int(n)) for k, n in d.get("tokens", ()))
+    values["enhancements"] = tuple(Enhancement(**x) for x in d.get("enhancements", ()))
+    values["wards"] = tuple(Ward(**x) for x in d.get("wards", ()))
     return CasketState(**values)
 
 

@@ -116,6 +116,8 @@ class AttackInProgress:
     reduction: int = 0
     final_damage: int | None = None
     pierced: bool = False  # a PIERCE face voided the reactive card (R-DMG-4)
+    # issue 17, buffs: the attack ignores Defense buffs, a reactive card's too (R-ADD-92)
+    defence_buffs_ignored: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -135,7 +137,52 @@ class AttackInProgress:
             "reduction": self.reduction,
             "final_damage": self.final_damage,
             "pierced": self.pierced,
+            "defence_buffs_ignored": self.defence_buffs_ignored,
         }
+
+
+@dataclass(frozen=True)
+class Enhancement:
+    """A card's enhancement waiting for its owner's next attack of the kind `attacks`
+    (issue 17, buffs; R-ADD-90, R-ADD-91, R-ADD-92)."""
+
+    source: str
+    attacks: str  # "any" or "ranged"
+    damage: int = 0
+    to_hit: int = 0
+    ignore_defence: int = 0  # blocks cancelled; "all" is stored as MAX_DAMAGE (R-ADD-60)
+    ignore_cover: bool = False
+    ignore_range: bool = False
+    cannot_miss: bool = False
+    ignore_defence_buffs: bool = False
+    this_turn: bool = False
+    every: bool = False  # every such attack this turn, none spends it (R-ADD-96)
+    sp_cost: int = 0  # the attack costs this much more (less: negative) SP (R-ADD-99)
+    reach: int = 0  # the attack reaches this many hexes further (R-ADD-90)
+
+
+@dataclass(frozen=True)
+class Ward:
+    """A card's protection of its casket until it lapses or its uses are spent (issue 17,
+    buffs; R-ADD-93, R-ADD-94). `uses` 0: every attack or damage it acts on."""
+
+    source: str
+    until: str
+    against: str
+    defence: int = 0
+    to_hit: int = 0
+    damage: int = 0
+    reduce: int = 0
+    cap: int | None = None
+    at_least: int = 0
+    uses: int = 0
+    recover: int = 0
+    immobile: bool = False  # no move action while it lasts (R-ADD-93)
+
+    @property
+    def declared(self) -> bool:
+        """It acts as an attack is declared (Defense, to-hit, damage), not on damage taken."""
+        return (self.defence, self.to_hit, self.damage) != (0, 0, 0)
 
 
 @dataclass(frozen=True)
@@ -211,6 +258,9 @@ class CasketState:
     # starts, until this casket's next turn (R-ADD-88).
     damage_aura: int = 0
     damage_aura_within: int = 0
+    # issue 17, buffs: enhancements of the next attack(s) (R-ADD-90) and wards (R-ADD-93).
+    enhancements: tuple[Enhancement, ...] = ()
+    wards: tuple[Ward, ...] = ()
 
     @property
     def sp_left(self) -> int:
