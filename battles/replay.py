@@ -315,6 +315,24 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 t(f"{who} will take {p['amount']} damage at the start of their next turn"),
                 *_reason_rule(p.get("source"), "R-ADD-73"),
             )
+        case "CasketPushed":
+            path = p["path"]
+            if not path:
+                return (
+                    t(f"{who} holds its ground"),
+                    *_reason_rule(p.get("source"), "R-ADD-100"),
+                )
+            return (
+                t(f"{who} is forced {len(path)} hex{'es' * (len(path) != 1)} to "),
+                _hex(path[-1]),
+                *_reason_rule(p.get("source"), "R-ADD-100"),
+            )
+        case "CasketTeleported":
+            return (
+                t(f"{who} teleports {p['hexes']} hex(es) to "),
+                _hex(p["at"]),
+                *_reason_rule(p.get("source"), "R-ADD-102"),
+            )
         case "MoveGranted":
             return (
                 t(f"{who} may move up to {p['hexes']} hex(es) at no SP this turn"),

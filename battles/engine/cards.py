@@ -38,8 +38,9 @@ CARD_KINDS = (
 )
 DISCARD_SOURCES = ("hand", "deck", "choice")
 STATUS_TARGETS = ("self", "target")
-# The statuses the to-hit calculation reads (R-COV-4, R-HIT-6): nothing else can be applied.
-STATUSES = ("obscured", "stunned", "immobilised", "aiming")
+# The statuses the to-hit calculation reads (R-COV-4, R-HIT-6), and "anchored", which forced
+# movement reads (R-ADD-101, issue 17, move): nothing else can be applied.
+STATUSES = ("obscured", "stunned", "immobilised", "aiming", "anchored")
 # Small bounds: they catch typos ("40" for "4") without restricting any real card.
 MAX_HEXES = 20
 MAX_HEAT = 20
@@ -134,15 +135,33 @@ class MoveEffect:
     hexes: int
     # "in a straight line": every step in one direction (R-ADD-63).
     line: bool = False
+    # issue 17, move: "ignoring (all) terrain (and obstacles)", "(leap)": no step cost, any
+    # hex of the board may be crossed, no sight needed (R-ADD-103).
+    ignore_terrain: bool = False
+    # "ignore terrain and enemies", a leap: enemy caskets may be crossed too (R-ADD-103).
+    through_enemies: bool = False
+    # "Move up to N hexes toward target": each step one hex nearer the attack's target; the
+    # move of an attack card is made with the attack command's path (R-ADD-104).
+    toward: bool = False
 
     def __post_init__(self) -> None:
         _check_int(self.hexes, "move.hexes", 1, MAX_HEXES, "R-TRN-5")
         _check_bool(self.line, "move.line")
+        _check_bool(self.ignore_terrain, "move.ignore_terrain")
+        _check_bool(self.through_enemies, "move.through_enemies")
+        _check_bool(self.toward, "move.toward")
+        if self.through_enemies and not self.ignore_terrain:
+            raise InvalidInput(
+                "move.through_enemies",
+                "only a move that ignores terrain crosses enemies",
+                "R-ADD-103",
+            )
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "hexes": self.hexes}
-        if self.line:
-            out["line"] = True
+        for name in ("line", "ignore_terrain", "through_enemies", "toward"):
+            if getattr(self, name):
+                out[name] = True
         return out
 
 
@@ -333,7 +352,7 @@ class StatusEffect:
 
     kind: ClassVar[str] = "status"
     target: Literal["self", "target"]
-    status: Literal["obscured", "stunned", "immobilised", "aiming"]
+    status: Literal["obscured", "stunned", "immobilised", "aiming", "anchored"]
 
     def __post_init__(self) -> None:
         _check_choice(self.target, "status.target", STATUS_TARGETS)
@@ -660,7 +679,7 @@ class WhenEffect:
     def __post_init__(self) -> None:
         if not isinstance(self.condition, Condition):
             raise InvalidInput("when.condition", "must be a condition", "R-ADD-59")
-        _check_inner(self.then, "when.then", (*_AFTER_KINDS, "reduce_incoming"))
+        _check_inner(self.then, "when.then", (*_AFTER_KINDS, "reduce_incoming", "push"))
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -687,7 +706,8 @@ class AfterAttackEffect:
 
     def __post_init__(self) -> None:
         _check_choice(self.on, "after_attack.on", ("hit", "kill", "end"))
-        _check_inner(self.then, "after_attack.then", (*_AFTER_KINDS, "grant_move"))
+        # R-ADD-100: a push waits for the hit; "If …, knockback" is a `when` inside it.
+        _check_inner(self.then, "after_attack.then", (*_AFTER_KINDS, "grant_move", "push", "when"))
 
     def as_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "on": self.on, "then": [e.as_dict() for e in self.then]}
@@ -947,6 +967,59 @@ class RemoveFromGameEffect:
         return {"kind": self.kind}
 
 
+# issue 17, move
+@dataclass(frozen=True, slots=True)
+class PushEffect:
+    """ "Push N hexes", "knockback target N hex", "pull enemy N hexes toward you": the
+    attack's target (after a hit), or the command's `target` on a card without an attack,
+    is moved up to `hexes` hexes straight away from the own casket, or toward it with
+    `toward`, and stops at the first hex it cannot enter (R-ADD-100).
+
+    >>> PushEffect(2, toward=True).as_dict()
+    {'kind': 'push', 'hexes': 2, 'toward': True}
+    """
+
+    kind: ClassVar[str] = "push"
+    hexes: int
+    toward: bool = False
+
+    def __post_init__(self) -> None:
+        _check_int(self.hexes, "push.hexes", 1, MAX_HEXES, "R-ADD-100")
+        _check_bool(self.toward, "push.toward")
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "hexes": self.hexes}
+        if self.toward:
+            out["toward"] = True
+        return out
+
+
+# issue 17, move
+@dataclass(frozen=True, slots=True)
+class TeleportEffect:
+    """ "Teleport up to N hexes": the own casket goes to any hex within `hexes` it could
+    end a move on, whatever lies between (the command's `path` names that one hex);
+    `near_terrain`: "must end in or adjacent to terrain" (R-ADD-102).
+
+    >>> TeleportEffect(4, near_terrain=True).as_dict()
+    {'kind': 'teleport', 'hexes': 4, 'near_terrain': True}
+    """
+
+    kind: ClassVar[str] = "teleport"
+    hexes: int
+    near_terrain: bool = False
+
+    def __post_init__(self) -> None:
+        _check_int(self.hexes, "teleport.hexes", 1, MAX_HEXES, "R-ADD-102")
+        _check_bool(self.near_terrain, "teleport.near_terrain")
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "hexes": self.hexes}
+        if self.near_terrain:
+            out["near_terrain"] = True
+        return out
+
+
 TRIGGERS = ("start_of_turn", "end_of_turn", "casket_destroyed", "component_damaged", "attack")
 
 
@@ -1045,6 +1118,8 @@ Effect = (
     | PlantSeedsEffect
     | DetonateSeedsEffect
     | RemoveFromGameEffect
+    | PushEffect  # issue 17, move
+    | TeleportEffect  # issue 17, move
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -1084,6 +1159,8 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             PlantSeedsEffect,
             DetonateSeedsEffect,
             RemoveFromGameEffect,
+            PushEffect,  # issue 17, move
+            TeleportEffect,  # issue 17, move
         )
     }
 )
@@ -1098,10 +1175,10 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     Traceback (most recent call last):
     ...
     battles.engine.errors.InvalidInput: card.effects[1].hexes: must be an integer from 1 to 20, got 0 (R-TRN-5)
-    >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
+    >>> effect_from_dict({"kind": "blink"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'blink'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, push, teleport
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")

@@ -46,6 +46,7 @@ from battles.engine.cards import (
     LimitEffect,
     MoveEffect,
     PlantSeedsEffect,
+    PushEffect,
     RecoverEffect,
     ReduceIncomingEffect,
     RemoveFromGameEffect,
@@ -57,6 +58,7 @@ from battles.engine.cards import (
     SpPenaltyEffect,
     StatusEffect,
     TaintEffect,
+    TeleportEffect,
     TriggerEffect,
     WhenEffect,
     WindowEffect,
@@ -125,6 +127,9 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     PlantSeedsEffect(2),
     DetonateSeedsEffect(2, 8),
     RemoveFromGameEffect(),
+    PushEffect(2, toward=True),  # issue 17, move
+    TeleportEffect(4, near_terrain=True),
+    MoveEffect(3, line=True, ignore_terrain=True, through_enemies=True, toward=True),
 )
 
 
@@ -203,6 +208,8 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "plant_seeds",
         "detonate_seeds",
         "remove_from_game",
+        "push",  # issue 17, move
+        "teleport",  # issue 17, move
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 
@@ -229,7 +236,7 @@ def test_buff_next_attack_fields_default_to_zero_and_negative_to_hit_is_easier()
 EFFECT_ERRORS: list[tuple[object, str]] = [
     ("move", "fx"),
     ({"hexes": 2}, "fx.kind"),
-    ({"kind": "teleport"}, "fx.kind"),
+    ({"kind": "blink"}, "fx.kind"),
     ({"kind": 3}, "fx.kind"),
     ({"kind": "move", "hexes": 2, "free": True}, "fx.free"),
     ({"kind": "move"}, "fx.hexes"),

@@ -96,6 +96,8 @@ class Attack(Command):
     target: int
     component: str | None = None
     spend: bool = False  # R-ADD-61
+    # issue 17, move: the move an attack card makes before its attack (R-ADD-104).
+    path: tuple[Hex, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,7 +235,7 @@ _FIELDS: Mapping[str, tuple[str, ...]] = {
     "rotate": ("facing", "pay"),
     "vent": ("pay",),
     "play_card": ("card", "target", "path", "facing", "discard", "pay", "spend"),
-    "attack": ("card", "target", "component", "pay", "spend"),
+    "attack": ("card", "target", "component", "pay", "spend", "path"),
     "pass": (),
     "play_reactive": ("card", "spend"),
     "no_reactive": (),
@@ -372,6 +374,8 @@ def parse_command(body: object) -> Command:
                 "component", f"must be one of {', '.join(COMPONENTS)} or null", "R-DMG-6"
             )
         args["component"] = component
+        if body.get("path") is not None:  # R-ADD-104
+            args["path"] = _path(body["path"], "path")
     elif name == "take_damage":
         args["hand"] = _strs(body["hand"], "hand")
         args["deck"] = _int(body, "deck", 0, 200, "R-DMG-6")

@@ -43,6 +43,7 @@ from ..cards import (
     LimitEffect,
     MoveEffect,
     PlantSeedsEffect,
+    PushEffect,
     RecoverEffect,
     ReduceIncomingEffect,
     RemoveFromGameEffect,
@@ -54,6 +55,7 @@ from ..cards import (
     SpPenaltyEffect,
     StatusEffect,
     TaintEffect,
+    TeleportEffect,
     TriggerEffect,
     WhenEffect,
     WindowEffect,
@@ -66,7 +68,8 @@ from ..dice import (
     strain_result,
 )
 from ..errors import RuleViolation
-from ..movement import validate_path
+from ..hexes import Hex
+from ..movement import forced_path, teleport_problem, validate_free_path, validate_path
 from ..ruleset import ENGINE_VERSION
 from ..tohit import (
     ATTACKER_STATUSES,
@@ -970,7 +973,7 @@ def _end_attack(tx: _Tx, outcome: str) -> None:
         if isinstance(effect, AfterAttackEffect) and fires[effect.on]:
             for inner in effect.then:
                 _effect(tx, a.attacker, card, inner, None, (), None, (), {}, True,
-                        attack_target=a.target)  # fmt: skip
+                        attack_target=a.target, ended=True)  # fmt: skip
     tx.emit(ev.AttackEnded(a.attacker, a.card, outcome))
     # R-ADD-58: the reactive card's counter-damage, once the attack has ended; a PIERCE
     # face voided the card (R-DMG-4).
@@ -1190,8 +1193,12 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
         raise RuleViolation("target_withdrawn", f"seat {d.seat} has withdrawn", "R-TRN-9")
     if d.side == c.side:
         raise RuleViolation("not_an_enemy", f"seat {d.seat} is on your side", "R-TRN-8")
+    move = next((e for e in card.effects if isinstance(e, MoveEffect)), None)
+    if command.path and move is None:
+        raise RuleViolation("unused_argument", f"{card.name} makes no move: no 'path'", "R-ADD-104")
+    # R-ADD-104: with a move before the attack, its to-hit answer is the one after the move.
     answer = attack_answer(tx.state, seat, card, command.target)
-    if not answer.possible:
+    if not answer.possible and not command.path:
         refusal = answer.refusal
         assert refusal is not None
         raise refusal
@@ -1201,6 +1208,13 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
     tx.emit(
         ev.CardPlayed(seat, instance, card.sp_cost, card.manual, card.text if card.manual else "")
     )
+    if command.path and move is not None:
+        _card_move(tx, tx.seat(seat), card, move, command.path, d.at)
+        answer = attack_answer(tx.state, seat, card, command.target)
+        if not answer.possible:
+            refusal = answer.refusal
+            assert refusal is not None
+            raise refusal
     passive = _passive_bonuses(tx, seat)
     if passive or any(
         isinstance(e, AttackBonusEffect | SpendTokensEffect | IgnoreCoverEffect)
@@ -1534,7 +1548,9 @@ def _effect(
     spend: bool = False,
     *,
     attack_target: int | None = None,
+    ended: bool = False,
 ) -> None:
+    """One effect of `card`; `ended`: run by `_end_attack`, the attack's outcome known."""
     c = tx.seat(seat)
     if isinstance(effect, LimitEffect):
         return  # checked before the card is played (R-ADD-63)
@@ -1546,7 +1562,15 @@ def _effect(
         about = attack_target if attack_target is not None else target
         if _holds(tx, seat, effect.condition, about):
             for inner in effect.then:
-                _effect(tx, seat, card, inner, target, path, facing, discard, used, skip_attack)
+                _effect(tx, seat, card, inner, target, path, facing, discard, used, skip_attack,
+                        attack_target=attack_target, ended=ended)  # fmt: skip
+        return
+    if isinstance(effect, PushEffect):
+        _push(tx, seat, card, effect, target, used, attack_target, ended)
+        return
+    if isinstance(effect, TeleportEffect):
+        _teleport(tx, c, card, effect, path)
+        used["path"] = True
         return
     if isinstance(effect, GrantMoveEffect):
         tx.emit(ev.MoveGranted(seat, effect.hexes, card.id))
@@ -1628,25 +1652,12 @@ def _effect(
     elif isinstance(effect, DefenceEffect):
         tx.emit(ev.DefenceRaised(seat, effect.amount, card.id))
     elif isinstance(effect, MoveEffect):
+        if skip_attack:
+            return  # an attack card's move is the attack command's path (R-ADD-104)
         if not path:
             raise RuleViolation("path_required", f"{card.name} moves: give 'path'", "R-ADD-25")
-        if len(path) > effect.hexes:
-            raise RuleViolation(
-                "path_too_long", f"{card.name} moves at most {effect.hexes} hex(es)", "R-ADD-25"
-            )
-        _path_cost(tx, c, path)
+        _card_move(tx, c, card, effect, path, None)
         used["path"] = True
-        hexes = tuple((h.q, h.r) for h in path)  # type: ignore[attr-defined]
-        if effect.line:
-            line = ((c.at.q, c.at.r), *hexes)
-            turns = {(b[0] - a[0], b[1] - a[1]) for a, b in pairwise(line)}
-            if len(turns) != 1:
-                raise RuleViolation(
-                    "not_a_straight_line",
-                    f"{card.name} moves in a straight line: every step in one direction",
-                    "R-ADD-63",
-                )
-        tx.emit(ev.CasketMoved(seat, hexes, 0, card.id))
     elif isinstance(effect, RotateEffect):
         if facing is None and effect.optional:
             return  # R-ADD-63: "you may rotate"
@@ -1736,6 +1747,113 @@ def _enemy_in_range(tx: _Tx, seat: int, card: CardDef, target: int | None) -> in
             "R-RNG-2",
         )
     return target
+
+
+def _card_move(
+    tx: _Tx,
+    c: CasketState,
+    card: CardDef,
+    effect: MoveEffect,
+    path: Sequence[object],
+    toward: Hex | None,
+) -> None:
+    """A card's move along `path`, at no SP beyond the card's (R-ADD-25): each step legal
+    (R-TRN-5, R-LOS-5) unless it ignores terrain (R-ADD-103); straight (R-ADD-63); each
+    step one hex nearer `toward`, the attack's target (R-ADD-104)."""
+    if len(path) > effect.hexes:
+        raise RuleViolation(
+            "path_too_long", f"{card.name} moves at most {effect.hexes} hex(es)", "R-ADD-25"
+        )
+    steps: tuple[Hex, ...] = tuple(path)  # type: ignore[arg-type]
+    if effect.ignore_terrain:
+        s = tx.state
+        validate_free_path(
+            s.board,
+            c.at,
+            steps,
+            allies=s.ally_hexes(c),
+            enemies=s.enemy_hexes(c),
+            through_enemies=effect.through_enemies,
+        )
+    else:
+        _path_cost(tx, c, steps)
+    hexes = tuple((h.q, h.r) for h in steps)
+    if effect.line:
+        line = ((c.at.q, c.at.r), *hexes)
+        turns = {(b[0] - a[0], b[1] - a[1]) for a, b in pairwise(line)}
+        if len(turns) != 1:
+            raise RuleViolation(
+                "not_a_straight_line",
+                f"{card.name} moves in a straight line: every step in one direction",
+                "R-ADD-63",
+            )
+    if effect.toward:
+        if toward is None:  # pragma: no cover - the catalogue puts toward on attack cards
+            raise RuleViolation(
+                "target_required", f"{card.name} moves toward a target", "R-ADD-104"
+            )
+        here = c.at
+        for step in steps:
+            if step.distance(toward) != here.distance(toward) - 1:
+                raise RuleViolation(
+                    "not_toward_target",
+                    f"{card.name} moves toward its target: [{step.q}, {step.r}] is no nearer",
+                    "R-ADD-104",
+                )
+            here = step
+    tx.emit(ev.CasketMoved(c.seat, hexes, 0, card.id))
+
+
+def _push(
+    tx: _Tx,
+    seat: int,
+    card: CardDef,
+    effect: PushEffect,
+    target: int | None,
+    used: dict[str, bool],
+    attack_target: int | None,
+    ended: bool,
+) -> None:
+    """R-ADD-100: the attack's target after a hit, or the command's enemy on a card
+    without an attack, is pushed (pulled) straight away from (toward) the own casket."""
+    who = attack_target
+    if who is None:  # a card without an attack: an enemy within its range
+        who = _enemy_in_range(tx, seat, card, target)
+        used["target"] = True
+    elif not ended:  # pragma: no cover - the catalogue puts an attack's push in after_attack
+        raise RuleViolation("push_before_hit", f"{card.name} pushes after its hit", "R-ADD-100")
+    d = tx.seat(who)
+    if not d.in_battle:
+        return  # destroyed by the hit: nothing is left to push
+    path: tuple[Hex, ...] = ()
+    if "anchored" not in d.statuses:  # R-ADD-101
+        s = tx.state
+        occupied = [x.at for x in s.seats if x.in_battle and x.seat != who]
+        source = tx.seat(seat).at
+        path = forced_path(s.board, source, d.at, effect.hexes, toward=effect.toward,
+                           occupied=occupied)  # fmt: skip
+    tx.emit(ev.CasketPushed(who, tuple((h.q, h.r) for h in path), seat, card.id))
+
+
+def _teleport(
+    tx: _Tx, c: CasketState, card: CardDef, effect: TeleportEffect, path: Sequence[object]
+) -> None:
+    """R-ADD-102: the command's `path` is the one hex the casket teleports to."""
+    if len(path) != 1:
+        raise RuleViolation(
+            "destination_required",
+            f"{card.name} teleports: give 'path' as the one destination hex",
+            "R-ADD-102",
+        )
+    destination: Hex = path[0]  # type: ignore[assignment]
+    s = tx.state
+    occupied = [x.at for x in s.seats if x.in_battle and x.seat != c.seat]
+    problem = teleport_problem(s.board, c.at, destination, effect.hexes, occupied=occupied,
+                               near_terrain=effect.near_terrain)  # fmt: skip
+    if problem is not None:
+        raise problem
+    hexes = c.at.distance(destination)
+    tx.emit(ev.CasketTeleported(c.seat, (destination.q, destination.r), hexes, card.id))
 
 
 def _recover(tx: _Tx, seat: int, n: int, reason: str) -> None:

@@ -616,6 +616,31 @@ class DiceSecretRevealed(Event):
     secret: str
 
 
+# issue 17, move
+@dataclass(frozen=True, slots=True)
+class CasketPushed(Event):
+    """A card moved a casket against its will: `path` the hexes it entered, one step at a
+    time, straight away from (or toward) `by`; empty when the first step was blocked or the
+    casket is anchored (R-ADD-100, R-ADD-101). Not a move of its own (R-HIT-2)."""
+
+    seat: int
+    path: tuple[tuple[int, int], ...]
+    by: int
+    source: str
+
+
+# issue 17, move
+@dataclass(frozen=True, slots=True)
+class CasketTeleported(Event):
+    """A card put its owner on `at`, `hexes` away, whatever lay between; those hexes
+    count as moved this turn (R-ADD-102, R-HIT-2)."""
+
+    seat: int
+    at: tuple[int, int]
+    hexes: int
+    source: str
+
+
 EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.__name__: cls
     for cls in (
@@ -683,5 +708,7 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         CardReturned,
         CommandReverted,
         DiceSecretRevealed,
+        CasketPushed,  # issue 17, move
+        CasketTeleported,  # issue 17, move
     )
 }

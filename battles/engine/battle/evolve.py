@@ -497,6 +497,20 @@ def _dice_revealed(s: BattleState, e: ev.DiceSecretRevealed) -> BattleState:
     return replace(s, dice_revealed=True)
 
 
+def _pushed(s: BattleState, e: ev.CasketPushed) -> BattleState:
+    """R-ADD-100: only the hex changes; a push is no move of the casket's own (R-HIT-2)."""
+    if not e.path:
+        return s
+    q, r = e.path[-1]
+    return _seat(s, e.seat, at=Hex(q, r))
+
+
+def _teleported(s: BattleState, e: ev.CasketTeleported) -> BattleState:
+    """R-ADD-102: the distance counts as hexes moved this turn (R-HIT-2)."""
+    c = s.seats[e.seat]
+    return _seat(s, e.seat, at=Hex(*e.at), moved=c.moved + e.hexes, acted=True)
+
+
 _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.BattleCreated: _created,
     ev.DeckShuffled: _deck_shuffled,
@@ -562,6 +576,8 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.CardReturned: _returned,
     ev.CommandReverted: _reverted,
     ev.DiceSecretRevealed: _dice_revealed,
+    ev.CasketPushed: _pushed,  # issue 17, move
+    ev.CasketTeleported: _teleported,  # issue 17, move
 }
 assert set(_HANDLERS) == set(ev.EVENT_TYPES.values()), "every event type needs a handler"
 
