@@ -384,12 +384,19 @@ CONDITIONS = (
     "own_adjacent_allies_at_least",
     # R-ADD-75: "if outnumbered (2+ enemies within 6 hexes)": `n` enemies within `within`.
     "enemies_within_at_least",
+    # issue 17, move (R-ADD-106): the card's own move before its attack, "if you moved 3
+    # hexes", "if you move through lava".
+    "card_moved_at_least",
+    "card_moved_through",
 )
 _CONDITIONS_WITH_N = frozenset(CONDITIONS) - {
     "moved_this_turn",
     "standing_in",
     "target_moved_last_turn",
+    "card_moved_through",
 }
+# The conditions that name a terrain (R-BRD-3).
+_TERRAIN_CONDITIONS = ("standing_in", "card_moved_through")
 
 
 @dataclass(frozen=True, slots=True)
@@ -430,8 +437,12 @@ class Condition:
             )
         if self.pool is not None:
             _check_choice(self.pool, "condition.pool", TOKEN_POOLS)
-        if (self.test == "standing_in") != (self.terrain is not None):
-            raise InvalidInput("condition.terrain", "only 'standing_in' names a terrain", "R-BRD-3")
+        if (self.test in _TERRAIN_CONDITIONS) != (self.terrain is not None):
+            raise InvalidInput(
+                "condition.terrain",
+                f"{' and '.join(repr(t) for t in _TERRAIN_CONDITIONS)} name a terrain, no other",
+                "R-BRD-3",
+            )
         if self.terrain is not None and not _SLUG_RE.fullmatch(self.terrain):
             raise InvalidInput("condition.terrain", f"{self.terrain!r} is not a terrain name")
 

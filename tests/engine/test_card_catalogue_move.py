@@ -75,8 +75,11 @@ def _field(
         *({**seat(2 + i, at=at, facing=4, side="side1"), "deck": deck()}
           for i, at in enumerate(others)),
     ]  # fmt: skip
+    yard = board(*terrain, radius=8)
+    if any(kind == "lava" for _, _, kind in terrain):
+        yard["terrain_kinds"] = {"lava": {}}  # a scenario's own kind (R-BRD-3)
     doc = {
-        "name": "Move yard", "board": board(*terrain, radius=8),
+        "name": "Move yard", "board": yard,
         "rules": {"version": version, "options": {}}, "dice": {"mode": "table"},
         "policy": "prompt", "cards": [CARDS[FILLER], MAUL, *cards.values()], "seats": seats,
     }  # fmt: skip
@@ -449,6 +452,46 @@ MOVE_SCENARIOS.update({
 })  # fmt: skip
 
 
+# --- R-ADD-106: conditions on the card's own move ---------------------------------------------
+
+
+def _lava_leap() -> None:
+    """ "Move up to 3 hexes toward target (must end adjacent), then deal 4 damage. If you
+    move through lava, deal 5 damage instead.", range "3 hexes": a melee strike after the
+    move (R-ADD-104); the lava counts only on the card's own path (R-ADD-106)."""
+    cid = "lava-leap"
+    card = built("crucible", cid)
+    lava = [(0, 2, "lava"), (1, 3, "lava")]
+    # Both paths end at [1, 1], straight south of the target: the same side (R-ARC-1).
+    for path, damage in (([[0, 2], [1, 1]], 5), ([[1, 2], [1, 1]], 4)):
+        b = _field([card], at1=(1, 0), terrain=lava)
+        events = b.do(_attack_body(cid, path, [1, 1]))
+        assert hit(one(events, AttackDeclared)) == damage, path
+    b = _field([card], at1=(1, 0), terrain=lava)
+    b.do({"type": "move", "seat": 0, "path": [[1, 3]]})  # lava, but not the card's move
+    b.do({"type": "move", "seat": 0, "path": [[0, 3]]})
+    assert hit(one(b.do(_attack_body(cid, [[1, 2], [1, 1]], [1, 1])), AttackDeclared)) == 4
+    err = _field([card], at1=(0, -1)).refuse(_attack_body(cid, [[0, 2], [0, 1]], [1, 1]))
+    assert err.code == "out_of_range"  # it must end adjacent
+
+
+def _equipment_alpha_pounce() -> None:
+    """ "Move up to 3 hexes toward target, then deal 5 damage. Gain 2 Biomass if you moved
+    3 hexes.", range "3 hexes (leap)": 2 Biomass only after a move of 3 (R-ADD-106)."""
+    card = built("equipment", "alpha-pounce")
+    for path, biomass in (([[0, 2], [0, 1], [0, 0]], 2), ([[0, 2], [0, 1]], 0)):
+        b = _field([card], at1=(0, 3 - len(path) - 1), terrain=[(0, 2, "wall")])
+        events = b.do(_attack_body("alpha-pounce", path, [1, 1]))
+        assert hit(one(events, AttackDeclared)) == 5
+        assert b.seat(0).tokens_of("biomass") == biomass, path
+
+
+MOVE_SCENARIOS.update({
+    ("crucible", "lava-leap"): _lava_leap,
+    ("equipment", "alpha-pounce"): _equipment_alpha_pounce,
+})  # fmt: skip
+
+
 # --- the vocabulary ----------------------------------------------------------------------------
 
 
@@ -465,6 +508,10 @@ MOVE_SCENARIOS.update({
         ({"kind": "move", "hexes": 2, "toward": 1}, "fx.toward"),
         ({"kind": "after_attack", "on": "hit", "then": [{"kind": "teleport", "hexes": 1}]},
          "fx.then[0]"),
+        ({"kind": "attack_bonus", "damage": 1, "condition": {"test": "card_moved_through"}},
+         "fx.condition.terrain"),
+        ({"kind": "attack_bonus", "damage": 1, "condition": {"test": "card_moved_at_least"}},
+         "fx.condition.n"),
     ],
 )  # fmt: skip
 def test_a_bad_move_group_field_is_named(doc: dict[str, Any], field: str) -> None:

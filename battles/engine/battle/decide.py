@@ -1432,6 +1432,14 @@ def _holds(tx: _Tx, seat: int, condition: Condition | None, target: int | None) 
         return c.moved > 0
     if test == "standing_in":
         return tx.state.board.terrain_at(c.at).name == condition.terrain
+    if test in ("card_moved_at_least", "card_moved_through"):
+        # R-ADD-106: the card's own move, made in this command before its attack (R-ADD-104).
+        path = [h for e in tx.events if isinstance(e, ev.CasketMoved) and e.seat == seat
+                and e.by_card is not None for h in e.path]  # fmt: skip
+        if test == "card_moved_at_least":
+            return len(path) >= n
+        board = tx.state.board
+        return any(board.terrain_at(Hex(*h)).name == condition.terrain for h in path)
     if test == "enemies_within_at_least":  # R-ADD-75: enemy caskets in the battle
         enemies = [x for x in tx.state.seats if x.side != c.side and x.in_battle]
         return sum(1 for x in enemies if x.at.distance(c.at) <= condition.within) >= n
