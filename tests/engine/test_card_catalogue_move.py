@@ -492,6 +492,65 @@ MOVE_SCENARIOS.update({
 })  # fmt: skip
 
 
+# --- R-ADD-107: a reactive dodge after the attack ---------------------------------------------
+
+
+def _dodge(section: str, cid: str, hexes: int, reduce: int) -> None:
+    """The defender names its dodge with the reactive card; the move is made once the
+    attack has ended, at no SP; a PIERCE face voids it with the card (R-ADD-107)."""
+    card = built(section, cid)
+    away = [[0, 4], [0, 5], [0, 6]]
+    for path, faces, moved in ((away[:hexes], [4, 4], True), ([], [4, 4], False),
+                               (away[:hexes], [5, 4], False)):  # fmt: skip
+        b = battle(card, first=1, version="2.1")
+        b.do({"type": "attack", "seat": 1, "card": "test-maul#1", "target": 0,
+              "component": "chassis", "faces": [3, 2]})  # fmt: skip
+        if path == away[:hexes] and moved:
+            body = {"type": "play_reactive", "seat": 0, "card": f"{cid}#1", "faces": faces}
+            err = b.refuse({**body, "path": away[: hexes + 1]})
+            assert (err.code, err.rule) == ("path_too_long", "R-ADD-107")
+            err = b.refuse({**body, "path": [[0, 2]]})  # the attacker's hex
+            assert err.code == "enemy_in_path"
+        answer = {"type": "play_reactive", "seat": 0, "card": f"{cid}#1", "faces": faces}
+        events = b.do({**answer, "path": path} if path else answer)
+        assert not of_type(events, CasketMoved) and _at(b, 0) == (0, 3)  # not before the end
+        damage = 2 if faces[0] == 5 else max(1, 2 - reduce)  # PIERCE voids the reduction
+        events = b.do({"type": "take_damage", "seat": 0, "hand": [], "deck": damage,
+                       "drawn": [FILLER] * damage})  # fmt: skip
+        if moved:
+            dodge = one(events, CasketMoved)
+            assert (dodge.seat, dodge.cost, dodge.by_card) == (0, 0, cid)
+            assert _at(b, 0) == tuple(path[-1]) and b.seat(0).sp_spent == 0
+        else:
+            assert not of_type(events, CasketMoved) and _at(b, 0) == (0, 3), (path, faces)
+
+
+MOVE_SCENARIOS.update({
+    # "When attacked, move up to 2 hexes immediately after attack resolves. Reactive dodge."
+    ("elves", "leaf-cloak"): lambda: _dodge("elves", "leaf-cloak", 2, 0),
+    # "Play when targeted by attack. Reduce damage by 1 (minimum 1). After damage resolves,
+    # move 1 hex in any direction."
+    ("nomads", "adaptive-armor"): lambda: _dodge("nomads", "adaptive-armor", 1, 1),
+})  # fmt: skip
+
+
+def test_a_pushed_defender_does_not_dodge() -> None:
+    """R-ADD-107: Shield Bash pushes the dodging defender first; the dodge declared from
+    its old hex is no longer a legal path, so it stays where the push left it."""
+    cloak = built("elves", "leaf-cloak")
+    bash = built("equipment", "shield-bash")
+    b = _field([cloak], [bash])
+    b.do({"type": "pass", "seat": 0})
+    b.do({"type": "attack", "seat": 1, "card": "shield-bash#1", "target": 0,
+          "component": "chassis", "faces": [5, 1]})  # fmt: skip
+    b.do({"type": "play_reactive", "seat": 0, "card": "leaf-cloak#1", "faces": [4, 4],
+          "path": [[1, 2], [2, 1]]})  # fmt: skip
+    events = b.do({"type": "take_damage", "seat": 0, "hand": [], "deck": 2,
+                   "drawn": [FILLER] * 2})  # fmt: skip
+    assert one(events, CasketPushed).path == ((0, 4),)
+    assert not of_type(events, CasketMoved) and _at(b, 0) == (0, 4)
+
+
 # --- the vocabulary ----------------------------------------------------------------------------
 
 

@@ -110,6 +110,8 @@ class PlayReactive(Command):
     NAME: ClassVar[str] = "play_reactive"
     card: str
     spend: bool = False  # R-ADD-61
+    # issue 17, move: the dodge a reactive card makes after the attack (R-ADD-107).
+    path: tuple[Hex, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,7 +239,7 @@ _FIELDS: Mapping[str, tuple[str, ...]] = {
     "play_card": ("card", "target", "path", "facing", "discard", "pay", "spend"),
     "attack": ("card", "target", "component", "pay", "spend", "path"),
     "pass": (),
-    "play_reactive": ("card", "spend"),
+    "play_reactive": ("card", "spend", "path"),
     "no_reactive": (),
     "take_damage": ("hand", "deck"),
     "discard_down": ("cards",),
@@ -357,6 +359,8 @@ def parse_command(body: object) -> Command:
             if not isinstance(value, bool):
                 raise InvalidInput(flag, f"must be true or false, got {value!r}", rule)
             args[flag] = value
+    if name in ("attack", "play_reactive") and body.get("path") is not None:
+        args["path"] = _path(body["path"], "path")  # R-ADD-104, R-ADD-107
     if name == "play_card":
         if body.get("target") is not None:
             args["target"] = _int(body, "target", 0, 7)
@@ -374,8 +378,6 @@ def parse_command(body: object) -> Command:
                 "component", f"must be one of {', '.join(COMPONENTS)} or null", "R-DMG-6"
             )
         args["component"] = component
-        if body.get("path") is not None:  # R-ADD-104
-            args["path"] = _path(body["path"], "path")
     elif name == "take_damage":
         args["hand"] = _strs(body["hand"], "hand")
         args["deck"] = _int(body, "deck", 0, 200, "R-DMG-6")

@@ -896,7 +896,8 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
     extra: list[Effect] = [x for e in bought for x in e.then] + [x for e in held for x in e.then]
     effects = [*card.effects, *extra]
     reduction = sum(e.amount for e in effects if isinstance(e, ReduceIncomingEffect))
-    tx.emit(ev.ReactivePlayed(seat, instance, reduction))
+    dodge = _dodge(tx, seat, card, command.path)
+    tx.emit(ev.ReactivePlayed(seat, instance, reduction, dodge))
     for spent in bought:
         _spend_tokens(tx, seat, card, spent)
     for effect in effects:
@@ -912,6 +913,36 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
             _change_taint(tx, seat, effect.amount, card.id)
     tx.emit(ev.PromptClosed(seat, "reactive"))
     _roll_defence(tx)
+
+
+def _dodge(tx: _Tx, seat: int, card: CardDef, path: Sequence[Hex]) -> tuple[tuple[int, int], ...]:
+    """R-ADD-107: the move a reactive card makes once the attack it answers has ended,
+    declared with the card: up to its hexes, each step legal from where the casket
+    stands now (R-TRN-5, R-LOS-5); empty: no move ("up to")."""
+    move = next((e for e in card.effects if isinstance(e, MoveEffect)), None)
+    if not path:
+        return ()
+    if move is None:
+        raise RuleViolation("unused_argument", f"{card.name} makes no move: no 'path'", "R-ADD-107")
+    if len(path) > move.hexes:
+        raise RuleViolation(
+            "path_too_long", f"{card.name} moves at most {move.hexes} hex(es)", "R-ADD-107"
+        )
+    _path_cost(tx, tx.seat(seat), path)
+    return tuple((h.q, h.r) for h in path)
+
+
+def _dodged(tx: _Tx, seat: int, card: str, path: tuple[tuple[int, int], ...]) -> None:
+    """R-ADD-107: the declared dodge, as the attack ends; a casket destroyed or pushed
+    since (R-ADD-100), whose path is no longer legal from where it stands, stays."""
+    c = tx.seat(seat)
+    if not c.in_battle:
+        return
+    try:
+        _path_cost(tx, c, [Hex(q, r) for q, r in path])
+    except RuleViolation:
+        return
+    tx.emit(ev.CasketMoved(seat, path, 0, card_id(card)))
 
 
 def _reactive_minimum(tx: _Tx, instance: str | None) -> int:
@@ -975,6 +1006,9 @@ def _end_attack(tx: _Tx, outcome: str) -> None:
                 _effect(tx, a.attacker, card, inner, None, (), None, (), {}, True,
                         attack_target=a.target, ended=True)  # fmt: skip
     tx.emit(ev.AttackEnded(a.attacker, a.card, outcome))
+    # R-ADD-107: the defender's dodge, unless a PIERCE face voided its card (R-DMG-4).
+    if a.reactive is not None and a.reactive_path and not a.pierced:
+        _dodged(tx, a.target, a.reactive, a.reactive_path)
     # R-ADD-58: the reactive card's counter-damage, once the attack has ended; a PIERCE
     # face voided the card (R-DMG-4).
     if a.reactive is not None and not a.pierced:

@@ -409,6 +409,8 @@ class ReactivePlayed(Event):
     seat: int
     card: str
     reduction: int
+    # issue 17, move: the dodge the card declares, made as the attack ends (R-ADD-107).
+    path: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -368,7 +368,10 @@ def _reactive(s: BattleState, e: ev.ReactivePlayed) -> BattleState:
     attack = s.attack
     assert attack is not None
     s = _seat(s, e.seat, hand=_without(c.hand, [e.card]), in_play=(*c.in_play, e.card))
-    return replace(s, attack=replace(attack, reactive=e.card, reduction=e.reduction))
+    return replace(
+        s,
+        attack=replace(attack, reactive=e.card, reduction=e.reduction, reactive_path=e.path),
+    )
 
 
 def _declined(s: BattleState, e: ev.ReactiveDeclined) -> BattleState:

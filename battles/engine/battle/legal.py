@@ -76,12 +76,15 @@ def _prompt_candidates(
         yield {"type": "no_reactive", "seat": seat}
         for card in _distinct(c.hand):
             if state.card(card).kind == "reactive":
-                yield from _spend_variants(
-                    state,
-                    c,
-                    instance=card,
-                    body={"type": "play_reactive", "seat": seat, "card": card},
+                body = {"type": "play_reactive", "seat": seat, "card": card}
+                yield from _spend_variants(state, c, instance=card, body=body)
+                # R-ADD-107: a dodge after the attack, a few destinations.
+                move = next(
+                    (e for e in state.card(card).effects if isinstance(e, MoveEffect)), None
                 )
+                if move is not None:
+                    for path, _ in _moves(state, c, move.hexes)[-2:]:
+                        yield from _spend_variants(state, c, card, {**body, "path": path})
     elif kind == "take_damage":
         yield {"type": "take_damage", "seat": seat, "hand": [], "deck": amount}
         from_hand = list(c.hand[:amount])

@@ -116,6 +116,9 @@ class AttackInProgress:
     reduction: int = 0
     final_damage: int | None = None
     pierced: bool = False  # a PIERCE face voided the reactive card (R-DMG-4)
+    # issue 17, move: the defender's dodge its reactive card declared, made as the attack
+    # ends (R-ADD-107).
+    reactive_path: tuple[tuple[int, int], ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -135,6 +138,11 @@ class AttackInProgress:
             "reduction": self.reduction,
             "final_damage": self.final_damage,
             "pierced": self.pierced,
+            **(
+                {"reactive_path": [list(h) for h in self.reactive_path]}
+                if self.reactive_path
+                else {}
+            ),
         }
 
 
