@@ -320,12 +320,12 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
             if not path:
                 return (
                     t(f"{who} holds its ground"),
-                    *_reason_rule(p.get("source"), "R-ADD-100"),
+                    *_reason_rule(p.get("source"), p.get("rule", "R-ADD-100")),
                 )
             return (
                 t(f"{who} is forced {len(path)} hex{'es' * (len(path) != 1)} to "),
                 _hex(path[-1]),
-                *_reason_rule(p.get("source"), "R-ADD-100"),
+                *_reason_rule(p.get("source"), p.get("rule", "R-ADD-100")),
             )
         case "CasketTeleported":
             return (
@@ -343,7 +343,7 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 t(f"{who} rolls for {p.get('source', '')}: "),
                 *_d6(p["faces"]),
                 t(f" = {p['total']}"),
-                *_rule("R-ADD-67"),
+                *_rule(p.get("rule", "R-ADD-67")),
             )
         case "CardsShuffledIn":
             return (

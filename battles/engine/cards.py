@@ -718,7 +718,9 @@ class AfterAttackEffect:
     def __post_init__(self) -> None:
         _check_choice(self.on, "after_attack.on", ("hit", "kill", "end"))
         # R-ADD-100: a push waits for the hit; "If …, knockback" is a `when` inside it.
-        _check_inner(self.then, "after_attack.then", (*_AFTER_KINDS, "grant_move", "push", "when"))
+        _check_inner(
+            self.then, "after_attack.then", (*_AFTER_KINDS, "grant_move", "push", "when", "scatter")
+        )
 
     def as_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "on": self.on, "then": [e.as_dict() for e in self.then]}
@@ -1031,6 +1033,23 @@ class TeleportEffect:
         return out
 
 
+# issue 17, move
+@dataclass(frozen=True, slots=True)
+class ScatterEffect:
+    """ "Teleport target to random adjacent hex": after a hit, 1d6 names a direction
+    (R-BRD-2) and the target goes to that neighbouring hex, or the first one clockwise
+    from it that can take it (R-ADD-108).
+
+    >>> ScatterEffect().as_dict()
+    {'kind': 'scatter'}
+    """
+
+    kind: ClassVar[str] = "scatter"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind}
+
+
 TRIGGERS = ("start_of_turn", "end_of_turn", "casket_destroyed", "component_damaged", "attack")
 
 
@@ -1131,6 +1150,7 @@ Effect = (
     | RemoveFromGameEffect
     | PushEffect  # issue 17, move
     | TeleportEffect  # issue 17, move
+    | ScatterEffect  # issue 17, move
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -1172,6 +1192,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             RemoveFromGameEffect,
             PushEffect,  # issue 17, move
             TeleportEffect,  # issue 17, move
+            ScatterEffect,  # issue 17, move
         )
     }
 )
@@ -1189,7 +1210,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "blink"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'blink'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, push, teleport
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'blink'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, push, teleport, scatter
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")

@@ -17,6 +17,7 @@ from battles.engine.battle.events import (
     CasketMoved,
     CasketPushed,
     CasketTeleported,
+    EffectRolled,
     Event,
     TaintChanged,
 )
@@ -549,6 +550,34 @@ def test_a_pushed_defender_does_not_dodge() -> None:
                    "drawn": [FILLER] * 2})  # fmt: skip
     assert one(events, CasketPushed).path == ((0, 4),)
     assert not of_type(events, CasketMoved) and _at(b, 0) == (0, 4)
+
+
+# --- R-ADD-108: a random teleport of the target ---------------------------------------------
+
+
+def _void_prison() -> None:
+    """ "Deal 2 damage, teleport target to random adjacent hex, target loses 1 SP": the
+    die names the direction, a taken hex passes to the next clockwise (R-ADD-108)."""
+    cid = "void-grimoire-void-prison"
+    check_attack(ITEMS, cid, Attack(5, 2))
+    card = built(ITEMS, cid)
+    # Target at [0, 0]; face 3 is SE, [1, 0]; with a casket there, 4 (S) gives [0, 1].
+    for others, to in (((), (1, 0)), (((1, 0),), (0, 1))):
+        b = _field([card], at1=(0, 0), others=others)
+        attack(b, card, faces=[5, 1, 4, 4])
+        events = b.do({"type": "take_damage", "seat": 1, "hand": [], "deck": 2,
+                       "drawn": [FILLER] * 2, "faces": [3]})  # fmt: skip
+        rolled = one(events, EffectRolled)
+        assert (rolled.faces, rolled.source, rolled.rule) == ((3,), cid, "R-ADD-108")
+        pushed = one(events, CasketPushed)
+        assert (pushed.path, pushed.rule, _at(b, 1)) == (((to),), "R-ADD-108", to)
+        assert b.seat(1).sp_penalty == 1 and b.seat(1).moved == 0
+    missed = _field([card], at1=(0, 0))
+    attack(missed, card)  # a miss rolls no direction
+    assert not of_type(missed.events, EffectRolled) and _at(missed, 1) == (0, 0)
+
+
+MOVE_SCENARIOS.update({(ITEMS, "void-grimoire-void-prison"): _void_prison})
 
 
 # --- the vocabulary ----------------------------------------------------------------------------

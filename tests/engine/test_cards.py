@@ -53,6 +53,7 @@ from battles.engine.cards import (
     RemoveHeatRolledEffect,
     RollSufferingEffect,
     RotateEffect,
+    ScatterEffect,
     ShuffleInEffect,
     SpendTokensEffect,
     SpPenaltyEffect,
@@ -129,6 +130,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     RemoveFromGameEffect(),
     PushEffect(2, toward=True),  # issue 17, move
     TeleportEffect(4, near_terrain=True),
+    ScatterEffect(),
     MoveEffect(3, line=True, ignore_terrain=True, through_enemies=True, toward=True),
 )
 
@@ -210,6 +212,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "remove_from_game",
         "push",  # issue 17, move
         "teleport",  # issue 17, move
+        "scatter",  # issue 17, move
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

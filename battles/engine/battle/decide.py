@@ -50,6 +50,7 @@ from ..cards import (
     RemoveHeatRolledEffect,
     RollSufferingEffect,
     RotateEffect,
+    ScatterEffect,
     ShuffleInEffect,
     SpendTokensEffect,
     SpPenaltyEffect,
@@ -1610,6 +1611,10 @@ def _effect(
     if isinstance(effect, PushEffect):
         _push(tx, seat, card, effect, target, used, attack_target, ended)
         return
+    if isinstance(effect, ScatterEffect):
+        if attack_target is not None and ended:
+            _scatter(tx, seat, card, attack_target)
+        return
     if isinstance(effect, TeleportEffect):
         _teleport(tx, c, card, effect, path)
         used["path"] = True
@@ -1875,6 +1880,25 @@ def _push(
         path = forced_path(s.board, source, d.at, effect.hexes, toward=effect.toward,
                            occupied=occupied)  # fmt: skip
     tx.emit(ev.CasketPushed(who, tuple((h.q, h.r) for h in path), seat, card.id))
+
+
+def _scatter(tx: _Tx, seat: int, card: CardDef, who: int) -> None:
+    """R-ADD-108: 1d6 names a direction; the target goes to that neighbour, or the first
+    clockwise from it that is on the board, not impassable and empty; none: it stays."""
+    d = tx.seat(who)
+    if not d.in_battle:
+        return
+    face = tx.dice.d6(1, purpose=f"{card.name}: the direction", rule="R-ADD-108")[0]
+    tx.emit(ev.EffectRolled(seat, (face,), face, card.id, "R-ADD-108"))
+    s = tx.state
+    occupied = {x.at for x in s.seats if x.in_battle}
+    path: tuple[tuple[int, int], ...] = ()
+    for k in range(6):
+        h = d.at.neighbour((face - 1 + k) % 6 + 1)
+        if h in s.board and not s.board.terrain_at(h).impassable and h not in occupied:
+            path = ((h.q, h.r),)
+            break
+    tx.emit(ev.CasketPushed(who, path, seat, card.id, "R-ADD-108"))
 
 
 def _teleport(

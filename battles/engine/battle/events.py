@@ -300,6 +300,7 @@ class EffectRolled(Event):
     faces: tuple[int, ...]
     total: int
     source: str
+    rule: str = "R-ADD-67"  # issue 17, move: R-ADD-108's direction roll
 
 
 @dataclass(frozen=True, slots=True)
@@ -629,6 +630,7 @@ class CasketPushed(Event):
     path: tuple[tuple[int, int], ...]
     by: int
     source: str
+    rule: str = "R-ADD-100"  # R-ADD-108: a random teleport to an adjacent hex
 
 
 # issue 17, move
