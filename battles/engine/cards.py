@@ -995,15 +995,20 @@ class PushEffect:
     kind: ClassVar[str] = "push"
     hexes: int
     toward: bool = False
+    # "If they end adjacent, deal 2 damage": damage without an attack (R-ADD-100, R-DMG-8).
+    adjacent_damage: int = 0
 
     def __post_init__(self) -> None:
         _check_int(self.hexes, "push.hexes", 1, MAX_HEXES, "R-ADD-100")
         _check_bool(self.toward, "push.toward")
+        _check_int(self.adjacent_damage, "push.adjacent_damage", 0, MAX_DAMAGE, "R-ADD-100")
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "hexes": self.hexes}
         if self.toward:
             out["toward"] = True
+        if self.adjacent_damage:
+            out["adjacent_damage"] = self.adjacent_damage
         return out
 
 

@@ -19,6 +19,7 @@ from battles.engine.battle.events import (
     CasketTeleported,
     EffectRolled,
     Event,
+    PromptOpened,
     TaintChanged,
 )
 from battles.engine.cards import (
@@ -246,6 +247,32 @@ MOVE_SCENARIOS.update({
     (ITEMS, "chain-whip-grapple"): _chain_whip_grapple,
     (ITEMS, "grappling-hook-anchor-point"): _anchor_point,
 })  # fmt: skip
+
+
+def _pull_enemy() -> None:
+    """ "Pull target enemy up to 3 hexes toward you. If they end adjacent, deal 2 damage.":
+    Ranged 2-5, no attack; the damage only when the pull ends next to the puller
+    (R-ADD-100, R-DMG-6)."""
+    cid = "grappling-hook-pull-enemy"
+    card = built(ITEMS, cid)
+    body = {"type": "play_card", "seat": 0, "card": f"{cid}#1", "target": 1}
+    b = battle(card, gap=4, version="2.1")
+    hp = b.seat(1).hp
+    events = b.do(body)
+    assert one(events, CasketPushed).path == ((0, 0), (0, 1), (0, 2))
+    prompt = one(events, PromptOpened)
+    assert (prompt.seat, prompt.kind, prompt.amount) == (1, "take_damage", 2)
+    b.do({"type": "take_damage", "seat": 1, "hand": [], "deck": 2, "drawn": [FILLER] * 2})
+    assert b.seat(1).hp == hp - 2
+    far = battle(card, gap=5, version="2.1")  # 3 hexes nearer is still 2 away
+    events = far.do(body)
+    assert _at(far, 1) == (0, 1) and not of_type(events, PromptOpened)
+    assert battle(card).refuse({**body, "target": 0}).code == "not_an_enemy"
+    near = battle(card, gap=1)
+    assert near.refuse(body).code == "out_of_range"  # Ranged 2-5
+
+
+MOVE_SCENARIOS.update({(ITEMS, "grappling-hook-pull-enemy"): _pull_enemy})
 
 
 # --- R-ADD-102: teleports -----------------------------------------------------------------------
@@ -588,6 +615,7 @@ MOVE_SCENARIOS.update({(ITEMS, "void-grimoire-void-prison"): _void_prison})
     [
         ({"kind": "push", "hexes": 0}, "fx.hexes"),
         ({"kind": "push", "hexes": 1, "toward": "yes"}, "fx.toward"),
+        ({"kind": "push", "hexes": 1, "adjacent_damage": -1}, "fx.adjacent_damage"),
         ({"kind": "push"}, "fx.hexes"),
         ({"kind": "teleport", "hexes": 21}, "fx.hexes"),
         ({"kind": "teleport", "hexes": 2, "near_terrain": 1}, "fx.near_terrain"),

@@ -1880,6 +1880,9 @@ def _push(
         path = forced_path(s.board, source, d.at, effect.hexes, toward=effect.toward,
                            occupied=occupied)  # fmt: skip
     tx.emit(ev.CasketPushed(who, tuple((h.q, h.r) for h in path), seat, card.id))
+    if effect.adjacent_damage and tx.seat(who).at.distance(tx.seat(seat).at) == 1:
+        reason = f"{card.name}: ends adjacent (R-ADD-100)"
+        _inflict(tx, who, effect.adjacent_damage, None, reason)
 
 
 def _scatter(tx: _Tx, seat: int, card: CardDef, who: int) -> None:
