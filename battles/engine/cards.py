@@ -780,12 +780,19 @@ class GrantMoveEffect:
 
     kind: ClassVar[str] = "grant_move"
     hexes: int
+    # issue 17, move: "You may make 1 attack during this movement … After attacking, you
+    # may continue moving": one move before an attack and one after it (R-ADD-109).
+    split: bool = False
 
     def __post_init__(self) -> None:
         _check_int(self.hexes, "grant_move.hexes", 1, MAX_HEXES, "R-ADD-69")
+        _check_bool(self.split, "grant_move.split")
 
     def as_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "hexes": self.hexes}
+        out: dict[str, Any] = {"kind": self.kind, "hexes": self.hexes}
+        if self.split:
+            out["split"] = True
+        return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,9 +23,11 @@ from battles.engine.battle.events import (
     TaintChanged,
 )
 from battles.engine.cards import (
+    GrantMoveEffect,
     MoveEffect,
     PushEffect,
     TeleportEffect,
+    card_from_dict,
     effect_from_dict,
 )
 from battles.engine.errors import InvalidInput
@@ -607,6 +609,42 @@ def _void_prison() -> None:
 MOVE_SCENARIOS.update({(ITEMS, "void-grimoire-void-prison"): _void_prison})
 
 
+# --- R-ADD-109: a move split by an attack -----------------------------------------------------
+
+
+def _leaf_dance() -> None:
+    """ "Move up to 3 hexes. You may make 1 attack during this movement (at any point).
+    After attacking, you may continue moving.": 3 free hexes, a part before an attack
+    and the rest after it (R-ADD-109)."""
+    card = built("elves", "leaf-dance")
+    gun = card_from_dict(CARDS["gun"])
+    b = _field([card, gun], at1=(0, -1))
+    play(b, "leaf-dance")
+    assert (b.seat(0).free_move, b.seat(0).free_move_split) == (3, True)
+    spent = b.seat(0).sp_spent
+    moved = one(b.do({"type": "move", "seat": 0, "path": [[0, 2]], "free": True}), CasketMoved)
+    assert (moved.cost, moved.by_card, b.seat(0).free_move) == (0, "leaf-dance", 2)
+    err = b.refuse({"type": "move", "seat": 0, "path": [[0, 1]], "free": True})
+    assert (err.code, err.rule) == ("free_move_after_attack", "R-ADD-109")
+    b.do({"type": "attack", "seat": 0, "card": "gun#1", "target": 1, "component": "chassis",
+          "faces": [1, 1]})  # fmt: skip
+    err = b.refuse({"type": "move", "seat": 0, "path": [[1, 1], [2, 0], [3, -1]], "free": True})
+    assert err.code == "path_too_long"
+    b.do({"type": "move", "seat": 0, "path": [[1, 1], [2, 0]], "free": True})
+    assert _at(b, 0) == (2, 0) and b.seat(0).free_move == 0
+    assert b.seat(0).sp_spent == spent + 1  # the gun's SP only
+    # An attack first leaves the whole move for after it; then it is one part.
+    b = _field([card, gun], at1=(0, -1))
+    play(b, "leaf-dance")
+    b.do({"type": "attack", "seat": 0, "card": "gun#1", "target": 1, "component": "chassis",
+          "faces": [1, 1]})  # fmt: skip
+    b.do({"type": "move", "seat": 0, "path": [[1, 2]], "free": True})
+    assert b.seat(0).free_move == 0
+
+
+MOVE_SCENARIOS.update({("elves", "leaf-dance"): _leaf_dance})
+
+
 # --- the vocabulary ----------------------------------------------------------------------------
 
 
@@ -616,6 +654,7 @@ MOVE_SCENARIOS.update({(ITEMS, "void-grimoire-void-prison"): _void_prison})
         ({"kind": "push", "hexes": 0}, "fx.hexes"),
         ({"kind": "push", "hexes": 1, "toward": "yes"}, "fx.toward"),
         ({"kind": "push", "hexes": 1, "adjacent_damage": -1}, "fx.adjacent_damage"),
+        ({"kind": "grant_move", "hexes": 3, "split": "yes"}, "fx.split"),
         ({"kind": "push"}, "fx.hexes"),
         ({"kind": "teleport", "hexes": 21}, "fx.hexes"),
         ({"kind": "teleport", "hexes": 2, "near_terrain": 1}, "fx.near_terrain"),
@@ -638,7 +677,8 @@ def test_a_bad_move_group_field_is_named(doc: dict[str, Any], field: str) -> Non
 
 def test_the_new_effects_round_trip() -> None:
     for effect in (PushEffect(1), PushEffect(3, toward=True), TeleportEffect(2),
-                   MoveEffect(5, line=True, ignore_terrain=True, through_enemies=True)):  # fmt: skip
+                   MoveEffect(5, line=True, ignore_terrain=True, through_enemies=True),
+                   GrantMoveEffect(3, split=True)):  # fmt: skip
         assert effect_from_dict(effect.as_dict()) == effect
 
 

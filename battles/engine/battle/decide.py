@@ -1188,6 +1188,12 @@ def _free_move(tx: _Tx, c: CasketState, command: Move) -> None:
         raise RuleViolation("no_free_move", "no card granted a move this turn", "R-ADD-69")
     if command.pay is not None:
         raise RuleViolation("free_move_paid", "a granted move costs no SP: no 'pay'", "R-ADD-69")
+    if c.free_move_split and c.free_move_stage == 1:
+        raise RuleViolation(
+            "free_move_after_attack",
+            "the rest of this move comes after an attack: attack first",
+            "R-ADD-109",
+        )
     if len(command.path) > c.free_move:
         raise RuleViolation(
             "path_too_long", f"the granted move is at most {c.free_move} hex(es)", "R-ADD-69"
@@ -1620,7 +1626,7 @@ def _effect(
         used["path"] = True
         return
     if isinstance(effect, GrantMoveEffect):
-        tx.emit(ev.MoveGranted(seat, effect.hexes, card.id))
+        tx.emit(ev.MoveGranted(seat, effect.hexes, card.id, effect.split))
         return
     if isinstance(effect, PlantSeedsEffect):
         if attack_target is not None:

@@ -350,6 +350,7 @@ class MoveGranted(Event):
     seat: int
     hexes: int
     source: str
+    split: bool = False  # issue 17, move: a move before an attack and one after (R-ADD-109)
 
 
 @dataclass(frozen=True, slots=True)

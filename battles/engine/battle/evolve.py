@@ -127,7 +127,9 @@ def _turn_ended(s: BattleState, e: ev.TurnEnded) -> BattleState:
     c = s.seats[e.seat]
     s = _seat(s, e.seat, moved_last_turn=c.moved)
     if c.free_move:  # R-ADD-69: a granted move lapses with the turn
-        s = _seat(s, e.seat, free_move=0, free_move_source=None)
+        s = _seat(
+            s, e.seat, free_move=0, free_move_source=None, free_move_split=False, free_move_stage=0
+        )
     if c.immobilised_by not in (None, e.seat):  # R-ADD-43: its one turn is over
         s = _seat(
             s,
@@ -158,7 +160,19 @@ def _moved(s: BattleState, e: ev.CasketMoved) -> BattleState:
         acted=True,
     )
     if c.free_move and e.by_card is not None and e.by_card == c.free_move_source:
-        s = _seat(s, e.seat, free_move=0, free_move_source=None)  # R-ADD-69: used
+        left = c.free_move - len(e.path)
+        if c.free_move_split and c.free_move_stage == 0 and left > 0:
+            # R-ADD-109: the move before the attack; the rest waits for one.
+            s = _seat(s, e.seat, free_move=left, free_move_stage=1)
+        else:  # R-ADD-69: used
+            s = _seat(
+                s,
+                e.seat,
+                free_move=0,
+                free_move_source=None,
+                free_move_split=False,
+                free_move_stage=0,
+            )
     return s
 
 
@@ -308,7 +322,14 @@ def _seeds_detonated(s: BattleState, e: ev.SeedsDetonated) -> BattleState:
 
 
 def _move_granted(s: BattleState, e: ev.MoveGranted) -> BattleState:
-    return _seat(s, e.seat, free_move=e.hexes, free_move_source=e.source)
+    return _seat(
+        s,
+        e.seat,
+        free_move=e.hexes,
+        free_move_source=e.source,
+        free_move_split=e.split,
+        free_move_stage=0,
+    )
 
 
 def _defence_raised(s: BattleState, e: ev.DefenceRaised) -> BattleState:
@@ -332,6 +353,8 @@ def _declared(s: BattleState, e: ev.AttackDeclared) -> BattleState:
         reactive_allowed=e.reactive_allowed,
         shield_allowed=e.shield_allowed,
     )
+    if s.seats[e.attacker].free_move_split:  # R-ADD-109: the rest after the attack
+        s = _seat(s, e.attacker, free_move_stage=2)
     # The attack spends the next-attack buffs and the jam penalty (R-DMG-1).
     s = _seat(
         s,

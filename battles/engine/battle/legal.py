@@ -155,7 +155,8 @@ def _action_candidates(
             yield _with_pay({"type": "rotate", "seat": seat, "facing": facing}, c, cost), None, None
     if c.heat:
         yield _with_pay({"type": "vent", "seat": seat}, c, 2), None, None
-    if c.free_move:  # R-ADD-69: the move a card granted
+    # R-ADD-69: the move a card granted (R-ADD-109: a split one's rest after an attack)
+    if c.free_move and not (c.free_move_split and c.free_move_stage == 1):
         for path, sp in _moves(state, c, c.free_move):
             yield {"type": "move", "seat": seat, "path": path, "free": True}, None, sp
     if every_move:

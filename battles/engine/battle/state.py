@@ -203,6 +203,10 @@ class CasketState:
     defeated: bool = False
     withdrawn: bool = False  # left the board at the start of its turn, not defeated (R-TRN-9)
     pilot_dead: bool = False
+    # issue 17, move: a split grant (R-ADD-109): 0 none or unused, 1 its move before an
+    # attack is made (the rest waits for an attack), 2 an attack came (one move left).
+    free_move_split: bool = False
+    free_move_stage: int = 0
 
     @property
     def sp_left(self) -> int:
