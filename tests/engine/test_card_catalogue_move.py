@@ -18,7 +18,6 @@ from battles.engine.battle.events import (
     CasketPushed,
     CasketTeleported,
     EffectRolled,
-    Event,
     PromptOpened,
     TaintChanged,
 )
@@ -103,15 +102,6 @@ def _relocate(b: Battle, n: int, at: tuple[int, int]) -> None:
           "reason": "arranged"})  # fmt: skip
 
 
-def _hits(b: Battle, card: CardDef, damage: int, **extra: Any) -> list[Event]:
-    """Seat 0 hits seat 1 for `damage` (a plain hit, 6 on the dice, no blocks) and seat 1
-    takes it from the deck; the push waits for this (R-ADD-65)."""
-    events = attack(b, card, faces=[5, 1, *[4] * damage], **extra)
-    assert dict(one(events, AttackDeclared).damage_by_grade)["hit"] == damage
-    return events + b.do({"type": "take_damage", "seat": 1, "hand": [], "deck": damage,
-                          "drawn": [FILLER] * damage})  # fmt: skip
-
-
 # --- R-ADD-100: push, pull, knockback ---------------------------------------------------------
 
 
@@ -183,7 +173,7 @@ def _shadow_tendrils() -> None:
     assert b.seat(1).sp_penalty == 1
 
 
-def _pull_stops_adjacent() -> None:
+def test_a_pull_stops_adjacent_to_the_puller() -> None:
     """A pull from 2 hexes away ends adjacent: it never passes the puller (R-ADD-100)."""
     card = built(ITEMS, "staff-of-the-grave-death-s-grasp")
     b = battle(card, gap=2, version="2.1")
