@@ -44,6 +44,12 @@ def _pay_words(body: Mapping[str, Any]) -> str:
     return f" + overspend: {n} card{'s' * (n != 1)} from the deck's top (R-TRN-3)"
 
 
+def _end(body: Mapping[str, Any]) -> str:
+    """Where a body's path ends (issue 17, move)."""
+    q, r = body["path"][-1]
+    return f"{q},{r}"
+
+
 def _spend_words(body: Mapping[str, Any]) -> str:
     """The token spend a card offers, when the body takes it (R-ADD-61)."""
     return " + spend its tokens (R-ADD-61)" if body.get("spend") else ""
@@ -70,7 +76,9 @@ def label(body: Mapping[str, Any], state: BattleState, names: Names) -> str:
         case "no_reactive":
             return "Play no reactive card"
         case "play_reactive":
-            return f"Play {_names(names, [body['card']])}" + _spend_words(body)
+            # R-ADD-107: the dodge the card makes once the attack has ended.
+            dodge = f" (then moving to {_end(body)})" if body.get("path") else ""
+            return f"Play {_names(names, [body['card']])}{dodge}" + _spend_words(body)
         case "take_damage":
             hand = body.get("hand", [])
             deck = body.get("deck", 0)
@@ -101,7 +109,10 @@ def label(body: Mapping[str, Any], state: BattleState, names: Names) -> str:
             card = card_label(names.cards, body["card"])
             target = names.casket(body["target"])
             also = "".join(f", then {names.casket(x)}" for x in body.get("also", ()))
-            return f"{card['name']} at {target}{also}" + _spend_words(body) + _pay_words(body)
+            # R-ADD-104: the card's move before its attack.
+            first = f" (moving to {_end(body)} first)" if body.get("path") else ""
+            words = f"{card['name']} at {target}{first}{also}"
+            return words + _spend_words(body) + _pay_words(body)
         case "play_card":
             card = card_label(names.cards, body["card"])
             extra = []

@@ -364,6 +364,24 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 t(f"{who}'s spend also buys what {p.get('source', '')} does on a hit"),
                 *_rule("R-ADD-116"),
             )
+        case "CasketPushed":
+            path = p["path"]
+            if not path:
+                return (
+                    t(f"{who} holds its ground"),
+                    *_reason_rule(p.get("source"), p.get("rule", "R-ADD-100")),
+                )
+            return (
+                t(f"{who} is forced {len(path)} hex{'es' * (len(path) != 1)} to "),
+                _hex(path[-1]),
+                *_reason_rule(p.get("source"), p.get("rule", "R-ADD-100")),
+            )
+        case "CasketTeleported":
+            return (
+                t(f"{who} teleports {p['hexes']} hex(es) to "),
+                _hex(p["at"]),
+                *_reason_rule(p.get("source"), "R-ADD-102"),
+            )
         case "MoveGranted":
             return (
                 t(f"{who} may move up to {p['hexes']} hex(es) at no SP this turn"),
@@ -407,7 +425,7 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 t(f"{who} rolls for {p.get('source', '')}: "),
                 *_d6(p["faces"]),
                 t(f" = {p['total']}"),
-                *_rule("R-ADD-67"),
+                *_rule(p.get("rule", "R-ADD-67")),
             )
         case "DamageAuraRaised":
             return (

@@ -38,8 +38,9 @@ CARD_KINDS = (
 )
 DISCARD_SOURCES = ("hand", "deck", "choice")
 STATUS_TARGETS = ("self", "target")
-# The statuses the to-hit calculation reads (R-COV-4, R-HIT-6): nothing else can be applied.
-STATUSES = ("obscured", "stunned", "immobilised", "aiming")
+# The statuses the to-hit calculation reads (R-COV-4, R-HIT-6), and "anchored", which forced
+# movement reads (R-ADD-101, issue 17, move): nothing else can be applied.
+STATUSES = ("obscured", "stunned", "immobilised", "aiming", "anchored")
 # Small bounds: they catch typos ("40" for "4") without restricting any real card.
 MAX_HEXES = 20
 MAX_HEAT = 20
@@ -134,15 +135,33 @@ class MoveEffect:
     hexes: int
     # "in a straight line": every step in one direction (R-ADD-63).
     line: bool = False
+    # issue 17, move: "ignoring (all) terrain (and obstacles)", "(leap)": no step cost, any
+    # hex of the board may be crossed, no sight needed (R-ADD-103).
+    ignore_terrain: bool = False
+    # "ignore terrain and enemies", a leap: enemy caskets may be crossed too (R-ADD-103).
+    through_enemies: bool = False
+    # "Move up to N hexes toward target": each step one hex nearer the attack's target; the
+    # move of an attack card is made with the attack command's path (R-ADD-104).
+    toward: bool = False
 
     def __post_init__(self) -> None:
         _check_int(self.hexes, "move.hexes", 1, MAX_HEXES, "R-TRN-5")
         _check_bool(self.line, "move.line")
+        _check_bool(self.ignore_terrain, "move.ignore_terrain")
+        _check_bool(self.through_enemies, "move.through_enemies")
+        _check_bool(self.toward, "move.toward")
+        if self.through_enemies and not self.ignore_terrain:
+            raise InvalidInput(
+                "move.through_enemies",
+                "only a move that ignores terrain crosses enemies",
+                "R-ADD-103",
+            )
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "hexes": self.hexes}
-        if self.line:
-            out["line"] = True
+        for name in ("line", "ignore_terrain", "through_enemies", "toward"):
+            if getattr(self, name):
+                out[name] = True
         return out
 
 
@@ -333,7 +352,7 @@ class StatusEffect:
 
     kind: ClassVar[str] = "status"
     target: Literal["self", "target"]
-    status: Literal["obscured", "stunned", "immobilised", "aiming"]
+    status: Literal["obscured", "stunned", "immobilised", "aiming", "anchored"]
 
     def __post_init__(self) -> None:
         _check_choice(self.target, "status.target", STATUS_TARGETS)
@@ -371,13 +390,20 @@ CONDITIONS = (
     "target_adjacent_allies_at_least",
     # issue 17, buffs; R-ADD-98: "if attacking from rear arc (hex 4)": the attack's side.
     "from_rear",
+    # issue 17, move (R-ADD-106): the card's own move before its attack, "if you moved 3
+    # hexes", "if you move through lava".
+    "card_moved_at_least",
+    "card_moved_through",
 )
 _CONDITIONS_WITH_N = frozenset(CONDITIONS) - {
     "moved_this_turn",
     "standing_in",
     "target_moved_last_turn",
     "from_rear",
+    "card_moved_through",
 }
+# The conditions that name a terrain (R-BRD-3).
+_TERRAIN_CONDITIONS = ("standing_in", "card_moved_through")
 
 
 @dataclass(frozen=True, slots=True)
@@ -418,8 +444,12 @@ class Condition:
             )
         if self.pool is not None:
             _check_choice(self.pool, "condition.pool", TOKEN_POOLS)
-        if (self.test == "standing_in") != (self.terrain is not None):
-            raise InvalidInput("condition.terrain", "only 'standing_in' names a terrain", "R-BRD-3")
+        if (self.test in _TERRAIN_CONDITIONS) != (self.terrain is not None):
+            raise InvalidInput(
+                "condition.terrain",
+                f"{' and '.join(repr(t) for t in _TERRAIN_CONDITIONS)} name a terrain, no other",
+                "R-BRD-3",
+            )
         if self.terrain is not None and not _SLUG_RE.fullmatch(self.terrain):
             raise InvalidInput("condition.terrain", f"{self.terrain!r} is not a terrain name")
 
@@ -676,8 +706,9 @@ class WhenEffect:
     def __post_init__(self) -> None:
         if not isinstance(self.condition, Condition):
             raise InvalidInput("when.condition", "must be a condition", "R-ADD-59")
-        # issue 17, buffs: "+1 damage to all attacks for each enemy within 6" (R-ADD-96).
-        kinds = (*_AFTER_KINDS, "reduce_incoming", "enhance_next_attack")
+        # issue 17, buffs: "+1 damage to all attacks for each enemy within 6" (R-ADD-96);
+        # move: "if …, knockback" (R-ADD-100).
+        kinds = (*_AFTER_KINDS, "reduce_incoming", "enhance_next_attack", "push")
         _check_inner(self.then, "when.then", kinds)
 
     def as_dict(self) -> dict[str, Any]:
@@ -707,8 +738,12 @@ class AfterAttackEffect:
 
     def __post_init__(self) -> None:
         _check_choice(self.on, "after_attack.on", ("hit", "kill", "end", "miss", "damage"))
-        # issue 17, buffs: "On Miss: recover 2 SP and +3 damage to next attack" (R-ADD-95).
-        kinds = (*_AFTER_KINDS, "grant_move", "gain_sp", "buff_next_attack")
+        # issue 17, buffs: "On Miss: recover 2 SP and +3 damage to next attack" (R-ADD-95);
+        # move, R-ADD-100: a push waits for the hit; "If …, knockback" is a `when` inside it.
+        kinds = (
+            *_AFTER_KINDS,
+            *("grant_move", "gain_sp", "buff_next_attack", "push", "when", "scatter"),
+        )
         _check_inner(self.then, "after_attack.then", kinds)
 
     def as_dict(self) -> dict[str, Any]:
@@ -769,12 +804,19 @@ class GrantMoveEffect:
 
     kind: ClassVar[str] = "grant_move"
     hexes: int
+    # issue 17, move: "You may make 1 attack during this movement … After attacking, you
+    # may continue moving": one move before an attack and one after it (R-ADD-109).
+    split: bool = False
 
     def __post_init__(self) -> None:
         _check_int(self.hexes, "grant_move.hexes", 1, MAX_HEXES, "R-ADD-69")
+        _check_bool(self.split, "grant_move.split")
 
     def as_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "hexes": self.hexes}
+        out: dict[str, Any] = {"kind": self.kind, "hexes": self.hexes}
+        if self.split:
+            out["split"] = True
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -1187,6 +1229,81 @@ class DamageAuraEffect:
 
     def as_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "amount": self.amount, "within": self.within}
+
+
+# issue 17, move
+@dataclass(frozen=True, slots=True)
+class PushEffect:
+    """ "Push N hexes", "knockback target N hex", "pull enemy N hexes toward you": the
+    attack's target (after a hit), or the command's `target` on a card without an attack,
+    is moved up to `hexes` hexes straight away from the own casket, or toward it with
+    `toward`, and stops at the first hex it cannot enter (R-ADD-100).
+
+    >>> PushEffect(2, toward=True).as_dict()
+    {'kind': 'push', 'hexes': 2, 'toward': True}
+    """
+
+    kind: ClassVar[str] = "push"
+    hexes: int
+    toward: bool = False
+    # "If they end adjacent, deal 2 damage": damage without an attack (R-ADD-100, R-DMG-8).
+    adjacent_damage: int = 0
+
+    def __post_init__(self) -> None:
+        _check_int(self.hexes, "push.hexes", 1, MAX_HEXES, "R-ADD-100")
+        _check_bool(self.toward, "push.toward")
+        _check_int(self.adjacent_damage, "push.adjacent_damage", 0, MAX_DAMAGE, "R-ADD-100")
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "hexes": self.hexes}
+        if self.toward:
+            out["toward"] = True
+        if self.adjacent_damage:
+            out["adjacent_damage"] = self.adjacent_damage
+        return out
+
+
+# issue 17, move
+@dataclass(frozen=True, slots=True)
+class TeleportEffect:
+    """ "Teleport up to N hexes": the own casket goes to any hex within `hexes` it could
+    end a move on, whatever lies between (the command's `path` names that one hex);
+    `near_terrain`: "must end in or adjacent to terrain" (R-ADD-102).
+
+    >>> TeleportEffect(4, near_terrain=True).as_dict()
+    {'kind': 'teleport', 'hexes': 4, 'near_terrain': True}
+    """
+
+    kind: ClassVar[str] = "teleport"
+    hexes: int
+    near_terrain: bool = False
+
+    def __post_init__(self) -> None:
+        _check_int(self.hexes, "teleport.hexes", 1, MAX_HEXES, "R-ADD-102")
+        _check_bool(self.near_terrain, "teleport.near_terrain")
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "hexes": self.hexes}
+        if self.near_terrain:
+            out["near_terrain"] = True
+        return out
+
+
+# issue 17, move
+@dataclass(frozen=True, slots=True)
+class ScatterEffect:
+    """ "Teleport target to random adjacent hex": after a hit, 1d6 names a direction
+    (R-BRD-2) and the target goes to that neighbouring hex, or the first one clockwise
+    from it that can take it (R-ADD-108).
+
+    >>> ScatterEffect().as_dict()
+    {'kind': 'scatter'}
+    """
+
+    kind: ClassVar[str] = "scatter"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind}
 
 
 TRIGGERS = ("start_of_turn", "end_of_turn", "casket_destroyed", "component_damaged", "attack")
@@ -1808,6 +1925,9 @@ Effect = (
     | WardEffect
     | GainSpEffect
     | AfterDefenceEffect
+    | PushEffect  # issue 17, move
+    | TeleportEffect  # issue 17, move
+    | ScatterEffect  # issue 17, move
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -1868,6 +1988,9 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             WardEffect,
             GainSpEffect,
             AfterDefenceEffect,
+            PushEffect,  # issue 17, move
+            TeleportEffect,  # issue 17, move
+            ScatterEffect,  # issue 17, move
         )
     }
 )
@@ -1882,10 +2005,10 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     Traceback (most recent call last):
     ...
     battles.engine.errors.InvalidInput: card.effects[1].hexes: must be an integer from 1 to 20, got 0 (R-TRN-5)
-    >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")  # doctest: +ELLIPSIS
+    >>> effect_from_dict({"kind": "blink"}, "card.effects[0]")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, ...
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'blink'; known: attack, move, rotate, heat, draw, ...
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")

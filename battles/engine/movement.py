@@ -26,7 +26,16 @@ from .errors import InvalidInput, RuleViolation
 from .hexes import DIRECTION_VECTORS, Hex
 from .los import has_line_of_sight
 
-__all__ = ["Reach", "reachable", "step_cost", "validate_path"]
+__all__ = [
+    "Reach",
+    "forced_path",
+    "push_direction",
+    "reachable",
+    "step_cost",
+    "teleport_problem",
+    "validate_free_path",
+    "validate_path",
+]
 
 LEGS_DESTROYED_SURCHARGE = 1  # R-MOV-1, R-TRN-5, seed 002 "Legs": +1 SP per hex
 
@@ -318,3 +327,181 @@ def validate_path(
             "R-LOS-5",
         )
     return total
+
+
+# --- forced movement, teleports and moves ignoring terrain (issue 17, move) --------------------
+
+
+def push_direction(source: Hex, target: Hex) -> int:
+    """The hex direction (R-BRD-2) of a push from `source` on `target` (R-ADD-100): the one
+    nearest the line from `source` to `target`. Cube coordinates are the hex plane scaled,
+    so the nearest direction is the one with the largest cube dot product, exactly; on a
+    30° diagonal two tie and the lower direction number is taken.
+
+    >>> push_direction(Hex(0, 0), Hex(0, -2)), push_direction(Hex(0, 0), Hex(1, 1))
+    (1, 3)
+    >>> push_direction(Hex(0, 0), Hex(1, -2))  # N and NE tie: N
+    1
+    """
+    dq, dr = target.q - source.q, target.r - source.r
+    if dq == dr == 0:
+        raise InvalidInput("target", "a casket does not push itself", "R-ADD-100")
+
+    def dot(direction: int) -> int:
+        uq, ur = DIRECTION_VECTORS[direction]
+        return dq * uq + dr * ur + (dq + dr) * (uq + ur)
+
+    return max(DIRECTION_VECTORS, key=lambda d: (dot(d), -d))
+
+
+def forced_path(
+    board: Board,
+    source: Hex,
+    target: Hex,
+    hexes: int,
+    *,
+    toward: bool = False,
+    occupied: Collection[Hex] = (),
+) -> tuple[Hex, ...]:
+    """The hexes a casket on `target` is pushed through by one on `source` (R-ADD-100):
+    up to `hexes` steps in one direction, straight away from `source` (`toward`: the
+    opposite direction, a pull), each step one hex farther from (nearer to) `source`. It
+    stops before the first hex off the board, impassable or `occupied` by a casket, and a
+    pull stops when a step would come no nearer. Terrain costs and levels do not matter.
+
+    >>> from battles.engine.board import parse_board
+    >>> b = parse_board({"shape": {"kind": "hexagon", "radius": 3},
+    ...                  "hexes": [{"q": 0, "r": -3, "terrain": "wall"}]})
+    >>> forced_path(b, Hex(0, 0), Hex(0, -1), 2)
+    (Hex(q=0, r=-2),)
+    >>> forced_path(b, Hex(0, 0), Hex(2, -1), 3, toward=True)
+    (Hex(q=1, r=0),)
+    >>> forced_path(b, Hex(0, 0), Hex(1, 0), 2, occupied=[Hex(2, 0)])
+    ()
+    """
+    direction = push_direction(source, target)
+    if toward:
+        direction = (direction + 2) % 6 + 1
+    sign = -1 if toward else 1
+    blocked = frozenset(occupied)
+    path: list[Hex] = []
+    here = target
+    for _ in range(hexes):
+        step = here.neighbour(direction)
+        if (
+            step not in board
+            or board.terrain_at(step).impassable
+            or step in blocked
+            or step == source
+            or step.distance(source) != here.distance(source) + sign
+        ):
+            break
+        path.append(step)
+        here = step
+    return tuple(path)
+
+
+def teleport_problem(
+    board: Board,
+    start: Hex,
+    destination: Hex,
+    hexes: int,
+    *,
+    occupied: Collection[Hex] = (),
+    near_terrain: bool = False,
+) -> RuleViolation | None:
+    """Why a teleport from `start` may not end on `destination`, or None (R-ADD-102): it
+    must be a hex of the board within `hexes`, not the start, not impassable, not
+    `occupied`; `near_terrain`: the hex or one next to it holds terrain other than clear.
+
+    >>> from battles.engine.board import parse_board
+    >>> b = parse_board({"shape": {"kind": "hexagon", "radius": 3},
+    ...                  "hexes": [{"q": 0, "r": -3, "terrain": "forest"}]})
+    >>> teleport_problem(b, Hex(0, 0), Hex(0, -2), 2, near_terrain=True) is None
+    True
+    >>> teleport_problem(b, Hex(0, 0), Hex(2, 0), 2, near_terrain=True).code
+    'not_near_terrain'
+    >>> teleport_problem(b, Hex(0, 0), Hex(0, -3), 2).code
+    'too_far'
+    """
+    where = f"[{destination.q}, {destination.r}]"
+    if destination not in board:
+        return RuleViolation("off_board", f"{where} is not on the board", "R-ADD-102")
+    distance = start.distance(destination)
+    if distance == 0:
+        return RuleViolation("returns_to_start", "a teleport goes somewhere", "R-ADD-102")
+    if distance > hexes:
+        return RuleViolation(
+            "too_far", f"{where} is {distance} hexes away; at most {hexes}", "R-ADD-102"
+        )
+    if board.terrain_at(destination).impassable:
+        kind = board.terrain_at(destination).name
+        return RuleViolation("impassable", f"{where} is impassable ({kind})", "R-ADD-102")
+    if destination in occupied:
+        return RuleViolation("occupied_destination", f"a casket stands on {where}", "R-ADD-102")
+    if near_terrain and all(
+        board.terrain_at(h).name == "clear"
+        for h in (destination, *destination.neighbours())
+        if h in board
+    ):
+        return RuleViolation(
+            "not_near_terrain", f"{where} is neither in nor next to terrain", "R-ADD-102"
+        )
+    return None
+
+
+def validate_free_path(
+    board: Board,
+    start: Hex,
+    path: Sequence[Hex],
+    *,
+    allies: Collection[Hex] = (),
+    enemies: Collection[Hex] = (),
+    through_enemies: bool = False,
+) -> None:
+    """A move that ignores terrain (R-ADD-103): adjacent steps over any hex of the board,
+    whatever its terrain, no sight needed; never into an enemy's hex unless
+    `through_enemies`; it ends on a hex a casket may stand on: not impassable, not
+    occupied, not the start. RuleViolation names the fault.
+
+    >>> from battles.engine.board import parse_board
+    >>> b = parse_board({"shape": {"kind": "hexagon", "radius": 3},
+    ...                  "hexes": [{"q": 0, "r": -1, "terrain": "wall"}]})
+    >>> validate_free_path(b, Hex(0, 0), [Hex(0, -1), Hex(0, -2)])
+    >>> validate_free_path(b, Hex(0, 0), [Hex(0, -1)])
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.RuleViolation: the move cannot end on impassable terrain (wall) at [0, -1] (R-ADD-103)
+    """
+    _require_on_board(board, start)
+    if not path:
+        raise RuleViolation(
+            "empty_path", "A move action needs at least one step to a destination", "R-MOV-3"
+        )
+    enemy_set = frozenset(enemies) - {start}
+    here = start
+    for i, step in enumerate(path):
+        where = f"step {i + 1} to [{step.q}, {step.r}]"
+        if step not in board:
+            raise RuleViolation("off_board", f"{where} leaves the board", "R-MOV-2")
+        if here.distance(step) != 1:
+            raise RuleViolation(
+                "not_adjacent", f"{where} is not adjacent to [{here.q}, {here.r}]", "R-MOV-3"
+            )
+        if step in enemy_set and not through_enemies:
+            raise RuleViolation("enemy_in_path", f"{where} enters an enemy casket's hex", "R-MOV-2")
+        here = step
+    dest = f"[{here.q}, {here.r}]"
+    if here == start:
+        raise RuleViolation(
+            "returns_to_start", f"The move ends where it started, at {dest}", "R-MOV-3"
+        )
+    if board.terrain_at(here).impassable:
+        kind = board.terrain_at(here).name
+        raise RuleViolation(
+            "impassable",
+            f"the move cannot end on impassable terrain ({kind}) at {dest}",
+            "R-ADD-103",
+        )
+    if here in allies or here in enemy_set:
+        raise RuleViolation("occupied_destination", f"a casket stands on {dest}", "R-MOV-2")

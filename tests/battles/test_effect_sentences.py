@@ -109,6 +109,14 @@ PAYLOADS: dict[str, tuple[dict[str, Any], str]] = {
         {"seat": 0, "amount": 3, "source": "adrenaline-surge"},
         "Penitent Scout gains 3 SP this turn (adrenaline-surge, R-ADD-95)",
     ),
+    "CasketPushed": (
+        {"seat": 1, "path": [[0, -1], [0, -2]], "by": 0, "source": "shield-slam"},
+        "Bastion Heavy is forced 2 hexes to 0,-2 (shield-slam, R-ADD-100)",
+    ),
+    "CasketTeleported": (
+        {"seat": 0, "at": [2, 1], "hexes": 3, "source": "sylvan-step"},
+        "Penitent Scout teleports 3 hex(es) to 2,1 (sylvan-step, R-ADD-102)",
+    ),
     "EffectRolled": (
         {"seat": 0, "faces": [5], "total": 3, "source": "breathe-the-core"},
         "Penitent Scout rolls for breathe-the-core: [5] = 3 (R-ADD-67)",

@@ -60,6 +60,7 @@ from battles.engine.cards import (
     NoAttacksEffect,
     OngoingDamageEffect,
     PlantSeedsEffect,
+    PushEffect,
     RecoverEffect,
     ReduceIncomingEffect,
     RemoveFromGameEffect,
@@ -68,12 +69,14 @@ from battles.engine.cards import (
     RollSufferingEffect,
     RootEffect,
     RotateEffect,
+    ScatterEffect,
     ShuffleInEffect,
     SpendTokensEffect,
     SpPenaltyEffect,
     StatusEffect,
     TaintEffect,
     TargetDiscardsEffect,
+    TeleportEffect,
     TriggerEffect,
     WardEffect,
     WhenEffect,
@@ -168,6 +171,10 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     WardEffect("end_of_round", "all", reduce=2, cap=3, at_least=5, uses=1, recover=1),
     GainSpEffect(2),
     AfterDefenceEffect("took_damage", (RecoverEffect(1),)),
+    PushEffect(2, toward=True),  # issue 17, move
+    TeleportEffect(4, near_terrain=True),
+    ScatterEffect(),
+    MoveEffect(3, line=True, ignore_terrain=True, through_enemies=True, toward=True),
 )
 
 
@@ -267,6 +274,9 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "ward",
         "gain_sp",
         "after_defence",
+        "push",  # issue 17, move
+        "teleport",  # issue 17, move
+        "scatter",  # issue 17, move
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 
@@ -293,7 +303,7 @@ def test_buff_next_attack_fields_default_to_zero_and_negative_to_hit_is_easier()
 EFFECT_ERRORS: list[tuple[object, str]] = [
     ("move", "fx"),
     ({"hexes": 2}, "fx.kind"),
-    ({"kind": "teleport"}, "fx.kind"),
+    ({"kind": "blink"}, "fx.kind"),
     ({"kind": 3}, "fx.kind"),
     ({"kind": "move", "hexes": 2, "free": True}, "fx.free"),
     ({"kind": "move"}, "fx.hexes"),

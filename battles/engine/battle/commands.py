@@ -98,6 +98,8 @@ class Attack(Command):
     spend: bool = False  # R-ADD-61
     # issue 17, area: the targets of the card's further attacks, in order (R-ADD-80).
     also: tuple[int, ...] = ()
+    # issue 17, move: the move an attack card makes before its attack (R-ADD-104).
+    path: tuple[Hex, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +112,8 @@ class PlayReactive(Command):
     NAME: ClassVar[str] = "play_reactive"
     card: str
     spend: bool = False  # R-ADD-61
+    # issue 17, move: the dodge a reactive card makes after the attack (R-ADD-107).
+    path: tuple[Hex, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,9 +239,9 @@ _FIELDS: Mapping[str, tuple[str, ...]] = {
     "rotate": ("facing", "pay"),
     "vent": ("pay",),
     "play_card": ("card", "target", "path", "facing", "discard", "pay", "spend"),
-    "attack": ("card", "target", "component", "pay", "spend", "also"),
+    "attack": ("card", "target", "component", "pay", "spend", "also", "path"),
     "pass": (),
-    "play_reactive": ("card", "spend"),
+    "play_reactive": ("card", "spend", "path"),
     "no_reactive": (),
     "take_damage": ("hand", "deck"),
     "discard_down": ("cards",),
@@ -379,6 +383,8 @@ def parse_command(body: object) -> Command:
             if not isinstance(value, bool):
                 raise InvalidInput(flag, f"must be true or false, got {value!r}", rule)
             args[flag] = value
+    if name in ("attack", "play_reactive") and body.get("path") is not None:
+        args["path"] = _path(body["path"], "path")  # R-ADD-104, R-ADD-107
     if name == "play_card":
         if body.get("target") is not None:
             args["target"] = _int(body, "target", 0, 7)

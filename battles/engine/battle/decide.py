@@ -58,6 +58,7 @@ from ..cards import (
     NoAttacksEffect,
     OngoingDamageEffect,
     PlantSeedsEffect,
+    PushEffect,
     RecoverEffect,
     ReduceIncomingEffect,
     RemoveFromGameEffect,
@@ -66,12 +67,14 @@ from ..cards import (
     RollSufferingEffect,
     RootEffect,
     RotateEffect,
+    ScatterEffect,
     ShuffleInEffect,
     SpendTokensEffect,
     SpPenaltyEffect,
     StatusEffect,
     TaintEffect,
     TargetDiscardsEffect,
+    TeleportEffect,
     TriggerEffect,
     WardEffect,
     WhenEffect,
@@ -86,7 +89,8 @@ from ..dice import (
     strain_result,
 )
 from ..errors import RuleViolation
-from ..movement import validate_path
+from ..hexes import Hex
+from ..movement import forced_path, teleport_problem, validate_free_path, validate_path
 from ..ruleset import ENGINE_VERSION
 from ..tohit import (
     ATTACKER_STATUSES,
@@ -970,7 +974,8 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
     extra: list[Effect] = [x for e in bought for x in e.then] + [x for e in held for x in e.then]
     effects = [*card.effects, *extra]
     reduction = sum(e.amount for e in effects if isinstance(e, ReduceIncomingEffect))
-    tx.emit(ev.ReactivePlayed(seat, instance, reduction))
+    dodge = _dodge(tx, seat, card, command.path)
+    tx.emit(ev.ReactivePlayed(seat, instance, reduction, dodge))
     for spent in bought:
         _spend_tokens(tx, seat, card, spent)
     for effect in effects:
@@ -996,6 +1001,36 @@ def _reactive_defence(tx: _Tx, instance: str | None) -> int:
     if instance is None:
         return 0
     return sum(e.amount for e in tx.state.card(instance).effects if isinstance(e, DefenceEffect))
+
+
+def _dodge(tx: _Tx, seat: int, card: CardDef, path: Sequence[Hex]) -> tuple[tuple[int, int], ...]:
+    """R-ADD-107: the move a reactive card makes once the attack it answers has ended,
+    declared with the card: up to its hexes, each step legal from where the casket
+    stands now (R-TRN-5, R-LOS-5); empty: no move ("up to")."""
+    move = next((e for e in card.effects if isinstance(e, MoveEffect)), None)
+    if not path:
+        return ()
+    if move is None:
+        raise RuleViolation("unused_argument", f"{card.name} makes no move: no 'path'", "R-ADD-107")
+    if len(path) > move.hexes:
+        raise RuleViolation(
+            "path_too_long", f"{card.name} moves at most {move.hexes} hex(es)", "R-ADD-107"
+        )
+    _path_cost(tx, tx.seat(seat), path)
+    return tuple((h.q, h.r) for h in path)
+
+
+def _dodged(tx: _Tx, seat: int, card: str, path: tuple[tuple[int, int], ...]) -> None:
+    """R-ADD-107: the declared dodge, as the attack ends; a casket destroyed or pushed
+    since (R-ADD-100), whose path is no longer legal from where it stands, stays."""
+    c = tx.seat(seat)
+    if not c.in_battle:
+        return
+    try:
+        _path_cost(tx, c, [Hex(q, r) for q, r in path])
+    except RuleViolation:
+        return
+    tx.emit(ev.CasketMoved(seat, path, 0, card_id(card)))
 
 
 def _reactive_minimum(tx: _Tx, instance: str | None) -> int:
@@ -1088,8 +1123,11 @@ def _end_attack(tx: _Tx, outcome: str) -> None:
         if isinstance(effect, AfterAttackEffect) and fires[effect.on]:
             for inner in effect.then:
                 _effect(tx, a.attacker, card, inner, None, (), None, (), {}, True,
-                        attack_target=a.target)  # fmt: skip
+                        attack_target=a.target, ended=True)  # fmt: skip
     tx.emit(ev.AttackEnded(a.attacker, a.card, outcome))
+    # R-ADD-107: the defender's dodge, unless a PIERCE face voided its card (R-DMG-4).
+    if a.reactive is not None and a.reactive_path and not a.pierced:
+        _dodged(tx, a.target, a.reactive, a.reactive_path)
     # R-ADD-58: the reactive card's counter-damage, once the attack has ended; a PIERCE
     # face voided the card (R-DMG-4).
     if a.reactive is not None and not a.pierced:
@@ -1445,6 +1483,12 @@ def _free_move(tx: _Tx, c: CasketState, command: Move) -> None:
         raise RuleViolation("no_free_move", "no card granted a move this turn", "R-ADD-69")
     if command.pay is not None:
         raise RuleViolation("free_move_paid", "a granted move costs no SP: no 'pay'", "R-ADD-69")
+    if c.free_move_split and c.free_move_stage == 1:
+        raise RuleViolation(
+            "free_move_after_attack",
+            "the rest of this move comes after an attack: attack first",
+            "R-ADD-109",
+        )
     if len(command.path) > c.free_move:
         raise RuleViolation(
             "path_too_long", f"the granted move is at most {c.free_move} hex(es)", "R-ADD-69"
@@ -1491,9 +1535,13 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
         raise RuleViolation("target_withdrawn", f"seat {d.seat} has withdrawn", "R-TRN-9")
     if d.side == c.side:
         raise RuleViolation("not_an_enemy", f"seat {d.seat} is on your side", "R-TRN-8")
+    move = next((e for e in card.effects if isinstance(e, MoveEffect)), None)
+    if command.path and move is None:
+        raise RuleViolation("unused_argument", f"{card.name} makes no move: no 'path'", "R-ADD-104")
     reach = _extra_reach(c, card)  # R-ADD-90: kept for this attack once its enhancements go
+    # R-ADD-104: with a move before the attack, its to-hit answer is the one after the move.
     answer = attack_answer(tx.state, seat, card, command.target, reach=reach)
-    if not answer.possible:
+    if not answer.possible and not command.path:
         refusal = answer.refusal
         assert refusal is not None
         raise refusal
@@ -1502,6 +1550,13 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
     cost = attack_cost(tx.state, seat, card)  # R-ADD-99
     _pay(tx, c, cost, command.pay, exclude=[instance])
     tx.emit(ev.CardPlayed(seat, instance, cost, card.manual, card.text if card.manual else ""))
+    if command.path and move is not None:
+        _card_move(tx, tx.seat(seat), card, move, command.path, d.at)
+        answer = attack_answer(tx.state, seat, card, command.target, reach=reach)
+        if not answer.possible:
+            refusal = answer.refusal
+            assert refusal is not None
+            raise refusal
     # R-ADD-91, R-ADD-92: the card's own attack rules, read as it is played (R-ADD-59).
     rules = _attack_rules(tx, seat, card, command.target, command.spend)
     passive = _passive_bonuses(tx, seat)
@@ -1967,6 +2022,14 @@ def _holds(tx: _Tx, seat: int, condition: Condition | None, target: int | None) 
         return c.moved > 0
     if test == "standing_in":
         return tx.state.board.terrain_at(c.at).name == condition.terrain
+    if test in ("card_moved_at_least", "card_moved_through"):
+        # R-ADD-106: the card's own move, made in this command before its attack (R-ADD-104).
+        path = [h for e in tx.events if isinstance(e, ev.CasketMoved) and e.seat == seat
+                and e.by_card is not None for h in e.path]  # fmt: skip
+        if test == "card_moved_at_least":
+            return len(path) >= n
+        board = tx.state.board
+        return any(board.terrain_at(Hex(*h)).name == condition.terrain for h in path)
     if test == "enemies_within_at_least":  # R-ADD-75: enemy caskets in the battle
         enemies = [x for x in tx.state.seats if x.side != c.side and x.in_battle]
         return sum(1 for x in enemies if x.at.distance(c.at) <= condition.within) >= n
@@ -2092,7 +2155,9 @@ def _effect(
     spend: bool = False,
     *,
     attack_target: int | None = None,
+    ended: bool = False,
 ) -> None:
+    """One effect of `card`; `ended`: run by `_end_attack`, the attack's outcome known."""
     c = tx.seat(seat)
     if isinstance(effect, LimitEffect):
         return  # checked before the card is played (R-ADD-63)
@@ -2174,10 +2239,22 @@ def _effect(
         about = attack_target if attack_target is not None else target
         if _holds(tx, seat, effect.condition, about):
             for inner in effect.then:
-                _effect(tx, seat, card, inner, target, path, facing, discard, used, skip_attack)
+                _effect(tx, seat, card, inner, target, path, facing, discard, used, skip_attack,
+                        attack_target=attack_target, ended=ended)  # fmt: skip
+        return
+    if isinstance(effect, PushEffect):
+        _push(tx, seat, card, effect, target, used, attack_target, ended)
+        return
+    if isinstance(effect, ScatterEffect):
+        if attack_target is not None and ended:
+            _scatter(tx, seat, card, attack_target)
+        return
+    if isinstance(effect, TeleportEffect):
+        _teleport(tx, c, card, effect, path)
+        used["path"] = True
         return
     if isinstance(effect, GrantMoveEffect):
-        tx.emit(ev.MoveGranted(seat, effect.hexes, card.id))
+        tx.emit(ev.MoveGranted(seat, effect.hexes, card.id, effect.split))
         return
     if isinstance(effect, PlantSeedsEffect):
         if attack_target is not None:
@@ -2292,31 +2369,12 @@ def _effect(
     elif isinstance(effect, DefenceEffect):
         tx.emit(ev.DefenceRaised(seat, effect.amount, card.id))
     elif isinstance(effect, MoveEffect):
-        if c.rooted_turns:
-            raise RuleViolation(
-                "immobilised",
-                "a card has rooted this casket: it cannot move this turn",
-                "R-ADD-111",
-            )
+        if skip_attack:
+            return  # an attack card's move is the attack command's path (R-ADD-104)
         if not path:
             raise RuleViolation("path_required", f"{card.name} moves: give 'path'", "R-ADD-25")
-        if len(path) > effect.hexes:
-            raise RuleViolation(
-                "path_too_long", f"{card.name} moves at most {effect.hexes} hex(es)", "R-ADD-25"
-            )
-        _path_cost(tx, c, path)
+        _card_move(tx, c, card, effect, path, None)
         used["path"] = True
-        hexes = tuple((h.q, h.r) for h in path)  # type: ignore[attr-defined]
-        if effect.line:
-            line = ((c.at.q, c.at.r), *hexes)
-            turns = {(b[0] - a[0], b[1] - a[1]) for a, b in pairwise(line)}
-            if len(turns) != 1:
-                raise RuleViolation(
-                    "not_a_straight_line",
-                    f"{card.name} moves in a straight line: every step in one direction",
-                    "R-ADD-63",
-                )
-        tx.emit(ev.CasketMoved(seat, hexes, 0, card.id))
     elif isinstance(effect, RotateEffect):
         if facing is None and effect.optional:
             return  # R-ADD-63: "you may rotate"
@@ -2436,6 +2494,140 @@ def _enemy_in_range(tx: _Tx, seat: int, card: CardDef, target: int | None) -> in
             "R-RNG-2",
         )
     return target
+
+
+def _card_move(
+    tx: _Tx,
+    c: CasketState,
+    card: CardDef,
+    effect: MoveEffect,
+    path: Sequence[object],
+    toward: Hex | None,
+) -> None:
+    """A card's move along `path`, at no SP beyond the card's (R-ADD-25): each step legal
+    (R-TRN-5, R-LOS-5) unless it ignores terrain (R-ADD-103); straight (R-ADD-63); each
+    step one hex nearer `toward`, the attack's target (R-ADD-104). A rooted casket makes
+    none (R-ADD-111)."""
+    if c.rooted_turns:
+        raise RuleViolation(
+            "immobilised", "a card has rooted this casket: it cannot move this turn", "R-ADD-111"
+        )
+    if len(path) > effect.hexes:
+        raise RuleViolation(
+            "path_too_long", f"{card.name} moves at most {effect.hexes} hex(es)", "R-ADD-25"
+        )
+    steps: tuple[Hex, ...] = tuple(path)  # type: ignore[arg-type]
+    if effect.ignore_terrain:
+        s = tx.state
+        validate_free_path(
+            s.board,
+            c.at,
+            steps,
+            allies=s.ally_hexes(c),
+            enemies=s.enemy_hexes(c),
+            through_enemies=effect.through_enemies,
+        )
+    else:
+        _path_cost(tx, c, steps)
+    hexes = tuple((h.q, h.r) for h in steps)
+    if effect.line:
+        line = ((c.at.q, c.at.r), *hexes)
+        turns = {(b[0] - a[0], b[1] - a[1]) for a, b in pairwise(line)}
+        if len(turns) != 1:
+            raise RuleViolation(
+                "not_a_straight_line",
+                f"{card.name} moves in a straight line: every step in one direction",
+                "R-ADD-63",
+            )
+    if effect.toward:
+        if toward is None:  # pragma: no cover - the catalogue puts toward on attack cards
+            raise RuleViolation(
+                "target_required", f"{card.name} moves toward a target", "R-ADD-104"
+            )
+        here = c.at
+        for step in steps:
+            if step.distance(toward) != here.distance(toward) - 1:
+                raise RuleViolation(
+                    "not_toward_target",
+                    f"{card.name} moves toward its target: [{step.q}, {step.r}] is no nearer",
+                    "R-ADD-104",
+                )
+            here = step
+    tx.emit(ev.CasketMoved(c.seat, hexes, 0, card.id))
+
+
+def _push(
+    tx: _Tx,
+    seat: int,
+    card: CardDef,
+    effect: PushEffect,
+    target: int | None,
+    used: dict[str, bool],
+    attack_target: int | None,
+    ended: bool,
+) -> None:
+    """R-ADD-100: the attack's target after a hit, or the command's enemy on a card
+    without an attack, is pushed (pulled) straight away from (toward) the own casket."""
+    who = attack_target
+    if who is None:  # a card without an attack: an enemy within its range
+        who = _enemy_in_range(tx, seat, card, target)
+        used["target"] = True
+    elif not ended:  # pragma: no cover - the catalogue puts an attack's push in after_attack
+        raise RuleViolation("push_before_hit", f"{card.name} pushes after its hit", "R-ADD-100")
+    d = tx.seat(who)
+    if not d.in_battle:
+        return  # destroyed by the hit: nothing is left to push
+    path: tuple[Hex, ...] = ()
+    if "anchored" not in d.statuses:  # R-ADD-101
+        s = tx.state
+        occupied = [x.at for x in s.seats if x.in_battle and x.seat != who]
+        source = tx.seat(seat).at
+        path = forced_path(s.board, source, d.at, effect.hexes, toward=effect.toward,
+                           occupied=occupied)  # fmt: skip
+    tx.emit(ev.CasketPushed(who, tuple((h.q, h.r) for h in path), seat, card.id))
+    if effect.adjacent_damage and tx.seat(who).at.distance(tx.seat(seat).at) == 1:
+        reason = f"{card.name}: ends adjacent (R-ADD-100)"
+        _inflict(tx, who, effect.adjacent_damage, None, reason)
+
+
+def _scatter(tx: _Tx, seat: int, card: CardDef, who: int) -> None:
+    """R-ADD-108: 1d6 names a direction; the target goes to that neighbour, or the first
+    clockwise from it that is on the board, not impassable and empty; none: it stays."""
+    d = tx.seat(who)
+    if not d.in_battle:
+        return
+    face = tx.dice.d6(1, purpose=f"{card.name}: the direction", rule="R-ADD-108")[0]
+    tx.emit(ev.EffectRolled(seat, (face,), face, card.id, "R-ADD-108"))
+    s = tx.state
+    occupied = {x.at for x in s.seats if x.in_battle}
+    path: tuple[tuple[int, int], ...] = ()
+    for k in range(6):
+        h = d.at.neighbour((face - 1 + k) % 6 + 1)
+        if h in s.board and not s.board.terrain_at(h).impassable and h not in occupied:
+            path = ((h.q, h.r),)
+            break
+    tx.emit(ev.CasketPushed(who, path, seat, card.id, "R-ADD-108"))
+
+
+def _teleport(
+    tx: _Tx, c: CasketState, card: CardDef, effect: TeleportEffect, path: Sequence[object]
+) -> None:
+    """R-ADD-102: the command's `path` is the one hex the casket teleports to."""
+    if len(path) != 1:
+        raise RuleViolation(
+            "destination_required",
+            f"{card.name} teleports: give 'path' as the one destination hex",
+            "R-ADD-102",
+        )
+    destination: Hex = path[0]  # type: ignore[assignment]
+    s = tx.state
+    occupied = [x.at for x in s.seats if x.in_battle and x.seat != c.seat]
+    problem = teleport_problem(s.board, c.at, destination, effect.hexes, occupied=occupied,
+                               near_terrain=effect.near_terrain)  # fmt: skip
+    if problem is not None:
+        raise problem
+    hexes = c.at.distance(destination)
+    tx.emit(ev.CasketTeleported(c.seat, (destination.q, destination.r), hexes, card.id))
 
 
 def _recover(tx: _Tx, seat: int, n: int, reason: str) -> None:

@@ -300,6 +300,7 @@ class EffectRolled(Event):
     faces: tuple[int, ...]
     total: int
     source: str
+    rule: str = "R-ADD-67"  # issue 17, move: R-ADD-108's direction roll
 
 
 @dataclass(frozen=True, slots=True)
@@ -349,6 +350,7 @@ class MoveGranted(Event):
     seat: int
     hexes: int
     source: str
+    split: bool = False  # issue 17, move: a move before an attack and one after (R-ADD-109)
 
 
 @dataclass(frozen=True, slots=True)
@@ -409,6 +411,8 @@ class ReactivePlayed(Event):
     seat: int
     card: str
     reduction: int
+    # issue 17, move: the dodge the card declares, made as the attack ends (R-ADD-107).
+    path: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -827,6 +831,32 @@ class SpGained(Event):
     source: str
 
 
+# issue 17, move
+@dataclass(frozen=True, slots=True)
+class CasketPushed(Event):
+    """A card moved a casket against its will: `path` the hexes it entered, one step at a
+    time, straight away from (or toward) `by`; empty when the first step was blocked or the
+    casket is anchored (R-ADD-100, R-ADD-101). Not a move of its own (R-HIT-2)."""
+
+    seat: int
+    path: tuple[tuple[int, int], ...]
+    by: int
+    source: str
+    rule: str = "R-ADD-100"  # R-ADD-108: a random teleport to an adjacent hex
+
+
+# issue 17, move
+@dataclass(frozen=True, slots=True)
+class CasketTeleported(Event):
+    """A card put its owner on `at`, `hexes` away, whatever lay between; those hexes
+    count as moved this turn (R-ADD-102, R-HIT-2)."""
+
+    seat: int
+    at: tuple[int, int]
+    hexes: int
+    source: str
+
+
 EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.__name__: cls
     for cls in (
@@ -915,5 +945,7 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         WardUsed,
         SpGained,
         DefenceBuffsIgnored,
+        CasketPushed,  # issue 17, move
+        CasketTeleported,  # issue 17, move
     )
 }

@@ -152,7 +152,9 @@ def _turn_ended(s: BattleState, e: ev.TurnEnded) -> BattleState:
             enhancements=tuple(x for x in c.enhancements if not x.this_turn),
         )
     if c.free_move:  # R-ADD-69: a granted move lapses with the turn
-        s = _seat(s, e.seat, free_move=0, free_move_source=None)
+        s = _seat(
+            s, e.seat, free_move=0, free_move_source=None, free_move_split=False, free_move_stage=0
+        )
     rooted = max(0, c.rooted_turns - 1)  # R-ADD-111: one of its rooted turns is over
     lapsed = c.immobilised_by not in (None, e.seat) or c.rooted_turns > 0
     if lapsed:  # R-ADD-43: its one turn is over
@@ -186,7 +188,19 @@ def _moved(s: BattleState, e: ev.CasketMoved) -> BattleState:
         acted=True,
     )
     if c.free_move and e.by_card is not None and e.by_card == c.free_move_source:
-        s = _seat(s, e.seat, free_move=0, free_move_source=None)  # R-ADD-69: used
+        left = c.free_move - len(e.path)
+        if c.free_move_split and c.free_move_stage == 0 and left > 0:
+            # R-ADD-109: the move before the attack; the rest waits for one.
+            s = _seat(s, e.seat, free_move=left, free_move_stage=1)
+        else:  # R-ADD-69: used
+            s = _seat(
+                s,
+                e.seat,
+                free_move=0,
+                free_move_source=None,
+                free_move_split=False,
+                free_move_stage=0,
+            )
     return s
 
 
@@ -336,7 +350,14 @@ def _seeds_detonated(s: BattleState, e: ev.SeedsDetonated) -> BattleState:
 
 
 def _move_granted(s: BattleState, e: ev.MoveGranted) -> BattleState:
-    return _seat(s, e.seat, free_move=e.hexes, free_move_source=e.source)
+    return _seat(
+        s,
+        e.seat,
+        free_move=e.hexes,
+        free_move_source=e.source,
+        free_move_split=e.split,
+        free_move_stage=0,
+    )
 
 
 def _defence_raised(s: BattleState, e: ev.DefenceRaised) -> BattleState:
@@ -360,6 +381,8 @@ def _declared(s: BattleState, e: ev.AttackDeclared) -> BattleState:
         reactive_allowed=e.reactive_allowed,
         shield_allowed=e.shield_allowed,
     )
+    if s.seats[e.attacker].free_move_split:  # R-ADD-109: the rest after the attack
+        s = _seat(s, e.attacker, free_move_stage=2)
     # The attack spends the next-attack buffs and the jam penalty (R-DMG-1).
     s = _seat(
         s,
@@ -396,7 +419,10 @@ def _reactive(s: BattleState, e: ev.ReactivePlayed) -> BattleState:
     attack = s.attack
     assert attack is not None
     s = _seat(s, e.seat, hand=_without(c.hand, [e.card]), in_play=(*c.in_play, e.card))
-    return replace(s, attack=replace(attack, reactive=e.card, reduction=e.reduction))
+    return replace(
+        s,
+        attack=replace(attack, reactive=e.card, reduction=e.reduction, reactive_path=e.path),
+    )
 
 
 def _declined(s: BattleState, e: ev.ReactiveDeclined) -> BattleState:
@@ -673,6 +699,20 @@ def _sp_gained(s: BattleState, e: ev.SpGained) -> BattleState:
     return _seat(s, e.seat, sp_spent=s.seats[e.seat].sp_spent - e.amount)
 
 
+def _pushed(s: BattleState, e: ev.CasketPushed) -> BattleState:
+    """R-ADD-100: only the hex changes; a push is no move of the casket's own (R-HIT-2)."""
+    if not e.path:
+        return s
+    q, r = e.path[-1]
+    return _seat(s, e.seat, at=Hex(q, r))
+
+
+def _teleported(s: BattleState, e: ev.CasketTeleported) -> BattleState:
+    """R-ADD-102: the distance counts as hexes moved this turn (R-HIT-2)."""
+    c = s.seats[e.seat]
+    return _seat(s, e.seat, at=Hex(*e.at), moved=c.moved + e.hexes, acted=True)
+
+
 _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.BattleCreated: _created,
     ev.DeckShuffled: _deck_shuffled,
@@ -759,6 +799,8 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.WardUsed: _ward_used,
     ev.SpGained: _sp_gained,
     ev.DefenceBuffsIgnored: _defence_buffs_ignored,
+    ev.CasketPushed: _pushed,  # issue 17, move
+    ev.CasketTeleported: _teleported,  # issue 17, move
 }
 assert set(_HANDLERS) == set(ev.EVENT_TYPES.values()), "every event type needs a handler"
 

@@ -30,13 +30,16 @@ from ..cards import (
     FollowUpEffect,
     HinderEffect,
     MoveEffect,
+    PushEffect,
     RootEffect,
     RotateEffect,
     SpendTokensEffect,
     StatusEffect,
+    TeleportEffect,
 )
 from ..errors import RuleViolation
-from ..movement import reachable
+from ..hexes import Hex, spiral
+from ..movement import reachable, teleport_problem
 from .commands import parse_command
 from .decide import attack_answer, attack_cost, decide
 from .randomness import DiceSource, SeededDice
@@ -79,12 +82,15 @@ def _prompt_candidates(
         yield {"type": "no_reactive", "seat": seat}
         for card in _distinct(c.hand):
             if state.card(card).kind == "reactive":
-                yield from _spend_variants(
-                    state,
-                    c,
-                    instance=card,
-                    body={"type": "play_reactive", "seat": seat, "card": card},
+                body = {"type": "play_reactive", "seat": seat, "card": card}
+                yield from _spend_variants(state, c, instance=card, body=body)
+                # R-ADD-107: a dodge after the attack, a few destinations.
+                move = next(
+                    (e for e in state.card(card).effects if isinstance(e, MoveEffect)), None
                 )
+                if move is not None:
+                    for path, _ in _moves(state, c, move.hexes)[-2:]:
+                        yield from _spend_variants(state, c, card, {**body, "path": path})
     elif kind == "take_damage":
         yield {"type": "take_damage", "seat": seat, "hand": [], "deck": amount}
         from_hand = list(c.hand[:amount])
@@ -155,7 +161,8 @@ def _action_candidates(
             yield _with_pay({"type": "rotate", "seat": seat, "facing": facing}, c, cost), None, None
     if c.heat:
         yield _with_pay({"type": "vent", "seat": seat}, c, 2), None, None
-    if c.free_move:  # R-ADD-69: the move a card granted
+    # R-ADD-69: the move a card granted (R-ADD-109: a split one's rest after an attack)
+    if c.free_move and not (c.free_move_split and c.free_move_stage == 1):
         for path, sp in _moves(state, c, c.free_move):
             yield {"type": "move", "seat": seat, "path": path, "free": True}, None, sp
     if every_move:
@@ -181,8 +188,8 @@ def _action_candidates(
         if card.attack is not None:
             for d in enemies:
                 answer = attack_answer(state, seat, card, d.seat)
+                body = {"type": "attack", "seat": seat, "card": instance, "target": d.seat}
                 if answer.possible:
-                    body = {"type": "attack", "seat": seat, "card": instance, "target": d.seat}
                     cost = attack_cost(state, seat, card)  # R-ADD-99
                     for variant in _spend_variants(state, c, instance, body):
                         yield _with_pay(variant, c, cost), answer.as_dict(), None
@@ -190,6 +197,13 @@ def _action_candidates(
                     if also:  # R-ADD-80: the further attacks spread over other enemies
                         for variant in _spend_variants(state, c, instance, {**body, "also": also}):
                             yield _with_pay(variant, c, cost), answer.as_dict(), None
+                # R-ADD-104: a move before the attack, a few paths toward the target.
+                move = next((e for e in card.effects if isinstance(e, MoveEffect)), None)
+                if move is not None:
+                    cost = attack_cost(state, seat, card)  # R-ADD-99
+                    for path in _paths_toward(state, c, d.at, move)[:3]:
+                        for variant in _spend_variants(state, c, instance, {**body, "path": path}):
+                            yield _with_pay(variant, c, cost), None, None
             continue
         yield from ((b, None, None) for b in _card_bodies(state, c, instance))
 
@@ -245,8 +259,14 @@ def _card_bodies(state: BattleState, c: CasketState, instance: str) -> Iterator[
         grown: list[dict[str, Any]] = []
         for v in variants:
             if isinstance(effect, MoveEffect):
-                paths = _moves(state, c, effect.hexes, line=effect.line)
+                # R-ADD-103: a move ignoring terrain is offered along the straight lines.
+                line = effect.line or effect.ignore_terrain
+                paths = _moves(state, c, effect.hexes, line=line)
                 grown += [{**v, "path": p} for p, _ in paths[:6]]
+            elif isinstance(effect, TeleportEffect):  # R-ADD-102: a few destinations
+                grown += [{**v, "path": [p]} for p in _teleports(state, c, effect)]
+            elif isinstance(effect, PushEffect):  # R-ADD-100: an enemy within range
+                grown += [{**v, "target": x.seat} for x in state.seats if x.side != c.side]
             elif isinstance(effect, RotateEffect):
                 if effect.optional:
                     grown.append(v)
@@ -265,6 +285,44 @@ def _card_bodies(state: BattleState, c: CasketState, instance: str) -> Iterator[
                 grown.append(v)
         variants = grown
     yield from variants
+
+
+def _paths_toward(
+    state: BattleState, c: CasketState, target: Hex, move: MoveEffect
+) -> list[list[list[int]]]:
+    """Paths of an attack card's move (R-ADD-104): from the longest, each step to the
+    first neighbour (direction order) one hex nearer the target that is on the board;
+    `decide` checks the rest."""
+    paths: list[list[list[int]]] = []
+    for n in range(move.hexes, 0, -1):
+        here, path = c.at, []
+        for _ in range(n):
+            nearer = [
+                h
+                for h in here.neighbours()
+                if h in state.board and h.distance(target) == here.distance(target) - 1
+            ]
+            if not nearer or nearer[0] == target:
+                break
+            here = nearer[0]
+            path.append([here.q, here.r])
+        if path and path not in paths:
+            paths.append(path)
+    return paths
+
+
+def _teleports(state: BattleState, c: CasketState, effect: TeleportEffect) -> list[list[int]]:
+    """A few teleport destinations (R-ADD-102), the farthest first."""
+    taken = [x.at for x in state.seats if x.in_battle and x.seat != c.seat]
+    hexes = [
+        h
+        for h in spiral(c.at, effect.hexes)
+        if teleport_problem(
+            state.board, c.at, h, effect.hexes, occupied=taken, near_terrain=effect.near_terrain
+        )
+        is None
+    ]
+    return [[h.q, h.r] for h in reversed(hexes)][:4]
 
 
 # What only the table knows: a table command refused for these alone is still a candidate.

@@ -92,6 +92,8 @@ def state_from_dict(d: Mapping[str, Any], base: BattleState | None = None) -> Ba
     if d["attack"] is not None:
         a = dict(d["attack"])
         a["damage_by_grade"] = tuple(tuple(x) for x in a["damage_by_grade"])
+        if "reactive_path" in a:  # R-ADD-107
+            a["reactive_path"] = tuple(tuple(h) for h in a["reactive_path"])
         attack = AttackInProgress(**a)
     return replace(
         base,

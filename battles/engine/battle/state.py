@@ -118,6 +118,9 @@ class AttackInProgress:
     pierced: bool = False  # a PIERCE face voided the reactive card (R-DMG-4)
     # issue 17, buffs: the attack ignores Defense buffs, a reactive card's too (R-ADD-92)
     defence_buffs_ignored: bool = False
+    # issue 17, move: the defender's dodge its reactive card declared, made as the attack
+    # ends (R-ADD-107).
+    reactive_path: tuple[tuple[int, int], ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -138,6 +141,11 @@ class AttackInProgress:
             "final_damage": self.final_damage,
             "pierced": self.pierced,
             "defence_buffs_ignored": self.defence_buffs_ignored,
+            **(
+                {"reactive_path": [list(h) for h in self.reactive_path]}
+                if self.reactive_path
+                else {}
+            ),
         }
 
 
@@ -261,6 +269,10 @@ class CasketState:
     # issue 17, buffs: enhancements of the next attack(s) (R-ADD-90) and wards (R-ADD-93).
     enhancements: tuple[Enhancement, ...] = ()
     wards: tuple[Ward, ...] = ()
+    # issue 17, move: a split grant (R-ADD-109): 0 none or unused, 1 its move before an
+    # attack is made (the rest waits for an attack), 2 an attack came (one move left).
+    free_move_split: bool = False
+    free_move_stage: int = 0
 
     @property
     def sp_left(self) -> int:
