@@ -1,0 +1,209 @@
+"""Scenarios for the catalogue entries of issue 17's "states" group: cards whose text
+depends on a state or condition of the battle (corrupted enemies, Heat given to another
+casket, Taint spent, caskets destroyed this round, ...). Played through decide/evolve with
+the helpers of test_card_catalogue.py; `test_every_automated_entry_has_a_scenario_below`
+(there) counts the scenarios of this file too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from battles.engine.battle.events import AttackDeclared, DamageTaken, TaintChanged
+from battles.engine.cards import CardDef
+from battles.engine.tohit import MAX_DAMAGE
+
+from .battle_builder import CARDS, FILLER, Battle, deck, one, seat, start
+from .test_card_catalogue import (
+    AUTOMATED,
+    ENTRIES,
+    Attack,
+    arrange,
+    attack,
+    battle,
+    built,
+    check_attack,
+    declared,
+    hit,
+    ignored,
+    resolve_hit,
+)
+
+STATES_SCENARIOS: dict[tuple[str, str], Callable[[], object]] = {}
+
+
+def _heat(b: Battle, seat_: int, heat: int) -> None:
+    b.do({"type": "adjust_heat", "seat": seat_, "heat": heat, "reason": "arranged"})
+
+
+def _taint(b: Battle, seat_: int, taint: int) -> None:
+    b.do({"type": "adjust_taint", "seat": seat_, "taint": taint, "reason": "arranged"})
+
+
+def _hp(b: Battle, hp: int) -> None:
+    """Seat 1 down to `hp` HP (R-DMG-9): deck cards discarded to the damage pile (2.1)."""
+    arrange(b, DamageTaken(1, (), b.seat(1).deck[: b.seat(1).hp - hp], 0, None))
+    assert b.seat(1).hp == hp
+
+
+def _with_seats(card: CardDef, others: list[tuple[tuple[int, int], str]]) -> Battle:
+    """Seat 0 ("near", at [0, 3] facing N) holds `card` and acts first; seat 1 ("far")
+    stands adjacent, north, facing S; `others` are further seats (hex, side)."""
+    cards = [CARDS[FILLER], card.as_dict()]
+    seats = [
+        {**seat(0, at=(0, 3), facing=1, side="near"), "deck": deck(**{card.id: 2})},
+        {**seat(1, at=(0, 2), facing=4, side="far"), "deck": deck()},
+        *(
+            {**seat(2 + i, at=at, facing=1, side=side), "deck": deck()}
+            for i, (at, side) in enumerate(others)
+        ),
+    ]
+    doc = {
+        "name": "States yard", "board": {"name": "Yard", "shape": {"kind": "hexagon", "radius": 8}, "hexes": []},
+        "rules": {"version": "2.1", "options": {}}, "dice": {"mode": "table"}, "policy": "prompt",
+        "cards": cards, "seats": seats,
+    }  # fmt: skip
+    hands = [[card.id, *[FILLER] * 5], *[[FILLER] * 6] * (len(seats) - 1)]
+    b = start(doc, hands, initiative=(6, *range(1, len(seats))))
+    assert b.state.active == 0
+    return b
+
+
+# --- R-ADD-59: the card's own Heat does not count toward its Heat condition -------------------
+
+
+def _forge_hammer_smash() -> None:
+    """ "Deal 6 damage. This attack ignores armor. Generate 2 Heat. If you have 3+ Heat,
+    deal 8 damage instead.": the condition is read before the card's own 2 Heat (R-ADD-59),
+    so a casket at 1 Heat deals 6 and ends at 3."""
+    b = check_attack("dwarves", "forge-hammer-smash", Attack(1, 6, MAX_DAMAGE))
+    assert b.seat(0).heat >= 2  # the card's Heat (a missing roll may add the jam's)
+    card = built("dwarves", "forge-hammer-smash")
+    for heat, damage in ((1, 6), (2, 6), (3, 8)):
+        b = battle(card)
+        _heat(b, 0, heat)
+        events = attack(b, card, faces=[1, 2])
+        assert hit(one(events, AttackDeclared)) == damage, heat
+        assert b.seat(0).heat == heat + 2
+
+
+def _warhammer_forge_fury() -> None:
+    """ "Deal 3 damage + 1 per Heat you have (max +6), remove all Heat": the Heat as the
+    card is played (R-ADD-59), all of it removed once the attack ends (R-ADD-65)."""
+    card = built("equipment_items", "warhammer-forge-fury")
+    for heat, damage in ((0, 3), (1, 4), (4, 7), (6, 9), (8, 9)):
+        b = battle(card)
+        if heat:
+            _heat(b, 0, heat)
+        events = attack(b, card, faces=[1, 2])
+        assert hit(one(events, AttackDeclared)) == damage, heat
+        assert b.seat(0).heat == 0
+
+
+# --- R-ADD-140: corrupted enemies are those whose pilot has Taint ------------------------------
+
+
+def _vs_corrupted(cid: str, reach: int, base: int, bonus: int) -> Battle:
+    card = built("equipment_items", cid)
+    check_attack("equipment_items", cid, Attack(reach, base))
+    b = battle(card, gap=reach, version="2.1")
+    _taint(b, 1, 1)
+    assert hit(declared(b, card)) == base + bonus
+    return b
+
+
+def _blessed_talisman_holy_smite() -> None:
+    """ "Deal 1 damage, +1 damage vs corrupted enemies": a target whose pilot has Taint
+    (R-ADD-140)."""
+    _vs_corrupted("blessed-talisman-holy-smite", 4, 1, 1)
+
+
+def _codex_of_light_radiant_bolt() -> None:
+    """ "Deal 3 damage, +2 damage vs corrupted enemies" (R-ADD-140)."""
+    _vs_corrupted("codex-of-light-radiant-bolt", 6, 3, 2)
+
+
+def _holy_water_flask() -> None:
+    """ "Deal 3 damage (+5 vs corrupted), purge 2 Taint from target. Remove this card from
+    game after use.": the purge follows the hit (R-ADD-65), the card leaves (R-ADD-70)."""
+    _vs_corrupted("holy-water-vials-holy-water-flask", 3, 3, 5)
+    card = built("equipment_items", "holy-water-vials-holy-water-flask")
+    b = battle(card, version="2.1")
+    _taint(b, 1, 3)
+    events = resolve_hit(b, card, 8, kill=False)
+    assert one(events, TaintChanged).amount == -2 and b.seat(1).taint == 1
+    assert b.seat(0).removed == (f"{card.id}#1",)
+    missed = battle(card, version="2.1")
+    _taint(missed, 1, 3)
+    attack(missed, card, faces=[1, 2])
+    assert missed.seat(1).taint == 3 and missed.seat(0).removed == (f"{card.id}#1",)
+
+
+def _blessed_vial() -> None:
+    """ "Deal 2 damage (+4 vs corrupted). Remove this card from game after use." """
+    b = _vs_corrupted("holy-water-vials-blessed-vial", 3, 2, 4)
+    assert b.seat(0).removed == ("holy-water-vials-blessed-vial#1",)
+
+
+# --- R-ADD-141: damage only under a condition ----------------------------------------------------
+
+
+def _greatsword_execute() -> None:
+    """ "Deal 6 damage if target has 10 HP or less": 0 otherwise (R-ADD-141)."""
+    card = built("equipment_items", "greatsword-execute")
+    for hp, damage in ((11, 0), (10, 6)):
+        b = battle(card, version="2.1")
+        _hp(b, hp)
+        assert hit(declared(b, card)) == damage, hp
+
+
+def _opportunist_strike() -> None:
+    """ "8 damage if target moved this turn.": the target's most recent turn (R-ADD-141,
+    R-HIT-2), 0 damage otherwise."""
+    card = built("equipment", "opportunist-strike")
+    assert hit(declared(battle(card), card)) == 0
+    b = battle(card, gap=2, first=1)
+    b.do({"type": "move", "seat": 1, "path": [[0, 2]]})
+    b.do({"type": "pass", "seat": 1})
+    assert hit(declared(b, card)) == 8
+
+
+# --- R-ADD-142: Pack Instinct "(+1 ally adjacent)" -----------------------------------------------
+
+
+def _rending_bite() -> None:
+    """ "Deal 4 damage. If you have Pack Instinct active (+1 ally adjacent), deal 5 damage
+    instead.": another casket of the own side adjacent to the attacker (R-ADD-142)."""
+    card = built("equipment", "rending-bite")
+    check_attack("equipment", "rending-bite", Attack(1, 4))
+    for others, damage in (
+        ([((1, 3), "near")], 5),  # an adjacent ally
+        ([((2, 3), "near")], 4),  # two hexes away
+        ([((1, 3), "far")], 4),  # an adjacent enemy is no pack
+    ):
+        b = _with_seats(card, others)
+        assert hit(declared(b, card)) == damage, others
+
+
+STATES_SCENARIOS.update({
+    ("dwarves", "forge-hammer-smash"): _forge_hammer_smash,
+    ("equipment_items", "warhammer-forge-fury"): _warhammer_forge_fury,
+    ("equipment_items", "blessed-talisman-holy-smite"): _blessed_talisman_holy_smite,
+    ("equipment_items", "codex-of-light-radiant-bolt"): _codex_of_light_radiant_bolt,
+    ("equipment_items", "holy-water-vials-holy-water-flask"): _holy_water_flask,
+    ("equipment_items", "holy-water-vials-blessed-vial"): _blessed_vial,
+    ("equipment_items", "greatsword-execute"): _greatsword_execute,
+    ("equipment", "opportunist-strike"): _opportunist_strike,
+    ("equipment", "rending-bite"): _rending_bite,
+})  # fmt: skip
+
+
+@pytest.mark.parametrize("key", sorted(STATES_SCENARIOS), ids=lambda k: f"{k[0]}/{k[1]}")
+def test_catalogued_states_card_does_what_its_text_says(key: tuple[str, str]) -> None:
+    assert key in AUTOMATED
+    assert ENTRIES[key].text  # the scenario's docstring quotes it
+    STATES_SCENARIOS[key]()
+
