@@ -687,7 +687,15 @@ class AfterAttackEffect:
 
     def __post_init__(self) -> None:
         _check_choice(self.on, "after_attack.on", ("hit", "kill", "end"))
-        _check_inner(self.then, "after_attack.then", (*_AFTER_KINDS, "grant_move"))
+        _check_inner(self.then, "after_attack.then", (*_AFTER_KINDS, "grant_move", "give_heat"))
+        for i, e in enumerate(self.then):
+            if isinstance(e, GiveHeatEffect) and e.to != "target":
+                raise InvalidInput(
+                    f"after_attack.then[{i}].to",
+                    "after an attack, Heat goes to its target; a reactive card gives the "
+                    "attacker Heat at the top level",
+                    "R-ADD-143",
+                )
 
     def as_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "on": self.on, "then": [e.as_dict() for e in self.then]}
@@ -994,6 +1002,37 @@ class TriggerEffect:
         return out
 
 
+# --- issue 17, states: effects whose text reads or changes a state of the battle ---------------
+
+GIVE_HEAT_TO = ("target", "attacker")
+
+
+@dataclass(frozen=True, slots=True)
+class GiveHeatEffect:
+    """Another casket gains `amount` Heat (R-ADD-143): the attack's target, after a hit
+    ("Deal 2 damage, target gains 1 Heat": inside `after_attack`), or, on a reactive card,
+    the attacker once the attack it answers has ended ("attacker gains 1 Heat").
+
+    >>> GiveHeatEffect(2).as_dict()
+    {'kind': 'give_heat', 'amount': 2, 'to': 'target'}
+    >>> GiveHeatEffect(0)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: give_heat.amount: must be an integer from 1 to 20, got 0 (R-ADD-143)
+    """
+
+    kind: ClassVar[str] = "give_heat"
+    amount: int
+    to: Literal["target", "attacker"] = "target"
+
+    def __post_init__(self) -> None:
+        _check_int(self.amount, "give_heat.amount", 1, MAX_HEAT, "R-ADD-143")
+        _check_choice(self.to, "give_heat.to", GIVE_HEAT_TO)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "amount": self.amount, "to": self.to}
+
+
 # What a conditional or after-the-attack effect may do: the casket's own resources, and
 # Taint; never an attack, a move or a choice the command makes.
 _AFTER_KINDS = (
@@ -1045,6 +1084,7 @@ Effect = (
     | PlantSeedsEffect
     | DetonateSeedsEffect
     | RemoveFromGameEffect
+    | GiveHeatEffect  # issue 17, states
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -1084,6 +1124,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             PlantSeedsEffect,
             DetonateSeedsEffect,
             RemoveFromGameEffect,
+            GiveHeatEffect,  # issue 17, states
         )
     }
 )
@@ -1101,7 +1142,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, give_heat
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")
@@ -1210,7 +1251,13 @@ class CardDef:
                     "R-ADD-62",
                 )
             inner = effect.then if isinstance(effect, SpendTokensEffect | WhenEffect) else (effect,)
-            reactive_only = (ReduceIncomingEffect, WindowEffect, CounterEffect)
+            reactive_only = (ReduceIncomingEffect, WindowEffect, CounterEffect, GiveHeatEffect)
+            if isinstance(effect, GiveHeatEffect) and effect.to != "attacker":
+                raise InvalidInput(
+                    f"card.effects[{i}].to",
+                    "Heat for the attack's target waits for the hit: put it in after_attack",
+                    "R-ADD-143",
+                )
             if self.kind != "reactive" and any(isinstance(e, reactive_only) for e in inner):
                 raise InvalidInput(
                     f"card.effects[{i}]",

@@ -12,11 +12,19 @@ from typing import Any
 
 import pytest
 
-from battles.engine.battle.events import AttackDeclared, DamageTaken, TaintChanged
-from battles.engine.cards import CardDef
+from battles.engine.battle.events import (
+    AttackDeclared,
+    AttackEnded,
+    DamageTaken,
+    DefenceRolled,
+    HeatChanged,
+    TaintChanged,
+)
+from battles.engine.cards import CardDef, card_from_dict, effect_from_dict
+from battles.engine.errors import InvalidInput
 from battles.engine.tohit import MAX_DAMAGE
 
-from .battle_builder import CARDS, FILLER, Battle, deck, one, seat, start
+from .battle_builder import CARDS, FILLER, Battle, deck, of_type, one, seat, start
 from .test_card_catalogue import (
     AUTOMATED,
     ENTRIES,
@@ -29,6 +37,7 @@ from .test_card_catalogue import (
     declared,
     hit,
     ignored,
+    reach as reach_low,
     resolve_hit,
 )
 
@@ -201,9 +210,107 @@ STATES_SCENARIOS.update({
 })  # fmt: skip
 
 
+# --- R-ADD-143: Heat given to another casket -----------------------------------------------------
+
+
+def _target_heat(cid: str, reach: int, damage: int, given: int, own: int) -> None:
+    """The target gains `given` Heat on a hit only; the attacker's own Heat is `own`."""
+    card = built("equipment_items", cid)
+    missed = check_attack("equipment_items", cid, Attack(reach, damage))
+    assert missed.seat(1).heat == 0  # a missing roll gives the target nothing
+    b = battle(card, gap=reach_low(card), version="2.1")
+    _heat(b, 0, 1)  # so that "you remove 1 Heat" shows
+    events = resolve_hit(b, card, damage, kill=False)
+    heat = [e for e in of_type(events, HeatChanged) if e.seat == 1]
+    assert [(e.amount, e.rule) for e in heat] == [(given, "R-ADD-143")]
+    assert (b.seat(1).heat, b.seat(0).heat) == (given, 1 + own)
+
+
+def _ember_bolt() -> None:
+    """ "Deal 2 damage, target gains 1 Heat": on a hit (R-ADD-143)."""
+    _target_heat("flame-wand-ember-bolt", 4, 2, 1, 0)
+
+
+def _ignite() -> None:
+    """ "Deal 1 damage, target gains 2 Heat" (R-ADD-143)."""
+    _target_heat("flame-wand-ignite", 3, 1, 2, 0)
+
+
+def _immolation() -> None:
+    """ "Deal 5 damage, target gains 3 Heat, you gain 2 Heat": the own 2 as the card is
+    played, the target's 3 on the hit (R-ADD-143)."""
+    _target_heat("pyromancer-s-grimoire-immolation", 5, 5, 3, 2)
+
+
+def _holy_fire() -> None:
+    """ "Deal 4 damage, target gains 2 Heat, you remove 1 Heat" (R-ADD-143)."""
+    _target_heat("divine-scepter-holy-fire", 6, 4, 2, -1)
+
+
+def _flame_shield() -> None:
+    """ "Reduce damage by 1, attacker gains 1 Heat": reactive (R-REA-1), the Heat given
+    once the attack has ended; a PIERCE face voids the card (R-DMG-4, R-ADD-143)."""
+    cid = "flame-wand-flame-shield"
+    for faces, final, heat in (([4, 4], 1, 1), ([5, 4], 2, 0)):
+        b = battle(built("equipment_items", cid), first=1, version="2.1")
+        b.do({"type": "attack", "seat": 1, "card": "test-maul#1", "target": 0,
+              "component": "chassis", "faces": [3, 2]})  # fmt: skip
+        events = b.do({"type": "play_reactive", "seat": 0, "card": f"{cid}#1", "faces": faces})
+        assert one(events, DefenceRolled).final_damage == final
+        assert b.seat(1).heat == 0  # not before the attack ends
+        events = b.do({"type": "take_damage", "seat": 0, "hand": [], "deck": final,
+                       "drawn": [FILLER] * final})  # fmt: skip
+        assert b.seat(1).heat == heat, faces
+        assert (one(events, AttackEnded) is not None) and b.state.attack is None
+
+
+STATES_SCENARIOS.update({
+    ("equipment_items", "flame-wand-ember-bolt"): _ember_bolt,
+    ("equipment_items", "flame-wand-ignite"): _ignite,
+    ("equipment_items", "pyromancer-s-grimoire-immolation"): _immolation,
+    ("equipment_items", "divine-scepter-holy-fire"): _holy_fire,
+    ("equipment_items", "flame-wand-flame-shield"): _flame_shield,
+})  # fmt: skip
+
+
 @pytest.mark.parametrize("key", sorted(STATES_SCENARIOS), ids=lambda k: f"{k[0]}/{k[1]}")
 def test_catalogued_states_card_does_what_its_text_says(key: tuple[str, str]) -> None:
     assert key in AUTOMATED
     assert ENTRIES[key].text  # the scenario's docstring quotes it
     STATES_SCENARIOS[key]()
 
+
+
+# --- the new effect kinds' own checks --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("doc", "field", "rule"),
+    [
+        ({"kind": "give_heat", "amount": 0}, "e.amount", "R-ADD-143"),
+        ({"kind": "give_heat", "amount": 1, "to": "self"}, "e.to", None),
+        (
+            {"kind": "after_attack", "on": "hit",
+             "then": [{"kind": "give_heat", "amount": 1, "to": "attacker"}]},
+            "e.then[0].to",
+            "R-ADD-143",
+        ),
+    ],
+)  # fmt: skip
+def test_a_bad_states_effect_names_its_field(doc: dict[str, Any], field: str, rule: str) -> None:
+    with pytest.raises(InvalidInput) as err:
+        effect_from_dict(doc, "e")
+    assert (err.value.field, err.value.rule) == (field, rule)
+
+
+def test_heat_for_the_target_waits_for_the_hit_and_for_the_attacker_needs_a_reactive() -> None:
+    """R-ADD-143: a top-level give_heat is a reactive card's gift to the attacker."""
+    base = {"id": "x", "name": "X", "sp_cost": 1, "automated": True, "text": "x"}
+    with pytest.raises(InvalidInput) as err:
+        card_from_dict({**base, "kind": "reactive",
+                        "effects": [{"kind": "give_heat", "amount": 1}]})  # fmt: skip
+    assert (err.value.field, err.value.rule) == ("card.effects[0].to", "R-ADD-143")
+    with pytest.raises(InvalidInput) as err:
+        card_from_dict({**base, "kind": "other",
+                        "effects": [{"kind": "give_heat", "amount": 1, "to": "attacker"}]})  # fmt: skip
+    assert (err.value.field, err.value.rule) == ("card.effects[0]", "R-REA-1")

@@ -39,6 +39,7 @@ from battles.engine.cards import (
     DrawEffect,
     Effect,
     GainTokensEffect,
+    GiveHeatEffect,
     GrantMoveEffect,
     HeatEffect,
     HinderEffect,
@@ -125,6 +126,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     PlantSeedsEffect(2),
     DetonateSeedsEffect(2, 8),
     RemoveFromGameEffect(),
+    GiveHeatEffect(2),  # issue 17, states
 )
 
 
@@ -203,6 +205,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "plant_seeds",
         "detonate_seeds",
         "remove_from_game",
+        "give_heat",  # issue 17, states
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

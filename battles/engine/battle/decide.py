@@ -36,6 +36,7 @@ from ..cards import (
     DrawEffect,
     Effect,
     GainTokensEffect,
+    GiveHeatEffect,
     GrantMoveEffect,
     HeatEffect,
     HinderEffect,
@@ -981,6 +982,15 @@ def _end_attack(tx: _Tx, outcome: str) -> None:
         if counter and tx.seat(a.attacker).in_battle:
             reactive = tx.state.card(a.reactive).name
             _inflict(tx, a.attacker, counter, None, f"{reactive}: counter-damage (R-ADD-58)")
+        # R-ADD-143: "attacker gains N Heat", voided with the rest of the card by PIERCE.
+        answer = tx.state.card(a.reactive)
+        heat = sum(
+            e.amount
+            for e in answer.effects
+            if isinstance(e, GiveHeatEffect) and e.to == "attacker"
+        )
+        if heat and tx.seat(a.attacker).in_battle:
+            _change_heat(tx, a.attacker, heat, answer.name, "R-ADD-143")
 
 
 def _attack_lines(c: CasketState) -> tuple[list[Modifier], list[Modifier]]:
@@ -1573,6 +1583,13 @@ def _effect(
     if isinstance(effect, SpPenaltyEffect):
         if attack_target is not None:
             tx.emit(ev.SpPenaltyImposed(attack_target, effect.amount, card.id))
+        return
+    if isinstance(effect, GiveHeatEffect):
+        # R-ADD-143: after a hit, the target's Heat; a reactive card's "attacker gains
+        # N Heat" waits for the attack's end (`_end_attack`).
+        if effect.to == "target" and attack_target is not None:
+            if tx.seat(attack_target).in_battle:
+                _change_heat(tx, attack_target, effect.amount, card.name, "R-ADD-143")
         return
     if isinstance(effect, DamageNextTurnEffect):
         if attack_target is not None:
