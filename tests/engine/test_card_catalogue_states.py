@@ -36,8 +36,6 @@ from .test_card_catalogue import (
     check_attack,
     declared,
     hit,
-    ignored,
-    reach as reach_low,
     resolve_hit,
 )
 
@@ -213,12 +211,17 @@ STATES_SCENARIOS.update({
 # --- R-ADD-143: Heat given to another casket -----------------------------------------------------
 
 
+def _nearest(card: CardDef) -> int:
+    assert card.range is not None
+    return card.range.low
+
+
 def _target_heat(cid: str, reach: int, damage: int, given: int, own: int) -> None:
     """The target gains `given` Heat on a hit only; the attacker's own Heat is `own`."""
     card = built("equipment_items", cid)
     missed = check_attack("equipment_items", cid, Attack(reach, damage))
     assert missed.seat(1).heat == 0  # a missing roll gives the target nothing
-    b = battle(card, gap=reach_low(card), version="2.1")
+    b = battle(card, gap=_nearest(card), version="2.1")
     _heat(b, 0, 1)  # so that "you remove 1 Heat" shows
     events = resolve_hit(b, card, damage, kill=False)
     heat = [e for e in of_type(events, HeatChanged) if e.seat == 1]
@@ -278,7 +281,6 @@ def test_catalogued_states_card_does_what_its_text_says(key: tuple[str, str]) ->
     assert key in AUTOMATED
     assert ENTRIES[key].text  # the scenario's docstring quotes it
     STATES_SCENARIOS[key]()
-
 
 
 # --- the new effect kinds' own checks --------------------------------------------------------------

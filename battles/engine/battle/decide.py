@@ -985,9 +985,7 @@ def _end_attack(tx: _Tx, outcome: str) -> None:
         # R-ADD-143: "attacker gains N Heat", voided with the rest of the card by PIERCE.
         answer = tx.state.card(a.reactive)
         heat = sum(
-            e.amount
-            for e in answer.effects
-            if isinstance(e, GiveHeatEffect) and e.to == "attacker"
+            e.amount for e in answer.effects if isinstance(e, GiveHeatEffect) and e.to == "attacker"
         )
         if heat and tx.seat(a.attacker).in_battle:
             _change_heat(tx, a.attacker, heat, answer.name, "R-ADD-143")
@@ -1587,9 +1585,9 @@ def _effect(
     if isinstance(effect, GiveHeatEffect):
         # R-ADD-143: after a hit, the target's Heat; a reactive card's "attacker gains
         # N Heat" waits for the attack's end (`_end_attack`).
-        if effect.to == "target" and attack_target is not None:
-            if tx.seat(attack_target).in_battle:
-                _change_heat(tx, attack_target, effect.amount, card.name, "R-ADD-143")
+        to = attack_target if effect.to == "target" else None
+        if to is not None and tx.seat(to).in_battle:
+            _change_heat(tx, to, effect.amount, card.name, "R-ADD-143")
         return
     if isinstance(effect, DamageNextTurnEffect):
         if attack_target is not None:
