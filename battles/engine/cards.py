@@ -365,12 +365,28 @@ CONDITIONS = (
     "own_adjacent_allies_at_least",
     # R-ADD-75: "if outnumbered (2+ enemies within 6 hexes)": `n` enemies within `within`.
     "enemies_within_at_least",
+    # issue 17, states (R-ADD-144): what the battle now records of the round and turn.
+    "target_damaged_this_round",
+    "destroyed_within_this_round",
+    "discarded_this_turn",
+    "target_killed_an_ally",
+    "near_terrain",
+    "target_without_cover",
 )
 _CONDITIONS_WITH_N = frozenset(CONDITIONS) - {
     "moved_this_turn",
     "standing_in",
     "target_moved_last_turn",
+    "target_damaged_this_round",
+    "destroyed_within_this_round",
+    "discarded_this_turn",
+    "target_killed_an_ally",
+    "near_terrain",
+    "target_without_cover",
 }
+# The conditions that count hexes (`within`) and those that name a terrain (`terrain`).
+_CONDITIONS_WITHIN = frozenset({"enemies_within_at_least", "destroyed_within_this_round"})
+_CONDITIONS_TERRAIN = frozenset({"standing_in", "near_terrain"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -393,7 +409,7 @@ class Condition:
 
     def __post_init__(self) -> None:
         _check_choice(self.test, "condition.test", CONDITIONS)
-        if self.test == "enemies_within_at_least":
+        if self.test in _CONDITIONS_WITHIN:
             _check_int(self.within, "condition.within", 1, MAX_HEXES, "R-RNG-3")
         elif self.within:
             raise InvalidInput("condition.within", f"{self.test!r} counts no hexes", "R-ADD-75")
@@ -411,8 +427,12 @@ class Condition:
             )
         if self.pool is not None:
             _check_choice(self.pool, "condition.pool", TOKEN_POOLS)
-        if (self.test == "standing_in") != (self.terrain is not None):
-            raise InvalidInput("condition.terrain", "only 'standing_in' names a terrain", "R-BRD-3")
+        if (self.test in _CONDITIONS_TERRAIN) != (self.terrain is not None):
+            raise InvalidInput(
+                "condition.terrain",
+                "only 'standing_in' and 'near_terrain' name a terrain",
+                "R-BRD-3",
+            )
         if self.terrain is not None and not _SLUG_RE.fullmatch(self.terrain):
             raise InvalidInput("condition.terrain", f"{self.terrain!r} is not a terrain name")
 

@@ -15,6 +15,12 @@ import pytest
 from battles.engine.battle.events import (
     AttackDeclared,
     AttackEnded,
+    CardPlayed,
+    CardsDiscarded,
+    CardsDrawn,
+    CardsRecovered,
+    CasketDefeated,
+    CasketWithdrew,
     DamageTaken,
     DefenceRolled,
     HeatChanged,
@@ -56,9 +62,14 @@ def _hp(b: Battle, hp: int) -> None:
     assert b.seat(1).hp == hp
 
 
-def _with_seats(card: CardDef, others: list[tuple[tuple[int, int], str]]) -> Battle:
+def _with_seats(
+    card: CardDef,
+    others: list[tuple[tuple[int, int], str]],
+    hexes: tuple[tuple[int, int, str], ...] = (),
+) -> Battle:
     """Seat 0 ("near", at [0, 3] facing N) holds `card` and acts first; seat 1 ("far")
-    stands adjacent, north, facing S; `others` are further seats (hex, side)."""
+    stands adjacent, north, facing S; `others` are further seats (hex, side); `hexes`
+    are (q, r, terrain) cells of the board."""
     cards = [CARDS[FILLER], card.as_dict()]
     seats = [
         {**seat(0, at=(0, 3), facing=1, side="near"), "deck": deck(**{card.id: 2})},
@@ -69,7 +80,9 @@ def _with_seats(card: CardDef, others: list[tuple[tuple[int, int], str]]) -> Bat
         ),
     ]
     doc = {
-        "name": "States yard", "board": {"name": "Yard", "shape": {"kind": "hexagon", "radius": 8}, "hexes": []},
+        "name": "States yard", "board": {"name": "Yard", "shape": {"kind": "hexagon", "radius": 8},
+                                         "hexes": [{"q": q, "r": r, "terrain": t} for q, r, t in hexes],
+                                         "terrain_kinds": {t: {} for _, _, t in hexes if t == "lava"}},
         "rules": {"version": "2.1", "options": {}}, "dice": {"mode": "table"}, "policy": "prompt",
         "cards": cards, "seats": seats,
     }  # fmt: skip
@@ -274,6 +287,171 @@ STATES_SCENARIOS.update({
     ("equipment_items", "divine-scepter-holy-fire"): _holy_fire,
     ("equipment_items", "flame-wand-flame-shield"): _flame_shield,
 })  # fmt: skip
+
+
+# --- R-ADD-144: conditions of the round, the turn and the mission ------------------------------
+
+
+def _hp_of(b: Battle, seat_: int, hp: int) -> None:
+    c = b.seat(seat_)
+    arrange(b, DamageTaken(seat_, (), c.deck[: c.hp - hp], 0, None))
+
+
+def _holy_smite() -> None:
+    """ "Deal 5 damage. If you've discarded cards this turn (via Blood Offering or other
+    effects), deal 7 damage instead.": a discard in the own turn; damage taken is none
+    (R-ADD-144)."""
+    card = built("church", "holy-smite")
+    check_attack("church", "holy-smite", Attack(1, 5))
+    b = battle(card, hand=("purge",))
+    b.do({"type": "play_card", "seat": 0, "card": "purge#1", "discard": [FILLER]})
+    assert b.seat(0).discarded_this_turn
+    assert hit(declared(b, card)) == 7
+    hurt = battle(card, version="2.1")
+    _hp_of(hurt, 0, hurt.seat(0).hp - 1)
+    assert hit(declared(hurt, card)) == 5
+
+
+def _killed_by(b: Battle, killer: int, victim: int) -> None:
+    """Seat `killer`'s attack defeats seat `victim` (folded: the scenario's turn order has
+    no room for it; `test_an_attack_that_defeats_its_target_is_the_attackers_kill` plays
+    one through decide)."""
+    weapon = b.seat(killer).hand[0]
+    arrange(
+        b,
+        CardPlayed(killer, weapon, 0, False, ""),
+        AttackDeclared(killer, victim, weapon, "chassis", None, 5, 1, (("hit", 2),), 0,
+                       False, False, {}),
+        CasketDefeated(victim, "arranged", "R-TRN-8"),
+        AttackEnded(killer, weapon, "hit"),
+    )  # fmt: skip
+
+
+def _judgment_strike() -> None:
+    """ "Deal 4 damage. If target has killed an ally this mission, deal 6 damage instead
+    (vengeance).": a casket of the attacker's side its attacks defeated (R-ADD-144)."""
+    card = built("church", "judgment-strike")
+    check_attack("church", "judgment-strike", Attack(1, 4))
+    for victim, damage in (("near", 6), ("far", 4)):
+        b = _with_seats(card, [((0, 0), victim)])
+        _killed_by(b, 1, 2)
+        assert b.seat(1).kills == (2,)
+        assert hit(declared(b, card)) == damage, victim
+
+
+def _righteous_slash() -> None:
+    """ "Deal 4 damage. +1 if target damaged this round.": cards lost to damage this
+    round, not discards (R-ADD-144)."""
+    card = built("equipment", "righteous-slash")
+    check_attack("equipment", "righteous-slash", Attack(1, 4))
+    b = battle(card)
+    _hp_of(b, 1, b.seat(1).hp - 1)
+    assert b.seat(1).damaged_round == b.state.round == 1
+    assert hit(declared(b, card)) == 5
+    b = battle(card)
+    arrange(b, CardsDiscarded(1, (), b.seat(1).deck[:1], "arranged", "R-ADD-14"))
+    assert hit(declared(b, card)) == 4
+
+
+def _ember_strike() -> None:
+    """ "Deal 5 damage. If you are standing in or adjacent to lava terrain, deal 6 damage
+    instead.": the own hex or a neighbour (R-ADD-144)."""
+    card = built("equipment", "ember-strike")
+    check_attack("equipment", "ember-strike", Attack(1, 5))
+    assert hit(declared(battle(card, lava=True), card)) == 6  # standing in it
+    for lava, damage in (((1, 3), 6), ((2, 3), 5)):
+        b = _with_seats(card, [], hexes=((*lava, "lava"),))
+        assert hit(declared(b, card)) == damage, lava
+
+
+def _junk(b: Battle, n: int) -> tuple[str, ...]:
+    junk = tuple(x for x in b.seat(0).hand if x.startswith(FILLER))[:n]
+    arrange(b, CardsDiscarded(0, junk, (), "arranged", "R-ADD-14"))
+    return junk
+
+
+def _corpse_harvest(section: str, damage: int) -> None:
+    """ "Deal N damage. If any Casket was destroyed this round within 6 hexes, recover 3
+    cards from discard pile.": either side's casket, where it fell (R-ADD-144)."""
+    card = built(section, "corpse-harvest")
+    check_attack(section, "corpse-harvest", Attack(1, damage))
+    for at, side, recovered in (((0, -3), "near", 3), ((3, 0), "far", 3), ((0, -4), "far", 0)):
+        b = _with_seats(card, [(at, side)])
+        junk = _junk(b, 3)
+        arrange(b, CasketDefeated(2, "arranged", "R-TRN-8"))
+        assert b.seat(2).defeated_round == 1
+        events = attack(b, card)
+        assert hit(one(events, AttackDeclared)) == damage
+        back = [c for e in of_type(events, CardsRecovered) for c in e.cards]
+        assert sorted(back) == sorted(junk[:recovered]), (at, side)
+    b = _with_seats(card, [((0, -3), "far")])
+    _junk(b, 3)
+    arrange(b, CasketWithdrew(2, "R-TRN-9"))  # a withdrawal destroys nothing
+    assert not of_type(attack(b, card), CardsRecovered)
+
+
+def _corpse_fuel_siphon(section: str) -> None:
+    """ "If a Casket was destroyed within 3 hexes this round, recover 2 cards from discard
+    pile and draw 1 card." (R-ADD-144)"""
+    card = built(section, "corpse-fuel-siphon")
+    for at, more in (((0, 0), True), ((0, -1), False)):
+        b = _with_seats(card, [(at, "far")])
+        junk = _junk(b, 2)
+        arrange(b, CasketDefeated(2, "arranged", "R-TRN-8"))
+        hand = len(b.seat(0).hand)
+        body: dict[str, Any] = {"type": "play_card", "seat": 0, "card": f"{card.id}#1"}
+        if more:
+            body["drawn"] = [FILLER]
+        events = b.do(body)
+        assert bool(of_type(events, CardsRecovered)) == bool(of_type(events, CardsDrawn)) == more
+        assert len(b.seat(0).hand) == hand - 1 + (3 if more else 0), at
+        assert (set(junk) <= set(b.seat(0).hand)) == more
+
+
+def _call_lightning() -> None:
+    """ "Deal 4 damage, if target is in open terrain (no cover), deal 6 damage instead":
+    the cover of the attack's line of sight (R-COV-1, R-ADD-144)."""
+    card = built("equipment_items", "tempest-scepter-call-lightning")
+    assert hit(declared(battle(card, gap=4), card)) == 6
+    assert hit(declared(battle(card, gap=4, cover=True), card)) == 4
+
+
+STATES_SCENARIOS.update({
+    ("church", "holy-smite"): _holy_smite,
+    ("church", "judgment-strike"): _judgment_strike,
+    ("equipment", "righteous-slash"): _righteous_slash,
+    ("equipment", "ember-strike"): _ember_strike,
+    ("equipment", "corpse-harvest"): lambda: _corpse_harvest("equipment", 2),
+    ("equipment_items", "corpse-harvest"): lambda: _corpse_harvest("equipment_items", 3),
+    ("equipment", "corpse-fuel-siphon"): lambda: _corpse_fuel_siphon("equipment"),
+    ("equipment_items", "corpse-fuel-siphon"): lambda: _corpse_fuel_siphon("equipment_items"),
+    ("equipment_items", "tempest-scepter-call-lightning"): _call_lightning,
+})  # fmt: skip
+
+
+def test_an_attack_that_defeats_its_target_is_the_attackers_kill() -> None:
+    """R-ADD-144: the kill is recorded by decide/evolve, with the round of the defeat."""
+    card = built("church", "judgment-strike")
+    b = battle(card, version="2.1")
+    resolve_hit(b, card, 4, kill=True)
+    assert (b.seat(0).kills, b.seat(1).defeated_round, b.seat(1).damaged_round) == ((1,), 1, 1)
+    spared = battle(card, version="2.1")
+    resolve_hit(spared, card, 4, kill=False)
+    assert (spared.seat(0).kills, spared.seat(1).defeated_round) == ((), 0)
+
+
+def test_the_discard_flag_is_the_own_turns() -> None:
+    """R-ADD-144: a discard in another casket's turn does not count, and the flag lapses
+    when the casket's next turn starts."""
+    card = built("church", "holy-smite")
+    b = battle(card, hand=("purge",))
+    arrange(b, CardsDiscarded(1, (), b.seat(1).deck[:1], "arranged", "R-ADD-14"))
+    assert not b.seat(1).discarded_this_turn  # seat 0's turn
+    b.do({"type": "play_card", "seat": 0, "card": "purge#1", "discard": [FILLER]})
+    b.do({"type": "pass", "seat": 0, "drawn": [FILLER, FILLER]})
+    assert b.seat(0).discarded_this_turn
+    b.do({"type": "pass", "seat": 1, "faces": [6, 1]})
+    assert b.state.active == 0 and not b.seat(0).discarded_this_turn
 
 
 @pytest.mark.parametrize("key", sorted(STATES_SCENARIOS), ids=lambda k: f"{k[0]}/{k[1]}")

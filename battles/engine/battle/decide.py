@@ -67,6 +67,7 @@ from ..dice import (
     strain_result,
 )
 from ..errors import RuleViolation
+from ..los import line_of_sight
 from ..movement import validate_path
 from ..ruleset import ENGINE_VERSION
 from ..tohit import (
@@ -1432,8 +1433,27 @@ def _holds(tx: _Tx, seat: int, condition: Condition | None, target: int | None) 
     if test == "own_adjacent_allies_at_least":  # R-ADD-74: own side, in the battle
         allies = [x for x in tx.state.seats if x.side == c.side and x.seat != seat]
         return sum(1 for x in allies if x.in_battle and x.at.distance(c.at) == 1) >= n
+    if test == "destroyed_within_this_round":  # R-ADD-144: any side's, where it fell
+        return any(
+            x.defeated_round == tx.state.round and x.at.distance(c.at) <= condition.within
+            for x in tx.state.seats
+            if x.defeated and x.seat != seat
+        )
+    if test == "discarded_this_turn":  # R-ADD-144
+        return c.discarded_this_turn
+    if test == "near_terrain":  # R-ADD-144: the own hex or one next to it
+        board = tx.state.board
+        near = (c.at, *(h for h in c.at.neighbours() if h in board))
+        return any(board.terrain_at(h).name == condition.terrain for h in near)
     if t is None:  # pragma: no cover - attack bonuses sit on attack cards (CardDef)
         return False
+    if test == "target_damaged_this_round":  # R-ADD-144
+        return t.damaged_round == tx.state.round
+    if test == "target_killed_an_ally":  # R-ADD-144: by its attacks, of the own side
+        return any(tx.seat(k).side == c.side for k in t.kills)
+    if test == "target_without_cover":  # R-ADD-144: no cover on the attack's line (R-COV-1)
+        others = [x.at for x in tx.state.seats if x.seat not in (seat, t.seat) and x.in_battle]
+        return line_of_sight(tx.state.board, c.at, t.at, others).cover == "none"
     if test == "target_hp_at_most":
         return t.hp <= n
     if test == "target_moved_last_turn":

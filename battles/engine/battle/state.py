@@ -195,6 +195,11 @@ class CasketState:
     defeated: bool = False
     withdrawn: bool = False  # left the board at the start of its turn, not defeated (R-TRN-9)
     pilot_dead: bool = False
+    # issue 17, states (R-ADD-144): what card conditions read of the round and the turn.
+    damaged_round: int = 0  # the last round in which the casket took damage (0: never)
+    defeated_round: int = 0  # the round in which it was defeated (0: not defeated)
+    discarded_this_turn: bool = False  # it discarded cards in its own turn, this turn
+    kills: tuple[int, ...] = ()  # the seats its attacks defeated, in order
 
     @property
     def sp_left(self) -> int:
