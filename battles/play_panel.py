@@ -16,6 +16,7 @@ from battles import board_svg
 from battles.engine.arcs import rotation_cost
 from battles.engine.battle import BattleState, LegalAction, legal_actions
 from battles.engine.battle.decide import PROMPT_RULES, attack_answer
+from battles.engine.cards import SpendTaintEffect
 from battles.engine.hexes import DIRECTION_NAMES
 from battles.replay import COMPONENT_NAMES, Names, card_label
 
@@ -44,9 +45,15 @@ def _pay_words(body: Mapping[str, Any]) -> str:
     return f" + overspend: {n} card{'s' * (n != 1)} from the deck's top (R-TRN-3)"
 
 
-def _spend_words(body: Mapping[str, Any]) -> str:
-    """The token spend a card offers, when the body takes it (R-ADD-61)."""
-    return " + spend its tokens (R-ADD-61)" if body.get("spend") else ""
+def _spend_words(body: Mapping[str, Any], state: BattleState) -> str:
+    """The token spend (R-ADD-61) or Taint spend (R-ADD-145) a card offers, when the body
+    takes it."""
+    if not body.get("spend"):
+        return ""
+    if any(isinstance(e, SpendTaintEffect) for e in state.card(body["card"]).effects):
+        whose = "the target's" if body.get("taint_from") == "target" else "the pilot's"
+        return f" + spend {whose} Taint (R-ADD-145)"
+    return " + spend its tokens (R-ADD-61)"
 
 
 def label(body: Mapping[str, Any], state: BattleState, names: Names) -> str:
@@ -70,7 +77,7 @@ def label(body: Mapping[str, Any], state: BattleState, names: Names) -> str:
         case "no_reactive":
             return "Play no reactive card"
         case "play_reactive":
-            return f"Play {_names(names, [body['card']])}" + _spend_words(body)
+            return f"Play {_names(names, [body['card']])}" + _spend_words(body, state)
         case "take_damage":
             hand = body.get("hand", [])
             deck = body.get("deck", 0)
@@ -100,7 +107,7 @@ def label(body: Mapping[str, Any], state: BattleState, names: Names) -> str:
         case "attack":
             card = card_label(names.cards, body["card"])
             target = names.casket(body["target"])
-            return f"{card['name']} at {target}" + _spend_words(body) + _pay_words(body)
+            return f"{card['name']} at {target}" + _spend_words(body, state) + _pay_words(body)
         case "play_card":
             card = card_label(names.cards, body["card"])
             extra = []
@@ -116,7 +123,7 @@ def label(body: Mapping[str, Any], state: BattleState, names: Names) -> str:
             more = f" ({', '.join(extra)})" if extra else ""
             return (
                 f"Play {card['name']} — {card['cost']} SP{more}"
-                + _spend_words(body)
+                + _spend_words(body, state)
                 + _pay_words(body)
             )
     return kind.replace("_", " ").capitalize()

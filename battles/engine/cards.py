@@ -1053,6 +1053,51 @@ class GiveHeatEffect:
         return {"kind": self.kind, "amount": self.amount, "to": self.to}
 
 
+@dataclass(frozen=True, slots=True)
+class SpendTaintEffect:
+    """ "Spend N Taint: <more>": with `spend: true` in the command the player removes `n`
+    Taint, or "all" there is, from the own pilot, or, where `whose` is "either" ("yours
+    or target's"), from the attack target's pilot when the command says `taint_from:
+    "target"`; it buys the effects in `then` and `damage_per_taint` more damage on the
+    card's attack per Taint spent (R-ADD-145).
+
+    >>> SpendTaintEffect(2, "either", (AttackBonusEffect(2),)).as_dict()
+    {'kind': 'spend_taint', 'n': 2, 'whose': 'either', 'then': [{'kind': 'attack_bonus', 'damage': 2, 'to_hit': 0}]}
+    >>> SpendTaintEffect(1)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: spend_taint: spending buys nothing: give then or damage_per_taint (R-ADD-145)
+    """
+
+    kind: ClassVar[str] = "spend_taint"
+    n: int | Literal["all"]
+    whose: Literal["self", "either"] = "self"
+    then: tuple[Effect, ...] = ()
+    damage_per_taint: int = 0
+
+    def __post_init__(self) -> None:
+        if self.n != "all":
+            _check_int(self.n, "spend_taint.n", 1, 10, "R-ADD-145")
+        _check_choice(self.whose, "spend_taint.whose", ("self", "either"))
+        _check_int(self.damage_per_taint, "spend_taint.damage_per_taint", 0, 10, "R-DMG-1")
+        if not isinstance(self.then, tuple):
+            raise InvalidInput("spend_taint.then", "must be a tuple of effects")
+        if not self.then and not self.damage_per_taint:
+            raise InvalidInput(
+                "spend_taint", "spending buys nothing: give then or damage_per_taint", "R-ADD-145"
+            )
+        if self.then:
+            _check_inner(self.then, "spend_taint.then", ("attack_bonus", "reduce_incoming"))
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "n": self.n, "whose": self.whose}
+        if self.then:
+            out["then"] = [e.as_dict() for e in self.then]
+        if self.damage_per_taint:
+            out["damage_per_taint"] = self.damage_per_taint
+        return out
+
+
 # What a conditional or after-the-attack effect may do: the casket's own resources, and
 # Taint; never an attack, a move or a choice the command makes.
 _AFTER_KINDS = (
@@ -1105,6 +1150,7 @@ Effect = (
     | DetonateSeedsEffect
     | RemoveFromGameEffect
     | GiveHeatEffect  # issue 17, states
+    | SpendTaintEffect  # issue 17, states
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -1145,6 +1191,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             DetonateSeedsEffect,
             RemoveFromGameEffect,
             GiveHeatEffect,  # issue 17, states
+            SpendTaintEffect,  # issue 17, states
         )
     }
 )
@@ -1162,7 +1209,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, give_heat
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, give_heat, spend_taint
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")
@@ -1270,7 +1317,8 @@ class CardDef:
                     "discard_chosen asks the player once the card resolves: make it the last",
                     "R-ADD-62",
                 )
-            inner = effect.then if isinstance(effect, SpendTokensEffect | WhenEffect) else (effect,)
+            spends = SpendTokensEffect | WhenEffect | SpendTaintEffect
+            inner = effect.then if isinstance(effect, spends) else (effect,)
             reactive_only = (ReduceIncomingEffect, WindowEffect, CounterEffect, GiveHeatEffect)
             if isinstance(effect, GiveHeatEffect) and effect.to != "attacker":
                 raise InvalidInput(
@@ -1290,6 +1338,11 @@ class CardDef:
                     for e in inner
                 )
                 or (isinstance(effect, SpendTokensEffect) and effect.damage_per_token)
+                # R-ADD-145: the target's Taint and damage per Taint need an attack
+                or (
+                    isinstance(effect, SpendTaintEffect)
+                    and (effect.damage_per_taint > 0 or effect.whose == "either")
+                )
                 or (isinstance(effect, TaintEffect) and effect.target == "target")
             )
             if attack_only and not any(isinstance(e, AttackEffect) for e in self.effects):

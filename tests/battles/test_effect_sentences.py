@@ -80,3 +80,25 @@ def test_a_spend_and_a_granted_move_are_told_apart_on_the_play_panel() -> None:
     move = {"type": "move", "seat": 0, "path": [[0, 1]]}
     assert "R-ADD-69" in label({**move, "free": True}, s, names)
     assert "R-ADD-69" not in label(move, s, names)
+
+
+def test_a_taint_spend_names_whose_taint_on_the_play_panel() -> None:
+    """R-ADD-145: a card spending Taint says so, and whose, not "tokens"."""
+    from dataclasses import replace
+
+    from battles.engine.battle.decide import create
+    from battles.engine.battle.evolve import replay
+    from battles.engine.cards import AttackEffect, CardDef, SpendTaintEffect, parse_range
+    from battles.engine.demo import demo_setup
+    from battles.play_panel import label
+
+    s = replay(create("b", demo_setup(seed=1)))
+    melee = parse_range("Melee")
+    rend = CardDef(id="rend", name="Rend", kind="other", sp_cost=1, range=melee, damage=5,
+                   effects=(AttackEffect(melee, 5), SpendTaintEffect(1, "either", damage_per_taint=1)),
+                   automated=True)  # fmt: skip
+    s = replace(s, cards={**s.cards, "rend": rend})
+    names = Names.of(s)
+    body = {"type": "attack", "seat": 0, "card": "rend#1", "target": 1, "spend": True}
+    assert "the pilot's Taint (R-ADD-145)" in label(body, s, names)
+    assert "the target's Taint" in label({**body, "taint_from": "target"}, s, names)

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from battles.engine.battle.commands import command_body, parse_command
 from battles.engine.battle.events import (
     AttackDeclared,
     AttackEnded,
@@ -23,9 +24,11 @@ from battles.engine.battle.events import (
     CasketWithdrew,
     DamageTaken,
     DefenceRolled,
+    Event,
     HeatChanged,
     TaintChanged,
 )
+from battles.engine.battle.legal import legal_actions
 from battles.engine.cards import CardDef, card_from_dict, effect_from_dict
 from battles.engine.errors import InvalidInput
 from battles.engine.tohit import MAX_DAMAGE
@@ -454,6 +457,103 @@ def test_the_discard_flag_is_the_own_turns() -> None:
     assert b.state.active == 0 and not b.seat(0).discarded_this_turn
 
 
+# --- R-ADD-145: spending Taint -------------------------------------------------------------------
+
+
+def _taint_attack(b: Battle, card: CardDef, **extra: Any) -> list[Event]:
+    return attack(b, card, spend=True, **extra)
+
+
+def _reality_rend(section: str) -> None:
+    """ "Deal 5 damage. Spend 2 Taint (yours or target's): Deal 7 damage instead.": the
+    player's choice of pilot, paid as the card is played (R-ADD-145)."""
+    card = built(section, "reality-rend")
+    check_attack(section, "reality-rend", Attack(1, 5))
+    for whose, extra in ((0, {}), (0, {"taint_from": "self"}), (1, {"taint_from": "target"})):
+        b = battle(card)
+        _taint(b, whose, 3)
+        events = _taint_attack(b, card, **extra)
+        assert hit(one(events, AttackDeclared)) == 7
+        spent = one(events, TaintChanged)
+        assert (spent.seat, spent.amount, b.seat(whose).taint) == (whose, -2, 1), extra
+        assert b.seat(1 - whose).taint == 0
+    poor = battle(card)
+    _taint(poor, 0, 1)
+    _taint(poor, 1, 5)  # the target's Taint is not the attacker's
+    err = poor.refuse({"type": "attack", "seat": 0, "card": f"{card.id}#1", "target": 1,
+                       "spend": True, "component": "chassis", "faces": [1, 1]})  # fmt: skip
+    assert (err.code, err.rule) == ("not_enough_taint", "R-ADD-145")
+    err = poor.refuse({"type": "attack", "seat": 0, "card": f"{card.id}#1", "target": 1,
+                       "taint_from": "target", "component": "chassis", "faces": [1, 1]})  # fmt: skip
+    assert (err.code, err.rule) == ("unused_argument", "R-ADD-145")
+
+
+def _unraveling(section: str) -> None:
+    """ "Deal 6 damage. Spend all Taint on target (yours or theirs): +2 damage per Taint
+    spent." (R-ADD-145)"""
+    card = built(section, "unraveling")
+    check_attack(section, "unraveling", Attack(1, 6))
+    for whose, extra in ((0, {}), (1, {"taint_from": "target"})):
+        b = battle(card)
+        _taint(b, whose, 3)
+        events = _taint_attack(b, card, **extra)
+        assert hit(one(events, AttackDeclared)) == 12 and b.seat(whose).taint == 0
+    clean = battle(card)
+    err = clean.refuse({"type": "attack", "seat": 0, "card": f"{card.id}#1", "target": 1,
+                        "spend": True, "component": "chassis", "faces": [1, 1]})  # fmt: skip
+    assert err.code == "not_enough_taint"  # "all" needs at least 1
+
+
+def _reality_shift(section: str) -> None:
+    """ "Play when targeted by attack. Reduce damage by 3 (minimum 1). Spend 1 Taint:
+    Reduce by 4 instead.": the defender's own pilot's Taint (R-ADD-145); a Melee 2 hit
+    stays at 1 either way (R-ADD-58), so the reduction itself is checked."""
+    card = built(section, "reality-shift")
+    for taint, spend, total in ((0, False, 3), (2, True, 4)):
+        b = battle(card, first=1)
+        if taint:
+            _taint(b, 0, taint)
+        b.do({"type": "attack", "seat": 1, "card": "test-maul#1", "target": 0,
+              "component": "chassis", "faces": [3, 2]})  # fmt: skip
+        body: dict[str, Any] = {"type": "play_reactive", "seat": 0, "card": f"{card.id}#1",
+                                "faces": [4, 4]}  # fmt: skip
+        if spend:
+            body["spend"] = True
+        rolled = one(b.do(body), DefenceRolled)
+        assert (rolled.reduction_applied, rolled.final_damage) == (total, 1)
+        assert b.seat(0).taint == taint - spend
+    b = battle(card, first=1)
+    b.do({"type": "attack", "seat": 1, "card": "test-maul#1", "target": 0,
+          "component": "chassis", "faces": [3, 2]})  # fmt: skip
+    err = b.refuse({"type": "play_reactive", "seat": 0, "card": f"{card.id}#1", "spend": True,
+                    "faces": [4, 4]})  # fmt: skip
+    assert (err.code, err.rule) == ("not_enough_taint", "R-ADD-145")
+
+
+STATES_SCENARIOS.update({
+    ("equipment", "reality-rend"): lambda: _reality_rend("equipment"),
+    ("equipment_items", "reality-rend"): lambda: _reality_rend("equipment_items"),
+    ("equipment", "unraveling"): lambda: _unraveling("equipment"),
+    ("equipment_items", "unraveling"): lambda: _unraveling("equipment_items"),
+    ("equipment", "reality-shift"): lambda: _reality_shift("equipment"),
+    ("equipment_items", "reality-shift"): lambda: _reality_shift("equipment_items"),
+})  # fmt: skip
+
+
+def test_legal_actions_offer_each_pilots_taint_spend() -> None:
+    """R-ADD-145: the attack without the spend, with the own Taint, and with the target's,
+    each only when that pilot has the Taint."""
+    card = built("equipment", "reality-rend")
+    b = battle(card)
+    _taint(b, 1, 2)
+    bodies = [a.body for a in legal_actions(b.state, [0]) if a.body.get("card") == f"{card.id}#1"]
+    spends = sorted((x.get("spend", False), x.get("taint_from", "")) for x in bodies)
+    assert spends == [(False, ""), (True, "target")]
+    _taint(b, 0, 2)
+    bodies = [a.body for a in legal_actions(b.state, [0]) if a.body.get("card") == f"{card.id}#1"]
+    assert len(bodies) == 3
+
+
 @pytest.mark.parametrize("key", sorted(STATES_SCENARIOS), ids=lambda k: f"{k[0]}/{k[1]}")
 def test_catalogued_states_card_does_what_its_text_says(key: tuple[str, str]) -> None:
     assert key in AUTOMATED
@@ -475,6 +575,11 @@ def test_catalogued_states_card_does_what_its_text_says(key: tuple[str, str]) ->
             "e.then[0].to",
             "R-ADD-143",
         ),
+        ({"kind": "spend_taint", "n": 0, "damage_per_taint": 1}, "e.n", "R-ADD-145"),
+        ({"kind": "spend_taint", "n": 1, "whose": "target", "damage_per_taint": 1}, "e.whose", None),
+        ({"kind": "spend_taint", "n": "all"}, "e", "R-ADD-145"),
+        ({"kind": "spend_taint", "n": 1, "then": [{"kind": "draw", "n": 1}]}, "e.then[0]", "R-ADD-65"),
+        ({"kind": "condition_typo"}, "e.kind", None),
     ],
 )  # fmt: skip
 def test_a_bad_states_effect_names_its_field(doc: dict[str, Any], field: str, rule: str) -> None:
@@ -494,3 +599,38 @@ def test_heat_for_the_target_waits_for_the_hit_and_for_the_attacker_needs_a_reac
         card_from_dict({**base, "kind": "other",
                         "effects": [{"kind": "give_heat", "amount": 1, "to": "attacker"}]})  # fmt: skip
     assert (err.value.field, err.value.rule) == ("card.effects[0]", "R-REA-1")
+
+
+def test_a_taint_spend_of_the_targets_needs_an_attack_and_taint_from_a_known_pilot() -> None:
+    """R-ADD-145: "yours or target's" is an attack card's; the command names 'self' or
+    'target'."""
+    with pytest.raises(InvalidInput) as err:
+        card_from_dict({"id": "x", "name": "X", "sp_cost": 1, "automated": True, "kind": "other",
+                        "effects": [{"kind": "spend_taint", "n": 1, "whose": "either",
+                                     "then": [{"kind": "attack_bonus", "damage": 1}]}]})  # fmt: skip
+    assert (err.value.field, err.value.rule) == ("card.effects[0]", "R-ADD-59")
+    with pytest.raises(InvalidInput) as err:
+        parse_command({"type": "attack", "seat": 0, "card": "x#1", "target": 1,
+                       "taint_from": "theirs"})  # fmt: skip
+    assert (err.value.field, err.value.rule) == ("taint_from", "R-ADD-145")
+    body = {"type": "attack", "seat": 0, "card": "x#1", "target": 1, "spend": True,
+            "taint_from": "target"}  # fmt: skip
+    assert command_body(parse_command(body)) == body
+
+
+@pytest.mark.parametrize(
+    ("condition", "field"),
+    [
+        ({"test": "near_terrain"}, "e.condition.terrain"),
+        ({"test": "destroyed_within_this_round"}, "e.condition.within"),
+        ({"test": "discarded_this_turn", "n": 1}, "e.condition.n"),
+        ({"test": "target_without_cover", "within": 2}, "e.condition.within"),
+    ],
+)
+def test_a_bad_round_or_turn_condition_names_its_field(
+    condition: dict[str, Any], field: str
+) -> None:
+    """R-ADD-144's conditions validate as the others do (R-ADD-59)."""
+    with pytest.raises(InvalidInput) as err:
+        effect_from_dict({"kind": "attack_bonus", "damage": 1, "condition": condition}, "e")
+    assert err.value.field == field

@@ -54,6 +54,7 @@ from battles.engine.cards import (
     RollSufferingEffect,
     RotateEffect,
     ShuffleInEffect,
+    SpendTaintEffect,
     SpendTokensEffect,
     SpPenaltyEffect,
     StatusEffect,
@@ -127,6 +128,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     DetonateSeedsEffect(2, 8),
     RemoveFromGameEffect(),
     GiveHeatEffect(2),  # issue 17, states
+    SpendTaintEffect(1, damage_per_taint=1),  # issue 17, states
 )
 
 
@@ -206,6 +208,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "detonate_seeds",
         "remove_from_game",
         "give_heat",  # issue 17, states
+        "spend_taint",  # issue 17, states
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

@@ -96,6 +96,8 @@ class Attack(Command):
     target: int
     component: str | None = None
     spend: bool = False  # R-ADD-61
+    # R-ADD-145: whose Taint a "yours or target's" spend takes; None: the own pilot's.
+    taint_from: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,7 +235,7 @@ _FIELDS: Mapping[str, tuple[str, ...]] = {
     "rotate": ("facing", "pay"),
     "vent": ("pay",),
     "play_card": ("card", "target", "path", "facing", "discard", "pay", "spend"),
-    "attack": ("card", "target", "component", "pay", "spend"),
+    "attack": ("card", "target", "component", "pay", "spend", "taint_from"),
     "pass": (),
     "play_reactive": ("card", "spend"),
     "no_reactive": (),
@@ -248,7 +250,9 @@ _FIELDS: Mapping[str, tuple[str, ...]] = {
     "end_battle": ("side", "reason"),
     "revert": ("command_id", "reason"),
 }
-_OPTIONAL = frozenset({"pay", "target", "path", "facing", "discard", "component", "spend", "free"})
+_OPTIONAL = frozenset(
+    {"pay", "target", "path", "facing", "discard", "component", "spend", "free", "taint_from"}
+)
 
 
 def _int(body: Mapping[str, Any], key: str, low: int, high: int, rule: str | None = None) -> int:
@@ -372,6 +376,10 @@ def parse_command(body: object) -> Command:
                 "component", f"must be one of {', '.join(COMPONENTS)} or null", "R-DMG-6"
             )
         args["component"] = component
+        taint_from = body.get("taint_from")
+        if taint_from is not None and taint_from not in ("self", "target"):
+            raise InvalidInput("taint_from", "must be 'self', 'target' or null", "R-ADD-145")
+        args["taint_from"] = taint_from
     elif name == "take_damage":
         args["hand"] = _strs(body["hand"], "hand")
         args["deck"] = _int(body, "deck", 0, 200, "R-DMG-6")

@@ -51,6 +51,7 @@ from ..cards import (
     RollSufferingEffect,
     RotateEffect,
     ShuffleInEffect,
+    SpendTaintEffect,
     SpendTokensEffect,
     SpPenaltyEffect,
     StatusEffect,
@@ -887,7 +888,10 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
         )
     _check_limit(tx.seat(seat), card)
     _check_spend(tx, seat, card, command.spend)
-    bought = [e for e in card.effects if isinstance(e, SpendTokensEffect)] if command.spend else []
+    _check_taint_spend(tx, seat, card, command.spend, None, None)
+    bought: list[SpendTokensEffect | SpendTaintEffect] = []
+    if command.spend:
+        bought = [e for e in card.effects if isinstance(e, SpendTokensEffect | SpendTaintEffect)]
     # R-ADD-59: a reactive card's conditions read the defender's state as it is played.
     held = [
         e for e in card.effects if isinstance(e, WhenEffect) and _holds(tx, seat, e.condition, None)
@@ -897,7 +901,10 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
     reduction = sum(e.amount for e in effects if isinstance(e, ReduceIncomingEffect))
     tx.emit(ev.ReactivePlayed(seat, instance, reduction))
     for spent in bought:
-        _spend_tokens(tx, seat, card, spent)
+        if isinstance(spent, SpendTaintEffect):
+            _spend_taint(tx, seat, card, spent)  # R-ADD-145: the defender's own pilot's
+        else:
+            _spend_tokens(tx, seat, card, spent)
     for effect in effects:
         if isinstance(effect, HeatEffect):
             _change_heat(tx, seat, effect.amount, card.name, "R-REA-1")
@@ -918,7 +925,8 @@ def _reactive_minimum(tx: _Tx, instance: str | None) -> int:
     if instance is None:
         return 0
     effects = tx.state.card(instance).effects
-    inner = [x for e in effects if isinstance(e, SpendTokensEffect | WhenEffect) for x in e.then]
+    spends = SpendTokensEffect | WhenEffect | SpendTaintEffect
+    inner = [x for e in effects if isinstance(e, spends) for x in e.then]
     return max(
         (e.minimum for e in (*effects, *inner) if isinstance(e, ReduceIncomingEffect)), default=0
     )
@@ -1206,18 +1214,19 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
         raise refusal
     _check_limit(tx.seat(seat), card)
     _check_spend(tx, seat, card, command.spend)
+    _check_taint_spend(tx, seat, card, command.spend, command.taint_from, command.target)
     _pay(tx, c, card.sp_cost, command.pay, exclude=[instance])
     tx.emit(
         ev.CardPlayed(seat, instance, card.sp_cost, card.manual, card.text if card.manual else "")
     )
     passive = _passive_bonuses(tx, seat)
     if passive or any(
-        isinstance(e, AttackBonusEffect | SpendTokensEffect | IgnoreCoverEffect)
+        isinstance(e, AttackBonusEffect | SpendTokensEffect | IgnoreCoverEffect | SpendTaintEffect)
         for e in card.effects
     ):
         # R-ADD-59: the card's own bonuses are part of this attack's to-hit answer, and
         # R-ADD-74: so are those of the attacker's passives in play.
-        _attack_riders(tx, seat, card, command.target, command.spend)
+        _attack_riders(tx, seat, card, command.target, command.spend, command.taint_from)
         for source, bonus in passive:
             if _holds(tx, seat, bonus.condition, command.target):
                 tx.emit(ev.BuffGained(seat, bonus.damage, bonus.to_hit, 0, 0, source.id))
@@ -1370,7 +1379,8 @@ def _check_spend(tx: _Tx, seat: int, card: CardDef, spend: bool) -> None:
     """R-ADD-61: `spend` only for a card that spends tokens, and only with the tokens;
     a card that does nothing without its spend needs it."""
     costs = [e for e in card.effects if isinstance(e, SpendTokensEffect)]
-    if spend and not costs:
+    taint = any(isinstance(e, SpendTaintEffect) for e in card.effects)
+    if spend and not costs and not taint:
         raise RuleViolation(
             "unused_argument", f"{card.name} has no effect that uses 'spend'", "R-ADD-61"
         )
@@ -1391,6 +1401,43 @@ def _check_spend(tx: _Tx, seat: int, card: CardDef, spend: bool) -> None:
                     f"{card.name} spends {e.n} {e.pool} token(s); seat {seat} holds {have}",
                     "R-ADD-61",
                 )
+
+
+def _check_taint_spend(
+    tx: _Tx, seat: int, card: CardDef, spend: bool, taint_from: str | None, target: int | None
+) -> None:
+    """R-ADD-145: `taint_from` only for a spend of "yours or target's" Taint, made; the
+    pilot who pays holds the Taint ("all" needs at least 1)."""
+    costs = [e for e in card.effects if isinstance(e, SpendTaintEffect)]
+    either = any(e.whose == "either" for e in costs)
+    if taint_from is not None and not (spend and either):
+        raise RuleViolation(
+            "unused_argument",
+            f"{card.name} spends no one's Taint but its pilot's: 'taint_from' needs "
+            "'spend': true on a card that spends yours or the target's",
+            "R-ADD-145",
+        )
+    if not spend:
+        return
+    payer = target if taint_from == "target" and target is not None else seat
+    for e in costs:
+        have = tx.seat(payer).taint
+        need = 1 if e.n == "all" else e.n
+        if have < need:
+            raise RuleViolation(
+                "not_enough_taint",
+                f"{card.name} spends {e.n} Taint; seat {payer}'s pilot has {have}",
+                "R-ADD-145",
+            )
+
+
+def _spend_taint(tx: _Tx, payer: int, card: CardDef, effect: SpendTaintEffect) -> int:
+    """Remove the spent Taint from the paying pilot (checked by `_check_taint_spend`); the
+    Taint spent (R-ADD-145)."""
+    have = tx.seat(payer).taint
+    n = have if effect.n == "all" else effect.n
+    _change_taint(tx, payer, -n, card.id)
+    return n
 
 
 def _spend_tokens(tx: _Tx, seat: int, card: CardDef, effect: SpendTokensEffect) -> int:
@@ -1474,7 +1521,9 @@ def _passive_bonuses(tx: _Tx, seat: int) -> list[tuple[CardDef, AttackBonusEffec
     return out
 
 
-def _attack_riders(tx: _Tx, seat: int, card: CardDef, target: int, spend: bool) -> None:
+def _attack_riders(
+    tx: _Tx, seat: int, card: CardDef, target: int, spend: bool, taint_from: str | None = None
+) -> None:
     """The attack card's own bonuses, before its to-hit answer (R-ADD-59, R-ADD-61): each
     one that holds is a BuffGained the attack declared next spends."""
 
@@ -1494,6 +1543,14 @@ def _attack_riders(tx: _Tx, seat: int, card: CardDef, target: int, spend: bool) 
             bonus(effect)
         elif isinstance(effect, IgnoreCoverEffect):
             ignore_cover()
+        elif isinstance(effect, SpendTaintEffect) and spend:
+            payer = target if taint_from == "target" else seat
+            n = _spend_taint(tx, payer, card, effect)
+            if effect.damage_per_taint:
+                tx.emit(ev.BuffGained(seat, n * effect.damage_per_taint, 0, 0, 0, card.id))
+            for inner in effect.then:
+                if isinstance(inner, AttackBonusEffect):
+                    bonus(inner)
         elif isinstance(effect, SpendTokensEffect) and spend:
             n = _spend_tokens(tx, seat, card, effect)
             if effect.damage_per_token:
@@ -1570,6 +1627,8 @@ def _effect(
         return  # evolve puts the resolved card with the removed cards (R-ADD-70)
     if isinstance(effect, AfterAttackEffect):
         return  # `_end_attack` runs it when the attack's outcome is known (R-ADD-65)
+    if isinstance(effect, SpendTaintEffect):
+        return  # spent with the attack's riders or the reactive card's play (R-ADD-145)
     if isinstance(effect, WhenEffect):
         about = attack_target if attack_target is not None else target
         if _holds(tx, seat, effect.condition, about):

@@ -26,6 +26,7 @@ from ..cards import (
     HinderEffect,
     MoveEffect,
     RotateEffect,
+    SpendTaintEffect,
     SpendTokensEffect,
     StatusEffect,
 )
@@ -193,6 +194,16 @@ def _spend_variants(
         yield body
     if costs and all(c.tokens_of(e.pool) >= (1 if e.n == "all" else e.n) for e in costs):
         yield {**body, "spend": True}
+    # R-ADD-145: a Taint spend, from the own pilot or, "yours or target's", the target's.
+    taint = [e for e in state.card(instance).effects if isinstance(e, SpendTaintEffect)]
+    if taint and not costs:
+        need = max(1 if e.n == "all" else e.n for e in taint)
+        if c.taint >= need:
+            yield {**body, "spend": True}
+        target = body.get("target")
+        either = any(e.whose == "either" for e in taint)
+        if either and isinstance(target, int) and state.seats[target].taint >= need:
+            yield {**body, "spend": True, "taint_from": "target"}
 
 
 def _card_bodies(state: BattleState, c: CasketState, instance: str) -> Iterator[dict[str, Any]]:
