@@ -372,6 +372,10 @@ CONDITIONS = (
     "target_killed_an_ally",
     "near_terrain",
     "target_without_cover",
+    # issue 17, states (R-ADD-146): the attack's side, slow/freeze, open terrain.
+    "attack_side_is",
+    "target_immobilised",
+    "standing_in_open",
 )
 _CONDITIONS_WITH_N = frozenset(CONDITIONS) - {
     "moved_this_turn",
@@ -383,6 +387,8 @@ _CONDITIONS_WITH_N = frozenset(CONDITIONS) - {
     "target_killed_an_ally",
     "near_terrain",
     "target_without_cover",
+    "target_immobilised",
+    "standing_in_open",
 }
 # The conditions that count hexes (`within`) and those that name a terrain (`terrain`).
 _CONDITIONS_WITHIN = frozenset({"enemies_within_at_least", "destroyed_within_this_round"})
@@ -413,7 +419,9 @@ class Condition:
             _check_int(self.within, "condition.within", 1, MAX_HEXES, "R-RNG-3")
         elif self.within:
             raise InvalidInput("condition.within", f"{self.test!r} counts no hexes", "R-ADD-75")
-        if self.test in _CONDITIONS_WITH_N:
+        if self.test == "attack_side_is":  # a side of the side table (R-ARC-2)
+            _check_int(self.n, "condition.n", 1, 6, "R-ARC-2")
+        elif self.test in _CONDITIONS_WITH_N:
             _check_int(self.n, "condition.n", 1, MAX_TOKENS, "R-ADD-59")
         elif self.n:
             raise InvalidInput("condition.n", f"{self.test!r} takes no threshold", "R-ADD-59")

@@ -26,6 +26,7 @@ from battles.engine.battle.events import (
     DefenceRolled,
     Event,
     HeatChanged,
+    StatusApplied,
     TaintChanged,
 )
 from battles.engine.battle.legal import legal_actions
@@ -554,6 +555,53 @@ def test_legal_actions_offer_each_pilots_taint_spend() -> None:
     assert len(bodies) == 3
 
 
+# --- R-ADD-146: the attack's side, slow/freeze, open terrain ----------------------------------
+
+
+def _longsword_thrust() -> None:
+    """ "Deal 3 damage, +2 damage if attacking from front arc": side 1 of the side table
+    (R-ARC-2, R-ADD-146); from the rear, the side's own +3 only."""
+    card = built("equipment_items", "longsword-thrust")
+    d = declared(battle(card), card)
+    assert (d.side, hit(d)) == (1, 5)
+    b = battle(card)
+    b.do({"type": "relocate", "seat": 1, "at": [0, 2], "facing": 1, "reason": "arranged"})
+    d = declared(b, card)
+    assert (d.side, hit(d)) == (4, 3 + 3)
+
+
+def _shatter() -> None:
+    """ "If target has any slow/freeze effects, deal 7 damage, else deal 3 damage": the
+    immobilised status (R-ADD-146)."""
+    card = built("equipment_items", "winter-s-heart-staff-shatter")
+    check_attack("equipment_items", "winter-s-heart-staff-shatter", Attack(6, 3))
+    b = battle(card, gap=3)
+    arrange(b, StatusApplied(1, "immobilised", "arranged"))
+    assert hit(declared(b, card)) == 7
+    b = battle(card, gap=3)
+    arrange(b, StatusApplied(1, "stunned", "arranged"))
+    assert hit(declared(b, card)) == 3
+
+
+def _photosynthesis() -> None:
+    """ "If in sunlight/open terrain, recover 3 cards from discard pile": the own hex gives
+    no cover (R-ADD-146)."""
+    card = built("equipment_items", "druid-s-tome-photosynthesis")
+    for terrain, n in (("clear", 3), ("water", 3), ("forest", 0)):
+        b = _with_seats(card, [], hexes=((0, 3, terrain),))
+        junk = _junk(b, 3)
+        events = b.do({"type": "play_card", "seat": 0, "card": f"{card.id}#1"})
+        back = [c for e in of_type(events, CardsRecovered) for c in e.cards]
+        assert sorted(back) == sorted(junk[:n]), terrain
+
+
+STATES_SCENARIOS.update({
+    ("equipment_items", "longsword-thrust"): _longsword_thrust,
+    ("equipment_items", "winter-s-heart-staff-shatter"): _shatter,
+    ("equipment_items", "druid-s-tome-photosynthesis"): _photosynthesis,
+})  # fmt: skip
+
+
 @pytest.mark.parametrize("key", sorted(STATES_SCENARIOS), ids=lambda k: f"{k[0]}/{k[1]}")
 def test_catalogued_states_card_does_what_its_text_says(key: tuple[str, str]) -> None:
     assert key in AUTOMATED
@@ -625,6 +673,8 @@ def test_a_taint_spend_of_the_targets_needs_an_attack_and_taint_from_a_known_pil
         ({"test": "destroyed_within_this_round"}, "e.condition.within"),
         ({"test": "discarded_this_turn", "n": 1}, "e.condition.n"),
         ({"test": "target_without_cover", "within": 2}, "e.condition.within"),
+        ({"test": "attack_side_is", "n": 7}, "e.condition.n"),
+        ({"test": "target_immobilised", "n": 1}, "e.condition.n"),
     ],
 )
 def test_a_bad_round_or_turn_condition_names_its_field(

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
-from ..arcs import rotation_cost, rotation_steps
+from ..arcs import candidate_sides, choose_side_row, rotation_cost, rotation_steps
 from ..cards import (
     MAX_SEEDS,
     AfterAttackEffect,
@@ -1492,8 +1492,16 @@ def _holds(tx: _Tx, seat: int, condition: Condition | None, target: int | None) 
         board = tx.state.board
         near = (c.at, *(h for h in c.at.neighbours() if h in board))
         return any(board.terrain_at(h).name == condition.terrain for h in near)
+    if test == "standing_in_open":  # R-ADD-146: the own hex's terrain gives no cover
+        return tx.state.board.terrain_at(c.at).cover == "none"
     if t is None:  # pragma: no cover - attack bonuses sit on attack cards (CardDef)
         return False
+    if test == "attack_side_is":  # R-ADD-146: the side R-ARC-1 picks, as the to-hit does
+        melee_facing = str(tx.state.ruleset.option("melee_facing"))
+        sides = candidate_sides(t.at, t.facing, c.at)
+        return choose_side_row(sides, t.shield, c.at.distance(t.at), melee_facing).side == n
+    if test == "target_immobilised":  # R-ADD-146: "slow/freeze effects"
+        return "immobilised" in t.statuses
     if test == "target_damaged_this_round":  # R-ADD-144
         return t.damaged_round == tx.state.round
     if test == "target_killed_an_ally":  # R-ADD-144: by its attacks, of the own side
