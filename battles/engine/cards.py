@@ -983,7 +983,10 @@ class RemoveFromGameEffect:
         return {"kind": self.kind}
 
 
-TRIGGERS = ("start_of_turn", "end_of_turn", "casket_destroyed", "component_damaged", "attack")
+TRIGGERS = (
+    *("start_of_turn", "end_of_turn", "casket_destroyed", "component_damaged", "attack"),
+    "start_of_round",  # issue 17, states (R-ADD-147)
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1010,7 +1013,9 @@ class TriggerEffect:
         if self.on == "attack":  # R-ADD-74: bonuses to each of the owner's attacks
             _check_inner(self.then, "trigger.then", ("attack_bonus",))
         else:
-            _check_inner(self.then, "trigger.then", (*_AFTER_KINDS, "buff_next_attack"))
+            _check_inner(
+                self.then, "trigger.then", (*_AFTER_KINDS, "buff_next_attack", "seed_area")
+            )
         _check_bool(self.enemy_only, "trigger.enemy_only")
         if self.on == "casket_destroyed":
             _check_int(self.within, "trigger.within", 1, MAX_HEXES, "R-RNG-3")
@@ -1106,6 +1111,27 @@ class SpendTaintEffect:
         return out
 
 
+@dataclass(frozen=True, slots=True)
+class SeedAreaEffect:
+    """Add `n` Thornvine seeds to every board hex within `within` hexes of the own casket
+    (0: its own hex only), at most 4 a hex (R-ADD-66, R-ADD-147).
+
+    >>> SeedAreaEffect(1, 2).as_dict()
+    {'kind': 'seed_area', 'n': 1, 'within': 2}
+    """
+
+    kind: ClassVar[str] = "seed_area"
+    n: int
+    within: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.n, "seed_area.n", 1, MAX_SEEDS, "R-ADD-66")
+        _check_int(self.within, "seed_area.within", 0, 6, "R-ADD-147")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "n": self.n, "within": self.within}
+
+
 # What a conditional or after-the-attack effect may do: the casket's own resources, and
 # Taint; never an attack, a move or a choice the command makes.
 _AFTER_KINDS = (
@@ -1159,6 +1185,7 @@ Effect = (
     | RemoveFromGameEffect
     | GiveHeatEffect  # issue 17, states
     | SpendTaintEffect  # issue 17, states
+    | SeedAreaEffect  # issue 17, states
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -1200,6 +1227,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             RemoveFromGameEffect,
             GiveHeatEffect,  # issue 17, states
             SpendTaintEffect,  # issue 17, states
+            SeedAreaEffect,  # issue 17, states
         )
     }
 )
@@ -1217,7 +1245,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, give_heat, spend_taint
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, give_heat, spend_taint, seed_area
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")

@@ -26,6 +26,7 @@ from battles.engine.battle.events import (
     DefenceRolled,
     Event,
     HeatChanged,
+    SeedsPlanted,
     StatusApplied,
     TaintChanged,
 )
@@ -34,7 +35,7 @@ from battles.engine.cards import CardDef, card_from_dict, effect_from_dict
 from battles.engine.errors import InvalidInput
 from battles.engine.tohit import MAX_DAMAGE
 
-from .battle_builder import CARDS, FILLER, Battle, deck, of_type, one, seat, start
+from .battle_builder import CARDS, FILLER, Battle, deck, of_type, one, seat, start, types
 from .test_card_catalogue import (
     AUTOMATED,
     ENTRIES,
@@ -602,6 +603,34 @@ STATES_SCENARIOS.update({
 })  # fmt: skip
 
 
+# --- R-ADD-147: seeds on an area, "at start of round" --------------------------------------------
+
+
+def _wild_growth() -> None:
+    """ "Add 1 Thornvine seed to all hexes within 2 hexes of you. Passive: At start of
+    round, gain +1 Thornvine seed in your hex.": 19 hexes seeded as it is played, and the
+    card stays in play; the next round's start adds one in the own hex (R-ADD-147)."""
+    card = built("elves", "wild-growth")
+    b = battle(card)
+    arrange(b, SeedsPlanted((0, 2), 4, 4, "arranged"))  # a full hex stays at 4
+    events = b.do({"type": "play_card", "seat": 0, "card": f"{card.id}#1"})
+    assert len(of_type(events, SeedsPlanted)) == 18
+    seeds = {(q, r): n for q, r, n in b.state.seeds}
+    assert len(seeds) == 19 and seeds[(0, 2)] == 4 and seeds[(0, 3)] == 1
+    assert seeds.get((0, 0)) is None and seeds[(2, 1)] == 1  # 3 hexes away / 2 hexes away
+    assert f"{card.id}#1" in b.seat(0).in_play
+    b.do({"type": "pass", "seat": 0, "drawn": [FILLER]})
+    events = b.do({"type": "pass", "seat": 1, "faces": [6, 1]})  # round 2 starts
+    planted = one(events, SeedsPlanted)
+    assert (planted.at, planted.total) == ((0, 3), 2)
+    assert types(events).index("SeedsPlanted") < types(events).index("InitiativeRolled")
+
+
+STATES_SCENARIOS.update({
+    ("elves", "wild-growth"): _wild_growth,
+})  # fmt: skip
+
+
 @pytest.mark.parametrize("key", sorted(STATES_SCENARIOS), ids=lambda k: f"{k[0]}/{k[1]}")
 def test_catalogued_states_card_does_what_its_text_says(key: tuple[str, str]) -> None:
     assert key in AUTOMATED
@@ -628,6 +657,8 @@ def test_catalogued_states_card_does_what_its_text_says(key: tuple[str, str]) ->
         ({"kind": "spend_taint", "n": "all"}, "e", "R-ADD-145"),
         ({"kind": "spend_taint", "n": 1, "then": [{"kind": "draw", "n": 1}]}, "e.then[0]", "R-ADD-65"),
         ({"kind": "condition_typo"}, "e.kind", None),
+        ({"kind": "seed_area", "n": 5, "within": 1}, "e.n", "R-ADD-66"),
+        ({"kind": "seed_area", "n": 1, "within": -1}, "e.within", "R-ADD-147"),
     ],
 )  # fmt: skip
 def test_a_bad_states_effect_names_its_field(doc: dict[str, Any], field: str, rule: str) -> None:

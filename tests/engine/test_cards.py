@@ -53,6 +53,7 @@ from battles.engine.cards import (
     RemoveHeatRolledEffect,
     RollSufferingEffect,
     RotateEffect,
+    SeedAreaEffect,
     ShuffleInEffect,
     SpendTaintEffect,
     SpendTokensEffect,
@@ -129,6 +130,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     RemoveFromGameEffect(),
     GiveHeatEffect(2),  # issue 17, states
     SpendTaintEffect(1, damage_per_taint=1),  # issue 17, states
+    SeedAreaEffect(1, 2),  # issue 17, states
 )
 
 
@@ -209,6 +211,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "remove_from_game",
         "give_heat",  # issue 17, states
         "spend_taint",  # issue 17, states
+        "seed_area",  # issue 17, states
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

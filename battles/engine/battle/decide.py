@@ -50,6 +50,7 @@ from ..cards import (
     RemoveHeatRolledEffect,
     RollSufferingEffect,
     RotateEffect,
+    SeedAreaEffect,
     ShuffleInEffect,
     SpendTaintEffect,
     SpendTokensEffect,
@@ -445,6 +446,8 @@ def _advance(tx: _Tx) -> None:
 
 def _start_round(tx: _Tx, n: int) -> None:
     tx.emit(ev.RoundStarted(n))
+    for c in tx.state.seats:  # R-ADD-147: passives "at start of round", before initiative
+        _triggers(tx, c.seat, "start_of_round")
     seats = tx.state.seats
     contenders = [c.seat for c in seats if c.in_battle]
     throws: list[tuple[tuple[int, int], ...]] = []
@@ -1653,6 +1656,16 @@ def _effect(
             total = min(MAX_SEEDS, have + effect.n)
             if total > have:
                 tx.emit(ev.SeedsPlanted((at.q, at.r), total - have, total, card.id))
+        return
+    if isinstance(effect, SeedAreaEffect):
+        # R-ADD-147: every board hex within reach of the own casket, at most 4 a hex.
+        counts = {(q, r): n for q, r, n in tx.state.seeds}
+        area = sorted(h for h in tx.state.board.cells if h.distance(c.at) <= effect.within)
+        for h in area:
+            before = counts.get((h.q, h.r), 0)
+            total = min(MAX_SEEDS, before + effect.n)
+            if total > before:
+                tx.emit(ev.SeedsPlanted((h.q, h.r), total - before, total, card.id))
         return
     if isinstance(effect, DetonateSeedsEffect):
         seeded = tx.state.seeds
