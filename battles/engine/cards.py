@@ -1132,6 +1132,26 @@ class SeedAreaEffect:
         return {"kind": self.kind, "n": self.n, "within": self.within}
 
 
+@dataclass(frozen=True, slots=True)
+class MarkEffect:
+    """ "Mark target enemy. When the marked enemy is destroyed, …": the command's `target`,
+    an enemy within the card's range, becomes the owner's one mark; when that casket is
+    destroyed while marked, the owner runs `then` (R-ADD-148). A new mark replaces the old.
+
+    >>> MarkEffect((GainTokensEffect("soul_shard", 2),)).as_dict()
+    {'kind': 'mark', 'then': [{'kind': 'gain_tokens', 'pool': 'soul_shard', 'n': 2}]}
+    """
+
+    kind: ClassVar[str] = "mark"
+    then: tuple[Effect, ...]
+
+    def __post_init__(self) -> None:
+        _check_inner(self.then, "mark.then", ("gain_tokens", "recover", "draw", "heat", "taint"))
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "then": [e.as_dict() for e in self.then]}
+
+
 # What a conditional or after-the-attack effect may do: the casket's own resources, and
 # Taint; never an attack, a move or a choice the command makes.
 _AFTER_KINDS = (
@@ -1186,6 +1206,7 @@ Effect = (
     | GiveHeatEffect  # issue 17, states
     | SpendTaintEffect  # issue 17, states
     | SeedAreaEffect  # issue 17, states
+    | MarkEffect  # issue 17, states
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -1228,6 +1249,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             GiveHeatEffect,  # issue 17, states
             SpendTaintEffect,  # issue 17, states
             SeedAreaEffect,  # issue 17, states
+            MarkEffect,  # issue 17, states
         )
     }
 )
@@ -1245,7 +1267,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, give_heat, spend_taint, seed_area
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, give_heat, spend_taint, seed_area, mark
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")

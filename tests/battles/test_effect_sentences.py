@@ -41,6 +41,10 @@ PAYLOADS: dict[str, tuple[dict[str, Any], str]] = {
         {"hexes": [[0, -1, 3], [1, 1, 1]], "source": "natures-wrath"},
         "4 Thornvine seed(s) in 2 hex(es) detonate (natures-wrath, R-ADD-66)",
     ),
+    "EnemyMarked": (
+        {"seat": 0, "target": 1, "source": "death-mark"},
+        "Penitent Scout marks Bastion Heavy (death-mark, R-ADD-148)",
+    ),
     "EffectRolled": (
         {"seat": 0, "faces": [5], "total": 3, "source": "breathe-the-core"},
         "Penitent Scout rolls for breathe-the-core: [5] = 3 (R-ADD-67)",

@@ -24,6 +24,7 @@ from battles.engine.battle.events import (
     CasketWithdrew,
     DamageTaken,
     DefenceRolled,
+    EnemyMarked,
     Event,
     HeatChanged,
     SeedsPlanted,
@@ -631,6 +632,41 @@ STATES_SCENARIOS.update({
 })  # fmt: skip
 
 
+# --- R-ADD-148: marks ----------------------------------------------------------------------------
+
+
+def _death_mark() -> None:
+    """ "Mark target enemy. When the marked enemy is destroyed, gain +2 bonus Soul Shards
+    (5 total instead of 3). Lasts until enemy dies or you mark a different target.": the
+    command's target, within range 1-6; its destruction gives the marker 2 Soul Shards
+    (R-ADD-148)."""
+    card = built("ossuarium", "death-mark")
+    gun = card_from_dict(CARDS["gun"])
+    for marked, shards in ((True, 2), (False, 0)):
+        b = battle(card, hand=("gun",), version="2.1")
+        if marked:
+            events = b.do({"type": "play_card", "seat": 0, "card": f"{card.id}#1", "target": 1})
+            assert one(events, EnemyMarked) == EnemyMarked(0, 1, "death-mark")
+            assert b.seat(0).marked == 1
+        resolve_hit(b, gun, 2, kill=True)
+        assert b.seat(0).tokens_of("soul_shard") == shards, marked
+    b = battle(card, hand=("gun",), version="2.1")
+    b.do({"type": "play_card", "seat": 0, "card": f"{card.id}#1", "target": 1})
+    arrange(b, EnemyMarked(0, 0, "death-mark"))  # another mark replaces it
+    resolve_hit(b, gun, 2, kill=True)
+    assert b.seat(0).tokens_of("soul_shard") == 0
+    far = battle(card, gap=7)
+    err = far.refuse({"type": "play_card", "seat": 0, "card": f"{card.id}#1", "target": 1})
+    assert (err.code, err.rule) == ("out_of_range", "R-RNG-2")
+    err = battle(card).refuse({"type": "play_card", "seat": 0, "card": f"{card.id}#1"})
+    assert err.code == "target_required"
+
+
+STATES_SCENARIOS.update({
+    ("ossuarium", "death-mark"): _death_mark,
+})  # fmt: skip
+
+
 @pytest.mark.parametrize("key", sorted(STATES_SCENARIOS), ids=lambda k: f"{k[0]}/{k[1]}")
 def test_catalogued_states_card_does_what_its_text_says(key: tuple[str, str]) -> None:
     assert key in AUTOMATED
@@ -659,6 +695,7 @@ def test_catalogued_states_card_does_what_its_text_says(key: tuple[str, str]) ->
         ({"kind": "condition_typo"}, "e.kind", None),
         ({"kind": "seed_area", "n": 5, "within": 1}, "e.n", "R-ADD-66"),
         ({"kind": "seed_area", "n": 1, "within": -1}, "e.within", "R-ADD-147"),
+        ({"kind": "mark", "then": [{"kind": "move", "hexes": 1}]}, "e.then[0]", "R-ADD-65"),
     ],
 )  # fmt: skip
 def test_a_bad_states_effect_names_its_field(doc: dict[str, Any], field: str, rule: str) -> None:

@@ -45,6 +45,7 @@ from battles.engine.cards import (
     HinderEffect,
     IgnoreCoverEffect,
     LimitEffect,
+    MarkEffect,
     MoveEffect,
     PlantSeedsEffect,
     RecoverEffect,
@@ -131,6 +132,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     GiveHeatEffect(2),  # issue 17, states
     SpendTaintEffect(1, damage_per_taint=1),  # issue 17, states
     SeedAreaEffect(1, 2),  # issue 17, states
+    MarkEffect((DrawEffect(1),)),  # issue 17, states
 )
 
 
@@ -212,6 +214,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "give_heat",  # issue 17, states
         "spend_taint",  # issue 17, states
         "seed_area",  # issue 17, states
+        "mark",  # issue 17, states
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

@@ -42,6 +42,7 @@ from ..cards import (
     HinderEffect,
     IgnoreCoverEffect,
     LimitEffect,
+    MarkEffect,
     MoveEffect,
     PlantSeedsEffect,
     RecoverEffect,
@@ -1359,10 +1360,18 @@ def _triggers(tx: _Tx, seat: int, on: str, times: int = 1, about: int | None = N
 
 
 def _destroyed(tx: _Tx, seat: int) -> None:
-    """R-ADD-68: every other casket's passives that watch for a destruction nearby."""
+    """R-ADD-68: every other casket's passives that watch for a destruction nearby; and
+    R-ADD-148: the effects of every mark on the destroyed casket."""
     for other in tx.state.seats:
         if other.seat != seat:
             _triggers(tx, other.seat, "casket_destroyed", about=seat)
+    for other in tx.state.seats:
+        if other.marked == seat and other.mark_source is not None and other.in_battle:
+            card = tx.state.card(other.mark_source)
+            for effect in card.effects:
+                if isinstance(effect, MarkEffect):
+                    for inner in effect.then:
+                        _effect(tx, other.seat, card, inner, None, (), None, (), {}, True)
 
 
 def _check_limit(c: CasketState, card: CardDef) -> None:
@@ -1681,6 +1690,11 @@ def _effect(
     if isinstance(effect, SpPenaltyEffect):
         if attack_target is not None:
             tx.emit(ev.SpPenaltyImposed(attack_target, effect.amount, card.id))
+        return
+    if isinstance(effect, MarkEffect):  # R-ADD-148: an enemy within the card's range
+        marked = _enemy_in_range(tx, seat, card, target)
+        used["target"] = True
+        tx.emit(ev.EnemyMarked(seat, marked, card.id))
         return
     if isinstance(effect, GiveHeatEffect):
         # R-ADD-143: after a hit, the target's Heat; a reactive card's "attacker gains

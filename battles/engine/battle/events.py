@@ -616,6 +616,16 @@ class DiceSecretRevealed(Event):
     secret: str
 
 
+@dataclass(frozen=True, slots=True)
+class EnemyMarked(Event):
+    """`seat`'s card marked `target`: its destruction runs the card's effects for `seat`
+    (R-ADD-148). Issue 17, states."""
+
+    seat: int
+    target: int
+    source: str
+
+
 EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.__name__: cls
     for cls in (
@@ -683,5 +693,6 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         CardReturned,
         CommandReverted,
         DiceSecretRevealed,
+        EnemyMarked,  # issue 17, states
     )
 }

@@ -508,6 +508,10 @@ def _dice_revealed(s: BattleState, e: ev.DiceSecretRevealed) -> BattleState:
     return replace(s, dice_revealed=True)
 
 
+def _marked(s: BattleState, e: ev.EnemyMarked) -> BattleState:
+    return _seat(s, e.seat, marked=e.target, mark_source=e.source)  # R-ADD-148
+
+
 _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.BattleCreated: _created,
     ev.DeckShuffled: _deck_shuffled,
@@ -573,6 +577,7 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.CardReturned: _returned,
     ev.CommandReverted: _reverted,
     ev.DiceSecretRevealed: _dice_revealed,
+    ev.EnemyMarked: _marked,
 }
 assert set(_HANDLERS) == set(ev.EVENT_TYPES.values()), "every event type needs a handler"
 

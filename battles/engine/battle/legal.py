@@ -24,6 +24,7 @@ from ..arcs import rotation_cost
 from ..cards import (
     DiscardEffect,
     HinderEffect,
+    MarkEffect,
     MoveEffect,
     RotateEffect,
     SpendTaintEffect,
@@ -227,7 +228,7 @@ def _card_bodies(state: BattleState, c: CasketState, instance: str) -> Iterator[
                 grown.append({**v, "discard": others[: effect.n]})
             elif isinstance(effect, StatusEffect) and effect.target == "target":
                 grown += [{**v, "target": x.seat} for x in state.seats if x.seat != c.seat]
-            elif isinstance(effect, HinderEffect):  # R-ADD-65: an enemy within range
+            elif isinstance(effect, HinderEffect | MarkEffect):  # an enemy within range
                 grown += [{**v, "target": x.seat} for x in state.seats if x.side != c.side]
             else:
                 grown.append(v)

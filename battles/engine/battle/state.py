@@ -200,6 +200,9 @@ class CasketState:
     defeated_round: int = 0  # the round in which it was defeated (0: not defeated)
     discarded_this_turn: bool = False  # it discarded cards in its own turn, this turn
     kills: tuple[int, ...] = ()  # the seats its attacks defeated, in order
+    # The enemy its card marked and that card, until another mark replaces it (R-ADD-148).
+    marked: int | None = None
+    mark_source: str | None = None
 
     @property
     def sp_left(self) -> int:
