@@ -376,6 +376,8 @@ CONDITIONS = (
     "attack_side_is",
     "target_immobilised",
     "standing_in_open",
+    # R-ADD-149: the casket's mark (R-ADD-148) is still in the battle.
+    "own_mark_in_battle",
 )
 _CONDITIONS_WITH_N = frozenset(CONDITIONS) - {
     "moved_this_turn",
@@ -389,6 +391,7 @@ _CONDITIONS_WITH_N = frozenset(CONDITIONS) - {
     "target_without_cover",
     "target_immobilised",
     "standing_in_open",
+    "own_mark_in_battle",
 }
 # The conditions that count hexes (`within`) and those that name a terrain (`terrain`).
 _CONDITIONS_WITHIN = frozenset({"enemies_within_at_least", "destroyed_within_this_round"})
@@ -1144,12 +1147,29 @@ class MarkEffect:
 
     kind: ClassVar[str] = "mark"
     then: tuple[Effect, ...]
+    # "Your attacks against Prey deal +N damage": each attack of the marker on the mark.
+    damage: int = 0
+    # "Mark 1 visible enemy": the mark needs line of sight (R-LOS-1..4).
+    visible: bool = False
+    # "You can track Prey through concealment": the mark's obscured status (R-COV-4) does
+    # not count for the marker's attacks.
+    tracks: bool = False
 
     def __post_init__(self) -> None:
         _check_inner(self.then, "mark.then", ("gain_tokens", "recover", "draw", "heat", "taint"))
+        _check_int(self.damage, "mark.damage", 0, 10, "R-ADD-148")
+        _check_bool(self.visible, "mark.visible")
+        _check_bool(self.tracks, "mark.tracks")
 
     def as_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "then": [e.as_dict() for e in self.then]}
+        out: dict[str, Any] = {"kind": self.kind, "then": [e.as_dict() for e in self.then]}
+        if self.damage:
+            out["damage"] = self.damage
+        if self.visible:
+            out["visible"] = True
+        if self.tracks:
+            out["tracks"] = True
+        return out
 
 
 # What a conditional or after-the-attack effect may do: the casket's own resources, and

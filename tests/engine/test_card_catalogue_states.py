@@ -667,6 +667,66 @@ STATES_SCENARIOS.update({
 })  # fmt: skip
 
 
+# --- R-ADD-149: Prey -----------------------------------------------------------------------------
+
+
+def _predators_mark() -> None:
+    """ "Mark 1 visible enemy as "Prey". Your attacks against Prey deal +2 damage. You can
+    track Prey through concealment/smoke. When Prey is destroyed, recover 3 cards from
+    discard pile. Mark lasts until Prey dies or end of mission.": +2 on every attack on
+    the Prey, its obscured line cancelled, 3 cards back at its destruction (R-ADD-149)."""
+    card = built("vestige-bloodlines", "predators-mark")
+    gun = card_from_dict(CARDS["gun"])
+    b = battle(card, hand=("gun",), version="2.1")
+    plain = declared(battle(card, hand=("gun",)), gun)
+    junk = _junk(b, 3)
+    events = b.do({"type": "play_card", "seat": 0, "card": f"{card.id}#1", "target": 1})
+    assert one(events, EnemyMarked).target == 1
+    arrange(b, StatusApplied(1, "obscured", "arranged"))
+    newest = tuple(reversed(b.seat(0).discard))[:3]  # R-ADD-62: the card itself, 2 junk
+    assert f"{card.id}#1" in newest and len(set(newest) & set(junk)) == 2
+    events = resolve_hit(b, gun, 4, kill=True)
+    d = one(events, AttackDeclared)
+    assert hit(d) == hit(plain) + 2 and d.target_number == plain.target_number
+    back = [c for e in of_type(events, CardsRecovered) for c in e.cards]
+    assert sorted(back) == sorted(newest)
+    # Not visible: a wall between them (R-LOS-2).
+    walled = _walled(card)
+    err = walled.refuse({"type": "play_card", "seat": 0, "card": f"{card.id}#1", "target": 1})
+    assert (err.code, err.rule) == ("no_line_of_sight", "R-ADD-149")
+
+
+def _walled(card: CardDef) -> Battle:
+    """Seat 1 three hexes north of seat 0 with a wall between them."""
+    b = _with_seats(card, [], hexes=((0, 1, "wall"),))
+    b.do({"type": "relocate", "seat": 1, "at": [0, 0], "facing": 4, "reason": "arranged"})
+    return b
+
+
+def _tracking_scent() -> None:
+    """ "Draw 2 cards. If you have a Prey marked, draw 3 cards instead. Enhanced senses
+    guide the hunt.": while the mark is in the battle (R-ADD-149)."""
+    card = built("vestige-bloodlines", "tracking-scent")
+    for mark, drawn in ((None, 2), (1, 3)):
+        b = _with_seats(card, [((3, 0), "far")])
+        if mark is not None:
+            arrange(b, EnemyMarked(0, mark, "predators-mark"))
+        events = b.do({"type": "play_card", "seat": 0, "card": f"{card.id}#1",
+                       "drawn": [FILLER] * drawn})  # fmt: skip
+        assert sum(len(e.cards) for e in of_type(events, CardsDrawn)) == drawn
+    b = _with_seats(card, [((3, 0), "far")])
+    arrange(b, EnemyMarked(0, 2, "predators-mark"), CasketDefeated(2, "arranged", "R-TRN-8"))
+    events = b.do({"type": "play_card", "seat": 0, "card": f"{card.id}#1",
+                   "drawn": [FILLER] * 2})  # fmt: skip
+    assert sum(len(e.cards) for e in of_type(events, CardsDrawn)) == 2
+
+
+STATES_SCENARIOS.update({
+    ("vestige-bloodlines", "predators-mark"): _predators_mark,
+    ("vestige-bloodlines", "tracking-scent"): _tracking_scent,
+})  # fmt: skip
+
+
 @pytest.mark.parametrize("key", sorted(STATES_SCENARIOS), ids=lambda k: f"{k[0]}/{k[1]}")
 def test_catalogued_states_card_does_what_its_text_says(key: tuple[str, str]) -> None:
     assert key in AUTOMATED
@@ -696,6 +756,8 @@ def test_catalogued_states_card_does_what_its_text_says(key: tuple[str, str]) ->
         ({"kind": "seed_area", "n": 5, "within": 1}, "e.n", "R-ADD-66"),
         ({"kind": "seed_area", "n": 1, "within": -1}, "e.within", "R-ADD-147"),
         ({"kind": "mark", "then": [{"kind": "move", "hexes": 1}]}, "e.then[0]", "R-ADD-65"),
+        ({"kind": "mark", "then": [{"kind": "draw", "n": 1}], "damage": 11}, "e.damage", "R-ADD-148"),
+        ({"kind": "mark", "then": [{"kind": "draw", "n": 1}], "visible": 1}, "e.visible", None),
     ],
 )  # fmt: skip
 def test_a_bad_states_effect_names_its_field(doc: dict[str, Any], field: str, rule: str) -> None:
@@ -743,6 +805,7 @@ def test_a_taint_spend_of_the_targets_needs_an_attack_and_taint_from_a_known_pil
         ({"test": "target_without_cover", "within": 2}, "e.condition.within"),
         ({"test": "attack_side_is", "n": 7}, "e.condition.n"),
         ({"test": "target_immobilised", "n": 1}, "e.condition.n"),
+        ({"test": "own_mark_in_battle", "n": 1}, "e.condition.n"),
     ],
 )
 def test_a_bad_round_or_turn_condition_names_its_field(

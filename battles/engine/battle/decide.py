@@ -1224,10 +1224,19 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
         ev.CardPlayed(seat, instance, card.sp_cost, card.manual, card.text if card.manual else "")
     )
     passive = _passive_bonuses(tx, seat)
-    if passive or any(
-        isinstance(e, AttackBonusEffect | SpendTokensEffect | IgnoreCoverEffect | SpendTaintEffect)
-        for e in card.effects
+    mark = _mark_on(tx, seat, command.target)
+    if (
+        passive
+        or mark is not None
+        or any(
+            isinstance(
+                e, AttackBonusEffect | SpendTokensEffect | IgnoreCoverEffect | SpendTaintEffect
+            )
+            for e in card.effects
+        )
     ):
+        if mark is not None:  # R-ADD-149: the marker's attacks on its mark
+            _mark_riders(tx, seat, card, command.target, *mark)
         # R-ADD-59: the card's own bonuses are part of this attack's to-hit answer, and
         # R-ADD-74: so are those of the attacker's passives in play.
         _attack_riders(tx, seat, card, command.target, command.spend, command.taint_from)
@@ -1504,6 +1513,8 @@ def _holds(tx: _Tx, seat: int, condition: Condition | None, target: int | None) 
         board = tx.state.board
         near = (c.at, *(h for h in c.at.neighbours() if h in board))
         return any(board.terrain_at(h).name == condition.terrain for h in near)
+    if test == "own_mark_in_battle":  # R-ADD-149
+        return c.marked is not None and tx.seat(c.marked).in_battle
     if test == "standing_in_open":  # R-ADD-146: the own hex's terrain gives no cover
         return tx.state.board.terrain_at(c.at).cover == "none"
     if t is None:  # pragma: no cover - attack bonuses sit on attack cards (CardDef)
@@ -1528,6 +1539,30 @@ def _holds(tx: _Tx, seat: int, condition: Condition | None, target: int | None) 
     if test == "target_deck_at_most":  # R-ADD-74: the deck only, not the discard pile
         return len(t.deck) <= n
     return t.taint >= n  # target_taint_at_least
+
+
+def _mark_on(tx: _Tx, seat: int, target: int) -> tuple[CardDef, MarkEffect] | None:
+    """The mark effect of `seat`'s mark when `target` is that mark (R-ADD-148)."""
+    c = tx.seat(seat)
+    if c.marked != target or c.mark_source is None:
+        return None
+    card = tx.state.card(c.mark_source)
+    return next(((card, e) for e in card.effects if isinstance(e, MarkEffect)), None)
+
+
+def _mark_riders(
+    tx: _Tx, seat: int, card: CardDef, target: int, source: CardDef, mark: MarkEffect
+) -> None:
+    """R-ADD-149: "+N damage against Prey", and tracking cancels the Prey's obscured line
+    of the to-hit answer (R-COV-4) by an equal bonus; under option dice_pool_advantage its
+    disadvantage die stays, as cover's does (R-ADD-60)."""
+    if mark.damage:
+        tx.emit(ev.BuffGained(seat, mark.damage, 0, 0, 0, source.id))
+    if mark.tracks and not tx.state.ruleset.option("dice_pool_advantage"):
+        answer = attack_answer(tx.state, seat, card, target)
+        obscured = sum(m.value for m in answer.modifiers if m.key == "obscured")
+        if obscured:
+            tx.emit(ev.BuffGained(seat, 0, -obscured, 0, 0, source.id))
 
 
 def _passive_bonuses(tx: _Tx, seat: int) -> list[tuple[CardDef, AttackBonusEffect]]:
@@ -1694,6 +1729,13 @@ def _effect(
     if isinstance(effect, MarkEffect):  # R-ADD-148: an enemy within the card's range
         marked = _enemy_in_range(tx, seat, card, target)
         used["target"] = True
+        if effect.visible:  # R-ADD-149: "visible", the line of sight of R-LOS-1..4
+            t = tx.seat(marked)
+            others = [x.at for x in tx.state.seats if x.seat not in (seat, marked) and x.in_battle]
+            if not line_of_sight(tx.state.board, c.at, t.at, others).clear:
+                raise RuleViolation(
+                    "no_line_of_sight", f"{card.name} marks a visible enemy only", "R-ADD-149"
+                )
         tx.emit(ev.EnemyMarked(seat, marked, card.id))
         return
     if isinstance(effect, GiveHeatEffect):
