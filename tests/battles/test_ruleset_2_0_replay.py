@@ -73,4 +73,19 @@ def test_a_2_0_battle_imports_with_every_digest_and_folds_the_same_state(
     for seat in folded["seats"]:
         added = [seat.pop(name) for name in added_fields]
         assert added == [[], False, None, 0, [], 0, 0, None, [], 0, 0]
+    # Issue 17's records of the round, the turn and the mission, and marks (R-ADD-144,
+    # R-ADD-148): what the log's damage, discards and defeats say, no mark in a 2.0 battle.
+    records = ("damaged_round", "defeated_round", "discarded_this_turn", "kills", "marked",
+               "mark_source")  # fmt: skip
+    found = [[seat.pop(name) for name in records] for seat in folded["seats"]]
+    last_damaged, rnd = [0, 0], 0
+    for e in document["events"]:
+        if e["type"] == "RoundStarted":
+            rnd = e["payload"]["round"]
+        elif e["type"] == "DamageTaken" and (
+            e["payload"]["from_hand"] or e["payload"]["from_deck"]
+        ):
+            last_damaged[e["payload"]["seat"]] = rnd
+    assert last_damaged == [19, 8]  # both took damage; neither was defeated
+    assert found == [[r, 0, False, [], None, None] for r in last_damaged]
     assert folded == recorded["final_state"]
