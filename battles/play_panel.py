@@ -16,6 +16,7 @@ from battles import board_svg
 from battles.engine.arcs import rotation_cost
 from battles.engine.battle import BattleState, LegalAction, legal_actions
 from battles.engine.battle.decide import PROMPT_RULES, attack_answer
+from battles.engine.cards import SpendTaintEffect
 from battles.engine.hexes import DIRECTION_NAMES
 from battles.replay import COMPONENT_NAMES, Names, card_label
 
@@ -50,9 +51,15 @@ def _end(body: Mapping[str, Any]) -> str:
     return f"{q},{r}"
 
 
-def _spend_words(body: Mapping[str, Any]) -> str:
-    """The token spend a card offers, when the body takes it (R-ADD-61)."""
-    return " + spend its tokens (R-ADD-61)" if body.get("spend") else ""
+def _spend_words(body: Mapping[str, Any], state: BattleState) -> str:
+    """The token spend (R-ADD-61) or Taint spend (R-ADD-145) a card offers, when the body
+    takes it."""
+    if not body.get("spend"):
+        return ""
+    if any(isinstance(e, SpendTaintEffect) for e in state.card(body["card"]).effects):
+        whose = "the target's" if body.get("taint_from") == "target" else "the pilot's"
+        return f" + spend {whose} Taint (R-ADD-145)"
+    return " + spend its tokens (R-ADD-61)"
 
 
 def label(body: Mapping[str, Any], state: BattleState, names: Names) -> str:
@@ -78,7 +85,7 @@ def label(body: Mapping[str, Any], state: BattleState, names: Names) -> str:
         case "play_reactive":
             # R-ADD-107: the dodge the card makes once the attack has ended.
             dodge = f" (then moving to {_end(body)})" if body.get("path") else ""
-            return f"Play {_names(names, [body['card']])}{dodge}" + _spend_words(body)
+            return f"Play {_names(names, [body['card']])}{dodge}" + _spend_words(body, state)
         case "take_damage":
             hand = body.get("hand", [])
             deck = body.get("deck", 0)
@@ -112,7 +119,7 @@ def label(body: Mapping[str, Any], state: BattleState, names: Names) -> str:
             # R-ADD-104: the card's move before its attack.
             first = f" (moving to {_end(body)} first)" if body.get("path") else ""
             words = f"{card['name']} at {target}{first}{also}"
-            return words + _spend_words(body) + _pay_words(body)
+            return words + _spend_words(body, state) + _pay_words(body)
         case "play_card":
             card = card_label(names.cards, body["card"])
             extra = []
@@ -128,7 +135,7 @@ def label(body: Mapping[str, Any], state: BattleState, names: Names) -> str:
             more = f" ({', '.join(extra)})" if extra else ""
             return (
                 f"Play {card['name']} — {card['cost']} SP{more}"
-                + _spend_words(body)
+                + _spend_words(body, state)
                 + _pay_words(body)
             )
     return kind.replace("_", " ").capitalize()

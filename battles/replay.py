@@ -311,6 +311,11 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 t(f"{who} will have {less} next turn"),
                 *_reason_rule(p.get("source"), "R-ADD-65"),
             )
+        case "EnemyMarked":
+            return (
+                t(f"{who} marks {names.casket(p['target'])}"),
+                *_reason_rule(p.get("source"), "R-ADD-148"),
+            )
         case "DamageScheduled":
             return (
                 t(f"{who} will take {p['amount']} damage at the start of their next turn"),

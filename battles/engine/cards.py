@@ -394,6 +394,19 @@ CONDITIONS = (
     # hexes", "if you move through lava".
     "card_moved_at_least",
     "card_moved_through",
+    # issue 17, states (R-ADD-144): what the battle now records of the round and turn.
+    "target_damaged_this_round",
+    "destroyed_within_this_round",
+    "discarded_this_turn",
+    "target_killed_an_ally",
+    "near_terrain",
+    "target_without_cover",
+    # issue 17, states (R-ADD-146): the attack's side, slow/freeze, open terrain.
+    "attack_side_is",
+    "target_immobilised",
+    "standing_in_open",
+    # R-ADD-149: the casket's mark (R-ADD-148) is still in the battle.
+    "own_mark_in_battle",
 )
 _CONDITIONS_WITH_N = frozenset(CONDITIONS) - {
     "moved_this_turn",
@@ -401,9 +414,19 @@ _CONDITIONS_WITH_N = frozenset(CONDITIONS) - {
     "target_moved_last_turn",
     "from_rear",
     "card_moved_through",
+    "target_damaged_this_round",
+    "destroyed_within_this_round",
+    "discarded_this_turn",
+    "target_killed_an_ally",
+    "near_terrain",
+    "target_without_cover",
+    "target_immobilised",
+    "standing_in_open",
+    "own_mark_in_battle",
 }
-# The conditions that name a terrain (R-BRD-3).
-_TERRAIN_CONDITIONS = ("standing_in", "card_moved_through")
+# The conditions that count hexes (`within`) and those that name a terrain (R-BRD-3).
+_CONDITIONS_WITHIN = frozenset({"enemies_within_at_least", "destroyed_within_this_round"})
+_TERRAIN_CONDITIONS = ("standing_in", "card_moved_through", "near_terrain")
 
 
 @dataclass(frozen=True, slots=True)
@@ -426,11 +449,13 @@ class Condition:
 
     def __post_init__(self) -> None:
         _check_choice(self.test, "condition.test", CONDITIONS)
-        if self.test == "enemies_within_at_least":
+        if self.test in _CONDITIONS_WITHIN:
             _check_int(self.within, "condition.within", 1, MAX_HEXES, "R-RNG-3")
         elif self.within:
             raise InvalidInput("condition.within", f"{self.test!r} counts no hexes", "R-ADD-75")
-        if self.test in _CONDITIONS_WITH_N:
+        if self.test == "attack_side_is":  # a side of the side table (R-ARC-2)
+            _check_int(self.n, "condition.n", 1, 6, "R-ARC-2")
+        elif self.test in _CONDITIONS_WITH_N:
             _check_int(self.n, "condition.n", 1, MAX_TOKENS, "R-ADD-59")
         elif self.n:
             raise InvalidInput("condition.n", f"{self.test!r} takes no threshold", "R-ADD-59")
@@ -743,8 +768,17 @@ class AfterAttackEffect:
         kinds = (
             *_AFTER_KINDS,
             *("grant_move", "gain_sp", "buff_next_attack", "push", "when", "scatter"),
+            "give_heat",
         )
         _check_inner(self.then, "after_attack.then", kinds)
+        for i, e in enumerate(self.then):
+            if isinstance(e, GiveHeatEffect) and e.to != "target":
+                raise InvalidInput(
+                    f"after_attack.then[{i}].to",
+                    "after an attack, Heat goes to its target; a reactive card gives the "
+                    "attacker Heat at the top level",
+                    "R-ADD-143",
+                )
 
     def as_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "on": self.on, "then": [e.as_dict() for e in self.then]}
@@ -1306,7 +1340,10 @@ class ScatterEffect:
         return {"kind": self.kind}
 
 
-TRIGGERS = ("start_of_turn", "end_of_turn", "casket_destroyed", "component_damaged", "attack")
+TRIGGERS = (
+    *("start_of_turn", "end_of_turn", "casket_destroyed", "component_damaged", "attack"),
+    "start_of_round",  # issue 17, states (R-ADD-147)
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1333,7 +1370,9 @@ class TriggerEffect:
         if self.on == "attack":  # R-ADD-74: bonuses to each of the owner's attacks
             _check_inner(self.then, "trigger.then", ("attack_bonus",))
         else:
-            _check_inner(self.then, "trigger.then", (*_AFTER_KINDS, "buff_next_attack"))
+            _check_inner(
+                self.then, "trigger.then", (*_AFTER_KINDS, "buff_next_attack", "seed_area")
+            )
         _check_bool(self.enemy_only, "trigger.enemy_only")
         if self.on == "casket_destroyed":
             _check_int(self.within, "trigger.within", 1, MAX_HEXES, "R-RNG-3")
@@ -1850,6 +1889,140 @@ class AfterDefenceEffect:
         return out
 
 
+# --- issue 17, states: effects whose text reads or changes a state of the battle ---------------
+
+GIVE_HEAT_TO = ("target", "attacker")
+
+
+@dataclass(frozen=True, slots=True)
+class GiveHeatEffect:
+    """Another casket gains `amount` Heat (R-ADD-143): the attack's target, after a hit
+    ("Deal 2 damage, target gains 1 Heat": inside `after_attack`), or, on a reactive card,
+    the attacker once the attack it answers has ended ("attacker gains 1 Heat").
+
+    >>> GiveHeatEffect(2).as_dict()
+    {'kind': 'give_heat', 'amount': 2, 'to': 'target'}
+    >>> GiveHeatEffect(0)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: give_heat.amount: must be an integer from 1 to 20, got 0 (R-ADD-143)
+    """
+
+    kind: ClassVar[str] = "give_heat"
+    amount: int
+    to: Literal["target", "attacker"] = "target"
+
+    def __post_init__(self) -> None:
+        _check_int(self.amount, "give_heat.amount", 1, MAX_HEAT, "R-ADD-143")
+        _check_choice(self.to, "give_heat.to", GIVE_HEAT_TO)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "amount": self.amount, "to": self.to}
+
+
+@dataclass(frozen=True, slots=True)
+class SpendTaintEffect:
+    """ "Spend N Taint: <more>": with `spend: true` in the command the player removes `n`
+    Taint, or "all" there is, from the own pilot, or, where `whose` is "either" ("yours
+    or target's"), from the attack target's pilot when the command says `taint_from:
+    "target"`; it buys the effects in `then` and `damage_per_taint` more damage on the
+    card's attack per Taint spent (R-ADD-145).
+
+    >>> SpendTaintEffect(2, "either", (AttackBonusEffect(2),)).as_dict()
+    {'kind': 'spend_taint', 'n': 2, 'whose': 'either', 'then': [{'kind': 'attack_bonus', 'damage': 2, 'to_hit': 0}]}
+    >>> SpendTaintEffect(1)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: spend_taint: spending buys nothing: give then or damage_per_taint (R-ADD-145)
+    """
+
+    kind: ClassVar[str] = "spend_taint"
+    n: int | Literal["all"]
+    whose: Literal["self", "either"] = "self"
+    then: tuple[Effect, ...] = ()
+    damage_per_taint: int = 0
+
+    def __post_init__(self) -> None:
+        if self.n != "all":
+            _check_int(self.n, "spend_taint.n", 1, 10, "R-ADD-145")
+        _check_choice(self.whose, "spend_taint.whose", ("self", "either"))
+        _check_int(self.damage_per_taint, "spend_taint.damage_per_taint", 0, 10, "R-DMG-1")
+        if not isinstance(self.then, tuple):
+            raise InvalidInput("spend_taint.then", "must be a tuple of effects")
+        if not self.then and not self.damage_per_taint:
+            raise InvalidInput(
+                "spend_taint", "spending buys nothing: give then or damage_per_taint", "R-ADD-145"
+            )
+        if self.then:
+            _check_inner(self.then, "spend_taint.then", ("attack_bonus", "reduce_incoming"))
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "n": self.n, "whose": self.whose}
+        if self.then:
+            out["then"] = [e.as_dict() for e in self.then]
+        if self.damage_per_taint:
+            out["damage_per_taint"] = self.damage_per_taint
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class SeedAreaEffect:
+    """Add `n` Thornvine seeds to every board hex within `within` hexes of the own casket
+    (0: its own hex only), at most 4 a hex (R-ADD-66, R-ADD-147).
+
+    >>> SeedAreaEffect(1, 2).as_dict()
+    {'kind': 'seed_area', 'n': 1, 'within': 2}
+    """
+
+    kind: ClassVar[str] = "seed_area"
+    n: int
+    within: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.n, "seed_area.n", 1, MAX_SEEDS, "R-ADD-66")
+        _check_int(self.within, "seed_area.within", 0, 6, "R-ADD-147")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "n": self.n, "within": self.within}
+
+
+@dataclass(frozen=True, slots=True)
+class MarkEffect:
+    """ "Mark target enemy. When the marked enemy is destroyed, …": the command's `target`,
+    an enemy within the card's range, becomes the owner's one mark; when that casket is
+    destroyed while marked, the owner runs `then` (R-ADD-148). A new mark replaces the old.
+
+    >>> MarkEffect((GainTokensEffect("soul_shard", 2),)).as_dict()
+    {'kind': 'mark', 'then': [{'kind': 'gain_tokens', 'pool': 'soul_shard', 'n': 2}]}
+    """
+
+    kind: ClassVar[str] = "mark"
+    then: tuple[Effect, ...]
+    # "Your attacks against Prey deal +N damage": each attack of the marker on the mark.
+    damage: int = 0
+    # "Mark 1 visible enemy": the mark needs line of sight (R-LOS-1..4).
+    visible: bool = False
+    # "You can track Prey through concealment": the mark's obscured status (R-COV-4) does
+    # not count for the marker's attacks.
+    tracks: bool = False
+
+    def __post_init__(self) -> None:
+        _check_inner(self.then, "mark.then", ("gain_tokens", "recover", "draw", "heat", "taint"))
+        _check_int(self.damage, "mark.damage", 0, 10, "R-ADD-148")
+        _check_bool(self.visible, "mark.visible")
+        _check_bool(self.tracks, "mark.tracks")
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "then": [e.as_dict() for e in self.then]}
+        if self.damage:
+            out["damage"] = self.damage
+        if self.visible:
+            out["visible"] = True
+        if self.tracks:
+            out["tracks"] = True
+        return out
+
+
 # What a conditional or after-the-attack effect may do: the casket's own resources, and
 # Taint; never an attack, a move or a choice the command makes.
 _AFTER_KINDS = (
@@ -1928,6 +2101,10 @@ Effect = (
     | PushEffect  # issue 17, move
     | TeleportEffect  # issue 17, move
     | ScatterEffect  # issue 17, move
+    | GiveHeatEffect  # issue 17, states
+    | SpendTaintEffect  # issue 17, states
+    | SeedAreaEffect  # issue 17, states
+    | MarkEffect  # issue 17, states
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -1991,6 +2168,10 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             PushEffect,  # issue 17, move
             TeleportEffect,  # issue 17, move
             ScatterEffect,  # issue 17, move
+            GiveHeatEffect,  # issue 17, states
+            SpendTaintEffect,  # issue 17, states
+            SeedAreaEffect,  # issue 17, states
+            MarkEffect,  # issue 17, states
         )
     }
 )
@@ -2116,11 +2297,19 @@ class CardDef:
                     "discard_chosen asks the player once the card resolves: make it the last",
                     "R-ADD-62",
                 )
-            inner = effect.then if isinstance(effect, SpendTokensEffect | WhenEffect) else (effect,)
+            spends = SpendTokensEffect | WhenEffect | SpendTaintEffect
+            inner = effect.then if isinstance(effect, spends) else (effect,)
             reactive_only = (
                 *(ReduceIncomingEffect, WindowEffect, CounterEffect),
                 AfterDefenceEffect,  # issue 17, buffs
+                GiveHeatEffect,  # issue 17, states
             )
+            if isinstance(effect, GiveHeatEffect) and effect.to != "attacker":
+                raise InvalidInput(
+                    f"card.effects[{i}].to",
+                    "Heat for the attack's target waits for the hit: put it in after_attack",
+                    "R-ADD-143",
+                )
             if self.kind != "reactive" and any(isinstance(e, reactive_only) for e in inner):
                 raise InvalidInput(
                     f"card.effects[{i}]",
@@ -2141,6 +2330,11 @@ class CardDef:
                     for e in inner
                 )
                 or (isinstance(effect, SpendTokensEffect) and effect.damage_per_token)
+                # R-ADD-145: the target's Taint and damage per Taint need an attack
+                or (
+                    isinstance(effect, SpendTaintEffect)
+                    and (effect.damage_per_taint > 0 or effect.whose == "either")
+                )
                 or (isinstance(effect, TaintEffect) and effect.target == "target")
             )
             if attack_only and not any(isinstance(e, AttackEffect) for e in self.effects):

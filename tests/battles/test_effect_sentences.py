@@ -117,6 +117,10 @@ PAYLOADS: dict[str, tuple[dict[str, Any], str]] = {
         {"seat": 0, "at": [2, 1], "hexes": 3, "source": "sylvan-step"},
         "Penitent Scout teleports 3 hex(es) to 2,1 (sylvan-step, R-ADD-102)",
     ),
+    "EnemyMarked": (
+        {"seat": 0, "target": 1, "source": "death-mark"},
+        "Penitent Scout marks Bastion Heavy (death-mark, R-ADD-148)",
+    ),
     "EffectRolled": (
         {"seat": 0, "faces": [5], "total": 3, "source": "breathe-the-core"},
         "Penitent Scout rolls for breathe-the-core: [5] = 3 (R-ADD-67)",
@@ -209,3 +213,25 @@ def test_an_attack_naming_further_targets_names_them() -> None:
     assert label({**body, "also": [1]}, s, names) == label(body, s, names).replace(
         f"at {names.casket(1)}", f"at {names.casket(1)}, then {names.casket(1)}"
     )
+
+
+def test_a_taint_spend_names_whose_taint_on_the_play_panel() -> None:
+    """R-ADD-145: a card spending Taint says so, and whose, not "tokens"."""
+    from dataclasses import replace
+
+    from battles.engine.battle.decide import create
+    from battles.engine.battle.evolve import replay
+    from battles.engine.cards import AttackEffect, CardDef, SpendTaintEffect, parse_range
+    from battles.engine.demo import demo_setup
+    from battles.play_panel import label
+
+    s = replay(create("b", demo_setup(seed=1)))
+    melee = parse_range("Melee")
+    rend = CardDef(id="rend", name="Rend", kind="other", sp_cost=1, range=melee, damage=5,
+                   effects=(AttackEffect(melee, 5), SpendTaintEffect(1, "either", damage_per_taint=1)),
+                   automated=True)  # fmt: skip
+    s = replace(s, cards={**s.cards, "rend": rend})
+    names = Names.of(s)
+    body = {"type": "attack", "seat": 0, "card": "rend#1", "target": 1, "spend": True}
+    assert "the pilot's Taint (R-ADD-145)" in label(body, s, names)
+    assert "the target's Taint" in label({**body, "taint_from": "target"}, s, names)

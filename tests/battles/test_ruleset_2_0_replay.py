@@ -69,9 +69,23 @@ def test_a_2_0_battle_imports_with_every_digest_and_folds_the_same_state(
     implied = ("damaged_round", "defeated_round", "discarded_this_turn", "kills")
     recorded_names = set(recorded["final_state"]["seats"][0])
     fields = {f.name: f for f in dataclasses.fields(CasketState)}
+    found = []
     for seat in folded["seats"]:
         added = {n: seat.pop(n) for n in list(seat) if n not in recorded_names}
         assert {n: v for n, v in added.items() if n not in implied} == {
             n: _json_default(fields[n]) for n in added if n not in implied
         }
+        found.append([added[n] for n in implied])
+    # Issue 17's records of the round, the turn and the mission (R-ADD-144): what the log's
+    # damage, discards and defeats say.
+    last_damaged, rnd = [0, 0], 0
+    for e in document["events"]:
+        if e["type"] == "RoundStarted":
+            rnd = e["payload"]["round"]
+        elif e["type"] == "DamageTaken" and (
+            e["payload"]["from_hand"] or e["payload"]["from_deck"]
+        ):
+            last_damaged[e["payload"]["seat"]] = rnd
+    assert last_damaged == [19, 8]  # both took damage; neither was defeated
+    assert found == [[r, 0, False, []] for r in last_damaged]
     assert folded == recorded["final_state"]

@@ -49,12 +49,14 @@ from battles.engine.cards import (
     FollowUpEffect,
     GainSpEffect,
     GainTokensEffect,
+    GiveHeatEffect,
     GrantMoveEffect,
     HeatEffect,
     HinderEffect,
     IgnoreCoverEffect,
     LimitEffect,
     LowerDefenceEffect,
+    MarkEffect,
     MoveCostEffect,
     MoveEffect,
     NoAttacksEffect,
@@ -70,7 +72,9 @@ from battles.engine.cards import (
     RootEffect,
     RotateEffect,
     ScatterEffect,
+    SeedAreaEffect,
     ShuffleInEffect,
+    SpendTaintEffect,
     SpendTokensEffect,
     SpPenaltyEffect,
     StatusEffect,
@@ -175,6 +179,10 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     TeleportEffect(4, near_terrain=True),
     ScatterEffect(),
     MoveEffect(3, line=True, ignore_terrain=True, through_enemies=True, toward=True),
+    GiveHeatEffect(2),  # issue 17, states
+    SpendTaintEffect(1, damage_per_taint=1),  # issue 17, states
+    SeedAreaEffect(1, 2),  # issue 17, states
+    MarkEffect((DrawEffect(1),)),  # issue 17, states
 )
 
 
@@ -277,6 +285,10 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "push",  # issue 17, move
         "teleport",  # issue 17, move
         "scatter",  # issue 17, move
+        "give_heat",  # issue 17, states
+        "spend_taint",  # issue 17, states
+        "seed_area",  # issue 17, states
+        "mark",  # issue 17, states
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

@@ -100,6 +100,8 @@ class Attack(Command):
     also: tuple[int, ...] = ()
     # issue 17, move: the move an attack card makes before its attack (R-ADD-104).
     path: tuple[Hex, ...] = ()
+    # R-ADD-145: whose Taint a "yours or target's" spend takes; None: the own pilot's.
+    taint_from: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,7 +241,7 @@ _FIELDS: Mapping[str, tuple[str, ...]] = {
     "rotate": ("facing", "pay"),
     "vent": ("pay",),
     "play_card": ("card", "target", "path", "facing", "discard", "pay", "spend"),
-    "attack": ("card", "target", "component", "pay", "spend", "also", "path"),
+    "attack": ("card", "target", "component", "pay", "spend", "also", "path", "taint_from"),
     "pass": (),
     "play_reactive": ("card", "spend", "path"),
     "no_reactive": (),
@@ -255,7 +257,18 @@ _FIELDS: Mapping[str, tuple[str, ...]] = {
     "revert": ("command_id", "reason"),
 }
 _OPTIONAL = frozenset(
-    {"pay", "target", "path", "facing", "discard", "component", "spend", "free", "also"}
+    {
+        "pay",
+        "target",
+        "path",
+        "facing",
+        "discard",
+        "component",
+        "spend",
+        "free",
+        "also",
+        "taint_from",
+    }
 )
 
 
@@ -404,6 +417,10 @@ def parse_command(body: object) -> Command:
         args["component"] = component
         if body.get("also") is not None:
             args["also"] = _seats(body["also"], "also")
+        taint_from = body.get("taint_from")
+        if taint_from is not None and taint_from not in ("self", "target"):
+            raise InvalidInput("taint_from", "must be 'self', 'target' or null", "R-ADD-145")
+        args["taint_from"] = taint_from
     elif name == "take_damage":
         args["hand"] = _strs(body["hand"], "hand")
         args["deck"] = _int(body, "deck", 0, 200, "R-DMG-6")

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
-from ..arcs import attack_side, candidate_sides, rotation_cost, rotation_steps
+from ..arcs import attack_side, candidate_sides, choose_side_row, rotation_cost, rotation_steps
 from ..cards import (
     MAX_SEEDS,
     SP_ALL,
@@ -47,12 +47,14 @@ from ..cards import (
     FollowUpEffect,
     GainSpEffect,
     GainTokensEffect,
+    GiveHeatEffect,
     GrantMoveEffect,
     HeatEffect,
     HinderEffect,
     IgnoreCoverEffect,
     LimitEffect,
     LowerDefenceEffect,
+    MarkEffect,
     MoveCostEffect,
     MoveEffect,
     NoAttacksEffect,
@@ -68,7 +70,9 @@ from ..cards import (
     RootEffect,
     RotateEffect,
     ScatterEffect,
+    SeedAreaEffect,
     ShuffleInEffect,
+    SpendTaintEffect,
     SpendTokensEffect,
     SpPenaltyEffect,
     StatusEffect,
@@ -90,6 +94,7 @@ from ..dice import (
 )
 from ..errors import RuleViolation
 from ..hexes import Hex
+from ..los import line_of_sight
 from ..movement import forced_path, teleport_problem, validate_free_path, validate_path
 from ..ruleset import ENGINE_VERSION
 from ..tohit import (
@@ -475,6 +480,8 @@ def _advance(tx: _Tx) -> None:
 
 def _start_round(tx: _Tx, n: int) -> None:
     tx.emit(ev.RoundStarted(n))
+    for c in tx.state.seats:  # R-ADD-147: passives "at start of round", before initiative
+        _triggers(tx, c.seat, "start_of_round")
     seats = tx.state.seats
     contenders = [c.seat for c in seats if c.in_battle]
     throws: list[tuple[tuple[int, int], ...]] = []
@@ -966,7 +973,10 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
         )
     _check_limit(tx.seat(seat), card)
     _check_spend(tx, seat, card, command.spend)
-    bought = [e for e in card.effects if isinstance(e, SpendTokensEffect)] if command.spend else []
+    _check_taint_spend(tx, seat, card, command.spend, None, None)
+    bought: list[SpendTokensEffect | SpendTaintEffect] = []
+    if command.spend:
+        bought = [e for e in card.effects if isinstance(e, SpendTokensEffect | SpendTaintEffect)]
     # R-ADD-59: a reactive card's conditions read the defender's state as it is played.
     held = [
         e for e in card.effects if isinstance(e, WhenEffect) and _holds(tx, seat, e.condition, None)
@@ -977,7 +987,10 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
     dodge = _dodge(tx, seat, card, command.path)
     tx.emit(ev.ReactivePlayed(seat, instance, reduction, dodge))
     for spent in bought:
-        _spend_tokens(tx, seat, card, spent)
+        if isinstance(spent, SpendTaintEffect):
+            _spend_taint(tx, seat, card, spent)  # R-ADD-145: the defender's own pilot's
+        else:
+            _spend_tokens(tx, seat, card, spent)
     for effect in effects:
         if isinstance(effect, HeatEffect):
             _change_heat(tx, seat, effect.amount, card.name, "R-REA-1")
@@ -1038,7 +1051,8 @@ def _reactive_minimum(tx: _Tx, instance: str | None) -> int:
     if instance is None:
         return 0
     effects = tx.state.card(instance).effects
-    inner = [x for e in effects if isinstance(e, SpendTokensEffect | WhenEffect) for x in e.then]
+    spends = SpendTokensEffect | WhenEffect | SpendTaintEffect
+    inner = [x for e in effects if isinstance(e, spends) for x in e.then]
     return max(
         (e.minimum for e in (*effects, *inner) if isinstance(e, ReduceIncomingEffect)), default=0
     )
@@ -1139,6 +1153,13 @@ def _end_attack(tx: _Tx, outcome: str) -> None:
         if counter and tx.seat(a.attacker).in_battle:
             reactive = tx.state.card(a.reactive).name
             _inflict(tx, a.attacker, counter, None, f"{reactive}: counter-damage (R-ADD-58)")
+        # R-ADD-143: "attacker gains N Heat", voided with the rest of the card by PIERCE.
+        answer = tx.state.card(a.reactive)
+        heat = sum(
+            e.amount for e in answer.effects if isinstance(e, GiveHeatEffect) and e.to == "attacker"
+        )
+        if heat and tx.seat(a.attacker).in_battle:
+            _change_heat(tx, a.attacker, heat, answer.name, "R-ADD-143")
 
 
 def _attack_lines(c: CasketState) -> tuple[list[Modifier], list[Modifier]]:
@@ -1547,6 +1568,7 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
         raise refusal
     _check_limit(tx.seat(seat), card)
     _check_spend(tx, seat, card, command.spend)
+    _check_taint_spend(tx, seat, card, command.spend, command.taint_from, command.target)
     cost = attack_cost(tx.state, seat, card)  # R-ADD-99
     _pay(tx, c, cost, command.pay, exclude=[instance])
     tx.emit(ev.CardPlayed(seat, instance, cost, card.manual, card.text if card.manual else ""))
@@ -1561,17 +1583,23 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
     rules = _attack_rules(tx, seat, card, command.target, command.spend)
     passive = _passive_bonuses(tx, seat)
     enhanced = any(_enhances(x.attacks, card) for x in tx.seat(seat).enhancements)
+    mark = _mark_on(tx, seat, command.target)
     if (
         passive
         or enhanced
+        or mark is not None
         or any(
-            isinstance(e, AttackBonusEffect | SpendTokensEffect | IgnoreCoverEffect)
+            isinstance(
+                e, AttackBonusEffect | SpendTokensEffect | IgnoreCoverEffect | SpendTaintEffect
+            )
             for e in card.effects
         )
     ):
+        if mark is not None:  # R-ADD-149: the marker's attacks on its mark
+            _mark_riders(tx, seat, card, command.target, *mark)
         # R-ADD-59: the card's own bonuses are part of this attack's to-hit answer, and
         # R-ADD-74: so are those of the attacker's passives in play.
-        _attack_riders(tx, seat, card, command.target, command.spend)
+        _attack_riders(tx, seat, card, command.target, command.spend, command.taint_from)
         for source, bonus in passive:
             if _holds(tx, seat, bonus.condition, command.target):
                 tx.emit(ev.BuffGained(seat, bonus.damage, bonus.to_hit, 0, 0, source.id))
@@ -1942,10 +1970,18 @@ def _triggers(tx: _Tx, seat: int, on: str, times: int = 1, about: int | None = N
 
 
 def _destroyed(tx: _Tx, seat: int) -> None:
-    """R-ADD-68: every other casket's passives that watch for a destruction nearby."""
+    """R-ADD-68: every other casket's passives that watch for a destruction nearby; and
+    R-ADD-148: the effects of every mark on the destroyed casket."""
     for other in tx.state.seats:
         if other.seat != seat:
             _triggers(tx, other.seat, "casket_destroyed", about=seat)
+    for other in tx.state.seats:
+        if other.marked == seat and other.mark_source is not None and other.in_battle:
+            card = tx.state.card(other.mark_source)
+            for effect in card.effects:
+                if isinstance(effect, MarkEffect):
+                    for inner in effect.then:
+                        _effect(tx, other.seat, card, inner, None, (), None, (), {}, True)
 
 
 def _check_limit(c: CasketState, card: CardDef) -> None:
@@ -1965,7 +2001,8 @@ def _check_spend(tx: _Tx, seat: int, card: CardDef, spend: bool) -> None:
     """R-ADD-61: `spend` only for a card that spends tokens, and only with the tokens;
     a card that does nothing without its spend needs it."""
     costs = [e for e in card.effects if isinstance(e, SpendTokensEffect)]
-    if spend and not costs:
+    taint = any(isinstance(e, SpendTaintEffect) for e in card.effects)
+    if spend and not costs and not taint:
         raise RuleViolation(
             "unused_argument", f"{card.name} has no effect that uses 'spend'", "R-ADD-61"
         )
@@ -1986,6 +2023,43 @@ def _check_spend(tx: _Tx, seat: int, card: CardDef, spend: bool) -> None:
                     f"{card.name} spends {e.n} {e.pool} token(s); seat {seat} holds {have}",
                     "R-ADD-61",
                 )
+
+
+def _check_taint_spend(
+    tx: _Tx, seat: int, card: CardDef, spend: bool, taint_from: str | None, target: int | None
+) -> None:
+    """R-ADD-145: `taint_from` only for a spend of "yours or target's" Taint, made; the
+    pilot who pays holds the Taint ("all" needs at least 1)."""
+    costs = [e for e in card.effects if isinstance(e, SpendTaintEffect)]
+    either = any(e.whose == "either" for e in costs)
+    if taint_from is not None and not (spend and either):
+        raise RuleViolation(
+            "unused_argument",
+            f"{card.name} spends no one's Taint but its pilot's: 'taint_from' needs "
+            "'spend': true on a card that spends yours or the target's",
+            "R-ADD-145",
+        )
+    if not spend:
+        return
+    payer = target if taint_from == "target" and target is not None else seat
+    for e in costs:
+        have = tx.seat(payer).taint
+        need = 1 if e.n == "all" else e.n
+        if have < need:
+            raise RuleViolation(
+                "not_enough_taint",
+                f"{card.name} spends {e.n} Taint; seat {payer}'s pilot has {have}",
+                "R-ADD-145",
+            )
+
+
+def _spend_taint(tx: _Tx, payer: int, card: CardDef, effect: SpendTaintEffect) -> int:
+    """Remove the spent Taint from the paying pilot (checked by `_check_taint_spend`); the
+    Taint spent (R-ADD-145)."""
+    have = tx.seat(payer).taint
+    n = have if effect.n == "all" else effect.n
+    _change_taint(tx, payer, -n, card.id)
+    return n
 
 
 def _spend_tokens(tx: _Tx, seat: int, card: CardDef, effect: SpendTokensEffect) -> int:
@@ -2036,8 +2110,37 @@ def _holds(tx: _Tx, seat: int, condition: Condition | None, target: int | None) 
     if test == "own_adjacent_allies_at_least":  # R-ADD-74: own side, in the battle
         allies = [x for x in tx.state.seats if x.side == c.side and x.seat != seat]
         return sum(1 for x in allies if x.in_battle and x.at.distance(c.at) == 1) >= n
+    if test == "destroyed_within_this_round":  # R-ADD-144: any side's, where it fell
+        return any(
+            x.defeated_round == tx.state.round and x.at.distance(c.at) <= condition.within
+            for x in tx.state.seats
+            if x.defeated and x.seat != seat
+        )
+    if test == "discarded_this_turn":  # R-ADD-144
+        return c.discarded_this_turn
+    if test == "near_terrain":  # R-ADD-144: the own hex or one next to it
+        board = tx.state.board
+        near = (c.at, *(h for h in c.at.neighbours() if h in board))
+        return any(board.terrain_at(h).name == condition.terrain for h in near)
+    if test == "own_mark_in_battle":  # R-ADD-149
+        return c.marked is not None and tx.seat(c.marked).in_battle
+    if test == "standing_in_open":  # R-ADD-146: the own hex's terrain gives no cover
+        return tx.state.board.terrain_at(c.at).cover == "none"
     if t is None:  # pragma: no cover - attack bonuses sit on attack cards (CardDef)
         return False
+    if test == "attack_side_is":  # R-ADD-146: the side R-ARC-1 picks, as the to-hit does
+        melee_facing = str(tx.state.ruleset.option("melee_facing"))
+        sides = candidate_sides(t.at, t.facing, c.at)
+        return choose_side_row(sides, t.shield, c.at.distance(t.at), melee_facing).side == n
+    if test == "target_immobilised":  # R-ADD-146: "slow/freeze effects"
+        return "immobilised" in t.statuses
+    if test == "target_damaged_this_round":  # R-ADD-144
+        return t.damaged_round == tx.state.round
+    if test == "target_killed_an_ally":  # R-ADD-144: by its attacks, of the own side
+        return any(tx.seat(k).side == c.side for k in t.kills)
+    if test == "target_without_cover":  # R-ADD-144: no cover on the attack's line (R-COV-1)
+        others = [x.at for x in tx.state.seats if x.seat not in (seat, t.seat) and x.in_battle]
+        return line_of_sight(tx.state.board, c.at, t.at, others).cover == "none"
     if test == "target_hp_at_most":
         return t.hp <= n
     if test == "target_moved_last_turn":
@@ -2054,6 +2157,30 @@ def _holds(tx: _Tx, seat: int, condition: Condition | None, target: int | None) 
     return t.taint >= n  # target_taint_at_least
 
 
+def _mark_on(tx: _Tx, seat: int, target: int) -> tuple[CardDef, MarkEffect] | None:
+    """The mark effect of `seat`'s mark when `target` is that mark (R-ADD-148)."""
+    c = tx.seat(seat)
+    if c.marked != target or c.mark_source is None:
+        return None
+    card = tx.state.card(c.mark_source)
+    return next(((card, e) for e in card.effects if isinstance(e, MarkEffect)), None)
+
+
+def _mark_riders(
+    tx: _Tx, seat: int, card: CardDef, target: int, source: CardDef, mark: MarkEffect
+) -> None:
+    """R-ADD-149: "+N damage against Prey", and tracking cancels the Prey's obscured line
+    of the to-hit answer (R-COV-4) by an equal bonus; under option dice_pool_advantage its
+    disadvantage die stays, as cover's does (R-ADD-60)."""
+    if mark.damage:
+        tx.emit(ev.BuffGained(seat, mark.damage, 0, 0, 0, source.id))
+    if mark.tracks and not tx.state.ruleset.option("dice_pool_advantage"):
+        answer = attack_answer(tx.state, seat, card, target)
+        obscured = sum(m.value for m in answer.modifiers if m.key == "obscured")
+        if obscured:
+            tx.emit(ev.BuffGained(seat, 0, -obscured, 0, 0, source.id))
+
+
 def _passive_bonuses(tx: _Tx, seat: int) -> list[tuple[CardDef, AttackBonusEffect]]:
     """R-ADD-74: the attack bonuses of the passives `seat` has in play, in play order."""
     out: list[tuple[CardDef, AttackBonusEffect]] = []
@@ -2065,7 +2192,9 @@ def _passive_bonuses(tx: _Tx, seat: int) -> list[tuple[CardDef, AttackBonusEffec
     return out
 
 
-def _attack_riders(tx: _Tx, seat: int, card: CardDef, target: int, spend: bool) -> None:
+def _attack_riders(
+    tx: _Tx, seat: int, card: CardDef, target: int, spend: bool, taint_from: str | None = None
+) -> None:
     """The attack card's own bonuses, before its to-hit answer (R-ADD-59, R-ADD-61): each
     one that holds is a BuffGained the attack declared next spends."""
 
@@ -2085,6 +2214,14 @@ def _attack_riders(tx: _Tx, seat: int, card: CardDef, target: int, spend: bool) 
             bonus(effect)
         elif isinstance(effect, IgnoreCoverEffect):
             ignore_cover()
+        elif isinstance(effect, SpendTaintEffect) and spend:
+            payer = target if taint_from == "target" else seat
+            n = _spend_taint(tx, payer, card, effect)
+            if effect.damage_per_taint:
+                tx.emit(ev.BuffGained(seat, n * effect.damage_per_taint, 0, 0, 0, card.id))
+            for inner in effect.then:
+                if isinstance(inner, AttackBonusEffect):
+                    bonus(inner)
         elif isinstance(effect, SpendTokensEffect) and spend:
             n = _spend_tokens(tx, seat, card, effect)
             if any(isinstance(x, AfterAttackEffect) for x in effect.then):
@@ -2235,6 +2372,8 @@ def _effect(
             )
         )
         return
+    if isinstance(effect, SpendTaintEffect):
+        return  # spent with the attack's riders or the reactive card's play (R-ADD-145)
     if isinstance(effect, WhenEffect):
         about = attack_target if attack_target is not None else target
         if _holds(tx, seat, effect.condition, about):
@@ -2264,6 +2403,16 @@ def _effect(
             if total > have:
                 tx.emit(ev.SeedsPlanted((at.q, at.r), total - have, total, card.id))
         return
+    if isinstance(effect, SeedAreaEffect):
+        # R-ADD-147: every board hex within reach of the own casket, at most 4 a hex.
+        counts = {(q, r): n for q, r, n in tx.state.seeds}
+        area = sorted(h for h in tx.state.board.cells if h.distance(c.at) <= effect.within)
+        for h in area:
+            before = counts.get((h.q, h.r), 0)
+            total = min(MAX_SEEDS, before + effect.n)
+            if total > before:
+                tx.emit(ev.SeedsPlanted((h.q, h.r), total - before, total, card.id))
+        return
     if isinstance(effect, DetonateSeedsEffect):
         seeded = tx.state.seeds
         if seeded:
@@ -2283,6 +2432,25 @@ def _effect(
     if isinstance(effect, LowerDefenceEffect):
         if attack_target is not None:
             tx.emit(ev.DefenceLowered(attack_target, effect.amount, card.id))
+        return
+    if isinstance(effect, MarkEffect):  # R-ADD-148: an enemy within the card's range
+        marked = _enemy_in_range(tx, seat, card, target)
+        used["target"] = True
+        if effect.visible:  # R-ADD-149: "visible", the line of sight of R-LOS-1..4
+            t = tx.seat(marked)
+            others = [x.at for x in tx.state.seats if x.seat not in (seat, marked) and x.in_battle]
+            if not line_of_sight(tx.state.board, c.at, t.at, others).clear:
+                raise RuleViolation(
+                    "no_line_of_sight", f"{card.name} marks a visible enemy only", "R-ADD-149"
+                )
+        tx.emit(ev.EnemyMarked(seat, marked, card.id))
+        return
+    if isinstance(effect, GiveHeatEffect):
+        # R-ADD-143: after a hit, the target's Heat; a reactive card's "attacker gains
+        # N Heat" waits for the attack's end (`_end_attack`).
+        to = attack_target if effect.to == "target" else None
+        if to is not None and tx.seat(to).in_battle:
+            _change_heat(tx, to, effect.amount, card.name, "R-ADD-143")
         return
     if isinstance(effect, DamageNextTurnEffect):
         if attack_target is not None:

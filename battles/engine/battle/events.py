@@ -857,6 +857,16 @@ class CasketTeleported(Event):
     source: str
 
 
+@dataclass(frozen=True, slots=True)
+class EnemyMarked(Event):
+    """`seat`'s card marked `target`: its destruction runs the card's effects for `seat`
+    (R-ADD-148). Issue 17, states."""
+
+    seat: int
+    target: int
+    source: str
+
+
 EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.__name__: cls
     for cls in (
@@ -947,5 +957,6 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         DefenceBuffsIgnored,
         CasketPushed,  # issue 17, move
         CasketTeleported,  # issue 17, move
+        EnemyMarked,  # issue 17, states
     )
 }

@@ -124,6 +124,7 @@ def _turn_started(s: BattleState, e: ev.TurnStarted) -> BattleState:
             for w in c.wards
             if w.until != "next_turn"
         ),
+        discarded_this_turn=False,  # R-ADD-144
     )
 
 
@@ -264,12 +265,18 @@ def _discarded(
     # Discards, damage and overspend all move cards from hand and deck top to a pile: the
     # discard pile, or under ruleset 2.1 for damage the damage pile (R-DMG-8).
     c = s.seats[e.seat]
+    cards = e.from_hand + e.from_deck
+    # R-ADD-144: damage is not a discard; a discard or an overspend in the own turn is.
+    if cards and not isinstance(e, ev.DamageTaken) and s.active == e.seat:
+        s = _seat(s, e.seat, discarded_this_turn=True)
+    elif cards and isinstance(e, ev.DamageTaken):
+        s = _seat(s, e.seat, damaged_round=s.round)
     return _seat(
         s,
         e.seat,
         hand=_without(c.hand, e.from_hand),
         deck=_without(c.deck, e.from_deck),
-        **{pile: getattr(c, pile) + e.from_hand + e.from_deck},
+        **{pile: getattr(c, pile) + cards},
     )
 
 
@@ -538,7 +545,11 @@ def _withdrew(s: BattleState, e: ev.CasketWithdrew) -> BattleState:
 def _defeated(s: BattleState, e: ev.CasketDefeated) -> BattleState:
     # A defeated casket's open prompts answer nothing any more.
     s = replace(s, prompts=tuple(p for p in s.prompts if p.seat != e.seat))
-    return _seat(s, e.seat, defeated=True)
+    # R-ADD-144: a casket defeated while an attack on it is resolved is that attacker's kill.
+    a = s.attack
+    if a is not None and a.target == e.seat:
+        s = _seat(s, a.attacker, kills=(*s.seats[a.attacker].kills, e.seat))
+    return _seat(s, e.seat, defeated=True, defeated_round=s.round)
 
 
 def _heat_adjusted(s: BattleState, e: ev.HeatAdjusted) -> BattleState:
@@ -713,6 +724,10 @@ def _teleported(s: BattleState, e: ev.CasketTeleported) -> BattleState:
     return _seat(s, e.seat, at=Hex(*e.at), moved=c.moved + e.hexes, acted=True)
 
 
+def _marked(s: BattleState, e: ev.EnemyMarked) -> BattleState:
+    return _seat(s, e.seat, marked=e.target, mark_source=e.source)  # R-ADD-148
+
+
 _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.BattleCreated: _created,
     ev.DeckShuffled: _deck_shuffled,
@@ -801,6 +816,7 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.DefenceBuffsIgnored: _defence_buffs_ignored,
     ev.CasketPushed: _pushed,  # issue 17, move
     ev.CasketTeleported: _teleported,  # issue 17, move
+    ev.EnemyMarked: _marked,
 }
 assert set(_HANDLERS) == set(ev.EVENT_TYPES.values()), "every event type needs a handler"
 

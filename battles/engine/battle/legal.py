@@ -29,10 +29,12 @@ from ..cards import (
     DrawPenaltyEffect,
     FollowUpEffect,
     HinderEffect,
+    MarkEffect,
     MoveEffect,
     PushEffect,
     RootEffect,
     RotateEffect,
+    SpendTaintEffect,
     SpendTokensEffect,
     StatusEffect,
     TeleportEffect,
@@ -247,6 +249,16 @@ def _spend_variants(
         yield body
     if costs and all(c.tokens_of(e.pool) >= (1 if e.n == "all" else e.n) for e in costs):
         yield {**body, "spend": True}
+    # R-ADD-145: a Taint spend, from the own pilot or, "yours or target's", the target's.
+    taint = [e for e in state.card(instance).effects if isinstance(e, SpendTaintEffect)]
+    if taint and not costs:
+        need = max(1 if e.n == "all" else e.n for e in taint)
+        if c.taint >= need:
+            yield {**body, "spend": True}
+        target = body.get("target")
+        either = any(e.whose == "either" for e in taint)
+        if either and isinstance(target, int) and state.seats[target].taint >= need:
+            yield {**body, "spend": True, "taint_from": "target"}
 
 
 def _card_bodies(state: BattleState, c: CasketState, instance: str) -> Iterator[dict[str, Any]]:
@@ -278,7 +290,7 @@ def _card_bodies(state: BattleState, c: CasketState, instance: str) -> Iterator[
                 grown += [{**v, "target": x.seat} for x in state.seats if x.seat != c.seat]
             elif isinstance(effect, AreaAttackEffect) and effect.around == "wreck":
                 grown += [{**v, "target": x.seat} for x in state.seats if x.defeated]
-            elif isinstance(effect, HinderEffect | RootEffect | DrawPenaltyEffect):
+            elif isinstance(effect, HinderEffect | RootEffect | DrawPenaltyEffect | MarkEffect):
                 # R-ADD-65: an enemy within range
                 grown += [{**v, "target": x.seat} for x in state.seats if x.side != c.side]
             else:

@@ -273,6 +273,14 @@ class CasketState:
     # attack is made (the rest waits for an attack), 2 an attack came (one move left).
     free_move_split: bool = False
     free_move_stage: int = 0
+    # issue 17, states (R-ADD-144): what card conditions read of the round and the turn.
+    damaged_round: int = 0  # the last round in which the casket took damage (0: never)
+    defeated_round: int = 0  # the round in which it was defeated (0: not defeated)
+    discarded_this_turn: bool = False  # it discarded cards in its own turn, this turn
+    kills: tuple[int, ...] = ()  # the seats its attacks defeated, in order
+    # The enemy its card marked and that card, until another mark replaces it (R-ADD-148).
+    marked: int | None = None
+    mark_source: str | None = None
 
     @property
     def sp_left(self) -> int:
