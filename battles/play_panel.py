@@ -16,6 +16,7 @@ from battles import board_svg
 from battles.engine.arcs import rotation_cost
 from battles.engine.battle import BattleState, LegalAction, legal_actions
 from battles.engine.battle.decide import PROMPT_RULES, attack_answer
+from battles.engine.cards import DiscardForEffect
 from battles.engine.hexes import DIRECTION_NAMES
 from battles.replay import COMPONENT_NAMES, Names, card_label
 
@@ -44,9 +45,17 @@ def _pay_words(body: Mapping[str, Any]) -> str:
     return f" + overspend: {n} card{'s' * (n != 1)} from the deck's top (R-TRN-3)"
 
 
-def _spend_words(body: Mapping[str, Any]) -> str:
-    """The token spend a card offers, when the body takes it (R-ADD-61)."""
-    return " + spend its tokens (R-ADD-61)" if body.get("spend") else ""
+def _spend_words(body: Mapping[str, Any], state: BattleState | None = None) -> str:
+    """The token spend a card offers, when the body takes it (R-ADD-61), or its optional
+    discard (R-ADD-152)."""
+    if not body.get("spend"):
+        return ""
+    card = state.card(body["card"]) if state is not None and "card" in body else None
+    paid = [e for e in card.effects if isinstance(e, DiscardForEffect)] if card else []
+    if paid:
+        n = paid[0].n
+        return f" + discard {n} card{'s' * (n != 1)} for its bonus (R-ADD-152)"
+    return " + spend its tokens (R-ADD-61)"
 
 
 def label(body: Mapping[str, Any], state: BattleState, names: Names) -> str:
@@ -100,7 +109,7 @@ def label(body: Mapping[str, Any], state: BattleState, names: Names) -> str:
         case "attack":
             card = card_label(names.cards, body["card"])
             target = names.casket(body["target"])
-            return f"{card['name']} at {target}" + _spend_words(body) + _pay_words(body)
+            return f"{card['name']} at {target}" + _spend_words(body, state) + _pay_words(body)
         case "play_card":
             card = card_label(names.cards, body["card"])
             extra = []

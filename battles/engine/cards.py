@@ -1010,6 +1010,93 @@ def _check_inner(effects: object, field: str, kinds: Sequence[str]) -> None:
             raise InvalidInput(f"{field}[{i}]", f"must be one of: {', '.join(kinds)}", "R-ADD-65")
 
 
+# --- issue 17, misc: optional costs and alternatives, named recoveries ------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class UnlessSpentEffect:
+    """ "Gain 1 Credit. OR: Spend 3 Credits to deal 7 damage instead": `then` runs only when
+    the command does not spend the card's tokens (`spend` false), so the spend replaces
+    it (R-ADD-151). The card must have a spend_tokens effect.
+
+    >>> UnlessSpentEffect((GainTokensEffect("credit", 1),)).as_dict()
+    {'kind': 'unless_spent', 'then': [{'kind': 'gain_tokens', 'pool': 'credit', 'n': 1}]}
+    >>> UnlessSpentEffect(())
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: unless_spent.then: must be a non-empty tuple of effects
+    """
+
+    kind: ClassVar[str] = "unless_spent"
+    then: tuple[Effect, ...]
+
+    def __post_init__(self) -> None:
+        _check_inner(self.then, "unless_spent.then", _AFTER_KINDS)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "then": [e.as_dict() for e in self.then]}
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardForEffect:
+    """ "Discard 1 card to deal +2 damage": an optional cost the player pays by sending
+    `spend: true` (as for tokens, R-ADD-61): `n` cards are discarded, those the command
+    names in `discard` from the hand and the rest from the top of the deck, and `then`
+    runs; on an attack card before the attack is declared, so its bonus is this
+    attack's (R-ADD-152).
+
+    >>> DiscardForEffect(1, (AttackBonusEffect(2),)).as_dict()
+    {'kind': 'discard_for', 'n': 1, 'then': [{'kind': 'attack_bonus', 'damage': 2, 'to_hit': 0}]}
+    >>> DiscardForEffect(0, (AttackBonusEffect(2),))
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: discard_for.n: must be an integer from 1 to 30, got 0 (R-ADD-152)
+    """
+
+    kind: ClassVar[str] = "discard_for"
+    n: int
+    then: tuple[Effect, ...]
+
+    def __post_init__(self) -> None:
+        _check_int(self.n, "discard_for.n", 1, MAX_CARDS, "R-ADD-152")
+        _check_inner(self.then, "discard_for.then", ("attack_bonus", *_AFTER_KINDS))
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "n": self.n, "then": [e.as_dict() for e in self.then]}
+
+
+@dataclass(frozen=True, slots=True)
+class RecoverNamedEffect:
+    """ "Recover 1 discarded Hand Axe card from discard pile": the `n` most recently
+    discarded cards whose card id is one of `cards` go back to the hand, newest first, as
+    many as the pile holds (R-ADD-62, R-ADD-153).
+
+    >>> RecoverNamedEffect(("hand-axe-throw", "hand-axe-chop")).as_dict()
+    {'kind': 'recover_named', 'cards': ['hand-axe-throw', 'hand-axe-chop'], 'n': 1}
+    >>> RecoverNamedEffect(("Hand Axe",))
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: recover_named.cards[0]: 'Hand Axe' is not a card id (R-ADD-153)
+    """
+
+    kind: ClassVar[str] = "recover_named"
+    cards: tuple[str, ...]
+    n: int = 1
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.cards, tuple) or not self.cards:
+            raise InvalidInput("recover_named.cards", "must name at least one card id", "R-ADD-153")
+        for i, name in enumerate(self.cards):
+            if not isinstance(name, str) or not _SLUG_RE.fullmatch(name):
+                raise InvalidInput(
+                    f"recover_named.cards[{i}]", f"{name!r} is not a card id", "R-ADD-153"
+                )
+        _check_int(self.n, "recover_named.n", 1, MAX_CARDS, "R-ADD-62")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "cards": list(self.cards), "n": self.n}
+
+
 Effect = (
     AttackEffect
     | MoveEffect
@@ -1045,6 +1132,10 @@ Effect = (
     | PlantSeedsEffect
     | DetonateSeedsEffect
     | RemoveFromGameEffect
+    # issue 17, misc
+    | UnlessSpentEffect
+    | DiscardForEffect
+    | RecoverNamedEffect
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -1084,6 +1175,10 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             PlantSeedsEffect,
             DetonateSeedsEffect,
             RemoveFromGameEffect,
+            # issue 17, misc
+            UnlessSpentEffect,
+            DiscardForEffect,
+            RecoverNamedEffect,
         )
     }
 )
@@ -1101,7 +1196,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, unless_spent, discard_for, recover_named
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")
@@ -1129,6 +1224,8 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
             value = parse_range(value, f"{path}.range")
         elif f.name == "condition" and value is not None:
             value = condition_from_dict(value, f"{path}.condition")
+        elif f.name == "cards" and isinstance(value, list):
+            value = tuple(value)  # recover_named's card ids (R-ADD-153)
         elif f.name == "then":
             if not isinstance(value, list | tuple):
                 raise InvalidInput(f"{path}.then", "must be a list of effects")
@@ -1209,7 +1306,8 @@ class CardDef:
                     "discard_chosen asks the player once the card resolves: make it the last",
                     "R-ADD-62",
                 )
-            inner = effect.then if isinstance(effect, SpendTokensEffect | WhenEffect) else (effect,)
+            with_then = SpendTokensEffect | WhenEffect | UnlessSpentEffect | DiscardForEffect
+            inner = effect.then if isinstance(effect, with_then) else (effect,)
             reactive_only = (ReduceIncomingEffect, WindowEffect, CounterEffect)
             if self.kind != "reactive" and any(isinstance(e, reactive_only) for e in inner):
                 raise InvalidInput(
@@ -1231,7 +1329,32 @@ class CardDef:
                     "an attack bonus needs the card's own attack effect",
                     "R-ADD-59",
                 )
+        self._check_optional_costs()
         self._check_consistency()
+
+    def _check_optional_costs(self) -> None:
+        """`spend: true` buys one optional cost, tokens or cards (R-ADD-61, R-ADD-152), and
+        "OR" alternatives replace a token spend (R-ADD-151)."""
+        spends = [i for i, e in enumerate(self.effects) if isinstance(e, SpendTokensEffect)]
+        for i, effect in enumerate(self.effects):
+            if isinstance(effect, UnlessSpentEffect) and not spends:
+                raise InvalidInput(
+                    f"card.effects[{i}]",
+                    "unless_spent runs when the card's tokens are not spent: the card needs "
+                    "a spend_tokens effect",
+                    "R-ADD-151",
+                )
+            if isinstance(effect, DiscardForEffect) and (
+                spends
+                or any(isinstance(e, DiscardForEffect) for e in self.effects[:i])
+                or any(isinstance(e, DiscardEffect) and e.source != "deck" for e in self.effects)
+            ):
+                raise InvalidInput(
+                    f"card.effects[{i}]",
+                    "discard_for is the card's one optional cost ('spend') and the only "
+                    "effect naming cards in 'discard'",
+                    "R-ADD-152",
+                )
 
     def _check_consistency(self) -> None:
         attacks = [e for e in self.effects if isinstance(e, AttackEffect)]

@@ -11,12 +11,30 @@ from collections.abc import Callable
 
 import pytest
 
+from battles.engine.battle.events import (
+    AttackDeclared,
+    CardsDiscarded,
+    CardsRecovered,
+    CasketMoved,
+    TokensChanged,
+)
+from battles.engine.tohit import MAX_DAMAGE
+
+from .battle_builder import CARDS, FILLER, Battle, deck, of_type, one, seat, start
 from .test_card_catalogue import (
     AUTOMATED,
     ENTRIES,
     Attack,
+    arrange,
+    attack,
+    battle,
     built,
     check_attack,
+    hit,
+    ignored,
+    play,
+    spend,
+    tokens,
 )
 
 MISC_SCENARIOS: dict[tuple[str, str], Callable[[], object]] = {}
@@ -39,6 +57,158 @@ def _throw(cid: str, reach: int, damage: int) -> None:
 MISC_SCENARIOS.update({
     ("equipment_items", "hand-axe-throw"): lambda: _throw("hand-axe-throw", 3, 3),
     ("equipment_items", "spear-javelin-throw"): lambda: _throw("spear-javelin-throw", 5, 5),
+})  # fmt: skip
+
+
+# --- R-ADD-151: "OR: spend tokens" alternatives --------------------------------------------
+
+
+def _or_spend(cid: str, pool: str, n: int, bonus: int, *, ignore_all: bool = False) -> None:
+    """ "Deal 4 damage. Gain 1 <pool>. OR: Spend N <pool> to deal … instead": without the
+    spend, 4 damage and the gain; with it, the stronger attack and no gain (R-ADD-151);
+    the spend needs the tokens (R-ADD-61)."""
+    spend("equipment_items", cid, 4, pool, n, bonus)
+    card = built("equipment_items", cid)
+    b = battle(card)
+    d = one(attack(b, card), AttackDeclared)  # a miss: the gain came as the card was played
+    assert (hit(d), ignored(d), b.seat(0).tokens_of(pool)) == (4, 0, 1)
+    b = battle(card)
+    tokens(b, pool, n)
+    events = attack(b, card, spend=True)
+    d = one(events, AttackDeclared)
+    assert [e.amount for e in of_type(events, TokensChanged)] == [-n]  # spent, nothing gained
+    assert (hit(d), b.seat(0).tokens_of(pool)) == (4 + bonus, 0)
+    assert ignored(d) == (MAX_DAMAGE if ignore_all else 0)
+
+
+MISC_SCENARIOS.update({
+    # "Deal 4 damage. Gain 1 Credit. OR: Spend 3 Credits to deal 7 damage instead."
+    ("equipment_items", "contract-blade"): lambda: _or_spend("contract-blade", "credit", 3, 3),
+    # "Deal 4 damage. Gain 1 Credit. OR: Spend 2 Credits to deal 6 damage and ignore Defense."
+    ("equipment_items", "calculated-assault"): lambda: _or_spend(
+        "calculated-assault", "credit", 2, 2, ignore_all=True
+    ),
+    # "Deal 4 damage. Gain 1 Biomass. OR: Spend 3 Biomass to deal 7 damage instead."
+    ("equipment_items", "savage-claw"): lambda: _or_spend("savage-claw", "biomass", 3, 3),
+})  # fmt: skip
+
+
+# --- R-ADD-152: discards made as part of an attack --------------------------------------------
+
+
+def _discard_for_damage(section: str, cid: str, ignore: int) -> None:
+    """ "Deal 6 damage. [Ignore 2 Defense.] Discard 1 card to deal +2 damage": optional,
+    paid with `spend: true`, a hand card named in `discard` or the deck's top card;
+    the bonus is this attack's (R-ADD-152)."""
+    card = built(section, cid)
+    b = battle(card)
+    d = one(attack(b, card), AttackDeclared)
+    assert (hit(d), ignored(d)) == (6, ignore) and not of_type(b.events, CardsDiscarded)
+    # From the hand.
+    b = battle(card)
+    hand = len(b.seat(0).hand)
+    events = attack(b, card, spend=True, discard=[FILLER])
+    gone = one(events, CardsDiscarded)
+    assert (gone.from_hand, gone.from_deck, gone.rule) == ((f"{FILLER}#1",), (), "R-ADD-152")
+    assert events.index(gone) < events.index(one(events, AttackDeclared))
+    d = one(events, AttackDeclared)
+    assert (hit(d), ignored(d), len(b.seat(0).hand)) == (8, ignore, hand - 2)
+    assert f"{FILLER}#1" in b.seat(0).discard and not b.seat(0).damage_pile
+    # From the top of the deck (the table reports the card, R-ADD-18).
+    b = battle(card)
+    deck = len(b.seat(0).deck)
+    events = attack(b, card, spend=True, drawn=[FILLER])
+    gone = one(events, CardsDiscarded)
+    assert (gone.from_hand, len(gone.from_deck)) == ((), 1) and len(b.seat(0).deck) == deck - 1
+    assert hit(one(events, AttackDeclared)) == 8
+    # Naming cards without paying, or more cards than the cost, is refused.
+    body = {"type": "attack", "seat": 0, "card": f"{cid}#1", "target": 1,
+            "component": "chassis", "faces": [1, 1]}  # fmt: skip
+    err = battle(card).refuse({**body, "discard": [FILLER]})
+    assert (err.code, err.rule) == ("unused_argument", "R-ADD-14")
+    err = battle(card).refuse({**body, "spend": True, "discard": [FILLER, FILLER]})
+    assert (err.code, err.rule) == ("wrong_discard_count", "R-ADD-152")
+
+
+MISC_SCENARIOS.update({
+    # "Deal 6 damage. Ignore 2 Defense. Discard 1 card to deal +2 damage (total 8)."
+    ("church", "crusaders-wrath"): lambda: _discard_for_damage("church", "crusaders-wrath", 2),
+    # "6 damage. Discard 1 card for +2 damage."
+    ("equipment", "penitents-wrath"): lambda: _discard_for_damage("equipment", "penitents-wrath", 0),
+})  # fmt: skip
+
+
+def _discard_and_move(section: str, cid: str, damage: int) -> None:
+    """ "Deal N damage. Discard 1 card. Move (up to) 1 hex (after attack).": the discard is
+    the hand card named in `discard`, or the deck's top card, paid as the card is played
+    (R-ADD-152, R-ADD-27); the move is a free move of 1 hex once the attack has ended, hit
+    or miss (R-ADD-69, R-ADD-154)."""
+    card = built(section, cid)
+    b = battle(card)
+    events = attack(b, card, discard=[FILLER])
+    gone = one(events, CardsDiscarded)
+    assert (gone.from_hand, gone.from_deck) == ((f"{FILLER}#1",), ())
+    assert events.index(gone) < events.index(one(events, AttackDeclared))
+    assert hit(one(events, AttackDeclared)) == damage and b.seat(0).free_move == 1
+    moved = one(b.do({"type": "move", "seat": 0, "path": [[0, 4]], "free": True}), CasketMoved)
+    assert (moved.cost, moved.by_card) == (0, cid)
+    b = battle(card)
+    events = attack(b, card, drawn=[FILLER])  # no hand card named: the deck's top card
+    assert len(one(events, CardsDiscarded).from_deck) == 1
+    err = battle(card).refuse({"type": "attack", "seat": 0, "card": f"{cid}#1", "target": 1,
+                               "component": "chassis", "faces": [1, 1],
+                               "discard": [FILLER, FILLER]})  # fmt: skip
+    assert (err.code, err.rule) == ("wrong_discard_count", "R-ADD-14")
+
+
+MISC_SCENARIOS.update({
+    # "Deal 6 damage. Discard 1 card. Move up to 1 hex after attack."
+    ("nomads", "reckless-slash"): lambda: _discard_and_move("nomads", "reckless-slash", 6),
+    # "9 damage. Discard 1, move 1 hex."
+    ("equipment", "desperate-gambit-atk"): lambda: _discard_and_move(
+        "equipment", "desperate-gambit-atk", 9
+    ),
+})  # fmt: skip
+
+
+# --- R-ADD-153: recovering a named card -----------------------------------------------------
+
+
+def _axe_battle() -> Battle:
+    """Seat 0 holds the Hand Axe's Throw and Retrieve, seat 1 stands 3 hexes north: in
+    range of the Throw (Ranged 1-3); seat 0 acts first."""
+    axe = [built("equipment_items", c) for c in ("hand-axe-throw", "hand-axe-retrieve")]
+    doc = {
+        "name": "Axe yard", "board": {"name": "Axe yard", "shape": {"kind": "hexagon", "radius": 8}, "hexes": []},
+        "rules": {"version": "2.0", "options": {}}, "dice": {"mode": "table"}, "policy": "prompt",
+        "cards": [CARDS[FILLER], *(c.as_dict() for c in axe)],
+        "seats": [
+            {**seat(0, at=(0, 3), facing=1), "deck": deck(**{c.id: 1 for c in axe})},
+            {**seat(1, at=(0, 0), facing=4), "deck": deck()},
+        ],
+    }  # fmt: skip
+    return start(doc, [[*(c.id for c in axe), *[FILLER] * 4], [FILLER] * 6])
+
+
+def _hand_axe_retrieve() -> None:
+    """ "Recover 1 discarded Hand Axe card from discard pile": the newest Hand Axe card of
+    the discard pile, passing over newer cards that are not the item's; none there,
+    nothing (R-ADD-153)."""
+    b = _axe_battle()
+    assert not of_type(play(b, "hand-axe-retrieve"), CardsRecovered)  # nothing to recover
+    b = _axe_battle()
+    b.do({"type": "attack", "seat": 0, "card": "hand-axe-throw#1", "target": 1,
+          "component": "chassis", "faces": [1, 1]})  # fmt: skip
+    assert "hand-axe-throw#1" in b.seat(0).discard
+    junk = tuple(x for x in b.seat(0).hand if x.startswith(FILLER))[:2]
+    arrange(b, CardsDiscarded(0, junk, (), "arranged", "R-ADD-14"))  # newer than the axe
+    back = one(play(b, "hand-axe-retrieve"), CardsRecovered)
+    assert back.cards == ("hand-axe-throw#1",) and "hand-axe-throw#1" in b.seat(0).hand
+    assert set(junk) <= set(b.seat(0).discard)
+
+
+MISC_SCENARIOS.update({
+    ("equipment_items", "hand-axe-retrieve"): _hand_axe_retrieve,
 })  # fmt: skip
 
 

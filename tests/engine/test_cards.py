@@ -35,6 +35,7 @@ from battles.engine.cards import (
     DetonateSeedsEffect,
     DiscardChosenEffect,
     DiscardEffect,
+    DiscardForEffect,
     DiscardHandEffect,
     DrawEffect,
     Effect,
@@ -47,6 +48,7 @@ from battles.engine.cards import (
     MoveEffect,
     PlantSeedsEffect,
     RecoverEffect,
+    RecoverNamedEffect,
     ReduceIncomingEffect,
     RemoveFromGameEffect,
     RemoveHeatRolledEffect,
@@ -58,6 +60,7 @@ from battles.engine.cards import (
     StatusEffect,
     TaintEffect,
     TriggerEffect,
+    UnlessSpentEffect,
     WhenEffect,
     WindowEffect,
     card_from_dict,
@@ -125,6 +128,10 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     PlantSeedsEffect(2),
     DetonateSeedsEffect(2, 8),
     RemoveFromGameEffect(),
+    # issue 17, misc
+    UnlessSpentEffect((GainTokensEffect("credit", 1),)),
+    DiscardForEffect(1, (AttackBonusEffect(2),)),
+    RecoverNamedEffect(("hand-axe-throw", "hand-axe-chop")),
 )
 
 
@@ -203,6 +210,10 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "plant_seeds",
         "detonate_seeds",
         "remove_from_game",
+        # issue 17, misc
+        "unless_spent",
+        "discard_for",
+        "recover_named",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

@@ -96,6 +96,8 @@ class Attack(Command):
     target: int
     component: str | None = None
     spend: bool = False  # R-ADD-61
+    # Hand cards the attack card's own discard takes ("Discard 1 card", R-ADD-152).
+    discard: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,7 +235,7 @@ _FIELDS: Mapping[str, tuple[str, ...]] = {
     "rotate": ("facing", "pay"),
     "vent": ("pay",),
     "play_card": ("card", "target", "path", "facing", "discard", "pay", "spend"),
-    "attack": ("card", "target", "component", "pay", "spend"),
+    "attack": ("card", "target", "component", "pay", "spend", "discard"),
     "pass": (),
     "play_reactive": ("card", "spend"),
     "no_reactive": (),
@@ -372,6 +374,8 @@ def parse_command(body: object) -> Command:
                 "component", f"must be one of {', '.join(COMPONENTS)} or null", "R-DMG-6"
             )
         args["component"] = component
+        if body.get("discard") is not None:
+            args["discard"] = _strs(body["discard"], "discard")
     elif name == "take_damage":
         args["hand"] = _strs(body["hand"], "hand")
         args["deck"] = _int(body, "deck", 0, 200, "R-DMG-6")

@@ -32,6 +32,7 @@ from ..cards import (
     DetonateSeedsEffect,
     DiscardChosenEffect,
     DiscardEffect,
+    DiscardForEffect,
     DiscardHandEffect,
     DrawEffect,
     Effect,
@@ -44,6 +45,7 @@ from ..cards import (
     MoveEffect,
     PlantSeedsEffect,
     RecoverEffect,
+    RecoverNamedEffect,
     ReduceIncomingEffect,
     RemoveFromGameEffect,
     RemoveHeatRolledEffect,
@@ -55,6 +57,7 @@ from ..cards import (
     StatusEffect,
     TaintEffect,
     TriggerEffect,
+    UnlessSpentEffect,
     WhenEffect,
     WindowEffect,
 )
@@ -891,6 +894,8 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
         e for e in card.effects if isinstance(e, WhenEffect) and _holds(tx, seat, e.condition, None)
     ]
     extra: list[Effect] = [x for e in bought for x in e.then] + [x for e in held for x in e.then]
+    if not command.spend:  # R-ADD-151: what a spend would have replaced
+        extra += [x for e in card.effects if isinstance(e, UnlessSpentEffect) for x in e.then]
     effects = [*card.effects, *extra]
     reduction = sum(e.amount for e in effects if isinstance(e, ReduceIncomingEffect))
     tx.emit(ev.ReactivePlayed(seat, instance, reduction))
@@ -1197,18 +1202,18 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
         raise refusal
     _check_limit(tx.seat(seat), card)
     _check_spend(tx, seat, card, command.spend)
-    _pay(tx, c, card.sp_cost, command.pay, exclude=[instance])
+    _pay(tx, c, card.sp_cost, command.pay, exclude=[instance, *command.discard])
     tx.emit(
         ev.CardPlayed(seat, instance, card.sp_cost, card.manual, card.text if card.manual else "")
     )
     passive = _passive_bonuses(tx, seat)
     if passive or any(
-        isinstance(e, AttackBonusEffect | SpendTokensEffect | IgnoreCoverEffect)
+        isinstance(e, AttackBonusEffect | SpendTokensEffect | IgnoreCoverEffect | DiscardForEffect)
         for e in card.effects
     ):
         # R-ADD-59: the card's own bonuses are part of this attack's to-hit answer, and
         # R-ADD-74: so are those of the attacker's passives in play.
-        _attack_riders(tx, seat, card, command.target, command.spend)
+        _attack_riders(tx, seat, card, command.target, command.spend, command.discard)
         for source, bonus in passive:
             if _holds(tx, seat, bonus.condition, command.target):
                 tx.emit(ev.BuffGained(seat, bonus.damage, bonus.to_hit, 0, 0, source.id))
@@ -1219,8 +1224,19 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
             raise refusal
     assert answer.target_number is not None and answer.side is not None
     assert answer.defense_modifier is not None
+    # R-ADD-152: the attack's own discards ("Discard 1 card") name their hand cards in
+    # `discard`; `spend` says whether its optional cost was paid (riders above).
     _card_effects(
-        tx, seat, card, None, (), None, (), skip_attack=True, attack_target=command.target
+        tx,
+        seat,
+        card,
+        None,
+        (),
+        None,
+        command.discard,
+        skip_attack=True,
+        spend=command.spend,
+        attack_target=command.target,
     )
     component_roll = None
     component = command.component
@@ -1361,6 +1377,8 @@ def _check_spend(tx: _Tx, seat: int, card: CardDef, spend: bool) -> None:
     """R-ADD-61: `spend` only for a card that spends tokens, and only with the tokens;
     a card that does nothing without its spend needs it."""
     costs = [e for e in card.effects if isinstance(e, SpendTokensEffect)]
+    if spend and not costs and any(isinstance(e, DiscardForEffect) for e in card.effects):
+        return  # R-ADD-152: an optional discard; its cards are checked as it is paid
     if spend and not costs:
         raise RuleViolation(
             "unused_argument", f"{card.name} has no effect that uses 'spend'", "R-ADD-61"
@@ -1446,7 +1464,9 @@ def _passive_bonuses(tx: _Tx, seat: int) -> list[tuple[CardDef, AttackBonusEffec
     return out
 
 
-def _attack_riders(tx: _Tx, seat: int, card: CardDef, target: int, spend: bool) -> None:
+def _attack_riders(
+    tx: _Tx, seat: int, card: CardDef, target: int, spend: bool, discard: Sequence[str] = ()
+) -> None:
     """The attack card's own bonuses, before its to-hit answer (R-ADD-59, R-ADD-61): each
     one that holds is a BuffGained the attack declared next spends."""
 
@@ -1466,6 +1486,13 @@ def _attack_riders(tx: _Tx, seat: int, card: CardDef, target: int, spend: bool) 
             bonus(effect)
         elif isinstance(effect, IgnoreCoverEffect):
             ignore_cover()
+        elif isinstance(effect, DiscardForEffect) and spend:
+            _discard_for(tx, seat, card, effect, discard)
+            for inner in effect.then:
+                if isinstance(inner, AttackBonusEffect):
+                    bonus(inner)
+                else:
+                    _effect(tx, seat, card, inner, None, (), None, (), {}, True, False)
         elif isinstance(effect, SpendTokensEffect) and spend:
             n = _spend_tokens(tx, seat, card, effect)
             if effect.damage_per_token:
@@ -1550,6 +1577,23 @@ def _effect(
         return
     if isinstance(effect, GrantMoveEffect):
         tx.emit(ev.MoveGranted(seat, effect.hexes, card.id))
+        return
+    if isinstance(effect, UnlessSpentEffect):
+        if not spend:  # R-ADD-151: the spend replaces these
+            for inner in effect.then:
+                _effect(tx, seat, card, inner, target, path, facing, discard, used, skip_attack,
+                        attack_target=attack_target)  # fmt: skip
+        return
+    if isinstance(effect, DiscardForEffect):
+        if spend:
+            used["discard"] = True
+            if not skip_attack:  # an attack card's riders paid it already (R-ADD-152)
+                _discard_for(tx, seat, card, effect, discard)
+                for inner in effect.then:
+                    _effect(tx, seat, card, inner, target, path, facing, discard, used, False)
+        return
+    if isinstance(effect, RecoverNamedEffect):
+        _recover_named(tx, seat, effect, card.name)
         return
     if isinstance(effect, PlantSeedsEffect):
         if attack_target is not None:
@@ -1736,6 +1780,35 @@ def _enemy_in_range(tx: _Tx, seat: int, card: CardDef, target: int | None) -> in
             "R-RNG-2",
         )
     return target
+
+
+def _discard_for(
+    tx: _Tx, seat: int, card: CardDef, effect: DiscardForEffect, discard: Sequence[str]
+) -> None:
+    """R-ADD-152: an optional discard paid: the hand cards named in `discard`, the rest
+    from the top of the deck (the player's choice of hand or deck, R-TRN-3)."""
+    c = tx.seat(seat)
+    from_hand = _hand_cards(c, discard, "discard", "R-ADD-152")
+    if len(from_hand) > effect.n:
+        raise RuleViolation(
+            "wrong_discard_count", f"{card.name} discards {effect.n} card(s)", "R-ADD-152"
+        )
+    n_deck = effect.n - len(from_hand)
+    if n_deck > len(c.deck):
+        raise RuleViolation(
+            "deck_too_small",
+            f"{card.name}: the deck holds {len(c.deck)} card(s); name hand cards in 'discard'",
+            "R-ADD-152",
+        )
+    from_deck = tx.take(c.deck, n_deck, card.name, "R-ADD-152")
+    tx.emit(ev.CardsDiscarded(seat, from_hand, from_deck, card.name, "R-ADD-152"))
+
+
+def _recover_named(tx: _Tx, seat: int, effect: RecoverNamedEffect, reason: str) -> None:
+    """R-ADD-153: the newest discards of the named cards back to the hand (R-ADD-62)."""
+    named = [x for x in reversed(tx.seat(seat).discard) if card_id(x) in effect.cards]
+    if named:
+        tx.emit(ev.CardsRecovered(seat, tuple(named[: effect.n]), reason))
 
 
 def _recover(tx: _Tx, seat: int, n: int, reason: str) -> None:

@@ -23,6 +23,7 @@ from typing import Any
 from ..arcs import rotation_cost
 from ..cards import (
     DiscardEffect,
+    DiscardForEffect,
     HinderEffect,
     MoveEffect,
     RotateEffect,
@@ -187,11 +188,16 @@ def _spend_variants(
     state: BattleState, c: CasketState, instance: str, body: dict[str, Any]
 ) -> Iterator[dict[str, Any]]:
     """The body without and, when the casket holds the tokens, with `spend` (R-ADD-61); a
-    card that needs its spend only with it."""
-    costs = [e for e in state.card(instance).effects if isinstance(e, SpendTokensEffect)]
+    card that needs its spend only with it. An optional discard (R-ADD-152) is offered
+    paid from the top of the deck."""
+    effects = state.card(instance).effects
+    costs = [e for e in effects if isinstance(e, SpendTokensEffect)]
     if not any(e.required for e in costs):
         yield body
     if costs and all(c.tokens_of(e.pool) >= (1 if e.n == "all" else e.n) for e in costs):
+        yield {**body, "spend": True}
+    discards = [e for e in effects if isinstance(e, DiscardForEffect)]
+    if discards and all(len(c.deck) >= e.n for e in discards):
         yield {**body, "spend": True}
 
 
