@@ -8,9 +8,12 @@ these scenarios with the others.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
+from battles.engine.battle.commands import Attack as AttackCommand
+from battles.engine.battle.commands import command_body, parse_command
 from battles.engine.battle.events import (
     AttackDeclared,
     CardsDiscarded,
@@ -18,6 +21,8 @@ from battles.engine.battle.events import (
     CasketMoved,
     TokensChanged,
 )
+from battles.engine.cards import card_from_dict, effect_from_dict
+from battles.engine.errors import InvalidInput
 from battles.engine.tohit import MAX_DAMAGE
 
 from .battle_builder import CARDS, FILLER, Battle, deck, of_type, one, seat, start
@@ -210,6 +215,83 @@ def _hand_axe_retrieve() -> None:
 MISC_SCENARIOS.update({
     ("equipment_items", "hand-axe-retrieve"): _hand_axe_retrieve,
 })  # fmt: skip
+
+
+# --- the new effect kinds' validation -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("doc", "field", "rule"),
+    [
+        ({"kind": "unless_spent", "then": []}, "e.then", None),
+        ({"kind": "unless_spent", "then": [{"kind": "move", "hexes": 1}]}, "e.then[0]", "R-ADD-65"),
+        ({"kind": "discard_for", "n": 0, "then": [{"kind": "draw", "n": 1}]}, "e.n", "R-ADD-152"),
+        ({"kind": "discard_for", "n": 1, "then": [{"kind": "attack", "range": "Melee", "damage": 2}]},
+         "e.then[0]", "R-ADD-65"),
+        ({"kind": "recover_named", "cards": []}, "e.cards", "R-ADD-153"),
+        ({"kind": "recover_named", "cards": ["hand-axe-throw", "Hand Axe"]}, "e.cards[1]", "R-ADD-153"),
+        ({"kind": "recover_named", "cards": ["hand-axe-throw"], "n": 0}, "e.n", "R-ADD-62"),
+        ({"kind": "recover_named", "cards": "hand-axe-throw"}, "e.cards", "R-ADD-153"),
+    ],
+)  # fmt: skip
+def test_a_bad_field_of_a_misc_effect_names_its_path(
+    doc: dict[str, Any], field: str, rule: str | None
+) -> None:
+    with pytest.raises(InvalidInput) as info:
+        effect_from_dict(doc, "e")
+    assert (info.value.field, info.value.rule) == (field, rule)
+
+
+def _card(*effects: dict[str, Any]) -> dict[str, Any]:
+    attack = {"kind": "attack", "range": "Melee", "damage": 4}
+    return {"id": "test-or", "name": "Test Or", "kind": "other", "sp_cost": 1, "range": "Melee",
+            "damage": 4, "automated": True, "effects": [attack, *effects]}  # fmt: skip
+
+
+GAIN = {"kind": "gain_tokens", "pool": "credit", "n": 1}
+BONUS = {"kind": "attack_bonus", "damage": 2, "to_hit": 0}
+
+
+@pytest.mark.parametrize(
+    ("effects", "field", "rule"),
+    [
+        # "OR" needs the spend it is the alternative of (R-ADD-151).
+        ([{"kind": "unless_spent", "then": [GAIN]}], "card.effects[1]", "R-ADD-151"),
+        # One optional cost per card, and one effect naming cards in `discard` (R-ADD-152).
+        ([{"kind": "spend_tokens", "pool": "credit", "n": 1, "then": [BONUS]},
+          {"kind": "discard_for", "n": 1, "then": [BONUS]}], "card.effects[2]", "R-ADD-152"),
+        ([{"kind": "discard_for", "n": 1, "then": [BONUS]},
+          {"kind": "discard_for", "n": 1, "then": [BONUS]}], "card.effects[2]", "R-ADD-152"),
+        ([{"kind": "discard", "n": 1, "source": "choice"},
+          {"kind": "discard_for", "n": 1, "then": [BONUS]}], "card.effects[2]", "R-ADD-152"),
+    ],
+)  # fmt: skip
+def test_cards_refuse_misc_effects_that_cannot_work(
+    effects: list[dict[str, Any]], field: str, rule: str
+) -> None:
+    with pytest.raises(InvalidInput) as info:
+        card_from_dict(_card(*effects))
+    assert (info.value.field, info.value.rule) == (field, rule)
+
+
+def test_an_attack_bonus_bought_with_a_discard_needs_the_card_s_attack() -> None:
+    """R-ADD-59: the bonus of an optional discard is its attack's."""
+    doc = {**_card(), "effects": [{"kind": "discard_for", "n": 1, "then": [BONUS]}],
+           "range": None, "damage": None}  # fmt: skip
+    with pytest.raises(InvalidInput) as info:
+        card_from_dict(doc)
+    assert (info.value.field, info.value.rule) == ("card.effects[0]", "R-ADD-59")
+
+
+def test_an_attack_command_carries_its_discard_and_round_trips() -> None:
+    body = {"type": "attack", "seat": 0, "card": "x#1", "target": 1, "spend": True,
+            "discard": ["chaff"]}  # fmt: skip
+    command = parse_command(body)
+    assert isinstance(command, AttackCommand) and command.discard == ("chaff",)
+    assert command_body(command) == body
+    with pytest.raises(InvalidInput) as info:
+        parse_command({**body, "discard": "chaff"})
+    assert info.value.field == "discard"
 
 
 @pytest.mark.parametrize("key", sorted(MISC_SCENARIOS), ids=lambda k: f"{k[0]}/{k[1]}")
