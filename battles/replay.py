@@ -320,6 +320,18 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 t(f"{who} may move up to {p['hexes']} hex(es) at no SP this turn"),
                 *_reason_rule(p.get("source"), "R-ADD-69"),
             )
+        case "UntargetableGained":
+            which = "attacks" if p["against"] == "all" else "ranged attacks"
+            until = " or until it attacks" if p.get("until_attack") else ""
+            return (
+                t(f"{who} cannot be targeted by {which} until its next turn{until}"),
+                *_reason_rule(p.get("source"), "R-ADD-155"),
+            )
+        case "UntargetableEnded":
+            return (
+                t(f"{who} attacks and can be targeted again"),
+                *_reason_rule(p.get("source"), "R-ADD-155"),
+            )
         case "EffectRolled":
             return (
                 t(f"{who} rolls for {p.get('source', '')}: "),

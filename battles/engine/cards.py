@@ -1097,6 +1097,36 @@ class RecoverNamedEffect:
         return {"kind": self.kind, "cards": list(self.cards), "n": self.n}
 
 
+@dataclass(frozen=True, slots=True)
+class UntargetableEffect:
+    """ "Cannot be targeted by attacks until your next turn": until the start of the
+    owner's next turn no attack may name its casket as the target; `against` "ranged"
+    refuses only attacks made with a card that is not Melee. `until_attack`: the
+    owner's own next attack ends it ("attacking breaks invisibility") (R-ADD-155).
+
+    >>> UntargetableEffect("ranged").as_dict()
+    {'kind': 'untargetable', 'against': 'ranged'}
+    >>> UntargetableEffect("melee")
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: untargetable.against: 'melee' is not one of: all, ranged
+    """
+
+    kind: ClassVar[str] = "untargetable"
+    against: Literal["all", "ranged"] = "all"
+    until_attack: bool = False
+
+    def __post_init__(self) -> None:
+        _check_choice(self.against, "untargetable.against", ("all", "ranged"))
+        _check_bool(self.until_attack, "untargetable.until_attack")
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "against": self.against}
+        if self.until_attack:
+            out["until_attack"] = True
+        return out
+
+
 Effect = (
     AttackEffect
     | MoveEffect
@@ -1136,6 +1166,7 @@ Effect = (
     | UnlessSpentEffect
     | DiscardForEffect
     | RecoverNamedEffect
+    | UntargetableEffect
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -1179,6 +1210,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             UnlessSpentEffect,
             DiscardForEffect,
             RecoverNamedEffect,
+            UntargetableEffect,
         )
     }
 )
@@ -1196,7 +1228,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, unless_spent, discard_for, recover_named
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, unless_spent, discard_for, recover_named, untargetable
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")

@@ -45,6 +45,16 @@ PAYLOADS: dict[str, tuple[dict[str, Any], str]] = {
         {"seat": 0, "faces": [5], "total": 3, "source": "breathe-the-core"},
         "Penitent Scout rolls for breathe-the-core: [5] = 3 (R-ADD-67)",
     ),
+    # issue 17, misc
+    "UntargetableGained": (
+        {"seat": 0, "against": "all", "until_attack": True, "source": "shimmer-veil"},
+        "Penitent Scout cannot be targeted by attacks until its next turn or until it attacks "
+        "(shimmer-veil, R-ADD-155)",
+    ),
+    "UntargetableEnded": (
+        {"seat": 0, "source": "gun"},
+        "Penitent Scout attacks and can be targeted again (gun, R-ADD-155)",
+    ),
 }
 
 

@@ -19,8 +19,12 @@ from battles.engine.battle.events import (
     CardsDiscarded,
     CardsRecovered,
     CasketMoved,
+    DefenceRaised,
     TokensChanged,
+    UntargetableEnded,
+    UntargetableGained,
 )
+from battles.engine.battle.legal import legal_actions
 from battles.engine.cards import card_from_dict, effect_from_dict
 from battles.engine.errors import InvalidInput
 from battles.engine.tohit import MAX_DAMAGE
@@ -217,6 +221,84 @@ MISC_SCENARIOS.update({
 })  # fmt: skip
 
 
+# --- R-ADD-155: untargetable until the next turn ---------------------------------------------
+
+
+def _enemy_attack(b: Battle, card: str) -> dict[str, Any]:
+    return {"type": "attack", "seat": 1, "card": f"{card}#1", "target": 0,
+            "component": "chassis", "faces": [1, 1]}  # fmt: skip
+
+
+def _enemy_targets(b: Battle) -> set[str]:
+    """The cards seat 1's legal actions attack seat 0 with."""
+    return {
+        a.body["card"].split("#")[0]
+        for a in legal_actions(b.state)
+        if a.body["type"] == "attack" and a.body["target"] == 0
+    }
+
+
+def _shimmer_veil() -> None:
+    """ "Become invisible (cannot be targeted by attacks) until your next turn. You may
+    still move and attack (but attacking breaks invisibility). Spend 1 Bargain token to
+    stay invisible even after attacking." (R-ADD-155)"""
+    card = built("wyrd-conclave", "shimmer-veil")
+    b = battle(card, opponent=("gun",))
+    gained = one(play(b, "shimmer-veil"), UntargetableGained)
+    assert gained == UntargetableGained(0, "all", True, "shimmer-veil")
+    b.do({"type": "move", "seat": 0, "path": [[0, 4]]})  # moving does not break it
+    b.do({"type": "pass", "seat": 0, "drawn": [FILLER]})
+    assert b.state.active == 1 and _enemy_targets(b) == set()
+    for weapon in ("test-maul", "gun"):
+        err = b.refuse(_enemy_attack(b, weapon))
+        assert (err.code, err.rule) == ("untargetable", "R-ADD-155")
+    b.do({"type": "pass", "seat": 1, "faces": [6, 1]})  # round 2: seat 0's turn starts
+    assert b.state.active == 0 and b.seat(0).untargetable == ""  # lapsed
+    # Attacking breaks it ...
+    b = battle(card, hand=("gun",), opponent=("gun",))
+    play(b, "shimmer-veil")
+    events = b.do({"type": "attack", "seat": 0, "card": "gun#1", "target": 1,
+                   "component": "chassis", "faces": [1, 1]})  # fmt: skip
+    ended = one(events, UntargetableEnded)
+    assert events.index(ended) < events.index(one(events, AttackDeclared))
+    b.do({"type": "pass", "seat": 0, "drawn": [FILLER, FILLER]})
+    assert _enemy_targets(b) == {"test-maul", "gun"}
+    # ... unless a Bargain token was spent.
+    b = battle(card, hand=("gun",), opponent=("gun",))
+    tokens(b, "bargain", 1)
+    events = play(b, "shimmer-veil", spend=True)
+    assert [e.until_attack for e in of_type(events, UntargetableGained)] == [True, False]
+    assert b.seat(0).tokens_of("bargain") == 0
+    events = b.do({"type": "attack", "seat": 0, "card": "gun#1", "target": 1,
+                   "component": "chassis", "faces": [1, 1]})  # fmt: skip
+    assert not of_type(events, UntargetableEnded)
+    b.do({"type": "pass", "seat": 0, "drawn": [FILLER, FILLER]})
+    assert _enemy_targets(b) == set()
+
+
+def _void_grimoire_shadow_form() -> None:
+    """ "+2 Defense until next turn, cannot be targeted by ranged attacks, gain 1 Taint":
+    a Melee attack still may, an attack with a card that is not Melee may not, even
+    adjacent (R-ADD-155, R-ADD-64)."""
+    card = built("equipment_items", "void-grimoire-shadow-form")
+    b = battle(card, opponent=("gun",))
+    events = play(b, "void-grimoire-shadow-form")
+    assert one(events, DefenceRaised).amount == 2 and b.seat(0).taint == 1
+    assert one(events, UntargetableGained).against == "ranged"
+    b.do({"type": "pass", "seat": 0, "drawn": [FILLER]})
+    assert _enemy_targets(b) == {"test-maul"}
+    err = b.refuse(_enemy_attack(b, "gun"))
+    assert (err.code, err.rule) == ("untargetable", "R-ADD-155")
+    d = one(b.do(_enemy_attack(b, "test-maul")), AttackDeclared)
+    assert d.defence_modifier - int(d.to_hit["defense_modifier"]) == 2
+
+
+MISC_SCENARIOS.update({
+    ("wyrd-conclave", "shimmer-veil"): _shimmer_veil,
+    ("equipment_items", "void-grimoire-shadow-form"): _void_grimoire_shadow_form,
+})  # fmt: skip
+
+
 # --- the new effect kinds' validation -------------------------------------------------------
 
 
@@ -232,6 +314,8 @@ MISC_SCENARIOS.update({
         ({"kind": "recover_named", "cards": ["hand-axe-throw", "Hand Axe"]}, "e.cards[1]", "R-ADD-153"),
         ({"kind": "recover_named", "cards": ["hand-axe-throw"], "n": 0}, "e.n", "R-ADD-62"),
         ({"kind": "recover_named", "cards": "hand-axe-throw"}, "e.cards", "R-ADD-153"),
+        ({"kind": "untargetable", "against": "melee"}, "e.against", None),
+        ({"kind": "untargetable", "until_attack": 1}, "e.until_attack", None),
     ],
 )  # fmt: skip
 def test_a_bad_field_of_a_misc_effect_names_its_path(

@@ -61,6 +61,7 @@ from battles.engine.cards import (
     TaintEffect,
     TriggerEffect,
     UnlessSpentEffect,
+    UntargetableEffect,
     WhenEffect,
     WindowEffect,
     card_from_dict,
@@ -132,6 +133,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     UnlessSpentEffect((GainTokensEffect("credit", 1),)),
     DiscardForEffect(1, (AttackBonusEffect(2),)),
     RecoverNamedEffect(("hand-axe-throw", "hand-axe-chop")),
+    UntargetableEffect("all", until_attack=True),
 )
 
 
@@ -214,6 +216,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "unless_spent",
         "discard_for",
         "recover_named",
+        "untargetable",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

@@ -58,6 +58,7 @@ from ..cards import (
     TaintEffect,
     TriggerEffect,
     UnlessSpentEffect,
+    UntargetableEffect,
     WhenEffect,
     WindowEffect,
 )
@@ -1195,6 +1196,15 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
         raise RuleViolation("target_withdrawn", f"seat {d.seat} has withdrawn", "R-TRN-9")
     if d.side == c.side:
         raise RuleViolation("not_an_enemy", f"seat {d.seat} is on your side", "R-TRN-8")
+    if d.untargetable == "all" or (d.untargetable == "ranged" and not card.attack.range.melee):
+        which = (
+            "attacks" if d.untargetable == "all" else "ranged attacks (a card that is not Melee)"
+        )
+        raise RuleViolation(
+            "untargetable",
+            f"seat {d.seat} cannot be targeted by {which} until its next turn",
+            "R-ADD-155",
+        )
     answer = attack_answer(tx.state, seat, card, command.target)
     if not answer.possible:
         refusal = answer.refusal
@@ -1243,6 +1253,8 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
     if component is None:
         component_roll = tx.dice.d6(1, purpose="the target component roll", rule="R-DMG-6")[0]
         component = component_for_roll(component_roll)
+    if tx.seat(seat).untargetable_until_attack:  # R-ADD-155: attacking breaks it
+        tx.emit(ev.UntargetableEnded(seat, card.id))
     a = tx.seat(seat)
     grades = ("hit", "strong", "critical", "execution")
     ignore = a.buff_ignore_defence
@@ -1594,6 +1606,9 @@ def _effect(
         return
     if isinstance(effect, RecoverNamedEffect):
         _recover_named(tx, seat, effect, card.name)
+        return
+    if isinstance(effect, UntargetableEffect):
+        tx.emit(ev.UntargetableGained(seat, effect.against, effect.until_attack, card.id))
         return
     if isinstance(effect, PlantSeedsEffect):
         if attack_target is not None:

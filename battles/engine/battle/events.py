@@ -616,6 +616,30 @@ class DiceSecretRevealed(Event):
     secret: str
 
 
+# issue 17, misc
+
+
+@dataclass(frozen=True, slots=True)
+class UntargetableGained(Event):
+    """Until the start of its next turn the casket cannot be the target of attacks
+    (`against` "all") or of attacks made with a card that is not Melee ("ranged");
+    `until_attack`: its own next attack ends it (R-ADD-155)."""
+
+    seat: int
+    against: str
+    until_attack: bool
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class UntargetableEnded(Event):
+    """The casket attacked, which ends an untargetability that lasts only until it
+    attacks (R-ADD-155)."""
+
+    seat: int
+    source: str
+
+
 EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.__name__: cls
     for cls in (
@@ -683,5 +707,8 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         CardReturned,
         CommandReverted,
         DiceSecretRevealed,
+        # issue 17, misc
+        UntargetableGained,
+        UntargetableEnded,
     )
 }

@@ -106,6 +106,8 @@ def _turn_started(s: BattleState, e: ev.TurnStarted) -> BattleState:
         damage_next_turn=0,  # R-ADD-73: decide inflicts it after this turn's SP
         jam_penalty=c.jam_penalty if c.jam_this_turn else 0,
         jam_this_turn=False,
+        untargetable="",  # R-ADD-155: until the casket's next turn
+        untargetable_until_attack=False,
     )
 
 
@@ -313,6 +315,15 @@ def _move_granted(s: BattleState, e: ev.MoveGranted) -> BattleState:
 
 def _defence_raised(s: BattleState, e: ev.DefenceRaised) -> BattleState:
     return _seat(s, e.seat, defence_bonus=s.seats[e.seat].defence_bonus + e.amount)
+
+
+def _untargetable(s: BattleState, e: ev.UntargetableGained) -> BattleState:
+    # R-ADD-155: a later card's untargetability replaces an earlier one.
+    return _seat(s, e.seat, untargetable=e.against, untargetable_until_attack=e.until_attack)
+
+
+def _untargetable_ended(s: BattleState, e: ev.UntargetableEnded) -> BattleState:
+    return _seat(s, e.seat, untargetable="", untargetable_until_attack=False)
 
 
 def _suffering(s: BattleState, e: ev.SufferingRolled) -> BattleState:
@@ -562,6 +573,9 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.CardReturned: _returned,
     ev.CommandReverted: _reverted,
     ev.DiceSecretRevealed: _dice_revealed,
+    # issue 17, misc
+    ev.UntargetableGained: _untargetable,
+    ev.UntargetableEnded: _untargetable_ended,
 }
 assert set(_HANDLERS) == set(ev.EVENT_TYPES.values()), "every event type needs a handler"
 

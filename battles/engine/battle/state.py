@@ -195,6 +195,11 @@ class CasketState:
     defeated: bool = False
     withdrawn: bool = False  # left the board at the start of its turn, not defeated (R-TRN-9)
     pilot_dead: bool = False
+    # issue 17, misc: no attack may target the casket ("all"), or none made with a card that
+    # is not Melee ("ranged"), until its next turn; `_until_attack`: or until it attacks
+    # (R-ADD-155). "" when it may be targeted.
+    untargetable: str = ""
+    untargetable_until_attack: bool = False
 
     @property
     def sp_left(self) -> int:
