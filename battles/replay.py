@@ -327,6 +327,17 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 t(f"{who} cannot be targeted by {which} until its next turn{until}"),
                 *_reason_rule(p.get("source"), "R-ADD-155"),
             )
+        case "HandRevealed":
+            return (
+                t(f"{who} looks at {names.casket(p['target'])}'s hand: "),
+                *_cards(p["cards"], names),
+                *_reason_rule(p.get("source"), "R-ADD-156"),
+            )
+        case "TargetBonusGained":
+            return (
+                t(f"{who}'s next attack on {names.casket(p['target'])} gets +{p['damage']} damage"),
+                *_reason_rule(p.get("source"), "R-ADD-156"),
+            )
         case "UntargetableEnded":
             return (
                 t(f"{who} attacks and can be targeted again"),

@@ -1127,6 +1127,46 @@ class UntargetableEffect:
         return out
 
 
+@dataclass(frozen=True, slots=True)
+class LookAtHandEffect:
+    """ "Look at target enemy's hand": the command's `target`, an enemy within the card's
+    printed range, shows its hand to the player; the cards are recorded in the event, seen
+    by that player, the target's and the GM (R-ADD-28, R-ADD-156).
+
+    >>> LookAtHandEffect().as_dict()
+    {'kind': 'look_at_hand'}
+    """
+
+    kind: ClassVar[str] = "look_at_hand"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind}
+
+
+@dataclass(frozen=True, slots=True)
+class BonusAgainstEffect:
+    """ "Your next attack vs that target +N damage": the command's `target`, an enemy
+    within the card's printed range, is marked; the owner's next attack declared against
+    it gets +`damage` and spends the mark (R-DMG-1, R-ADD-156).
+
+    >>> BonusAgainstEffect(2).as_dict()
+    {'kind': 'bonus_against', 'damage': 2}
+    >>> BonusAgainstEffect(0)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: bonus_against.damage: must be an integer from 1 to 30, got 0 (R-DMG-1)
+    """
+
+    kind: ClassVar[str] = "bonus_against"
+    damage: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.damage, "bonus_against.damage", 1, MAX_DAMAGE, "R-DMG-1")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "damage": self.damage}
+
+
 Effect = (
     AttackEffect
     | MoveEffect
@@ -1167,6 +1207,8 @@ Effect = (
     | DiscardForEffect
     | RecoverNamedEffect
     | UntargetableEffect
+    | LookAtHandEffect
+    | BonusAgainstEffect
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -1211,6 +1253,8 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             DiscardForEffect,
             RecoverNamedEffect,
             UntargetableEffect,
+            LookAtHandEffect,
+            BonusAgainstEffect,
         )
     }
 )
@@ -1228,7 +1272,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, unless_spent, discard_for, recover_named, untargetable
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, unless_spent, discard_for, recover_named, untargetable, look_at_hand, bonus_against
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")

@@ -51,6 +51,21 @@ PAYLOADS: dict[str, tuple[dict[str, Any], str]] = {
         "Penitent Scout cannot be targeted by attacks until its next turn or until it attacks "
         "(shimmer-veil, R-ADD-155)",
     ),
+    "HandRevealed": (
+        {
+            "seat": 0,
+            "target": 1,
+            "cards": [None, None],
+            "source": "tactical-scanner-enemy-analysis",
+        },
+        "Penitent Scout looks at Bastion Heavy's hand: 2 hidden cards "
+        "(tactical-scanner-enemy-analysis, R-ADD-156)",
+    ),
+    "TargetBonusGained": (
+        {"seat": 0, "target": 1, "damage": 2, "source": "tactical-scanner-enemy-analysis"},
+        "Penitent Scout's next attack on Bastion Heavy gets +2 damage "
+        "(tactical-scanner-enemy-analysis, R-ADD-156)",
+    ),
     "UntargetableEnded": (
         {"seat": 0, "source": "gun"},
         "Penitent Scout attacks and can be targeted again (gun, R-ADD-155)",

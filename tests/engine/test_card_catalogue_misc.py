@@ -20,12 +20,15 @@ from battles.engine.battle.events import (
     CardsRecovered,
     CasketMoved,
     DefenceRaised,
+    HandRevealed,
+    TargetBonusGained,
     TokensChanged,
     UntargetableEnded,
     UntargetableGained,
 )
 from battles.engine.battle.legal import legal_actions
-from battles.engine.cards import card_from_dict, effect_from_dict
+from battles.engine.battle.view import public_payload
+from battles.engine.cards import CardDef, card_from_dict, effect_from_dict
 from battles.engine.errors import InvalidInput
 from battles.engine.tohit import MAX_DAMAGE
 
@@ -299,6 +302,73 @@ MISC_SCENARIOS.update({
 })  # fmt: skip
 
 
+# --- R-ADD-156: looking at a hand, a bonus against one target --------------------------------
+
+
+def _tactical_scanner() -> None:
+    """ "Look at target enemy's hand. Your next attack vs that target +2 damage.": an enemy
+    within Ranged 1-6; its hand is recorded, hidden from other seats (R-ADD-28); the bonus
+    waits for an attack on that target and is spent by it (R-ADD-156)."""
+    cid = "tactical-scanner-enemy-analysis"
+    card = built("equipment_items", cid)
+    b = battle(card, hand=("gun",), gap=6, opponent=("gun",))
+    err = b.refuse({"type": "play_card", "seat": 0, "card": f"{cid}#1"})
+    assert (err.code, err.rule) == ("target_required", "R-RNG-2")
+    events = play(b, cid, target=1)
+    shown = one(events, HandRevealed)
+    assert (shown.seat, shown.target, shown.cards) == (0, 1, b.seat(1).hand)
+    assert "gun#1" in shown.cards and "test-maul#1" in shown.cards
+    payload = {"seat": 0, "target": 1, "cards": list(shown.cards), "source": cid}
+    assert public_payload("HandRevealed", payload, {0}, full=False)["cards"] == list(shown.cards)
+    assert public_payload("HandRevealed", payload, {1}, full=False)["cards"] == list(shown.cards)
+    hidden = public_payload("HandRevealed", payload, {2}, full=False)["cards"]
+    assert hidden == [None] * len(shown.cards)
+    assert one(events, TargetBonusGained) == TargetBonusGained(0, 1, 2, cid)
+    d = one(b.do({"type": "attack", "seat": 0, "card": "gun#1", "target": 1,
+                  "component": "chassis", "faces": [1, 1]}), AttackDeclared)  # fmt: skip
+    assert hit(d) == 4 and b.seat(0).bonus_against == ()  # the Gun's 2, +2, spent
+    far = battle(card, gap=7)
+    err = far.refuse({"type": "play_card", "seat": 0, "card": f"{cid}#1", "target": 1})
+    assert (err.code, err.rule) == ("out_of_range", "R-RNG-2")
+
+
+def _three_seats(card: CardDef) -> Battle:
+    """Seat 0 ("a", holding `card` and a Gun) acts first; enemies seat 1 (adjacent, north)
+    and seat 2 (2 hexes north-east, facing it), both of side "b"."""
+    doc = {
+        "name": "Yard", "board": {"name": "Yard", "shape": {"kind": "hexagon", "radius": 8}, "hexes": []},
+        "rules": {"version": "2.0", "options": {}}, "dice": {"mode": "table"}, "policy": "prompt",
+        "cards": [CARDS[FILLER], CARDS["gun"], card.as_dict()],
+        "seats": [
+            {**seat(0, at=(0, 3), facing=1, side="a"), "deck": deck(**{card.id: 1, "gun": 2})},
+            {**seat(1, at=(0, 2), facing=4, side="b"), "deck": deck()},
+            {**seat(2, at=(2, 1), facing=5, side="b"), "deck": deck()},
+        ],
+    }  # fmt: skip
+    return start(doc, [[card.id, "gun", "gun", *[FILLER] * 3], [FILLER] * 6, [FILLER] * 6],
+                 initiative=(6, 1, 2))  # fmt: skip
+
+
+def _tactical_scanner_marks_one_target() -> None:
+    """The bonus is for "that target" only: an attack on another enemy leaves the mark."""
+    cid = "tactical-scanner-enemy-analysis"
+    b = _three_seats(built("equipment_items", cid))
+    play(b, cid, target=1)
+    other = one(b.do({"type": "attack", "seat": 0, "card": "gun#1", "target": 2,
+                      "component": "chassis", "faces": [1, 1]}), AttackDeclared)  # fmt: skip
+    assert hit(other) == 2 and b.seat(0).bonus_against == ((1, 2, cid),)
+    marked = one(b.do({"type": "attack", "seat": 0, "card": "gun#2", "target": 1,
+                       "component": "chassis", "faces": [1, 1]}), AttackDeclared)  # fmt: skip
+    assert hit(marked) == 4 and b.seat(0).bonus_against == ()
+
+
+MISC_SCENARIOS.update({
+    ("equipment_items", "tactical-scanner-enemy-analysis"): lambda: (
+        _tactical_scanner(), _tactical_scanner_marks_one_target()
+    ),
+})  # fmt: skip
+
+
 # --- the new effect kinds' validation -------------------------------------------------------
 
 
@@ -315,6 +385,8 @@ MISC_SCENARIOS.update({
         ({"kind": "recover_named", "cards": ["hand-axe-throw"], "n": 0}, "e.n", "R-ADD-62"),
         ({"kind": "recover_named", "cards": "hand-axe-throw"}, "e.cards", "R-ADD-153"),
         ({"kind": "untargetable", "against": "melee"}, "e.against", None),
+        ({"kind": "bonus_against", "damage": 0}, "e.damage", "R-DMG-1"),
+        ({"kind": "look_at_hand", "cards": 3}, "e.cards", None),
         ({"kind": "untargetable", "until_attack": 1}, "e.until_attack", None),
     ],
 )  # fmt: skip

@@ -25,6 +25,7 @@ from battles.engine.cards import (
     AfterAttackEffect,
     AttackBonusEffect,
     AttackEffect,
+    BonusAgainstEffect,
     BuffNextAttackEffect,
     CardDef,
     Condition,
@@ -45,6 +46,7 @@ from battles.engine.cards import (
     HinderEffect,
     IgnoreCoverEffect,
     LimitEffect,
+    LookAtHandEffect,
     MoveEffect,
     PlantSeedsEffect,
     RecoverEffect,
@@ -134,6 +136,8 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     DiscardForEffect(1, (AttackBonusEffect(2),)),
     RecoverNamedEffect(("hand-axe-throw", "hand-axe-chop")),
     UntargetableEffect("all", until_attack=True),
+    LookAtHandEffect(),
+    BonusAgainstEffect(2),
 )
 
 
@@ -217,6 +221,8 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "discard_for",
         "recover_named",
         "untargetable",
+        "look_at_hand",
+        "bonus_against",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

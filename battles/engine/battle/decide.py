@@ -23,6 +23,7 @@ from ..cards import (
     AfterAttackEffect,
     AttackBonusEffect,
     AttackEffect,
+    BonusAgainstEffect,
     BuffNextAttackEffect,
     CardDef,
     Condition,
@@ -42,6 +43,7 @@ from ..cards import (
     HinderEffect,
     IgnoreCoverEffect,
     LimitEffect,
+    LookAtHandEffect,
     MoveEffect,
     PlantSeedsEffect,
     RecoverEffect,
@@ -1217,9 +1219,16 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
         ev.CardPlayed(seat, instance, card.sp_cost, card.manual, card.text if card.manual else "")
     )
     passive = _passive_bonuses(tx, seat)
-    if passive or any(
-        isinstance(e, AttackBonusEffect | SpendTokensEffect | IgnoreCoverEffect | DiscardForEffect)
-        for e in card.effects
+    marks = [m for m in tx.seat(seat).bonus_against if m[0] == command.target]
+    if (
+        marks
+        or passive
+        or any(
+            isinstance(
+                e, AttackBonusEffect | SpendTokensEffect | IgnoreCoverEffect | DiscardForEffect
+            )
+            for e in card.effects
+        )
     ):
         # R-ADD-59: the card's own bonuses are part of this attack's to-hit answer, and
         # R-ADD-74: so are those of the attacker's passives in play.
@@ -1227,6 +1236,8 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
         for source, bonus in passive:
             if _holds(tx, seat, bonus.condition, command.target):
                 tx.emit(ev.BuffGained(seat, bonus.damage, bonus.to_hit, 0, 0, source.id))
+        for _, damage, mark in marks:  # R-ADD-156: "your next attack vs that target"
+            tx.emit(ev.BuffGained(seat, damage, 0, 0, 0, mark))
         answer = attack_answer(tx.state, seat, card, command.target)
         if not answer.possible:
             refusal = answer.refusal
@@ -1609,6 +1620,14 @@ def _effect(
         return
     if isinstance(effect, UntargetableEffect):
         tx.emit(ev.UntargetableGained(seat, effect.against, effect.until_attack, card.id))
+        return
+    if isinstance(effect, LookAtHandEffect | BonusAgainstEffect):
+        enemy = _enemy_in_range(tx, seat, card, target)  # R-ADD-156, as R-ADD-65
+        used["target"] = True
+        if isinstance(effect, LookAtHandEffect):
+            tx.emit(ev.HandRevealed(seat, enemy, tx.seat(enemy).hand, card.id))
+        else:
+            tx.emit(ev.TargetBonusGained(seat, enemy, effect.damage, card.id))
         return
     if isinstance(effect, PlantSeedsEffect):
         if attack_target is not None:

@@ -640,6 +640,27 @@ class UntargetableEnded(Event):
     source: str
 
 
+@dataclass(frozen=True, slots=True)
+class HandRevealed(Event):
+    """`seat`'s player looks at `target`'s hand: the cards it held (R-ADD-156). Shown to
+    those two seats and the GM only while the battle runs (R-ADD-28)."""
+
+    seat: int
+    target: int
+    cards: tuple[str, ...]
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class TargetBonusGained(Event):
+    """`seat`'s next attack declared against `target` gets +`damage` (R-ADD-156)."""
+
+    seat: int
+    target: int
+    damage: int
+    source: str
+
+
 EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.__name__: cls
     for cls in (
@@ -710,5 +731,7 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         # issue 17, misc
         UntargetableGained,
         UntargetableEnded,
+        HandRevealed,
+        TargetBonusGained,
     )
 }

@@ -326,6 +326,15 @@ def _untargetable_ended(s: BattleState, e: ev.UntargetableEnded) -> BattleState:
     return _seat(s, e.seat, untargetable="", untargetable_until_attack=False)
 
 
+def _hand_revealed(s: BattleState, e: ev.HandRevealed) -> BattleState:
+    return s  # information only (R-ADD-156)
+
+
+def _target_bonus(s: BattleState, e: ev.TargetBonusGained) -> BattleState:
+    marks = s.seats[e.seat].bonus_against
+    return _seat(s, e.seat, bonus_against=(*marks, (e.target, e.damage, e.source)))
+
+
 def _suffering(s: BattleState, e: ev.SufferingRolled) -> BattleState:
     return s
 
@@ -352,6 +361,9 @@ def _declared(s: BattleState, e: ev.AttackDeclared) -> BattleState:
         buff_ignore_defence=0,
         jam_penalty=0,
         jam_this_turn=False,
+        # R-ADD-156: an attack on a marked target spends its marks (decide added them as
+        # BuffGained just before).
+        bonus_against=tuple(m for m in s.seats[e.attacker].bonus_against if m[0] != e.target),
     )
     return replace(s, attack=attack)
 
@@ -576,6 +588,8 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     # issue 17, misc
     ev.UntargetableGained: _untargetable,
     ev.UntargetableEnded: _untargetable_ended,
+    ev.HandRevealed: _hand_revealed,
+    ev.TargetBonusGained: _target_bonus,
 }
 assert set(_HANDLERS) == set(ev.EVENT_TYPES.values()), "every event type needs a handler"
 

@@ -22,9 +22,11 @@ from typing import Any
 
 from ..arcs import rotation_cost
 from ..cards import (
+    BonusAgainstEffect,
     DiscardEffect,
     DiscardForEffect,
     HinderEffect,
+    LookAtHandEffect,
     MoveEffect,
     RotateEffect,
     SpendTokensEffect,
@@ -223,6 +225,9 @@ def _card_bodies(state: BattleState, c: CasketState, instance: str) -> Iterator[
             elif isinstance(effect, StatusEffect) and effect.target == "target":
                 grown += [{**v, "target": x.seat} for x in state.seats if x.seat != c.seat]
             elif isinstance(effect, HinderEffect):  # R-ADD-65: an enemy within range
+                grown += [{**v, "target": x.seat} for x in state.seats if x.side != c.side]
+            elif isinstance(effect, LookAtHandEffect | BonusAgainstEffect) and "target" not in v:
+                # R-ADD-156: an enemy within range
                 grown += [{**v, "target": x.seat} for x in state.seats if x.side != c.side]
             else:
                 grown.append(v)

@@ -200,6 +200,8 @@ class CasketState:
     # (R-ADD-155). "" when it may be targeted.
     untargetable: str = ""
     untargetable_until_attack: bool = False
+    # (target seat, damage, source): "your next attack vs that target +N damage" (R-ADD-156)
+    bonus_against: tuple[tuple[int, int, str], ...] = ()
 
     @property
     def sp_left(self) -> int:
