@@ -26,6 +26,7 @@ PROMPT_WORDS = {
     "take_damage": "choose the cards to lose to damage (R-DMG-6)",
     "discard_down": "discard down to the hand size (R-TRN-7)",
     "discard": "choose the cards one of their cards discards (R-ADD-62)",
+    "arrange": "put the top cards of their deck back in any order (R-ADD-157)",
 }
 
 
@@ -91,6 +92,8 @@ def label(body: Mapping[str, Any], state: BattleState, names: Names) -> str:
             return "Lose " + " and ".join(parts)
         case "discard_down":
             return f"Discard {_names(names, body['cards'])}"
+        case "arrange":
+            return f"Put back on the deck, top first: {_names(names, body['cards'])} (R-ADD-157)"
         case "pass":
             return "End the turn"
         case "withdraw":
@@ -220,6 +223,7 @@ def panel(
             "no_reactive": "Reactive window",
             "play_reactive": "Reactive window",
             "take_damage": "Damage",
+            "arrange": "Deck",
             "discard_down": "Discard down",
             "attack": "Attacks",
             "play_card": "Cards",

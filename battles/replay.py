@@ -338,6 +338,18 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 t(f"{who}'s next attack on {names.casket(p['target'])} gets +{p['damage']} damage"),
                 *_reason_rule(p.get("source"), "R-ADD-156"),
             )
+        case "CardsLookedAt":
+            return (
+                t(f"{who} looks at the top of their deck: "),
+                *_cards(p["cards"], names),
+                *_reason_rule(p.get("source"), "R-ADD-157"),
+            )
+        case "DeckArranged":
+            return (
+                t(f"{who} puts them back, top first: "),
+                *_cards(p["order"], names),
+                *_rule("R-ADD-157"),
+            )
         case "UntargetableEnded":
             return (
                 t(f"{who} attacks and can be targeted again"),

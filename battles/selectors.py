@@ -462,6 +462,7 @@ PROMPT_RULINGS = {
     "take_damage": "R-DMG-6",
     "discard_down": "R-TRN-7",
     "discard": "R-ADD-62",
+    "arrange": "R-ADD-157",
 }
 # What each prompt asks of its seat, in words a waiting page can show.
 PROMPT_WORDS = {
@@ -470,6 +471,7 @@ PROMPT_WORDS = {
     "take_damage": "to choose the cards lost to damage",
     "discard_down": "to discard down to the hand size",
     "discard": "to choose the cards one of their cards discards",
+    "arrange": "to put the top cards of their deck back in any order",
 }
 
 

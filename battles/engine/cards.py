@@ -1167,6 +1167,27 @@ class BonusAgainstEffect:
         return {"kind": self.kind, "damage": self.damage}
 
 
+@dataclass(frozen=True, slots=True)
+class ArrangeTopEffect:
+    """ "Look at top N cards of your deck, arrange them in any order": the player sees the
+    top `n` cards (an event only that seat and the GM see) and is asked (prompt `arrange`)
+    for their new order; it is the card's last effect. A table arranges its own deck,
+    whose order the engine never knows (R-ADD-18, R-ADD-157).
+
+    >>> ArrangeTopEffect(3).as_dict()
+    {'kind': 'arrange_top', 'n': 3}
+    """
+
+    kind: ClassVar[str] = "arrange_top"
+    n: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.n, "arrange_top.n", 2, MAX_CARDS, "R-ADD-157")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "n": self.n}
+
+
 Effect = (
     AttackEffect
     | MoveEffect
@@ -1209,6 +1230,7 @@ Effect = (
     | UntargetableEffect
     | LookAtHandEffect
     | BonusAgainstEffect
+    | ArrangeTopEffect
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -1255,6 +1277,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             UntargetableEffect,
             LookAtHandEffect,
             BonusAgainstEffect,
+            ArrangeTopEffect,
         )
     }
 )
@@ -1272,7 +1295,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, unless_spent, discard_for, recover_named, untargetable, look_at_hand, bonus_against
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, unless_spent, discard_for, recover_named, untargetable, look_at_hand, bonus_against, arrange_top
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")
@@ -1381,6 +1404,12 @@ class CardDef:
                     f"card.effects[{i}]",
                     "discard_chosen asks the player once the card resolves: make it the last",
                     "R-ADD-62",
+                )
+            if isinstance(effect, ArrangeTopEffect) and i != len(self.effects) - 1:
+                raise InvalidInput(
+                    f"card.effects[{i}]",
+                    "arrange_top asks the player once the card resolves: make it the last",
+                    "R-ADD-157",
                 )
             with_then = SpendTokensEffect | WhenEffect | UnlessSpentEffect | DiscardForEffect
             inner = effect.then if isinstance(effect, with_then) else (effect,)

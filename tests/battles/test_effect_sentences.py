@@ -66,6 +66,15 @@ PAYLOADS: dict[str, tuple[dict[str, Any], str]] = {
         "Penitent Scout's next attack on Bastion Heavy gets +2 damage "
         "(tactical-scanner-enemy-analysis, R-ADD-156)",
     ),
+    "CardsLookedAt": (
+        {"seat": 0, "cards": [None, None, None], "source": "ancient-compass-true-path"},
+        "Penitent Scout looks at the top of their deck: 3 hidden cards "
+        "(ancient-compass-true-path, R-ADD-157)",
+    ),
+    "DeckArranged": (
+        {"seat": 0, "order": [None, None, None]},
+        "Penitent Scout puts them back, top first: 3 hidden cards (R-ADD-157)",
+    ),
     "UntargetableEnded": (
         {"seat": 0, "source": "gun"},
         "Penitent Scout attacks and can be targeted again (gun, R-ADD-155)",

@@ -17,10 +17,13 @@ from battles.engine.battle.commands import command_body, parse_command
 from battles.engine.battle.events import (
     AttackDeclared,
     CardsDiscarded,
+    CardsLookedAt,
     CardsRecovered,
     CasketMoved,
+    DeckArranged,
     DefenceRaised,
     HandRevealed,
+    PromptOpened,
     TargetBonusGained,
     TokensChanged,
     UntargetableEnded,
@@ -369,6 +372,73 @@ MISC_SCENARIOS.update({
 })  # fmt: skip
 
 
+# --- R-ADD-157: arranging the top of the own deck --------------------------------------------
+
+
+def _digital_with(card: CardDef) -> tuple[Battle, str]:
+    """A seeded digital battle (R-ADD-18) past setup, seat 0 to act, holding `card`: the
+    battle and the card's instance in the hand."""
+    doc = {
+        "name": "Compass yard", "board": {"name": "Compass yard", "shape": {"kind": "hexagon", "radius": 4}, "hexes": []},
+        "rules": {"version": "2.0", "options": {}}, "dice": {"mode": "digital", "seed": 11},
+        "policy": "prompt", "cards": [CARDS[FILLER], card.as_dict()],
+        "seats": [
+            {**seat(0, at=(0, 3), facing=1), "deck": deck(**{card.id: 15})},
+            {**seat(1, at=(0, -3), facing=4), "deck": deck()},
+        ],
+    }  # fmt: skip
+    b = Battle.create(doc)
+    b.do({"type": "keep_hand", "seat": 0})
+    b.do({"type": "keep_hand", "seat": 1})
+    if b.state.active == 1:
+        b.do({"type": "pass", "seat": 1})
+    assert b.state.active == 0
+    return b, next(x for x in b.seat(0).hand if x.startswith(card.id))
+
+
+def _ancient_compass() -> None:
+    """ "Look at top 3 cards of your deck, arrange them in any order.": the player sees the
+    3 cards (only that seat and the GM do) and names their new order, top first; the rest
+    of the deck stays (R-ADD-157)."""
+    cid = "ancient-compass-true-path"
+    card = built("equipment_items", cid)
+    b, instance = _digital_with(card)
+    deck = b.seat(0).deck
+    events = b.do({"type": "play_card", "seat": 0, "card": instance})
+    assert one(events, CardsLookedAt) == CardsLookedAt(0, deck[:3], cid)
+    prompt = one(events, PromptOpened)
+    assert (prompt.seat, prompt.kind, prompt.amount, prompt.rule) == (0, "arrange", 3, "R-ADD-157")
+    assert b.refuse({"type": "pass", "seat": 0}).code == "prompt_pending"
+    err = b.refuse({"type": "arrange", "seat": 0, "cards": list(deck[:2])})
+    assert (err.code, err.rule) == ("wrong_arrange_count", "R-ADD-157")
+    err = b.refuse({"type": "arrange", "seat": 0, "cards": [deck[0], deck[1], deck[3]]})
+    assert (err.code, err.rule) == ("not_looked_at", "R-ADD-157")
+    new = [deck[2], deck[0], deck[1]]
+    events = b.do({"type": "arrange", "seat": 0, "cards": new})
+    assert one(events, DeckArranged) == DeckArranged(0, tuple(new))
+    assert b.seat(0).deck == (*new, *deck[3:]) and b.state.prompts == ()
+    payload = {"seat": 0, "cards": list(deck[:3]), "source": cid}
+    assert public_payload("CardsLookedAt", payload, {1}, full=False)["cards"] == [None] * 3
+    assert public_payload("CardsLookedAt", payload, {0}, full=False)["cards"] == list(deck[:3])
+    hidden = public_payload("DeckArranged", {"seat": 0, "order": new}, {1}, full=False)
+    assert hidden["order"] == [None] * 3
+    # The answers the legal actions offer are accepted.
+    b, instance = _digital_with(card)
+    b.do({"type": "play_card", "seat": 0, "card": instance})
+    offered = [a.body for a in legal_actions(b.state)]
+    assert {o["type"] for o in offered} == {"arrange"} and len(offered) == 2
+    b.do(offered[1])
+    # At a table the engine never knows the deck's order (R-ADD-18): nothing to record.
+    t = battle(card)
+    events = play(t, cid)
+    assert not of_type(events, CardsLookedAt) and t.state.prompts == ()
+
+
+MISC_SCENARIOS.update({
+    ("equipment_items", "ancient-compass-true-path"): _ancient_compass,
+})  # fmt: skip
+
+
 # --- the new effect kinds' validation -------------------------------------------------------
 
 
@@ -386,6 +456,7 @@ MISC_SCENARIOS.update({
         ({"kind": "recover_named", "cards": "hand-axe-throw"}, "e.cards", "R-ADD-153"),
         ({"kind": "untargetable", "against": "melee"}, "e.against", None),
         ({"kind": "bonus_against", "damage": 0}, "e.damage", "R-DMG-1"),
+        ({"kind": "arrange_top", "n": 1}, "e.n", "R-ADD-157"),
         ({"kind": "look_at_hand", "cards": 3}, "e.cards", None),
         ({"kind": "untargetable", "until_attack": 1}, "e.until_attack", None),
     ],
@@ -448,6 +519,16 @@ def test_an_attack_command_carries_its_discard_and_round_trips() -> None:
     with pytest.raises(InvalidInput) as info:
         parse_command({**body, "discard": "chaff"})
     assert info.value.field == "discard"
+
+
+def test_an_arrange_command_names_the_cards_in_their_new_order() -> None:
+    """R-ADD-157: the answer to an `arrange` prompt."""
+    body = {"type": "arrange", "seat": 1, "cards": ["b#2", "a#1"]}
+    command = parse_command(body)
+    assert command_body(command) == body
+    with pytest.raises(InvalidInput) as info:
+        parse_command({"type": "arrange", "seat": 1})
+    assert info.value.field == "cards"
 
 
 @pytest.mark.parametrize("key", sorted(MISC_SCENARIOS), ids=lambda k: f"{k[0]}/{k[1]}")

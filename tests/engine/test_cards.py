@@ -23,6 +23,7 @@ from battles.engine.cards import (
     DAMAGE_CARD,
     EFFECT_TYPES,
     AfterAttackEffect,
+    ArrangeTopEffect,
     AttackBonusEffect,
     AttackEffect,
     BonusAgainstEffect,
@@ -138,6 +139,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     UntargetableEffect("all", until_attack=True),
     LookAtHandEffect(),
     BonusAgainstEffect(2),
+    ArrangeTopEffect(3),
 )
 
 
@@ -223,6 +225,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "untargetable",
         "look_at_hand",
         "bonus_against",
+        "arrange_top",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

@@ -201,6 +201,15 @@ class Revert(Command):
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class Arrange(Command):
+    """The answer to an `arrange` prompt: the cards looked at, in their new order, top
+    first (R-ADD-157)."""
+
+    NAME: ClassVar[str] = "arrange"
+    cards: tuple[str, ...]
+
+
 COMMAND_TYPES: Mapping[str, type[Command]] = {
     cls.NAME: cls
     for cls in (
@@ -224,6 +233,7 @@ COMMAND_TYPES: Mapping[str, type[Command]] = {
         Withdraw,
         EndBattle,
         Revert,
+        Arrange,  # issue 17, misc
     )
 }
 
@@ -249,6 +259,7 @@ _FIELDS: Mapping[str, tuple[str, ...]] = {
     "withdraw": (),
     "end_battle": ("side", "reason"),
     "revert": ("command_id", "reason"),
+    "arrange": ("cards",),
 }
 _OPTIONAL = frozenset({"pay", "target", "path", "facing", "discard", "component", "spend", "free"})
 
@@ -379,7 +390,7 @@ def parse_command(body: object) -> Command:
     elif name == "take_damage":
         args["hand"] = _strs(body["hand"], "hand")
         args["deck"] = _int(body, "deck", 0, 200, "R-DMG-6")
-    elif name == "discard_down":
+    elif name in ("discard_down", "arrange"):
         args["cards"] = _strs(body["cards"], "cards")
     elif name == "adjust_heat":
         args["heat"] = _int(body, "heat", 0, 30)

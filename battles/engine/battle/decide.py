@@ -21,6 +21,7 @@ from ..arcs import rotation_cost, rotation_steps
 from ..cards import (
     MAX_SEEDS,
     AfterAttackEffect,
+    ArrangeTopEffect,
     AttackBonusEffect,
     AttackEffect,
     BonusAgainstEffect,
@@ -89,6 +90,7 @@ from .commands import (
     AdjustComponentDamage,
     AdjustHeat,
     AdjustTaint,
+    Arrange,
     Attack,
     Command,
     DiscardDown,
@@ -146,6 +148,7 @@ PROMPT_COMMANDS = {
     "take_damage": (TakeDamage,),
     "discard_down": (DiscardDown,),
     "discard": (DiscardDown,),  # a card's "discard N of your choice" (R-ADD-62)
+    "arrange": (Arrange,),  # "look at the top N cards, arrange them" (R-ADD-157)
 }
 # The ruling behind each prompt, cited when an answer comes without its prompt.
 PROMPT_RULES = {
@@ -154,6 +157,7 @@ PROMPT_RULES = {
     "take_damage": "R-DMG-6",
     "discard_down": "R-TRN-7",
     "discard": "R-ADD-62",
+    "arrange": "R-ADD-157",
 }
 
 
@@ -368,7 +372,8 @@ def decide(
     if command.GM_ONLY:
         _adjust(tx, command)
     elif isinstance(
-        command, KeepHand | Mulligan | PlayReactive | NoReactive | TakeDamage | DiscardDown
+        command,
+        KeepHand | Mulligan | PlayReactive | NoReactive | TakeDamage | DiscardDown | Arrange,
     ):
         _answer(tx, command)
     else:
@@ -420,6 +425,7 @@ def _auto_answer(tx: _Tx, seat: int, kind: str, amount: int, component: str | No
     elif kind == "discard":
         hand = tx.seat(seat).hand
         tx.emit(ev.CardsDiscarded(seat, hand[len(hand) - amount :], (), "chosen", "R-ADD-62"))
+    # "arrange": the order is kept (R-ADD-157)
 
 
 def _advance(tx: _Tx) -> None:
@@ -849,6 +855,31 @@ def _answer(tx: _Tx, command: Command) -> None:
         why = "discard down" if prompt.kind == "discard_down" else "chosen"
         tx.emit(ev.CardsDiscarded(seat, cards, (), why, rule))
         tx.emit(ev.PromptClosed(seat, prompt.kind))
+    elif isinstance(command, Arrange):
+        tx.emit(ev.DeckArranged(seat, _arrangement(tx.seat(seat), prompt.amount, command.cards)))
+        tx.emit(ev.PromptClosed(seat, "arrange"))
+
+
+def _arrangement(c: CasketState, n: int, names: Sequence[str]) -> tuple[str, ...]:
+    """R-ADD-157: the top `n` cards of the deck in the order `names` gives (instance or
+    card ids), each exactly once."""
+    top = list(c.deck[:n])
+    out: list[str] = []
+    for name in names:
+        match = next((x for x in top if x == name or card_id(x) == name), None)
+        if match is None:
+            raise RuleViolation(
+                "not_looked_at",
+                f"cards: {name!r} is not one of the {n} card(s) looked at (or is named twice)",
+                "R-ADD-157",
+            )
+        top.remove(match)
+        out.append(match)
+    if top:
+        raise RuleViolation(
+            "wrong_arrange_count", f"put back all {n} card(s) looked at, in order", "R-ADD-157"
+        )
+    return tuple(out)
 
 
 def _reactive_ok(tx: _Tx, card: CardDef) -> bool:
@@ -1620,6 +1651,15 @@ def _effect(
         return
     if isinstance(effect, UntargetableEffect):
         tx.emit(ev.UntargetableGained(seat, effect.against, effect.until_attack, card.id))
+        return
+    if isinstance(effect, ArrangeTopEffect):
+        # R-ADD-157: a table arranges its own deck, whose order the engine never knows.
+        n = min(effect.n, len(c.deck))
+        if tx.table or n < 2:
+            return
+        tx.emit(ev.CardsLookedAt(seat, c.deck[:n], card.id))
+        reason = f"{card.name}: put the top {n} cards back in any order"
+        _open_prompt(tx, seat, "arrange", n, None, "R-ADD-157", reason)
         return
     if isinstance(effect, LookAtHandEffect | BonusAgainstEffect):
         enemy = _enemy_in_range(tx, seat, card, target)  # R-ADD-156, as R-ADD-65

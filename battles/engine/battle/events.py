@@ -661,6 +661,24 @@ class TargetBonusGained(Event):
     source: str
 
 
+@dataclass(frozen=True, slots=True)
+class CardsLookedAt(Event):
+    """`seat`'s player looks at the top cards of its own deck (R-ADD-157); only that seat
+    and the GM see them while the battle runs (R-ADD-28)."""
+
+    seat: int
+    cards: tuple[str, ...]
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class DeckArranged(Event):
+    """The top of `seat`'s deck, put back in `order` (top first) (R-ADD-157)."""
+
+    seat: int
+    order: tuple[str, ...]
+
+
 EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.__name__: cls
     for cls in (
@@ -733,5 +751,7 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         UntargetableEnded,
         HandRevealed,
         TargetBonusGained,
+        CardsLookedAt,
+        DeckArranged,
     )
 }

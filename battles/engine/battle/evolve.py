@@ -330,6 +330,17 @@ def _hand_revealed(s: BattleState, e: ev.HandRevealed) -> BattleState:
     return s  # information only (R-ADD-156)
 
 
+def _looked_at(s: BattleState, e: ev.CardsLookedAt) -> BattleState:
+    return s  # information only (R-ADD-157)
+
+
+def _arranged(s: BattleState, e: ev.DeckArranged) -> BattleState:
+    deck = s.seats[e.seat].deck
+    if sorted(e.order) != sorted(deck[: len(e.order)]):
+        raise ValueError("DeckArranged must reorder the top of the deck (R-ADD-157)")
+    return _seat(s, e.seat, deck=(*e.order, *deck[len(e.order) :]))
+
+
 def _target_bonus(s: BattleState, e: ev.TargetBonusGained) -> BattleState:
     marks = s.seats[e.seat].bonus_against
     return _seat(s, e.seat, bonus_against=(*marks, (e.target, e.damage, e.source)))
@@ -590,6 +601,8 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.UntargetableEnded: _untargetable_ended,
     ev.HandRevealed: _hand_revealed,
     ev.TargetBonusGained: _target_bonus,
+    ev.CardsLookedAt: _looked_at,
+    ev.DeckArranged: _arranged,
 }
 assert set(_HANDLERS) == set(ev.EVENT_TYPES.values()), "every event type needs a handler"
 

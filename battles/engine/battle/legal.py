@@ -92,6 +92,10 @@ def _prompt_candidates(
                 "hand": from_hand,
                 "deck": amount - len(from_hand),
             }
+    elif kind == "arrange":  # R-ADD-157: as they are, and the other way round
+        top = list(c.deck[:amount])
+        yield {"type": "arrange", "seat": seat, "cards": top}
+        yield {"type": "arrange", "seat": seat, "cards": top[::-1]}
     elif kind in ("discard_down", "discard"):
         yield {"type": "discard_down", "seat": seat, "cards": list(c.hand[len(c.hand) - amount :])}
         yield {"type": "discard_down", "seat": seat, "cards": list(c.hand[:amount])}
