@@ -350,6 +350,11 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 *_cards(p["order"], names),
                 *_rule("R-ADD-157"),
             )
+        case "WreckScavenged":
+            return (
+                t(f"{who} scavenges the wreck of {names.casket(p['wreck'])}, removed from play"),
+                *_reason_rule(p.get("source"), "R-ADD-158"),
+            )
         case "UntargetableEnded":
             return (
                 t(f"{who} attacks and can be targeted again"),

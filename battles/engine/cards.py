@@ -1188,6 +1188,27 @@ class ArrangeTopEffect:
         return {"kind": self.kind, "n": self.n}
 
 
+@dataclass(frozen=True, slots=True)
+class ScavengeWreckEffect:
+    """ "Target a destroyed enemy wreck within 4 hexes. Gain 3 Soul Shards. That wreck is
+    removed from play": the command's `target` is a defeated enemy casket whose wreck lies
+    within the card's printed range and was not scavenged before; it is removed and `then`
+    runs (R-ADD-158).
+
+    >>> ScavengeWreckEffect((GainTokensEffect("soul_shard", 3),)).as_dict()
+    {'kind': 'scavenge_wreck', 'then': [{'kind': 'gain_tokens', 'pool': 'soul_shard', 'n': 3}]}
+    """
+
+    kind: ClassVar[str] = "scavenge_wreck"
+    then: tuple[Effect, ...]
+
+    def __post_init__(self) -> None:
+        _check_inner(self.then, "scavenge_wreck.then", _AFTER_KINDS)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "then": [e.as_dict() for e in self.then]}
+
+
 Effect = (
     AttackEffect
     | MoveEffect
@@ -1231,6 +1252,7 @@ Effect = (
     | LookAtHandEffect
     | BonusAgainstEffect
     | ArrangeTopEffect
+    | ScavengeWreckEffect
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -1278,6 +1300,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             LookAtHandEffect,
             BonusAgainstEffect,
             ArrangeTopEffect,
+            ScavengeWreckEffect,
         )
     }
 )
@@ -1295,7 +1318,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, unless_spent, discard_for, recover_named, untargetable, look_at_hand, bonus_against, arrange_top
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, unless_spent, discard_for, recover_named, untargetable, look_at_hand, bonus_against, arrange_top, scavenge_wreck
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")

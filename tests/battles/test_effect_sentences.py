@@ -75,6 +75,11 @@ PAYLOADS: dict[str, tuple[dict[str, Any], str]] = {
         {"seat": 0, "order": [None, None, None]},
         "Penitent Scout puts them back, top first: 3 hidden cards (R-ADD-157)",
     ),
+    "WreckScavenged": (
+        {"seat": 0, "wreck": 1, "source": "scavenge-wreckage"},
+        "Penitent Scout scavenges the wreck of Bastion Heavy, removed from play "
+        "(scavenge-wreckage, R-ADD-158)",
+    ),
     "UntargetableEnded": (
         {"seat": 0, "source": "gun"},
         "Penitent Scout attacks and can be targeted again (gun, R-ADD-155)",

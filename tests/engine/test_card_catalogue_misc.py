@@ -19,6 +19,7 @@ from battles.engine.battle.events import (
     CardsDiscarded,
     CardsLookedAt,
     CardsRecovered,
+    CasketDefeated,
     CasketMoved,
     DeckArranged,
     DefenceRaised,
@@ -28,6 +29,7 @@ from battles.engine.battle.events import (
     TokensChanged,
     UntargetableEnded,
     UntargetableGained,
+    WreckScavenged,
 )
 from battles.engine.battle.legal import legal_actions
 from battles.engine.battle.view import public_payload
@@ -439,6 +441,45 @@ MISC_SCENARIOS.update({
 })  # fmt: skip
 
 
+# --- R-ADD-158: wrecks -------------------------------------------------------------------------
+
+
+def _scavenge_wreckage() -> None:
+    """ "Target a destroyed enemy wreck within 4 hexes. Gain 3 Soul Shards. That wreck is
+    removed from play (cannot be scavenged again).": a defeated enemy's seat, within
+    Ranged 1-4, scavenged once (R-ADD-158)."""
+    cid = "scavenge-wreckage"
+    card = built("ossuarium", cid)
+    b = battle(card, gap=4)
+    body = {"type": "play_card", "seat": 0, "card": f"{cid}#1", "target": 1}
+    err = b.refuse(body)  # seat 1 still fights: no wreck
+    assert (err.code, err.rule) == ("not_a_wreck", "R-ADD-158")
+    err = b.refuse({**body, "target": None})
+    assert (err.code, err.rule) == ("target_required", "R-ADD-158")
+    arrange(b, CasketDefeated(1, "arranged", "R-DMG-9"))
+    events = b.do(body)
+    assert one(events, WreckScavenged) == WreckScavenged(0, 1, cid)
+    assert b.seat(0).tokens_of("soul_shard") == 3 and b.seat(1).wreck_removed
+    arrange(b, CardsRecovered(0, (f"{cid}#1",), "arranged"))  # the card again, in hand
+    err = b.refuse(body)
+    assert (err.code, err.rule) == ("not_a_wreck", "R-ADD-158")
+    far = battle(card, gap=5)
+    arrange(far, CasketDefeated(1, "arranged", "R-DMG-9"))
+    err = far.refuse(body)
+    assert (err.code, err.rule) == ("out_of_range", "R-RNG-2")
+    offered = [a.body for a in legal_actions(far.state) if a.body.get("card") == f"{cid}#1"]
+    assert offered == []  # too far: nothing offered
+    near = battle(card, gap=2)
+    arrange(near, CasketDefeated(1, "arranged", "R-DMG-9"))
+    offered = [a.body for a in legal_actions(near.state) if a.body.get("card") == f"{cid}#1"]
+    assert [o["target"] for o in offered] == [1]
+
+
+MISC_SCENARIOS.update({
+    ("ossuarium", "scavenge-wreckage"): _scavenge_wreckage,
+})  # fmt: skip
+
+
 # --- the new effect kinds' validation -------------------------------------------------------
 
 
@@ -457,6 +498,7 @@ MISC_SCENARIOS.update({
         ({"kind": "untargetable", "against": "melee"}, "e.against", None),
         ({"kind": "bonus_against", "damage": 0}, "e.damage", "R-DMG-1"),
         ({"kind": "arrange_top", "n": 1}, "e.n", "R-ADD-157"),
+        ({"kind": "scavenge_wreck", "then": [{"kind": "move", "hexes": 1}]}, "e.then[0]", "R-ADD-65"),
         ({"kind": "look_at_hand", "cards": 3}, "e.cards", None),
         ({"kind": "untargetable", "until_attack": 1}, "e.until_attack", None),
     ],

@@ -57,6 +57,7 @@ from battles.engine.cards import (
     RemoveHeatRolledEffect,
     RollSufferingEffect,
     RotateEffect,
+    ScavengeWreckEffect,
     ShuffleInEffect,
     SpendTokensEffect,
     SpPenaltyEffect,
@@ -140,6 +141,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     LookAtHandEffect(),
     BonusAgainstEffect(2),
     ArrangeTopEffect(3),
+    ScavengeWreckEffect((GainTokensEffect("soul_shard", 3),)),
 )
 
 
@@ -226,6 +228,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "look_at_hand",
         "bonus_against",
         "arrange_top",
+        "scavenge_wreck",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

@@ -54,6 +54,7 @@ from ..cards import (
     RemoveHeatRolledEffect,
     RollSufferingEffect,
     RotateEffect,
+    ScavengeWreckEffect,
     ShuffleInEffect,
     SpendTokensEffect,
     SpPenaltyEffect,
@@ -1652,6 +1653,13 @@ def _effect(
     if isinstance(effect, UntargetableEffect):
         tx.emit(ev.UntargetableGained(seat, effect.against, effect.until_attack, card.id))
         return
+    if isinstance(effect, ScavengeWreckEffect):
+        wreck = _wreck_in_range(tx, seat, card, target)
+        used["target"] = True
+        tx.emit(ev.WreckScavenged(seat, wreck, card.id))
+        for inner in effect.then:
+            _effect(tx, seat, card, inner, None, (), None, (), used, skip_attack)
+        return
     if isinstance(effect, ArrangeTopEffect):
         # R-ADD-157: a table arranges its own deck, whose order the engine never knows.
         n = min(effect.n, len(c.deck))
@@ -1883,6 +1891,33 @@ def _recover_named(tx: _Tx, seat: int, effect: RecoverNamedEffect, reason: str) 
     named = [x for x in reversed(tx.seat(seat).discard) if card_id(x) in effect.cards]
     if named:
         tx.emit(ev.CardsRecovered(seat, tuple(named[: effect.n]), reason))
+
+
+def _wreck_in_range(tx: _Tx, seat: int, card: CardDef, target: int | None) -> int:
+    """R-ADD-158: the command's `target`, a defeated enemy casket whose wreck (its last
+    hex) lies within the card's printed range and is still in play."""
+    if target is None or not 0 <= target < len(tx.state.seats):
+        raise RuleViolation(
+            "target_required",
+            f"{card.name} needs a destroyed enemy's wreck as 'target'",
+            "R-ADD-158",
+        )
+    c, w = tx.seat(seat), tx.seat(target)
+    if w.side == c.side or not w.defeated or w.wreck_removed:
+        raise RuleViolation(
+            "not_a_wreck",
+            f"seat {target} is not a destroyed enemy's wreck still in play",
+            "R-ADD-158",
+        )
+    reach = card.range
+    if reach is None or not reach.low <= c.at.distance(w.at) <= reach.high:
+        raise RuleViolation(
+            "out_of_range",
+            f"{card.name} reaches {reach.text if reach else 'no one'}; the wreck of seat "
+            f"{target} is {c.at.distance(w.at)} hexes away",
+            "R-RNG-2",
+        )
+    return target
 
 
 def _recover(tx: _Tx, seat: int, n: int, reason: str) -> None:

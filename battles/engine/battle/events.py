@@ -679,6 +679,16 @@ class DeckArranged(Event):
     order: tuple[str, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class WreckScavenged(Event):
+    """`seat` scavenged the wreck of the defeated casket `wreck`, which is removed from play
+    (R-ADD-158)."""
+
+    seat: int
+    wreck: int
+    source: str
+
+
 EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.__name__: cls
     for cls in (
@@ -753,5 +763,6 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         TargetBonusGained,
         CardsLookedAt,
         DeckArranged,
+        WreckScavenged,
     )
 }

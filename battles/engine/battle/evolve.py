@@ -341,6 +341,10 @@ def _arranged(s: BattleState, e: ev.DeckArranged) -> BattleState:
     return _seat(s, e.seat, deck=(*e.order, *deck[len(e.order) :]))
 
 
+def _wreck_scavenged(s: BattleState, e: ev.WreckScavenged) -> BattleState:
+    return _seat(s, e.wreck, wreck_removed=True)
+
+
 def _target_bonus(s: BattleState, e: ev.TargetBonusGained) -> BattleState:
     marks = s.seats[e.seat].bonus_against
     return _seat(s, e.seat, bonus_against=(*marks, (e.target, e.damage, e.source)))
@@ -603,6 +607,7 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.TargetBonusGained: _target_bonus,
     ev.CardsLookedAt: _looked_at,
     ev.DeckArranged: _arranged,
+    ev.WreckScavenged: _wreck_scavenged,
 }
 assert set(_HANDLERS) == set(ev.EVENT_TYPES.values()), "every event type needs a handler"
 

@@ -29,6 +29,7 @@ from ..cards import (
     LookAtHandEffect,
     MoveEffect,
     RotateEffect,
+    ScavengeWreckEffect,
     SpendTokensEffect,
     StatusEffect,
 )
@@ -230,6 +231,12 @@ def _card_bodies(state: BattleState, c: CasketState, instance: str) -> Iterator[
                 grown += [{**v, "target": x.seat} for x in state.seats if x.seat != c.seat]
             elif isinstance(effect, HinderEffect):  # R-ADD-65: an enemy within range
                 grown += [{**v, "target": x.seat} for x in state.seats if x.side != c.side]
+            elif isinstance(effect, ScavengeWreckEffect):  # R-ADD-158: an enemy's wreck
+                grown += [
+                    {**v, "target": x.seat}
+                    for x in state.seats
+                    if x.side != c.side and x.defeated and not x.wreck_removed
+                ]
             elif isinstance(effect, LookAtHandEffect | BonusAgainstEffect) and "target" not in v:
                 # R-ADD-156: an enemy within range
                 grown += [{**v, "target": x.seat} for x in state.seats if x.side != c.side]

@@ -202,6 +202,8 @@ class CasketState:
     untargetable_until_attack: bool = False
     # (target seat, damage, source): "your next attack vs that target +N damage" (R-ADD-156)
     bonus_against: tuple[tuple[int, int, str], ...] = ()
+    # A defeated casket's wreck was scavenged and removed from play (R-ADD-158).
+    wreck_removed: bool = False
 
     @property
     def sp_left(self) -> int:
