@@ -1172,20 +1172,29 @@ class ArrangeTopEffect:
     """ "Look at top N cards of your deck, arrange them in any order": the player sees the
     top `n` cards (an event only that seat and the GM see) and is asked (prompt `arrange`)
     for their new order; it is the card's last effect. A table arranges its own deck,
-    whose order the engine never knows (R-ADD-18, R-ADD-157).
+    whose order the engine never knows (R-ADD-18, R-ADD-157). `then` runs once the order
+    is given, with the answer's `spend` ("Spend 1 Credit token to draw 1 additional card").
 
     >>> ArrangeTopEffect(3).as_dict()
     {'kind': 'arrange_top', 'n': 3}
+    >>> ArrangeTopEffect(3, (SpendTokensEffect("credit", 1, (DrawEffect(1),)),)).as_dict()["then"]
+    [{'kind': 'spend_tokens', 'pool': 'credit', 'n': 1, 'then': [{'kind': 'draw', 'n': 1}]}]
     """
 
     kind: ClassVar[str] = "arrange_top"
     n: int
+    then: tuple[Effect, ...] = ()
 
     def __post_init__(self) -> None:
         _check_int(self.n, "arrange_top.n", 2, MAX_CARDS, "R-ADD-157")
+        if self.then:
+            _check_inner(self.then, "arrange_top.then", ("spend_tokens", *_AFTER_KINDS))
 
     def as_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "n": self.n}
+        out: dict[str, Any] = {"kind": self.kind, "n": self.n}
+        if self.then:
+            out["then"] = [e.as_dict() for e in self.then]
+        return out
 
 
 @dataclass(frozen=True, slots=True)

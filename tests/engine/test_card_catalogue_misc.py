@@ -17,6 +17,7 @@ from battles.engine.battle.commands import command_body, parse_command
 from battles.engine.battle.events import (
     AttackDeclared,
     CardsDiscarded,
+    CardsDrawn,
     CardsLookedAt,
     CardsRecovered,
     CasketDefeated,
@@ -436,8 +437,48 @@ def _ancient_compass() -> None:
     assert not of_type(events, CardsLookedAt) and t.state.prompts == ()
 
 
+def _market_forecast() -> None:
+    """ "Look at top 3 cards of your deck. Rearrange them in any order. Spend 1 Credit
+    token to draw 1 additional card.": the spend is the arrangement's answer, so the draw
+    takes the card put on top (R-ADD-157, R-ADD-61)."""
+    cid = "market-forecast"
+    card = built("exchange", cid)
+    b, instance = _digital_with(card)
+    err = b.refuse({"type": "play_card", "seat": 0, "card": instance, "spend": True})
+    assert (err.code, err.rule) == ("unused_argument", "R-ADD-61")  # spent in the answer
+    deck = b.seat(0).deck
+    play_body = {"type": "play_card", "seat": 0, "card": instance}
+    assert one(b.do(play_body), PromptOpened).kind == "arrange"
+    new = [deck[1], deck[2], deck[0]]
+    err = b.refuse({"type": "arrange", "seat": 0, "cards": new, "spend": True})
+    assert (err.code, err.rule) == ("not_enough_tokens", "R-ADD-61")
+    tokens(b, "credit", 1)
+    hand = len(b.seat(0).hand)
+    events = b.do({"type": "arrange", "seat": 0, "cards": new, "spend": True})
+    assert one(events, DeckArranged).order == tuple(new)
+    assert one(events, TokensChanged).amount == -1 and b.seat(0).tokens_of("credit") == 0
+    assert one(events, CardsDrawn).cards == (deck[1],)  # the card put on top
+    assert len(b.seat(0).hand) == hand + 1 and b.seat(0).deck[:2] == (deck[2], deck[0])
+    # Without the spend: arranged, nothing drawn.
+    b, instance = _digital_with(card)
+    b.do({"type": "play_card", "seat": 0, "card": instance})
+    events = b.do({"type": "arrange", "seat": 0, "cards": list(b.seat(0).deck[:3])})
+    assert not of_type(events, CardsDrawn) and not of_type(events, TokensChanged)
+    # At a table: no cards to name, only the spend to say (R-ADD-18).
+    t = battle(card)
+    tokens(t, "credit", 1)
+    prompt = one(play(t, cid), PromptOpened)
+    assert (prompt.kind, prompt.amount) == ("arrange", 0)
+    offered = [a.body for a in legal_actions(t.state)]
+    assert {"type": "arrange", "seat": 0, "cards": [], "spend": True} in offered
+    events = t.do({"type": "arrange", "seat": 0, "cards": [], "spend": True, "drawn": [FILLER]})
+    drawn = one(events, CardsDrawn).cards
+    assert len(drawn) == 1 and drawn[0].startswith(FILLER) and t.seat(0).tokens_of("credit") == 0
+
+
 MISC_SCENARIOS.update({
     ("equipment_items", "ancient-compass-true-path"): _ancient_compass,
+    ("exchange", "market-forecast"): _market_forecast,
 })  # fmt: skip
 
 
@@ -498,6 +539,7 @@ MISC_SCENARIOS.update({
         ({"kind": "untargetable", "against": "melee"}, "e.against", None),
         ({"kind": "bonus_against", "damage": 0}, "e.damage", "R-DMG-1"),
         ({"kind": "arrange_top", "n": 1}, "e.n", "R-ADD-157"),
+        ({"kind": "arrange_top", "n": 3, "then": [{"kind": "move", "hexes": 1}]}, "e.then[0]", "R-ADD-65"),
         ({"kind": "scavenge_wreck", "then": [{"kind": "move", "hexes": 1}]}, "e.then[0]", "R-ADD-65"),
         ({"kind": "look_at_hand", "cards": 3}, "e.cards", None),
         ({"kind": "untargetable", "until_attack": 1}, "e.until_attack", None),

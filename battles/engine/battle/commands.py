@@ -208,6 +208,7 @@ class Arrange(Command):
 
     NAME: ClassVar[str] = "arrange"
     cards: tuple[str, ...]
+    spend: bool = False  # pay the spend of the card's `then` (R-ADD-61, R-ADD-157)
 
 
 COMMAND_TYPES: Mapping[str, type[Command]] = {
@@ -259,7 +260,7 @@ _FIELDS: Mapping[str, tuple[str, ...]] = {
     "withdraw": (),
     "end_battle": ("side", "reason"),
     "revert": ("command_id", "reason"),
-    "arrange": ("cards",),
+    "arrange": ("cards", "spend"),
 }
 _OPTIONAL = frozenset({"pay", "target", "path", "facing", "discard", "component", "spend", "free"})
 

@@ -426,7 +426,8 @@ def _auto_answer(tx: _Tx, seat: int, kind: str, amount: int, component: str | No
     elif kind == "discard":
         hand = tx.seat(seat).hand
         tx.emit(ev.CardsDiscarded(seat, hand[len(hand) - amount :], (), "chosen", "R-ADD-62"))
-    # "arrange": the order is kept (R-ADD-157)
+    elif kind == "arrange":  # the order is kept, nothing spent (R-ADD-157)
+        _arranged(tx, seat, tx.seat(seat).deck[:amount], False)
 
 
 def _advance(tx: _Tx) -> None:
@@ -857,8 +858,9 @@ def _answer(tx: _Tx, command: Command) -> None:
         tx.emit(ev.CardsDiscarded(seat, cards, (), why, rule))
         tx.emit(ev.PromptClosed(seat, prompt.kind))
     elif isinstance(command, Arrange):
-        tx.emit(ev.DeckArranged(seat, _arrangement(tx.seat(seat), prompt.amount, command.cards)))
+        order = _arrangement(tx.seat(seat), prompt.amount, command.cards)
         tx.emit(ev.PromptClosed(seat, "arrange"))
+        _arranged(tx, seat, order, command.spend)
 
 
 def _arrangement(c: CasketState, n: int, names: Sequence[str]) -> tuple[str, ...]:
@@ -881,6 +883,29 @@ def _arrangement(c: CasketState, n: int, names: Sequence[str]) -> tuple[str, ...
             "wrong_arrange_count", f"put back all {n} card(s) looked at, in order", "R-ADD-157"
         )
     return tuple(out)
+
+
+def _arranged(tx: _Tx, seat: int, order: tuple[str, ...], spend: bool) -> None:
+    """R-ADD-157: the looked-at cards go back in `order`; then the card's `then` runs,
+    its spend paid when the answer says `spend`."""
+    card = tx.state.card(tx.seat(seat).arranging)
+    effect = next(e for e in card.effects if isinstance(e, ArrangeTopEffect))
+    spends = [e for e in effect.then if isinstance(e, SpendTokensEffect)]
+    if spend and not spends:
+        raise RuleViolation(
+            "unused_argument", f"{card.name} has no effect that uses 'spend'", "R-ADD-61"
+        )
+    for cost in spends if spend else []:
+        have, need = tx.seat(seat).tokens_of(cost.pool), 1 if cost.n == "all" else cost.n
+        if have < need:
+            raise RuleViolation(
+                "not_enough_tokens",
+                f"{card.name} spends {cost.n} {cost.pool} token(s); seat {seat} holds {have}",
+                "R-ADD-61",
+            )
+    tx.emit(ev.DeckArranged(seat, order))
+    for then in effect.then:
+        _effect(tx, seat, card, then, None, (), None, (), {}, False, spend)
 
 
 def _reactive_ok(tx: _Tx, card: CardDef) -> bool:
@@ -1661,12 +1686,15 @@ def _effect(
             _effect(tx, seat, card, inner, None, (), None, (), used, skip_attack)
         return
     if isinstance(effect, ArrangeTopEffect):
-        # R-ADD-157: a table arranges its own deck, whose order the engine never knows.
-        n = min(effect.n, len(c.deck))
-        if tx.table or n < 2:
+        # R-ADD-157: a table arranges its own deck, whose order the engine never knows;
+        # it is still asked for the spend of `then`.
+        n = 0 if tx.table or len(c.deck) < 2 else min(effect.n, len(c.deck))
+        if not n and not effect.then:
             return
         tx.emit(ev.CardsLookedAt(seat, c.deck[:n], card.id))
         reason = f"{card.name}: put the top {n} cards back in any order"
+        if effect.then:
+            reason += " (and say whether you spend)"
         _open_prompt(tx, seat, "arrange", n, None, "R-ADD-157", reason)
         return
     if isinstance(effect, LookAtHandEffect | BonusAgainstEffect):

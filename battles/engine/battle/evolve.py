@@ -331,14 +331,14 @@ def _hand_revealed(s: BattleState, e: ev.HandRevealed) -> BattleState:
 
 
 def _looked_at(s: BattleState, e: ev.CardsLookedAt) -> BattleState:
-    return s  # information only (R-ADD-157)
+    return _seat(s, e.seat, arranging=e.source)  # R-ADD-157: the prompt's card
 
 
 def _arranged(s: BattleState, e: ev.DeckArranged) -> BattleState:
     deck = s.seats[e.seat].deck
     if sorted(e.order) != sorted(deck[: len(e.order)]):
         raise ValueError("DeckArranged must reorder the top of the deck (R-ADD-157)")
-    return _seat(s, e.seat, deck=(*e.order, *deck[len(e.order) :]))
+    return _seat(s, e.seat, deck=(*e.order, *deck[len(e.order) :]), arranging="")
 
 
 def _wreck_scavenged(s: BattleState, e: ev.WreckScavenged) -> BattleState:

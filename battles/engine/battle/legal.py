@@ -22,6 +22,7 @@ from typing import Any
 
 from ..arcs import rotation_cost
 from ..cards import (
+    ArrangeTopEffect,
     BonusAgainstEffect,
     DiscardEffect,
     DiscardForEffect,
@@ -95,8 +96,15 @@ def _prompt_candidates(
             }
     elif kind == "arrange":  # R-ADD-157: as they are, and the other way round
         top = list(c.deck[:amount])
-        yield {"type": "arrange", "seat": seat, "cards": top}
-        yield {"type": "arrange", "seat": seat, "cards": top[::-1]}
+        orders = [top, top[::-1]] if amount > 1 else [top]
+        arrange = next(
+            e for e in state.card(c.arranging).effects if isinstance(e, ArrangeTopEffect)
+        )
+        spends = [e for e in arrange.then if isinstance(e, SpendTokensEffect)]
+        for order in orders:
+            yield {"type": "arrange", "seat": seat, "cards": order}
+            if spends:  # the decision accepts it only with the tokens (R-ADD-61)
+                yield {"type": "arrange", "seat": seat, "cards": order, "spend": True}
     elif kind in ("discard_down", "discard"):
         yield {"type": "discard_down", "seat": seat, "cards": list(c.hand[len(c.hand) - amount :])}
         yield {"type": "discard_down", "seat": seat, "cards": list(c.hand[:amount])}

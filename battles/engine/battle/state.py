@@ -204,6 +204,8 @@ class CasketState:
     bonus_against: tuple[tuple[int, int, str], ...] = ()
     # A defeated casket's wreck was scavenged and removed from play (R-ADD-158).
     wreck_removed: bool = False
+    # The card whose looked-at cards await their order (prompt `arrange`, R-ADD-157).
+    arranging: str = ""
 
     @property
     def sp_left(self) -> int:
