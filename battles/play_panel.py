@@ -27,6 +27,7 @@ PROMPT_WORDS = {
     "discard_down": "discard down to the hand size (R-TRN-7)",
     "discard": "choose the cards one of their cards discards (R-ADD-62)",
     "arrange": "put the top cards of their deck back in any order (R-ADD-157)",
+    "ultimatum": "take the damage now or skip their next turn (R-ADD-159)",
 }
 
 
@@ -92,6 +93,10 @@ def label(body: Mapping[str, Any], state: BattleState, names: Names) -> str:
             return "Lose " + " and ".join(parts)
         case "discard_down":
             return f"Discard {_names(names, body['cards'])}"
+        case "choose":
+            if body["option"] == "skip_turn":
+                return "Skip your next turn (R-ADD-159)"
+            return "Take the damage now (R-ADD-159)"
         case "arrange":
             return f"Put back on the deck, top first: {_names(names, body['cards'])} (R-ADD-157)"
         case "pass":
@@ -224,6 +229,7 @@ def panel(
             "play_reactive": "Reactive window",
             "take_damage": "Damage",
             "arrange": "Deck",
+            "choose": "Damage",
             "discard_down": "Discard down",
             "attack": "Attacks",
             "play_card": "Cards",

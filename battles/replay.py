@@ -355,6 +355,11 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 t(f"{who} scavenges the wreck of {names.casket(p['wreck'])}, removed from play"),
                 *_reason_rule(p.get("source"), "R-ADD-158"),
             )
+        case "UltimatumAnswered":
+            chose = "skip their next turn" if p["option"] == "skip_turn" else "take the damage now"
+            return (t(f"{who} chooses to {chose}"), *_rule("R-ADD-159"))
+        case "TurnSkipped":
+            return (t(f"{who} skips this turn"), *_rule("R-ADD-159"))
         case "UntargetableEnded":
             return (
                 t(f"{who} attacks and can be targeted again"),

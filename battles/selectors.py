@@ -463,6 +463,7 @@ PROMPT_RULINGS = {
     "discard_down": "R-TRN-7",
     "discard": "R-ADD-62",
     "arrange": "R-ADD-157",
+    "ultimatum": "R-ADD-159",
 }
 # What each prompt asks of its seat, in words a waiting page can show.
 PROMPT_WORDS = {
@@ -472,6 +473,7 @@ PROMPT_WORDS = {
     "discard_down": "to discard down to the hand size",
     "discard": "to choose the cards one of their cards discards",
     "arrange": "to put the top cards of their deck back in any order",
+    "ultimatum": "to take the damage now or skip their next turn",
 }
 
 

@@ -1218,6 +1218,26 @@ class ScavengeWreckEffect:
         return {"kind": self.kind, "then": [e.as_dict() for e in self.then]}
 
 
+@dataclass(frozen=True, slots=True)
+class UltimatumEffect:
+    """ "Target enemy must choose: [1] Take N damage immediately, OR [2] Skip their next
+    turn": the command's `target`, an enemy within the card's printed range, is asked
+    (prompt `ultimatum`, answered by `choose`); it is the card's last effect (R-ADD-159).
+
+    >>> UltimatumEffect(4).as_dict()
+    {'kind': 'ultimatum', 'damage': 4}
+    """
+
+    kind: ClassVar[str] = "ultimatum"
+    damage: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.damage, "ultimatum.damage", 1, MAX_DAMAGE, "R-ADD-159")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "damage": self.damage}
+
+
 Effect = (
     AttackEffect
     | MoveEffect
@@ -1262,6 +1282,7 @@ Effect = (
     | BonusAgainstEffect
     | ArrangeTopEffect
     | ScavengeWreckEffect
+    | UltimatumEffect
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -1310,6 +1331,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             BonusAgainstEffect,
             ArrangeTopEffect,
             ScavengeWreckEffect,
+            UltimatumEffect,
         )
     }
 )
@@ -1327,7 +1349,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, unless_spent, discard_for, recover_named, untargetable, look_at_hand, bonus_against, arrange_top, scavenge_wreck
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, unless_spent, discard_for, recover_named, untargetable, look_at_hand, bonus_against, arrange_top, scavenge_wreck, ultimatum
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")
@@ -1442,6 +1464,12 @@ class CardDef:
                     f"card.effects[{i}]",
                     "arrange_top asks the player once the card resolves: make it the last",
                     "R-ADD-157",
+                )
+            if isinstance(effect, UltimatumEffect) and i != len(self.effects) - 1:
+                raise InvalidInput(
+                    f"card.effects[{i}]",
+                    "ultimatum asks the enemy once the card resolves: make it the last",
+                    "R-ADD-159",
                 )
             with_then = SpendTokensEffect | WhenEffect | UnlessSpentEffect | DiscardForEffect
             inner = effect.then if isinstance(effect, with_then) else (effect,)

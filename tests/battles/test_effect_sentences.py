@@ -80,6 +80,11 @@ PAYLOADS: dict[str, tuple[dict[str, Any], str]] = {
         "Penitent Scout scavenges the wreck of Bastion Heavy, removed from play "
         "(scavenge-wreckage, R-ADD-158)",
     ),
+    "UltimatumAnswered": (
+        {"seat": 1, "option": "skip_turn"},
+        "Bastion Heavy chooses to skip their next turn (R-ADD-159)",
+    ),
+    "TurnSkipped": ({"seat": 1}, "Bastion Heavy skips this turn (R-ADD-159)"),
     "UntargetableEnded": (
         {"seat": 0, "source": "gun"},
         "Penitent Scout attacks and can be targeted again (gun, R-ADD-155)",

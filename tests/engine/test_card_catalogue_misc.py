@@ -28,6 +28,8 @@ from battles.engine.battle.events import (
     PromptOpened,
     TargetBonusGained,
     TokensChanged,
+    TurnSkipped,
+    UltimatumAnswered,
     UntargetableEnded,
     UntargetableGained,
     WreckScavenged,
@@ -521,6 +523,65 @@ MISC_SCENARIOS.update({
 })  # fmt: skip
 
 
+# --- R-ADD-159: the enemy's choice; a skipped turn -------------------------------------------
+
+
+def _economic_leverage() -> None:
+    """ "Target enemy must choose: [1] Take 4 damage immediately, OR [2] Skip their next
+    turn.": the target's player answers; the damage is taken without an attack, the skipped
+    turn starts and ends at once (R-ADD-159)."""
+    cid = "economic-leverage"
+    card = built("exchange", cid)
+    body = {"type": "play_card", "seat": 0, "card": f"{cid}#1", "target": 1}
+    err = battle(card, gap=7).refuse(body)
+    assert (err.code, err.rule) == ("out_of_range", "R-RNG-2")
+    err = battle(card).refuse({**body, "target": None})
+    assert (err.code, err.rule) == ("target_required", "R-RNG-2")
+    # [1] The damage, now: the chooser splits it (R-DMG-6), onto the damage pile (R-DMG-8).
+    b = battle(card, gap=6, version="2.1")
+    prompt = one(b.do(body), PromptOpened)
+    assert (prompt.seat, prompt.kind, prompt.amount, prompt.rule) == (
+        1,
+        "ultimatum",
+        4,
+        "R-ADD-159",
+    )
+    assert b.refuse({"type": "pass", "seat": 0}).code == "prompt_pending"
+    err = b.refuse({"type": "choose", "seat": 0, "option": "damage"})
+    assert err.code == "no_such_prompt"
+    assert {a.body["option"] for a in legal_actions(b.state)} == {"damage", "skip_turn"}
+    events = b.do({"type": "choose", "seat": 1, "option": "damage"})
+    assert one(events, UltimatumAnswered) == UltimatumAnswered(1, "damage")
+    damage = one(events, PromptOpened)
+    assert (damage.seat, damage.kind, damage.amount, damage.component) == (
+        1,
+        "take_damage",
+        4,
+        None,
+    )
+    hp = b.seat(1).hp
+    b.do({"type": "take_damage", "seat": 1, "hand": [], "deck": 4, "drawn": [FILLER] * 4})
+    assert b.seat(1).hp == hp - 4 and len(b.seat(1).damage_pile) == 4
+    assert b.state.active == 0 and b.state.prompts == () and not b.seat(1).skip_next_turn
+    # [2] The next turn skipped: no SP, no draw, no actions; round 2 follows at once.
+    b = battle(card, gap=6)
+    b.do(body)
+    b.do({"type": "choose", "seat": 1, "option": "skip_turn"})
+    assert b.seat(1).skip_next_turn and b.state.active == 0
+    events = b.do({"type": "pass", "seat": 0, "drawn": [FILLER], "faces": [6, 1]})
+    assert one(events, TurnSkipped) == TurnSkipped(1)
+    after = events[events.index(one(events, TurnSkipped)) :]
+    assert not [
+        e for e in after if getattr(e, "seat", None) == 1 and e.type in ("SpRestored", "CardsDrawn")
+    ]
+    assert b.state.round == 2 and b.state.active == 0 and not b.seat(1).skip_next_turn
+
+
+MISC_SCENARIOS.update({
+    ("exchange", "economic-leverage"): _economic_leverage,
+})  # fmt: skip
+
+
 # --- the new effect kinds' validation -------------------------------------------------------
 
 
@@ -539,6 +600,7 @@ MISC_SCENARIOS.update({
         ({"kind": "untargetable", "against": "melee"}, "e.against", None),
         ({"kind": "bonus_against", "damage": 0}, "e.damage", "R-DMG-1"),
         ({"kind": "arrange_top", "n": 1}, "e.n", "R-ADD-157"),
+        ({"kind": "ultimatum", "damage": 0}, "e.damage", "R-ADD-159"),
         ({"kind": "arrange_top", "n": 3, "then": [{"kind": "move", "hexes": 1}]}, "e.then[0]", "R-ADD-65"),
         ({"kind": "scavenge_wreck", "then": [{"kind": "move", "hexes": 1}]}, "e.then[0]", "R-ADD-65"),
         ({"kind": "look_at_hand", "cards": 3}, "e.cards", None),
@@ -603,6 +665,15 @@ def test_an_attack_command_carries_its_discard_and_round_trips() -> None:
     with pytest.raises(InvalidInput) as info:
         parse_command({**body, "discard": "chaff"})
     assert info.value.field == "discard"
+
+
+def test_a_choose_command_names_one_of_the_ultimatum_s_options() -> None:
+    """R-ADD-159: the answer to an `ultimatum` prompt."""
+    body = {"type": "choose", "seat": 1, "option": "skip_turn"}
+    assert command_body(parse_command(body)) == body
+    with pytest.raises(InvalidInput) as info:
+        parse_command({**body, "option": "both"})
+    assert (info.value.field, info.value.rule) == ("option", "R-ADD-159")
 
 
 def test_an_arrange_command_names_the_cards_in_their_new_order() -> None:

@@ -64,6 +64,7 @@ from battles.engine.cards import (
     StatusEffect,
     TaintEffect,
     TriggerEffect,
+    UltimatumEffect,
     UnlessSpentEffect,
     UntargetableEffect,
     WhenEffect,
@@ -142,6 +143,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     BonusAgainstEffect(2),
     ArrangeTopEffect(3),
     ScavengeWreckEffect((GainTokensEffect("soul_shard", 3),)),
+    UltimatumEffect(4),
 )
 
 
@@ -229,6 +231,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "bonus_against",
         "arrange_top",
         "scavenge_wreck",
+        "ultimatum",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

@@ -211,6 +211,18 @@ class Arrange(Command):
     spend: bool = False  # pay the spend of the card's `then` (R-ADD-61, R-ADD-157)
 
 
+CHOICES = ("damage", "skip_turn")  # an ultimatum's options (R-ADD-159)
+
+
+@dataclass(frozen=True, slots=True)
+class Choose(Command):
+    """The answer to an `ultimatum` prompt: take the damage now, or skip the next turn
+    (R-ADD-159)."""
+
+    NAME: ClassVar[str] = "choose"
+    option: str
+
+
 COMMAND_TYPES: Mapping[str, type[Command]] = {
     cls.NAME: cls
     for cls in (
@@ -235,6 +247,7 @@ COMMAND_TYPES: Mapping[str, type[Command]] = {
         EndBattle,
         Revert,
         Arrange,  # issue 17, misc
+        Choose,
     )
 }
 
@@ -261,6 +274,7 @@ _FIELDS: Mapping[str, tuple[str, ...]] = {
     "end_battle": ("side", "reason"),
     "revert": ("command_id", "reason"),
     "arrange": ("cards", "spend"),
+    "choose": ("option",),
 }
 _OPTIONAL = frozenset({"pay", "target", "path", "facing", "discard", "component", "spend", "free"})
 
@@ -393,6 +407,11 @@ def parse_command(body: object) -> Command:
         args["deck"] = _int(body, "deck", 0, 200, "R-DMG-6")
     elif name in ("discard_down", "arrange"):
         args["cards"] = _strs(body["cards"], "cards")
+    elif name == "choose":
+        option = body.get("option")
+        if option not in CHOICES:
+            raise InvalidInput("option", f"must be one of {', '.join(CHOICES)}", "R-ADD-159")
+        args["option"] = option
     elif name == "adjust_heat":
         args["heat"] = _int(body, "heat", 0, 30)
     elif name == "adjust_taint":

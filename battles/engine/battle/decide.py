@@ -61,6 +61,7 @@ from ..cards import (
     StatusEffect,
     TaintEffect,
     TriggerEffect,
+    UltimatumEffect,
     UnlessSpentEffect,
     UntargetableEffect,
     WhenEffect,
@@ -93,6 +94,7 @@ from .commands import (
     AdjustTaint,
     Arrange,
     Attack,
+    Choose,
     Command,
     DiscardDown,
     EndBattle,
@@ -150,6 +152,7 @@ PROMPT_COMMANDS = {
     "discard_down": (DiscardDown,),
     "discard": (DiscardDown,),  # a card's "discard N of your choice" (R-ADD-62)
     "arrange": (Arrange,),  # "look at the top N cards, arrange them" (R-ADD-157)
+    "ultimatum": (Choose,),  # "target enemy must choose" (R-ADD-159)
 }
 # The ruling behind each prompt, cited when an answer comes without its prompt.
 PROMPT_RULES = {
@@ -159,6 +162,7 @@ PROMPT_RULES = {
     "discard_down": "R-TRN-7",
     "discard": "R-ADD-62",
     "arrange": "R-ADD-157",
+    "ultimatum": "R-ADD-159",
 }
 
 
@@ -374,7 +378,14 @@ def decide(
         _adjust(tx, command)
     elif isinstance(
         command,
-        KeepHand | Mulligan | PlayReactive | NoReactive | TakeDamage | DiscardDown | Arrange,
+        KeepHand
+        | Mulligan
+        | PlayReactive
+        | NoReactive
+        | TakeDamage
+        | DiscardDown
+        | Arrange
+        | Choose,
     ):
         _answer(tx, command)
     else:
@@ -428,6 +439,8 @@ def _auto_answer(tx: _Tx, seat: int, kind: str, amount: int, component: str | No
         tx.emit(ev.CardsDiscarded(seat, hand[len(hand) - amount :], (), "chosen", "R-ADD-62"))
     elif kind == "arrange":  # the order is kept, nothing spent (R-ADD-157)
         _arranged(tx, seat, tx.seat(seat).deck[:amount], False)
+    elif kind == "ultimatum":  # the damage, as auto takes any damage (R-ADD-159)
+        _ultimatum(tx, seat, "damage", amount)
 
 
 def _advance(tx: _Tx) -> None:
@@ -488,7 +501,14 @@ def _sp_lines(c: CasketState) -> tuple[tuple[str, int, str], ...]:
 def _start_turn(tx: _Tx, seat: int) -> None:
     penalty = tx.seat(seat).sp_penalty  # TurnStarted clears it
     scheduled = tx.seat(seat).damage_next_turn  # TurnStarted clears it too
+    skip = tx.seat(seat).skip_next_turn
     tx.emit(ev.TurnStarted(seat))
+    if skip:
+        # R-ADD-159: the turn starts (what lasts until it lapses) and ends at once: no SP,
+        # no triggers, no strain roll, no actions, no draw; damage due now still lands.
+        tx.emit(ev.TurnSkipped(seat))
+        _scheduled_damage(tx, seat, scheduled)
+        return
     c = tx.seat(seat)
     lines = _sp_lines(c)
     tx.emit(ev.SpRestored(seat, max(0, sum(v for _, v, _ in lines)), lines))
@@ -857,6 +877,9 @@ def _answer(tx: _Tx, command: Command) -> None:
         why = "discard down" if prompt.kind == "discard_down" else "chosen"
         tx.emit(ev.CardsDiscarded(seat, cards, (), why, rule))
         tx.emit(ev.PromptClosed(seat, prompt.kind))
+    elif isinstance(command, Choose):
+        tx.emit(ev.PromptClosed(seat, "ultimatum"))
+        _ultimatum(tx, seat, command.option, prompt.amount)
     elif isinstance(command, Arrange):
         order = _arrangement(tx.seat(seat), prompt.amount, command.cards)
         tx.emit(ev.PromptClosed(seat, "arrange"))
@@ -883,6 +906,14 @@ def _arrangement(c: CasketState, n: int, names: Sequence[str]) -> tuple[str, ...
             "wrong_arrange_count", f"put back all {n} card(s) looked at, in order", "R-ADD-157"
         )
     return tuple(out)
+
+
+def _ultimatum(tx: _Tx, seat: int, option: str, damage: int) -> None:
+    """R-ADD-159: the damage now (no attack, the chooser's split, R-DMG-6, R-DMG-8), or the
+    next turn skipped."""
+    tx.emit(ev.UltimatumAnswered(seat, option))
+    if option == "damage":
+        _inflict(tx, seat, damage, None, "an ultimatum's damage, chosen (R-ADD-159)")
 
 
 def _arranged(tx: _Tx, seat: int, order: tuple[str, ...], spend: bool) -> None:
@@ -1677,6 +1708,12 @@ def _effect(
         return
     if isinstance(effect, UntargetableEffect):
         tx.emit(ev.UntargetableGained(seat, effect.against, effect.until_attack, card.id))
+        return
+    if isinstance(effect, UltimatumEffect):
+        enemy = _enemy_in_range(tx, seat, card, target)  # R-ADD-159, as R-ADD-65
+        used["target"] = True
+        reason = f"{card.name}: take {effect.damage} damage now, or skip your next turn (choose)"
+        _open_prompt(tx, enemy, "ultimatum", effect.damage, None, "R-ADD-159", reason)
         return
     if isinstance(effect, ScavengeWreckEffect):
         wreck = _wreck_in_range(tx, seat, card, target)

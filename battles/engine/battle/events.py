@@ -689,6 +689,21 @@ class WreckScavenged(Event):
     source: str
 
 
+@dataclass(frozen=True, slots=True)
+class UltimatumAnswered(Event):
+    """The enemy an ultimatum named chose `option`: "damage" now or "skip_turn" (R-ADD-159)."""
+
+    seat: int
+    option: str
+
+
+@dataclass(frozen=True, slots=True)
+class TurnSkipped(Event):
+    """The casket's turn, started, ends at once: an ultimatum's skipped turn (R-ADD-159)."""
+
+    seat: int
+
+
 EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.__name__: cls
     for cls in (
@@ -764,5 +779,7 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         CardsLookedAt,
         DeckArranged,
         WreckScavenged,
+        UltimatumAnswered,
+        TurnSkipped,
     )
 }

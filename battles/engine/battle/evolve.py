@@ -341,6 +341,16 @@ def _arranged(s: BattleState, e: ev.DeckArranged) -> BattleState:
     return _seat(s, e.seat, deck=(*e.order, *deck[len(e.order) :]), arranging="")
 
 
+def _ultimatum_answered(s: BattleState, e: ev.UltimatumAnswered) -> BattleState:
+    skip = s.seats[e.seat].skip_next_turn or e.option == "skip_turn"
+    return _seat(s, e.seat, skip_next_turn=skip)
+
+
+def _turn_skipped(s: BattleState, e: ev.TurnSkipped) -> BattleState:
+    # R-ADD-159: the turn ends at once (decide finishes it from the END phase).
+    return replace(_seat(s, e.seat, skip_next_turn=False), phase=END)
+
+
 def _wreck_scavenged(s: BattleState, e: ev.WreckScavenged) -> BattleState:
     return _seat(s, e.wreck, wreck_removed=True)
 
@@ -608,6 +618,8 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.CardsLookedAt: _looked_at,
     ev.DeckArranged: _arranged,
     ev.WreckScavenged: _wreck_scavenged,
+    ev.UltimatumAnswered: _ultimatum_answered,
+    ev.TurnSkipped: _turn_skipped,
 }
 assert set(_HANDLERS) == set(ev.EVENT_TYPES.values()), "every event type needs a handler"
 

@@ -33,6 +33,7 @@ from ..cards import (
     ScavengeWreckEffect,
     SpendTokensEffect,
     StatusEffect,
+    UltimatumEffect,
 )
 from ..errors import RuleViolation
 from ..movement import reachable
@@ -94,6 +95,9 @@ def _prompt_candidates(
                 "hand": from_hand,
                 "deck": amount - len(from_hand),
             }
+    elif kind == "ultimatum":  # R-ADD-159
+        yield {"type": "choose", "seat": seat, "option": "damage"}
+        yield {"type": "choose", "seat": seat, "option": "skip_turn"}
     elif kind == "arrange":  # R-ADD-157: as they are, and the other way round
         top = list(c.deck[:amount])
         orders = [top, top[::-1]] if amount > 1 else [top]
@@ -237,7 +241,8 @@ def _card_bodies(state: BattleState, c: CasketState, instance: str) -> Iterator[
                 grown.append({**v, "discard": others[: effect.n]})
             elif isinstance(effect, StatusEffect) and effect.target == "target":
                 grown += [{**v, "target": x.seat} for x in state.seats if x.seat != c.seat]
-            elif isinstance(effect, HinderEffect):  # R-ADD-65: an enemy within range
+            elif isinstance(effect, HinderEffect | UltimatumEffect):
+                # R-ADD-65, R-ADD-159: an enemy within range
                 grown += [{**v, "target": x.seat} for x in state.seats if x.side != c.side]
             elif isinstance(effect, ScavengeWreckEffect):  # R-ADD-158: an enemy's wreck
                 grown += [

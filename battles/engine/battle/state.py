@@ -206,6 +206,7 @@ class CasketState:
     wreck_removed: bool = False
     # The card whose looked-at cards await their order (prompt `arrange`, R-ADD-157).
     arranging: str = ""
+    skip_next_turn: bool = False  # an ultimatum answered "skip_turn" (R-ADD-159)
 
     @property
     def sp_left(self) -> int:
