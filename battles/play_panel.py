@@ -28,6 +28,7 @@ PROMPT_WORDS = {
     "discard": "choose the cards one of their cards discards (R-ADD-62)",
     "arrange": "put the top cards of their deck back in any order (R-ADD-157)",
     "ultimatum": "take the damage now or skip their next turn (R-ADD-159)",
+    "bargain": "give up hand cards to lessen the hit, or decline (R-ADD-159)",
 }
 
 
@@ -94,9 +95,14 @@ def label(body: Mapping[str, Any], state: BattleState, names: Names) -> str:
         case "discard_down":
             return f"Discard {_names(names, body['cards'])}"
         case "choose":
-            if body["option"] == "skip_turn":
-                return "Skip your next turn (R-ADD-159)"
-            return "Take the damage now (R-ADD-159)"
+            return {
+                "skip_turn": "Skip your next turn (R-ADD-159)",
+                "damage": "Take the damage now (R-ADD-159)",
+                "decline": "Decline the bargain: take the hit as it is (R-ADD-159)",
+            }.get(
+                body["option"],
+                f"Discard {_names(names, body.get('cards', []))} to lessen the hit (R-ADD-159)",
+            )
         case "arrange":
             return f"Put back on the deck, top first: {_names(names, body['cards'])} (R-ADD-157)"
         case "pass":

@@ -358,6 +358,11 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
         case "UltimatumAnswered":
             chose = "skip their next turn" if p["option"] == "skip_turn" else "take the damage now"
             return (t(f"{who} chooses to {chose}"), *_rule("R-ADD-159"))
+        case "HitDamageBargained":
+            return (
+                t(f"{who} gives up cards to make the hit {p['damage']} damage"),
+                *_reason_rule(p.get("source"), "R-ADD-159"),
+            )
         case "TurnSkipped":
             return (t(f"{who} skips this turn"), *_rule("R-ADD-159"))
         case "UntargetableEnded":

@@ -464,6 +464,7 @@ PROMPT_RULINGS = {
     "discard": "R-ADD-62",
     "arrange": "R-ADD-157",
     "ultimatum": "R-ADD-159",
+    "bargain": "R-ADD-159",
 }
 # What each prompt asks of its seat, in words a waiting page can show.
 PROMPT_WORDS = {
@@ -474,6 +475,7 @@ PROMPT_WORDS = {
     "discard": "to choose the cards one of their cards discards",
     "arrange": "to put the top cards of their deck back in any order",
     "ultimatum": "to take the damage now or skip their next turn",
+    "bargain": "to give up hand cards to lessen the hit, or decline",
 }
 
 

@@ -1238,6 +1238,29 @@ class UltimatumEffect:
         return {"kind": self.kind, "damage": self.damage}
 
 
+@dataclass(frozen=True, slots=True)
+class DamageBargainEffect:
+    """ "Enemy may discard 2 cards from hand to reduce damage to 2": when the card's attack
+    hits (not an EXECUTION), its target is asked (prompt `bargain`, answered by `choose`)
+    whether it discards `cards` cards of its hand to make the hit's damage `damage`,
+    before the reactive window (R-ADD-159).
+
+    >>> DamageBargainEffect(2, 2).as_dict()
+    {'kind': 'damage_bargain', 'cards': 2, 'damage': 2}
+    """
+
+    kind: ClassVar[str] = "damage_bargain"
+    cards: int
+    damage: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.cards, "damage_bargain.cards", 1, MAX_CARDS, "R-ADD-159")
+        _check_int(self.damage, "damage_bargain.damage", 0, MAX_DAMAGE, "R-ADD-159")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "cards": self.cards, "damage": self.damage}
+
+
 Effect = (
     AttackEffect
     | MoveEffect
@@ -1283,6 +1306,7 @@ Effect = (
     | ArrangeTopEffect
     | ScavengeWreckEffect
     | UltimatumEffect
+    | DamageBargainEffect
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -1332,6 +1356,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             ArrangeTopEffect,
             ScavengeWreckEffect,
             UltimatumEffect,
+            DamageBargainEffect,
         )
     }
 )
@@ -1349,7 +1374,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, unless_spent, discard_for, recover_named, untargetable, look_at_hand, bonus_against, arrange_top, scavenge_wreck, ultimatum
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, unless_spent, discard_for, recover_named, untargetable, look_at_hand, bonus_against, arrange_top, scavenge_wreck, ultimatum, damage_bargain
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")
@@ -1482,7 +1507,13 @@ class CardDef:
                 )
             attack_only = (
                 any(
-                    isinstance(e, AttackBonusEffect | AfterAttackEffect | IgnoreCoverEffect)
+                    isinstance(
+                        e,
+                        AttackBonusEffect
+                        | AfterAttackEffect
+                        | IgnoreCoverEffect
+                        | DamageBargainEffect,
+                    )
                     for e in inner
                 )
                 or (isinstance(effect, SpendTokensEffect) and effect.damage_per_token)

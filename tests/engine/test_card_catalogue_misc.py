@@ -24,7 +24,9 @@ from battles.engine.battle.events import (
     CasketMoved,
     DeckArranged,
     DefenceRaised,
+    DefenceRolled,
     HandRevealed,
+    HitDamageBargained,
     PromptOpened,
     TargetBonusGained,
     TokensChanged,
@@ -577,8 +579,45 @@ def _economic_leverage() -> None:
     assert b.state.round == 2 and b.state.active == 0 and not b.seat(1).skip_next_turn
 
 
+def _fae_bargain() -> None:
+    """ "Deal 5 damage. Enemy may discard 2 cards from hand to reduce damage to 2.": on a
+    hit the target chooses, before its reactive window; the cards given up go to the
+    discard pile and the hit deals 2 before the defence dice (R-ADD-159)."""
+    cid = "fae-bargain"
+    check_attack("wyrd-conclave", cid, Attack(8, 5))  # a miss: no bargain
+    card = built("wyrd-conclave", cid)
+    for accept in (True, False):
+        b = battle(card, gap=3)
+        events = attack(b, card, faces=[3, 2])  # target number 5: a hit for 5
+        prompt = one(events, PromptOpened)
+        assert (prompt.seat, prompt.kind, prompt.amount, prompt.rule) == (
+            1,
+            "bargain",
+            2,
+            "R-ADD-159",
+        )
+        assert {a.body["option"] for a in legal_actions(b.state)} == {"discard", "decline"}
+        err = b.refuse({"type": "choose", "seat": 1, "option": "skip_turn"})
+        assert (err.code, err.rule) == ("wrong_option", "R-ADD-159")
+        answer = {"type": "choose", "seat": 1, "option": "discard", "cards": [FILLER]}
+        err = b.refuse({**answer, "faces": [4, 4]})
+        assert (err.code, err.rule) == ("wrong_discard_count", "R-ADD-159")
+        if accept:
+            events = b.do({**answer, "cards": [FILLER, FILLER], "faces": [4, 4]})
+            gone = one(events, CardsDiscarded)
+            assert (len(gone.from_hand), gone.rule) == (2, "R-ADD-159")
+            assert one(events, HitDamageBargained) == HitDamageBargained(1, 2, cid)
+            assert len(b.seat(1).discard) == 2 and len(b.seat(1).hand) == 4
+        else:
+            events = b.do({"type": "choose", "seat": 1, "option": "decline", "faces": [4] * 5})
+            assert not of_type(events, HitDamageBargained)
+        rolled = one(events, DefenceRolled)
+        assert rolled.final_damage == (2 if accept else 5)
+
+
 MISC_SCENARIOS.update({
     ("exchange", "economic-leverage"): _economic_leverage,
+    ("wyrd-conclave", "fae-bargain"): _fae_bargain,
 })  # fmt: skip
 
 
@@ -601,6 +640,7 @@ MISC_SCENARIOS.update({
         ({"kind": "bonus_against", "damage": 0}, "e.damage", "R-DMG-1"),
         ({"kind": "arrange_top", "n": 1}, "e.n", "R-ADD-157"),
         ({"kind": "ultimatum", "damage": 0}, "e.damage", "R-ADD-159"),
+        ({"kind": "damage_bargain", "cards": 0, "damage": 2}, "e.cards", "R-ADD-159"),
         ({"kind": "arrange_top", "n": 3, "then": [{"kind": "move", "hexes": 1}]}, "e.then[0]", "R-ADD-65"),
         ({"kind": "scavenge_wreck", "then": [{"kind": "move", "hexes": 1}]}, "e.then[0]", "R-ADD-65"),
         ({"kind": "look_at_hand", "cards": 3}, "e.cards", None),
@@ -674,6 +714,8 @@ def test_a_choose_command_names_one_of_the_ultimatum_s_options() -> None:
     with pytest.raises(InvalidInput) as info:
         parse_command({**body, "option": "both"})
     assert (info.value.field, info.value.rule) == ("option", "R-ADD-159")
+    bargain = {"type": "choose", "seat": 1, "option": "discard", "cards": ["chaff", "chaff"]}
+    assert command_body(parse_command(bargain)) == bargain
 
 
 def test_an_arrange_command_names_the_cards_in_their_new_order() -> None:

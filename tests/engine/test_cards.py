@@ -31,6 +31,7 @@ from battles.engine.cards import (
     CardDef,
     Condition,
     CounterEffect,
+    DamageBargainEffect,
     DamageNextTurnEffect,
     DeckProblem,
     DefenceEffect,
@@ -144,6 +145,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     ArrangeTopEffect(3),
     ScavengeWreckEffect((GainTokensEffect("soul_shard", 3),)),
     UltimatumEffect(4),
+    DamageBargainEffect(2, 2),
 )
 
 
@@ -232,6 +234,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "arrange_top",
         "scavenge_wreck",
         "ultimatum",
+        "damage_bargain",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

@@ -211,7 +211,8 @@ class Arrange(Command):
     spend: bool = False  # pay the spend of the card's `then` (R-ADD-61, R-ADD-157)
 
 
-CHOICES = ("damage", "skip_turn")  # an ultimatum's options (R-ADD-159)
+# An ultimatum's options, and a damage bargain's (R-ADD-159).
+CHOICES = ("damage", "skip_turn", "discard", "decline")
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,6 +222,7 @@ class Choose(Command):
 
     NAME: ClassVar[str] = "choose"
     option: str
+    cards: tuple[str, ...] = ()  # the hand cards a bargain's "discard" gives up
 
 
 COMMAND_TYPES: Mapping[str, type[Command]] = {
@@ -274,9 +276,16 @@ _FIELDS: Mapping[str, tuple[str, ...]] = {
     "end_battle": ("side", "reason"),
     "revert": ("command_id", "reason"),
     "arrange": ("cards", "spend"),
-    "choose": ("option",),
+    "choose": ("option", "cards"),
 }
 _OPTIONAL = frozenset({"pay", "target", "path", "facing", "discard", "component", "spend", "free"})
+# Fields optional in one command only: a bargain's `choose` names cards, an ultimatum's does
+# not (R-ADD-159); `cards` stays required elsewhere.
+_OPTIONAL_IN: Mapping[str, frozenset[str]] = {"choose": frozenset({"cards"})}
+
+
+def _optional(name: str, key: str) -> bool:
+    return key in _OPTIONAL or key in _OPTIONAL_IN.get(name, frozenset())
 
 
 def _int(body: Mapping[str, Any], key: str, low: int, high: int, rule: str | None = None) -> int:
@@ -352,7 +361,7 @@ def parse_command(body: object) -> Command:
             unknown[0], f"unknown field of {name}; allowed: {', '.join(sorted(allowed))}"
         )
     for key in _FIELDS[name]:
-        if key not in _OPTIONAL and key not in body:
+        if not _optional(name, key) and key not in body:
             raise InvalidInput(key, f"required by {name}")
     cls = COMMAND_TYPES[name]
     seatless = name in ("revert", "end_battle")
@@ -412,6 +421,8 @@ def parse_command(body: object) -> Command:
         if option not in CHOICES:
             raise InvalidInput("option", f"must be one of {', '.join(CHOICES)}", "R-ADD-159")
         args["option"] = option
+        if body.get("cards") is not None:
+            args["cards"] = _strs(body["cards"], "cards")
     elif name == "adjust_heat":
         args["heat"] = _int(body, "heat", 0, 30)
     elif name == "adjust_taint":
@@ -450,7 +461,7 @@ def command_body(command: Command) -> dict[str, Any]:
     body: dict[str, Any] = {"type": command.NAME, "seat": command.seat}
     for key in _FIELDS[command.NAME]:
         value = getattr(command, key, None)
-        if key in _OPTIONAL and (value in (None, ()) or value is False):
+        if _optional(command.NAME, key) and (value in (None, ()) or value is False):
             continue
         if isinstance(value, Pay):
             value = {"hand": list(value.hand), "deck": value.deck}

@@ -29,6 +29,7 @@ from ..cards import (
     CardDef,
     Condition,
     CounterEffect,
+    DamageBargainEffect,
     DamageNextTurnEffect,
     DefenceEffect,
     DetonateSeedsEffect,
@@ -153,6 +154,7 @@ PROMPT_COMMANDS = {
     "discard": (DiscardDown,),  # a card's "discard N of your choice" (R-ADD-62)
     "arrange": (Arrange,),  # "look at the top N cards, arrange them" (R-ADD-157)
     "ultimatum": (Choose,),  # "target enemy must choose" (R-ADD-159)
+    "bargain": (Choose,),  # "enemy may discard 2 cards to reduce damage to 2" (R-ADD-159)
 }
 # The ruling behind each prompt, cited when an answer comes without its prompt.
 PROMPT_RULES = {
@@ -163,6 +165,7 @@ PROMPT_RULES = {
     "discard": "R-ADD-62",
     "arrange": "R-ADD-157",
     "ultimatum": "R-ADD-159",
+    "bargain": "R-ADD-159",
 }
 
 
@@ -441,6 +444,8 @@ def _auto_answer(tx: _Tx, seat: int, kind: str, amount: int, component: str | No
         _arranged(tx, seat, tx.seat(seat).deck[:amount], False)
     elif kind == "ultimatum":  # the damage, as auto takes any damage (R-ADD-159)
         _ultimatum(tx, seat, "damage", amount)
+    elif kind == "bargain":  # no cards given up (R-ADD-159)
+        _reactive_window(tx)
 
 
 def _advance(tx: _Tx) -> None:
@@ -878,8 +883,7 @@ def _answer(tx: _Tx, command: Command) -> None:
         tx.emit(ev.CardsDiscarded(seat, cards, (), why, rule))
         tx.emit(ev.PromptClosed(seat, prompt.kind))
     elif isinstance(command, Choose):
-        tx.emit(ev.PromptClosed(seat, "ultimatum"))
-        _ultimatum(tx, seat, command.option, prompt.amount)
+        _choose(tx, command, prompt.kind, prompt.amount)
     elif isinstance(command, Arrange):
         order = _arrangement(tx.seat(seat), prompt.amount, command.cards)
         tx.emit(ev.PromptClosed(seat, "arrange"))
@@ -906,6 +910,36 @@ def _arrangement(c: CasketState, n: int, names: Sequence[str]) -> tuple[str, ...
             "wrong_arrange_count", f"put back all {n} card(s) looked at, in order", "R-ADD-157"
         )
     return tuple(out)
+
+
+def _choose(tx: _Tx, command: Choose, kind: str, amount: int) -> None:
+    """R-ADD-159: an ultimatum's or a damage bargain's answer; each takes its own options."""
+    seat = command.seat
+    options = ("damage", "skip_turn") if kind == "ultimatum" else ("discard", "decline")
+    if command.option not in options:
+        raise RuleViolation(
+            "wrong_option", f"the {kind} prompt's options are {', '.join(options)}", "R-ADD-159"
+        )
+    if command.cards and command.option != "discard":
+        raise RuleViolation("unused_argument", "only 'discard' names cards", "R-ADD-159")
+    if kind == "ultimatum":
+        tx.emit(ev.PromptClosed(seat, kind))
+        _ultimatum(tx, seat, command.option, amount)
+        return
+    if command.option == "discard":
+        if len(command.cards) != amount:
+            raise RuleViolation(
+                "wrong_discard_count", f"give up exactly {amount} hand card(s)", "R-ADD-159"
+            )
+        a = tx.state.attack
+        assert a is not None
+        card = tx.state.card(a.card)
+        bargain = next(e for e in card.effects if isinstance(e, DamageBargainEffect))
+        cards = _hand_cards(tx.seat(seat), command.cards, "cards", "R-ADD-159")
+        tx.emit(ev.CardsDiscarded(seat, cards, (), f"{card.name}: bargain", "R-ADD-159"))
+        tx.emit(ev.HitDamageBargained(seat, bargain.damage, card.id))
+    tx.emit(ev.PromptClosed(seat, kind))
+    _reactive_window(tx)
 
 
 def _ultimatum(tx: _Tx, seat: int, option: str, damage: int) -> None:
@@ -1397,11 +1431,36 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
         _take_damage(tx, command.target, (), damage, component)
         _end_attack(tx, "execution")
         return
+    # R-ADD-159: "enemy may discard N cards from hand to reduce damage to M", before the
+    # reactive window; offered only when it can be paid and lowers the damage.
+    bargain = next((e for e in card.effects if isinstance(e, DamageBargainEffect)), None)
     defender = tx.seat(command.target)
+    if bargain is not None and len(defender.hand) >= bargain.cards and damage > bargain.damage:
+        reason = (
+            f"{card.name}: discard {bargain.cards} card(s) from your hand to make this hit "
+            f"{bargain.damage} damage, or decline"
+        )
+        _open_prompt(tx, defender.seat, "bargain", bargain.cards, None, "R-ADD-159", reason)
+        return
+    _reactive_window(tx)
+
+
+def _reactive_window(tx: _Tx) -> None:
+    """A hit's reactive prompt for the defender when it holds a card that may answer, else
+    the defence roll (R-REA-1, R-ADD-21)."""
+    a = tx.state.attack
+    assert a is not None
+    defender = tx.seat(a.target)
     eligible = any(_reactive_ok(tx, tx.state.card(x)) for x in defender.hand)
     if eligible:
         _open_prompt(
-            tx, defender.seat, "reactive", 0, component, "R-REA-1", "play one reactive card or none"
+            tx,
+            defender.seat,
+            "reactive",
+            0,
+            a.component,
+            "R-REA-1",
+            "play one reactive card or none",
         )
     else:
         _roll_defence(tx)

@@ -704,6 +704,16 @@ class TurnSkipped(Event):
     seat: int
 
 
+@dataclass(frozen=True, slots=True)
+class HitDamageBargained(Event):
+    """The attack's target gave up cards (a `CardsDiscarded` before this) to make the hit's
+    damage `damage` (R-ADD-159)."""
+
+    seat: int
+    damage: int
+    source: str
+
+
 EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.__name__: cls
     for cls in (
@@ -781,5 +791,6 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         WreckScavenged,
         UltimatumAnswered,
         TurnSkipped,
+        HitDamageBargained,
     )
 }

@@ -351,6 +351,11 @@ def _turn_skipped(s: BattleState, e: ev.TurnSkipped) -> BattleState:
     return replace(_seat(s, e.seat, skip_next_turn=False), phase=END)
 
 
+def _bargained(s: BattleState, e: ev.HitDamageBargained) -> BattleState:
+    assert s.attack is not None
+    return replace(s, attack=replace(s.attack, damage=e.damage))
+
+
 def _wreck_scavenged(s: BattleState, e: ev.WreckScavenged) -> BattleState:
     return _seat(s, e.wreck, wreck_removed=True)
 
@@ -620,6 +625,7 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.WreckScavenged: _wreck_scavenged,
     ev.UltimatumAnswered: _ultimatum_answered,
     ev.TurnSkipped: _turn_skipped,
+    ev.HitDamageBargained: _bargained,
 }
 assert set(_HANDLERS) == set(ev.EVENT_TYPES.values()), "every event type needs a handler"
 

@@ -98,6 +98,10 @@ def _prompt_candidates(
     elif kind == "ultimatum":  # R-ADD-159
         yield {"type": "choose", "seat": seat, "option": "damage"}
         yield {"type": "choose", "seat": seat, "option": "skip_turn"}
+    elif kind == "bargain":  # R-ADD-159
+        yield {"type": "choose", "seat": seat, "option": "decline"}
+        cards = list(c.hand[len(c.hand) - amount :])
+        yield {"type": "choose", "seat": seat, "option": "discard", "cards": cards}
     elif kind == "arrange":  # R-ADD-157: as they are, and the other way round
         top = list(c.deck[:amount])
         orders = [top, top[::-1]] if amount > 1 else [top]
