@@ -29,6 +29,7 @@ PROMPT_WORDS = {
     "arrange": "put the top cards of their deck back in any order (R-ADD-157)",
     "ultimatum": "take the damage now or skip their next turn (R-ADD-159)",
     "bargain": "give up hand cards to lessen the hit, or decline (R-ADD-159)",
+    "siphon": "pay the defender's price to miss, or decline (R-ADD-159)",
 }
 
 
@@ -98,7 +99,8 @@ def label(body: Mapping[str, Any], state: BattleState, names: Names) -> str:
             return {
                 "skip_turn": "Skip your next turn (R-ADD-159)",
                 "damage": "Take the damage now (R-ADD-159)",
-                "decline": "Decline the bargain: take the hit as it is (R-ADD-159)",
+                "decline": "Decline the bargain (R-ADD-159)",
+                "pay": "Pay the tokens asked: the attack misses (R-ADD-159)",
             }.get(
                 body["option"],
                 f"Discard {_names(names, body.get('cards', []))} to lessen the hit (R-ADD-159)",

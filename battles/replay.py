@@ -363,6 +363,11 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 t(f"{who} gives up cards to make the hit {p['damage']} damage"),
                 *_reason_rule(p.get("source"), "R-ADD-159"),
             )
+        case "HitBargainedAway":
+            return (
+                t(f"{who} pays the price: the attack misses"),
+                *_reason_rule(p.get("source"), "R-ADD-159"),
+            )
         case "TurnSkipped":
             return (t(f"{who} skips this turn"), *_rule("R-ADD-159"))
         case "UntargetableEnded":

@@ -465,6 +465,7 @@ PROMPT_RULINGS = {
     "arrange": "R-ADD-157",
     "ultimatum": "R-ADD-159",
     "bargain": "R-ADD-159",
+    "siphon": "R-ADD-159",
 }
 # What each prompt asks of its seat, in words a waiting page can show.
 PROMPT_WORDS = {
@@ -476,6 +477,7 @@ PROMPT_WORDS = {
     "arrange": "to put the top cards of their deck back in any order",
     "ultimatum": "to take the damage now or skip their next turn",
     "bargain": "to give up hand cards to lessen the hit, or decline",
+    "siphon": "to pay the defender's price to miss, or decline",
 }
 
 

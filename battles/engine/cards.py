@@ -1261,6 +1261,29 @@ class DamageBargainEffect:
         return {"kind": self.kind, "cards": self.cards, "damage": self.damage}
 
 
+@dataclass(frozen=True, slots=True)
+class OfferMissEffect:
+    """ "Offer bargain: 'Miss this attack, give me 2 Bargain tokens.' Enemy chooses": a
+    reactive card's offer to the attacker, asked (prompt `siphon`, answered by `choose`)
+    when it holds the tokens: paying them to the defender makes the hit a miss, refusing
+    lets it hit normally (R-ADD-159).
+
+    >>> OfferMissEffect("bargain", 2).as_dict()
+    {'kind': 'offer_miss', 'pool': 'bargain', 'n': 2}
+    """
+
+    kind: ClassVar[str] = "offer_miss"
+    pool: str
+    n: int
+
+    def __post_init__(self) -> None:
+        _check_choice(self.pool, "offer_miss.pool", TOKEN_POOLS)
+        _check_int(self.n, "offer_miss.n", 1, MAX_TOKENS, "R-ADD-159")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "pool": self.pool, "n": self.n}
+
+
 Effect = (
     AttackEffect
     | MoveEffect
@@ -1307,6 +1330,7 @@ Effect = (
     | ScavengeWreckEffect
     | UltimatumEffect
     | DamageBargainEffect
+    | OfferMissEffect
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -1357,6 +1381,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             ScavengeWreckEffect,
             UltimatumEffect,
             DamageBargainEffect,
+            OfferMissEffect,
         )
     }
 )
@@ -1374,7 +1399,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, unless_spent, discard_for, recover_named, untargetable, look_at_hand, bonus_against, arrange_top, scavenge_wreck, ultimatum, damage_bargain
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, unless_spent, discard_for, recover_named, untargetable, look_at_hand, bonus_against, arrange_top, scavenge_wreck, ultimatum, damage_bargain, offer_miss
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")
@@ -1498,7 +1523,7 @@ class CardDef:
                 )
             with_then = SpendTokensEffect | WhenEffect | UnlessSpentEffect | DiscardForEffect
             inner = effect.then if isinstance(effect, with_then) else (effect,)
-            reactive_only = (ReduceIncomingEffect, WindowEffect, CounterEffect)
+            reactive_only = (ReduceIncomingEffect, WindowEffect, CounterEffect, OfferMissEffect)
             if self.kind != "reactive" and any(isinstance(e, reactive_only) for e in inner):
                 raise InvalidInput(
                     f"card.effects[{i}]",

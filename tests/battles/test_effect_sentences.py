@@ -88,6 +88,10 @@ PAYLOADS: dict[str, tuple[dict[str, Any], str]] = {
         {"seat": 1, "damage": 2, "source": "fae-bargain"},
         "Bastion Heavy gives up cards to make the hit 2 damage (fae-bargain, R-ADD-159)",
     ),
+    "HitBargainedAway": (
+        {"seat": 1, "source": "bargain-siphon"},
+        "Bastion Heavy pays the price: the attack misses (bargain-siphon, R-ADD-159)",
+    ),
     "TurnSkipped": ({"seat": 1}, "Bastion Heavy skips this turn (R-ADD-159)"),
     "UntargetableEnded": (
         {"seat": 0, "source": "gun"},

@@ -16,6 +16,7 @@ from battles.engine.battle.commands import Attack as AttackCommand
 from battles.engine.battle.commands import command_body, parse_command
 from battles.engine.battle.events import (
     AttackDeclared,
+    AttackEnded,
     CardsDiscarded,
     CardsDrawn,
     CardsLookedAt,
@@ -26,6 +27,7 @@ from battles.engine.battle.events import (
     DefenceRaised,
     DefenceRolled,
     HandRevealed,
+    HitBargainedAway,
     HitDamageBargained,
     PromptOpened,
     TargetBonusGained,
@@ -615,7 +617,52 @@ def _fae_bargain() -> None:
         assert rolled.final_damage == (2 if accept else 5)
 
 
+def _bargain_siphon() -> None:
+    """ "Play when enemy attacks you. Offer bargain: "Miss this attack, give me 2 Bargain
+    tokens." Enemy chooses. If they give tokens, attack misses. If they refuse, attack hits
+    normally.": the attacker is asked only when it holds the tokens (R-ADD-159)."""
+    cid = "bargain-siphon"
+    card = built("wyrd-conclave", cid)
+    assert card.kind == "reactive"
+    maul = {"type": "attack", "seat": 1, "card": "test-maul#1", "target": 0,
+            "component": "chassis", "faces": [3, 2]}  # fmt: skip
+    answer = {"type": "play_reactive", "seat": 0, "card": f"{cid}#1"}
+    for option in ("pay", "decline", None):
+        b = battle(card, first=1)
+        if option is not None:
+            arrange(b, TokensChanged(1, "bargain", 2, 2, "arranged"))
+        b.do(maul)
+        if option is None:  # nothing to pay with: the hit stands, the dice are rolled
+            events = b.do({**answer, "faces": [4, 4]})
+            assert not [e for e in events if e.type == "PromptOpened" and e.kind == "siphon"]
+            assert one(events, DefenceRolled).final_damage == 2
+            continue
+        prompt = one(b.do(answer), PromptOpened)
+        assert (prompt.seat, prompt.kind, prompt.amount, prompt.rule) == (
+            1,
+            "siphon",
+            2,
+            "R-ADD-159",
+        )
+        assert {a.body["option"] for a in legal_actions(b.state)} == {"pay", "decline"}
+        err = b.refuse({"type": "choose", "seat": 1, "option": "damage"})
+        assert (err.code, err.rule) == ("wrong_option", "R-ADD-159")
+        if option == "pay":
+            events = b.do({"type": "choose", "seat": 1, "option": "pay"})
+            assert one(events, HitBargainedAway) == HitBargainedAway(1, cid)
+            assert one(events, AttackEnded).outcome == "miss" and not of_type(events, DefenceRolled)
+            assert (b.seat(1).tokens_of("bargain"), b.seat(0).tokens_of("bargain")) == (0, 2)
+            assert b.state.attack is None and f"{cid}#1" in b.seat(0).discard
+        else:
+            events = b.do({"type": "choose", "seat": 1, "option": "decline", "faces": [4, 4]})
+            assert one(events, DefenceRolled).final_damage == 2 and not of_type(
+                events, HitBargainedAway
+            )
+            assert b.seat(1).tokens_of("bargain") == 2
+
+
 MISC_SCENARIOS.update({
+    ("wyrd-conclave", "bargain-siphon"): _bargain_siphon,
     ("exchange", "economic-leverage"): _economic_leverage,
     ("wyrd-conclave", "fae-bargain"): _fae_bargain,
 })  # fmt: skip
@@ -641,6 +688,7 @@ MISC_SCENARIOS.update({
         ({"kind": "arrange_top", "n": 1}, "e.n", "R-ADD-157"),
         ({"kind": "ultimatum", "damage": 0}, "e.damage", "R-ADD-159"),
         ({"kind": "damage_bargain", "cards": 0, "damage": 2}, "e.cards", "R-ADD-159"),
+        ({"kind": "offer_miss", "pool": "scrap", "n": 2}, "e.pool", None),
         ({"kind": "arrange_top", "n": 3, "then": [{"kind": "move", "hexes": 1}]}, "e.then[0]", "R-ADD-65"),
         ({"kind": "scavenge_wreck", "then": [{"kind": "move", "hexes": 1}]}, "e.then[0]", "R-ADD-65"),
         ({"kind": "look_at_hand", "cards": 3}, "e.cards", None),

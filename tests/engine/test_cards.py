@@ -50,6 +50,7 @@ from battles.engine.cards import (
     LimitEffect,
     LookAtHandEffect,
     MoveEffect,
+    OfferMissEffect,
     PlantSeedsEffect,
     RecoverEffect,
     RecoverNamedEffect,
@@ -146,6 +147,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     ScavengeWreckEffect((GainTokensEffect("soul_shard", 3),)),
     UltimatumEffect(4),
     DamageBargainEffect(2, 2),
+    OfferMissEffect("bargain", 2),
 )
 
 
@@ -235,6 +237,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "scavenge_wreck",
         "ultimatum",
         "damage_bargain",
+        "offer_miss",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

@@ -212,7 +212,7 @@ class Arrange(Command):
 
 
 # An ultimatum's options, and a damage bargain's (R-ADD-159).
-CHOICES = ("damage", "skip_turn", "discard", "decline")
+CHOICES = ("damage", "skip_turn", "discard", "decline", "pay")
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,6 +47,7 @@ from ..cards import (
     LimitEffect,
     LookAtHandEffect,
     MoveEffect,
+    OfferMissEffect,
     PlantSeedsEffect,
     RecoverEffect,
     RecoverNamedEffect,
@@ -155,6 +156,7 @@ PROMPT_COMMANDS = {
     "arrange": (Arrange,),  # "look at the top N cards, arrange them" (R-ADD-157)
     "ultimatum": (Choose,),  # "target enemy must choose" (R-ADD-159)
     "bargain": (Choose,),  # "enemy may discard 2 cards to reduce damage to 2" (R-ADD-159)
+    "siphon": (Choose,),  # a reactive card's "miss this attack, give me 2 tokens" (R-ADD-159)
 }
 # The ruling behind each prompt, cited when an answer comes without its prompt.
 PROMPT_RULES = {
@@ -166,6 +168,7 @@ PROMPT_RULES = {
     "arrange": "R-ADD-157",
     "ultimatum": "R-ADD-159",
     "bargain": "R-ADD-159",
+    "siphon": "R-ADD-159",
 }
 
 
@@ -446,6 +449,8 @@ def _auto_answer(tx: _Tx, seat: int, kind: str, amount: int, component: str | No
         _ultimatum(tx, seat, "damage", amount)
     elif kind == "bargain":  # no cards given up (R-ADD-159)
         _reactive_window(tx)
+    elif kind == "siphon":  # the price refused: the hit stands (R-ADD-159)
+        _roll_defence(tx)
 
 
 def _advance(tx: _Tx) -> None:
@@ -915,7 +920,11 @@ def _arrangement(c: CasketState, n: int, names: Sequence[str]) -> tuple[str, ...
 def _choose(tx: _Tx, command: Choose, kind: str, amount: int) -> None:
     """R-ADD-159: an ultimatum's or a damage bargain's answer; each takes its own options."""
     seat = command.seat
-    options = ("damage", "skip_turn") if kind == "ultimatum" else ("discard", "decline")
+    options = {
+        "ultimatum": ("damage", "skip_turn"),
+        "bargain": ("discard", "decline"),
+        "siphon": ("pay", "decline"),
+    }[kind]
     if command.option not in options:
         raise RuleViolation(
             "wrong_option", f"the {kind} prompt's options are {', '.join(options)}", "R-ADD-159"
@@ -925,6 +934,9 @@ def _choose(tx: _Tx, command: Choose, kind: str, amount: int) -> None:
     if kind == "ultimatum":
         tx.emit(ev.PromptClosed(seat, kind))
         _ultimatum(tx, seat, command.option, amount)
+        return
+    if kind == "siphon":
+        _siphon(tx, seat, command.option == "pay")
         return
     if command.option == "discard":
         if len(command.cards) != amount:
@@ -940,6 +952,26 @@ def _choose(tx: _Tx, command: Choose, kind: str, amount: int) -> None:
         tx.emit(ev.HitDamageBargained(seat, bargain.damage, card.id))
     tx.emit(ev.PromptClosed(seat, kind))
     _reactive_window(tx)
+
+
+def _siphon(tx: _Tx, seat: int, pay: bool) -> None:
+    """R-ADD-159: the attacker pays the reactive card's price to its defender and the hit
+    becomes a miss, or refuses and the defence dice are rolled."""
+    a = tx.state.attack
+    assert a is not None and a.reactive is not None
+    reactive = tx.state.card(a.reactive)
+    offer = next(e for e in reactive.effects if isinstance(e, OfferMissEffect))
+    tx.emit(ev.PromptClosed(seat, "siphon"))
+    if not pay:
+        _roll_defence(tx)
+        return
+    have = tx.seat(seat).tokens_of(offer.pool)
+    if have < offer.n:  # pragma: no cover - the prompt opens only with the tokens
+        raise RuleViolation("not_enough_tokens", f"seat {seat} holds {have}", "R-ADD-61")
+    tx.emit(ev.TokensChanged(seat, offer.pool, -offer.n, have - offer.n, reactive.id))
+    _gain_tokens(tx, a.target, GainTokensEffect(offer.pool, offer.n), reactive.id)
+    tx.emit(ev.HitBargainedAway(seat, reactive.id))
+    _end_attack(tx, "miss")
 
 
 def _ultimatum(tx: _Tx, seat: int, option: str, damage: int) -> None:
@@ -1038,6 +1070,18 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
         elif isinstance(effect, TaintEffect) and effect.target == "self":
             _change_taint(tx, seat, effect.amount, card.id)
     tx.emit(ev.PromptClosed(seat, "reactive"))
+    # R-ADD-159: "offer bargain: miss this attack, give me N tokens": the attacker, when it
+    # holds them, chooses before the defence roll.
+    offer = next((e for e in card.effects if isinstance(e, OfferMissEffect)), None)
+    a = tx.state.attack
+    assert a is not None
+    if offer is not None and tx.seat(a.attacker).tokens_of(offer.pool) >= offer.n:
+        reason = (
+            f"{card.name}: give {offer.n} {offer.pool} token(s) to seat {seat} and the attack "
+            "misses, or refuse and it hits"
+        )
+        _open_prompt(tx, a.attacker, "siphon", offer.n, None, "R-ADD-159", reason)
+        return
     _roll_defence(tx)
 
 

@@ -714,6 +714,15 @@ class HitDamageBargained(Event):
     source: str
 
 
+@dataclass(frozen=True, slots=True)
+class HitBargainedAway(Event):
+    """The attacker paid the reactive card's price (its `TokensChanged` before this): the
+    hit becomes a miss (R-ADD-159)."""
+
+    seat: int
+    source: str
+
+
 EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.__name__: cls
     for cls in (
@@ -792,5 +801,6 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         UltimatumAnswered,
         TurnSkipped,
         HitDamageBargained,
+        HitBargainedAway,
     )
 }

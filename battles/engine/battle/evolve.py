@@ -356,6 +356,11 @@ def _bargained(s: BattleState, e: ev.HitDamageBargained) -> BattleState:
     return replace(s, attack=replace(s.attack, damage=e.damage))
 
 
+def _bargained_away(s: BattleState, e: ev.HitBargainedAway) -> BattleState:
+    assert s.attack is not None
+    return replace(s, attack=replace(s.attack, grade="miss", damage=0))
+
+
 def _wreck_scavenged(s: BattleState, e: ev.WreckScavenged) -> BattleState:
     return _seat(s, e.wreck, wreck_removed=True)
 
@@ -626,6 +631,7 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.UltimatumAnswered: _ultimatum_answered,
     ev.TurnSkipped: _turn_skipped,
     ev.HitDamageBargained: _bargained,
+    ev.HitBargainedAway: _bargained_away,
 }
 assert set(_HANDLERS) == set(ev.EVENT_TYPES.values()), "every event type needs a handler"
 

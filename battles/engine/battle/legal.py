@@ -98,6 +98,9 @@ def _prompt_candidates(
     elif kind == "ultimatum":  # R-ADD-159
         yield {"type": "choose", "seat": seat, "option": "damage"}
         yield {"type": "choose", "seat": seat, "option": "skip_turn"}
+    elif kind == "siphon":  # R-ADD-159
+        yield {"type": "choose", "seat": seat, "option": "decline"}
+        yield {"type": "choose", "seat": seat, "option": "pay"}
     elif kind == "bargain":  # R-ADD-159
         yield {"type": "choose", "seat": seat, "option": "decline"}
         cards = list(c.hand[len(c.hand) - amount :])
