@@ -1154,7 +1154,7 @@ class BonusAgainstEffect:
     >>> BonusAgainstEffect(0)
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: bonus_against.damage: must be an integer from 1 to 30, got 0 (R-DMG-1)
+    battles.engine.errors.InvalidInput: bonus_against.damage: must be an integer from 1 to 100, got 0 (R-DMG-1)
     """
 
     kind: ClassVar[str] = "bonus_against"
