@@ -69,8 +69,33 @@ def test_a_2_0_battle_imports_with_every_digest_and_folds_the_same_state(
         "limited_plays",
         "sp_penalty",
         "damage_next_turn",
+        # issue 17, misc (R-ADD-155 to R-ADD-159)
+        "untargetable",
+        "untargetable_until_attack",
+        "bonus_against",
+        "wreck_removed",
+        "arranging",
+        "skip_next_turn",
     )
     for seat in folded["seats"]:
         added = [seat.pop(name) for name in added_fields]
-        assert added == [[], False, None, 0, [], 0, 0, None, [], 0, 0]
+        assert added == [
+            [],
+            False,
+            None,
+            0,
+            [],
+            0,
+            0,
+            None,
+            [],
+            0,
+            0,
+            "",
+            False,
+            [],
+            False,
+            "",
+            False,
+        ]
     assert folded == recorded["final_state"]
