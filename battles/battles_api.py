@@ -128,7 +128,10 @@ class WaitingOutput(serializers.Serializer[Any]):
         help_text="`turn`: the seat's turn (R-TRN-5); `prompt`: an open prompt"
     )
     prompt = serializers.ChoiceField(
-        choices=("mulligan", "reactive", "take_damage", "discard_down", "discard"),
+        choices=(
+            *("mulligan", "reactive", "take_damage", "discard_down", "discard", "arrange"),
+            *("ultimatum", "bargain", "siphon"),
+        ),
         allow_null=True,
         help_text="the prompt's kind; null for a turn",
     )

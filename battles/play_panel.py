@@ -16,7 +16,7 @@ from battles import board_svg
 from battles.engine.arcs import rotation_cost
 from battles.engine.battle import BattleState, LegalAction, legal_actions
 from battles.engine.battle.decide import PROMPT_RULES, attack_answer
-from battles.engine.cards import SpendTaintEffect
+from battles.engine.cards import DiscardForEffect, SpendTaintEffect
 from battles.engine.hexes import DIRECTION_NAMES
 from battles.replay import COMPONENT_NAMES, Names, card_label
 
@@ -26,6 +26,10 @@ PROMPT_WORDS = {
     "take_damage": "choose the cards to lose to damage (R-DMG-6)",
     "discard_down": "discard down to the hand size (R-TRN-7)",
     "discard": "choose the cards one of their cards discards (R-ADD-62)",
+    "arrange": "put the top cards of their deck back in any order (R-ADD-157)",
+    "ultimatum": "take the damage now or skip their next turn (R-ADD-159)",
+    "bargain": "give up hand cards to lessen the hit, or decline (R-ADD-159)",
+    "siphon": "pay the defender's price to miss, or decline (R-ADD-159)",
 }
 
 
@@ -52,13 +56,18 @@ def _end(body: Mapping[str, Any]) -> str:
 
 
 def _spend_words(body: Mapping[str, Any], state: BattleState) -> str:
-    """The token spend (R-ADD-61) or Taint spend (R-ADD-145) a card offers, when the body
-    takes it."""
+    """The token spend (R-ADD-61), Taint spend (R-ADD-145) or optional discard (R-ADD-152)
+    a card offers, when the body takes it."""
     if not body.get("spend"):
         return ""
-    if any(isinstance(e, SpendTaintEffect) for e in state.card(body["card"]).effects):
+    effects = state.card(body["card"]).effects if "card" in body else ()
+    if any(isinstance(e, SpendTaintEffect) for e in effects):
         whose = "the target's" if body.get("taint_from") == "target" else "the pilot's"
         return f" + spend {whose} Taint (R-ADD-145)"
+    paid = [e for e in effects if isinstance(e, DiscardForEffect)]
+    if paid:
+        n = paid[0].n
+        return f" + discard {n} card{'s' * (n != 1)} for its bonus (R-ADD-152)"
     return " + spend its tokens (R-ADD-61)"
 
 
@@ -97,6 +106,18 @@ def label(body: Mapping[str, Any], state: BattleState, names: Names) -> str:
             return "Lose " + " and ".join(parts)
         case "discard_down":
             return f"Discard {_names(names, body['cards'])}"
+        case "choose":
+            return {
+                "skip_turn": "Skip your next turn (R-ADD-159)",
+                "damage": "Take the damage now (R-ADD-159)",
+                "decline": "Decline the bargain (R-ADD-159)",
+                "pay": "Pay the tokens asked: the attack misses (R-ADD-159)",
+            }.get(
+                body["option"],
+                f"Discard {_names(names, body.get('cards', []))} to lessen the hit (R-ADD-159)",
+            )
+        case "arrange":
+            return f"Put back on the deck, top first: {_names(names, body['cards'])} (R-ADD-157)"
         case "pass":
             return "End the turn"
         case "withdraw":
@@ -230,6 +251,8 @@ def panel(
             "no_reactive": "Reactive window",
             "play_reactive": "Reactive window",
             "take_damage": "Damage",
+            "arrange": "Deck",
+            "choose": "Damage",
             "discard_down": "Discard down",
             "attack": "Attacks",
             "play_card": "Cards",

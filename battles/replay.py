@@ -425,6 +425,61 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 t(f"{who} gains {p['amount']} SP this turn"),
                 *_reason_rule(p.get("source"), "R-ADD-95"),
             )
+        case "UntargetableGained":
+            which = "attacks" if p["against"] == "all" else "ranged attacks"
+            until = " or until it attacks" if p.get("until_attack") else ""
+            return (
+                t(f"{who} cannot be targeted by {which} until its next turn{until}"),
+                *_reason_rule(p.get("source"), "R-ADD-155"),
+            )
+        case "HandRevealed":
+            return (
+                t(f"{who} looks at {names.casket(p['target'])}'s hand: "),
+                *_cards(p["cards"], names),
+                *_reason_rule(p.get("source"), "R-ADD-156"),
+            )
+        case "TargetBonusGained":
+            return (
+                t(f"{who}'s next attack on {names.casket(p['target'])} gets +{p['damage']} damage"),
+                *_reason_rule(p.get("source"), "R-ADD-156"),
+            )
+        case "CardsLookedAt":
+            return (
+                t(f"{who} looks at the top of their deck: "),
+                *_cards(p["cards"], names),
+                *_reason_rule(p.get("source"), "R-ADD-157"),
+            )
+        case "DeckArranged":
+            return (
+                t(f"{who} puts them back, top first: "),
+                *_cards(p["order"], names),
+                *_rule("R-ADD-157"),
+            )
+        case "WreckScavenged":
+            return (
+                t(f"{who} scavenges the wreck of {names.casket(p['wreck'])}, removed from play"),
+                *_reason_rule(p.get("source"), "R-ADD-158"),
+            )
+        case "UltimatumAnswered":
+            chose = "skip their next turn" if p["option"] == "skip_turn" else "take the damage now"
+            return (t(f"{who} chooses to {chose}"), *_rule("R-ADD-159"))
+        case "HitDamageBargained":
+            return (
+                t(f"{who} gives up cards to make the hit {p['damage']} damage"),
+                *_reason_rule(p.get("source"), "R-ADD-159"),
+            )
+        case "HitBargainedAway":
+            return (
+                t(f"{who} pays the price: the attack misses"),
+                *_reason_rule(p.get("source"), "R-ADD-159"),
+            )
+        case "TurnSkipped":
+            return (t(f"{who} skips this turn"), *_rule("R-ADD-159"))
+        case "UntargetableEnded":
+            return (
+                t(f"{who} attacks and can be targeted again"),
+                *_reason_rule(p.get("source"), "R-ADD-155"),
+            )
         case "EffectRolled":
             return (
                 t(f"{who} rolls for {p.get('source', '')}: "),

@@ -462,6 +462,10 @@ PROMPT_RULINGS = {
     "take_damage": "R-DMG-6",
     "discard_down": "R-TRN-7",
     "discard": "R-ADD-62",
+    "arrange": "R-ADD-157",
+    "ultimatum": "R-ADD-159",
+    "bargain": "R-ADD-159",
+    "siphon": "R-ADD-159",
 }
 # What each prompt asks of its seat, in words a waiting page can show.
 PROMPT_WORDS = {
@@ -470,6 +474,10 @@ PROMPT_WORDS = {
     "take_damage": "to choose the cards lost to damage",
     "discard_down": "to discard down to the hand size",
     "discard": "to choose the cards one of their cards discards",
+    "arrange": "to put the top cards of their deck back in any order",
+    "ultimatum": "to take the damage now or skip their next turn",
+    "bargain": "to give up hand cards to lessen the hit, or decline",
+    "siphon": "to pay the defender's price to miss, or decline",
 }
 
 

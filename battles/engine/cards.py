@@ -2042,6 +2042,280 @@ def _check_inner(effects: object, field: str, kinds: Sequence[str]) -> None:
             raise InvalidInput(f"{field}[{i}]", f"must be one of: {', '.join(kinds)}", "R-ADD-65")
 
 
+# --- issue 17, misc: optional costs and alternatives, named recoveries ------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class UnlessSpentEffect:
+    """ "Gain 1 Credit. OR: Spend 3 Credits to deal 7 damage instead": `then` runs only when
+    the command does not spend the card's tokens (`spend` false), so the spend replaces
+    it (R-ADD-151). The card must have a spend_tokens effect.
+
+    >>> UnlessSpentEffect((GainTokensEffect("credit", 1),)).as_dict()
+    {'kind': 'unless_spent', 'then': [{'kind': 'gain_tokens', 'pool': 'credit', 'n': 1}]}
+    >>> UnlessSpentEffect(())
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: unless_spent.then: must be a non-empty tuple of effects
+    """
+
+    kind: ClassVar[str] = "unless_spent"
+    then: tuple[Effect, ...]
+
+    def __post_init__(self) -> None:
+        _check_inner(self.then, "unless_spent.then", _AFTER_KINDS)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "then": [e.as_dict() for e in self.then]}
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardForEffect:
+    """ "Discard 1 card to deal +2 damage": an optional cost the player pays by sending
+    `spend: true` (as for tokens, R-ADD-61): `n` cards are discarded, those the command
+    names in `discard` from the hand and the rest from the top of the deck, and `then`
+    runs; on an attack card before the attack is declared, so its bonus is this
+    attack's (R-ADD-152).
+
+    >>> DiscardForEffect(1, (AttackBonusEffect(2),)).as_dict()
+    {'kind': 'discard_for', 'n': 1, 'then': [{'kind': 'attack_bonus', 'damage': 2, 'to_hit': 0}]}
+    >>> DiscardForEffect(0, (AttackBonusEffect(2),))
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: discard_for.n: must be an integer from 1 to 30, got 0 (R-ADD-152)
+    """
+
+    kind: ClassVar[str] = "discard_for"
+    n: int
+    then: tuple[Effect, ...]
+
+    def __post_init__(self) -> None:
+        _check_int(self.n, "discard_for.n", 1, MAX_CARDS, "R-ADD-152")
+        _check_inner(self.then, "discard_for.then", ("attack_bonus", *_AFTER_KINDS))
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "n": self.n, "then": [e.as_dict() for e in self.then]}
+
+
+@dataclass(frozen=True, slots=True)
+class RecoverNamedEffect:
+    """ "Recover 1 discarded Hand Axe card from discard pile": the `n` most recently
+    discarded cards whose card id is one of `cards` go back to the hand, newest first, as
+    many as the pile holds (R-ADD-62, R-ADD-153).
+
+    >>> RecoverNamedEffect(("hand-axe-throw", "hand-axe-chop")).as_dict()
+    {'kind': 'recover_named', 'cards': ['hand-axe-throw', 'hand-axe-chop'], 'n': 1}
+    >>> RecoverNamedEffect(("Hand Axe",))
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: recover_named.cards[0]: 'Hand Axe' is not a card id (R-ADD-153)
+    """
+
+    kind: ClassVar[str] = "recover_named"
+    cards: tuple[str, ...]
+    n: int = 1
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.cards, tuple) or not self.cards:
+            raise InvalidInput("recover_named.cards", "must name at least one card id", "R-ADD-153")
+        for i, name in enumerate(self.cards):
+            if not isinstance(name, str) or not _SLUG_RE.fullmatch(name):
+                raise InvalidInput(
+                    f"recover_named.cards[{i}]", f"{name!r} is not a card id", "R-ADD-153"
+                )
+        _check_int(self.n, "recover_named.n", 1, MAX_CARDS, "R-ADD-62")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "cards": list(self.cards), "n": self.n}
+
+
+@dataclass(frozen=True, slots=True)
+class UntargetableEffect:
+    """ "Cannot be targeted by attacks until your next turn": until the start of the
+    owner's next turn no attack may name its casket as the target; `against` "ranged"
+    refuses only attacks made with a card that is not Melee. `until_attack`: the
+    owner's own next attack ends it ("attacking breaks invisibility") (R-ADD-155).
+
+    >>> UntargetableEffect("ranged").as_dict()
+    {'kind': 'untargetable', 'against': 'ranged'}
+    >>> UntargetableEffect("melee")
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: untargetable.against: 'melee' is not one of: all, ranged
+    """
+
+    kind: ClassVar[str] = "untargetable"
+    against: Literal["all", "ranged"] = "all"
+    until_attack: bool = False
+
+    def __post_init__(self) -> None:
+        _check_choice(self.against, "untargetable.against", ("all", "ranged"))
+        _check_bool(self.until_attack, "untargetable.until_attack")
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "against": self.against}
+        if self.until_attack:
+            out["until_attack"] = True
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class LookAtHandEffect:
+    """ "Look at target enemy's hand": the command's `target`, an enemy within the card's
+    printed range, shows its hand to the player; the cards are recorded in the event, seen
+    by that player, the target's and the GM (R-ADD-28, R-ADD-156).
+
+    >>> LookAtHandEffect().as_dict()
+    {'kind': 'look_at_hand'}
+    """
+
+    kind: ClassVar[str] = "look_at_hand"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind}
+
+
+@dataclass(frozen=True, slots=True)
+class BonusAgainstEffect:
+    """ "Your next attack vs that target +N damage": the command's `target`, an enemy
+    within the card's printed range, is marked; the owner's next attack declared against
+    it gets +`damage` and spends the mark (R-DMG-1, R-ADD-156).
+
+    >>> BonusAgainstEffect(2).as_dict()
+    {'kind': 'bonus_against', 'damage': 2}
+    >>> BonusAgainstEffect(0)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: bonus_against.damage: must be an integer from 1 to 100, got 0 (R-DMG-1)
+    """
+
+    kind: ClassVar[str] = "bonus_against"
+    damage: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.damage, "bonus_against.damage", 1, MAX_DAMAGE, "R-DMG-1")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "damage": self.damage}
+
+
+@dataclass(frozen=True, slots=True)
+class ArrangeTopEffect:
+    """ "Look at top N cards of your deck, arrange them in any order": the player sees the
+    top `n` cards (an event only that seat and the GM see) and is asked (prompt `arrange`)
+    for their new order; it is the card's last effect. A table arranges its own deck,
+    whose order the engine never knows (R-ADD-18, R-ADD-157). `then` runs once the order
+    is given, with the answer's `spend` ("Spend 1 Credit token to draw 1 additional card").
+
+    >>> ArrangeTopEffect(3).as_dict()
+    {'kind': 'arrange_top', 'n': 3}
+    >>> ArrangeTopEffect(3, (SpendTokensEffect("credit", 1, (DrawEffect(1),)),)).as_dict()["then"]
+    [{'kind': 'spend_tokens', 'pool': 'credit', 'n': 1, 'then': [{'kind': 'draw', 'n': 1}]}]
+    """
+
+    kind: ClassVar[str] = "arrange_top"
+    n: int
+    then: tuple[Effect, ...] = ()
+
+    def __post_init__(self) -> None:
+        _check_int(self.n, "arrange_top.n", 2, MAX_CARDS, "R-ADD-157")
+        if self.then:
+            _check_inner(self.then, "arrange_top.then", ("spend_tokens", *_AFTER_KINDS))
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "n": self.n}
+        if self.then:
+            out["then"] = [e.as_dict() for e in self.then]
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class ScavengeWreckEffect:
+    """ "Target a destroyed enemy wreck within 4 hexes. Gain 3 Soul Shards. That wreck is
+    removed from play": the command's `target` is a defeated enemy casket whose wreck lies
+    within the card's printed range and was not scavenged before; it is removed and `then`
+    runs (R-ADD-158).
+
+    >>> ScavengeWreckEffect((GainTokensEffect("soul_shard", 3),)).as_dict()
+    {'kind': 'scavenge_wreck', 'then': [{'kind': 'gain_tokens', 'pool': 'soul_shard', 'n': 3}]}
+    """
+
+    kind: ClassVar[str] = "scavenge_wreck"
+    then: tuple[Effect, ...]
+
+    def __post_init__(self) -> None:
+        _check_inner(self.then, "scavenge_wreck.then", _AFTER_KINDS)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "then": [e.as_dict() for e in self.then]}
+
+
+@dataclass(frozen=True, slots=True)
+class UltimatumEffect:
+    """ "Target enemy must choose: [1] Take N damage immediately, OR [2] Skip their next
+    turn": the command's `target`, an enemy within the card's printed range, is asked
+    (prompt `ultimatum`, answered by `choose`); it is the card's last effect (R-ADD-159).
+
+    >>> UltimatumEffect(4).as_dict()
+    {'kind': 'ultimatum', 'damage': 4}
+    """
+
+    kind: ClassVar[str] = "ultimatum"
+    damage: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.damage, "ultimatum.damage", 1, MAX_DAMAGE, "R-ADD-159")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "damage": self.damage}
+
+
+@dataclass(frozen=True, slots=True)
+class DamageBargainEffect:
+    """ "Enemy may discard 2 cards from hand to reduce damage to 2": when the card's attack
+    hits (not an EXECUTION), its target is asked (prompt `bargain`, answered by `choose`)
+    whether it discards `cards` cards of its hand to make the hit's damage `damage`,
+    before the reactive window (R-ADD-159).
+
+    >>> DamageBargainEffect(2, 2).as_dict()
+    {'kind': 'damage_bargain', 'cards': 2, 'damage': 2}
+    """
+
+    kind: ClassVar[str] = "damage_bargain"
+    cards: int
+    damage: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.cards, "damage_bargain.cards", 1, MAX_CARDS, "R-ADD-159")
+        _check_int(self.damage, "damage_bargain.damage", 0, MAX_DAMAGE, "R-ADD-159")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "cards": self.cards, "damage": self.damage}
+
+
+@dataclass(frozen=True, slots=True)
+class OfferMissEffect:
+    """ "Offer bargain: 'Miss this attack, give me 2 Bargain tokens.' Enemy chooses": a
+    reactive card's offer to the attacker, asked (prompt `siphon`, answered by `choose`)
+    when it holds the tokens: paying them to the defender makes the hit a miss, refusing
+    lets it hit normally (R-ADD-159).
+
+    >>> OfferMissEffect("bargain", 2).as_dict()
+    {'kind': 'offer_miss', 'pool': 'bargain', 'n': 2}
+    """
+
+    kind: ClassVar[str] = "offer_miss"
+    pool: str
+    n: int
+
+    def __post_init__(self) -> None:
+        _check_choice(self.pool, "offer_miss.pool", TOKEN_POOLS)
+        _check_int(self.n, "offer_miss.n", 1, MAX_TOKENS, "R-ADD-159")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "pool": self.pool, "n": self.n}
+
+
 Effect = (
     AttackEffect
     | MoveEffect
@@ -2105,6 +2379,18 @@ Effect = (
     | SpendTaintEffect  # issue 17, states
     | SeedAreaEffect  # issue 17, states
     | MarkEffect  # issue 17, states
+    # issue 17, misc
+    | UnlessSpentEffect
+    | DiscardForEffect
+    | RecoverNamedEffect
+    | UntargetableEffect
+    | LookAtHandEffect
+    | BonusAgainstEffect
+    | ArrangeTopEffect
+    | ScavengeWreckEffect
+    | UltimatumEffect
+    | DamageBargainEffect
+    | OfferMissEffect
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -2172,6 +2458,18 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             SpendTaintEffect,  # issue 17, states
             SeedAreaEffect,  # issue 17, states
             MarkEffect,  # issue 17, states
+            # issue 17, misc
+            UnlessSpentEffect,
+            DiscardForEffect,
+            RecoverNamedEffect,
+            UntargetableEffect,
+            LookAtHandEffect,
+            BonusAgainstEffect,
+            ArrangeTopEffect,
+            ScavengeWreckEffect,
+            UltimatumEffect,
+            DamageBargainEffect,
+            OfferMissEffect,
         )
     }
 )
@@ -2217,6 +2515,8 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
             value = parse_range(value, f"{path}.range")
         elif f.name == "condition" and value is not None:
             value = condition_from_dict(value, f"{path}.condition")
+        elif f.name == "cards" and isinstance(value, list):
+            value = tuple(value)  # recover_named's card ids (R-ADD-153)
         elif f.name == "then":
             if not isinstance(value, list | tuple):
                 raise InvalidInput(f"{path}.then", "must be a list of effects")
@@ -2297,12 +2597,31 @@ class CardDef:
                     "discard_chosen asks the player once the card resolves: make it the last",
                     "R-ADD-62",
                 )
-            spends = SpendTokensEffect | WhenEffect | SpendTaintEffect
-            inner = effect.then if isinstance(effect, spends) else (effect,)
+            if isinstance(effect, ArrangeTopEffect) and i != len(self.effects) - 1:
+                raise InvalidInput(
+                    f"card.effects[{i}]",
+                    "arrange_top asks the player once the card resolves: make it the last",
+                    "R-ADD-157",
+                )
+            if isinstance(effect, UltimatumEffect) and i != len(self.effects) - 1:
+                raise InvalidInput(
+                    f"card.effects[{i}]",
+                    "ultimatum asks the enemy once the card resolves: make it the last",
+                    "R-ADD-159",
+                )
+            with_then = (
+                SpendTokensEffect
+                | WhenEffect
+                | SpendTaintEffect
+                | UnlessSpentEffect
+                | DiscardForEffect
+            )
+            inner = effect.then if isinstance(effect, with_then) else (effect,)
             reactive_only = (
                 *(ReduceIncomingEffect, WindowEffect, CounterEffect),
                 AfterDefenceEffect,  # issue 17, buffs
                 GiveHeatEffect,  # issue 17, states
+                OfferMissEffect,  # issue 17, misc
             )
             if isinstance(effect, GiveHeatEffect) and effect.to != "attacker":
                 raise InvalidInput(
@@ -2324,7 +2643,8 @@ class CardDef:
                         | AfterAttackEffect
                         | IgnoreCoverEffect
                         | FollowUpEffect
-                        | AttackRulesEffect,
+                        | AttackRulesEffect
+                        | DamageBargainEffect,
                     )
                     or (isinstance(e, AreaAttackEffect) and e.around != "wreck")
                     for e in inner
@@ -2343,7 +2663,32 @@ class CardDef:
                     "an attack bonus needs the card's own attack effect",
                     "R-ADD-59",
                 )
+        self._check_optional_costs()
         self._check_consistency()
+
+    def _check_optional_costs(self) -> None:
+        """`spend: true` buys one optional cost, tokens or cards (R-ADD-61, R-ADD-152), and
+        "OR" alternatives replace a token spend (R-ADD-151)."""
+        spends = [i for i, e in enumerate(self.effects) if isinstance(e, SpendTokensEffect)]
+        for i, effect in enumerate(self.effects):
+            if isinstance(effect, UnlessSpentEffect) and not spends:
+                raise InvalidInput(
+                    f"card.effects[{i}]",
+                    "unless_spent runs when the card's tokens are not spent: the card needs "
+                    "a spend_tokens effect",
+                    "R-ADD-151",
+                )
+            if isinstance(effect, DiscardForEffect) and (
+                spends
+                or any(isinstance(e, DiscardForEffect) for e in self.effects[:i])
+                or any(isinstance(e, DiscardEffect) and e.source != "deck" for e in self.effects)
+            ):
+                raise InvalidInput(
+                    f"card.effects[{i}]",
+                    "discard_for is the card's one optional cost ('spend') and the only "
+                    "effect naming cards in 'discard'",
+                    "R-ADD-152",
+                )
 
     def _check_consistency(self) -> None:
         attacks = [e for e in self.effects if isinstance(e, AttackEffect)]

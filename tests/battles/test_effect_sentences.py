@@ -154,6 +154,58 @@ PAYLOADS: dict[str, tuple[dict[str, Any], str]] = {
         "Penitent Scout's twin-cuts#1 does not attack Bastion Heavy: seat 1 is out of the battle "
         "(R-ADD-80)",
     ),
+    # issue 17, misc
+    "UntargetableGained": (
+        {"seat": 0, "against": "all", "until_attack": True, "source": "shimmer-veil"},
+        "Penitent Scout cannot be targeted by attacks until its next turn or until it attacks "
+        "(shimmer-veil, R-ADD-155)",
+    ),
+    "HandRevealed": (
+        {
+            "seat": 0,
+            "target": 1,
+            "cards": [None, None],
+            "source": "tactical-scanner-enemy-analysis",
+        },
+        "Penitent Scout looks at Bastion Heavy's hand: 2 hidden cards "
+        "(tactical-scanner-enemy-analysis, R-ADD-156)",
+    ),
+    "TargetBonusGained": (
+        {"seat": 0, "target": 1, "damage": 2, "source": "tactical-scanner-enemy-analysis"},
+        "Penitent Scout's next attack on Bastion Heavy gets +2 damage "
+        "(tactical-scanner-enemy-analysis, R-ADD-156)",
+    ),
+    "CardsLookedAt": (
+        {"seat": 0, "cards": [None, None, None], "source": "ancient-compass-true-path"},
+        "Penitent Scout looks at the top of their deck: 3 hidden cards "
+        "(ancient-compass-true-path, R-ADD-157)",
+    ),
+    "DeckArranged": (
+        {"seat": 0, "order": [None, None, None]},
+        "Penitent Scout puts them back, top first: 3 hidden cards (R-ADD-157)",
+    ),
+    "WreckScavenged": (
+        {"seat": 0, "wreck": 1, "source": "scavenge-wreckage"},
+        "Penitent Scout scavenges the wreck of Bastion Heavy, removed from play "
+        "(scavenge-wreckage, R-ADD-158)",
+    ),
+    "UltimatumAnswered": (
+        {"seat": 1, "option": "skip_turn"},
+        "Bastion Heavy chooses to skip their next turn (R-ADD-159)",
+    ),
+    "HitDamageBargained": (
+        {"seat": 1, "damage": 2, "source": "fae-bargain"},
+        "Bastion Heavy gives up cards to make the hit 2 damage (fae-bargain, R-ADD-159)",
+    ),
+    "HitBargainedAway": (
+        {"seat": 1, "source": "bargain-siphon"},
+        "Bastion Heavy pays the price: the attack misses (bargain-siphon, R-ADD-159)",
+    ),
+    "TurnSkipped": ({"seat": 1}, "Bastion Heavy skips this turn (R-ADD-159)"),
+    "UntargetableEnded": (
+        {"seat": 0, "source": "gun"},
+        "Penitent Scout attacks and can be targeted again (gun, R-ADD-155)",
+    ),
 }
 
 

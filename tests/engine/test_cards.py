@@ -26,21 +26,25 @@ from battles.engine.cards import (
     AfterDefenceEffect,
     AreaAttackEffect,
     AreaHinderEffect,
+    ArrangeTopEffect,
     AttackBonusEffect,
     AttackEffect,
     AttackRulesEffect,
     BleedEffect,
+    BonusAgainstEffect,
     BuffNextAttackEffect,
     CardDef,
     Condition,
     CounterEffect,
     DamageAuraEffect,
+    DamageBargainEffect,
     DamageNextTurnEffect,
     DeckProblem,
     DefenceEffect,
     DetonateSeedsEffect,
     DiscardChosenEffect,
     DiscardEffect,
+    DiscardForEffect,
     DiscardHandEffect,
     DrawEffect,
     DrawPenaltyEffect,
@@ -55,15 +59,18 @@ from battles.engine.cards import (
     HinderEffect,
     IgnoreCoverEffect,
     LimitEffect,
+    LookAtHandEffect,
     LowerDefenceEffect,
     MarkEffect,
     MoveCostEffect,
     MoveEffect,
     NoAttacksEffect,
+    OfferMissEffect,
     OngoingDamageEffect,
     PlantSeedsEffect,
     PushEffect,
     RecoverEffect,
+    RecoverNamedEffect,
     ReduceIncomingEffect,
     RemoveFromGameEffect,
     RemoveHeatRolledEffect,
@@ -72,6 +79,7 @@ from battles.engine.cards import (
     RootEffect,
     RotateEffect,
     ScatterEffect,
+    ScavengeWreckEffect,
     SeedAreaEffect,
     ShuffleInEffect,
     SpendTaintEffect,
@@ -82,6 +90,9 @@ from battles.engine.cards import (
     TargetDiscardsEffect,
     TeleportEffect,
     TriggerEffect,
+    UltimatumEffect,
+    UnlessSpentEffect,
+    UntargetableEffect,
     WardEffect,
     WhenEffect,
     WindowEffect,
@@ -183,6 +194,18 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     SpendTaintEffect(1, damage_per_taint=1),  # issue 17, states
     SeedAreaEffect(1, 2),  # issue 17, states
     MarkEffect((DrawEffect(1),)),  # issue 17, states
+    # issue 17, misc
+    UnlessSpentEffect((GainTokensEffect("credit", 1),)),
+    DiscardForEffect(1, (AttackBonusEffect(2),)),
+    RecoverNamedEffect(("hand-axe-throw", "hand-axe-chop")),
+    UntargetableEffect("all", until_attack=True),
+    LookAtHandEffect(),
+    BonusAgainstEffect(2),
+    ArrangeTopEffect(3),
+    ScavengeWreckEffect((GainTokensEffect("soul_shard", 3),)),
+    UltimatumEffect(4),
+    DamageBargainEffect(2, 2),
+    OfferMissEffect("bargain", 2),
 )
 
 
@@ -289,6 +312,18 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "spend_taint",  # issue 17, states
         "seed_area",  # issue 17, states
         "mark",  # issue 17, states
+        # issue 17, misc
+        "unless_spent",
+        "discard_for",
+        "recover_named",
+        "untargetable",
+        "look_at_hand",
+        "bonus_against",
+        "arrange_top",
+        "scavenge_wreck",
+        "ultimatum",
+        "damage_bargain",
+        "offer_miss",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

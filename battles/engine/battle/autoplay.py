@@ -76,7 +76,8 @@ def choose(
     by_type: dict[str, list[LegalAction]] = {}
     for a in actions:
         by_type.setdefault(a.body["type"], []).append(a)
-    for kind in ("play_reactive", "keep_hand", "take_damage", "discard_down"):
+    kinds = ("play_reactive", "keep_hand", "take_damage", "discard_down", "arrange", "choose")
+    for kind in kinds:
         if kind in by_type:
             # A card's token spend buys more (R-ADD-61): spend when it may.
             return max(by_type[kind], key=_spends).body

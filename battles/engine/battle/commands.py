@@ -102,6 +102,8 @@ class Attack(Command):
     path: tuple[Hex, ...] = ()
     # R-ADD-145: whose Taint a "yours or target's" spend takes; None: the own pilot's.
     taint_from: str | None = None
+    # Hand cards the attack card's own discard takes ("Discard 1 card", R-ADD-152).
+    discard: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,6 +209,30 @@ class Revert(Command):
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class Arrange(Command):
+    """The answer to an `arrange` prompt: the cards looked at, in their new order, top
+    first (R-ADD-157)."""
+
+    NAME: ClassVar[str] = "arrange"
+    cards: tuple[str, ...]
+    spend: bool = False  # pay the spend of the card's `then` (R-ADD-61, R-ADD-157)
+
+
+# An ultimatum's options, and a damage bargain's (R-ADD-159).
+CHOICES = ("damage", "skip_turn", "discard", "decline", "pay")
+
+
+@dataclass(frozen=True, slots=True)
+class Choose(Command):
+    """The answer to an `ultimatum` prompt: take the damage now, or skip the next turn
+    (R-ADD-159)."""
+
+    NAME: ClassVar[str] = "choose"
+    option: str
+    cards: tuple[str, ...] = ()  # the hand cards a bargain's "discard" gives up
+
+
 COMMAND_TYPES: Mapping[str, type[Command]] = {
     cls.NAME: cls
     for cls in (
@@ -230,6 +256,8 @@ COMMAND_TYPES: Mapping[str, type[Command]] = {
         Withdraw,
         EndBattle,
         Revert,
+        Arrange,  # issue 17, misc
+        Choose,
     )
 }
 
@@ -241,7 +269,17 @@ _FIELDS: Mapping[str, tuple[str, ...]] = {
     "rotate": ("facing", "pay"),
     "vent": ("pay",),
     "play_card": ("card", "target", "path", "facing", "discard", "pay", "spend"),
-    "attack": ("card", "target", "component", "pay", "spend", "also", "path", "taint_from"),
+    "attack": (
+        "card",
+        "target",
+        "component",
+        "pay",
+        "spend",
+        "also",
+        "path",
+        "taint_from",
+        "discard",
+    ),
     "pass": (),
     "play_reactive": ("card", "spend", "path"),
     "no_reactive": (),
@@ -255,6 +293,8 @@ _FIELDS: Mapping[str, tuple[str, ...]] = {
     "withdraw": (),
     "end_battle": ("side", "reason"),
     "revert": ("command_id", "reason"),
+    "arrange": ("cards", "spend"),
+    "choose": ("option", "cards"),
 }
 _OPTIONAL = frozenset(
     {
@@ -270,6 +310,13 @@ _OPTIONAL = frozenset(
         "taint_from",
     }
 )
+# Fields optional in one command only: a bargain's `choose` names cards, an ultimatum's does
+# not (R-ADD-159); `cards` stays required elsewhere.
+_OPTIONAL_IN: Mapping[str, frozenset[str]] = {"choose": frozenset({"cards"})}
+
+
+def _optional(name: str, key: str) -> bool:
+    return key in _OPTIONAL or key in _OPTIONAL_IN.get(name, frozenset())
 
 
 def _int(body: Mapping[str, Any], key: str, low: int, high: int, rule: str | None = None) -> int:
@@ -365,7 +412,7 @@ def parse_command(body: object) -> Command:
             unknown[0], f"unknown field of {name}; allowed: {', '.join(sorted(allowed))}"
         )
     for key in _FIELDS[name]:
-        if key not in _OPTIONAL and key not in body:
+        if not _optional(name, key) and key not in body:
             raise InvalidInput(key, f"required by {name}")
     cls = COMMAND_TYPES[name]
     seatless = name in ("revert", "end_battle")
@@ -421,11 +468,20 @@ def parse_command(body: object) -> Command:
         if taint_from is not None and taint_from not in ("self", "target"):
             raise InvalidInput("taint_from", "must be 'self', 'target' or null", "R-ADD-145")
         args["taint_from"] = taint_from
+        if body.get("discard") is not None:
+            args["discard"] = _strs(body["discard"], "discard")
     elif name == "take_damage":
         args["hand"] = _strs(body["hand"], "hand")
         args["deck"] = _int(body, "deck", 0, 200, "R-DMG-6")
-    elif name == "discard_down":
+    elif name in ("discard_down", "arrange"):
         args["cards"] = _strs(body["cards"], "cards")
+    elif name == "choose":
+        option = body.get("option")
+        if option not in CHOICES:
+            raise InvalidInput("option", f"must be one of {', '.join(CHOICES)}", "R-ADD-159")
+        args["option"] = option
+        if body.get("cards") is not None:
+            args["cards"] = _strs(body["cards"], "cards")
     elif name == "adjust_heat":
         args["heat"] = _int(body, "heat", 0, 30)
     elif name == "adjust_taint":
@@ -464,7 +520,7 @@ def command_body(command: Command) -> dict[str, Any]:
     body: dict[str, Any] = {"type": command.NAME, "seat": command.seat}
     for key in _FIELDS[command.NAME]:
         value = getattr(command, key, None)
-        if key in _OPTIONAL and (value in (None, ()) or value is False):
+        if _optional(command.NAME, key) and (value in (None, ()) or value is False):
             continue
         if isinstance(value, Pay):
             value = {"hand": list(value.hand), "deck": value.deck}

@@ -25,20 +25,24 @@ from ..cards import (
     AfterDefenceEffect,
     AreaAttackEffect,
     AreaHinderEffect,
+    ArrangeTopEffect,
     AttackBonusEffect,
     AttackEffect,
     AttackRulesEffect,
     BleedEffect,
+    BonusAgainstEffect,
     BuffNextAttackEffect,
     CardDef,
     Condition,
     CounterEffect,
     DamageAuraEffect,
+    DamageBargainEffect,
     DamageNextTurnEffect,
     DefenceEffect,
     DetonateSeedsEffect,
     DiscardChosenEffect,
     DiscardEffect,
+    DiscardForEffect,
     DiscardHandEffect,
     DrawEffect,
     DrawPenaltyEffect,
@@ -53,15 +57,18 @@ from ..cards import (
     HinderEffect,
     IgnoreCoverEffect,
     LimitEffect,
+    LookAtHandEffect,
     LowerDefenceEffect,
     MarkEffect,
     MoveCostEffect,
     MoveEffect,
     NoAttacksEffect,
+    OfferMissEffect,
     OngoingDamageEffect,
     PlantSeedsEffect,
     PushEffect,
     RecoverEffect,
+    RecoverNamedEffect,
     ReduceIncomingEffect,
     RemoveFromGameEffect,
     RemoveHeatRolledEffect,
@@ -70,6 +77,7 @@ from ..cards import (
     RootEffect,
     RotateEffect,
     ScatterEffect,
+    ScavengeWreckEffect,
     SeedAreaEffect,
     ShuffleInEffect,
     SpendTaintEffect,
@@ -80,6 +88,9 @@ from ..cards import (
     TargetDiscardsEffect,
     TeleportEffect,
     TriggerEffect,
+    UltimatumEffect,
+    UnlessSpentEffect,
+    UntargetableEffect,
     WardEffect,
     WhenEffect,
     WindowEffect,
@@ -116,7 +127,9 @@ from .commands import (
     AdjustComponentDamage,
     AdjustHeat,
     AdjustTaint,
+    Arrange,
     Attack,
+    Choose,
     Command,
     DiscardDown,
     EndBattle,
@@ -176,6 +189,10 @@ PROMPT_COMMANDS = {
     "take_damage": (TakeDamage,),
     "discard_down": (DiscardDown,),
     "discard": (DiscardDown,),  # a card's "discard N of your choice" (R-ADD-62)
+    "arrange": (Arrange,),  # "look at the top N cards, arrange them" (R-ADD-157)
+    "ultimatum": (Choose,),  # "target enemy must choose" (R-ADD-159)
+    "bargain": (Choose,),  # "enemy may discard 2 cards to reduce damage to 2" (R-ADD-159)
+    "siphon": (Choose,),  # a reactive card's "miss this attack, give me 2 tokens" (R-ADD-159)
 }
 # The ruling behind each prompt, cited when an answer comes without its prompt.
 PROMPT_RULES = {
@@ -184,6 +201,10 @@ PROMPT_RULES = {
     "take_damage": "R-DMG-6",
     "discard_down": "R-TRN-7",
     "discard": "R-ADD-62",
+    "arrange": "R-ADD-157",
+    "ultimatum": "R-ADD-159",
+    "bargain": "R-ADD-159",
+    "siphon": "R-ADD-159",
 }
 
 
@@ -398,7 +419,15 @@ def decide(
     if command.GM_ONLY:
         _adjust(tx, command)
     elif isinstance(
-        command, KeepHand | Mulligan | PlayReactive | NoReactive | TakeDamage | DiscardDown
+        command,
+        KeepHand
+        | Mulligan
+        | PlayReactive
+        | NoReactive
+        | TakeDamage
+        | DiscardDown
+        | Arrange
+        | Choose,
     ):
         _answer(tx, command)
     else:
@@ -450,6 +479,14 @@ def _auto_answer(tx: _Tx, seat: int, kind: str, amount: int, component: str | No
     elif kind == "discard":
         hand = tx.seat(seat).hand
         tx.emit(ev.CardsDiscarded(seat, hand[len(hand) - amount :], (), "chosen", "R-ADD-62"))
+    elif kind == "arrange":  # the order is kept, nothing spent (R-ADD-157)
+        _arranged(tx, seat, tx.seat(seat).deck[:amount], False)
+    elif kind == "ultimatum":  # the damage, as auto takes any damage (R-ADD-159)
+        _ultimatum(tx, seat, "damage", amount)
+    elif kind == "bargain":  # no cards given up (R-ADD-159)
+        _reactive_window(tx)
+    elif kind == "siphon":  # the price refused: the hit stands (R-ADD-159)
+        _roll_defence(tx)
 
 
 def _advance(tx: _Tx) -> None:
@@ -517,22 +554,27 @@ def _start_turn(tx: _Tx, seat: int) -> None:
     scheduled = before.damage_next_turn  # TurnStarted clears it too
     # R-ADD-112: this turn's share of ongoing damage (TurnStarted moves the rest up).
     scheduled += before.ongoing_damage[0] if before.ongoing_damage else 0
-    bled = False
     # R-ADD-88: the enemies' damage auras this casket stands in as its turn starts, taken
     # with R-ADD-73's scheduled damage.
     aura_damage = _aura_damage(tx, seat)
+    skip = before.skip_next_turn
     tx.emit(ev.TurnStarted(seat))
+    if skip:
+        # R-ADD-159: the turn starts (what lasts until it lapses) and ends at once: no SP,
+        # no triggers, no strain roll, no actions, no draw; damage due now still lands.
+        tx.emit(ev.TurnSkipped(seat))
+        bled = _bleed(tx, seat)
+        _scheduled_damage(tx, seat, scheduled + bled, bled, aura_damage)
+        return
     c = tx.seat(seat)
     lines = _sp_lines(c)
     tx.emit(ev.SpRestored(seat, max(0, sum(v for _, v, _ in lines)), lines))
     if penalty:  # R-ADD-65: an enemy card's "−N SP next turn"
         tx.emit(ev.SpDrained(seat, min(penalty, tx.seat(seat).sp_max), "R-ADD-65"))
     _triggers(tx, seat, "start_of_turn")
+    bled = _bleed(tx, seat)
+    scheduled += bled
     c = tx.seat(seat)
-    if c.bleed and c.in_battle:  # R-ADD-110: 1 damage, one counter off
-        tx.emit(ev.BleedTicked(seat, c.bleed - 1))
-        scheduled += 1
-        bled = True
     heat = c.heat
     if heat < STRAIN_HEAT:
         _scheduled_damage(tx, seat, scheduled, bled, aura_damage)
@@ -561,6 +603,16 @@ def _start_turn(tx: _Tx, seat: int) -> None:
             tx, seat, component_for_roll(face), 1, "strain: critical failure", "R-TRN-4"
         )
     _scheduled_damage(tx, seat, scheduled, bled, aura_damage)
+
+
+def _bleed(tx: _Tx, seat: int) -> bool:
+    """R-ADD-110: a bleeding casket's turn start: one counter off, 1 damage taken with the
+    other damage of that moment. Whether it bled."""
+    c = tx.seat(seat)
+    if not (c.bleed and c.in_battle):
+        return False
+    tx.emit(ev.BleedTicked(seat, c.bleed - 1))
+    return True
 
 
 def _aura_damage(tx: _Tx, seat: int) -> int:
@@ -931,6 +983,122 @@ def _answer(tx: _Tx, command: Command) -> None:
         why = "discard down" if prompt.kind == "discard_down" else "chosen"
         tx.emit(ev.CardsDiscarded(seat, cards, (), why, rule))
         tx.emit(ev.PromptClosed(seat, prompt.kind))
+    elif isinstance(command, Choose):
+        _choose(tx, command, prompt.kind, prompt.amount)
+    elif isinstance(command, Arrange):
+        order = _arrangement(tx.seat(seat), prompt.amount, command.cards)
+        tx.emit(ev.PromptClosed(seat, "arrange"))
+        _arranged(tx, seat, order, command.spend)
+
+
+def _arrangement(c: CasketState, n: int, names: Sequence[str]) -> tuple[str, ...]:
+    """R-ADD-157: the top `n` cards of the deck in the order `names` gives (instance or
+    card ids), each exactly once."""
+    top = list(c.deck[:n])
+    out: list[str] = []
+    for name in names:
+        match = next((x for x in top if x == name or card_id(x) == name), None)
+        if match is None:
+            raise RuleViolation(
+                "not_looked_at",
+                f"cards: {name!r} is not one of the {n} card(s) looked at (or is named twice)",
+                "R-ADD-157",
+            )
+        top.remove(match)
+        out.append(match)
+    if top:
+        raise RuleViolation(
+            "wrong_arrange_count", f"put back all {n} card(s) looked at, in order", "R-ADD-157"
+        )
+    return tuple(out)
+
+
+def _choose(tx: _Tx, command: Choose, kind: str, amount: int) -> None:
+    """R-ADD-159: an ultimatum's or a damage bargain's answer; each takes its own options."""
+    seat = command.seat
+    options = {
+        "ultimatum": ("damage", "skip_turn"),
+        "bargain": ("discard", "decline"),
+        "siphon": ("pay", "decline"),
+    }[kind]
+    if command.option not in options:
+        raise RuleViolation(
+            "wrong_option", f"the {kind} prompt's options are {', '.join(options)}", "R-ADD-159"
+        )
+    if command.cards and command.option != "discard":
+        raise RuleViolation("unused_argument", "only 'discard' names cards", "R-ADD-159")
+    if kind == "ultimatum":
+        tx.emit(ev.PromptClosed(seat, kind))
+        _ultimatum(tx, seat, command.option, amount)
+        return
+    if kind == "siphon":
+        _siphon(tx, seat, command.option == "pay")
+        return
+    if command.option == "discard":
+        if len(command.cards) != amount:
+            raise RuleViolation(
+                "wrong_discard_count", f"give up exactly {amount} hand card(s)", "R-ADD-159"
+            )
+        a = tx.state.attack
+        assert a is not None
+        card = tx.state.card(a.card)
+        bargain = next(e for e in card.effects if isinstance(e, DamageBargainEffect))
+        cards = _hand_cards(tx.seat(seat), command.cards, "cards", "R-ADD-159")
+        tx.emit(ev.CardsDiscarded(seat, cards, (), f"{card.name}: bargain", "R-ADD-159"))
+        tx.emit(ev.HitDamageBargained(seat, bargain.damage, card.id))
+    tx.emit(ev.PromptClosed(seat, kind))
+    _reactive_window(tx)
+
+
+def _siphon(tx: _Tx, seat: int, pay: bool) -> None:
+    """R-ADD-159: the attacker pays the reactive card's price to its defender and the hit
+    becomes a miss, or refuses and the defence dice are rolled."""
+    a = tx.state.attack
+    assert a is not None and a.reactive is not None
+    reactive = tx.state.card(a.reactive)
+    offer = next(e for e in reactive.effects if isinstance(e, OfferMissEffect))
+    tx.emit(ev.PromptClosed(seat, "siphon"))
+    if not pay:
+        _roll_defence(tx)
+        return
+    have = tx.seat(seat).tokens_of(offer.pool)
+    if have < offer.n:  # pragma: no cover - the prompt opens only with the tokens
+        raise RuleViolation("not_enough_tokens", f"seat {seat} holds {have}", "R-ADD-61")
+    tx.emit(ev.TokensChanged(seat, offer.pool, -offer.n, have - offer.n, reactive.id))
+    _gain_tokens(tx, a.target, GainTokensEffect(offer.pool, offer.n), reactive.id)
+    tx.emit(ev.HitBargainedAway(seat, reactive.id))
+    _end_attack(tx, "miss")
+
+
+def _ultimatum(tx: _Tx, seat: int, option: str, damage: int) -> None:
+    """R-ADD-159: the damage now (no attack, the chooser's split, R-DMG-6, R-DMG-8), or the
+    next turn skipped."""
+    tx.emit(ev.UltimatumAnswered(seat, option))
+    if option == "damage":
+        _inflict(tx, seat, damage, None, "an ultimatum's damage, chosen (R-ADD-159)")
+
+
+def _arranged(tx: _Tx, seat: int, order: tuple[str, ...], spend: bool) -> None:
+    """R-ADD-157: the looked-at cards go back in `order`; then the card's `then` runs,
+    its spend paid when the answer says `spend`."""
+    card = tx.state.card(tx.seat(seat).arranging)
+    effect = next(e for e in card.effects if isinstance(e, ArrangeTopEffect))
+    spends = [e for e in effect.then if isinstance(e, SpendTokensEffect)]
+    if spend and not spends:
+        raise RuleViolation(
+            "unused_argument", f"{card.name} has no effect that uses 'spend'", "R-ADD-61"
+        )
+    for cost in spends if spend else []:
+        have, need = tx.seat(seat).tokens_of(cost.pool), 1 if cost.n == "all" else cost.n
+        if have < need:
+            raise RuleViolation(
+                "not_enough_tokens",
+                f"{card.name} spends {cost.n} {cost.pool} token(s); seat {seat} holds {have}",
+                "R-ADD-61",
+            )
+    tx.emit(ev.DeckArranged(seat, order))
+    for then in effect.then:
+        _effect(tx, seat, card, then, None, (), None, (), {}, False, spend)
 
 
 def _reactive_ok(tx: _Tx, card: CardDef) -> bool:
@@ -982,6 +1150,8 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
         e for e in card.effects if isinstance(e, WhenEffect) and _holds(tx, seat, e.condition, None)
     ]
     extra: list[Effect] = [x for e in bought for x in e.then] + [x for e in held for x in e.then]
+    if not command.spend:  # R-ADD-151: what a spend would have replaced
+        extra += [x for e in card.effects if isinstance(e, UnlessSpentEffect) for x in e.then]
     effects = [*card.effects, *extra]
     reduction = sum(e.amount for e in effects if isinstance(e, ReduceIncomingEffect))
     dodge = _dodge(tx, seat, card, command.path)
@@ -1006,6 +1176,18 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
             assert tx.state.attack is not None
             tx.emit(ev.MoveCostRaised(tx.state.attack.attacker, effect.amount, card.id))
     tx.emit(ev.PromptClosed(seat, "reactive"))
+    # R-ADD-159: "offer bargain: miss this attack, give me N tokens": the attacker, when it
+    # holds them, chooses before the defence roll.
+    offer = next((e for e in card.effects if isinstance(e, OfferMissEffect)), None)
+    a = tx.state.attack
+    assert a is not None
+    if offer is not None and tx.seat(a.attacker).tokens_of(offer.pool) >= offer.n:
+        reason = (
+            f"{card.name}: give {offer.n} {offer.pool} token(s) to seat {seat} and the attack "
+            "misses, or refuse and it hits"
+        )
+        _open_prompt(tx, a.attacker, "siphon", offer.n, None, "R-ADD-159", reason)
+        return
     _roll_defence(tx)
 
 
@@ -1556,6 +1738,15 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
         raise RuleViolation("target_withdrawn", f"seat {d.seat} has withdrawn", "R-TRN-9")
     if d.side == c.side:
         raise RuleViolation("not_an_enemy", f"seat {d.seat} is on your side", "R-TRN-8")
+    if d.untargetable == "all" or (d.untargetable == "ranged" and not card.attack.range.melee):
+        which = (
+            "attacks" if d.untargetable == "all" else "ranged attacks (a card that is not Melee)"
+        )
+        raise RuleViolation(
+            "untargetable",
+            f"seat {d.seat} cannot be targeted by {which} until its next turn",
+            "R-ADD-155",
+        )
     move = next((e for e in card.effects if isinstance(e, MoveEffect)), None)
     if command.path and move is None:
         raise RuleViolation("unused_argument", f"{card.name} makes no move: no 'path'", "R-ADD-104")
@@ -1570,7 +1761,7 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
     _check_spend(tx, seat, card, command.spend)
     _check_taint_spend(tx, seat, card, command.spend, command.taint_from, command.target)
     cost = attack_cost(tx.state, seat, card)  # R-ADD-99
-    _pay(tx, c, cost, command.pay, exclude=[instance])
+    _pay(tx, c, cost, command.pay, exclude=[instance, *command.discard])
     tx.emit(ev.CardPlayed(seat, instance, cost, card.manual, card.text if card.manual else ""))
     if command.path and move is not None:
         _card_move(tx, tx.seat(seat), card, move, command.path, d.at)
@@ -1584,33 +1775,46 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
     passive = _passive_bonuses(tx, seat)
     enhanced = any(_enhances(x.attacks, card) for x in tx.seat(seat).enhancements)
     mark = _mark_on(tx, seat, command.target)
+    marks = [m for m in tx.seat(seat).bonus_against if m[0] == command.target]
+    riders = AttackBonusEffect | SpendTokensEffect | IgnoreCoverEffect | SpendTaintEffect
     if (
         passive
         or enhanced
         or mark is not None
-        or any(
-            isinstance(
-                e, AttackBonusEffect | SpendTokensEffect | IgnoreCoverEffect | SpendTaintEffect
-            )
-            for e in card.effects
-        )
+        or marks
+        or any(isinstance(e, riders | DiscardForEffect) for e in card.effects)
     ):
         if mark is not None:  # R-ADD-149: the marker's attacks on its mark
             _mark_riders(tx, seat, card, command.target, *mark)
         # R-ADD-59: the card's own bonuses are part of this attack's to-hit answer, and
         # R-ADD-74: so are those of the attacker's passives in play.
-        _attack_riders(tx, seat, card, command.target, command.spend, command.taint_from)
+        _attack_riders(
+            tx, seat, card, command.target, command.spend, command.taint_from, command.discard
+        )
         for source, bonus in passive:
             if _holds(tx, seat, bonus.condition, command.target):
                 tx.emit(ev.BuffGained(seat, bonus.damage, bonus.to_hit, 0, 0, source.id))
+        for _, damage, bonus_mark in marks:  # R-ADD-156: "your next attack vs that target"
+            tx.emit(ev.BuffGained(seat, damage, 0, 0, 0, bonus_mark))
         rules |= _use_enhancements(tx, seat, card, command.target, reach)
         answer = attack_answer(tx.state, seat, card, command.target, reach=reach)
         if not answer.possible:
             refusal = answer.refusal
             assert refusal is not None
             raise refusal
+    # R-ADD-152: the attack's own discards ("Discard 1 card") name their hand cards in
+    # `discard`; `spend` says whether its optional cost was paid (riders above).
     _card_effects(
-        tx, seat, card, None, (), None, (), skip_attack=True, attack_target=command.target
+        tx,
+        seat,
+        card,
+        None,
+        (),
+        None,
+        command.discard,
+        skip_attack=True,
+        spend=command.spend,
+        attack_target=command.target,
     )
     _queue_follow_ups(tx, seat, instance, card, command)
     _strike(tx, seat, instance, command.target, command.component, answer, rules)
@@ -1635,6 +1839,8 @@ def _strike(
     if component is None:
         component_roll = tx.dice.d6(1, purpose="the target component roll", rule="R-DMG-6")[0]
         component = component_for_roll(component_roll)
+    if tx.seat(seat).untargetable_until_attack:  # R-ADD-155: attacking breaks it
+        tx.emit(ev.UntargetableEnded(seat, card.id))
     a = tx.seat(seat)
     grades = ("hit", "strong", "critical", "execution")
     ignore = a.buff_ignore_defence
@@ -1689,11 +1895,36 @@ def _strike(
         _take_damage(tx, target, (), damage, component)
         _end_attack(tx, "execution")
         return
+    # R-ADD-159: "enemy may discard N cards from hand to reduce damage to M", before the
+    # reactive window; offered only when it can be paid and lowers the damage.
+    bargain = next((e for e in card.effects if isinstance(e, DamageBargainEffect)), None)
     defender = tx.seat(target)
+    if bargain is not None and len(defender.hand) >= bargain.cards and damage > bargain.damage:
+        reason = (
+            f"{card.name}: discard {bargain.cards} card(s) from your hand to make this hit "
+            f"{bargain.damage} damage, or decline"
+        )
+        _open_prompt(tx, defender.seat, "bargain", bargain.cards, None, "R-ADD-159", reason)
+        return
+    _reactive_window(tx)
+
+
+def _reactive_window(tx: _Tx) -> None:
+    """A hit's reactive prompt for the defender when it holds a card that may answer, else
+    the defence roll (R-REA-1, R-ADD-21)."""
+    a = tx.state.attack
+    assert a is not None
+    defender = tx.seat(a.target)
     eligible = any(_reactive_ok(tx, tx.state.card(x)) for x in defender.hand)
     if eligible:
         _open_prompt(
-            tx, defender.seat, "reactive", 0, component, "R-REA-1", "play one reactive card or none"
+            tx,
+            defender.seat,
+            "reactive",
+            0,
+            a.component,
+            "R-REA-1",
+            "play one reactive card or none",
         )
     else:
         _roll_defence(tx)
@@ -2002,6 +2233,8 @@ def _check_spend(tx: _Tx, seat: int, card: CardDef, spend: bool) -> None:
     a card that does nothing without its spend needs it."""
     costs = [e for e in card.effects if isinstance(e, SpendTokensEffect)]
     taint = any(isinstance(e, SpendTaintEffect) for e in card.effects)
+    if spend and not costs and any(isinstance(e, DiscardForEffect) for e in card.effects):
+        return  # R-ADD-152: an optional discard; its cards are checked as it is paid
     if spend and not costs and not taint:
         raise RuleViolation(
             "unused_argument", f"{card.name} has no effect that uses 'spend'", "R-ADD-61"
@@ -2193,7 +2426,13 @@ def _passive_bonuses(tx: _Tx, seat: int) -> list[tuple[CardDef, AttackBonusEffec
 
 
 def _attack_riders(
-    tx: _Tx, seat: int, card: CardDef, target: int, spend: bool, taint_from: str | None = None
+    tx: _Tx,
+    seat: int,
+    card: CardDef,
+    target: int,
+    spend: bool,
+    taint_from: str | None = None,
+    discard: Sequence[str] = (),
 ) -> None:
     """The attack card's own bonuses, before its to-hit answer (R-ADD-59, R-ADD-61): each
     one that holds is a BuffGained the attack declared next spends."""
@@ -2222,6 +2461,13 @@ def _attack_riders(
             for inner in effect.then:
                 if isinstance(inner, AttackBonusEffect):
                     bonus(inner)
+        elif isinstance(effect, DiscardForEffect) and spend:
+            _discard_for(tx, seat, card, effect, discard)
+            for inner in effect.then:
+                if isinstance(inner, AttackBonusEffect):
+                    bonus(inner)
+                else:
+                    _effect(tx, seat, card, inner, None, (), None, (), {}, True, False)
         elif isinstance(effect, SpendTokensEffect) and spend:
             n = _spend_tokens(tx, seat, card, effect)
             if any(isinstance(x, AfterAttackEffect) for x in effect.then):
@@ -2394,6 +2640,59 @@ def _effect(
         return
     if isinstance(effect, GrantMoveEffect):
         tx.emit(ev.MoveGranted(seat, effect.hexes, card.id, effect.split))
+        return
+    if isinstance(effect, UnlessSpentEffect):
+        if not spend:  # R-ADD-151: the spend replaces these
+            for inner in effect.then:
+                _effect(tx, seat, card, inner, target, path, facing, discard, used, skip_attack,
+                        attack_target=attack_target)  # fmt: skip
+        return
+    if isinstance(effect, DiscardForEffect):
+        if spend:
+            used["discard"] = True
+            if not skip_attack:  # an attack card's riders paid it already (R-ADD-152)
+                _discard_for(tx, seat, card, effect, discard)
+                for inner in effect.then:
+                    _effect(tx, seat, card, inner, target, path, facing, discard, used, False)
+        return
+    if isinstance(effect, RecoverNamedEffect):
+        _recover_named(tx, seat, effect, card.name)
+        return
+    if isinstance(effect, UntargetableEffect):
+        tx.emit(ev.UntargetableGained(seat, effect.against, effect.until_attack, card.id))
+        return
+    if isinstance(effect, UltimatumEffect):
+        enemy = _enemy_in_range(tx, seat, card, target)  # R-ADD-159, as R-ADD-65
+        used["target"] = True
+        reason = f"{card.name}: take {effect.damage} damage now, or skip your next turn (choose)"
+        _open_prompt(tx, enemy, "ultimatum", effect.damage, None, "R-ADD-159", reason)
+        return
+    if isinstance(effect, ScavengeWreckEffect):
+        wreck = _wreck_in_range(tx, seat, card, target)
+        used["target"] = True
+        tx.emit(ev.WreckScavenged(seat, wreck, card.id))
+        for inner in effect.then:
+            _effect(tx, seat, card, inner, None, (), None, (), used, skip_attack)
+        return
+    if isinstance(effect, ArrangeTopEffect):
+        # R-ADD-157: a table arranges its own deck, whose order the engine never knows;
+        # it is still asked for the spend of `then`.
+        n = 0 if tx.table or len(c.deck) < 2 else min(effect.n, len(c.deck))
+        if not n and not effect.then:
+            return
+        tx.emit(ev.CardsLookedAt(seat, c.deck[:n], card.id))
+        reason = f"{card.name}: put the top {n} cards back in any order"
+        if effect.then:
+            reason += " (and say whether you spend)"
+        _open_prompt(tx, seat, "arrange", n, None, "R-ADD-157", reason)
+        return
+    if isinstance(effect, LookAtHandEffect | BonusAgainstEffect):
+        enemy = _enemy_in_range(tx, seat, card, target)  # R-ADD-156, as R-ADD-65
+        used["target"] = True
+        if isinstance(effect, LookAtHandEffect):
+            tx.emit(ev.HandRevealed(seat, enemy, tx.seat(enemy).hand, card.id))
+        else:
+            tx.emit(ev.TargetBonusGained(seat, enemy, effect.damage, card.id))
         return
     if isinstance(effect, PlantSeedsEffect):
         if attack_target is not None:
@@ -2796,6 +3095,62 @@ def _teleport(
         raise problem
     hexes = c.at.distance(destination)
     tx.emit(ev.CasketTeleported(c.seat, (destination.q, destination.r), hexes, card.id))
+
+
+def _discard_for(
+    tx: _Tx, seat: int, card: CardDef, effect: DiscardForEffect, discard: Sequence[str]
+) -> None:
+    """R-ADD-152: an optional discard paid: the hand cards named in `discard`, the rest
+    from the top of the deck (the player's choice of hand or deck, R-TRN-3)."""
+    c = tx.seat(seat)
+    from_hand = _hand_cards(c, discard, "discard", "R-ADD-152")
+    if len(from_hand) > effect.n:
+        raise RuleViolation(
+            "wrong_discard_count", f"{card.name} discards {effect.n} card(s)", "R-ADD-152"
+        )
+    n_deck = effect.n - len(from_hand)
+    if n_deck > len(c.deck):
+        raise RuleViolation(
+            "deck_too_small",
+            f"{card.name}: the deck holds {len(c.deck)} card(s); name hand cards in 'discard'",
+            "R-ADD-152",
+        )
+    from_deck = tx.take(c.deck, n_deck, card.name, "R-ADD-152")
+    tx.emit(ev.CardsDiscarded(seat, from_hand, from_deck, card.name, "R-ADD-152"))
+
+
+def _recover_named(tx: _Tx, seat: int, effect: RecoverNamedEffect, reason: str) -> None:
+    """R-ADD-153: the newest discards of the named cards back to the hand (R-ADD-62)."""
+    named = [x for x in reversed(tx.seat(seat).discard) if card_id(x) in effect.cards]
+    if named:
+        tx.emit(ev.CardsRecovered(seat, tuple(named[: effect.n]), reason))
+
+
+def _wreck_in_range(tx: _Tx, seat: int, card: CardDef, target: int | None) -> int:
+    """R-ADD-158: the command's `target`, a defeated enemy casket whose wreck (its last
+    hex) lies within the card's printed range and is still in play."""
+    if target is None or not 0 <= target < len(tx.state.seats):
+        raise RuleViolation(
+            "target_required",
+            f"{card.name} needs a destroyed enemy's wreck as 'target'",
+            "R-ADD-158",
+        )
+    c, w = tx.seat(seat), tx.seat(target)
+    if w.side == c.side or not w.defeated or w.wreck_removed:
+        raise RuleViolation(
+            "not_a_wreck",
+            f"seat {target} is not a destroyed enemy's wreck still in play",
+            "R-ADD-158",
+        )
+    reach = card.range
+    if reach is None or not reach.low <= c.at.distance(w.at) <= reach.high:
+        raise RuleViolation(
+            "out_of_range",
+            f"{card.name} reaches {reach.text if reach else 'no one'}; the wreck of seat "
+            f"{target} is {c.at.distance(w.at)} hexes away",
+            "R-RNG-2",
+        )
+    return target
 
 
 def _recover(tx: _Tx, seat: int, n: int, reason: str) -> None:

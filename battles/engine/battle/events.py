@@ -867,6 +867,113 @@ class EnemyMarked(Event):
     source: str
 
 
+# issue 17, misc
+
+
+@dataclass(frozen=True, slots=True)
+class UntargetableGained(Event):
+    """Until the start of its next turn the casket cannot be the target of attacks
+    (`against` "all") or of attacks made with a card that is not Melee ("ranged");
+    `until_attack`: its own next attack ends it (R-ADD-155)."""
+
+    seat: int
+    against: str
+    until_attack: bool
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class UntargetableEnded(Event):
+    """The casket attacked, which ends an untargetability that lasts only until it
+    attacks (R-ADD-155)."""
+
+    seat: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class HandRevealed(Event):
+    """`seat`'s player looks at `target`'s hand: the cards it held (R-ADD-156). Shown to
+    those two seats and the GM only while the battle runs (R-ADD-28)."""
+
+    seat: int
+    target: int
+    cards: tuple[str, ...]
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class TargetBonusGained(Event):
+    """`seat`'s next attack declared against `target` gets +`damage` (R-ADD-156)."""
+
+    seat: int
+    target: int
+    damage: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class CardsLookedAt(Event):
+    """`seat`'s player looks at the top cards of its own deck (R-ADD-157); only that seat
+    and the GM see them while the battle runs (R-ADD-28)."""
+
+    seat: int
+    cards: tuple[str, ...]
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class DeckArranged(Event):
+    """The top of `seat`'s deck, put back in `order` (top first) (R-ADD-157)."""
+
+    seat: int
+    order: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class WreckScavenged(Event):
+    """`seat` scavenged the wreck of the defeated casket `wreck`, which is removed from play
+    (R-ADD-158)."""
+
+    seat: int
+    wreck: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class UltimatumAnswered(Event):
+    """The enemy an ultimatum named chose `option`: "damage" now or "skip_turn" (R-ADD-159)."""
+
+    seat: int
+    option: str
+
+
+@dataclass(frozen=True, slots=True)
+class TurnSkipped(Event):
+    """The casket's turn, started, ends at once: an ultimatum's skipped turn (R-ADD-159)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class HitDamageBargained(Event):
+    """The attack's target gave up cards (a `CardsDiscarded` before this) to make the hit's
+    damage `damage` (R-ADD-159)."""
+
+    seat: int
+    damage: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class HitBargainedAway(Event):
+    """The attacker paid the reactive card's price (its `TokensChanged` before this): the
+    hit becomes a miss (R-ADD-159)."""
+
+    seat: int
+    source: str
+
+
 EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.__name__: cls
     for cls in (
@@ -958,5 +1065,17 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         CasketPushed,  # issue 17, move
         CasketTeleported,  # issue 17, move
         EnemyMarked,  # issue 17, states
+        # issue 17, misc
+        UntargetableGained,
+        UntargetableEnded,
+        HandRevealed,
+        TargetBonusGained,
+        CardsLookedAt,
+        DeckArranged,
+        WreckScavenged,
+        UltimatumAnswered,
+        TurnSkipped,
+        HitDamageBargained,
+        HitBargainedAway,
     )
 }

@@ -125,6 +125,8 @@ def _turn_started(s: BattleState, e: ev.TurnStarted) -> BattleState:
             if w.until != "next_turn"
         ),
         discarded_this_turn=False,  # R-ADD-144
+        untargetable="",  # R-ADD-155: until the casket's next turn
+        untargetable_until_attack=False,
     )
 
 
@@ -371,6 +373,59 @@ def _defence_raised(s: BattleState, e: ev.DefenceRaised) -> BattleState:
     return _seat(s, e.seat, defence_bonus=s.seats[e.seat].defence_bonus + e.amount)
 
 
+def _untargetable(s: BattleState, e: ev.UntargetableGained) -> BattleState:
+    # R-ADD-155: a later card's untargetability replaces an earlier one.
+    return _seat(s, e.seat, untargetable=e.against, untargetable_until_attack=e.until_attack)
+
+
+def _untargetable_ended(s: BattleState, e: ev.UntargetableEnded) -> BattleState:
+    return _seat(s, e.seat, untargetable="", untargetable_until_attack=False)
+
+
+def _hand_revealed(s: BattleState, e: ev.HandRevealed) -> BattleState:
+    return s  # information only (R-ADD-156)
+
+
+def _looked_at(s: BattleState, e: ev.CardsLookedAt) -> BattleState:
+    return _seat(s, e.seat, arranging=e.source)  # R-ADD-157: the prompt's card
+
+
+def _arranged(s: BattleState, e: ev.DeckArranged) -> BattleState:
+    deck = s.seats[e.seat].deck
+    if sorted(e.order) != sorted(deck[: len(e.order)]):
+        raise ValueError("DeckArranged must reorder the top of the deck (R-ADD-157)")
+    return _seat(s, e.seat, deck=(*e.order, *deck[len(e.order) :]), arranging="")
+
+
+def _ultimatum_answered(s: BattleState, e: ev.UltimatumAnswered) -> BattleState:
+    skip = s.seats[e.seat].skip_next_turn or e.option == "skip_turn"
+    return _seat(s, e.seat, skip_next_turn=skip)
+
+
+def _turn_skipped(s: BattleState, e: ev.TurnSkipped) -> BattleState:
+    # R-ADD-159: the turn ends at once (decide finishes it from the END phase).
+    return replace(_seat(s, e.seat, skip_next_turn=False), phase=END)
+
+
+def _bargained(s: BattleState, e: ev.HitDamageBargained) -> BattleState:
+    assert s.attack is not None
+    return replace(s, attack=replace(s.attack, damage=e.damage))
+
+
+def _bargained_away(s: BattleState, e: ev.HitBargainedAway) -> BattleState:
+    assert s.attack is not None
+    return replace(s, attack=replace(s.attack, grade="miss", damage=0))
+
+
+def _wreck_scavenged(s: BattleState, e: ev.WreckScavenged) -> BattleState:
+    return _seat(s, e.wreck, wreck_removed=True)
+
+
+def _target_bonus(s: BattleState, e: ev.TargetBonusGained) -> BattleState:
+    marks = s.seats[e.seat].bonus_against
+    return _seat(s, e.seat, bonus_against=(*marks, (e.target, e.damage, e.source)))
+
+
 def _suffering(s: BattleState, e: ev.SufferingRolled) -> BattleState:
     return s
 
@@ -399,6 +454,9 @@ def _declared(s: BattleState, e: ev.AttackDeclared) -> BattleState:
         buff_ignore_defence=0,
         jam_penalty=0,
         jam_this_turn=False,
+        # R-ADD-156: an attack on a marked target spends its marks (decide added them as
+        # BuffGained just before).
+        bonus_against=tuple(m for m in s.seats[e.attacker].bonus_against if m[0] != e.target),
     )
     return replace(s, attack=attack)
 
@@ -817,6 +875,18 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.CasketPushed: _pushed,  # issue 17, move
     ev.CasketTeleported: _teleported,  # issue 17, move
     ev.EnemyMarked: _marked,
+    # issue 17, misc
+    ev.UntargetableGained: _untargetable,
+    ev.UntargetableEnded: _untargetable_ended,
+    ev.HandRevealed: _hand_revealed,
+    ev.TargetBonusGained: _target_bonus,
+    ev.CardsLookedAt: _looked_at,
+    ev.DeckArranged: _arranged,
+    ev.WreckScavenged: _wreck_scavenged,
+    ev.UltimatumAnswered: _ultimatum_answered,
+    ev.TurnSkipped: _turn_skipped,
+    ev.HitDamageBargained: _bargained,
+    ev.HitBargainedAway: _bargained_away,
 }
 assert set(_HANDLERS) == set(ev.EVENT_TYPES.values()), "every event type needs a handler"
 

@@ -23,21 +23,27 @@ from typing import Any
 from ..arcs import rotation_cost
 from ..cards import (
     AreaAttackEffect,
+    ArrangeTopEffect,
     AttackEffect,
+    BonusAgainstEffect,
     CardDef,
     DiscardEffect,
+    DiscardForEffect,
     DrawPenaltyEffect,
     FollowUpEffect,
     HinderEffect,
+    LookAtHandEffect,
     MarkEffect,
     MoveEffect,
     PushEffect,
     RootEffect,
     RotateEffect,
+    ScavengeWreckEffect,
     SpendTaintEffect,
     SpendTokensEffect,
     StatusEffect,
     TeleportEffect,
+    UltimatumEffect,
 )
 from ..errors import RuleViolation
 from ..hexes import Hex, spiral
@@ -103,6 +109,27 @@ def _prompt_candidates(
                 "hand": from_hand,
                 "deck": amount - len(from_hand),
             }
+    elif kind == "ultimatum":  # R-ADD-159
+        yield {"type": "choose", "seat": seat, "option": "damage"}
+        yield {"type": "choose", "seat": seat, "option": "skip_turn"}
+    elif kind == "siphon":  # R-ADD-159
+        yield {"type": "choose", "seat": seat, "option": "decline"}
+        yield {"type": "choose", "seat": seat, "option": "pay"}
+    elif kind == "bargain":  # R-ADD-159
+        yield {"type": "choose", "seat": seat, "option": "decline"}
+        cards = list(c.hand[len(c.hand) - amount :])
+        yield {"type": "choose", "seat": seat, "option": "discard", "cards": cards}
+    elif kind == "arrange":  # R-ADD-157: as they are, and the other way round
+        top = list(c.deck[:amount])
+        orders = [top, top[::-1]] if amount > 1 else [top]
+        arrange = next(
+            e for e in state.card(c.arranging).effects if isinstance(e, ArrangeTopEffect)
+        )
+        spends = [e for e in arrange.then if isinstance(e, SpendTokensEffect)]
+        for order in orders:
+            yield {"type": "arrange", "seat": seat, "cards": order}
+            if spends:  # the decision accepts it only with the tokens (R-ADD-61)
+                yield {"type": "arrange", "seat": seat, "cards": order, "spend": True}
     elif kind in ("discard_down", "discard"):
         yield {"type": "discard_down", "seat": seat, "cards": list(c.hand[len(c.hand) - amount :])}
         yield {"type": "discard_down", "seat": seat, "cards": list(c.hand[:amount])}
@@ -243,8 +270,10 @@ def _spend_variants(
     state: BattleState, c: CasketState, instance: str, body: dict[str, Any]
 ) -> Iterator[dict[str, Any]]:
     """The body without and, when the casket holds the tokens, with `spend` (R-ADD-61); a
-    card that needs its spend only with it."""
-    costs = [e for e in state.card(instance).effects if isinstance(e, SpendTokensEffect)]
+    card that needs its spend only with it. An optional discard (R-ADD-152) is offered
+    paid from the top of the deck."""
+    effects = state.card(instance).effects
+    costs = [e for e in effects if isinstance(e, SpendTokensEffect)]
     if not any(e.required for e in costs):
         yield body
     if costs and all(c.tokens_of(e.pool) >= (1 if e.n == "all" else e.n) for e in costs):
@@ -259,6 +288,9 @@ def _spend_variants(
         either = any(e.whose == "either" for e in taint)
         if either and isinstance(target, int) and state.seats[target].taint >= need:
             yield {**body, "spend": True, "taint_from": "target"}
+    discards = [e for e in effects if isinstance(e, DiscardForEffect)]
+    if discards and all(len(c.deck) >= e.n for e in discards):
+        yield {**body, "spend": True}
 
 
 def _card_bodies(state: BattleState, c: CasketState, instance: str) -> Iterator[dict[str, Any]]:
@@ -290,8 +322,19 @@ def _card_bodies(state: BattleState, c: CasketState, instance: str) -> Iterator[
                 grown += [{**v, "target": x.seat} for x in state.seats if x.seat != c.seat]
             elif isinstance(effect, AreaAttackEffect) and effect.around == "wreck":
                 grown += [{**v, "target": x.seat} for x in state.seats if x.defeated]
-            elif isinstance(effect, HinderEffect | RootEffect | DrawPenaltyEffect | MarkEffect):
-                # R-ADD-65: an enemy within range
+            elif isinstance(
+                effect, HinderEffect | RootEffect | DrawPenaltyEffect | MarkEffect | UltimatumEffect
+            ):
+                # R-ADD-65, R-ADD-159: an enemy within range
+                grown += [{**v, "target": x.seat} for x in state.seats if x.side != c.side]
+            elif isinstance(effect, ScavengeWreckEffect):  # R-ADD-158: an enemy's wreck
+                grown += [
+                    {**v, "target": x.seat}
+                    for x in state.seats
+                    if x.side != c.side and x.defeated and not x.wreck_removed
+                ]
+            elif isinstance(effect, LookAtHandEffect | BonusAgainstEffect) and "target" not in v:
+                # R-ADD-156: an enemy within range
                 grown += [{**v, "target": x.seat} for x in state.seats if x.side != c.side]
             else:
                 grown.append(v)

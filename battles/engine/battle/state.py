@@ -281,6 +281,18 @@ class CasketState:
     # The enemy its card marked and that card, until another mark replaces it (R-ADD-148).
     marked: int | None = None
     mark_source: str | None = None
+    # issue 17, misc: no attack may target the casket ("all"), or none made with a card that
+    # is not Melee ("ranged"), until its next turn; `_until_attack`: or until it attacks
+    # (R-ADD-155). "" when it may be targeted.
+    untargetable: str = ""
+    untargetable_until_attack: bool = False
+    # (target seat, damage, source): "your next attack vs that target +N damage" (R-ADD-156)
+    bonus_against: tuple[tuple[int, int, str], ...] = ()
+    # A defeated casket's wreck was scavenged and removed from play (R-ADD-158).
+    wreck_removed: bool = False
+    # The card whose looked-at cards await their order (prompt `arrange`, R-ADD-157).
+    arranging: str = ""
+    skip_next_turn: bool = False  # an ultimatum answered "skip_turn" (R-ADD-159)
 
     @property
     def sp_left(self) -> int:

@@ -39,6 +39,11 @@ def public_payload(
             out[key] = [None] * len(out[key])
     elif type_ == "CommandReverted":
         out["state"] = None
+    elif type_ == "HandRevealed" and not {out.get("seat"), out.get("target")} & set(seats):
+        out["cards"] = [None] * len(out["cards"])  # R-ADD-156: the two seats' secret
+    elif type_ in ("CardsLookedAt", "DeckArranged") and out.get("seat") not in seats:
+        key = "cards" if type_ == "CardsLookedAt" else "order"
+        out[key] = [None] * len(out[key])  # R-ADD-157: the top of a deck is secret
     elif type_ == "CardsShuffledIn":
         out["order"] = None  # the deck's new order (R-ADD-62); the cards came from the discard
     return out
