@@ -365,7 +365,19 @@ CONDITIONS = (
     "own_adjacent_allies_at_least",
     # R-ADD-75: "if outnumbered (2+ enemies within 6 hexes)": `n` enemies within `within`.
     "enemies_within_at_least",
+    # issue 17, allies (R-ADD-121): `n` allies, of `faction` when given, within `within`
+    # hexes of the own casket, or of the attack's target ("adjacent to target": 1).
+    "allies_within_at_least",
+    "allies_near_target_at_least",
 )
+# The conditions that count caskets within `within` hexes (R-ADD-75, R-ADD-121).
+_CONDITIONS_WITHIN = (
+    "enemies_within_at_least",
+    "allies_within_at_least",
+    "allies_near_target_at_least",
+)
+# The conditions that may count only the allies of one faction (R-ADD-121).
+_CONDITIONS_FACTION = ("allies_within_at_least", "allies_near_target_at_least")
 _CONDITIONS_WITH_N = frozenset(CONDITIONS) - {
     "moved_this_turn",
     "standing_in",
@@ -390,13 +402,25 @@ class Condition:
     pool: str | None = None
     terrain: str | None = None
     within: int = 0
+    # issue 17, allies: count only the allies whose setup names this faction (R-ADD-121).
+    faction: str | None = None
 
     def __post_init__(self) -> None:
         _check_choice(self.test, "condition.test", CONDITIONS)
-        if self.test == "enemies_within_at_least":
+        if self.test in _CONDITIONS_WITHIN:
             _check_int(self.within, "condition.within", 1, MAX_HEXES, "R-RNG-3")
         elif self.within:
             raise InvalidInput("condition.within", f"{self.test!r} counts no hexes", "R-ADD-75")
+        if self.faction is not None:
+            if self.test not in _CONDITIONS_FACTION:
+                raise InvalidInput(
+                    "condition.faction", f"{self.test!r} counts no allies", "R-ADD-121"
+                )
+            # A slug only: the factions are carddb's, which imports this module.
+            if not isinstance(self.faction, str) or not _SLUG_RE.fullmatch(self.faction):
+                raise InvalidInput(
+                    "condition.faction", f"{self.faction!r} is not a faction name", "R-ADD-121"
+                )
         if self.test in _CONDITIONS_WITH_N:
             _check_int(self.n, "condition.n", 1, MAX_TOKENS, "R-ADD-59")
         elif self.n:
@@ -426,13 +450,15 @@ class Condition:
             out["terrain"] = self.terrain
         if self.within:
             out["within"] = self.within
+        if self.faction is not None:
+            out["faction"] = self.faction
         return out
 
 
 def condition_from_dict(d: object, path: str) -> Condition:
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'test'", "R-ADD-59")
-    allowed = ("test", "n", "pool", "terrain", "within")
+    allowed = ("test", "n", "pool", "terrain", "within", "faction")
     unknown = [str(k) for k in d if k not in allowed]
     if unknown:
         raise InvalidInput(f"{path}.{unknown[0]}", f"unknown field; allowed: {', '.join(allowed)}")
@@ -440,7 +466,12 @@ def condition_from_dict(d: object, path: str) -> Condition:
         raise InvalidInput(f"{path}.test", "required", "R-ADD-59")
     with _rebased(path, "condition"):
         return Condition(
-            d["test"], d.get("n", 0), d.get("pool"), d.get("terrain"), d.get("within", 0)
+            d["test"],
+            d.get("n", 0),
+            d.get("pool"),
+            d.get("terrain"),
+            d.get("within", 0),
+            d.get("faction"),
         )
 
 
@@ -1002,12 +1033,78 @@ _AFTER_KINDS = (
 )
 
 
-def _check_inner(effects: object, field: str, kinds: Sequence[str]) -> None:
+def _check_inner(effects: object, field: str, kinds: Sequence[str], rule: str = "R-ADD-65") -> None:
     if not isinstance(effects, tuple) or not effects:
         raise InvalidInput(field, "must be a non-empty tuple of effects")
     for i, e in enumerate(effects):
         if getattr(e, "kind", None) not in kinds:
-            raise InvalidInput(f"{field}[{i}]", f"must be one of: {', '.join(kinds)}", "R-ADD-65")
+            raise InvalidInput(f"{field}[{i}]", f"must be one of: {', '.join(kinds)}", rule)
+
+
+# issue 17, allies: what a card may do for an ally, the ally's own resources (R-ADD-120).
+_ALLY_KINDS = ("recover", "draw", "heat", "gain_tokens", "taint", "buff_next_attack")
+
+
+@dataclass(frozen=True, slots=True)
+class AllyEffect:
+    """ "Ally within N hexes recovers 3 cards", "Remove 1 Taint from self or ally within 2
+    hexes", "All allies within 3 hexes recover 2 cards": `then` acts on an ally, not on the
+    player's casket (R-ADD-120). The ally is a casket of the own side in the battle within
+    `within` hexes, named by the command's `target`; `self_allowed` lets the target be the
+    player's own casket ("self or ally"); `every` acts on each such ally instead, none
+    named; `faction` takes only allies whose setup names that faction (R-ADD-121).
+
+    >>> AllyEffect(3, (RecoverEffect(3),)).as_dict()
+    {'kind': 'ally', 'within': 3, 'then': [{'kind': 'recover', 'n': 3}]}
+    >>> AllyEffect(3, (DefenceEffect(1),))
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: ally.then[0]: must be one of: recover, draw, heat, gain_tokens, taint, buff_next_attack (R-ADD-120)
+    """
+
+    kind: ClassVar[str] = "ally"
+    within: int
+    then: tuple[Effect, ...]
+    self_allowed: bool = False
+    every: bool = False
+    faction: str | None = None
+
+    def __post_init__(self) -> None:
+        _check_int(self.within, "ally.within", 1, MAX_HEXES, "R-ADD-120")
+        _check_inner(self.then, "ally.then", _ALLY_KINDS, "R-ADD-120")
+        for i, e in enumerate(self.then):
+            if isinstance(e, TaintEffect) and e.target != "self":
+                raise InvalidInput(
+                    f"ally.then[{i}].target", "an ally's Taint is its own: 'self'", "R-ADD-120"
+                )
+        _check_bool(self.self_allowed, "ally.self_allowed")
+        _check_bool(self.every, "ally.every")
+        if self.every and self.self_allowed:
+            raise InvalidInput(
+                "ally.self_allowed",
+                "'every' acts on the allies only, never the own casket",
+                "R-ADD-120",
+            )
+        if self.faction is not None and (
+            not isinstance(self.faction, str) or not _SLUG_RE.fullmatch(self.faction)
+        ):
+            raise InvalidInput(
+                "ally.faction", f"{self.faction!r} is not a faction name", "R-ADD-121"
+            )
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "kind": self.kind,
+            "within": self.within,
+            "then": [e.as_dict() for e in self.then],
+        }
+        if self.self_allowed:
+            out["self_allowed"] = True
+        if self.every:
+            out["every"] = True
+        if self.faction is not None:
+            out["faction"] = self.faction
+        return out
 
 
 Effect = (
@@ -1045,6 +1142,7 @@ Effect = (
     | PlantSeedsEffect
     | DetonateSeedsEffect
     | RemoveFromGameEffect
+    | AllyEffect  # issue 17, allies
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -1084,6 +1182,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             PlantSeedsEffect,
             DetonateSeedsEffect,
             RemoveFromGameEffect,
+            AllyEffect,  # issue 17, allies
         )
     }
 )
@@ -1101,7 +1200,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, ally
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")

@@ -23,6 +23,7 @@ from battles.engine.cards import (
     DAMAGE_CARD,
     EFFECT_TYPES,
     AfterAttackEffect,
+    AllyEffect,
     AttackBonusEffect,
     AttackEffect,
     BuffNextAttackEffect,
@@ -125,6 +126,14 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     PlantSeedsEffect(2),
     DetonateSeedsEffect(2, 8),
     RemoveFromGameEffect(),
+    # issue 17, allies (R-ADD-120, R-ADD-121)
+    AllyEffect(2, (TaintEffect(-1),), self_allowed=True),
+    AllyEffect(3, (RecoverEffect(2),), every=True),
+    AllyEffect(6, (DrawEffect(2), GainTokensEffect("metamorph", 1)), faction="emergent"),
+    WhenEffect(
+        Condition("allies_within_at_least", 2, within=3, faction="emergent"), (DrawEffect(1),)
+    ),
+    AttackBonusEffect(1, condition=Condition("allies_near_target_at_least", 1, within=1)),
 )
 
 
@@ -203,6 +212,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "plant_seeds",
         "detonate_seeds",
         "remove_from_game",
+        "ally",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 
@@ -253,7 +263,27 @@ EFFECT_ERRORS: list[tuple[object, str]] = [
     ({"kind": "attack", "range": "Self", "damage": 2}, "fx.range"),
     ({"kind": "attack", "range": "Melee"}, "fx.damage"),
     ({"kind": "attack", "range": "Melee", "damage": -1}, "fx.damage"),
-]
+    # issue 17, allies (R-ADD-120, R-ADD-121)
+    ({"kind": "ally", "then": [{"kind": "draw", "n": 1}]}, "fx.within"),
+    ({"kind": "ally", "within": 0, "then": [{"kind": "draw", "n": 1}]}, "fx.within"),
+    ({"kind": "ally", "within": 2, "then": []}, "fx.then"),
+    ({"kind": "ally", "within": 2, "then": [{"kind": "move", "hexes": 1}]}, "fx.then[0]"),
+    ({"kind": "ally", "within": 2, "then": [{"kind": "taint", "amount": 1, "target": "target"}]},
+     "fx.then[0].target"),
+    ({"kind": "ally", "within": 2, "then": [{"kind": "draw", "n": 1}], "every": True,
+      "self_allowed": True}, "fx.self_allowed"),
+    ({"kind": "ally", "within": 2, "then": [{"kind": "draw", "n": 1}], "every": 1}, "fx.every"),
+    ({"kind": "ally", "within": 2, "then": [{"kind": "draw", "n": 1}], "faction": "Emergent"},
+     "fx.faction"),
+    ({"kind": "when", "condition": {"test": "allies_within_at_least", "n": 2},
+      "then": [{"kind": "draw", "n": 1}]}, "fx.condition.within"),
+    ({"kind": "when", "condition": {"test": "allies_within_at_least", "within": 3},
+      "then": [{"kind": "draw", "n": 1}]}, "fx.condition.n"),
+    ({"kind": "when", "condition": {"test": "own_heat_at_least", "n": 2, "faction": "emergent"},
+      "then": [{"kind": "draw", "n": 1}]}, "fx.condition.faction"),
+    ({"kind": "when", "condition": {"test": "allies_near_target_at_least", "n": 1, "within": 1,
+      "faction": "no such"}, "then": [{"kind": "draw", "n": 1}]}, "fx.condition.faction"),
+]  # fmt: skip
 
 
 @pytest.mark.parametrize(("doc", "field"), EFFECT_ERRORS, ids=[f for _, f in EFFECT_ERRORS])

@@ -21,6 +21,7 @@ from ..arcs import rotation_cost, rotation_steps
 from ..cards import (
     MAX_SEEDS,
     AfterAttackEffect,
+    AllyEffect,
     AttackBonusEffect,
     AttackEffect,
     BuffNextAttackEffect,
@@ -1424,8 +1425,26 @@ def _holds(tx: _Tx, seat: int, condition: Condition | None, target: int | None) 
     if test == "own_adjacent_allies_at_least":  # R-ADD-74: own side, in the battle
         allies = [x for x in tx.state.seats if x.side == c.side and x.seat != seat]
         return sum(1 for x in allies if x.in_battle and x.at.distance(c.at) == 1) >= n
+    if test == "allies_within_at_least":  # R-ADD-121: of the faction, when it names one
+        return (
+            sum(
+                1
+                for x in _allies(tx, seat, condition.faction)
+                if x.at.distance(c.at) <= condition.within
+            )
+            >= n
+        )
     if t is None:  # pragma: no cover - attack bonuses sit on attack cards (CardDef)
         return False
+    if test == "allies_near_target_at_least":  # R-ADD-121: the attacker's allies
+        return (
+            sum(
+                1
+                for x in _allies(tx, seat, condition.faction)
+                if x.at.distance(t.at) <= condition.within
+            )
+            >= n
+        )
     if test == "target_hp_at_most":
         return t.hp <= n
     if test == "target_moved_last_turn":
@@ -1433,6 +1452,57 @@ def _holds(tx: _Tx, seat: int, condition: Condition | None, target: int | None) 
     if test == "target_deck_at_most":  # R-ADD-74: the deck only, not the discard pile
         return len(t.deck) <= n
     return t.taint >= n  # target_taint_at_least
+
+
+def _allies(tx: _Tx, seat: int, faction: str | None) -> list[CasketState]:
+    """The allies of `seat`: the other caskets of its side still in the battle (R-ADD-74),
+    only those whose setup names `faction` when one is given (R-ADD-121)."""
+    c = tx.seat(seat)
+    return [
+        x
+        for x in tx.state.seats
+        if x.side == c.side
+        and x.seat != seat
+        and x.in_battle
+        and (faction is None or x.faction == faction)
+    ]
+
+
+def _ally_targets(
+    tx: _Tx, seat: int, card: CardDef, effect: AllyEffect, target: int | None
+) -> list[int]:
+    """The caskets an ally effect acts on (R-ADD-120): every ally in reach, or the one the
+    command's `target` names (the own casket only where the text says "self or")."""
+    c = tx.seat(seat)
+    if effect.every:
+        near = _allies(tx, seat, effect.faction)
+        return [x.seat for x in near if c.at.distance(x.at) <= effect.within]
+    if target is None or not 0 <= target < len(tx.state.seats):
+        raise RuleViolation(
+            "target_required", f"{card.name} needs an ally as 'target'", "R-ADD-120"
+        )
+    if target == seat and effect.self_allowed:
+        return [seat]
+    if target not in [x.seat for x in _allies(tx, seat, None)]:
+        raise RuleViolation(
+            "not_an_ally", f"seat {target} is not an ally of seat {seat} in the battle", "R-ADD-120"
+        )
+    t = tx.seat(target)
+    if effect.faction is not None and t.faction != effect.faction:
+        raise RuleViolation(
+            "not_of_faction",
+            f"{card.name} acts on a {effect.faction} ally; seat {target}'s setup names "
+            f"{t.faction or 'no faction'}",
+            "R-ADD-121",
+        )
+    if c.at.distance(t.at) > effect.within:
+        raise RuleViolation(
+            "out_of_range",
+            f"{card.name} reaches allies within {effect.within} hexes; seat {target} is "
+            f"{c.at.distance(t.at)} hexes away",
+            "R-ADD-120",
+        )
+    return [target]
 
 
 def _passive_bonuses(tx: _Tx, seat: int) -> list[tuple[CardDef, AttackBonusEffect]]:
@@ -1550,6 +1620,12 @@ def _effect(
         return
     if isinstance(effect, GrantMoveEffect):
         tx.emit(ev.MoveGranted(seat, effect.hexes, card.id))
+        return
+    if isinstance(effect, AllyEffect):  # R-ADD-120: the ally's own gains
+        used["target"] = used.get("target", False) or not effect.every
+        for ally in _ally_targets(tx, seat, card, effect, target):
+            for inner in effect.then:
+                _effect(tx, ally, card, inner, None, (), None, (), {}, True)
         return
     if isinstance(effect, PlantSeedsEffect):
         if attack_target is not None:

@@ -22,6 +22,7 @@ from typing import Any
 
 from ..arcs import rotation_cost
 from ..cards import (
+    AllyEffect,
     DiscardEffect,
     HinderEffect,
     MoveEffect,
@@ -218,6 +219,8 @@ def _card_bodies(state: BattleState, c: CasketState, instance: str) -> Iterator[
                 grown += [{**v, "target": x.seat} for x in state.seats if x.seat != c.seat]
             elif isinstance(effect, HinderEffect):  # R-ADD-65: an enemy within range
                 grown += [{**v, "target": x.seat} for x in state.seats if x.side != c.side]
+            elif isinstance(effect, AllyEffect) and not effect.every:  # R-ADD-120
+                grown += [{**v, "target": x.seat} for x in state.seats if x.side == c.side]
             else:
                 grown.append(v)
         variants = grown

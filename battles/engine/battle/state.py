@@ -195,6 +195,9 @@ class CasketState:
     defeated: bool = False
     withdrawn: bool = False  # left the board at the start of its turn, not defeated (R-TRN-9)
     pilot_dead: bool = False
+    # issue 17, allies: the faction the setup names, when it names one; cards that count
+    # "allied Emergent units" count only caskets known to be of it (R-ADD-121).
+    faction: str | None = None
 
     @property
     def sp_left(self) -> int:

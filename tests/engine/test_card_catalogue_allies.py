@@ -1,0 +1,522 @@
+"""Scenarios for the catalogue entries that act on or for an ally, or count the allies near
+a casket (issue 17, allies: R-ADD-120, R-ADD-121), played through decide/evolve like those
+of test_card_catalogue.py, whose helpers they use. The battles here have more than two
+seats: seat 0 ("pack") plays the card, seat 1 ("prey") stands adjacent to its north, and
+the further seats are allies or enemies, each with the faction its setup names (or none).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import pytest
+
+from battles.engine.battle.events import (
+    AttackDeclared,
+    BuffGained,
+    CardPlayed,
+    CardsDiscarded,
+    CardsDrawn,
+    CardsRecovered,
+    DefenceRolled,
+    Event,
+    TaintChanged,
+    TokensChanged,
+)
+from battles.engine.cards import CardDef
+
+from .battle_builder import CARDS, FILLER, Battle, deck, of_type, one, seat, start
+from .test_card_catalogue import AUTOMATED, ENTRIES, MAUL, arrange, built, declared, hit
+
+ALLIES_SCENARIOS: dict[tuple[str, str], Callable[[], object]] = {}
+
+ITEMS = "equipment_items"
+EMERGENT, VESTIGE = "emergent", "vestige-bloodlines"
+# Another seat: its hex, its side ("pack" is seat 0's), the faction its setup names.
+Other = tuple[tuple[int, int], str, str | None]
+
+
+def _field(
+    card: CardDef,
+    others: Sequence[Other] = (),
+    *,
+    first: int = 0,
+    ally_hand: Sequence[str] = (),
+) -> Battle:
+    """Seat 0 (side "pack", at [0, 3] facing N) holds `card`; seat 1 (side "prey", at
+    [0, 2] facing S) holds the test's Maul (Melee 2); `others` are seats 2.. facing SW
+    (toward seat 1 from [1, 1]), holding `ally_hand`. `first` (0 or 1) acts first."""
+    extra = sorted({*ally_hand})
+    cards = [CARDS[FILLER], MAUL, card.as_dict(), *(CARDS[c] for c in extra)]
+
+    def casket_seat(n: int, at: tuple[int, int], facing: int, side: str, faction: str | None):
+        s = seat(n, at=at, facing=facing, side=side)
+        if faction is not None:
+            s["casket"] = {**s["casket"], "faction": faction}
+        return s
+
+    seats = [
+        {**casket_seat(0, (0, 3), 1, "pack", None), "deck": deck(**{card.id: 2})},
+        {**casket_seat(1, (0, 2), 4, "prey", None), "deck": deck(**{"test-maul": 2})},
+        *(
+            {**casket_seat(2 + i, at, 5, side, faction), "deck": deck(**dict.fromkeys(extra, 1))}
+            for i, (at, side, faction) in enumerate(others)
+        ),
+    ]
+    doc = {
+        "name": "Allies", "board": {"name": "Allies", "shape": {"kind": "hexagon", "radius": 8}, "hexes": []},
+        "rules": {"version": "2.0", "options": {}}, "dice": {"mode": "table"}, "policy": "prompt",
+        "cards": cards, "seats": seats,
+    }  # fmt: skip
+    fill = [FILLER] * 6
+    hands = [
+        [card.id, *fill[:5]],
+        ["test-maul", *fill[:5]],
+        *([*ally_hand, *fill[: 6 - len(ally_hand)]] for _ in others),
+    ]
+    faces = [6, 1] if first == 0 else [1, 6]
+    b = start(doc, hands, initiative=(*faces, *[1] * len(others)))
+    assert b.state.active == first
+    return b
+
+
+def _play(b: Battle, cid: str, **extra: Any) -> list[Event]:
+    return b.do({"type": "play_card", "seat": 0, "card": f"{cid}#1", **extra})
+
+
+def _refused(b: Battle, cid: str, **extra: Any) -> tuple[str, str]:
+    err = b.refuse({"type": "play_card", "seat": 0, "card": f"{cid}#1", **extra})
+    return err.code, err.rule
+
+
+# --- R-ADD-121: attacks that count allies ----------------------------------------------------
+
+
+def _counted_attack(section: str, cid: str, cases: Sequence[tuple[Sequence[Other], int]]) -> None:
+    """Each case: the other seats, and the hit damage the card's attack on seat 1 declares."""
+    card = built(section, cid)
+    for others, damage in cases:
+        assert hit(declared(_field(card, others), card)) == damage, others
+
+
+def _hive_claw(section: str, base: int) -> Callable[[], None]:
+    def scenario() -> None:
+        """ "Deal 5 (4) damage. If you have 2+ allied Emergent units within 3 hexes, deal 6
+        (5) damage instead.": allies of the own side in the battle whose setup names the
+        Emergent faction, within 3 hexes of the attacker (R-ADD-121)."""
+        e = EMERGENT
+        _counted_attack(
+            section,
+            "hive-claw",
+            [
+                ([((1, 3), "pack", e), ((-3, 3), "pack", e)], base + 1),  # 1 and 3 hexes
+                ([((1, 3), "pack", e)], base),  # one is not two
+                ([((1, 3), "pack", e), ((-4, 3), "pack", e)], base),  # 4 hexes away
+                ([((1, 3), "pack", e), ((-1, 3), "pack", None)], base),  # no faction named
+                ([((1, 3), "pack", e), ((-1, 3), "pack", "church")], base),  # another faction
+                ([((1, 3), "pack", e), ((-1, 3), "prey", e)], base),  # an enemy is no ally
+            ],
+        )
+
+    return scenario
+
+
+def _swarm_rush(section: str, base: int) -> Callable[[], None]:
+    def scenario() -> None:
+        """ "Deal 5 (4) damage. +1 damage for each allied Emergent unit adjacent to target
+        (max +3).": the target at [0, 2]; the attacker itself, adjacent too, is no ally of
+        its own (R-ADD-121)."""
+        e = EMERGENT
+        near_target = [((1, 2), "pack", e), ((-1, 2), "pack", e), ((1, 1), "pack", e)]
+        _counted_attack(
+            section,
+            "swarm-rush",
+            [
+                ([], base),
+                (near_target[:1], base + 1),
+                (near_target[:2], base + 2),
+                (near_target, base + 3),
+                ([*near_target, ((0, 1), "pack", e)], base + 3),  # max +3
+                ([((0, 4), "pack", e)], base),  # adjacent to the attacker, not the target
+                ([((1, 2), "pack", VESTIGE)], base),
+            ],
+        )
+
+    return scenario
+
+
+def _alphas_bite() -> None:
+    """ "Deal 6 damage. If you have 2+ allied Vestige Caskets adjacent, deal 8 damage
+    instead. Pack leader's fury.": adjacent is distance 1 from the attacker (R-ADD-121)."""
+    v = VESTIGE
+    _counted_attack(
+        VESTIGE,
+        "alphas-bite",
+        [
+            ([((1, 3), "pack", v), ((-1, 3), "pack", v)], 8),
+            ([((1, 3), "pack", v), ((-2, 3), "pack", v)], 6),  # 2 hexes away
+            ([((1, 3), "pack", v), ((-1, 3), "pack", EMERGENT)], 6),
+        ],
+    )
+
+
+ALLIES_SCENARIOS.update({
+    ("equipment", "hive-claw"): _hive_claw("equipment", 5),
+    (ITEMS, "hive-claw"): _hive_claw(ITEMS, 4),
+    ("equipment", "swarm-rush"): _swarm_rush("equipment", 5),
+    (ITEMS, "swarm-rush"): _swarm_rush(ITEMS, 4),
+    (VESTIGE, "alphas-bite"): _alphas_bite,
+})  # fmt: skip
+
+
+# --- R-ADD-121: reactive cards that count allies ---------------------------------------------
+
+
+def _answered(section: str, cid: str, others: Sequence[Other]) -> DefenceRolled:
+    """Seat 1 hits seat 0 with the Maul (2 damage, no blocks); seat 0 answers with the card
+    (R-REA-1): the defence roll with the card's reduction."""
+    b = _field(built(section, cid), others, first=1)
+    b.do({"type": "attack", "seat": 1, "card": "test-maul#1", "target": 0,
+          "component": "chassis", "faces": [3, 2]})  # fmt: skip
+    assert [p.kind for p in b.state.prompts] == ["reactive"]
+    events = b.do({"type": "play_reactive", "seat": 0, "card": f"{cid}#1", "faces": [4, 4]})
+    rolled: DefenceRolled = one(events, DefenceRolled)
+    return rolled
+
+
+def _pack_defense(section: str) -> Callable[[], None]:
+    def scenario() -> None:
+        """ "Play when targeted by attack. Reduce damage by 1 per adjacent ally Vestige
+        Casket (max 3).": counted as the card is played (R-ADD-67, R-ADD-121)."""
+        v = VESTIGE
+        adjacent = [((1, 3), "pack", v), ((-1, 3), "pack", v), ((0, 4), "pack", v)]
+        for others, reduction in (
+            ([], 0),
+            (adjacent[:1], 1),
+            ([*adjacent[:1], ((-2, 3), "pack", v)], 1),  # 2 hexes away
+            ([*adjacent[:2], ((-1, 4), "pack", EMERGENT)], 2),
+            (adjacent, 3),
+            ([*adjacent, ((-1, 4), "pack", v)], 3),  # max 3
+        ):
+            rolled = _answered(section, "pack-defense", others)
+            assert rolled.reduction_applied == reduction, others
+            assert rolled.final_damage == max(0, 2 - reduction)
+
+    return scenario
+
+
+def _hive_mind_shield_equipment() -> None:
+    """ "Play when targeted by attack. Reduce damage by 1 per allied Emergent unit within 3
+    hexes (max 4).\""""
+    e = EMERGENT
+    near = [((1, 3), "pack", e), ((-3, 3), "pack", e), ((0, 5), "pack", e), ((2, 3), "pack", e)]
+    for others, reduction in (
+        ([], 0),
+        (near[:2], 2),
+        ([*near[:2], ((0, 7), "pack", e)], 2),  # 4 hexes away
+        (near, 4),
+        ([*near, ((-1, 3), "pack", e)], 4),  # max 4
+    ):
+        rolled = _answered("equipment", "hive-mind-shield", others)
+        assert rolled.reduction_applied == reduction, others
+        assert rolled.final_damage == max(0, 2 - reduction)
+
+
+def _hive_mind_shield_item() -> None:
+    """ "Play when targeted by attack. Reduce damage by 2 (minimum 1). If allied Emergent
+    units are within 3 hexes, reduce by 1 additional per ally (max 4 total).": the minimum
+    holds for the whole reduction (R-ADD-58, R-ADD-121)."""
+    e = EMERGENT
+    near = [((1, 3), "pack", e), ((-3, 3), "pack", e), ((0, 5), "pack", e)]
+    for others, reduction in (([], 2), (near[:1], 3), (near[:2], 4), (near, 4)):
+        rolled = _answered(ITEMS, "hive-mind-shield", others)
+        assert rolled.reduction_applied == reduction, others
+        assert rolled.final_damage == 1  # 2 damage, never below 1
+
+
+ALLIES_SCENARIOS.update({
+    ("equipment", "pack-defense"): _pack_defense("equipment"),
+    (ITEMS, "pack-defense"): _pack_defense(ITEMS),
+    ("equipment", "hive-mind-shield"): _hive_mind_shield_equipment,
+    (ITEMS, "hive-mind-shield"): _hive_mind_shield_item,
+})  # fmt: skip
+
+
+# --- R-ADD-120: cards that act on an ally ------------------------------------------------------
+
+
+def _collective_consciousness() -> None:
+    """ "Choose 1 allied Emergent Syndicate Casket within range. They immediately draw 2
+    cards and gain 1 Metamorph token. Share knowledge through the hive." (6 hexes): the
+    command's target, an Emergent ally within 6 hexes (R-ADD-120, R-ADD-121)."""
+    cid = "collective-consciousness"
+    card = built(EMERGENT, cid)
+    others: list[Other] = [((0, 6), "pack", EMERGENT), ((1, 3), "pack", "church"),
+                           ((0, -4), "pack", EMERGENT), ((-1, 3), "prey", EMERGENT)]  # fmt: skip
+    b = _field(card, others)
+    hand = len(b.seat(2).hand)
+    events = _play(b, cid, target=2, drawn=[FILLER, FILLER])
+    assert one(events, CardsDrawn).seat == 2 and len(b.seat(2).hand) == hand + 2
+    assert one(events, TokensChanged) == TokensChanged(2, "metamorph", 1, 1, cid)
+    assert len(b.seat(0).hand) == 5 and b.seat(0).tokens_of("metamorph") == 0
+    refusals = {
+        None: ("target_required", "R-ADD-120"),
+        0: ("not_an_ally", "R-ADD-120"),  # not "self or"
+        1: ("not_an_ally", "R-ADD-120"),  # the enemy
+        3: ("not_of_faction", "R-ADD-121"),  # a Church ally
+        4: ("out_of_range", "R-ADD-120"),  # 7 hexes away
+        5: ("not_an_ally", "R-ADD-120"),  # an Emergent enemy
+    }
+    for target, refusal in refusals.items():
+        extra = {} if target is None else {"target": target}
+        assert _refused(_field(card, others), cid, drawn=[FILLER] * 2, **extra) == refusal
+
+
+def _metamorph_serum() -> None:
+    """ "Target gains 2 Metamorph tokens immediately. Can target self or adjacent Emergent
+    Syndicate ally. Accelerate transformation." (R-ADD-120, R-ADD-121)"""
+    cid = "metamorph-serum"
+    card = built(EMERGENT, cid)
+    others: list[Other] = [((1, 3), "pack", EMERGENT), ((-2, 3), "pack", EMERGENT)]
+    b = _field(card, others)
+    _play(b, cid, target=0)
+    assert (b.seat(0).tokens_of("metamorph"), b.seat(2).tokens_of("metamorph")) == (2, 0)
+    b = _field(card, others)
+    _play(b, cid, target=2)
+    assert (b.seat(0).tokens_of("metamorph"), b.seat(2).tokens_of("metamorph")) == (0, 2)
+    assert _refused(_field(card, others), cid, target=3) == ("out_of_range", "R-ADD-120")
+
+
+def _taint_of(b: Battle, n: int, taint: int) -> None:
+    arrange(b, TaintChanged(n, taint, taint, "arranged"))
+
+
+def _purify() -> None:
+    """ "Remove 1 Taint from self or ally within 2 hexes\" (R-ADD-120, R-ADD-66)."""
+    cid = "blessed-talisman-purify"
+    card = built(ITEMS, cid)
+    others: list[Other] = [((-2, 3), "pack", None), ((3, 3), "pack", None)]
+    for target in (0, 2):
+        b = _field(card, others)
+        for n in (0, 2, 3):
+            _taint_of(b, n, 2)
+        assert one(_play(b, cid, target=target), TaintChanged).seat == target
+        assert [b.seat(n).taint for n in (0, 2, 3)] == [1 if n == target else 2 for n in (0, 2, 3)]
+    b = _field(card, others)
+    _taint_of(b, 3, 2)
+    assert _refused(b, cid, target=3) == ("out_of_range", "R-ADD-120")
+
+
+def _discard_of(b: Battle, n: int, count: int) -> tuple[str, ...]:
+    """Put `count` of seat `n`'s deck cards on its discard pile; the cards, oldest first."""
+    cards = b.seat(n).deck[:count]
+    arrange(b, CardsDiscarded(n, (), cards, "arranged", "R-ADD-14"))
+    return cards
+
+
+def _healing_light() -> None:
+    """ "Ally within 3 hexes recovers 3 cards from discard pile": the ally's newest 3, into
+    its hand; the player's own discard pile is untouched (R-ADD-62, R-ADD-120)."""
+    cid = "codex-of-light-healing-light"
+    card = built(ITEMS, cid)
+    b = _field(card, [((-3, 3), "pack", None)])
+    older = _discard_of(b, 2, 1)
+    newest = _discard_of(b, 2, 3)
+    mine = _discard_of(b, 0, 2)
+    events = _play(b, cid, target=2)
+    assert one(events, CardsRecovered).seat == 2
+    assert set(newest) <= set(b.seat(2).hand) and b.seat(2).discard == older
+    assert set(mine) <= set(b.seat(0).discard)
+    far = _field(card, [((-4, 3), "pack", None)])
+    assert _refused(far, cid, target=2) == ("out_of_range", "R-ADD-120")
+    assert _refused(far, cid, target=0) == ("not_an_ally", "R-ADD-120")
+
+
+def _blessing() -> None:
+    """ "Ally within 3 hexes gains +2 damage on next attack, recover 1 card": the ally's
+    next attack deals 2 more (R-ADD-27) and it recovers its newest discarded card
+    (R-ADD-120)."""
+    cid = "codex-of-light-blessing"
+    card = built(ITEMS, cid)
+    b = _field(card, [((1, 1), "pack", None)], ally_hand=["gun"])
+    newest = _discard_of(b, 2, 2)[-1]
+    events = _play(b, cid, target=2)
+    assert one(events, BuffGained) == BuffGained(2, 2, 0, 0, 0, cid)
+    assert one(events, CardsRecovered).cards == (newest,) and newest in b.seat(2).hand
+    assert (
+        _ally_gun_hit(b, drawn=[FILLER])
+        == _ally_gun_hit(_field(card, [((1, 1), "pack", None)], ally_hand=["gun"])) + 2
+    )
+
+
+def _ally_gun_hit(b: Battle, **drawn: Any) -> int:
+    """Seats 0 and 1 pass; seat 2 attacks seat 1 with the Gun: the declared hit damage."""
+    b.do({"type": "pass", "seat": 0, **drawn})
+    b.do({"type": "pass", "seat": 1})
+    assert b.state.active == 2  # clockwise from seat 0 (R-TRN-2)
+    events = b.do({"type": "attack", "seat": 2, "card": "gun#1", "target": 1,
+                   "component": "chassis", "faces": [1, 1]})  # fmt: skip
+    return hit(one(events, AttackDeclared))
+
+
+def _mass_healing() -> None:
+    """ "All allies within 3 hexes recover 2 cards from discard pile": each ally in reach,
+    none named, never the player's own casket nor an enemy (R-ADD-120)."""
+    cid = "divine-scepter-mass-healing"
+    card = built(ITEMS, cid)
+    others: list[Other] = [((1, 3), "pack", None), ((-3, 3), "pack", None),
+                           ((-4, 3), "pack", None), ((-1, 3), "prey", None)]  # fmt: skip
+    b = _field(card, others)
+    piles = {n: _discard_of(b, n, 3) for n in (0, 2, 3, 4, 5)}
+    events = _play(b, cid)
+    assert [e.seat for e in of_type(events, CardsRecovered)] == [2, 3]
+    for n in (2, 3):
+        assert b.seat(n).discard == piles[n][:1]
+    assert b.seat(0).discard == (*piles[0], f"{cid}#1")  # the card itself, once resolved
+    for n in (4, 5):
+        assert b.seat(n).discard == piles[n]
+    alone = _field(card)
+    assert not of_type(_play(alone, cid), CardsRecovered)  # nobody in reach: nothing
+    assert _refused(_field(card, others), cid, target=2) == ("unused_argument", "R-ADD-14")
+
+
+def _purification_splash() -> None:
+    """ "Remove 2 Taint from self or ally within 2 hexes, heal 2 cards from discard. Remove
+    this card from game after use.": both for the one chosen (R-ADD-120), then the card is
+    removed (R-ADD-70)."""
+    cid = "holy-water-vials-purification-splash"
+    card = built(ITEMS, cid)
+    for target in (0, 2):
+        b = _field(card, [((0, 5), "pack", None)])
+        for n in (0, 2):
+            _taint_of(b, n, 3)
+        discarded = {n: _discard_of(b, n, 2) for n in (0, 2)}
+        events = _play(b, cid, target=target)
+        assert one(events, TaintChanged).seat == target
+        assert one(events, CardsRecovered).seat == target
+        assert set(discarded[target]) <= set(b.seat(target).hand)
+        assert [b.seat(n).taint for n in (0, 2)] == [1 if n == target else 3 for n in (0, 2)]
+        assert f"{cid}#1" in b.seat(0).removed and f"{cid}#1" not in b.seat(0).discard
+
+
+ALLIES_SCENARIOS.update({
+    (EMERGENT, "collective-consciousness"): _collective_consciousness,
+    (EMERGENT, "metamorph-serum"): _metamorph_serum,
+    (ITEMS, "blessed-talisman-purify"): _purify,
+    (ITEMS, "codex-of-light-healing-light"): _healing_light,
+    (ITEMS, "codex-of-light-blessing"): _blessing,
+    (ITEMS, "divine-scepter-mass-healing"): _mass_healing,
+    (ITEMS, "holy-water-vials-purification-splash"): _purification_splash,
+})  # fmt: skip
+
+
+@pytest.mark.parametrize("key", sorted(ALLIES_SCENARIOS), ids=lambda k: f"{k[0]}/{k[1]}")
+def test_catalogued_ally_card_does_what_its_text_says(key: tuple[str, str]) -> None:
+    assert key in AUTOMATED
+    assert ENTRIES[key].text  # the scenario's docstring quotes it
+    ALLIES_SCENARIOS[key]()
+
+
+def test_the_autoplayer_plays_ally_cards_in_a_battle_of_four() -> None:
+    """Legal actions name the ally a card acts on (R-ADD-120): a seeded digital battle of
+    two sides of two Emergent caskets, decks of this file's cards, runs under the greedy
+    player through legal actions only, ally cards included, and replays to the same state."""
+    from battles.engine.battle import replay
+    from battles.engine.battle.autoplay import greedy_commands
+    from battles.engine.battle.decide import create
+
+    picks = [
+        (EMERGENT, "collective-consciousness"),
+        (EMERGENT, "metamorph-serum"),
+        (ITEMS, "blessed-talisman-purify"),
+        (ITEMS, "codex-of-light-healing-light"),
+        (ITEMS, "codex-of-light-blessing"),
+        (ITEMS, "divine-scepter-mass-healing"),
+        ("equipment", "hive-claw"),
+        ("equipment", "swarm-rush"),
+        ("equipment", "hive-mind-shield"),
+        ("equipment", "pack-defense"),
+    ]
+    cards = {cid: built(section, cid) for section, cid in picks}
+    rows = [{"card": cid, "count": 3} for cid in cards]
+
+    def member(n: int, at: tuple[int, int], facing: int, side: str) -> dict[str, Any]:
+        s = seat(n, at=at, facing=facing, side=side)
+        return {**s, "casket": {**s["casket"], "faction": EMERGENT}, "deck": rows}
+
+    doc = {
+        "name": "Hive against hive",
+        "board": {"name": "Yard", "shape": {"kind": "hexagon", "radius": 4}, "hexes": []},
+        "rules": {"version": "2.1", "options": {}},
+        "dice": {"mode": "digital", "seed": 5, "seed_public": True},
+        "policy": "auto",
+        "cards": [c.as_dict() for c in cards.values()],
+        "seats": [member(0, (0, 3), 1, "a"), member(1, (0, -3), 4, "b"),
+                  member(2, (1, 2), 1, "a"), member(3, (-1, -2), 4, "b")],
+    }  # fmt: skip
+    events = create("hive-autoplay", doc)
+    last = replay(events)
+    for n, (_, new, after) in enumerate(greedy_commands(replay(events), seed=2)):
+        events += new
+        last = after
+        if n >= 800:
+            break
+    assert replay(events) == last
+    # The metamorph tokens an ally card gave a casket other than the one that played it.
+    player = None
+    given = 0
+    for e in events:
+        if isinstance(e, CardPlayed):
+            player = e.seat
+        elif isinstance(e, TokensChanged) and e.source in (
+            "collective-consciousness",
+            "metamorph-serum",
+        ):
+            given += e.seat != player
+    assert given, "no ally card acted on an ally"
+
+
+def test_a_setup_names_a_caskets_faction_or_leaves_it_out() -> None:
+    """R-ADD-121: `casket.faction` is one of the database's factions, kept in the normalised
+    setup and the casket's state; a setup without it normalises as before."""
+    from battles.engine.battle.setup import parse_setup
+    from battles.engine.errors import InvalidInput
+
+    from .battle_builder import setup
+
+    doc = setup()
+    plain = parse_setup(doc)
+    assert "faction" not in plain["seats"][0]["casket"]
+    doc["seats"][0]["casket"]["faction"] = "emergent"
+    assert parse_setup(doc)["seats"][0]["casket"]["faction"] == "emergent"
+    b = Battle.create(doc)
+    assert (b.seat(0).faction, b.seat(1).faction) == ("emergent", None)
+    doc["seats"][1]["casket"]["faction"] = "Emergent Syndicate"
+    with pytest.raises(InvalidInput) as err:
+        parse_setup(doc)
+    assert (err.value.field, err.value.rule) == ("seats[1].casket.faction", "R-ADD-121")
+
+
+def test_every_faction_the_catalogue_names_is_a_database_faction() -> None:
+    """cards.py checks a faction's spelling only (carddb imports it): a misspelt faction
+    would count nobody, so the catalogue's are checked here (R-ADD-121)."""
+    import json
+
+    from battles.engine.carddb import FACTIONS
+
+    named = set()
+    for e in ENTRIES.values():
+
+        def walk(x: object) -> None:
+            if isinstance(x, dict):
+                if "faction" in x:
+                    named.add(x["faction"])
+                for v in x.values():
+                    walk(v)
+            elif isinstance(x, list):
+                for v in x:
+                    walk(v)
+
+        walk(json.loads(json.dumps([f.as_dict() for f in e.effects or ()])))
+    assert named and named <= set(FACTIONS), named
