@@ -362,6 +362,14 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
             )
         case "ReactiveDeclined":
             return (t(f"{who} plays no reactive card"), *_rule("R-REA-1"))
+        case "AttackCovered":
+            cut = f", reducing it by {p['reduction']}" if p.get("reduction") else ""
+            return (
+                t(f"{who} takes {names.casket(p['target'])}'s damage with "),
+                names.card(p["card"]),
+                t(cut),
+                *_rule("R-ADD-122"),
+            )
         case "DefenceRolled":
             extra = [
                 f"{p['heat']} Heat" * bool(p.get("heat")),

@@ -1107,6 +1107,27 @@ class AllyEffect:
         return out
 
 
+@dataclass(frozen=True, slots=True)
+class CoverEffect:
+    """ "Reactive: Take ally's damage", "When an ally within 2 hexes would take damage,
+    redirect that damage to yourself": a reactive card an ally of the attacked casket, within
+    `within` hexes of it, plays after the hit; the damage the attacked casket's defence roll
+    leaves is the card player's to take instead, less the card's own reductions (R-ADD-122).
+
+    >>> CoverEffect(1).as_dict()
+    {'kind': 'cover', 'within': 1}
+    """
+
+    kind: ClassVar[str] = "cover"
+    within: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.within, "cover.within", 1, MAX_HEXES, "R-ADD-122")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "within": self.within}
+
+
 Effect = (
     AttackEffect
     | MoveEffect
@@ -1143,6 +1164,7 @@ Effect = (
     | DetonateSeedsEffect
     | RemoveFromGameEffect
     | AllyEffect  # issue 17, allies
+    | CoverEffect  # issue 17, allies
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -1183,6 +1205,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             DetonateSeedsEffect,
             RemoveFromGameEffect,
             AllyEffect,  # issue 17, allies
+            CoverEffect,  # issue 17, allies
         )
     }
 )
@@ -1200,7 +1223,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, ally
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, ally, cover
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")

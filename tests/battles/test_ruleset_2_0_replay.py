@@ -56,7 +56,8 @@ def test_a_2_0_battle_imports_with_every_digest_and_folds_the_same_state(
     folded = state_to_dict(state, with_setup=False)
     # The fields 2.1 added to every casket, at the values a 2.0 battle always has, and
     # issue 17's token pools, card Defense, granted moves and scheduled damage (R-ADD-61,
-    # R-ADD-64, R-ADD-69, R-ADD-73), which no 2.0 card sets.
+    # R-ADD-64, R-ADD-69, R-ADD-73), which no 2.0 card sets, and the faction a setup may
+    # name (R-ADD-121), which this one does not.
     added_fields = (
         "damage_pile",
         "withdrawn",
@@ -69,8 +70,9 @@ def test_a_2_0_battle_imports_with_every_digest_and_folds_the_same_state(
         "limited_plays",
         "sp_penalty",
         "damage_next_turn",
+        "faction",
     )
     for seat in folded["seats"]:
         added = [seat.pop(name) for name in added_fields]
-        assert added == [[], False, None, 0, [], 0, 0, None, [], 0, 0]
+        assert added == [[], False, None, 0, [], 0, 0, None, [], 0, 0, None]
     assert folded == recorded["final_state"]

@@ -13,7 +13,9 @@ from typing import Any
 import pytest
 
 from battles.engine.battle.events import (
+    AttackCovered,
     AttackDeclared,
+    AttackRolled,
     BuffGained,
     CardPlayed,
     CardsDiscarded,
@@ -24,7 +26,7 @@ from battles.engine.battle.events import (
     TaintChanged,
     TokensChanged,
 )
-from battles.engine.cards import CardDef
+from battles.engine.cards import CardDef, derive_from_database
 
 from .battle_builder import CARDS, FILLER, Battle, deck, of_type, one, seat, start
 from .test_card_catalogue import AUTOMATED, ENTRIES, MAUL, arrange, built, declared, hit
@@ -45,10 +47,11 @@ def _field(
     ally_hand: Sequence[str] = (),
 ) -> Battle:
     """Seat 0 (side "pack", at [0, 3] facing N) holds `card`; seat 1 (side "prey", at
-    [0, 2] facing S) holds the test's Maul (Melee 2); `others` are seats 2.. facing SW
-    (toward seat 1 from [1, 1]), holding `ally_hand`. `first` (0 or 1) acts first."""
-    extra = sorted({*ally_hand})
-    cards = [CARDS[FILLER], MAUL, card.as_dict(), *(CARDS[c] for c in extra)]
+    [0, 2] facing S) holds the test's Maul (Melee 2) and a Blade (Melee 3); `others` are
+    seats 2.. facing SW (toward seat 1 from [1, 1]), holding `ally_hand` (which may name
+    `card`). `first` (0 or 1) acts first."""
+    extra = sorted({*ally_hand} - {card.id, "blade"})
+    cards = [CARDS[FILLER], MAUL, CARDS["blade"], card.as_dict(), *(CARDS[c] for c in extra)]
 
     def casket_seat(n: int, at: tuple[int, int], facing: int, side: str, faction: str | None):
         s = seat(n, at=at, facing=facing, side=side)
@@ -58,9 +61,12 @@ def _field(
 
     seats = [
         {**casket_seat(0, (0, 3), 1, "pack", None), "deck": deck(**{card.id: 2})},
-        {**casket_seat(1, (0, 2), 4, "prey", None), "deck": deck(**{"test-maul": 2})},
+        {**casket_seat(1, (0, 2), 4, "prey", None), "deck": deck(**{"test-maul": 2, "blade": 1})},
         *(
-            {**casket_seat(2 + i, at, 5, side, faction), "deck": deck(**dict.fromkeys(extra, 1))}
+            {
+                **casket_seat(2 + i, at, 5, side, faction),
+                "deck": deck(**dict.fromkeys(ally_hand, 1)),
+            }
             for i, (at, side, faction) in enumerate(others)
         ),
     ]
@@ -72,7 +78,7 @@ def _field(
     fill = [FILLER] * 6
     hands = [
         [card.id, *fill[:5]],
-        ["test-maul", *fill[:5]],
+        ["test-maul", "blade", *fill[:4]],
         *([*ally_hand, *fill[: 6 - len(ally_hand)]] for _ in others),
     ]
     faces = [6, 1] if first == 0 else [1, 6]
@@ -411,13 +417,6 @@ ALLIES_SCENARIOS.update({
 })  # fmt: skip
 
 
-@pytest.mark.parametrize("key", sorted(ALLIES_SCENARIOS), ids=lambda k: f"{k[0]}/{k[1]}")
-def test_catalogued_ally_card_does_what_its_text_says(key: tuple[str, str]) -> None:
-    assert key in AUTOMATED
-    assert ENTRIES[key].text  # the scenario's docstring quotes it
-    ALLIES_SCENARIOS[key]()
-
-
 def test_the_autoplayer_plays_ally_cards_in_a_battle_of_four() -> None:
     """Legal actions name the ally a card acts on (R-ADD-120): a seeded digital battle of
     two sides of two Emergent caskets, decks of this file's cards, runs under the greedy
@@ -520,3 +519,190 @@ def test_every_faction_the_catalogue_names_is_a_database_faction() -> None:
 
         walk(json.loads(json.dumps([f.as_dict() for f in e.effects or ()])))
     assert named and named <= set(FACTIONS), named
+
+
+# --- R-ADD-122: taking an ally's damage --------------------------------------------------------
+
+
+def built_reactive(section: str, cid: str) -> CardDef:
+    """`built` for a card whose only reactive effect is `cover`: the database's keywords
+    say "reactive" (`built` guesses them from reductions, windows and counters)."""
+    e = ENTRIES[(section, cid)]
+    entry = {"id": e.id, "name": e.id.replace("-", " ").title(), "type": "x", "cost": e.cost,
+             "range": e.range, "effect": e.text, "keywords": ["reactive"]}  # fmt: skip
+    d = derive_from_database(entry, section)
+    assert d.card is not None and d.automated and d.card.kind == "reactive", d.reason
+    return d.card
+
+
+def _covering(card: CardDef, reach: int, others: Sequence[Other] = ()) -> Battle:
+    """Seat 2 (an ally, at [1, 2]) stands adjacent to seat 1, which acts first; seat 0, with
+    `card`, is moved `reach` hexes from seat 2 (GM relocate, R-ADD-24)."""
+    b = _field(card, [((1, 2), "pack", None), *others], first=1)
+    b.do({"type": "relocate", "seat": 0, "at": [1 + reach, 2], "facing": 1, "reason": "arranged"})
+    assert b.seat(0).at.distance(b.seat(2).at) == reach
+    return b
+
+
+def _hit_seat_2(b: Battle, weapon: str = "test-maul", faces: Sequence[int] = (3, 2)) -> int:
+    """Seat 1, from [0, 2], hits seat 2 (at [1, 2], adjacent) in melee: the hit's damage
+    (the weapon's, and the flank's, R-DMG-1)."""
+    events = b.do({"type": "attack", "seat": 1, "card": f"{weapon}#1", "target": 2,
+                   "component": "chassis", "faces": list(faces)})  # fmt: skip
+    damage: int = one(events, AttackRolled).damage
+    return damage
+
+
+def _cover(
+    section: str, cid: str, reach: int, *, weapon: str = "test-maul", reduce: int = 0, heat: int = 0
+) -> None:
+    """Seat 0 covers seat 2 when seat 1 hits it: seat 2 still rolls its defence (every die
+    BLOOD: no block), and the damage it leaves, less the card's reduction, is seat 0's to
+    discard, with no component (R-ADD-122)."""
+    card = built_reactive(section, cid)
+    b = _covering(card, reach)
+    damage = _hit_seat_2(b, weapon)
+    assert damage >= {"test-maul": 2, "blade": 3}[weapon]
+    prompt = b.state.prompts[0]
+    assert (prompt.seat, prompt.kind, prompt.rule) == (0, "reactive", "R-ADD-122")
+    events = b.do({"type": "play_reactive", "seat": 0, "card": f"{cid}#1", "faces": [4] * damage})
+    assert one(events, AttackCovered) == AttackCovered(0, 2, f"{cid}#1", reduce)
+    assert one(events, DefenceRolled).seat == 2  # the attacked casket's own roll
+    assert b.seat(0).heat == heat
+    taken = damage - reduce
+    prompt = b.state.prompts[0]
+    assert (prompt.seat, prompt.kind, prompt.amount, prompt.component) == (
+        0,
+        "take_damage",
+        taken,
+        None,
+    )
+    assert "R-ADD-122" in prompt.reason
+    b.do({"type": "take_damage", "seat": 0, "hand": [], "deck": taken, "drawn": [FILLER] * taken})
+    assert b.state.attack is None and f"{cid}#1" in b.seat(0).discard
+    assert (len(b.seat(0).deck), len(b.seat(2).deck)) == (24 - taken, 24)
+    # Declined, or one hex too far: seat 2, without a reactive card, takes its damage.
+    declined = _covering(card, reach)
+    _hit_seat_2(declined, weapon)
+    declined.do({"type": "no_reactive", "seat": 0, "faces": [4] * damage})
+    far = _covering(card, reach + 1)
+    assert _hit_seat_2(far, weapon, (3, 2, *[4] * damage)) == damage
+    for b in (declined, far):
+        assert not of_type(b.events, AttackCovered)
+        assert [(p.seat, p.kind, p.amount) for p in b.state.prompts] == [(2, "take_damage", damage)]
+    # The card covers an ally only: attacked itself, seat 0 is offered no window for it.
+    b = _field(card, first=1)
+    b.do({"type": "attack", "seat": 1, "card": "test-maul#1", "target": 0,
+          "component": "chassis", "faces": [3, 2, 4, 4]})  # fmt: skip
+    assert not of_type(b.events, AttackCovered) and not any(
+        p.kind == "reactive" for p in b.state.prompts
+    )
+
+
+def _interpose() -> None:
+    """ "Reactive: Take ally's damage." (Adjacent)"""
+    _cover("equipment", "interpose", 1)
+
+
+def _martyrdom_protocol() -> None:
+    """ "When an ally within 2 hexes would take damage, redirect that damage to yourself
+    instead. Gain 1 Heat.\""""
+    _cover("church", "martyrdom-protocol", 2, heat=1)
+
+
+def _martyr_shield() -> None:
+    """ "When an ally within 3 hexes is attacked, redirect that attack to yourself. Reduce
+    damage by 2. Ally protection.": after the hit, the damage is redirected (R-ADD-122)."""
+    _cover("church", "martyr-shield", 3, weapon="blade", reduce=2)
+
+
+ALLIES_SCENARIOS.update({
+    ("equipment", "interpose"): _interpose,
+    ("church", "martyrdom-protocol"): _martyrdom_protocol,
+    ("church", "martyr-shield"): _martyr_shield,
+})  # fmt: skip
+
+
+def test_allies_are_asked_in_seat_order_and_the_attacked_casket_still_answers() -> None:
+    """R-ADD-122: seat 0 declines, seat 3 covers and nobody else is asked; seat 2, attacked,
+    then plays its own reactive card (R-REA-1 is each casket's), whose reduction comes off
+    the damage seat 3 takes. A PIERCE face voids the covering card: seat 2 takes it."""
+    card = built_reactive("equipment", "interpose")
+    for pierce in (False, True):
+        # Seat 3 at [2, 1] and seat 0 (moved) at [2, 2] are both adjacent to seat 2.
+        b = _field(card, [((1, 2), "pack", None), ((2, 1), "pack", None)], first=1,
+                   ally_hand=["interpose", "ward"])  # fmt: skip
+        b.do({"type": "relocate", "seat": 0, "at": [2, 2], "facing": 1, "reason": "arranged"})
+        damage = _hit_seat_2(b)
+        assert [(p.seat, p.kind) for p in b.state.prompts] == [(0, "reactive")]
+        b.do({"type": "no_reactive", "seat": 0})
+        assert [(p.seat, p.kind) for p in b.state.prompts] == [(3, "reactive")]
+        wrong = b.refuse({"type": "play_reactive", "seat": 3, "card": "ward#1"})
+        assert (wrong.code, wrong.rule) == ("not_a_cover_card", "R-ADD-122")
+        b.do({"type": "play_reactive", "seat": 3, "card": "interpose#1"})
+        assert [(p.seat, p.kind) for p in b.state.prompts] == [(2, "reactive")]
+        own = b.refuse({"type": "play_reactive", "seat": 2, "card": "interpose#1"})
+        assert (own.code, own.rule) == ("cover_for_an_ally", "R-ADD-122")
+        faces = [5 if pierce else 4] + [4] * (damage - 1)  # 5: PIERCE, 4: BLOOD
+        b.do({"type": "play_reactive", "seat": 2, "card": "ward#1", "faces": faces})
+        taker = 2 if pierce else 3
+        amount = damage if pierce else damage - 1  # PIERCE voids the ward too (R-DMG-4)
+        assert [(p.seat, p.kind, p.amount) for p in b.state.prompts] == [
+            (taker, "take_damage", amount)
+        ]
+        b.do({"type": "take_damage", "seat": taker, "hand": [], "deck": amount,
+              "drawn": [FILLER] * amount})  # fmt: skip
+        assert b.state.attack is None
+        assert "interpose#1" in b.seat(3).discard and "ward#1" in b.seat(2).discard
+
+
+def test_policy_auto_declines_every_cover_and_the_attack_goes_on() -> None:
+    """R-ADD-122 under policy auto (issue 4): nobody covers, the attacked casket takes it."""
+    from battles.engine.battle import replay
+    from battles.engine.battle.decide import create
+
+    card = built_reactive("equipment", "interpose")
+    doc: dict[str, Any] = {
+        "name": "Auto", "board": {"name": "Yard", "shape": {"kind": "hexagon", "radius": 4}, "hexes": []},
+        "rules": {"version": "2.0", "options": {}},
+        "dice": {"mode": "digital", "seed": 3, "seed_public": True}, "policy": "auto",
+        "cards": [CARDS[FILLER], MAUL, card.as_dict()],
+        "seats": [{**seat(0, at=(1, 1), facing=1, side="a"), "deck": deck(interpose=30)},
+                  {**seat(1, at=(0, 0), facing=3, side="b"), "deck": deck(**{"test-maul": 30})},
+                  {**seat(2, at=(1, 0), facing=1, side="a"), "deck": deck(interpose=30)}],
+    }  # fmt: skip
+    b = Battle(create("auto-cover", doc))
+    while b.state.active != 1:
+        b.do({"type": "pass", "seat": b.state.active})
+    for _ in range(20):  # until a hit: the declines are automatic
+        if b.state.active != 1 or b.seat(1).sp_left < 1:
+            break
+        b.do({"type": "attack", "seat": 1, "card": next(x for x in b.seat(1).hand if "maul" in x),
+              "target": 2, "component": "chassis"})  # fmt: skip
+    declined = [e.seat for e in b.events if type(e).__name__ == "ReactiveDeclined"]
+    assert declined and set(declined) <= {0, 2} and not of_type(b.events, AttackCovered)
+    assert replay(b.events) == b.state
+
+
+def test_a_snapshot_mid_cover_reads_back_as_the_same_state() -> None:
+    """The cover fields of the attack in progress survive a snapshot (R-ADD-122)."""
+    from battles.engine.battle.snapshot import state_from_dict, state_to_dict
+
+    card = built_reactive("equipment", "interpose")
+    b = _field(card, [((1, 2), "pack", None), ((2, 1), "pack", None)], first=1,
+               ally_hand=["interpose"])  # fmt: skip
+    b.do({"type": "relocate", "seat": 0, "at": [2, 2], "facing": 1, "reason": "arranged"})
+    _hit_seat_2(b)
+    b.do({"type": "no_reactive", "seat": 0})
+    b.do({"type": "play_reactive", "seat": 3, "card": "interpose#1", "faces": [4, 4, 4]})
+    a = b.state.attack
+    assert a is not None and (a.covered_by, a.cover_declined) == (3, (0,))
+    assert state_from_dict(state_to_dict(b.state)) == b.state
+
+
+# Last, so that every scenario above is in the dict when it is parametrized.
+@pytest.mark.parametrize("key", sorted(ALLIES_SCENARIOS), ids=lambda k: f"{k[0]}/{k[1]}")
+def test_catalogued_ally_card_does_what_its_text_says(key: tuple[str, str]) -> None:
+    assert key in AUTOMATED
+    assert ENTRIES[key].text  # the scenario's docstring quotes it
+    ALLIES_SCENARIOS[key]()

@@ -30,6 +30,7 @@ from battles.engine.cards import (
     CardDef,
     Condition,
     CounterEffect,
+    CoverEffect,
     DamageNextTurnEffect,
     DeckProblem,
     DefenceEffect,
@@ -134,6 +135,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
         Condition("allies_within_at_least", 2, within=3, faction="emergent"), (DrawEffect(1),)
     ),
     AttackBonusEffect(1, condition=Condition("allies_near_target_at_least", 1, within=1)),
+    CoverEffect(2),
 )
 
 
@@ -213,6 +215,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "detonate_seeds",
         "remove_from_game",
         "ally",
+        "cover",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 
@@ -283,6 +286,8 @@ EFFECT_ERRORS: list[tuple[object, str]] = [
       "then": [{"kind": "draw", "n": 1}]}, "fx.condition.faction"),
     ({"kind": "when", "condition": {"test": "allies_near_target_at_least", "n": 1, "within": 1,
       "faction": "no such"}, "then": [{"kind": "draw", "n": 1}]}, "fx.condition.faction"),
+    ({"kind": "cover"}, "fx.within"),
+    ({"kind": "cover", "within": 0}, "fx.within"),
 ]  # fmt: skip
 
 

@@ -28,6 +28,7 @@ from ..cards import (
     CardDef,
     Condition,
     CounterEffect,
+    CoverEffect,
     DamageNextTurnEffect,
     DefenceEffect,
     DetonateSeedsEffect,
@@ -404,8 +405,7 @@ def _auto_answer(tx: _Tx, seat: int, kind: str, amount: int, component: str | No
     if kind == "mulligan":
         tx.emit(ev.HandKept(seat))
     elif kind == "reactive":
-        tx.emit(ev.ReactiveDeclined(seat))
-        _roll_defence(tx)
+        _reactive_declined(tx, seat)
     elif kind == "take_damage":
         _take_damage(tx, seat, (), amount, component)
         _after_damage(tx)
@@ -814,9 +814,8 @@ def _answer(tx: _Tx, command: Command) -> None:
     elif isinstance(command, PlayReactive):
         _play_reactive(tx, command)
     elif isinstance(command, NoReactive):
-        tx.emit(ev.ReactiveDeclined(seat))
         tx.emit(ev.PromptClosed(seat, "reactive"))
-        _roll_defence(tx)
+        _reactive_declined(tx, seat)
     elif isinstance(command, TakeDamage):
         c = tx.seat(seat)
         if len(command.hand) + command.deck != prompt.amount:
@@ -884,6 +883,31 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
         raise RuleViolation(
             "outside_window", f"{card.name} answers only attacks made in melee", "R-ADD-58"
         )
+    a = tx.state.attack
+    assert a is not None
+    cover = _cover_of(card)
+    if seat != a.target:  # an ally's window: only a card that takes the damage (R-ADD-122)
+        if cover is None:
+            raise RuleViolation(
+                "not_a_cover_card",
+                f"{card.name} does not take an ally's damage: only such a card answers for "
+                f"seat {a.target}",
+                "R-ADD-122",
+            )
+        distance = tx.seat(seat).at.distance(tx.seat(a.target).at)
+        if distance > cover.within:
+            raise RuleViolation(
+                "out_of_range",
+                f"{card.name} covers an ally within {cover.within} hexes; seat {a.target} is "
+                f"{distance} hexes away",
+                "R-ADD-122",
+            )
+    elif cover is not None:
+        raise RuleViolation(
+            "cover_for_an_ally",
+            f"{card.name} takes an ally's damage, not the attacked casket's own",
+            "R-ADD-122",
+        )
     _check_limit(tx.seat(seat), card)
     _check_spend(tx, seat, card, command.spend)
     bought = [e for e in card.effects if isinstance(e, SpendTokensEffect)] if command.spend else []
@@ -894,7 +918,10 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
     extra: list[Effect] = [x for e in bought for x in e.then] + [x for e in held for x in e.then]
     effects = [*card.effects, *extra]
     reduction = sum(e.amount for e in effects if isinstance(e, ReduceIncomingEffect))
-    tx.emit(ev.ReactivePlayed(seat, instance, reduction))
+    if cover is not None:
+        tx.emit(ev.AttackCovered(seat, a.target, instance, reduction))
+    else:
+        tx.emit(ev.ReactivePlayed(seat, instance, reduction))
     for spent in bought:
         _spend_tokens(tx, seat, card, spent)
     for effect in effects:
@@ -909,7 +936,10 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
         elif isinstance(effect, TaintEffect) and effect.target == "self":
             _change_taint(tx, seat, effect.amount, card.id)
     tx.emit(ev.PromptClosed(seat, "reactive"))
-    _roll_defence(tx)
+    if cover is not None:
+        _reactive_window(tx)  # the attacked casket may still play its own (R-ADD-122)
+    else:
+        _roll_defence(tx)
 
 
 def _reactive_minimum(tx: _Tx, instance: str | None) -> int:
@@ -955,6 +985,17 @@ def _roll_defence(tx: _Tx) -> None:
         _component_damage(
             tx, a.target, a.component, result.component_damage, "CRITICAL defence faces", "R-DMG-4"
         )
+    cover = a.covered_by
+    if cover is not None and not result.pierce and tx.seat(cover).in_battle:
+        # R-ADD-122: the damage the roll leaves is the covering ally's, less its card's
+        # reduction; the roll's Heat and Component Damage stay the attacked casket's.
+        taken = max(0, final - a.cover_reduction)
+        if a.cover_reduction:
+            taken = max(taken, min(_reactive_minimum(tx, a.cover_card), final))
+        name = tx.state.card(a.cover_card).name if a.cover_card else "cover"
+        reason = f"{name}: seat {a.target}'s damage from an attack by seat {a.attacker} (R-ADD-122)"
+        _inflict(tx, cover, taken, None, reason)
+        return
     _inflict(tx, a.target, final, a.component, f"an attack by seat {a.attacker}")
 
 
@@ -1271,12 +1312,70 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
         _take_damage(tx, command.target, (), damage, component)
         _end_attack(tx, "execution")
         return
-    defender = tx.seat(command.target)
-    eligible = any(_reactive_ok(tx, tx.state.card(x)) for x in defender.hand)
+    _reactive_window(tx)
+
+
+def _cover_of(card: CardDef) -> CoverEffect | None:
+    return next((e for e in card.effects if isinstance(e, CoverEffect)), None)
+
+
+def _coverers(tx: _Tx) -> list[int]:
+    """R-ADD-122: the allies of the attacked casket that may still cover it, in seat order:
+    in the battle, not yet asked, holding a cover card that reaches it."""
+    a = tx.state.attack
+    assert a is not None
+    if a.covered_by is not None:
+        return []
+    t = tx.seat(a.target)
+    out = []
+    for x in _allies(tx, a.target, None):
+        if x.seat in a.cover_declined:
+            continue
+        for instance in x.hand:
+            card = tx.state.card(instance)
+            cover = _cover_of(card)
+            if cover and _reactive_ok(tx, card) and x.at.distance(t.at) <= cover.within:
+                out.append(x.seat)
+                break
+    return out
+
+
+def _reactive_window(tx: _Tx) -> None:
+    """After a hit: first each ally that could take the damage (R-ADD-122), then the
+    attacked casket's own reactive card (R-REA-1), then the defence roll."""
+    a = tx.state.attack
+    assert a is not None
+    coverers = _coverers(tx)
+    if coverers:
+        reason = f"play a card that takes seat {a.target}'s damage, or none"
+        _open_prompt(tx, coverers[0], "reactive", 0, a.component, "R-ADD-122", reason)
+        return
+    defender = tx.seat(a.target)
+    eligible = any(
+        _reactive_ok(tx, card) and _cover_of(card) is None
+        for card in (tx.state.card(x) for x in defender.hand)
+    )
     if eligible:
         _open_prompt(
-            tx, defender.seat, "reactive", 0, component, "R-REA-1", "play one reactive card or none"
+            tx,
+            defender.seat,
+            "reactive",
+            0,
+            a.component,
+            "R-REA-1",
+            "play one reactive card or none",
         )
+    else:
+        _roll_defence(tx)
+
+
+def _reactive_declined(tx: _Tx, seat: int) -> None:
+    """An ally that declined to cover leaves the window to the next one (R-ADD-122); the
+    attacked casket's declining leads to the defence roll (R-REA-1)."""
+    tx.emit(ev.ReactiveDeclined(seat))
+    a = tx.state.attack
+    if a is not None and seat != a.target:
+        _reactive_window(tx)
     else:
         _roll_defence(tx)
 

@@ -417,6 +417,16 @@ class ReactiveDeclined(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class AttackCovered(Event):
+    """An ally of the attacked casket played a card that takes its damage (R-ADD-122)."""
+
+    seat: int
+    target: int
+    card: str
+    reduction: int
+
+
+@dataclass(frozen=True, slots=True)
 class DefenceRolled(Event):
     seat: int
     faces: tuple[int, ...]
@@ -683,5 +693,6 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         CardReturned,
         CommandReverted,
         DiceSecretRevealed,
+        AttackCovered,  # issue 17, allies
     )
 }

@@ -372,7 +372,21 @@ def _reactive(s: BattleState, e: ev.ReactivePlayed) -> BattleState:
 
 
 def _declined(s: BattleState, e: ev.ReactiveDeclined) -> BattleState:
+    a = s.attack
+    if a is not None and e.seat != a.target:  # an ally declined to cover (R-ADD-122)
+        return replace(s, attack=replace(a, cover_declined=(*a.cover_declined, e.seat)))
     return s
+
+
+def _covered(s: BattleState, e: ev.AttackCovered) -> BattleState:
+    c = s.seats[e.seat]
+    attack = s.attack
+    assert attack is not None
+    s = _seat(s, e.seat, hand=_without(c.hand, [e.card]), in_play=(*c.in_play, e.card))
+    return replace(
+        s,
+        attack=replace(attack, covered_by=e.seat, cover_card=e.card, cover_reduction=e.reduction),
+    )
 
 
 def _defence(s: BattleState, e: ev.DefenceRolled) -> BattleState:
@@ -384,6 +398,8 @@ def _attack_ended(s: BattleState, e: ev.AttackEnded) -> BattleState:
     a = s.attack
     if a is not None and a.reactive is not None:
         s = _put_away(s, a.target, a.reactive)
+    if a is not None and a.covered_by is not None and a.cover_card is not None:
+        s = _put_away(s, a.covered_by, a.cover_card)
     s = _put_away(s, e.attacker, e.card)
     return replace(s, attack=None)
 
@@ -562,6 +578,7 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.CardReturned: _returned,
     ev.CommandReverted: _reverted,
     ev.DiceSecretRevealed: _dice_revealed,
+    ev.AttackCovered: _covered,  # issue 17, allies
 }
 assert set(_HANDLERS) == set(ev.EVENT_TYPES.values()), "every event type needs a handler"
 

@@ -86,6 +86,8 @@ def state_from_dict(d: Mapping[str, Any], base: BattleState | None = None) -> Ba
     if d["attack"] is not None:
         a = dict(d["attack"])
         a["damage_by_grade"] = tuple(tuple(x) for x in a["damage_by_grade"])
+        # Snapshots written before R-ADD-122 have no such field.
+        a["cover_declined"] = tuple(a.get("cover_declined", ()))
         attack = AttackInProgress(**a)
     return replace(
         base,

@@ -116,6 +116,12 @@ class AttackInProgress:
     reduction: int = 0
     final_damage: int | None = None
     pierced: bool = False  # a PIERCE face voided the reactive card (R-DMG-4)
+    # issue 17, allies: the ally that takes the damage instead, its card and that card's
+    # reduction, and the allies that declined to cover (R-ADD-122).
+    covered_by: int | None = None
+    cover_card: str | None = None
+    cover_reduction: int = 0
+    cover_declined: tuple[int, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -135,6 +141,10 @@ class AttackInProgress:
             "reduction": self.reduction,
             "final_damage": self.final_damage,
             "pierced": self.pierced,
+            "covered_by": self.covered_by,
+            "cover_card": self.cover_card,
+            "cover_reduction": self.cover_reduction,
+            "cover_declined": list(self.cover_declined),
         }
 
 
