@@ -292,6 +292,16 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 t(f"{who} gains +{p['amount']} Defense until its next turn"),
                 *_reason_rule(p.get("source"), "R-ADD-64"),
             )
+        case "DefenceLent":
+            until = (
+                "the end of the round"
+                if p["until"] == -1
+                else f"{names.casket(p['until'])}'s next turn"
+            )
+            return (
+                t(f"{who} gains +{p['amount']} Defense until {until}"),
+                *_reason_rule(p.get("source"), "R-ADD-123"),
+            )
         case "SeedsPlanted":
             return (
                 t(f"{p['amount']} Thornvine seed(s) planted in "),

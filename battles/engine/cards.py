@@ -1042,7 +1042,7 @@ def _check_inner(effects: object, field: str, kinds: Sequence[str], rule: str = 
 
 
 # issue 17, allies: what a card may do for an ally, the ally's own resources (R-ADD-120).
-_ALLY_KINDS = ("recover", "draw", "heat", "gain_tokens", "taint", "buff_next_attack")
+_ALLY_KINDS = ("recover", "draw", "heat", "gain_tokens", "taint", "buff_next_attack", "defence")
 
 
 @dataclass(frozen=True, slots=True)
@@ -1052,14 +1052,18 @@ class AllyEffect:
     player's casket (R-ADD-120). The ally is a casket of the own side in the battle within
     `within` hexes, named by the command's `target`; `self_allowed` lets the target be the
     player's own casket ("self or ally"); `every` acts on each such ally instead, none
-    named; `faction` takes only allies whose setup names that faction (R-ADD-121).
+    named; `faction` takes only allies whose setup names that faction (R-ADD-121). A
+    `defence` it gives lasts until the start of the player's next turn ("until your next
+    turn"), or with `defence_until` "end_of_round" until the round ends (R-ADD-123).
 
     >>> AllyEffect(3, (RecoverEffect(3),)).as_dict()
     {'kind': 'ally', 'within': 3, 'then': [{'kind': 'recover', 'n': 3}]}
-    >>> AllyEffect(3, (DefenceEffect(1),))
+    >>> AllyEffect(3, (DefenceEffect(1),), defence_until="end_of_round").as_dict()["defence_until"]
+    'end_of_round'
+    >>> AllyEffect(3, (MoveEffect(1),))
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: ally.then[0]: must be one of: recover, draw, heat, gain_tokens, taint, buff_next_attack (R-ADD-120)
+    battles.engine.errors.InvalidInput: ally.then[0]: must be one of: recover, draw, heat, gain_tokens, taint, buff_next_attack, defence (R-ADD-120)
     """
 
     kind: ClassVar[str] = "ally"
@@ -1068,9 +1072,15 @@ class AllyEffect:
     self_allowed: bool = False
     every: bool = False
     faction: str | None = None
+    defence_until: Literal["your_next_turn", "end_of_round"] = "your_next_turn"
 
     def __post_init__(self) -> None:
         _check_int(self.within, "ally.within", 1, MAX_HEXES, "R-ADD-120")
+        _check_choice(self.defence_until, "ally.defence_until", ("your_next_turn", "end_of_round"))
+        if self.defence_until != "your_next_turn" and not any(
+            isinstance(e, DefenceEffect) for e in self.then if isinstance(self.then, tuple)
+        ):
+            raise InvalidInput("ally.defence_until", "gives no defence to last", "R-ADD-123")
         _check_inner(self.then, "ally.then", _ALLY_KINDS, "R-ADD-120")
         for i, e in enumerate(self.then):
             if isinstance(e, TaintEffect) and e.target != "self":
@@ -1104,6 +1114,8 @@ class AllyEffect:
             out["every"] = True
         if self.faction is not None:
             out["faction"] = self.faction
+        if self.defence_until != "your_next_turn":
+            out["defence_until"] = self.defence_until
         return out
 
 

@@ -16,3 +16,16 @@ def test_a_covered_attack_names_the_covering_and_the_covered_casket() -> None:
     )
     payload = {"seat": 0, "target": 2, "card": "interpose#1", "reduction": 0}
     assert plain(describe("AttackCovered", payload, NAMES)).endswith("with interpose#1 (R-ADD-122)")
+
+
+def test_defence_an_ally_gave_says_until_when() -> None:
+    """R-ADD-123: until the giver's next turn, or the end of the round."""
+    lent = {"seat": 2, "amount": 2, "until": 0, "source": "asset-protection"}
+    assert plain(describe("DefenceLent", lent, NAMES)) == (
+        "Ember Warden gains +2 Defense until Penitent Scout's next turn "
+        "(asset-protection, R-ADD-123)"
+    )
+    lent = {"seat": 2, "amount": 1, "until": -1, "source": "nature"}
+    assert plain(describe("DefenceLent", lent, NAMES)) == (
+        "Ember Warden gains +1 Defense until the end of the round (nature, R-ADD-123)"
+    )

@@ -71,8 +71,9 @@ def test_a_2_0_battle_imports_with_every_digest_and_folds_the_same_state(
         "sp_penalty",
         "damage_next_turn",
         "faction",
+        "lent_defence",
     )
     for seat in folded["seats"]:
         added = [seat.pop(name) for name in added_fields]
-        assert added == [[], False, None, 0, [], 0, 0, None, [], 0, 0, None]
+        assert added == [[], False, None, 0, [], 0, 0, None, [], 0, 0, None, []]
     assert folded == recorded["final_state"]

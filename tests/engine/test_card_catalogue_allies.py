@@ -21,8 +21,11 @@ from battles.engine.battle.events import (
     CardsDiscarded,
     CardsDrawn,
     CardsRecovered,
+    DefenceLent,
+    DefenceRaised,
     DefenceRolled,
     Event,
+    RoundEnded,
     TaintChanged,
     TokensChanged,
 )
@@ -436,9 +439,13 @@ def test_the_autoplayer_plays_ally_cards_in_a_battle_of_four() -> None:
         ("equipment", "swarm-rush"),
         ("equipment", "hive-mind-shield"),
         ("equipment", "pack-defense"),
+        (ITEMS, "world-tree-staff-nature-s-blessing"),
     ]
     cards = {cid: built(section, cid) for section, cid in picks}
-    rows = [{"card": cid, "count": 3} for cid in cards]
+    cards["martyr-shield"] = built("church", "martyr-shield")  # covers within 3 hexes
+    rows = [{"card": cid, "count": 2} for cid in cards]
+    for row in rows[-6:]:  # R-TRN-1: 30 cards
+        row["count"] += 1
 
     def member(n: int, at: tuple[int, int], facing: int, side: str) -> dict[str, Any]:
         s = seat(n, at=at, facing=facing, side=side)
@@ -449,7 +456,7 @@ def test_the_autoplayer_plays_ally_cards_in_a_battle_of_four() -> None:
         "board": {"name": "Yard", "shape": {"kind": "hexagon", "radius": 4}, "hexes": []},
         "rules": {"version": "2.1", "options": {}},
         "dice": {"mode": "digital", "seed": 5, "seed_public": True},
-        "policy": "auto",
+        "policy": "prompt",  # the greedy player answers the cover prompts too
         "cards": [c.as_dict() for c in cards.values()],
         "seats": [member(0, (0, 3), 1, "a"), member(1, (0, -3), 4, "b"),
                   member(2, (1, 2), 1, "a"), member(3, (-1, -2), 4, "b")],
@@ -474,6 +481,7 @@ def test_the_autoplayer_plays_ally_cards_in_a_battle_of_four() -> None:
         ):
             given += e.seat != player
     assert given, "no ally card acted on an ally"
+    assert of_type(events, DefenceLent) and of_type(events, AttackCovered)
 
 
 def test_a_setup_names_a_caskets_faction_or_leaves_it_out() -> None:
@@ -698,6 +706,69 @@ def test_a_snapshot_mid_cover_reads_back_as_the_same_state() -> None:
     a = b.state.attack
     assert a is not None and (a.covered_by, a.cover_declined) == (3, (0,))
     assert state_from_dict(state_to_dict(b.state)) == b.state
+
+
+# --- R-ADD-123: Defense given to an ally ----------------------------------------------------
+
+
+def _asset_protection() -> None:
+    """ "Target ally gains +2 Defense until your next turn. Costs 1 Credit." (Self or
+    Adjacent): the ally's +2 lasts until the player's next turn starts, past the ally's
+    own turn; on the player's own casket it is R-ADD-64's (R-ADD-123, R-ADD-61)."""
+    cid = "asset-protection"
+    card = built("equipment", cid)
+    # Seat 2 adjacent to seat 0 and to seat 1 (the enemy), seat 3 two hexes from seat 0.
+    others: list[Other] = [((-1, 3), "pack", None), ((-2, 3), "pack", None)]
+    b = _field(card, others)
+    assert _refused(b, cid, target=2) == ("spend_required", "R-ADD-61")
+    arrange(b, TokensChanged(0, "credit", 1, 1, "arranged"))
+    assert _refused(b, cid, target=3, spend=True) == ("out_of_range", "R-ADD-120")
+    events = _play(b, cid, target=2, spend=True)
+    assert one(events, DefenceLent) == DefenceLent(2, 2, 0, cid)
+    assert b.seat(0).tokens_of("credit") == 0 and b.seat(2).card_defence == 2
+    # Seat 0's turn ends, seat 1's (the enemy's) attack on seat 2 counts the 2 blocks...
+    b.do({"type": "pass", "seat": 0, "drawn": [FILLER]})
+    events = b.do({"type": "attack", "seat": 1, "card": "test-maul#1", "target": 2,
+                   "component": "chassis", "faces": [1, 1]})  # fmt: skip
+    declared_ = one(events, AttackDeclared)
+    assert declared_.defence_modifier == int(declared_.to_hit["defense_modifier"]) + 2
+    b.do({"type": "pass", "seat": 1, "drawn": [FILLER]})
+    assert b.state.active == 2 and b.seat(2).card_defence == 2  # ...past seat 2's turn start
+    b.do({"type": "pass", "seat": 2})
+    b.do({"type": "pass", "seat": 3, "faces": [1, 6, 1, 1]})  # round 2: seat 1 first
+    assert (b.state.round, b.state.active, b.seat(2).card_defence) == (2, 1, 2)
+    for n in (1, 2, 3):
+        b.do({"type": "pass", "seat": n})
+    assert b.state.active == 0 and b.seat(2).card_defence == 0  # gone with seat 0's turn
+    own = _field(card, others)
+    arrange(own, TokensChanged(0, "credit", 1, 1, "arranged"))
+    assert one(_play(own, cid, target=0, spend=True), DefenceRaised).amount == 2
+
+
+def _natures_blessing() -> None:
+    """ "Ally within 3 hexes recovers 3 cards, gains +1 Defense until end of round": the
+    ally's newest 3 discarded cards, and +1 Defense until the round ends (R-ADD-123)."""
+    cid = "world-tree-staff-nature-s-blessing"
+    card = built(ITEMS, cid)
+    b = _field(card, [((-3, 3), "pack", None)])
+    newest = _discard_of(b, 2, 3)
+    events = _play(b, cid, target=2)
+    assert one(events, CardsRecovered).cards == tuple(reversed(newest))
+    assert one(events, DefenceLent) == DefenceLent(2, 1, -1, cid)
+    b.do({"type": "pass", "seat": 0, "drawn": [FILLER]})
+    b.do({"type": "pass", "seat": 1})
+    assert b.state.active == 2 and b.seat(2).card_defence == 1  # its own turn: still there
+    b.do({"type": "pass", "seat": 2})
+    hand = b.seat(2).hand  # 9 cards: down to 6, and the round ends (R-TRN-7)
+    events = b.do({"type": "discard_down", "seat": 2, "cards": list(hand[:3]), "faces": [6, 1, 1]})
+    assert of_type(events, RoundEnded) and b.seat(2).card_defence == 0
+    assert _refused(_field(card, [((-4, 3), "pack", None)]), cid, target=2)[0] == "out_of_range"
+
+
+ALLIES_SCENARIOS.update({
+    ("equipment", "asset-protection"): _asset_protection,
+    (ITEMS, "world-tree-staff-nature-s-blessing"): _natures_blessing,
+})  # fmt: skip
 
 
 # Last, so that every scenario above is in the dict when it is parametrized.

@@ -136,6 +136,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     ),
     AttackBonusEffect(1, condition=Condition("allies_near_target_at_least", 1, within=1)),
     CoverEffect(2),
+    AllyEffect(3, (RecoverEffect(3), DefenceEffect(1)), defence_until="end_of_round"),
 )
 
 
@@ -286,6 +287,10 @@ EFFECT_ERRORS: list[tuple[object, str]] = [
       "then": [{"kind": "draw", "n": 1}]}, "fx.condition.faction"),
     ({"kind": "when", "condition": {"test": "allies_near_target_at_least", "n": 1, "within": 1,
       "faction": "no such"}, "then": [{"kind": "draw", "n": 1}]}, "fx.condition.faction"),
+    ({"kind": "ally", "within": 2, "then": [{"kind": "draw", "n": 1}],
+      "defence_until": "end_of_round"}, "fx.defence_until"),
+    ({"kind": "ally", "within": 2, "then": [{"kind": "defence", "amount": 1}],
+      "defence_until": "next_week"}, "fx.defence_until"),
     ({"kind": "cover"}, "fx.within"),
     ({"kind": "cover", "within": 0}, "fx.within"),
 ]  # fmt: skip

@@ -1285,7 +1285,7 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
             # R-DMG-3: cancelled blocks and the target's card Defense (R-ADD-64).
             defence_modifier=answer.defense_modifier
             - ignore
-            + tx.seat(command.target).defence_bonus,
+            + tx.seat(command.target).card_defence,
             reactive_allowed=bool(answer.reactive_allowed),
             shield_allowed=bool(answer.shield_cards_allowed),
             to_hit=answer.as_dict(),
@@ -1724,7 +1724,13 @@ def _effect(
         used["target"] = used.get("target", False) or not effect.every
         for ally in _ally_targets(tx, seat, card, effect, target):
             for inner in effect.then:
-                _effect(tx, ally, card, inner, None, (), None, (), {}, True)
+                own_turn = ally == seat and effect.defence_until == "your_next_turn"
+                if isinstance(inner, DefenceEffect) and not own_turn:
+                    # R-ADD-123: until the player's next turn, or the round's end.
+                    until = seat if effect.defence_until == "your_next_turn" else -1
+                    tx.emit(ev.DefenceLent(ally, inner.amount, until, card.id))
+                else:
+                    _effect(tx, ally, card, inner, None, (), None, (), {}, True)
         return
     if isinstance(effect, PlantSeedsEffect):
         if attack_target is not None:

@@ -427,6 +427,17 @@ class AttackCovered(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class DefenceLent(Event):
+    """An ally's card gave `seat` +Defense until seat `until`'s next turn, or until the
+    round ends when `until` is -1 (R-ADD-123)."""
+
+    seat: int
+    amount: int
+    until: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
 class DefenceRolled(Event):
     seat: int
     faces: tuple[int, ...]
@@ -694,5 +705,6 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         CommandReverted,
         DiceSecretRevealed,
         AttackCovered,  # issue 17, allies
+        DefenceLent,  # issue 17, allies
     )
 }

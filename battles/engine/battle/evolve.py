@@ -83,6 +83,7 @@ def _initiative(s: BattleState, e: ev.InitiativeRolled) -> BattleState:
 
 
 def _turn_started(s: BattleState, e: ev.TurnStarted) -> BattleState:
+    s = _lapse_lent_defence(s, e.seat)  # R-ADD-123: "until your next turn"
     c = s.seats[e.seat]
     s = replace(s, phase=ACTION, turn=s.order.index(e.seat))
     # An enemy's immobilised stays through this whole turn, so it stops this turn's moves,
@@ -139,7 +140,21 @@ def _turn_ended(s: BattleState, e: ev.TurnEnded) -> BattleState:
 
 
 def _round_ended(s: BattleState, e: ev.RoundEnded) -> BattleState:
+    return _lapse_lent_defence(s, -1)  # R-ADD-123: "until end of round"
+
+
+def _lapse_lent_defence(s: BattleState, until: int) -> BattleState:
+    """R-ADD-123: the Defense allies' cards gave until `until`'s next turn (-1: the round's end)."""
+    for c in s.seats:
+        if any(u == until for u, _ in c.lent_defence):
+            kept = tuple(x for x in c.lent_defence if x[0] != until)
+            s = _seat(s, c.seat, lent_defence=kept)
     return s
+
+
+def _defence_lent(s: BattleState, e: ev.DefenceLent) -> BattleState:
+    lent = s.seats[e.seat].lent_defence
+    return _seat(s, e.seat, lent_defence=(*lent, (e.until, e.amount)))
 
 
 def _won(s: BattleState, e: ev.BattleWon | ev.BattleEnded) -> BattleState:
@@ -579,6 +594,7 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.CommandReverted: _reverted,
     ev.DiceSecretRevealed: _dice_revealed,
     ev.AttackCovered: _covered,  # issue 17, allies
+    ev.DefenceLent: _defence_lent,  # issue 17, allies
 }
 assert set(_HANDLERS) == set(ev.EVENT_TYPES.values()), "every event type needs a handler"
 

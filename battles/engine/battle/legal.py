@@ -196,6 +196,13 @@ def _spend_variants(
         yield {**body, "spend": True}
 
 
+def _names_an_ally(effect: object) -> bool:
+    """An ally effect the command's `target` names, maybe bought with tokens (R-ADD-120)."""
+    if isinstance(effect, SpendTokensEffect):
+        return any(_names_an_ally(e) for e in effect.then)
+    return isinstance(effect, AllyEffect) and not effect.every
+
+
 def _card_bodies(state: BattleState, c: CasketState, instance: str) -> Iterator[dict[str, Any]]:
     card = state.card(instance)
     base: dict[str, Any] = _with_pay(
@@ -219,7 +226,7 @@ def _card_bodies(state: BattleState, c: CasketState, instance: str) -> Iterator[
                 grown += [{**v, "target": x.seat} for x in state.seats if x.seat != c.seat]
             elif isinstance(effect, HinderEffect):  # R-ADD-65: an enemy within range
                 grown += [{**v, "target": x.seat} for x in state.seats if x.side != c.side]
-            elif isinstance(effect, AllyEffect) and not effect.every:  # R-ADD-120
+            elif _names_an_ally(effect):  # R-ADD-120
                 grown += [{**v, "target": x.seat} for x in state.seats if x.side == c.side]
             else:
                 grown.append(v)

@@ -52,6 +52,7 @@ def _casket(d: Mapping[str, Any]) -> CasketState:
     }
     values["at"] = Hex(*d["at"])
     values["tokens"] = tuple((str(k), int(n)) for k, n in d.get("tokens", ()))
+    values["lent_defence"] = tuple((int(u), int(n)) for u, n in d.get("lent_defence", ()))
     return CasketState(**values)
 
 

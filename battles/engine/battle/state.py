@@ -208,6 +208,14 @@ class CasketState:
     # issue 17, allies: the faction the setup names, when it names one; cards that count
     # "allied Emergent units" count only caskets known to be of it (R-ADD-121).
     faction: str | None = None
+    # +Defense an ally's card gave, as (until, amount): it lapses when seat `until`'s next
+    # turn starts, or with the round when `until` is -1 (R-ADD-123).
+    lent_defence: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def card_defence(self) -> int:
+        """Automatic blocks from cards against every attack on the casket (R-ADD-64, R-ADD-123)."""
+        return self.defence_bonus + sum(n for _, n in self.lent_defence)
 
     @property
     def sp_left(self) -> int:
