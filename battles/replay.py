@@ -292,6 +292,13 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 t(f"{who} gains +{p['amount']} Defense until its next turn"),
                 *_reason_rule(p.get("source"), "R-ADD-64"),
             )
+        case "DamageCardsRemoved":
+            return (
+                t(f"{who} removes "),
+                *_cards(p["cards"], names),
+                t(" from its discard pile, out of the game"),
+                *_reason_rule(p.get("source"), "R-ADD-124"),
+            )
         case "DefenceLent":
             until = (
                 "the end of the round"

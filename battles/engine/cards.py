@@ -1042,7 +1042,10 @@ def _check_inner(effects: object, field: str, kinds: Sequence[str], rule: str = 
 
 
 # issue 17, allies: what a card may do for an ally, the ally's own resources (R-ADD-120).
-_ALLY_KINDS = ("recover", "draw", "heat", "gain_tokens", "taint", "buff_next_attack", "defence")
+_ALLY_KINDS = (
+    *("recover", "draw", "heat", "gain_tokens", "taint", "buff_next_attack", "defence"),
+    "remove_damage_card",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1063,7 +1066,7 @@ class AllyEffect:
     >>> AllyEffect(3, (MoveEffect(1),))
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: ally.then[0]: must be one of: recover, draw, heat, gain_tokens, taint, buff_next_attack, defence (R-ADD-120)
+    battles.engine.errors.InvalidInput: ally.then[0]: must be one of: recover, draw, heat, gain_tokens, taint, buff_next_attack, defence, remove_damage_card (R-ADD-120)
     """
 
     kind: ClassVar[str] = "ally"
@@ -1140,6 +1143,26 @@ class CoverEffect:
         return {"kind": self.kind, "within": self.within}
 
 
+@dataclass(frozen=True, slots=True)
+class RemoveDamageCardEffect:
+    """ "Remove 1 Damage card from target's discard pile from the game": the `n` Damage
+    cards (R-TRN-6) most recently discarded leave the game, as many as the pile holds
+    (R-ADD-124).
+
+    >>> RemoveDamageCardEffect(1).as_dict()
+    {'kind': 'remove_damage_card', 'n': 1}
+    """
+
+    kind: ClassVar[str] = "remove_damage_card"
+    n: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.n, "remove_damage_card.n", 1, MAX_CARDS, "R-ADD-124")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "n": self.n}
+
+
 Effect = (
     AttackEffect
     | MoveEffect
@@ -1177,6 +1200,7 @@ Effect = (
     | RemoveFromGameEffect
     | AllyEffect  # issue 17, allies
     | CoverEffect  # issue 17, allies
+    | RemoveDamageCardEffect  # issue 17, allies
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -1218,6 +1242,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             RemoveFromGameEffect,
             AllyEffect,  # issue 17, allies
             CoverEffect,  # issue 17, allies
+            RemoveDamageCardEffect,  # issue 17, allies
         )
     }
 )
@@ -1235,7 +1260,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, ally, cover
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, ally, cover, remove_damage_card
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")

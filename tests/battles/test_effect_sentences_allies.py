@@ -29,3 +29,10 @@ def test_defence_an_ally_gave_says_until_when() -> None:
     assert plain(describe("DefenceLent", lent, NAMES)) == (
         "Ember Warden gains +1 Defense until the end of the round (nature, R-ADD-123)"
     )
+
+
+def test_a_damage_card_removed_from_the_game_is_named() -> None:
+    payload = {"seat": 2, "cards": ["damage#2"], "source": "field-suture"}
+    sentence = plain(describe("DamageCardsRemoved", payload, NAMES))
+    assert sentence.startswith("Ember Warden removes ")
+    assert sentence.endswith(" from its discard pile, out of the game (field-suture, R-ADD-124)")

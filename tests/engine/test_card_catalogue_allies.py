@@ -21,6 +21,8 @@ from battles.engine.battle.events import (
     CardsDiscarded,
     CardsDrawn,
     CardsRecovered,
+    DamageCardsRemoved,
+    DeckReshuffled,
     DefenceLent,
     DefenceRaised,
     DefenceRolled,
@@ -768,6 +770,39 @@ def _natures_blessing() -> None:
 ALLIES_SCENARIOS.update({
     ("equipment", "asset-protection"): _asset_protection,
     (ITEMS, "world-tree-staff-nature-s-blessing"): _natures_blessing,
+})  # fmt: skip
+
+
+# --- R-ADD-124: removing a Damage card --------------------------------------------------------
+
+
+def _field_suture() -> None:
+    """ "Remove 1 Damage card from target's discard pile from the game. Can target self or
+    adjacent ally.": the newest Damage card of that pile leaves the game (R-ADD-124)."""
+    cid = "field-suture"
+    card = built("universal", cid)
+    for target in (0, 2):
+        b = _field(card, [((-1, 3), "pack", None)])
+        n = target
+        arrange(b, DeckReshuffled(n, ("damage#1", "damage#2"), "damage#2", True))
+        older = b.seat(n).deck[:1]
+        arrange(b, CardsDiscarded(n, (), ("damage#1",), "arranged", "R-ADD-14"))
+        arrange(b, CardsDiscarded(n, (), older, "arranged", "R-ADD-14"))
+        arrange(b, CardsDiscarded(n, (), ("damage#2",), "arranged", "R-ADD-14"))
+        arrange(b, CardsDiscarded(n, (), b.seat(n).deck[:1], "arranged", "R-ADD-14"))
+        hp = b.seat(n).hp
+        events = _play(b, cid, target=target)
+        assert one(events, DamageCardsRemoved) == DamageCardsRemoved(n, ("damage#2",), cid)
+        assert "damage#2" in b.seat(n).removed and "damage#1" in b.seat(n).discard
+        assert b.seat(n).hp == hp - 1 + (1 if n == 0 else 0)  # seat 0 discarded the suture
+    clean = _field(card, [((-1, 3), "pack", None)])
+    assert not of_type(_play(clean, cid, target=2), DamageCardsRemoved)  # none: nothing
+    far = _field(card, [((-2, 3), "pack", None)])
+    assert _refused(far, cid, target=2) == ("out_of_range", "R-ADD-120")
+
+
+ALLIES_SCENARIOS.update({
+    ("universal", "field-suture"): _field_suture,
 })  # fmt: skip
 
 

@@ -50,6 +50,7 @@ from battles.engine.cards import (
     PlantSeedsEffect,
     RecoverEffect,
     ReduceIncomingEffect,
+    RemoveDamageCardEffect,
     RemoveFromGameEffect,
     RemoveHeatRolledEffect,
     RollSufferingEffect,
@@ -136,6 +137,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     ),
     AttackBonusEffect(1, condition=Condition("allies_near_target_at_least", 1, within=1)),
     CoverEffect(2),
+    RemoveDamageCardEffect(1),
     AllyEffect(3, (RecoverEffect(3), DefenceEffect(1)), defence_until="end_of_round"),
 )
 
@@ -217,6 +219,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "remove_from_game",
         "ally",
         "cover",
+        "remove_damage_card",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 
@@ -292,6 +295,7 @@ EFFECT_ERRORS: list[tuple[object, str]] = [
     ({"kind": "ally", "within": 2, "then": [{"kind": "defence", "amount": 1}],
       "defence_until": "next_week"}, "fx.defence_until"),
     ({"kind": "cover"}, "fx.within"),
+    ({"kind": "remove_damage_card", "n": 0}, "fx.n"),
     ({"kind": "cover", "within": 0}, "fx.within"),
 ]  # fmt: skip
 

@@ -19,6 +19,7 @@ from itertools import pairwise
 
 from ..arcs import rotation_cost, rotation_steps
 from ..cards import (
+    DAMAGE_CARD,
     MAX_SEEDS,
     AfterAttackEffect,
     AllyEffect,
@@ -47,6 +48,7 @@ from ..cards import (
     PlantSeedsEffect,
     RecoverEffect,
     ReduceIncomingEffect,
+    RemoveDamageCardEffect,
     RemoveFromGameEffect,
     RemoveHeatRolledEffect,
     RollSufferingEffect,
@@ -1719,6 +1721,11 @@ def _effect(
         return
     if isinstance(effect, GrantMoveEffect):
         tx.emit(ev.MoveGranted(seat, effect.hexes, card.id))
+        return
+    if isinstance(effect, RemoveDamageCardEffect):  # R-ADD-124: the newest first
+        junk = tuple(x for x in reversed(c.discard) if card_id(x) == DAMAGE_CARD.id)
+        if junk:
+            tx.emit(ev.DamageCardsRemoved(seat, junk[: effect.n], card.id))
         return
     if isinstance(effect, AllyEffect):  # R-ADD-120: the ally's own gains
         used["target"] = used.get("target", False) or not effect.every

@@ -438,6 +438,15 @@ class DefenceLent(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class DamageCardsRemoved(Event):
+    """Damage cards left `seat`'s discard pile for the removed cards (R-ADD-124)."""
+
+    seat: int
+    cards: tuple[str, ...]
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
 class DefenceRolled(Event):
     seat: int
     faces: tuple[int, ...]
@@ -706,5 +715,6 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         DiceSecretRevealed,
         AttackCovered,  # issue 17, allies
         DefenceLent,  # issue 17, allies
+        DamageCardsRemoved,  # issue 17, allies
     )
 }

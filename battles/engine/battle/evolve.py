@@ -152,6 +152,11 @@ def _lapse_lent_defence(s: BattleState, until: int) -> BattleState:
     return s
 
 
+def _damage_cards_removed(s: BattleState, e: ev.DamageCardsRemoved) -> BattleState:
+    c = s.seats[e.seat]
+    return _seat(s, e.seat, discard=_without(c.discard, e.cards), removed=(*c.removed, *e.cards))
+
+
 def _defence_lent(s: BattleState, e: ev.DefenceLent) -> BattleState:
     lent = s.seats[e.seat].lent_defence
     return _seat(s, e.seat, lent_defence=(*lent, (e.until, e.amount)))
@@ -595,6 +600,7 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.DiceSecretRevealed: _dice_revealed,
     ev.AttackCovered: _covered,  # issue 17, allies
     ev.DefenceLent: _defence_lent,  # issue 17, allies
+    ev.DamageCardsRemoved: _damage_cards_removed,  # issue 17, allies
 }
 assert set(_HANDLERS) == set(ev.EVENT_TYPES.values()), "every event type needs a handler"
 
