@@ -292,6 +292,11 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 t(f"{who} gains +{p['amount']} Defense until its next turn"),
                 *_reason_rule(p.get("source"), "R-ADD-64"),
             )
+        case "DamageDeflected":
+            return (
+                t(f"{who} deflects {p['amount']} damage back to {names.casket(p['attacker'])}"),
+                *_rule("R-ADD-125"),
+            )
         case "DamageCardsRemoved":
             return (
                 t(f"{who} removes "),

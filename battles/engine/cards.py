@@ -1163,6 +1163,26 @@ class RemoveDamageCardEffect:
         return {"kind": self.kind, "n": self.n}
 
 
+@dataclass(frozen=True, slots=True)
+class DeflectEffect:
+    """ "Reactive: Redirect 3 damage to attacker": the answered attack's damage left after
+    the defence dice is `amount` lower, and what that took off, at most `amount`, is the
+    attacker's to take once the attack has ended (R-ADD-125).
+
+    >>> DeflectEffect(3).as_dict()
+    {'kind': 'deflect', 'amount': 3}
+    """
+
+    kind: ClassVar[str] = "deflect"
+    amount: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.amount, "deflect.amount", 1, MAX_DAMAGE, "R-ADD-125")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "amount": self.amount}
+
+
 Effect = (
     AttackEffect
     | MoveEffect
@@ -1201,6 +1221,7 @@ Effect = (
     | AllyEffect  # issue 17, allies
     | CoverEffect  # issue 17, allies
     | RemoveDamageCardEffect  # issue 17, allies
+    | DeflectEffect  # issue 17, allies
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -1243,6 +1264,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             AllyEffect,  # issue 17, allies
             CoverEffect,  # issue 17, allies
             RemoveDamageCardEffect,  # issue 17, allies
+            DeflectEffect,  # issue 17, allies
         )
     }
 )
@@ -1260,7 +1282,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, ally, cover, remove_damage_card
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, ally, cover, remove_damage_card, deflect
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")

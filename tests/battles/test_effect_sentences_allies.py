@@ -36,3 +36,10 @@ def test_a_damage_card_removed_from_the_game_is_named() -> None:
     sentence = plain(describe("DamageCardsRemoved", payload, NAMES))
     assert sentence.startswith("Ember Warden removes ")
     assert sentence.endswith(" from its discard pile, out of the game (field-suture, R-ADD-124)")
+
+
+def test_deflected_damage_names_the_attacker() -> None:
+    payload = {"seat": 0, "attacker": 1, "amount": 2}
+    assert plain(describe("DamageDeflected", payload, NAMES)) == (
+        "Penitent Scout deflects 2 damage back to Bastion Heavy (R-ADD-125)"
+    )

@@ -22,6 +22,7 @@ from battles.engine.battle.events import (
     CardsDrawn,
     CardsRecovered,
     DamageCardsRemoved,
+    DamageDeflected,
     DeckReshuffled,
     DefenceLent,
     DefenceRaised,
@@ -803,6 +804,41 @@ def _field_suture() -> None:
 
 ALLIES_SCENARIOS.update({
     ("universal", "field-suture"): _field_suture,
+})  # fmt: skip
+
+
+# --- R-ADD-125: damage redirected to the attacker ------------------------------------------
+
+
+def _deflect() -> None:
+    """ "Reactive: Redirect 3 damage to attacker.": off the damage the defence roll leaves,
+    at most what it leaves, and the attacker takes that once the attack has ended
+    (R-ADD-125); a PIERCE face voids it (R-DMG-4)."""
+    cid = "deflect"
+    card = built_reactive("equipment", cid)
+    # (weapon, defence faces, seat 0 takes, seat 1 takes): 1 SHIELD, 4 BLOOD, 5 PIERCE.
+    for weapon, faces, kept, back in (
+        ("test-maul", [4, 4], 0, 2),
+        ("blade", [4, 4, 4], 0, 3),
+        ("test-maul", [1, 4], 0, 1),
+        ("test-maul", [5, 4], 2, 0),
+    ):
+        b = _field(card, first=1)
+        events = b.do({"type": "attack", "seat": 1, "card": f"{weapon}#1", "target": 0,
+                       "component": "chassis", "faces": [3, 2]})  # fmt: skip
+        assert one(events, AttackRolled).damage == len(faces)
+        events = b.do({"type": "play_reactive", "seat": 0, "card": f"{cid}#1", "faces": faces})
+        assert [e.amount for e in of_type(events, DamageDeflected)] == ([back] if back else [])
+        taking = [(p.seat, p.amount, p.component) for p in b.state.prompts]
+        if back:  # seat 0 takes nothing; the attack ended, seat 1 discards what came back
+            assert b.state.attack is None and taking == [(1, back, None)], taking
+            assert "R-ADD-125" in b.state.prompts[0].reason
+        else:
+            assert taking == [(0, kept, "chassis")], taking
+
+
+ALLIES_SCENARIOS.update({
+    ("equipment", "deflect"): _deflect,
 })  # fmt: skip
 
 

@@ -34,6 +34,7 @@ from battles.engine.cards import (
     DamageNextTurnEffect,
     DeckProblem,
     DefenceEffect,
+    DeflectEffect,
     DetonateSeedsEffect,
     DiscardChosenEffect,
     DiscardEffect,
@@ -138,6 +139,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     AttackBonusEffect(1, condition=Condition("allies_near_target_at_least", 1, within=1)),
     CoverEffect(2),
     RemoveDamageCardEffect(1),
+    DeflectEffect(3),
     AllyEffect(3, (RecoverEffect(3), DefenceEffect(1)), defence_until="end_of_round"),
 )
 
@@ -220,6 +222,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "ally",
         "cover",
         "remove_damage_card",
+        "deflect",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 
@@ -296,6 +299,7 @@ EFFECT_ERRORS: list[tuple[object, str]] = [
       "defence_until": "next_week"}, "fx.defence_until"),
     ({"kind": "cover"}, "fx.within"),
     ({"kind": "remove_damage_card", "n": 0}, "fx.n"),
+    ({"kind": "deflect", "amount": 0}, "fx.amount"),
     ({"kind": "cover", "within": 0}, "fx.within"),
 ]  # fmt: skip
 

@@ -32,6 +32,7 @@ from ..cards import (
     CoverEffect,
     DamageNextTurnEffect,
     DefenceEffect,
+    DeflectEffect,
     DetonateSeedsEffect,
     DiscardChosenEffect,
     DiscardEffect,
@@ -919,7 +920,10 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
     ]
     extra: list[Effect] = [x for e in bought for x in e.then] + [x for e in held for x in e.then]
     effects = [*card.effects, *extra]
-    reduction = sum(e.amount for e in effects if isinstance(e, ReduceIncomingEffect))
+    # R-ADD-125: a deflection takes its damage off as a reduction does.
+    reduction = sum(
+        e.amount for e in effects if isinstance(e, ReduceIncomingEffect | DeflectEffect)
+    )
     if cover is not None:
         tx.emit(ev.AttackCovered(seat, a.target, instance, reduction))
     else:
@@ -981,6 +985,13 @@ def _roll_defence(tx: _Tx) -> None:
             reduction,
         )
     )
+    deflect = sum(
+        e.amount
+        for e in (tx.state.card(a.reactive).effects if a.reactive else ())
+        if isinstance(e, DeflectEffect)
+    )
+    if deflect and result.final_damage > final:  # R-ADD-125: what the card took off
+        tx.emit(ev.DamageDeflected(a.target, a.attacker, min(deflect, result.final_damage - final)))
     if result.heat:
         _change_heat(tx, a.target, result.heat, "HEAT defence faces", "R-DMG-4")
     if result.component_damage:
@@ -1025,6 +1036,9 @@ def _end_attack(tx: _Tx, outcome: str) -> None:
         if counter and tx.seat(a.attacker).in_battle:
             reactive = tx.state.card(a.reactive).name
             _inflict(tx, a.attacker, counter, None, f"{reactive}: counter-damage (R-ADD-58)")
+        elif a.deflected and tx.seat(a.attacker).in_battle:
+            reactive = tx.state.card(a.reactive).name
+            _inflict(tx, a.attacker, a.deflected, None, f"{reactive}: deflected damage (R-ADD-125)")
 
 
 def _attack_lines(c: CasketState) -> tuple[list[Modifier], list[Modifier]]:

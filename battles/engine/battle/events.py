@@ -447,6 +447,16 @@ class DamageCardsRemoved(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class DamageDeflected(Event):
+    """`seat`'s reactive card took `amount` off the attack for its attacker to take once the
+    attack has ended (R-ADD-125)."""
+
+    seat: int
+    attacker: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
 class DefenceRolled(Event):
     seat: int
     faces: tuple[int, ...]
@@ -716,5 +726,6 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         AttackCovered,  # issue 17, allies
         DefenceLent,  # issue 17, allies
         DamageCardsRemoved,  # issue 17, allies
+        DamageDeflected,  # issue 17, allies
     )
 }

@@ -157,6 +157,11 @@ def _damage_cards_removed(s: BattleState, e: ev.DamageCardsRemoved) -> BattleSta
     return _seat(s, e.seat, discard=_without(c.discard, e.cards), removed=(*c.removed, *e.cards))
 
 
+def _deflected(s: BattleState, e: ev.DamageDeflected) -> BattleState:
+    assert s.attack is not None
+    return replace(s, attack=replace(s.attack, deflected=e.amount))
+
+
 def _defence_lent(s: BattleState, e: ev.DefenceLent) -> BattleState:
     lent = s.seats[e.seat].lent_defence
     return _seat(s, e.seat, lent_defence=(*lent, (e.until, e.amount)))
@@ -601,6 +606,7 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.AttackCovered: _covered,  # issue 17, allies
     ev.DefenceLent: _defence_lent,  # issue 17, allies
     ev.DamageCardsRemoved: _damage_cards_removed,  # issue 17, allies
+    ev.DamageDeflected: _deflected,  # issue 17, allies
 }
 assert set(_HANDLERS) == set(ev.EVENT_TYPES.values()), "every event type needs a handler"
 

@@ -122,6 +122,8 @@ class AttackInProgress:
     cover_card: str | None = None
     cover_reduction: int = 0
     cover_declined: tuple[int, ...] = ()
+    # Damage the reactive card took off and the attacker takes as the attack ends (R-ADD-125).
+    deflected: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -145,6 +147,7 @@ class AttackInProgress:
             "cover_card": self.cover_card,
             "cover_reduction": self.cover_reduction,
             "cover_declined": list(self.cover_declined),
+            "deflected": self.deflected,
         }
 
 
