@@ -292,6 +292,13 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 t(f"{who} gains +{p['amount']} Defense until its next turn"),
                 *_reason_rule(p.get("source"), "R-ADD-64"),
             )
+        case "AllyMoved":
+            return (
+                t(f"{who} is moved {len(p['path'])} hex(es) to "),
+                _hex(p["path"][-1]),
+                t(f" by {names.casket(p['by'])}'s card"),
+                *_reason_rule(p.get("source"), "R-ADD-126"),
+            )
         case "DamageDeflected":
             return (
                 t(f"{who} deflects {p['amount']} damage back to {names.casket(p['attacker'])}"),

@@ -1183,6 +1183,49 @@ class DeflectEffect:
         return {"kind": self.kind, "amount": self.amount}
 
 
+@dataclass(frozen=True, slots=True)
+class AllyMoveEffect:
+    """ "Choose 1 allied … Casket within range. They immediately move up to 2 hexes toward
+    you", "Allied Emergent units within 3 hexes may also move 1 hex": allies within
+    `within` hexes (of `faction` when given, R-ADD-121) may each move up to `hexes` hexes,
+    every step legal as R-TRN-5 and R-LOS-5 say, and with `toward` each step nearer the
+    player's casket. The command's `ally_paths` gives each path; the ally is the one its
+    `target` names, or with `every` any ally in reach (R-ADD-126).
+
+    >>> AllyMoveEffect(2, 6, toward=True).as_dict()
+    {'kind': 'ally_move', 'hexes': 2, 'within': 6, 'toward': True}
+    """
+
+    kind: ClassVar[str] = "ally_move"
+    hexes: int
+    within: int
+    every: bool = False
+    faction: str | None = None
+    toward: bool = False
+
+    def __post_init__(self) -> None:
+        _check_int(self.hexes, "ally_move.hexes", 1, MAX_HEXES, "R-ADD-126")
+        _check_int(self.within, "ally_move.within", 1, MAX_HEXES, "R-ADD-126")
+        _check_bool(self.every, "ally_move.every")
+        _check_bool(self.toward, "ally_move.toward")
+        if self.faction is not None and (
+            not isinstance(self.faction, str) or not _SLUG_RE.fullmatch(self.faction)
+        ):
+            raise InvalidInput(
+                "ally_move.faction", f"{self.faction!r} is not a faction name", "R-ADD-121"
+            )
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "hexes": self.hexes, "within": self.within}
+        if self.every:
+            out["every"] = True
+        if self.faction is not None:
+            out["faction"] = self.faction
+        if self.toward:
+            out["toward"] = True
+        return out
+
+
 Effect = (
     AttackEffect
     | MoveEffect
@@ -1222,6 +1265,7 @@ Effect = (
     | CoverEffect  # issue 17, allies
     | RemoveDamageCardEffect  # issue 17, allies
     | DeflectEffect  # issue 17, allies
+    | AllyMoveEffect  # issue 17, allies
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -1265,6 +1309,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             CoverEffect,  # issue 17, allies
             RemoveDamageCardEffect,  # issue 17, allies
             DeflectEffect,  # issue 17, allies
+            AllyMoveEffect,  # issue 17, allies
         )
     }
 )
@@ -1282,7 +1327,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, ally, cover, remove_damage_card, deflect
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, ally, cover, remove_damage_card, deflect, ally_move
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from battles.engine.battle.events import (
+    AllyMoved,
     AttackCovered,
     AttackDeclared,
     AttackRolled,
@@ -21,6 +22,7 @@ from battles.engine.battle.events import (
     CardsDiscarded,
     CardsDrawn,
     CardsRecovered,
+    CasketMoved,
     DamageCardsRemoved,
     DamageDeflected,
     DeckReshuffled,
@@ -443,11 +445,13 @@ def test_the_autoplayer_plays_ally_cards_in_a_battle_of_four() -> None:
         ("equipment", "hive-mind-shield"),
         ("equipment", "pack-defense"),
         (ITEMS, "world-tree-staff-nature-s-blessing"),
+        (EMERGENT, "hivemind-beacon"),
+        ("equipment", "swarm-dispersal"),
     ]
     cards = {cid: built(section, cid) for section, cid in picks}
     cards["martyr-shield"] = built("church", "martyr-shield")  # covers within 3 hexes
     rows = [{"card": cid, "count": 2} for cid in cards]
-    for row in rows[-6:]:  # R-TRN-1: 30 cards
+    for row in rows[: 30 - 2 * len(rows)]:  # R-TRN-1: 30 cards
         row["count"] += 1
 
     def member(n: int, at: tuple[int, int], facing: int, side: str) -> dict[str, Any]:
@@ -485,6 +489,7 @@ def test_the_autoplayer_plays_ally_cards_in_a_battle_of_four() -> None:
             given += e.seat != player
     assert given, "no ally card acted on an ally"
     assert of_type(events, DefenceLent) and of_type(events, AttackCovered)
+    assert of_type(events, AllyMoved)
 
 
 def test_a_setup_names_a_caskets_faction_or_leaves_it_out() -> None:
@@ -840,6 +845,104 @@ def _deflect() -> None:
 ALLIES_SCENARIOS.update({
     ("equipment", "deflect"): _deflect,
 })  # fmt: skip
+
+
+# --- R-ADD-126: moving an ally ----------------------------------------------------------------
+
+
+def _hivemind_beacon() -> None:
+    """ "Choose 1 allied Emergent Syndicate Casket within range. They immediately move up
+    to 2 hexes toward you. Rally the collective." (6 hexes): the path is the command's,
+    every step nearer seat 0 (R-ADD-126)."""
+    cid = "hivemind-beacon"
+    card = built(EMERGENT, cid)
+    others: list[Other] = [((0, 8), "pack", EMERGENT), ((3, 3), "pack", "church")]
+    b = _field(card, others)
+    events = _play(b, cid, target=2, ally_paths=[{"seat": 2, "path": [[0, 7], [0, 6]]}])
+    assert one(events, AllyMoved) == AllyMoved(2, ((0, 7), (0, 6)), 0, cid)
+    assert b.seat(2).at == (0, 6) and b.seat(2).moved == 0 and b.seat(0).at == (0, 3)
+    stays = _field(card, others)
+    assert not of_type(_play(stays, cid, target=2), AllyMoved)  # "up to": it may stay
+    refusals = [
+        ({"target": 2, "ally_paths": [{"seat": 2, "path": [[1, 7]]}]}, "not_toward"),
+        ({"target": 2, "ally_paths": [{"seat": 2, "path": [[0, 7], [0, 6], [0, 5]]}]},
+         "path_too_long"),
+        ({"target": 3, "ally_paths": [{"seat": 3, "path": [[2, 3]]}]}, "not_of_faction"),
+        ({"target": 2, "ally_paths": [{"seat": 3, "path": [[2, 3]]}]}, "not_moved_by_card"),
+        ({"ally_paths": [{"seat": 2, "path": [[0, 7]]}]}, "target_required"),
+    ]  # fmt: skip
+    for extra, code in refusals:
+        assert _refused(_field(card, others), cid, **extra)[0] == code, extra
+    far = _field(card, [((0, -4), "pack", EMERGENT)])  # 7 hexes away
+    assert _refused(far, cid, target=2)[0] == "out_of_range"
+
+
+def _swarm_dispersal(section: str) -> Callable[[], None]:
+    def scenario() -> None:
+        """ "Move up to 2 hexes. Allied Emergent units within 3 hexes may also move 1 hex
+        (coordination)." / "… If allied Emergent units are within 3 hexes, they may also
+        move 1 hex.": counted from where the player's own move ends (R-ADD-126)."""
+        cid = "swarm-dispersal"
+        card = built(section, cid)
+        # Seat 2 is 3 hexes from [0, 3] but 4 from [-1, 4] after the move; seat 3 the
+        # other way round; seat 4 is of another faction.
+        others: list[Other] = [((3, 3), "pack", EMERGENT), ((-4, 4), "pack", EMERGENT),
+                               ((-1, 2), "pack", VESTIGE)]  # fmt: skip
+        b = _field(card, others)
+        events = _play(b, cid, path=[[-1, 4]], ally_paths=[{"seat": 3, "path": [[-4, 3]]}])
+        assert one(events, CasketMoved).path == ((-1, 4),)
+        assert one(events, AllyMoved) == AllyMoved(3, ((-4, 3),), 0, cid)
+        for moving, path in ((2, [[3, 2]]), (4, [[-2, 2]]), (3, [[-4, 3], [-3, 3]])):
+            body = {"path": [[-1, 4]], "ally_paths": [{"seat": moving, "path": path}]}
+            code = "path_too_long" if len(path) > 1 else "not_moved_by_card"
+            assert _refused(_field(card, others), cid, **body)[0] == code
+        # Any direction, and two allies at once.
+        both = _field(card, [((1, 3), "pack", EMERGENT), ((-1, 3), "pack", EMERGENT)])
+        moves = [{"seat": 2, "path": [[2, 3]]}, {"seat": 3, "path": [[-2, 3]]}]
+        events = _play(both, cid, path=[[0, 4]], ally_paths=moves)
+        assert [(e.seat, e.path) for e in of_type(events, AllyMoved)] == [
+            (2, ((2, 3),)),
+            (3, ((-2, 3),)),
+        ]
+
+    return scenario
+
+
+ALLIES_SCENARIOS.update({
+    (EMERGENT, "hivemind-beacon"): _hivemind_beacon,
+    ("equipment", "swarm-dispersal"): _swarm_dispersal("equipment"),
+    (ITEMS, "swarm-dispersal"): _swarm_dispersal(ITEMS),
+})  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("ally_paths", "field"),
+    [
+        ({"2": [[0, 1]]}, "ally_paths"),
+        ([{"seat": 2}], "ally_paths[0]"),
+        ([{"seat": 9, "path": [[0, 1]]}], "seat"),
+        ([{"seat": 2, "path": []}], "ally_paths[0].path"),
+        ([{"seat": 2, "path": [[0, 1]]}, {"seat": 2, "path": [[0, 2]]}], "ally_paths[1].seat"),
+    ],
+)
+def test_ally_paths_errors_name_their_field(ally_paths: object, field: str) -> None:
+    """R-ADD-126: the shape of `ally_paths` is checked as the command is parsed."""
+    from battles.engine.battle import parse_command
+    from battles.engine.errors import InvalidInput
+
+    body = {"type": "play_card", "seat": 0, "card": "x#1", "ally_paths": ally_paths}
+    with pytest.raises(InvalidInput) as err:
+        parse_command(body)
+    assert err.value.field == field
+
+
+def test_ally_paths_round_trip_through_the_command_body() -> None:
+    from battles.engine.battle import parse_command
+    from battles.engine.battle.commands import command_body
+
+    body = {"type": "play_card", "seat": 0, "card": "x#1",
+            "ally_paths": [{"seat": 2, "path": [[0, 7], [0, 6]]}]}  # fmt: skip
+    assert command_body(parse_command(body)) == body
 
 
 # Last, so that every scenario above is in the dict when it is parametrized.

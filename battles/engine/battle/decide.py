@@ -23,6 +23,7 @@ from ..cards import (
     MAX_SEEDS,
     AfterAttackEffect,
     AllyEffect,
+    AllyMoveEffect,
     AttackBonusEffect,
     AttackEffect,
     BuffNextAttackEffect,
@@ -71,6 +72,7 @@ from ..dice import (
     strain_result,
 )
 from ..errors import RuleViolation
+from ..hexes import Hex
 from ..movement import validate_path
 from ..ruleset import ENGINE_VERSION
 from ..tohit import (
@@ -1426,6 +1428,7 @@ def _play_card(tx: _Tx, c: CasketState, command: PlayCard) -> None:
         command.facing,
         command.discard,
         spend=command.spend,
+        ally_paths=command.ally_paths,
     )
     if not card.passive:  # R-ADD-68: a passive stays in play
         tx.emit(ev.CardResolved(seat, instance))
@@ -1583,8 +1586,57 @@ def _allies(tx: _Tx, seat: int, faction: str | None) -> list[CasketState]:
     ]
 
 
+def _ally_moves(
+    tx: _Tx,
+    seat: int,
+    card: CardDef,
+    effect: AllyMoveEffect,
+    target: int | None,
+    paths: Sequence[tuple[int, Sequence[Hex]]],
+) -> None:
+    """R-ADD-126: each ally the card may move, along the command's path for it (none: it
+    stays), every step legal (R-TRN-5, R-LOS-5) and, "toward you", nearer the player."""
+    c = tx.seat(seat)
+    if effect.every:
+        near = _allies(tx, seat, effect.faction)
+        movable = [x.seat for x in near if c.at.distance(x.at) <= effect.within]
+    else:
+        movable = _ally_targets(tx, seat, card, effect, target)
+    for ally, path in paths:
+        if ally not in movable:
+            raise RuleViolation(
+                "not_moved_by_card",
+                f"{card.name} moves {'allies' if effect.every else f'seat {target}'} within "
+                f"{effect.within} hexes, not seat {ally}",
+                "R-ADD-126",
+            )
+        if len(path) > effect.hexes:
+            raise RuleViolation(
+                "path_too_long",
+                f"{card.name} moves an ally at most {effect.hexes} hex(es)",
+                "R-ADD-126",
+            )
+        moving = tx.seat(ally)
+        _path_cost(tx, moving, path)
+        if effect.toward:
+            here = moving.at
+            for step in path:
+                if step.distance(c.at) >= here.distance(c.at):
+                    raise RuleViolation(
+                        "not_toward",
+                        f"{card.name} moves allies toward seat {seat}: {list(step)} is no nearer",
+                        "R-ADD-126",
+                    )
+                here = step
+        tx.emit(ev.AllyMoved(ally, tuple((h.q, h.r) for h in path), seat, card.id))
+
+
 def _ally_targets(
-    tx: _Tx, seat: int, card: CardDef, effect: AllyEffect, target: int | None
+    tx: _Tx,
+    seat: int,
+    card: CardDef,
+    effect: AllyEffect | AllyMoveEffect,
+    target: int | None,
 ) -> list[int]:
     """The caskets an ally effect acts on (R-ADD-120): every ally in reach, or the one the
     command's `target` names (the own casket only where the text says "self or")."""
@@ -1596,7 +1648,7 @@ def _ally_targets(
         raise RuleViolation(
             "target_required", f"{card.name} needs an ally as 'target'", "R-ADD-120"
         )
-    if target == seat and effect.self_allowed:
+    if target == seat and isinstance(effect, AllyEffect) and effect.self_allowed:
         return [seat]
     if target not in [x.seat for x in _allies(tx, seat, None)]:
         raise RuleViolation(
@@ -1676,9 +1728,15 @@ def _card_effects(
     skip_attack: bool = False,
     spend: bool = False,
     attack_target: int | None = None,
+    ally_paths: Sequence[tuple[int, Sequence[Hex]]] = (),
 ) -> None:
     used = {"path": False, "facing": False, "discard": False, "target": False}
     for effect in card.effects:
+        if isinstance(effect, AllyMoveEffect):  # R-ADD-126: the command's own field
+            _ally_moves(tx, seat, card, effect, target, ally_paths)
+            used["target"] = used["target"] or not effect.every
+            ally_paths = ()
+            continue
         _effect(
             tx,
             seat,
@@ -1698,6 +1756,7 @@ def _card_effects(
         ("facing", facing),
         ("discard", discard),
         ("target", target),
+        ("ally_paths", ally_paths),
     ):
         if value not in (None, (), []) and not used[name]:
             raise RuleViolation(

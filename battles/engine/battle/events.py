@@ -457,6 +457,16 @@ class DamageDeflected(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class AllyMoved(Event):
+    """An ally's card moved `seat` along `path` in the card player's turn (R-ADD-126)."""
+
+    seat: int
+    path: tuple[tuple[int, int], ...]
+    by: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
 class DefenceRolled(Event):
     seat: int
     faces: tuple[int, ...]
@@ -727,5 +737,6 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         DefenceLent,  # issue 17, allies
         DamageCardsRemoved,  # issue 17, allies
         DamageDeflected,  # issue 17, allies
+        AllyMoved,  # issue 17, allies
     )
 }

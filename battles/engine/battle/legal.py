@@ -23,6 +23,7 @@ from typing import Any
 from ..arcs import rotation_cost
 from ..cards import (
     AllyEffect,
+    AllyMoveEffect,
     DiscardEffect,
     HinderEffect,
     MoveEffect,
@@ -203,6 +204,23 @@ def _names_an_ally(effect: object) -> bool:
     return isinstance(effect, AllyEffect) and not effect.every
 
 
+def _ally_move_variants(
+    state: BattleState, c: CasketState, effect: AllyMoveEffect, body: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """The card's moves of allies (R-ADD-126): none, or a few paths of one ally at a time
+    (`decide` drops those out of reach, too long or not toward the player)."""
+    allies = [x for x in state.seats if x.side == c.side and x.seat != c.seat and x.in_battle]
+    bases = [body] if effect.every else [{**body, "target": x.seat} for x in allies]
+    out: list[dict[str, Any]] = []
+    for base in bases:
+        out.append(base)
+        movers = [x for x in allies if effect.every or x.seat == base["target"]]
+        for x in movers[:2]:
+            for path, _ in _moves(state, x, effect.hexes)[:3]:
+                out.append({**base, "ally_paths": [{"seat": x.seat, "path": path}]})
+    return out
+
+
 def _card_bodies(state: BattleState, c: CasketState, instance: str) -> Iterator[dict[str, Any]]:
     card = state.card(instance)
     base: dict[str, Any] = _with_pay(
@@ -228,6 +246,8 @@ def _card_bodies(state: BattleState, c: CasketState, instance: str) -> Iterator[
                 grown += [{**v, "target": x.seat} for x in state.seats if x.side != c.side]
             elif _names_an_ally(effect):  # R-ADD-120
                 grown += [{**v, "target": x.seat} for x in state.seats if x.side == c.side]
+            elif isinstance(effect, AllyMoveEffect):  # R-ADD-126
+                grown += _ally_move_variants(state, c, effect, v)
             else:
                 grown.append(v)
         variants = grown
