@@ -1202,9 +1202,12 @@ class AllyMoveEffect:
     every: bool = False
     faction: str | None = None
     toward: bool = False
+    # "Draw 1 card for each ally that moves": the player's draw per ally moved (R-ADD-126).
+    draw_per_ally: int = 0
 
     def __post_init__(self) -> None:
         _check_int(self.hexes, "ally_move.hexes", 1, MAX_HEXES, "R-ADD-126")
+        _check_int(self.draw_per_ally, "ally_move.draw_per_ally", 0, 3, "R-ADD-126")
         _check_int(self.within, "ally_move.within", 1, MAX_HEXES, "R-ADD-126")
         _check_bool(self.every, "ally_move.every")
         _check_bool(self.toward, "ally_move.toward")
@@ -1223,6 +1226,8 @@ class AllyMoveEffect:
             out["faction"] = self.faction
         if self.toward:
             out["toward"] = True
+        if self.draw_per_ally:
+            out["draw_per_ally"] = self.draw_per_ally
         return out
 
 

@@ -945,6 +945,35 @@ def test_ally_paths_round_trip_through_the_command_body() -> None:
     assert command_body(parse_command(body)) == body
 
 
+def _howl_of_remembrance() -> None:
+    """ "All allied Vestige Caskets within 5 hexes immediately move up to 2 hexes toward
+    you. **Bloodline Bonus:** Draw 1 card for each ally that moves (remembering ancestors'
+    tactics). Rally the bloodlines.": a draw for each ally the command moves (R-ADD-126)."""
+    cid = "howl-of-remembrance"
+    card = built(VESTIGE, cid)
+    others: list[Other] = [((4, 3), "pack", VESTIGE), ((-5, 3), "pack", VESTIGE),
+                           ((-6, 3), "pack", VESTIGE), ((3, 3), "pack", EMERGENT)]  # fmt: skip
+    b = _field(card, [o for o in others if o[2] == VESTIGE])
+    moves = [{"seat": 2, "path": [[3, 3], [2, 3]]}, {"seat": 3, "path": [[-4, 3]]}]
+    events = _play(b, cid, ally_paths=moves, drawn=[FILLER, FILLER])
+    assert [(e.seat, e.path[-1]) for e in of_type(events, AllyMoved)] == [(2, (2, 3)), (3, (-4, 3))]
+    assert len(one(events, CardsDrawn).cards) == 2 and len(b.seat(0).hand) == 7
+    quiet = _field(card, others)
+    assert not of_type(_play(quiet, cid), CardsDrawn)  # nobody moves: no draw
+    for moving, path, code in (
+        (4, [[-5, 3]], "not_moved_by_card"),  # 6 hexes away
+        (5, [[2, 3]], "not_moved_by_card"),  # an Emergent ally
+        (2, [[4, 2]], "not_toward"),
+    ):
+        body = {"ally_paths": [{"seat": moving, "path": path}], "drawn": [FILLER]}
+        assert _refused(_field(card, others), cid, **body)[0] == code, moving
+
+
+ALLIES_SCENARIOS.update({
+    (VESTIGE, "howl-of-remembrance"): _howl_of_remembrance,
+})  # fmt: skip
+
+
 # Last, so that every scenario above is in the dict when it is parametrized.
 @pytest.mark.parametrize("key", sorted(ALLIES_SCENARIOS), ids=lambda k: f"{k[0]}/{k[1]}")
 def test_catalogued_ally_card_does_what_its_text_says(key: tuple[str, str]) -> None:

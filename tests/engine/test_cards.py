@@ -24,6 +24,7 @@ from battles.engine.cards import (
     EFFECT_TYPES,
     AfterAttackEffect,
     AllyEffect,
+    AllyMoveEffect,
     AttackBonusEffect,
     AttackEffect,
     BuffNextAttackEffect,
@@ -140,6 +141,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     CoverEffect(2),
     RemoveDamageCardEffect(1),
     DeflectEffect(3),
+    AllyMoveEffect(2, 5, every=True, faction="vestige-bloodlines", toward=True, draw_per_ally=1),
     AllyEffect(3, (RecoverEffect(3), DefenceEffect(1)), defence_until="end_of_round"),
 )
 
@@ -223,6 +225,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "cover",
         "remove_damage_card",
         "deflect",
+        "ally_move",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 
@@ -300,6 +303,11 @@ EFFECT_ERRORS: list[tuple[object, str]] = [
     ({"kind": "cover"}, "fx.within"),
     ({"kind": "remove_damage_card", "n": 0}, "fx.n"),
     ({"kind": "deflect", "amount": 0}, "fx.amount"),
+    ({"kind": "ally_move", "hexes": 0, "within": 3}, "fx.hexes"),
+    ({"kind": "ally_move", "hexes": 1}, "fx.within"),
+    ({"kind": "ally_move", "hexes": 1, "within": 3, "toward": "you"}, "fx.toward"),
+    ({"kind": "ally_move", "hexes": 1, "within": 3, "faction": "Hive"}, "fx.faction"),
+    ({"kind": "ally_move", "hexes": 1, "within": 3, "draw_per_ally": 4}, "fx.draw_per_ally"),
     ({"kind": "cover", "within": 0}, "fx.within"),
 ]  # fmt: skip
 

@@ -1629,6 +1629,8 @@ def _ally_moves(
                     )
                 here = step
         tx.emit(ev.AllyMoved(ally, tuple((h.q, h.r) for h in path), seat, card.id))
+    if effect.draw_per_ally and paths:  # "Draw 1 card for each ally that moves"
+        _draw(tx, seat, effect.draw_per_ally * len(paths), card.name)
 
 
 def _ally_targets(
