@@ -1076,9 +1076,14 @@ class AllyEffect:
     every: bool = False
     faction: str | None = None
     defence_until: Literal["your_next_turn", "end_of_round"] = "your_next_turn"
+    # "Allies behind you": only those on the player's rear sides 3-5 (R-ARC-1, R-ADD-127).
+    behind: bool = False
 
     def __post_init__(self) -> None:
         _check_int(self.within, "ally.within", 1, MAX_HEXES, "R-ADD-120")
+        _check_bool(self.behind, "ally.behind")
+        if self.behind and not self.every:
+            raise InvalidInput("ally.behind", "'behind' picks among every ally", "R-ADD-127")
         _check_choice(self.defence_until, "ally.defence_until", ("your_next_turn", "end_of_round"))
         if self.defence_until != "your_next_turn" and not any(
             isinstance(e, DefenceEffect) for e in self.then if isinstance(self.then, tuple)
@@ -1119,6 +1124,8 @@ class AllyEffect:
             out["faction"] = self.faction
         if self.defence_until != "your_next_turn":
             out["defence_until"] = self.defence_until
+        if self.behind:
+            out["behind"] = True
         return out
 
 

@@ -974,6 +974,29 @@ ALLIES_SCENARIOS.update({
 })  # fmt: skip
 
 
+def _shield_wall() -> None:
+    """ "Allies behind you gain +2 Defense until your next turn": the allies adjacent on
+    the rear sides 3-5 of seat 0 (facing N: SE, S, SW), until seat 0's next turn
+    (R-ADD-127, R-ADD-123)."""
+    cid = "tower-shield-shield-wall"
+    card = built(ITEMS, cid)
+    others: list[Other] = [((1, 3), "pack", None), ((0, 4), "pack", None),  # SE, S
+                           ((-1, 3), "pack", None), ((0, 5), "pack", None),  # NW, 2 hexes
+                           ((-1, 4), "prey", None)]  # an enemy to the SW  # fmt: skip
+    b = _field(card, others)
+    events = _play(b, cid)
+    assert of_type(events, DefenceLent) == [DefenceLent(2, 2, 0, cid), DefenceLent(3, 2, 0, cid)]
+    assert [b.seat(n).card_defence for n in range(7)] == [0, 0, 2, 2, 0, 0, 0]
+    turned = _field(card, others)
+    turned.do({"type": "relocate", "seat": 0, "at": [0, 3], "facing": 4, "reason": "arranged"})
+    assert [e.seat for e in of_type(_play(turned, cid), DefenceLent)] == [4]  # facing S: NW
+
+
+ALLIES_SCENARIOS.update({
+    (ITEMS, "tower-shield-shield-wall"): _shield_wall,
+})  # fmt: skip
+
+
 # Last, so that every scenario above is in the dict when it is parametrized.
 @pytest.mark.parametrize("key", sorted(ALLIES_SCENARIOS), ids=lambda k: f"{k[0]}/{k[1]}")
 def test_catalogued_ally_card_does_what_its_text_says(key: tuple[str, str]) -> None:

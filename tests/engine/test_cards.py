@@ -133,6 +133,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     # issue 17, allies (R-ADD-120, R-ADD-121)
     AllyEffect(2, (TaintEffect(-1),), self_allowed=True),
     AllyEffect(3, (RecoverEffect(2),), every=True),
+    AllyEffect(1, (DefenceEffect(2),), every=True, behind=True),
     AllyEffect(6, (DrawEffect(2), GainTokensEffect("metamorph", 1)), faction="emergent"),
     WhenEffect(
         Condition("allies_within_at_least", 2, within=3, faction="emergent"), (DrawEffect(1),)
@@ -303,6 +304,8 @@ EFFECT_ERRORS: list[tuple[object, str]] = [
     ({"kind": "cover"}, "fx.within"),
     ({"kind": "remove_damage_card", "n": 0}, "fx.n"),
     ({"kind": "deflect", "amount": 0}, "fx.amount"),
+    ({"kind": "ally", "within": 1, "then": [{"kind": "draw", "n": 1}], "behind": True},
+     "fx.behind"),
     ({"kind": "ally_move", "hexes": 0, "within": 3}, "fx.hexes"),
     ({"kind": "ally_move", "hexes": 1}, "fx.within"),
     ({"kind": "ally_move", "hexes": 1, "within": 3, "toward": "you"}, "fx.toward"),

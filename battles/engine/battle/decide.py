@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
-from ..arcs import rotation_cost, rotation_steps
+from ..arcs import candidate_sides, rotation_cost, rotation_steps
 from ..cards import (
     DAMAGE_CARD,
     MAX_SEEDS,
@@ -1586,6 +1586,10 @@ def _allies(tx: _Tx, seat: int, faction: str | None) -> list[CasketState]:
     ]
 
 
+# "Behind you": the casket's sides 3, 4 and 5, those R-REA-2 names its rear (R-ADD-127).
+REAR_SIDES = frozenset({3, 4, 5})
+
+
 def _ally_moves(
     tx: _Tx,
     seat: int,
@@ -1644,8 +1648,12 @@ def _ally_targets(
     command's `target` names (the own casket only where the text says "self or")."""
     c = tx.seat(seat)
     if effect.every:
-        near = _allies(tx, seat, effect.faction)
-        return [x.seat for x in near if c.at.distance(x.at) <= effect.within]
+        near = [
+            x for x in _allies(tx, seat, effect.faction) if c.at.distance(x.at) <= effect.within
+        ]
+        if isinstance(effect, AllyEffect) and effect.behind:  # R-ADD-127: the rear sides
+            near = [x for x in near if set(candidate_sides(c.at, c.facing, x.at)) <= REAR_SIDES]
+        return [x.seat for x in near]
     if target is None or not 0 <= target < len(tx.state.seats):
         raise RuleViolation(
             "target_required", f"{card.name} needs an ally as 'target'", "R-ADD-120"
