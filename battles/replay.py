@@ -292,6 +292,13 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 t(f"{who} gains +{p['amount']} Defense until its next turn"),
                 *_reason_rule(p.get("source"), "R-ADD-64"),
             )
+        case "AttackWarded":
+            return (
+                t(f"{who}'s "),
+                names.card(p["card"]),
+                t(f" negates the damage of this attack on {names.casket(p['target'])}"),
+                *_rule("R-ADD-128"),
+            )
         case "AllyMoved":
             return (
                 t(f"{who} is moved {len(p['path'])} hex(es) to "),

@@ -51,3 +51,10 @@ def test_an_ally_moved_by_a_card_says_by_whom() -> None:
         "Ember Warden is moved 2 hex(es) to 0,6 by Penitent Scout's card "
         "(hivemind-beacon, R-ADD-126)"
     )
+
+
+def test_a_warded_attack_names_the_ward_and_the_target() -> None:
+    payload = {"seat": 0, "card": "divine-scepter-divine-intervention#1", "target": 2}
+    sentence = plain(describe("AttackWarded", payload, NAMES))
+    assert sentence.startswith("Penitent Scout's ")
+    assert sentence.endswith(" negates the damage of this attack on Ember Warden (R-ADD-128)")

@@ -17,6 +17,7 @@ from battles.engine.battle.events import (
     AttackCovered,
     AttackDeclared,
     AttackRolled,
+    AttackWarded,
     BuffGained,
     CardPlayed,
     CardsDiscarded,
@@ -994,6 +995,64 @@ def _shield_wall() -> None:
 
 ALLIES_SCENARIOS.update({
     (ITEMS, "tower-shield-shield-wall"): _shield_wall,
+})  # fmt: skip
+
+
+# --- R-ADD-128: negating the next attack -----------------------------------------------------
+
+
+def _warded_battle(card: CardDef, at: tuple[int, int] = (0, 3)) -> Battle:
+    """Seat 0 plays the card (it stays in play) from `at` and ends its turn; seat 1 acts."""
+    b = _field(card, [((-1, 3), "pack", None)])
+    b.do({"type": "relocate", "seat": 0, "at": list(at), "facing": 1, "reason": "arranged"})
+    _play(b, card.id)
+    assert f"{card.id}#1" in b.seat(0).in_play and f"{card.id}#1" not in b.seat(0).discard
+    b.do({"type": "pass", "seat": 0, "drawn": [FILLER]})
+    assert b.state.active == 1
+    return b
+
+
+def _plain_hit(b: Battle, weapon: str, target: int) -> list[Event]:
+    """Seat 1 hits `target` (grade hit, every defence die BLOOD: no block); a target that
+    may answer is left at its reactive prompt."""
+    from battles.engine.battle.decide import attack_answer
+
+    damage = attack_answer(b.state, 1, b.state.card(weapon), target).damage_for("hit")
+    events = b.do({"type": "attack", "seat": 1, "card": weapon, "target": target,
+                   "component": "chassis", "faces": [3, 2, *[4] * damage]})  # fmt: skip
+    assert one(events, AttackRolled).grade == "hit"
+    return events
+
+
+def _divine_intervention() -> None:
+    """ "Negate all damage from next attack targeting you or ally within 2 hexes": the next
+    attack on seat 0 or an ally within 2 hexes deals no damage, and spends the card
+    (R-ADD-128)."""
+    cid = "divine-scepter-divine-intervention"
+    card = built(ITEMS, cid)
+    for target in (2, 0):
+        b = _warded_battle(card)
+        events = _plain_hit(b, "test-maul#1", target)
+        assert one(events, AttackWarded) == AttackWarded(0, f"{cid}#1", target)
+        assert one(events, DefenceRolled).final_damage == 0 and not b.state.prompts
+        assert b.state.attack is None and f"{cid}#1" in b.seat(0).discard
+        # Spent: the next attack hits as usual.
+        events = _plain_hit(b, "blade#1", target)
+        assert not of_type(events, AttackWarded) and b.state.prompts[0].kind == "take_damage"
+    # "Next" is literal: a miss spends it.
+    b = _warded_battle(card)
+    events = b.do({"type": "attack", "seat": 1, "card": "test-maul#1", "target": 2,
+                   "component": "chassis", "faces": [1, 1]})  # fmt: skip
+    assert of_type(events, AttackWarded) and f"{cid}#1" in b.seat(0).discard
+    # An ally 3 hexes away is not covered.
+    far = _warded_battle(card, at=(0, 5))
+    events = far.do({"type": "attack", "seat": 1, "card": "test-maul#1", "target": 2,
+                     "component": "chassis", "faces": [6, 6]})  # fmt: skip
+    assert not of_type(events, AttackWarded) and f"{cid}#1" in far.seat(0).in_play
+
+
+ALLIES_SCENARIOS.update({
+    (ITEMS, "divine-scepter-divine-intervention"): _divine_intervention,
 })  # fmt: skip
 
 

@@ -63,6 +63,7 @@ from battles.engine.cards import (
     StatusEffect,
     TaintEffect,
     TriggerEffect,
+    WardEffect,
     WhenEffect,
     WindowEffect,
     card_from_dict,
@@ -142,6 +143,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     CoverEffect(2),
     RemoveDamageCardEffect(1),
     DeflectEffect(3),
+    WardEffect(2),
     AllyMoveEffect(2, 5, every=True, faction="vestige-bloodlines", toward=True, draw_per_ally=1),
     AllyEffect(3, (RecoverEffect(3), DefenceEffect(1)), defence_until="end_of_round"),
 )
@@ -227,6 +229,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "remove_damage_card",
         "deflect",
         "ally_move",
+        "ward",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 
@@ -304,6 +307,7 @@ EFFECT_ERRORS: list[tuple[object, str]] = [
     ({"kind": "cover"}, "fx.within"),
     ({"kind": "remove_damage_card", "n": 0}, "fx.n"),
     ({"kind": "deflect", "amount": 0}, "fx.amount"),
+    ({"kind": "ward", "within": 0}, "fx.within"),
     ({"kind": "ally", "within": 1, "then": [{"kind": "draw", "n": 1}], "behind": True},
      "fx.behind"),
     ({"kind": "ally_move", "hexes": 0, "within": 3}, "fx.hexes"),

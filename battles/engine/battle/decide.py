@@ -61,6 +61,7 @@ from ..cards import (
     StatusEffect,
     TaintEffect,
     TriggerEffect,
+    WardEffect,
     WhenEffect,
     WindowEffect,
 )
@@ -975,6 +976,8 @@ def _roll_defence(tx: _Tx) -> None:
     final = max(0, result.final_damage - reduction)
     if reduction:  # R-ADD-58: "reduce by N (minimum 1)" never takes a hit below 1
         final = max(final, min(_reactive_minimum(tx, a.reactive), result.final_damage))
+    if a.warded_by is not None:  # R-ADD-128: the ward negates all the attack's damage
+        final = 0
     tx.emit(
         ev.DefenceRolled(
             a.target,
@@ -992,7 +995,7 @@ def _roll_defence(tx: _Tx) -> None:
         for e in (tx.state.card(a.reactive).effects if a.reactive else ())
         if isinstance(e, DeflectEffect)
     )
-    if deflect and result.final_damage > final:  # R-ADD-125: what the card took off
+    if deflect and a.warded_by is None and result.final_damage > final:  # R-ADD-125
         tx.emit(ev.DamageDeflected(a.target, a.attacker, min(deflect, result.final_damage - final)))
     if result.heat:
         _change_heat(tx, a.target, result.heat, "HEAT defence faces", "R-DMG-4")
@@ -1309,6 +1312,7 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
             to_hit=answer.as_dict(),
         )
     )
+    _ward(tx, command.target)
     pool = answer.dice
     faces = tx.dice.d6(pool.count, purpose="the attack roll", rule="R-HIT-4")
     roll = attack_result(faces, answer.target_number, pool)
@@ -1327,10 +1331,28 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
         # R-DMG-5: no dice, no reactive card, full damage from the deck, component destroyed.
         if component not in tx.seat(command.target).destroyed:
             _destroy(tx, command.target, component)
-        _take_damage(tx, command.target, (), damage, component)
+        warded = tx.state.attack is not None and tx.state.attack.warded_by is not None
+        if not warded:  # R-ADD-128: a ward negates the damage, not the destruction
+            _take_damage(tx, command.target, (), damage, component)
         _end_attack(tx, "execution")
         return
     _reactive_window(tx)
+
+
+def _ward(tx: _Tx, target: int) -> None:
+    """R-ADD-128: the first ward in play, in seat order, that covers the attacked casket
+    (its own, or an ally's within reach) takes this attack's damage away and is spent."""
+    t = tx.seat(target)
+    for x in tx.state.seats:
+        if not x.in_battle or x.side != t.side:
+            continue
+        for instance in x.in_play:
+            ward = next(
+                (e for e in tx.state.card(instance).effects if isinstance(e, WardEffect)), None
+            )
+            if ward and (x.seat == target or x.at.distance(t.at) <= ward.within):
+                tx.emit(ev.AttackWarded(x.seat, instance, target))
+                return
 
 
 def _cover_of(card: CardDef) -> CoverEffect | None:

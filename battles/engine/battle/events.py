@@ -467,6 +467,16 @@ class AllyMoved(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class AttackWarded(Event):
+    """`seat`'s ward in play negates the damage of the attack just declared on `target`,
+    and leaves play (R-ADD-128)."""
+
+    seat: int
+    card: str
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
 class DefenceRolled(Event):
     seat: int
     faces: tuple[int, ...]
@@ -738,5 +748,6 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         DamageCardsRemoved,  # issue 17, allies
         DamageDeflected,  # issue 17, allies
         AllyMoved,  # issue 17, allies
+        AttackWarded,  # issue 17, allies
     )
 }

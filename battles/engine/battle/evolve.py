@@ -157,6 +157,12 @@ def _damage_cards_removed(s: BattleState, e: ev.DamageCardsRemoved) -> BattleSta
     return _seat(s, e.seat, discard=_without(c.discard, e.cards), removed=(*c.removed, *e.cards))
 
 
+def _warded(s: BattleState, e: ev.AttackWarded) -> BattleState:
+    s = _put_away(s, e.seat, e.card)
+    assert s.attack is not None
+    return replace(s, attack=replace(s.attack, warded_by=f"{e.seat}:{e.card}"))
+
+
 def _ally_moved(s: BattleState, e: ev.AllyMoved) -> BattleState:
     # Not its own turn's movement: nothing R-HIT-2 or R-TRN-5 counts (R-ADD-126).
     q, r = e.path[-1]
@@ -614,6 +620,7 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.DamageCardsRemoved: _damage_cards_removed,  # issue 17, allies
     ev.DamageDeflected: _deflected,  # issue 17, allies
     ev.AllyMoved: _ally_moved,  # issue 17, allies
+    ev.AttackWarded: _warded,  # issue 17, allies
 }
 assert set(_HANDLERS) == set(ev.EVENT_TYPES.values()), "every event type needs a handler"
 

@@ -124,6 +124,8 @@ class AttackInProgress:
     cover_declined: tuple[int, ...] = ()
     # Damage the reactive card took off and the attacker takes as the attack ends (R-ADD-125).
     deflected: int = 0
+    # The ward in play that negates this attack's damage, as "<seat>:<card>" (R-ADD-128).
+    warded_by: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -148,6 +150,7 @@ class AttackInProgress:
             "cover_reduction": self.cover_reduction,
             "cover_declined": list(self.cover_declined),
             "deflected": self.deflected,
+            "warded_by": self.warded_by,
         }
 
 
