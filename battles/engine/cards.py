@@ -1211,10 +1211,20 @@ class AllyMoveEffect:
     toward: bool = False
     # "Draw 1 card for each ally that moves": the player's draw per ally moved (R-ADD-126).
     draw_per_ally: int = 0
+    # "Move 1 hex toward target": each step nearer the card's attack target (R-ADD-126).
+    toward_target: bool = False
 
     def __post_init__(self) -> None:
         _check_int(self.hexes, "ally_move.hexes", 1, MAX_HEXES, "R-ADD-126")
         _check_int(self.draw_per_ally, "ally_move.draw_per_ally", 0, 3, "R-ADD-126")
+        _check_bool(self.toward_target, "ally_move.toward_target")
+        if self.toward_target and (self.toward or not self.every):
+            # The attack's `target` is the enemy: no ally can be named by it as well.
+            raise InvalidInput(
+                "ally_move.toward_target",
+                "moves every ally in reach toward the attack's target, not toward you",
+                "R-ADD-126",
+            )
         _check_int(self.within, "ally_move.within", 1, MAX_HEXES, "R-ADD-126")
         _check_bool(self.every, "ally_move.every")
         _check_bool(self.toward, "ally_move.toward")
@@ -1235,6 +1245,8 @@ class AllyMoveEffect:
             out["toward"] = True
         if self.draw_per_ally:
             out["draw_per_ally"] = self.draw_per_ally
+        if self.toward_target:
+            out["toward_target"] = True
         return out
 
 

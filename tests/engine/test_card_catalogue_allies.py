@@ -38,7 +38,18 @@ from battles.engine.battle.events import (
 from battles.engine.cards import CardDef, derive_from_database
 
 from .battle_builder import CARDS, FILLER, Battle, deck, of_type, one, seat, start
-from .test_card_catalogue import AUTOMATED, ENTRIES, MAUL, arrange, built, declared, hit
+from .test_card_catalogue import (
+    AUTOMATED,
+    ENTRIES,
+    MAUL,
+    Attack,
+    arrange,
+    attack,
+    built,
+    check_attack,
+    declared,
+    hit,
+)
 
 ALLIES_SCENARIOS: dict[tuple[str, str], Callable[[], object]] = {}
 
@@ -448,6 +459,7 @@ def test_the_autoplayer_plays_ally_cards_in_a_battle_of_four() -> None:
         (ITEMS, "world-tree-staff-nature-s-blessing"),
         (EMERGENT, "hivemind-beacon"),
         ("equipment", "swarm-dispersal"),
+        ("equipment", "coordinated-assault"),
     ]
     cards = {cid: built(section, cid) for section, cid in picks}
     cards["martyr-shield"] = built("church", "martyr-shield")  # covers within 3 hexes
@@ -944,6 +956,9 @@ def test_ally_paths_round_trip_through_the_command_body() -> None:
     body = {"type": "play_card", "seat": 0, "card": "x#1",
             "ally_paths": [{"seat": 2, "path": [[0, 7], [0, 6]]}]}  # fmt: skip
     assert command_body(parse_command(body)) == body
+    body = {"type": "attack", "seat": 0, "card": "x#1", "target": 1, "component": "head",
+            "ally_paths": [{"seat": 2, "path": [[0, 7]]}]}  # fmt: skip
+    assert command_body(parse_command(body)) == body
 
 
 def _howl_of_remembrance() -> None:
@@ -1053,6 +1068,45 @@ def _divine_intervention() -> None:
 
 ALLIES_SCENARIOS.update({
     (ITEMS, "divine-scepter-divine-intervention"): _divine_intervention,
+})  # fmt: skip
+
+
+def _coordinated_assault(section: str, damage: int) -> Callable[[], None]:
+    def scenario() -> None:
+        """ "Deal 7 damage. All allied Emergent units within 3 hexes may immediately move 1
+        hex toward target." / "Deal 4 damage. If allied Emergent units are within 3 hexes,
+        they may move 1 hex toward target.": the attack command carries the paths, each
+        step nearer the target (R-ADD-126)."""
+        cid = "coordinated-assault"
+        card = built(section, cid)
+        check_attack(section, cid, Attack(1, damage))
+        # Seat 2 three hexes from seat 0, seat 3 four; seat 4 of another faction.
+        others: list[Other] = [((3, 3), "pack", EMERGENT), ((4, 3), "pack", EMERGENT),
+                               ((2, 2), "pack", VESTIGE)]  # fmt: skip
+        b = _field(card, others)
+        events = attack(b, card, ally_paths=[{"seat": 2, "path": [[2, 3]]}])
+        assert hit(one(events, AttackDeclared)) == damage
+        assert one(events, AllyMoved) == AllyMoved(2, ((2, 3),), 0, cid)
+        assert b.state.attack is None  # the roll missed: the move stands all the same
+        for moving, path, code in (
+            (2, [[3, 4]], "not_toward"),  # from [3, 3] to [3, 4] is no nearer to [0, 2]
+            (2, [[2, 3], [1, 3]], "path_too_long"),
+            (3, [[3, 3]], "not_moved_by_card"),
+            (4, [[1, 2]], "not_moved_by_card"),
+        ):
+            err = _field(card, others).refuse({
+                "type": "attack", "seat": 0, "card": f"{cid}#1", "target": 1,
+                "component": "chassis", "faces": [1, 1],
+                "ally_paths": [{"seat": moving, "path": path}],
+            })  # fmt: skip
+            assert err.code == code, (moving, path)
+
+    return scenario
+
+
+ALLIES_SCENARIOS.update({
+    ("equipment", "coordinated-assault"): _coordinated_assault("equipment", 7),
+    (ITEMS, "coordinated-assault"): _coordinated_assault(ITEMS, 4),
 })  # fmt: skip
 
 

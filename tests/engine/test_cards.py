@@ -308,6 +308,7 @@ EFFECT_ERRORS: list[tuple[object, str]] = [
     ({"kind": "remove_damage_card", "n": 0}, "fx.n"),
     ({"kind": "deflect", "amount": 0}, "fx.amount"),
     ({"kind": "ward", "within": 0}, "fx.within"),
+    ({"kind": "ally_move", "hexes": 1, "within": 3, "toward_target": True}, "fx.toward_target"),
     ({"kind": "ally", "within": 1, "then": [{"kind": "draw", "n": 1}], "behind": True},
      "fx.behind"),
     ({"kind": "ally_move", "hexes": 0, "within": 3}, "fx.hexes"),

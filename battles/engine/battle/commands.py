@@ -98,6 +98,8 @@ class Attack(Command):
     target: int
     component: str | None = None
     spend: bool = False  # R-ADD-61
+    # issue 17, allies: (seat, path) of each ally the card moves (R-ADD-126)
+    ally_paths: tuple[tuple[int, tuple[Hex, ...]], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,7 +237,7 @@ _FIELDS: Mapping[str, tuple[str, ...]] = {
     "rotate": ("facing", "pay"),
     "vent": ("pay",),
     "play_card": ("card", "target", "path", "facing", "discard", "pay", "spend", "ally_paths"),
-    "attack": ("card", "target", "component", "pay", "spend"),
+    "attack": ("card", "target", "component", "pay", "spend", "ally_paths"),
     "pass": (),
     "play_reactive": ("card", "spend"),
     "no_reactive": (),
@@ -392,6 +394,8 @@ def parse_command(body: object) -> Command:
             args["ally_paths"] = _ally_paths(body["ally_paths"])
     elif name == "attack":
         args["target"] = _int(body, "target", 0, 7)
+        if body.get("ally_paths") is not None:
+            args["ally_paths"] = _ally_paths(body["ally_paths"])
         component = body.get("component")
         if component is not None and component not in COMPONENTS:
             raise InvalidInput(

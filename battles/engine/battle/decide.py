@@ -1283,7 +1283,16 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
     assert answer.target_number is not None and answer.side is not None
     assert answer.defense_modifier is not None
     _card_effects(
-        tx, seat, card, None, (), None, (), skip_attack=True, attack_target=command.target
+        tx,
+        seat,
+        card,
+        None,
+        (),
+        None,
+        (),
+        skip_attack=True,
+        attack_target=command.target,
+        ally_paths=command.ally_paths,
     )
     component_roll = None
     component = command.component
@@ -1619,10 +1628,13 @@ def _ally_moves(
     effect: AllyMoveEffect,
     target: int | None,
     paths: Sequence[tuple[int, Sequence[Hex]]],
+    toward: int,
 ) -> None:
     """R-ADD-126: each ally the card may move, along the command's path for it (none: it
-    stays), every step legal (R-TRN-5, R-LOS-5) and, "toward you", nearer the player."""
+    stays), every step legal (R-TRN-5, R-LOS-5) and, "toward you" or "toward target",
+    nearer seat `toward` (the player, or the attack's target)."""
     c = tx.seat(seat)
+    goal = tx.seat(toward).at
     if effect.every:
         near = _allies(tx, seat, effect.faction)
         movable = [x.seat for x in near if c.at.distance(x.at) <= effect.within]
@@ -1644,13 +1656,13 @@ def _ally_moves(
             )
         moving = tx.seat(ally)
         _path_cost(tx, moving, path)
-        if effect.toward:
+        if effect.toward or effect.toward_target:
             here = moving.at
             for step in path:
-                if step.distance(c.at) >= here.distance(c.at):
+                if step.distance(goal) >= here.distance(goal):
                     raise RuleViolation(
                         "not_toward",
-                        f"{card.name} moves allies toward seat {seat}: {list(step)} is no nearer",
+                        f"{card.name} moves allies toward seat {toward}: {list(step)} is no nearer",
                         "R-ADD-126",
                     )
                 here = step
@@ -1765,7 +1777,8 @@ def _card_effects(
     used = {"path": False, "facing": False, "discard": False, "target": False}
     for effect in card.effects:
         if isinstance(effect, AllyMoveEffect):  # R-ADD-126: the command's own field
-            _ally_moves(tx, seat, card, effect, target, ally_paths)
+            toward = seat if attack_target is None else attack_target
+            _ally_moves(tx, seat, card, effect, target, ally_paths, toward)
             used["target"] = used["target"] or not effect.every
             ally_paths = ()
             continue

@@ -24,6 +24,7 @@ from ..arcs import rotation_cost
 from ..cards import (
     AllyEffect,
     AllyMoveEffect,
+    CardDef,
     DiscardEffect,
     HinderEffect,
     MoveEffect,
@@ -180,7 +181,8 @@ def _action_candidates(
                 if answer.possible:
                     body = {"type": "attack", "seat": seat, "card": instance, "target": d.seat}
                     for variant in _spend_variants(state, c, instance, body):
-                        yield _with_pay(variant, c, card.sp_cost), answer.as_dict(), None
+                        for moved in _attack_ally_moves(state, c, card, variant):
+                            yield _with_pay(moved, c, card.sp_cost), answer.as_dict(), None
             continue
         yield from ((b, None, None) for b in _card_bodies(state, c, instance))
 
@@ -202,6 +204,17 @@ def _names_an_ally(effect: object) -> bool:
     if isinstance(effect, SpendTokensEffect):
         return any(_names_an_ally(e) for e in effect.then)
     return isinstance(effect, AllyEffect) and not effect.every
+
+
+def _attack_ally_moves(
+    state: BattleState, c: CasketState, card: CardDef, body: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """An attack card's moves of every ally in reach (R-ADD-126), or the body alone."""
+    out = [body]
+    for effect in card.effects:
+        if isinstance(effect, AllyMoveEffect) and effect.every:
+            out = [v for b in out for v in _ally_move_variants(state, c, effect, b)]
+    return out
 
 
 def _ally_move_variants(
