@@ -292,6 +292,15 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 t(f"{who} gains +{p['amount']} Defense until its next turn"),
                 *_reason_rule(p.get("source"), "R-ADD-64"),
             )
+        case "ZoneCreated":
+            return (
+                t(f"{who}'s "),
+                names.card(p["card"]),
+                t(" makes a zone around "),
+                _hex(p["at"]),
+                t(" until the end of the round"),
+                *_rule("R-ADD-129"),
+            )
         case "AttackWarded":
             return (
                 t(f"{who}'s "),

@@ -1271,6 +1271,31 @@ class WardEffect:
         return {"kind": self.kind, "within": self.within}
 
 
+@dataclass(frozen=True, slots=True)
+class ZoneEffect:
+    """ "Create a 3-hex radius healing zone centered on you until end of round. Allied
+    Caskets in this zone recover 2 cards from discard pile at start of their turn": played,
+    the card stays in play until the round ends, its zone fixed on the player's hex; each
+    ally that starts its turn within `radius` hexes of it gets `then` (R-ADD-129).
+
+    >>> ZoneEffect(3, (RecoverEffect(2),)).as_dict()
+    {'kind': 'zone', 'radius': 3, 'then': [{'kind': 'recover', 'n': 2}]}
+    """
+
+    kind: ClassVar[str] = "zone"
+    radius: int
+    then: tuple[Effect, ...]
+
+    def __post_init__(self) -> None:
+        _check_int(self.radius, "zone.radius", 1, MAX_HEXES, "R-ADD-129")
+        _check_inner(
+            self.then, "zone.then", ("recover", "draw", "heat", "gain_tokens"), "R-ADD-129"
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "radius": self.radius, "then": [e.as_dict() for e in self.then]}
+
+
 Effect = (
     AttackEffect
     | MoveEffect
@@ -1312,6 +1337,7 @@ Effect = (
     | DeflectEffect  # issue 17, allies
     | AllyMoveEffect  # issue 17, allies
     | WardEffect  # issue 17, allies
+    | ZoneEffect  # issue 17, allies
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -1357,6 +1383,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             DeflectEffect,  # issue 17, allies
             AllyMoveEffect,  # issue 17, allies
             WardEffect,  # issue 17, allies
+            ZoneEffect,  # issue 17, allies
         )
     }
 )
@@ -1374,7 +1401,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, ally, cover, remove_damage_card, deflect, ally_move, ward
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, ally, cover, remove_damage_card, deflect, ally_move, ward, zone
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")
@@ -1538,8 +1565,8 @@ class CardDef:
     @property
     def passive(self) -> bool:
         """Played, the card stays in play and its triggers fire (R-ADD-68), or it waits
-        there for the attack it wards off (R-ADD-128)."""
-        return any(isinstance(e, TriggerEffect | WardEffect) for e in self.effects)
+        there for the attack it wards off (R-ADD-128), or its zone lasts (R-ADD-129)."""
+        return any(isinstance(e, TriggerEffect | WardEffect | ZoneEffect) for e in self.effects)
 
     @property
     def manual(self) -> bool:

@@ -58,3 +58,10 @@ def test_a_warded_attack_names_the_ward_and_the_target() -> None:
     sentence = plain(describe("AttackWarded", payload, NAMES))
     assert sentence.startswith("Penitent Scout's ")
     assert sentence.endswith(" negates the damage of this attack on Ember Warden (R-ADD-128)")
+
+
+def test_a_zone_names_its_hex() -> None:
+    payload = {"seat": 0, "card": "consecrated-ground#1", "at": [0, 3]}
+    sentence = plain(describe("ZoneCreated", payload, NAMES))
+    assert sentence.startswith("Penitent Scout's ")
+    assert sentence.endswith(" makes a zone around 0,3 until the end of the round (R-ADD-129)")

@@ -34,6 +34,7 @@ from battles.engine.battle.events import (
     RoundEnded,
     TaintChanged,
     TokensChanged,
+    ZoneCreated,
 )
 from battles.engine.cards import CardDef, derive_from_database
 
@@ -1107,6 +1108,44 @@ def _coordinated_assault(section: str, damage: int) -> Callable[[], None]:
 ALLIES_SCENARIOS.update({
     ("equipment", "coordinated-assault"): _coordinated_assault("equipment", 7),
     (ITEMS, "coordinated-assault"): _coordinated_assault(ITEMS, 4),
+})  # fmt: skip
+
+
+# --- R-ADD-129: zones until the end of the round ---------------------------------------------
+
+
+def _consecrated_ground() -> None:
+    """ "Create a 3-hex radius healing zone centered on you until end of round. Allied
+    Caskets in this zone recover 2 cards from discard pile at start of their turn.": the
+    zone stays on seat 0's hex, heals allies within 3 hexes as their turns start, and ends
+    with the round (R-ADD-129)."""
+    cid = "consecrated-ground"
+    card = built("church", cid)
+    b = _field(card, [((3, 3), "pack", None), ((4, 3), "pack", None)])
+    piles = {n: _discard_of(b, n, 3) for n in (0, 2, 3)}
+    events = _play(b, cid)
+    assert one(events, ZoneCreated) == ZoneCreated(0, f"{cid}#1", (0, 3))
+    assert f"{cid}#1" in b.seat(0).in_play and not of_type(events, CardsRecovered)
+    b.do({"type": "relocate", "seat": 0, "at": [-3, 3], "facing": 1, "reason": "arranged"})
+    b.do({"type": "pass", "seat": 0, "drawn": [FILLER]})
+    started = b.do({"type": "pass", "seat": 1})  # seat 2's turn starts
+    # 3 hexes from [0, 3], where the zone stays though seat 0 has moved off 6 hexes away.
+    assert [e.seat for e in of_type(started, CardsRecovered)] == [2]
+    assert b.seat(2).discard == piles[2][:1] and b.seat(0).discard == piles[0]
+    hand = b.seat(2).hand
+    b.do({"type": "pass", "seat": 2})
+    events = b.do({"type": "discard_down", "seat": 2, "cards": list(hand[:2])})
+    assert not of_type(events, CardsRecovered)  # seat 3, 4 hexes away: nothing
+    events = b.do({"type": "pass", "seat": 3, "faces": [6, 1, 1, 1]})  # round 2: seat 0
+    assert of_type(events, RoundEnded) and not b.state.zones
+    assert f"{cid}#1" in b.seat(0).discard and f"{cid}#1" not in b.seat(0).in_play
+    b.do({"type": "pass", "seat": 0})
+    events = b.do({"type": "pass", "seat": 1})
+    assert b.state.active == 2 and not of_type(events, CardsRecovered)
+
+
+ALLIES_SCENARIOS.update({
+    ("church", "consecrated-ground"): _consecrated_ground,
 })  # fmt: skip
 
 

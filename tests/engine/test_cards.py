@@ -66,6 +66,7 @@ from battles.engine.cards import (
     WardEffect,
     WhenEffect,
     WindowEffect,
+    ZoneEffect,
     card_from_dict,
     database_range,
     derive_from_database,
@@ -144,6 +145,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     RemoveDamageCardEffect(1),
     DeflectEffect(3),
     WardEffect(2),
+    ZoneEffect(3, (RecoverEffect(2),)),
     AllyMoveEffect(2, 5, every=True, faction="vestige-bloodlines", toward=True, draw_per_ally=1),
     AllyEffect(3, (RecoverEffect(3), DefenceEffect(1)), defence_until="end_of_round"),
 )
@@ -230,6 +232,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "deflect",
         "ally_move",
         "ward",
+        "zone",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 
@@ -308,6 +311,8 @@ EFFECT_ERRORS: list[tuple[object, str]] = [
     ({"kind": "remove_damage_card", "n": 0}, "fx.n"),
     ({"kind": "deflect", "amount": 0}, "fx.amount"),
     ({"kind": "ward", "within": 0}, "fx.within"),
+    ({"kind": "zone", "radius": 0, "then": [{"kind": "recover", "n": 2}]}, "fx.radius"),
+    ({"kind": "zone", "radius": 3, "then": [{"kind": "move", "hexes": 1}]}, "fx.then[0]"),
     ({"kind": "ally_move", "hexes": 1, "within": 3, "toward_target": True}, "fx.toward_target"),
     ({"kind": "ally", "within": 1, "then": [{"kind": "draw", "n": 1}], "behind": True},
      "fx.behind"),

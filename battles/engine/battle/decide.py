@@ -64,6 +64,7 @@ from ..cards import (
     WardEffect,
     WhenEffect,
     WindowEffect,
+    ZoneEffect,
 )
 from ..dice import (
     SUFFERING_DIE,
@@ -488,6 +489,7 @@ def _start_turn(tx: _Tx, seat: int) -> None:
     if penalty:  # R-ADD-65: an enemy card's "−N SP next turn"
         tx.emit(ev.SpDrained(seat, min(penalty, tx.seat(seat).sp_max), "R-ADD-65"))
     _triggers(tx, seat, "start_of_turn")
+    _zones(tx, seat)
     c = tx.seat(seat)
     heat = c.heat
     if heat < STRAIN_HEAT:
@@ -1487,6 +1489,19 @@ def _triggers(tx: _Tx, seat: int, on: str, times: int = 1, about: int | None = N
                     _effect(tx, seat, card, inner, None, (), None, (), {}, True)
 
 
+def _zones(tx: _Tx, seat: int) -> None:
+    """R-ADD-129: the allies' zones `seat` starts its turn in, in the order made."""
+    c = tx.seat(seat)
+    for owner, instance, q, r in tx.state.zones:
+        card = tx.state.card(instance)
+        if owner == seat or tx.seat(owner).side != c.side or not c.in_battle:
+            continue
+        for zone in (e for e in card.effects if isinstance(e, ZoneEffect)):
+            if c.at.distance(Hex(q, r)) <= zone.radius:
+                for inner in zone.then:
+                    _effect(tx, seat, card, inner, None, (), None, (), {}, True)
+
+
 def _destroyed(tx: _Tx, seat: int) -> None:
     """R-ADD-68: every other casket's passives that watch for a destruction nearby."""
     for other in tx.state.seats:
@@ -1839,6 +1854,10 @@ def _effect(
         return
     if isinstance(effect, GrantMoveEffect):
         tx.emit(ev.MoveGranted(seat, effect.hexes, card.id))
+        return
+    if isinstance(effect, ZoneEffect):  # R-ADD-129: the copy just played, on this hex
+        instance = next(x for x in reversed(c.in_play) if card_id(x) == card.id)
+        tx.emit(ev.ZoneCreated(seat, instance, (c.at.q, c.at.r)))
         return
     if isinstance(effect, RemoveDamageCardEffect):  # R-ADD-124: the newest first
         junk = tuple(x for x in reversed(c.discard) if card_id(x) == DAMAGE_CARD.id)

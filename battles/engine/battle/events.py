@@ -477,6 +477,15 @@ class AttackWarded(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class ZoneCreated(Event):
+    """`seat`'s card made a zone centred on hex `at`, until the round ends (R-ADD-129)."""
+
+    seat: int
+    card: str
+    at: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
 class DefenceRolled(Event):
     seat: int
     faces: tuple[int, ...]
@@ -749,5 +758,6 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         DamageDeflected,  # issue 17, allies
         AllyMoved,  # issue 17, allies
         AttackWarded,  # issue 17, allies
+        ZoneCreated,  # issue 17, allies
     )
 }

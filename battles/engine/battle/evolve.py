@@ -140,7 +140,15 @@ def _turn_ended(s: BattleState, e: ev.TurnEnded) -> BattleState:
 
 
 def _round_ended(s: BattleState, e: ev.RoundEnded) -> BattleState:
-    return _lapse_lent_defence(s, -1)  # R-ADD-123: "until end of round"
+    s = _lapse_lent_defence(s, -1)  # R-ADD-123: "until end of round"
+    for owner, card, _, _ in s.zones:  # R-ADD-129: the zones end with the round
+        if card in s.seats[owner].in_play:
+            s = _put_away(s, owner, card)
+    return replace(s, zones=()) if s.zones else s
+
+
+def _zone_created(s: BattleState, e: ev.ZoneCreated) -> BattleState:
+    return replace(s, zones=(*s.zones, (e.seat, e.card, e.at[0], e.at[1])))
 
 
 def _lapse_lent_defence(s: BattleState, until: int) -> BattleState:
@@ -621,6 +629,7 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.DamageDeflected: _deflected,  # issue 17, allies
     ev.AllyMoved: _ally_moved,  # issue 17, allies
     ev.AttackWarded: _warded,  # issue 17, allies
+    ev.ZoneCreated: _zone_created,  # issue 17, allies
 }
 assert set(_HANDLERS) == set(ev.EVENT_TYPES.values()), "every event type needs a handler"
 

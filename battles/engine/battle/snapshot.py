@@ -67,6 +67,8 @@ def state_to_dict(state: BattleState, *, with_setup: bool = True) -> dict[str, A
         out["dice_revealed"] = True
     if state.seeds:  # the same (R-ADD-66)
         out["seeds"] = [list(x) for x in state.seeds]
+    if state.zones:  # the same (R-ADD-129)
+        out["zones"] = [list(x) for x in state.zones]
     if state.attack is None:
         out["attack"] = None
     else:
@@ -104,5 +106,6 @@ def state_from_dict(d: Mapping[str, Any], base: BattleState | None = None) -> Ba
         # Snapshots and reverts written before R-ADD-45 have no such field.
         dice_revealed=d.get("dice_revealed", False),
         seeds=tuple((int(q), int(r), int(n)) for q, r, n in d.get("seeds", ())),
+        zones=tuple((int(o), str(c), int(q), int(r)) for o, c, q, r in d.get("zones", ())),
         version=d["version"],
     )

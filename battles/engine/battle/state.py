@@ -299,6 +299,9 @@ class BattleState:
     dice_revealed: bool = False
     # Thornvine seeds on the board as (q, r, count), no zero counts (R-ADD-66).
     seeds: tuple[tuple[int, int, int], ...] = ()
+    # issue 17, allies: zones until the round ends, as (owner seat, card instance, q, r)
+    # of the hex they are centred on (R-ADD-129).
+    zones: tuple[tuple[int, str, int, int], ...] = ()
     version: int = 0
 
     @property
