@@ -1558,6 +1558,12 @@ class CardDef:
         return next((e for e in self.effects if isinstance(e, LimitEffect)), None)
 
     @property
+    def pledge(self) -> bool:
+        """A cover played in its player's turn ("You may cover adjacent ally"): it waits in
+        play for the attack it takes, until that player's next turn (R-ADD-122)."""
+        return self.kind != "reactive" and any(isinstance(e, CoverEffect) for e in self.effects)
+
+    @property
     def leaves_game(self) -> bool:
         """Resolved, the card goes to the removed cards, not the discard pile (R-ADD-70)."""
         return any(isinstance(e, RemoveFromGameEffect) for e in self.effects)
@@ -1566,7 +1572,8 @@ class CardDef:
     def passive(self) -> bool:
         """Played, the card stays in play and its triggers fire (R-ADD-68), or it waits
         there for the attack it wards off (R-ADD-128), or its zone lasts (R-ADD-129)."""
-        return any(isinstance(e, TriggerEffect | WardEffect | ZoneEffect) for e in self.effects)
+        stays = TriggerEffect | WardEffect | ZoneEffect
+        return self.pledge or any(isinstance(e, stays) for e in self.effects)
 
     @property
     def manual(self) -> bool:

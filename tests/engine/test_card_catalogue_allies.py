@@ -1149,6 +1149,41 @@ ALLIES_SCENARIOS.update({
 })  # fmt: skip
 
 
+def _guardians_defiance() -> None:
+    """ "+2 Defense until your next turn. You may cover adjacent ally (redirect 1 attack to
+    yourself).": the card waits in play; the first hit on an adjacent ally before seat 0's
+    next turn may be covered with it, once (R-ADD-122, R-ADD-64)."""
+    cid = "guardians-defiance"
+    card = built("universal", cid)
+    b = _field(card, [((1, 2), "pack", None)])  # adjacent to seat 0 and to seat 1
+    assert one(_play(b, cid), DefenceRaised).amount == 2
+    assert f"{cid}#1" in b.seat(0).in_play
+    b.do({"type": "pass", "seat": 0, "drawn": [FILLER]})
+    damage = _hit_seat_2(b)
+    assert [(p.seat, p.kind, p.rule) for p in b.state.prompts] == [(0, "reactive", "R-ADD-122")]
+    events = b.do({"type": "play_reactive", "seat": 0, "card": f"{cid}#1", "faces": [4] * damage})
+    assert one(events, AttackCovered) == AttackCovered(0, 2, f"{cid}#1", 0)
+    assert [(p.seat, p.kind, p.amount) for p in b.state.prompts] == [(0, "take_damage", damage)]
+    b.do({"type": "take_damage", "seat": 0, "hand": [], "deck": damage, "drawn": [FILLER] * damage})
+    assert f"{cid}#1" in b.seat(0).discard and f"{cid}#1" not in b.seat(0).in_play
+    # Once: the next hit on seat 2 asks nobody.
+    _hit_seat_2(b, "blade", (3, 2, *[4] * (damage + 1)))
+    assert [(p.seat, p.kind) for p in b.state.prompts] == [(2, "take_damage")]
+    # Unused, it lapses as seat 0's next turn starts.
+    idle = _field(card, [((1, 2), "pack", None)])
+    _play(idle, cid)
+    for n in (0, 1):
+        idle.do({"type": "pass", "seat": n, **({"drawn": [FILLER]} if n == 0 else {})})
+    assert f"{cid}#1" in idle.seat(0).in_play  # seat 2's turn: still waiting
+    idle.do({"type": "pass", "seat": 2, "faces": [6, 1, 1]})
+    assert idle.state.active == 0 and f"{cid}#1" in idle.seat(0).discard
+
+
+ALLIES_SCENARIOS.update({
+    ("universal", "guardians-defiance"): _guardians_defiance,
+})  # fmt: skip
+
+
 # Last, so that every scenario above is in the dict when it is parametrized.
 @pytest.mark.parametrize("key", sorted(ALLIES_SCENARIOS), ids=lambda k: f"{k[0]}/{k[1]}")
 def test_catalogued_ally_card_does_what_its_text_says(key: tuple[str, str]) -> None:

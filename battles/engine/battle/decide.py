@@ -875,9 +875,14 @@ def _in_window(tx: _Tx, card: CardDef) -> bool:
 
 def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
     seat = command.seat
-    instance = _hand_cards(tx.seat(seat), [command.card], "card", "R-REA-1")[0]
+    pledged = [x for x in tx.seat(seat).in_play if tx.state.card(x).pledge]
+    a = tx.state.attack
+    if command.card in pledged and a is not None and seat != a.target:
+        instance = command.card  # R-ADD-122: a cover waiting in play, not in the hand
+    else:
+        instance = _hand_cards(tx.seat(seat), [command.card], "card", "R-REA-1")[0]
     card = tx.state.card(instance)
-    if card.kind != "reactive":
+    if card.kind != "reactive" and not card.pledge:
         raise RuleViolation(
             "not_reactive", f"{card.name} is not a reactive card: not now", "R-REA-1"
         )
@@ -891,7 +896,6 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
         raise RuleViolation(
             "outside_window", f"{card.name} answers only attacks made in melee", "R-ADD-58"
         )
-    a = tx.state.attack
     assert a is not None
     cover = _cover_of(card)
     if seat != a.target:  # an ally's window: only a card that takes the damage (R-ADD-122)
@@ -1382,10 +1386,11 @@ def _coverers(tx: _Tx) -> list[int]:
     for x in _allies(tx, a.target, None):
         if x.seat in a.cover_declined:
             continue
-        for instance in x.hand:
+        for instance in (*x.hand, *x.in_play):
             card = tx.state.card(instance)
             cover = _cover_of(card)
-            if cover and _reactive_ok(tx, card) and x.at.distance(t.at) <= cover.within:
+            ready = _reactive_ok(tx, card) if instance in x.hand else card.pledge
+            if cover and ready and a.reactive_allowed and x.at.distance(t.at) <= cover.within:
                 out.append(x.seat)
                 break
     return out

@@ -84,6 +84,9 @@ def _initiative(s: BattleState, e: ev.InitiativeRolled) -> BattleState:
 
 def _turn_started(s: BattleState, e: ev.TurnStarted) -> BattleState:
     s = _lapse_lent_defence(s, e.seat)  # R-ADD-123: "until your next turn"
+    for card in s.seats[e.seat].in_play:  # R-ADD-122: an unused pledge lapses
+        if s.card(card).pledge:
+            s = _put_away(s, e.seat, card)
     c = s.seats[e.seat]
     s = replace(s, phase=ACTION, turn=s.order.index(e.seat))
     # An enemy's immobilised stays through this whole turn, so it stops this turn's moves,
@@ -427,7 +430,8 @@ def _covered(s: BattleState, e: ev.AttackCovered) -> BattleState:
     c = s.seats[e.seat]
     attack = s.attack
     assert attack is not None
-    s = _seat(s, e.seat, hand=_without(c.hand, [e.card]), in_play=(*c.in_play, e.card))
+    if e.card in c.hand:  # a pledge is in play already (R-ADD-122)
+        s = _seat(s, e.seat, hand=_without(c.hand, [e.card]), in_play=(*c.in_play, e.card))
     return replace(
         s,
         attack=replace(attack, covered_by=e.seat, cover_card=e.card, cover_reduction=e.reduction),

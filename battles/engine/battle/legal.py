@@ -74,8 +74,10 @@ def _prompt_candidates(
         yield {"type": "mulligan", "seat": seat}
     elif kind == "reactive":
         yield {"type": "no_reactive", "seat": seat}
-        for card in _distinct(c.hand):
-            if state.card(card).kind == "reactive":
+        # R-ADD-122: and a cover waiting in play
+        pledged = [x for x in c.in_play if state.card(x).pledge]
+        for card in [*_distinct(c.hand), *pledged]:
+            if state.card(card).kind == "reactive" or state.card(card).pledge:
                 yield from _spend_variants(
                     state,
                     c,
