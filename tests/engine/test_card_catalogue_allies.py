@@ -23,7 +23,9 @@ from battles.engine.battle.events import (
     CardsDiscarded,
     CardsDrawn,
     CardsRecovered,
+    CasketDefeated,
     CasketMoved,
+    CasketWithdrew,
     DamageCardsRemoved,
     DamageDeflected,
     DeckReshuffled,
@@ -1182,6 +1184,23 @@ def _guardians_defiance() -> None:
 ALLIES_SCENARIOS.update({
     ("universal", "guardians-defiance"): _guardians_defiance,
 })  # fmt: skip
+
+
+def test_defence_lent_lapses_when_its_giver_leaves_the_battle() -> None:
+    """R-ADD-123: "until your next turn" of a casket defeated or withdrawn: it lapses then."""
+    card = built("equipment", "asset-protection")
+    for leaving in ("defeat", "withdraw"):
+        b = _field(card, [((-1, 3), "pack", None)])
+        arrange(b, TokensChanged(0, "credit", 1, 1, "arranged"))
+        _play(b, "asset-protection", target=2, spend=True)
+        assert b.seat(2).card_defence == 2
+        gone = (
+            CasketDefeated(0, "arranged", "R-TRN-8")
+            if leaving == "defeat"
+            else CasketWithdrew(0, "R-TRN-9")
+        )
+        arrange(b, gone)
+        assert b.seat(2).card_defence == 0, leaving
 
 
 # Last, so that every scenario above is in the dict when it is parametrized.

@@ -516,12 +516,14 @@ def _overloaded(s: BattleState, e: ev.TaintOverloaded) -> BattleState:
 
 def _withdrew(s: BattleState, e: ev.CasketWithdrew) -> BattleState:
     s = replace(s, prompts=tuple(p for p in s.prompts if p.seat != e.seat))
+    s = _lapse_lent_defence(s, e.seat)  # R-ADD-123: its next turn will not come
     return _seat(s, e.seat, withdrawn=True)
 
 
 def _defeated(s: BattleState, e: ev.CasketDefeated) -> BattleState:
     # A defeated casket's open prompts answer nothing any more.
     s = replace(s, prompts=tuple(p for p in s.prompts if p.seat != e.seat))
+    s = _lapse_lent_defence(s, e.seat)  # R-ADD-123: its next turn will not come
     return _seat(s, e.seat, defeated=True)
 
 
