@@ -1203,6 +1203,23 @@ def test_defence_lent_lapses_when_its_giver_leaves_the_battle() -> None:
         assert b.seat(2).card_defence == 0, leaving
 
 
+def test_the_allies_events_round_trip_through_the_event_store_codec() -> None:
+    """Each new event is stored as JSON and read back the same (tuples within tuples too)."""
+    from battles.codec import BATTLE_EVENTS
+
+    events = [
+        AttackCovered(0, 2, "interpose#1", 0),
+        DefenceLent(2, 2, 0, "asset-protection"),
+        DamageCardsRemoved(2, ("damage#1",), "field-suture"),
+        DamageDeflected(0, 1, 2),
+        AllyMoved(2, ((0, 7), (0, 6)), 0, "hivemind-beacon"),
+        AttackWarded(0, "divine-scepter-divine-intervention#1", 2),
+        ZoneCreated(0, "consecrated-ground#1", (0, 3)),
+    ]
+    for e in events:
+        assert BATTLE_EVENTS.decode_record(*BATTLE_EVENTS.to_record(e)) == e
+
+
 # Last, so that every scenario above is in the dict when it is parametrized.
 @pytest.mark.parametrize("key", sorted(ALLIES_SCENARIOS), ids=lambda k: f"{k[0]}/{k[1]}")
 def test_catalogued_ally_card_does_what_its_text_says(key: tuple[str, str]) -> None:
