@@ -1594,26 +1594,14 @@ def _holds(tx: _Tx, seat: int, condition: Condition | None, target: int | None) 
     if test == "own_adjacent_allies_at_least":  # R-ADD-74: own side, in the battle
         allies = [x for x in tx.state.seats if x.side == c.side and x.seat != seat]
         return sum(1 for x in allies if x.in_battle and x.at.distance(c.at) == 1) >= n
-    if test == "allies_within_at_least":  # R-ADD-121: of the faction, when it names one
-        return (
-            sum(
-                1
-                for x in _allies(tx, seat, condition.faction)
-                if x.at.distance(c.at) <= condition.within
-            )
-            >= n
-        )
+    # R-ADD-121: the allies of the faction the text names, near the casket or the target.
+    near = [x.at for x in _allies(tx, seat, condition.faction)]
+    if test == "allies_within_at_least":
+        return sum(1 for at in near if at.distance(c.at) <= condition.within) >= n
     if t is None:  # pragma: no cover - attack bonuses sit on attack cards (CardDef)
         return False
-    if test == "allies_near_target_at_least":  # R-ADD-121: the attacker's allies
-        return (
-            sum(
-                1
-                for x in _allies(tx, seat, condition.faction)
-                if x.at.distance(t.at) <= condition.within
-            )
-            >= n
-        )
+    if test == "allies_near_target_at_least":
+        return sum(1 for at in near if at.distance(t.at) <= condition.within) >= n
     if test == "target_hp_at_most":
         return t.hp <= n
     if test == "target_moved_last_turn":
