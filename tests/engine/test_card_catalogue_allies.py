@@ -1220,6 +1220,61 @@ def test_the_allies_events_round_trip_through_the_event_store_codec() -> None:
         assert BATTLE_EVENTS.decode_record(*BATTLE_EVENTS.to_record(e)) == e
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_random_decks_of_ally_cards_play_in_a_battle_of_four(seed: int) -> None:
+    """Four caskets, two a side, of random factions, with random decks of this file's cards
+    and other catalogued ones: the greedy player drives up to 600 commands through legal
+    actions only, every one `decide` accepts, and the events replay to the same state."""
+    import random
+
+    from battles.engine.battle import replay
+    from battles.engine.battle.autoplay import greedy_commands
+    from battles.engine.battle.decide import create
+    from battles.engine.carddb import FACTIONS
+
+    rng = random.Random(seed)
+    mine = sorted(ALLIES_SCENARIOS)
+    cards: dict[str, CardDef] = {}
+    seats = []
+    for n, (at, facing, side) in enumerate(
+        (((0, 3), 1, "a"), ((0, -3), 4, "b"), ((1, 2), 1, "a"), ((-1, -2), 4, "b"))
+    ):
+        keys = rng.sample(mine, 8) + rng.sample(AUTOMATED, 4)
+        row: dict[str, int] = {}
+        for key in keys:
+            card = built_reactive(*key) if key in COVER_KEYS else built(*key)
+            if cards.setdefault(card.id, card) == card:  # one definition per id
+                row[card.id] = 2
+        for cid in list(row) * 3:  # R-TRN-1: 30 cards
+            if sum(row.values()) == 30:
+                break
+            row[cid] += 1
+        s = seat(n, at=at, facing=facing, side=side)
+        s["casket"] = {**s["casket"], "faction": rng.choice([EMERGENT, VESTIGE, *FACTIONS[:2]])}
+        seats.append({**s, "deck": [{"card": c, "count": k} for c, k in row.items()]})
+    doc = {
+        "name": "Allies mix",
+        "board": {"name": "Yard", "shape": {"kind": "hexagon", "radius": 4}, "hexes": []},
+        "rules": {"version": rng.choice(["2.0", "2.1"]), "options": {}},
+        "dice": {"mode": "digital", "seed": seed, "seed_public": True},
+        "policy": "prompt",
+        "cards": [c.as_dict() for c in cards.values()],
+        "seats": seats,
+    }
+    events = create(f"allies-mix-{seed}", doc)
+    last = replay(events)
+    for n, (_, new, after) in enumerate(greedy_commands(replay(events), seed=seed)):
+        events += new
+        last = after
+        if n >= 600:
+            break
+    assert replay(events) == last
+
+
+# Catalogued cards whose only reactive effect is a cover or a deflection (see built_reactive).
+COVER_KEYS = {("equipment", "interpose"), ("equipment", "deflect")}
+
+
 # Last, so that every scenario above is in the dict when it is parametrized.
 @pytest.mark.parametrize("key", sorted(ALLIES_SCENARIOS), ids=lambda k: f"{k[0]}/{k[1]}")
 def test_catalogued_ally_card_does_what_its_text_says(key: tuple[str, str]) -> None:
