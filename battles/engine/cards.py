@@ -1251,21 +1251,21 @@ class AllyMoveEffect:
 
 
 @dataclass(frozen=True, slots=True)
-class WardEffect:
+class GuardEffect:
     """ "Negate all damage from next attack targeting you or ally within 2 hexes": played,
     the card stays in play until the next attack declared on the player's casket or on an
     ally within `within` hexes of it; that attack deals no damage and the card is then
     discarded (R-ADD-128).
 
-    >>> WardEffect(2).as_dict()
-    {'kind': 'ward', 'within': 2}
+    >>> GuardEffect(2).as_dict()
+    {'kind': 'guard', 'within': 2}
     """
 
-    kind: ClassVar[str] = "ward"
+    kind: ClassVar[str] = "guard"
     within: int
 
     def __post_init__(self) -> None:
-        _check_int(self.within, "ward.within", 1, MAX_HEXES, "R-ADD-128")
+        _check_int(self.within, "guard.within", 1, MAX_HEXES, "R-ADD-128")
 
     def as_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "within": self.within}
@@ -1336,7 +1336,7 @@ Effect = (
     | RemoveDamageCardEffect  # issue 17, allies
     | DeflectEffect  # issue 17, allies
     | AllyMoveEffect  # issue 17, allies
-    | WardEffect  # issue 17, allies
+    | GuardEffect  # issue 17, allies
     | ZoneEffect  # issue 17, allies
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
@@ -1382,7 +1382,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             RemoveDamageCardEffect,  # issue 17, allies
             DeflectEffect,  # issue 17, allies
             AllyMoveEffect,  # issue 17, allies
-            WardEffect,  # issue 17, allies
+            GuardEffect,  # issue 17, allies
             ZoneEffect,  # issue 17, allies
         )
     }
@@ -1401,7 +1401,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, ally, cover, remove_damage_card, deflect, ally_move, ward, zone
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, ally, cover, remove_damage_card, deflect, ally_move, guard, zone
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")
@@ -1572,7 +1572,7 @@ class CardDef:
     def passive(self) -> bool:
         """Played, the card stays in play and its triggers fire (R-ADD-68), or it waits
         there for the attack it wards off (R-ADD-128), or its zone lasts (R-ADD-129)."""
-        stays = TriggerEffect | WardEffect | ZoneEffect
+        stays = TriggerEffect | GuardEffect | ZoneEffect
         return self.pledge or any(isinstance(e, stays) for e in self.effects)
 
     @property

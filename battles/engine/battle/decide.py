@@ -61,7 +61,7 @@ from ..cards import (
     StatusEffect,
     TaintEffect,
     TriggerEffect,
-    WardEffect,
+    GuardEffect,
     WhenEffect,
     WindowEffect,
     ZoneEffect,
@@ -1363,7 +1363,7 @@ def _ward(tx: _Tx, target: int) -> None:
             continue
         for instance in x.in_play:
             ward = next(
-                (e for e in tx.state.card(instance).effects if isinstance(e, WardEffect)), None
+                (e for e in tx.state.card(instance).effects if isinstance(e, GuardEffect)), None
             )
             if ward and (x.seat == target or x.at.distance(t.at) <= ward.within):
                 tx.emit(ev.AttackWarded(x.seat, instance, target))
