@@ -153,6 +153,9 @@ def label(body: Mapping[str, Any], state: BattleState, names: Names) -> str:
                 extra.append(f"discarding {_names(names, body['discard'])}")
             if "target" in body:
                 extra.append(f"on {names.casket(body['target'])}")
+            for moved in body.get("ally_paths", []):  # R-ADD-126
+                end = moved["path"][-1]
+                extra.append(f"moving {names.casket(moved['seat'])} to {end[0]},{end[1]}")
             more = f" ({', '.join(extra)})" if extra else ""
             return (
                 f"Play {card['name']} — {card['cost']} SP{more}"

@@ -292,6 +292,51 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 t(f"{who} gains +{p['amount']} Defense until its next turn"),
                 *_reason_rule(p.get("source"), "R-ADD-64"),
             )
+        case "ZoneCreated":
+            return (
+                t(f"{who}'s "),
+                names.card(p["card"]),
+                t(" makes a zone around "),
+                _hex(p["at"]),
+                t(" until the end of the round"),
+                *_rule("R-ADD-129"),
+            )
+        case "AttackWarded":
+            return (
+                t(f"{who}'s "),
+                names.card(p["card"]),
+                t(f" negates the damage of this attack on {names.casket(p['target'])}"),
+                *_rule("R-ADD-128"),
+            )
+        case "AllyMoved":
+            return (
+                t(f"{who} is moved {len(p['path'])} hex(es) to "),
+                _hex(p["path"][-1]),
+                t(f" by {names.casket(p['by'])}'s card"),
+                *_reason_rule(p.get("source"), "R-ADD-126"),
+            )
+        case "DamageDeflected":
+            return (
+                t(f"{who} deflects {p['amount']} damage back to {names.casket(p['attacker'])}"),
+                *_rule("R-ADD-125"),
+            )
+        case "DamageCardsRemoved":
+            return (
+                t(f"{who} removes "),
+                *_cards(p["cards"], names),
+                t(" from its discard pile, out of the game"),
+                *_reason_rule(p.get("source"), "R-ADD-124"),
+            )
+        case "DefenceLent":
+            until = (
+                "the end of the round"
+                if p["until"] == -1
+                else f"{names.casket(p['until'])}'s next turn"
+            )
+            return (
+                t(f"{who} gains +{p['amount']} Defense until {until}"),
+                *_reason_rule(p.get("source"), "R-ADD-123"),
+            )
         case "SeedsPlanted":
             return (
                 t(f"{p['amount']} Thornvine seed(s) planted in "),
@@ -552,6 +597,14 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
             )
         case "ReactiveDeclined":
             return (t(f"{who} plays no reactive card"), *_rule("R-REA-1"))
+        case "AttackCovered":
+            cut = f", reducing it by {p['reduction']}" if p.get("reduction") else ""
+            return (
+                t(f"{who} takes {names.casket(p['target'])}'s damage with "),
+                names.card(p["card"]),
+                t(cut),
+                *_rule("R-ADD-122"),
+            )
         case "DefenceRolled":
             extra = [
                 f"{p['heat']} Heat" * bool(p.get("heat")),

@@ -84,6 +84,8 @@ def setup_for(
                     "name": f"{loadout.faction} {loadout.casket_class}",
                     "class": loadout.casket_class,
                     "shield": "left" if n == 0 else "right",
+                    # Cards that count allies of a faction read it (R-ADD-121).
+                    "faction": loadout.faction,
                 },
                 "deck": [{"card": c, "count": k} for c, k in rows],
                 "pilot": {"name": f"Pilot {n}", "carried_wounds": [], "sp_modifier": 0},

@@ -407,7 +407,20 @@ CONDITIONS = (
     "standing_in_open",
     # R-ADD-149: the casket's mark (R-ADD-148) is still in the battle.
     "own_mark_in_battle",
+    # issue 17, allies (R-ADD-121): `n` allies, of `faction` when given, within `within`
+    # hexes of the own casket, or of the attack's target ("adjacent to target": 1).
+    "allies_within_at_least",
+    "allies_near_target_at_least",
 )
+# The conditions that count caskets within `within` hexes (R-ADD-75, R-ADD-121).
+_CONDITIONS_WITHIN = (
+    "enemies_within_at_least",
+    "allies_within_at_least",
+    "allies_near_target_at_least",
+    "destroyed_within_this_round",  # R-ADD-144
+)
+# The conditions that may count only the allies of one faction (R-ADD-121).
+_CONDITIONS_FACTION = ("allies_within_at_least", "allies_near_target_at_least")
 _CONDITIONS_WITH_N = frozenset(CONDITIONS) - {
     "moved_this_turn",
     "standing_in",
@@ -424,8 +437,7 @@ _CONDITIONS_WITH_N = frozenset(CONDITIONS) - {
     "standing_in_open",
     "own_mark_in_battle",
 }
-# The conditions that count hexes (`within`) and those that name a terrain (R-BRD-3).
-_CONDITIONS_WITHIN = frozenset({"enemies_within_at_least", "destroyed_within_this_round"})
+# The conditions that name a terrain (R-BRD-3).
 _TERRAIN_CONDITIONS = ("standing_in", "card_moved_through", "near_terrain")
 
 
@@ -446,6 +458,8 @@ class Condition:
     pool: str | None = None
     terrain: str | None = None
     within: int = 0
+    # issue 17, allies: count only the allies whose setup names this faction (R-ADD-121).
+    faction: str | None = None
 
     def __post_init__(self) -> None:
         _check_choice(self.test, "condition.test", CONDITIONS)
@@ -453,6 +467,16 @@ class Condition:
             _check_int(self.within, "condition.within", 1, MAX_HEXES, "R-RNG-3")
         elif self.within:
             raise InvalidInput("condition.within", f"{self.test!r} counts no hexes", "R-ADD-75")
+        if self.faction is not None:
+            if self.test not in _CONDITIONS_FACTION:
+                raise InvalidInput(
+                    "condition.faction", f"{self.test!r} counts no allies", "R-ADD-121"
+                )
+            # A slug only: the factions are carddb's, which imports this module.
+            if not isinstance(self.faction, str) or not _SLUG_RE.fullmatch(self.faction):
+                raise InvalidInput(
+                    "condition.faction", f"{self.faction!r} is not a faction name", "R-ADD-121"
+                )
         if self.test == "attack_side_is":  # a side of the side table (R-ARC-2)
             _check_int(self.n, "condition.n", 1, 6, "R-ARC-2")
         elif self.test in _CONDITIONS_WITH_N:
@@ -488,13 +512,15 @@ class Condition:
             out["terrain"] = self.terrain
         if self.within:
             out["within"] = self.within
+        if self.faction is not None:
+            out["faction"] = self.faction
         return out
 
 
 def condition_from_dict(d: object, path: str) -> Condition:
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'test'", "R-ADD-59")
-    allowed = ("test", "n", "pool", "terrain", "within")
+    allowed = ("test", "n", "pool", "terrain", "within", "faction")
     unknown = [str(k) for k in d if k not in allowed]
     if unknown:
         raise InvalidInput(f"{path}.{unknown[0]}", f"unknown field; allowed: {', '.join(allowed)}")
@@ -502,7 +528,12 @@ def condition_from_dict(d: object, path: str) -> Condition:
         raise InvalidInput(f"{path}.test", "required", "R-ADD-59")
     with _rebased(path, "condition"):
         return Condition(
-            d["test"], d.get("n", 0), d.get("pool"), d.get("terrain"), d.get("within", 0)
+            d["test"],
+            d.get("n", 0),
+            d.get("pool"),
+            d.get("terrain"),
+            d.get("within", 0),
+            d.get("faction"),
         )
 
 
@@ -2034,12 +2065,267 @@ _AFTER_KINDS = (
 )
 
 
-def _check_inner(effects: object, field: str, kinds: Sequence[str]) -> None:
+def _check_inner(effects: object, field: str, kinds: Sequence[str], rule: str = "R-ADD-65") -> None:
     if not isinstance(effects, tuple) or not effects:
         raise InvalidInput(field, "must be a non-empty tuple of effects")
     for i, e in enumerate(effects):
         if getattr(e, "kind", None) not in kinds:
-            raise InvalidInput(f"{field}[{i}]", f"must be one of: {', '.join(kinds)}", "R-ADD-65")
+            raise InvalidInput(f"{field}[{i}]", f"must be one of: {', '.join(kinds)}", rule)
+
+
+# issue 17, allies: what a card may do for an ally, the ally's own resources (R-ADD-120).
+_ALLY_KINDS = (
+    *("recover", "draw", "heat", "gain_tokens", "taint", "buff_next_attack", "defence"),
+    "remove_damage_card",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class AllyEffect:
+    """ "Ally within N hexes recovers 3 cards", "Remove 1 Taint from self or ally within 2
+    hexes", "All allies within 3 hexes recover 2 cards": `then` acts on an ally, not on the
+    player's casket (R-ADD-120). The ally is a casket of the own side in the battle within
+    `within` hexes, named by the command's `target`; `self_allowed` lets the target be the
+    player's own casket ("self or ally"); `every` acts on each such ally instead, none
+    named; `faction` takes only allies whose setup names that faction (R-ADD-121). A
+    `defence` it gives lasts until the start of the player's next turn ("until your next
+    turn"), or with `defence_until` "end_of_round" until the round ends (R-ADD-123).
+
+    >>> AllyEffect(3, (RecoverEffect(3),)).as_dict()
+    {'kind': 'ally', 'within': 3, 'then': [{'kind': 'recover', 'n': 3}]}
+    >>> AllyEffect(3, (DefenceEffect(1),), defence_until="end_of_round").as_dict()["defence_until"]
+    'end_of_round'
+    >>> AllyEffect(3, (MoveEffect(1),))
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: ally.then[0]: must be one of: recover, draw, heat, gain_tokens, taint, buff_next_attack, defence, remove_damage_card (R-ADD-120)
+    """
+
+    kind: ClassVar[str] = "ally"
+    within: int
+    then: tuple[Effect, ...]
+    self_allowed: bool = False
+    every: bool = False
+    faction: str | None = None
+    defence_until: Literal["your_next_turn", "end_of_round"] = "your_next_turn"
+    # "Allies behind you": only those on the player's rear sides 3-5 (R-ARC-1, R-ADD-127).
+    behind: bool = False
+
+    def __post_init__(self) -> None:
+        _check_int(self.within, "ally.within", 1, MAX_HEXES, "R-ADD-120")
+        _check_bool(self.behind, "ally.behind")
+        if self.behind and not self.every:
+            raise InvalidInput("ally.behind", "'behind' picks among every ally", "R-ADD-127")
+        _check_choice(self.defence_until, "ally.defence_until", ("your_next_turn", "end_of_round"))
+        if self.defence_until != "your_next_turn" and not any(
+            isinstance(e, DefenceEffect) for e in self.then if isinstance(self.then, tuple)
+        ):
+            raise InvalidInput("ally.defence_until", "gives no defence to last", "R-ADD-123")
+        _check_inner(self.then, "ally.then", _ALLY_KINDS, "R-ADD-120")
+        for i, e in enumerate(self.then):
+            if isinstance(e, TaintEffect) and e.target != "self":
+                raise InvalidInput(
+                    f"ally.then[{i}].target", "an ally's Taint is its own: 'self'", "R-ADD-120"
+                )
+        _check_bool(self.self_allowed, "ally.self_allowed")
+        _check_bool(self.every, "ally.every")
+        if self.every and self.self_allowed:
+            raise InvalidInput(
+                "ally.self_allowed",
+                "'every' acts on the allies only, never the own casket",
+                "R-ADD-120",
+            )
+        if self.faction is not None and (
+            not isinstance(self.faction, str) or not _SLUG_RE.fullmatch(self.faction)
+        ):
+            raise InvalidInput(
+                "ally.faction", f"{self.faction!r} is not a faction name", "R-ADD-121"
+            )
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "kind": self.kind,
+            "within": self.within,
+            "then": [e.as_dict() for e in self.then],
+        }
+        if self.self_allowed:
+            out["self_allowed"] = True
+        if self.every:
+            out["every"] = True
+        if self.faction is not None:
+            out["faction"] = self.faction
+        if self.defence_until != "your_next_turn":
+            out["defence_until"] = self.defence_until
+        if self.behind:
+            out["behind"] = True
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class CoverEffect:
+    """ "Reactive: Take ally's damage", "When an ally within 2 hexes would take damage,
+    redirect that damage to yourself": a reactive card an ally of the attacked casket, within
+    `within` hexes of it, plays after the hit; the damage the attacked casket's defence roll
+    leaves is the card player's to take instead, less the card's own reductions (R-ADD-122).
+
+    >>> CoverEffect(1).as_dict()
+    {'kind': 'cover', 'within': 1}
+    """
+
+    kind: ClassVar[str] = "cover"
+    within: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.within, "cover.within", 1, MAX_HEXES, "R-ADD-122")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "within": self.within}
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveDamageCardEffect:
+    """ "Remove 1 Damage card from target's discard pile from the game": the `n` Damage
+    cards (R-TRN-6) most recently discarded leave the game, as many as the pile holds
+    (R-ADD-124).
+
+    >>> RemoveDamageCardEffect(1).as_dict()
+    {'kind': 'remove_damage_card', 'n': 1}
+    """
+
+    kind: ClassVar[str] = "remove_damage_card"
+    n: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.n, "remove_damage_card.n", 1, MAX_CARDS, "R-ADD-124")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "n": self.n}
+
+
+@dataclass(frozen=True, slots=True)
+class DeflectEffect:
+    """ "Reactive: Redirect 3 damage to attacker": the answered attack's damage left after
+    the defence dice is `amount` lower, and what that took off, at most `amount`, is the
+    attacker's to take once the attack has ended (R-ADD-125).
+
+    >>> DeflectEffect(3).as_dict()
+    {'kind': 'deflect', 'amount': 3}
+    """
+
+    kind: ClassVar[str] = "deflect"
+    amount: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.amount, "deflect.amount", 1, MAX_DAMAGE, "R-ADD-125")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "amount": self.amount}
+
+
+@dataclass(frozen=True, slots=True)
+class AllyMoveEffect:
+    """ "Choose 1 allied … Casket within range. They immediately move up to 2 hexes toward
+    you", "Allied Emergent units within 3 hexes may also move 1 hex": allies within
+    `within` hexes (of `faction` when given, R-ADD-121) may each move up to `hexes` hexes,
+    every step legal as R-TRN-5 and R-LOS-5 say, and with `toward` each step nearer the
+    player's casket. The command's `ally_paths` gives each path; the ally is the one its
+    `target` names, or with `every` any ally in reach (R-ADD-126).
+
+    >>> AllyMoveEffect(2, 6, toward=True).as_dict()
+    {'kind': 'ally_move', 'hexes': 2, 'within': 6, 'toward': True}
+    """
+
+    kind: ClassVar[str] = "ally_move"
+    hexes: int
+    within: int
+    every: bool = False
+    faction: str | None = None
+    toward: bool = False
+    # "Draw 1 card for each ally that moves": the player's draw per ally moved (R-ADD-126).
+    draw_per_ally: int = 0
+    # "Move 1 hex toward target": each step nearer the card's attack target (R-ADD-126).
+    toward_target: bool = False
+
+    def __post_init__(self) -> None:
+        _check_int(self.hexes, "ally_move.hexes", 1, MAX_HEXES, "R-ADD-126")
+        _check_int(self.draw_per_ally, "ally_move.draw_per_ally", 0, 3, "R-ADD-126")
+        _check_bool(self.toward_target, "ally_move.toward_target")
+        if self.toward_target and (self.toward or not self.every):
+            # The attack's `target` is the enemy: no ally can be named by it as well.
+            raise InvalidInput(
+                "ally_move.toward_target",
+                "moves every ally in reach toward the attack's target, not toward you",
+                "R-ADD-126",
+            )
+        _check_int(self.within, "ally_move.within", 1, MAX_HEXES, "R-ADD-126")
+        _check_bool(self.every, "ally_move.every")
+        _check_bool(self.toward, "ally_move.toward")
+        if self.faction is not None and (
+            not isinstance(self.faction, str) or not _SLUG_RE.fullmatch(self.faction)
+        ):
+            raise InvalidInput(
+                "ally_move.faction", f"{self.faction!r} is not a faction name", "R-ADD-121"
+            )
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "hexes": self.hexes, "within": self.within}
+        if self.every:
+            out["every"] = True
+        if self.faction is not None:
+            out["faction"] = self.faction
+        if self.toward:
+            out["toward"] = True
+        if self.draw_per_ally:
+            out["draw_per_ally"] = self.draw_per_ally
+        if self.toward_target:
+            out["toward_target"] = True
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class GuardEffect:
+    """ "Negate all damage from next attack targeting you or ally within 2 hexes": played,
+    the card stays in play until the next attack declared on the player's casket or on an
+    ally within `within` hexes of it; that attack deals no damage and the card is then
+    discarded (R-ADD-128).
+
+    >>> GuardEffect(2).as_dict()
+    {'kind': 'guard', 'within': 2}
+    """
+
+    kind: ClassVar[str] = "guard"
+    within: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.within, "guard.within", 1, MAX_HEXES, "R-ADD-128")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "within": self.within}
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneEffect:
+    """ "Create a 3-hex radius healing zone centered on you until end of round. Allied
+    Caskets in this zone recover 2 cards from discard pile at start of their turn": played,
+    the card stays in play until the round ends, its zone fixed on the player's hex; each
+    ally that starts its turn within `radius` hexes of it gets `then` (R-ADD-129).
+
+    >>> ZoneEffect(3, (RecoverEffect(2),)).as_dict()
+    {'kind': 'zone', 'radius': 3, 'then': [{'kind': 'recover', 'n': 2}]}
+    """
+
+    kind: ClassVar[str] = "zone"
+    radius: int
+    then: tuple[Effect, ...]
+
+    def __post_init__(self) -> None:
+        _check_int(self.radius, "zone.radius", 1, MAX_HEXES, "R-ADD-129")
+        _check_inner(
+            self.then, "zone.then", ("recover", "draw", "heat", "gain_tokens"), "R-ADD-129"
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "radius": self.radius, "then": [e.as_dict() for e in self.then]}
 
 
 # --- issue 17, misc: optional costs and alternatives, named recoveries ------------------------
@@ -2391,6 +2677,13 @@ Effect = (
     | UltimatumEffect
     | DamageBargainEffect
     | OfferMissEffect
+    | AllyEffect  # issue 17, allies
+    | CoverEffect  # issue 17, allies
+    | RemoveDamageCardEffect  # issue 17, allies
+    | DeflectEffect  # issue 17, allies
+    | AllyMoveEffect  # issue 17, allies
+    | GuardEffect  # issue 17, allies
+    | ZoneEffect  # issue 17, allies
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -2470,6 +2763,13 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             UltimatumEffect,
             DamageBargainEffect,
             OfferMissEffect,
+            AllyEffect,  # issue 17, allies
+            CoverEffect,  # issue 17, allies
+            RemoveDamageCardEffect,  # issue 17, allies
+            DeflectEffect,  # issue 17, allies
+            AllyMoveEffect,  # issue 17, allies
+            GuardEffect,  # issue 17, allies
+            ZoneEffect,  # issue 17, allies
         )
     }
 )
@@ -2715,14 +3015,22 @@ class CardDef:
         return next((e for e in self.effects if isinstance(e, LimitEffect)), None)
 
     @property
+    def pledge(self) -> bool:
+        """A cover played in its player's turn ("You may cover adjacent ally"): it waits in
+        play for the attack it takes, until that player's next turn (R-ADD-122)."""
+        return self.kind != "reactive" and any(isinstance(e, CoverEffect) for e in self.effects)
+
+    @property
     def leaves_game(self) -> bool:
         """Resolved, the card goes to the removed cards, not the discard pile (R-ADD-70)."""
         return any(isinstance(e, RemoveFromGameEffect) for e in self.effects)
 
     @property
     def passive(self) -> bool:
-        """Played, the card stays in play and its triggers fire (R-ADD-68)."""
-        return any(isinstance(e, TriggerEffect) for e in self.effects)
+        """Played, the card stays in play and its triggers fire (R-ADD-68), or it waits
+        there for the attack it wards off (R-ADD-128), or its zone lasts (R-ADD-129)."""
+        stays = TriggerEffect | GuardEffect | ZoneEffect
+        return self.pledge or any(isinstance(e, stays) for e in self.effects)
 
     @property
     def manual(self) -> bool:

@@ -86,6 +86,8 @@ class PlayCard(Command):
     facing: int | None = None
     discard: tuple[str, ...] = ()
     spend: bool = False  # pay the card's "Spend N tokens" for its extra effect (R-ADD-61)
+    # issue 17, allies: (seat, path) of each ally the card moves (R-ADD-126)
+    ally_paths: tuple[tuple[int, tuple[Hex, ...]], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +106,8 @@ class Attack(Command):
     taint_from: str | None = None
     # Hand cards the attack card's own discard takes ("Discard 1 card", R-ADD-152).
     discard: tuple[str, ...] = ()
+    # issue 17, allies: (seat, path) of each ally the card moves (R-ADD-126)
+    ally_paths: tuple[tuple[int, tuple[Hex, ...]], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,7 +272,7 @@ _FIELDS: Mapping[str, tuple[str, ...]] = {
     "move": ("path", "pay", "free"),
     "rotate": ("facing", "pay"),
     "vent": ("pay",),
-    "play_card": ("card", "target", "path", "facing", "discard", "pay", "spend"),
+    "play_card": ("card", "target", "path", "facing", "discard", "pay", "spend", "ally_paths"),
     "attack": (
         "card",
         "target",
@@ -279,6 +283,7 @@ _FIELDS: Mapping[str, tuple[str, ...]] = {
         "path",
         "taint_from",
         "discard",
+        "ally_paths",
     ),
     "pass": (),
     "play_reactive": ("card", "spend", "path"),
@@ -308,6 +313,7 @@ _OPTIONAL = frozenset(
         "free",
         "also",
         "taint_from",
+        "ally_paths",
     }
 )
 # Fields optional in one command only: a bargain's `choose` names cards, an ultimatum's does
@@ -377,6 +383,26 @@ def _path(value: object, key: str) -> tuple[Hex, ...]:
     if not isinstance(value, list) or not 1 <= len(value) <= MAX_PATH:
         raise InvalidInput(key, f"must be a list of 1 to {MAX_PATH} hexes [q, r]", "R-LOS-5")
     return tuple(_hex(v, f"{key}[{i}]") for i, v in enumerate(value))
+
+
+def _ally_paths(value: object) -> tuple[tuple[int, tuple[Hex, ...]], ...]:
+    """`[{"seat": n, "path": [[q, r], ...]}, ...]`: each ally a card moves (R-ADD-126).
+
+    >>> _ally_paths([{"seat": 2, "path": [[1, 2]]}])
+    ((2, (Hex(q=1, r=2),)),)
+    """
+    if not isinstance(value, list) or len(value) > 7:
+        raise InvalidInput("ally_paths", 'must be a list of {"seat": n, "path": [[q, r], ...]}')
+    out: list[tuple[int, tuple[Hex, ...]]] = []
+    for i, item in enumerate(value):
+        key = f"ally_paths[{i}]"
+        if not isinstance(item, Mapping) or set(item) != {"seat", "path"}:
+            raise InvalidInput(key, 'must be {"seat": n, "path": [[q, r], ...]}', "R-ADD-126")
+        seat = _int(item, "seat", 0, 7)
+        if any(seat == s for s, _ in out):
+            raise InvalidInput(f"{key}.seat", f"seat {seat} is listed twice", "R-ADD-126")
+        out.append((seat, _path(item["path"], f"{key}.path")))
+    return tuple(out)
 
 
 def _facing(body: Mapping[str, Any], key: str = "facing") -> int:
@@ -454,8 +480,12 @@ def parse_command(body: object) -> Command:
             args["facing"] = _facing(body)
         if body.get("discard") is not None:
             args["discard"] = _strs(body["discard"], "discard")
+        if body.get("ally_paths") is not None:
+            args["ally_paths"] = _ally_paths(body["ally_paths"])
     elif name == "attack":
         args["target"] = _int(body, "target", 0, 7)
+        if body.get("ally_paths") is not None:
+            args["ally_paths"] = _ally_paths(body["ally_paths"])
         component = body.get("component")
         if component is not None and component not in COMPONENTS:
             raise InvalidInput(
@@ -522,7 +552,9 @@ def command_body(command: Command) -> dict[str, Any]:
         value = getattr(command, key, None)
         if _optional(command.NAME, key) and (value in (None, ()) or value is False):
             continue
-        if isinstance(value, Pay):
+        if key == "ally_paths" and isinstance(value, tuple):
+            value = [{"seat": n, "path": [[h.q, h.r] for h in path]} for n, path in value]
+        elif isinstance(value, Pay):
             value = {"hand": list(value.hand), "deck": value.deck}
         elif isinstance(value, Hex):
             value = [value.q, value.r]

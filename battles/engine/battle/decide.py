@@ -19,10 +19,13 @@ from itertools import pairwise
 
 from ..arcs import attack_side, candidate_sides, choose_side_row, rotation_cost, rotation_steps
 from ..cards import (
+    DAMAGE_CARD,
     MAX_SEEDS,
     SP_ALL,
     AfterAttackEffect,
     AfterDefenceEffect,
+    AllyEffect,
+    AllyMoveEffect,
     AreaAttackEffect,
     AreaHinderEffect,
     ArrangeTopEffect,
@@ -35,10 +38,12 @@ from ..cards import (
     CardDef,
     Condition,
     CounterEffect,
+    CoverEffect,
     DamageAuraEffect,
     DamageBargainEffect,
     DamageNextTurnEffect,
     DefenceEffect,
+    DeflectEffect,
     DetonateSeedsEffect,
     DiscardChosenEffect,
     DiscardEffect,
@@ -53,6 +58,7 @@ from ..cards import (
     GainTokensEffect,
     GiveHeatEffect,
     GrantMoveEffect,
+    GuardEffect,
     HeatEffect,
     HinderEffect,
     IgnoreCoverEffect,
@@ -70,6 +76,7 @@ from ..cards import (
     RecoverEffect,
     RecoverNamedEffect,
     ReduceIncomingEffect,
+    RemoveDamageCardEffect,
     RemoveFromGameEffect,
     RemoveHeatRolledEffect,
     RemoveTaintRolledEffect,
@@ -94,6 +101,7 @@ from ..cards import (
     WardEffect,
     WhenEffect,
     WindowEffect,
+    ZoneEffect,
 )
 from ..dice import (
     SUFFERING_DIE,
@@ -468,8 +476,7 @@ def _auto_answer(tx: _Tx, seat: int, kind: str, amount: int, component: str | No
     if kind == "mulligan":
         tx.emit(ev.HandKept(seat))
     elif kind == "reactive":
-        tx.emit(ev.ReactiveDeclined(seat))
-        _roll_defence(tx)
+        _reactive_declined(tx, seat)
     elif kind == "take_damage":
         _take_damage(tx, seat, (), amount, component)
         _after_damage(tx)
@@ -572,6 +579,7 @@ def _start_turn(tx: _Tx, seat: int) -> None:
     if penalty:  # R-ADD-65: an enemy card's "−N SP next turn"
         tx.emit(ev.SpDrained(seat, min(penalty, tx.seat(seat).sp_max), "R-ADD-65"))
     _triggers(tx, seat, "start_of_turn")
+    _zones(tx, seat)
     bled = _bleed(tx, seat)
     scheduled += bled
     c = tx.seat(seat)
@@ -953,9 +961,8 @@ def _answer(tx: _Tx, command: Command) -> None:
     elif isinstance(command, PlayReactive):
         _play_reactive(tx, command)
     elif isinstance(command, NoReactive):
-        tx.emit(ev.ReactiveDeclined(seat))
         tx.emit(ev.PromptClosed(seat, "reactive"))
-        _roll_defence(tx)
+        _reactive_declined(tx, seat)
     elif isinstance(command, TakeDamage):
         c = tx.seat(seat)
         if len(command.hand) + command.deck != prompt.amount:
@@ -1123,9 +1130,14 @@ def _in_window(tx: _Tx, card: CardDef) -> bool:
 
 def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
     seat = command.seat
-    instance = _hand_cards(tx.seat(seat), [command.card], "card", "R-REA-1")[0]
+    pledged = [x for x in tx.seat(seat).in_play if tx.state.card(x).pledge]
+    a = tx.state.attack
+    if command.card in pledged and a is not None and seat != a.target:
+        instance = command.card  # R-ADD-122: a cover waiting in play, not in the hand
+    else:
+        instance = _hand_cards(tx.seat(seat), [command.card], "card", "R-REA-1")[0]
     card = tx.state.card(instance)
-    if card.kind != "reactive":
+    if card.kind != "reactive" and not card.pledge:
         raise RuleViolation(
             "not_reactive", f"{card.name} is not a reactive card: not now", "R-REA-1"
         )
@@ -1138,6 +1150,30 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
     if not _in_window(tx, card):
         raise RuleViolation(
             "outside_window", f"{card.name} answers only attacks made in melee", "R-ADD-58"
+        )
+    assert a is not None
+    cover = _cover_of(card)
+    if seat != a.target:  # an ally's window: only a card that takes the damage (R-ADD-122)
+        if cover is None:
+            raise RuleViolation(
+                "not_a_cover_card",
+                f"{card.name} does not take an ally's damage: only such a card answers for "
+                f"seat {a.target}",
+                "R-ADD-122",
+            )
+        distance = tx.seat(seat).at.distance(tx.seat(a.target).at)
+        if distance > cover.within:
+            raise RuleViolation(
+                "out_of_range",
+                f"{card.name} covers an ally within {cover.within} hexes; seat {a.target} is "
+                f"{distance} hexes away",
+                "R-ADD-122",
+            )
+    elif cover is not None:
+        raise RuleViolation(
+            "cover_for_an_ally",
+            f"{card.name} takes an ally's damage, not the attacked casket's own",
+            "R-ADD-122",
         )
     _check_limit(tx.seat(seat), card)
     _check_spend(tx, seat, card, command.spend)
@@ -1153,9 +1189,19 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
     if not command.spend:  # R-ADD-151: what a spend would have replaced
         extra += [x for e in card.effects if isinstance(e, UnlessSpentEffect) for x in e.then]
     effects = [*card.effects, *extra]
-    reduction = sum(e.amount for e in effects if isinstance(e, ReduceIncomingEffect))
+    # R-ADD-125: a deflection takes its damage off as a reduction does.
+    reduction = sum(
+        e.amount for e in effects if isinstance(e, ReduceIncomingEffect | DeflectEffect)
+    )
     dodge = _dodge(tx, seat, card, command.path)
-    tx.emit(ev.ReactivePlayed(seat, instance, reduction, dodge))
+    if cover is not None:
+        if dodge:
+            raise RuleViolation(
+                "unused_argument", f"{card.name} covers an ally: no 'path'", "R-ADD-107"
+            )
+        tx.emit(ev.AttackCovered(seat, a.target, instance, reduction))
+    else:
+        tx.emit(ev.ReactivePlayed(seat, instance, reduction, dodge))
     for spent in bought:
         if isinstance(spent, SpendTaintEffect):
             _spend_taint(tx, seat, card, spent)  # R-ADD-145: the defender's own pilot's
@@ -1176,11 +1222,12 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
             assert tx.state.attack is not None
             tx.emit(ev.MoveCostRaised(tx.state.attack.attacker, effect.amount, card.id))
     tx.emit(ev.PromptClosed(seat, "reactive"))
+    if cover is not None:
+        _reactive_window(tx)  # the attacked casket may still play its own (R-ADD-122)
+        return
     # R-ADD-159: "offer bargain: miss this attack, give me N tokens": the attacker, when it
     # holds them, chooses before the defence roll.
     offer = next((e for e in card.effects if isinstance(e, OfferMissEffect)), None)
-    a = tx.state.attack
-    assert a is not None
     if offer is not None and tx.seat(a.attacker).tokens_of(offer.pool) >= offer.n:
         reason = (
             f"{card.name}: give {offer.n} {offer.pool} token(s) to seat {seat} and the attack "
@@ -1259,6 +1306,8 @@ def _roll_defence(tx: _Tx) -> None:
     final = max(0, result.final_damage - reduction)
     if reduction:  # R-ADD-58: "reduce by N (minimum 1)" never takes a hit below 1
         final = max(final, min(_reactive_minimum(tx, a.reactive), result.final_damage))
+    if a.warded_by is not None:  # R-ADD-128: the ward negates all the attack's damage
+        final = 0
     tx.emit(
         ev.DefenceRolled(
             a.target,
@@ -1271,6 +1320,13 @@ def _roll_defence(tx: _Tx) -> None:
             reduction,
         )
     )
+    deflect = sum(
+        e.amount
+        for e in (tx.state.card(a.reactive).effects if a.reactive else ())
+        if isinstance(e, DeflectEffect)
+    )
+    if deflect and a.warded_by is None and result.final_damage > final:  # R-ADD-125
+        tx.emit(ev.DamageDeflected(a.target, a.attacker, min(deflect, result.final_damage - final)))
     if result.heat:
         _change_heat(tx, a.target, result.heat, "HEAT defence faces", "R-DMG-4")
     if result.component_damage:
@@ -1280,6 +1336,17 @@ def _roll_defence(tx: _Tx) -> None:
     if a.reactive is not None and not result.pierce:  # R-ADD-97: "if you block 3+ damage"
         _after_defence(tx, a.target, a.reactive, "prevented_at_least", result.final_damage - final)
     attack = tx.state.card(a.card)
+    cover = a.covered_by
+    if cover is not None and not result.pierce and tx.seat(cover).in_battle:
+        # R-ADD-122: the damage the roll leaves is the covering ally's, less its card's
+        # reduction; the roll's Heat and Component Damage stay the attacked casket's.
+        taken = max(0, final - a.cover_reduction)
+        if a.cover_reduction:
+            taken = max(taken, min(_reactive_minimum(tx, a.cover_card), final))
+        name = tx.state.card(a.cover_card).name if a.cover_card else "cover"
+        reason = f"{name}: seat {a.target}'s damage from an attack by seat {a.attacker} (R-ADD-122)"
+        _inflict(tx, cover, taken, None, reason, attack=attack)
+        return
     _inflict(tx, a.target, final, a.component, f"an attack by seat {a.attacker}", attack=attack)
 
 
@@ -1335,6 +1402,9 @@ def _end_attack(tx: _Tx, outcome: str) -> None:
         if counter and tx.seat(a.attacker).in_battle:
             reactive = tx.state.card(a.reactive).name
             _inflict(tx, a.attacker, counter, None, f"{reactive}: counter-damage (R-ADD-58)")
+        elif a.deflected and tx.seat(a.attacker).in_battle:
+            reactive = tx.state.card(a.reactive).name
+            _inflict(tx, a.attacker, a.deflected, None, f"{reactive}: deflected damage (R-ADD-125)")
         # R-ADD-143: "attacker gains N Heat", voided with the rest of the card by PIERCE.
         answer = tx.state.card(a.reactive)
         heat = sum(
@@ -1815,6 +1885,7 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
         skip_attack=True,
         spend=command.spend,
         attack_target=command.target,
+        ally_paths=command.ally_paths,
     )
     _queue_follow_ups(tx, seat, instance, card, command)
     _strike(tx, seat, instance, command.target, command.component, answer, rules)
@@ -1847,7 +1918,8 @@ def _strike(
     d = tx.seat(target)
     # R-DMG-3: the target's card Defense (R-ADD-64) and its wards' (R-ADD-93), unless the
     # attack ignores Defense buffs (R-ADD-92).
-    card_defence = d.defence_bonus + sum(w.defence for w in d.wards if _ward_matches(w, card))
+    # R-ADD-123: an ally's card Defense lent to it counts as its own.
+    card_defence = d.card_defence + sum(w.defence for w in d.wards if _ward_matches(w, card))
     if "ignore_defence_buffs" in rules:
         card_defence = 0
     tx.emit(
@@ -1872,6 +1944,7 @@ def _strike(
     if "ignore_defence_buffs" in rules:  # R-ADD-92: a reactive card's Defense too
         tx.emit(ev.DefenceBuffsIgnored(seat))
     _spend_declared_wards(tx, target, card)
+    _ward(tx, target)
     pool = answer.dice
     faces = tx.dice.d6(pool.count, purpose="the attack roll", rule="R-HIT-4")
     # R-ADD-91: an attack that cannot miss hits on any total but a catastrophic failure (0).
@@ -1892,7 +1965,9 @@ def _strike(
         # R-DMG-5: no dice, no reactive card, full damage from the deck, component destroyed.
         if component not in tx.seat(target).destroyed:
             _destroy(tx, target, component)
-        _take_damage(tx, target, (), damage, component)
+        warded = tx.state.attack is not None and tx.state.attack.warded_by is not None
+        if not warded:  # R-ADD-128: a ward negates the damage, not the destruction
+            _take_damage(tx, target, (), damage, component)
         _end_attack(tx, "execution")
         return
     # R-ADD-159: "enemy may discard N cards from hand to reduce damage to M", before the
@@ -1909,13 +1984,63 @@ def _strike(
     _reactive_window(tx)
 
 
-def _reactive_window(tx: _Tx) -> None:
-    """A hit's reactive prompt for the defender when it holds a card that may answer, else
-    the defence roll (R-REA-1, R-ADD-21)."""
+def _ward(tx: _Tx, target: int) -> None:
+    """R-ADD-128: the first ward in play, in seat order, that covers the attacked casket
+    (its own, or an ally's within reach) takes this attack's damage away and is spent."""
+    t = tx.seat(target)
+    for x in tx.state.seats:
+        if not x.in_battle or x.side != t.side:
+            continue
+        for instance in x.in_play:
+            ward = next(
+                (e for e in tx.state.card(instance).effects if isinstance(e, GuardEffect)), None
+            )
+            if ward and (x.seat == target or x.at.distance(t.at) <= ward.within):
+                tx.emit(ev.AttackWarded(x.seat, instance, target))
+                return
+
+
+def _cover_of(card: CardDef) -> CoverEffect | None:
+    return next((e for e in card.effects if isinstance(e, CoverEffect)), None)
+
+
+def _coverers(tx: _Tx) -> list[int]:
+    """R-ADD-122: the allies of the attacked casket that may still cover it, in seat order:
+    in the battle, not yet asked, holding a cover card that reaches it."""
     a = tx.state.attack
     assert a is not None
+    if a.covered_by is not None:
+        return []
+    t = tx.seat(a.target)
+    out = []
+    for x in _allies(tx, a.target, None):
+        if x.seat in a.cover_declined:
+            continue
+        for instance in (*x.hand, *x.in_play):
+            card = tx.state.card(instance)
+            cover = _cover_of(card)
+            ready = _reactive_ok(tx, card) if instance in x.hand else card.pledge
+            if cover and ready and a.reactive_allowed and x.at.distance(t.at) <= cover.within:
+                out.append(x.seat)
+                break
+    return out
+
+
+def _reactive_window(tx: _Tx) -> None:
+    """After a hit: first each ally that could take the damage (R-ADD-122), then the
+    attacked casket's own reactive card (R-REA-1), then the defence roll."""
+    a = tx.state.attack
+    assert a is not None
+    coverers = _coverers(tx)
+    if coverers:
+        reason = f"play a card that takes seat {a.target}'s damage, or none"
+        _open_prompt(tx, coverers[0], "reactive", 0, a.component, "R-ADD-122", reason)
+        return
     defender = tx.seat(a.target)
-    eligible = any(_reactive_ok(tx, tx.state.card(x)) for x in defender.hand)
+    eligible = any(
+        _reactive_ok(tx, card) and _cover_of(card) is None
+        for card in (tx.state.card(x) for x in defender.hand)
+    )
     if eligible:
         _open_prompt(
             tx,
@@ -2096,6 +2221,17 @@ def _follow_up(tx: _Tx) -> None:
         _strike(tx, f.attacker, f.card, f.target, f.component, answer, rules)
 
 
+def _reactive_declined(tx: _Tx, seat: int) -> None:
+    """An ally that declined to cover leaves the window to the next one (R-ADD-122); the
+    attacked casket's declining leads to the defence roll (R-REA-1)."""
+    tx.emit(ev.ReactiveDeclined(seat))
+    a = tx.state.attack
+    if a is not None and seat != a.target:
+        _reactive_window(tx)
+    else:
+        _roll_defence(tx)
+
+
 def _play_card(tx: _Tx, c: CasketState, command: PlayCard) -> None:
     seat = command.seat
     instance = _hand_cards(c, [command.card], "card", "R-TRN-5")[0]
@@ -2133,6 +2269,7 @@ def _play_card(tx: _Tx, c: CasketState, command: PlayCard) -> None:
         command.facing,
         command.discard,
         spend=command.spend,
+        ally_paths=command.ally_paths,
     )
     # R-ADD-68: a passive stays in play; R-ADD-89: a card with attacks to make stays until
     # its last one has ended.
@@ -2197,6 +2334,19 @@ def _triggers(tx: _Tx, seat: int, on: str, times: int = 1, about: int | None = N
                     continue
             for _ in range(times):
                 for inner in effect.then:
+                    _effect(tx, seat, card, inner, None, (), None, (), {}, True)
+
+
+def _zones(tx: _Tx, seat: int) -> None:
+    """R-ADD-129: the allies' zones `seat` starts its turn in, in the order made."""
+    c = tx.seat(seat)
+    for owner, instance, q, r in tx.state.zones:
+        card = tx.state.card(instance)
+        if owner == seat or tx.seat(owner).side != c.side or not c.in_battle:
+            continue
+        for zone in (e for e in card.effects if isinstance(e, ZoneEffect)):
+            if c.at.distance(Hex(q, r)) <= zone.radius:
+                for inner in zone.then:
                     _effect(tx, seat, card, inner, None, (), None, (), {}, True)
 
 
@@ -2359,6 +2509,10 @@ def _holds(tx: _Tx, seat: int, condition: Condition | None, target: int | None) 
         return c.marked is not None and tx.seat(c.marked).in_battle
     if test == "standing_in_open":  # R-ADD-146: the own hex's terrain gives no cover
         return tx.state.board.terrain_at(c.at).cover == "none"
+    # R-ADD-121: the allies of the faction the text names, near the casket or the target.
+    allied = [x.at for x in _allies(tx, seat, condition.faction)]
+    if test == "allies_within_at_least":
+        return sum(1 for at in allied if at.distance(c.at) <= condition.within) >= n
     if t is None:  # pragma: no cover - attack bonuses sit on attack cards (CardDef)
         return False
     if test == "attack_side_is":  # R-ADD-146: the side R-ARC-1 picks, as the to-hit does
@@ -2374,6 +2528,8 @@ def _holds(tx: _Tx, seat: int, condition: Condition | None, target: int | None) 
     if test == "target_without_cover":  # R-ADD-144: no cover on the attack's line (R-COV-1)
         others = [x.at for x in tx.state.seats if x.seat not in (seat, t.seat) and x.in_battle]
         return line_of_sight(tx.state.board, c.at, t.at, others).cover == "none"
+    if test == "allies_near_target_at_least":
+        return sum(1 for at in allied if at.distance(t.at) <= condition.within) >= n
     if test == "target_hp_at_most":
         return t.hp <= n
     if test == "target_moved_last_turn":
@@ -2412,6 +2568,119 @@ def _mark_riders(
         obscured = sum(m.value for m in answer.modifiers if m.key == "obscured")
         if obscured:
             tx.emit(ev.BuffGained(seat, 0, -obscured, 0, 0, source.id))
+
+
+def _allies(tx: _Tx, seat: int, faction: str | None) -> list[CasketState]:
+    """The allies of `seat`: the other caskets of its side still in the battle (R-ADD-74),
+    only those whose setup names `faction` when one is given (R-ADD-121)."""
+    c = tx.seat(seat)
+    return [
+        x
+        for x in tx.state.seats
+        if x.side == c.side
+        and x.seat != seat
+        and x.in_battle
+        and (faction is None or x.faction == faction)
+    ]
+
+
+# "Behind you": the casket's sides 3, 4 and 5, those R-REA-2 names its rear (R-ADD-127).
+REAR_SIDES = frozenset({3, 4, 5})
+
+
+def _ally_moves(
+    tx: _Tx,
+    seat: int,
+    card: CardDef,
+    effect: AllyMoveEffect,
+    target: int | None,
+    paths: Sequence[tuple[int, Sequence[Hex]]],
+    toward: int,
+) -> None:
+    """R-ADD-126: each ally the card may move, along the command's path for it (none: it
+    stays), every step legal (R-TRN-5, R-LOS-5) and, "toward you" or "toward target",
+    nearer seat `toward` (the player, or the attack's target)."""
+    c = tx.seat(seat)
+    goal = tx.seat(toward).at
+    if effect.every:
+        near = _allies(tx, seat, effect.faction)
+        movable = [x.seat for x in near if c.at.distance(x.at) <= effect.within]
+    else:
+        movable = _ally_targets(tx, seat, card, effect, target)
+    for ally, path in paths:
+        if ally not in movable:
+            raise RuleViolation(
+                "not_moved_by_card",
+                f"{card.name} moves {'allies' if effect.every else f'seat {target}'} within "
+                f"{effect.within} hexes, not seat {ally}",
+                "R-ADD-126",
+            )
+        if len(path) > effect.hexes:
+            raise RuleViolation(
+                "path_too_long",
+                f"{card.name} moves an ally at most {effect.hexes} hex(es)",
+                "R-ADD-126",
+            )
+        moving = tx.seat(ally)
+        _path_cost(tx, moving, path)
+        if effect.toward or effect.toward_target:
+            here = moving.at
+            for step in path:
+                if step.distance(goal) >= here.distance(goal):
+                    raise RuleViolation(
+                        "not_toward",
+                        f"{card.name} moves allies toward seat {toward}: {list(step)} is no nearer",
+                        "R-ADD-126",
+                    )
+                here = step
+        tx.emit(ev.AllyMoved(ally, tuple((h.q, h.r) for h in path), seat, card.id))
+    if effect.draw_per_ally and paths:  # "Draw 1 card for each ally that moves"
+        _draw(tx, seat, effect.draw_per_ally * len(paths), card.name)
+
+
+def _ally_targets(
+    tx: _Tx,
+    seat: int,
+    card: CardDef,
+    effect: AllyEffect | AllyMoveEffect,
+    target: int | None,
+) -> list[int]:
+    """The caskets an ally effect acts on (R-ADD-120): every ally in reach, or the one the
+    command's `target` names (the own casket only where the text says "self or")."""
+    c = tx.seat(seat)
+    if effect.every:
+        near = [
+            x for x in _allies(tx, seat, effect.faction) if c.at.distance(x.at) <= effect.within
+        ]
+        if isinstance(effect, AllyEffect) and effect.behind:  # R-ADD-127: the rear sides
+            near = [x for x in near if set(candidate_sides(c.at, c.facing, x.at)) <= REAR_SIDES]
+        return [x.seat for x in near]
+    if target is None or not 0 <= target < len(tx.state.seats):
+        raise RuleViolation(
+            "target_required", f"{card.name} needs an ally as 'target'", "R-ADD-120"
+        )
+    if target == seat and isinstance(effect, AllyEffect) and effect.self_allowed:
+        return [seat]
+    if target not in [x.seat for x in _allies(tx, seat, None)]:
+        raise RuleViolation(
+            "not_an_ally", f"seat {target} is not an ally of seat {seat} in the battle", "R-ADD-120"
+        )
+    t = tx.seat(target)
+    if effect.faction is not None and t.faction != effect.faction:
+        raise RuleViolation(
+            "not_of_faction",
+            f"{card.name} acts on a {effect.faction} ally; seat {target}'s setup names "
+            f"{t.faction or 'no faction'}",
+            "R-ADD-121",
+        )
+    if c.at.distance(t.at) > effect.within:
+        raise RuleViolation(
+            "out_of_range",
+            f"{card.name} reaches allies within {effect.within} hexes; seat {target} is "
+            f"{c.at.distance(t.at)} hexes away",
+            "R-ADD-120",
+        )
+    return [target]
 
 
 def _passive_bonuses(tx: _Tx, seat: int) -> list[tuple[CardDef, AttackBonusEffect]]:
@@ -2495,9 +2764,16 @@ def _card_effects(
     skip_attack: bool = False,
     spend: bool = False,
     attack_target: int | None = None,
+    ally_paths: Sequence[tuple[int, Sequence[Hex]]] = (),
 ) -> None:
     used = {"path": False, "facing": False, "discard": False, "target": False}
     for effect in card.effects:
+        if isinstance(effect, AllyMoveEffect):  # R-ADD-126: the command's own field
+            toward = seat if attack_target is None else attack_target
+            _ally_moves(tx, seat, card, effect, target, ally_paths, toward)
+            used["target"] = used["target"] or not effect.every
+            ally_paths = ()
+            continue
         _effect(
             tx,
             seat,
@@ -2517,6 +2793,7 @@ def _card_effects(
         ("facing", facing),
         ("discard", discard),
         ("target", target),
+        ("ally_paths", ally_paths),
     ):
         if value not in (None, (), []) and not used[name]:
             raise RuleViolation(
@@ -2693,6 +2970,27 @@ def _effect(
             tx.emit(ev.HandRevealed(seat, enemy, tx.seat(enemy).hand, card.id))
         else:
             tx.emit(ev.TargetBonusGained(seat, enemy, effect.damage, card.id))
+        return
+    if isinstance(effect, ZoneEffect):  # R-ADD-129: the copy just played, on this hex
+        instance = next(x for x in reversed(c.in_play) if card_id(x) == card.id)
+        tx.emit(ev.ZoneCreated(seat, instance, (c.at.q, c.at.r)))
+        return
+    if isinstance(effect, RemoveDamageCardEffect):  # R-ADD-124: the newest first
+        junk = tuple(x for x in reversed(c.discard) if card_id(x) == DAMAGE_CARD.id)
+        if junk:
+            tx.emit(ev.DamageCardsRemoved(seat, junk[: effect.n], card.id))
+        return
+    if isinstance(effect, AllyEffect):  # R-ADD-120: the ally's own gains
+        used["target"] = used.get("target", False) or not effect.every
+        for ally in _ally_targets(tx, seat, card, effect, target):
+            for inner in effect.then:
+                own_turn = ally == seat and effect.defence_until == "your_next_turn"
+                if isinstance(inner, DefenceEffect) and not own_turn:
+                    # R-ADD-123: until the player's next turn, or the round's end.
+                    until = seat if effect.defence_until == "your_next_turn" else -1
+                    tx.emit(ev.DefenceLent(ally, inner.amount, until, card.id))
+                else:
+                    _effect(tx, ally, card, inner, None, (), None, (), {}, True)
         return
     if isinstance(effect, PlantSeedsEffect):
         if attack_target is not None:

@@ -421,6 +421,75 @@ class ReactiveDeclined(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class AttackCovered(Event):
+    """An ally of the attacked casket played a card that takes its damage (R-ADD-122)."""
+
+    seat: int
+    target: int
+    card: str
+    reduction: int
+
+
+@dataclass(frozen=True, slots=True)
+class DefenceLent(Event):
+    """An ally's card gave `seat` +Defense until seat `until`'s next turn, or until the
+    round ends when `until` is -1 (R-ADD-123)."""
+
+    seat: int
+    amount: int
+    until: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class DamageCardsRemoved(Event):
+    """Damage cards left `seat`'s discard pile for the removed cards (R-ADD-124)."""
+
+    seat: int
+    cards: tuple[str, ...]
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class DamageDeflected(Event):
+    """`seat`'s reactive card took `amount` off the attack for its attacker to take once the
+    attack has ended (R-ADD-125)."""
+
+    seat: int
+    attacker: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class AllyMoved(Event):
+    """An ally's card moved `seat` along `path` in the card player's turn (R-ADD-126)."""
+
+    seat: int
+    path: tuple[tuple[int, int], ...]
+    by: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class AttackWarded(Event):
+    """`seat`'s ward in play negates the damage of the attack just declared on `target`,
+    and leaves play (R-ADD-128)."""
+
+    seat: int
+    card: str
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneCreated(Event):
+    """`seat`'s card made a zone centred on hex `at`, until the round ends (R-ADD-129)."""
+
+    seat: int
+    card: str
+    at: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
 class DefenceRolled(Event):
     seat: int
     faces: tuple[int, ...]
@@ -1077,5 +1146,12 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         TurnSkipped,
         HitDamageBargained,
         HitBargainedAway,
+        AttackCovered,  # issue 17, allies
+        DefenceLent,  # issue 17, allies
+        DamageCardsRemoved,  # issue 17, allies
+        DamageDeflected,  # issue 17, allies
+        AllyMoved,  # issue 17, allies
+        AttackWarded,  # issue 17, allies
+        ZoneCreated,  # issue 17, allies
     )
 }

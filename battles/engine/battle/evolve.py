@@ -86,6 +86,10 @@ def _initiative(s: BattleState, e: ev.InitiativeRolled) -> BattleState:
 
 
 def _turn_started(s: BattleState, e: ev.TurnStarted) -> BattleState:
+    s = _lapse_lent_defence(s, e.seat)  # R-ADD-123: "until your next turn"
+    for card in s.seats[e.seat].in_play:  # R-ADD-122: an unused pledge lapses
+        if s.card(card).pledge:
+            s = _put_away(s, e.seat, card)
     c = s.seats[e.seat]
     s = replace(s, phase=ACTION, turn=s.order.index(e.seat))
     # An enemy's immobilised stays through this whole turn, so it stops this turn's moves,
@@ -172,7 +176,51 @@ def _round_ended(s: BattleState, e: ev.RoundEnded) -> BattleState:
     for c in s.seats:  # R-ADD-93: "until end of round"
         if any(w.until == "end_of_round" for w in c.wards):
             s = _seat(s, c.seat, wards=tuple(w for w in c.wards if w.until != "end_of_round"))
+    s = _lapse_lent_defence(s, -1)  # R-ADD-123: "until end of round"
+    for owner, card, _, _ in s.zones:  # R-ADD-129: the zones end with the round
+        if card in s.seats[owner].in_play:
+            s = _put_away(s, owner, card)
+    return replace(s, zones=()) if s.zones else s
+
+
+def _zone_created(s: BattleState, e: ev.ZoneCreated) -> BattleState:
+    return replace(s, zones=(*s.zones, (e.seat, e.card, e.at[0], e.at[1])))
+
+
+def _lapse_lent_defence(s: BattleState, until: int) -> BattleState:
+    """R-ADD-123: the Defense allies' cards gave until `until`'s next turn (-1: the round's end)."""
+    for c in s.seats:
+        if any(u == until for u, _ in c.lent_defence):
+            kept = tuple(x for x in c.lent_defence if x[0] != until)
+            s = _seat(s, c.seat, lent_defence=kept)
     return s
+
+
+def _damage_cards_removed(s: BattleState, e: ev.DamageCardsRemoved) -> BattleState:
+    c = s.seats[e.seat]
+    return _seat(s, e.seat, discard=_without(c.discard, e.cards), removed=(*c.removed, *e.cards))
+
+
+def _warded(s: BattleState, e: ev.AttackWarded) -> BattleState:
+    s = _put_away(s, e.seat, e.card)
+    assert s.attack is not None
+    return replace(s, attack=replace(s.attack, warded_by=f"{e.seat}:{e.card}"))
+
+
+def _ally_moved(s: BattleState, e: ev.AllyMoved) -> BattleState:
+    # Not its own turn's movement: nothing R-HIT-2 or R-TRN-5 counts (R-ADD-126).
+    q, r = e.path[-1]
+    return _seat(s, e.seat, at=Hex(q, r))
+
+
+def _deflected(s: BattleState, e: ev.DamageDeflected) -> BattleState:
+    assert s.attack is not None
+    return replace(s, attack=replace(s.attack, deflected=e.amount))
+
+
+def _defence_lent(s: BattleState, e: ev.DefenceLent) -> BattleState:
+    lent = s.seats[e.seat].lent_defence
+    return _seat(s, e.seat, lent_defence=(*lent, (e.until, e.amount)))
 
 
 def _won(s: BattleState, e: ev.BattleWon | ev.BattleEnded) -> BattleState:
@@ -491,7 +539,22 @@ def _reactive(s: BattleState, e: ev.ReactivePlayed) -> BattleState:
 
 
 def _declined(s: BattleState, e: ev.ReactiveDeclined) -> BattleState:
+    a = s.attack
+    if a is not None and e.seat != a.target:  # an ally declined to cover (R-ADD-122)
+        return replace(s, attack=replace(a, cover_declined=(*a.cover_declined, e.seat)))
     return s
+
+
+def _covered(s: BattleState, e: ev.AttackCovered) -> BattleState:
+    c = s.seats[e.seat]
+    attack = s.attack
+    assert attack is not None
+    if e.card in c.hand:  # a pledge is in play already (R-ADD-122)
+        s = _seat(s, e.seat, hand=_without(c.hand, [e.card]), in_play=(*c.in_play, e.card))
+    return replace(
+        s,
+        attack=replace(attack, covered_by=e.seat, cover_card=e.card, cover_reduction=e.reduction),
+    )
 
 
 def _defence(s: BattleState, e: ev.DefenceRolled) -> BattleState:
@@ -503,6 +566,8 @@ def _attack_ended(s: BattleState, e: ev.AttackEnded) -> BattleState:
     a = s.attack
     if a is not None and a.reactive is not None:
         s = _put_away(s, a.target, a.reactive)
+    if a is not None and a.covered_by is not None and a.cover_card is not None:
+        s = _put_away(s, a.covered_by, a.cover_card)
     if s.seats[e.attacker].armed_spend is not None:  # R-ADD-116: spent with this attack
         s = _seat(s, e.attacker, armed_spend=None)
     # R-ADD-80: a card with attacks still to make stays in play until its last one.
@@ -597,12 +662,14 @@ def _overloaded(s: BattleState, e: ev.TaintOverloaded) -> BattleState:
 
 def _withdrew(s: BattleState, e: ev.CasketWithdrew) -> BattleState:
     s = replace(s, prompts=tuple(p for p in s.prompts if p.seat != e.seat))
+    s = _lapse_lent_defence(s, e.seat)  # R-ADD-123: its next turn will not come
     return _seat(s, e.seat, withdrawn=True)
 
 
 def _defeated(s: BattleState, e: ev.CasketDefeated) -> BattleState:
     # A defeated casket's open prompts answer nothing any more.
     s = replace(s, prompts=tuple(p for p in s.prompts if p.seat != e.seat))
+    s = _lapse_lent_defence(s, e.seat)  # R-ADD-123: its next turn will not come
     # R-ADD-144: a casket defeated while an attack on it is resolved is that attacker's kill.
     a = s.attack
     if a is not None and a.target == e.seat:
@@ -887,6 +954,13 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.TurnSkipped: _turn_skipped,
     ev.HitDamageBargained: _bargained,
     ev.HitBargainedAway: _bargained_away,
+    ev.AttackCovered: _covered,  # issue 17, allies
+    ev.DefenceLent: _defence_lent,  # issue 17, allies
+    ev.DamageCardsRemoved: _damage_cards_removed,  # issue 17, allies
+    ev.DamageDeflected: _deflected,  # issue 17, allies
+    ev.AllyMoved: _ally_moved,  # issue 17, allies
+    ev.AttackWarded: _warded,  # issue 17, allies
+    ev.ZoneCreated: _zone_created,  # issue 17, allies
 }
 assert set(_HANDLERS) == set(ev.EVENT_TYPES.values()), "every event type needs a handler"
 

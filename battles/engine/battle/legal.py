@@ -22,6 +22,8 @@ from typing import Any
 
 from ..arcs import rotation_cost
 from ..cards import (
+    AllyEffect,
+    AllyMoveEffect,
     AreaAttackEffect,
     ArrangeTopEffect,
     AttackEffect,
@@ -88,8 +90,10 @@ def _prompt_candidates(
         yield {"type": "mulligan", "seat": seat}
     elif kind == "reactive":
         yield {"type": "no_reactive", "seat": seat}
-        for card in _distinct(c.hand):
-            if state.card(card).kind == "reactive":
+        # R-ADD-122: and a cover waiting in play
+        pledged = [x for x in c.in_play if state.card(x).pledge]
+        for card in [*_distinct(c.hand), *pledged]:
+            if state.card(card).kind == "reactive" or state.card(card).pledge:
                 body = {"type": "play_reactive", "seat": seat, "card": card}
                 yield from _spend_variants(state, c, instance=card, body=body)
                 # R-ADD-107: a dodge after the attack, a few destinations.
@@ -221,7 +225,8 @@ def _action_candidates(
                 if answer.possible:
                     cost = attack_cost(state, seat, card)  # R-ADD-99
                     for variant in _spend_variants(state, c, instance, body):
-                        yield _with_pay(variant, c, cost), answer.as_dict(), None
+                        for moved in _attack_ally_moves(state, c, card, variant):
+                            yield _with_pay(moved, c, cost), answer.as_dict(), None
                     also = _also(state, c, card, d.seat, enemies)
                     if also:  # R-ADD-80: the further attacks spread over other enemies
                         for variant in _spend_variants(state, c, instance, {**body, "also": also}):
@@ -293,6 +298,41 @@ def _spend_variants(
         yield {**body, "spend": True}
 
 
+def _names_an_ally(effect: object) -> bool:
+    """An ally effect the command's `target` names, maybe bought with tokens (R-ADD-120)."""
+    if isinstance(effect, SpendTokensEffect):
+        return any(_names_an_ally(e) for e in effect.then)
+    return isinstance(effect, AllyEffect) and not effect.every
+
+
+def _attack_ally_moves(
+    state: BattleState, c: CasketState, card: CardDef, body: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """An attack card's moves of every ally in reach (R-ADD-126), or the body alone."""
+    out = [body]
+    for effect in card.effects:
+        if isinstance(effect, AllyMoveEffect) and effect.every:
+            out = [v for b in out for v in _ally_move_variants(state, c, effect, b)]
+    return out
+
+
+def _ally_move_variants(
+    state: BattleState, c: CasketState, effect: AllyMoveEffect, body: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """The card's moves of allies (R-ADD-126): none, or a few paths of one ally at a time
+    (`decide` drops those out of reach, too long or not toward the player)."""
+    allies = [x for x in state.seats if x.side == c.side and x.seat != c.seat and x.in_battle]
+    bases = [body] if effect.every else [{**body, "target": x.seat} for x in allies]
+    out: list[dict[str, Any]] = []
+    for base in bases:
+        out.append(base)
+        movers = [x for x in allies if effect.every or x.seat == base["target"]]
+        for x in movers[:2]:
+            for path, _ in _moves(state, x, effect.hexes)[:3]:
+                out.append({**base, "ally_paths": [{"seat": x.seat, "path": path}]})
+    return out
+
+
 def _card_bodies(state: BattleState, c: CasketState, instance: str) -> Iterator[dict[str, Any]]:
     card = state.card(instance)
     base: dict[str, Any] = _with_pay(
@@ -336,6 +376,10 @@ def _card_bodies(state: BattleState, c: CasketState, instance: str) -> Iterator[
             elif isinstance(effect, LookAtHandEffect | BonusAgainstEffect) and "target" not in v:
                 # R-ADD-156: an enemy within range
                 grown += [{**v, "target": x.seat} for x in state.seats if x.side != c.side]
+            elif _names_an_ally(effect):  # R-ADD-120
+                grown += [{**v, "target": x.seat} for x in state.seats if x.side == c.side]
+            elif isinstance(effect, AllyMoveEffect):  # R-ADD-126
+                grown += _ally_move_variants(state, c, effect, v)
             else:
                 grown.append(v)
         variants = grown

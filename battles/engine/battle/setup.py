@@ -7,7 +7,7 @@ the `BattleCreated` event that records it replays the same on any later engine.
 Shape (docs/BATTLES.md): `name`, `board` (FORMATS.md), `rules`, `dice` (`mode`
 digital or table, `seed`, `seed_public`, `commitment`: R-ADD-45), `policy` (prompt or auto), `cards` (card definitions in
 the project's format), `seats` (player, side, casket {name, class, shield,
-component_damage}, deck [{card, count}], pilot {name, carried_wounds, sp_modifier},
+component_damage, faction}, deck [{card, count}], pilot {name, carried_wounds, sp_modifier},
 at [q, r], facing).
 
 `casket.component_damage` is the damage a casket carries from an earlier battle
@@ -30,6 +30,7 @@ from typing import Any
 
 from ..arcs import SHIELDS
 from ..board import Board, parse_board
+from ..carddb import FACTIONS
 from ..cards import CardDef, card_from_dict, validate_deck
 from ..dice import COMPONENTS
 from ..errors import InvalidInput
@@ -142,7 +143,9 @@ def parse_setup(doc: object) -> dict[str, Any]:
             if key not in s:
                 raise InvalidInput(f"{path}.{key}", "is required")
         casket = _mapping(
-            s["casket"], f"{path}.casket", ("name", "class", "shield", "component_damage")
+            s["casket"],
+            f"{path}.casket",
+            ("name", "class", "shield", "component_damage", "faction"),
         )
         casket_class = _choice(
             casket.get("class"), f"{path}.casket.class", tuple(SP_MAXIMUM), "R-TRN-3"
@@ -215,6 +218,11 @@ def parse_setup(doc: object) -> dict[str, Any]:
         # one written before the field existed, so stored BattleCreated events replay unchanged.
         if carried_damage is not None:
             casket_doc["component_damage"] = carried_damage
+        # The casket's faction, when given (R-ADD-121); left out otherwise, as above.
+        if "faction" in casket:
+            casket_doc["faction"] = _choice(
+                casket["faction"], f"{path}.casket.faction", FACTIONS, "R-ADD-121"
+            )
         seats.append(
             {
                 "player": _text(s["player"], f"{path}.player", 150),
@@ -358,6 +366,7 @@ def initial_state(battle_id: str, setup: Mapping[str, Any]) -> BattleState:
                 deck=deck,
                 component_damage=damage,
                 destroyed=destroyed,
+                faction=s["casket"].get("faction"),
             )
         )
     return BattleState(

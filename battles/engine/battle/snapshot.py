@@ -56,6 +56,7 @@ def _casket(d: Mapping[str, Any]) -> CasketState:
     values["tokens"] = tuple((str(k), int(n)) for k, n in d.get("tokens", ()))
     values["enhancements"] = tuple(Enhancement(**x) for x in d.get("enhancements", ()))
     values["wards"] = tuple(Ward(**x) for x in d.get("wards", ()))
+    values["lent_defence"] = tuple((int(u), int(n)) for u, n in d.get("lent_defence", ()))
     return CasketState(**values)
 
 
@@ -72,6 +73,8 @@ def state_to_dict(state: BattleState, *, with_setup: bool = True) -> dict[str, A
         out["seeds"] = [list(x) for x in state.seeds]
     if state.follow_ups:  # the same (R-ADD-80)
         out["follow_ups"] = [f.as_dict() for f in state.follow_ups]
+    if state.zones:  # the same (R-ADD-129)
+        out["zones"] = [list(x) for x in state.zones]
     if state.attack is None:
         out["attack"] = None
     else:
@@ -94,6 +97,8 @@ def state_from_dict(d: Mapping[str, Any], base: BattleState | None = None) -> Ba
         a["damage_by_grade"] = tuple(tuple(x) for x in a["damage_by_grade"])
         if "reactive_path" in a:  # R-ADD-107
             a["reactive_path"] = tuple(tuple(h) for h in a["reactive_path"])
+        # Snapshots written before R-ADD-122 have no such field.
+        a["cover_declined"] = tuple(a.get("cover_declined", ()))
         attack = AttackInProgress(**a)
     return replace(
         base,
@@ -109,6 +114,7 @@ def state_from_dict(d: Mapping[str, Any], base: BattleState | None = None) -> Ba
         # Snapshots and reverts written before R-ADD-45 have no such field.
         dice_revealed=d.get("dice_revealed", False),
         seeds=tuple((int(q), int(r), int(n)) for q, r, n in d.get("seeds", ())),
+        zones=tuple((int(o), str(c), int(q), int(r)) for o, c, q, r in d.get("zones", ())),
         version=d["version"],
         follow_ups=tuple(FollowUp(**f) for f in d.get("follow_ups", ())),
     )

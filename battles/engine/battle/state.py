@@ -121,6 +121,16 @@ class AttackInProgress:
     # issue 17, move: the defender's dodge its reactive card declared, made as the attack
     # ends (R-ADD-107).
     reactive_path: tuple[tuple[int, int], ...] = ()
+    # issue 17, allies: the ally that takes the damage instead, its card and that card's
+    # reduction, and the allies that declined to cover (R-ADD-122).
+    covered_by: int | None = None
+    cover_card: str | None = None
+    cover_reduction: int = 0
+    cover_declined: tuple[int, ...] = ()
+    # Damage the reactive card took off and the attacker takes as the attack ends (R-ADD-125).
+    deflected: int = 0
+    # The ward in play that negates this attack's damage, as "<seat>:<card>" (R-ADD-128).
+    warded_by: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -146,6 +156,12 @@ class AttackInProgress:
                 if self.reactive_path
                 else {}
             ),
+            "covered_by": self.covered_by,
+            "cover_card": self.cover_card,
+            "cover_reduction": self.cover_reduction,
+            "cover_declined": list(self.cover_declined),
+            "deflected": self.deflected,
+            "warded_by": self.warded_by,
         }
 
 
@@ -293,6 +309,17 @@ class CasketState:
     # The card whose looked-at cards await their order (prompt `arrange`, R-ADD-157).
     arranging: str = ""
     skip_next_turn: bool = False  # an ultimatum answered "skip_turn" (R-ADD-159)
+    # issue 17, allies: the faction the setup names, when it names one; cards that count
+    # "allied Emergent units" count only caskets known to be of it (R-ADD-121).
+    faction: str | None = None
+    # +Defense an ally's card gave, as (until, amount): it lapses when seat `until`'s next
+    # turn starts, or with the round when `until` is -1 (R-ADD-123).
+    lent_defence: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def card_defence(self) -> int:
+        """Automatic blocks from cards against every attack on the casket (R-ADD-64, R-ADD-123)."""
+        return self.defence_bonus + sum(n for _, n in self.lent_defence)
 
     @property
     def sp_left(self) -> int:
@@ -398,6 +425,9 @@ class BattleState:
     dice_revealed: bool = False
     # Thornvine seeds on the board as (q, r, count), no zero counts (R-ADD-66).
     seeds: tuple[tuple[int, int, int], ...] = ()
+    # issue 17, allies: zones until the round ends, as (owner seat, card instance, q, r)
+    # of the hex they are centred on (R-ADD-129).
+    zones: tuple[tuple[int, str, int, int], ...] = ()
     version: int = 0
     # issue 17, area: the attacks the card being played still makes, in order (R-ADD-80).
     follow_ups: tuple[FollowUp, ...] = ()
