@@ -292,6 +292,23 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 t(f"{who} gains +{p['amount']} Defense until its next turn"),
                 *_reason_rule(p.get("source"), "R-ADD-64"),
             )
+        case "ThornsRaised":  # issue 17, triggers
+            whom = "the next attacker" if p["until"] == "next_attack" else "each attacker"
+            if p.get("melee_only"):
+                whom = "each melee attacker"
+            until = "" if p["until"] == "next_attack" else " until its next turn"
+            return (
+                t(f"{who}: {whom} takes {p['damage']} damage after the attack{until}"),
+                *_reason_rule(p.get("source"), "R-ADD-130"),
+            )
+        case "LastingBonusGained":
+            return (
+                t(
+                    f"{who} deals +{p['damage']} damage with every attack for the rest of the "
+                    f"battle, +{p['total']} in all"
+                ),
+                *_reason_rule(p.get("source"), "R-ADD-131"),
+            )
         case "SeedsPlanted":
             return (
                 t(f"{p['amount']} Thornvine seed(s) planted in "),

@@ -954,13 +954,21 @@ TRIGGERS = ("start_of_turn", "end_of_turn", "casket_destroyed", "component_damag
 class TriggerEffect:
     """A passive: the card stays in play once played and runs `then` each time its
     trigger fires for the owner (R-ADD-68): at the start or the end of the owner's turn,
-    when a casket within `within` hexes is destroyed (`enemy_only`: an enemy's), or per
-    point of Component Damage the owner takes. On "attack", `then` holds attack bonuses
-    only: each attack the owner declares gets those whose condition holds ("Passive: you
-    deal +2 damage to enemies with …", R-ADD-74).
+    when a casket within `within` hexes is destroyed (`enemy_only`: an enemy's;
+    `ally_only`: one of the owner's side; `by_owner`: one the owner's own attack destroyed;
+    `within` 0: at any distance, R-ADD-131), or per point of Component Damage the owner
+    takes. On "attack", `then` holds attack bonuses only: each attack the owner declares
+    gets those whose condition holds ("Passive: you deal +2 damage to enemies with …",
+    R-ADD-74).
 
     >>> TriggerEffect("start_of_turn", (GainTokensEffect("bargain", 1, cap=10),)).as_dict()
     {'kind': 'trigger', 'on': 'start_of_turn', 'then': [{'kind': 'gain_tokens', 'pool': 'bargain', 'n': 1, 'cap': 10}]}
+    >>> TriggerEffect("casket_destroyed", (DrawEffect(2),), enemy_only=True, by_owner=True).as_dict()
+    {'kind': 'trigger', 'on': 'casket_destroyed', 'then': [{'kind': 'draw', 'n': 2}], 'enemy_only': True, 'by_owner': True}
+    >>> TriggerEffect("casket_destroyed", (DrawEffect(2),), enemy_only=True, ally_only=True)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: trigger.ally_only: a casket is an enemy's or an ally's, not both (R-ADD-131)
     """
 
     kind: ClassVar[str] = "trigger"
@@ -968,17 +976,37 @@ class TriggerEffect:
     then: tuple[Effect, ...]
     within: int = 0
     enemy_only: bool = False
+    # issue 17, triggers (R-ADD-131): "when an allied Casket … is destroyed", "when you
+    # destroy an enemy Casket", "if you dealt the killing blow".
+    ally_only: bool = False
+    by_owner: bool = False
 
     def __post_init__(self) -> None:
         _check_choice(self.on, "trigger.on", TRIGGERS)
         if self.on == "attack":  # R-ADD-74: bonuses to each of the owner's attacks
             _check_inner(self.then, "trigger.then", ("attack_bonus",))
         else:
-            _check_inner(self.then, "trigger.then", (*_AFTER_KINDS, "buff_next_attack"))
+            kinds = (*_AFTER_KINDS, "buff_next_attack", "lasting_bonus", "when")
+            _check_inner(self.then, "trigger.then", kinds)
         _check_bool(self.enemy_only, "trigger.enemy_only")
+        _check_bool(self.ally_only, "trigger.ally_only")
+        _check_bool(self.by_owner, "trigger.by_owner")
         if self.on == "casket_destroyed":
-            _check_int(self.within, "trigger.within", 1, MAX_HEXES, "R-RNG-3")
-        elif self.within or self.enemy_only:
+            # R-ADD-131: 0 is "at any distance" ("each time an allied Casket is destroyed").
+            _check_int(self.within, "trigger.within", 0, MAX_HEXES, "R-RNG-3")
+            if self.enemy_only and self.ally_only:
+                raise InvalidInput(
+                    "trigger.ally_only",
+                    "a casket is an enemy's or an ally's, not both",
+                    "R-ADD-131",
+                )
+            if self.within == 0 and not (self.ally_only or self.by_owner):
+                raise InvalidInput(
+                    "trigger.within",
+                    "any distance (0) only for an ally's destruction or the owner's own kill",
+                    "R-ADD-131",
+                )
+        elif self.within or self.enemy_only or self.ally_only or self.by_owner:
             raise InvalidInput("trigger.within", "only casket_destroyed counts hexes", "R-ADD-68")
 
     def as_dict(self) -> dict[str, Any]:
@@ -991,7 +1019,101 @@ class TriggerEffect:
             out["within"] = self.within
         if self.enemy_only:
             out["enemy_only"] = True
+        if self.ally_only:
+            out["ally_only"] = True
+        if self.by_owner:
+            out["by_owner"] = True
         return out
+
+
+# --- issue 17, triggers: thorns, lasting bonuses, token costs ---------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ThornsEffect:
+    """ "Attackers take N damage": each attack on the owner (`melee_only`: made with a Melee
+    card) deals its attacker `damage` once it has ended, whatever its outcome, until the
+    start of the owner's next turn (`until` "next_turn") or for the next such attack only
+    ("next_attack") (R-ADD-130).
+
+    >>> ThornsEffect(1, melee_only=True).as_dict()
+    {'kind': 'thorns', 'damage': 1, 'melee_only': True, 'until': 'next_turn'}
+    >>> ThornsEffect(2, until="forever")
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: thorns.until: 'forever' is not one of: next_turn, next_attack
+    """
+
+    kind: ClassVar[str] = "thorns"
+    damage: int
+    melee_only: bool = False
+    until: Literal["next_turn", "next_attack"] = "next_turn"
+
+    def __post_init__(self) -> None:
+        _check_int(self.damage, "thorns.damage", 1, MAX_DAMAGE, "R-ADD-130")
+        _check_bool(self.melee_only, "thorns.melee_only")
+        _check_choice(self.until, "thorns.until", THORNS_UNTIL)
+        if self.melee_only and self.until == "next_attack":
+            # No card says "the next melee attacker": the next attacker is any attacker.
+            raise InvalidInput(
+                "thorns.melee_only", "the next attack's thorns answer any attack", "R-ADD-130"
+            )
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "damage": self.damage,
+            "melee_only": self.melee_only,
+            "until": self.until,
+        }
+
+
+THORNS_UNTIL = ("next_turn", "next_attack")
+
+
+@dataclass(frozen=True, slots=True)
+class LastingBonusEffect:
+    """ "+N damage to all attacks permanently for the rest of the mission (stacks)": every
+    attack the owner declares from now on, for the rest of the battle, deals `damage` more
+    (R-DMG-1, R-ADD-131).
+
+    >>> LastingBonusEffect(1).as_dict()
+    {'kind': 'lasting_bonus', 'damage': 1}
+    """
+
+    kind: ClassVar[str] = "lasting_bonus"
+    damage: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.damage, "lasting_bonus.damage", 1, 10, "R-ADD-131")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "damage": self.damage}
+
+
+@dataclass(frozen=True, slots=True)
+class TokenCostEffect:
+    """A printed cost in tokens ("1 Forge token", "3 Credit tokens"): the card costs 0 SP
+    and playing it needs and spends `n` tokens of `pool`, as it is played (R-ADD-133).
+
+    >>> TokenCostEffect("forge", 1).as_dict()
+    {'kind': 'token_cost', 'pool': 'forge', 'n': 1}
+    >>> TokenCostEffect("gold", 1)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: token_cost.pool: 'gold' is not one of: forge, credit, biomass, soul_shard, bargain, metamorph, rune
+    """
+
+    kind: ClassVar[str] = "token_cost"
+    pool: str
+    n: int
+
+    def __post_init__(self) -> None:
+        _check_choice(self.pool, "token_cost.pool", TOKEN_POOLS)
+        _check_int(self.n, "token_cost.n", 1, MAX_TOKENS, "R-ADD-133")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "pool": self.pool, "n": self.n}
 
 
 # What a conditional or after-the-attack effect may do: the casket's own resources, and
@@ -1045,6 +1167,10 @@ Effect = (
     | PlantSeedsEffect
     | DetonateSeedsEffect
     | RemoveFromGameEffect
+    # issue 17, triggers
+    | ThornsEffect
+    | LastingBonusEffect
+    | TokenCostEffect
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -1084,6 +1210,10 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             PlantSeedsEffect,
             DetonateSeedsEffect,
             RemoveFromGameEffect,
+            # issue 17, triggers
+            ThornsEffect,
+            LastingBonusEffect,
+            TokenCostEffect,
         )
     }
 )
@@ -1101,7 +1231,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, thorns, lasting_bonus, token_cost
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")
@@ -1261,6 +1391,11 @@ class CardDef:
     def leaves_game(self) -> bool:
         """Resolved, the card goes to the removed cards, not the discard pile (R-ADD-70)."""
         return any(isinstance(e, RemoveFromGameEffect) for e in self.effects)
+
+    @property
+    def token_cost(self) -> TokenCostEffect | None:
+        """The card's printed cost in tokens, if any: it costs 0 SP (R-ADD-133)."""
+        return next((e for e in self.effects if isinstance(e, TokenCostEffect)), None)
 
     @property
     def passive(self) -> bool:
@@ -1522,8 +1657,6 @@ def derive_from_database(entry: object, section: str) -> DerivedCard:
     if "cost" not in entry:
         return _reason("no cost")
     cost = _db_cost(entry["cost"])
-    if cost is None:
-        return _reason(f"cost {entry.get('cost')!r} is not a whole number of SP")
     keywords = entry.get("keywords", [])
     if not isinstance(keywords, list) or not all(isinstance(k, str) and k for k in keywords):
         return _reason("keywords are not a list of strings")
@@ -1537,6 +1670,12 @@ def derive_from_database(entry: object, section: str) -> DerivedCard:
     from .card_catalogue import lookup  # the catalogue's loader imports this module
 
     found, note = lookup(section, card_id, text, entry["cost"], entry.get("range"))
+    # R-ADD-133: a printed cost in tokens the catalogue wrote as `token_cost`: 0 SP.
+    printed = found.effects if found is not None and found.effects is not None else ()
+    if cost is None and any(isinstance(e, TokenCostEffect) for e in printed):
+        cost = 0
+    if cost is None:
+        return _reason(f"cost {entry.get('cost')!r} is not a whole number of SP")
     if found is not None:
         try:
             card = found.card(

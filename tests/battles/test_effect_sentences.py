@@ -41,6 +41,17 @@ PAYLOADS: dict[str, tuple[dict[str, Any], str]] = {
         {"hexes": [[0, -1, 3], [1, 1, 1]], "source": "natures-wrath"},
         "4 Thornvine seed(s) in 2 hex(es) detonate (natures-wrath, R-ADD-66)",
     ),
+    # issue 17, triggers
+    "ThornsRaised": (
+        {"seat": 0, "damage": 1, "melee_only": True, "until": "next_turn", "source": "emberguard"},
+        "Penitent Scout: each melee attacker takes 1 damage after the attack until its next "
+        "turn (emberguard, R-ADD-130)",
+    ),
+    "LastingBonusGained": (
+        {"seat": 0, "damage": 1, "total": 2, "source": "righteous-fury"},
+        "Penitent Scout deals +1 damage with every attack for the rest of the battle, +2 in "
+        "all (righteous-fury, R-ADD-131)",
+    ),
     "EffectRolled": (
         {"seat": 0, "faces": [5], "total": 3, "source": "breathe-the-core"},
         "Penitent Scout rolls for breathe-the-core: [5] = 3 (R-ADD-67)",

@@ -43,6 +43,7 @@ from battles.engine.cards import (
     HeatEffect,
     HinderEffect,
     IgnoreCoverEffect,
+    LastingBonusEffect,
     LimitEffect,
     MoveEffect,
     PlantSeedsEffect,
@@ -57,6 +58,8 @@ from battles.engine.cards import (
     SpPenaltyEffect,
     StatusEffect,
     TaintEffect,
+    ThornsEffect,
+    TokenCostEffect,
     TriggerEffect,
     WhenEffect,
     WindowEffect,
@@ -125,6 +128,10 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     PlantSeedsEffect(2),
     DetonateSeedsEffect(2, 8),
     RemoveFromGameEffect(),
+    # issue 17, triggers
+    ThornsEffect(1, melee_only=True),
+    LastingBonusEffect(1),
+    TokenCostEffect("metamorph", 1),
 )
 
 
@@ -203,6 +210,10 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "plant_seeds",
         "detonate_seeds",
         "remove_from_game",
+        # issue 17, triggers
+        "thorns",
+        "lasting_bonus",
+        "token_cost",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

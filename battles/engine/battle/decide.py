@@ -40,6 +40,7 @@ from ..cards import (
     HeatEffect,
     HinderEffect,
     IgnoreCoverEffect,
+    LastingBonusEffect,  # issue 17, triggers
     LimitEffect,
     MoveEffect,
     PlantSeedsEffect,
@@ -54,6 +55,8 @@ from ..cards import (
     SpPenaltyEffect,
     StatusEffect,
     TaintEffect,
+    ThornsEffect,  # issue 17, triggers
+    TokenCostEffect,  # issue 17, triggers
     TriggerEffect,
     WhenEffect,
     WindowEffect,
@@ -847,12 +850,15 @@ def _answer(tx: _Tx, command: Command) -> None:
 
 def _reactive_ok(tx: _Tx, card: CardDef) -> bool:
     a = tx.state.attack
+    cost = card.token_cost
     return (
         a is not None
         and card.kind == "reactive"
         and a.reactive_allowed
         and (a.shield_allowed or not card.shield)
         and _in_window(tx, card)
+        # R-ADD-133: a card printed with a token cost only with the tokens
+        and (cost is None or tx.seat(a.target).tokens_of(cost.pool) >= cost.n)
     )
 
 
@@ -884,6 +890,7 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
             "outside_window", f"{card.name} answers only attacks made in melee", "R-ADD-58"
         )
     _check_limit(tx.seat(seat), card)
+    _check_token_cost(tx, seat, card)
     _check_spend(tx, seat, card, command.spend)
     bought = [e for e in card.effects if isinstance(e, SpendTokensEffect)] if command.spend else []
     # R-ADD-59: a reactive card's conditions read the defender's state as it is played.
@@ -894,6 +901,7 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
     effects = [*card.effects, *extra]
     reduction = sum(e.amount for e in effects if isinstance(e, ReduceIncomingEffect))
     tx.emit(ev.ReactivePlayed(seat, instance, reduction))
+    _pay_tokens(tx, seat, card)
     for spent in bought:
         _spend_tokens(tx, seat, card, spent)
     for effect in effects:
@@ -907,6 +915,8 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
             _recover(tx, seat, effect.n, card.name)
         elif isinstance(effect, TaintEffect) and effect.target == "self":
             _change_taint(tx, seat, effect.amount, card.id)
+        elif isinstance(effect, LastingBonusEffect):
+            _lasting_bonus(tx, seat, effect, card.id)
     tx.emit(ev.PromptClosed(seat, "reactive"))
     _roll_defence(tx)
 
@@ -971,16 +981,36 @@ def _end_attack(tx: _Tx, outcome: str) -> None:
             for inner in effect.then:
                 _effect(tx, a.attacker, card, inner, None, (), None, (), {}, True,
                         attack_target=a.target)  # fmt: skip
+    thorns = _thorns(tx)  # read before AttackEnded spends the next attack's thorns
     tx.emit(ev.AttackEnded(a.attacker, a.card, outcome))
     # R-ADD-58: the reactive card's counter-damage, once the attack has ended; a PIERCE
     # face voided the card (R-DMG-4).
+    counter = 0
+    reasons: list[str] = []
     if a.reactive is not None and not a.pierced:
         counter = sum(
             e.damage for e in tx.state.card(a.reactive).effects if isinstance(e, CounterEffect)
         )
-        if counter and tx.seat(a.attacker).in_battle:
-            reactive = tx.state.card(a.reactive).name
-            _inflict(tx, a.attacker, counter, None, f"{reactive}: counter-damage (R-ADD-58)")
+        if counter:
+            reasons.append(f"{tx.state.card(a.reactive).name}: counter-damage (R-ADD-58)")
+    if thorns:
+        reasons.append("thorns (R-ADD-130)")
+    # R-ADD-130: thorns and counter-damage are one discard, one prompt.
+    if counter + thorns and tx.seat(a.attacker).in_battle:
+        _inflict(tx, a.attacker, counter + thorns, None, "; ".join(reasons))
+
+
+def _thorns(tx: _Tx) -> int:
+    """R-ADD-130: what the attack's target deals its attacker once the attack has ended,
+    whatever its outcome: nothing from a target the attack took out of the battle."""
+    a = tx.state.attack
+    assert a is not None
+    d = tx.seat(a.target)
+    if not d.in_battle:
+        return 0
+    weapon = tx.state.card(a.card).attack
+    melee = weapon is not None and weapon.range.melee
+    return d.thorns + d.thorns_once + (d.thorns_melee if melee else 0)
 
 
 def _attack_lines(c: CasketState) -> tuple[list[Modifier], list[Modifier]]:
@@ -1001,6 +1031,10 @@ def _attack_lines(c: CasketState) -> tuple[list[Modifier], list[Modifier]]:
     if c.jam_penalty:
         damage_lines.append(
             Modifier("weapon_jammed", c.jam_penalty, "Catastrophic failure: next attack", "R-DMG-1")
+        )
+    if c.lasting_damage:
+        damage_lines.append(
+            Modifier("lasting", c.lasting_damage, "Lasting card bonus (stacks)", "R-ADD-131")
         )
     return to_hit_lines, damage_lines
 
@@ -1196,11 +1230,13 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
         assert refusal is not None
         raise refusal
     _check_limit(tx.seat(seat), card)
+    _check_token_cost(tx, seat, card)
     _check_spend(tx, seat, card, command.spend)
     _pay(tx, c, card.sp_cost, command.pay, exclude=[instance])
     tx.emit(
         ev.CardPlayed(seat, instance, card.sp_cost, card.manual, card.text if card.manual else "")
     )
+    _pay_tokens(tx, seat, card)
     passive = _passive_bonuses(tx, seat)
     if passive or any(
         isinstance(e, AttackBonusEffect | SpendTokensEffect | IgnoreCoverEffect)
@@ -1296,11 +1332,13 @@ def _play_card(tx: _Tx, c: CasketState, command: PlayCard) -> None:
         )
     _check_card_kind(c, card)
     _check_limit(tx.seat(seat), card)
+    _check_token_cost(tx, seat, card)
     _check_spend(tx, seat, card, command.spend)
     _pay(tx, c, card.sp_cost, command.pay, exclude=[instance, *command.discard])
     tx.emit(
         ev.CardPlayed(seat, instance, card.sp_cost, card.manual, card.text if card.manual else "")
     )
+    _pay_tokens(tx, seat, card)
     _card_effects(
         tx,
         seat,
@@ -1315,9 +1353,12 @@ def _play_card(tx: _Tx, c: CasketState, command: PlayCard) -> None:
         tx.emit(ev.CardResolved(seat, instance))
 
 
-def _triggers(tx: _Tx, seat: int, on: str, times: int = 1, about: int | None = None) -> None:
+def _triggers(
+    tx: _Tx, seat: int, on: str, times: int = 1, about: int | None = None, killer: int | None = None
+) -> None:
     """Run the `on` triggers of the passives `seat` has in play (R-ADD-68); `about` is the
-    destroyed casket for casket_destroyed."""
+    destroyed casket for casket_destroyed, `killer` the seat whose attack destroyed it
+    (R-ADD-131)."""
     c = tx.seat(seat)
     if not c.in_battle:
         return
@@ -1328,8 +1369,11 @@ def _triggers(tx: _Tx, seat: int, on: str, times: int = 1, about: int | None = N
                 continue
             if about is not None:
                 gone = tx.seat(about)
-                if c.at.distance(gone.at) > effect.within or (
-                    effect.enemy_only and gone.side == c.side
+                if (
+                    (effect.within and c.at.distance(gone.at) > effect.within)
+                    or (effect.enemy_only and gone.side == c.side)
+                    or (effect.ally_only and gone.side != c.side)
+                    or (effect.by_owner and killer != seat)
                 ):
                     continue
             for _ in range(times):
@@ -1338,10 +1382,13 @@ def _triggers(tx: _Tx, seat: int, on: str, times: int = 1, about: int | None = N
 
 
 def _destroyed(tx: _Tx, seat: int) -> None:
-    """R-ADD-68: every other casket's passives that watch for a destruction nearby."""
+    """R-ADD-68: every other casket's passives that watch for a destruction nearby. R-ADD-131:
+    a casket destroyed while an attack on it resolves was destroyed by that attacker."""
+    a = tx.state.attack
+    killer = a.attacker if a is not None and a.target == seat else None
     for other in tx.state.seats:
         if other.seat != seat:
-            _triggers(tx, other.seat, "casket_destroyed", about=seat)
+            _triggers(tx, other.seat, "casket_destroyed", about=seat, killer=killer)
 
 
 def _check_limit(c: CasketState, card: CardDef) -> None:
@@ -1355,6 +1402,26 @@ def _check_limit(c: CasketState, card: CardDef) -> None:
             f"{card.name} may be played {limit.n} time(s) per {limit.per}",
             "R-ADD-63",
         )
+
+
+def _check_token_cost(tx: _Tx, seat: int, card: CardDef) -> None:
+    """R-ADD-133: a card printed with a cost in tokens needs them to be played."""
+    cost = card.token_cost
+    if cost is not None and tx.seat(seat).tokens_of(cost.pool) < cost.n:
+        have = tx.seat(seat).tokens_of(cost.pool)
+        raise RuleViolation(
+            "not_enough_tokens",
+            f"{card.name} costs {cost.n} {cost.pool} token(s); seat {seat} holds {have}",
+            "R-ADD-133",
+        )
+
+
+def _pay_tokens(tx: _Tx, seat: int, card: CardDef) -> None:
+    """R-ADD-133: the printed token cost, paid as the card is played (checked before)."""
+    cost = card.token_cost
+    if cost is not None:
+        have = tx.seat(seat).tokens_of(cost.pool)
+        tx.emit(ev.TokensChanged(seat, cost.pool, -cost.n, have - cost.n, card.id))
 
 
 def _check_spend(tx: _Tx, seat: int, card: CardDef, spend: bool) -> None:
@@ -1538,6 +1605,14 @@ def _effect(
     c = tx.seat(seat)
     if isinstance(effect, LimitEffect):
         return  # checked before the card is played (R-ADD-63)
+    if isinstance(effect, TokenCostEffect):
+        return  # paid as the card is played (R-ADD-133)
+    if isinstance(effect, ThornsEffect):
+        tx.emit(ev.ThornsRaised(seat, effect.damage, effect.melee_only, effect.until, card.id))
+        return
+    if isinstance(effect, LastingBonusEffect):
+        _lasting_bonus(tx, seat, effect, card.id)
+        return
     if isinstance(effect, RemoveFromGameEffect):
         return  # evolve puts the resolved card with the removed cards (R-ADD-70)
     if isinstance(effect, AfterAttackEffect):
@@ -1703,6 +1778,12 @@ def _effect(
         _suffering(tx, seat, effect.n)
     elif isinstance(effect, ReduceIncomingEffect):  # pragma: no cover - reactive cards only
         raise RuleViolation("reactive_in_own_turn", "reactive cards answer attacks", "R-REA-1")
+
+
+def _lasting_bonus(tx: _Tx, seat: int, effect: LastingBonusEffect, source: str) -> None:
+    """R-ADD-131: +damage on every later attack of the seat, for the rest of the battle."""
+    total = tx.seat(seat).lasting_damage + effect.damage
+    tx.emit(ev.LastingBonusGained(seat, effect.damage, total, source))
 
 
 def _change_taint(tx: _Tx, seat: int, amount: int, source: str) -> None:

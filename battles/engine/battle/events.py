@@ -366,6 +366,33 @@ class SufferingRolled(Event):
     faces: tuple[int, ...]
 
 
+# issue 17, triggers
+
+
+@dataclass(frozen=True, slots=True)
+class ThornsRaised(Event):
+    """Attackers of the seat take `damage` once their attack has ended: every attacker
+    (`melee_only`: every melee attacker) until the seat's next turn (`until` "next_turn"),
+    or the next attacker only ("next_attack") (R-ADD-130)."""
+
+    seat: int
+    damage: int
+    melee_only: bool
+    until: str
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class LastingBonusGained(Event):
+    """+`damage` on every attack of the seat for the rest of the battle, `total` now
+    (R-ADD-131)."""
+
+    seat: int
+    damage: int
+    total: int
+    source: str
+
+
 # --- attacks -------------------------------------------------------------------------------------
 
 
@@ -683,5 +710,8 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         CardReturned,
         CommandReverted,
         DiceSecretRevealed,
+        # issue 17, triggers
+        ThornsRaised,
+        LastingBonusGained,
     )
 }

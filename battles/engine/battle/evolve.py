@@ -106,6 +106,8 @@ def _turn_started(s: BattleState, e: ev.TurnStarted) -> BattleState:
         damage_next_turn=0,  # R-ADD-73: decide inflicts it after this turn's SP
         jam_penalty=c.jam_penalty if c.jam_this_turn else 0,
         jam_this_turn=False,
+        thorns=0,  # R-ADD-130: until the casket's next turn
+        thorns_melee=0,
     )
 
 
@@ -368,6 +370,9 @@ def _reactive(s: BattleState, e: ev.ReactivePlayed) -> BattleState:
     attack = s.attack
     assert attack is not None
     s = _seat(s, e.seat, hand=_without(c.hand, [e.card]), in_play=(*c.in_play, e.card))
+    limit = s.card(e.card).limit
+    if limit is not None:  # R-ADD-63: a reactive card's plays count too (R-ADD-133)
+        s = _seat(s, e.seat, limited_plays=(*c.limited_plays, f"{limit.per}:{card_id(e.card)}"))
     return replace(s, attack=replace(attack, reactive=e.card, reduction=e.reduction))
 
 
@@ -384,6 +389,8 @@ def _attack_ended(s: BattleState, e: ev.AttackEnded) -> BattleState:
     a = s.attack
     if a is not None and a.reactive is not None:
         s = _put_away(s, a.target, a.reactive)
+    if a is not None and s.seats[a.target].thorns_once:
+        s = _seat(s, a.target, thorns_once=0)  # R-ADD-130: spent on this attack
     s = _put_away(s, e.attacker, e.card)
     return replace(s, attack=None)
 
@@ -497,6 +504,22 @@ def _dice_revealed(s: BattleState, e: ev.DiceSecretRevealed) -> BattleState:
     return replace(s, dice_revealed=True)
 
 
+# issue 17, triggers
+
+
+def _thorns_raised(s: BattleState, e: ev.ThornsRaised) -> BattleState:
+    c = s.seats[e.seat]
+    if e.until == "next_attack":
+        return _seat(s, e.seat, thorns_once=c.thorns_once + e.damage)
+    if e.melee_only:
+        return _seat(s, e.seat, thorns_melee=c.thorns_melee + e.damage)
+    return _seat(s, e.seat, thorns=c.thorns + e.damage)
+
+
+def _lasting_bonus(s: BattleState, e: ev.LastingBonusGained) -> BattleState:
+    return _seat(s, e.seat, lasting_damage=e.total)
+
+
 _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.BattleCreated: _created,
     ev.DeckShuffled: _deck_shuffled,
@@ -562,6 +585,9 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.CardReturned: _returned,
     ev.CommandReverted: _reverted,
     ev.DiceSecretRevealed: _dice_revealed,
+    # issue 17, triggers
+    ev.ThornsRaised: _thorns_raised,
+    ev.LastingBonusGained: _lasting_bonus,
 }
 assert set(_HANDLERS) == set(ev.EVENT_TYPES.values()), "every event type needs a handler"
 

@@ -195,6 +195,14 @@ class CasketState:
     defeated: bool = False
     withdrawn: bool = False  # left the board at the start of its turn, not defeated (R-TRN-9)
     pilot_dead: bool = False
+    # issue 17, triggers. Thorns: damage every attacker (`thorns`), every melee attacker
+    # (`thorns_melee`) takes after its attack until the casket's next turn, and the next
+    # attacker only (`thorns_once`) (R-ADD-130).
+    thorns: int = 0
+    thorns_melee: int = 0
+    thorns_once: int = 0
+    # +damage on every attack for the rest of the battle, stacked (R-ADD-131).
+    lasting_damage: int = 0
 
     @property
     def sp_left(self) -> int:
