@@ -14,12 +14,18 @@ import pytest
 
 from battles.engine.battle.events import (
     AttackDeclared,
+    CardsDiscarded,
+    CardsRecovered,
+    DamageTaken,
     DefenceRolled,
     Event,
+    LastingBonusGained,
     PromptOpened,
     ThornsRaised,
+    TokensChanged,
 )
 from battles.engine.cards import (
+    CardDef,
     DrawEffect,
     LastingBonusEffect,
     ThornsEffect,
@@ -30,12 +36,17 @@ from battles.engine.cards import (
 )
 from battles.engine.errors import InvalidInput
 
-from .battle_builder import CARDS, FILLER, Battle, of_type, one
+from .battle_builder import CARDS, FILLER, Battle, deck, of_type, one, seat, start
 from .test_card_catalogue import (
     ENTRIES,
+    arrange,
     battle,
     built,
+    declared,
+    hit,
     play,
+    resolve_hit,
+    tokens,
 )
 
 TRIGGERS_SCENARIOS: dict[tuple[str, str], Callable[[], object]] = {}
@@ -142,11 +153,6 @@ TRIGGERS_SCENARIOS.update({
 })  # fmt: skip
 
 
-@pytest.mark.parametrize("key", sorted(TRIGGERS_SCENARIOS), ids="/".join)
-def test_triggers_scenario(key: tuple[str, str]) -> None:
-    TRIGGERS_SCENARIOS[key]()
-
-
 # --- the new effect kinds' validation -----------------------------------------------------------
 
 
@@ -192,3 +198,184 @@ def test_the_triggers_effects_read_back_what_they_write() -> None:
 def test_a_card_of_the_triggers_group_loads_only_from_its_recorded_text() -> None:
     assert ENTRIES[("equipment", "emberguard")].automated
     assert card_from_dict(CARDS["gun"]).attack is not None
+
+
+# --- R-ADD-131: destructions, killing blows, lasting bonuses ----------------------------------
+
+
+def _field(card: CardDef, others: list[tuple[tuple[int, int], str]], *hand: str) -> Battle:
+    """Ruleset 2.1. Seat 0 ("penitents", at [0, 3] facing N) holds `card` and `hand` and acts
+    first; seat 1 ("foes") stands adjacent, north; `others` are further seats (hex, side),
+    acting in seat order after them (R-TRN-2)."""
+    cards = [CARDS[FILLER], card.as_dict(), *(CARDS[h] for h in hand)]
+    seats = [
+        {**seat(0, at=(0, 3), facing=1, side="penitents"),
+         "deck": deck(**{card.id: 1, **{h: 1 for h in hand}})},
+        {**seat(1, at=(0, 2), facing=4, side="foes"), "deck": deck()},
+        *({**seat(2 + i, at=at, facing=1, side=side), "deck": deck()}
+          for i, (at, side) in enumerate(others)),
+    ]  # fmt: skip
+    doc = {
+        "name": "Field", "board": {"name": "Field", "shape": {"kind": "hexagon", "radius": 8}, "hexes": []},
+        "rules": {"version": "2.1", "options": {}}, "dice": {"mode": "table"}, "policy": "prompt",
+        "cards": cards, "seats": seats,
+    }  # fmt: skip
+    hands = [[card.id, *hand, *[FILLER] * (5 - len(hand))], *[[FILLER] * 6] * (len(seats) - 1)]
+    b = start(doc, hands, initiative=(6, *range(1, len(seats))))
+    assert b.state.active == 0
+    return b
+
+
+def _strain_kills(b: Battle) -> list[Event]:
+    """Seat 2 (1 HP, 6 Heat) rolls 3 on its strain roll as its turn starts: 9, 2 damage
+    without an attack (R-TRN-4), and it is defeated (R-DMG-9; survival face 4). Seats 0
+    (who played a card) and 1 pass before it."""
+    arrange(b, DamageTaken(2, (), b.seat(2).deck[:-1], 0, None))
+    assert b.seat(2).hp == 1
+    b.do({"type": "adjust_heat", "seat": 2, "heat": 6, "reason": "arranged"})
+    b.do({"type": "pass", "seat": 0, "drawn": [FILLER] * (6 - len(b.seat(0).hand))})
+    events = b.do({"type": "pass", "seat": 1, "faces": [3]})
+    last = b.seat(2).deck[0].split("#")[0]
+    events += b.do({"type": "take_damage", "seat": 2, "hand": [], "deck": 2,
+                    "drawn": [last], "faces": [4, 6, 1]})  # fmt: skip
+    assert b.seat(2).defeated
+    return events
+
+
+def _righteous_fury() -> None:
+    """ "Each time an allied Casket is destroyed this mission, gain +1 damage to all attacks
+    permanently for the rest of the mission (stacks).": an ally at any distance; an enemy's
+    destruction gives nothing (R-ADD-131)."""
+    card = built("church", "righteous-fury")
+    b = _field(card, [((6, -3), "penitents")], "gun")
+    play(b, "righteous-fury")
+    events = _strain_kills(b)  # the ally, 6 hexes away
+    gained = one(events, LastingBonusGained)
+    assert (gained.seat, gained.damage, gained.total) == (0, 1, 1)
+    # Round 2: seat 0 first; the Gun's 2 damage is 3 now, and stays so.
+    assert b.state.active == 0
+    d = one(b.do({"type": "attack", "seat": 0, "card": "gun#1", "target": 1,
+                  "component": "chassis", "faces": [1, 1]}), AttackDeclared)  # fmt: skip
+    assert hit(d) == 3
+    assert "R-ADD-131" in str(d.to_hit)
+    # An enemy destroyed: nothing.
+    b = _field(card, [((6, -3), "foes")], "gun")
+    play(b, "righteous-fury")
+    assert not of_type(_strain_kills(b), LastingBonusGained)
+    assert b.seat(0).lasting_damage == 0
+
+
+def _war_profiteer() -> None:
+    """ "Passive: When ANY Casket (enemy, ally, or neutral) is destroyed within 6 hexes of
+    you, gain 2 Credit tokens. **Bonus:** Gain 3 Credits instead if you dealt the killing
+    blow.": strain damage has no killer (R-ADD-131)."""
+    card = built("exchange", "war-profiteer")
+    for side, at, gained in (
+        ("penitents", (6, -3), 2),
+        ("foes", (6, -3), 2),
+        ("foes", (7, -4), 0),  # 7 hexes away
+    ):
+        b = _field(card, [(at, side)])
+        play(b, "war-profiteer")
+        _strain_kills(b)
+        assert b.seat(0).tokens_of("credit") == gained, (side, at)
+    # The owner's own attack destroys the target: 3.
+    b = battle(card, hand=("gun",), version="2.1")
+    play(b, "war-profiteer")
+    resolve_hit(b, card_from_dict(CARDS["gun"]), 2, kill=True)
+    assert b.seat(0).tokens_of("credit") == 3
+
+
+def _opportunist() -> None:
+    """ "Passive: Attacks against enemies who moved this turn deal +2 damage.": an enemy's
+    "this turn" is its most recent turn, as R-HIT-2 counts it (R-ADD-132)."""
+    card = built("nomads", "opportunist")
+    gun = card_from_dict(CARDS["gun"])
+    for moved, damage in ((False, 2), (True, 4)):
+        b = battle(card, hand=("gun",), gap=2, first=1)
+        if moved:
+            b.do({"type": "move", "seat": 1, "path": [[0, 2]]})
+        b.do({"type": "pass", "seat": 1})
+        play(b, "opportunist")
+        assert hit(declared(b, gun)) == damage, moved
+
+
+TRIGGERS_SCENARIOS.update({
+    ("church", "righteous-fury"): _righteous_fury,
+    ("exchange", "war-profiteer"): _war_profiteer,
+    ("nomads", "opportunist"): _opportunist,
+})  # fmt: skip
+
+
+# --- R-ADD-133: costs printed in tokens --------------------------------------------------------
+
+
+def _maul_on_seat0(b: Battle, n: int = 1, offered: bool = True) -> list[Event]:
+    """Seat 1 hits seat 0 with a Melee 2 attack; when no reactive card is offered, the
+    defence dice roll at once (two BLOOD faces: no blocks)."""
+    return _seat1_attacks(b, f"test-maul#{n}", (3, 2) if offered else (3, 2, 4, 4))
+
+
+def _exoskeleton_molt() -> None:
+    """ "Play when you take damage. Reduce damage by 3 (minimum 1). Recover 2 cards from
+    discard pile (shedding damaged tissue). Generate 1 Heat. Once per round." Printed cost:
+    1 Metamorph token (R-ADD-133)."""
+    card = built("emergent", "exoskeleton-molt")
+    assert (card.kind, card.sp_cost) == ("reactive", 0)
+    poor = battle(card, first=1)
+    events = _maul_on_seat0(poor, offered=False)  # no token: the card is not offered
+    assert [p.kind for p in of_type(events, PromptOpened)] == ["take_damage"]
+    assert one(events, DefenceRolled).reduction_applied == 0
+    b = battle(card, first=1, hand=("exoskeleton-molt",), opponent=("gun",))
+    tokens(b, "metamorph", 1)
+    junk = tuple(x for x in b.seat(0).hand if x.startswith(FILLER))[:2]
+    arrange(b, CardsDiscarded(0, junk, (), "arranged", "R-ADD-14"))
+    _maul_on_seat0(b)
+    events = b.do({"type": "play_reactive", "seat": 0, "card": "exoskeleton-molt#1",
+                   "faces": [4, 4]})  # fmt: skip
+    rolled = one(events, DefenceRolled)
+    assert (rolled.reduction_applied, rolled.final_damage) == (3, 1)
+    spent = one(events, TokensChanged)
+    assert (spent.pool, spent.amount, spent.total) == ("metamorph", -1, 0)
+    assert one(events, CardsRecovered).cards and set(junk) <= set(b.seat(0).hand)
+    assert b.seat(0).heat == 1
+    b.do({"type": "take_damage", "seat": 0, "hand": [], "deck": 1, "drawn": [FILLER]})
+    # Once per round: the second copy is refused against the next attack.
+    tokens(b, "metamorph", 1)
+    assert of_type(_seat1_attacks(b, "gun#1", (3, 2)), PromptOpened)
+    err = b.refuse({"type": "play_reactive", "seat": 0, "card": "exoskeleton-molt#2",
+                    "faces": [4, 4]})  # fmt: skip
+    assert (err.code, err.rule) == ("use_limit_reached", "R-ADD-63")
+
+
+def _adaptive_evolution() -> None:
+    """ "Play when you take damage. Immediately gain 1 mutation counter. Each mutation
+    counter gives +1 to all attack damage permanently this mission (stacks infinitely)."
+    Printed cost: 2 Biomass tokens (R-ADD-133, R-ADD-131)."""
+    card = built("vestige-bloodlines", "adaptive-evolution")
+    assert (card.kind, card.sp_cost) == ("reactive", 0)
+    b = battle(card, first=1, hand=("gun",))
+    tokens(b, "biomass", 1)
+    events = _maul_on_seat0(b, offered=False)  # one token is not enough
+    assert [p.kind for p in of_type(events, PromptOpened)] == ["take_damage"]
+    b = battle(card, first=1, hand=("gun",))
+    tokens(b, "biomass", 3)
+    _maul_on_seat0(b)
+    events = b.do({"type": "play_reactive", "seat": 0, "card": "adaptive-evolution#1",
+                   "faces": [1, 1]})  # fmt: skip
+    assert one(events, LastingBonusGained).total == 1
+    assert b.seat(0).tokens_of("biomass") == 1
+    b.do({"type": "pass", "seat": 1, "drawn": ["test-maul"]})
+    assert b.state.active == 0
+    assert hit(declared(b, card_from_dict(CARDS["gun"]))) == 3
+
+
+TRIGGERS_SCENARIOS.update({
+    ("emergent", "exoskeleton-molt"): _exoskeleton_molt,
+    ("vestige-bloodlines", "adaptive-evolution"): _adaptive_evolution,
+})  # fmt: skip
+
+
+@pytest.mark.parametrize("key", sorted(TRIGGERS_SCENARIOS), ids="/".join)
+def test_triggers_scenario(key: tuple[str, str]) -> None:
+    TRIGGERS_SCENARIOS[key]()
