@@ -309,6 +309,17 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 ),
                 *_reason_rule(p.get("source"), "R-ADD-131"),
             )
+        case "SpGained":
+            what = "SP maximum" if p.get("maximum") else "SP"
+            return (
+                t(f"{who} gains {p['amount']} {what} this turn"),
+                *_reason_rule(p.get("source"), "R-ADD-135"),
+            )
+        case "DamageReduced":
+            return (
+                t(f"{who} takes {p['amount']} damage less"),
+                *_reason_rule(p.get("source"), "R-ADD-136"),
+            )
         case "SeedsPlanted":
             return (
                 t(f"{p['amount']} Thornvine seed(s) planted in "),

@@ -365,12 +365,20 @@ CONDITIONS = (
     "own_adjacent_allies_at_least",
     # R-ADD-75: "if outnumbered (2+ enemies within 6 hexes)": `n` enemies within `within`.
     "enemies_within_at_least",
+    # issue 17, triggers: "if you did NOT attack this turn" (R-ADD-134), "when your deck has
+    # 15 or fewer cards" (R-ADD-137), "if no enemies are within 3 hexes" (R-ADD-137).
+    "not_attacked_this_turn",
+    "own_deck_at_most",
+    "no_enemy_within",
 )
 _CONDITIONS_WITH_N = frozenset(CONDITIONS) - {
     "moved_this_turn",
     "standing_in",
     "target_moved_last_turn",
+    "not_attacked_this_turn",
+    "no_enemy_within",
 }
+_CONDITIONS_WITH_WITHIN = ("enemies_within_at_least", "no_enemy_within")
 
 
 @dataclass(frozen=True, slots=True)
@@ -393,7 +401,7 @@ class Condition:
 
     def __post_init__(self) -> None:
         _check_choice(self.test, "condition.test", CONDITIONS)
-        if self.test == "enemies_within_at_least":
+        if self.test in _CONDITIONS_WITH_WITHIN:
             _check_int(self.within, "condition.within", 1, MAX_HEXES, "R-RNG-3")
         elif self.within:
             raise InvalidInput("condition.within", f"{self.test!r} counts no hexes", "R-ADD-75")
@@ -660,7 +668,7 @@ class WhenEffect:
     def __post_init__(self) -> None:
         if not isinstance(self.condition, Condition):
             raise InvalidInput("when.condition", "must be a condition", "R-ADD-59")
-        _check_inner(self.then, "when.then", (*_AFTER_KINDS, "reduce_incoming"))
+        _check_inner(self.then, "when.then", (*_AFTER_KINDS, "reduce_incoming", "gain_sp"))
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -947,7 +955,12 @@ class RemoveFromGameEffect:
         return {"kind": self.kind}
 
 
-TRIGGERS = ("start_of_turn", "end_of_turn", "casket_destroyed", "component_damaged", "attack")
+TRIGGERS = (
+    *("start_of_turn", "end_of_turn", "casket_destroyed", "component_damaged", "attack"),
+    # issue 17, triggers: "at the start / end of each round" (R-ADD-137), "reduce all
+    # damage you take by N" (R-ADD-136).
+    *("start_of_round", "end_of_round", "damage_taken"),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -985,8 +998,10 @@ class TriggerEffect:
         _check_choice(self.on, "trigger.on", TRIGGERS)
         if self.on == "attack":  # R-ADD-74: bonuses to each of the owner's attacks
             _check_inner(self.then, "trigger.then", ("attack_bonus",))
+        elif self.on == "damage_taken":  # R-ADD-136: a reduction of each damage taken
+            _check_inner(self.then, "trigger.then", ("reduce_incoming",))
         else:
-            kinds = (*_AFTER_KINDS, "buff_next_attack", "lasting_bonus", "when")
+            kinds = (*_AFTER_KINDS, "buff_next_attack", "lasting_bonus", "when", "gain_sp")
             _check_inner(self.then, "trigger.then", kinds)
         _check_bool(self.enemy_only, "trigger.enemy_only")
         _check_bool(self.ally_only, "trigger.ally_only")
@@ -1092,6 +1107,31 @@ class LastingBonusEffect:
 
 
 @dataclass(frozen=True, slots=True)
+class GainSpEffect:
+    """ "Gain N SP immediately": `amount` more SP to spend this turn, free of overspending
+    but not doubled by it; `maximum`: "+N SP maximum", this turn's maximum itself is
+    raised (R-TRN-3, R-ADD-135).
+
+    >>> GainSpEffect(5).as_dict(), GainSpEffect(1, maximum=True).as_dict()
+    ({'kind': 'gain_sp', 'amount': 5}, {'kind': 'gain_sp', 'amount': 1, 'maximum': True})
+    """
+
+    kind: ClassVar[str] = "gain_sp"
+    amount: int
+    maximum: bool = False
+
+    def __post_init__(self) -> None:
+        _check_int(self.amount, "gain_sp.amount", 1, 10, "R-ADD-135")
+        _check_bool(self.maximum, "gain_sp.maximum")
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "amount": self.amount}
+        if self.maximum:
+            out["maximum"] = True
+        return out
+
+
+@dataclass(frozen=True, slots=True)
 class TokenCostEffect:
     """A printed cost in tokens ("1 Forge token", "3 Credit tokens"): the card costs 0 SP
     and playing it needs and spends `n` tokens of `pool`, as it is played (R-ADD-133).
@@ -1171,6 +1211,7 @@ Effect = (
     | ThornsEffect
     | LastingBonusEffect
     | TokenCostEffect
+    | GainSpEffect
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -1214,6 +1255,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             ThornsEffect,
             LastingBonusEffect,
             TokenCostEffect,
+            GainSpEffect,
         )
     }
 )
@@ -1231,7 +1273,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, thorns, lasting_bonus, token_cost
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, thorns, lasting_bonus, token_cost, gain_sp
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")

@@ -52,6 +52,14 @@ PAYLOADS: dict[str, tuple[dict[str, Any], str]] = {
         "Penitent Scout deals +1 damage with every attack for the rest of the battle, +2 in "
         "all (righteous-fury, R-ADD-131)",
     ),
+    "SpGained": (
+        {"seat": 0, "amount": 5, "maximum": False, "source": "flagellants-zeal"},
+        "Penitent Scout gains 5 SP this turn (flagellants-zeal, R-ADD-135)",
+    ),
+    "DamageReduced": (
+        {"seat": 1, "amount": 1, "source": "dwarven-bulwark"},
+        "Bastion Heavy takes 1 damage less (dwarven-bulwark, R-ADD-136)",
+    ),
     "EffectRolled": (
         {"seat": 0, "faces": [5], "total": 3, "source": "breathe-the-core"},
         "Penitent Scout rolls for breathe-the-core: [5] = 3 (R-ADD-67)",

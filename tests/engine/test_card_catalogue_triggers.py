@@ -16,11 +16,13 @@ from battles.engine.battle.events import (
     AttackDeclared,
     CardsDiscarded,
     CardsRecovered,
+    DamageReduced,
     DamageTaken,
     DefenceRolled,
     Event,
     LastingBonusGained,
     PromptOpened,
+    SpGained,
     ThornsRaised,
     TokensChanged,
 )
@@ -39,7 +41,9 @@ from battles.engine.errors import InvalidInput
 from .battle_builder import CARDS, FILLER, Battle, deck, of_type, one, seat, start
 from .test_card_catalogue import (
     ENTRIES,
+    _next_own_turn,
     arrange,
+    attack,
     battle,
     built,
     declared,
@@ -373,6 +377,110 @@ def _adaptive_evolution() -> None:
 TRIGGERS_SCENARIOS.update({
     ("emergent", "exoskeleton-molt"): _exoskeleton_molt,
     ("vestige-bloodlines", "adaptive-evolution"): _adaptive_evolution,
+})  # fmt: skip
+
+
+# --- R-ADD-134 to R-ADD-137: SP, turn and round triggers, damage reduction ---------------------
+
+
+def _flagellants_zeal() -> None:
+    """ "Gain 5 SP immediately. Can only be used once per mission. Gain 2 Heat.": 5 SP to
+    spend this turn, not doubled by overspending (R-ADD-135), once per battle (R-ADD-63)."""
+    card = built("church", "flagellants-zeal")
+    b = battle(card, hand=("flagellants-zeal",))
+    c = b.seat(0)
+    assert (c.sp_left, c.sp_limit) == (5, 10)  # an assault casket (R-TRN-3)
+    gained = one(play(b, "flagellants-zeal"), SpGained)
+    assert (gained.amount, gained.maximum) == (5, False)
+    c = b.seat(0)
+    assert (c.sp_left, c.sp_limit, c.heat, c.overspend_cards(10)) == (10, 15, 2, 0)
+    assert c.overspend_cards(11) == 1  # the 11th SP is beyond the maximum and the gain
+    err = b.refuse({"type": "play_card", "seat": 0, "card": "flagellants-zeal#2"})
+    assert (err.code, err.rule) == ("use_limit_reached", "R-ADD-63")
+    _next_own_turn(b)
+    assert (b.seat(0).sp_left, b.seat(0).sp_gained) == (5, 0)  # for that turn only
+    err = b.refuse({"type": "play_card", "seat": 0, "card": "flagellants-zeal#2"})
+    assert err.code == "use_limit_reached"  # "once per mission": the battle
+
+
+def _survivors_instinct() -> None:
+    """ "Passive: When your deck has 15 or fewer cards, gain +1 SP maximum.": read as each
+    own turn starts (R-ADD-135, R-ADD-137); seat 0 draws 1 card before then."""
+    card = built("nomads", "survivors-instinct")
+    for left, sp_max in ((17, 5), (16, 6)):
+        b = battle(card)
+        play(b, "survivors-instinct")
+        arrange(b, DamageTaken(0, (), b.seat(0).deck[:-left], 0, None))
+        events = _next_own_turn(b)
+        assert len(b.seat(0).deck) == left - 1
+        assert b.seat(0).sp_max == sp_max, left
+        assert bool(of_type(events, SpGained)) == (sp_max == 6)
+        assert b.seat(0).sp_limit == 2 * sp_max  # a maximum: overspending doubles it
+
+
+def _photosynthesis() -> None:
+    """ "At end of your turn, if you did NOT attack this turn, recover 1 card from discard
+    pile and remove 1 Heat." (R-ADD-134)"""
+    card = built("elves", "photosynthesis")
+    for attacks in (False, True):
+        b = battle(card, hand=("gun",))
+        b.do({"type": "adjust_heat", "seat": 0, "heat": 2, "reason": "arranged"})
+        play(b, "photosynthesis")
+        junk = next(x for x in b.seat(0).hand if x.startswith(FILLER))
+        arrange(b, CardsDiscarded(0, (junk,), (), "arranged", "R-ADD-14"))
+        if attacks:
+            attack(b, card_from_dict(CARDS["gun"]))  # a miss still is an attack
+        drawn = [FILLER] * (6 - len(b.seat(0).hand))
+        events = b.do({"type": "pass", "seat": 0, "drawn": drawn})
+        assert bool(of_type(events, CardsRecovered)) == (not attacks)
+        assert (junk in b.seat(0).hand) == (not attacks)
+        assert b.seat(0).heat == (2 if attacks else 1), attacks
+
+
+def _eternal_vigil() -> None:
+    """ "Passive: At the end of each round, if no enemies are within 3 hexes, recover 1
+    card from discard." (R-ADD-137)"""
+    card = built("elves", "eternal-vigil")
+    for gap, recovered in ((3, False), (4, True)):
+        b = battle(card, gap=gap)
+        play(b, "eternal-vigil")
+        junk = next(x for x in b.seat(0).hand if x.startswith(FILLER))
+        arrange(b, CardsDiscarded(0, (junk,), (), "arranged", "R-ADD-14"))
+        b.do({"type": "pass", "seat": 0, "drawn": [FILLER] * 2})
+        assert junk not in b.seat(0).hand  # not at the end of the own turn
+        events = b.do({"type": "pass", "seat": 1, "faces": [6, 1]})  # the round ends
+        assert bool(of_type(events, CardsRecovered)) == recovered, gap
+        if recovered:
+            assert [e.type for e in events].index("CardsRecovered") < [
+                e.type for e in events
+            ].index("RoundEnded")
+
+
+def _dwarven_bulwark() -> None:
+    """ "Passive: Reduce all damage you take by 1.": an attack's 2 damage after the dice
+    is 1 (R-ADD-136)."""
+    card = built("dwarves", "dwarven-bulwark")
+    for played, amount in ((False, 2), (True, 1)):
+        b = battle(card)
+        if played:
+            play(b, "dwarven-bulwark")
+        b.do({"type": "pass", "seat": 0, "drawn": [FILLER] * (6 - len(b.seat(0).hand))})
+        events = _seat1_attacks(b, "test-maul#1", (3, 2, 4, 4))  # two BLOOD faces
+        assert one(events, DefenceRolled).final_damage == 2
+        prompt = one(events, PromptOpened)
+        assert (prompt.seat, prompt.kind, prompt.amount) == (0, "take_damage", amount)
+        reduced = of_type(events, DamageReduced)
+        assert [(r.amount, r.source) for r in reduced] == (
+            [(1, "dwarven-bulwark")] if played else []
+        )
+
+
+TRIGGERS_SCENARIOS.update({
+    ("church", "flagellants-zeal"): _flagellants_zeal,
+    ("nomads", "survivors-instinct"): _survivors_instinct,
+    ("elves", "photosynthesis"): _photosynthesis,
+    ("elves", "eternal-vigil"): _eternal_vigil,
+    ("dwarves", "dwarven-bulwark"): _dwarven_bulwark,
 })  # fmt: skip
 
 

@@ -38,6 +38,7 @@ from battles.engine.cards import (
     DiscardHandEffect,
     DrawEffect,
     Effect,
+    GainSpEffect,
     GainTokensEffect,
     GrantMoveEffect,
     HeatEffect,
@@ -132,6 +133,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     ThornsEffect(1, melee_only=True),
     LastingBonusEffect(1),
     TokenCostEffect("metamorph", 1),
+    GainSpEffect(1, maximum=True),
 )
 
 
@@ -214,6 +216,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "thorns",
         "lasting_bonus",
         "token_cost",
+        "gain_sp",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

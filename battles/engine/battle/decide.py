@@ -35,6 +35,7 @@ from ..cards import (
     DiscardHandEffect,
     DrawEffect,
     Effect,
+    GainSpEffect,  # issue 17, triggers
     GainTokensEffect,
     GrantMoveEffect,
     HeatEffect,
@@ -462,6 +463,8 @@ def _start_round(tx: _Tx, n: int) -> None:
         (first + i) % n_seats for i in range(n_seats) if seats[(first + i) % n_seats].in_battle
     )
     tx.emit(ev.InitiativeRolled(tuple(throws), order))
+    for seat in order:  # R-ADD-137: "at the start of each round", in turn order
+        _triggers(tx, seat, "start_of_round")
     _start_turn(tx, order[0])
 
 
@@ -553,6 +556,8 @@ def _finish_turn(tx: _Tx) -> None:
 
 
 def _end_round(tx: _Tx) -> None:
+    for seat in tx.state.order:  # R-ADD-137: "at the end of each round", in turn order
+        _triggers(tx, seat, "end_of_round")
     s = tx.state
     tx.emit(ev.RoundEnded(s.round))
     standing = sorted({c.side for c in s.seats if c.in_battle})
@@ -663,6 +668,7 @@ def _hand_cards(
 
 def _inflict(tx: _Tx, seat: int, amount: int, component: str | None, reason: str) -> None:
     """Damage the defender must discard: their choice of split unless there is none (R-DMG-6)."""
+    amount = _reduce_taken(tx, seat, amount)
     if amount <= 0 or not tx.seat(seat).in_battle:
         _after_damage(tx)
         return
@@ -671,6 +677,24 @@ def _inflict(tx: _Tx, seat: int, amount: int, component: str | None, reason: str
         _after_damage(tx)
         return
     _open_prompt(tx, seat, "take_damage", amount, component, "R-DMG-6", reason)
+
+
+def _reduce_taken(tx: _Tx, seat: int, amount: int) -> int:
+    """R-ADD-136: "Passive: reduce all damage you take by N", each passive in play in turn."""
+    c = tx.seat(seat)
+    if amount <= 0 or not c.in_battle:
+        return amount
+    for instance in c.in_play:
+        card = tx.state.card(instance)
+        for effect in card.effects:
+            if isinstance(effect, TriggerEffect) and effect.on == "damage_taken":
+                for inner in effect.then:
+                    assert isinstance(inner, ReduceIncomingEffect)
+                    cut = min(amount, inner.amount)
+                    if cut:
+                        tx.emit(ev.DamageReduced(seat, cut, card.id))
+                        amount -= cut
+    return amount
 
 
 def _after_damage(tx: _Tx) -> None:
@@ -1109,11 +1133,12 @@ def _check_card_kind(c: CasketState, card: CardDef) -> None:
 def _pay(tx: _Tx, c: CasketState, cost: int, pay: Pay | None, exclude: Sequence[str] = ()) -> None:
     """Check and pay SP: up to twice the maximum, each SP beyond it paid with a card (R-TRN-3)."""
     after = c.sp_spent + cost
-    if after > 2 * c.sp_max:
+    if after > c.sp_limit:
         raise RuleViolation(
             "sp_exceeded",
             f"costs {cost} SP; seat {c.seat} has spent {c.sp_spent} of at most "
-            f"{2 * c.sp_max} this turn (twice the maximum {c.sp_max})",
+            f"{c.sp_limit} this turn (twice the maximum {c.sp_max}"
+            + (f", and {c.sp_gained} gained)" if c.sp_gained else ")"),
             "R-TRN-3",
         )
     cards = c.overspend_cards(cost)
@@ -1488,6 +1513,13 @@ def _holds(tx: _Tx, seat: int, condition: Condition | None, target: int | None) 
     if test == "enemies_within_at_least":  # R-ADD-75: enemy caskets in the battle
         enemies = [x for x in tx.state.seats if x.side != c.side and x.in_battle]
         return sum(1 for x in enemies if x.at.distance(c.at) <= condition.within) >= n
+    if test == "not_attacked_this_turn":  # R-ADD-134
+        return not c.attacked
+    if test == "own_deck_at_most":  # R-ADD-137: the deck only, as R-ADD-74 counts it
+        return len(c.deck) <= n
+    if test == "no_enemy_within":  # R-ADD-137: enemy caskets in the battle
+        enemies = [x for x in tx.state.seats if x.side != c.side and x.in_battle]
+        return all(x.at.distance(c.at) > condition.within for x in enemies)
     if test == "own_adjacent_allies_at_least":  # R-ADD-74: own side, in the battle
         allies = [x for x in tx.state.seats if x.side == c.side and x.seat != seat]
         return sum(1 for x in allies if x.in_battle and x.at.distance(c.at) == 1) >= n
@@ -1612,6 +1644,9 @@ def _effect(
         return
     if isinstance(effect, LastingBonusEffect):
         _lasting_bonus(tx, seat, effect, card.id)
+        return
+    if isinstance(effect, GainSpEffect):
+        tx.emit(ev.SpGained(seat, effect.amount, effect.maximum, card.id))
         return
     if isinstance(effect, RemoveFromGameEffect):
         return  # evolve puts the resolved card with the removed cards (R-ADD-70)

@@ -383,6 +383,26 @@ class ThornsRaised(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class SpGained(Event):
+    """A card gave the seat `amount` SP for this turn (R-ADD-135); `maximum`: it raised this
+    turn's SP maximum instead ("+1 SP maximum")."""
+
+    seat: int
+    amount: int
+    maximum: bool
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class DamageReduced(Event):
+    """A passive in play took `amount` off damage the seat was about to take (R-ADD-136)."""
+
+    seat: int
+    amount: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
 class LastingBonusGained(Event):
     """+`damage` on every attack of the seat for the rest of the battle, `total` now
     (R-ADD-131)."""
@@ -713,5 +733,7 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         # issue 17, triggers
         ThornsRaised,
         LastingBonusGained,
+        SpGained,
+        DamageReduced,
     )
 }

@@ -108,6 +108,8 @@ def _turn_started(s: BattleState, e: ev.TurnStarted) -> BattleState:
         jam_this_turn=False,
         thorns=0,  # R-ADD-130: until the casket's next turn
         thorns_melee=0,
+        attacked=False,  # R-ADD-134
+        sp_gained=0,  # R-ADD-135: for the turn it was gained in
     )
 
 
@@ -338,6 +340,7 @@ def _declared(s: BattleState, e: ev.AttackDeclared) -> BattleState:
     s = _seat(
         s,
         e.attacker,
+        attacked=True,  # R-ADD-134
         buff_damage=0,
         buff_to_hit=0,
         buff_ignore_defence=0,
@@ -520,6 +523,17 @@ def _lasting_bonus(s: BattleState, e: ev.LastingBonusGained) -> BattleState:
     return _seat(s, e.seat, lasting_damage=e.total)
 
 
+def _sp_gained(s: BattleState, e: ev.SpGained) -> BattleState:
+    c = s.seats[e.seat]
+    if e.maximum:
+        return _seat(s, e.seat, sp_max=c.sp_max + e.amount)
+    return _seat(s, e.seat, sp_gained=c.sp_gained + e.amount)
+
+
+def _damage_reduced(s: BattleState, e: ev.DamageReduced) -> BattleState:
+    return s  # the damage prompt that follows asks for the reduced amount
+
+
 _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.BattleCreated: _created,
     ev.DeckShuffled: _deck_shuffled,
@@ -588,6 +602,8 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     # issue 17, triggers
     ev.ThornsRaised: _thorns_raised,
     ev.LastingBonusGained: _lasting_bonus,
+    ev.SpGained: _sp_gained,
+    ev.DamageReduced: _damage_reduced,
 }
 assert set(_HANDLERS) == set(ev.EVENT_TYPES.values()), "every event type needs a handler"
 

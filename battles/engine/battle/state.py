@@ -203,20 +203,30 @@ class CasketState:
     thorns_once: int = 0
     # +damage on every attack for the rest of the battle, stacked (R-ADD-131).
     lasting_damage: int = 0
+    attacked: bool = False  # declared an attack this turn (R-ADD-134)
+    sp_gained: int = 0  # "gain N SP" this turn: more SP, not a higher maximum (R-ADD-135)
 
     @property
     def sp_left(self) -> int:
-        """SP still free of charge this turn; below 0 while overspending (R-TRN-3)."""
-        return self.sp_max - self.sp_spent
+        """SP still free of charge this turn; below 0 while overspending (R-TRN-3); SP a
+        card gained count as free SP (R-ADD-135)."""
+        return self.sp_max + self.sp_gained - self.sp_spent
 
     @property
     def overspend_room(self) -> int:
         """SP still spendable this turn, overspend included: up to twice the maximum (R-TRN-3)."""
-        return max(0, 2 * self.sp_max - self.sp_spent)
+        return max(0, self.sp_limit - self.sp_spent)
+
+    @property
+    def sp_limit(self) -> int:
+        """The most SP the turn may spend: twice the maximum (R-TRN-3), plus SP gained from
+        cards, which are not doubled (R-ADD-135)."""
+        return 2 * self.sp_max + self.sp_gained
 
     def overspend_cards(self, cost: int) -> int:
         """Cards a cost of `cost` SP takes now: one per SP beyond the maximum (R-TRN-3)."""
-        return max(0, self.sp_spent + cost - self.sp_max) - max(0, self.sp_spent - self.sp_max)
+        free = self.sp_max + self.sp_gained
+        return max(0, self.sp_spent + cost - free) - max(0, self.sp_spent - free)
 
     @property
     def in_battle(self) -> bool:
