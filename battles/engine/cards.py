@@ -1002,6 +1002,7 @@ class TriggerEffect:
             _check_inner(self.then, "trigger.then", ("reduce_incoming",))
         else:
             kinds = (*_AFTER_KINDS, "buff_next_attack", "lasting_bonus", "when", "gain_sp")
+            kinds += ("defence",)  # R-ADD-138: "gain +3 Defense until end of your next turn"
             _check_inner(self.then, "trigger.then", kinds)
         _check_bool(self.enemy_only, "trigger.enemy_only")
         _check_bool(self.ally_only, "trigger.ally_only")

@@ -18,6 +18,7 @@ from battles.engine.battle.events import (
     CardsRecovered,
     DamageReduced,
     DamageTaken,
+    DefenceRaised,
     DefenceRolled,
     Event,
     LastingBonusGained,
@@ -49,6 +50,7 @@ from .test_card_catalogue import (
     declared,
     hit,
     play,
+    reactive,
     resolve_hit,
     tokens,
 )
@@ -481,6 +483,54 @@ TRIGGERS_SCENARIOS.update({
     ("elves", "photosynthesis"): _photosynthesis,
     ("elves", "eternal-vigil"): _eternal_vigil,
     ("dwarves", "dwarven-bulwark"): _dwarven_bulwark,
+})  # fmt: skip
+
+
+# --- R-ADD-138 -----------------------------------------------------------------------------------
+
+
+def _faith_armor() -> None:
+    """ "Once per turn, when you would take damage, reduce that damage by 2. Works even at 0
+    SP.": a reactive card against an attack (R-ADD-138), once in each turn (R-ADD-63)."""
+    b = reactive("church", "faith-armor", 2, 0)
+    assert b.seat(0).sp_spent == 0
+    card = built("church", "faith-armor")
+    b = battle(card, first=1, hand=("faith-armor",), opponent=("gun",))
+    _maul_on_seat0(b)
+    rolled = one(
+        b.do({"type": "play_reactive", "seat": 0, "card": "faith-armor#1", "faces": [4, 4]}),
+        DefenceRolled,
+    )
+    assert (rolled.reduction_applied, rolled.final_damage) == (2, 0)
+    _seat1_attacks(b, "gun#1", (3, 2))  # the same turn: the second copy is refused
+    err = b.refuse({"type": "play_reactive", "seat": 0, "card": "faith-armor#2", "faces": [4, 4]})
+    assert (err.code, err.rule) == ("use_limit_reached", "R-ADD-63")
+    b.do({"type": "no_reactive", "seat": 0, "faces": [1, 1]})  # two SHIELD faces
+    # Seat 1's next turn (round 2, seat 1 first): a new turn, a new play.
+    b.do({"type": "pass", "seat": 1, "drawn": ["test-maul", FILLER]})
+    b.do({"type": "pass", "seat": 0, "drawn": [FILLER], "faces": [1, 6]})
+    assert b.state.active == 1
+    _maul_on_seat0(b, 2)
+    events = b.do({"type": "play_reactive", "seat": 0, "card": "faith-armor#2", "faces": [4, 4]})
+    assert one(events, DefenceRolled).reduction_applied == 2
+
+
+def _corpse_shield() -> None:
+    """ "Passive: When an enemy within 3 hexes is destroyed, gain +3 Defense until end of
+    your next turn." (R-ADD-68, R-ADD-138)"""
+    card = built("ossuarium", "corpse-shield")
+    for gap, raised in ((3, 3), (4, 0)):
+        b = battle(card, gap=gap, hand=("gun",), version="2.1")
+        play(b, "corpse-shield")
+        roll = (3, 2) if gap < 4 else (4, 2)  # medium range from 4 hexes (R-RNG-1)
+        events = resolve_hit(b, card_from_dict(CARDS["gun"]), 2, kill=True, roll=roll)
+        assert sum(e.amount for e in of_type(events, DefenceRaised)) == raised, gap
+        assert b.seat(0).defence_bonus == raised
+
+
+TRIGGERS_SCENARIOS.update({
+    ("church", "faith-armor"): _faith_armor,
+    ("ossuarium", "corpse-shield"): _corpse_shield,
 })  # fmt: skip
 
 

@@ -85,6 +85,10 @@ def _initiative(s: BattleState, e: ev.InitiativeRolled) -> BattleState:
 def _turn_started(s: BattleState, e: ev.TurnStarted) -> BattleState:
     c = s.seats[e.seat]
     s = replace(s, phase=ACTION, turn=s.order.index(e.seat))
+    for other in s.seats:  # R-ADD-138: a reactive card's "once per turn" is any seat's turn
+        if other.seat != e.seat and any(x.startswith("turn:") for x in other.limited_plays):
+            kept = tuple(x for x in other.limited_plays if not x.startswith("turn:"))
+            s = _seat(s, other.seat, limited_plays=kept)
     # An enemy's immobilised stays through this whole turn, so it stops this turn's moves,
     # and lapses when the turn ends (R-ADD-43, ruleset 2.1).
     kept = ("immobilised",) if c.immobilised_by not in (None, e.seat) else ()
