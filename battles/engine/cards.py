@@ -1001,8 +1001,15 @@ class TriggerEffect:
         elif self.on == "damage_taken":  # R-ADD-136: a reduction of each damage taken
             _check_inner(self.then, "trigger.then", ("reduce_incoming",))
         else:
-            kinds = (*_AFTER_KINDS, "buff_next_attack", "lasting_bonus", "when", "gain_sp")
-            kinds += ("defence",)  # R-ADD-138: "gain +3 Defense until end of your next turn"
+            # R-ADD-138: "gain +3 Defense until end of your next turn" (`defence`).
+            kinds = (
+                *_AFTER_KINDS,
+                "buff_next_attack",
+                "lasting_bonus",
+                "when",
+                "gain_sp",
+                "defence",
+            )
             _check_inner(self.then, "trigger.then", kinds)
         _check_bool(self.enemy_only, "trigger.enemy_only")
         _check_bool(self.ally_only, "trigger.ally_only")
