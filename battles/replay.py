@@ -315,6 +315,16 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 t(f"{who} gains {p['amount']} {what} this turn"),
                 *_reason_rule(p.get("source"), "R-ADD-135"),
             )
+        case "TurnBuffGained":
+            parts = [f"{_signed(p['damage'])} damage"] if p["damage"] else []
+            if p["to_hit"]:
+                parts.append(f"{_signed(p['to_hit'])} on the target number")
+            if p["ignore_defence"]:
+                parts.append(f"ignores {p['ignore_defence']} Defense")
+            return (
+                t(f"{who}'s next attack this turn: {', '.join(parts)}"),
+                *_reason_rule(p.get("source"), "R-ADD-139"),
+            )
         case "DamageReduced":
             return (
                 t(f"{who} takes {p['amount']} damage less"),

@@ -958,8 +958,8 @@ class RemoveFromGameEffect:
 TRIGGERS = (
     *("start_of_turn", "end_of_turn", "casket_destroyed", "component_damaged", "attack"),
     # issue 17, triggers: "at the start / end of each round" (R-ADD-137), "reduce all
-    # damage you take by N" (R-ADD-136).
-    *("start_of_round", "end_of_round", "damage_taken"),
+    # damage you take by N" (R-ADD-136), "whenever you discard cards" (R-ADD-139).
+    *("start_of_round", "end_of_round", "damage_taken", "cards_discarded"),
 )
 
 
@@ -1140,6 +1140,44 @@ class GainSpEffect:
 
 
 @dataclass(frozen=True, slots=True)
+class BuffThisTurnEffect:
+    """ "Your next attack this turn: +2 damage, ignores 1 Defense, and −1 to target number":
+    `buff_next_attack`'s bonus, lapsing unspent when the turn ends (R-ADD-139).
+
+    >>> BuffThisTurnEffect(damage=2, to_hit=-1, ignore_defence=1).as_dict()
+    {'kind': 'buff_this_turn', 'damage': 2, 'to_hit': -1, 'ignore_defence': 1}
+    >>> BuffThisTurnEffect()
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: buff_this_turn: changes nothing: give damage, to_hit or ignore_defence (R-ADD-139)
+    """
+
+    kind: ClassVar[str] = "buff_this_turn"
+    damage: int = 0
+    to_hit: int = 0
+    ignore_defence: int = 0
+
+    def __post_init__(self) -> None:
+        _check_int(self.damage, "buff_this_turn.damage", -MAX_DAMAGE, MAX_DAMAGE, "R-DMG-1")
+        _check_int(self.to_hit, "buff_this_turn.to_hit", -MAX_TO_HIT, MAX_TO_HIT, "R-HIT-1")
+        _check_int(self.ignore_defence, "buff_this_turn.ignore_defence", 0, MAX_DAMAGE, "R-DMG-3")
+        if (self.damage, self.to_hit, self.ignore_defence) == (0, 0, 0):
+            raise InvalidInput(
+                "buff_this_turn",
+                "changes nothing: give damage, to_hit or ignore_defence",
+                "R-ADD-139",
+            )
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "damage": self.damage,
+            "to_hit": self.to_hit,
+            "ignore_defence": self.ignore_defence,
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class TokenCostEffect:
     """A printed cost in tokens ("1 Forge token", "3 Credit tokens"): the card costs 0 SP
     and playing it needs and spends `n` tokens of `pool`, as it is played (R-ADD-133).
@@ -1220,6 +1258,7 @@ Effect = (
     | LastingBonusEffect
     | TokenCostEffect
     | GainSpEffect
+    | BuffThisTurnEffect
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -1264,6 +1303,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             LastingBonusEffect,
             TokenCostEffect,
             GainSpEffect,
+            BuffThisTurnEffect,
         )
     }
 )
@@ -1281,7 +1321,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, thorns, lasting_bonus, token_cost, gain_sp
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, thorns, lasting_bonus, token_cost, gain_sp, buff_this_turn
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")

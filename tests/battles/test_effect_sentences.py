@@ -60,6 +60,11 @@ PAYLOADS: dict[str, tuple[dict[str, Any], str]] = {
         {"seat": 1, "amount": 1, "source": "dwarven-bulwark"},
         "Bastion Heavy takes 1 damage less (dwarven-bulwark, R-ADD-136)",
     ),
+    "TurnBuffGained": (
+        {"seat": 0, "damage": 2, "to_hit": -1, "ignore_defence": 1, "source": "blood-offering"},
+        "Penitent Scout's next attack this turn: +2 damage, −1 on the target number, ignores 1 "
+        "Defense (blood-offering, R-ADD-139)",
+    ),
     "EffectRolled": (
         {"seat": 0, "faces": [5], "total": 3, "source": "breathe-the-core"},
         "Penitent Scout rolls for breathe-the-core: [5] = 3 (R-ADD-67)",

@@ -27,6 +27,7 @@ from battles.engine.battle.events import (
     ThornsRaised,
     TokensChanged,
 )
+from battles.engine.battle.state import card_id
 from battles.engine.cards import (
     CardDef,
     DrawEffect,
@@ -49,6 +50,7 @@ from .test_card_catalogue import (
     built,
     declared,
     hit,
+    ignored,
     play,
     reactive,
     resolve_hit,
@@ -531,6 +533,67 @@ def _corpse_shield() -> None:
 TRIGGERS_SCENARIOS.update({
     ("church", "faith-armor"): _faith_armor,
     ("ossuarium", "corpse-shield"): _corpse_shield,
+})  # fmt: skip
+
+
+# --- R-ADD-139 -----------------------------------------------------------------------------------
+
+
+def _blood_offering() -> None:
+    """ "Discard 1 card from top of your deck (self-harm). Your next attack this turn: +2
+    damage, ignores 1 Defense, and -1 to target number (easier to hit). LIMIT: 1 per turn.\""""
+    card = built("church", "blood-offering")
+    gun = card_from_dict(CARDS["gun"])
+    plain = declared(battle(card, hand=("gun",)), gun)
+    b = battle(card, hand=("gun", "blood-offering"))
+    top = b.seat(0).deck[0]
+    events = play(b, "blood-offering", drawn=[card_id(top)])
+    assert one(events, CardsDiscarded).from_deck == (top,) and top in b.seat(0).discard
+    err = b.refuse({"type": "play_card", "seat": 0, "card": "blood-offering#2"})
+    assert (err.code, err.rule) == ("use_limit_reached", "R-ADD-63")
+    d = declared(b, gun)
+    assert (hit(d), d.target_number, ignored(d)) == (
+        hit(plain) + 2,
+        plain.target_number - 1,
+        ignored(plain) + 1,
+    )
+    # Unspent, the bonus lapses when the turn ends; a later attack has none of it.
+    b = battle(card, hand=("gun",))
+    play(b, "blood-offering", drawn=[card_id(b.seat(0).deck[0])])
+    assert b.seat(0).buff_damage == 2
+    _next_own_turn(b)
+    c = b.seat(0)
+    assert (c.buff_damage, c.buff_to_hit, c.buff_ignore_defence) == (0, 0, 0)
+    assert hit(declared(b, gun)) == hit(plain)
+
+
+def _penance_rune() -> None:
+    """ "Whenever you discard cards (via Blood Offering, self-harm, etc), gain +1 accuracy
+    on your next attack (reduce target number by 1).": once per discarding card (R-ADD-139);
+    damage is not the casket's own discard."""
+    card = built("church", "penance-rune")
+    gun = card_from_dict(CARDS["gun"])
+    plain = declared(battle(card, hand=("gun",)), gun).target_number
+    b = battle(card, hand=("gun", "cull", "purge"))
+    play(b, "penance-rune")
+    play(b, "cull", drawn=[FILLER] * 2)  # discards 2 from the deck: one trigger
+    assert b.seat(0).buff_to_hit == -1
+    junk = next(x for x in b.seat(0).hand if x.startswith(FILLER))
+    play(b, "purge", discard=[junk])
+    assert declared(b, gun).target_number == plain - 2
+    # Damage discards are not the casket's own.
+    b = battle(card, first=1)
+    b.do({"type": "pass", "seat": 1})
+    play(b, "penance-rune")
+    b.do({"type": "pass", "seat": 0, "drawn": [FILLER], "faces": [1, 6]})
+    _maul_on_seat0(b, 1, offered=False)
+    b.do({"type": "take_damage", "seat": 0, "hand": [], "deck": 2, "drawn": [FILLER] * 2})
+    assert b.seat(0).buff_to_hit == 0
+
+
+TRIGGERS_SCENARIOS.update({
+    ("church", "blood-offering"): _blood_offering,
+    ("church", "penance-rune"): _penance_rune,
 })  # fmt: skip
 
 

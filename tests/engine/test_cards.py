@@ -26,6 +26,7 @@ from battles.engine.cards import (
     AttackBonusEffect,
     AttackEffect,
     BuffNextAttackEffect,
+    BuffThisTurnEffect,
     CardDef,
     Condition,
     CounterEffect,
@@ -134,6 +135,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     LastingBonusEffect(1),
     TokenCostEffect("metamorph", 1),
     GainSpEffect(1, maximum=True),
+    BuffThisTurnEffect(damage=2, to_hit=-1, ignore_defence=1),
 )
 
 
@@ -217,6 +219,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "lasting_bonus",
         "token_cost",
         "gain_sp",
+        "buff_this_turn",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

@@ -24,6 +24,7 @@ from ..cards import (
     AttackBonusEffect,
     AttackEffect,
     BuffNextAttackEffect,
+    BuffThisTurnEffect,  # issue 17, triggers
     CardDef,
     Condition,
     CounterEffect,
@@ -870,6 +871,8 @@ def _answer(tx: _Tx, command: Command) -> None:
         why = "discard down" if prompt.kind == "discard_down" else "chosen"
         tx.emit(ev.CardsDiscarded(seat, cards, (), why, rule))
         tx.emit(ev.PromptClosed(seat, prompt.kind))
+        if prompt.kind == "discard":  # R-ADD-139: a card's "discard N of your choice"
+            _triggers(tx, seat, "cards_discarded")
 
 
 def _reactive_ok(tx: _Tx, card: CardDef) -> bool:
@@ -1648,6 +1651,11 @@ def _effect(
     if isinstance(effect, GainSpEffect):
         tx.emit(ev.SpGained(seat, effect.amount, effect.maximum, card.id))
         return
+    if isinstance(effect, BuffThisTurnEffect):
+        tx.emit(
+            ev.TurnBuffGained(seat, effect.damage, effect.to_hit, effect.ignore_defence, card.id)
+        )
+        return
     if isinstance(effect, RemoveFromGameEffect):
         return  # evolve puts the resolved card with the removed cards (R-ADD-70)
     if isinstance(effect, AfterAttackEffect):
@@ -1735,6 +1743,7 @@ def _effect(
     elif isinstance(effect, DiscardHandEffect):
         if c.hand:
             tx.emit(ev.CardsDiscarded(seat, c.hand, (), card.name, "R-ADD-14"))
+            _triggers(tx, seat, "cards_discarded")  # R-ADD-139
     elif isinstance(effect, DefenceEffect):
         tx.emit(ev.DefenceRaised(seat, effect.amount, card.id))
     elif isinstance(effect, MoveEffect):
@@ -1795,6 +1804,7 @@ def _effect(
             )
         from_deck = tx.take(c.deck, n_deck, card.name, "R-ADD-14")
         tx.emit(ev.CardsDiscarded(seat, from_hand, from_deck, card.name, "R-ADD-14"))
+        _triggers(tx, seat, "cards_discarded")  # R-ADD-139
     elif isinstance(effect, BuffNextAttackEffect):
         tx.emit(
             ev.BuffGained(seat, effect.damage, effect.to_hit, effect.blocks_ignored, 0, card.id)

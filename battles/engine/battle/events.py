@@ -394,6 +394,18 @@ class SpGained(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class TurnBuffGained(Event):
+    """A bonus for the seat's next attack this turn; unspent, it lapses as the turn ends
+    (R-ADD-139)."""
+
+    seat: int
+    damage: int
+    to_hit: int
+    ignore_defence: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
 class DamageReduced(Event):
     """A passive in play took `amount` off damage the seat was about to take (R-ADD-136)."""
 
@@ -735,5 +747,6 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         LastingBonusGained,
         SpGained,
         DamageReduced,
+        TurnBuffGained,
     )
 }

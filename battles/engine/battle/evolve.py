@@ -134,6 +134,17 @@ def _turn_ended(s: BattleState, e: ev.TurnEnded) -> BattleState:
     # attacker's to-hit counts for it (R-HIT-2).
     c = s.seats[e.seat]
     s = _seat(s, e.seat, moved_last_turn=c.moved)
+    if c.turn_buff_damage or c.turn_buff_to_hit or c.turn_buff_ignore:  # R-ADD-139: lapses
+        s = _seat(
+            s,
+            e.seat,
+            buff_damage=c.buff_damage - c.turn_buff_damage,
+            buff_to_hit=c.buff_to_hit - c.turn_buff_to_hit,
+            buff_ignore_defence=c.buff_ignore_defence - c.turn_buff_ignore,
+            turn_buff_damage=0,
+            turn_buff_to_hit=0,
+            turn_buff_ignore=0,
+        )
     if c.free_move:  # R-ADD-69: a granted move lapses with the turn
         s = _seat(s, e.seat, free_move=0, free_move_source=None)
     if c.immobilised_by not in (None, e.seat):  # R-ADD-43: its one turn is over
@@ -345,6 +356,9 @@ def _declared(s: BattleState, e: ev.AttackDeclared) -> BattleState:
         s,
         e.attacker,
         attacked=True,  # R-ADD-134
+        turn_buff_damage=0,  # R-ADD-139: spent, nothing left to lapse
+        turn_buff_to_hit=0,
+        turn_buff_ignore=0,
         buff_damage=0,
         buff_to_hit=0,
         buff_ignore_defence=0,
@@ -534,6 +548,20 @@ def _sp_gained(s: BattleState, e: ev.SpGained) -> BattleState:
     return _seat(s, e.seat, sp_gained=c.sp_gained + e.amount)
 
 
+def _turn_buff(s: BattleState, e: ev.TurnBuffGained) -> BattleState:
+    c = s.seats[e.seat]
+    return _seat(
+        s,
+        e.seat,
+        buff_damage=c.buff_damage + e.damage,
+        buff_to_hit=c.buff_to_hit + e.to_hit,
+        buff_ignore_defence=c.buff_ignore_defence + e.ignore_defence,
+        turn_buff_damage=c.turn_buff_damage + e.damage,
+        turn_buff_to_hit=c.turn_buff_to_hit + e.to_hit,
+        turn_buff_ignore=c.turn_buff_ignore + e.ignore_defence,
+    )
+
+
 def _damage_reduced(s: BattleState, e: ev.DamageReduced) -> BattleState:
     return s  # the damage prompt that follows asks for the reduced amount
 
@@ -608,6 +636,7 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.LastingBonusGained: _lasting_bonus,
     ev.SpGained: _sp_gained,
     ev.DamageReduced: _damage_reduced,
+    ev.TurnBuffGained: _turn_buff,
 }
 assert set(_HANDLERS) == set(ev.EVENT_TYPES.values()), "every event type needs a handler"
 

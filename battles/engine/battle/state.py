@@ -205,6 +205,10 @@ class CasketState:
     lasting_damage: int = 0
     attacked: bool = False  # declared an attack this turn (R-ADD-134)
     sp_gained: int = 0  # "gain N SP" this turn: more SP, not a higher maximum (R-ADD-135)
+    # The part of the next-attack buffs that lapses unspent when the turn ends (R-ADD-139).
+    turn_buff_damage: int = 0
+    turn_buff_to_hit: int = 0
+    turn_buff_ignore: int = 0
 
     @property
     def sp_left(self) -> int:
