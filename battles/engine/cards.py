@@ -370,6 +370,7 @@ CONDITIONS = (
     "not_attacked_this_turn",
     "own_deck_at_most",
     "no_enemy_within",
+    "attacked_this_turn",  # "after making an attack" (R-ADD-134)
 )
 _CONDITIONS_WITH_N = frozenset(CONDITIONS) - {
     "moved_this_turn",
@@ -377,6 +378,7 @@ _CONDITIONS_WITH_N = frozenset(CONDITIONS) - {
     "target_moved_last_turn",
     "not_attacked_this_turn",
     "no_enemy_within",
+    "attacked_this_turn",
 }
 _CONDITIONS_WITH_WITHIN = ("enemies_within_at_least", "no_enemy_within")
 
@@ -668,7 +670,8 @@ class WhenEffect:
     def __post_init__(self) -> None:
         if not isinstance(self.condition, Condition):
             raise InvalidInput("when.condition", "must be a condition", "R-ADD-59")
-        _check_inner(self.then, "when.then", (*_AFTER_KINDS, "reduce_incoming", "gain_sp"))
+        kinds = (*_AFTER_KINDS, "reduce_incoming", "gain_sp", "grant_move")  # R-ADD-134
+        _check_inner(self.then, "when.then", kinds)
 
     def as_dict(self) -> dict[str, Any]:
         return {

@@ -22,6 +22,7 @@ from battles.engine.battle.events import (
     DefenceRolled,
     Event,
     LastingBonusGained,
+    MoveGranted,
     PromptOpened,
     SpGained,
     ThornsRaised,
@@ -595,6 +596,26 @@ TRIGGERS_SCENARIOS.update({
     ("church", "blood-offering"): _blood_offering,
     ("church", "penance-rune"): _penance_rune,
 })  # fmt: skip
+
+
+def _ghost_step() -> None:
+    """ "After making an attack, move up to 2 hexes (free action).": played in the own turn
+    once the casket has attacked, a granted move at no SP (R-ADD-134, R-ADD-69)."""
+    card = built("nomads", "ghost-step")
+    assert card.kind == "other"
+    b = battle(card, hand=("gun",))
+    assert not of_type(play(b, "ghost-step"), MoveGranted)  # no attack yet: nothing
+    assert b.seat(0).free_move == 0
+    b = battle(card, hand=("gun",))
+    attack(b, card_from_dict(CARDS["gun"]))  # a miss is an attack made
+    granted = one(play(b, "ghost-step"), MoveGranted)
+    assert (granted.hexes, granted.source) == (2, "ghost-step")
+    spent = b.seat(0).sp_spent
+    b.do({"type": "move", "seat": 0, "path": [[0, 4], [0, 5]], "free": True})
+    assert (b.seat(0).at.q, b.seat(0).at.r, b.seat(0).sp_spent) == (0, 5, spent)
+
+
+TRIGGERS_SCENARIOS[("nomads", "ghost-step")] = _ghost_step
 
 
 @pytest.mark.parametrize("key", sorted(TRIGGERS_SCENARIOS), ids="/".join)
