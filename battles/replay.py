@@ -325,6 +325,11 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 t(f"{who}'s next attack this turn: {', '.join(parts)}"),
                 *_reason_rule(p.get("source"), "R-ADD-139"),
             )
+        case "ComponentDamagePrevented":
+            return (
+                t(f"{who} ignores {p['amount']} Component Damage to its {p['component']}"),
+                *_reason_rule(p.get("source"), "R-ADD-136"),
+            )
         case "DamageReduced":
             return (
                 t(f"{who} takes {p['amount']} damage less"),

@@ -963,6 +963,8 @@ TRIGGERS = (
     # issue 17, triggers: "at the start / end of each round" (R-ADD-137), "reduce all
     # damage you take by N" (R-ADD-136), "whenever you discard cards" (R-ADD-139).
     *("start_of_round", "end_of_round", "damage_taken", "cards_discarded"),
+    # "the first Component Damage you take each round is ignored" (R-ADD-136)
+    "first_component_damage_each_round",
 )
 
 
@@ -1001,7 +1003,8 @@ class TriggerEffect:
         _check_choice(self.on, "trigger.on", TRIGGERS)
         if self.on == "attack":  # R-ADD-74: bonuses to each of the owner's attacks
             _check_inner(self.then, "trigger.then", ("attack_bonus",))
-        elif self.on == "damage_taken":  # R-ADD-136: a reduction of each damage taken
+        elif self.on in ("damage_taken", "first_component_damage_each_round"):
+            # R-ADD-136: a reduction of each damage, or of a round's first Component Damage
             _check_inner(self.then, "trigger.then", ("reduce_incoming",))
         else:
             # R-ADD-138: "gain +3 Defense until end of your next turn" (`defence`).

@@ -65,6 +65,10 @@ PAYLOADS: dict[str, tuple[dict[str, Any], str]] = {
         "Penitent Scout's next attack this turn: +2 damage, −1 on the target number, ignores 1 "
         "Defense (blood-offering, R-ADD-139)",
     ),
+    "ComponentDamagePrevented": (
+        {"seat": 1, "component": "legs", "amount": 1, "source": "ironborn-resilience#1"},
+        "Bastion Heavy ignores 1 Component Damage to its legs (ironborn-resilience#1, R-ADD-136)",
+    ),
     "EffectRolled": (
         {"seat": 0, "faces": [5], "total": 3, "source": "breathe-the-core"},
         "Penitent Scout rolls for breathe-the-core: [5] = 3 (R-ADD-67)",

@@ -16,6 +16,7 @@ from battles.engine.battle.events import (
     AttackDeclared,
     CardsDiscarded,
     CardsRecovered,
+    ComponentDamagePrevented,
     DamageReduced,
     DamageTaken,
     DefenceRaised,
@@ -616,6 +617,39 @@ def _ghost_step() -> None:
 
 
 TRIGGERS_SCENARIOS[("nomads", "ghost-step")] = _ghost_step
+
+
+def _ironborn_resilience() -> None:
+    """ "Passive: The first Component Damage you take each round is ignored.": the first
+    point in a round, not the second; a new round, a new first (R-ADD-136)."""
+    card = built("dwarves", "ironborn-resilience")
+    b = battle(card, hand=("gun", "blade"), opponent=("gun",))
+    play(b, "ironborn-resilience")
+    b.do({"type": "pass", "seat": 0, "drawn": [FILLER]})
+
+    def hit_and_discard(weapon: str, attacker_card: str) -> list[Event]:
+        # Two BLOOD faces: 2 damage; seat 0 discards a Primary Weapon card and one from the
+        # deck, so the named component (chassis) takes 1 Component Damage (R-DMG-6).
+        _seat1_attacks(b, attacker_card, (3, 2, 4, 4))
+        return b.do({"type": "take_damage", "seat": 0, "hand": [weapon], "deck": 1,
+                     "drawn": [FILLER]})  # fmt: skip
+
+    events = hit_and_discard("gun#1", "test-maul#1")
+    prevented = one(events, ComponentDamagePrevented)
+    assert (prevented.component, prevented.amount) == ("chassis", 1)
+    assert b.seat(0).damage_of("chassis") == 0
+    events = hit_and_discard("blade#1", "gun#1")  # the same round: taken
+    assert not of_type(events, ComponentDamagePrevented)
+    assert b.seat(0).damage_of("chassis") == 1
+    # Round 2: the strain roll's critical failure (10 Heat) is the round's first: ignored.
+    b.do({"type": "adjust_heat", "seat": 0, "heat": 10, "reason": "arranged"})
+    events = b.do({"type": "pass", "seat": 1, "drawn": ["test-maul", FILLER],
+                   "faces": [6, 1, 3]})  # fmt: skip
+    assert one(events, ComponentDamagePrevented).component == "legs"
+    assert b.seat(0).damage_of("legs") == 0
+
+
+TRIGGERS_SCENARIOS[("dwarves", "ironborn-resilience")] = _ironborn_resilience
 
 
 @pytest.mark.parametrize("key", sorted(TRIGGERS_SCENARIOS), ids="/".join)

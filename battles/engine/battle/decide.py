@@ -743,6 +743,9 @@ def _take_damage(
 def _component_damage(
     tx: _Tx, seat: int, component: str, amount: int, reason: str, rule: str
 ) -> None:
+    amount = _prevent_component_damage(tx, seat, component, amount)
+    if amount <= 0:
+        return
     c = tx.seat(seat)
     before_total = c.total_component_damage
     total = c.damage_of(component) + amount
@@ -756,6 +759,31 @@ def _component_damage(
     crossings = after_total // NEURAL_FEEDBACK_EVERY - before_total // NEURAL_FEEDBACK_EVERY
     for _ in range(crossings):
         _wound(tx, seat, "neural feedback", "R-DMG-7")
+
+
+def _prevent_component_damage(tx: _Tx, seat: int, component: str, amount: int) -> int:
+    """R-ADD-136: "the first Component Damage you take each round is ignored": each such
+    passive in play, once a round."""
+    c = tx.seat(seat)
+    if not c.in_battle:
+        return amount
+    for instance in c.in_play:
+        if amount <= 0 or f"round:{instance}" in tx.seat(seat).limited_plays:
+            continue
+        for effect in tx.state.card(instance).effects:
+            if (
+                isinstance(effect, TriggerEffect)
+                and effect.on == "first_component_damage_each_round"
+            ):
+                cut = min(
+                    amount,
+                    sum(e.amount for e in effect.then if isinstance(e, ReduceIncomingEffect)),
+                )
+                if cut:
+                    tx.emit(ev.ComponentDamagePrevented(seat, component, cut, instance))
+                    amount -= cut
+                break
+    return amount
 
 
 def _destroy(tx: _Tx, seat: int, component: str) -> None:

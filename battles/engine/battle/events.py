@@ -394,6 +394,17 @@ class SpGained(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class ComponentDamagePrevented(Event):
+    """A passive in play (`source`, an instance) ignored `amount` of the Component Damage
+    the seat's `component` was about to take: its use this round (R-ADD-136)."""
+
+    seat: int
+    component: str
+    amount: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
 class TurnBuffGained(Event):
     """A bonus for the seat's next attack this turn; unspent, it lapses as the turn ends
     (R-ADD-139)."""
@@ -748,5 +759,6 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         SpGained,
         DamageReduced,
         TurnBuffGained,
+        ComponentDamagePrevented,
     )
 }

@@ -562,6 +562,12 @@ def _turn_buff(s: BattleState, e: ev.TurnBuffGained) -> BattleState:
     )
 
 
+def _component_prevented(s: BattleState, e: ev.ComponentDamagePrevented) -> BattleState:
+    # R-ADD-136: the passive's use this round, counted as a round's plays are (R-ADD-63).
+    c = s.seats[e.seat]
+    return _seat(s, e.seat, limited_plays=(*c.limited_plays, f"round:{e.source}"))
+
+
 def _damage_reduced(s: BattleState, e: ev.DamageReduced) -> BattleState:
     return s  # the damage prompt that follows asks for the reduced amount
 
@@ -637,6 +643,7 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.SpGained: _sp_gained,
     ev.DamageReduced: _damage_reduced,
     ev.TurnBuffGained: _turn_buff,
+    ev.ComponentDamagePrevented: _component_prevented,
 }
 assert set(_HANDLERS) == set(ev.EVENT_TYPES.values()), "every event type needs a handler"
 
