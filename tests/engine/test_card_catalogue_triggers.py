@@ -652,6 +652,26 @@ def _ironborn_resilience() -> None:
 TRIGGERS_SCENARIOS[("dwarves", "ironborn-resilience")] = _ironborn_resilience
 
 
+def _verdant_regeneration() -> None:
+    """ "At the start of each round, recover 1 card from discard pile. If you have Living
+    Seal equipped, recover 2 cards instead.": no Living Seal exists to carry (R-ADD-137);
+    the recovery comes once the round's initiative is rolled, before its first turn."""
+    card = built("elves", "verdant-regeneration")
+    b = battle(card, first=1)
+    b.do({"type": "pass", "seat": 1})
+    play(b, "verdant-regeneration")
+    junk = tuple(x for x in b.seat(0).hand if x.startswith(FILLER))[:2]
+    arrange(b, CardsDiscarded(0, junk, (), "arranged", "R-ADD-14"))
+    events = b.do({"type": "pass", "seat": 0, "drawn": [FILLER] * 3, "faces": [6, 1]})
+    names = [e.type for e in events]
+    assert one(events, CardsRecovered).cards == (junk[1],)  # one card, the newest
+    assert names.index("InitiativeRolled") < names.index("CardsRecovered")
+    assert names.index("CardsRecovered") < names.index("TurnStarted")
+
+
+TRIGGERS_SCENARIOS[("elves", "verdant-regeneration")] = _verdant_regeneration
+
+
 @pytest.mark.parametrize("key", sorted(TRIGGERS_SCENARIOS), ids="/".join)
 def test_triggers_scenario(key: tuple[str, str]) -> None:
     TRIGGERS_SCENARIOS[key]()
