@@ -1184,6 +1184,22 @@ class BuffThisTurnEffect:
 
 
 @dataclass(frozen=True, slots=True)
+class UnflankableEffect:
+    """ "Passive: You can see in 360° (cannot be flanked). Attacks against you from behind do
+    not gain bonuses": once the card is in play, every attack on its owner comes from the
+    owner's front (R-ARC-1, R-ARC-2, R-ADD-136).
+
+    >>> UnflankableEffect().as_dict()
+    {'kind': 'unflankable'}
+    """
+
+    kind: ClassVar[str] = "unflankable"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind}
+
+
+@dataclass(frozen=True, slots=True)
 class TokenCostEffect:
     """A printed cost in tokens ("1 Forge token", "3 Credit tokens"): the card costs 0 SP
     and playing it needs and spends `n` tokens of `pool`, as it is played (R-ADD-133).
@@ -1265,6 +1281,7 @@ Effect = (
     | TokenCostEffect
     | GainSpEffect
     | BuffThisTurnEffect
+    | UnflankableEffect
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -1310,6 +1327,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             TokenCostEffect,
             GainSpEffect,
             BuffThisTurnEffect,
+            UnflankableEffect,
         )
     }
 )
@@ -1327,7 +1345,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, thorns, lasting_bonus, token_cost, gain_sp, buff_this_turn
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, thorns, lasting_bonus, token_cost, gain_sp, buff_this_turn, unflankable
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")
@@ -1495,8 +1513,9 @@ class CardDef:
 
     @property
     def passive(self) -> bool:
-        """Played, the card stays in play and its triggers fire (R-ADD-68)."""
-        return any(isinstance(e, TriggerEffect) for e in self.effects)
+        """Played, the card stays in play and its triggers fire (R-ADD-68); a standing rule
+        (`unflankable`, R-ADD-136) stays in play too."""
+        return any(isinstance(e, TriggerEffect | UnflankableEffect) for e in self.effects)
 
     @property
     def manual(self) -> bool:

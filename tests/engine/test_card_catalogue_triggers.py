@@ -8,6 +8,7 @@ checks; `test_every_automated_entry_has_a_scenario_below` counts them with the o
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -670,6 +671,47 @@ def _verdant_regeneration() -> None:
 
 
 TRIGGERS_SCENARIOS[("elves", "verdant-regeneration")] = _verdant_regeneration
+
+
+def _compound_vision() -> None:
+    """ "Passive: You can see in 360° (cannot be flanked). Attacks against you from behind
+    do not gain bonuses.": an attack from the rear is judged as from the front (R-ADD-136)."""
+    card = built("emergent", "compound-vision")
+    sides = []
+    for played in (False, True):
+        b = battle(card)
+        if played:
+            play(b, "compound-vision")
+            assert "compound-vision#1" in b.seat(0).in_play
+        b.do({"type": "rotate", "seat": 0, "facing": 4})  # its back to seat 1, north of it
+        b.do({"type": "pass", "seat": 0, "drawn": [FILLER] * (6 - len(b.seat(0).hand))})
+        d = one(_seat1_attacks(b, "test-maul#1"), AttackDeclared)
+        sides.append((d.side, hit(d), d.reactive_allowed))
+    assert sides == [(4, 2 + 3, False), (1, 2, True)]  # rear +3 damage (R-ARC-2), front
+
+
+def test_an_unflankable_defender_takes_the_front_on_a_sector_boundary() -> None:
+    """R-ADD-136: between the front and the weapon side, never the shield side."""
+    from battles.engine.arcs import attack_side
+    from battles.engine.battle.decide import _facing_for
+    from battles.engine.hexes import Hex
+
+    card = built("emergent", "compound-vision")
+    b = battle(card)
+    play(b, "compound-vision")
+    s = b.state
+    d = s.seats[0]
+    for shield, attacker, facing in (
+        ("left", Hex(1, 1), 1),  # [0, 3] + (1, -2): the vertex between N (1) and NE (2)
+        ("right", Hex(1, 1), 2),
+        ("left", Hex(-1, 2), 6),  # [0, 3] + (-1, -1): between NW (6) and N (1), wrapping
+        ("right", Hex(-1, 2), 1),
+    ):
+        assert _facing_for(s, replace(d, shield=shield), attacker) == facing, (shield, attacker)
+        assert attack_side(d.at, facing, attacker, shield) == 1  # the defender's choice
+
+
+TRIGGERS_SCENARIOS[("emergent", "compound-vision")] = _compound_vision
 
 
 @pytest.mark.parametrize("key", sorted(TRIGGERS_SCENARIOS), ids="/".join)

@@ -63,6 +63,7 @@ from battles.engine.cards import (
     ThornsEffect,
     TokenCostEffect,
     TriggerEffect,
+    UnflankableEffect,
     WhenEffect,
     WindowEffect,
     card_from_dict,
@@ -136,6 +137,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     TokenCostEffect("metamorph", 1),
     GainSpEffect(1, maximum=True),
     BuffThisTurnEffect(damage=2, to_hit=-1, ignore_defence=1),
+    UnflankableEffect(),
 )
 
 
@@ -220,6 +222,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "token_cost",
         "gain_sp",
         "buff_this_turn",
+        "unflankable",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
-from ..arcs import rotation_cost, rotation_steps
+from ..arcs import candidate_sides, rotation_cost, rotation_steps
 from ..cards import (
     MAX_SEEDS,
     AfterAttackEffect,
@@ -60,6 +60,7 @@ from ..cards import (
     ThornsEffect,  # issue 17, triggers
     TokenCostEffect,  # issue 17, triggers
     TriggerEffect,
+    UnflankableEffect,  # issue 17, triggers
     WhenEffect,
     WindowEffect,
 )
@@ -71,6 +72,7 @@ from ..dice import (
     strain_result,
 )
 from ..errors import RuleViolation
+from ..hexes import Hex
 from ..movement import validate_path
 from ..ruleset import ENGINE_VERSION
 from ..tohit import (
@@ -1115,7 +1117,7 @@ def attack_answer(state: BattleState, seat: int, card: CardDef, target: int) -> 
         ),
         Target(
             d.at,
-            d.facing,
+            _facing_for(state, d, a.at),
             d.shield,
             d.moved_last_turn,
             frozenset(d.statuses) & set(TARGET_STATUSES),
@@ -1127,6 +1129,26 @@ def attack_answer(state: BattleState, seat: int, card: CardDef, target: int) -> 
         extra_to_hit=to_hit_lines,
         extra_damage=damage_lines,
     )
+
+
+def _facing_for(state: BattleState, d: CasketState, attacker_at: Hex) -> int:
+    """The facing an attack on `d` is judged by: its own, or, with a card in play that says
+    it cannot be flanked, one that puts the attacker in its front (R-ADD-136). On a sector
+    boundary the other candidate side is the one that gives the defender no bonus either:
+    its weapon side (R-ARC-1, R-ARC-2)."""
+    if d.at == attacker_at or not any(
+        isinstance(e, UnflankableEffect) for x in d.in_play for e in state.card(x).effects
+    ):
+        return d.facing
+    # With facing 1 the candidate sides are the absolute directions themselves (R-ARC-1).
+    directions = candidate_sides(d.at, 1, attacker_at)
+    if len(directions) == 1:
+        return directions[0]
+    low, high = directions  # two neighbouring directions, sorted: (d, d+1) or (1, 6)
+    first, second = (high, low) if (low, high) == (1, 6) else (low, high)
+    # Facing `first` makes the sides (1, 2), facing `second` (6, 1); side 2 is the weapon
+    # side of a left shield, side 6 that of a right shield (R-ARC-2).
+    return second if d.shield == "right" else first
 
 
 def _check_turn(tx: _Tx, command: Command) -> CasketState:
