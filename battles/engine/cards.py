@@ -1200,6 +1200,26 @@ class UnflankableEffect:
 
 
 @dataclass(frozen=True, slots=True)
+class HeatCapacityEffect:
+    """ "You can have up to 12 Heat before overheating (instead of 10)": once the card is in
+    play, its owner's strain check is an automatic critical failure only from `heat` Heat
+    on, and rolls below it (R-TRN-4, R-ADD-136).
+
+    >>> HeatCapacityEffect(12).as_dict()
+    {'kind': 'heat_capacity', 'heat': 12}
+    """
+
+    kind: ClassVar[str] = "heat_capacity"
+    heat: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.heat, "heat_capacity.heat", 11, MAX_HEAT, "R-ADD-136")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "heat": self.heat}
+
+
+@dataclass(frozen=True, slots=True)
 class TokenCostEffect:
     """A printed cost in tokens ("1 Forge token", "3 Credit tokens"): the card costs 0 SP
     and playing it needs and spends `n` tokens of `pool`, as it is played (R-ADD-133).
@@ -1282,6 +1302,7 @@ Effect = (
     | GainSpEffect
     | BuffThisTurnEffect
     | UnflankableEffect
+    | HeatCapacityEffect
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -1328,6 +1349,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             GainSpEffect,
             BuffThisTurnEffect,
             UnflankableEffect,
+            HeatCapacityEffect,
         )
     }
 )
@@ -1345,7 +1367,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, thorns, lasting_bonus, token_cost, gain_sp, buff_this_turn, unflankable
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, thorns, lasting_bonus, token_cost, gain_sp, buff_this_turn, unflankable, heat_capacity
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")
@@ -1514,8 +1536,9 @@ class CardDef:
     @property
     def passive(self) -> bool:
         """Played, the card stays in play and its triggers fire (R-ADD-68); a standing rule
-        (`unflankable`, R-ADD-136) stays in play too."""
-        return any(isinstance(e, TriggerEffect | UnflankableEffect) for e in self.effects)
+        (`unflankable`, `heat_capacity`, R-ADD-136) stays in play too."""
+        standing = TriggerEffect | UnflankableEffect | HeatCapacityEffect
+        return any(isinstance(e, standing) for e in self.effects)
 
     @property
     def manual(self) -> bool:

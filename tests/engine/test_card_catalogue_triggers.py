@@ -27,6 +27,7 @@ from battles.engine.battle.events import (
     MoveGranted,
     PromptOpened,
     SpGained,
+    StrainChecked,
     ThornsRaised,
     TokensChanged,
 )
@@ -712,6 +713,32 @@ def test_an_unflankable_defender_takes_the_front_on_a_sector_boundary() -> None:
 
 
 TRIGGERS_SCENARIOS[("emergent", "compound-vision")] = _compound_vision
+
+
+def _molten_core_plating() -> None:
+    """ "You can have up to 12 Heat before overheating (instead of 10).": at 10 Heat the
+    strain check rolls (1 + 10 = 11: System Damage, 2 damage) instead of failing
+    critically; at 12 it fails without a roll (R-TRN-4, R-ADD-136)."""
+    card = built("dwarves", "molten-core-plating")
+    for played, heat, faces, outcome in (
+        # A turn without actions sheds 1 Heat (R-TRN-5): 11 is 10 when the turn starts, and
+        # fails without a roll; 3: the legs (R-TRN-4).
+        (False, 11, (3,), "critical_failure"),
+        (True, 10, (1,), "system_damage"),
+        (True, 12, (3,), "critical_failure"),
+    ):
+        b = battle(card)
+        if played:
+            play(b, "molten-core-plating")
+            assert "molten-core-plating#1" in b.seat(0).in_play
+        b.do({"type": "adjust_heat", "seat": 0, "heat": heat, "reason": "arranged"})
+        checked = one(_next_own_turn(b, faces), StrainChecked)
+        rolled = played and heat < 12
+        assert (checked.outcome, checked.roll is not None) == (outcome, rolled), (played, heat)
+        assert checked.heat == (10 if heat == 11 else heat)
+
+
+TRIGGERS_SCENARIOS[("dwarves", "molten-core-plating")] = _molten_core_plating
 
 
 @pytest.mark.parametrize("key", sorted(TRIGGERS_SCENARIOS), ids="/".join)

@@ -42,6 +42,7 @@ from battles.engine.cards import (
     GainSpEffect,
     GainTokensEffect,
     GrantMoveEffect,
+    HeatCapacityEffect,
     HeatEffect,
     HinderEffect,
     IgnoreCoverEffect,
@@ -138,6 +139,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     GainSpEffect(1, maximum=True),
     BuffThisTurnEffect(damage=2, to_hit=-1, ignore_defence=1),
     UnflankableEffect(),
+    HeatCapacityEffect(12),
 )
 
 
@@ -223,6 +225,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "gain_sp",
         "buff_this_turn",
         "unflankable",
+        "heat_capacity",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

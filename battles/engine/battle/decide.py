@@ -39,6 +39,7 @@ from ..cards import (
     GainSpEffect,  # issue 17, triggers
     GainTokensEffect,
     GrantMoveEffect,
+    HeatCapacityEffect,  # issue 17, triggers
     HeatEffect,
     HinderEffect,
     IgnoreCoverEffect,
@@ -65,6 +66,7 @@ from ..cards import (
     WindowEffect,
 )
 from ..dice import (
+    STRAIN_AUTO_FAIL_HEAT,
     SUFFERING_DIE,
     attack_result,
     component_for_roll,
@@ -495,8 +497,15 @@ def _start_turn(tx: _Tx, seat: int) -> None:
     if heat < STRAIN_HEAT:
         _scheduled_damage(tx, seat, scheduled)
         return
-    roll = None if heat >= 10 else tx.dice.d6(1, purpose="the strain roll", rule="R-TRN-4")[0]
-    result = strain_result(roll, heat)
+    # R-ADD-136: "up to 12 Heat before overheating" moves the automatic critical failure.
+    auto_fail = max(
+        [STRAIN_AUTO_FAIL_HEAT, *(e.heat for x in c.in_play for e in tx.state.card(x).effects
+               if isinstance(e, HeatCapacityEffect))]
+    )  # fmt: skip
+    roll = (
+        None if heat >= auto_fail else tx.dice.d6(1, purpose="the strain roll", rule="R-TRN-4")[0]
+    )
+    result = strain_result(roll, heat, auto_fail=auto_fail)
     tx.emit(ev.StrainChecked(seat, heat, result.roll, result.total, result.outcome))
     if result.heat_gained:
         _change_heat(tx, seat, result.heat_gained, "strain: minor overload", "R-TRN-4")
