@@ -371,6 +371,7 @@ CONDITIONS = (
     "own_deck_at_most",
     "no_enemy_within",
     "attacked_this_turn",  # "after making an attack" (R-ADD-134)
+    "destroyed_enemy_this_turn",  # "when you destroy an enemy Casket" (R-ADD-131)
 )
 _CONDITIONS_WITH_N = frozenset(CONDITIONS) - {
     "moved_this_turn",
@@ -379,6 +380,7 @@ _CONDITIONS_WITH_N = frozenset(CONDITIONS) - {
     "not_attacked_this_turn",
     "no_enemy_within",
     "attacked_this_turn",
+    "destroyed_enemy_this_turn",
 }
 _CONDITIONS_WITH_WITHIN = ("enemies_within_at_least", "no_enemy_within")
 

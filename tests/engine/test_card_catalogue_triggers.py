@@ -16,6 +16,7 @@ import pytest
 from battles.engine.battle.events import (
     AttackDeclared,
     CardsDiscarded,
+    CardsDrawn,
     CardsRecovered,
     ComponentDamagePrevented,
     DamageReduced,
@@ -739,6 +740,30 @@ def _molten_core_plating() -> None:
 
 
 TRIGGERS_SCENARIOS[("dwarves", "molten-core-plating")] = _molten_core_plating
+
+
+def _scrapper() -> None:
+    """ "When you destroy an enemy Casket, immediately draw 2 cards and recover 2 cards
+    from discard.": played in the own turn once its attack has destroyed one, once a turn
+    (R-ADD-131)."""
+    card = built("nomads", "scrapper")
+    gun = card_from_dict(CARDS["gun"])
+    for kill in (False, True):
+        b = battle(card, hand=("gun", "scrapper"), version="2.1")
+        junk = next(x for x in b.seat(0).hand if x.startswith(FILLER))
+        arrange(b, CardsDiscarded(0, (junk,), (), "arranged", "R-ADD-14"))
+        resolve_hit(b, gun, 2, kill=kill)
+        hand = len(b.seat(0).hand)
+        events = play(b, "scrapper", drawn=[FILLER] * 2) if kill else play(b, "scrapper")
+        assert len(of_type(events, CardsDrawn)) == kill
+        recovered = of_type(events, CardsRecovered)
+        assert [e.cards for e in recovered] == ([("gun#1", junk)] if kill else [])
+        assert len(b.seat(0).hand) == hand - 1 + (4 if kill else 0)
+        err = b.refuse({"type": "play_card", "seat": 0, "card": "scrapper#2"})
+        assert (err.code, err.rule) == ("use_limit_reached", "R-ADD-63")
+
+
+TRIGGERS_SCENARIOS[("nomads", "scrapper")] = _scrapper
 
 
 @pytest.mark.parametrize("key", sorted(TRIGGERS_SCENARIOS), ids="/".join)

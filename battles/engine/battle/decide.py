@@ -1579,6 +1579,8 @@ def _holds(tx: _Tx, seat: int, condition: Condition | None, target: int | None) 
         return not c.attacked
     if test == "attacked_this_turn":  # R-ADD-134
         return c.attacked
+    if test == "destroyed_enemy_this_turn":  # R-ADD-131
+        return c.destroyed_enemy
     if test == "own_deck_at_most":  # R-ADD-137: the deck only, as R-ADD-74 counts it
         return len(c.deck) <= n
     if test == "no_enemy_within":  # R-ADD-137: enemy caskets in the battle

@@ -114,6 +114,7 @@ def _turn_started(s: BattleState, e: ev.TurnStarted) -> BattleState:
         thorns_melee=0,
         attacked=False,  # R-ADD-134
         sp_gained=0,  # R-ADD-135: for the turn it was gained in
+        destroyed_enemy=False,  # R-ADD-131
     )
 
 
@@ -485,6 +486,9 @@ def _withdrew(s: BattleState, e: ev.CasketWithdrew) -> BattleState:
 def _defeated(s: BattleState, e: ev.CasketDefeated) -> BattleState:
     # A defeated casket's open prompts answer nothing any more.
     s = replace(s, prompts=tuple(p for p in s.prompts if p.seat != e.seat))
+    a = s.attack
+    if a is not None and a.target == e.seat:  # R-ADD-131: the attacker's killing blow
+        s = _seat(s, a.attacker, destroyed_enemy=True)
     return _seat(s, e.seat, defeated=True)
 
 

@@ -209,6 +209,7 @@ class CasketState:
     turn_buff_damage: int = 0
     turn_buff_to_hit: int = 0
     turn_buff_ignore: int = 0
+    destroyed_enemy: bool = False  # its attack destroyed an enemy casket this turn (R-ADD-131)
 
     @property
     def sp_left(self) -> int:
