@@ -1222,6 +1222,21 @@ class HeatCapacityEffect:
 
 
 @dataclass(frozen=True, slots=True)
+class DestroyOnCriticalEffect:
+    """ "Destroy 1 Component on Crit": when the card's attack is a critical hit, the targeted
+    component (R-DMG-6) is destroyed as the attack ends (R-HIT-4, R-DMG-7, R-ADD-131).
+
+    >>> DestroyOnCriticalEffect().as_dict()
+    {'kind': 'destroy_on_critical'}
+    """
+
+    kind: ClassVar[str] = "destroy_on_critical"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind}
+
+
+@dataclass(frozen=True, slots=True)
 class TokenCostEffect:
     """A printed cost in tokens ("1 Forge token", "3 Credit tokens"): the card costs 0 SP
     and playing it needs and spends `n` tokens of `pool`, as it is played (R-ADD-133).
@@ -1305,6 +1320,7 @@ Effect = (
     | BuffThisTurnEffect
     | UnflankableEffect
     | HeatCapacityEffect
+    | DestroyOnCriticalEffect
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -1352,6 +1368,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             BuffThisTurnEffect,
             UnflankableEffect,
             HeatCapacityEffect,
+            DestroyOnCriticalEffect,
         )
     }
 )
@@ -1369,7 +1386,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, thorns, lasting_bonus, token_cost, gain_sp, buff_this_turn, unflankable, heat_capacity
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, thorns, lasting_bonus, token_cost, gain_sp, buff_this_turn, unflankable, heat_capacity, destroy_on_critical
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")
@@ -1487,7 +1504,13 @@ class CardDef:
                 )
             attack_only = (
                 any(
-                    isinstance(e, AttackBonusEffect | AfterAttackEffect | IgnoreCoverEffect)
+                    isinstance(
+                        e,
+                        AttackBonusEffect
+                        | AfterAttackEffect
+                        | IgnoreCoverEffect
+                        | DestroyOnCriticalEffect,  # issue 17, triggers
+                    )
                     for e in inner
                 )
                 or (isinstance(effect, SpendTokensEffect) and effect.damage_per_token)

@@ -19,6 +19,7 @@ from battles.engine.battle.events import (
     CardsDrawn,
     CardsRecovered,
     ComponentDamagePrevented,
+    ComponentDestroyed,
     DamageReduced,
     DamageTaken,
     DefenceRaised,
@@ -48,11 +49,13 @@ from battles.engine.errors import InvalidInput
 from .battle_builder import CARDS, FILLER, Battle, deck, of_type, one, seat, start
 from .test_card_catalogue import (
     ENTRIES,
+    Attack,
     _next_own_turn,
     arrange,
     attack,
     battle,
     built,
+    check_attack,
     declared,
     hit,
     ignored,
@@ -764,6 +767,27 @@ def _scrapper() -> None:
 
 
 TRIGGERS_SCENARIOS[("nomads", "scrapper")] = _scrapper
+
+
+def _crushing_blow() -> None:
+    """ "4 damage. Destroy 1 Component on Crit.": a critical hit (9, R-HIT-4) destroys the
+    targeted component as the attack ends; a strong hit (8) does not (R-ADD-131)."""
+    check_attack("equipment", "crushing-blow-dmg", Attack(1, 4))
+    card = built("equipment", "crushing-blow-dmg")
+    for faces, grade, destroyed in (((4, 4), "strong", False), ((5, 4), "critical", True)):
+        b = battle(card)
+        damage = 4 + (1 if grade == "strong" else 2)  # R-DMG-1
+        events = attack(b, card, faces=[*faces, *[1] * damage])  # all SHIELD: no damage
+        assert one(events, DefenceRolled).final_damage == 0
+        gone = of_type(events, ComponentDestroyed)
+        assert [(e.seat, e.component) for e in gone] == ([(1, "chassis")] if destroyed else [])
+        assert ("chassis" in b.seat(1).destroyed) == destroyed, grade
+        names = [e.type for e in events]
+        if destroyed:
+            assert names.index("ComponentDestroyed") < names.index("AttackEnded")
+
+
+TRIGGERS_SCENARIOS[("equipment", "crushing-blow-dmg")] = _crushing_blow
 
 
 @pytest.mark.parametrize("key", sorted(TRIGGERS_SCENARIOS), ids="/".join)

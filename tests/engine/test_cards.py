@@ -33,6 +33,7 @@ from battles.engine.cards import (
     DamageNextTurnEffect,
     DeckProblem,
     DefenceEffect,
+    DestroyOnCriticalEffect,
     DetonateSeedsEffect,
     DiscardChosenEffect,
     DiscardEffect,
@@ -140,6 +141,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     BuffThisTurnEffect(damage=2, to_hit=-1, ignore_defence=1),
     UnflankableEffect(),
     HeatCapacityEffect(12),
+    DestroyOnCriticalEffect(),
 )
 
 
@@ -226,6 +228,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "buff_this_turn",
         "unflankable",
         "heat_capacity",
+        "destroy_on_critical",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

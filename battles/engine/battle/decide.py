@@ -30,6 +30,7 @@ from ..cards import (
     CounterEffect,
     DamageNextTurnEffect,
     DefenceEffect,
+    DestroyOnCriticalEffect,  # issue 17, triggers
     DetonateSeedsEffect,
     DiscardChosenEffect,
     DiscardEffect,
@@ -1042,6 +1043,15 @@ def _end_attack(tx: _Tx, outcome: str) -> None:
     # target now was destroyed by this attack.
     killed = hit and tx.seat(a.target).defeated
     fires = {"kill": killed, "hit": hit, "end": True}
+    d = tx.seat(a.target)
+    if (
+        a.grade == "critical"
+        and hit
+        and d.in_battle
+        and a.component not in d.destroyed
+        and any(isinstance(e, DestroyOnCriticalEffect) for e in card.effects)
+    ):
+        _destroy(tx, a.target, a.component)  # R-ADD-131: "Destroy 1 Component on Crit"
     for effect in card.effects:
         if isinstance(effect, AfterAttackEffect) and fires[effect.on]:
             for inner in effect.then:
@@ -1705,6 +1715,8 @@ def _effect(
         return  # checked before the card is played (R-ADD-63)
     if isinstance(effect, TokenCostEffect):
         return  # paid as the card is played (R-ADD-133)
+    if isinstance(effect, DestroyOnCriticalEffect):
+        return  # `_end_attack` destroys the component on a critical hit (R-ADD-131)
     if isinstance(effect, ThornsEffect):
         tx.emit(ev.ThornsRaised(seat, effect.damage, effect.melee_only, effect.until, card.id))
         return
