@@ -1237,6 +1237,23 @@ class DestroyOnCriticalEffect:
 
 
 @dataclass(frozen=True, slots=True)
+class FreePassageEffect:
+    """ "You may move through enemy-occupied hexes … You may ignore terrain costs": once the
+    card is in play, its owner's moves pass through enemies as through allies (never ending
+    on one) and pay 1 SP a hex whatever its terrain, climbing and legs still counted
+    (R-MOV-2, R-BRD-3, R-ADD-136).
+
+    >>> FreePassageEffect().as_dict()
+    {'kind': 'free_passage'}
+    """
+
+    kind: ClassVar[str] = "free_passage"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind}
+
+
+@dataclass(frozen=True, slots=True)
 class TokenCostEffect:
     """A printed cost in tokens ("1 Forge token", "3 Credit tokens"): the card costs 0 SP
     and playing it needs and spends `n` tokens of `pool`, as it is played (R-ADD-133).
@@ -1321,6 +1338,7 @@ Effect = (
     | UnflankableEffect
     | HeatCapacityEffect
     | DestroyOnCriticalEffect
+    | FreePassageEffect
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -1369,6 +1387,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             UnflankableEffect,
             HeatCapacityEffect,
             DestroyOnCriticalEffect,
+            FreePassageEffect,
         )
     }
 )
@@ -1386,7 +1405,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, thorns, lasting_bonus, token_cost, gain_sp, buff_this_turn, unflankable, heat_capacity, destroy_on_critical
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, thorns, lasting_bonus, token_cost, gain_sp, buff_this_turn, unflankable, heat_capacity, destroy_on_critical, free_passage
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")
@@ -1561,8 +1580,8 @@ class CardDef:
     @property
     def passive(self) -> bool:
         """Played, the card stays in play and its triggers fire (R-ADD-68); a standing rule
-        (`unflankable`, `heat_capacity`, R-ADD-136) stays in play too."""
-        standing = TriggerEffect | UnflankableEffect | HeatCapacityEffect
+        (`unflankable`, `heat_capacity`, `free_passage`, R-ADD-136) stays in play too."""
+        standing = TriggerEffect | UnflankableEffect | HeatCapacityEffect | FreePassageEffect
         return any(isinstance(e, standing) for e in self.effects)
 
     @property

@@ -790,6 +790,46 @@ def _crushing_blow() -> None:
 TRIGGERS_SCENARIOS[("equipment", "crushing-blow-dmg")] = _crushing_blow
 
 
+def _woods(card: CardDef) -> Battle:
+    """Seat 0 at [0, 3] facing N holds `card`; seat 1, an enemy, stands north of it at
+    [0, 2]; [1, 2] is forest (difficult, 2 SP, R-BRD-3). Seat 0 acts first."""
+    doc = {
+        "name": "Woods",
+        "board": {"name": "Woods", "shape": {"kind": "hexagon", "radius": 8},
+                  "hexes": [{"q": 1, "r": 2, "terrain": "forest"}]},
+        "rules": {"version": "2.0", "options": {}}, "dice": {"mode": "table"}, "policy": "prompt",
+        "cards": [CARDS[FILLER], card.as_dict()],
+        "seats": [{**seat(0, at=(0, 3), facing=1), "deck": deck(**{card.id: 1})},
+                  {**seat(1, at=(0, 2), facing=4), "deck": deck()}],
+    }  # fmt: skip
+    return start(doc, [[card.id, *[FILLER] * 5], [FILLER] * 6], initiative=(6, 1))
+
+
+def _impossible_geometry() -> None:
+    """ "Passive: You may move through enemy-occupied hexes (they see a different you,
+    illusion). You may ignore terrain costs (you don't walk, you *step between*). Your
+    movement does not provoke reactions.": through the enemy at 1 SP a hex, never ending on
+    it; the forest costs 1 (R-ADD-136)."""
+    card = built("wyrd-conclave", "impossible-geometry")
+    b = _woods(card)
+    through = {"type": "move", "seat": 0, "path": [[0, 2], [0, 1]]}
+    assert b.refuse(through).code == "enemy_in_path"  # not yet in play (R-MOV-2)
+    play(b, "impossible-geometry")
+    assert b.refuse({"type": "move", "seat": 0, "path": [[0, 2]]}).code == "occupied_destination"
+    b.do(through)
+    assert (b.seat(0).at.q, b.seat(0).at.r, b.seat(0).sp_spent) == (0, 1, 2)
+    b = _woods(card)
+    play(b, "impossible-geometry")
+    b.do({"type": "move", "seat": 0, "path": [[1, 2]]})  # forest: 1 SP, not 2
+    assert b.seat(0).sp_spent == 1
+    b = _woods(card)
+    b.do({"type": "move", "seat": 0, "path": [[1, 2]]})
+    assert b.seat(0).sp_spent == 2  # without the card
+
+
+TRIGGERS_SCENARIOS[("wyrd-conclave", "impossible-geometry")] = _impossible_geometry
+
+
 @pytest.mark.parametrize("key", sorted(TRIGGERS_SCENARIOS), ids="/".join)
 def test_triggers_scenario(key: tuple[str, str]) -> None:
     TRIGGERS_SCENARIOS[key]()

@@ -40,6 +40,7 @@ from battles.engine.cards import (
     DiscardHandEffect,
     DrawEffect,
     Effect,
+    FreePassageEffect,
     GainSpEffect,
     GainTokensEffect,
     GrantMoveEffect,
@@ -142,6 +143,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     UnflankableEffect(),
     HeatCapacityEffect(12),
     DestroyOnCriticalEffect(),
+    FreePassageEffect(),
 )
 
 
@@ -229,6 +231,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "unflankable",
         "heat_capacity",
         "destroy_on_critical",
+        "free_passage",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

@@ -37,6 +37,7 @@ from ..cards import (
     DiscardHandEffect,
     DrawEffect,
     Effect,
+    FreePassageEffect,  # issue 17, triggers
     GainSpEffect,  # issue 17, triggers
     GainTokensEffect,
     GrantMoveEffect,
@@ -1292,14 +1293,18 @@ def _free_move(tx: _Tx, c: CasketState, command: Move) -> None:
 
 def _path_cost(tx: _Tx, c: CasketState, path: Sequence[object]) -> int:
     s = tx.state
+    # R-ADD-136: "move through enemy-occupied hexes … ignore terrain costs".
+    free = any(isinstance(e, FreePassageEffect) for x in c.in_play for e in s.card(x).effects)
+    allies, enemies = s.ally_hexes(c), s.enemy_hexes(c)
     return validate_path(
         s.board,
         c.at,
         path,  # type: ignore[arg-type]
-        allies=s.ally_hexes(c),
-        enemies=s.enemy_hexes(c),
+        allies=[*allies, *enemies] if free else allies,
+        enemies=() if free else enemies,
         legs_destroyed="legs" in c.destroyed,
         require_sight=True,
+        ignore_terrain=free,
     )
 
 
