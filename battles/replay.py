@@ -330,6 +330,11 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 t(f"{who} ignores {p['amount']} Component Damage to its {p['component']}"),
                 *_reason_rule(p.get("source"), "R-ADD-136"),
             )
+        case "CounterRaised":
+            return (
+                t(f"{who}'s counter-damage rises by {p['amount']}"),
+                *_reason_rule(p.get("source"), "R-ADD-130"),
+            )
         case "DamageReduced":
             return (
                 t(f"{who} takes {p['amount']} damage less"),

@@ -1254,6 +1254,28 @@ class FreePassageEffect:
 
 
 @dataclass(frozen=True, slots=True)
+class SpendTaintEffect:
+    """ "Spend 1 Taint: Deal 4 damage instead" on a reactive card's counter-damage: the
+    player may (`spend: true`) lower the own pilot's Taint by `n` for `counter` more
+    counter-damage (R-PLT-4, R-ADD-58, R-ADD-130).
+
+    >>> SpendTaintEffect(1, 2).as_dict()
+    {'kind': 'spend_taint', 'n': 1, 'counter': 2}
+    """
+
+    kind: ClassVar[str] = "spend_taint"
+    n: int
+    counter: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.n, "spend_taint.n", 1, 10, "R-ADD-130")
+        _check_int(self.counter, "spend_taint.counter", 1, MAX_DAMAGE, "R-ADD-130")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "n": self.n, "counter": self.counter}
+
+
+@dataclass(frozen=True, slots=True)
 class TokenCostEffect:
     """A printed cost in tokens ("1 Forge token", "3 Credit tokens"): the card costs 0 SP
     and playing it needs and spends `n` tokens of `pool`, as it is played (R-ADD-133).
@@ -1339,6 +1361,7 @@ Effect = (
     | HeatCapacityEffect
     | DestroyOnCriticalEffect
     | FreePassageEffect
+    | SpendTaintEffect
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -1388,6 +1411,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             HeatCapacityEffect,
             DestroyOnCriticalEffect,
             FreePassageEffect,
+            SpendTaintEffect,
         )
     }
 )
@@ -1405,7 +1429,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, thorns, lasting_bonus, token_cost, gain_sp, buff_this_turn, unflankable, heat_capacity, destroy_on_critical, free_passage
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, thorns, lasting_bonus, token_cost, gain_sp, buff_this_turn, unflankable, heat_capacity, destroy_on_critical, free_passage, spend_taint
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")
@@ -1514,7 +1538,7 @@ class CardDef:
                     "R-ADD-62",
                 )
             inner = effect.then if isinstance(effect, SpendTokensEffect | WhenEffect) else (effect,)
-            reactive_only = (ReduceIncomingEffect, WindowEffect, CounterEffect)
+            reactive_only = (ReduceIncomingEffect, WindowEffect, CounterEffect, SpendTaintEffect)
             if self.kind != "reactive" and any(isinstance(e, reactive_only) for e in inner):
                 raise InvalidInput(
                     f"card.effects[{i}]",

@@ -69,6 +69,10 @@ PAYLOADS: dict[str, tuple[dict[str, Any], str]] = {
         {"seat": 1, "component": "legs", "amount": 1, "source": "ironborn-resilience#1"},
         "Bastion Heavy ignores 1 Component Damage to its legs (ironborn-resilience#1, R-ADD-136)",
     ),
+    "CounterRaised": (
+        {"seat": 0, "amount": 2, "source": "void-reflection"},
+        "Penitent Scout's counter-damage rises by 2 (void-reflection, R-ADD-130)",
+    ),
     "EffectRolled": (
         {"seat": 0, "faces": [5], "total": 3, "source": "breathe-the-core"},
         "Penitent Scout rolls for breathe-the-core: [5] = 3 (R-ADD-67)",

@@ -830,6 +830,40 @@ def _impossible_geometry() -> None:
 TRIGGERS_SCENARIOS[("wyrd-conclave", "impossible-geometry")] = _impossible_geometry
 
 
+def _void_reflection(section: str) -> None:
+    """ "Play when attacked in melee. Deal 2 damage to attacker. Spend 1 Taint: Deal 4
+    damage instead.": the spend is the player's, from the pilot's Taint (R-ADD-130)."""
+    card = built(section, "void-reflection")
+    for taint, spend, counter in ((0, False, 2), (2, True, 4)):
+        b = battle(card, first=1, version="2.1")
+        if taint:
+            b.do({"type": "adjust_taint", "seat": 0, "taint": taint, "reason": "arranged"})
+        _maul_on_seat0(b)
+        answer: dict[str, Any] = {"type": "play_reactive", "seat": 0,
+                                  "card": "void-reflection#1", "faces": [1, 1]}  # fmt: skip
+        if spend:
+            answer["spend"] = True
+        events = b.do(answer)
+        prompt = one(events, PromptOpened)
+        assert (prompt.seat, prompt.kind, prompt.amount) == (1, "take_damage", counter)
+        assert b.seat(0).taint == taint - (1 if spend else 0)
+    # Without Taint the spend is refused; against a ranged attack the card is not offered.
+    b = battle(card, first=1)
+    _maul_on_seat0(b)
+    err = b.refuse({"type": "play_reactive", "seat": 0, "card": "void-reflection#1",
+                    "faces": [1, 1], "spend": True})  # fmt: skip
+    assert (err.code, err.rule) == ("not_enough_taint", "R-ADD-130")
+    b = battle(card, first=1, opponent=("gun",))
+    events = _seat1_attacks(b, "gun#1", (3, 2, 4, 4))
+    assert [p.kind for p in of_type(events, PromptOpened)] == ["take_damage"]
+
+
+TRIGGERS_SCENARIOS.update({
+    ("equipment", "void-reflection"): lambda: _void_reflection("equipment"),
+    ("equipment_items", "void-reflection"): lambda: _void_reflection("equipment_items"),
+})  # fmt: skip
+
+
 @pytest.mark.parametrize("key", sorted(TRIGGERS_SCENARIOS), ids="/".join)
 def test_triggers_scenario(key: tuple[str, str]) -> None:
     TRIGGERS_SCENARIOS[key]()

@@ -59,6 +59,7 @@ from battles.engine.cards import (
     RollSufferingEffect,
     RotateEffect,
     ShuffleInEffect,
+    SpendTaintEffect,
     SpendTokensEffect,
     SpPenaltyEffect,
     StatusEffect,
@@ -144,6 +145,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     HeatCapacityEffect(12),
     DestroyOnCriticalEffect(),
     FreePassageEffect(),
+    SpendTaintEffect(1, 2),
 )
 
 
@@ -232,6 +234,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "heat_capacity",
         "destroy_on_critical",
         "free_passage",
+        "spend_taint",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

@@ -56,6 +56,7 @@ from ..cards import (
     RollSufferingEffect,
     RotateEffect,
     ShuffleInEffect,
+    SpendTaintEffect,  # issue 17, triggers
     SpendTokensEffect,
     SpPenaltyEffect,
     StatusEffect,
@@ -970,6 +971,12 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
     reduction = sum(e.amount for e in effects if isinstance(e, ReduceIncomingEffect))
     tx.emit(ev.ReactivePlayed(seat, instance, reduction))
     _pay_tokens(tx, seat, card)
+    for taint in (
+        [e for e in card.effects if isinstance(e, SpendTaintEffect)] if command.spend else []
+    ):
+        # R-ADD-130: "Spend 1 Taint: deal 4 damage instead" (checked in `_check_spend`)
+        _change_taint(tx, seat, -taint.n, card.id)
+        tx.emit(ev.CounterRaised(seat, taint.counter, card.id))
     for spent in bought:
         _spend_tokens(tx, seat, card, spent)
     for effect in effects:
@@ -1065,7 +1072,7 @@ def _end_attack(tx: _Tx, outcome: str) -> None:
     counter = 0
     reasons: list[str] = []
     if a.reactive is not None and not a.pierced:
-        counter = sum(
+        counter = a.extra_counter + sum(
             e.damage for e in tx.state.card(a.reactive).effects if isinstance(e, CounterEffect)
         )
         if counter:
@@ -1530,10 +1537,18 @@ def _check_spend(tx: _Tx, seat: int, card: CardDef, spend: bool) -> None:
     """R-ADD-61: `spend` only for a card that spends tokens, and only with the tokens;
     a card that does nothing without its spend needs it."""
     costs = [e for e in card.effects if isinstance(e, SpendTokensEffect)]
-    if spend and not costs:
+    taint = [e for e in card.effects if isinstance(e, SpendTaintEffect)]
+    if spend and not costs and not taint:
         raise RuleViolation(
             "unused_argument", f"{card.name} has no effect that uses 'spend'", "R-ADD-61"
         )
+    for t in taint if spend else []:  # R-ADD-130: the pilot's Taint, not a token pool
+        if tx.seat(seat).taint < t.n:
+            raise RuleViolation(
+                "not_enough_taint",
+                f"{card.name} spends {t.n} Taint; seat {seat}'s pilot has {tx.seat(seat).taint}",
+                "R-ADD-130",
+            )
     for e in costs:
         if e.required and not spend:
             raise RuleViolation(

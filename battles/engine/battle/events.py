@@ -405,6 +405,16 @@ class ComponentDamagePrevented(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class CounterRaised(Event):
+    """The reactive card the seat just played deals `amount` more counter-damage, bought
+    with Taint (R-ADD-130)."""
+
+    seat: int
+    amount: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
 class TurnBuffGained(Event):
     """A bonus for the seat's next attack this turn; unspent, it lapses as the turn ends
     (R-ADD-139)."""
@@ -760,5 +770,6 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         DamageReduced,
         TurnBuffGained,
         ComponentDamagePrevented,
+        CounterRaised,
     )
 }

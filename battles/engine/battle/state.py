@@ -116,6 +116,7 @@ class AttackInProgress:
     reduction: int = 0
     final_damage: int | None = None
     pierced: bool = False  # a PIERCE face voided the reactive card (R-DMG-4)
+    extra_counter: int = 0  # counter-damage the reactive card bought with Taint (R-ADD-130)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -135,6 +136,7 @@ class AttackInProgress:
             "reduction": self.reduction,
             "final_damage": self.final_damage,
             "pierced": self.pierced,
+            "extra_counter": self.extra_counter,
         }
 
 
