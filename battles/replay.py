@@ -335,6 +335,11 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 t(f"{who}'s counter-damage rises by {p['amount']}"),
                 *_reason_rule(p.get("source"), "R-ADD-130"),
             )
+        case "SelfDamageDue":
+            return (
+                t(f"{who} will take {p['amount']} damage once this attack has ended"),
+                *_reason_rule(p.get("source"), "R-ADD-130"),
+            )
         case "DamageReduced":
             return (
                 t(f"{who} takes {p['amount']} damage less"),

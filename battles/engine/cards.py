@@ -1276,6 +1276,36 @@ class SpendTaintEffect:
 
 
 @dataclass(frozen=True, slots=True)
+class SelfDamageEffect:
+    """ "You also take 2 damage (…). Spend 2 Bargain tokens to negate self-damage": the
+    attacker takes `amount` damage once its card's attack has ended, unless the player
+    spent (`spend: true`) `avoid_n` tokens of `avoid_pool` as the card was played
+    (R-DMG-8, R-ADD-61, R-ADD-130).
+
+    >>> SelfDamageEffect(2, "bargain", 2).as_dict()
+    {'kind': 'self_damage', 'amount': 2, 'avoid_pool': 'bargain', 'avoid_n': 2}
+    """
+
+    kind: ClassVar[str] = "self_damage"
+    amount: int
+    avoid_pool: str
+    avoid_n: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.amount, "self_damage.amount", 1, MAX_DAMAGE, "R-ADD-130")
+        _check_choice(self.avoid_pool, "self_damage.avoid_pool", TOKEN_POOLS)
+        _check_int(self.avoid_n, "self_damage.avoid_n", 1, MAX_TOKENS, "R-ADD-61")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "amount": self.amount,
+            "avoid_pool": self.avoid_pool,
+            "avoid_n": self.avoid_n,
+        }
+
+
+@dataclass(frozen=True, slots=True)
 class TokenCostEffect:
     """A printed cost in tokens ("1 Forge token", "3 Credit tokens"): the card costs 0 SP
     and playing it needs and spends `n` tokens of `pool`, as it is played (R-ADD-133).
@@ -1362,6 +1392,7 @@ Effect = (
     | DestroyOnCriticalEffect
     | FreePassageEffect
     | SpendTaintEffect
+    | SelfDamageEffect
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -1412,6 +1443,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             DestroyOnCriticalEffect,
             FreePassageEffect,
             SpendTaintEffect,
+            SelfDamageEffect,
         )
     }
 )
@@ -1429,7 +1461,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, thorns, lasting_bonus, token_cost, gain_sp, buff_this_turn, unflankable, heat_capacity, destroy_on_critical, free_passage, spend_taint
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, thorns, lasting_bonus, token_cost, gain_sp, buff_this_turn, unflankable, heat_capacity, destroy_on_critical, free_passage, spend_taint, self_damage
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")
@@ -1552,7 +1584,8 @@ class CardDef:
                         AttackBonusEffect
                         | AfterAttackEffect
                         | IgnoreCoverEffect
-                        | DestroyOnCriticalEffect,  # issue 17, triggers
+                        | DestroyOnCriticalEffect  # issue 17, triggers
+                        | SelfDamageEffect,
                     )
                     for e in inner
                 )

@@ -73,6 +73,10 @@ PAYLOADS: dict[str, tuple[dict[str, Any], str]] = {
         {"seat": 0, "amount": 2, "source": "void-reflection"},
         "Penitent Scout's counter-damage rises by 2 (void-reflection, R-ADD-130)",
     ),
+    "SelfDamageDue": (
+        {"seat": 0, "amount": 2, "source": "paradox-blade"},
+        "Penitent Scout will take 2 damage once this attack has ended (paradox-blade, R-ADD-130)",
+    ),
     "EffectRolled": (
         {"seat": 0, "faces": [5], "total": 3, "source": "breathe-the-core"},
         "Penitent Scout rolls for breathe-the-core: [5] = 3 (R-ADD-67)",

@@ -28,6 +28,7 @@ from battles.engine.battle.events import (
     LastingBonusGained,
     MoveGranted,
     PromptOpened,
+    SelfDamageDue,
     SpGained,
     StrainChecked,
     ThornsRaised,
@@ -862,6 +863,34 @@ TRIGGERS_SCENARIOS.update({
     ("equipment", "void-reflection"): lambda: _void_reflection("equipment"),
     ("equipment_items", "void-reflection"): lambda: _void_reflection("equipment_items"),
 })  # fmt: skip
+
+
+def _paradox_blade() -> None:
+    """ "Deal 6 damage. You also take 2 damage (paradox hurts you too). Spend 2 Bargain
+    tokens to negate self-damage (offload cost to another reality).": the 2 once the attack
+    has ended, a miss too, unless bought off (R-ADD-130)."""
+    check_attack("wyrd-conclave", "paradox-blade", Attack(1, 6))
+    card = built("wyrd-conclave", "paradox-blade")
+    b = battle(card)
+    events = attack(b, card)  # a miss
+    due = one(events, SelfDamageDue)
+    assert (due.seat, due.amount) == (0, 2)
+    prompt = one(events, PromptOpened)
+    assert (prompt.seat, prompt.kind, prompt.amount) == (0, "take_damage", 2)
+    assert events.index(prompt) > [e.type for e in events].index("AttackEnded")
+    b = battle(card)
+    tokens(b, "bargain", 3)
+    events = attack(b, card, spend=True)
+    assert not of_type(events, SelfDamageDue) and not of_type(events, PromptOpened)
+    assert b.seat(0).tokens_of("bargain") == 1
+    b = battle(card)
+    tokens(b, "bargain", 1)
+    err = b.refuse({"type": "attack", "seat": 0, "card": "paradox-blade#1", "target": 1,
+                    "spend": True, "component": "chassis", "faces": [1, 1]})  # fmt: skip
+    assert (err.code, err.rule) == ("not_enough_tokens", "R-ADD-61")
+
+
+TRIGGERS_SCENARIOS[("wyrd-conclave", "paradox-blade")] = _paradox_blade
 
 
 @pytest.mark.parametrize("key", sorted(TRIGGERS_SCENARIOS), ids="/".join)

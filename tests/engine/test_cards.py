@@ -58,6 +58,7 @@ from battles.engine.cards import (
     RemoveHeatRolledEffect,
     RollSufferingEffect,
     RotateEffect,
+    SelfDamageEffect,
     ShuffleInEffect,
     SpendTaintEffect,
     SpendTokensEffect,
@@ -146,6 +147,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     DestroyOnCriticalEffect(),
     FreePassageEffect(),
     SpendTaintEffect(1, 2),
+    SelfDamageEffect(2, "bargain", 2),
 )
 
 
@@ -235,6 +237,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "destroy_on_critical",
         "free_passage",
         "spend_taint",
+        "self_damage",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

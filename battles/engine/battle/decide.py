@@ -55,6 +55,7 @@ from ..cards import (
     RemoveHeatRolledEffect,
     RollSufferingEffect,
     RotateEffect,
+    SelfDamageEffect,  # issue 17, triggers
     ShuffleInEffect,
     SpendTaintEffect,  # issue 17, triggers
     SpendTokensEffect,
@@ -1079,9 +1080,12 @@ def _end_attack(tx: _Tx, outcome: str) -> None:
             reasons.append(f"{tx.state.card(a.reactive).name}: counter-damage (R-ADD-58)")
     if thorns:
         reasons.append("thorns (R-ADD-130)")
-    # R-ADD-130: thorns and counter-damage are one discard, one prompt.
-    if counter + thorns and tx.seat(a.attacker).in_battle:
-        _inflict(tx, a.attacker, counter + thorns, None, "; ".join(reasons))
+    if a.self_damage:
+        reasons.append(f"{card.name}: its own damage (R-ADD-130)")
+    # R-ADD-130: thorns, counter-damage and the card's own damage are one discard, one prompt.
+    total = counter + thorns + a.self_damage
+    if total and tx.seat(a.attacker).in_battle:
+        _inflict(tx, a.attacker, total, None, "; ".join(reasons))
 
 
 def _thorns(tx: _Tx) -> int:
@@ -1394,6 +1398,13 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
             to_hit=answer.as_dict(),
         )
     )
+    for owed in [e for e in card.effects if isinstance(e, SelfDamageEffect)]:
+        if command.spend:  # R-ADD-130: "spend 2 Bargain tokens to negate self-damage"
+            have = tx.seat(seat).tokens_of(owed.avoid_pool)
+            tx.emit(ev.TokensChanged(seat, owed.avoid_pool, -owed.avoid_n, have - owed.avoid_n,
+                                     card.id))  # fmt: skip
+        else:
+            tx.emit(ev.SelfDamageDue(seat, owed.amount, card.id))
     pool = answer.dice
     faces = tx.dice.d6(pool.count, purpose="the attack roll", rule="R-HIT-4")
     roll = attack_result(faces, answer.target_number, pool)
@@ -1538,7 +1549,16 @@ def _check_spend(tx: _Tx, seat: int, card: CardDef, spend: bool) -> None:
     a card that does nothing without its spend needs it."""
     costs = [e for e in card.effects if isinstance(e, SpendTokensEffect)]
     taint = [e for e in card.effects if isinstance(e, SpendTaintEffect)]
-    if spend and not costs and not taint:
+    avoid = [e for e in card.effects if isinstance(e, SelfDamageEffect)]
+    for e2 in avoid if spend else []:  # R-ADD-130: buying off the card's self-damage
+        if tx.seat(seat).tokens_of(e2.avoid_pool) < e2.avoid_n:
+            raise RuleViolation(
+                "not_enough_tokens",
+                f"{card.name} spends {e2.avoid_n} {e2.avoid_pool} token(s); seat {seat} holds "
+                f"{tx.seat(seat).tokens_of(e2.avoid_pool)}",
+                "R-ADD-61",
+            )
+    if spend and not costs and not taint and not avoid:
         raise RuleViolation(
             "unused_argument", f"{card.name} has no effect that uses 'spend'", "R-ADD-61"
         )
@@ -1737,6 +1757,8 @@ def _effect(
         return  # paid as the card is played (R-ADD-133)
     if isinstance(effect, DestroyOnCriticalEffect):
         return  # `_end_attack` destroys the component on a critical hit (R-ADD-131)
+    if isinstance(effect, SelfDamageEffect):
+        return  # `_attack` records it, `_end_attack` deals it (R-ADD-130)
     if isinstance(effect, ThornsEffect):
         tx.emit(ev.ThornsRaised(seat, effect.damage, effect.melee_only, effect.until, card.id))
         return

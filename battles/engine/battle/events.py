@@ -415,6 +415,16 @@ class CounterRaised(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class SelfDamageDue(Event):
+    """The attacker takes `amount` damage once the attack it just declared has ended: its
+    own card's price, not bought off (R-ADD-130)."""
+
+    seat: int
+    amount: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
 class TurnBuffGained(Event):
     """A bonus for the seat's next attack this turn; unspent, it lapses as the turn ends
     (R-ADD-139)."""
@@ -771,5 +781,6 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         TurnBuffGained,
         ComponentDamagePrevented,
         CounterRaised,
+        SelfDamageDue,
     )
 }

@@ -571,6 +571,11 @@ def _counter_raised(s: BattleState, e: ev.CounterRaised) -> BattleState:
     return replace(s, attack=replace(s.attack, extra_counter=s.attack.extra_counter + e.amount))
 
 
+def _self_damage_due(s: BattleState, e: ev.SelfDamageDue) -> BattleState:
+    assert s.attack is not None
+    return replace(s, attack=replace(s.attack, self_damage=s.attack.self_damage + e.amount))
+
+
 def _component_prevented(s: BattleState, e: ev.ComponentDamagePrevented) -> BattleState:
     # R-ADD-136: the passive's use this round, counted as a round's plays are (R-ADD-63).
     c = s.seats[e.seat]
@@ -654,6 +659,7 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.TurnBuffGained: _turn_buff,
     ev.ComponentDamagePrevented: _component_prevented,
     ev.CounterRaised: _counter_raised,
+    ev.SelfDamageDue: _self_damage_due,
 }
 assert set(_HANDLERS) == set(ev.EVENT_TYPES.values()), "every event type needs a handler"
 

@@ -117,6 +117,7 @@ class AttackInProgress:
     final_damage: int | None = None
     pierced: bool = False  # a PIERCE face voided the reactive card (R-DMG-4)
     extra_counter: int = 0  # counter-damage the reactive card bought with Taint (R-ADD-130)
+    self_damage: int = 0  # the attacker's own card's damage to it, at the end (R-ADD-130)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -137,6 +138,7 @@ class AttackInProgress:
             "final_damage": self.final_damage,
             "pierced": self.pierced,
             "extra_counter": self.extra_counter,
+            "self_damage": self.self_damage,
         }
 
 
