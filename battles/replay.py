@@ -340,6 +340,11 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 t(f"{who} will take {p['amount']} damage once this attack has ended"),
                 *_reason_rule(p.get("source"), "R-ADD-130"),
             )
+        case "BonusHeld":
+            return (
+                t(f"{who} holds its next-attack bonus from {p['source']} until an attack"),
+                *_rule("R-ADD-139"),
+            )
         case "DamageReduced":
             return (
                 t(f"{who} takes {p['amount']} damage less"),

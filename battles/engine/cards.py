@@ -1000,6 +1000,8 @@ class TriggerEffect:
     # destroy an enemy Casket", "if you dealt the killing blow".
     ally_only: bool = False
     by_owner: bool = False
+    # "Your next attack deals +3 damage" without "this bonus stacks": held once (R-ADD-139).
+    stacks: bool = True
 
     def __post_init__(self) -> None:
         _check_choice(self.on, "trigger.on", TRIGGERS)
@@ -1022,6 +1024,11 @@ class TriggerEffect:
         _check_bool(self.enemy_only, "trigger.enemy_only")
         _check_bool(self.ally_only, "trigger.ally_only")
         _check_bool(self.by_owner, "trigger.by_owner")
+        _check_bool(self.stacks, "trigger.stacks")
+        if not self.stacks and any(e.kind != "buff_next_attack" for e in self.then):
+            raise InvalidInput(
+                "trigger.stacks", "only a next-attack bonus is held once (false)", "R-ADD-139"
+            )
         if self.on == "casket_destroyed":
             # R-ADD-131: 0 is "at any distance" ("each time an allied Casket is destroyed").
             _check_int(self.within, "trigger.within", 0, MAX_HEXES, "R-RNG-3")
@@ -1054,6 +1061,8 @@ class TriggerEffect:
             out["ally_only"] = True
         if self.by_owner:
             out["by_owner"] = True
+        if not self.stacks:
+            out["stacks"] = False
         return out
 
 

@@ -77,6 +77,11 @@ PAYLOADS: dict[str, tuple[dict[str, Any], str]] = {
         {"seat": 0, "amount": 2, "source": "paradox-blade"},
         "Penitent Scout will take 2 damage once this attack has ended (paradox-blade, R-ADD-130)",
     ),
+    "BonusHeld": (
+        {"seat": 0, "source": "ancestral-wrath#1"},
+        "Penitent Scout holds its next-attack bonus from ancestral-wrath#1 until an attack "
+        "(R-ADD-139)",
+    ),
     "EffectRolled": (
         {"seat": 0, "faces": [5], "total": 3, "source": "breathe-the-core"},
         "Penitent Scout rolls for breathe-the-core: [5] = 3 (R-ADD-67)",

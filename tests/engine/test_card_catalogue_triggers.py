@@ -15,9 +15,12 @@ import pytest
 
 from battles.engine.battle.events import (
     AttackDeclared,
+    BonusHeld,
+    BuffGained,
     CardsDiscarded,
     CardsDrawn,
     CardsRecovered,
+    ComponentDamaged,
     ComponentDamagePrevented,
     ComponentDestroyed,
     DamageReduced,
@@ -190,6 +193,16 @@ TRIGGERS_SCENARIOS.update({
           "ally_only": True, "then": [{"kind": "draw", "n": 1}]}, "effect.ally_only"),
         ({"kind": "trigger", "on": "start_of_turn", "by_owner": True,
           "then": [{"kind": "draw", "n": 1}]}, "effect.within"),
+        ({"kind": "trigger", "on": "start_of_turn", "stacks": False,
+          "then": [{"kind": "draw", "n": 1}]}, "effect.stacks"),
+        ({"kind": "gain_sp", "amount": 0}, "effect.amount"),
+        ({"kind": "buff_this_turn"}, "effect"),
+        ({"kind": "heat_capacity", "heat": 10}, "effect.heat"),
+        ({"kind": "spend_taint", "n": 1, "counter": 0}, "effect.counter"),
+        ({"kind": "self_damage", "amount": 2, "avoid_pool": "gold", "avoid_n": 2},
+         "effect.avoid_pool"),
+        ({"kind": "trigger", "on": "damage_taken", "then": [{"kind": "draw", "n": 1}]},
+         "effect.then[0]"),
         ({"kind": "trigger", "on": "end_of_turn", "ally_only": "yes",
           "then": [{"kind": "draw", "n": 1}]}, "effect.ally_only"),
     ],
@@ -891,6 +904,30 @@ def _paradox_blade() -> None:
 
 
 TRIGGERS_SCENARIOS[("wyrd-conclave", "paradox-blade")] = _paradox_blade
+
+
+def _ancestral_wrath() -> None:
+    """ "Passive: When you take Component Damage, your next attack deals +3 damage. This
+    bonus is consumed after one attack.": two points at once give +3, not +6; the next
+    attack spends it (R-ADD-139)."""
+    card = built("dwarves", "ancestral-wrath")
+    b = battle(card, hand=("gun", "blade", "pistol"))
+    play(b, "ancestral-wrath")
+    b.do({"type": "pass", "seat": 0, "drawn": [FILLER]})
+    _seat1_attacks(b, "test-maul#1", (3, 2, 4, 4))  # 2 damage, no blocks
+    # Two Primary Weapon cards discarded: 2 Component Damage to the chassis (R-DMG-6).
+    events = b.do({"type": "take_damage", "seat": 0, "hand": ["gun#1", "blade#1"], "deck": 0})
+    assert one(events, ComponentDamaged).amount == 2
+    assert [e.damage for e in of_type(events, BuffGained)] == [3]
+    assert one(events, BonusHeld).source == "ancestral-wrath#1"
+    assert b.seat(0).buff_damage == 3
+    b.do({"type": "pass", "seat": 1, "drawn": ["test-maul"], "faces": [6, 1]})
+    assert b.state.active == 0
+    assert hit(declared(b, card_from_dict(CARDS["pistol"]))) == 2 + 3
+    assert b.seat(0).held_bonuses == () and b.seat(0).buff_damage == 0
+
+
+TRIGGERS_SCENARIOS[("dwarves", "ancestral-wrath")] = _ancestral_wrath
 
 
 @pytest.mark.parametrize("key", sorted(TRIGGERS_SCENARIOS), ids="/".join)

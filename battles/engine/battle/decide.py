@@ -1497,6 +1497,10 @@ def _triggers(
                 ):
                     continue
             for _ in range(times):
+                if not effect.stacks:  # R-ADD-139: held once until an attack spends it
+                    if instance in tx.seat(seat).held_bonuses:
+                        break
+                    tx.emit(ev.BonusHeld(seat, instance))
                 for inner in effect.then:
                     _effect(tx, seat, card, inner, None, (), None, (), {}, True)
 

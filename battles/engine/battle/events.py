@@ -425,6 +425,15 @@ class SelfDamageDue(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class BonusHeld(Event):
+    """The passive `source` (an instance in play) gave the seat its next-attack bonus, which
+    does not stack: it gives no more until an attack spends it (R-ADD-139)."""
+
+    seat: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
 class TurnBuffGained(Event):
     """A bonus for the seat's next attack this turn; unspent, it lapses as the turn ends
     (R-ADD-139)."""
@@ -782,5 +791,6 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         ComponentDamagePrevented,
         CounterRaised,
         SelfDamageDue,
+        BonusHeld,
     )
 }

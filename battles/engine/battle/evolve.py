@@ -357,6 +357,7 @@ def _declared(s: BattleState, e: ev.AttackDeclared) -> BattleState:
         s,
         e.attacker,
         attacked=True,  # R-ADD-134
+        held_bonuses=(),  # R-ADD-139: spent by this attack
         turn_buff_damage=0,  # R-ADD-139: spent, nothing left to lapse
         turn_buff_to_hit=0,
         turn_buff_ignore=0,
@@ -576,6 +577,10 @@ def _self_damage_due(s: BattleState, e: ev.SelfDamageDue) -> BattleState:
     return replace(s, attack=replace(s.attack, self_damage=s.attack.self_damage + e.amount))
 
 
+def _bonus_held(s: BattleState, e: ev.BonusHeld) -> BattleState:
+    return _seat(s, e.seat, held_bonuses=(*s.seats[e.seat].held_bonuses, e.source))
+
+
 def _component_prevented(s: BattleState, e: ev.ComponentDamagePrevented) -> BattleState:
     # R-ADD-136: the passive's use this round, counted as a round's plays are (R-ADD-63).
     c = s.seats[e.seat]
@@ -660,6 +665,7 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.ComponentDamagePrevented: _component_prevented,
     ev.CounterRaised: _counter_raised,
     ev.SelfDamageDue: _self_damage_due,
+    ev.BonusHeld: _bonus_held,
 }
 assert set(_HANDLERS) == set(ev.EVENT_TYPES.values()), "every event type needs a handler"
 

@@ -214,6 +214,8 @@ class CasketState:
     turn_buff_to_hit: int = 0
     turn_buff_ignore: int = 0
     destroyed_enemy: bool = False  # its attack destroyed an enemy casket this turn (R-ADD-131)
+    # Passives in play whose next-attack bonus, not stacking, is held unspent (R-ADD-139).
+    held_bonuses: tuple[str, ...] = ()
 
     @property
     def sp_left(self) -> int:
