@@ -502,10 +502,9 @@ def _start_turn(tx: _Tx, seat: int) -> None:
         _scheduled_damage(tx, seat, scheduled)
         return
     # R-ADD-136: "up to 12 Heat before overheating" moves the automatic critical failure.
-    auto_fail = max(
-        [STRAIN_AUTO_FAIL_HEAT, *(e.heat for x in c.in_play for e in tx.state.card(x).effects
-               if isinstance(e, HeatCapacityEffect))]
-    )  # fmt: skip
+    effects = [e for x in c.in_play for e in tx.state.card(x).effects]
+    capacities = [e.heat for e in effects if isinstance(e, HeatCapacityEffect)]
+    auto_fail = max([STRAIN_AUTO_FAIL_HEAT, *capacities])
     roll = (
         None if heat >= auto_fail else tx.dice.d6(1, purpose="the strain roll", rule="R-TRN-4")[0]
     )
