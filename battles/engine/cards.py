@@ -1315,6 +1315,26 @@ class SelfDamageEffect:
 
 
 @dataclass(frozen=True, slots=True)
+class RiposteEffect:
+    """ "After taking damage, immediately counterattack for 3 damage": R-ADD-58's
+    counter-damage, dealt only when the attack the reactive card answered left the defender
+    at least 1 damage to take (R-ADD-130).
+
+    >>> RiposteEffect(3).as_dict()
+    {'kind': 'riposte', 'damage': 3}
+    """
+
+    kind: ClassVar[str] = "riposte"
+    damage: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.damage, "riposte.damage", 1, MAX_DAMAGE, "R-ADD-130")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "damage": self.damage}
+
+
+@dataclass(frozen=True, slots=True)
 class TokenCostEffect:
     """A printed cost in tokens ("1 Forge token", "3 Credit tokens"): the card costs 0 SP
     and playing it needs and spends `n` tokens of `pool`, as it is played (R-ADD-133).
@@ -1402,6 +1422,7 @@ Effect = (
     | FreePassageEffect
     | SpendTaintEffect
     | SelfDamageEffect
+    | RiposteEffect
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -1453,6 +1474,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             FreePassageEffect,
             SpendTaintEffect,
             SelfDamageEffect,
+            RiposteEffect,
         )
     }
 )
@@ -1470,7 +1492,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, thorns, lasting_bonus, token_cost, gain_sp, buff_this_turn, unflankable, heat_capacity, destroy_on_critical, free_passage, spend_taint, self_damage
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, thorns, lasting_bonus, token_cost, gain_sp, buff_this_turn, unflankable, heat_capacity, destroy_on_critical, free_passage, spend_taint, self_damage, riposte
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")
@@ -1579,7 +1601,10 @@ class CardDef:
                     "R-ADD-62",
                 )
             inner = effect.then if isinstance(effect, SpendTokensEffect | WhenEffect) else (effect,)
-            reactive_only = (ReduceIncomingEffect, WindowEffect, CounterEffect, SpendTaintEffect)
+            reactive_only = (
+                *(ReduceIncomingEffect, WindowEffect, CounterEffect, SpendTaintEffect),
+                RiposteEffect,
+            )
             if self.kind != "reactive" and any(isinstance(e, reactive_only) for e in inner):
                 raise InvalidInput(
                     f"card.effects[{i}]",

@@ -930,6 +930,30 @@ def _ancestral_wrath() -> None:
 TRIGGERS_SCENARIOS[("dwarves", "ancestral-wrath")] = _ancestral_wrath
 
 
+def _nomads_riposte() -> None:
+    """ "Play when attacked in melee. After taking damage, immediately counterattack for 3
+    damage.": counter-damage 3 once the attack has ended, only when it left damage to take
+    (R-ADD-130)."""
+    card = built("equipment_items", "nomads-riposte")
+    assert card.kind == "reactive"
+    for faces, took, counter in (([4, 4], 2, 3), ([1, 1], 0, 0)):  # BLOOD, or SHIELD faces
+        b = battle(card, first=1, version="2.1")
+        _maul_on_seat0(b)
+        events = b.do({"type": "play_reactive", "seat": 0, "card": "nomads-riposte#1",
+                       "faces": faces})  # fmt: skip
+        assert one(events, DefenceRolled).final_damage == took
+        if took:
+            b.do({"type": "take_damage", "seat": 0, "hand": [], "deck": took,
+                  "drawn": [FILLER] * took})  # fmt: skip
+        prompts = [p for p in of_type(b.events, PromptOpened) if p.kind == "take_damage"]
+        assert [(p.seat, p.amount) for p in prompts if p.seat == 1] == (
+            [(1, counter)] if counter else []
+        ), faces
+
+
+TRIGGERS_SCENARIOS[("equipment_items", "nomads-riposte")] = _nomads_riposte
+
+
 @pytest.mark.parametrize("key", sorted(TRIGGERS_SCENARIOS), ids="/".join)
 def test_triggers_scenario(key: tuple[str, str]) -> None:
     TRIGGERS_SCENARIOS[key]()

@@ -56,6 +56,7 @@ from battles.engine.cards import (
     ReduceIncomingEffect,
     RemoveFromGameEffect,
     RemoveHeatRolledEffect,
+    RiposteEffect,
     RollSufferingEffect,
     RotateEffect,
     SelfDamageEffect,
@@ -148,6 +149,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     FreePassageEffect(),
     SpendTaintEffect(1, 2),
     SelfDamageEffect(2, "bargain", 2),
+    RiposteEffect(3),
 )
 
 
@@ -238,6 +240,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "free_passage",
         "spend_taint",
         "self_damage",
+        "riposte",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

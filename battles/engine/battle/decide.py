@@ -53,6 +53,7 @@ from ..cards import (
     ReduceIncomingEffect,
     RemoveFromGameEffect,
     RemoveHeatRolledEffect,
+    RiposteEffect,  # issue 17, triggers
     RollSufferingEffect,
     RotateEffect,
     SelfDamageEffect,  # issue 17, triggers
@@ -1072,9 +1073,10 @@ def _end_attack(tx: _Tx, outcome: str) -> None:
     counter = 0
     reasons: list[str] = []
     if a.reactive is not None and not a.pierced:
-        counter = a.extra_counter + sum(
-            e.damage for e in tx.state.card(a.reactive).effects if isinstance(e, CounterEffect)
-        )
+        effects = tx.state.card(a.reactive).effects
+        counter = a.extra_counter + sum(e.damage for e in effects if isinstance(e, CounterEffect))
+        if a.final_damage:  # R-ADD-130: "after taking damage, counterattack for 3"
+            counter += sum(e.damage for e in effects if isinstance(e, RiposteEffect))
         if counter:
             reasons.append(f"{tx.state.card(a.reactive).name}: counter-damage (R-ADD-58)")
     if thorns:
