@@ -309,7 +309,7 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 ),
                 *_reason_rule(p.get("source"), "R-ADD-131"),
             )
-        case "SpGained":
+        case "SpBoosted":
             what = "SP maximum" if p.get("maximum") else "SP"
             return (
                 t(f"{who} gains {p['amount']} {what} this turn"),

@@ -672,7 +672,7 @@ class WhenEffect:
     def __post_init__(self) -> None:
         if not isinstance(self.condition, Condition):
             raise InvalidInput("when.condition", "must be a condition", "R-ADD-59")
-        kinds = (*_AFTER_KINDS, "reduce_incoming", "gain_sp", "grant_move")  # R-ADD-134
+        kinds = (*_AFTER_KINDS, "reduce_incoming", "sp_boost", "grant_move")  # R-ADD-134
         _check_inner(self.then, "when.then", kinds)
 
     def as_dict(self) -> dict[str, Any]:
@@ -1017,7 +1017,7 @@ class TriggerEffect:
                 "buff_next_attack",
                 "lasting_bonus",
                 "when",
-                "gain_sp",
+                "sp_boost",
                 "defence",
             )
             _check_inner(self.then, "trigger.then", kinds)
@@ -1132,22 +1132,22 @@ class LastingBonusEffect:
 
 
 @dataclass(frozen=True, slots=True)
-class GainSpEffect:
+class SpBoostEffect:
     """ "Gain N SP immediately": `amount` more SP to spend this turn, free of overspending
     but not doubled by it; `maximum`: "+N SP maximum", this turn's maximum itself is
     raised (R-TRN-3, R-ADD-135).
 
-    >>> GainSpEffect(5).as_dict(), GainSpEffect(1, maximum=True).as_dict()
-    ({'kind': 'gain_sp', 'amount': 5}, {'kind': 'gain_sp', 'amount': 1, 'maximum': True})
+    >>> SpBoostEffect(5).as_dict(), SpBoostEffect(1, maximum=True).as_dict()
+    ({'kind': 'sp_boost', 'amount': 5}, {'kind': 'sp_boost', 'amount': 1, 'maximum': True})
     """
 
-    kind: ClassVar[str] = "gain_sp"
+    kind: ClassVar[str] = "sp_boost"
     amount: int
     maximum: bool = False
 
     def __post_init__(self) -> None:
-        _check_int(self.amount, "gain_sp.amount", 1, 10, "R-ADD-135")
-        _check_bool(self.maximum, "gain_sp.maximum")
+        _check_int(self.amount, "sp_boost.amount", 1, 10, "R-ADD-135")
+        _check_bool(self.maximum, "sp_boost.maximum")
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "amount": self.amount}
@@ -1263,22 +1263,22 @@ class FreePassageEffect:
 
 
 @dataclass(frozen=True, slots=True)
-class SpendTaintEffect:
+class TaintCounterEffect:
     """ "Spend 1 Taint: Deal 4 damage instead" on a reactive card's counter-damage: the
     player may (`spend: true`) lower the own pilot's Taint by `n` for `counter` more
     counter-damage (R-PLT-4, R-ADD-58, R-ADD-130).
 
-    >>> SpendTaintEffect(1, 2).as_dict()
-    {'kind': 'spend_taint', 'n': 1, 'counter': 2}
+    >>> TaintCounterEffect(1, 2).as_dict()
+    {'kind': 'taint_counter', 'n': 1, 'counter': 2}
     """
 
-    kind: ClassVar[str] = "spend_taint"
+    kind: ClassVar[str] = "taint_counter"
     n: int
     counter: int
 
     def __post_init__(self) -> None:
-        _check_int(self.n, "spend_taint.n", 1, 10, "R-ADD-130")
-        _check_int(self.counter, "spend_taint.counter", 1, MAX_DAMAGE, "R-ADD-130")
+        _check_int(self.n, "taint_counter.n", 1, 10, "R-ADD-130")
+        _check_int(self.counter, "taint_counter.counter", 1, MAX_DAMAGE, "R-ADD-130")
 
     def as_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "n": self.n, "counter": self.counter}
@@ -1414,13 +1414,13 @@ Effect = (
     | ThornsEffect
     | LastingBonusEffect
     | TokenCostEffect
-    | GainSpEffect
+    | SpBoostEffect
     | BuffThisTurnEffect
     | UnflankableEffect
     | HeatCapacityEffect
     | DestroyOnCriticalEffect
     | FreePassageEffect
-    | SpendTaintEffect
+    | TaintCounterEffect
     | SelfDamageEffect
     | RiposteEffect
 )
@@ -1466,13 +1466,13 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             ThornsEffect,
             LastingBonusEffect,
             TokenCostEffect,
-            GainSpEffect,
+            SpBoostEffect,
             BuffThisTurnEffect,
             UnflankableEffect,
             HeatCapacityEffect,
             DestroyOnCriticalEffect,
             FreePassageEffect,
-            SpendTaintEffect,
+            TaintCounterEffect,
             SelfDamageEffect,
             RiposteEffect,
         )
@@ -1492,7 +1492,7 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
     >>> effect_from_dict({"kind": "teleport"}, "card.effects[0]")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, thorns, lasting_bonus, token_cost, gain_sp, buff_this_turn, unflankable, heat_capacity, destroy_on_critical, free_passage, spend_taint, self_damage, riposte
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'teleport'; known: attack, move, rotate, heat, draw, discard, buff_next_attack, reduce_incoming, roll_suffering, status, attack_bonus, gain_tokens, spend_tokens, recover, discard_hand, defence, when, after_attack, taint, hinder, trigger, grant_move, ignore_cover, remove_heat_rolled, shuffle_in, discard_chosen, limit, sp_penalty, damage_next_turn, window, counter, plant_seeds, detonate_seeds, remove_from_game, thorns, lasting_bonus, token_cost, sp_boost, buff_this_turn, unflankable, heat_capacity, destroy_on_critical, free_passage, taint_counter, self_damage, riposte
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'kind'")
@@ -1602,7 +1602,7 @@ class CardDef:
                 )
             inner = effect.then if isinstance(effect, SpendTokensEffect | WhenEffect) else (effect,)
             reactive_only = (
-                *(ReduceIncomingEffect, WindowEffect, CounterEffect, SpendTaintEffect),
+                *(ReduceIncomingEffect, WindowEffect, CounterEffect, TaintCounterEffect),
                 RiposteEffect,
             )
             if self.kind != "reactive" and any(isinstance(e, reactive_only) for e in inner):

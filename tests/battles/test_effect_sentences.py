@@ -52,7 +52,7 @@ PAYLOADS: dict[str, tuple[dict[str, Any], str]] = {
         "Penitent Scout deals +1 damage with every attack for the rest of the battle, +2 in "
         "all (righteous-fury, R-ADD-131)",
     ),
-    "SpGained": (
+    "SpBoosted": (
         {"seat": 0, "amount": 5, "maximum": False, "source": "flagellants-zeal"},
         "Penitent Scout gains 5 SP this turn (flagellants-zeal, R-ADD-135)",
     ),

@@ -32,7 +32,7 @@ from battles.engine.battle.events import (
     MoveGranted,
     PromptOpened,
     SelfDamageDue,
-    SpGained,
+    SpBoosted,
     StrainChecked,
     ThornsRaised,
     TokensChanged,
@@ -195,10 +195,10 @@ TRIGGERS_SCENARIOS.update({
           "then": [{"kind": "draw", "n": 1}]}, "effect.within"),
         ({"kind": "trigger", "on": "start_of_turn", "stacks": False,
           "then": [{"kind": "draw", "n": 1}]}, "effect.stacks"),
-        ({"kind": "gain_sp", "amount": 0}, "effect.amount"),
+        ({"kind": "sp_boost", "amount": 0}, "effect.amount"),
         ({"kind": "buff_this_turn"}, "effect"),
         ({"kind": "heat_capacity", "heat": 10}, "effect.heat"),
-        ({"kind": "spend_taint", "n": 1, "counter": 0}, "effect.counter"),
+        ({"kind": "taint_counter", "n": 1, "counter": 0}, "effect.counter"),
         ({"kind": "self_damage", "amount": 2, "avoid_pool": "gold", "avoid_n": 2},
          "effect.avoid_pool"),
         ({"kind": "trigger", "on": "damage_taken", "then": [{"kind": "draw", "n": 1}]},
@@ -416,7 +416,7 @@ def _flagellants_zeal() -> None:
     b = battle(card, hand=("flagellants-zeal",))
     c = b.seat(0)
     assert (c.sp_left, c.sp_limit) == (5, 10)  # an assault casket (R-TRN-3)
-    gained = one(play(b, "flagellants-zeal"), SpGained)
+    gained = one(play(b, "flagellants-zeal"), SpBoosted)
     assert (gained.amount, gained.maximum) == (5, False)
     c = b.seat(0)
     assert (c.sp_left, c.sp_limit, c.heat, c.overspend_cards(10)) == (10, 15, 2, 0)
@@ -440,7 +440,7 @@ def _survivors_instinct() -> None:
         events = _next_own_turn(b)
         assert len(b.seat(0).deck) == left - 1
         assert b.seat(0).sp_max == sp_max, left
-        assert bool(of_type(events, SpGained)) == (sp_max == 6)
+        assert bool(of_type(events, SpBoosted)) == (sp_max == 6)
         assert b.seat(0).sp_limit == 2 * sp_max  # a maximum: overspending doubles it
 
 

@@ -38,7 +38,6 @@ from ..cards import (
     DrawEffect,
     Effect,
     FreePassageEffect,  # issue 17, triggers
-    GainSpEffect,  # issue 17, triggers
     GainTokensEffect,
     GrantMoveEffect,
     HeatCapacityEffect,  # issue 17, triggers
@@ -58,10 +57,11 @@ from ..cards import (
     RotateEffect,
     SelfDamageEffect,  # issue 17, triggers
     ShuffleInEffect,
-    SpendTaintEffect,  # issue 17, triggers
+    SpBoostEffect,  # issue 17, triggers
     SpendTokensEffect,
     SpPenaltyEffect,
     StatusEffect,
+    TaintCounterEffect,  # issue 17, triggers
     TaintEffect,
     ThornsEffect,  # issue 17, triggers
     TokenCostEffect,  # issue 17, triggers
@@ -973,7 +973,7 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
     tx.emit(ev.ReactivePlayed(seat, instance, reduction))
     _pay_tokens(tx, seat, card)
     for taint in (
-        [e for e in card.effects if isinstance(e, SpendTaintEffect)] if command.spend else []
+        [e for e in card.effects if isinstance(e, TaintCounterEffect)] if command.spend else []
     ):
         # R-ADD-130: "Spend 1 Taint: deal 4 damage instead" (checked in `_check_spend`)
         _change_taint(tx, seat, -taint.n, card.id)
@@ -1553,7 +1553,7 @@ def _check_spend(tx: _Tx, seat: int, card: CardDef, spend: bool) -> None:
     """R-ADD-61: `spend` only for a card that spends tokens, and only with the tokens;
     a card that does nothing without its spend needs it."""
     costs = [e for e in card.effects if isinstance(e, SpendTokensEffect)]
-    taint = [e for e in card.effects if isinstance(e, SpendTaintEffect)]
+    taint = [e for e in card.effects if isinstance(e, TaintCounterEffect)]
     avoid = [e for e in card.effects if isinstance(e, SelfDamageEffect)]
     for e2 in avoid if spend else []:  # R-ADD-130: buying off the card's self-damage
         if tx.seat(seat).tokens_of(e2.avoid_pool) < e2.avoid_n:
@@ -1770,8 +1770,8 @@ def _effect(
     if isinstance(effect, LastingBonusEffect):
         _lasting_bonus(tx, seat, effect, card.id)
         return
-    if isinstance(effect, GainSpEffect):
-        tx.emit(ev.SpGained(seat, effect.amount, effect.maximum, card.id))
+    if isinstance(effect, SpBoostEffect):
+        tx.emit(ev.SpBoosted(seat, effect.amount, effect.maximum, card.id))
         return
     if isinstance(effect, BuffThisTurnEffect):
         tx.emit(

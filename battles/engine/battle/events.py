@@ -383,7 +383,7 @@ class ThornsRaised(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class SpGained(Event):
+class SpBoosted(Event):
     """A card gave the seat `amount` SP for this turn (R-ADD-135); `maximum`: it raised this
     turn's SP maximum instead ("+1 SP maximum")."""
 
@@ -785,7 +785,7 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         # issue 17, triggers
         ThornsRaised,
         LastingBonusGained,
-        SpGained,
+        SpBoosted,
         DamageReduced,
         TurnBuffGained,
         ComponentDamagePrevented,

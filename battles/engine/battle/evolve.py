@@ -546,7 +546,7 @@ def _lasting_bonus(s: BattleState, e: ev.LastingBonusGained) -> BattleState:
     return _seat(s, e.seat, lasting_damage=e.total)
 
 
-def _sp_gained(s: BattleState, e: ev.SpGained) -> BattleState:
+def _sp_boosted(s: BattleState, e: ev.SpBoosted) -> BattleState:
     c = s.seats[e.seat]
     if e.maximum:
         return _seat(s, e.seat, sp_max=c.sp_max + e.amount)
@@ -659,7 +659,7 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     # issue 17, triggers
     ev.ThornsRaised: _thorns_raised,
     ev.LastingBonusGained: _lasting_bonus,
-    ev.SpGained: _sp_gained,
+    ev.SpBoosted: _sp_boosted,
     ev.DamageReduced: _damage_reduced,
     ev.TurnBuffGained: _turn_buff,
     ev.ComponentDamagePrevented: _component_prevented,
