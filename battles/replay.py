@@ -337,6 +337,64 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 t(f"{who} gains +{p['amount']} Defense until {until}"),
                 *_reason_rule(p.get("source"), "R-ADD-123"),
             )
+        case "ThornsRaised":  # issue 17, triggers
+            whom = "the next attacker" if p["until"] == "next_attack" else "each attacker"
+            if p.get("melee_only"):
+                whom = "each melee attacker"
+            until = "" if p["until"] == "next_attack" else " until its next turn"
+            return (
+                t(f"{who}: {whom} takes {p['damage']} damage after the attack{until}"),
+                *_reason_rule(p.get("source"), "R-ADD-130"),
+            )
+        case "LastingBonusGained":
+            return (
+                t(
+                    f"{who} deals +{p['damage']} damage with every attack for the rest of the "
+                    f"battle, +{p['total']} in all"
+                ),
+                *_reason_rule(p.get("source"), "R-ADD-131"),
+            )
+        case "SpBoosted":
+            what = "SP maximum" if p.get("maximum") else "SP"
+            return (
+                t(f"{who} gains {p['amount']} {what} this turn"),
+                *_reason_rule(p.get("source"), "R-ADD-135"),
+            )
+        case "TurnBuffGained":
+            parts = [f"{_signed(p['damage'])} damage"] if p["damage"] else []
+            if p["to_hit"]:
+                parts.append(f"{_signed(p['to_hit'])} on the target number")
+            if p["ignore_defence"]:
+                parts.append(f"ignores {p['ignore_defence']} Defense")
+            return (
+                t(f"{who}'s next attack this turn: {', '.join(parts)}"),
+                *_reason_rule(p.get("source"), "R-ADD-139"),
+            )
+        case "ComponentDamagePrevented":
+            return (
+                t(f"{who} ignores {p['amount']} Component Damage to its {p['component']}"),
+                *_reason_rule(p.get("source"), "R-ADD-136"),
+            )
+        case "CounterRaised":
+            return (
+                t(f"{who}'s counter-damage rises by {p['amount']}"),
+                *_reason_rule(p.get("source"), "R-ADD-130"),
+            )
+        case "SelfDamageDue":
+            return (
+                t(f"{who} will take {p['amount']} damage once this attack has ended"),
+                *_reason_rule(p.get("source"), "R-ADD-130"),
+            )
+        case "BonusHeld":
+            return (
+                t(f"{who} holds its next-attack bonus from {p['source']} until an attack"),
+                *_rule("R-ADD-139"),
+            )
+        case "DamageReduced":
+            return (
+                t(f"{who} takes {p['amount']} damage less"),
+                *_reason_rule(p.get("source"), "R-ADD-136"),
+            )
         case "SeedsPlanted":
             return (
                 t(f"{p['amount']} Thornvine seed(s) planted in "),

@@ -411,6 +411,13 @@ CONDITIONS = (
     # hexes of the own casket, or of the attack's target ("adjacent to target": 1).
     "allies_within_at_least",
     "allies_near_target_at_least",
+    # issue 17, triggers: "if you did NOT attack this turn" (R-ADD-134), "when your deck has
+    # 15 or fewer cards" (R-ADD-137), "if no enemies are within 3 hexes" (R-ADD-137).
+    "not_attacked_this_turn",
+    "own_deck_at_most",
+    "no_enemy_within",
+    "attacked_this_turn",  # "after making an attack" (R-ADD-134)
+    "destroyed_enemy_this_turn",  # "when you destroy an enemy Casket" (R-ADD-131)
 )
 # The conditions that count caskets within `within` hexes (R-ADD-75, R-ADD-121).
 _CONDITIONS_WITHIN = (
@@ -418,6 +425,7 @@ _CONDITIONS_WITHIN = (
     "allies_within_at_least",
     "allies_near_target_at_least",
     "destroyed_within_this_round",  # R-ADD-144
+    "no_enemy_within",  # R-ADD-136
 )
 # The conditions that may count only the allies of one faction (R-ADD-121).
 _CONDITIONS_FACTION = ("allies_within_at_least", "allies_near_target_at_least")
@@ -436,6 +444,10 @@ _CONDITIONS_WITH_N = frozenset(CONDITIONS) - {
     "target_immobilised",
     "standing_in_open",
     "own_mark_in_battle",
+    "not_attacked_this_turn",
+    "no_enemy_within",
+    "attacked_this_turn",
+    "destroyed_enemy_this_turn",
 }
 # The conditions that name a terrain (R-BRD-3).
 _TERRAIN_CONDITIONS = ("standing_in", "card_moved_through", "near_terrain")
@@ -763,8 +775,11 @@ class WhenEffect:
         if not isinstance(self.condition, Condition):
             raise InvalidInput("when.condition", "must be a condition", "R-ADD-59")
         # issue 17, buffs: "+1 damage to all attacks for each enemy within 6" (R-ADD-96);
-        # move: "if …, knockback" (R-ADD-100).
-        kinds = (*_AFTER_KINDS, "reduce_incoming", "enhance_next_attack", "push")
+        # move: "if …, knockback" (R-ADD-100); triggers: R-ADD-134.
+        kinds = (
+            *(*_AFTER_KINDS, "reduce_incoming", "enhance_next_attack", "push"),
+            *("sp_boost", "grant_move"),
+        )
         _check_inner(self.then, "when.then", kinds)
 
     def as_dict(self) -> dict[str, Any]:
@@ -1373,7 +1388,12 @@ class ScatterEffect:
 
 TRIGGERS = (
     *("start_of_turn", "end_of_turn", "casket_destroyed", "component_damaged", "attack"),
-    "start_of_round",  # issue 17, states (R-ADD-147)
+    # issue 17, states (R-ADD-147) and triggers: "at the start / end of each round"
+    # (R-ADD-137), "reduce all damage you take by N" (R-ADD-136), "whenever you discard
+    # cards" (R-ADD-139).
+    *("start_of_round", "end_of_round", "damage_taken", "cards_discarded"),
+    # "the first Component Damage you take each round is ignored" (R-ADD-136)
+    "first_component_damage_each_round",
 )
 
 
@@ -1381,13 +1401,21 @@ TRIGGERS = (
 class TriggerEffect:
     """A passive: the card stays in play once played and runs `then` each time its
     trigger fires for the owner (R-ADD-68): at the start or the end of the owner's turn,
-    when a casket within `within` hexes is destroyed (`enemy_only`: an enemy's), or per
-    point of Component Damage the owner takes. On "attack", `then` holds attack bonuses
-    only: each attack the owner declares gets those whose condition holds ("Passive: you
-    deal +2 damage to enemies with …", R-ADD-74).
+    when a casket within `within` hexes is destroyed (`enemy_only`: an enemy's;
+    `ally_only`: one of the owner's side; `by_owner`: one the owner's own attack destroyed;
+    `within` 0: at any distance, R-ADD-131), or per point of Component Damage the owner
+    takes. On "attack", `then` holds attack bonuses only: each attack the owner declares
+    gets those whose condition holds ("Passive: you deal +2 damage to enemies with …",
+    R-ADD-74).
 
     >>> TriggerEffect("start_of_turn", (GainTokensEffect("bargain", 1, cap=10),)).as_dict()
     {'kind': 'trigger', 'on': 'start_of_turn', 'then': [{'kind': 'gain_tokens', 'pool': 'bargain', 'n': 1, 'cap': 10}]}
+    >>> TriggerEffect("casket_destroyed", (DrawEffect(2),), enemy_only=True, by_owner=True).as_dict()
+    {'kind': 'trigger', 'on': 'casket_destroyed', 'then': [{'kind': 'draw', 'n': 2}], 'enemy_only': True, 'by_owner': True}
+    >>> TriggerEffect("casket_destroyed", (DrawEffect(2),), enemy_only=True, ally_only=True)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: trigger.ally_only: a casket is an enemy's or an ally's, not both (R-ADD-131)
     """
 
     kind: ClassVar[str] = "trigger"
@@ -1395,19 +1423,56 @@ class TriggerEffect:
     then: tuple[Effect, ...]
     within: int = 0
     enemy_only: bool = False
+    # issue 17, triggers (R-ADD-131): "when an allied Casket … is destroyed", "when you
+    # destroy an enemy Casket", "if you dealt the killing blow".
+    ally_only: bool = False
+    by_owner: bool = False
+    # "Your next attack deals +3 damage" without "this bonus stacks": held once (R-ADD-139).
+    stacks: bool = True
 
     def __post_init__(self) -> None:
         _check_choice(self.on, "trigger.on", TRIGGERS)
         if self.on == "attack":  # R-ADD-74: bonuses to each of the owner's attacks
             _check_inner(self.then, "trigger.then", ("attack_bonus",))
+        elif self.on in ("damage_taken", "first_component_damage_each_round"):
+            # R-ADD-136: a reduction of each damage, or of a round's first Component Damage
+            _check_inner(self.then, "trigger.then", ("reduce_incoming",))
         else:
-            _check_inner(
-                self.then, "trigger.then", (*_AFTER_KINDS, "buff_next_attack", "seed_area")
+            # R-ADD-138: "gain +3 Defense until end of your next turn" (`defence`).
+            kinds = (
+                *_AFTER_KINDS,
+                "buff_next_attack",
+                "seed_area",
+                "lasting_bonus",
+                "when",
+                "sp_boost",
+                "defence",
             )
+            _check_inner(self.then, "trigger.then", kinds)
         _check_bool(self.enemy_only, "trigger.enemy_only")
+        _check_bool(self.ally_only, "trigger.ally_only")
+        _check_bool(self.by_owner, "trigger.by_owner")
+        _check_bool(self.stacks, "trigger.stacks")
+        if not self.stacks and any(e.kind != "buff_next_attack" for e in self.then):
+            raise InvalidInput(
+                "trigger.stacks", "only a next-attack bonus is held once (false)", "R-ADD-139"
+            )
         if self.on == "casket_destroyed":
-            _check_int(self.within, "trigger.within", 1, MAX_HEXES, "R-RNG-3")
-        elif self.within or self.enemy_only:
+            # R-ADD-131: 0 is "at any distance" ("each time an allied Casket is destroyed").
+            _check_int(self.within, "trigger.within", 0, MAX_HEXES, "R-RNG-3")
+            if self.enemy_only and self.ally_only:
+                raise InvalidInput(
+                    "trigger.ally_only",
+                    "a casket is an enemy's or an ally's, not both",
+                    "R-ADD-131",
+                )
+            if self.within == 0 and not (self.ally_only or self.by_owner):
+                raise InvalidInput(
+                    "trigger.within",
+                    "any distance (0) only for an ally's destruction or the owner's own kill",
+                    "R-ADD-131",
+                )
+        elif self.within or self.enemy_only or self.ally_only or self.by_owner:
             raise InvalidInput("trigger.within", "only casket_destroyed counts hexes", "R-ADD-68")
 
     def as_dict(self) -> dict[str, Any]:
@@ -1420,6 +1485,12 @@ class TriggerEffect:
             out["within"] = self.within
         if self.enemy_only:
             out["enemy_only"] = True
+        if self.ally_only:
+            out["ally_only"] = True
+        if self.by_owner:
+            out["by_owner"] = True
+        if not self.stacks:
+            out["stacks"] = False
         return out
 
 
@@ -2054,6 +2125,299 @@ class MarkEffect:
         return out
 
 
+# --- issue 17, triggers: thorns, lasting bonuses, token costs ---------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ThornsEffect:
+    """ "Attackers take N damage": each attack on the owner (`melee_only`: made with a Melee
+    card) deals its attacker `damage` once it has ended, whatever its outcome, until the
+    start of the owner's next turn (`until` "next_turn") or for the next such attack only
+    ("next_attack") (R-ADD-130).
+
+    >>> ThornsEffect(1, melee_only=True).as_dict()
+    {'kind': 'thorns', 'damage': 1, 'melee_only': True, 'until': 'next_turn'}
+    >>> ThornsEffect(2, until="forever")
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: thorns.until: 'forever' is not one of: next_turn, next_attack
+    """
+
+    kind: ClassVar[str] = "thorns"
+    damage: int
+    melee_only: bool = False
+    until: Literal["next_turn", "next_attack"] = "next_turn"
+
+    def __post_init__(self) -> None:
+        _check_int(self.damage, "thorns.damage", 1, MAX_DAMAGE, "R-ADD-130")
+        _check_bool(self.melee_only, "thorns.melee_only")
+        _check_choice(self.until, "thorns.until", THORNS_UNTIL)
+        if self.melee_only and self.until == "next_attack":
+            # No card says "the next melee attacker": the next attacker is any attacker.
+            raise InvalidInput(
+                "thorns.melee_only", "the next attack's thorns answer any attack", "R-ADD-130"
+            )
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "damage": self.damage,
+            "melee_only": self.melee_only,
+            "until": self.until,
+        }
+
+
+THORNS_UNTIL = ("next_turn", "next_attack")
+
+
+@dataclass(frozen=True, slots=True)
+class LastingBonusEffect:
+    """ "+N damage to all attacks permanently for the rest of the mission (stacks)": every
+    attack the owner declares from now on, for the rest of the battle, deals `damage` more
+    (R-DMG-1, R-ADD-131).
+
+    >>> LastingBonusEffect(1).as_dict()
+    {'kind': 'lasting_bonus', 'damage': 1}
+    """
+
+    kind: ClassVar[str] = "lasting_bonus"
+    damage: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.damage, "lasting_bonus.damage", 1, 10, "R-ADD-131")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "damage": self.damage}
+
+
+@dataclass(frozen=True, slots=True)
+class SpBoostEffect:
+    """ "Gain N SP immediately": `amount` more SP to spend this turn, free of overspending
+    but not doubled by it; `maximum`: "+N SP maximum", this turn's maximum itself is
+    raised (R-TRN-3, R-ADD-135).
+
+    >>> SpBoostEffect(5).as_dict(), SpBoostEffect(1, maximum=True).as_dict()
+    ({'kind': 'sp_boost', 'amount': 5}, {'kind': 'sp_boost', 'amount': 1, 'maximum': True})
+    """
+
+    kind: ClassVar[str] = "sp_boost"
+    amount: int
+    maximum: bool = False
+
+    def __post_init__(self) -> None:
+        _check_int(self.amount, "sp_boost.amount", 1, 10, "R-ADD-135")
+        _check_bool(self.maximum, "sp_boost.maximum")
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "amount": self.amount}
+        if self.maximum:
+            out["maximum"] = True
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class BuffThisTurnEffect:
+    """ "Your next attack this turn: +2 damage, ignores 1 Defense, and −1 to target number":
+    `buff_next_attack`'s bonus, lapsing unspent when the turn ends (R-ADD-139).
+
+    >>> BuffThisTurnEffect(damage=2, to_hit=-1, ignore_defence=1).as_dict()
+    {'kind': 'buff_this_turn', 'damage': 2, 'to_hit': -1, 'ignore_defence': 1}
+    >>> BuffThisTurnEffect()
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: buff_this_turn: changes nothing: give damage, to_hit or ignore_defence (R-ADD-139)
+    """
+
+    kind: ClassVar[str] = "buff_this_turn"
+    damage: int = 0
+    to_hit: int = 0
+    ignore_defence: int = 0
+
+    def __post_init__(self) -> None:
+        _check_int(self.damage, "buff_this_turn.damage", -MAX_DAMAGE, MAX_DAMAGE, "R-DMG-1")
+        _check_int(self.to_hit, "buff_this_turn.to_hit", -MAX_TO_HIT, MAX_TO_HIT, "R-HIT-1")
+        _check_int(self.ignore_defence, "buff_this_turn.ignore_defence", 0, MAX_DAMAGE, "R-DMG-3")
+        if (self.damage, self.to_hit, self.ignore_defence) == (0, 0, 0):
+            raise InvalidInput(
+                "buff_this_turn",
+                "changes nothing: give damage, to_hit or ignore_defence",
+                "R-ADD-139",
+            )
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "damage": self.damage,
+            "to_hit": self.to_hit,
+            "ignore_defence": self.ignore_defence,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class UnflankableEffect:
+    """ "Passive: You can see in 360° (cannot be flanked). Attacks against you from behind do
+    not gain bonuses": once the card is in play, every attack on its owner comes from the
+    owner's front (R-ARC-1, R-ARC-2, R-ADD-136).
+
+    >>> UnflankableEffect().as_dict()
+    {'kind': 'unflankable'}
+    """
+
+    kind: ClassVar[str] = "unflankable"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind}
+
+
+@dataclass(frozen=True, slots=True)
+class HeatCapacityEffect:
+    """ "You can have up to 12 Heat before overheating (instead of 10)": once the card is in
+    play, its owner's strain check is an automatic critical failure only from `heat` Heat
+    on, and rolls below it (R-TRN-4, R-ADD-136).
+
+    >>> HeatCapacityEffect(12).as_dict()
+    {'kind': 'heat_capacity', 'heat': 12}
+    """
+
+    kind: ClassVar[str] = "heat_capacity"
+    heat: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.heat, "heat_capacity.heat", 11, MAX_HEAT, "R-ADD-136")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "heat": self.heat}
+
+
+@dataclass(frozen=True, slots=True)
+class DestroyOnCriticalEffect:
+    """ "Destroy 1 Component on Crit": when the card's attack is a critical hit, the targeted
+    component (R-DMG-6) is destroyed as the attack ends (R-HIT-4, R-DMG-7, R-ADD-131).
+
+    >>> DestroyOnCriticalEffect().as_dict()
+    {'kind': 'destroy_on_critical'}
+    """
+
+    kind: ClassVar[str] = "destroy_on_critical"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind}
+
+
+@dataclass(frozen=True, slots=True)
+class FreePassageEffect:
+    """ "You may move through enemy-occupied hexes … You may ignore terrain costs": once the
+    card is in play, its owner's moves pass through enemies as through allies (never ending
+    on one) and pay 1 SP a hex whatever its terrain, climbing and legs still counted
+    (R-MOV-2, R-BRD-3, R-ADD-136).
+
+    >>> FreePassageEffect().as_dict()
+    {'kind': 'free_passage'}
+    """
+
+    kind: ClassVar[str] = "free_passage"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind}
+
+
+@dataclass(frozen=True, slots=True)
+class TaintCounterEffect:
+    """ "Spend 1 Taint: Deal 4 damage instead" on a reactive card's counter-damage: the
+    player may (`spend: true`) lower the own pilot's Taint by `n` for `counter` more
+    counter-damage (R-PLT-4, R-ADD-58, R-ADD-130).
+
+    >>> TaintCounterEffect(1, 2).as_dict()
+    {'kind': 'taint_counter', 'n': 1, 'counter': 2}
+    """
+
+    kind: ClassVar[str] = "taint_counter"
+    n: int
+    counter: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.n, "taint_counter.n", 1, 10, "R-ADD-130")
+        _check_int(self.counter, "taint_counter.counter", 1, MAX_DAMAGE, "R-ADD-130")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "n": self.n, "counter": self.counter}
+
+
+@dataclass(frozen=True, slots=True)
+class SelfDamageEffect:
+    """ "You also take 2 damage (…). Spend 2 Bargain tokens to negate self-damage": the
+    attacker takes `amount` damage once its card's attack has ended, unless the player
+    spent (`spend: true`) `avoid_n` tokens of `avoid_pool` as the card was played
+    (R-DMG-8, R-ADD-61, R-ADD-130).
+
+    >>> SelfDamageEffect(2, "bargain", 2).as_dict()
+    {'kind': 'self_damage', 'amount': 2, 'avoid_pool': 'bargain', 'avoid_n': 2}
+    """
+
+    kind: ClassVar[str] = "self_damage"
+    amount: int
+    avoid_pool: str
+    avoid_n: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.amount, "self_damage.amount", 1, MAX_DAMAGE, "R-ADD-130")
+        _check_choice(self.avoid_pool, "self_damage.avoid_pool", TOKEN_POOLS)
+        _check_int(self.avoid_n, "self_damage.avoid_n", 1, MAX_TOKENS, "R-ADD-61")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "amount": self.amount,
+            "avoid_pool": self.avoid_pool,
+            "avoid_n": self.avoid_n,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RiposteEffect:
+    """ "After taking damage, immediately counterattack for 3 damage": R-ADD-58's
+    counter-damage, dealt only when the attack the reactive card answered left the defender
+    at least 1 damage to take (R-ADD-130).
+
+    >>> RiposteEffect(3).as_dict()
+    {'kind': 'riposte', 'damage': 3}
+    """
+
+    kind: ClassVar[str] = "riposte"
+    damage: int
+
+    def __post_init__(self) -> None:
+        _check_int(self.damage, "riposte.damage", 1, MAX_DAMAGE, "R-ADD-130")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "damage": self.damage}
+
+
+@dataclass(frozen=True, slots=True)
+class TokenCostEffect:
+    """A printed cost in tokens ("1 Forge token", "3 Credit tokens"): the card costs 0 SP
+    and playing it needs and spends `n` tokens of `pool`, as it is played (R-ADD-133).
+
+    >>> TokenCostEffect("forge", 1).as_dict()
+    {'kind': 'token_cost', 'pool': 'forge', 'n': 1}
+    >>> TokenCostEffect("gold", 1)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: token_cost.pool: 'gold' is not one of: forge, credit, biomass, soul_shard, bargain, metamorph, rune
+    """
+
+    kind: ClassVar[str] = "token_cost"
+    pool: str
+    n: int
+
+    def __post_init__(self) -> None:
+        _check_choice(self.pool, "token_cost.pool", TOKEN_POOLS)
+        _check_int(self.n, "token_cost.n", 1, MAX_TOKENS, "R-ADD-133")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "pool": self.pool, "n": self.n}
+
+
 # What a conditional or after-the-attack effect may do: the casket's own resources, and
 # Taint; never an attack, a move or a choice the command makes.
 _AFTER_KINDS = (
@@ -2684,6 +3048,19 @@ Effect = (
     | AllyMoveEffect  # issue 17, allies
     | GuardEffect  # issue 17, allies
     | ZoneEffect  # issue 17, allies
+    # issue 17, triggers
+    | ThornsEffect
+    | LastingBonusEffect
+    | TokenCostEffect
+    | SpBoostEffect
+    | BuffThisTurnEffect
+    | UnflankableEffect
+    | HeatCapacityEffect
+    | DestroyOnCriticalEffect
+    | FreePassageEffect
+    | TaintCounterEffect
+    | SelfDamageEffect
+    | RiposteEffect
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -2770,6 +3147,19 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             AllyMoveEffect,  # issue 17, allies
             GuardEffect,  # issue 17, allies
             ZoneEffect,  # issue 17, allies
+            # issue 17, triggers
+            ThornsEffect,
+            LastingBonusEffect,
+            TokenCostEffect,
+            SpBoostEffect,
+            BuffThisTurnEffect,
+            UnflankableEffect,
+            HeatCapacityEffect,
+            DestroyOnCriticalEffect,
+            FreePassageEffect,
+            TaintCounterEffect,
+            SelfDamageEffect,
+            RiposteEffect,
         )
     }
 )
@@ -2919,6 +3309,7 @@ class CardDef:
             inner = effect.then if isinstance(effect, with_then) else (effect,)
             reactive_only = (
                 *(ReduceIncomingEffect, WindowEffect, CounterEffect),
+                *(TaintCounterEffect, RiposteEffect),  # issue 17, triggers
                 AfterDefenceEffect,  # issue 17, buffs
                 GiveHeatEffect,  # issue 17, states
                 OfferMissEffect,  # issue 17, misc
@@ -2944,7 +3335,9 @@ class CardDef:
                         | IgnoreCoverEffect
                         | FollowUpEffect
                         | AttackRulesEffect
-                        | DamageBargainEffect,
+                        | DamageBargainEffect
+                        | DestroyOnCriticalEffect  # issue 17, triggers
+                        | SelfDamageEffect,
                     )
                     or (isinstance(e, AreaAttackEffect) and e.around != "wreck")
                     for e in inner
@@ -3026,11 +3419,18 @@ class CardDef:
         return any(isinstance(e, RemoveFromGameEffect) for e in self.effects)
 
     @property
+    def token_cost(self) -> TokenCostEffect | None:
+        """The card's printed cost in tokens, if any: it costs 0 SP (R-ADD-133)."""
+        return next((e for e in self.effects if isinstance(e, TokenCostEffect)), None)
+
+    @property
     def passive(self) -> bool:
         """Played, the card stays in play and its triggers fire (R-ADD-68), or it waits
-        there for the attack it wards off (R-ADD-128), or its zone lasts (R-ADD-129)."""
+        there for the attack it wards off (R-ADD-128), or its zone lasts (R-ADD-129); a
+        standing rule (`unflankable`, `heat_capacity`, `free_passage`, R-ADD-136) too."""
         stays = TriggerEffect | GuardEffect | ZoneEffect
-        return self.pledge or any(isinstance(e, stays) for e in self.effects)
+        standing = UnflankableEffect | HeatCapacityEffect | FreePassageEffect
+        return self.pledge or any(isinstance(e, stays | standing) for e in self.effects)
 
     @property
     def manual(self) -> bool:
@@ -3287,8 +3687,6 @@ def derive_from_database(entry: object, section: str) -> DerivedCard:
     if "cost" not in entry:
         return _reason("no cost")
     cost = _db_cost(entry["cost"])
-    if cost is None:
-        return _reason(f"cost {entry.get('cost')!r} is not a whole number of SP")
     keywords = entry.get("keywords", [])
     if not isinstance(keywords, list) or not all(isinstance(k, str) and k for k in keywords):
         return _reason("keywords are not a list of strings")
@@ -3302,6 +3700,12 @@ def derive_from_database(entry: object, section: str) -> DerivedCard:
     from .card_catalogue import lookup  # the catalogue's loader imports this module
 
     found, note = lookup(section, card_id, text, entry["cost"], entry.get("range"))
+    # R-ADD-133: a printed cost in tokens the catalogue wrote as `token_cost`: 0 SP.
+    printed = found.effects if found is not None and found.effects is not None else ()
+    if cost is None and any(isinstance(e, TokenCostEffect) for e in printed):
+        cost = 0
+    if cost is None:
+        return _reason(f"cost {entry.get('cost')!r} is not a whole number of SP")
     if found is not None:
         try:
             card = found.card(

@@ -640,22 +640,30 @@ def needs_strain_roll(heat: int) -> bool:
     return STRAIN_MIN_HEAT <= heat < STRAIN_AUTO_FAIL_HEAT
 
 
-def strain_result(d6: int | None, heat: int, component_d6: int | None = None) -> StrainResult:
+def strain_result(
+    d6: int | None,
+    heat: int,
+    component_d6: int | None = None,
+    auto_fail: int = STRAIN_AUTO_FAIL_HEAT,
+) -> StrainResult:
     """The heat check at Refresh (R-TRN-4): strain = 1d6 + Heat at 5–9 Heat.
 
-    At 10+ Heat there is no roll (pass `d6=None`): critical failure. Under 5 Heat
-    there is no check. A critical failure's component comes from `component_d6`.
+    At 10+ Heat (`auto_fail`: 12 with a card that says so, R-ADD-136) there is no roll
+    (pass `d6=None`): critical failure. Under 5 Heat there is no check. A critical
+    failure's component comes from `component_d6`.
 
     >>> strain_result(2, 6).outcome, strain_result(6, 6).outcome
     ('sp_drain', 'critical_failure')
     >>> strain_result(None, 11, component_d6=3).component
     'legs'
+    >>> strain_result(1, 10, auto_fail=12).outcome
+    'system_damage'
     """
     if heat < STRAIN_MIN_HEAT:
         return StrainResult(heat=heat, roll=None, total=None, outcome=NO_CHECK)
     roll: int | None = None
     total: int | None = None
-    if heat < STRAIN_AUTO_FAIL_HEAT:
+    if heat < auto_fail:
         if d6 is None:
             raise RuleViolation(
                 "strain_roll_missing", f"at {heat} Heat the strain check rolls 1d6", "R-TRN-4"

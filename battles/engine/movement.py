@@ -40,8 +40,13 @@ __all__ = [
 LEGS_DESTROYED_SURCHARGE = 1  # R-MOV-1, R-TRN-5, seed 002 "Legs": +1 SP per hex
 
 
-def step_cost(board: Board, src: Hex, dst: Hex, *, legs_destroyed: bool = False) -> int | None:
+def step_cost(
+    board: Board, src: Hex, dst: Hex, *, legs_destroyed: bool = False, ignore_terrain: bool = False
+) -> int | None:
     """SP to step from `src` into the adjacent hex `dst` (R-MOV-1), or None if it cannot be entered.
+
+    `ignore_terrain`: a card lets the casket ignore terrain costs, so every enterable hex
+    costs 1 before climbing and legs (R-ADD-136).
 
     None when `dst` is off the board or impassable (R-MOV-2) or not adjacent to `src`.
     Caskets are not considered here: `reachable` and `validate_path` handle them.
@@ -56,6 +61,8 @@ def step_cost(board: Board, src: Hex, dst: Hex, *, legs_destroyed: bool = False)
     (True, True)
     >>> step_cost(b, Hex(0, 0), Hex(-1, 0), legs_destroyed=True)
     2
+    >>> step_cost(b, Hex(0, 0), Hex(1, 0), ignore_terrain=True)
+    2
     """
     if src not in board or dst not in board or src.distance(dst) != 1:
         return None
@@ -63,7 +70,8 @@ def step_cost(board: Board, src: Hex, dst: Hex, *, legs_destroyed: bool = False)
     if kind.impassable:
         return None
     climb = board.level_at(dst) - board.level_at(src)
-    return kind.move_cost + max(climb, 0) + (LEGS_DESTROYED_SURCHARGE if legs_destroyed else 0)
+    terrain = 1 if ignore_terrain else kind.move_cost
+    return terrain + max(climb, 0) + (LEGS_DESTROYED_SURCHARGE if legs_destroyed else 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,6 +267,7 @@ def validate_path(
     enemies: Collection[Hex] = (),
     legs_destroyed: bool = False,
     require_sight: bool = True,
+    ignore_terrain: bool = False,
 ) -> int:
     """The SP cost of one move action along `path` (R-MOV-3), or RuleViolation naming the fault.
 
@@ -301,7 +310,9 @@ def validate_path(
             )
         if step in enemy_set:
             raise RuleViolation("enemy_in_path", f"{where} enters an enemy casket's hex", "R-MOV-2")
-        cost = step_cost(board, here, step, legs_destroyed=legs_destroyed)
+        cost = step_cost(
+            board, here, step, legs_destroyed=legs_destroyed, ignore_terrain=ignore_terrain
+        )
         assert cost is not None  # every None case was refused above
         total += cost
         here = step

@@ -121,6 +121,47 @@ PAYLOADS: dict[str, tuple[dict[str, Any], str]] = {
         {"seat": 0, "target": 1, "source": "death-mark"},
         "Penitent Scout marks Bastion Heavy (death-mark, R-ADD-148)",
     ),
+    # issue 17, triggers
+    "ThornsRaised": (
+        {"seat": 0, "damage": 1, "melee_only": True, "until": "next_turn", "source": "emberguard"},
+        "Penitent Scout: each melee attacker takes 1 damage after the attack until its next "
+        "turn (emberguard, R-ADD-130)",
+    ),
+    "LastingBonusGained": (
+        {"seat": 0, "damage": 1, "total": 2, "source": "righteous-fury"},
+        "Penitent Scout deals +1 damage with every attack for the rest of the battle, +2 in "
+        "all (righteous-fury, R-ADD-131)",
+    ),
+    "SpBoosted": (
+        {"seat": 0, "amount": 5, "maximum": False, "source": "flagellants-zeal"},
+        "Penitent Scout gains 5 SP this turn (flagellants-zeal, R-ADD-135)",
+    ),
+    "DamageReduced": (
+        {"seat": 1, "amount": 1, "source": "dwarven-bulwark"},
+        "Bastion Heavy takes 1 damage less (dwarven-bulwark, R-ADD-136)",
+    ),
+    "TurnBuffGained": (
+        {"seat": 0, "damage": 2, "to_hit": -1, "ignore_defence": 1, "source": "blood-offering"},
+        "Penitent Scout's next attack this turn: +2 damage, −1 on the target number, ignores 1 "
+        "Defense (blood-offering, R-ADD-139)",
+    ),
+    "ComponentDamagePrevented": (
+        {"seat": 1, "component": "legs", "amount": 1, "source": "ironborn-resilience#1"},
+        "Bastion Heavy ignores 1 Component Damage to its legs (ironborn-resilience#1, R-ADD-136)",
+    ),
+    "CounterRaised": (
+        {"seat": 0, "amount": 2, "source": "void-reflection"},
+        "Penitent Scout's counter-damage rises by 2 (void-reflection, R-ADD-130)",
+    ),
+    "SelfDamageDue": (
+        {"seat": 0, "amount": 2, "source": "paradox-blade"},
+        "Penitent Scout will take 2 damage once this attack has ended (paradox-blade, R-ADD-130)",
+    ),
+    "BonusHeld": (
+        {"seat": 0, "source": "ancestral-wrath#1"},
+        "Penitent Scout holds its next-attack bonus from ancestral-wrath#1 until an attack "
+        "(R-ADD-139)",
+    ),
     "EffectRolled": (
         {"seat": 0, "faces": [5], "total": 3, "source": "breathe-the-core"},
         "Penitent Scout rolls for breathe-the-core: [5] = 3 (R-ADD-67)",

@@ -214,7 +214,7 @@ def test_bad_card_input_is_a_400_naming_the_field(staff: Client, body: Any, fiel
     [
         ({"id": "Bad Id", **JAB}, "id"),
         (JAB, "id"),
-        ({"id": "rust-tooth-jab", **jab(effects=[{"kind": "teleport"}])}, "effects[0].kind"),
+        ({"id": "rust-tooth-jab", **jab(effects=[{"kind": "blink"}])}, "effects[0].kind"),
     ],
 )
 def test_bad_new_cards_are_a_400_naming_the_field(staff: Client, body: Any, field: str) -> None:

@@ -175,7 +175,7 @@ def test_saving_unchanged_content_of_a_used_card_makes_no_version() -> None:
         ({"damage": 101}, "damage", "R-DMG-1"),
         ({"damage": "4"}, "damage", "R-DMG-1"),
         ({"effects": [{"kind": "move", "hexes": 0}]}, "effects[0].hexes", "R-TRN-5"),
-        ({"effects": [{"kind": "teleport"}]}, "effects[0].kind", None),
+        ({"effects": [{"kind": "blink"}]}, "effects[0].kind", None),
         ({"effects": "attack"}, "effects", None),
         ({"keywords": "attack"}, "keywords", None),
         ({"keywords": ["attack", ""]}, "keywords", None),

@@ -610,7 +610,7 @@ STATES_SCENARIOS.update({
 def _wild_growth() -> None:
     """ "Add 1 Thornvine seed to all hexes within 2 hexes of you. Passive: At start of
     round, gain +1 Thornvine seed in your hex.": 19 hexes seeded as it is played, and the
-    card stays in play; the next round's start adds one in the own hex (R-ADD-147)."""
+    card stays in play; the next round's start adds one in the own hex (R-ADD-147, R-ADD-137)."""
     card = built("elves", "wild-growth")
     b = battle(card)
     arrange(b, SeedsPlanted((0, 2), 4, 4, "arranged"))  # a full hex stays at 4
@@ -624,7 +624,11 @@ def _wild_growth() -> None:
     events = b.do({"type": "pass", "seat": 1, "faces": [6, 1]})  # round 2 starts
     planted = one(events, SeedsPlanted)
     assert (planted.at, planted.total) == ((0, 3), 2)
-    assert types(events).index("SeedsPlanted") < types(events).index("InitiativeRolled")
+    # R-ADD-137: round triggers fire once the initiative is rolled, before the first turn.
+    order = types(events)
+    assert (
+        order.index("InitiativeRolled") < order.index("SeedsPlanted") < order.index("TurnStarted")
+    )
 
 
 STATES_SCENARIOS.update({

@@ -35,6 +35,7 @@ from ..cards import (
     BleedEffect,
     BonusAgainstEffect,
     BuffNextAttackEffect,
+    BuffThisTurnEffect,  # issue 17, triggers
     CardDef,
     Condition,
     CounterEffect,
@@ -44,6 +45,7 @@ from ..cards import (
     DamageNextTurnEffect,
     DefenceEffect,
     DeflectEffect,
+    DestroyOnCriticalEffect,  # issue 17, triggers
     DetonateSeedsEffect,
     DiscardChosenEffect,
     DiscardEffect,
@@ -54,14 +56,17 @@ from ..cards import (
     Effect,
     EnhanceNextAttackEffect,
     FollowUpEffect,
+    FreePassageEffect,  # issue 17, triggers
     GainSpEffect,
     GainTokensEffect,
     GiveHeatEffect,
     GrantMoveEffect,
     GuardEffect,
+    HeatCapacityEffect,  # issue 17, triggers
     HeatEffect,
     HinderEffect,
     IgnoreCoverEffect,
+    LastingBonusEffect,  # issue 17, triggers
     LimitEffect,
     LookAtHandEffect,
     LowerDefenceEffect,
@@ -80,22 +85,29 @@ from ..cards import (
     RemoveFromGameEffect,
     RemoveHeatRolledEffect,
     RemoveTaintRolledEffect,
+    RiposteEffect,  # issue 17, triggers
     RollSufferingEffect,
     RootEffect,
     RotateEffect,
     ScatterEffect,
     ScavengeWreckEffect,
     SeedAreaEffect,
+    SelfDamageEffect,  # issue 17, triggers
     ShuffleInEffect,
+    SpBoostEffect,  # issue 17, triggers
     SpendTaintEffect,
     SpendTokensEffect,
     SpPenaltyEffect,
     StatusEffect,
+    TaintCounterEffect,  # issue 17, triggers
     TaintEffect,
     TargetDiscardsEffect,
     TeleportEffect,
+    ThornsEffect,  # issue 17, triggers
+    TokenCostEffect,  # issue 17, triggers
     TriggerEffect,
     UltimatumEffect,
+    UnflankableEffect,  # issue 17, triggers
     UnlessSpentEffect,
     UntargetableEffect,
     WardEffect,
@@ -104,6 +116,7 @@ from ..cards import (
     ZoneEffect,
 )
 from ..dice import (
+    STRAIN_AUTO_FAIL_HEAT,
     SUFFERING_DIE,
     attack_result,
     component_for_roll,
@@ -524,8 +537,6 @@ def _advance(tx: _Tx) -> None:
 
 def _start_round(tx: _Tx, n: int) -> None:
     tx.emit(ev.RoundStarted(n))
-    for c in tx.state.seats:  # R-ADD-147: passives "at start of round", before initiative
-        _triggers(tx, c.seat, "start_of_round")
     seats = tx.state.seats
     contenders = [c.seat for c in seats if c.in_battle]
     throws: list[tuple[tuple[int, int], ...]] = []
@@ -543,6 +554,8 @@ def _start_round(tx: _Tx, n: int) -> None:
         (first + i) % n_seats for i in range(n_seats) if seats[(first + i) % n_seats].in_battle
     )
     tx.emit(ev.InitiativeRolled(tuple(throws), order))
+    for seat in order:  # R-ADD-137, R-ADD-147: "at the start of each round", in turn order
+        _triggers(tx, seat, "start_of_round")
     _start_turn(tx, order[0])
 
 
@@ -587,8 +600,14 @@ def _start_turn(tx: _Tx, seat: int) -> None:
     if heat < STRAIN_HEAT:
         _scheduled_damage(tx, seat, scheduled, bled, aura_damage)
         return
-    roll = None if heat >= 10 else tx.dice.d6(1, purpose="the strain roll", rule="R-TRN-4")[0]
-    result = strain_result(roll, heat)
+    # R-ADD-136: "up to 12 Heat before overheating" moves the automatic critical failure.
+    effects = [e for x in c.in_play for e in tx.state.card(x).effects]
+    capacities = [e.heat for e in effects if isinstance(e, HeatCapacityEffect)]
+    auto_fail = max([STRAIN_AUTO_FAIL_HEAT, *capacities])
+    roll = (
+        None if heat >= auto_fail else tx.dice.d6(1, purpose="the strain roll", rule="R-TRN-4")[0]
+    )
+    result = strain_result(roll, heat, auto_fail=auto_fail)
     tx.emit(ev.StrainChecked(seat, heat, result.roll, result.total, result.outcome))
     if result.heat_gained:
         _change_heat(tx, seat, result.heat_gained, "strain: minor overload", "R-TRN-4")
@@ -687,6 +706,8 @@ def _finish_turn(tx: _Tx) -> None:
 
 
 def _end_round(tx: _Tx) -> None:
+    for seat in tx.state.order:  # R-ADD-137: "at the end of each round", in turn order
+        _triggers(tx, seat, "end_of_round")
     s = tx.state
     tx.emit(ev.RoundEnded(s.round))
     standing = sorted({c.side for c in s.seats if c.in_battle})
@@ -808,6 +829,7 @@ def _inflict(
     The defender's wards act on it first (R-ADD-94); `attack` is the card of the attack
     that deals it, None for damage without an attack."""
     amount = _warded(tx, seat, amount, attack)
+    amount = _reduce_taken(tx, seat, amount)  # R-ADD-136: the casket's standing reductions
     if amount <= 0 or not tx.seat(seat).in_battle:
         _after_damage(tx)
         return
@@ -816,6 +838,24 @@ def _inflict(
         _after_damage(tx)
         return
     _open_prompt(tx, seat, "take_damage", amount, component, "R-DMG-6", reason)
+
+
+def _reduce_taken(tx: _Tx, seat: int, amount: int) -> int:
+    """R-ADD-136: "Passive: reduce all damage you take by N", each passive in play in turn."""
+    c = tx.seat(seat)
+    if amount <= 0 or not c.in_battle:
+        return amount
+    for instance in c.in_play:
+        card = tx.state.card(instance)
+        for effect in card.effects:
+            if isinstance(effect, TriggerEffect) and effect.on == "damage_taken":
+                for inner in effect.then:
+                    assert isinstance(inner, ReduceIncomingEffect)
+                    cut = min(amount, inner.amount)
+                    if cut:
+                        tx.emit(ev.DamageReduced(seat, cut, card.id))
+                        amount -= cut
+    return amount
 
 
 def _after_damage(tx: _Tx) -> None:
@@ -863,6 +903,9 @@ def _take_damage(
 def _component_damage(
     tx: _Tx, seat: int, component: str, amount: int, reason: str, rule: str
 ) -> None:
+    amount = _prevent_component_damage(tx, seat, component, amount)
+    if amount <= 0:
+        return
     c = tx.seat(seat)
     before_total = c.total_component_damage
     total = c.damage_of(component) + amount
@@ -876,6 +919,31 @@ def _component_damage(
     crossings = after_total // NEURAL_FEEDBACK_EVERY - before_total // NEURAL_FEEDBACK_EVERY
     for _ in range(crossings):
         _wound(tx, seat, "neural feedback", "R-DMG-7")
+
+
+def _prevent_component_damage(tx: _Tx, seat: int, component: str, amount: int) -> int:
+    """R-ADD-136: "the first Component Damage you take each round is ignored": each such
+    passive in play, once a round."""
+    c = tx.seat(seat)
+    if not c.in_battle:
+        return amount
+    for instance in c.in_play:
+        if amount <= 0 or f"round:{instance}" in tx.seat(seat).limited_plays:
+            continue
+        for effect in tx.state.card(instance).effects:
+            if (
+                isinstance(effect, TriggerEffect)
+                and effect.on == "first_component_damage_each_round"
+            ):
+                cut = min(
+                    amount,
+                    sum(e.amount for e in effect.then if isinstance(e, ReduceIncomingEffect)),
+                )
+                if cut:
+                    tx.emit(ev.ComponentDamagePrevented(seat, component, cut, instance))
+                    amount -= cut
+                break
+    return amount
 
 
 def _destroy(tx: _Tx, seat: int, component: str) -> None:
@@ -990,6 +1058,8 @@ def _answer(tx: _Tx, command: Command) -> None:
         why = "discard down" if prompt.kind == "discard_down" else "chosen"
         tx.emit(ev.CardsDiscarded(seat, cards, (), why, rule))
         tx.emit(ev.PromptClosed(seat, prompt.kind))
+        if prompt.kind == "discard":  # R-ADD-139: a card's "discard N of your choice"
+            _triggers(tx, seat, "cards_discarded")
     elif isinstance(command, Choose):
         _choose(tx, command, prompt.kind, prompt.amount)
     elif isinstance(command, Arrange):
@@ -1110,12 +1180,15 @@ def _arranged(tx: _Tx, seat: int, order: tuple[str, ...], spend: bool) -> None:
 
 def _reactive_ok(tx: _Tx, card: CardDef) -> bool:
     a = tx.state.attack
+    cost = card.token_cost
     return (
         a is not None
         and card.kind == "reactive"
         and a.reactive_allowed
         and (a.shield_allowed or not card.shield)
         and _in_window(tx, card)
+        # R-ADD-133: a card printed with a token cost only with the tokens
+        and (cost is None or tx.seat(a.target).tokens_of(cost.pool) >= cost.n)
     )
 
 
@@ -1176,6 +1249,7 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
             "R-ADD-122",
         )
     _check_limit(tx.seat(seat), card)
+    _check_token_cost(tx, seat, card)
     _check_spend(tx, seat, card, command.spend)
     _check_taint_spend(tx, seat, card, command.spend, None, None)
     bought: list[SpendTokensEffect | SpendTaintEffect] = []
@@ -1202,6 +1276,13 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
         tx.emit(ev.AttackCovered(seat, a.target, instance, reduction))
     else:
         tx.emit(ev.ReactivePlayed(seat, instance, reduction, dodge))
+    _pay_tokens(tx, seat, card)
+    for taint in (
+        [e for e in card.effects if isinstance(e, TaintCounterEffect)] if command.spend else []
+    ):
+        # R-ADD-130: "Spend 1 Taint: deal 4 damage instead" (checked in `_check_spend`)
+        _change_taint(tx, seat, -taint.n, card.id)
+        tx.emit(ev.CounterRaised(seat, taint.counter, card.id))
     for spent in bought:
         if isinstance(spent, SpendTaintEffect):
             _spend_taint(tx, seat, card, spent)  # R-ADD-145: the defender's own pilot's
@@ -1221,6 +1302,8 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
         elif isinstance(effect, MoveCostEffect):  # R-ADD-113: on the attacker
             assert tx.state.attack is not None
             tx.emit(ev.MoveCostRaised(tx.state.attack.attacker, effect.amount, card.id))
+        elif isinstance(effect, LastingBonusEffect):
+            _lasting_bonus(tx, seat, effect, card.id)
     tx.emit(ev.PromptClosed(seat, "reactive"))
     if cover is not None:
         _reactive_window(tx)  # the attacked casket may still play its own (R-ADD-122)
@@ -1379,6 +1462,15 @@ def _end_attack(tx: _Tx, outcome: str) -> None:
         "miss": outcome == "miss",
         "damage": dealt > 0,
     }
+    d = tx.seat(a.target)
+    if (
+        a.grade == "critical"
+        and hit
+        and d.in_battle
+        and a.component not in d.destroyed
+        and any(isinstance(e, DestroyOnCriticalEffect) for e in card.effects)
+    ):
+        _destroy(tx, a.target, a.component)  # R-ADD-131: "Destroy 1 Component on Crit"
     waiting = list(card.effects)
     if tx.seat(a.attacker).armed_spend == card.id:  # R-ADD-116: bought with the spend
         waiting += [x for e in card.effects if isinstance(e, SpendTokensEffect) for x in e.then]
@@ -1387,31 +1479,55 @@ def _end_attack(tx: _Tx, outcome: str) -> None:
             for inner in effect.then:
                 _effect(tx, a.attacker, card, inner, None, (), None, (), {}, True,
                         attack_target=a.target, ended=True)  # fmt: skip
+    thorns = _thorns(tx)  # read before AttackEnded spends the next attack's thorns
     tx.emit(ev.AttackEnded(a.attacker, a.card, outcome))
     # R-ADD-107: the defender's dodge, unless a PIERCE face voided its card (R-DMG-4).
     if a.reactive is not None and a.reactive_path and not a.pierced:
         _dodged(tx, a.target, a.reactive, a.reactive_path)
     # R-ADD-58: the reactive card's counter-damage, once the attack has ended; a PIERCE
     # face voided the card (R-DMG-4).
+    counter = 0
+    reasons: list[str] = []
     if a.reactive is not None and not a.pierced:
         if a.final_damage:  # R-ADD-97: "if you took damage"
             _after_defence(tx, a.target, a.reactive, "took_damage", 0)
-        counter = sum(
-            e.damage for e in tx.state.card(a.reactive).effects if isinstance(e, CounterEffect)
-        )
-        if counter and tx.seat(a.attacker).in_battle:
-            reactive = tx.state.card(a.reactive).name
-            _inflict(tx, a.attacker, counter, None, f"{reactive}: counter-damage (R-ADD-58)")
-        elif a.deflected and tx.seat(a.attacker).in_battle:
-            reactive = tx.state.card(a.reactive).name
-            _inflict(tx, a.attacker, a.deflected, None, f"{reactive}: deflected damage (R-ADD-125)")
-        # R-ADD-143: "attacker gains N Heat", voided with the rest of the card by PIERCE.
         answer = tx.state.card(a.reactive)
+        effects = answer.effects
+        counter = a.extra_counter + sum(e.damage for e in effects if isinstance(e, CounterEffect))
+        if a.final_damage:  # R-ADD-130: "after taking damage, counterattack for 3"
+            counter += sum(e.damage for e in effects if isinstance(e, RiposteEffect))
+        if counter:
+            reasons.append(f"{answer.name}: counter-damage (R-ADD-58)")
+        elif a.deflected:
+            counter = a.deflected
+            reasons.append(f"{answer.name}: deflected damage (R-ADD-125)")
+        # R-ADD-143: "attacker gains N Heat", voided with the rest of the card by PIERCE.
         heat = sum(
-            e.amount for e in answer.effects if isinstance(e, GiveHeatEffect) and e.to == "attacker"
+            e.amount for e in effects if isinstance(e, GiveHeatEffect) and e.to == "attacker"
         )
         if heat and tx.seat(a.attacker).in_battle:
             _change_heat(tx, a.attacker, heat, answer.name, "R-ADD-143")
+    if thorns:
+        reasons.append("thorns (R-ADD-130)")
+    if a.self_damage:
+        reasons.append(f"{card.name}: its own damage (R-ADD-130)")
+    # R-ADD-130: thorns, counter-damage and the card's own damage are one discard, one prompt.
+    total = counter + thorns + a.self_damage
+    if total and tx.seat(a.attacker).in_battle:
+        _inflict(tx, a.attacker, total, None, "; ".join(reasons))
+
+
+def _thorns(tx: _Tx) -> int:
+    """R-ADD-130: what the attack's target deals its attacker once the attack has ended,
+    whatever its outcome: nothing from a target the attack took out of the battle."""
+    a = tx.state.attack
+    assert a is not None
+    d = tx.seat(a.target)
+    if not d.in_battle:
+        return 0
+    weapon = tx.state.card(a.card).attack
+    melee = weapon is not None and weapon.range.melee
+    return d.thorns + d.thorns_once + (d.thorns_melee if melee else 0)
 
 
 def _attack_lines(c: CasketState) -> tuple[list[Modifier], list[Modifier]]:
@@ -1432,6 +1548,10 @@ def _attack_lines(c: CasketState) -> tuple[list[Modifier], list[Modifier]]:
     if c.jam_penalty:
         damage_lines.append(
             Modifier("weapon_jammed", c.jam_penalty, "Catastrophic failure: next attack", "R-DMG-1")
+        )
+    if c.lasting_damage:
+        damage_lines.append(
+            Modifier("lasting", c.lasting_damage, "Lasting card bonus (stacks)", "R-ADD-131")
         )
     return to_hit_lines, damage_lines
 
@@ -1472,7 +1592,7 @@ def attack_answer(
         ),
         Target(
             d.at,
-            d.facing,
+            _facing_for(state, d, a.at),
             d.shield,
             d.moved_last_turn,
             frozenset(d.statuses) & set(TARGET_STATUSES),
@@ -1637,6 +1757,26 @@ def _warded(tx: _Tx, seat: int, amount: int, attack: CardDef | None) -> int:
     return amount
 
 
+def _facing_for(state: BattleState, d: CasketState, attacker_at: Hex) -> int:
+    """The facing an attack on `d` is judged by: its own, or, with a card in play that says
+    it cannot be flanked, one that puts the attacker in its front (R-ADD-136). On a sector
+    boundary the other candidate side is the one that gives the defender no bonus either:
+    its weapon side (R-ARC-1, R-ARC-2)."""
+    if d.at == attacker_at or not any(
+        isinstance(e, UnflankableEffect) for x in d.in_play for e in state.card(x).effects
+    ):
+        return d.facing
+    # With facing 1 the candidate sides are the absolute directions themselves (R-ARC-1).
+    directions = candidate_sides(d.at, 1, attacker_at)
+    if len(directions) == 1:
+        return directions[0]
+    low, high = directions  # two neighbouring directions, sorted: (d, d+1) or (1, 6)
+    first, second = (high, low) if (low, high) == (1, 6) else (low, high)
+    # Facing `first` makes the sides (1, 2), facing `second` (6, 1); side 2 is the weapon
+    # side of a left shield, side 6 that of a right shield (R-ARC-2).
+    return second if d.shield == "right" else first
+
+
 def _check_turn(tx: _Tx, command: Command) -> CasketState:
     s = tx.state
     if s.phase == SETUP:
@@ -1672,11 +1812,12 @@ def _check_card_kind(c: CasketState, card: CardDef) -> None:
 def _pay(tx: _Tx, c: CasketState, cost: int, pay: Pay | None, exclude: Sequence[str] = ()) -> None:
     """Check and pay SP: up to twice the maximum, each SP beyond it paid with a card (R-TRN-3)."""
     after = c.sp_spent + cost
-    if after > 2 * c.sp_max:
+    if after > c.sp_limit:
         raise RuleViolation(
             "sp_exceeded",
             f"costs {cost} SP; seat {c.seat} has spent {c.sp_spent} of at most "
-            f"{2 * c.sp_max} this turn (twice the maximum {c.sp_max})",
+            f"{c.sp_limit} this turn (twice the maximum {c.sp_max}"
+            + (f", and {c.sp_gained} gained)" if c.sp_gained else ")"),
             "R-TRN-3",
         )
     cards = c.overspend_cards(cost)
@@ -1773,14 +1914,18 @@ def _free_move(tx: _Tx, c: CasketState, command: Move) -> None:
 
 def _path_cost(tx: _Tx, c: CasketState, path: Sequence[object]) -> int:
     s = tx.state
+    # R-ADD-136: "move through enemy-occupied hexes … ignore terrain costs".
+    free = any(isinstance(e, FreePassageEffect) for x in c.in_play for e in s.card(x).effects)
+    allies, enemies = s.ally_hexes(c), s.enemy_hexes(c)
     return validate_path(
         s.board,
         c.at,
         path,  # type: ignore[arg-type]
-        allies=s.ally_hexes(c),
-        enemies=s.enemy_hexes(c),
+        allies=[*allies, *enemies] if free else allies,
+        enemies=() if free else enemies,
         legs_destroyed="legs" in c.destroyed,
         require_sight=True,
+        ignore_terrain=free,
     )
 
 
@@ -1828,11 +1973,13 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
         assert refusal is not None
         raise refusal
     _check_limit(tx.seat(seat), card)
+    _check_token_cost(tx, seat, card)
     _check_spend(tx, seat, card, command.spend)
     _check_taint_spend(tx, seat, card, command.spend, command.taint_from, command.target)
     cost = attack_cost(tx.state, seat, card)  # R-ADD-99
     _pay(tx, c, cost, command.pay, exclude=[instance, *command.discard])
     tx.emit(ev.CardPlayed(seat, instance, cost, card.manual, card.text if card.manual else ""))
+    _pay_tokens(tx, seat, card)
     if command.path and move is not None:
         _card_move(tx, tx.seat(seat), card, move, command.path, d.at)
         answer = attack_answer(tx.state, seat, card, command.target, reach=reach)
@@ -1888,7 +2035,7 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
         ally_paths=command.ally_paths,
     )
     _queue_follow_ups(tx, seat, instance, card, command)
-    _strike(tx, seat, instance, command.target, command.component, answer, rules)
+    _strike(tx, seat, instance, command.target, command.component, answer, rules, command.spend)
 
 
 def _strike(
@@ -1899,9 +2046,11 @@ def _strike(
     named: str | None,
     answer: ToHit,
     rules: set[str],
+    spend: bool | None = None,
 ) -> None:
     """One attack from its declaration to its end or its first prompt (R-HIT-*, R-DMG-*);
-    `rules`: the card's own attack rules in force (R-ADD-91, R-ADD-92)."""
+    `rules`: the card's own attack rules in force (R-ADD-91, R-ADD-92); `spend`: the
+    attack command's, for the card's first attack (None for a further one, R-ADD-80)."""
     card = tx.state.card(instance)
     assert answer.target_number is not None and answer.side is not None
     assert answer.defense_modifier is not None
@@ -1945,6 +2094,14 @@ def _strike(
         tx.emit(ev.DefenceBuffsIgnored(seat))
     _spend_declared_wards(tx, target, card)
     _ward(tx, target)
+    if spend is not None:  # the card's first attack: its own damage, once (R-ADD-130)
+        for owed in [e for e in card.effects if isinstance(e, SelfDamageEffect)]:
+            if spend:  # R-ADD-130: "spend 2 Bargain tokens to negate self-damage"
+                have = tx.seat(seat).tokens_of(owed.avoid_pool)
+                tx.emit(ev.TokensChanged(seat, owed.avoid_pool, -owed.avoid_n, have - owed.avoid_n,
+                                         card.id))  # fmt: skip
+            else:
+                tx.emit(ev.SelfDamageDue(seat, owed.amount, card.id))
     pool = answer.dice
     faces = tx.dice.d6(pool.count, purpose="the attack roll", rule="R-HIT-4")
     # R-ADD-91: an attack that cannot miss hits on any total but a catastrophic failure (0).
@@ -2248,11 +2405,13 @@ def _play_card(tx: _Tx, c: CasketState, command: PlayCard) -> None:
         )
     _check_card_kind(c, card)
     _check_limit(tx.seat(seat), card)
+    _check_token_cost(tx, seat, card)
     _check_spend(tx, seat, card, command.spend)
     _pay(tx, c, card.sp_cost, command.pay, exclude=[instance, *command.discard])
     tx.emit(
         ev.CardPlayed(seat, instance, card.sp_cost, card.manual, card.text if card.manual else "")
     )
+    _pay_tokens(tx, seat, card)
     target = command.target
     wreck = next(
         (e for e in card.effects if isinstance(e, AreaAttackEffect) and e.around == "wreck"), None
@@ -2315,9 +2474,12 @@ def _queue_wreck(
         tx.emit(ev.AttacksQueued(seat, instance, attacks, None, None, "R-ADD-89"))
 
 
-def _triggers(tx: _Tx, seat: int, on: str, times: int = 1, about: int | None = None) -> None:
+def _triggers(
+    tx: _Tx, seat: int, on: str, times: int = 1, about: int | None = None, killer: int | None = None
+) -> None:
     """Run the `on` triggers of the passives `seat` has in play (R-ADD-68); `about` is the
-    destroyed casket for casket_destroyed."""
+    destroyed casket for casket_destroyed, `killer` the seat whose attack destroyed it
+    (R-ADD-131)."""
     c = tx.seat(seat)
     if not c.in_battle:
         return
@@ -2328,11 +2490,18 @@ def _triggers(tx: _Tx, seat: int, on: str, times: int = 1, about: int | None = N
                 continue
             if about is not None:
                 gone = tx.seat(about)
-                if c.at.distance(gone.at) > effect.within or (
-                    effect.enemy_only and gone.side == c.side
+                if (
+                    (effect.within and c.at.distance(gone.at) > effect.within)
+                    or (effect.enemy_only and gone.side == c.side)
+                    or (effect.ally_only and gone.side != c.side)
+                    or (effect.by_owner and killer != seat)
                 ):
                     continue
             for _ in range(times):
+                if not effect.stacks:  # R-ADD-139: held once until an attack spends it
+                    if instance in tx.seat(seat).held_bonuses:
+                        break
+                    tx.emit(ev.BonusHeld(seat, instance))
                 for inner in effect.then:
                     _effect(tx, seat, card, inner, None, (), None, (), {}, True)
 
@@ -2352,10 +2521,13 @@ def _zones(tx: _Tx, seat: int) -> None:
 
 def _destroyed(tx: _Tx, seat: int) -> None:
     """R-ADD-68: every other casket's passives that watch for a destruction nearby; and
-    R-ADD-148: the effects of every mark on the destroyed casket."""
+    R-ADD-148: the effects of every mark on the destroyed casket. R-ADD-131: a casket
+    destroyed while an attack on it resolves was destroyed by that attacker."""
+    a = tx.state.attack
+    killer = a.attacker if a is not None and a.target == seat else None
     for other in tx.state.seats:
         if other.seat != seat:
-            _triggers(tx, other.seat, "casket_destroyed", about=seat)
+            _triggers(tx, other.seat, "casket_destroyed", about=seat, killer=killer)
     for other in tx.state.seats:
         if other.marked == seat and other.mark_source is not None and other.in_battle:
             card = tx.state.card(other.mark_source)
@@ -2378,17 +2550,54 @@ def _check_limit(c: CasketState, card: CardDef) -> None:
         )
 
 
+def _check_token_cost(tx: _Tx, seat: int, card: CardDef) -> None:
+    """R-ADD-133: a card printed with a cost in tokens needs them to be played."""
+    cost = card.token_cost
+    if cost is not None and tx.seat(seat).tokens_of(cost.pool) < cost.n:
+        have = tx.seat(seat).tokens_of(cost.pool)
+        raise RuleViolation(
+            "not_enough_tokens",
+            f"{card.name} costs {cost.n} {cost.pool} token(s); seat {seat} holds {have}",
+            "R-ADD-133",
+        )
+
+
+def _pay_tokens(tx: _Tx, seat: int, card: CardDef) -> None:
+    """R-ADD-133: the printed token cost, paid as the card is played (checked before)."""
+    cost = card.token_cost
+    if cost is not None:
+        have = tx.seat(seat).tokens_of(cost.pool)
+        tx.emit(ev.TokensChanged(seat, cost.pool, -cost.n, have - cost.n, card.id))
+
+
 def _check_spend(tx: _Tx, seat: int, card: CardDef, spend: bool) -> None:
     """R-ADD-61: `spend` only for a card that spends tokens, and only with the tokens;
     a card that does nothing without its spend needs it."""
     costs = [e for e in card.effects if isinstance(e, SpendTokensEffect)]
-    taint = any(isinstance(e, SpendTaintEffect) for e in card.effects)
+    counters = [e for e in card.effects if isinstance(e, TaintCounterEffect)]
+    taint = bool(counters) or any(isinstance(e, SpendTaintEffect) for e in card.effects)
+    avoid = [e for e in card.effects if isinstance(e, SelfDamageEffect)]
+    for e2 in avoid if spend else []:  # R-ADD-130: buying off the card's self-damage
+        if tx.seat(seat).tokens_of(e2.avoid_pool) < e2.avoid_n:
+            raise RuleViolation(
+                "not_enough_tokens",
+                f"{card.name} spends {e2.avoid_n} {e2.avoid_pool} token(s); seat {seat} holds "
+                f"{tx.seat(seat).tokens_of(e2.avoid_pool)}",
+                "R-ADD-61",
+            )
     if spend and not costs and any(isinstance(e, DiscardForEffect) for e in card.effects):
         return  # R-ADD-152: an optional discard; its cards are checked as it is paid
-    if spend and not costs and not taint:
+    if spend and not costs and not taint and not avoid:
         raise RuleViolation(
             "unused_argument", f"{card.name} has no effect that uses 'spend'", "R-ADD-61"
         )
+    for t in counters if spend else []:  # R-ADD-130: the pilot's Taint, not a token pool
+        if tx.seat(seat).taint < t.n:
+            raise RuleViolation(
+                "not_enough_taint",
+                f"{card.name} spends {t.n} Taint; seat {seat}'s pilot has {tx.seat(seat).taint}",
+                "R-ADD-130",
+            )
     for e in costs:
         if e.required and not spend:
             raise RuleViolation(
@@ -2490,6 +2699,17 @@ def _holds(tx: _Tx, seat: int, condition: Condition | None, target: int | None) 
     if test == "enemies_within_at_least":  # R-ADD-75: enemy caskets in the battle
         enemies = [x for x in tx.state.seats if x.side != c.side and x.in_battle]
         return sum(1 for x in enemies if x.at.distance(c.at) <= condition.within) >= n
+    if test == "not_attacked_this_turn":  # R-ADD-134
+        return not c.attacked
+    if test == "attacked_this_turn":  # R-ADD-134
+        return c.attacked
+    if test == "destroyed_enemy_this_turn":  # R-ADD-131
+        return c.destroyed_enemy
+    if test == "own_deck_at_most":  # R-ADD-137: the deck only, as R-ADD-74 counts it
+        return len(c.deck) <= n
+    if test == "no_enemy_within":  # R-ADD-137: enemy caskets in the battle
+        enemies = [x for x in tx.state.seats if x.side != c.side and x.in_battle]
+        return all(x.at.distance(c.at) > condition.within for x in enemies)
     if test == "own_adjacent_allies_at_least":  # R-ADD-74: own side, in the battle
         allies = [x for x in tx.state.seats if x.side == c.side and x.seat != seat]
         return sum(1 for x in allies if x.in_battle and x.at.distance(c.at) == 1) >= n
@@ -2821,6 +3041,26 @@ def _effect(
     c = tx.seat(seat)
     if isinstance(effect, LimitEffect):
         return  # checked before the card is played (R-ADD-63)
+    if isinstance(effect, TokenCostEffect):
+        return  # paid as the card is played (R-ADD-133)
+    if isinstance(effect, DestroyOnCriticalEffect):
+        return  # `_end_attack` destroys the component on a critical hit (R-ADD-131)
+    if isinstance(effect, SelfDamageEffect):
+        return  # `_attack` records it, `_end_attack` deals it (R-ADD-130)
+    if isinstance(effect, ThornsEffect):
+        tx.emit(ev.ThornsRaised(seat, effect.damage, effect.melee_only, effect.until, card.id))
+        return
+    if isinstance(effect, LastingBonusEffect):
+        _lasting_bonus(tx, seat, effect, card.id)
+        return
+    if isinstance(effect, SpBoostEffect):
+        tx.emit(ev.SpBoosted(seat, effect.amount, effect.maximum, card.id))
+        return
+    if isinstance(effect, BuffThisTurnEffect):
+        tx.emit(
+            ev.TurnBuffGained(seat, effect.damage, effect.to_hit, effect.ignore_defence, card.id)
+        )
+        return
     if isinstance(effect, RemoveFromGameEffect):
         return  # evolve puts the resolved card with the removed cards (R-ADD-70)
     if isinstance(effect, AfterAttackEffect):
@@ -3131,6 +3371,7 @@ def _effect(
     elif isinstance(effect, DiscardHandEffect):
         if c.hand:
             tx.emit(ev.CardsDiscarded(seat, c.hand, (), card.name, "R-ADD-14"))
+            _triggers(tx, seat, "cards_discarded")  # R-ADD-139
     elif isinstance(effect, DefenceEffect):
         tx.emit(ev.DefenceRaised(seat, effect.amount, card.id))
     elif isinstance(effect, MoveEffect):
@@ -3178,6 +3419,7 @@ def _effect(
             )
         from_deck = tx.take(c.deck, n_deck, card.name, "R-ADD-14")
         tx.emit(ev.CardsDiscarded(seat, from_hand, from_deck, card.name, "R-ADD-14"))
+        _triggers(tx, seat, "cards_discarded")  # R-ADD-139
     elif isinstance(effect, BuffNextAttackEffect):
         tx.emit(
             ev.BuffGained(seat, effect.damage, effect.to_hit, effect.blocks_ignored, 0, card.id)
@@ -3226,6 +3468,12 @@ def _target_discards(tx: _Tx, seat: int, card: CardDef, effect: TargetDiscardsEf
         _take_damage(tx, seat, picked, 0, None)
     else:
         tx.emit(ev.CardsDiscarded(seat, picked, (), card.name, "R-ADD-117"))
+
+
+def _lasting_bonus(tx: _Tx, seat: int, effect: LastingBonusEffect, source: str) -> None:
+    """R-ADD-131: +damage on every later attack of the seat, for the rest of the battle."""
+    total = tx.seat(seat).lasting_damage + effect.damage
+    tx.emit(ev.LastingBonusGained(seat, effect.damage, total, source))
 
 
 def _change_taint(tx: _Tx, seat: int, amount: int, source: str) -> None:

@@ -368,6 +368,105 @@ class SufferingRolled(Event):
     faces: tuple[int, ...]
 
 
+# issue 17, triggers
+
+
+@dataclass(frozen=True, slots=True)
+class ThornsRaised(Event):
+    """Attackers of the seat take `damage` once their attack has ended: every attacker
+    (`melee_only`: every melee attacker) until the seat's next turn (`until` "next_turn"),
+    or the next attacker only ("next_attack") (R-ADD-130)."""
+
+    seat: int
+    damage: int
+    melee_only: bool
+    until: str
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class SpBoosted(Event):
+    """A card gave the seat `amount` SP for this turn (R-ADD-135); `maximum`: it raised this
+    turn's SP maximum instead ("+1 SP maximum")."""
+
+    seat: int
+    amount: int
+    maximum: bool
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class ComponentDamagePrevented(Event):
+    """A passive in play (`source`, an instance) ignored `amount` of the Component Damage
+    the seat's `component` was about to take: its use this round (R-ADD-136)."""
+
+    seat: int
+    component: str
+    amount: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class CounterRaised(Event):
+    """The reactive card the seat just played deals `amount` more counter-damage, bought
+    with Taint (R-ADD-130)."""
+
+    seat: int
+    amount: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class SelfDamageDue(Event):
+    """The attacker takes `amount` damage once the attack it just declared has ended: its
+    own card's price, not bought off (R-ADD-130)."""
+
+    seat: int
+    amount: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class BonusHeld(Event):
+    """The passive `source` (an instance in play) gave the seat its next-attack bonus, which
+    does not stack: it gives no more until an attack spends it (R-ADD-139)."""
+
+    seat: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class TurnBuffGained(Event):
+    """A bonus for the seat's next attack this turn; unspent, it lapses as the turn ends
+    (R-ADD-139)."""
+
+    seat: int
+    damage: int
+    to_hit: int
+    ignore_defence: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class DamageReduced(Event):
+    """A passive in play took `amount` off damage the seat was about to take (R-ADD-136)."""
+
+    seat: int
+    amount: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class LastingBonusGained(Event):
+    """+`damage` on every attack of the seat for the rest of the battle, `total` now
+    (R-ADD-131)."""
+
+    seat: int
+    damage: int
+    total: int
+    source: str
+
+
 # --- attacks -------------------------------------------------------------------------------------
 
 
@@ -1153,5 +1252,15 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         AllyMoved,  # issue 17, allies
         AttackWarded,  # issue 17, allies
         ZoneCreated,  # issue 17, allies
+        # issue 17, triggers
+        ThornsRaised,
+        LastingBonusGained,
+        SpBoosted,
+        DamageReduced,
+        TurnBuffGained,
+        ComponentDamagePrevented,
+        CounterRaised,
+        SelfDamageDue,
+        BonusHeld,
     )
 }

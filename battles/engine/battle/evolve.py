@@ -92,6 +92,10 @@ def _turn_started(s: BattleState, e: ev.TurnStarted) -> BattleState:
             s = _put_away(s, e.seat, card)
     c = s.seats[e.seat]
     s = replace(s, phase=ACTION, turn=s.order.index(e.seat))
+    for other in s.seats:  # R-ADD-138: a reactive card's "once per turn" is any seat's turn
+        if other.seat != e.seat and any(x.startswith("turn:") for x in other.limited_plays):
+            kept = tuple(x for x in other.limited_plays if not x.startswith("turn:"))
+            s = _seat(s, other.seat, limited_plays=kept)
     # An enemy's immobilised stays through this whole turn, so it stops this turn's moves,
     # and lapses when the turn ends (R-ADD-43, ruleset 2.1).
     # R-ADD-111: a card's root lasts through the whole of the casket's next turns.
@@ -131,6 +135,11 @@ def _turn_started(s: BattleState, e: ev.TurnStarted) -> BattleState:
         discarded_this_turn=False,  # R-ADD-144
         untargetable="",  # R-ADD-155: until the casket's next turn
         untargetable_until_attack=False,
+        thorns=0,  # R-ADD-130: until the casket's next turn
+        thorns_melee=0,
+        attacked=False,  # R-ADD-134
+        sp_gained=0,  # R-ADD-135: for the turn it was gained in
+        destroyed_enemy=False,  # R-ADD-131
     )
 
 
@@ -151,6 +160,17 @@ def _turn_ended(s: BattleState, e: ev.TurnEnded) -> BattleState:
     # attacker's to-hit counts for it (R-HIT-2).
     c = s.seats[e.seat]
     s = _seat(s, e.seat, moved_last_turn=c.moved)
+    if c.turn_buff_damage or c.turn_buff_to_hit or c.turn_buff_ignore:  # R-ADD-139: lapses
+        s = _seat(
+            s,
+            e.seat,
+            buff_damage=c.buff_damage - c.turn_buff_damage,
+            buff_to_hit=c.buff_to_hit - c.turn_buff_to_hit,
+            buff_ignore_defence=c.buff_ignore_defence - c.turn_buff_ignore,
+            turn_buff_damage=0,
+            turn_buff_to_hit=0,
+            turn_buff_ignore=0,
+        )
     if c.wards or c.enhancements:  # R-ADD-90, R-ADD-93: what lasts "this turn" lapses
         s = _seat(
             s,
@@ -497,6 +517,11 @@ def _declared(s: BattleState, e: ev.AttackDeclared) -> BattleState:
     s = _seat(
         s,
         e.attacker,
+        attacked=True,  # R-ADD-134
+        held_bonuses=(),  # R-ADD-139: spent by this attack
+        turn_buff_damage=0,  # R-ADD-139: spent, nothing left to lapse
+        turn_buff_to_hit=0,
+        turn_buff_ignore=0,
         buff_damage=0,
         buff_to_hit=0,
         buff_ignore_defence=0,
@@ -532,6 +557,9 @@ def _reactive(s: BattleState, e: ev.ReactivePlayed) -> BattleState:
     attack = s.attack
     assert attack is not None
     s = _seat(s, e.seat, hand=_without(c.hand, [e.card]), in_play=(*c.in_play, e.card))
+    limit = s.card(e.card).limit
+    if limit is not None:  # R-ADD-63: a reactive card's plays count too (R-ADD-133)
+        s = _seat(s, e.seat, limited_plays=(*c.limited_plays, f"{limit.per}:{card_id(e.card)}"))
     return replace(
         s,
         attack=replace(attack, reactive=e.card, reduction=e.reduction, reactive_path=e.path),
@@ -568,6 +596,8 @@ def _attack_ended(s: BattleState, e: ev.AttackEnded) -> BattleState:
         s = _put_away(s, a.target, a.reactive)
     if a is not None and a.covered_by is not None and a.cover_card is not None:
         s = _put_away(s, a.covered_by, a.cover_card)
+    if a is not None and s.seats[a.target].thorns_once:
+        s = _seat(s, a.target, thorns_once=0)  # R-ADD-130: spent on this attack
     if s.seats[e.attacker].armed_spend is not None:  # R-ADD-116: spent with this attack
         s = _seat(s, e.attacker, armed_spend=None)
     # R-ADD-80: a card with attacks still to make stays in play until its last one.
@@ -670,10 +700,12 @@ def _defeated(s: BattleState, e: ev.CasketDefeated) -> BattleState:
     # A defeated casket's open prompts answer nothing any more.
     s = replace(s, prompts=tuple(p for p in s.prompts if p.seat != e.seat))
     s = _lapse_lent_defence(s, e.seat)  # R-ADD-123: its next turn will not come
-    # R-ADD-144: a casket defeated while an attack on it is resolved is that attacker's kill.
+    # R-ADD-144: a casket defeated while an attack on it is resolved is that attacker's kill
+    # (R-ADD-131: its killing blow).
     a = s.attack
     if a is not None and a.target == e.seat:
-        s = _seat(s, a.attacker, kills=(*s.seats[a.attacker].kills, e.seat))
+        kills = (*s.seats[a.attacker].kills, e.seat)
+        s = _seat(s, a.attacker, kills=kills, destroyed_enemy=True)
     return _seat(s, e.seat, defeated=True, defeated_round=s.round)
 
 
@@ -853,6 +885,67 @@ def _marked(s: BattleState, e: ev.EnemyMarked) -> BattleState:
     return _seat(s, e.seat, marked=e.target, mark_source=e.source)  # R-ADD-148
 
 
+# issue 17, triggers
+
+
+def _thorns_raised(s: BattleState, e: ev.ThornsRaised) -> BattleState:
+    c = s.seats[e.seat]
+    if e.until == "next_attack":
+        return _seat(s, e.seat, thorns_once=c.thorns_once + e.damage)
+    if e.melee_only:
+        return _seat(s, e.seat, thorns_melee=c.thorns_melee + e.damage)
+    return _seat(s, e.seat, thorns=c.thorns + e.damage)
+
+
+def _lasting_bonus(s: BattleState, e: ev.LastingBonusGained) -> BattleState:
+    return _seat(s, e.seat, lasting_damage=e.total)
+
+
+def _sp_boosted(s: BattleState, e: ev.SpBoosted) -> BattleState:
+    c = s.seats[e.seat]
+    if e.maximum:
+        return _seat(s, e.seat, sp_max=c.sp_max + e.amount)
+    return _seat(s, e.seat, sp_gained=c.sp_gained + e.amount)
+
+
+def _turn_buff(s: BattleState, e: ev.TurnBuffGained) -> BattleState:
+    c = s.seats[e.seat]
+    return _seat(
+        s,
+        e.seat,
+        buff_damage=c.buff_damage + e.damage,
+        buff_to_hit=c.buff_to_hit + e.to_hit,
+        buff_ignore_defence=c.buff_ignore_defence + e.ignore_defence,
+        turn_buff_damage=c.turn_buff_damage + e.damage,
+        turn_buff_to_hit=c.turn_buff_to_hit + e.to_hit,
+        turn_buff_ignore=c.turn_buff_ignore + e.ignore_defence,
+    )
+
+
+def _counter_raised(s: BattleState, e: ev.CounterRaised) -> BattleState:
+    assert s.attack is not None
+    return replace(s, attack=replace(s.attack, extra_counter=s.attack.extra_counter + e.amount))
+
+
+def _self_damage_due(s: BattleState, e: ev.SelfDamageDue) -> BattleState:
+    assert s.attack is not None
+    return replace(s, attack=replace(s.attack, self_damage=s.attack.self_damage + e.amount))
+
+
+def _bonus_held(s: BattleState, e: ev.BonusHeld) -> BattleState:
+    return _seat(s, e.seat, held_bonuses=(*s.seats[e.seat].held_bonuses, e.source))
+
+
+def _component_prevented(s: BattleState, e: ev.ComponentDamagePrevented) -> BattleState:
+    # R-ADD-136: the passive's use this round, counted as a round's plays are (R-ADD-63).
+    c = s.seats[e.seat]
+    return _seat(s, e.seat, limited_plays=(*c.limited_plays, f"round:{e.source}"))
+
+
+def _damage_reduced(s: BattleState, e: ev.DamageReduced) -> BattleState:
+    return s  # the damage prompt that follows asks for the reduced amount
+
+
 _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.BattleCreated: _created,
     ev.DeckShuffled: _deck_shuffled,
@@ -961,6 +1054,16 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.AllyMoved: _ally_moved,  # issue 17, allies
     ev.AttackWarded: _warded,  # issue 17, allies
     ev.ZoneCreated: _zone_created,  # issue 17, allies
+    # issue 17, triggers
+    ev.ThornsRaised: _thorns_raised,
+    ev.LastingBonusGained: _lasting_bonus,
+    ev.SpBoosted: _sp_boosted,
+    ev.DamageReduced: _damage_reduced,
+    ev.TurnBuffGained: _turn_buff,
+    ev.ComponentDamagePrevented: _component_prevented,
+    ev.CounterRaised: _counter_raised,
+    ev.SelfDamageDue: _self_damage_due,
+    ev.BonusHeld: _bonus_held,
 }
 assert set(_HANDLERS) == set(ev.EVENT_TYPES.values()), "every event type needs a handler"
 

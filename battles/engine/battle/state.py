@@ -131,6 +131,8 @@ class AttackInProgress:
     deflected: int = 0
     # The ward in play that negates this attack's damage, as "<seat>:<card>" (R-ADD-128).
     warded_by: str | None = None
+    extra_counter: int = 0  # counter-damage the reactive card bought with Taint (R-ADD-130)
+    self_damage: int = 0  # the attacker's own card's damage to it, at the end (R-ADD-130)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -162,6 +164,8 @@ class AttackInProgress:
             "cover_declined": list(self.cover_declined),
             "deflected": self.deflected,
             "warded_by": self.warded_by,
+            "extra_counter": self.extra_counter,
+            "self_damage": self.self_damage,
         }
 
 
@@ -321,19 +325,45 @@ class CasketState:
         """Automatic blocks from cards against every attack on the casket (R-ADD-64, R-ADD-123)."""
         return self.defence_bonus + sum(n for _, n in self.lent_defence)
 
+    # issue 17, triggers. Thorns: damage every attacker (`thorns`), every melee attacker
+    # (`thorns_melee`) takes after its attack until the casket's next turn, and the next
+    # attacker only (`thorns_once`) (R-ADD-130).
+    thorns: int = 0
+    thorns_melee: int = 0
+    thorns_once: int = 0
+    # +damage on every attack for the rest of the battle, stacked (R-ADD-131).
+    lasting_damage: int = 0
+    attacked: bool = False  # declared an attack this turn (R-ADD-134)
+    sp_gained: int = 0  # "gain N SP" this turn: more SP, not a higher maximum (R-ADD-135)
+    # The part of the next-attack buffs that lapses unspent when the turn ends (R-ADD-139).
+    turn_buff_damage: int = 0
+    turn_buff_to_hit: int = 0
+    turn_buff_ignore: int = 0
+    destroyed_enemy: bool = False  # its attack destroyed an enemy casket this turn (R-ADD-131)
+    # Passives in play whose next-attack bonus, not stacking, is held unspent (R-ADD-139).
+    held_bonuses: tuple[str, ...] = ()
+
     @property
     def sp_left(self) -> int:
-        """SP still free of charge this turn; below 0 while overspending (R-TRN-3)."""
-        return self.sp_max - self.sp_spent
+        """SP still free of charge this turn; below 0 while overspending (R-TRN-3); SP a
+        card gained count as free SP (R-ADD-135)."""
+        return self.sp_max + self.sp_gained - self.sp_spent
 
     @property
     def overspend_room(self) -> int:
         """SP still spendable this turn, overspend included: up to twice the maximum (R-TRN-3)."""
-        return max(0, 2 * self.sp_max - self.sp_spent)
+        return max(0, self.sp_limit - self.sp_spent)
+
+    @property
+    def sp_limit(self) -> int:
+        """The most SP the turn may spend: twice the maximum (R-TRN-3), plus SP gained from
+        cards, which are not doubled (R-ADD-135)."""
+        return 2 * self.sp_max + self.sp_gained
 
     def overspend_cards(self, cost: int) -> int:
         """Cards a cost of `cost` SP takes now: one per SP beyond the maximum (R-TRN-3)."""
-        return max(0, self.sp_spent + cost - self.sp_max) - max(0, self.sp_spent - self.sp_max)
+        free = self.sp_max + self.sp_gained
+        return max(0, self.sp_spent + cost - free) - max(0, self.sp_spent - free)
 
     @property
     def in_battle(self) -> bool:

@@ -66,7 +66,7 @@ def state_view(state: BattleState, seats: Collection[int], *, full: bool) -> dic
     d["over"] = state.over
     for c, out in zip(state.seats, d["seats"], strict=True):
         out["sp_left"] = c.sp_left
-        out["sp_limit"] = 2 * c.sp_max
+        out["sp_limit"] = c.sp_limit
         out["total_component_damage"] = c.total_component_damage
         # HP (R-DMG-9) and the damage pile, face up for everyone (R-DMG-8).
         out["hp"] = c.hp
