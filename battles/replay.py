@@ -301,6 +301,11 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 t(" until the end of the round"),
                 *_rule("R-ADD-129"),
             )
+        case "FormTaken":
+            return (
+                t(f"{who} takes {p['form'].capitalize()} Form until the end of the round"),
+                *_reason_rule(p.get("source"), "R-ADD-170"),
+            )
         case "AttackWarded":
             return (
                 t(f"{who}'s "),

@@ -411,7 +411,13 @@ CONDITIONS = (
     # hexes of the own casket, or of the attack's target ("adjacent to target": 1).
     "allies_within_at_least",
     "allies_near_target_at_least",
+    # issue 17, forms (R-ADD-170): "if in Metamorph form", "if you have Assault Form active".
+    "own_form",
 )
+# issue 17, forms (R-ADD-170): the forms Metamorphic Adaptation transforms a casket into,
+# until the end of the round. A condition's `form` may also be "metamorph": any of them.
+FORMS = ("assault", "tank", "scout")
+_CONDITION_FORMS = ("metamorph", *FORMS)
 # The conditions that count caskets within `within` hexes (R-ADD-75, R-ADD-121).
 _CONDITIONS_WITHIN = (
     "enemies_within_at_least",
@@ -436,6 +442,7 @@ _CONDITIONS_WITH_N = frozenset(CONDITIONS) - {
     "target_immobilised",
     "standing_in_open",
     "own_mark_in_battle",
+    "own_form",
 }
 # The conditions that name a terrain (R-BRD-3).
 _TERRAIN_CONDITIONS = ("standing_in", "card_moved_through", "near_terrain")
@@ -460,9 +467,21 @@ class Condition:
     within: int = 0
     # issue 17, allies: count only the allies whose setup names this faction (R-ADD-121).
     faction: str | None = None
+    # issue 17, forms: the form `own_form` asks for, "metamorph" for any (R-ADD-170).
+    form: str | None = None
 
     def __post_init__(self) -> None:
         _check_choice(self.test, "condition.test", CONDITIONS)
+        if (self.test == "own_form") != (self.form is not None):
+            raise InvalidInput(
+                "condition.form",
+                f"'own_form' names a form: one of {', '.join(_CONDITION_FORMS)}"
+                if self.form is None
+                else f"{self.test!r} names no form",
+                "R-ADD-170",
+            )
+        if self.form is not None:
+            _check_choice(self.form, "condition.form", _CONDITION_FORMS)
         if self.test in _CONDITIONS_WITHIN:
             _check_int(self.within, "condition.within", 1, MAX_HEXES, "R-RNG-3")
         elif self.within:
@@ -514,13 +533,15 @@ class Condition:
             out["within"] = self.within
         if self.faction is not None:
             out["faction"] = self.faction
+        if self.form is not None:
+            out["form"] = self.form
         return out
 
 
 def condition_from_dict(d: object, path: str) -> Condition:
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'test'", "R-ADD-59")
-    allowed = ("test", "n", "pool", "terrain", "within", "faction")
+    allowed = ("test", "n", "pool", "terrain", "within", "faction", "form")
     unknown = [str(k) for k in d if k not in allowed]
     if unknown:
         raise InvalidInput(f"{path}.{unknown[0]}", f"unknown field; allowed: {', '.join(allowed)}")
@@ -534,6 +555,7 @@ def condition_from_dict(d: object, path: str) -> Condition:
             d.get("terrain"),
             d.get("within", 0),
             d.get("faction"),
+            d.get("form"),
         )
 
 
@@ -764,7 +786,8 @@ class WhenEffect:
             raise InvalidInput("when.condition", "must be a condition", "R-ADD-59")
         # issue 17, buffs: "+1 damage to all attacks for each enemy within 6" (R-ADD-96);
         # move: "if …, knockback" (R-ADD-100).
-        kinds = (*_AFTER_KINDS, "reduce_incoming", "enhance_next_attack", "push")
+        # issue 17, forms: "… reduce by 2. If in Metamorph form, reduce by 3" (R-ADD-170).
+        kinds = (*_AFTER_KINDS, "reduce_incoming", "enhance_next_attack", "push", "ward")
         _check_inner(self.then, "when.then", kinds)
 
     def as_dict(self) -> dict[str, Any]:
@@ -2602,6 +2625,30 @@ class OfferMissEffect:
         return {"kind": self.kind, "pool": self.pool, "n": self.n}
 
 
+@dataclass(frozen=True, slots=True)
+class TransformEffect:
+    """ "Transform into … Assault Form …": the casket takes `form` until the end of the
+    round (`FormTaken`, R-ADD-170); a later form replaces it. What the form itself gives
+    (+2 damage, −1 Defense …) is written as the card's other effects.
+
+    >>> TransformEffect("assault").as_dict()
+    {'kind': 'transform', 'form': 'assault'}
+    >>> TransformEffect("mantis")
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: transform.form: 'mantis' is not one of: assault, tank, scout
+    """
+
+    kind: ClassVar[str] = "transform"
+    form: str
+
+    def __post_init__(self) -> None:
+        _check_choice(self.form, "transform.form", FORMS)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "form": self.form}
+
+
 Effect = (
     AttackEffect
     | MoveEffect
@@ -2684,6 +2731,7 @@ Effect = (
     | AllyMoveEffect  # issue 17, allies
     | GuardEffect  # issue 17, allies
     | ZoneEffect  # issue 17, allies
+    | TransformEffect  # issue 17, forms
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -2770,6 +2818,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             AllyMoveEffect,  # issue 17, allies
             GuardEffect,  # issue 17, allies
             ZoneEffect,  # issue 17, allies
+            TransformEffect,  # issue 17, forms
         )
     }
 )

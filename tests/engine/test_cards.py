@@ -95,6 +95,7 @@ from battles.engine.cards import (
     TaintEffect,
     TargetDiscardsEffect,
     TeleportEffect,
+    TransformEffect,
     TriggerEffect,
     UltimatumEffect,
     UnlessSpentEffect,
@@ -229,6 +230,8 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     ZoneEffect(3, (RecoverEffect(2),)),
     AllyMoveEffect(2, 5, every=True, faction="vestige-bloodlines", toward=True, draw_per_ally=1),
     AllyEffect(3, (RecoverEffect(3), DefenceEffect(1)), defence_until="end_of_round"),
+    TransformEffect("tank"),  # issue 17, forms
+    AttackBonusEffect(1, condition=Condition("own_form", form="metamorph")),
 )
 
 
@@ -354,6 +357,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "ally_move",
         "guard",
         "zone",
+        "transform",  # issue 17, forms
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 
@@ -443,6 +447,9 @@ EFFECT_ERRORS: list[tuple[object, str]] = [
     ({"kind": "ally_move", "hexes": 1, "within": 3, "faction": "Hive"}, "fx.faction"),
     ({"kind": "ally_move", "hexes": 1, "within": 3, "draw_per_ally": 4}, "fx.draw_per_ally"),
     ({"kind": "cover", "within": 0}, "fx.within"),
+    ({"kind": "transform", "form": "mantis"}, "fx.form"),  # issue 17, forms (R-ADD-170)
+    ({"kind": "attack_bonus", "damage": 1, "condition": {"test": "own_form"}},
+     "fx.condition.form"),
 ]  # fmt: skip
 
 

@@ -94,6 +94,7 @@ from ..cards import (
     TaintEffect,
     TargetDiscardsEffect,
     TeleportEffect,
+    TransformEffect,
     TriggerEffect,
     UltimatumEffect,
     UnlessSpentEffect,
@@ -2507,6 +2508,9 @@ def _holds(tx: _Tx, seat: int, condition: Condition | None, target: int | None) 
         return any(board.terrain_at(h).name == condition.terrain for h in near)
     if test == "own_mark_in_battle":  # R-ADD-149
         return c.marked is not None and tx.seat(c.marked).in_battle
+    if test == "own_form":  # R-ADD-170: taken this round; "metamorph" is any form
+        held = c.form if c.form_round == tx.state.round else ""
+        return bool(held) and condition.form in ("metamorph", held)
     if test == "standing_in_open":  # R-ADD-146: the own hex's terrain gives no cover
         return tx.state.board.terrain_at(c.at).cover == "none"
     # R-ADD-121: the allies of the faction the text names, near the casket or the target.
@@ -2855,6 +2859,9 @@ def _effect(
         return  # the attack the reactive card answers runs it (R-ADD-97)
     if isinstance(effect, GainSpEffect):
         tx.emit(ev.SpGained(seat, effect.amount, card.id))
+        return
+    if isinstance(effect, TransformEffect):  # R-ADD-170: until the end of this round
+        tx.emit(ev.FormTaken(seat, effect.form, tx.state.round, card.id))
         return
     if isinstance(effect, EnhanceNextAttackEffect):
         tx.emit(

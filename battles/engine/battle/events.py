@@ -1043,6 +1043,16 @@ class HitBargainedAway(Event):
     source: str
 
 
+@dataclass(frozen=True, slots=True)
+class FormTaken(Event):
+    """The casket took `form` until the end of the round `round` (R-ADD-170)."""
+
+    seat: int
+    form: str
+    round: int
+    source: str
+
+
 EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.__name__: cls
     for cls in (
@@ -1153,5 +1163,6 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         AllyMoved,  # issue 17, allies
         AttackWarded,  # issue 17, allies
         ZoneCreated,  # issue 17, allies
+        FormTaken,  # issue 17, forms
     )
 }

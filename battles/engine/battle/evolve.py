@@ -853,6 +853,10 @@ def _marked(s: BattleState, e: ev.EnemyMarked) -> BattleState:
     return _seat(s, e.seat, marked=e.target, mark_source=e.source)  # R-ADD-148
 
 
+def _form_taken(s: BattleState, e: ev.FormTaken) -> BattleState:
+    return _seat(s, e.seat, form=e.form, form_round=e.round)  # R-ADD-170
+
+
 _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.BattleCreated: _created,
     ev.DeckShuffled: _deck_shuffled,
@@ -961,6 +965,7 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.AllyMoved: _ally_moved,  # issue 17, allies
     ev.AttackWarded: _warded,  # issue 17, allies
     ev.ZoneCreated: _zone_created,  # issue 17, allies
+    ev.FormTaken: _form_taken,  # issue 17, forms
 }
 assert set(_HANDLERS) == set(ev.EVENT_TYPES.values()), "every event type needs a handler"
 

@@ -315,6 +315,10 @@ class CasketState:
     # +Defense an ally's card gave, as (until, amount): it lapses when seat `until`'s next
     # turn starts, or with the round when `until` is -1 (R-ADD-123).
     lent_defence: tuple[tuple[int, int], ...] = ()
+    # issue 17, forms: the form Metamorphic Adaptation gave, held in round `form_round`
+    # only: it lapses as that round ends (R-ADD-170).
+    form: str = ""
+    form_round: int = 0
 
     @property
     def card_defence(self) -> int:

@@ -1,0 +1,292 @@
+"""Scenarios for the catalogue entries of issue 17's "forms" group: cards that depend on a
+casket's form (Metamorph form, Assault Form: R-ADD-170), on Pack Instinct (R-ADD-171) and a
+few leftovers, played through decide/evolve with the helpers of test_card_catalogue.py and
+test_card_catalogue_allies.py; `test_every_automated_entry_has_a_scenario_below` (in
+test_card_catalogue.py) counts the scenarios of this file too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from battles.engine.battle.events import (
+    AttackDeclared,
+    DefenceRolled,
+    Event,
+    FormTaken,
+    RoundEnded,
+    WardRaised,
+)
+from battles.engine.cards import (
+    CardDef,
+    Condition,
+    TransformEffect,
+    condition_from_dict,
+    effect_from_dict,
+)
+from battles.engine.errors import InvalidInput
+
+from .battle_builder import CARDS, FILLER, Battle, deck, of_type, one, seat, start
+from .test_card_catalogue import (
+    AUTOMATED,
+    ENTRIES,
+    MAUL,
+    arrange,
+    battle,
+    built,
+    conditional,
+    declared,
+    hit,
+    play,
+)
+from .test_card_catalogue_allies import EMERGENT, VESTIGE, _counted_attack, _field
+
+FORMS_SCENARIOS: dict[tuple[str, str], Callable[[], object]] = {}
+
+ITEMS = "equipment_items"
+
+
+def _form(b: Battle, form: str, seat_: int = 0, *, rounds_ago: int = 0) -> None:
+    """Seat `seat_` took `form` in this round (or `rounds_ago` rounds before), as
+    Metamorphic Adaptation's `transform` would record it (R-ADD-170)."""
+    arrange(b, FormTaken(seat_, form, b.state.round - rounds_ago, "arranged"))
+
+
+def _pass(b: Battle, seat_: int, **extra: Any) -> list[Event]:
+    """The seat passes, drawing back to 6."""
+    missing = 6 - len(b.seat(seat_).hand)
+    return b.do({"type": "pass", "seat": seat_, "drawn": [FILLER] * missing, **extra})
+
+
+# --- R-ADD-170: forms ----------------------------------------------------------------------------
+
+
+def _metamorph_strike(section: str, base: int) -> Callable[[], None]:
+    def scenario() -> None:
+        """ "Deal 6 (4) damage. If in Metamorph form, deal 7 (5) damage instead.": any of
+        Metamorphic Adaptation's forms is Metamorph form, while its round lasts (R-ADD-170)."""
+        for form in ("assault", "tank", "scout"):
+            conditional(section, "metamorph-strike", base, 1, lambda b, f=form: _form(b, f))
+        card = built(section, "metamorph-strike")
+        lapsed = battle(card)
+        _form(lapsed, "assault", rounds_ago=1)  # a form of an earlier round has lapsed
+        assert hit(declared(lapsed, card)) == base
+        enemy = battle(card)
+        _form(enemy, "assault", seat_=1)  # the target's form is not the attacker's
+        assert hit(declared(enemy, card)) == base
+
+    return scenario
+
+
+def _chitin_claws() -> None:
+    """ "Deal 4 damage. If you have Assault Form active (from Metamorphic Adaptation), deal
+    5 damage instead.": Assault Form only, not Tank or Scout Form (R-ADD-170)."""
+    conditional("emergent", "chitin-claws", 4, 1, lambda b: _form(b, "assault"))
+    card = built("emergent", "chitin-claws")
+    for other in ("tank", "scout"):
+        b = battle(card)
+        _form(b, other)
+        assert hit(declared(b, card)) == 4, other
+
+
+def _apex_form_strike(section: str, base: int, form_bonus: int) -> Callable[[], None]:
+    def scenario() -> None:
+        """ "Deal 8 damage. If in Metamorph form, +1 damage. Deal +1 damage per allied
+        Emergent unit within 3 hexes (max +4)." (items: "Deal 6 damage. If in Metamorph
+        form, deal +2 damage. If allied Emergent units are within 3 hexes, deal +1 damage
+        per ally (max +4).") The form is R-ADD-170's, the allies R-ADD-121's."""
+        card = built(section, "apex-form-strike")
+        e = EMERGENT
+        near = [((1, 3), "pack", e), ((-3, 3), "pack", e), ((0, 5), "pack", e),
+                ((2, 3), "pack", e), ((-1, 3), "pack", e)]  # fmt: skip
+        for others, in_form, damage in (
+            ([], False, base),
+            ([], True, base + form_bonus),
+            (near[:2], False, base + 2),
+            ([*near[:1], ((0, 7), "pack", e), ((1, 4), "pack", VESTIGE)], False, base + 1),
+            (near, True, base + form_bonus + 4),  # five allies, at most +4
+        ):
+            b = _field(card, others)
+            if in_form:
+                _form(b, "tank")
+            assert hit(declared(b, card)) == damage, (others, in_form)
+
+    return scenario
+
+
+def _carapace_shield(section: str) -> Callable[[], None]:
+    def scenario() -> None:
+        """ "Play when targeted by attack. Reduce damage by 2 (minimum 1). If in Metamorph
+        form, reduce by 3 instead.": the defender's form as the card is played (R-ADD-67,
+        R-ADD-170); the minimum holds for the whole reduction (R-ADD-58)."""
+        card = built(section, "carapace-shield")
+        for in_form, damage, reduction, final in (
+            (False, 24, 2, 22),
+            (True, 24, 3, 21),
+            (True, 2, 3, 1),  # minimum 1
+        ):
+            b = battle(card, first=1, opponent=("ruin",))
+            if in_form:
+                _form(b, "scout")
+            weapon = "ruin" if damage == 24 else "test-maul"
+            b.do({"type": "attack", "seat": 1, "card": f"{weapon}#1", "target": 0,
+                  "component": "chassis", "faces": [3, 2]})  # fmt: skip
+            assert [p.kind for p in b.state.prompts] == ["reactive"]
+            answer = {"type": "play_reactive", "seat": 0, "card": "carapace-shield#1",
+                      "faces": [4] * damage}  # fmt: skip
+            rolled: DefenceRolled = one(b.do(answer), DefenceRolled)
+            assert (rolled.reduction_applied, rolled.final_damage) == (reduction, final)
+
+    return scenario
+
+
+def _metamorphic_barrier() -> None:
+    """ "Until end of round, reduce all incoming damage by 2. If in Metamorph form, reduce
+    by 3 instead.": wards of R-ADD-93/R-ADD-94, the form read as the card is played
+    (R-ADD-170). The Blade's 3 damage, no blocks: 1 taken, or none in Metamorph form."""
+    card = built(ITEMS, "metamorphic-barrier")
+    for in_form, reduces, taken in ((False, [2], 1), (True, [2, 1], 0)):
+        b = battle(card, opponent=("blade",))
+        if in_form:
+            _form(b, "assault")
+        raised = of_type(play(b, "metamorphic-barrier"), WardRaised)
+        assert [(w.until, w.against, w.reduce) for w in raised] == [
+            ("end_of_round", "all", r) for r in reduces
+        ]
+        _pass(b, 0)
+        events = b.do({"type": "attack", "seat": 1, "card": "blade#1", "target": 0,
+                       "component": "chassis", "faces": [3, 2, 4, 4, 4]})  # fmt: skip
+        if b.state.prompts and b.state.prompts[0].kind == "reactive":
+            events = b.do({"type": "decline_reactive", "seat": 0})
+        prompts = [p for p in b.state.prompts if p.kind == "take_damage"]
+        assert (prompts[0].amount if prompts else 0) == taken, (in_form, events)
+
+
+FORMS_SCENARIOS.update({
+    ("equipment", "metamorph-strike"): _metamorph_strike("equipment", 6),
+    (ITEMS, "metamorph-strike"): _metamorph_strike(ITEMS, 4),
+    ("emergent", "chitin-claws"): _chitin_claws,
+    ("equipment", "apex-form-strike"): _apex_form_strike("equipment", 8, 1),
+    (ITEMS, "apex-form-strike"): _apex_form_strike(ITEMS, 6, 2),
+    ("equipment", "carapace-shield"): _carapace_shield("equipment"),
+    (ITEMS, "carapace-shield"): _carapace_shield(ITEMS),
+    (ITEMS, "metamorphic-barrier"): _metamorphic_barrier,
+})  # fmt: skip
+
+
+def _transforming(*cards: CardDef) -> Battle:
+    """Seat 0 at [0, 3] facing N holds `cards` (two of each); seat 1 adjacent north, the
+    test's Maul in hand; seat 0 acts first."""
+    doc = {
+        "name": "Forms", "board": {"name": "Yard", "shape": {"kind": "hexagon", "radius": 4},
+                                   "hexes": []},
+        "rules": {"version": "2.0", "options": {}}, "dice": {"mode": "table"},
+        "policy": "prompt", "cards": [CARDS[FILLER], MAUL, *(c.as_dict() for c in cards)],
+        "seats": [
+            {**seat(0, at=(0, 3), facing=1), "deck": deck(**{c.id: 2 for c in cards})},
+            {**seat(1, at=(0, 2), facing=4), "deck": deck(**{"test-maul": 2})},
+        ],
+    }  # fmt: skip
+    hands = [[c.id for c in cards] + [FILLER] * (6 - len(cards)), ["test-maul", *[FILLER] * 5]]
+    return start(doc, hands)
+
+
+ADAPTATION = CardDef(id="adaptation", name="Adaptation", kind="other", sp_cost=0,
+                     effects=(TransformEffect("assault"),), automated=True)  # fmt: skip
+
+
+def test_a_form_is_taken_by_a_transform_and_lapses_with_the_round() -> None:
+    """R-ADD-170: `transform` records the form and the round (`FormTaken`); the form's
+    conditions hold until that round ends, and a later form replaces it."""
+    claws = built("emergent", "chitin-claws")
+    b = _transforming(ADAPTATION, claws)
+    taken = one(play(b, "adaptation"), FormTaken)
+    assert (taken.seat, taken.form, taken.round, taken.source) == (0, "assault", 1, "adaptation")
+    assert (b.seat(0).form, b.seat(0).form_round) == ("assault", 1)
+    assert hit(declared(b, claws, faces=[1, 1])) == 5
+    # Round 1 ends; seat 0 acts first in round 2, its form gone.
+    b.do({"type": "pass", "seat": 0, "drawn": ["chitin-claws", FILLER]})
+    events = _pass(b, 1, faces=[6, 1])
+    assert of_type(events, RoundEnded) and b.state.active == 0
+    body = {"type": "attack", "seat": 0, "card": "chitin-claws#2", "target": 1,
+            "component": "chassis", "faces": [1, 1]}  # fmt: skip
+    d: AttackDeclared = one(b.do(body), AttackDeclared)
+    assert hit(d) == 4
+
+
+def test_a_later_form_replaces_the_earlier() -> None:
+    claws = built("emergent", "chitin-claws")
+    b = battle(claws)
+    _form(b, "assault")
+    _form(b, "tank")
+    assert b.seat(0).form == "tank"
+    assert hit(declared(b, claws)) == 4
+
+
+@pytest.mark.parametrize(
+    ("doc", "field", "rule"),
+    [
+        ({"test": "own_form"}, "condition.form", "R-ADD-170"),
+        ({"test": "own_form", "form": "mantis"}, "condition.form", None),
+        ({"test": "moved_this_turn", "form": "assault"}, "condition.form", "R-ADD-170"),
+    ],
+)
+def test_a_form_condition_names_a_known_form(
+    doc: dict[str, Any], field: str, rule: str | None
+) -> None:
+    with pytest.raises(InvalidInput) as err:
+        condition_from_dict(doc, "condition")
+    assert (err.value.field, err.value.rule) == (field, rule)
+
+
+def test_a_transform_names_one_of_the_three_forms() -> None:
+    with pytest.raises(InvalidInput) as err:
+        effect_from_dict({"kind": "transform", "form": "metamorph"}, "card.effects[0]")
+    assert err.value.field == "card.effects[0].form"
+    with pytest.raises(InvalidInput) as err:
+        effect_from_dict({"kind": "transform"}, "card.effects[0]")
+    assert err.value.field == "card.effects[0].form"
+    assert effect_from_dict({"kind": "transform", "form": "scout"}) == TransformEffect("scout")
+    assert Condition("own_form", form="metamorph").as_dict() == {
+        "test": "own_form",
+        "form": "metamorph",
+    }
+
+
+# --- R-ADD-171: Pack Instinct --------------------------------------------------------------------
+
+
+def _rending_claws() -> None:
+    """ "Deal 4 damage. If you have Pack Instinct active, deal 5 damage instead.": the
+    Vestige passive's condition, an allied Vestige Casket adjacent to the attacked enemy
+    (R-ADD-171, R-ADD-121); the target stands at [0, 2]."""
+    v = VESTIGE
+    _counted_attack(
+        VESTIGE,
+        "rending-claws",
+        [
+            ([], 4),
+            ([((1, 2), "pack", v)], 5),
+            ([((-1, 3), "pack", v), ((1, 2), "pack", v)], 5),  # +1 however many
+            ([((0, 4), "pack", v)], 4),  # adjacent to the attacker, not the target
+            ([((1, 2), "pack", EMERGENT)], 4),  # not a Vestige Casket
+            ([((1, 2), "pack", None)], 4),  # no faction named
+            ([((1, 2), "prey", v)], 4),  # the target's own ally is no ally of the attacker
+        ],
+    )
+
+
+FORMS_SCENARIOS.update({
+    (VESTIGE, "rending-claws"): _rending_claws,
+})  # fmt: skip
+
+
+# Last, so that every scenario above is in the dict when it is parametrized.
+@pytest.mark.parametrize("key", sorted(FORMS_SCENARIOS), ids=lambda k: f"{k[0]}/{k[1]}")
+def test_catalogued_forms_card_does_what_its_text_says(key: tuple[str, str]) -> None:
+    assert key in AUTOMATED
+    assert ENTRIES[key].text  # the scenario's docstring quotes it
+    FORMS_SCENARIOS[key]()
