@@ -1665,7 +1665,9 @@ class EnhanceNextAttackEffect:
     every such attack until then gets it, none spends it ("until end of turn, all your
     attacks", R-ADD-96). `sp_cost`: that attack costs so much less SP, never below 0
     ("your next ranged attack costs -1 SP", R-ADD-99); `reach`: it reaches so many hexes
-    further ("+2 range", R-ADD-90).
+    further ("+2 range", R-ADD-90). `vs_bleeding`: its damage only against a target that
+    has Bleed counters as the attack is declared; the attack spends it all the same
+    (R-ADD-173).
 
     >>> EnhanceNextAttackEffect("ranged", damage=1, ignore_defence="all").as_dict()
     {'kind': 'enhance_next_attack', 'attacks': 'ranged', 'damage': 1, 'ignore_defence': 'all'}
@@ -1692,9 +1694,16 @@ class EnhanceNextAttackEffect:
     every: bool = False
     sp_cost: int = 0
     reach: int = 0
+    # issue 17, forms: "+2 damage to enemies that have Bleed counters on them" (R-ADD-173).
+    vs_bleeding: bool = False
 
     def __post_init__(self) -> None:
         _check_choice(self.attacks, "enhance_next_attack.attacks", ENHANCED_ATTACKS)
+        _check_bool(self.vs_bleeding, "enhance_next_attack.vs_bleeding")
+        if self.vs_bleeding and not self.damage:
+            raise InvalidInput(
+                "enhance_next_attack.vs_bleeding", "only damage depends on Bleed", "R-ADD-173"
+            )
         _check_int(self.sp_cost, "enhance_next_attack.sp_cost", -10, 0, "R-ADD-99")
         _check_int(self.reach, "enhance_next_attack.reach", 0, MAX_HEXES, "R-ADD-90")
         if self.reach and self.attacks != "ranged":
@@ -1731,6 +1740,7 @@ class EnhanceNextAttackEffect:
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "attacks": self.attacks}
         names = ("damage", "to_hit", "ignore_defence", *_ENHANCE_FLAGS, "every", "sp_cost", "reach")
+        names += ("vs_bleeding",)  # issue 17, forms
         for name in names:
             if getattr(self, name):
                 out[name] = getattr(self, name)

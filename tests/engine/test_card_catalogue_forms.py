@@ -14,6 +14,8 @@ import pytest
 
 from battles.engine.battle.events import (
     AttackDeclared,
+    BleedApplied,
+    CasketMoved,
     DefenceRolled,
     Event,
     FormTaken,
@@ -28,6 +30,7 @@ from battles.engine.cards import (
     effect_from_dict,
 )
 from battles.engine.errors import InvalidInput
+from battles.engine.hexes import Hex
 
 from .battle_builder import CARDS, FILLER, Battle, deck, of_type, one, seat, start
 from .test_card_catalogue import (
@@ -282,6 +285,98 @@ def _rending_claws() -> None:
 FORMS_SCENARIOS.update({
     (VESTIGE, "rending-claws"): _rending_claws,
 })  # fmt: skip
+
+
+# --- R-ADD-172, R-ADD-173: leftovers --------------------------------------------------------------
+
+
+def _runic_armor() -> None:
+    """ "Block 3 damage from next attack. You gain +1 to all defense rolls until end of
+    turn.": 3 automatic blocks against the next attack on the casket (until the start of
+    its next turn, R-ADD-93), and one more block on each defence roll of this turn
+    (R-ADD-172); the enemy's attacks come in its own turn, after that one."""
+    card = built("dwarves", "runic-armor")
+    b = battle(card, opponent=("blade",))
+    raised = of_type(play(b, "runic-armor"), WardRaised)
+    assert [(w.until, w.against, w.defence, w.uses) for w in raised] == [
+        ("next_turn", "attacks", 3, 1),
+        ("end_of_turn", "attacks", 1, 0),
+    ]
+    _pass(b, 0)
+    assert [w.defence for w in b.seat(0).wards] == [3]  # this turn's +1 has lapsed
+    # The Blade's 3 damage, all blocked; then the Maul's 2, the ward spent (the next only).
+    for weapon, damage, blocks, final in (("blade", 3, 3, 0), ("test-maul", 2, 0, 2)):
+        events = b.do({"type": "attack", "seat": 1, "card": f"{weapon}#1", "target": 0,
+                       "component": "chassis", "faces": [3, 2, *[4] * damage]})  # fmt: skip
+        d: AttackDeclared = one(events, AttackDeclared)
+        assert d.defence_modifier - int(d.to_hit["defense_modifier"]) == blocks
+        if b.state.prompts and b.state.prompts[0].kind == "reactive":
+            events += b.do({"type": "decline_reactive", "seat": 0})
+        assert one(events, DefenceRolled).final_damage == final
+        if final:
+            b.do({"type": "take_damage", "seat": 0, "hand": [], "deck": final,
+                  "drawn": [FILLER] * final})  # fmt: skip
+
+
+def _adaptive_armor() -> None:
+    """ "Reactive: +1 Defense, move 1 hex.": one automatic block against the attack it
+    answers (R-ADD-98), and a dodge of one hex once that attack has ended (R-ADD-107,
+    R-ADD-172); a PIERCE face voids both."""
+    card = built("equipment", "adaptive-armor")
+    assert card.kind == "reactive"
+    for faces, blocks, final, moved in (([4, 4], 1, 1, True), ([5, 4], 0, 2, False)):
+        b = battle(card, first=1, version="2.1")
+        b.do({"type": "attack", "seat": 1, "card": "test-maul#1", "target": 0,
+              "component": "chassis", "faces": [3, 2]})  # fmt: skip
+        body = {"type": "play_reactive", "seat": 0, "card": "adaptive-armor#1", "faces": faces}
+        err = b.refuse({**body, "path": [[0, 4], [0, 5]]})
+        assert (err.code, err.rule) == ("path_too_long", "R-ADD-107")
+        rolled: DefenceRolled = one(b.do({**body, "path": [[0, 4]]}), DefenceRolled)
+        assert (rolled.blocks, rolled.final_damage) == (blocks, final)
+        assert b.seat(0).at == Hex(0, 3)  # not before the attack ends
+        events = b.do({"type": "take_damage", "seat": 0, "hand": [], "deck": final,
+                       "drawn": [FILLER] * final})  # fmt: skip
+        if moved:
+            dodge = one(events, CasketMoved)
+            assert (dodge.seat, dodge.cost, dodge.by_card) == (0, 0, "adaptive-armor")
+        assert b.seat(0).at == (Hex(0, 4) if moved else Hex(0, 3))
+
+
+def _hunters_focus() -> None:
+    """ "Your next attack this turn deals +2 damage to enemies that have Bleed counters on
+    them. Amplifies Bleed builds.": the next attack spends it, with +2 only when its
+    target bleeds as it is declared; unused, it lapses as the turn ends (R-ADD-173)."""
+    card = built("elves", "hunters-focus")
+    for bleed, damage in ((2, 5), (0, 3)):
+        b = battle(card, hand=("blade",))
+        if bleed:
+            arrange(b, BleedApplied(1, bleed, bleed, "arranged"))
+        play(b, "hunters-focus")
+        assert len(b.seat(0).enhancements) == 1
+        body = {"type": "attack", "seat": 0, "card": "blade#1", "target": 1,
+                "component": "chassis", "faces": [1, 1]}  # fmt: skip
+        assert hit(one(b.do(body), AttackDeclared)) == damage  # the Blade's 3, +2
+        assert b.seat(0).enhancements == ()  # spent by that attack, bleeding target or not
+    b = battle(card, hand=("blade",))
+    play(b, "hunters-focus")
+    _pass(b, 0)
+    assert b.seat(0).enhancements == ()  # "this turn"
+
+
+FORMS_SCENARIOS.update({
+    ("dwarves", "runic-armor"): _runic_armor,
+    ("equipment", "adaptive-armor"): _adaptive_armor,
+    ("elves", "hunters-focus"): _hunters_focus,
+})  # fmt: skip
+
+
+def test_an_enhancement_against_bleeding_targets_needs_damage() -> None:
+    with pytest.raises(InvalidInput) as err:
+        effect_from_dict({"kind": "enhance_next_attack", "to_hit": -1, "vs_bleeding": True}, "e")
+    assert (err.value.field, err.value.rule) == ("e.vs_bleeding", "R-ADD-173")
+    with pytest.raises(InvalidInput) as err:
+        effect_from_dict({"kind": "enhance_next_attack", "damage": 2, "vs_bleeding": 1}, "e")
+    assert err.value.field == "e.vs_bleeding"
 
 
 # Last, so that every scenario above is in the dict when it is parametrized.

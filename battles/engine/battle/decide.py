@@ -1541,8 +1541,10 @@ def _use_enhancements(tx: _Tx, seat: int, card: CardDef, target: int, reach: int
     # The card's own "ignores cover" has already cancelled the cover line (R-ADD-60).
     cancelled = {"cover"} if any(isinstance(e, IgnoreCoverEffect) for e in card.effects) else set()
     for _, x in chosen:
-        if x.damage or x.to_hit or x.ignore_defence:
-            tx.emit(ev.BuffGained(seat, x.damage, x.to_hit, x.ignore_defence, 0, x.source))
+        # R-ADD-173: "+2 damage to enemies that have Bleed": spent, but no damage, without.
+        damage = 0 if x.vs_bleeding and not tx.seat(target).bleed else x.damage
+        if damage or x.to_hit or x.ignore_defence:
+            tx.emit(ev.BuffGained(seat, damage, x.to_hit, x.ignore_defence, 0, x.source))
         for key, wanted in (("cover", x.ignore_cover), ("range", x.ignore_range)):
             if wanted and key not in cancelled:
                 cancelled.add(key)
@@ -2880,6 +2882,7 @@ def _effect(
                 effect.every,
                 effect.sp_cost,
                 effect.reach,
+                effect.vs_bleeding,
             )
         )
         return

@@ -840,6 +840,7 @@ class AttackEnhanced(Event):
     every: bool = False
     sp_cost: int = 0
     reach: int = 0
+    vs_bleeding: bool = False  # issue 17, forms: its damage only on a bleeding target
 
 
 @dataclass(frozen=True, slots=True)

@@ -779,6 +779,7 @@ def _enhanced(s: BattleState, e: ev.AttackEnhanced) -> BattleState:
         e.every,
         e.sp_cost,
         e.reach,
+        e.vs_bleeding,
     )
     return _seat(s, e.seat, enhancements=(*c.enhancements, x))
 

@@ -183,6 +183,7 @@ class Enhancement:
     every: bool = False  # every such attack this turn, none spends it (R-ADD-96)
     sp_cost: int = 0  # the attack costs this much more (less: negative) SP (R-ADD-99)
     reach: int = 0  # the attack reaches this many hexes further (R-ADD-90)
+    vs_bleeding: bool = False  # its damage only on a target with Bleed (R-ADD-173)
 
 
 @dataclass(frozen=True)
