@@ -1740,8 +1740,7 @@ class EnhanceNextAttackEffect:
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "attacks": self.attacks}
         names = ("damage", "to_hit", "ignore_defence", *_ENHANCE_FLAGS, "every", "sp_cost", "reach")
-        names += ("vs_bleeding",)  # issue 17, forms
-        for name in names:
+        for name in (*names, "vs_bleeding"):  # issue 17, forms: vs_bleeding last
             if getattr(self, name):
                 out[name] = getattr(self, name)
         return out
