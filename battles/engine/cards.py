@@ -413,6 +413,9 @@ CONDITIONS = (
     "allies_near_target_at_least",
     # issue 17, forms (R-ADD-170): "if in Metamorph form", "if you have Assault Form active".
     "own_form",
+    # issue 17, forms (R-ADD-174): "if in Honor Duel"; "if target has Coward's Mark".
+    "own_in_duel",
+    "target_cowards_mark",
 )
 # issue 17, forms (R-ADD-170): the forms Metamorphic Adaptation transforms a casket into,
 # until the end of the round. A condition's `form` may also be "metamorph": any of them.
@@ -443,6 +446,8 @@ _CONDITIONS_WITH_N = frozenset(CONDITIONS) - {
     "standing_in_open",
     "own_mark_in_battle",
     "own_form",
+    "own_in_duel",
+    "target_cowards_mark",
 }
 # The conditions that name a terrain (R-BRD-3).
 _TERRAIN_CONDITIONS = ("standing_in", "card_moved_through", "near_terrain")
@@ -2658,6 +2663,75 @@ class TransformEffect:
         return {"kind": self.kind, "form": self.form}
 
 
+@dataclass(frozen=True, slots=True)
+class DuelEffect:
+    """ "Challenge 1 visible enemy to Honor Duel …": the command's `target`, a visible enemy
+    within the card's range, is asked (prompt `duel`). Accepting, the two may attack only
+    each other, and no one else may attack them, until the challenger's next turn starts;
+    if the challenger's attack kills the target meanwhile, it runs `then`. Refusing, the
+    target gains Coward's Mark: Crucible attacks on it deal +`mark_damage` for the rest of
+    the battle (R-ADD-174).
+
+    >>> DuelEffect((GainTokensEffect("forge", 3), RecoverEffect(3)), 2).as_dict()["mark_damage"]
+    2
+    """
+
+    kind: ClassVar[str] = "duel"
+    then: tuple[Effect, ...]
+    mark_damage: int
+
+    def __post_init__(self) -> None:
+        _check_inner(self.then, "duel.then", ("gain_tokens", "recover", "draw"), "R-ADD-174")
+        _check_int(self.mark_damage, "duel.mark_damage", 1, 10, "R-ADD-174")
+
+    def as_dict(self) -> dict[str, Any]:
+        then = [e.as_dict() for e in self.then]
+        return {"kind": self.kind, "then": then, "mark_damage": self.mark_damage}
+
+
+@dataclass(frozen=True, slots=True)
+class BarReactivesEffect:
+    """ "… and they cannot use defense cards this turn": when `condition` holds as the
+    attack card is played (R-ADD-59), its target plays no reactive card until the end of
+    this turn, this attack's included (R-ADD-174).
+
+    >>> BarReactivesEffect(Condition("target_cowards_mark")).as_dict()
+    {'kind': 'bar_reactives', 'condition': {'test': 'target_cowards_mark'}}
+    """
+
+    kind: ClassVar[str] = "bar_reactives"
+    condition: Condition | None = None
+
+    def __post_init__(self) -> None:
+        if self.condition is not None and not isinstance(self.condition, Condition):
+            raise InvalidInput("bar_reactives.condition", "must be a condition", "R-ADD-59")
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        if self.condition is not None:
+            out["condition"] = self.condition.as_dict()
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class ForfeitTokensEffect:
+    """ "Spend all Forge tokens." as a card's price, buying nothing it names: every token of
+    `pool` the casket holds goes as the card is played, none needed (R-ADD-175).
+
+    >>> ForfeitTokensEffect("forge").as_dict()
+    {'kind': 'forfeit_tokens', 'pool': 'forge'}
+    """
+
+    kind: ClassVar[str] = "forfeit_tokens"
+    pool: str
+
+    def __post_init__(self) -> None:
+        _check_choice(self.pool, "forfeit_tokens.pool", TOKEN_POOLS)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "pool": self.pool}
+
+
 Effect = (
     AttackEffect
     | MoveEffect
@@ -2741,6 +2815,9 @@ Effect = (
     | GuardEffect  # issue 17, allies
     | ZoneEffect  # issue 17, allies
     | TransformEffect  # issue 17, forms
+    | DuelEffect  # issue 17, forms
+    | BarReactivesEffect  # issue 17, forms
+    | ForfeitTokensEffect  # issue 17, forms
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -2828,6 +2905,9 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             GuardEffect,  # issue 17, allies
             ZoneEffect,  # issue 17, allies
             TransformEffect,  # issue 17, forms
+            DuelEffect,  # issue 17, forms
+            BarReactivesEffect,  # issue 17, forms
+            ForfeitTokensEffect,  # issue 17, forms
         )
     }
 )

@@ -8,6 +8,7 @@ test_card_catalogue.py) counts the scenarios of this file too.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -15,11 +16,17 @@ import pytest
 from battles.engine.battle.events import (
     AttackDeclared,
     BleedApplied,
+    CardsDiscarded,
+    CardsRecovered,
     CasketMoved,
+    DamageTaken,
     DefenceRolled,
+    DuelAnswered,
+    DuelChallenged,
     Event,
     FormTaken,
     RoundEnded,
+    TokensChanged,
     WardRaised,
 )
 from battles.engine.cards import (
@@ -38,12 +45,14 @@ from .test_card_catalogue import (
     ENTRIES,
     MAUL,
     arrange,
+    attack,
     battle,
     built,
     conditional,
     declared,
     hit,
     play,
+    tokens,
 )
 from .test_card_catalogue_allies import EMERGENT, VESTIGE, _counted_attack, _field
 
@@ -377,6 +386,186 @@ def test_an_enhancement_against_bleeding_targets_needs_damage() -> None:
     with pytest.raises(InvalidInput) as err:
         effect_from_dict({"kind": "enhance_next_attack", "damage": 2, "vs_bleeding": 1}, "e")
     assert err.value.field == "e.vs_bleeding"
+
+
+# --- R-ADD-174, R-ADD-175: Honor Duel, Coward's Mark ------------------------------------------
+
+
+def _arena(
+    hand: tuple[CardDef, ...],
+    others: tuple[tuple[tuple[int, int], str], ...] = (),
+    *,
+    faction: str | None = None,
+    version: str = "2.0",
+) -> Battle:
+    """Seat 0 ("pack", at [0, 3] facing N, of `faction`) holds `hand`; seat 1 ("prey", at
+    [0, 2] facing S) the Maul and the Blade; `others` are seats 2.. (hex, side) facing S,
+    each with the Maul. Seat 0 acts first, the others in seat order (initiative)."""
+    unique = {c.id: c for c in hand}
+    cards = [CARDS[FILLER], MAUL, CARDS["blade"], *(c.as_dict() for c in unique.values())]
+    first = seat(0, at=(0, 3), facing=1, side="pack")
+    if faction is not None:
+        first["casket"] = {**first["casket"], "faction": faction}
+    seats = [
+        {**first, "deck": deck(**{c.id: 2 for c in unique.values()})},
+        {**seat(1, at=(0, 2), facing=4, side="prey"), "deck": deck(**{"test-maul": 2, "blade": 1})},
+        *({**seat(2 + i, at=at, facing=4, side=side), "deck": deck(**{"test-maul": 2})}
+          for i, (at, side) in enumerate(others)),
+    ]  # fmt: skip
+    doc = {
+        "name": "Duels", "board": {"name": "Yard", "shape": {"kind": "hexagon", "radius": 6},
+                                   "hexes": []},
+        "rules": {"version": version, "options": {}}, "dice": {"mode": "table"},
+        "policy": "prompt", "cards": cards, "seats": seats,
+    }  # fmt: skip
+    fill = [FILLER] * 6
+    hands = [
+        [*(c.id for c in hand), *fill[len(hand) :]],
+        ["test-maul", "blade", *fill[:4]],
+        *(["test-maul", *fill[:5]] for _ in others),
+    ]
+    b = start(doc, hands, initiative=(6, 5, *range(4, 4 - len(others), -1)))
+    assert b.state.order[0] == 0
+    return b
+
+
+def _hits(b: Battle, seat_: int, weapon: str, target: int) -> int:
+    body = {"type": "attack", "seat": seat_, "card": f"{weapon}#1", "target": target,
+            "component": "chassis", "faces": [1, 1]}  # fmt: skip
+    return hit(one(b.do(body), AttackDeclared))
+
+
+def _refused_attack(b: Battle, seat_: int, weapon: str, target: int) -> tuple[str, str]:
+    err = b.refuse({"type": "attack", "seat": seat_, "card": f"{weapon}#1", "target": target,
+                    "component": "chassis", "faces": [1, 1]})  # fmt: skip
+    return err.code, err.rule
+
+
+def _challenge(b: Battle, answer: str) -> list[Event]:
+    events = play(b, "honor-duel", target=1)
+    assert [(p.seat, p.kind, p.rule) for p in b.state.prompts] == [(1, "duel", "R-ADD-174")]
+    return events + b.do({"type": "choose", "seat": 1, "option": answer})
+
+
+def _honor_duel() -> None:
+    """ "Challenge 1 visible enemy to Honor Duel. For 1 round, only you and target enemy can
+    attack each other (all other units are ignored). If you kill target, gain 3 Forge tokens
+    and recover 3 cards. If target refuses duel, they gain "Coward's Mark" (all Crucible
+    attacks against them deal +2 damage permanently this mission). Binding challenge."
+    (R-ADD-174)"""
+    card = built("crucible", "honor-duel")
+    # Refused: Coward's Mark, +2 on the challenger's attacks, for the rest of the battle.
+    b = _arena((card,))
+    events = _challenge(b, "refuse")
+    answered = one(events, DuelAnswered)
+    assert (answered.seat, answered.challenger, answered.accepted) == (1, 0, False)
+    assert (b.seat(1).cowards_mark, b.seat(1).coward_of, b.seat(0).duel_with) == (2, 0, None)
+    # Accepted: the two attack only each other until seat 0's next turn starts.
+    b = _arena((card,), (((3, 0), "pack"), ((-3, 3), "prey")))
+    answered = one(_challenge(b, "accept"), DuelAnswered)
+    assert answered.accepted and (b.seat(0).duel_with, b.seat(1).duel_with) == (1, 0)
+    _pass(b, 0)
+    assert b.state.active == 1
+    assert _refused_attack(b, 1, "test-maul", 2) == ("in_duel", "R-ADD-174")
+    _pass(b, 1)
+    assert b.state.active == 2
+    # seat 2 is seat 0's ally; seat 3, an enemy of seat 0, may not attack it either.
+    _pass(b, 2)
+    assert b.state.active == 3
+    assert _refused_attack(b, 3, "test-maul", 0) == ("in_duel", "R-ADD-174")
+    _pass(b, 3, faces=[6, 5, 4, 3])  # round 2: seat 0's turn ends the duel
+    assert b.state.active == 0 and b.seat(0).duel_with is None and b.seat(1).duel_with is None
+
+
+def test_a_duellist_attacks_only_its_enemy_and_a_kill_is_rewarded() -> None:
+    """R-ADD-174: in the duel the challenger may not attack another enemy; killing the
+    duelled casket gains 3 Forge tokens and recovers 3 cards."""
+    finisher = built("equipment", "duelist-finisher")
+    b = _arena((built("crucible", "honor-duel"), finisher), (((-1, 2), "prey"),), version="2.1")
+    # The challenge accepted in an earlier turn, so that the finisher's 5 SP are there.
+    arrange(b, DuelChallenged(0, 1, "honor-duel"), DuelAnswered(1, 0, True, 2))
+    assert _refused_attack(b, 0, "duelist-finisher", 2) == ("in_duel", "R-ADD-174")
+    # Seat 1 down to 1 HP (R-DMG-9); the finisher's hit defeats it.
+    arrange(b, DamageTaken(1, (), b.seat(1).deck[:-1], 0, None))
+    fillers = tuple(x for x in b.seat(0).hand if x.startswith(FILLER))[:3]
+    arrange(b, CardsDiscarded(0, fillers, (), "arranged", "R-ADD-62"))
+    body = {"type": "attack", "seat": 0, "card": "duelist-finisher#1", "target": 1,
+            "component": "chassis", "faces": [3, 2, *[4] * 11]}  # fmt: skip
+    events = b.do(body)
+    assert hit(one(events, AttackDeclared)) == 11  # 9, +2 in Honor Duel
+    events = b.do({"type": "take_damage", "seat": 1, "hand": [], "deck": 11,
+                   "drawn": [b.seat(1).deck[0].split("#")[0]], "faces": [4]})  # fmt: skip
+    assert b.seat(1).defeated
+    assert b.seat(0).tokens_of("forge") == 3
+    recovered = one(events, CardsRecovered)
+    assert recovered.seat == 0 and sorted(recovered.cards) == sorted(fillers)
+
+
+def test_policy_auto_accepts_the_challenge() -> None:
+    card = built("crucible", "honor-duel")
+    b = _arena((card,))
+    b.state = replace(b.state, policy="auto")
+    events = play(b, "honor-duel", target=1)
+    assert one(events, DuelAnswered).accepted and b.seat(0).duel_with == 1
+
+
+def test_a_challenge_needs_a_visible_enemy_out_of_any_duel() -> None:
+    card = built("crucible", "honor-duel")
+    b = _arena((card, card), (((2, 1), "prey"),))
+    _challenge(b, "accept")
+    err = b.refuse({"type": "play_card", "seat": 0, "card": "honor-duel#2", "target": 2})
+    assert (err.code, err.rule) == ("in_duel", "R-ADD-174")
+    wrong = _arena((card,))
+    play(wrong, "honor-duel", target=1)
+    err = wrong.refuse({"type": "choose", "seat": 1, "option": "damage"})
+    assert (err.code, err.rule) == ("wrong_option", "R-ADD-159")
+
+
+def _cowards_brand() -> None:
+    """ "Deal 3 damage. If target has "Coward's Mark" (from refusing Honor Duel), deal 6
+    damage instead and they cannot use defense cards this turn. Punish dishonor.": with
+    the Mark, 6, and the Mark's own +2 when the attacker is a Crucible casket; no reactive
+    card against it or later this turn (R-ADD-174)."""
+    card = built("crucible", "cowards-brand")
+    plain = declared(battle(card, gap=6), card)
+    assert (hit(plain), plain.reactive_allowed) == (3, True)
+    for faction, damage in ((None, 6), ("crucible", 8)):
+        b = _arena((card,), (((3, 0), "pack"),), faction=faction)
+        arrange(b, DuelAnswered(1, 2, False, 2))  # seat 2 challenged, seat 1 refused
+        d = one(b.do({"type": "attack", "seat": 0, "card": "cowards-brand#1", "target": 1,
+                      "component": "chassis", "faces": [1, 1]}), AttackDeclared)  # fmt: skip
+        assert (hit(d), d.reactive_allowed) == (damage, False)
+        assert b.seat(1).reactives_barred_by == 0
+        _pass(b, 0)
+        assert b.seat(1).reactives_barred_by is None  # "this turn"
+
+
+def _duelist_finisher(section: str, base: int) -> Callable[[], None]:
+    def scenario() -> None:
+        """ "Deal 9 (7) damage. If in Honor Duel, deal 11 (9) damage instead. Spend all
+        Forge tokens.": the duel is R-ADD-174's; every Forge token goes, none needed
+        (R-ADD-175)."""
+        card = built(section, "duelist-finisher")
+        for duel, forge, damage in ((False, 0, base), (False, 3, base), (True, 2, base + 2)):
+            b = battle(card)
+            if forge:
+                tokens(b, "forge", forge)
+            if duel:
+                arrange(b, DuelAnswered(1, 0, True, 2))
+            events = attack(b, card)
+            assert hit(one(events, AttackDeclared)) == damage
+            assert b.seat(0).tokens_of("forge") == 0
+            assert [e.amount for e in of_type(events, TokensChanged)] == ([-forge] if forge else [])
+
+    return scenario
+
+
+FORMS_SCENARIOS.update({
+    ("crucible", "honor-duel"): _honor_duel,
+    ("crucible", "cowards-brand"): _cowards_brand,
+    ("equipment", "duelist-finisher"): _duelist_finisher("equipment", 9),
+    (ITEMS, "duelist-finisher"): _duelist_finisher(ITEMS, 7),
+})  # fmt: skip
 
 
 # Last, so that every scenario above is in the dict when it is parametrized.

@@ -32,6 +32,7 @@ from battles.engine.cards import (
     AttackBonusEffect,
     AttackEffect,
     AttackRulesEffect,
+    BarReactivesEffect,
     BleedEffect,
     BonusAgainstEffect,
     BuffNextAttackEffect,
@@ -52,9 +53,11 @@ from battles.engine.cards import (
     DiscardHandEffect,
     DrawEffect,
     DrawPenaltyEffect,
+    DuelEffect,
     Effect,
     EnhanceNextAttackEffect,
     FollowUpEffect,
+    ForfeitTokensEffect,
     GainSpEffect,
     GainTokensEffect,
     GiveHeatEffect,
@@ -232,6 +235,10 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     AllyEffect(3, (RecoverEffect(3), DefenceEffect(1)), defence_until="end_of_round"),
     TransformEffect("tank"),  # issue 17, forms
     AttackBonusEffect(1, condition=Condition("own_form", form="metamorph")),
+    DuelEffect((GainTokensEffect("forge", 3), RecoverEffect(3)), 2),
+    BarReactivesEffect(Condition("target_cowards_mark")),
+    ForfeitTokensEffect("forge"),
+    AttackBonusEffect(2, condition=Condition("own_in_duel")),
 )
 
 
@@ -358,6 +365,9 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "guard",
         "zone",
         "transform",  # issue 17, forms
+        "duel",
+        "bar_reactives",
+        "forfeit_tokens",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 
@@ -448,6 +458,11 @@ EFFECT_ERRORS: list[tuple[object, str]] = [
     ({"kind": "ally_move", "hexes": 1, "within": 3, "draw_per_ally": 4}, "fx.draw_per_ally"),
     ({"kind": "cover", "within": 0}, "fx.within"),
     ({"kind": "transform", "form": "mantis"}, "fx.form"),  # issue 17, forms (R-ADD-170)
+    ({"kind": "duel", "then": [], "mark_damage": 2}, "fx.then"),  # R-ADD-174
+    ({"kind": "duel", "then": [{"kind": "move", "hexes": 1}], "mark_damage": 2}, "fx.then[0]"),
+    ({"kind": "duel", "then": [{"kind": "recover", "n": 3}], "mark_damage": 0}, "fx.mark_damage"),
+    ({"kind": "bar_reactives", "condition": {"test": "own_in_duel", "n": 1}}, "fx.condition.n"),
+    ({"kind": "forfeit_tokens", "pool": "gold"}, "fx.pool"),  # R-ADD-175
     ({"kind": "attack_bonus", "damage": 1, "condition": {"test": "own_form"}},
      "fx.condition.form"),
 ]  # fmt: skip

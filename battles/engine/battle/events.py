@@ -1054,6 +1054,36 @@ class FormTaken(Event):
     source: str
 
 
+@dataclass(frozen=True, slots=True)
+class DuelChallenged(Event):
+    """`seat` challenged `target` to an Honor Duel with card `source`; the target is asked
+    (prompt `duel`, R-ADD-174)."""
+
+    seat: int
+    target: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class DuelAnswered(Event):
+    """The challenged `seat` accepted `challenger`'s Honor Duel, or refused it and gained
+    Coward's Mark of `mark_damage` (R-ADD-174)."""
+
+    seat: int
+    challenger: int
+    accepted: bool
+    mark_damage: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReactivesBarred(Event):
+    """`seat` plays no reactive card until the end of `by`'s turn (R-ADD-174)."""
+
+    seat: int
+    by: int
+    source: str
+
+
 EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.__name__: cls
     for cls in (
@@ -1165,5 +1195,8 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         AttackWarded,  # issue 17, allies
         ZoneCreated,  # issue 17, allies
         FormTaken,  # issue 17, forms
+        DuelChallenged,  # issue 17, forms
+        DuelAnswered,  # issue 17, forms
+        ReactivesBarred,  # issue 17, forms
     )
 }

@@ -320,6 +320,18 @@ class CasketState:
     # only: it lapses as that round ends (R-ADD-170).
     form: str = ""
     form_round: int = 0
+    # issue 17, forms (R-ADD-174): an Honor Duel. `challenged_by`: a challenge awaiting
+    # this casket's answer; `duel_with` the enemy it duels and `duel_challenger` the seat
+    # whose next turn ends the duel; `duel_source` the challenger's card (its kill reward).
+    challenged_by: int | None = None
+    duel_with: int | None = None
+    duel_challenger: int | None = None
+    duel_source: str | None = None
+    # Coward's Mark: Crucible attacks on it deal this much more; `coward_of` who marked it.
+    cowards_mark: int = 0
+    coward_of: int | None = None
+    # No reactive card until the end of this seat's turn ("cannot use defense cards").
+    reactives_barred_by: int | None = None
 
     @property
     def card_defence(self) -> int:
