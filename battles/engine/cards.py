@@ -2732,6 +2732,26 @@ class ForfeitTokensEffect:
         return {"kind": self.kind, "pool": self.pool}
 
 
+@dataclass(frozen=True, slots=True)
+class AdvantageEffect:
+    """ "Roll with Advantage (3d6, take 2 highest)": the card's own attack roll has `n` more
+    advantage (R-HIT-6's pool: +1 rolls 3 dice and keeps the 2 highest), whether or not
+    option dice_pool_advantage is on (R-ADD-176).
+
+    >>> AdvantageEffect().as_dict()
+    {'kind': 'advantage', 'n': 1}
+    """
+
+    kind: ClassVar[str] = "advantage"
+    n: int = 1
+
+    def __post_init__(self) -> None:
+        _check_int(self.n, "advantage.n", 1, 2, "R-HIT-6")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "n": self.n}
+
+
 Effect = (
     AttackEffect
     | MoveEffect
@@ -2818,6 +2838,7 @@ Effect = (
     | DuelEffect  # issue 17, forms
     | BarReactivesEffect  # issue 17, forms
     | ForfeitTokensEffect  # issue 17, forms
+    | AdvantageEffect  # issue 17, forms
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -2908,6 +2929,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             DuelEffect,  # issue 17, forms
             BarReactivesEffect,  # issue 17, forms
             ForfeitTokensEffect,  # issue 17, forms
+            AdvantageEffect,  # issue 17, forms
         )
     }
 )

@@ -15,6 +15,7 @@ import pytest
 
 from battles.engine.battle.events import (
     AttackDeclared,
+    AttackRolled,
     BleedApplied,
     CardsDiscarded,
     CardsRecovered,
@@ -29,6 +30,7 @@ from battles.engine.battle.events import (
     TokensChanged,
     WardRaised,
 )
+from battles.engine.board import parse_board
 from battles.engine.cards import (
     CardDef,
     Condition,
@@ -38,6 +40,8 @@ from battles.engine.cards import (
 )
 from battles.engine.errors import InvalidInput
 from battles.engine.hexes import Hex
+from battles.engine.ruleset import parse_ruleset
+from battles.engine.tohit import Attacker, Target, Weapon, parse_range, to_hit
 
 from .battle_builder import CARDS, FILLER, Battle, deck, of_type, one, seat, start
 from .test_card_catalogue import (
@@ -55,6 +59,7 @@ from .test_card_catalogue import (
     tokens,
 )
 from .test_card_catalogue_allies import EMERGENT, VESTIGE, _counted_attack, _field
+from .test_card_catalogue_states import _killed_by, _with_seats
 
 FORMS_SCENARIOS: dict[tuple[str, str], Callable[[], object]] = {}
 
@@ -565,6 +570,53 @@ FORMS_SCENARIOS.update({
     ("crucible", "cowards-brand"): _cowards_brand,
     ("equipment", "duelist-finisher"): _duelist_finisher("equipment", 9),
     (ITEMS, "duelist-finisher"): _duelist_finisher(ITEMS, 7),
+})  # fmt: skip
+
+
+# --- R-ADD-176: an attack rolled with Advantage ----------------------------------------------
+
+
+def _righteous_wrath() -> None:
+    """ "Deal 5 damage. Roll with Advantage (3d6, take 2 highest). If target has killed an
+    ally this mission, deal 7 damage instead.": three attack dice, the two highest kept
+    (R-ADD-176; a JAM is worth 0, R-HIT-4), and the kill condition of R-ADD-144."""
+    card = built("church", "righteous-wrath")
+    b = battle(card)
+    events = attack(b, card, faces=[1, 6, 5, 4, 4, 4, 4, 4])
+    d = one(events, AttackDeclared)
+    assert (hit(d), d.to_hit["dice"]) == (5, {"count": 3, "keep": "highest"})
+    rolled = one(events, AttackRolled)
+    assert (rolled.faces, rolled.total, rolled.grade) == ((1, 6, 5), 6, "hit")  # 5 + 1 kept
+    for victim, damage in (("near", 7), ("far", 5)):
+        vengeance = _with_seats(card, [((0, 0), victim)])
+        _killed_by(vengeance, 1, 2)
+        assert hit(declared(vengeance, card, faces=[1, 1, 1])) == damage, victim
+
+
+def test_advantage_is_one_more_pool_source_under_dice_pool_advantage() -> None:
+    """R-ADD-176: with option dice_pool_advantage the card's advantage joins R-HIT-6's
+    sources (cancelling a disadvantage); without it, the static target number stays and
+    only the pool changes."""
+    board = parse_board({"shape": {"kind": "hexagon", "radius": 8}})
+    far = (Attacker(Hex(0, 0), 1), Target(Hex(0, -7), 4), Weapon(parse_range("8"), 4))
+    pooled = parse_ruleset({"version": "2.0", "options": {"dice_pool_advantage": True}})
+    plain = to_hit(board, *far, rules=pooled)
+    card = to_hit(board, *far, rules=pooled, advantage=1)
+    assert plain.dice.count == 3 and plain.dice.keep == "lowest"  # long range: disadvantage
+    assert (card.dice.count, card.dice.keep) == (2, "all")  # cancelled
+    assert [m.key for m in card.pool_sources][-1] == "card"
+    static, without = to_hit(board, *far, advantage=1), to_hit(board, *far)
+    assert static.target_number == without.target_number
+    assert (static.dice.count, static.dice.keep) == (3, "highest")
+    assert static.odds is not None and without.odds is not None
+    assert static.odds.hit > without.odds.hit
+    with pytest.raises(InvalidInput) as err:
+        effect_from_dict({"kind": "advantage", "n": 0}, "e")
+    assert (err.value.field, err.value.rule) == ("e.n", "R-HIT-6")
+
+
+FORMS_SCENARIOS.update({
+    ("church", "righteous-wrath"): _righteous_wrath,
 })  # fmt: skip
 
 

@@ -22,6 +22,7 @@ from battles.engine.cards import (
     CARD_KINDS,
     DAMAGE_CARD,
     EFFECT_TYPES,
+    AdvantageEffect,
     AfterAttackEffect,
     AfterDefenceEffect,
     AllyEffect,
@@ -238,6 +239,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     DuelEffect((GainTokensEffect("forge", 3), RecoverEffect(3)), 2),
     BarReactivesEffect(Condition("target_cowards_mark")),
     ForfeitTokensEffect("forge"),
+    AdvantageEffect(),
     AttackBonusEffect(2, condition=Condition("own_in_duel")),
 )
 
@@ -368,6 +370,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "duel",
         "bar_reactives",
         "forfeit_tokens",
+        "advantage",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

@@ -22,6 +22,7 @@ from ..cards import (
     DAMAGE_CARD,
     MAX_SEEDS,
     SP_ALL,
+    AdvantageEffect,
     AfterAttackEffect,
     AfterDefenceEffect,
     AllyEffect,
@@ -1524,6 +1525,10 @@ def attack_answer(
         rules=state.ruleset,
         extra_to_hit=to_hit_lines,
         extra_damage=damage_lines,
+        # R-ADD-176: "roll with Advantage" is the card's own attack's, not its further ones'.
+        advantage=sum(e.n for e in card.effects if isinstance(e, AdvantageEffect))
+        if effect is card.attack
+        else 0,
     )
     return _aura(card, answer)
 
@@ -2926,6 +2931,8 @@ def _effect(
     if isinstance(effect, GainSpEffect):
         tx.emit(ev.SpGained(seat, effect.amount, card.id))
         return
+    if isinstance(effect, AdvantageEffect):
+        return  # `attack_answer` reads it: the attack roll's pool (R-ADD-176)
     if isinstance(effect, ForfeitTokensEffect):  # R-ADD-175: all of them, however many
         have = c.tokens_of(effect.pool)
         if have:
