@@ -130,7 +130,7 @@ class WaitingOutput(serializers.Serializer[Any]):
     prompt = serializers.ChoiceField(
         choices=(
             *("mulligan", "reactive", "take_damage", "discard_down", "discard", "arrange"),
-            *("ultimatum", "bargain", "siphon"),
+            *("ultimatum", "bargain", "siphon", "duel"),
         ),
         allow_null=True,
         help_text="the prompt's kind; null for a turn",

@@ -30,6 +30,7 @@ PROMPT_WORDS = {
     "ultimatum": "take the damage now or skip their next turn (R-ADD-159)",
     "bargain": "give up hand cards to lessen the hit, or decline (R-ADD-159)",
     "siphon": "pay the defender's price to miss, or decline (R-ADD-159)",
+    "duel": "accept the Honor Duel, or refuse it and bear Coward's Mark (R-ADD-174)",
 }
 
 

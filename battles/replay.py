@@ -301,6 +301,30 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 t(" until the end of the round"),
                 *_rule("R-ADD-129"),
             )
+        case "DuelChallenged":
+            return (
+                t(f"{who} challenges {names.casket(p['target'])} to an Honor Duel"),
+                *_reason_rule(p.get("source"), "R-ADD-174"),
+            )
+        case "DuelAnswered":
+            if p["accepted"]:
+                what = f"accepts {names.casket(p['challenger'])}'s Honor Duel"
+            else:
+                what = (
+                    f"refuses {names.casket(p['challenger'])}'s Honor Duel and bears Coward's "
+                    f"Mark (+{p['mark_damage']} damage from Crucible attacks)"
+                )
+            return (t(f"{who} {what}"), *_rule("R-ADD-174"))
+        case "ReactivesBarred":
+            return (
+                t(f"{who} cannot play reactive cards this turn"),
+                *_reason_rule(p.get("source"), "R-ADD-174"),
+            )
+        case "FormTaken":
+            return (
+                t(f"{who} takes {p['form'].capitalize()} Form until the end of the round"),
+                *_reason_rule(p.get("source"), "R-ADD-170"),
+            )
         case "AttackWarded":
             return (
                 t(f"{who}'s "),

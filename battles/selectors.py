@@ -466,6 +466,7 @@ PROMPT_RULINGS = {
     "ultimatum": "R-ADD-159",
     "bargain": "R-ADD-159",
     "siphon": "R-ADD-159",
+    "duel": "R-ADD-174",
 }
 # What each prompt asks of its seat, in words a waiting page can show.
 PROMPT_WORDS = {
@@ -478,6 +479,7 @@ PROMPT_WORDS = {
     "ultimatum": "to take the damage now or skip their next turn",
     "bargain": "to give up hand cards to lessen the hit, or decline",
     "siphon": "to pay the defender's price to miss, or decline",
+    "duel": "to accept the Honor Duel, or refuse it and bear Coward's Mark",
 }
 
 

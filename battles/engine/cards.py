@@ -418,7 +418,16 @@ CONDITIONS = (
     "no_enemy_within",
     "attacked_this_turn",  # "after making an attack" (R-ADD-134)
     "destroyed_enemy_this_turn",  # "when you destroy an enemy Casket" (R-ADD-131)
+    # issue 17, forms (R-ADD-170): "if in Metamorph form", "if you have Assault Form active".
+    "own_form",
+    # issue 17, forms (R-ADD-174): "if in Honor Duel"; "if target has Coward's Mark".
+    "own_in_duel",
+    "target_cowards_mark",
 )
+# issue 17, forms (R-ADD-170): the forms Metamorphic Adaptation transforms a casket into,
+# until the end of the round. A condition's `form` may also be "metamorph": any of them.
+FORMS = ("assault", "tank", "scout")
+_CONDITION_FORMS = ("metamorph", *FORMS)
 # The conditions that count caskets within `within` hexes (R-ADD-75, R-ADD-121).
 _CONDITIONS_WITHIN = (
     "enemies_within_at_least",
@@ -448,6 +457,9 @@ _CONDITIONS_WITH_N = frozenset(CONDITIONS) - {
     "no_enemy_within",
     "attacked_this_turn",
     "destroyed_enemy_this_turn",
+    "own_form",
+    "own_in_duel",
+    "target_cowards_mark",
 }
 # The conditions that name a terrain (R-BRD-3).
 _TERRAIN_CONDITIONS = ("standing_in", "card_moved_through", "near_terrain")
@@ -472,9 +484,21 @@ class Condition:
     within: int = 0
     # issue 17, allies: count only the allies whose setup names this faction (R-ADD-121).
     faction: str | None = None
+    # issue 17, forms: the form `own_form` asks for, "metamorph" for any (R-ADD-170).
+    form: str | None = None
 
     def __post_init__(self) -> None:
         _check_choice(self.test, "condition.test", CONDITIONS)
+        if (self.test == "own_form") != (self.form is not None):
+            raise InvalidInput(
+                "condition.form",
+                f"'own_form' names a form: one of {', '.join(_CONDITION_FORMS)}"
+                if self.form is None
+                else f"{self.test!r} names no form",
+                "R-ADD-170",
+            )
+        if self.form is not None:
+            _check_choice(self.form, "condition.form", _CONDITION_FORMS)
         if self.test in _CONDITIONS_WITHIN:
             _check_int(self.within, "condition.within", 1, MAX_HEXES, "R-RNG-3")
         elif self.within:
@@ -526,13 +550,15 @@ class Condition:
             out["within"] = self.within
         if self.faction is not None:
             out["faction"] = self.faction
+        if self.form is not None:
+            out["form"] = self.form
         return out
 
 
 def condition_from_dict(d: object, path: str) -> Condition:
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'test'", "R-ADD-59")
-    allowed = ("test", "n", "pool", "terrain", "within", "faction")
+    allowed = ("test", "n", "pool", "terrain", "within", "faction", "form")
     unknown = [str(k) for k in d if k not in allowed]
     if unknown:
         raise InvalidInput(f"{path}.{unknown[0]}", f"unknown field; allowed: {', '.join(allowed)}")
@@ -546,6 +572,7 @@ def condition_from_dict(d: object, path: str) -> Condition:
             d.get("terrain"),
             d.get("within", 0),
             d.get("faction"),
+            d.get("form"),
         )
 
 
@@ -775,10 +802,11 @@ class WhenEffect:
         if not isinstance(self.condition, Condition):
             raise InvalidInput("when.condition", "must be a condition", "R-ADD-59")
         # issue 17, buffs: "+1 damage to all attacks for each enemy within 6" (R-ADD-96);
-        # move: "if …, knockback" (R-ADD-100); triggers: R-ADD-134.
+        # move: "if …, knockback" (R-ADD-100); triggers: R-ADD-134; forms: "… reduce by 2.
+        # If in Metamorph form, reduce by 3" (R-ADD-170).
         kinds = (
             *(*_AFTER_KINDS, "reduce_incoming", "enhance_next_attack", "push"),
-            *("sp_boost", "grant_move"),
+            *("sp_boost", "grant_move", "ward"),
         )
         _check_inner(self.then, "when.then", kinds)
 
@@ -1713,7 +1741,9 @@ class EnhanceNextAttackEffect:
     every such attack until then gets it, none spends it ("until end of turn, all your
     attacks", R-ADD-96). `sp_cost`: that attack costs so much less SP, never below 0
     ("your next ranged attack costs -1 SP", R-ADD-99); `reach`: it reaches so many hexes
-    further ("+2 range", R-ADD-90).
+    further ("+2 range", R-ADD-90). `vs_bleeding`: its damage only against a target that
+    has Bleed counters as the attack is declared; the attack spends it all the same
+    (R-ADD-173).
 
     >>> EnhanceNextAttackEffect("ranged", damage=1, ignore_defence="all").as_dict()
     {'kind': 'enhance_next_attack', 'attacks': 'ranged', 'damage': 1, 'ignore_defence': 'all'}
@@ -1740,9 +1770,16 @@ class EnhanceNextAttackEffect:
     every: bool = False
     sp_cost: int = 0
     reach: int = 0
+    # issue 17, forms: "+2 damage to enemies that have Bleed counters on them" (R-ADD-173).
+    vs_bleeding: bool = False
 
     def __post_init__(self) -> None:
         _check_choice(self.attacks, "enhance_next_attack.attacks", ENHANCED_ATTACKS)
+        _check_bool(self.vs_bleeding, "enhance_next_attack.vs_bleeding")
+        if self.vs_bleeding and not self.damage:
+            raise InvalidInput(
+                "enhance_next_attack.vs_bleeding", "only damage depends on Bleed", "R-ADD-173"
+            )
         _check_int(self.sp_cost, "enhance_next_attack.sp_cost", -10, 0, "R-ADD-99")
         _check_int(self.reach, "enhance_next_attack.reach", 0, MAX_HEXES, "R-ADD-90")
         if self.reach and self.attacks != "ranged":
@@ -1779,7 +1816,7 @@ class EnhanceNextAttackEffect:
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "attacks": self.attacks}
         names = ("damage", "to_hit", "ignore_defence", *_ENHANCE_FLAGS, "every", "sp_cost", "reach")
-        for name in names:
+        for name in (*names, "vs_bleeding"):  # issue 17, forms: vs_bleeding last
             if getattr(self, name):
                 out[name] = getattr(self, name)
         return out
@@ -2966,6 +3003,119 @@ class OfferMissEffect:
         return {"kind": self.kind, "pool": self.pool, "n": self.n}
 
 
+@dataclass(frozen=True, slots=True)
+class TransformEffect:
+    """ "Transform into … Assault Form …": the casket takes `form` until the end of the
+    round (`FormTaken`, R-ADD-170); a later form replaces it. What the form itself gives
+    (+2 damage, −1 Defense …) is written as the card's other effects.
+
+    >>> TransformEffect("assault").as_dict()
+    {'kind': 'transform', 'form': 'assault'}
+    >>> TransformEffect("mantis")
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: transform.form: 'mantis' is not one of: assault, tank, scout
+    """
+
+    kind: ClassVar[str] = "transform"
+    form: str
+
+    def __post_init__(self) -> None:
+        _check_choice(self.form, "transform.form", FORMS)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "form": self.form}
+
+
+@dataclass(frozen=True, slots=True)
+class DuelEffect:
+    """ "Challenge 1 visible enemy to Honor Duel …": the command's `target`, a visible enemy
+    within the card's range, is asked (prompt `duel`). Accepting, the two may attack only
+    each other, and no one else may attack them, until the challenger's next turn starts;
+    if the challenger's attack kills the target meanwhile, it runs `then`. Refusing, the
+    target gains Coward's Mark: Crucible attacks on it deal +`mark_damage` for the rest of
+    the battle (R-ADD-174).
+
+    >>> DuelEffect((GainTokensEffect("forge", 3), RecoverEffect(3)), 2).as_dict()["mark_damage"]
+    2
+    """
+
+    kind: ClassVar[str] = "duel"
+    then: tuple[Effect, ...]
+    mark_damage: int
+
+    def __post_init__(self) -> None:
+        _check_inner(self.then, "duel.then", ("gain_tokens", "recover", "draw"), "R-ADD-174")
+        _check_int(self.mark_damage, "duel.mark_damage", 1, 10, "R-ADD-174")
+
+    def as_dict(self) -> dict[str, Any]:
+        then = [e.as_dict() for e in self.then]
+        return {"kind": self.kind, "then": then, "mark_damage": self.mark_damage}
+
+
+@dataclass(frozen=True, slots=True)
+class BarReactivesEffect:
+    """ "… and they cannot use defense cards this turn": when `condition` holds as the
+    attack card is played (R-ADD-59), its target plays no reactive card until the end of
+    this turn, this attack's included (R-ADD-174).
+
+    >>> BarReactivesEffect(Condition("target_cowards_mark")).as_dict()
+    {'kind': 'bar_reactives', 'condition': {'test': 'target_cowards_mark'}}
+    """
+
+    kind: ClassVar[str] = "bar_reactives"
+    condition: Condition | None = None
+
+    def __post_init__(self) -> None:
+        if self.condition is not None and not isinstance(self.condition, Condition):
+            raise InvalidInput("bar_reactives.condition", "must be a condition", "R-ADD-59")
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        if self.condition is not None:
+            out["condition"] = self.condition.as_dict()
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class ForfeitTokensEffect:
+    """ "Spend all Forge tokens." as a card's price, buying nothing it names: every token of
+    `pool` the casket holds goes as the card is played, none needed (R-ADD-175).
+
+    >>> ForfeitTokensEffect("forge").as_dict()
+    {'kind': 'forfeit_tokens', 'pool': 'forge'}
+    """
+
+    kind: ClassVar[str] = "forfeit_tokens"
+    pool: str
+
+    def __post_init__(self) -> None:
+        _check_choice(self.pool, "forfeit_tokens.pool", TOKEN_POOLS)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "pool": self.pool}
+
+
+@dataclass(frozen=True, slots=True)
+class AdvantageEffect:
+    """ "Roll with Advantage (3d6, take 2 highest)": the card's own attack roll has `n` more
+    advantage (R-HIT-6's pool: +1 rolls 3 dice and keeps the 2 highest), whether or not
+    option dice_pool_advantage is on (R-ADD-176).
+
+    >>> AdvantageEffect().as_dict()
+    {'kind': 'advantage', 'n': 1}
+    """
+
+    kind: ClassVar[str] = "advantage"
+    n: int = 1
+
+    def __post_init__(self) -> None:
+        _check_int(self.n, "advantage.n", 1, 2, "R-HIT-6")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "n": self.n}
+
+
 Effect = (
     AttackEffect
     | MoveEffect
@@ -3061,6 +3211,11 @@ Effect = (
     | TaintCounterEffect
     | SelfDamageEffect
     | RiposteEffect
+    | TransformEffect  # issue 17, forms
+    | DuelEffect  # issue 17, forms
+    | BarReactivesEffect  # issue 17, forms
+    | ForfeitTokensEffect  # issue 17, forms
+    | AdvantageEffect  # issue 17, forms
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -3160,6 +3315,11 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             TaintCounterEffect,
             SelfDamageEffect,
             RiposteEffect,
+            TransformEffect,  # issue 17, forms
+            DuelEffect,  # issue 17, forms
+            BarReactivesEffect,  # issue 17, forms
+            ForfeitTokensEffect,  # issue 17, forms
+            AdvantageEffect,  # issue 17, forms
         )
     }
 )

@@ -260,12 +260,15 @@ def to_hit(
     rules: Ruleset = DEFAULT_RULESET,
     extra_to_hit: Sequence[Modifier] = (),
     extra_damage: Sequence[Modifier] = (),
+    advantage: int = 0,
 ) -> ToHit:
     """Everything about one attack, itemised and cited (R-HIT-1..6, R-DMG-1, R-ARC-*).
 
     `others` are the hexes of the other caskets (cover, R-COV-1(c)); `enemies`
     those of the attacker's enemies (only option engaged_targets_only reads it).
-    `extra_to_hit`/`extra_damage` are card and status lines from the battle.
+    `extra_to_hit`/`extra_damage` are card and status lines from the battle; `advantage`
+    a card's own "roll with Advantage" (R-ADD-176), a pool source under R-HIT-6 and the
+    pool of that net advantage otherwise.
 
     >>> from battles.engine.board import parse_board
     >>> b = parse_board({"shape": {"kind": "hexagon", "radius": 8}})
@@ -350,8 +353,12 @@ def to_hit(
         # obscured, elevation, head destroyed) gives way to the pool; card lines passed in
         # `extra_to_hit` still count, so the target number is 5 plus those alone.
         pool_sources = _pool_sources(attacker, target, row, band, los, higher)
+        if advantage:  # R-ADD-176: one more source, cancelling a disadvantage
+            pool_sources.append(Modifier("card", advantage, "Card: advantage", "R-ADD-176"))
         pool = pool_for_net_advantage(sum(m.value for m in pool_sources))
     else:
+        # R-ADD-176: the static lines still set the target number; the card sets the roll.
+        pool = pool_for_net_advantage(advantage)
         modifiers += _static_modifiers(
             attacker,
             target,

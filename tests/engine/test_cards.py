@@ -22,6 +22,7 @@ from battles.engine.cards import (
     CARD_KINDS,
     DAMAGE_CARD,
     EFFECT_TYPES,
+    AdvantageEffect,
     AfterAttackEffect,
     AfterDefenceEffect,
     AllyEffect,
@@ -32,6 +33,7 @@ from battles.engine.cards import (
     AttackBonusEffect,
     AttackEffect,
     AttackRulesEffect,
+    BarReactivesEffect,
     BleedEffect,
     BonusAgainstEffect,
     BuffNextAttackEffect,
@@ -54,9 +56,11 @@ from battles.engine.cards import (
     DiscardHandEffect,
     DrawEffect,
     DrawPenaltyEffect,
+    DuelEffect,
     Effect,
     EnhanceNextAttackEffect,
     FollowUpEffect,
+    ForfeitTokensEffect,
     FreePassageEffect,
     GainSpEffect,
     GainTokensEffect,
@@ -106,6 +110,7 @@ from battles.engine.cards import (
     TeleportEffect,
     ThornsEffect,
     TokenCostEffect,
+    TransformEffect,
     TriggerEffect,
     UltimatumEffect,
     UnflankableEffect,
@@ -254,6 +259,13 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     TaintCounterEffect(1, 2),
     SelfDamageEffect(2, "bargain", 2),
     RiposteEffect(3),
+    TransformEffect("tank"),  # issue 17, forms
+    AttackBonusEffect(1, condition=Condition("own_form", form="metamorph")),
+    DuelEffect((GainTokensEffect("forge", 3), RecoverEffect(3)), 2),
+    BarReactivesEffect(Condition("target_cowards_mark")),
+    ForfeitTokensEffect("forge"),
+    AdvantageEffect(),
+    AttackBonusEffect(2, condition=Condition("own_in_duel")),
 )
 
 
@@ -392,6 +404,11 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "taint_counter",
         "self_damage",
         "riposte",
+        "transform",  # issue 17, forms
+        "duel",
+        "bar_reactives",
+        "forfeit_tokens",
+        "advantage",
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 
@@ -481,6 +498,14 @@ EFFECT_ERRORS: list[tuple[object, str]] = [
     ({"kind": "ally_move", "hexes": 1, "within": 3, "faction": "Hive"}, "fx.faction"),
     ({"kind": "ally_move", "hexes": 1, "within": 3, "draw_per_ally": 4}, "fx.draw_per_ally"),
     ({"kind": "cover", "within": 0}, "fx.within"),
+    ({"kind": "transform", "form": "mantis"}, "fx.form"),  # issue 17, forms (R-ADD-170)
+    ({"kind": "duel", "then": [], "mark_damage": 2}, "fx.then"),  # R-ADD-174
+    ({"kind": "duel", "then": [{"kind": "move", "hexes": 1}], "mark_damage": 2}, "fx.then[0]"),
+    ({"kind": "duel", "then": [{"kind": "recover", "n": 3}], "mark_damage": 0}, "fx.mark_damage"),
+    ({"kind": "bar_reactives", "condition": {"test": "own_in_duel", "n": 1}}, "fx.condition.n"),
+    ({"kind": "forfeit_tokens", "pool": "gold"}, "fx.pool"),  # R-ADD-175
+    ({"kind": "attack_bonus", "damage": 1, "condition": {"test": "own_form"}},
+     "fx.condition.form"),
 ]  # fmt: skip
 
 

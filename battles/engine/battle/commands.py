@@ -224,7 +224,8 @@ class Arrange(Command):
 
 
 # An ultimatum's options, and a damage bargain's (R-ADD-159).
-CHOICES = ("damage", "skip_turn", "discard", "decline", "pay")
+# issue 17, forms: an Honor Duel's answer, accept or refuse (R-ADD-174).
+CHOICES = ("damage", "skip_turn", "discard", "decline", "pay", "accept", "refuse")
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,6 +22,7 @@ from ..cards import (
     DAMAGE_CARD,
     MAX_SEEDS,
     SP_ALL,
+    AdvantageEffect,
     AfterAttackEffect,
     AfterDefenceEffect,
     AllyEffect,
@@ -32,6 +33,7 @@ from ..cards import (
     AttackBonusEffect,
     AttackEffect,
     AttackRulesEffect,
+    BarReactivesEffect,
     BleedEffect,
     BonusAgainstEffect,
     BuffNextAttackEffect,
@@ -53,9 +55,11 @@ from ..cards import (
     DiscardHandEffect,
     DrawEffect,
     DrawPenaltyEffect,
+    DuelEffect,
     Effect,
     EnhanceNextAttackEffect,
     FollowUpEffect,
+    ForfeitTokensEffect,
     FreePassageEffect,  # issue 17, triggers
     GainSpEffect,
     GainTokensEffect,
@@ -105,6 +109,7 @@ from ..cards import (
     TeleportEffect,
     ThornsEffect,  # issue 17, triggers
     TokenCostEffect,  # issue 17, triggers
+    TransformEffect,
     TriggerEffect,
     UltimatumEffect,
     UnflankableEffect,  # issue 17, triggers
@@ -214,6 +219,7 @@ PROMPT_COMMANDS = {
     "ultimatum": (Choose,),  # "target enemy must choose" (R-ADD-159)
     "bargain": (Choose,),  # "enemy may discard 2 cards to reduce damage to 2" (R-ADD-159)
     "siphon": (Choose,),  # a reactive card's "miss this attack, give me 2 tokens" (R-ADD-159)
+    "duel": (Choose,),  # "challenge 1 visible enemy to Honor Duel" (R-ADD-174)
 }
 # The ruling behind each prompt, cited when an answer comes without its prompt.
 PROMPT_RULES = {
@@ -226,6 +232,7 @@ PROMPT_RULES = {
     "ultimatum": "R-ADD-159",
     "bargain": "R-ADD-159",
     "siphon": "R-ADD-159",
+    "duel": "R-ADD-174",
 }
 
 
@@ -507,6 +514,8 @@ def _auto_answer(tx: _Tx, seat: int, kind: str, amount: int, component: str | No
         _reactive_window(tx)
     elif kind == "siphon":  # the price refused: the hit stands (R-ADD-159)
         _roll_defence(tx)
+    elif kind == "duel":  # a binding challenge is accepted (R-ADD-174)
+        _duel_answer(tx, seat, True)
 
 
 def _advance(tx: _Tx) -> None:
@@ -1097,6 +1106,7 @@ def _choose(tx: _Tx, command: Choose, kind: str, amount: int) -> None:
         "ultimatum": ("damage", "skip_turn"),
         "bargain": ("discard", "decline"),
         "siphon": ("pay", "decline"),
+        "duel": ("accept", "refuse"),  # R-ADD-174
     }[kind]
     if command.option not in options:
         raise RuleViolation(
@@ -1110,6 +1120,9 @@ def _choose(tx: _Tx, command: Choose, kind: str, amount: int) -> None:
         return
     if kind == "siphon":
         _siphon(tx, seat, command.option == "pay")
+        return
+    if kind == "duel":
+        _duel_answer(tx, seat, command.option == "accept")
         return
     if command.option == "discard":
         if len(command.cards) != amount:
@@ -1145,6 +1158,35 @@ def _siphon(tx: _Tx, seat: int, pay: bool) -> None:
     _gain_tokens(tx, a.target, GainTokensEffect(offer.pool, offer.n), reactive.id)
     tx.emit(ev.HitBargainedAway(seat, reactive.id))
     _end_attack(tx, "miss")
+
+
+def _duel_answer(tx: _Tx, seat: int, accepted: bool) -> None:
+    """R-ADD-174: the challenged casket's answer: a duel, or Coward's Mark."""
+    challenger = tx.seat(seat).challenged_by
+    assert challenger is not None
+    source = tx.seat(challenger).duel_source
+    assert source is not None
+    duel = next(e for e in tx.state.card(source).effects if isinstance(e, DuelEffect))
+    tx.emit(ev.PromptClosed(seat, "duel"))
+    tx.emit(ev.DuelAnswered(seat, challenger, accepted, duel.mark_damage))
+
+
+def _duel_refusal(c: CasketState, d: CasketState, seats: Sequence[CasketState]) -> str | None:
+    """R-ADD-174: why `c` may not attack `d` while an Honor Duel holds (None: it may). A
+    duel whose other casket has left the battle no longer binds."""
+    if c.duel_with is not None and seats[c.duel_with].in_battle and c.duel_with != d.seat:
+        return f"seat {c.seat} is in an Honor Duel: it may attack only seat {c.duel_with}"
+    if d.duel_with is not None and seats[d.duel_with].in_battle and d.duel_with != c.seat:
+        return f"seat {d.seat} is in an Honor Duel: only seat {d.duel_with} may attack it"
+    return None
+
+
+def _coward_bonus(c: CasketState, d: CasketState) -> int:
+    """R-ADD-174: Coward's Mark, "all Crucible attacks against them deal +2": an attack by
+    a casket whose setup names the Crucible (R-ADD-121) or by the challenger who marked it."""
+    if d.cowards_mark and (c.faction == "crucible" or c.seat == d.coward_of):
+        return d.cowards_mark
+    return 0
 
 
 def _ultimatum(tx: _Tx, seat: int, option: str, damage: int) -> None:
@@ -1603,6 +1645,10 @@ def attack_answer(
         rules=state.ruleset,
         extra_to_hit=to_hit_lines,
         extra_damage=damage_lines,
+        # R-ADD-176: "roll with Advantage" is the card's own attack's, not its further ones'.
+        advantage=sum(e.n for e in card.effects if isinstance(e, AdvantageEffect))
+        if effect is card.attack
+        else 0,
     )
     return _aura(card, answer)
 
@@ -1660,8 +1706,10 @@ def _use_enhancements(tx: _Tx, seat: int, card: CardDef, target: int, reach: int
     # The card's own "ignores cover" has already cancelled the cover line (R-ADD-60).
     cancelled = {"cover"} if any(isinstance(e, IgnoreCoverEffect) for e in card.effects) else set()
     for _, x in chosen:
-        if x.damage or x.to_hit or x.ignore_defence:
-            tx.emit(ev.BuffGained(seat, x.damage, x.to_hit, x.ignore_defence, 0, x.source))
+        # R-ADD-173: "+2 damage to enemies that have Bleed": spent, but no damage, without.
+        damage = 0 if x.vs_bleeding and not tx.seat(target).bleed else x.damage
+        if damage or x.to_hit or x.ignore_defence:
+            tx.emit(ev.BuffGained(seat, damage, x.to_hit, x.ignore_defence, 0, x.source))
         for key, wanted in (("cover", x.ignore_cover), ("range", x.ignore_range)):
             if wanted and key not in cancelled:
                 cancelled.add(key)
@@ -1953,6 +2001,9 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
         raise RuleViolation("target_withdrawn", f"seat {d.seat} has withdrawn", "R-TRN-9")
     if d.side == c.side:
         raise RuleViolation("not_an_enemy", f"seat {d.seat} is on your side", "R-TRN-8")
+    duel = _duel_refusal(c, d, tx.state.seats)
+    if duel is not None:
+        raise RuleViolation("in_duel", duel, "R-ADD-174")
     if d.untargetable == "all" or (d.untargetable == "ranged" and not card.attack.range.melee):
         which = (
             "attacks" if d.untargetable == "all" else "ranged attacks (a card that is not Melee)"
@@ -1993,14 +2044,20 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
     enhanced = any(_enhances(x.attacks, card) for x in tx.seat(seat).enhancements)
     mark = _mark_on(tx, seat, command.target)
     marks = [m for m in tx.seat(seat).bonus_against if m[0] == command.target]
+    coward = _coward_bonus(tx.seat(seat), tx.seat(command.target))
     riders = AttackBonusEffect | SpendTokensEffect | IgnoreCoverEffect | SpendTaintEffect
     if (
         passive
         or enhanced
         or mark is not None
         or marks
+        or coward
         or any(isinstance(e, riders | DiscardForEffect) for e in card.effects)
     ):
+        if coward:  # R-ADD-174: Coward's Mark
+            marker = tx.seat(command.target).coward_of
+            mark_card = tx.seat(marker).duel_source if marker is not None else None
+            tx.emit(ev.BuffGained(seat, coward, 0, 0, 0, mark_card or "coward's mark"))
         if mark is not None:  # R-ADD-149: the marker's attacks on its mark
             _mark_riders(tx, seat, card, command.target, *mark)
         # R-ADD-59: the card's own bonuses are part of this attack's to-hit answer, and
@@ -2085,7 +2142,10 @@ def _strike(
             # card took off it (R-ADD-119).
             defence_modifier=answer.defense_modifier - ignore + card_defence - d.defence_malus,
             # R-ADD-91: "enemy cannot use Reactive cards against this attack".
-            reactive_allowed=bool(answer.reactive_allowed) and "no_reactive" not in rules,
+            # R-ADD-174: "they cannot use defense cards this turn".
+            reactive_allowed=bool(answer.reactive_allowed)
+            and "no_reactive" not in rules
+            and d.reactives_barred_by is None,
             shield_allowed=bool(answer.shield_cards_allowed),
             to_hit=answer.as_dict(),
         )
@@ -2535,6 +2595,14 @@ def _destroyed(tx: _Tx, seat: int) -> None:
                 if isinstance(effect, MarkEffect):
                     for inner in effect.then:
                         _effect(tx, other.seat, card, inner, None, (), None, (), {}, True)
+    for other in tx.state.seats:  # R-ADD-174: "if you kill target" in the duel
+        challenger = other.duel_challenger == other.seat and other.duel_with == seat
+        if challenger and other.in_battle and seat in other.kills and other.duel_source:
+            card = tx.state.card(other.duel_source)
+            for effect in card.effects:
+                if isinstance(effect, DuelEffect):
+                    for inner in effect.then:
+                        _effect(tx, other.seat, card, inner, None, (), None, (), {}, True)
 
 
 def _check_limit(c: CasketState, card: CardDef) -> None:
@@ -2727,6 +2795,11 @@ def _holds(tx: _Tx, seat: int, condition: Condition | None, target: int | None) 
         return any(board.terrain_at(h).name == condition.terrain for h in near)
     if test == "own_mark_in_battle":  # R-ADD-149
         return c.marked is not None and tx.seat(c.marked).in_battle
+    if test == "own_in_duel":  # R-ADD-174: a duel whose other casket is still in it
+        return c.duel_with is not None and tx.seat(c.duel_with).in_battle
+    if test == "own_form":  # R-ADD-170: taken this round; "metamorph" is any form
+        held = c.form if c.form_round == tx.state.round else ""
+        return bool(held) and condition.form in ("metamorph", held)
     if test == "standing_in_open":  # R-ADD-146: the own hex's terrain gives no cover
         return tx.state.board.terrain_at(c.at).cover == "none"
     # R-ADD-121: the allies of the faction the text names, near the casket or the target.
@@ -2739,6 +2812,8 @@ def _holds(tx: _Tx, seat: int, condition: Condition | None, target: int | None) 
         melee_facing = str(tx.state.ruleset.option("melee_facing"))
         sides = candidate_sides(t.at, t.facing, c.at)
         return choose_side_row(sides, t.shield, c.at.distance(t.at), melee_facing).side == n
+    if test == "target_cowards_mark":  # R-ADD-174
+        return t.cowards_mark > 0
     if test == "target_immobilised":  # R-ADD-146: "slow/freeze effects"
         return "immobilised" in t.statuses
     if test == "target_damaged_this_round":  # R-ADD-144
@@ -3096,6 +3171,24 @@ def _effect(
     if isinstance(effect, GainSpEffect):
         tx.emit(ev.SpGained(seat, effect.amount, card.id))
         return
+    if isinstance(effect, AdvantageEffect):
+        return  # `attack_answer` reads it: the attack roll's pool (R-ADD-176)
+    if isinstance(effect, ForfeitTokensEffect):  # R-ADD-175: all of them, however many
+        have = c.tokens_of(effect.pool)
+        if have:
+            tx.emit(ev.TokensChanged(seat, effect.pool, -have, 0, card.id))
+        return
+    if isinstance(effect, DuelEffect):
+        _challenge(tx, seat, card, target)
+        used["target"] = True
+        return
+    if isinstance(effect, BarReactivesEffect):  # R-ADD-174: the attack's target
+        if attack_target is not None and _holds(tx, seat, effect.condition, attack_target):
+            tx.emit(ev.ReactivesBarred(attack_target, seat, card.id))
+        return
+    if isinstance(effect, TransformEffect):  # R-ADD-170: until the end of this round
+        tx.emit(ev.FormTaken(seat, effect.form, tx.state.round, card.id))
+        return
     if isinstance(effect, EnhanceNextAttackEffect):
         tx.emit(
             ev.AttackEnhanced(
@@ -3113,6 +3206,7 @@ def _effect(
                 effect.every,
                 effect.sp_cost,
                 effect.reach,
+                effect.vs_bleeding,
             )
         )
         return
@@ -3486,6 +3580,28 @@ def _change_taint(tx: _Tx, seat: int, amount: int, source: str) -> None:
     tx.emit(ev.TaintChanged(seat, taint - c.taint, taint, source))
     if c.taint < TAINT_OVERLOAD <= taint and c.in_battle and not c.pilot_dead:
         _taint_overload(tx, seat)
+
+
+def _challenge(tx: _Tx, seat: int, card: CardDef, target: int | None) -> None:
+    """R-ADD-174: a visible enemy within the card's range, neither in a duel nor asked to
+    one, is challenged and asked for its answer."""
+    enemy = _enemy_in_range(tx, seat, card, target)
+    c, t = tx.seat(seat), tx.seat(enemy)
+    others = [x.at for x in tx.state.seats if x.seat not in (seat, enemy) and x.in_battle]
+    if not line_of_sight(tx.state.board, c.at, t.at, others).clear:
+        raise RuleViolation(
+            "no_line_of_sight", f"{card.name} challenges a visible enemy", "R-ADD-174"
+        )
+    for x in (c, t):
+        if (
+            x.duel_with is not None and tx.seat(x.duel_with).in_battle
+        ) or x.challenged_by is not None:
+            raise RuleViolation(
+                "in_duel", f"seat {x.seat} is already in an Honor Duel", "R-ADD-174"
+            )
+    tx.emit(ev.DuelChallenged(seat, enemy, card.id))
+    reason = f"{card.name}: accept the Honor Duel, or refuse and bear Coward's Mark (choose)"
+    _open_prompt(tx, enemy, "duel", 0, None, "R-ADD-174", reason)
 
 
 def _enemy_in_range(tx: _Tx, seat: int, card: CardDef, target: int | None) -> int:

@@ -939,6 +939,7 @@ class AttackEnhanced(Event):
     every: bool = False
     sp_cost: int = 0
     reach: int = 0
+    vs_bleeding: bool = False  # issue 17, forms: its damage only on a bleeding target
 
 
 @dataclass(frozen=True, slots=True)
@@ -1142,6 +1143,46 @@ class HitBargainedAway(Event):
     source: str
 
 
+@dataclass(frozen=True, slots=True)
+class FormTaken(Event):
+    """The casket took `form` until the end of the round `round` (R-ADD-170)."""
+
+    seat: int
+    form: str
+    round: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class DuelChallenged(Event):
+    """`seat` challenged `target` to an Honor Duel with card `source`; the target is asked
+    (prompt `duel`, R-ADD-174)."""
+
+    seat: int
+    target: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class DuelAnswered(Event):
+    """The challenged `seat` accepted `challenger`'s Honor Duel, or refused it and gained
+    Coward's Mark of `mark_damage` (R-ADD-174)."""
+
+    seat: int
+    challenger: int
+    accepted: bool
+    mark_damage: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReactivesBarred(Event):
+    """`seat` plays no reactive card until the end of `by`'s turn (R-ADD-174)."""
+
+    seat: int
+    by: int
+    source: str
+
+
 EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.__name__: cls
     for cls in (
@@ -1262,5 +1303,9 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         CounterRaised,
         SelfDamageDue,
         BonusHeld,
+        FormTaken,  # issue 17, forms
+        DuelChallenged,  # issue 17, forms
+        DuelAnswered,  # issue 17, forms
+        ReactivesBarred,  # issue 17, forms
     )
 }

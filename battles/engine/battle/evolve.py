@@ -87,6 +87,7 @@ def _initiative(s: BattleState, e: ev.InitiativeRolled) -> BattleState:
 
 def _turn_started(s: BattleState, e: ev.TurnStarted) -> BattleState:
     s = _lapse_lent_defence(s, e.seat)  # R-ADD-123: "until your next turn"
+    s = _end_duel(s, e.seat)  # R-ADD-174: "for 1 round"
     for card in s.seats[e.seat].in_play:  # R-ADD-122: an unused pledge lapses
         if s.card(card).pledge:
             s = _put_away(s, e.seat, card)
@@ -189,6 +190,9 @@ def _turn_ended(s: BattleState, e: ev.TurnEnded) -> BattleState:
         s = _seat(s, e.seat, statuses=statuses, immobilised_by=None, rooted_turns=rooted)
     if c.move_cost or c.draw_penalty or c.defence_malus:  # R-ADD-113/114/119: this turn's
         s = _seat(s, e.seat, move_cost=0, draw_penalty=0, defence_malus=0)
+    for x in s.seats:  # R-ADD-174: "cannot use defense cards this turn"
+        if x.reactives_barred_by == e.seat:
+            s = _seat(s, x.seat, reactives_barred_by=None)
     return replace(s, phase=ACTION, turn=s.turn + 1)
 
 
@@ -811,6 +815,7 @@ def _enhanced(s: BattleState, e: ev.AttackEnhanced) -> BattleState:
         e.every,
         e.sp_cost,
         e.reach,
+        e.vs_bleeding,
     )
     return _seat(s, e.seat, enhancements=(*c.enhancements, x))
 
@@ -946,6 +951,36 @@ def _damage_reduced(s: BattleState, e: ev.DamageReduced) -> BattleState:
     return s  # the damage prompt that follows asks for the reduced amount
 
 
+def _form_taken(s: BattleState, e: ev.FormTaken) -> BattleState:
+    return _seat(s, e.seat, form=e.form, form_round=e.round)  # R-ADD-170
+
+
+def _duel_challenged(s: BattleState, e: ev.DuelChallenged) -> BattleState:
+    s = _seat(s, e.seat, duel_source=e.source)  # R-ADD-174
+    return _seat(s, e.target, challenged_by=e.seat)
+
+
+def _duel_answered(s: BattleState, e: ev.DuelAnswered) -> BattleState:
+    """R-ADD-174: a duel between the two, or Coward's Mark on the one who refused."""
+    s = _seat(s, e.seat, challenged_by=None)
+    if not e.accepted:
+        return _seat(s, e.seat, cowards_mark=e.mark_damage, coward_of=e.challenger)
+    s = _seat(s, e.seat, duel_with=e.challenger, duel_challenger=e.challenger)
+    return _seat(s, e.challenger, duel_with=e.seat, duel_challenger=e.challenger)
+
+
+def _end_duel(s: BattleState, seat: int) -> BattleState:
+    """R-ADD-174: the duel `seat` challenged to ends as its next turn starts."""
+    for x in s.seats:
+        if x.duel_challenger == seat:
+            s = _seat(s, x.seat, duel_with=None, duel_challenger=None)
+    return s
+
+
+def _reactives_barred(s: BattleState, e: ev.ReactivesBarred) -> BattleState:
+    return _seat(s, e.seat, reactives_barred_by=e.by)  # R-ADD-174
+
+
 _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.BattleCreated: _created,
     ev.DeckShuffled: _deck_shuffled,
@@ -1064,6 +1099,10 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.CounterRaised: _counter_raised,
     ev.SelfDamageDue: _self_damage_due,
     ev.BonusHeld: _bonus_held,
+    ev.FormTaken: _form_taken,  # issue 17, forms
+    ev.DuelChallenged: _duel_challenged,  # issue 17, forms
+    ev.DuelAnswered: _duel_answered,  # issue 17, forms
+    ev.ReactivesBarred: _reactives_barred,  # issue 17, forms
 }
 assert set(_HANDLERS) == set(ev.EVENT_TYPES.values()), "every event type needs a handler"
 

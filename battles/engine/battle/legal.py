@@ -32,6 +32,7 @@ from ..cards import (
     DiscardEffect,
     DiscardForEffect,
     DrawPenaltyEffect,
+    DuelEffect,
     FollowUpEffect,
     HinderEffect,
     LookAtHandEffect,
@@ -116,6 +117,9 @@ def _prompt_candidates(
     elif kind == "ultimatum":  # R-ADD-159
         yield {"type": "choose", "seat": seat, "option": "damage"}
         yield {"type": "choose", "seat": seat, "option": "skip_turn"}
+    elif kind == "duel":  # R-ADD-174
+        yield {"type": "choose", "seat": seat, "option": "accept"}
+        yield {"type": "choose", "seat": seat, "option": "refuse"}
     elif kind == "siphon":  # R-ADD-159
         yield {"type": "choose", "seat": seat, "option": "decline"}
         yield {"type": "choose", "seat": seat, "option": "pay"}
@@ -363,7 +367,13 @@ def _card_bodies(state: BattleState, c: CasketState, instance: str) -> Iterator[
             elif isinstance(effect, AreaAttackEffect) and effect.around == "wreck":
                 grown += [{**v, "target": x.seat} for x in state.seats if x.defeated]
             elif isinstance(
-                effect, HinderEffect | RootEffect | DrawPenaltyEffect | MarkEffect | UltimatumEffect
+                effect,
+                HinderEffect
+                | RootEffect
+                | DrawPenaltyEffect
+                | MarkEffect
+                | UltimatumEffect
+                | DuelEffect,
             ):
                 # R-ADD-65, R-ADD-159: an enemy within range
                 grown += [{**v, "target": x.seat} for x in state.seats if x.side != c.side]

@@ -187,6 +187,7 @@ class Enhancement:
     every: bool = False  # every such attack this turn, none spends it (R-ADD-96)
     sp_cost: int = 0  # the attack costs this much more (less: negative) SP (R-ADD-99)
     reach: int = 0  # the attack reaches this many hexes further (R-ADD-90)
+    vs_bleeding: bool = False  # its damage only on a target with Bleed (R-ADD-173)
 
 
 @dataclass(frozen=True)
@@ -319,6 +320,22 @@ class CasketState:
     # +Defense an ally's card gave, as (until, amount): it lapses when seat `until`'s next
     # turn starts, or with the round when `until` is -1 (R-ADD-123).
     lent_defence: tuple[tuple[int, int], ...] = ()
+    # issue 17, forms: the form Metamorphic Adaptation gave, held in round `form_round`
+    # only: it lapses as that round ends (R-ADD-170).
+    form: str = ""
+    form_round: int = 0
+    # issue 17, forms (R-ADD-174): an Honor Duel. `challenged_by`: a challenge awaiting
+    # this casket's answer; `duel_with` the enemy it duels and `duel_challenger` the seat
+    # whose next turn ends the duel; `duel_source` the challenger's card (its kill reward).
+    challenged_by: int | None = None
+    duel_with: int | None = None
+    duel_challenger: int | None = None
+    duel_source: str | None = None
+    # Coward's Mark: Crucible attacks on it deal this much more; `coward_of` who marked it.
+    cowards_mark: int = 0
+    coward_of: int | None = None
+    # No reactive card until the end of this seat's turn ("cannot use defense cards").
+    reactives_barred_by: int | None = None
 
     @property
     def card_defence(self) -> int:
