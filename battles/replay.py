@@ -301,6 +301,25 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 t(" until the end of the round"),
                 *_rule("R-ADD-129"),
             )
+        case "TerrainCreated":  # issue 17, terrain
+            if p.get("until_round"):
+                lasts = f" until the end of round {p['until_round']}"
+            elif p.get("turns"):
+                lasts = f" for {p['turns']} of its turns"
+            else:
+                lasts = " for the rest of the battle"
+            hexes: list[Part] = []
+            for i, at in enumerate(p["hexes"]):
+                hexes += [t(", ")] if i else []
+                hexes.append(_hex(at))
+            return (
+                t(f"{who}'s "),
+                names.card(p["card"]),
+                t(f" makes {str(p['kind']).replace('_', ' ')} terrain at "),
+                *hexes,
+                t(lasts),
+                *_rule("R-ADD-161"),
+            )
         case "AttackWarded":
             return (
                 t(f"{who}'s "),

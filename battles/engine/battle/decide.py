@@ -94,6 +94,7 @@ from ..cards import (
     TaintEffect,
     TargetDiscardsEffect,
     TeleportEffect,
+    TerrainEffect,
     TriggerEffect,
     UltimatumEffect,
     UnlessSpentEffect,
@@ -663,8 +664,11 @@ def _end_turn(tx: _Tx, seat: int) -> None:
     _triggers(tx, seat, "end_of_turn")  # R-TRN-7: end-of-turn effects
     c = tx.seat(seat)
     water = tx.state.board.terrain_at(c.at).heat_end_of_turn
-    if water and c.heat:
+    if water < 0 and c.heat:
         _change_heat(tx, seat, water, "end of turn in water", "R-TRN-7")
+    elif water > 0:  # issue 17, terrain: lava's +2 (R-ADD-160) needs no Heat to start from
+        name = tx.state.board.terrain_at(c.at).name
+        _change_heat(tx, seat, water, f"end of turn in {name}", "R-ADD-160")
     if not c.acted and tx.seat(seat).heat:
         _change_heat(tx, seat, -1, "a turn without actions", "R-TRN-5")
     excess = len(tx.seat(seat).hand) - HAND_SIZE
@@ -2971,6 +2975,17 @@ def _effect(
         else:
             tx.emit(ev.TargetBonusGained(seat, enemy, effect.damage, card.id))
         return
+    if isinstance(effect, TerrainEffect):  # issue 17, terrain (R-ADD-160 to R-ADD-162)
+        if effect.at == "target":  # in `after_attack`: where the target stands as it ends
+            if attack_target is not None and ended:
+                _make_terrain(tx, seat, card, effect, [tx.seat(attack_target).at])
+            return
+        if effect.at == "self":
+            _make_terrain(tx, seat, card, effect, [c.at])
+            return
+        _make_terrain(tx, seat, card, effect, _terrain_hexes(tx, c, card, effect, path))
+        used["path"] = True
+        return
     if isinstance(effect, ZoneEffect):  # R-ADD-129: the copy just played, on this hex
         instance = next(x for x in reversed(c.in_play) if card_id(x) == card.id)
         tx.emit(ev.ZoneCreated(seat, instance, (c.at.q, c.at.r)))
@@ -3393,6 +3408,67 @@ def _teleport(
         raise problem
     hexes = c.at.distance(destination)
     tx.emit(ev.CasketTeleported(c.seat, (destination.q, destination.r), hexes, card.id))
+
+
+def _terrain_hexes(
+    tx: _Tx, c: CasketState, card: CardDef, effect: TerrainEffect, path: Sequence[object]
+) -> list[Hex]:
+    """R-ADD-162: the command's `path` names the hexes: the first within the card's printed
+    range (no range: the own hex or an adjacent one) and in sight of the casket (R-LOS-1..4,
+    caskets never block, R-LOS-3), each next one adjacent to one named before it."""
+    hexes: list[Hex] = [h for h in path if isinstance(h, Hex)]
+    if len(hexes) != effect.hexes or len(set(hexes)) != len(hexes):
+        raise RuleViolation(
+            "hexes_required",
+            f"{card.name} makes {effect.hexes} hex(es) of {effect.terrain}: give 'path' as "
+            f"{effect.hexes} different hex(es)",
+            "R-ADD-162",
+        )
+    first = hexes[0]
+    low, high = (card.range.low, card.range.high) if card.range is not None else (0, 1)
+    if not low <= c.at.distance(first) <= high:
+        raise RuleViolation(
+            "out_of_range",
+            f"{card.name} reaches {low}..{high} hexes; [{first.q}, {first.r}] is "
+            f"{c.at.distance(first)} away",
+            "R-ADD-162",
+        )
+    if first != c.at and not line_of_sight(tx.state.board, c.at, first, []).clear:
+        raise RuleViolation(
+            "no_line_of_sight", f"{card.name}: [{first.q}, {first.r}] is out of sight", "R-ADD-162"
+        )
+    for i, h in enumerate(hexes[1:], start=1):
+        if not any(h.distance(before) == 1 for before in hexes[:i]):
+            raise RuleViolation(
+                "hexes_not_adjacent",
+                f"{card.name}: [{h.q}, {h.r}] touches none of the hexes named before it",
+                "R-ADD-162",
+            )
+    return hexes
+
+
+def _make_terrain(
+    tx: _Tx, seat: int, card: CardDef, effect: TerrainEffect, hexes: Sequence[Hex]
+) -> None:
+    """R-ADD-160/161: the terrain made, on board hexes that are not impassable (a wall stays
+    a wall), until the round's end, for N rounds, N of the player's turns, or the battle."""
+    board = tx.state.board
+    for h in hexes:
+        if h not in board or board.terrain_at(h).impassable:
+            raise RuleViolation(
+                "terrain_not_placeable",
+                f"{card.name}: [{h.q}, {h.r}] is off the board or impassable",
+                "R-ADD-162",
+            )
+    until_round, turns = 0, 0
+    if effect.until == "end_of_round":
+        until_round = tx.state.round
+    elif effect.until == "rounds":  # the current round is the first of them
+        until_round = tx.state.round + effect.n - 1
+    elif effect.until == "turns":
+        turns = effect.n
+    placed = tuple((h.q, h.r) for h in hexes)
+    tx.emit(ev.TerrainCreated(seat, card.id, effect.terrain, placed, until_round, turns))
 
 
 def _discard_for(

@@ -490,6 +490,20 @@ class ZoneCreated(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class TerrainCreated(Event):
+    """`seat`'s card made `hexes` of terrain `kind` (R-ADD-160): until the end of round
+    `until_round`, or for `turns` of `seat`'s turns (the one it is made in counts), or
+    (both 0) for the rest of the battle (R-ADD-161)."""
+
+    seat: int
+    card: str
+    kind: str
+    hexes: tuple[tuple[int, int], ...]
+    until_round: int = 0
+    turns: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class DefenceRolled(Event):
     seat: int
     faces: tuple[int, ...]
@@ -1153,5 +1167,6 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         AllyMoved,  # issue 17, allies
         AttackWarded,  # issue 17, allies
         ZoneCreated,  # issue 17, allies
+        TerrainCreated,  # issue 17, terrain
     )
 }

@@ -97,6 +97,33 @@ class Prompt:
 
 
 @dataclass(frozen=True)
+class PlacedTerrain:
+    """Terrain a card made on hex (q, r) (R-ADD-160): `kind` until the end of round
+    `until_round`, or until `turns` more of `seat`'s turns have ended; neither: for the
+    rest of the battle.
+
+    >>> PlacedTerrain(1, 0, "smoke", 0, "smoke-bomb#1", until_round=2).lasts
+    'until the end of round 2'
+    """
+
+    q: int
+    r: int
+    kind: str
+    seat: int
+    card: str
+    until_round: int = 0
+    turns: int = 0
+
+    @property
+    def lasts(self) -> str:
+        if self.until_round:
+            return f"until the end of round {self.until_round}"
+        if self.turns:
+            return f"for {self.turns} more turn(s) of seat {self.seat}"
+        return "for the rest of the battle"
+
+
+@dataclass(frozen=True)
 class AttackInProgress:
     """The attack being resolved, from its declaration to its end (R-HIT-*, R-DMG-*, R-REA-*)."""
 
@@ -431,6 +458,11 @@ class BattleState:
     version: int = 0
     # issue 17, area: the attacks the card being played still makes, in order (R-ADD-80).
     follow_ups: tuple[FollowUp, ...] = ()
+    # issue 17, terrain: the terrain cards made, oldest first (R-ADD-160). `board` is the
+    # setup's board with them applied (so every reader of terrain sees them);
+    # `setup_board` keeps the setup's own while any are placed.
+    placed_terrain: tuple[PlacedTerrain, ...] = ()
+    setup_board: Board | None = field(default=None, repr=False, compare=False)
 
     @property
     def active(self) -> int | None:
