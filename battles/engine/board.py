@@ -80,6 +80,10 @@ BATTLE_TERRAIN: Mapping[str, TerrainKind] = {
         TerrainKind("lava", move_cost=2, heat_end_of_turn=2),
         TerrainKind("ice", move_cost=2),
         TerrainKind("difficult", move_cost=2),
+        # What these do depends on the side of the casket that made them (R-ADD-163),
+        # which a kind cannot say: the engine reads it from the placed terrain.
+        TerrainKind("holy"),
+        TerrainKind("distortion"),
     )
 }
 _TERRAIN_PROPERTIES = ("blocks_los", "move_cost", "impassable", "cover", "heat_end_of_turn")

@@ -11,7 +11,9 @@ from typing import Any
 
 import pytest
 
+from battles.engine.battle.decide import attack_answer
 from battles.engine.battle.events import (
+    AttackDeclared,
     AttackEnded,
     CasketPushed,
     HeatChanged,
@@ -21,7 +23,7 @@ from battles.engine.battle.events import (
 from battles.engine.battle.snapshot import state_from_dict, state_to_dict
 from battles.engine.battle.state import with_changes
 from battles.engine.board import parse_board, with_terrain
-from battles.engine.cards import TerrainEffect, effect_from_dict
+from battles.engine.cards import TerrainEffect, card_from_dict, effect_from_dict
 from battles.engine.errors import InvalidInput
 from battles.engine.hexes import Hex
 from battles.engine.los import line_of_sight
@@ -30,6 +32,8 @@ from .battle_builder import FILLER, Battle, of_type, one
 from .test_card_catalogue import (
     AUTOMATED,
     ENTRIES,
+    MAUL,
+    arrange,
     attack,
     battle,
     built,
@@ -38,6 +42,7 @@ from .test_card_catalogue import (
     play,
     resolve_hit,
 )
+from .test_card_catalogue_allies import _field
 
 TERRAIN_SCENARIOS: dict[tuple[str, str], Callable[[], object]] = {}
 
@@ -245,6 +250,64 @@ def _earthquake() -> None:
 
 
 TERRAIN_SCENARIOS[("equipment_items", "world-tree-staff-earthquake")] = _earthquake
+
+
+def _consecrated_ground() -> None:
+    """ "Create 3-hex holy terrain (allies standing in it gain +1 Defense, remove 1 Heat at
+    end of turn), lasts 3 rounds" (no range): an ally attacked on it has one more automatic
+    block, and loses 1 Heat as its turn ends there; the player's own casket is not its ally
+    (R-ADD-74, R-ADD-163)."""
+    cid = "codex-of-light-consecrated-ground"
+    card = built("equipment_items", cid)
+    b = _field(card, [((1, 2), "pack", None)])
+    made = one(play(b, cid, path=[[1, 2], [1, 3], [0, 3]]), TerrainCreated)
+    assert (made.kind, made.until_round) == ("holy", 3)
+    assert b.state.ground_of(b.seat(2)) == ("holy", "ally")
+    assert b.state.ground_of(b.seat(0)) is None  # the maker's own hex: not an ally
+    arrange(b, HeatChanged(2, 2, 2, "arranged", "R-TRN-4"))
+    end_turn(b, 0)
+    d = one(b.do({"type": "attack", "seat": 1, "card": "test-maul#1", "target": 2,
+                  "component": "chassis", "faces": [1, 1]}), AttackDeclared)  # fmt: skip
+    assert d.defence_modifier - int(d.to_hit["defense_modifier"]) == 1
+    drawn = [FILLER] * (6 - len(b.seat(1).hand))
+    b.do({"type": "pass", "seat": 1, "drawn": drawn})
+    heats = of_type(b.do({"type": "pass", "seat": 2, "faces": [6, 1, 1]}), HeatChanged)
+    assert [(h.seat, h.amount) for h in heats if h.rule == "R-ADD-163"] == [(2, -1)]
+    assert "end of turn on holy ground" in [h.reason for h in heats]
+
+
+TERRAIN_SCENARIOS[("equipment_items", "codex-of-light-consecrated-ground")] = _consecrated_ground
+
+
+def _reality_shard() -> None:
+    """ "Throw shard of broken reality. Deal 2 damage. Create "Distortion hex" at impact
+    location (lasts 3 turns). Distortion hexes: Enemies standing in them have -1 to all
+    actions. Allies ignore effect. Warped space." (range 4): a 2-damage attack; the
+    target's hex is distortion as the attack ends, and an enemy attacking from it has its
+    target number raised by 1, for 3 of the player's turns (R-ADD-161 to R-ADD-163)."""
+    cid = "reality-shard"
+    card = built("wyrd-conclave", cid)
+    b = battle(card, gap=1)
+    maul = card_from_dict(MAUL)
+    before = attack_answer(b.state, 1, maul, 0).target_number
+    events = attack(b, card)
+    assert hit(one(events, AttackDeclared)) == 2
+    assert one(events, TerrainCreated) == TerrainCreated(0, cid, "distortion", ((0, 2),), 0, 3)
+    answer = attack_answer(b.state, 1, maul, 0)
+    assert answer.target_number == before + 1
+    assert [(m.key, m.value, m.rule) for m in answer.modifiers if m.key == "distortion"] == [
+        ("distortion", 1, "R-ADD-163")
+    ]
+    assert attack_answer(b.state, 0, maul, 1).target_number == before  # the maker's side
+    for seat_ in (0, 1, 0, 1):
+        end_turn(b, seat_)
+    assert kind_at(b, 0, 2) == "distortion"  # two of the player's turns have ended
+    end_turn(b, 0)
+    assert kind_at(b, 0, 2) == "clear"
+    assert attack_answer(b.state, 1, maul, 0).target_number == before
+
+
+TERRAIN_SCENARIOS[("wyrd-conclave", "reality-shard")] = _reality_shard
 
 
 @pytest.mark.parametrize("key", sorted(TERRAIN_SCENARIOS), ids=lambda k: f"{k[0]}/{k[1]}")

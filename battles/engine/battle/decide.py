@@ -669,6 +669,8 @@ def _end_turn(tx: _Tx, seat: int) -> None:
     elif water > 0:  # issue 17, terrain: lava's +2 (R-ADD-160) needs no Heat to start from
         name = tx.state.board.terrain_at(c.at).name
         _change_heat(tx, seat, water, f"end of turn in {name}", "R-ADD-160")
+    if tx.state.ground_of(c) == ("holy", "ally") and tx.seat(seat).heat:  # R-ADD-163
+        _change_heat(tx, seat, -1, "end of turn on holy ground", "R-ADD-163")
     if not c.acted and tx.seat(seat).heat:
         _change_heat(tx, seat, -1, "a turn without actions", "R-TRN-5")
     excess = len(tx.seat(seat).hand) - HAND_SIZE
@@ -1461,6 +1463,8 @@ def attack_answer(
     others = [c.at for c in state.seats if c.seat not in (seat, target) and c.in_battle]
     enemies = state.enemy_hexes(a)
     to_hit_lines, damage_lines = _attack_lines(a)
+    if state.ground_of(a) == ("distortion", "enemy"):  # issue 17, terrain (R-ADD-163)
+        to_hit_lines.append(Modifier("distortion", 1, "Attacking from distortion", "R-ADD-163"))
     ward_to_hit, ward_damage = _ward_lines(d, card)
     to_hit_lines += ward_to_hit
     damage_lines += ward_damage
@@ -1924,6 +1928,8 @@ def _strike(
     # attack ignores Defense buffs (R-ADD-92).
     # R-ADD-123: an ally's card Defense lent to it counts as its own.
     card_defence = d.card_defence + sum(w.defence for w in d.wards if _ward_matches(w, card))
+    if tx.state.ground_of(d) == ("holy", "ally"):  # issue 17, terrain: +1 Defense (R-ADD-163)
+        card_defence += HOLY_DEFENCE
     if "ignore_defence_buffs" in rules:
         card_defence = 0
     tx.emit(
@@ -3408,6 +3414,9 @@ def _teleport(
         raise problem
     hexes = c.at.distance(destination)
     tx.emit(ev.CasketTeleported(c.seat, (destination.q, destination.r), hexes, card.id))
+
+
+HOLY_DEFENCE = 1  # Consecrated Ground: "allies standing in it gain +1 Defense" (R-ADD-163)
 
 
 def _terrain_hexes(

@@ -492,6 +492,18 @@ class BattleState:
     def seat(self, n: int) -> CasketState:
         return self.seats[n]
 
+    def placed_at(self, h: Hex) -> PlacedTerrain | None:
+        """The card-made terrain on hex `h`, the latest on top (R-ADD-160), if any."""
+        return next((p for p in reversed(self.placed_terrain) if (p.q, p.r) == (h.q, h.r)), None)
+
+    def ground_of(self, c: CasketState) -> tuple[str, str] | None:
+        """R-ADD-163: the side-bound terrain `c` stands in, as (kind, "ally" or "enemy") of
+        its maker; the maker's own casket is neither (R-ADD-74: allies are the others)."""
+        p = self.placed_at(c.at)
+        if p is None or p.kind not in ("holy", "distortion") or p.seat == c.seat:
+            return None
+        return p.kind, "ally" if self.seats[p.seat].side == c.side else "enemy"
+
     def card(self, instance: str) -> CardDef:
         cid = card_id(instance)
         # R-TRN-6: Damage cards come from reshuffles, never from the setup's card list.
