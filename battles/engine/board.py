@@ -84,6 +84,7 @@ BATTLE_TERRAIN: Mapping[str, TerrainKind] = {
         # which a kind cannot say: the engine reads it from the placed terrain.
         TerrainKind("holy"),
         TerrainKind("distortion"),
+        TerrainKind("sanctuary"),
     )
 }
 _TERRAIN_PROPERTIES = ("blocks_los", "move_cost", "impassable", "cover", "heat_end_of_turn")

@@ -279,6 +279,30 @@ def _consecrated_ground() -> None:
 TERRAIN_SCENARIOS[("equipment_items", "codex-of-light-consecrated-ground")] = _consecrated_ground
 
 
+def _sanctuary() -> None:
+    """ "Create 2-hex sanctuary zone (enemies cannot enter, allies inside gain +3 Defense),
+    lasts 2 rounds" (no range): an enemy's move into it is refused, a push stops before
+    it, and an ally attacked inside has 3 more automatic blocks (R-ADD-163)."""
+    cid = "divine-scepter-sanctuary"
+    card = built("equipment_items", cid)
+    b = _field(card, [((1, 2), "pack", None)])
+    made = one(play(b, cid, path=[[1, 2], [1, 1]]), TerrainCreated)
+    assert (made.kind, made.hexes, made.until_round) == ("sanctuary", ((1, 2), (1, 1)), 2)
+    assert b.state.barred_for(b.seat(1)) == [Hex(1, 2), Hex(1, 1)]
+    assert b.state.barred_for(b.seat(2)) == []  # an ally may come and go
+    end_turn(b, 0)
+    refused = b.refuse({"type": "move", "seat": 1, "path": [[1, 1]]})
+    assert (refused.code, refused.rule) == ("sanctuary", "R-ADD-163")
+    b.do({"type": "move", "seat": 1, "path": [[-1, 2]]})  # elsewhere it moves as ever
+    b.do({"type": "move", "seat": 1, "path": [[0, 2]]})
+    d = one(b.do({"type": "attack", "seat": 1, "card": "test-maul#1", "target": 2,
+                  "component": "chassis", "faces": [1, 1]}), AttackDeclared)  # fmt: skip
+    assert d.defence_modifier - int(d.to_hit["defense_modifier"]) == 3
+
+
+TERRAIN_SCENARIOS[("equipment_items", "divine-scepter-sanctuary")] = _sanctuary
+
+
 def _reality_shard() -> None:
     """ "Throw shard of broken reality. Deal 2 damage. Create "Distortion hex" at impact
     location (lasts 3 turns). Distortion hexes: Enemies standing in them have -1 to all

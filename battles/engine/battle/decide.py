@@ -1781,6 +1781,7 @@ def _free_move(tx: _Tx, c: CasketState, command: Move) -> None:
 
 def _path_cost(tx: _Tx, c: CasketState, path: Sequence[object]) -> int:
     s = tx.state
+    _not_barred(tx, c, path)
     return validate_path(
         s.board,
         c.at,
@@ -1928,8 +1929,9 @@ def _strike(
     # attack ignores Defense buffs (R-ADD-92).
     # R-ADD-123: an ally's card Defense lent to it counts as its own.
     card_defence = d.card_defence + sum(w.defence for w in d.wards if _ward_matches(w, card))
-    if tx.state.ground_of(d) == ("holy", "ally"):  # issue 17, terrain: +1 Defense (R-ADD-163)
-        card_defence += HOLY_DEFENCE
+    ground = tx.state.ground_of(d)  # issue 17, terrain: holy ground, sanctuary (R-ADD-163)
+    if ground is not None and ground[1] == "ally":
+        card_defence += GROUND_DEFENCE.get(ground[0], 0)
     if "ignore_defence_buffs" in rules:
         card_defence = 0
     tx.emit(
@@ -3305,6 +3307,7 @@ def _card_move(
     steps: tuple[Hex, ...] = tuple(path)  # type: ignore[arg-type]
     if effect.ignore_terrain:
         s = tx.state
+        _not_barred(tx, c, steps)
         validate_free_path(
             s.board,
             c.at,
@@ -3367,6 +3370,7 @@ def _push(
     if "anchored" not in d.statuses:  # R-ADD-101
         s = tx.state
         occupied = [x.at for x in s.seats if x.in_battle and x.seat != who]
+        occupied += s.barred_for(d)  # R-ADD-163: a push stops at an enemy's sanctuary
         source = tx.seat(seat).at
         path = forced_path(s.board, source, d.at, effect.hexes, toward=effect.toward,
                            occupied=occupied)  # fmt: skip
@@ -3385,7 +3389,7 @@ def _scatter(tx: _Tx, seat: int, card: CardDef, who: int) -> None:
     face = tx.dice.d6(1, purpose=f"{card.name}: the direction", rule="R-ADD-108")[0]
     tx.emit(ev.EffectRolled(seat, (face,), face, card.id, "R-ADD-108"))
     s = tx.state
-    occupied = {x.at for x in s.seats if x.in_battle}
+    occupied = {x.at for x in s.seats if x.in_battle} | set(s.barred_for(d))  # R-ADD-163
     path: tuple[tuple[int, int], ...] = ()
     for k in range(6):
         h = d.at.neighbour((face - 1 + k) % 6 + 1)
@@ -3406,6 +3410,7 @@ def _teleport(
             "R-ADD-102",
         )
     destination: Hex = path[0]  # type: ignore[assignment]
+    _not_barred(tx, c, path)
     s = tx.state
     occupied = [x.at for x in s.seats if x.in_battle and x.seat != c.seat]
     problem = teleport_problem(s.board, c.at, destination, effect.hexes, occupied=occupied,
@@ -3416,7 +3421,22 @@ def _teleport(
     tx.emit(ev.CasketTeleported(c.seat, (destination.q, destination.r), hexes, card.id))
 
 
-HOLY_DEFENCE = 1  # Consecrated Ground: "allies standing in it gain +1 Defense" (R-ADD-163)
+# R-ADD-163: Consecrated Ground's "allies standing in it gain +1 Defense", Sanctuary's
+# "allies inside gain +3 Defense".
+GROUND_DEFENCE = {"holy": 1, "sanctuary": 3}
+
+
+def _not_barred(tx: _Tx, c: CasketState, steps: Sequence[object]) -> None:
+    """R-ADD-163: "enemies cannot enter" an enemy's sanctuary, whatever the move."""
+    barred = set(tx.state.barred_for(c))
+    for h in steps:
+        if h in barred:
+            assert isinstance(h, Hex)
+            raise RuleViolation(
+                "sanctuary",
+                f"[{h.q}, {h.r}] is an enemy's sanctuary: it cannot be entered",
+                "R-ADD-163",
+            )
 
 
 def _terrain_hexes(

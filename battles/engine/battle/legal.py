@@ -158,7 +158,7 @@ def _moves(
         c.at,
         budget,
         allies=state.ally_hexes(c),
-        enemies=state.enemy_hexes(c),
+        enemies=[*state.enemy_hexes(c), *state.barred_for(c)],  # R-ADD-163: sanctuaries
         legs_destroyed="legs" in c.destroyed,
     )
     paths: list[tuple[list[list[int]], int | None]] = [
@@ -451,6 +451,7 @@ def _terrain_paths(
 def _teleports(state: BattleState, c: CasketState, effect: TeleportEffect) -> list[list[int]]:
     """A few teleport destinations (R-ADD-102), the farthest first."""
     taken = [x.at for x in state.seats if x.in_battle and x.seat != c.seat]
+    taken += state.barred_for(c)  # R-ADD-163
     hexes = [
         h
         for h in spiral(c.at, effect.hexes)

@@ -496,11 +496,22 @@ class BattleState:
         """The card-made terrain on hex `h`, the latest on top (R-ADD-160), if any."""
         return next((p for p in reversed(self.placed_terrain) if (p.q, p.r) == (h.q, h.r)), None)
 
+    def barred_for(self, c: CasketState) -> list[Hex]:
+        """R-ADD-163: the sanctuary hexes `c` may not enter (an enemy's), but the one it is in."""
+        return [
+            Hex(p.q, p.r)
+            for p in self.placed_terrain
+            if p.kind == "sanctuary"
+            and self.seats[p.seat].side != c.side
+            and self.placed_at(Hex(p.q, p.r)) is p
+            and Hex(p.q, p.r) != c.at
+        ]
+
     def ground_of(self, c: CasketState) -> tuple[str, str] | None:
         """R-ADD-163: the side-bound terrain `c` stands in, as (kind, "ally" or "enemy") of
         its maker; the maker's own casket is neither (R-ADD-74: allies are the others)."""
         p = self.placed_at(c.at)
-        if p is None or p.kind not in ("holy", "distortion") or p.seat == c.seat:
+        if p is None or p.kind not in ("holy", "distortion", "sanctuary") or p.seat == c.seat:
             return None
         return p.kind, "ally" if self.seats[p.seat].side == c.side else "enemy"
 
