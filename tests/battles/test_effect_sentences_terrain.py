@@ -21,3 +21,18 @@ def test_terrain_names_its_kind_hexes_and_duration() -> None:
     )
     payload = {**payload, "turns": 0}
     assert "for the rest of the battle" in plain(describe("TerrainCreated", payload, NAMES))
+
+
+def test_card_made_terrain_is_labelled_on_its_hex() -> None:
+    from battles import board_svg
+    from battles.engine.battle.state import PlacedTerrain
+    from battles.pages import _placed_words
+
+    smoke = PlacedTerrain(0, 1, "smoke", 0, "smoke-bomb", until_round=2)
+    lava = PlacedTerrain(1, 0, "lava", 0, "lava-flask", turns=2)
+    assert (_placed_words(smoke), _placed_words(lava)) == ("smoke, to round 2", "lava, 2 turn(s)")
+    cells = board_svg.hex_cells(
+        [(0, 0), (0, 1)], {(0, 1): "smoke"}, {}, {(0, 1): _placed_words(smoke)}
+    )
+    assert [c["placed"] for c in cells] == ["", "smoke, to round 2"]
+    assert cells[1]["label"] == "hex 0,1: smoke (made by a card: smoke, to round 2)"
