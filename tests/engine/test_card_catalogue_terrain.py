@@ -28,7 +28,7 @@ from battles.engine.errors import InvalidInput
 from battles.engine.hexes import Hex
 from battles.engine.los import line_of_sight
 
-from .battle_builder import FILLER, Battle, of_type, one
+from .battle_builder import CARDS, FILLER, Battle, of_type, one
 from .test_card_catalogue import (
     AUTOMATED,
     ENTRIES,
@@ -423,3 +423,21 @@ def test_a_terrain_card_is_offered_with_its_hexes() -> None:
     assert offered and all(len(x["path"]) == 3 for x in offered)
     play(b, "alchemical-grenades-smoke-bomb", path=offered[0]["path"])
     assert len(b.state.placed_terrain) == 3
+
+
+def test_a_push_stops_before_an_enemys_sanctuary(monkeypatch: pytest.MonkeyPatch) -> None:
+    """R-ADD-163: a pushed enemy stops before the sanctuary as before an occupied hex."""
+    shove = {"id": "test-shove", "name": "Test Shove", "kind": "other", "sp_cost": 0,
+             "range": "3", "damage": 0, "heat": 0, "automated": True,
+             "effects": [{"kind": "push", "hexes": 2}]}  # fmt: skip
+    monkeypatch.setitem(CARDS, "test-shove", shove)
+    cid = "divine-scepter-sanctuary"
+    b = _field(built("equipment_items", cid), [((1, 1), "pack", None)], ally_hand=["test-shove"])
+    play(b, cid, path=[[-1, 3], [-2, 4]])
+    end_turn(b, 0)
+    b.do({"type": "pass", "seat": 1, "drawn": []})
+    assert b.state.active == 2
+    pushed = one(
+        b.do({"type": "play_card", "seat": 2, "card": "test-shove#1", "target": 1}), CasketPushed
+    )
+    assert pushed.path == () and b.seat(1).at == Hex(0, 2)  # (-1, 3) is the sanctuary's
