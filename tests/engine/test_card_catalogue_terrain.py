@@ -19,6 +19,7 @@ from battles.engine.battle.events import (
     HeatChanged,
     TerrainCreated,
     TurnEnded,
+    UntargetableGained,
 )
 from battles.engine.battle.snapshot import state_from_dict, state_to_dict
 from battles.engine.battle.state import with_changes
@@ -105,6 +106,28 @@ def _equipment_smoke_bomb() -> None:
 
 
 TERRAIN_SCENARIOS[("equipment", "smoke-bomb")] = _equipment_smoke_bomb
+
+
+def _smoke_and_mirrors() -> None:
+    """ "Create smoke in your current hex. Blocks LOS. Move 2 hexes (does not break
+    stealth). Vanish." (Self): smoke in the hex it leaves, a move of up to 2 hexes, and
+    R-ADD-155's invisibility, which the move does not end (R-ADD-164)."""
+    card = built("nomads", "smoke-and-mirrors")
+    b = battle(card, gap=1)
+    events = play(b, "smoke-and-mirrors", path=[[0, 4], [0, 5]])
+    made = one(events, TerrainCreated)
+    assert made == TerrainCreated(0, "smoke-and-mirrors", "smoke", ((0, 3),), 1, 0)
+    assert b.seat(0).at == Hex(0, 5) and kind_at(b, 0, 3) == "smoke"
+    assert one(events, UntargetableGained) == UntargetableGained(
+        0, "all", True, "smoke-and-mirrors"
+    )
+    assert not sees(b, Hex(0, 2), Hex(0, 5))  # the smoke lies between
+    end_turn(b, 0)
+    err = b.refuse({"type": "attack", "seat": 1, "card": "test-maul#1", "target": 0})
+    assert (err.code, err.rule) == ("untargetable", "R-ADD-155")
+
+
+TERRAIN_SCENARIOS[("nomads", "smoke-and-mirrors")] = _smoke_and_mirrors
 
 
 def _grenade_smoke_cloud() -> None:
