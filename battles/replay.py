@@ -301,6 +301,16 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 t(" until the end of the round"),
                 *_rule("R-ADD-129"),
             )
+        case "TerrainEntered":  # issue 17, terrain
+            return (
+                t(f"{who} enters "),
+                t(f"{names.casket(p['maker'])}'s {str(p['kind']).replace('_', ' ')} at "),
+                _hex(p["at"]),
+                t(" ("),
+                names.card(p["card"]),
+                t(f"): {p['damage']} damage"),
+                *_rule("R-ADD-165"),
+            )
         case "TerrainCreated":  # issue 17, terrain
             if p.get("until_round"):
                 lasts = f" until the end of round {p['until_round']}"

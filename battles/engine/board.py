@@ -85,6 +85,9 @@ BATTLE_TERRAIN: Mapping[str, TerrainKind] = {
         TerrainKind("holy"),
         TerrainKind("distortion"),
         TerrainKind("sanctuary"),
+        # Open ground that hurts the maker's enemies entering it (R-ADD-165).
+        TerrainKind("electric_field"),
+        TerrainKind("mine"),
     )
 }
 _TERRAIN_PROPERTIES = ("blocks_los", "move_cost", "impassable", "cover", "heat_end_of_turn")

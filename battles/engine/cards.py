@@ -2641,9 +2641,12 @@ class TerrainEffect:
     at: Literal["hex", "self", "target"] = "hex"
     until: Literal["end_of_round", "rounds", "turns", "battle"] = "end_of_round"
     n: int = 1
+    # "Enemies entering take 2 damage", a mine's "when enemy enters, deal 6 damage" (R-ADD-165)
+    damage: int = 0
 
     def __post_init__(self) -> None:
         _check_choice(self.terrain, "terrain.terrain", tuple(BATTLE_TERRAIN))
+        _check_int(self.damage, "terrain.damage", 0, MAX_DAMAGE, "R-ADD-165")
         _check_int(self.hexes, "terrain.hexes", 1, MAX_TERRAIN_HEXES, "R-ADD-162")
         _check_choice(self.at, "terrain.at", TERRAIN_AT)
         _check_choice(self.until, "terrain.until", TERRAIN_UNTIL)
@@ -2661,6 +2664,7 @@ class TerrainEffect:
             "at": self.at,
             "until": self.until,
             "n": self.n,
+            **({"damage": self.damage} if self.damage else {}),
         }
 
 

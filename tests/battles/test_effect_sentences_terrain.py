@@ -36,3 +36,12 @@ def test_card_made_terrain_is_labelled_on_its_hex() -> None:
     )
     assert [c["placed"] for c in cells] == ["", "smoke, to round 2"]
     assert cells[1]["label"] == "hex 0,1: smoke (made by a card: smoke, to round 2)"
+
+
+def test_entering_a_field_names_its_maker_and_damage() -> None:
+    payload = {"seat": 1, "at": [0, 1], "maker": 0, "card": "runic-charges-runic-mine",
+               "kind": "mine", "damage": 6}  # fmt: skip
+    assert plain(describe("TerrainEntered", payload, NAMES)) == (
+        "Bastion Heavy enters Penitent Scout's mine at 0,1 (runic-charges-runic-mine): 6 damage "
+        "(R-ADD-165)"
+    )

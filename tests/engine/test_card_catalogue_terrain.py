@@ -17,7 +17,9 @@ from battles.engine.battle.events import (
     AttackEnded,
     CasketPushed,
     HeatChanged,
+    PromptOpened,
     TerrainCreated,
+    TerrainEntered,
     TurnEnded,
     UntargetableGained,
 )
@@ -326,6 +328,56 @@ def _sanctuary() -> None:
 TERRAIN_SCENARIOS[("equipment_items", "divine-scepter-sanctuary")] = _sanctuary
 
 
+def _static_field() -> None:
+    """ "Create 4-hex electric field (enemies entering take 2 damage), lasts 3 rounds" (no
+    range): an enemy's move into it deals 2 damage once, however many of its hexes it
+    crosses; the player's own moves in it deal none (R-ADD-165)."""
+    cid = "tempest-scepter-static-field"
+    card = built("equipment_items", cid)
+    b = battle(card, gap=4, version="2.1")  # cards lost to damage leave the HP (R-DMG-8)
+    made = one(play(b, cid, path=[[0, 2], [1, 1], [0, 1], [-1, 2]]), TerrainCreated)
+    assert (made.kind, made.until_round, made.damage) == ("electric_field", 3, 2)
+    assert not of_type(b.do({"type": "move", "seat": 0, "path": [[0, 2]]}), TerrainEntered)
+    end_turn(b, 0)
+    events = b.do({"type": "move", "seat": 1, "path": [[0, 0], [0, 1], [-1, 2]]})
+    entered = one(events, TerrainEntered)
+    assert entered == TerrainEntered(1, (0, 1), 0, cid, "electric_field", 2)
+    prompt = one(events, PromptOpened)
+    assert (prompt.seat, prompt.kind, prompt.amount) == (1, "take_damage", 2)
+    hp = b.seat(1).hp
+    b.do({"type": "take_damage", "seat": 1, "hand": [], "deck": 2, "drawn": [FILLER] * 2})
+    assert b.seat(1).hp == hp - 2
+    assert len(b.state.placed_terrain) == 4  # a field stays
+    events = b.do({"type": "move", "seat": 1, "path": [[0, 1]]})  # on within it: nothing
+    assert not of_type(events, TerrainEntered)
+
+
+TERRAIN_SCENARIOS[("equipment_items", "tempest-scepter-static-field")] = _static_field
+
+
+def _runic_mine() -> None:
+    """ "Place mine in adjacent hex. When enemy enters, deal 6 damage. Lasts 3 rounds.
+    Remove this card from game after use." (Melee): a mine on an adjacent hex fires once,
+    6 damage, at the first enemy entering it, and the card leaves the game (R-ADD-70,
+    R-ADD-165)."""
+    cid = "runic-charges-runic-mine"
+    card = built("equipment_items", cid)
+    b = battle(card, gap=3)
+    far = b.refuse({"type": "play_card", "seat": 0, "card": f"{cid}#1", "path": [[0, 1]]})
+    assert far.code == "out_of_range"
+    made = one(play(b, cid, path=[[0, 2]]), TerrainCreated)
+    assert (made.kind, made.until_round, made.damage) == ("mine", 3, 6)
+    assert f"{cid}#1" in b.seat(0).removed
+    end_turn(b, 0)
+    events = b.do({"type": "move", "seat": 1, "path": [[0, 1], [0, 2]]})
+    assert one(events, TerrainEntered) == TerrainEntered(1, (0, 2), 0, cid, "mine", 6)
+    assert one(events, PromptOpened).amount == 6
+    assert b.state.placed_terrain == () and kind_at(b, 0, 2) == "clear"  # spent
+
+
+TERRAIN_SCENARIOS[("equipment_items", "runic-charges-runic-mine")] = _runic_mine
+
+
 def _reality_shard() -> None:
     """ "Throw shard of broken reality. Deal 2 damage. Create "Distortion hex" at impact
     location (lasts 3 turns). Distortion hexes: Enemies standing in them have -1 to all
@@ -376,6 +428,7 @@ def test_catalogued_terrain_card_does_what_its_text_says(key: tuple[str, str]) -
         ({"terrain": "smoke", "at": "there"}, "effect.at"),
         ({"terrain": "smoke", "until": "forever"}, "effect.until"),
         ({"terrain": "smoke", "n": 0}, "effect.n"),
+        ({"terrain": "mine", "damage": -1}, "effect.damage"),
         ({"terrain": "smoke", "at": "self", "hexes": 2}, "effect.hexes"),
     ],
 )
@@ -464,3 +517,21 @@ def test_a_push_stops_before_an_enemys_sanctuary(monkeypatch: pytest.MonkeyPatch
         b.do({"type": "play_card", "seat": 2, "card": "test-shove#1", "target": 1}), CasketPushed
     )
     assert pushed.path == () and b.seat(1).at == Hex(0, 2)  # (-1, 3) is the sanctuary's
+
+
+def test_a_push_into_an_enemys_field_hurts_after_the_hit() -> None:
+    """R-ADD-165: a push is a move; the field's damage follows the attack's, and the attack
+    still ends once (Avalanche pushes 2 hexes into a field laid in its path)."""
+    cid = "winter-s-heart-staff-avalanche"
+    card = built("equipment_items", cid)
+    b = battle(card, gap=4, version="2.1")
+    arrange(b, TerrainCreated(0, "field", "electric_field", ((0, -2), (0, -3)), 3, 0, 2))
+    events = resolve_hit(b, card, 6, kill=False, roll=(3, 3))
+    assert one(events, TerrainEntered) == TerrainEntered(
+        1, (0, -2), 0, "field", "electric_field", 2
+    )
+    assert len(of_type(events, AttackEnded)) == 1
+    assert [p.amount for p in b.state.prompts] == [2]
+    hp = b.seat(1).hp
+    b.do({"type": "take_damage", "seat": 1, "hand": [], "deck": 2, "drawn": [FILLER] * 2})
+    assert b.seat(1).hp == hp - 2 and b.state.prompts == () and b.state.attack is None

@@ -181,6 +181,7 @@ from .state import (
     BattleState,
     CasketState,
     FollowUp,
+    PlacedTerrain,
     Ward,
     card_id,
 )
@@ -1279,6 +1280,7 @@ def _dodged(tx: _Tx, seat: int, card: str, path: tuple[tuple[int, int], ...]) ->
     except RuleViolation:
         return
     tx.emit(ev.CasketMoved(seat, path, 0, card_id(card)))
+    _entered(tx, seat, c.at, [Hex(q, r) for q, r in path])  # R-ADD-165
 
 
 def _reactive_minimum(tx: _Tx, instance: str | None) -> int:
@@ -1739,6 +1741,7 @@ def _act(tx: _Tx, command: Command) -> None:
         cost = _path_cost(tx, c, command.path) + c.move_cost * len(command.path)
         _pay(tx, c, cost, command.pay)
         tx.emit(ev.CasketMoved(seat, tuple((h.q, h.r) for h in command.path), cost))
+        _entered(tx, seat, c.at, command.path)  # R-ADD-165
     elif isinstance(command, Rotate):
         if command.facing == c.facing:
             raise RuleViolation("no_rotation", f"already facing {c.facing}", "R-ARC-5")
@@ -1777,6 +1780,7 @@ def _free_move(tx: _Tx, c: CasketState, command: Move) -> None:
     _path_cost(tx, c, command.path)
     hexes = tuple((h.q, h.r) for h in command.path)
     tx.emit(ev.CasketMoved(c.seat, hexes, 0, c.free_move_source))
+    _entered(tx, c.seat, c.at, command.path)  # R-ADD-165
 
 
 def _path_cost(tx: _Tx, c: CasketState, path: Sequence[object]) -> int:
@@ -2646,6 +2650,7 @@ def _ally_moves(
                     )
                 here = step
         tx.emit(ev.AllyMoved(ally, tuple((h.q, h.r) for h in path), seat, card.id))
+        _entered(tx, ally, moving.at, path)  # R-ADD-165
     if effect.draw_per_ally and paths:  # "Draw 1 card for each ally that moves"
         _draw(tx, seat, effect.draw_per_ally * len(paths), card.name)
 
@@ -3343,6 +3348,7 @@ def _card_move(
                 )
             here = step
     tx.emit(ev.CasketMoved(c.seat, hexes, 0, card.id))
+    _entered(tx, c.seat, c.at, steps)  # R-ADD-165
 
 
 def _push(
@@ -3375,6 +3381,7 @@ def _push(
         path = forced_path(s.board, source, d.at, effect.hexes, toward=effect.toward,
                            occupied=occupied)  # fmt: skip
     tx.emit(ev.CasketPushed(who, tuple((h.q, h.r) for h in path), seat, card.id))
+    _entered(tx, who, d.at, path)  # R-ADD-165
     if effect.adjacent_damage and tx.seat(who).at.distance(tx.seat(seat).at) == 1:
         reason = f"{card.name}: ends adjacent (R-ADD-100)"
         _inflict(tx, who, effect.adjacent_damage, None, reason)
@@ -3397,6 +3404,7 @@ def _scatter(tx: _Tx, seat: int, card: CardDef, who: int) -> None:
             path = ((h.q, h.r),)
             break
     tx.emit(ev.CasketPushed(who, path, seat, card.id, "R-ADD-108"))
+    _entered(tx, who, d.at, [Hex(q, r) for q, r in path])  # R-ADD-165
 
 
 def _teleport(
@@ -3419,6 +3427,7 @@ def _teleport(
         raise problem
     hexes = c.at.distance(destination)
     tx.emit(ev.CasketTeleported(c.seat, (destination.q, destination.r), hexes, card.id))
+    _entered(tx, c.seat, c.at, [destination])  # R-ADD-165
 
 
 # R-ADD-163: Consecrated Ground's "allies standing in it gain +1 Defense", Sanctuary's
@@ -3497,7 +3506,53 @@ def _make_terrain(
     elif effect.until == "turns":
         turns = effect.n
     placed = tuple((h.q, h.r) for h in hexes)
-    tx.emit(ev.TerrainCreated(seat, card.id, effect.terrain, placed, until_round, turns))
+    tx.emit(
+        ev.TerrainCreated(seat, card.id, effect.terrain, placed, until_round, turns, effect.damage)
+    )
+
+
+def _entered(tx: _Tx, who: int, start: Hex, path: Sequence[Hex]) -> None:
+    """R-ADD-165: after `who` moved from `start` along `path` (any move: a step, a card's,
+    a push, a teleport), each terrain that hurts the maker's enemies and that the move
+    entered from outside it deals its damage once, without an attack, as the move ends."""
+    mover = tx.seat(who)
+    fired: list[PlacedTerrain] = []
+    previous = start
+    for h in path:
+        p = tx.state.placed_at(h)
+        if (
+            p is not None
+            and p.damage
+            and tx.state.seats[p.seat].side != mover.side
+            and all((f.seat, f.card, f.kind) != (p.seat, p.card, p.kind) for f in fired)
+        ):
+            before = tx.state.placed_at(previous)
+            came_from_inside = before is not None and (before.seat, before.card, before.kind) == (
+                p.seat,
+                p.card,
+                p.kind,
+            )
+            if not came_from_inside:
+                fired.append(p)
+        previous = h
+    for p in fired:
+        if not tx.seat(who).in_battle:
+            return
+        tx.emit(ev.TerrainEntered(who, (p.q, p.r), p.seat, p.card, p.kind, p.damage))
+        name = tx.state.cards[p.card].name if p.card in tx.state.cards else p.card
+        _terrain_damage(tx, who, p.damage, f"{name}: entered its {p.kind.replace('_', ' ')}")
+
+
+def _terrain_damage(tx: _Tx, seat: int, amount: int, reason: str) -> None:
+    """Damage without an attack (R-DMG-6, R-ADD-165), as `_inflict` deals it, but never
+    ending an attack in progress: a move inside an attack (a push, a dodge) is not its hit."""
+    amount = _warded(tx, seat, amount, None)
+    if amount <= 0 or not tx.seat(seat).in_battle:
+        return
+    if not tx.seat(seat).hand:
+        _take_damage(tx, seat, (), amount, None)
+        return
+    _open_prompt(tx, seat, "take_damage", amount, None, "R-DMG-6", reason)
 
 
 def _discard_for(

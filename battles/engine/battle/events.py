@@ -501,6 +501,20 @@ class TerrainCreated(Event):
     hexes: tuple[tuple[int, int], ...]
     until_round: int = 0
     turns: int = 0
+    damage: int = 0  # to the maker's enemies entering it (R-ADD-165)
+
+
+@dataclass(frozen=True, slots=True)
+class TerrainEntered(Event):
+    """`seat` entered terrain seat `maker`'s card made at `at` that hurts enemies entering it:
+    `damage` follows as a prompt or DamageTaken; a mine is spent by it (R-ADD-165)."""
+
+    seat: int
+    at: tuple[int, int]
+    maker: int
+    card: str
+    kind: str
+    damage: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -1168,5 +1182,6 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         AttackWarded,  # issue 17, allies
         ZoneCreated,  # issue 17, allies
         TerrainCreated,  # issue 17, terrain
+        TerrainEntered,  # issue 17, terrain
     )
 }

@@ -194,9 +194,19 @@ def _place_terrain(s: BattleState, placed: tuple[PlacedTerrain, ...]) -> BattleS
 
 def _terrain_created(s: BattleState, e: ev.TerrainCreated) -> BattleState:
     made = tuple(
-        PlacedTerrain(q, r, e.kind, e.seat, e.card, e.until_round, e.turns) for q, r in e.hexes
+        PlacedTerrain(q, r, e.kind, e.seat, e.card, e.until_round, e.turns, e.damage)
+        for q, r in e.hexes
     )
     return _place_terrain(s, (*s.placed_terrain, *made))
+
+
+def _terrain_entered(s: BattleState, e: ev.TerrainEntered) -> BattleState:
+    if e.kind != "mine":
+        return s
+    spent = (e.at[0], e.at[1], e.maker, e.card)  # R-ADD-165: a mine fires once
+    return _place_terrain(
+        s, tuple(p for p in s.placed_terrain if (p.q, p.r, p.seat, p.card) != spent)
+    )
 
 
 def _round_ended(s: BattleState, e: ev.RoundEnded) -> BattleState:
@@ -998,6 +1008,7 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.AttackWarded: _warded,  # issue 17, allies
     ev.ZoneCreated: _zone_created,  # issue 17, allies
     ev.TerrainCreated: _terrain_created,  # issue 17, terrain
+    ev.TerrainEntered: _terrain_entered,  # issue 17, terrain
 }
 assert set(_HANDLERS) == set(ev.EVENT_TYPES.values()), "every event type needs a handler"
 

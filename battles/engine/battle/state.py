@@ -113,6 +113,7 @@ class PlacedTerrain:
     card: str
     until_round: int = 0
     turns: int = 0
+    damage: int = 0  # to the maker's enemies entering it (R-ADD-165)
 
     @property
     def lasts(self) -> str:
