@@ -88,6 +88,8 @@ BATTLE_TERRAIN: Mapping[str, TerrainKind] = {
         # Open ground that hurts the maker's enemies entering it (R-ADD-165).
         TerrainKind("electric_field"),
         TerrainKind("mine"),
+        # A wall of fire: no step enters it, sight passes over it; what crosses it burns.
+        TerrainKind("fire_wall", impassable=True),
     )
 }
 _TERRAIN_PROPERTIES = ("blocks_los", "move_cost", "impassable", "cover", "heat_end_of_turn")

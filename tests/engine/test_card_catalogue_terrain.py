@@ -355,6 +355,33 @@ def _static_field() -> None:
 TERRAIN_SCENARIOS[("equipment_items", "tempest-scepter-static-field")] = _static_field
 
 
+def _flame_wall() -> None:
+    """ "Create 3-hex fire wall (blocks movement, deals 2 damage to crossers), lasts 2
+    rounds" (no range): no step enters it, sight passes over it, and a move that crosses
+    it by ignoring terrain (the player's own too) takes 2 damage (R-ADD-165, R-ADD-166)."""
+    cid = "pyromancer-s-grimoire-flame-wall"
+    card = built("equipment_items", cid)
+    leap = built(
+        "nomads", "grappling-hook"
+    )  # "Move up to 3 hexes in straight line, ignoring all terrain"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setitem(CARDS, leap.id, leap.as_dict())
+        b = battle(card, gap=4, hand=(leap.id,))
+    body = {"type": "play_card", "seat": 0, "card": f"{cid}#1"}
+    under = b.refuse({**body, "path": [[0, 3], [0, 2], [1, 1]]})
+    assert (under.code, under.rule) == ("terrain_not_placeable", "R-ADD-162")  # its own hex
+    made = one(play(b, cid, path=[[0, 2], [1, 1], [-1, 2]]), TerrainCreated)
+    assert (made.kind, made.until_round, made.damage) == ("fire_wall", 2, 2)
+    assert b.refuse({"type": "move", "seat": 0, "path": [[0, 2]]}).code  # blocks movement
+    assert sees(b, ME, Hex(0, -1))  # not sight
+    events = play(b, leap.id, path=[[0, 2], [0, 1]])
+    assert one(events, TerrainEntered) == TerrainEntered(0, (0, 2), 0, cid, "fire_wall", 2)
+    assert one(events, PromptOpened).amount == 2 and b.seat(0).at == Hex(0, 1)
+
+
+TERRAIN_SCENARIOS[("equipment_items", "pyromancer-s-grimoire-flame-wall")] = _flame_wall
+
+
 def _runic_mine() -> None:
     """ "Place mine in adjacent hex. When enemy enters, deal 6 damage. Lasts 3 rounds.
     Remove this card from game after use." (Melee): a mine on an adjacent hex fires once,

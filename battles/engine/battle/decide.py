@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
 from ..arcs import attack_side, candidate_sides, choose_side_row, rotation_cost, rotation_steps
+from ..board import BATTLE_TERRAIN
 from ..cards import (
     DAMAGE_CARD,
     MAX_SEEDS,
@@ -3491,11 +3492,15 @@ def _make_terrain(
     """R-ADD-160/161: the terrain made, on board hexes that are not impassable (a wall stays
     a wall), until the round's end, for N rounds, N of the player's turns, or the battle."""
     board = tx.state.board
+    # R-ADD-166: a wall is never raised under a casket.
+    walled = (board.kinds.get(effect.terrain) or BATTLE_TERRAIN[effect.terrain]).impassable
+    occupied = {x.at for x in tx.state.seats if x.in_battle} if walled else set()
     for h in hexes:
-        if h not in board or board.terrain_at(h).impassable:
+        if h not in board or board.terrain_at(h).impassable or h in occupied:
             raise RuleViolation(
                 "terrain_not_placeable",
-                f"{card.name}: [{h.q}, {h.r}] is off the board or impassable",
+                f"{card.name}: [{h.q}, {h.r}] is off the board, impassable or, for a wall, "
+                "occupied",
                 "R-ADD-162",
             )
     until_round, turns = 0, 0
@@ -3523,7 +3528,8 @@ def _entered(tx: _Tx, who: int, start: Hex, path: Sequence[Hex]) -> None:
         if (
             p is not None
             and p.damage
-            and tx.state.seats[p.seat].side != mover.side
+            # R-ADD-166: a fire wall burns whoever crosses it, a field the maker's enemies
+            and (p.kind == "fire_wall" or tx.state.seats[p.seat].side != mover.side)
             and all((f.seat, f.card, f.kind) != (p.seat, p.card, p.kind) for f in fired)
         ):
             before = tx.state.placed_at(previous)
