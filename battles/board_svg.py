@@ -41,17 +41,27 @@ def hex_points(q: int, r: int) -> str:
 
 def hex_cells(
     cells: Iterable[tuple[int, int]], terrain: Mapping[tuple[int, int], str],
-    levels: Mapping[tuple[int, int], int],
+    levels: Mapping[tuple[int, int], int], placed: Mapping[tuple[int, int], str] | None = None,
 ) -> list[dict[str, Any]]:  # fmt: skip
+    """`placed`: terrain a card made during the battle (R-ADD-160), as the words drawn on
+    its hex ("smoke, to round 2"), so that it is told apart from the board's own.
+
+    >>> cell = hex_cells([(0, 0)], {(0, 0): "smoke"}, {}, {(0, 0): "smoke, to round 2"})[0]
+    >>> cell["placed"], cell["label"]
+    ('smoke, to round 2', 'hex 0,0: smoke (made by a card: smoke, to round 2)')
+    """
     out = []
     for q, r in sorted(cells):
         x, y = centre(q, r)
         kind = terrain.get((q, r), "clear")
         level = levels.get((q, r), 0)
+        made = (placed or {}).get((q, r), "")
         label = f"hex {q},{r}: {kind}" + (f", level {level}" if level else "")
+        label += f" (made by a card: {made})" if made else ""
         out.append(
             {"key": f"{q},{r}", "x": round(x, 1), "y": round(y, 1), "points": _corners(x, y),
-             "terrain": kind, "level": level, "label": label}
+             "terrain": kind, "level": level, "label": label, "placed": made,
+             "placed_y": round(y + SIZE * 0.55, 1)}
         )  # fmt: skip
     return out
 

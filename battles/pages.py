@@ -28,7 +28,7 @@ from battles.codec import BATTLE_EVENTS
 from battles.engine.arcs import in_firing_arc
 from battles.engine.battle import BattleState, public_payload, state_view
 from battles.engine.battle.events import EVENT_TYPES
-from battles.engine.battle.state import STRAIN_HEAT
+from battles.engine.battle.state import STRAIN_HEAT, PlacedTerrain
 from battles.engine.dice import COMPONENTS
 from battles.engine.hexes import DIRECTION_NAMES
 from battles.engine.los import line_of_sight
@@ -161,6 +161,8 @@ def _frame(battle: Battle, state: BattleState, viewer: Viewer, head: int) -> dic
         ((h.q, h.r) for h in state.board.cells),
         {(h.q, h.r): kind.name for h, kind in state.board.terrain.items()},
         {(h.q, h.r): level for h, level in state.board.levels.items()},
+        # issue 17, terrain: card-made terrain is labelled on its hex (R-ADD-160/161)
+        {(p.q, p.r): _placed_words(p) for p in state.placed_terrain},
     )
     attack = _attack(shown, names, state)
     return {
@@ -218,6 +220,16 @@ def _move_start(
         return None
     at = battle_state_at(battle=battle, version=version - 1).seats[payload["seat"]].at
     return at.q, at.r
+
+
+def _placed_words(p: PlacedTerrain) -> str:
+    """The words drawn on a hex of card-made terrain: its kind and when it goes (R-ADD-161)."""
+    kind = p.kind.replace("_", " ")
+    if p.until_round:
+        return f"{kind}, to round {p.until_round}"
+    if p.turns:
+        return f"{kind}, {p.turns} turn(s)"
+    return kind
 
 
 def _attack(

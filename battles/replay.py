@@ -325,6 +325,35 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 t(f"{who} takes {p['form'].capitalize()} Form until the end of the round"),
                 *_reason_rule(p.get("source"), "R-ADD-170"),
             )
+        case "TerrainEntered":  # issue 17, terrain
+            return (
+                t(f"{who} enters "),
+                t(f"{names.casket(p['maker'])}'s {str(p['kind']).replace('_', ' ')} at "),
+                _hex(p["at"]),
+                t(" ("),
+                names.card(p["card"]),
+                t(f"): {p['damage']} damage"),
+                *_rule("R-ADD-165"),
+            )
+        case "TerrainCreated":  # issue 17, terrain
+            if p.get("until_round"):
+                lasts = f" until the end of round {p['until_round']}"
+            elif p.get("turns"):
+                lasts = f" for {p['turns']} of its turns"
+            else:
+                lasts = " for the rest of the battle"
+            hexes: list[Part] = []
+            for i, at in enumerate(p["hexes"]):
+                hexes += [t(", ")] if i else []
+                hexes.append(_hex(at))
+            return (
+                t(f"{who}'s "),
+                names.card(p["card"]),
+                t(f" makes {str(p['kind']).replace('_', ' ')} terrain at "),
+                *hexes,
+                t(lasts),
+                *_rule("R-ADD-161"),
+            )
         case "AttackWarded":
             return (
                 t(f"{who}'s "),

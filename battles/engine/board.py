@@ -70,6 +70,28 @@ DEFAULT_TERRAIN: Mapping[str, TerrainKind] = {
         TerrainKind("water", heat_end_of_turn=-2),
     )
 }
+# issue 17, terrain: the kinds cards make during a battle (R-ADD-160). They are not
+# board kinds: a board document names them only if its `terrain_kinds` defines them,
+# and then its own definition wins.
+BATTLE_TERRAIN: Mapping[str, TerrainKind] = {
+    k.name: k
+    for k in (
+        TerrainKind("smoke", blocks_los=True, cover="heavy"),
+        TerrainKind("lava", move_cost=2, heat_end_of_turn=2),
+        TerrainKind("ice", move_cost=2),
+        TerrainKind("difficult", move_cost=2),
+        # What these do depends on the side of the casket that made them (R-ADD-163),
+        # which a kind cannot say: the engine reads it from the placed terrain.
+        TerrainKind("holy"),
+        TerrainKind("distortion"),
+        TerrainKind("sanctuary"),
+        # Open ground that hurts the maker's enemies entering it (R-ADD-165).
+        TerrainKind("electric_field"),
+        TerrainKind("mine"),
+        # A wall of fire: no step enters it, sight passes over it; what crosses it burns.
+        TerrainKind("fire_wall", impassable=True),
+    )
+}
 _TERRAIN_PROPERTIES = ("blocks_los", "move_cost", "impassable", "cover", "heat_end_of_turn")
 
 
@@ -300,3 +322,32 @@ def parse_board(doc: object, path: str = "board") -> Board:
         levels=levels,
         blocking=blocking,
     )
+
+
+def with_terrain(board: Board, placed: Mapping[Hex, str]) -> Board:
+    """`board` with some hexes' terrain replaced by kinds cards made in the battle
+    (R-ADD-160): the board's own kind of that name, else `BATTLE_TERRAIN`'s. The kinds
+    used join the board's kinds, so every reader of terrain, cover, movement and LOS
+    sees them; the board of the setup is left as it was.
+
+    >>> b = parse_board({"shape": {"kind": "hexagon", "radius": 2}})
+    >>> smoky = with_terrain(b, {Hex(1, 0): "smoke"})
+    >>> smoky.blocks_los(Hex(1, 0)), smoky.terrain_at(Hex(1, 0)).cover, b.blocks_los(Hex(1, 0))
+    (True, 'heavy', False)
+    """
+    if not placed:
+        return board
+    kinds = dict(board.kinds)
+    terrain = dict(board.terrain)
+    for h, name in placed.items():
+        kind = kinds.get(name) or BATTLE_TERRAIN[name]
+        kinds[name] = kind
+        if h in board.cells:
+            terrain[h] = kind
+    if kinds["clear"].blocks_los:
+        blocking = frozenset(
+            h for h in board.cells if (terrain.get(h) or kinds["clear"]).blocks_los
+        )
+    else:
+        blocking = frozenset(h for h, k in terrain.items() if k.blocks_los)
+    return replace(board, kinds=kinds, terrain=terrain, blocking=blocking)

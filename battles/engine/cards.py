@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, ClassVar, Literal
 
+from .board import BATTLE_TERRAIN
 from .errors import InvalidInput
 from .ruleset import Ruleset
 from .tohit import MAX_DAMAGE, WeaponRange, parse_range
@@ -843,6 +844,7 @@ class AfterAttackEffect:
             *_AFTER_KINDS,
             *("grant_move", "gain_sp", "buff_next_attack", "push", "when", "scatter"),
             "give_heat",
+            "terrain",  # issue 17, terrain: made at the target's hex (R-ADD-162)
         )
         _check_inner(self.then, "after_attack.then", kinds)
         for i, e in enumerate(self.then):
@@ -852,6 +854,12 @@ class AfterAttackEffect:
                     "after an attack, Heat goes to its target; a reactive card gives the "
                     "attacker Heat at the top level",
                     "R-ADD-143",
+                )
+            if isinstance(e, TerrainEffect) and e.at != "target":
+                raise InvalidInput(
+                    f"after_attack.then[{i}].at",
+                    "after an attack, terrain is made at its target's hex ('target')",
+                    "R-ADD-162",
                 )
 
     def as_dict(self) -> dict[str, Any]:
@@ -3116,6 +3124,64 @@ class AdvantageEffect:
         return {"kind": self.kind, "n": self.n}
 
 
+# --- issue 17, terrain: terrain made during a battle --------------------------------------------
+
+TERRAIN_AT = ("hex", "self", "target")
+TERRAIN_UNTIL = ("end_of_round", "rounds", "turns", "battle")
+MAX_TERRAIN_HEXES = 5  # the largest printed: Ice Wall's "5-hex ice wall"
+
+
+@dataclass(frozen=True, slots=True)
+class TerrainEffect:
+    """ "Target hex becomes smoke terrain (blocks line of sight). Lasts until end of round":
+    `hexes` hexes of `terrain` (a kind of R-ADD-160: smoke, lava, ice, difficult) made
+    `at` the hexes the command's `path` names ("hex": the first within the card's range
+    and in sight, each next one adjacent to one before, R-ADD-162), the own casket's hex
+    ("self") or the attack target's as the attack ends ("target", in `after_attack`). It
+    lasts until the end of the round, for `n` rounds or `n` of the player's turns (the
+    current one counts), or for the rest of the battle (R-ADD-161).
+
+    >>> TerrainEffect("smoke", hexes=3, until="rounds", n=2).as_dict()
+    {'kind': 'terrain', 'terrain': 'smoke', 'hexes': 3, 'at': 'hex', 'until': 'rounds', 'n': 2}
+    >>> TerrainEffect("smoke", hexes=2, at="self")
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: terrain.hexes: 'self' and 'target' make one hex, got 2 (R-ADD-162)
+    """
+
+    kind: ClassVar[str] = "terrain"
+    terrain: str
+    hexes: int = 1
+    at: Literal["hex", "self", "target"] = "hex"
+    until: Literal["end_of_round", "rounds", "turns", "battle"] = "end_of_round"
+    n: int = 1
+    # "Enemies entering take 2 damage", a mine's "when enemy enters, deal 6 damage" (R-ADD-165)
+    damage: int = 0
+
+    def __post_init__(self) -> None:
+        _check_choice(self.terrain, "terrain.terrain", tuple(BATTLE_TERRAIN))
+        _check_int(self.damage, "terrain.damage", 0, MAX_DAMAGE, "R-ADD-165")
+        _check_int(self.hexes, "terrain.hexes", 1, MAX_TERRAIN_HEXES, "R-ADD-162")
+        _check_choice(self.at, "terrain.at", TERRAIN_AT)
+        _check_choice(self.until, "terrain.until", TERRAIN_UNTIL)
+        _check_int(self.n, "terrain.n", 1, 10, "R-ADD-161")
+        if self.at != "hex" and self.hexes != 1:
+            raise InvalidInput(
+                "terrain.hexes", f"'self' and 'target' make one hex, got {self.hexes}", "R-ADD-162"
+            )
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "terrain": self.terrain,
+            "hexes": self.hexes,
+            "at": self.at,
+            "until": self.until,
+            "n": self.n,
+            **({"damage": self.damage} if self.damage else {}),
+        }
+
+
 Effect = (
     AttackEffect
     | MoveEffect
@@ -3216,6 +3282,7 @@ Effect = (
     | BarReactivesEffect  # issue 17, forms
     | ForfeitTokensEffect  # issue 17, forms
     | AdvantageEffect  # issue 17, forms
+    | TerrainEffect  # issue 17, terrain
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -3320,6 +3387,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             BarReactivesEffect,  # issue 17, forms
             ForfeitTokensEffect,  # issue 17, forms
             AdvantageEffect,  # issue 17, forms
+            TerrainEffect,  # issue 17, terrain
         )
     }
 )

@@ -108,6 +108,7 @@ from battles.engine.cards import (
     TaintEffect,
     TargetDiscardsEffect,
     TeleportEffect,
+    TerrainEffect,
     ThornsEffect,
     TokenCostEffect,
     TransformEffect,
@@ -244,6 +245,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     DeflectEffect(3),
     GuardEffect(2),
     ZoneEffect(3, (RecoverEffect(2),)),
+    TerrainEffect("smoke", hexes=3, until="rounds", n=2),  # issue 17, terrain
     AllyMoveEffect(2, 5, every=True, faction="vestige-bloodlines", toward=True, draw_per_ally=1),
     AllyEffect(3, (RecoverEffect(3), DefenceEffect(1)), defence_until="end_of_round"),
     # issue 17, triggers
@@ -409,6 +411,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "bar_reactives",
         "forfeit_tokens",
         "advantage",
+        "terrain",  # issue 17, terrain
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 
@@ -488,6 +491,8 @@ EFFECT_ERRORS: list[tuple[object, str]] = [
     ({"kind": "deflect", "amount": 0}, "fx.amount"),
     ({"kind": "guard", "within": 0}, "fx.within"),
     ({"kind": "zone", "radius": 0, "then": [{"kind": "recover", "n": 2}]}, "fx.radius"),
+    ({"kind": "terrain", "terrain": "fog"}, "fx.terrain"),  # issue 17, terrain (R-ADD-160)
+    ({"kind": "terrain", "terrain": "ice", "hexes": 6}, "fx.hexes"),
     ({"kind": "zone", "radius": 3, "then": [{"kind": "move", "hexes": 1}]}, "fx.then[0]"),
     ({"kind": "ally_move", "hexes": 1, "within": 3, "toward_target": True}, "fx.toward_target"),
     ({"kind": "ally", "within": 1, "then": [{"kind": "draw", "n": 1}], "behind": True},

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
 from ..arcs import attack_side, candidate_sides, choose_side_row, rotation_cost, rotation_steps
+from ..board import BATTLE_TERRAIN
 from ..cards import (
     DAMAGE_CARD,
     MAX_SEEDS,
@@ -107,6 +108,7 @@ from ..cards import (
     TaintEffect,
     TargetDiscardsEffect,
     TeleportEffect,
+    TerrainEffect,
     ThornsEffect,  # issue 17, triggers
     TokenCostEffect,  # issue 17, triggers
     TransformEffect,
@@ -198,6 +200,7 @@ from .state import (
     BattleState,
     CasketState,
     FollowUp,
+    PlacedTerrain,
     Ward,
     card_id,
 )
@@ -691,8 +694,13 @@ def _end_turn(tx: _Tx, seat: int) -> None:
     _triggers(tx, seat, "end_of_turn")  # R-TRN-7: end-of-turn effects
     c = tx.seat(seat)
     water = tx.state.board.terrain_at(c.at).heat_end_of_turn
-    if water and c.heat:
+    if water < 0 and c.heat:
         _change_heat(tx, seat, water, "end of turn in water", "R-TRN-7")
+    elif water > 0:  # issue 17, terrain: lava's +2 (R-ADD-160) needs no Heat to start from
+        name = tx.state.board.terrain_at(c.at).name
+        _change_heat(tx, seat, water, f"end of turn in {name}", "R-ADD-160")
+    if tx.state.ground_of(c) == ("holy", "ally") and tx.seat(seat).heat:  # R-ADD-163
+        _change_heat(tx, seat, -1, "end of turn on holy ground", "R-ADD-163")
     if not c.acted and tx.seat(seat).heat:
         _change_heat(tx, seat, -1, "a turn without actions", "R-TRN-5")
     excess = len(tx.seat(seat).hand) - HAND_SIZE
@@ -1398,6 +1406,7 @@ def _dodged(tx: _Tx, seat: int, card: str, path: tuple[tuple[int, int], ...]) ->
     except RuleViolation:
         return
     tx.emit(ev.CasketMoved(seat, path, 0, card_id(card)))
+    _entered(tx, seat, c.at, [Hex(q, r) for q, r in path])  # R-ADD-165
 
 
 def _reactive_minimum(tx: _Tx, instance: str | None) -> int:
@@ -1619,6 +1628,8 @@ def attack_answer(
     others = [c.at for c in state.seats if c.seat not in (seat, target) and c.in_battle]
     enemies = state.enemy_hexes(a)
     to_hit_lines, damage_lines = _attack_lines(a)
+    if state.ground_of(a) == ("distortion", "enemy"):  # issue 17, terrain (R-ADD-163)
+        to_hit_lines.append(Modifier("distortion", 1, "Attacking from distortion", "R-ADD-163"))
     ward_to_hit, ward_damage = _ward_lines(d, card)
     to_hit_lines += ward_to_hit
     damage_lines += ward_damage
@@ -1920,6 +1931,7 @@ def _act(tx: _Tx, command: Command) -> None:
         cost = _path_cost(tx, c, command.path) + c.move_cost * len(command.path)
         _pay(tx, c, cost, command.pay)
         tx.emit(ev.CasketMoved(seat, tuple((h.q, h.r) for h in command.path), cost))
+        _entered(tx, seat, c.at, command.path)  # R-ADD-165
     elif isinstance(command, Rotate):
         if command.facing == c.facing:
             raise RuleViolation("no_rotation", f"already facing {c.facing}", "R-ARC-5")
@@ -1958,10 +1970,12 @@ def _free_move(tx: _Tx, c: CasketState, command: Move) -> None:
     _path_cost(tx, c, command.path)
     hexes = tuple((h.q, h.r) for h in command.path)
     tx.emit(ev.CasketMoved(c.seat, hexes, 0, c.free_move_source))
+    _entered(tx, c.seat, c.at, command.path)  # R-ADD-165
 
 
 def _path_cost(tx: _Tx, c: CasketState, path: Sequence[object]) -> int:
     s = tx.state
+    _not_barred(tx, c, path)
     # R-ADD-136: "move through enemy-occupied hexes … ignore terrain costs".
     free = any(isinstance(e, FreePassageEffect) for x in c.in_play for e in s.card(x).effects)
     allies, enemies = s.ally_hexes(c), s.enemy_hexes(c)
@@ -2126,6 +2140,9 @@ def _strike(
     # attack ignores Defense buffs (R-ADD-92).
     # R-ADD-123: an ally's card Defense lent to it counts as its own.
     card_defence = d.card_defence + sum(w.defence for w in d.wards if _ward_matches(w, card))
+    ground = tx.state.ground_of(d)  # issue 17, terrain: holy ground, sanctuary (R-ADD-163)
+    if ground is not None and ground[1] == "ally":
+        card_defence += GROUND_DEFENCE.get(ground[0], 0)
     if "ignore_defence_buffs" in rules:
         card_defence = 0
     tx.emit(
@@ -2929,6 +2946,7 @@ def _ally_moves(
                     )
                 here = step
         tx.emit(ev.AllyMoved(ally, tuple((h.q, h.r) for h in path), seat, card.id))
+        _entered(tx, ally, moving.at, path)  # R-ADD-165
     if effect.draw_per_ally and paths:  # "Draw 1 card for each ally that moves"
         _draw(tx, seat, effect.draw_per_ally * len(paths), card.name)
 
@@ -3305,6 +3323,17 @@ def _effect(
         else:
             tx.emit(ev.TargetBonusGained(seat, enemy, effect.damage, card.id))
         return
+    if isinstance(effect, TerrainEffect):  # issue 17, terrain (R-ADD-160 to R-ADD-162)
+        if effect.at == "target":  # in `after_attack`: where the target stands as it ends
+            if attack_target is not None and ended:
+                _make_terrain(tx, seat, card, effect, [tx.seat(attack_target).at])
+            return
+        if effect.at == "self":
+            _make_terrain(tx, seat, card, effect, [c.at])
+            return
+        _make_terrain(tx, seat, card, effect, _terrain_hexes(tx, c, card, effect, path))
+        used["path"] = True
+        return
     if isinstance(effect, ZoneEffect):  # R-ADD-129: the copy just played, on this hex
         instance = next(x for x in reversed(c.in_play) if card_id(x) == card.id)
         tx.emit(ev.ZoneCreated(seat, instance, (c.at.q, c.at.r)))
@@ -3648,6 +3677,7 @@ def _card_move(
     steps: tuple[Hex, ...] = tuple(path)  # type: ignore[arg-type]
     if effect.ignore_terrain:
         s = tx.state
+        _not_barred(tx, c, steps)
         validate_free_path(
             s.board,
             c.at,
@@ -3683,6 +3713,7 @@ def _card_move(
                 )
             here = step
     tx.emit(ev.CasketMoved(c.seat, hexes, 0, card.id))
+    _entered(tx, c.seat, c.at, steps)  # R-ADD-165
 
 
 def _push(
@@ -3710,10 +3741,12 @@ def _push(
     if "anchored" not in d.statuses:  # R-ADD-101
         s = tx.state
         occupied = [x.at for x in s.seats if x.in_battle and x.seat != who]
+        occupied += s.barred_for(d)  # R-ADD-163: a push stops at an enemy's sanctuary
         source = tx.seat(seat).at
         path = forced_path(s.board, source, d.at, effect.hexes, toward=effect.toward,
                            occupied=occupied)  # fmt: skip
     tx.emit(ev.CasketPushed(who, tuple((h.q, h.r) for h in path), seat, card.id))
+    _entered(tx, who, d.at, path)  # R-ADD-165
     if effect.adjacent_damage and tx.seat(who).at.distance(tx.seat(seat).at) == 1:
         reason = f"{card.name}: ends adjacent (R-ADD-100)"
         _inflict(tx, who, effect.adjacent_damage, None, reason)
@@ -3728,7 +3761,7 @@ def _scatter(tx: _Tx, seat: int, card: CardDef, who: int) -> None:
     face = tx.dice.d6(1, purpose=f"{card.name}: the direction", rule="R-ADD-108")[0]
     tx.emit(ev.EffectRolled(seat, (face,), face, card.id, "R-ADD-108"))
     s = tx.state
-    occupied = {x.at for x in s.seats if x.in_battle}
+    occupied = {x.at for x in s.seats if x.in_battle} | set(s.barred_for(d))  # R-ADD-163
     path: tuple[tuple[int, int], ...] = ()
     for k in range(6):
         h = d.at.neighbour((face - 1 + k) % 6 + 1)
@@ -3736,6 +3769,7 @@ def _scatter(tx: _Tx, seat: int, card: CardDef, who: int) -> None:
             path = ((h.q, h.r),)
             break
     tx.emit(ev.CasketPushed(who, path, seat, card.id, "R-ADD-108"))
+    _entered(tx, who, d.at, [Hex(q, r) for q, r in path])  # R-ADD-165
 
 
 def _teleport(
@@ -3749,6 +3783,7 @@ def _teleport(
             "R-ADD-102",
         )
     destination: Hex = path[0]  # type: ignore[assignment]
+    _not_barred(tx, c, path)
     s = tx.state
     occupied = [x.at for x in s.seats if x.in_battle and x.seat != c.seat]
     problem = teleport_problem(s.board, c.at, destination, effect.hexes, occupied=occupied,
@@ -3757,6 +3792,137 @@ def _teleport(
         raise problem
     hexes = c.at.distance(destination)
     tx.emit(ev.CasketTeleported(c.seat, (destination.q, destination.r), hexes, card.id))
+    _entered(tx, c.seat, c.at, [destination])  # R-ADD-165
+
+
+# R-ADD-163: Consecrated Ground's "allies standing in it gain +1 Defense", Sanctuary's
+# "allies inside gain +3 Defense".
+GROUND_DEFENCE = {"holy": 1, "sanctuary": 3}
+
+
+def _not_barred(tx: _Tx, c: CasketState, steps: Sequence[object]) -> None:
+    """R-ADD-163: "enemies cannot enter" an enemy's sanctuary, whatever the move."""
+    barred = set(tx.state.barred_for(c))
+    for h in steps:
+        if h in barred:
+            assert isinstance(h, Hex)
+            raise RuleViolation(
+                "sanctuary",
+                f"[{h.q}, {h.r}] is an enemy's sanctuary: it cannot be entered",
+                "R-ADD-163",
+            )
+
+
+def _terrain_hexes(
+    tx: _Tx, c: CasketState, card: CardDef, effect: TerrainEffect, path: Sequence[object]
+) -> list[Hex]:
+    """R-ADD-162: the command's `path` names the hexes: the first within the card's printed
+    range (no range: the own hex or an adjacent one) and in sight of the casket (R-LOS-1..4,
+    caskets never block, R-LOS-3), each next one adjacent to one named before it."""
+    hexes: list[Hex] = [h for h in path if isinstance(h, Hex)]
+    if len(hexes) != effect.hexes or len(set(hexes)) != len(hexes):
+        raise RuleViolation(
+            "hexes_required",
+            f"{card.name} makes {effect.hexes} hex(es) of {effect.terrain}: give 'path' as "
+            f"{effect.hexes} different hex(es)",
+            "R-ADD-162",
+        )
+    first = hexes[0]
+    low, high = (card.range.low, card.range.high) if card.range is not None else (0, 1)
+    if not low <= c.at.distance(first) <= high:
+        raise RuleViolation(
+            "out_of_range",
+            f"{card.name} reaches {low}..{high} hexes; [{first.q}, {first.r}] is "
+            f"{c.at.distance(first)} away",
+            "R-ADD-162",
+        )
+    if first != c.at and not line_of_sight(tx.state.board, c.at, first, []).clear:
+        raise RuleViolation(
+            "no_line_of_sight", f"{card.name}: [{first.q}, {first.r}] is out of sight", "R-ADD-162"
+        )
+    for i, h in enumerate(hexes[1:], start=1):
+        if not any(h.distance(before) == 1 for before in hexes[:i]):
+            raise RuleViolation(
+                "hexes_not_adjacent",
+                f"{card.name}: [{h.q}, {h.r}] touches none of the hexes named before it",
+                "R-ADD-162",
+            )
+    return hexes
+
+
+def _make_terrain(
+    tx: _Tx, seat: int, card: CardDef, effect: TerrainEffect, hexes: Sequence[Hex]
+) -> None:
+    """R-ADD-160/161: the terrain made, on board hexes that are not impassable (a wall stays
+    a wall), until the round's end, for N rounds, N of the player's turns, or the battle."""
+    board = tx.state.board
+    # R-ADD-166: a wall is never raised under a casket.
+    walled = (board.kinds.get(effect.terrain) or BATTLE_TERRAIN[effect.terrain]).impassable
+    occupied = {x.at for x in tx.state.seats if x.in_battle} if walled else set()
+    for h in hexes:
+        if h not in board or board.terrain_at(h).impassable or h in occupied:
+            raise RuleViolation(
+                "terrain_not_placeable",
+                f"{card.name}: [{h.q}, {h.r}] is off the board, impassable or, for a wall, "
+                "occupied",
+                "R-ADD-162",
+            )
+    until_round, turns = 0, 0
+    if effect.until == "end_of_round":
+        until_round = tx.state.round
+    elif effect.until == "rounds":  # the current round is the first of them
+        until_round = tx.state.round + effect.n - 1
+    elif effect.until == "turns":
+        turns = effect.n
+    placed = tuple((h.q, h.r) for h in hexes)
+    tx.emit(
+        ev.TerrainCreated(seat, card.id, effect.terrain, placed, until_round, turns, effect.damage)
+    )
+
+
+def _entered(tx: _Tx, who: int, start: Hex, path: Sequence[Hex]) -> None:
+    """R-ADD-165: after `who` moved from `start` along `path` (any move: a step, a card's,
+    a push, a teleport), each terrain that hurts the maker's enemies and that the move
+    entered from outside it deals its damage once, without an attack, as the move ends."""
+    mover = tx.seat(who)
+    fired: list[PlacedTerrain] = []
+    previous = start
+    for h in path:
+        p = tx.state.placed_at(h)
+        if (
+            p is not None
+            and p.damage
+            # R-ADD-166: a fire wall burns whoever crosses it, a field the maker's enemies
+            and (p.kind == "fire_wall" or tx.state.seats[p.seat].side != mover.side)
+            and all((f.seat, f.card, f.kind) != (p.seat, p.card, p.kind) for f in fired)
+        ):
+            before = tx.state.placed_at(previous)
+            came_from_inside = before is not None and (before.seat, before.card, before.kind) == (
+                p.seat,
+                p.card,
+                p.kind,
+            )
+            if not came_from_inside:
+                fired.append(p)
+        previous = h
+    for p in fired:
+        if not tx.seat(who).in_battle:
+            return
+        tx.emit(ev.TerrainEntered(who, (p.q, p.r), p.seat, p.card, p.kind, p.damage))
+        name = tx.state.cards[p.card].name if p.card in tx.state.cards else p.card
+        _terrain_damage(tx, who, p.damage, f"{name}: entered its {p.kind.replace('_', ' ')}")
+
+
+def _terrain_damage(tx: _Tx, seat: int, amount: int, reason: str) -> None:
+    """Damage without an attack (R-DMG-6, R-ADD-165), as `_inflict` deals it, but never
+    ending an attack in progress: a move inside an attack (a push, a dodge) is not its hit."""
+    amount = _warded(tx, seat, amount, None)
+    if amount <= 0 or not tx.seat(seat).in_battle:
+        return
+    if not tx.seat(seat).hand:
+        _take_damage(tx, seat, (), amount, None)
+        return
+    _open_prompt(tx, seat, "take_damage", amount, None, "R-DMG-6", reason)
 
 
 def _discard_for(

@@ -589,6 +589,34 @@ class ZoneCreated(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class TerrainCreated(Event):
+    """`seat`'s card made `hexes` of terrain `kind` (R-ADD-160): until the end of round
+    `until_round`, or for `turns` of `seat`'s turns (the one it is made in counts), or
+    (both 0) for the rest of the battle (R-ADD-161)."""
+
+    seat: int
+    card: str
+    kind: str
+    hexes: tuple[tuple[int, int], ...]
+    until_round: int = 0
+    turns: int = 0
+    damage: int = 0  # to the maker's enemies entering it (R-ADD-165)
+
+
+@dataclass(frozen=True, slots=True)
+class TerrainEntered(Event):
+    """`seat` entered terrain seat `maker`'s card made at `at` that hurts enemies entering it:
+    `damage` follows as a prompt or DamageTaken; a mine is spent by it (R-ADD-165)."""
+
+    seat: int
+    at: tuple[int, int]
+    maker: int
+    card: str
+    kind: str
+    damage: int
+
+
+@dataclass(frozen=True, slots=True)
 class DefenceRolled(Event):
     seat: int
     faces: tuple[int, ...]
@@ -1307,5 +1335,7 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         DuelChallenged,  # issue 17, forms
         DuelAnswered,  # issue 17, forms
         ReactivesBarred,  # issue 17, forms
+        TerrainCreated,  # issue 17, terrain
+        TerrainEntered,  # issue 17, terrain
     )
 }

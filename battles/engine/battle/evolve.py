@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from ..board import with_terrain
 from ..dice import COMPONENTS
 from ..hexes import Hex
 from . import events as ev
@@ -23,6 +24,7 @@ from .state import (
     CasketState,
     Enhancement,
     FollowUp,
+    PlacedTerrain,
     Prompt,
     Ward,
     card_id,
@@ -193,7 +195,42 @@ def _turn_ended(s: BattleState, e: ev.TurnEnded) -> BattleState:
     for x in s.seats:  # R-ADD-174: "cannot use defense cards this turn"
         if x.reactives_barred_by == e.seat:
             s = _seat(s, x.seat, reactives_barred_by=None)
+    if any(p.turns and p.seat == e.seat for p in s.placed_terrain):  # R-ADD-161
+        s = _place_terrain(
+            s,
+            tuple(
+                replace(p, turns=p.turns - 1) if p.turns and p.seat == e.seat else p
+                for p in s.placed_terrain
+                if not (p.turns == 1 and p.seat == e.seat)
+            ),
+        )
     return replace(s, phase=ACTION, turn=s.turn + 1)
+
+
+def _place_terrain(s: BattleState, placed: tuple[PlacedTerrain, ...]) -> BattleState:
+    """R-ADD-160: the board is the setup's with the terrain still placed, the latest on top."""
+    setup_board = s.setup_board or s.board
+    board = with_terrain(setup_board, {Hex(p.q, p.r): p.kind for p in placed})
+    return replace(
+        s, placed_terrain=placed, board=board, setup_board=setup_board if placed else None
+    )
+
+
+def _terrain_created(s: BattleState, e: ev.TerrainCreated) -> BattleState:
+    made = tuple(
+        PlacedTerrain(q, r, e.kind, e.seat, e.card, e.until_round, e.turns, e.damage)
+        for q, r in e.hexes
+    )
+    return _place_terrain(s, (*s.placed_terrain, *made))
+
+
+def _terrain_entered(s: BattleState, e: ev.TerrainEntered) -> BattleState:
+    if e.kind != "mine":
+        return s
+    spent = (e.at[0], e.at[1], e.maker, e.card)  # R-ADD-165: a mine fires once
+    return _place_terrain(
+        s, tuple(p for p in s.placed_terrain if (p.q, p.r, p.seat, p.card) != spent)
+    )
 
 
 def _round_ended(s: BattleState, e: ev.RoundEnded) -> BattleState:
@@ -201,6 +238,15 @@ def _round_ended(s: BattleState, e: ev.RoundEnded) -> BattleState:
         if any(w.until == "end_of_round" for w in c.wards):
             s = _seat(s, c.seat, wards=tuple(w for w in c.wards if w.until != "end_of_round"))
     s = _lapse_lent_defence(s, -1)  # R-ADD-123: "until end of round"
+    if s.placed_terrain:  # R-ADD-161: what lasts to this round's end, or whose maker is gone
+        kept = tuple(
+            p
+            for p in s.placed_terrain
+            if not (0 < p.until_round <= e.round)
+            and not (p.turns and not s.seats[p.seat].in_battle)
+        )
+        if kept != s.placed_terrain:
+            s = _place_terrain(s, kept)
     for owner, card, _, _ in s.zones:  # R-ADD-129: the zones end with the round
         if card in s.seats[owner].in_play:
             s = _put_away(s, owner, card)
@@ -1103,6 +1149,8 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.DuelChallenged: _duel_challenged,  # issue 17, forms
     ev.DuelAnswered: _duel_answered,  # issue 17, forms
     ev.ReactivesBarred: _reactives_barred,  # issue 17, forms
+    ev.TerrainCreated: _terrain_created,  # issue 17, terrain
+    ev.TerrainEntered: _terrain_entered,  # issue 17, terrain
 }
 assert set(_HANDLERS) == set(ev.EVENT_TYPES.values()), "every event type needs a handler"
 

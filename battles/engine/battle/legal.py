@@ -46,6 +46,7 @@ from ..cards import (
     SpendTokensEffect,
     StatusEffect,
     TeleportEffect,
+    TerrainEffect,
     UltimatumEffect,
 )
 from ..errors import RuleViolation
@@ -161,7 +162,7 @@ def _moves(
         c.at,
         budget,
         allies=state.ally_hexes(c),
-        enemies=state.enemy_hexes(c),
+        enemies=[*state.enemy_hexes(c), *state.barred_for(c)],  # R-ADD-163: sanctuaries
         legs_destroyed="legs" in c.destroyed,
     )
     paths: list[tuple[list[list[int]], int | None]] = [
@@ -351,6 +352,8 @@ def _card_bodies(state: BattleState, c: CasketState, instance: str) -> Iterator[
                 line = effect.line or effect.ignore_terrain
                 paths = _moves(state, c, effect.hexes, line=line)
                 grown += [{**v, "path": p} for p, _ in paths[:6]]
+            elif isinstance(effect, TerrainEffect) and effect.at == "hex":  # R-ADD-162
+                grown += [{**v, "path": p} for p in _terrain_paths(state, c, card, effect)]
             elif isinstance(effect, TeleportEffect):  # R-ADD-102: a few destinations
                 grown += [{**v, "path": [p]} for p in _teleports(state, c, effect)]
             elif isinstance(effect, PushEffect):  # R-ADD-100: an enemy within range
@@ -420,9 +423,45 @@ def _paths_toward(
     return paths
 
 
+def _terrain_paths(
+    state: BattleState, c: CasketState, card: CardDef, effect: TerrainEffect
+) -> list[list[list[int]]]:
+    """A few hex groups for a card's terrain (R-ADD-162): from a first hex in reach, the
+    nearest to an enemy first, each next hex a neighbour of the last (direction order);
+    `decide` keeps those it accepts."""
+    low, high = (card.range.low, card.range.high) if card.range is not None else (0, 1)
+    enemies = [x.at for x in state.seats if x.side != c.side and x.in_battle]
+
+    def open_hex(h: Hex) -> bool:
+        return h in state.board and not state.board.terrain_at(h).impassable
+
+    firsts = [h for h in spiral(c.at, high) if low <= c.at.distance(h) and open_hex(h)]
+    firsts.sort(key=lambda h: min((h.distance(e) for e in enemies), default=0))
+    out: list[list[list[int]]] = []
+    for first in firsts[:3]:
+        group = [first]
+        while len(group) < effect.hexes:
+            grown = next(
+                (
+                    n
+                    for g in reversed(group)
+                    for n in g.neighbours()
+                    if open_hex(n) and n not in group
+                ),
+                None,
+            )
+            if grown is None:
+                break
+            group.append(grown)
+        if len(group) == effect.hexes:
+            out.append([[h.q, h.r] for h in group])
+    return out
+
+
 def _teleports(state: BattleState, c: CasketState, effect: TeleportEffect) -> list[list[int]]:
     """A few teleport destinations (R-ADD-102), the farthest first."""
     taken = [x.at for x in state.seats if x.in_battle and x.seat != c.seat]
+    taken += state.barred_for(c)  # R-ADD-163
     hexes = [
         h
         for h in spiral(c.at, effect.hexes)

@@ -18,9 +18,19 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from ..board import with_terrain
 from ..hexes import Hex
 from .setup import initial_state
-from .state import AttackInProgress, BattleState, CasketState, Enhancement, FollowUp, Prompt, Ward
+from .state import (
+    AttackInProgress,
+    BattleState,
+    CasketState,
+    Enhancement,
+    FollowUp,
+    PlacedTerrain,
+    Prompt,
+    Ward,
+)
 
 _CASKET_FIELDS = tuple(f.name for f in dataclasses.fields(CasketState))
 _DYNAMIC = (
@@ -75,6 +85,8 @@ def state_to_dict(state: BattleState, *, with_setup: bool = True) -> dict[str, A
         out["follow_ups"] = [f.as_dict() for f in state.follow_ups]
     if state.zones:  # the same (R-ADD-129)
         out["zones"] = [list(x) for x in state.zones]
+    if state.placed_terrain:  # the same (R-ADD-160)
+        out["placed_terrain"] = [dataclasses.asdict(p) for p in state.placed_terrain]
     if state.attack is None:
         out["attack"] = None
     else:
@@ -100,8 +112,15 @@ def state_from_dict(d: Mapping[str, Any], base: BattleState | None = None) -> Ba
         # Snapshots written before R-ADD-122 have no such field.
         a["cover_declined"] = tuple(a.get("cover_declined", ()))
         attack = AttackInProgress(**a)
+    # R-ADD-160: the board is the setup's with the terrain cards placed; `base` may be a
+    # later state whose board carries terrain of its own.
+    placed = tuple(PlacedTerrain(**p) for p in d.get("placed_terrain", ()))
+    setup_board = base.setup_board or base.board
     return replace(
         base,
+        board=with_terrain(setup_board, {Hex(p.q, p.r): p.kind for p in placed}),
+        placed_terrain=placed,
+        setup_board=setup_board if placed else None,
         seats=tuple(_casket(c) for c in d["seats"]),
         prompts=tuple(Prompt(**p) for p in d["prompts"]),
         attack=attack,

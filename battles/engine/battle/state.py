@@ -97,6 +97,34 @@ class Prompt:
 
 
 @dataclass(frozen=True)
+class PlacedTerrain:
+    """Terrain a card made on hex (q, r) (R-ADD-160): `kind` until the end of round
+    `until_round`, or until `turns` more of `seat`'s turns have ended; neither: for the
+    rest of the battle.
+
+    >>> PlacedTerrain(1, 0, "smoke", 0, "smoke-bomb#1", until_round=2).lasts
+    'until the end of round 2'
+    """
+
+    q: int
+    r: int
+    kind: str
+    seat: int
+    card: str
+    until_round: int = 0
+    turns: int = 0
+    damage: int = 0  # to the maker's enemies entering it (R-ADD-165)
+
+    @property
+    def lasts(self) -> str:
+        if self.until_round:
+            return f"until the end of round {self.until_round}"
+        if self.turns:
+            return f"for {self.turns} more turn(s) of seat {self.seat}"
+        return "for the rest of the battle"
+
+
+@dataclass(frozen=True)
 class AttackInProgress:
     """The attack being resolved, from its declaration to its end (R-HIT-*, R-DMG-*, R-REA-*)."""
 
@@ -478,6 +506,11 @@ class BattleState:
     version: int = 0
     # issue 17, area: the attacks the card being played still makes, in order (R-ADD-80).
     follow_ups: tuple[FollowUp, ...] = ()
+    # issue 17, terrain: the terrain cards made, oldest first (R-ADD-160). `board` is the
+    # setup's board with them applied (so every reader of terrain sees them);
+    # `setup_board` keeps the setup's own while any are placed.
+    placed_terrain: tuple[PlacedTerrain, ...] = ()
+    setup_board: Board | None = field(default=None, repr=False, compare=False)
 
     @property
     def active(self) -> int | None:
@@ -506,6 +539,29 @@ class BattleState:
 
     def seat(self, n: int) -> CasketState:
         return self.seats[n]
+
+    def placed_at(self, h: Hex) -> PlacedTerrain | None:
+        """The card-made terrain on hex `h`, the latest on top (R-ADD-160), if any."""
+        return next((p for p in reversed(self.placed_terrain) if (p.q, p.r) == (h.q, h.r)), None)
+
+    def barred_for(self, c: CasketState) -> list[Hex]:
+        """R-ADD-163: the sanctuary hexes `c` may not enter (an enemy's), but the one it is in."""
+        return [
+            Hex(p.q, p.r)
+            for p in self.placed_terrain
+            if p.kind == "sanctuary"
+            and self.seats[p.seat].side != c.side
+            and self.placed_at(Hex(p.q, p.r)) is p
+            and Hex(p.q, p.r) != c.at
+        ]
+
+    def ground_of(self, c: CasketState) -> tuple[str, str] | None:
+        """R-ADD-163: the side-bound terrain `c` stands in, as (kind, "ally" or "enemy") of
+        its maker; the maker's own casket is neither (R-ADD-74: allies are the others)."""
+        p = self.placed_at(c.at)
+        if p is None or p.kind not in ("holy", "distortion", "sanctuary") or p.seat == c.seat:
+            return None
+        return p.kind, "ally" if self.seats[p.seat].side == c.side else "enemy"
 
     def card(self, instance: str) -> CardDef:
         cid = card_id(instance)

@@ -1,0 +1,47 @@
+"""The terrain a card makes reads as a sentence on the replay and play pages, naming its
+hexes and how long it lasts (issue 17, terrain: R-ADD-161)."""
+
+from __future__ import annotations
+
+from battles.replay import Names, describe, plain
+
+NAMES = Names({0: "Penitent Scout", 1: "Bastion Heavy"}, {}, {})
+
+
+def test_terrain_names_its_kind_hexes_and_duration() -> None:
+    payload = {"seat": 0, "card": "smoke-bomb", "kind": "smoke", "hexes": [[0, 1], [1, 0]],
+               "until_round": 2, "turns": 0}  # fmt: skip
+    assert plain(describe("TerrainCreated", payload, NAMES)) == (
+        "Penitent Scout's smoke-bomb makes smoke terrain at 0,1, 1,0 until the end of round 2 "
+        "(R-ADD-161)"
+    )
+    payload = {**payload, "kind": "lava", "hexes": [[0, -1]], "until_round": 0, "turns": 2}
+    assert plain(describe("TerrainCreated", payload, NAMES)).endswith(
+        "makes lava terrain at 0,-1 for 2 of its turns (R-ADD-161)"
+    )
+    payload = {**payload, "turns": 0}
+    assert "for the rest of the battle" in plain(describe("TerrainCreated", payload, NAMES))
+
+
+def test_card_made_terrain_is_labelled_on_its_hex() -> None:
+    from battles import board_svg
+    from battles.engine.battle.state import PlacedTerrain
+    from battles.pages import _placed_words
+
+    smoke = PlacedTerrain(0, 1, "smoke", 0, "smoke-bomb", until_round=2)
+    lava = PlacedTerrain(1, 0, "lava", 0, "lava-flask", turns=2)
+    assert (_placed_words(smoke), _placed_words(lava)) == ("smoke, to round 2", "lava, 2 turn(s)")
+    cells = board_svg.hex_cells(
+        [(0, 0), (0, 1)], {(0, 1): "smoke"}, {}, {(0, 1): _placed_words(smoke)}
+    )
+    assert [c["placed"] for c in cells] == ["", "smoke, to round 2"]
+    assert cells[1]["label"] == "hex 0,1: smoke (made by a card: smoke, to round 2)"
+
+
+def test_entering_a_field_names_its_maker_and_damage() -> None:
+    payload = {"seat": 1, "at": [0, 1], "maker": 0, "card": "runic-charges-runic-mine",
+               "kind": "mine", "damage": 6}  # fmt: skip
+    assert plain(describe("TerrainEntered", payload, NAMES)) == (
+        "Bastion Heavy enters Penitent Scout's mine at 0,1 (runic-charges-runic-mine): 6 damage "
+        "(R-ADD-165)"
+    )
