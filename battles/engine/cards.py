@@ -1642,7 +1642,10 @@ class EnhanceNextAttackEffect:
     every such attack until then gets it, none spends it ("until end of turn, all your
     attacks", R-ADD-96). `sp_cost`: that attack costs so much less SP, never below 0
     ("your next ranged attack costs -1 SP", R-ADD-99); `reach`: it reaches so many hexes
-    further ("+2 range", R-ADD-90).
+    further ("+2 range", R-ADD-90). `then`: what the text adds to that attack besides,
+    read as the card's own would be (R-ADD-180): attack bonuses with a condition ("+2
+    damage (+4 vs corrupted)"), read as the attack is declared, and effects waiting for
+    its outcome ("target gains 2 Heat": `after_attack` on "hit").
 
     >>> EnhanceNextAttackEffect("ranged", damage=1, ignore_defence="all").as_dict()
     {'kind': 'enhance_next_attack', 'attacks': 'ranged', 'damage': 1, 'ignore_defence': 'all'}
@@ -1653,7 +1656,14 @@ class EnhanceNextAttackEffect:
     >>> EnhanceNextAttackEffect()
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: enhance_next_attack: changes nothing: give damage, to_hit, ignore_defence, sp_cost or a flag (R-ADD-90)
+    battles.engine.errors.InvalidInput: enhance_next_attack: changes nothing: give damage, to_hit, ignore_defence, sp_cost, then or a flag (R-ADD-90)
+    >>> heat = AfterAttackEffect("hit", (GiveHeatEffect(3),))
+    >>> EnhanceNextAttackEffect("ranged", then=(heat,)).as_dict()["then"]
+    [{'kind': 'after_attack', 'on': 'hit', 'then': [{'kind': 'give_heat', 'amount': 3, 'to': 'target'}]}]
+    >>> EnhanceNextAttackEffect("ranged", then=(GiveHeatEffect(3),))
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: enhance_next_attack.then[0]: must be one of: attack_bonus, after_attack (R-ADD-180)
     """
 
     kind: ClassVar[str] = "enhance_next_attack"
@@ -1669,9 +1679,23 @@ class EnhanceNextAttackEffect:
     every: bool = False
     sp_cost: int = 0
     reach: int = 0
+    # issue 17, combos: the attack's conditional bonuses and hit effects (R-ADD-180).
+    then: tuple[Effect, ...] = ()
 
     def __post_init__(self) -> None:
         _check_choice(self.attacks, "enhance_next_attack.attacks", ENHANCED_ATTACKS)
+        if self.then:
+            _check_inner(
+                self.then, "enhance_next_attack.then", ("attack_bonus", "after_attack"), "R-ADD-180"
+            )
+            if self.every:  # what no attack spends cannot follow one attack's outcome
+                raise InvalidInput(
+                    "enhance_next_attack.then", "only an enhancement one attack spends", "R-ADD-180"
+                )
+        elif self.then != ():
+            raise InvalidInput(
+                "enhance_next_attack.then", "must be a tuple of effects", "R-ADD-180"
+            )
         _check_int(self.sp_cost, "enhance_next_attack.sp_cost", -10, 0, "R-ADD-99")
         _check_int(self.reach, "enhance_next_attack.reach", 0, MAX_HEXES, "R-ADD-90")
         if self.reach and self.attacks != "ranged":
@@ -1693,10 +1717,10 @@ class EnhanceNextAttackEffect:
             _check_bool(getattr(self, name), f"enhance_next_attack.{name}")
         numbers = (self.damage, self.to_hit, self.ignore_defence, self.sp_cost, self.reach)
         flags = any(getattr(self, name) for name in _ENHANCE_FLAGS[:-1])
-        if numbers == (0, 0, 0, 0, 0) and not flags:
+        if numbers == (0, 0, 0, 0, 0) and not flags and not self.then:
             raise InvalidInput(
                 "enhance_next_attack",
-                "changes nothing: give damage, to_hit, ignore_defence, sp_cost or a flag",
+                "changes nothing: give damage, to_hit, ignore_defence, sp_cost, then or a flag",
                 "R-ADD-90",
             )
 
@@ -1711,6 +1735,8 @@ class EnhanceNextAttackEffect:
         for name in names:
             if getattr(self, name):
                 out[name] = getattr(self, name)
+        if self.then:
+            out["then"] = [e.as_dict() for e in self.then]
         return out
 
 

@@ -14,14 +14,40 @@ from collections.abc import Callable
 import pytest
 
 from battles.engine.battle.events import (
+    AttackDeclared,
     AttackEnded,
     BleedApplied,
+    BuffGained,
     CasketPushed,
+    HeatChanged,
     SpPenaltyImposed,
+    TaintChanged,
 )
+from battles.engine.battle.snapshot import state_from_dict, state_to_dict
+from battles.engine.cards import (
+    AfterAttackEffect,
+    AttackBonusEffect,
+    Condition,
+    EnhanceNextAttackEffect,
+    GiveHeatEffect,
+    TaintEffect,
+    effect_from_dict,
+)
+from battles.engine.errors import InvalidInput
 
-from .battle_builder import of_type
-from .test_card_catalogue import AUTOMATED, ENTRIES, built
+from .battle_builder import Battle, of_type, one
+from .test_card_catalogue import (
+    AUTOMATED,
+    ENTRIES,
+    arrange,
+    attack,
+    battle,
+    built,
+    declared,
+    hit,
+    play,
+    resolve_hit,
+)
 from .test_card_catalogue_area import (
     MISS,
     ROUND,
@@ -33,6 +59,7 @@ from .test_card_catalogue_area import (
     played_once,
     strike,
 )
+from .test_card_catalogue_buffs import GUN, ITEMS, _ranged_enhancement
 
 COMBOS_SCENARIOS: dict[tuple[str, str], Callable[[], object]] = {}
 
@@ -119,6 +146,123 @@ COMBOS_SCENARIOS.update({
     ("equipment_items", "druid-s-tome-thornwhip"): _thornwhip,
     ("equipment_items", "alchemical-grenades-concussion-blast"): _concussion_blast,
 })  # fmt: skip
+
+
+# --- R-ADD-180: enhancements that carry bonuses and hit effects to the attack --------------------
+
+
+def _corrupt(b: Battle, seat: int = 1) -> None:
+    """The target's pilot has 1 Taint: corrupted (R-ADD-140)."""
+    arrange(b, TaintChanged(seat, 1, 1, "arranged"))
+
+
+def _heat_round(cid: str, damage: int, heat: int) -> None:
+    """The next ranged attack gets +`damage` (R-ADD-90); its hit gives the target `heat`
+    Heat (R-ADD-143, R-ADD-180); a miss spends the enhancement and gives none."""
+    _ranged_enhancement(cid, damage, 0)
+    card = built(ITEMS, cid)
+    b = battle(card, hand=("gun",), version="2.1")
+    play(b, cid)
+    events = resolve_hit(b, GUN, 2 + damage, kill=False)
+    assert one(events, AttackDeclared).enhanced_by == (card.id,)
+    changed = [e for e in of_type(events, HeatChanged) if e.seat == 1]
+    assert [(e.amount, e.reason) for e in changed] == [(heat, card.name)]
+    assert b.seat(1).heat == heat and b.seat(0).heat == 0
+    b = battle(card, hand=("gun",))
+    play(b, cid)
+    events = attack(b, GUN)  # faces 1 + 1: a miss
+    assert one(events, AttackEnded).outcome == "miss"
+    assert b.seat(1).heat == 0 and b.seat(0).enhancements == ()
+
+
+def _flame_round() -> None:
+    """ "Enhance your next ranged attack: +2 damage, target gains 2 Heat. Discard after
+    use." """
+    _heat_round("incendiary-ammunition-flame-round", 2, 2)
+
+
+def _burning_trace() -> None:
+    """ "Enhance your next ranged attack: Target gains 3 Heat. Discard after use." """
+    _heat_round("incendiary-ammunition-burning-trace", 0, 3)
+
+
+def _blessed_round(cid: str, damage: int, corrupted: int) -> Battle:
+    """ "+N damage (+M vs corrupted)": +N, or +M in all against a target whose pilot has
+    Taint as the enhanced attack is declared (R-ADD-140, R-ADD-180)."""
+    _ranged_enhancement(cid, damage, 0)
+    card = built(ITEMS, cid)
+    b = battle(card, hand=("gun",))
+    play(b, cid)
+    _corrupt(b)
+    d = declared(b, GUN)
+    assert hit(d) == 2 + corrupted
+    assert [e.damage for e in of_type(b.events, BuffGained) if e.source == card.id] == [
+        damage,
+        corrupted - damage,
+    ]
+    b = battle(card, hand=("gun",), version="2.1")
+    play(b, cid)
+    _corrupt(b)
+    resolve_hit(b, GUN, 2 + corrupted, kill=False)
+    return b
+
+
+def _consecrated_shot() -> None:
+    """ "Enhance your next ranged attack: +2 damage (+4 vs corrupted), purge 1 Taint from
+    target. Discard after use.": the purge follows the hit (R-ADD-65), so it never takes the
+    bonus away; a clean target gets +2 only and nothing to purge."""
+    cid = "blessed-ammunition-consecrated-shot"
+    b = _blessed_round(cid, 2, 4)
+    assert b.seat(1).taint == 0
+    clean = battle(built(ITEMS, cid), hand=("gun",), version="2.1")
+    play(clean, cid)
+    events = resolve_hit(clean, GUN, 4, kill=False)
+    assert not [e for e in of_type(events, TaintChanged) if e.seat == 1]
+
+
+def _sanctified_round() -> None:
+    """ "Enhance your next ranged attack: +1 damage (+3 vs corrupted). Discard after use.":
+    no purge: the corrupted target keeps its Taint."""
+    b = _blessed_round("blessed-ammunition-sanctified-round", 1, 3)
+    assert b.seat(1).taint == 1
+
+
+COMBOS_SCENARIOS.update({
+    ("equipment_items", "incendiary-ammunition-flame-round"): _flame_round,
+    ("equipment_items", "incendiary-ammunition-burning-trace"): _burning_trace,
+    ("equipment_items", "blessed-ammunition-consecrated-shot"): _consecrated_shot,
+    ("equipment_items", "blessed-ammunition-sanctified-round"): _sanctified_round,
+})  # fmt: skip
+
+
+def test_an_enhancement_carries_only_bonuses_and_hit_effects() -> None:
+    """R-ADD-180: `then` holds attack bonuses and after-attack effects, for an enhancement
+    one attack spends; a bad one names the field."""
+    heat = AfterAttackEffect("hit", (GiveHeatEffect(2),))
+    with pytest.raises(InvalidInput) as bad:
+        EnhanceNextAttackEffect("ranged", then=(TaintEffect(1),))
+    assert bad.value.field == "enhance_next_attack.then[0]" and "R-ADD-180" in str(bad.value)
+    with pytest.raises(InvalidInput) as every:
+        EnhanceNextAttackEffect("ranged", this_turn=True, every=True, then=(heat,))
+    assert every.value.field == "enhance_next_attack.then"
+    with pytest.raises(InvalidInput) as parsed:
+        effect_from_dict({"kind": "enhance_next_attack", "then": {"kind": "draw"}}, "e")
+    assert parsed.value.field == "e.then"
+    bonus = AttackBonusEffect(2, condition=Condition("target_taint_at_least", 1))
+    effect = EnhanceNextAttackEffect("ranged", damage=1, then=(bonus, heat))
+    assert effect_from_dict(effect.as_dict()) == effect
+
+
+def test_the_attack_keeps_its_enhancing_cards_through_a_snapshot() -> None:
+    """R-ADD-180: the attack waiting for the defender's discard still knows which hit
+    effects it carries once its state is stored and read back."""
+    cid = "incendiary-ammunition-flame-round"
+    b = battle(built(ITEMS, cid), hand=("gun",), version="2.1")
+    play(b, cid)
+    b.do({"type": "attack", "seat": 0, "card": "gun#1", "target": 1, "component": "chassis",
+          "faces": [3, 2, 4, 4, 4, 4]})  # fmt: skip
+    assert b.state.attack is not None and b.state.attack.enhanced_by == (cid,)
+    assert state_from_dict(state_to_dict(b.state), b.state) == b.state
 
 
 @pytest.mark.parametrize("key", sorted(COMBOS_SCENARIOS), ids=lambda k: f"{k[0]}/{k[1]}")

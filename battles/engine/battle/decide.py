@@ -1387,6 +1387,13 @@ def _end_attack(tx: _Tx, outcome: str) -> None:
             for inner in effect.then:
                 _effect(tx, a.attacker, card, inner, None, (), None, (), {}, True,
                         attack_target=a.target, ended=True)  # fmt: skip
+    # R-ADD-180: the hit effects an enhancement this attack spent brought, as its card's.
+    for source in a.enhanced_by:
+        for effect in _carried(tx.state, source):
+            if isinstance(effect, AfterAttackEffect) and fires[effect.on]:
+                for inner in effect.then:
+                    _effect(tx, a.attacker, tx.state.cards[source], inner, None, (), None, (),
+                            {}, True, attack_target=a.target, ended=True)  # fmt: skip
     tx.emit(ev.AttackEnded(a.attacker, a.card, outcome))
     # R-ADD-107: the defender's dodge, unless a PIERCE face voided its card (R-DMG-4).
     if a.reactive is not None and a.reactive_path and not a.pierced:
@@ -1524,15 +1531,18 @@ def _enhances(attacks: str, card: CardDef) -> bool:
     return attacks == "any" or (attacks == "ranged") == _ranged(card)
 
 
-def _use_enhancements(tx: _Tx, seat: int, card: CardDef, target: int, reach: int) -> set[str]:
+def _use_enhancements(
+    tx: _Tx, seat: int, card: CardDef, target: int, reach: int
+) -> tuple[set[str], tuple[str, ...]]:
     """R-ADD-90: the waiting enhancements this attack spends, before its to-hit answer.
     Their numbers are BuffGained the attack spends (R-ADD-27); cover and the range band
-    are cancelled as R-ADD-60 cancels cover, once each; the flags are returned."""
+    are cancelled as R-ADD-60 cancels cover, once each; the flags are returned, with the
+    enhancing cards whose hit effects wait for this attack's outcome (R-ADD-180)."""
     chosen = [
         (i, x) for i, x in enumerate(tx.seat(seat).enhancements) if _enhances(x.attacks, card)
     ]
     if not chosen:
-        return set()
+        return set(), ()
     spent = tuple(i for i, x in chosen if not x.every)  # R-ADD-96: "all your attacks"
     if spent:
         tx.emit(ev.EnhancementsSpent(seat, spent))
@@ -1553,7 +1563,26 @@ def _use_enhancements(tx: _Tx, seat: int, card: CardDef, target: int, reach: int
             flags.add("cannot_miss")
         if x.ignore_defence_buffs:
             flags.add("ignore_defence_buffs")
-    return flags
+    carried: list[str] = []
+    for _, x in chosen:
+        for effect in _carried(tx.state, x.source):
+            if isinstance(effect, AttackBonusEffect):
+                # R-ADD-180: read as the attack is declared, its target known (R-ADD-59).
+                if _holds(tx, seat, effect.condition, target):
+                    tx.emit(ev.BuffGained(seat, effect.damage, effect.to_hit, 0, 0, x.source))
+            elif x.source not in carried:
+                carried.append(x.source)
+    return flags, tuple(carried)
+
+
+def _carried(state: BattleState, source: str) -> tuple[Effect, ...]:
+    """R-ADD-180: what the enhancing card `source` adds to the attack that spends it."""
+    card = state.cards.get(source)
+    if card is None:
+        return ()
+    return tuple(
+        inner for e in card.effects if isinstance(e, EnhanceNextAttackEffect) for inner in e.then
+    )
 
 
 def _attack_rules(tx: _Tx, seat: int, card: CardDef, target: int, spend: bool) -> set[str]:
@@ -1847,6 +1876,7 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
     mark = _mark_on(tx, seat, command.target)
     marks = [m for m in tx.seat(seat).bonus_against if m[0] == command.target]
     riders = AttackBonusEffect | SpendTokensEffect | IgnoreCoverEffect | SpendTaintEffect
+    enhanced_by: tuple[str, ...] = ()  # R-ADD-180
     if (
         passive
         or enhanced
@@ -1866,7 +1896,8 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
                 tx.emit(ev.BuffGained(seat, bonus.damage, bonus.to_hit, 0, 0, source.id))
         for _, damage, bonus_mark in marks:  # R-ADD-156: "your next attack vs that target"
             tx.emit(ev.BuffGained(seat, damage, 0, 0, 0, bonus_mark))
-        rules |= _use_enhancements(tx, seat, card, command.target, reach)
+        used, enhanced_by = _use_enhancements(tx, seat, card, command.target, reach)
+        rules |= used
         answer = attack_answer(tx.state, seat, card, command.target, reach=reach)
         if not answer.possible:
             refusal = answer.refusal
@@ -1888,7 +1919,7 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
         ally_paths=command.ally_paths,
     )
     _queue_follow_ups(tx, seat, instance, card, command)
-    _strike(tx, seat, instance, command.target, command.component, answer, rules)
+    _strike(tx, seat, instance, command.target, command.component, answer, rules, enhanced_by)
 
 
 def _strike(
@@ -1899,9 +1930,11 @@ def _strike(
     named: str | None,
     answer: ToHit,
     rules: set[str],
+    enhanced_by: tuple[str, ...] = (),
 ) -> None:
     """One attack from its declaration to its end or its first prompt (R-HIT-*, R-DMG-*);
-    `rules`: the card's own attack rules in force (R-ADD-91, R-ADD-92)."""
+    `rules`: the card's own attack rules in force (R-ADD-91, R-ADD-92); `enhanced_by`: the
+    enhancing cards whose hit effects wait for its outcome (R-ADD-180)."""
     card = tx.state.card(instance)
     assert answer.target_number is not None and answer.side is not None
     assert answer.defense_modifier is not None
@@ -1939,6 +1972,7 @@ def _strike(
             reactive_allowed=bool(answer.reactive_allowed) and "no_reactive" not in rules,
             shield_allowed=bool(answer.shield_cards_allowed),
             to_hit=answer.as_dict(),
+            enhanced_by=enhanced_by,
         )
     )
     if "ignore_defence_buffs" in rules:  # R-ADD-92: a reactive card's Defense too

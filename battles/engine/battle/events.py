@@ -387,6 +387,9 @@ class AttackDeclared(Event):
     reactive_allowed: bool
     shield_allowed: bool
     to_hit: Mapping[str, Any]
+    # issue 17, combos: the cards whose enhancements this attack spent and whose hit
+    # effects wait for its outcome (R-ADD-180).
+    enhanced_by: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -490,6 +490,7 @@ def _declared(s: BattleState, e: ev.AttackDeclared) -> BattleState:
         defence_modifier=e.defence_modifier,
         reactive_allowed=e.reactive_allowed,
         shield_allowed=e.shield_allowed,
+        enhanced_by=e.enhanced_by,
     )
     if s.seats[e.attacker].free_move_split:  # R-ADD-109: the rest after the attack
         s = _seat(s, e.attacker, free_move_stage=2)

@@ -99,6 +99,7 @@ def state_from_dict(d: Mapping[str, Any], base: BattleState | None = None) -> Ba
             a["reactive_path"] = tuple(tuple(h) for h in a["reactive_path"])
         # Snapshots written before R-ADD-122 have no such field.
         a["cover_declined"] = tuple(a.get("cover_declined", ()))
+        a["enhanced_by"] = tuple(a.get("enhanced_by", ()))  # R-ADD-180
         attack = AttackInProgress(**a)
     return replace(
         base,

@@ -131,6 +131,8 @@ class AttackInProgress:
     deflected: int = 0
     # The ward in play that negates this attack's damage, as "<seat>:<card>" (R-ADD-128).
     warded_by: str | None = None
+    # issue 17, combos: the enhancing cards whose hit effects wait for this attack (R-ADD-180).
+    enhanced_by: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -162,6 +164,7 @@ class AttackInProgress:
             "cover_declined": list(self.cover_declined),
             "deflected": self.deflected,
             "warded_by": self.warded_by,
+            "enhanced_by": list(self.enhanced_by),
         }
 
 
