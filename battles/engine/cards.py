@@ -1645,7 +1645,8 @@ class EnhanceNextAttackEffect:
     further ("+2 range", R-ADD-90). `then`: what the text adds to that attack besides,
     read as the card's own would be (R-ADD-180): attack bonuses with a condition ("+2
     damage (+4 vs corrupted)"), read as the attack is declared, and effects waiting for
-    its outcome ("target gains 2 Heat": `after_attack` on "hit").
+    its outcome ("target gains 2 Heat": `after_attack` on "hit"), and a blast around that
+    attack's target ("deal 3 damage to all adjacent enemies", R-ADD-182).
 
     >>> EnhanceNextAttackEffect("ranged", damage=1, ignore_defence="all").as_dict()
     {'kind': 'enhance_next_attack', 'attacks': 'ranged', 'damage': 1, 'ignore_defence': 'all'}
@@ -1663,7 +1664,7 @@ class EnhanceNextAttackEffect:
     >>> EnhanceNextAttackEffect("ranged", then=(GiveHeatEffect(3),))
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: enhance_next_attack.then[0]: must be one of: attack_bonus, after_attack (R-ADD-180)
+    battles.engine.errors.InvalidInput: enhance_next_attack.then[0]: must be one of: attack_bonus, after_attack, area_attack (R-ADD-180)
     """
 
     kind: ClassVar[str] = "enhance_next_attack"
@@ -1685,9 +1686,16 @@ class EnhanceNextAttackEffect:
     def __post_init__(self) -> None:
         _check_choice(self.attacks, "enhance_next_attack.attacks", ENHANCED_ATTACKS)
         if self.then:
-            _check_inner(
-                self.then, "enhance_next_attack.then", ("attack_bonus", "after_attack"), "R-ADD-180"
-            )
+            kinds = ("attack_bonus", "after_attack", "area_attack")
+            _check_inner(self.then, "enhance_next_attack.then", kinds, "R-ADD-180")
+            for i, e in enumerate(self.then):
+                # "Deal 3 damage to all adjacent enemies" on a shell: around its target.
+                if isinstance(e, AreaAttackEffect) and e.around != "target":
+                    raise InvalidInput(
+                        f"enhance_next_attack.then[{i}].around",
+                        "an enhancement's area is around the target of the attack it enhances",
+                        "R-ADD-182",
+                    )
             if self.every:  # what no attack spends cannot follow one attack's outcome
                 raise InvalidInput(
                     "enhance_next_attack.then", "only an enhancement one attack spends", "R-ADD-180"

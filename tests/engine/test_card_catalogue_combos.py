@@ -26,7 +26,9 @@ from battles.engine.battle.events import (
 from battles.engine.battle.snapshot import state_from_dict, state_to_dict
 from battles.engine.cards import (
     AfterAttackEffect,
+    AreaAttackEffect,
     AttackBonusEffect,
+    CardDef,
     Condition,
     EnhanceNextAttackEffect,
     GiveHeatEffect,
@@ -35,7 +37,7 @@ from battles.engine.cards import (
 )
 from battles.engine.errors import InvalidInput
 
-from .battle_builder import Battle, of_type, one
+from .battle_builder import CARDS, FILLER, Battle, deck, of_type, one, seat, start
 from .test_card_catalogue import (
     AUTOMATED,
     ENTRIES,
@@ -52,6 +54,7 @@ from .test_card_catalogue_area import (
     MISS,
     ROUND,
     again,
+    aimed,
     attacks,
     blast,
     field,
@@ -235,6 +238,69 @@ COMBOS_SCENARIOS.update({
 })  # fmt: skip
 
 
+def _gun_blast(card: CardDef) -> Battle:
+    """Seat 0 at [0, 3] facing N holds `card` and the test's Gun (Ranged 1-6, 2 damage) and
+    acts first; enemy 1 three hexes N, enemy 2 beside it (NE), enemy 3 two hexes beyond it,
+    ally 4 beside it (NW), all facing S (the layout of the area tests' blasts)."""
+    others = [((0, 0), "them"), ((1, -1), "them"), ((0, -2), "them"), ((-1, 0), "us")]
+    seats = [
+        {**seat(0, at=(0, 3), facing=1, side="us"),
+         "deck": deck(**{card.id: 2, "gun": 1})},
+        *({**seat(1 + i, at=at, facing=4, side=side), "deck": deck()}
+          for i, (at, side) in enumerate(others)),
+    ]  # fmt: skip
+    doc = {
+        "name": "Shell yard",
+        "board": {"name": "Shell yard", "shape": {"kind": "hexagon", "radius": 8}, "hexes": []},
+        "rules": {"version": "2.0", "options": {}}, "dice": {"mode": "table"},
+        "policy": "prompt", "cards": [CARDS[FILLER], CARDS["gun"], card.as_dict()],
+        "seats": seats,
+    }  # fmt: skip
+    hands = [[card.id, "gun", *[FILLER] * 4], *[[FILLER] * 6] * len(others)]
+    b = start(doc, hands, initiative=(6, 1, 2, 3, 4))
+    assert b.state.active == 0
+    return b
+
+
+def _shell(cid: str, damage: int, each: int) -> Battle:
+    """The enhanced Gun shot (+`damage`), then an attack of `each` on the enemy beside its
+    target, made from the shooter (R-ADD-84, R-ADD-182); the enemy two hexes beyond and the
+    ally are not caught."""
+    card = built(ITEMS, cid)
+    b = _gun_blast(card)
+    play(b, cid)
+    plan = aimed(b, GUN, [(1, "1-6", 2 + damage), (2, "1-7", each)])
+    events = strike(b, GUN, 1, plan)
+    assert attacks(events) == [(1, 2 + damage), (2, each)]
+    # The blast's attack is the card's further attack: no enhancement of its own (R-ADD-80).
+    assert [d.enhanced_by for d in of_type(events, AttackDeclared)] == [(card.id,), ()]
+    assert b.seat(0).enhancements == () and b.state.follow_ups == ()
+    return b
+
+
+def _inferno_shot() -> None:
+    """ "Enhance your next ranged attack: +3 damage, target gains 3 Heat, ignites adjacent
+    enemies for 1 damage. Discard after use.": the target's Heat waits for the enhanced
+    attack's hit (R-ADD-143, R-ADD-180); the enemies beside the target are attacked for 1
+    (R-ADD-182) and gain no Heat."""
+    b = _shell("incendiary-ammunition-inferno-shot", 3, 1)
+    assert [b.seat(n).heat for n in (0, 1, 2, 3, 4)] == [0, 3, 0, 0, 0]
+
+
+def _fragmentation_round() -> None:
+    """ "Enhance your next ranged attack: +2 damage, deal 3 damage to all adjacent enemies,
+    gain 1 Heat. Discard after use.": the Heat is the player's, as the card is played
+    (R-ADD-14); the 3 damage goes to the enemies beside the target (R-ADD-182)."""
+    b = _shell("shrapnel-shells-fragmentation-round", 2, 3)
+    assert [b.seat(n).heat for n in (0, 1, 2)] == [1, 0, 0]
+
+
+COMBOS_SCENARIOS.update({
+    ("equipment_items", "incendiary-ammunition-inferno-shot"): _inferno_shot,
+    ("equipment_items", "shrapnel-shells-fragmentation-round"): _fragmentation_round,
+})  # fmt: skip
+
+
 def test_an_enhancement_carries_only_bonuses_and_hit_effects() -> None:
     """R-ADD-180: `then` holds attack bonuses and after-attack effects, for an enhancement
     one attack spends; a bad one names the field."""
@@ -248,6 +314,10 @@ def test_an_enhancement_carries_only_bonuses_and_hit_effects() -> None:
     with pytest.raises(InvalidInput) as parsed:
         effect_from_dict({"kind": "enhance_next_attack", "then": {"kind": "draw"}}, "e")
     assert parsed.value.field == "e.then"
+    with pytest.raises(InvalidInput) as around:
+        EnhanceNextAttackEffect("ranged", then=(AreaAttackEffect(3),))
+    assert around.value.field == "enhance_next_attack.then[0].around"
+    assert "R-ADD-182" in str(around.value)
     bonus = AttackBonusEffect(2, condition=Condition("target_taint_at_least", 1))
     effect = EnhanceNextAttackEffect("ranged", damage=1, then=(bonus, heat))
     assert effect_from_dict(effect.as_dict()) == effect

@@ -1918,7 +1918,7 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
         attack_target=command.target,
         ally_paths=command.ally_paths,
     )
-    _queue_follow_ups(tx, seat, instance, card, command)
+    _queue_follow_ups(tx, seat, instance, card, command, enhanced_by)
     _strike(tx, seat, instance, command.target, command.component, answer, rules, enhanced_by)
 
 
@@ -2089,16 +2089,25 @@ def _reactive_window(tx: _Tx) -> None:
         _roll_defence(tx)
 
 
-def _queue_follow_ups(tx: _Tx, seat: int, instance: str, card: CardDef, command: Attack) -> None:
+def _queue_follow_ups(
+    tx: _Tx,
+    seat: int,
+    instance: str,
+    card: CardDef,
+    command: Attack,
+    enhanced_by: tuple[str, ...] = (),
+) -> None:
     """R-ADD-80, R-ADD-81: the attacks the card makes after its first, fixed as it is played:
     each `follow_up` at the next seat `also` names (checked now, as any attack is), each
-    casket an `area_attack` catches. Conditions read the state now (R-ADD-59)."""
+    casket an `area_attack` catches, the blasts of the enhancements its first attack spent
+    too (R-ADD-182). Conditions read the state now (R-ADD-59)."""
     c = tx.seat(seat)
     named = list(command.also)
     attacked = {command.target}
     attacks: list[tuple[int, str, int]] = []
     after_kill: int | None = None
-    for effect in card.effects:
+    carried = [e for s in enhanced_by for e in _carried(tx.state, s)]
+    for effect in [*card.effects, *(e for e in carried if isinstance(e, AreaAttackEffect))]:
         if isinstance(effect, FollowUpEffect):
             if not _holds(tx, seat, effect.condition, command.target):
                 continue
