@@ -16,6 +16,7 @@ import pytest
 from battles.engine.battle.events import (
     AttackDeclared,
     AttackEnded,
+    AttackEnhanced,
     BleedApplied,
     BuffGained,
     CasketPushed,
@@ -48,6 +49,7 @@ from .test_card_catalogue import (
     declared,
     hit,
     play,
+    reactive,
     resolve_hit,
 )
 from .test_card_catalogue_area import (
@@ -62,7 +64,7 @@ from .test_card_catalogue_area import (
     played_once,
     strike,
 )
-from .test_card_catalogue_buffs import GUN, ITEMS, _ranged_enhancement
+from .test_card_catalogue_buffs import GUN, ITEMS, _pass, _ranged_enhancement
 
 COMBOS_SCENARIOS: dict[tuple[str, str], Callable[[], object]] = {}
 
@@ -298,6 +300,38 @@ def _fragmentation_round() -> None:
 COMBOS_SCENARIOS.update({
     ("equipment_items", "incendiary-ammunition-inferno-shot"): _inferno_shot,
     ("equipment_items", "shrapnel-shells-fragmentation-round"): _fragmentation_round,
+})  # fmt: skip
+
+
+# --- R-ADD-183: a reactive card's "next attack this turn" ----------------------------------------
+
+
+def _parry() -> None:
+    """ "Reduce damage by 2, next attack this turn +1 damage": played against seat 1's
+    attack (R-REA-1), the reduction comes off that attack's damage (R-ADD-58) and the +1
+    waits for the player's next attack, in its own next turn (R-ADD-183); unused, it lapses
+    as that turn ends."""
+    reactive(ITEMS, "longsword-parry", 2, 0)
+    card = built(ITEMS, "longsword-parry")
+    for attacks_next_turn in (True, False):
+        b = battle(card, first=1, hand=("gun",))
+        b.do({"type": "attack", "seat": 1, "card": "test-maul#1", "target": 0,
+              "component": "chassis", "faces": [3, 2]})  # fmt: skip
+        events = b.do({"type": "play_reactive", "seat": 0, "card": "longsword-parry#1",
+                       "faces": [4, 4]})  # fmt: skip
+        assert one(events, AttackEnhanced).source == "longsword-parry"
+        _pass(b, 1)  # seat 1's turn ends: the parry's +1 still waits
+        assert b.state.active == 0 and len(b.seat(0).enhancements) == 1
+        if attacks_next_turn:
+            assert hit(declared(b, GUN)) == 3  # the Gun's 2, +1
+            assert b.seat(0).enhancements == ()
+        else:
+            _pass(b, 0, faces=[6, 1])  # the round ends: a new initiative roll (R-TRN-2)
+            assert b.seat(0).enhancements == ()  # lapsed with the player's own turn
+
+
+COMBOS_SCENARIOS.update({
+    ("equipment_items", "longsword-parry"): _parry,
 })  # fmt: skip
 
 

@@ -1221,6 +1221,10 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
         elif isinstance(effect, MoveCostEffect):  # R-ADD-113: on the attacker
             assert tx.state.attack is not None
             tx.emit(ev.MoveCostRaised(tx.state.attack.attacker, effect.amount, card.id))
+        elif isinstance(effect, EnhanceNextAttackEffect):
+            # R-ADD-183: "next attack this turn" on a reactive card waits for the owner's
+            # next attack, in its own next turn, and lapses as that turn ends.
+            _enhance(tx, seat, card, effect)
     tx.emit(ev.PromptClosed(seat, "reactive"))
     if cover is not None:
         _reactive_window(tx)  # the attacked casket may still play its own (R-ADD-122)
@@ -1573,6 +1577,28 @@ def _use_enhancements(
             elif x.source not in carried:
                 carried.append(x.source)
     return flags, tuple(carried)
+
+
+def _enhance(tx: _Tx, seat: int, card: CardDef, effect: EnhanceNextAttackEffect) -> None:
+    """R-ADD-90: the enhancement waits for the owner's next attack of its kind."""
+    tx.emit(
+        ev.AttackEnhanced(
+            seat,
+            card.id,
+            effect.attacks,
+            effect.damage,
+            effect.to_hit,
+            effect.blocks_ignored,
+            effect.ignore_cover,
+            effect.ignore_range,
+            effect.cannot_miss,
+            effect.ignore_defence_buffs,
+            effect.this_turn,
+            effect.every,
+            effect.sp_cost,
+            effect.reach,
+        )
+    )
 
 
 def _carried(state: BattleState, source: str) -> tuple[Effect, ...]:
@@ -2900,24 +2926,7 @@ def _effect(
         tx.emit(ev.SpGained(seat, effect.amount, card.id))
         return
     if isinstance(effect, EnhanceNextAttackEffect):
-        tx.emit(
-            ev.AttackEnhanced(
-                seat,
-                card.id,
-                effect.attacks,
-                effect.damage,
-                effect.to_hit,
-                effect.blocks_ignored,
-                effect.ignore_cover,
-                effect.ignore_range,
-                effect.cannot_miss,
-                effect.ignore_defence_buffs,
-                effect.this_turn,
-                effect.every,
-                effect.sp_cost,
-                effect.reach,
-            )
-        )
+        _enhance(tx, seat, card, effect)
         return
     if isinstance(effect, WardEffect):
         tx.emit(
