@@ -819,23 +819,44 @@ class AfterAttackEffect:
 class TaintEffect:
     """The pilot of the own casket ("self") or of the attack's target ("target") gains
     `amount` Taint, or loses it when negative, never below 0 (R-PLT-4, R-ADD-66).
+    `purge_all`: "purge all Taint from target" loses all of it (R-ADD-184).
 
     >>> TaintEffect(1, "target").as_dict()
     {'kind': 'taint', 'amount': 1, 'target': 'target'}
+    >>> TaintEffect(-1, "target", purge_all=True).change(12)
+    -12
+    >>> TaintEffect(1, purge_all=True)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: taint.purge_all: purging removes Taint: give a negative amount (R-ADD-184)
     """
 
     kind: ClassVar[str] = "taint"
     amount: int
     target: Literal["self", "target"] = "self"
+    # issue 17, combos: all the pilot's Taint goes, whatever `amount` says (R-ADD-184).
+    purge_all: bool = False
 
     def __post_init__(self) -> None:
         _check_int(self.amount, "taint.amount", -10, 10, "R-PLT-4")
         if self.amount == 0:
             raise InvalidInput("taint.amount", "must not be 0: a taint effect changes Taint")
         _check_choice(self.target, "taint.target", STATUS_TARGETS)
+        _check_bool(self.purge_all, "taint.purge_all")
+        if self.purge_all and self.amount > 0:
+            raise InvalidInput(
+                "taint.purge_all", "purging removes Taint: give a negative amount", "R-ADD-184"
+            )
+
+    def change(self, taint: int) -> int:
+        """The change it makes to a pilot's `taint` (before R-ADD-66's floor at 0)."""
+        return -taint if self.purge_all else self.amount
 
     def as_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "amount": self.amount, "target": self.target}
+        out: dict[str, Any] = {"kind": self.kind, "amount": self.amount, "target": self.target}
+        if self.purge_all:
+            out["purge_all"] = True
+        return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -194,8 +194,10 @@ def _burning_trace() -> None:
 def _blessed_round(cid: str, damage: int, corrupted: int) -> Battle:
     """ "+N damage (+M vs corrupted)": +N, or +M in all against a target whose pilot has
     Taint as the enhanced attack is declared (R-ADD-140, R-ADD-180)."""
-    _ranged_enhancement(cid, damage, 0)
     card = built(ITEMS, cid)
+    clean = battle(card, hand=("gun",))
+    play(clean, cid)
+    assert hit(declared(clean, GUN)) == 2 + damage
     b = battle(card, hand=("gun",))
     play(b, cid)
     _corrupt(b)
@@ -232,7 +234,29 @@ def _sanctified_round() -> None:
     assert b.seat(1).taint == 1
 
 
+def _divine_bolt() -> None:
+    """ "Enhance your next ranged attack: +3 damage (+6 vs corrupted), purge all Taint from
+    target, you remove 1 Taint. Discard after use.": the player's Taint goes as the card is
+    played (R-ADD-66); the hit purges all the target's Taint, 12 as well as 1 (R-ADD-184)."""
+    cid = "blessed-ammunition-divine-bolt"
+    b = _blessed_round(cid, 3, 6)
+    assert b.seat(1).taint == 0
+    card = built(ITEMS, cid)
+    b = battle(card, hand=("gun",), version="2.1")
+    arrange(b, TaintChanged(0, 2, 2, "arranged"), TaintChanged(1, 12, 12, "arranged"))
+    play(b, cid)
+    assert b.seat(0).taint == 1  # "you remove 1 Taint", as played
+    resolve_hit(b, GUN, 2 + 6, kill=False)
+    assert b.seat(1).taint == 0
+    b = battle(card, hand=("gun",))
+    arrange(b, TaintChanged(1, 3, 3, "arranged"))
+    play(b, cid)
+    attack(b, GUN)  # a miss purges nothing
+    assert b.seat(1).taint == 3
+
+
 COMBOS_SCENARIOS.update({
+    ("equipment_items", "blessed-ammunition-divine-bolt"): _divine_bolt,
     ("equipment_items", "incendiary-ammunition-flame-round"): _flame_round,
     ("equipment_items", "incendiary-ammunition-burning-trace"): _burning_trace,
     ("equipment_items", "blessed-ammunition-consecrated-shot"): _consecrated_shot,
@@ -352,6 +376,11 @@ def test_an_enhancement_carries_only_bonuses_and_hit_effects() -> None:
         EnhanceNextAttackEffect("ranged", then=(AreaAttackEffect(3),))
     assert around.value.field == "enhance_next_attack.then[0].around"
     assert "R-ADD-182" in str(around.value)
+    with pytest.raises(InvalidInput) as purge:
+        effect_from_dict({"kind": "taint", "amount": 1, "purge_all": True}, "e")
+    assert purge.value.field == "e.purge_all" and "R-ADD-184" in str(purge.value)
+    purge_all = TaintEffect(-1, "target", purge_all=True)
+    assert effect_from_dict(purge_all.as_dict()) == purge_all
     bonus = AttackBonusEffect(2, condition=Condition("target_taint_at_least", 1))
     effect = EnhanceNextAttackEffect("ranged", damage=1, then=(bonus, heat))
     assert effect_from_dict(effect.as_dict()) == effect

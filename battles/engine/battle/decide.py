@@ -1217,7 +1217,7 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
         elif isinstance(effect, RecoverEffect):
             _recover(tx, seat, effect.n, card.name)
         elif isinstance(effect, TaintEffect) and effect.target == "self":
-            _change_taint(tx, seat, effect.amount, card.id)
+            _change_taint(tx, seat, effect.change(tx.seat(seat).taint), card.id)
         elif isinstance(effect, MoveCostEffect):  # R-ADD-113: on the attacker
             assert tx.state.attack is not None
             tx.emit(ev.MoveCostRaised(tx.state.attack.attacker, effect.amount, card.id))
@@ -3146,7 +3146,7 @@ def _effect(
     if isinstance(effect, TaintEffect):
         who = seat if effect.target == "self" else attack_target
         if who is not None:
-            _change_taint(tx, who, effect.amount, card.id)
+            _change_taint(tx, who, effect.change(tx.seat(who).taint), card.id)
         return
     if isinstance(effect, DiscardChosenEffect):
         n = min(effect.n, len(c.hand))
