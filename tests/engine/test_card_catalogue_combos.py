@@ -52,6 +52,7 @@ from .test_card_catalogue import (
     reactive,
     resolve_hit,
 )
+from .test_card_catalogue_allies import VESTIGE, Other, _field, _play, _refused
 from .test_card_catalogue_area import (
     MISS,
     ROUND,
@@ -356,6 +357,33 @@ def _parry() -> None:
 
 COMBOS_SCENARIOS.update({
     ("equipment_items", "longsword-parry"): _parry,
+})  # fmt: skip
+
+
+# --- an enemy hindered, the allies of a faction buffed (R-ADD-65, R-ADD-120, R-ADD-121) ---------
+
+
+def _primal_roar() -> None:
+    """ "Target enemy has -1 to their next attack roll. All Vestige allies within 4 hexes gain
+    +1 damage on their next attack. Intimidation and inspiration.": the enemy the command
+    names within 4 hexes is hindered (R-ADD-65); each ally within 4 hexes whose setup names
+    the Vestige Bloodlines gains the +1 (R-ADD-120, R-ADD-121, R-ADD-185), not an ally of
+    another faction or none, nor one farther away, nor the player's own casket."""
+    cid = "primal-roar"
+    card = built(VESTIGE, cid)
+    others: list[Other] = [((1, 3), "pack", VESTIGE), ((-5, 3), "pack", VESTIGE),
+                           ((-1, 3), "pack", "church"), ((1, 2), "pack", None)]  # fmt: skip
+    b = _field(card, others)
+    _play(b, cid, target=1)
+    assert b.seat(1).buff_to_hit == 1  # +1 on the target number of its next attack
+    assert [b.seat(n).buff_damage for n in (0, 2, 3, 4, 5)] == [0, 1, 0, 0, 0]
+    far = _field(card, [((0, 8), "prey", None)])
+    assert _refused(far, cid, target=2)[1] == "R-RNG-2"  # out of the card's 4 hexes
+    assert _refused(_field(card, others), cid)[0] == "target_required"
+
+
+COMBOS_SCENARIOS.update({
+    ("vestige-bloodlines", "primal-roar"): _primal_roar,
 })  # fmt: skip
 
 
