@@ -543,14 +543,24 @@ class AttackBonusEffect:
     `condition` holds as the card is played, or always without one (R-ADD-59): the
     "deal N damage instead" and "+N if …" of attack texts.
 
+    `each_attack`: the damage is added to each further attack of the card too, read for
+    that attack's target as the card is played ("+2 damage vs corrupted" on a blast,
+    R-ADD-186).
+
     >>> AttackBonusEffect(2, condition=Condition("own_heat_at_least", 3)).as_dict()
     {'kind': 'attack_bonus', 'damage': 2, 'to_hit': 0, 'condition': {'test': 'own_heat_at_least', 'n': 3}}
+    >>> AttackBonusEffect(0, 1, each_attack=True)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: attack_bonus.each_attack: only damage is added to each attack (R-ADD-186)
     """
 
     kind: ClassVar[str] = "attack_bonus"
     damage: int = 0
     to_hit: int = 0
     condition: Condition | None = None
+    # issue 17, combos: every attack of the card gets the damage (R-ADD-186).
+    each_attack: bool = False
 
     def __post_init__(self) -> None:
         _check_int(self.damage, "attack_bonus.damage", -MAX_DAMAGE, MAX_DAMAGE, "R-DMG-1")
@@ -559,11 +569,18 @@ class AttackBonusEffect:
             raise InvalidInput("attack_bonus", "changes nothing: give damage or to_hit", "R-ADD-59")
         if self.condition is not None and not isinstance(self.condition, Condition):
             raise InvalidInput("attack_bonus.condition", "must be a condition", "R-ADD-59")
+        _check_bool(self.each_attack, "attack_bonus.each_attack")
+        if self.each_attack and (self.to_hit or self.damage <= 0):
+            raise InvalidInput(
+                "attack_bonus.each_attack", "only damage is added to each attack", "R-ADD-186"
+            )
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "damage": self.damage, "to_hit": self.to_hit}
         if self.condition is not None:
             out["condition"] = self.condition.as_dict()
+        if self.each_attack:
+            out["each_attack"] = True
         return out
 
 

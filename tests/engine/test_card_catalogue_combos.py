@@ -145,8 +145,24 @@ def _concussion_blast() -> None:
     assert b.seat(4).sp_penalty == 0  # the ally is not caught
 
 
+def _sunburst() -> None:
+    """ "Deal 4 damage to target + 2 damage to adjacent enemies, +2 damage vs corrupted": a
+    blast around the target (R-ADD-84); each of its attacks against an enemy whose pilot has
+    Taint (R-ADD-140) deals 2 more, read for that enemy as the card is played (R-ADD-186)."""
+    card = built("equipment_items", "divine-scepter-sunburst")
+    layout = [((0, 0), 4), ((1, -1), 4), ((0, -2), 4)]  # the target 3 N, one beside, one beyond
+    for corrupted, expected in (((), [4, 2]), ((2,), [4, 4]), ((1,), [6, 2]), ((1, 2), [6, 4])):
+        b = field(card, layout, [((-1, 0), 4)])
+        for n in corrupted:
+            _corrupt(b, n)
+        plan = aimed(b, card, [(1, "3-6", expected[0]), (2, "2-7", expected[1])])
+        events = strike(b, card, 1, plan)
+        assert attacks(events) == [(1, expected[0]), (2, expected[1])], corrupted
+
+
 COMBOS_SCENARIOS.update({
     ("elves", "leaf-blade-flurry"): _leaf_blade_flurry,
+    ("equipment_items", "divine-scepter-sunburst"): _sunburst,
     ("equipment_items", "world-tree-staff-swarm-of-thorns"): _swarm_of_thorns,
     ("equipment_items", "stormcaller-s-grimoire-thunderclap"): _thunderclap,
     ("equipment_items", "druid-s-tome-thornwhip"): _thornwhip,
@@ -404,6 +420,9 @@ def test_an_enhancement_carries_only_bonuses_and_hit_effects() -> None:
         EnhanceNextAttackEffect("ranged", then=(AreaAttackEffect(3),))
     assert around.value.field == "enhance_next_attack.then[0].around"
     assert "R-ADD-182" in str(around.value)
+    with pytest.raises(InvalidInput) as each:
+        effect_from_dict({"kind": "attack_bonus", "to_hit": -1, "each_attack": True}, "e")
+    assert each.value.field == "e.each_attack" and "R-ADD-186" in str(each.value)
     with pytest.raises(InvalidInput) as purge:
         effect_from_dict({"kind": "taint", "amount": 1, "purge_all": True}, "e")
     assert purge.value.field == "e.purge_all" and "R-ADD-184" in str(purge.value)

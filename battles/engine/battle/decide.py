@@ -2173,6 +2173,12 @@ def _queue_follow_ups(
             if effect.pick and len(caught) > effect.pick:
                 caught = _pick(tx, seat, card, caught, effect.pick)
             attacks += [(x, reach, effect.damage) for x in caught]
+    # R-ADD-186: a bonus for each attack of the card, read for each one's target now.
+    each = [e for e in card.effects if isinstance(e, AttackBonusEffect) and e.each_attack]
+    attacks = [
+        (x, reach_text, damage + sum(b.damage for b in each if _holds(tx, seat, b.condition, x)))
+        for x, reach_text, damage in attacks
+    ]
     if named:
         raise RuleViolation(
             "unused_argument",
