@@ -801,16 +801,26 @@ class AfterAttackEffect:
     not included, and on "damage" when the target takes damage from it, after its wards
     ("if this deals damage") (issue 17, buffs; R-ADD-95).
 
+    `attacks` "further": only after the card's further attacks (R-ADD-80, R-ADD-81), not
+    its first ("4 damage to primary, 2 damage + push to adjacent enemies", R-ADD-187).
+
     >>> AfterAttackEffect("kill", (GainTokensEffect("soul_shard", 3),)).as_dict()
     {'kind': 'after_attack', 'on': 'kill', 'then': [{'kind': 'gain_tokens', 'pool': 'soul_shard', 'n': 3}]}
+    >>> AfterAttackEffect("hit", (DrawEffect(1),), attacks="first")
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: after_attack.attacks: 'first' is not one of: all, further
     """
 
     kind: ClassVar[str] = "after_attack"
     on: Literal["hit", "kill", "end", "miss", "damage"]
     then: tuple[Effect, ...]
+    # issue 17, combos: which of the card's attacks it follows (R-ADD-187).
+    attacks: Literal["all", "further"] = "all"
 
     def __post_init__(self) -> None:
         _check_choice(self.on, "after_attack.on", ("hit", "kill", "end", "miss", "damage"))
+        _check_choice(self.attacks, "after_attack.attacks", ("all", "further"))
         # issue 17, buffs: "On Miss: recover 2 SP and +3 damage to next attack" (R-ADD-95);
         # move, R-ADD-100: a push waits for the hit; "If …, knockback" is a `when` inside it.
         kinds = (
@@ -829,7 +839,14 @@ class AfterAttackEffect:
                 )
 
     def as_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "on": self.on, "then": [e.as_dict() for e in self.then]}
+        out: dict[str, Any] = {
+            "kind": self.kind,
+            "on": self.on,
+            "then": [e.as_dict() for e in self.then],
+        }
+        if self.attacks != "all":
+            out["attacks"] = self.attacks
+        return out
 
 
 @dataclass(frozen=True, slots=True)

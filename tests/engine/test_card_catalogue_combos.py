@@ -115,6 +115,19 @@ def _thunderclap() -> None:
     assert b.seat(1).at.distance(b.seat(0).at) == 1
 
 
+def _earthshaker() -> None:
+    """ "Deal 4 damage to primary, 2 damage + push to adjacent enemies": the primary target
+    is not pushed; each other adjacent enemy hit is pushed 1 hex away (R-ADD-81, R-ADD-100,
+    R-ADD-187; "push" names no distance: one hex, the least a push is)."""
+    card = built("equipment_items", "warhammer-earthshaker")
+    b = field(card, [ROUND["N"], ROUND["SE"], ROUND["NW"]])
+    events = strike(b, card, 1, [*hits(4, 2), MISS])
+    assert attacks(events) == [(1, 4), (2, 2), (3, 2)]
+    assert [d.further for d in of_type(events, AttackDeclared)] == [False, True, True]
+    assert [(e.seat, len(e.path)) for e in of_type(events, CasketPushed)] == [(2, 1)]
+    assert [b.seat(n).at.distance(b.seat(0).at) for n in (1, 2, 3)] == [1, 2, 1]
+
+
 def _thornwhip() -> None:
     """ "Deal 3 damage, Bleed 1, pull target 1 hex toward you": on a hit the target gains a
     Bleed counter and is pulled one hex nearer (R-ADD-65, R-ADD-100, R-ADD-110); a miss does
@@ -165,6 +178,7 @@ COMBOS_SCENARIOS.update({
     ("equipment_items", "divine-scepter-sunburst"): _sunburst,
     ("equipment_items", "world-tree-staff-swarm-of-thorns"): _swarm_of_thorns,
     ("equipment_items", "stormcaller-s-grimoire-thunderclap"): _thunderclap,
+    ("equipment_items", "warhammer-earthshaker"): _earthshaker,
     ("equipment_items", "druid-s-tome-thornwhip"): _thornwhip,
     ("equipment_items", "alchemical-grenades-concussion-blast"): _concussion_blast,
 })  # fmt: skip
@@ -423,6 +437,12 @@ def test_an_enhancement_carries_only_bonuses_and_hit_effects() -> None:
     with pytest.raises(InvalidInput) as each:
         effect_from_dict({"kind": "attack_bonus", "to_hit": -1, "each_attack": True}, "e")
     assert each.value.field == "e.each_attack" and "R-ADD-186" in str(each.value)
+    further = AfterAttackEffect("hit", (GiveHeatEffect(1),), attacks="further")
+    assert effect_from_dict(further.as_dict()) == further
+    with pytest.raises(InvalidInput) as which:
+        effect_from_dict({"kind": "after_attack", "on": "hit", "then": [{"kind": "draw", "n": 1}],
+                          "attacks": "first"}, "e")  # fmt: skip
+    assert which.value.field == "e.attacks"
     with pytest.raises(InvalidInput) as purge:
         effect_from_dict({"kind": "taint", "amount": 1, "purge_all": True}, "e")
     assert purge.value.field == "e.purge_all" and "R-ADD-184" in str(purge.value)

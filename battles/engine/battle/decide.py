@@ -1387,6 +1387,9 @@ def _end_attack(tx: _Tx, outcome: str) -> None:
     if tx.seat(a.attacker).armed_spend == card.id:  # R-ADD-116: bought with the spend
         waiting += [x for e in card.effects if isinstance(e, SpendTokensEffect) for x in e.then]
     for effect in waiting:
+        # R-ADD-187: an effect for the further attacks only does not follow the first.
+        if isinstance(effect, AfterAttackEffect) and effect.attacks == "further" and not a.further:
+            continue
         if isinstance(effect, AfterAttackEffect) and fires[effect.on]:
             for inner in effect.then:
                 _effect(tx, a.attacker, card, inner, None, (), None, (), {}, True,
@@ -1957,10 +1960,12 @@ def _strike(
     answer: ToHit,
     rules: set[str],
     enhanced_by: tuple[str, ...] = (),
+    further: bool = False,
 ) -> None:
     """One attack from its declaration to its end or its first prompt (R-HIT-*, R-DMG-*);
     `rules`: the card's own attack rules in force (R-ADD-91, R-ADD-92); `enhanced_by`: the
-    enhancing cards whose hit effects wait for its outcome (R-ADD-180)."""
+    enhancing cards whose hit effects wait for its outcome (R-ADD-180); `further`: one of
+    the card's further attacks (R-ADD-80, R-ADD-187)."""
     card = tx.state.card(instance)
     assert answer.target_number is not None and answer.side is not None
     assert answer.defense_modifier is not None
@@ -1999,6 +2004,7 @@ def _strike(
             shield_allowed=bool(answer.shield_cards_allowed),
             to_hit=answer.as_dict(),
             enhanced_by=enhanced_by,
+            further=further,
         )
     )
     if "ignore_defence_buffs" in rules:  # R-ADD-92: a reactive card's Defense too
@@ -2293,7 +2299,7 @@ def _follow_up(tx: _Tx) -> None:
             tx.emit(ev.BuffGained(f.attacker, 0, 0, MAX_DAMAGE, 0, card.id))
         # The card's own attack rules hold for each of its attacks (R-ADD-80, R-ADD-91).
         rules = _attack_rules(tx, f.attacker, card, f.target, False)
-        _strike(tx, f.attacker, f.card, f.target, f.component, answer, rules)
+        _strike(tx, f.attacker, f.card, f.target, f.component, answer, rules, further=True)
 
 
 def _reactive_declined(tx: _Tx, seat: int) -> None:

@@ -390,6 +390,8 @@ class AttackDeclared(Event):
     # issue 17, combos: the cards whose enhancements this attack spent and whose hit
     # effects wait for its outcome (R-ADD-180).
     enhanced_by: tuple[str, ...] = ()
+    # issue 17, combos: one of the card's further attacks, not its first (R-ADD-187).
+    further: bool = False
 
 
 @dataclass(frozen=True, slots=True)

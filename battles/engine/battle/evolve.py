@@ -491,6 +491,7 @@ def _declared(s: BattleState, e: ev.AttackDeclared) -> BattleState:
         reactive_allowed=e.reactive_allowed,
         shield_allowed=e.shield_allowed,
         enhanced_by=e.enhanced_by,
+        further=e.further,
     )
     if s.seats[e.attacker].free_move_split:  # R-ADD-109: the rest after the attack
         s = _seat(s, e.attacker, free_move_stage=2)

@@ -133,6 +133,8 @@ class AttackInProgress:
     warded_by: str | None = None
     # issue 17, combos: the enhancing cards whose hit effects wait for this attack (R-ADD-180).
     enhanced_by: tuple[str, ...] = ()
+    # issue 17, combos: one of the card's further attacks (R-ADD-80, R-ADD-187).
+    further: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -165,6 +167,7 @@ class AttackInProgress:
             "deflected": self.deflected,
             "warded_by": self.warded_by,
             "enhanced_by": list(self.enhanced_by),
+            "further": self.further,
         }
 
 
