@@ -411,6 +411,9 @@ CONDITIONS = (
     # hexes of the own casket, or of the attack's target ("adjacent to target": 1).
     "allies_within_at_least",
     "allies_near_target_at_least",
+    # issue 17, combos (R-ADD-188): "if both are ranged attacks": `n` of the cards the card
+    # itself drew are ranged attack cards.
+    "card_drew_ranged_at_least",
 )
 # The conditions that count caskets within `within` hexes (R-ADD-75, R-ADD-121).
 _CONDITIONS_WITHIN = (
@@ -780,8 +783,8 @@ class WhenEffect:
         if not isinstance(self.condition, Condition):
             raise InvalidInput("when.condition", "must be a condition", "R-ADD-59")
         # issue 17, buffs: "+1 damage to all attacks for each enemy within 6" (R-ADD-96);
-        # move: "if …, knockback" (R-ADD-100).
-        kinds = (*_AFTER_KINDS, "reduce_incoming", "enhance_next_attack", "push")
+        # move: "if …, knockback" (R-ADD-100); combos: "…, gain +1 SP" (R-ADD-188).
+        kinds = (*_AFTER_KINDS, "reduce_incoming", "enhance_next_attack", "push", "gain_sp")
         _check_inner(self.then, "when.then", kinds)
 
     def as_dict(self) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from battles.engine.battle.events import (
     BuffGained,
     CasketPushed,
     HeatChanged,
+    SpGained,
     SpPenaltyImposed,
     TaintChanged,
 )
@@ -417,6 +418,49 @@ COMBOS_SCENARIOS.update({
 })  # fmt: skip
 
 
+# --- R-ADD-188: a condition on the cards the card drew -------------------------------------------
+
+
+def _magazine_yard(card: CardDef) -> Battle:
+    """Seat 0 holds `card`; its deck holds the test's Gun (Ranged 1-6) twice, a Pistol
+    (Ranged 1-4) and a Blade (Melee), the rest filler; seat 1 two hexes N."""
+    cards = [CARDS[FILLER], CARDS["gun"], CARDS["pistol"], CARDS["blade"], card.as_dict()]
+    seats = [
+        {**seat(0, at=(0, 3), facing=1), "deck": deck(**{card.id: 1, "gun": 2, "pistol": 1,
+                                                         "blade": 1})},
+        {**seat(1, at=(0, 1), facing=4), "deck": deck()},
+    ]  # fmt: skip
+    doc = {
+        "name": "Magazine yard",
+        "board": {"name": "Magazine yard", "shape": {"kind": "hexagon", "radius": 8}, "hexes": []},
+        "rules": {"version": "2.0", "options": {}}, "dice": {"mode": "table"},
+        "policy": "prompt", "cards": cards, "seats": seats,
+    }  # fmt: skip
+    return start(doc, [[card.id, *[FILLER] * 5], [FILLER] * 6])
+
+
+def _extra_magazine() -> None:
+    """ "Draw 2 cards. If both are ranged attacks, gain +1 SP.": read once the 2 cards are
+    drawn (R-ADD-188): two ranged attack cards (R-ADD-90's test: an attack whose range is not
+    Melee) give 1 SP more this turn (R-ADD-95); a Melee attack or a card without an attack
+    among them gives none."""
+    cid = "ammunition-bandolier-extra-magazine"
+    card = built(ITEMS, cid)
+    for drawn, gained in ((["gun", "pistol"], 1), (["gun", "gun"], 1), (["gun", "blade"], 0),
+                          (["gun", FILLER], 0)):  # fmt: skip
+        b = _magazine_yard(card)
+        left = b.seat(0).sp_left
+        events = play(b, cid, drawn=drawn)
+        assert [x.split("#")[0] for x in b.seat(0).hand[-2:]] == drawn
+        assert [e.amount for e in of_type(events, SpGained)] == ([1] if gained else []), drawn
+        assert b.seat(0).sp_left == left - card.sp_cost + gained
+
+
+COMBOS_SCENARIOS.update({
+    ("equipment_items", "ammunition-bandolier-extra-magazine"): _extra_magazine,
+})  # fmt: skip
+
+
 def test_an_enhancement_carries_only_bonuses_and_hit_effects() -> None:
     """R-ADD-180: `then` holds attack bonuses and after-attack effects, for an enhancement
     one attack spends; a bad one names the field."""
@@ -443,6 +487,9 @@ def test_an_enhancement_carries_only_bonuses_and_hit_effects() -> None:
         effect_from_dict({"kind": "after_attack", "on": "hit", "then": [{"kind": "draw", "n": 1}],
                           "attacks": "first"}, "e")  # fmt: skip
     assert which.value.field == "e.attacks"
+    with pytest.raises(InvalidInput) as drew:
+        Condition("card_drew_ranged_at_least")  # how many of the drawn cards? (R-ADD-188)
+    assert drew.value.field == "condition.n"
     with pytest.raises(InvalidInput) as purge:
         effect_from_dict({"kind": "taint", "amount": 1, "purge_all": True}, "e")
     assert purge.value.field == "e.purge_all" and "R-ADD-184" in str(purge.value)

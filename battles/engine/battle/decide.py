@@ -2568,6 +2568,11 @@ def _holds(tx: _Tx, seat: int, condition: Condition | None, target: int | None) 
             return len(path) >= n
         board = tx.state.board
         return any(board.terrain_at(Hex(*h)).name == condition.terrain for h in path)
+    if test == "card_drew_ranged_at_least":
+        # R-ADD-188: the cards this card drew, in this command, that are ranged attack cards.
+        drawn = [x for e in tx.events if isinstance(e, ev.CardsDrawn) and e.seat == seat
+                 for x in e.cards]  # fmt: skip
+        return sum(1 for x in drawn if _ranged(tx.state.card(x))) >= n
     if test == "enemies_within_at_least":  # R-ADD-75: enemy caskets in the battle
         enemies = [x for x in tx.state.seats if x.side != c.side and x.in_battle]
         return sum(1 for x in enemies if x.at.distance(c.at) <= condition.within) >= n
