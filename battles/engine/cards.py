@@ -830,6 +830,7 @@ class AfterAttackEffect:
             *_AFTER_KINDS,
             *("grant_move", "gain_sp", "buff_next_attack", "push", "when", "scatter"),
             "give_heat",
+            "grant_rotation",  # issue 17, combos (R-ADD-189)
         )
         _check_inner(self.then, "after_attack.then", kinds)
         for i, e in enumerate(self.then):
@@ -2420,6 +2421,23 @@ class ZoneEffect:
         return {"kind": self.kind, "radius": self.radius, "then": [e.as_dict() for e in self.then]}
 
 
+# issue 17, combos
+@dataclass(frozen=True, slots=True)
+class GrantRotationEffect:
+    """ "Rotate once after attacking": as the attack ends, the casket's free 60° rotation of
+    the turn (R-ARC-5) is available again if it was used; it lapses with the turn (R-ADD-189).
+    Used in `after_attack`.
+
+    >>> GrantRotationEffect().as_dict()
+    {'kind': 'grant_rotation'}
+    """
+
+    kind: ClassVar[str] = "grant_rotation"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind}
+
+
 # --- issue 17, misc: optional costs and alternatives, named recoveries ------------------------
 
 
@@ -2776,6 +2794,7 @@ Effect = (
     | AllyMoveEffect  # issue 17, allies
     | GuardEffect  # issue 17, allies
     | ZoneEffect  # issue 17, allies
+    | GrantRotationEffect  # issue 17, combos
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -2862,6 +2881,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             AllyMoveEffect,  # issue 17, allies
             GuardEffect,  # issue 17, allies
             ZoneEffect,  # issue 17, allies
+            GrantRotationEffect,  # issue 17, combos
         )
     }
 )

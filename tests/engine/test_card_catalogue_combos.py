@@ -20,7 +20,9 @@ from battles.engine.battle.events import (
     BleedApplied,
     BuffGained,
     CasketPushed,
+    CasketRotated,
     HeatChanged,
+    RotationGranted,
     SpGained,
     SpPenaltyImposed,
     TaintChanged,
@@ -129,6 +131,28 @@ def _earthshaker() -> None:
     assert [b.seat(n).at.distance(b.seat(0).at) for n in (1, 2, 3)] == [1, 2, 1]
 
 
+def _whirlwind_slash() -> None:
+    """ "Deal 4 damage to target and all adjacent enemies. Rotate once after attacking.": an
+    attack on each adjacent enemy (R-ADD-81); once it ends, the turn's free 60° rotation
+    (R-ARC-5), spent before the attack, is there again for one more turn at no SP
+    (R-ADD-189); a further one costs SP as usual."""
+    card = built("equipment_items", "nomads-whirlwind-slash")
+    b = field(card, [ROUND["N"], ROUND["SE"]])
+    turned = b.do({"type": "rotate", "seat": 0, "facing": 2})
+    assert one(turned, CasketRotated).cost == 0 and b.seat(0).free_rotation_used
+    events = strike(b, card, 1, hits(4, 4))
+    assert attacks(events) == [(1, 4), (2, 4)]
+    assert one(events, RotationGranted).source == card.id
+    assert not b.seat(0).free_rotation_used
+    assert one(b.do({"type": "rotate", "seat": 0, "facing": 1}), CasketRotated).cost == 0
+    assert one(b.do({"type": "rotate", "seat": 0, "facing": 2}), CasketRotated).cost == 1
+    # Not rotated before: the turn's own free rotation is still the one after the attack.
+    b = field(card, [ROUND["N"]])
+    events = strike(b, card, 1, [MISS])
+    assert not of_type(events, RotationGranted)
+    assert one(b.do({"type": "rotate", "seat": 0, "facing": 2}), CasketRotated).cost == 0
+
+
 def _thornwhip() -> None:
     """ "Deal 3 damage, Bleed 1, pull target 1 hex toward you": on a hit the target gains a
     Bleed counter and is pulled one hex nearer (R-ADD-65, R-ADD-100, R-ADD-110); a miss does
@@ -180,6 +204,7 @@ COMBOS_SCENARIOS.update({
     ("equipment_items", "world-tree-staff-swarm-of-thorns"): _swarm_of_thorns,
     ("equipment_items", "stormcaller-s-grimoire-thunderclap"): _thunderclap,
     ("equipment_items", "warhammer-earthshaker"): _earthshaker,
+    ("equipment_items", "nomads-whirlwind-slash"): _whirlwind_slash,
     ("equipment_items", "druid-s-tome-thornwhip"): _thornwhip,
     ("equipment_items", "alchemical-grenades-concussion-blast"): _concussion_blast,
 })  # fmt: skip
@@ -490,6 +515,9 @@ def test_an_enhancement_carries_only_bonuses_and_hit_effects() -> None:
     with pytest.raises(InvalidInput) as drew:
         Condition("card_drew_ranged_at_least")  # how many of the drawn cards? (R-ADD-188)
     assert drew.value.field == "condition.n"
+    with pytest.raises(InvalidInput) as steps:
+        effect_from_dict({"kind": "grant_rotation", "steps": 2}, "e")  # once, 60° (R-ADD-189)
+    assert steps.value.field == "e.steps"
     with pytest.raises(InvalidInput) as purge:
         effect_from_dict({"kind": "taint", "amount": 1, "purge_all": True}, "e")
     assert purge.value.field == "e.purge_all" and "R-ADD-184" in str(purge.value)

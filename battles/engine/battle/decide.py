@@ -58,6 +58,7 @@ from ..cards import (
     GainTokensEffect,
     GiveHeatEffect,
     GrantMoveEffect,
+    GrantRotationEffect,
     GuardEffect,
     HeatEffect,
     HinderEffect,
@@ -2966,6 +2967,10 @@ def _effect(
         return
     if isinstance(effect, SpendTaintEffect):
         return  # spent with the attack's riders or the reactive card's play (R-ADD-145)
+    if isinstance(effect, GrantRotationEffect):
+        if tx.seat(seat).free_rotation_used:  # R-ADD-189: unused, the turn's own is there
+            tx.emit(ev.RotationGranted(seat, card.id))
+        return
     if isinstance(effect, WhenEffect):
         about = attack_target if attack_target is not None else target
         if _holds(tx, seat, effect.condition, about):

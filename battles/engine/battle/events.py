@@ -495,6 +495,14 @@ class ZoneCreated(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class RotationGranted(Event):
+    """`seat`'s card gave back its free 60° rotation of this turn (R-ARC-5, R-ADD-189)."""
+
+    seat: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
 class DefenceRolled(Event):
     seat: int
     faces: tuple[int, ...]
@@ -1158,5 +1166,6 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         AllyMoved,  # issue 17, allies
         AttackWarded,  # issue 17, allies
         ZoneCreated,  # issue 17, allies
+        RotationGranted,  # issue 17, combos
     )
 }

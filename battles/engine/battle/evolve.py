@@ -187,6 +187,10 @@ def _zone_created(s: BattleState, e: ev.ZoneCreated) -> BattleState:
     return replace(s, zones=(*s.zones, (e.seat, e.card, e.at[0], e.at[1])))
 
 
+def _rotation_granted(s: BattleState, e: ev.RotationGranted) -> BattleState:
+    return _seat(s, e.seat, free_rotation_used=False)  # R-ADD-189
+
+
 def _lapse_lent_defence(s: BattleState, until: int) -> BattleState:
     """R-ADD-123: the Defense allies' cards gave until `until`'s next turn (-1: the round's end)."""
     for c in s.seats:
@@ -963,6 +967,7 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.AllyMoved: _ally_moved,  # issue 17, allies
     ev.AttackWarded: _warded,  # issue 17, allies
     ev.ZoneCreated: _zone_created,  # issue 17, allies
+    ev.RotationGranted: _rotation_granted,  # issue 17, combos
 }
 assert set(_HANDLERS) == set(ev.EVENT_TYPES.values()), "every event type needs a handler"
 
