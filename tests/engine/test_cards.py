@@ -59,6 +59,7 @@ from battles.engine.cards import (
     GainTokensEffect,
     GiveHeatEffect,
     GrantMoveEffect,
+    GrantRotationEffect,
     GuardEffect,
     HeatEffect,
     HinderEffect,
@@ -229,6 +230,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     ZoneEffect(3, (RecoverEffect(2),)),
     AllyMoveEffect(2, 5, every=True, faction="vestige-bloodlines", toward=True, draw_per_ally=1),
     AllyEffect(3, (RecoverEffect(3), DefenceEffect(1)), defence_until="end_of_round"),
+    GrantRotationEffect(),  # issue 17, combos
 )
 
 
@@ -354,6 +356,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "ally_move",
         "guard",
         "zone",
+        "grant_rotation",  # issue 17, combos
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 
