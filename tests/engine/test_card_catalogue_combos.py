@@ -10,9 +10,11 @@ scenarios with the others.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import pytest
 
+from battles.engine.battle import EVENT_TYPES, UPCASTERS
 from battles.engine.battle.events import (
     AttackDeclared,
     AttackEnded,
@@ -545,3 +547,23 @@ def test_catalogued_combo_card_does_what_its_text_says(key: tuple[str, str]) -> 
     assert key in AUTOMATED
     assert ENTRIES[key].text  # the scenario's docstring quotes it
     COMBOS_SCENARIOS[key]()
+
+
+def test_an_attack_stored_before_the_combos_fields_still_decodes() -> None:
+    """AttackDeclared v1 (before R-ADD-180 and R-ADD-187) is upcast: no enhancing cards, not
+    a further attack; a v2 payload keeps what it says."""
+    from penance_site.eventstore.codec import EventCodec
+
+    codec = EventCodec("combos-test", EVENT_TYPES.values(), UPCASTERS)
+    b = battle(built(ITEMS, "incendiary-ammunition-flame-round"), hand=("gun",))
+    play(b, "incendiary-ammunition-flame-round")
+    d = declared(b, GUN)
+    type_, version, payload = codec.to_record(d)
+    assert (type_, version, payload["enhanced_by"]) == (
+        "AttackDeclared",
+        2,
+        ["incendiary-ammunition-flame-round"],
+    )
+    assert codec.decode_record(type_, version, payload) == d
+    old = {k: v for k, v in payload.items() if k not in ("enhanced_by", "further")}
+    assert codec.decode_record(type_, 1, old) == replace(d, enhanced_by=())

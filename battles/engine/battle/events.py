@@ -375,6 +375,9 @@ class SufferingRolled(Event):
 class AttackDeclared(Event):
     """An attack with its whole to-hit answer (R-HIT-1) and the buffs it spends."""
 
+    # 2: issue 17, combos added `enhanced_by` and `further` (upcast.py).
+    SCHEMA_VERSION: ClassVar[int] = 2
+
     attacker: int
     target: int
     card: str
