@@ -1236,9 +1236,19 @@ class AreaAttackEffect:
     aura: bool = False
     ignore_defence: bool = False
     pick: int = 0
+    # issue 17, combos: "deal damage to target and all adjacent enemies" on an enhancement:
+    # the caught enemies take the printed damage of the attack it enhances (R-ADD-182).
+    damage_of_attack: bool = False
 
     def __post_init__(self) -> None:
         _check_int(self.damage, "area_attack.damage", 0, MAX_DAMAGE, "R-DMG-1")
+        _check_bool(self.damage_of_attack, "area_attack.damage_of_attack")
+        if self.damage_of_attack and self.damage:
+            raise InvalidInput(
+                "area_attack.damage",
+                "the attack's printed damage is the amount: give 0 with damage_of_attack",
+                "R-ADD-182",
+            )
         _check_int(self.within, "area_attack.within", 1, MAX_HEXES, "R-ADD-81")
         _check_bool(self.allies, "area_attack.allies")
         _check_choice(self.around, "area_attack.around", ("self", "target", "wreck"))
@@ -1275,6 +1285,8 @@ class AreaAttackEffect:
             out["ignore_defence"] = True
         if self.pick:
             out["pick"] = self.pick
+        if self.damage_of_attack:
+            out["damage_of_attack"] = True
         return out
 
 

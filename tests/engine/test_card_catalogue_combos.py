@@ -380,7 +380,15 @@ def _fragmentation_round() -> None:
     assert [b.seat(n).heat for n in (0, 1, 2)] == [1, 0, 0]
 
 
+def _scatter_shot() -> None:
+    """ "Enhance your next ranged attack: Deal damage to target and all adjacent enemies.
+    Discard after use.": the enemy beside the target takes an attack of the Gun's own
+    printed damage, 2 (R-ADD-182); the shot itself gets nothing more."""
+    _shell("shrapnel-shells-scatter-shot", 0, 2)
+
+
 COMBOS_SCENARIOS.update({
+    ("equipment_items", "shrapnel-shells-scatter-shot"): _scatter_shot,
     ("equipment_items", "incendiary-ammunition-inferno-shot"): _inferno_shot,
     ("equipment_items", "shrapnel-shells-fragmentation-round"): _fragmentation_round,
 })  # fmt: skip
@@ -520,6 +528,9 @@ def test_an_enhancement_carries_only_bonuses_and_hit_effects() -> None:
     with pytest.raises(InvalidInput) as steps:
         effect_from_dict({"kind": "grant_rotation", "steps": 2}, "e")  # once, 60° (R-ADD-189)
     assert steps.value.field == "e.steps"
+    with pytest.raises(InvalidInput) as amount:
+        AreaAttackEffect(2, around="target", damage_of_attack=True)
+    assert amount.value.field == "area_attack.damage" and "R-ADD-182" in str(amount.value)
     with pytest.raises(InvalidInput) as purge:
         effect_from_dict({"kind": "taint", "amount": 1, "purge_all": True}, "e")
     assert purge.value.field == "e.purge_all" and "R-ADD-184" in str(purge.value)

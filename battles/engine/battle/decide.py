@@ -2179,7 +2179,9 @@ def _queue_follow_ups(
             ]
             if effect.pick and len(caught) > effect.pick:
                 caught = _pick(tx, seat, card, caught, effect.pick)
-            attacks += [(x, reach, effect.damage) for x in caught]
+            # R-ADD-182: "deal damage to … adjacent enemies": the shot's own printed damage.
+            damage = first.damage if effect.damage_of_attack else effect.damage
+            attacks += [(x, reach, damage) for x in caught]
     # R-ADD-186: a bonus for each attack of the card, read for each one's target now.
     each = [e for e in card.effects if isinstance(e, AttackBonusEffect) and e.each_attack]
     attacks = [
