@@ -1545,15 +1545,21 @@ class BleedEffect:
     kind: ClassVar[str] = "bleed"
     n: int
     more_if_bleeding: int = 0
+    # issue 17, combos: "target and adjacent enemies gain Bleed 1": the attacker's enemies
+    # adjacent to the target gain `n` too, without an attack of their own (R-ADD-182).
+    adjacent: bool = False
 
     def __post_init__(self) -> None:
         _check_int(self.n, "bleed.n", 1, MAX_BLEED, "R-ADD-110")
         _check_int(self.more_if_bleeding, "bleed.more_if_bleeding", 0, MAX_BLEED, "R-ADD-110")
+        _check_bool(self.adjacent, "bleed.adjacent")
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "n": self.n}
         if self.more_if_bleeding:
             out["more_if_bleeding"] = self.more_if_bleeding
+        if self.adjacent:
+            out["adjacent"] = True
         return out
 
 

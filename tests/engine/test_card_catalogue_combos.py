@@ -387,7 +387,27 @@ def _scatter_shot() -> None:
     _shell("shrapnel-shells-scatter-shot", 0, 2)
 
 
+def _bleed_shards() -> None:
+    """ "Enhance your next ranged attack: Target and adjacent enemies gain Bleed 1. Discard
+    after use.": on the shot's hit, its target and each enemy beside it gain a Bleed counter
+    (R-ADD-110, R-ADD-180, R-ADD-182), without attacks of their own; the ally beside it and
+    the enemy two hexes beyond gain none; a miss gives none."""
+    cid = "shrapnel-shells-bleed-shards"
+    card = built(ITEMS, cid)
+    b = _gun_blast(card)
+    play(b, cid)
+    events = strike(b, GUN, 1, aimed(b, GUN, [(1, "1-6", 2)]))
+    assert attacks(events) == [(1, 2)]
+    assert [(e.seat, e.amount) for e in of_type(events, BleedApplied)] == [(1, 1), (2, 1)]
+    assert [b.seat(n).bleed for n in (1, 2, 3, 4)] == [1, 1, 0, 0]
+    b = _gun_blast(card)
+    play(b, cid)
+    events = strike(b, GUN, 1, [MISS])
+    assert not of_type(events, BleedApplied) and b.seat(0).enhancements == ()
+
+
 COMBOS_SCENARIOS.update({
+    ("equipment_items", "shrapnel-shells-bleed-shards"): _bleed_shards,
     ("equipment_items", "shrapnel-shells-scatter-shot"): _scatter_shot,
     ("equipment_items", "incendiary-ammunition-inferno-shot"): _inferno_shot,
     ("equipment_items", "shrapnel-shells-fragmentation-round"): _fragmentation_round,
@@ -531,6 +551,8 @@ def test_an_enhancement_carries_only_bonuses_and_hit_effects() -> None:
     with pytest.raises(InvalidInput) as amount:
         AreaAttackEffect(2, around="target", damage_of_attack=True)
     assert amount.value.field == "area_attack.damage" and "R-ADD-182" in str(amount.value)
+    shards = effect_from_dict({"kind": "bleed", "n": 1, "adjacent": True})
+    assert effect_from_dict(shards.as_dict()) == shards
     with pytest.raises(InvalidInput) as purge:
         effect_from_dict({"kind": "taint", "amount": 1, "purge_all": True}, "e")
     assert purge.value.field == "e.purge_all" and "R-ADD-184" in str(purge.value)

@@ -3144,6 +3144,12 @@ def _effect(
             have = tx.seat(attack_target).bleed
             n = effect.n + (effect.more_if_bleeding if have else 0)
             tx.emit(ev.BleedApplied(attack_target, n, have + n, card.id))
+            if effect.adjacent:  # R-ADD-182: the enemies beside the target, in seat order
+                at, side = tx.seat(attack_target).at, tx.seat(seat).side
+                for x in tx.state.seats:
+                    near = x.seat != attack_target and x.at.distance(at) == 1
+                    if near and x.in_battle and x.side != side:
+                        tx.emit(ev.BleedApplied(x.seat, effect.n, x.bleed + effect.n, card.id))
         return
     if isinstance(effect, OngoingDamageEffect):
         if attack_target is not None:
