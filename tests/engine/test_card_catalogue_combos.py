@@ -42,6 +42,7 @@ from battles.engine.cards import (
     effect_from_dict,
 )
 from battles.engine.errors import InvalidInput
+from battles.engine.tohit import MAX_DAMAGE
 
 from .battle_builder import CARDS, FILLER, Battle, deck, of_type, one, seat, start
 from .test_card_catalogue import (
@@ -53,6 +54,7 @@ from .test_card_catalogue import (
     built,
     declared,
     hit,
+    ignored,
     play,
     reactive,
     resolve_hit,
@@ -314,7 +316,32 @@ def _divine_bolt() -> None:
     assert b.seat(1).taint == 3
 
 
+def _reality_piercer() -> None:
+    """ "Enhance your next ranged attack: +4 damage, ignore all Defense/Armor, teleport
+    target 1 hex, gain 2 Taint. Discard after use.": the Taint is the player's as the card
+    is played (R-ADD-66); the shot gets +4 and cancels every block (R-ADD-60, R-ADD-90); its
+    hit sends the target to an adjacent hex a d6 names (R-ADD-108, R-ADD-180); a miss moves
+    nobody."""
+    cid = "void-tipped-bolts-reality-piercer"
+    card = built(ITEMS, cid)
+    b = battle(card, hand=("gun",), version="2.1", gap=2)
+    play(b, cid)
+    assert b.seat(0).taint == 2
+    shot = b.do({"type": "attack", "seat": 0, "card": "gun#1", "target": 1,
+                 "component": "chassis", "faces": [3, 3, *[4] * 6]})  # fmt: skip
+    d = one(shot, AttackDeclared)
+    assert (hit(d), ignored(d)) == (6, MAX_DAMAGE)
+    events = b.do({"type": "take_damage", "seat": 1, "hand": [], "deck": 6,
+                   "drawn": [FILLER] * 6, "faces": [1]})  # fmt: skip
+    pushed = one(events, CasketPushed)
+    assert (pushed.seat, pushed.path, pushed.rule) == (1, ((0, 0),), "R-ADD-108")  # 1: N
+    b = battle(card, hand=("gun",), gap=2)
+    play(b, cid)
+    assert not of_type(attack(b, GUN), CasketPushed)  # a miss (1 + 1)
+
+
 COMBOS_SCENARIOS.update({
+    ("equipment_items", "void-tipped-bolts-reality-piercer"): _reality_piercer,
     ("equipment_items", "blessed-ammunition-divine-bolt"): _divine_bolt,
     ("equipment_items", "incendiary-ammunition-flame-round"): _flame_round,
     ("equipment_items", "incendiary-ammunition-burning-trace"): _burning_trace,
