@@ -543,6 +543,11 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 _hex(p["at"]),
                 *_reason_rule(p.get("source"), "R-ADD-102"),
             )
+        case "RotationGranted":  # issue 17, combos
+            return (
+                t(f"{who} may rotate 60° once more at no SP this turn"),
+                *_reason_rule(p.get("source"), "R-ADD-189"),
+            )
         case "MoveGranted":
             return (
                 t(f"{who} may move up to {p['hexes']} hex(es) at no SP this turn"),

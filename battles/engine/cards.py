@@ -424,6 +424,9 @@ CONDITIONS = (
     # issue 17, forms (R-ADD-174): "if in Honor Duel"; "if target has Coward's Mark".
     "own_in_duel",
     "target_cowards_mark",
+    # issue 17, combos (R-ADD-188): "if both are ranged attacks": `n` of the cards the card
+    # itself drew are ranged attack cards.
+    "card_drew_ranged_at_least",
 )
 # issue 17, forms (R-ADD-170): the forms Metamorphic Adaptation transforms a casket into,
 # until the end of the round. A condition's `form` may also be "metamorph": any of them.
@@ -583,14 +586,24 @@ class AttackBonusEffect:
     `condition` holds as the card is played, or always without one (R-ADD-59): the
     "deal N damage instead" and "+N if …" of attack texts.
 
+    `each_attack`: the damage is added to each further attack of the card too, read for
+    that attack's target as the card is played ("+2 damage vs corrupted" on a blast,
+    R-ADD-186).
+
     >>> AttackBonusEffect(2, condition=Condition("own_heat_at_least", 3)).as_dict()
     {'kind': 'attack_bonus', 'damage': 2, 'to_hit': 0, 'condition': {'test': 'own_heat_at_least', 'n': 3}}
+    >>> AttackBonusEffect(0, 1, each_attack=True)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: attack_bonus.each_attack: only damage is added to each attack (R-ADD-186)
     """
 
     kind: ClassVar[str] = "attack_bonus"
     damage: int = 0
     to_hit: int = 0
     condition: Condition | None = None
+    # issue 17, combos: every attack of the card gets the damage (R-ADD-186).
+    each_attack: bool = False
 
     def __post_init__(self) -> None:
         _check_int(self.damage, "attack_bonus.damage", -MAX_DAMAGE, MAX_DAMAGE, "R-DMG-1")
@@ -599,11 +612,18 @@ class AttackBonusEffect:
             raise InvalidInput("attack_bonus", "changes nothing: give damage or to_hit", "R-ADD-59")
         if self.condition is not None and not isinstance(self.condition, Condition):
             raise InvalidInput("attack_bonus.condition", "must be a condition", "R-ADD-59")
+        _check_bool(self.each_attack, "attack_bonus.each_attack")
+        if self.each_attack and (self.to_hit or self.damage <= 0):
+            raise InvalidInput(
+                "attack_bonus.each_attack", "only damage is added to each attack", "R-ADD-186"
+            )
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "damage": self.damage, "to_hit": self.to_hit}
         if self.condition is not None:
             out["condition"] = self.condition.as_dict()
+        if self.each_attack:
+            out["each_attack"] = True
         return out
 
 
@@ -804,10 +824,10 @@ class WhenEffect:
             raise InvalidInput("when.condition", "must be a condition", "R-ADD-59")
         # issue 17, buffs: "+1 damage to all attacks for each enemy within 6" (R-ADD-96);
         # move: "if …, knockback" (R-ADD-100); triggers: R-ADD-134; forms: "… reduce by 2.
-        # If in Metamorph form, reduce by 3" (R-ADD-170).
+        # If in Metamorph form, reduce by 3" (R-ADD-170); combos: "…, gain +1 SP" (R-ADD-188).
         kinds = (
             *(*_AFTER_KINDS, "reduce_incoming", "enhance_next_attack", "push"),
-            *("sp_boost", "grant_move", "ward"),
+            *("sp_boost", "grant_move", "ward", "gain_sp"),
         )
         _check_inner(self.then, "when.then", kinds)
 
@@ -828,16 +848,26 @@ class AfterAttackEffect:
     not included, and on "damage" when the target takes damage from it, after its wards
     ("if this deals damage") (issue 17, buffs; R-ADD-95).
 
+    `attacks` "further": only after the card's further attacks (R-ADD-80, R-ADD-81), not
+    its first ("4 damage to primary, 2 damage + push to adjacent enemies", R-ADD-187).
+
     >>> AfterAttackEffect("kill", (GainTokensEffect("soul_shard", 3),)).as_dict()
     {'kind': 'after_attack', 'on': 'kill', 'then': [{'kind': 'gain_tokens', 'pool': 'soul_shard', 'n': 3}]}
+    >>> AfterAttackEffect("hit", (DrawEffect(1),), attacks="first")
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: after_attack.attacks: 'first' is not one of: all, further
     """
 
     kind: ClassVar[str] = "after_attack"
     on: Literal["hit", "kill", "end", "miss", "damage"]
     then: tuple[Effect, ...]
+    # issue 17, combos: which of the card's attacks it follows (R-ADD-187).
+    attacks: Literal["all", "further"] = "all"
 
     def __post_init__(self) -> None:
         _check_choice(self.on, "after_attack.on", ("hit", "kill", "end", "miss", "damage"))
+        _check_choice(self.attacks, "after_attack.attacks", ("all", "further"))
         # issue 17, buffs: "On Miss: recover 2 SP and +3 damage to next attack" (R-ADD-95);
         # move, R-ADD-100: a push waits for the hit; "If …, knockback" is a `when` inside it.
         kinds = (
@@ -845,6 +875,7 @@ class AfterAttackEffect:
             *("grant_move", "gain_sp", "buff_next_attack", "push", "when", "scatter"),
             "give_heat",
             "terrain",  # issue 17, terrain: made at the target's hex (R-ADD-162)
+            "grant_rotation",  # issue 17, combos (R-ADD-189)
         )
         _check_inner(self.then, "after_attack.then", kinds)
         for i, e in enumerate(self.then):
@@ -863,30 +894,58 @@ class AfterAttackEffect:
                 )
 
     def as_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "on": self.on, "then": [e.as_dict() for e in self.then]}
+        out: dict[str, Any] = {
+            "kind": self.kind,
+            "on": self.on,
+            "then": [e.as_dict() for e in self.then],
+        }
+        if self.attacks != "all":
+            out["attacks"] = self.attacks
+        return out
 
 
 @dataclass(frozen=True, slots=True)
 class TaintEffect:
     """The pilot of the own casket ("self") or of the attack's target ("target") gains
     `amount` Taint, or loses it when negative, never below 0 (R-PLT-4, R-ADD-66).
+    `purge_all`: "purge all Taint from target" loses all of it (R-ADD-184).
 
     >>> TaintEffect(1, "target").as_dict()
     {'kind': 'taint', 'amount': 1, 'target': 'target'}
+    >>> TaintEffect(-1, "target", purge_all=True).change(12)
+    -12
+    >>> TaintEffect(1, purge_all=True)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: taint.purge_all: purging removes Taint: give a negative amount (R-ADD-184)
     """
 
     kind: ClassVar[str] = "taint"
     amount: int
     target: Literal["self", "target"] = "self"
+    # issue 17, combos: all the pilot's Taint goes, whatever `amount` says (R-ADD-184).
+    purge_all: bool = False
 
     def __post_init__(self) -> None:
         _check_int(self.amount, "taint.amount", -10, 10, "R-PLT-4")
         if self.amount == 0:
             raise InvalidInput("taint.amount", "must not be 0: a taint effect changes Taint")
         _check_choice(self.target, "taint.target", STATUS_TARGETS)
+        _check_bool(self.purge_all, "taint.purge_all")
+        if self.purge_all and self.amount > 0:
+            raise InvalidInput(
+                "taint.purge_all", "purging removes Taint: give a negative amount", "R-ADD-184"
+            )
+
+    def change(self, taint: int) -> int:
+        """The change it makes to a pilot's `taint` (before R-ADD-66's floor at 0)."""
+        return -taint if self.purge_all else self.amount
 
     def as_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "amount": self.amount, "target": self.target}
+        out: dict[str, Any] = {"kind": self.kind, "amount": self.amount, "target": self.target}
+        if self.purge_all:
+            out["purge_all"] = True
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -1228,9 +1287,19 @@ class AreaAttackEffect:
     aura: bool = False
     ignore_defence: bool = False
     pick: int = 0
+    # issue 17, combos: "deal damage to target and all adjacent enemies" on an enhancement:
+    # the caught enemies take the printed damage of the attack it enhances (R-ADD-182).
+    damage_of_attack: bool = False
 
     def __post_init__(self) -> None:
         _check_int(self.damage, "area_attack.damage", 0, MAX_DAMAGE, "R-DMG-1")
+        _check_bool(self.damage_of_attack, "area_attack.damage_of_attack")
+        if self.damage_of_attack and self.damage:
+            raise InvalidInput(
+                "area_attack.damage",
+                "the attack's printed damage is the amount: give 0 with damage_of_attack",
+                "R-ADD-182",
+            )
         _check_int(self.within, "area_attack.within", 1, MAX_HEXES, "R-ADD-81")
         _check_bool(self.allies, "area_attack.allies")
         _check_choice(self.around, "area_attack.around", ("self", "target", "wreck"))
@@ -1267,6 +1336,8 @@ class AreaAttackEffect:
             out["ignore_defence"] = True
         if self.pick:
             out["pick"] = self.pick
+        if self.damage_of_attack:
+            out["damage_of_attack"] = True
         return out
 
 
@@ -1581,15 +1652,21 @@ class BleedEffect:
     kind: ClassVar[str] = "bleed"
     n: int
     more_if_bleeding: int = 0
+    # issue 17, combos: "target and adjacent enemies gain Bleed 1": the attacker's enemies
+    # adjacent to the target gain `n` too, without an attack of their own (R-ADD-182).
+    adjacent: bool = False
 
     def __post_init__(self) -> None:
         _check_int(self.n, "bleed.n", 1, MAX_BLEED, "R-ADD-110")
         _check_int(self.more_if_bleeding, "bleed.more_if_bleeding", 0, MAX_BLEED, "R-ADD-110")
+        _check_bool(self.adjacent, "bleed.adjacent")
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "n": self.n}
         if self.more_if_bleeding:
             out["more_if_bleeding"] = self.more_if_bleeding
+        if self.adjacent:
+            out["adjacent"] = True
         return out
 
 
@@ -1751,7 +1828,11 @@ class EnhanceNextAttackEffect:
     ("your next ranged attack costs -1 SP", R-ADD-99); `reach`: it reaches so many hexes
     further ("+2 range", R-ADD-90). `vs_bleeding`: its damage only against a target that
     has Bleed counters as the attack is declared; the attack spends it all the same
-    (R-ADD-173).
+    (R-ADD-173). `then`: what the text adds to that attack besides,
+    read as the card's own would be (R-ADD-180): attack bonuses with a condition ("+2
+    damage (+4 vs corrupted)"), read as the attack is declared, and effects waiting for
+    its outcome ("target gains 2 Heat": `after_attack` on "hit"), and a blast around that
+    attack's target ("deal 3 damage to all adjacent enemies", R-ADD-182).
 
     >>> EnhanceNextAttackEffect("ranged", damage=1, ignore_defence="all").as_dict()
     {'kind': 'enhance_next_attack', 'attacks': 'ranged', 'damage': 1, 'ignore_defence': 'all'}
@@ -1762,7 +1843,14 @@ class EnhanceNextAttackEffect:
     >>> EnhanceNextAttackEffect()
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: enhance_next_attack: changes nothing: give damage, to_hit, ignore_defence, sp_cost or a flag (R-ADD-90)
+    battles.engine.errors.InvalidInput: enhance_next_attack: changes nothing: give damage, to_hit, ignore_defence, sp_cost, then or a flag (R-ADD-90)
+    >>> heat = AfterAttackEffect("hit", (GiveHeatEffect(3),))
+    >>> EnhanceNextAttackEffect("ranged", then=(heat,)).as_dict()["then"]
+    [{'kind': 'after_attack', 'on': 'hit', 'then': [{'kind': 'give_heat', 'amount': 3, 'to': 'target'}]}]
+    >>> EnhanceNextAttackEffect("ranged", then=(GiveHeatEffect(3),))
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: enhance_next_attack.then[0]: must be one of: attack_bonus, after_attack, area_attack (R-ADD-180)
     """
 
     kind: ClassVar[str] = "enhance_next_attack"
@@ -1780,6 +1868,8 @@ class EnhanceNextAttackEffect:
     reach: int = 0
     # issue 17, forms: "+2 damage to enemies that have Bleed counters on them" (R-ADD-173).
     vs_bleeding: bool = False
+    # issue 17, combos: the attack's conditional bonuses and hit effects (R-ADD-180).
+    then: tuple[Effect, ...] = ()
 
     def __post_init__(self) -> None:
         _check_choice(self.attacks, "enhance_next_attack.attacks", ENHANCED_ATTACKS)
@@ -1787,6 +1877,25 @@ class EnhanceNextAttackEffect:
         if self.vs_bleeding and not self.damage:
             raise InvalidInput(
                 "enhance_next_attack.vs_bleeding", "only damage depends on Bleed", "R-ADD-173"
+            )
+        if self.then:
+            kinds = ("attack_bonus", "after_attack", "area_attack")
+            _check_inner(self.then, "enhance_next_attack.then", kinds, "R-ADD-180")
+            for i, e in enumerate(self.then):
+                # "Deal 3 damage to all adjacent enemies" on a shell: around its target.
+                if isinstance(e, AreaAttackEffect) and e.around != "target":
+                    raise InvalidInput(
+                        f"enhance_next_attack.then[{i}].around",
+                        "an enhancement's area is around the target of the attack it enhances",
+                        "R-ADD-182",
+                    )
+            if self.every:  # what no attack spends cannot follow one attack's outcome
+                raise InvalidInput(
+                    "enhance_next_attack.then", "only an enhancement one attack spends", "R-ADD-180"
+                )
+        elif self.then != ():
+            raise InvalidInput(
+                "enhance_next_attack.then", "must be a tuple of effects", "R-ADD-180"
             )
         _check_int(self.sp_cost, "enhance_next_attack.sp_cost", -10, 0, "R-ADD-99")
         _check_int(self.reach, "enhance_next_attack.reach", 0, MAX_HEXES, "R-ADD-90")
@@ -1809,10 +1918,10 @@ class EnhanceNextAttackEffect:
             _check_bool(getattr(self, name), f"enhance_next_attack.{name}")
         numbers = (self.damage, self.to_hit, self.ignore_defence, self.sp_cost, self.reach)
         flags = any(getattr(self, name) for name in _ENHANCE_FLAGS[:-1])
-        if numbers == (0, 0, 0, 0, 0) and not flags:
+        if numbers == (0, 0, 0, 0, 0) and not flags and not self.then:
             raise InvalidInput(
                 "enhance_next_attack",
-                "changes nothing: give damage, to_hit, ignore_defence, sp_cost or a flag",
+                "changes nothing: give damage, to_hit, ignore_defence, sp_cost, then or a flag",
                 "R-ADD-90",
             )
 
@@ -1827,6 +1936,8 @@ class EnhanceNextAttackEffect:
         for name in (*names, "vs_bleeding"):  # issue 17, forms: vs_bleeding last
             if getattr(self, name):
                 out[name] = getattr(self, name)
+        if self.then:
+            out["then"] = [e.as_dict() for e in self.then]
         return out
 
 
@@ -2737,6 +2848,23 @@ class ZoneEffect:
         return {"kind": self.kind, "radius": self.radius, "then": [e.as_dict() for e in self.then]}
 
 
+# issue 17, combos
+@dataclass(frozen=True, slots=True)
+class GrantRotationEffect:
+    """ "Rotate once after attacking": as the attack ends, the casket's free 60° rotation of
+    the turn (R-ARC-5) is available again if it was used; it lapses with the turn (R-ADD-189).
+    Used in `after_attack`.
+
+    >>> GrantRotationEffect().as_dict()
+    {'kind': 'grant_rotation'}
+    """
+
+    kind: ClassVar[str] = "grant_rotation"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind}
+
+
 # --- issue 17, misc: optional costs and alternatives, named recoveries ------------------------
 
 
@@ -3283,6 +3411,7 @@ Effect = (
     | ForfeitTokensEffect  # issue 17, forms
     | AdvantageEffect  # issue 17, forms
     | TerrainEffect  # issue 17, terrain
+    | GrantRotationEffect  # issue 17, combos
 )
 EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
     {
@@ -3388,6 +3517,7 @@ EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
             ForfeitTokensEffect,  # issue 17, forms
             AdvantageEffect,  # issue 17, forms
             TerrainEffect,  # issue 17, terrain
+            GrantRotationEffect,  # issue 17, combos
         )
     }
 )

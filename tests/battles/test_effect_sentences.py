@@ -29,6 +29,11 @@ PAYLOADS: dict[str, tuple[dict[str, Any], str]] = {
         {"seat": 0, "hexes": 2, "source": "hit-and-run"},
         "Penitent Scout may move up to 2 hex(es) at no SP this turn (hit-and-run, R-ADD-69)",
     ),
+    "RotationGranted": (
+        {"seat": 0, "source": "nomads-whirlwind-slash"},
+        "Penitent Scout may rotate 60° once more at no SP this turn (nomads-whirlwind-slash, "
+        "R-ADD-189)",
+    ),
     "SpPenaltyImposed": (
         {"seat": 1, "amount": 2, "source": "executive-order"},
         "Bastion Heavy will have 2 SP less next turn (executive-order, R-ADD-65)",

@@ -66,6 +66,7 @@ from battles.engine.cards import (
     GainTokensEffect,
     GiveHeatEffect,
     GrantMoveEffect,
+    GrantRotationEffect,
     GuardEffect,
     HeatCapacityEffect,
     HeatEffect,
@@ -268,6 +269,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     ForfeitTokensEffect("forge"),
     AdvantageEffect(),
     AttackBonusEffect(2, condition=Condition("own_in_duel")),
+    GrantRotationEffect(),  # issue 17, combos
 )
 
 
@@ -412,6 +414,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "forfeit_tokens",
         "advantage",
         "terrain",  # issue 17, terrain
+        "grant_rotation",  # issue 17, combos
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

@@ -66,6 +66,7 @@ from ..cards import (
     GainTokensEffect,
     GiveHeatEffect,
     GrantMoveEffect,
+    GrantRotationEffect,
     GuardEffect,
     HeatCapacityEffect,  # issue 17, triggers
     HeatEffect,
@@ -1348,12 +1349,16 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
         elif isinstance(effect, RecoverEffect):
             _recover(tx, seat, effect.n, card.name)
         elif isinstance(effect, TaintEffect) and effect.target == "self":
-            _change_taint(tx, seat, effect.amount, card.id)
+            _change_taint(tx, seat, effect.change(tx.seat(seat).taint), card.id)
         elif isinstance(effect, MoveCostEffect):  # R-ADD-113: on the attacker
             assert tx.state.attack is not None
             tx.emit(ev.MoveCostRaised(tx.state.attack.attacker, effect.amount, card.id))
         elif isinstance(effect, LastingBonusEffect):
             _lasting_bonus(tx, seat, effect, card.id)
+        elif isinstance(effect, EnhanceNextAttackEffect):
+            # R-ADD-183: "next attack this turn" on a reactive card waits for the owner's
+            # next attack, in its own next turn, and lapses as that turn ends.
+            _enhance(tx, seat, card, effect)
     tx.emit(ev.PromptClosed(seat, "reactive"))
     if cover is not None:
         _reactive_window(tx)  # the attacked casket may still play its own (R-ADD-122)
@@ -1526,10 +1531,20 @@ def _end_attack(tx: _Tx, outcome: str) -> None:
     if tx.seat(a.attacker).armed_spend == card.id:  # R-ADD-116: bought with the spend
         waiting += [x for e in card.effects if isinstance(e, SpendTokensEffect) for x in e.then]
     for effect in waiting:
+        # R-ADD-187: an effect for the further attacks only does not follow the first.
+        if isinstance(effect, AfterAttackEffect) and effect.attacks == "further" and not a.further:
+            continue
         if isinstance(effect, AfterAttackEffect) and fires[effect.on]:
             for inner in effect.then:
                 _effect(tx, a.attacker, card, inner, None, (), None, (), {}, True,
                         attack_target=a.target, ended=True)  # fmt: skip
+    # R-ADD-180: the hit effects an enhancement this attack spent brought, as its card's.
+    for source in a.enhanced_by:
+        for effect in _carried(tx.state, source):
+            if isinstance(effect, AfterAttackEffect) and fires[effect.on]:
+                for inner in effect.then:
+                    _effect(tx, a.attacker, tx.state.cards[source], inner, None, (), None, (),
+                            {}, True, attack_target=a.target, ended=True)  # fmt: skip
     thorns = _thorns(tx)  # read before AttackEnded spends the next attack's thorns
     tx.emit(ev.AttackEnded(a.attacker, a.card, outcome))
     # R-ADD-107: the defender's dodge, unless a PIERCE face voided its card (R-DMG-4).
@@ -1701,15 +1716,18 @@ def _enhances(attacks: str, card: CardDef) -> bool:
     return attacks == "any" or (attacks == "ranged") == _ranged(card)
 
 
-def _use_enhancements(tx: _Tx, seat: int, card: CardDef, target: int, reach: int) -> set[str]:
+def _use_enhancements(
+    tx: _Tx, seat: int, card: CardDef, target: int, reach: int
+) -> tuple[set[str], tuple[str, ...]]:
     """R-ADD-90: the waiting enhancements this attack spends, before its to-hit answer.
     Their numbers are BuffGained the attack spends (R-ADD-27); cover and the range band
-    are cancelled as R-ADD-60 cancels cover, once each; the flags are returned."""
+    are cancelled as R-ADD-60 cancels cover, once each; the flags are returned, with the
+    enhancing cards whose hit effects wait for this attack's outcome (R-ADD-180)."""
     chosen = [
         (i, x) for i, x in enumerate(tx.seat(seat).enhancements) if _enhances(x.attacks, card)
     ]
     if not chosen:
-        return set()
+        return set(), ()
     spent = tuple(i for i, x in chosen if not x.every)  # R-ADD-96: "all your attacks"
     if spent:
         tx.emit(ev.EnhancementsSpent(seat, spent))
@@ -1732,7 +1750,49 @@ def _use_enhancements(tx: _Tx, seat: int, card: CardDef, target: int, reach: int
             flags.add("cannot_miss")
         if x.ignore_defence_buffs:
             flags.add("ignore_defence_buffs")
-    return flags
+    carried: list[str] = []
+    for _, x in chosen:
+        for effect in _carried(tx.state, x.source):
+            if isinstance(effect, AttackBonusEffect):
+                # R-ADD-180: read as the attack is declared, its target known (R-ADD-59).
+                if _holds(tx, seat, effect.condition, target):
+                    tx.emit(ev.BuffGained(seat, effect.damage, effect.to_hit, 0, 0, x.source))
+            elif x.source not in carried:
+                carried.append(x.source)
+    return flags, tuple(carried)
+
+
+def _enhance(tx: _Tx, seat: int, card: CardDef, effect: EnhanceNextAttackEffect) -> None:
+    """R-ADD-90: the enhancement waits for the owner's next attack of its kind."""
+    tx.emit(
+        ev.AttackEnhanced(
+            seat,
+            card.id,
+            effect.attacks,
+            effect.damage,
+            effect.to_hit,
+            effect.blocks_ignored,
+            effect.ignore_cover,
+            effect.ignore_range,
+            effect.cannot_miss,
+            effect.ignore_defence_buffs,
+            effect.this_turn,
+            effect.every,
+            effect.sp_cost,
+            effect.reach,
+            effect.vs_bleeding,
+        )
+    )
+
+
+def _carried(state: BattleState, source: str) -> tuple[Effect, ...]:
+    """R-ADD-180: what the enhancing card `source` adds to the attack that spends it."""
+    card = state.cards.get(source)
+    if card is None:
+        return ()
+    return tuple(
+        inner for e in card.effects if isinstance(e, EnhanceNextAttackEffect) for inner in e.then
+    )
 
 
 def _attack_rules(tx: _Tx, seat: int, card: CardDef, target: int, spend: bool) -> set[str]:
@@ -2060,6 +2120,7 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
     marks = [m for m in tx.seat(seat).bonus_against if m[0] == command.target]
     coward = _coward_bonus(tx.seat(seat), tx.seat(command.target))
     riders = AttackBonusEffect | SpendTokensEffect | IgnoreCoverEffect | SpendTaintEffect
+    enhanced_by: tuple[str, ...] = ()  # R-ADD-180
     if (
         passive
         or enhanced
@@ -2084,7 +2145,8 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
                 tx.emit(ev.BuffGained(seat, bonus.damage, bonus.to_hit, 0, 0, source.id))
         for _, damage, bonus_mark in marks:  # R-ADD-156: "your next attack vs that target"
             tx.emit(ev.BuffGained(seat, damage, 0, 0, 0, bonus_mark))
-        rules |= _use_enhancements(tx, seat, card, command.target, reach)
+        used, enhanced_by = _use_enhancements(tx, seat, card, command.target, reach)
+        rules |= used
         answer = attack_answer(tx.state, seat, card, command.target, reach=reach)
         if not answer.possible:
             refusal = answer.refusal
@@ -2105,8 +2167,18 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
         attack_target=command.target,
         ally_paths=command.ally_paths,
     )
-    _queue_follow_ups(tx, seat, instance, card, command)
-    _strike(tx, seat, instance, command.target, command.component, answer, rules, command.spend)
+    _queue_follow_ups(tx, seat, instance, card, command, enhanced_by)
+    _strike(
+        tx,
+        seat,
+        instance,
+        command.target,
+        command.component,
+        answer,
+        rules,
+        command.spend,
+        enhanced_by,
+    )
 
 
 def _strike(
@@ -2118,10 +2190,14 @@ def _strike(
     answer: ToHit,
     rules: set[str],
     spend: bool | None = None,
+    enhanced_by: tuple[str, ...] = (),
+    further: bool = False,
 ) -> None:
     """One attack from its declaration to its end or its first prompt (R-HIT-*, R-DMG-*);
     `rules`: the card's own attack rules in force (R-ADD-91, R-ADD-92); `spend`: the
-    attack command's, for the card's first attack (None for a further one, R-ADD-80)."""
+    attack command's, for the card's first attack (None for a further one, R-ADD-80);
+    `enhanced_by`: the enhancing cards whose hit effects wait for its outcome (R-ADD-180);
+    `further`: one of the card's further attacks (R-ADD-80, R-ADD-187)."""
     card = tx.state.card(instance)
     assert answer.target_number is not None and answer.side is not None
     assert answer.defense_modifier is not None
@@ -2165,6 +2241,8 @@ def _strike(
             and d.reactives_barred_by is None,
             shield_allowed=bool(answer.shield_cards_allowed),
             to_hit=answer.as_dict(),
+            enhanced_by=enhanced_by,
+            further=further,
         )
     )
     if "ignore_defence_buffs" in rules:  # R-ADD-92: a reactive card's Defense too
@@ -2289,16 +2367,25 @@ def _reactive_window(tx: _Tx) -> None:
         _roll_defence(tx)
 
 
-def _queue_follow_ups(tx: _Tx, seat: int, instance: str, card: CardDef, command: Attack) -> None:
+def _queue_follow_ups(
+    tx: _Tx,
+    seat: int,
+    instance: str,
+    card: CardDef,
+    command: Attack,
+    enhanced_by: tuple[str, ...] = (),
+) -> None:
     """R-ADD-80, R-ADD-81: the attacks the card makes after its first, fixed as it is played:
     each `follow_up` at the next seat `also` names (checked now, as any attack is), each
-    casket an `area_attack` catches. Conditions read the state now (R-ADD-59)."""
+    casket an `area_attack` catches, the blasts of the enhancements its first attack spent
+    too (R-ADD-182). Conditions read the state now (R-ADD-59)."""
     c = tx.seat(seat)
     named = list(command.also)
     attacked = {command.target}
     attacks: list[tuple[int, str, int]] = []
     after_kill: int | None = None
-    for effect in card.effects:
+    carried = [e for s in enhanced_by for e in _carried(tx.state, s)]
+    for effect in [*card.effects, *(e for e in carried if isinstance(e, AreaAttackEffect))]:
         if isinstance(effect, FollowUpEffect):
             if not _holds(tx, seat, effect.condition, command.target):
                 continue
@@ -2337,7 +2424,15 @@ def _queue_follow_ups(tx: _Tx, seat: int, instance: str, card: CardDef, command:
             ]
             if effect.pick and len(caught) > effect.pick:
                 caught = _pick(tx, seat, card, caught, effect.pick)
-            attacks += [(x, reach, effect.damage) for x in caught]
+            # R-ADD-182: "deal damage to … adjacent enemies": the shot's own printed damage.
+            damage = first.damage if effect.damage_of_attack else effect.damage
+            attacks += [(x, reach, damage) for x in caught]
+    # R-ADD-186: a bonus for each attack of the card, read for each one's target now.
+    each = [e for e in card.effects if isinstance(e, AttackBonusEffect) and e.each_attack]
+    attacks = [
+        (x, reach_text, damage + sum(b.damage for b in each if _holds(tx, seat, b.condition, x)))
+        for x, reach_text, damage in attacks
+    ]
     if named:
         raise RuleViolation(
             "unused_argument",
@@ -2452,7 +2547,7 @@ def _follow_up(tx: _Tx) -> None:
             tx.emit(ev.BuffGained(f.attacker, 0, 0, MAX_DAMAGE, 0, card.id))
         # The card's own attack rules hold for each of its attacks (R-ADD-80, R-ADD-91).
         rules = _attack_rules(tx, f.attacker, card, f.target, False)
-        _strike(tx, f.attacker, f.card, f.target, f.component, answer, rules)
+        _strike(tx, f.attacker, f.card, f.target, f.component, answer, rules, further=True)
 
 
 def _reactive_declined(tx: _Tx, seat: int) -> None:
@@ -2781,6 +2876,11 @@ def _holds(tx: _Tx, seat: int, condition: Condition | None, target: int | None) 
             return len(path) >= n
         board = tx.state.board
         return any(board.terrain_at(Hex(*h)).name == condition.terrain for h in path)
+    if test == "card_drew_ranged_at_least":
+        # R-ADD-188: the cards this card drew, in this command, that are ranged attack cards.
+        drawn = [x for e in tx.events if isinstance(e, ev.CardsDrawn) and e.seat == seat
+                 for x in e.cards]  # fmt: skip
+        return sum(1 for x in drawn if _ranged(tx.state.card(x))) >= n
     if test == "enemies_within_at_least":  # R-ADD-75: enemy caskets in the battle
         enemies = [x for x in tx.state.seats if x.side != c.side and x.in_battle]
         return sum(1 for x in enemies if x.at.distance(c.at) <= condition.within) >= n
@@ -3208,25 +3308,7 @@ def _effect(
         tx.emit(ev.FormTaken(seat, effect.form, tx.state.round, card.id))
         return
     if isinstance(effect, EnhanceNextAttackEffect):
-        tx.emit(
-            ev.AttackEnhanced(
-                seat,
-                card.id,
-                effect.attacks,
-                effect.damage,
-                effect.to_hit,
-                effect.blocks_ignored,
-                effect.ignore_cover,
-                effect.ignore_range,
-                effect.cannot_miss,
-                effect.ignore_defence_buffs,
-                effect.this_turn,
-                effect.every,
-                effect.sp_cost,
-                effect.reach,
-                effect.vs_bleeding,
-            )
-        )
+        _enhance(tx, seat, card, effect)
         return
     if isinstance(effect, WardEffect):
         tx.emit(
@@ -3249,6 +3331,10 @@ def _effect(
         return
     if isinstance(effect, SpendTaintEffect):
         return  # spent with the attack's riders or the reactive card's play (R-ADD-145)
+    if isinstance(effect, GrantRotationEffect):
+        if tx.seat(seat).free_rotation_used:  # R-ADD-189: unused, the turn's own is there
+            tx.emit(ev.RotationGranted(seat, card.id))
+        return
     if isinstance(effect, WhenEffect):
         about = attack_target if attack_target is not None else target
         if _holds(tx, seat, effect.condition, about):
@@ -3431,6 +3517,12 @@ def _effect(
             have = tx.seat(attack_target).bleed
             n = effect.n + (effect.more_if_bleeding if have else 0)
             tx.emit(ev.BleedApplied(attack_target, n, have + n, card.id))
+            if effect.adjacent:  # R-ADD-182: the enemies beside the target, in seat order
+                at, side = tx.seat(attack_target).at, tx.seat(seat).side
+                for x in tx.state.seats:
+                    near = x.seat != attack_target and x.at.distance(at) == 1
+                    if near and x.in_battle and x.side != side:
+                        tx.emit(ev.BleedApplied(x.seat, effect.n, x.bleed + effect.n, card.id))
         return
     if isinstance(effect, OngoingDamageEffect):
         if attack_target is not None:
@@ -3457,7 +3549,7 @@ def _effect(
     if isinstance(effect, TaintEffect):
         who = seat if effect.target == "self" else attack_target
         if who is not None:
-            _change_taint(tx, who, effect.amount, card.id)
+            _change_taint(tx, who, effect.change(tx.seat(who).taint), card.id)
         return
     if isinstance(effect, DiscardChosenEffect):
         n = min(effect.n, len(c.hand))

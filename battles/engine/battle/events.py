@@ -474,6 +474,9 @@ class LastingBonusGained(Event):
 class AttackDeclared(Event):
     """An attack with its whole to-hit answer (R-HIT-1) and the buffs it spends."""
 
+    # 2: issue 17, combos added `enhanced_by` and `further` (upcast.py).
+    SCHEMA_VERSION: ClassVar[int] = 2
+
     attacker: int
     target: int
     card: str
@@ -486,6 +489,11 @@ class AttackDeclared(Event):
     reactive_allowed: bool
     shield_allowed: bool
     to_hit: Mapping[str, Any]
+    # issue 17, combos: the cards whose enhancements this attack spent and whose hit
+    # effects wait for its outcome (R-ADD-180).
+    enhanced_by: tuple[str, ...] = ()
+    # issue 17, combos: one of the card's further attacks, not its first (R-ADD-187).
+    further: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -614,6 +622,14 @@ class TerrainEntered(Event):
     card: str
     kind: str
     damage: int
+
+
+@dataclass(frozen=True, slots=True)
+class RotationGranted(Event):
+    """`seat`'s card gave back its free 60° rotation of this turn (R-ARC-5, R-ADD-189)."""
+
+    seat: int
+    source: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -1337,5 +1353,6 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         ReactivesBarred,  # issue 17, forms
         TerrainCreated,  # issue 17, terrain
         TerrainEntered,  # issue 17, terrain
+        RotationGranted,  # issue 17, combos
     )
 }

@@ -257,6 +257,10 @@ def _zone_created(s: BattleState, e: ev.ZoneCreated) -> BattleState:
     return replace(s, zones=(*s.zones, (e.seat, e.card, e.at[0], e.at[1])))
 
 
+def _rotation_granted(s: BattleState, e: ev.RotationGranted) -> BattleState:
+    return _seat(s, e.seat, free_rotation_used=False)  # R-ADD-189
+
+
 def _lapse_lent_defence(s: BattleState, until: int) -> BattleState:
     """R-ADD-123: the Defense allies' cards gave until `until`'s next turn (-1: the round's end)."""
     for c in s.seats:
@@ -560,6 +564,8 @@ def _declared(s: BattleState, e: ev.AttackDeclared) -> BattleState:
         defence_modifier=e.defence_modifier,
         reactive_allowed=e.reactive_allowed,
         shield_allowed=e.shield_allowed,
+        enhanced_by=e.enhanced_by,
+        further=e.further,
     )
     if s.seats[e.attacker].free_move_split:  # R-ADD-109: the rest after the attack
         s = _seat(s, e.attacker, free_move_stage=2)
@@ -1151,6 +1157,7 @@ _HANDLERS: dict[type[ev.Event], Callable[[Any, Any], BattleState]] = {
     ev.ReactivesBarred: _reactives_barred,  # issue 17, forms
     ev.TerrainCreated: _terrain_created,  # issue 17, terrain
     ev.TerrainEntered: _terrain_entered,  # issue 17, terrain
+    ev.RotationGranted: _rotation_granted,  # issue 17, combos
 }
 assert set(_HANDLERS) == set(ev.EVENT_TYPES.values()), "every event type needs a handler"
 

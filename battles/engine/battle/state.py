@@ -161,6 +161,10 @@ class AttackInProgress:
     warded_by: str | None = None
     extra_counter: int = 0  # counter-damage the reactive card bought with Taint (R-ADD-130)
     self_damage: int = 0  # the attacker's own card's damage to it, at the end (R-ADD-130)
+    # issue 17, combos: the enhancing cards whose hit effects wait for this attack (R-ADD-180).
+    enhanced_by: tuple[str, ...] = ()
+    # issue 17, combos: one of the card's further attacks (R-ADD-80, R-ADD-187).
+    further: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -194,6 +198,8 @@ class AttackInProgress:
             "warded_by": self.warded_by,
             "extra_counter": self.extra_counter,
             "self_damage": self.self_damage,
+            "enhanced_by": list(self.enhanced_by),
+            "further": self.further,
         }
 
 

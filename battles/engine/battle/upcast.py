@@ -8,6 +8,8 @@ chain when it reads, so a battle recorded years ago replays through today's
 
 >>> UPCASTERS.get(("TurnEnded", 1)) is None
 True
+>>> UPCASTERS[("AttackDeclared", 1)]({"attacker": 0})
+{'attacker': 0, 'enhanced_by': [], 'further': False}
 """
 
 from __future__ import annotations
@@ -33,3 +35,10 @@ def register(type_: str, from_version: int) -> Callable[[Upcaster], Upcaster]:
         return fn
 
     return wrap
+
+
+@register("AttackDeclared", 1)
+def _attack_declared_v1(payload: Payload) -> Payload:
+    """Issue 17, combos: an attack stored before R-ADD-180 and R-ADD-187 spent no
+    enhancement carrying hit effects and was never told apart as a further attack."""
+    return {**payload, "enhanced_by": [], "further": False}
