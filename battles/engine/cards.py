@@ -3742,6 +3742,22 @@ class CardDef:
                 )
 
     def _check_consistency(self) -> None:
+        # R-ADD-80: what waits for a kill, or is Armor-Piercing, is said of all the card's
+        # further attacks at once (AttacksQueued), so such a card has only that one.
+        further = [e for e in self.effects if isinstance(e, FollowUpEffect | AreaAttackEffect)]
+        special = [
+            e
+            for e in further
+            if (isinstance(e, FollowUpEffect) and e.on == "kill")
+            or (isinstance(e, AreaAttackEffect) and e.ignore_defence)
+        ]
+        if special and len(further) > 1:
+            raise InvalidInput(
+                "card.effects",
+                "a further attack on a kill, or an Armor-Piercing area, must be the card's "
+                "only further attack",
+                "R-ADD-80",
+            )
         attacks = [e for e in self.effects if isinstance(e, AttackEffect)]
         if attacks and (self.range, self.damage) != (attacks[0].range, attacks[0].damage):
             raise InvalidInput(

@@ -930,6 +930,21 @@ def test_further_attacks_need_the_cards_own_attack() -> None:
         assert (err.value.field, err.value.rule) == ("card.effects[0]", "R-ADD-59")
 
 
+def test_a_kill_or_armor_piercing_further_attack_is_the_cards_only_one() -> None:
+    """R-ADD-80: AttacksQueued says "after a kill" and "Armor-Piercing" of all the card's
+    further attacks, so a card with either has no other."""
+    first = AttackEffect(parse_range("Melee"), 3)
+    for special in (
+        FollowUpEffect(parse_range("Melee"), 3, "other", on="kill"),
+        AreaAttackEffect(2, ignore_defence=True),
+    ):
+        with pytest.raises(InvalidInput) as err:
+            CardDef(id="x", name="X", kind="other", sp_cost=1, range=first.range, damage=3,
+                    effects=(first, special, FollowUpEffect(parse_range("Melee"), 2)),
+                    automated=True)  # fmt: skip
+        assert (err.value.field, err.value.rule) == ("card.effects", "R-ADD-80")
+
+
 def test_the_attack_command_names_further_targets() -> None:
     body = {"type": "attack", "seat": 0, "card": "x#1", "target": 1, "also": [2, 3]}
     assert parse_command(body).also == (2, 3)  # type: ignore[attr-defined]
