@@ -27,6 +27,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from battles.engine.board import parse_board
+from battles.engine.carddb import FACTIONS
 from battles.engine.cards import DeckProblem
 from battles.engine.errors import InvalidInput, RuleViolation
 from battles.engine.ruleset import parse_ruleset
@@ -566,6 +567,10 @@ def _mission_setup(
         build, version = chosen[i]
         bv = build.versions[version - 1]
         casket: dict[str, Any] = {"name": bv.name, "class": bv.casket_class, "shield": bv.shield}
+        # R-ADD-121: cards that count "allied <faction> units" read the casket's faction; a
+        # build whose faction is not one of the card database's names names none.
+        if bv.faction in FACTIONS:
+            casket["faction"] = bv.faction
         if persistent and build.component_damage:
             casket["component_damage"] = domain.components_dict(build.component_damage)
         setup_seats.append(

@@ -6,6 +6,7 @@ import pytest
 from django.core.exceptions import PermissionDenied
 
 from battles.engine.battle.state import WOUND_DECK
+from battles.engine.demo import DEMO_DECKS
 from battles.engine.errors import InvalidInput, RuleViolation
 from battles.models import Battle
 from battles.selectors import battle_state_at, battle_stream
@@ -324,3 +325,24 @@ def test_a_withdrawn_pilot_is_recorded_as_withdrawn_not_defeated_r_trn_9() -> No
     pilot = campaign_state(campaign=dc.campaign).pilots[pilot_id]
     assert pilot.status == "alive" and len(pilot.withdrawn_from) == 1
     assert Pilot.objects.get(id=pilot_id).status == "alive"
+
+
+@pytest.mark.django_db
+def test_a_mission_battle_knows_each_build_s_faction_when_it_is_a_database_faction() -> None:
+    """R-ADD-121: "allied Emergent units" read the casket's faction, so a mission's battle
+    takes it from the deployed build; a build with no faction (or another word) names none."""
+    dc = demo_campaign()
+    church = dc.builds[0]
+    services.build_revise(
+        campaign=dc.campaign,
+        actor=dc.ann,
+        build_id=str(church.id),
+        name="Penitent Scout",
+        casket_class="scout",
+        shield="left",
+        faction="church",
+        deck=[{"card": c, "count": n} for c, n in DEMO_DECKS["penitent-scout"]],
+    )
+    _, battle = start_mission(dc, seed=1)
+    state = battle_state_at(battle=battle, version=1)
+    assert [s.faction for s in state.seats] == ["church", None]
