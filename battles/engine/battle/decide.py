@@ -1229,17 +1229,21 @@ def _arranged(tx: _Tx, seat: int, order: tuple[str, ...], spend: bool) -> None:
         _effect(tx, seat, card, then, None, (), None, (), {}, False, spend)
 
 
-def _reactive_ok(tx: _Tx, card: CardDef) -> bool:
+def _reactive_ok(tx: _Tx, card: CardDef, seat: int | None = None) -> bool:
+    """Whether `card` may answer the attack now, played by `seat` (default: the attacked
+    casket; an ally covering it, R-ADD-122, pays from its own pool)."""
     a = tx.state.attack
     cost = card.token_cost
+    payer = a.target if a is not None and seat is None else seat
     return (
         a is not None
+        and payer is not None
         and card.kind == "reactive"
         and a.reactive_allowed
         and (a.shield_allowed or not card.shield)
         and _in_window(tx, card)
-        # R-ADD-133: a card printed with a token cost only with the tokens
-        and (cost is None or tx.seat(a.target).tokens_of(cost.pool) >= cost.n)
+        # R-ADD-133: a card printed with a token cost only with the player's tokens
+        and (cost is None or tx.seat(payer).tokens_of(cost.pool) >= cost.n)
     )
 
 
@@ -1265,7 +1269,7 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
         raise RuleViolation(
             "not_reactive", f"{card.name} is not a reactive card: not now", "R-REA-1"
         )
-    if card.shield and not _reactive_ok(tx, card):
+    if card.shield and not _reactive_ok(tx, card, seat):
         raise RuleViolation(
             "shield_side_only",
             f"{card.name} is a shield card: only against attacks on a shield side",
@@ -2078,15 +2082,7 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
     duel = _duel_refusal(c, d, tx.state.seats)
     if duel is not None:
         raise RuleViolation("in_duel", duel, "R-ADD-174")
-    if d.untargetable == "all" or (d.untargetable == "ranged" and not card.attack.range.melee):
-        which = (
-            "attacks" if d.untargetable == "all" else "ranged attacks (a card that is not Melee)"
-        )
-        raise RuleViolation(
-            "untargetable",
-            f"seat {d.seat} cannot be targeted by {which} until its next turn",
-            "R-ADD-155",
-        )
+    _check_targetable(d, card.attack, "")
     move = next((e for e in card.effects if isinstance(e, MoveEffect)), None)
     if command.path and move is None:
         raise RuleViolation("unused_argument", f"{card.name} makes no move: no 'path'", "R-ADD-104")
@@ -2331,7 +2327,7 @@ def _coverers(tx: _Tx) -> list[int]:
         for instance in (*x.hand, *x.in_play):
             card = tx.state.card(instance)
             cover = _cover_of(card)
-            ready = _reactive_ok(tx, card) if instance in x.hand else card.pledge
+            ready = _reactive_ok(tx, card, x.seat) if instance in x.hand else card.pledge
             if cover and ready and a.reactive_allowed and x.at.distance(t.at) <= cover.within:
                 out.append(x.seat)
                 break
@@ -2471,6 +2467,20 @@ def _pick(tx: _Tx, seat: int, card: CardDef, caught: list[int], n: int) -> list[
     return sorted(chosen)
 
 
+def _check_targetable(d: CasketState, weapon: AttackEffect, prefix: str) -> None:
+    """R-ADD-155: no attack names an untargetable casket, nor a ranged one a casket only
+    ranged attacks cannot target; `prefix` names the command field ("also: ")."""
+    if d.untargetable == "all" or (d.untargetable == "ranged" and not weapon.range.melee):
+        which = (
+            "attacks" if d.untargetable == "all" else "ranged attacks (a card that is not Melee)"
+        )
+        raise RuleViolation(
+            "untargetable",
+            f"{prefix}seat {d.seat} cannot be targeted by {which} until its next turn",
+            "R-ADD-155",
+        )
+
+
 def _check_follow_up_target(
     tx: _Tx, seat: int, card: CardDef, target: int, effect: FollowUpEffect, first: int
 ) -> None:
@@ -2481,6 +2491,7 @@ def _check_follow_up_target(
         raise RuleViolation(
             "not_an_enemy", f"also: seat {target} is not an enemy in the battle", "R-TRN-8"
         )
+    _check_targetable(d, AttackEffect(effect.range, effect.damage), "also: ")
     away = d.at.distance(tx.seat(first).at)
     if effect.near and away > effect.near:
         raise RuleViolation(
@@ -4009,6 +4020,7 @@ def _terrain_damage(tx: _Tx, seat: int, amount: int, reason: str) -> None:
     """Damage without an attack (R-DMG-6, R-ADD-165), as `_inflict` deals it, but never
     ending an attack in progress: a move inside an attack (a push, a dodge) is not its hit."""
     amount = _warded(tx, seat, amount, None)
+    amount = _reduce_taken(tx, seat, amount)  # R-ADD-136, as `_inflict`
     if amount <= 0 or not tx.seat(seat).in_battle:
         return
     if not tx.seat(seat).hand:
@@ -4037,6 +4049,7 @@ def _discard_for(
         )
     from_deck = tx.take(c.deck, n_deck, card.name, "R-ADD-152")
     tx.emit(ev.CardsDiscarded(seat, from_hand, from_deck, card.name, "R-ADD-152"))
+    _triggers(tx, seat, "cards_discarded")  # R-ADD-139: "whenever you discard cards"
 
 
 def _recover_named(tx: _Tx, seat: int, effect: RecoverNamedEffect, reason: str) -> None:

@@ -635,6 +635,9 @@ def _covered(s: BattleState, e: ev.AttackCovered) -> BattleState:
     assert attack is not None
     if e.card in c.hand:  # a pledge is in play already (R-ADD-122)
         s = _seat(s, e.seat, hand=_without(c.hand, [e.card]), in_play=(*c.in_play, e.card))
+    limit = s.card(e.card).limit
+    if limit is not None:  # R-ADD-63: a cover's plays count as any reactive card's (R-ADD-133)
+        s = _seat(s, e.seat, limited_plays=(*c.limited_plays, f"{limit.per}:{card_id(e.card)}"))
     return replace(
         s,
         attack=replace(attack, covered_by=e.seat, cover_card=e.card, cover_reduction=e.reduction),
