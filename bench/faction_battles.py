@@ -13,7 +13,7 @@ mostly manual cards can leave the greedy autoplayer without an attack for ever. 
 battle, and each faction's win rate (draws count half) beside the win rates the
 database's own `_meta.description` quotes from the game's simulator.
 
-    .venv/bin/python bench/faction_battles.py --per-pair 4 [--cap 60] [--path FILE]
+    .venv/bin/python bench/faction_battles.py --per-pair 4 [--per-side 2] [--cap 60] [--path FILE]
 """
 
 from __future__ import annotations
@@ -51,7 +51,9 @@ from battles.engine.ruleset import Ruleset
 
 DEFAULT_PATH = Path(__file__).resolve().parents[2] / "shared/data/penance-card-database-v5.15b.json"
 RULESET = "2.1"
-_DEPLOY = ((0, -4), (0, 4))
+# Each side's deployment hexes on the demo board, one per casket (`--per-side` 1 or 2), and
+# the facing toward the other side.
+_DEPLOY = (((0, -4), (-1, -4)), ((0, 4), (1, 3)))
 _FACINGS = (4, 1)
 _SHIELD = {"weapon": "left"}
 
@@ -62,15 +64,20 @@ QUOTED = {"dwarves": "44% (v5.15b, was 31%)", "vestige-bloodlines": "76% (target
 
 def setup_for(
     read: DatabaseRead,
-    loadouts: tuple[Loadout, Loadout],
+    loadouts: tuple[Loadout, ...],
     seed: int,
     rng: random.Random,
     round_limit: int | str = "none",
 ) -> dict[str, Any]:
+    """Two sides of `len(loadouts) // 2` caskets each: the first half side 0, named
+    `<faction>-0`, the rest side 1 (R-TRN-8: a side loses when all its caskets are out)."""
     ruleset = Ruleset(RULESET)
     seats = []
     used: set[str] = set()
-    for n, (loadout, at, facing) in enumerate(zip(loadouts, _DEPLOY, _FACINGS, strict=True)):
+    per_side = len(loadouts) // 2
+    placed = [(_DEPLOY[k][i], _FACINGS[k]) for k in (0, 1) for i in range(per_side)]
+    for n, (loadout, (at, facing)) in enumerate(zip(loadouts, placed, strict=True)):
+        side = 0 if n < per_side else 1
         rows = build_casket_deck(read, loadout, ruleset, rng)
         problems = casket_deck_problems(read, loadout, rows, ruleset)
         if problems:
@@ -79,11 +86,11 @@ def setup_for(
         seats.append(
             {
                 "player": f"p{n}",
-                "side": f"{loadout.faction}-{n}",
+                "side": f"{loadout.faction}-{side}",
                 "casket": {
                     "name": f"{loadout.faction} {loadout.casket_class}",
                     "class": loadout.casket_class,
-                    "shield": "left" if n == 0 else "right",
+                    "shield": "left" if side == 0 else "right",
                     # Cards that count allies of a faction read it (R-ADD-121).
                     "faction": loadout.faction,
                 },
@@ -94,7 +101,7 @@ def setup_for(
             }
         )
     return {
-        "name": f"{loadouts[0].faction} v {loadouts[1].faction}",
+        "name": f"{loadouts[0].faction} v {loadouts[-1].faction}",
         "board": demo_board(),
         "rules": {"version": RULESET, "options": {"round_limit": round_limit}},
         "dice": {"mode": "digital", "seed": seed},
@@ -105,10 +112,16 @@ def setup_for(
 
 
 def battle(
-    read: DatabaseRead, a: str, b: str, seed: int, cap: int, round_limit: int | str = "none"
+    read: DatabaseRead,
+    a: str,
+    b: str,
+    seed: int,
+    cap: int,
+    round_limit: int | str = "none",
+    per_side: int = 1,
 ) -> dict[str, Any]:
     rng = random.Random(seed)
-    loadouts = (random_loadout(read, a, rng), random_loadout(read, b, rng))
+    loadouts = tuple(random_loadout(read, f, rng) for f in [a] * per_side + [b] * per_side)
     setup = setup_for(read, loadouts, seed, rng, round_limit)
     state = replay(create(f"bench-{seed}", setup))
     manual = 0
@@ -139,6 +152,13 @@ def main() -> None:
     parser.add_argument("--cap", type=int, default=60, help="stop a battle after this round")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
+        "--per-side",
+        type=int,
+        choices=(1, 2),
+        default=1,
+        help="caskets a side: 2 plays the cards that act on allies (covers, zones, auras)",
+    )
+    parser.add_argument(
         "--round-limit",
         default="60",
         help="the ruleset's round_limit option (R-TRN-9c): at the end of that round the side "
@@ -156,7 +176,8 @@ def main() -> None:
     print(
         f"database {args.path.name}: {len(read.cards)} cards, {len(read.items)} items; "
         f"ruleset {RULESET} (round_limit {args.round_limit}), demo board, greedy autoplayer, "
-        f"{args.per_pair} battles per pair, cap {args.cap} rounds"
+        f"{args.per_pair} battles per pair, {args.per_side} casket(s) a side, "
+        f"cap {args.cap} rounds"
     )
     limit: int | str = "none" if args.round_limit == "none" else int(args.round_limit)
     wins: dict[str, float] = dict.fromkeys(factions, 0.0)
@@ -174,7 +195,7 @@ def main() -> None:
             first, second = (a, b) if n % 2 == 0 else (b, a)
             seed += 1
             try:
-                r = battle(read, first, second, seed, args.cap, limit)
+                r = battle(read, first, second, seed, args.cap, limit, args.per_side)
             except Exception:  # an engine error is what this bench looks for
                 errors.append(f"{first} v {second} seed {seed}:\n{traceback.format_exc()}")
                 continue
