@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from random import Random
 from typing import Any
 
 import pytest
@@ -1280,23 +1281,35 @@ def test_the_autoplayer_plays_catalogued_cards_through_legal_actions_only() -> N
     assert any(isinstance(e, TokensChanged) and e.amount < 0 for e in events)  # a spend
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_random_decks_of_catalogued_cards_play_through_legal_actions(seed: int) -> None:
-    """Two decks of 15 catalogued cards drawn at random, either ruleset, either prompt
-    policy: the greedy player drives up to 1,500 commands through legal actions only, every
-    one `decide` accepts, and the events replay to the state they led to."""
-    import random
-
+def autoplayed(name: str, doc: dict[str, Any], *, seed: int, commands: int) -> list[Event]:
+    """The battle `doc` created, then driven by the greedy player through legal actions
+    only for up to `commands` + 1 commands (or to its end); every command is one `decide`
+    accepts, and the events replay to the state they led to. Returns every event."""
     from battles.engine.battle import replay
     from battles.engine.battle.autoplay import greedy_commands
     from battles.engine.battle.decide import create
 
-    rng = random.Random(seed)
+    events = create(name, doc)
+    last = replay(events)
+    for n, (_, new, after) in enumerate(greedy_commands(replay(events), seed=seed)):
+        events += new
+        last = after
+        if n >= commands:
+            break
+    assert replay(events) == last
+    return events
+
+
+def random_decks(
+    rng: Random, keys: Sequence[tuple[str, str]], per_deck: int
+) -> tuple[dict[str, CardDef], list[list[dict[str, Any]]]]:
+    """Two 30-card decks (R-TRN-1) of `per_deck` catalogued cards drawn from `keys` at
+    random, one id once, 2 copies each and the rest spread over them; the cards by id."""
     cards: dict[str, CardDef] = {}
     rows: list[list[dict[str, Any]]] = []
     for _ in range(2):
         row: list[dict[str, Any]] = []
-        for key in rng.sample(AUTOMATED, 15):
+        for key in rng.sample(keys, per_deck):
             card = built(*key)
             if card.id not in cards and card.id not in {r["card"] for r in row}:
                 cards[card.id] = card
@@ -1304,6 +1317,16 @@ def test_random_decks_of_catalogued_cards_play_through_legal_actions(seed: int) 
         for i in range(30 - 2 * len(row)):  # R-TRN-1: 30 cards
             row[i % len(row)]["count"] += 1
         rows.append(row)
+    return cards, rows
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_decks_of_catalogued_cards_play_through_legal_actions(seed: int) -> None:
+    """Two decks of 15 catalogued cards drawn at random, either ruleset, either prompt
+    policy: the greedy player drives up to 1,500 commands through legal actions only, every
+    one `decide` accepts, and the events replay to the state they led to."""
+    rng = Random(seed)
+    cards, rows = random_decks(rng, AUTOMATED, 15)
     doc = {
         "name": "Catalogue mix",
         "board": {"name": "Yard", "shape": {"kind": "hexagon", "radius": 4},
@@ -1317,14 +1340,7 @@ def test_random_decks_of_catalogued_cards_play_through_legal_actions(seed: int) 
             {**seat(1, at=(0, -3), facing=4, casket_class="heavy"), "deck": rows[1]},
         ],
     }  # fmt: skip
-    events = create(f"mix-{seed}", doc)
-    last = replay(events)
-    for n, (_, new, after) in enumerate(greedy_commands(replay(events), seed=seed)):
-        events += new
-        last = after
-        if n >= 1500:
-            break
-    assert replay(events) == last
+    autoplayed(f"mix-{seed}", doc, seed=seed, commands=1500)
 
 
 # --- equipment items' cards (section equipment_items, ids `<item>-<card>`, R-ADD-53) -----------

@@ -48,6 +48,7 @@ from .test_card_catalogue import (
     Attack,
     arrange,
     attack,
+    autoplayed,
     built,
     check_attack,
     declared,
@@ -444,9 +445,6 @@ def test_the_autoplayer_plays_ally_cards_in_a_battle_of_four() -> None:
     """Legal actions name the ally a card acts on (R-ADD-120): a seeded digital battle of
     two sides of two Emergent caskets, decks of this file's cards, runs under the greedy
     player through legal actions only, ally cards included, and replays to the same state."""
-    from battles.engine.battle import replay
-    from battles.engine.battle.autoplay import greedy_commands
-    from battles.engine.battle.decide import create
 
     picks = [
         (EMERGENT, "collective-consciousness"),
@@ -484,14 +482,7 @@ def test_the_autoplayer_plays_ally_cards_in_a_battle_of_four() -> None:
         "seats": [member(0, (0, 3), 1, "a"), member(1, (0, -3), 4, "b"),
                   member(2, (1, 2), 1, "a"), member(3, (-1, -2), 4, "b")],
     }  # fmt: skip
-    events = create("hive-autoplay", doc)
-    last = replay(events)
-    for n, (_, new, after) in enumerate(greedy_commands(replay(events), seed=2)):
-        events += new
-        last = after
-        if n >= 800:
-            break
-    assert replay(events) == last
+    events = autoplayed("hive-autoplay", doc, seed=2, commands=800)
     # The metamorph tokens an ally card gave a casket other than the one that played it.
     player = None
     given = 0
@@ -1227,9 +1218,6 @@ def test_random_decks_of_ally_cards_play_in_a_battle_of_four(seed: int) -> None:
     actions only, every one `decide` accepts, and the events replay to the same state."""
     import random
 
-    from battles.engine.battle import replay
-    from battles.engine.battle.autoplay import greedy_commands
-    from battles.engine.battle.decide import create
     from battles.engine.carddb import FACTIONS
 
     rng = random.Random(seed)
@@ -1261,14 +1249,7 @@ def test_random_decks_of_ally_cards_play_in_a_battle_of_four(seed: int) -> None:
         "cards": [c.as_dict() for c in cards.values()],
         "seats": seats,
     }
-    events = create(f"allies-mix-{seed}", doc)
-    last = replay(events)
-    for n, (_, new, after) in enumerate(greedy_commands(replay(events), seed=seed)):
-        events += new
-        last = after
-        if n >= 600:
-            break
-    assert replay(events) == last
+    autoplayed(f"allies-mix-{seed}", doc, seed=seed, commands=600)
 
 
 # Catalogued cards whose only reactive effect is a cover or a deflection (see built_reactive).

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from battles.engine.battle.commands import parse_command
-from battles.engine.battle.decide import attack_answer, create
+from battles.engine.battle.decide import attack_answer
 from battles.engine.battle.events import (
     AttackDeclared,
     AttackEnded,
@@ -56,7 +56,7 @@ from battles.engine.errors import InvalidInput
 from battles.engine.tohit import MAX_DAMAGE, parse_range
 
 from .battle_builder import CARDS, FILLER, Battle, deck, of_type, one, seat, start
-from .test_card_catalogue import AUTOMATED, ENTRIES, arrange, built, hit, ignored
+from .test_card_catalogue import AUTOMATED, ENTRIES, arrange, autoplayed, built, hit, ignored
 
 AREA_SCENARIOS: dict[tuple[str, str], Callable[[], object]] = {}
 
@@ -975,8 +975,6 @@ def test_area_cards_play_through_legal_actions_in_a_crowd() -> None:
     """Four seats, two sides, decks of this group's cards, digital dice, either policy: the
     greedy player drives the battle through legal actions only, every further attack made
     or passed over, and the events replay to the same state."""
-    from battles.engine.battle import replay
-    from battles.engine.battle.autoplay import greedy_commands
 
     picks = [
         ("equipment_items", "greatsword-spinning-slash"), ("equipment_items", "chain-whip-sweep"),
@@ -1000,14 +998,7 @@ def test_area_cards_play_through_legal_actions_in_a_crowd() -> None:
                 {**seat(3, at=(-1, 1), facing=2, side="b"), "deck": row},
             ],
         }  # fmt: skip
-        events = create(f"crowd-{policy}", doc)
-        last = replay(events)
-        for n, (_, new, after) in enumerate(greedy_commands(replay(events), seed=2)):
-            events += new
-            last = after
-            if n >= 600 or after.over:
-                break
-        assert replay(events) == last
+        events = autoplayed(f"crowd-{policy}", doc, seed=2, commands=600)
         assert of_type(events, AttacksQueued) and of_type(events, FollowUpTaken)
 
 

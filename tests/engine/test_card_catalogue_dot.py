@@ -53,6 +53,7 @@ from .test_card_catalogue import (
     Attack,
     arrange,
     attack,
+    autoplayed,
     battle,
     built,
     check_attack,
@@ -682,10 +683,6 @@ def test_the_autoplayer_plays_decks_of_dot_cards_through_legal_actions(seed: int
     and the events replay to the state they led to."""
     import random
 
-    from battles.engine.battle import replay
-    from battles.engine.battle.autoplay import greedy_commands
-    from battles.engine.battle.decide import create
-
     from .battle_builder import seat
 
     rng = random.Random(seed)
@@ -707,14 +704,7 @@ def test_the_autoplayer_plays_decks_of_dot_cards_through_legal_actions(seed: int
             {**seat(1, at=(0, -3), facing=4, casket_class="heavy"), "deck": rows[1]},
         ],
     }
-    events = create(f"dot-{seed}", doc)
-    last = replay(events)
-    for n, (_, new, after) in enumerate(greedy_commands(replay(events), seed=seed)):
-        events += new
-        last = after
-        if n >= 1500:
-            break
-    assert replay(events) == last
+    events = autoplayed(f"dot-{seed}", doc, seed=seed, commands=1500)
     lasting = (Rooted, BleedApplied, OngoingDamageScheduled, MoveCostRaised, DamageScheduled)
     assert any(isinstance(e, lasting) for e in events)
 

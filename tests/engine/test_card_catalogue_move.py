@@ -8,6 +8,7 @@ test_card_catalogue.py and checks what the card's printed text promises (quoted)
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from random import Random
 from typing import Any
 
 import pytest
@@ -42,12 +43,14 @@ from .test_card_catalogue import (
     Attack,
     CardDef,
     attack,
+    autoplayed,
     battle,
     built,
     check_attack,
     declared,
     hit,
     play,
+    random_decks,
     resolve_hit,
     tokens,
 )
@@ -708,25 +711,8 @@ def test_the_autoplayer_plays_the_move_cards_through_legal_actions(seed: int) ->
     """Decks of this group's cards on a board with walls and forest: the greedy player
     drives the battle through legal actions only (pushes, teleports, moves that ignore
     terrain, attacks with a move before them), and the events replay to its state."""
-    import random
-
-    from battles.engine.battle import replay
-    from battles.engine.battle.autoplay import greedy_commands
-    from battles.engine.battle.decide import create
-
-    rng = random.Random(seed)
-    cards: dict[str, CardDef] = {}
-    rows: list[list[dict[str, Any]]] = []
-    for _ in range(2):
-        row: list[dict[str, Any]] = []
-        for key in rng.sample(MOVE_KEYS, 12):
-            card = built(*key)
-            if card.id not in cards and card.id not in {r["card"] for r in row}:
-                cards[card.id] = card
-                row.append({"card": card.id, "count": 2})
-        for i in range(30 - 2 * len(row)):  # R-TRN-1: 30 cards
-            row[i % len(row)]["count"] += 1
-        rows.append(row)
+    rng = Random(seed)
+    cards, rows = random_decks(rng, MOVE_KEYS, 12)
     terrain = [(0, 0, "forest"), (1, -1, "wall"), (-1, 1, "wall"), (2, 0, "rubble")]
     doc = {
         "name": "Move mix", "board": board(*terrain, radius=4),
@@ -739,14 +725,7 @@ def test_the_autoplayer_plays_the_move_cards_through_legal_actions(seed: int) ->
             {**seat(1, at=(0, -3), facing=4), "deck": rows[1]},
         ],
     }  # fmt: skip
-    events = create(f"move-mix-{seed}", doc)
-    last = replay(events)
-    for n, (_, new, after) in enumerate(greedy_commands(replay(events), seed=seed)):
-        events += new
-        last = after
-        if n >= 600:
-            break
-    assert replay(events) == last
+    events = autoplayed(f"move-mix-{seed}", doc, seed=seed, commands=600)
     assert (
         of_type(events, CasketPushed)
         or of_type(events, CasketTeleported)
