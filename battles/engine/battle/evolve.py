@@ -358,11 +358,16 @@ def _card_played(s: BattleState, e: ev.CardPlayed) -> BattleState:
         sp_spent=c.sp_spent + e.cost,
         acted=True,
     )
-    limit = s.card(e.card).limit
-    if limit is not None:  # R-ADD-63: counted for the card's period
-        played = (*c.limited_plays, f"{limit.per}:{card_id(e.card)}")
-        s = _seat(s, e.seat, limited_plays=played)
-    return s
+    return _count_play(s, e.seat, e.card)
+
+
+def _count_play(s: BattleState, seat: int, instance: str) -> BattleState:
+    """R-ADD-63: a play of a card with a use limit, counted for the limit's period."""
+    limit = s.card(instance).limit
+    if limit is None:
+        return s
+    played = (*s.seats[seat].limited_plays, f"{limit.per}:{card_id(instance)}")
+    return _seat(s, seat, limited_plays=played)
 
 
 def _card_resolved(s: BattleState, e: ev.CardResolved) -> BattleState:
@@ -613,9 +618,7 @@ def _reactive(s: BattleState, e: ev.ReactivePlayed) -> BattleState:
     attack = s.attack
     assert attack is not None
     s = _seat(s, e.seat, hand=_without(c.hand, [e.card]), in_play=(*c.in_play, e.card))
-    limit = s.card(e.card).limit
-    if limit is not None:  # R-ADD-63: a reactive card's plays count too (R-ADD-133)
-        s = _seat(s, e.seat, limited_plays=(*c.limited_plays, f"{limit.per}:{card_id(e.card)}"))
+    s = _count_play(s, e.seat, e.card)  # a reactive card's plays count too (R-ADD-133)
     return replace(
         s,
         attack=replace(attack, reactive=e.card, reduction=e.reduction, reactive_path=e.path),
@@ -635,9 +638,7 @@ def _covered(s: BattleState, e: ev.AttackCovered) -> BattleState:
     assert attack is not None
     if e.card in c.hand:  # a pledge is in play already (R-ADD-122)
         s = _seat(s, e.seat, hand=_without(c.hand, [e.card]), in_play=(*c.in_play, e.card))
-    limit = s.card(e.card).limit
-    if limit is not None:  # R-ADD-63: a cover's plays count as any reactive card's (R-ADD-133)
-        s = _seat(s, e.seat, limited_plays=(*c.limited_plays, f"{limit.per}:{card_id(e.card)}"))
+    s = _count_play(s, e.seat, e.card)  # a cover's too (R-ADD-122, R-ADD-133)
     return replace(
         s,
         attack=replace(attack, covered_by=e.seat, cover_card=e.card, cover_reduction=e.reduction),
