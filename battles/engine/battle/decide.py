@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from itertools import pairwise
+from typing import Literal
 
 from ..arcs import attack_side, candidate_sides, choose_side_row, rotation_cost, rotation_steps
 from ..board import BATTLE_TERRAIN
@@ -1217,13 +1218,7 @@ def _arranged(tx: _Tx, seat: int, order: tuple[str, ...], spend: bool) -> None:
             "unused_argument", f"{card.name} has no effect that uses 'spend'", "R-ADD-61"
         )
     for cost in spends if spend else []:
-        have, need = tx.seat(seat).tokens_of(cost.pool), 1 if cost.n == "all" else cost.n
-        if have < need:
-            raise RuleViolation(
-                "not_enough_tokens",
-                f"{card.name} spends {cost.n} {cost.pool} token(s); seat {seat} holds {have}",
-                "R-ADD-61",
-            )
+        _check_holds(tx, seat, card, cost.pool, cost.n)
     tx.emit(ev.DeckArranged(seat, order))
     for then in effect.then:
         _effect(tx, seat, card, then, None, (), None, (), {}, False, spend)
@@ -2761,6 +2756,18 @@ def _pay_tokens(tx: _Tx, seat: int, card: CardDef) -> None:
         tx.emit(ev.TokensChanged(seat, cost.pool, -cost.n, have - cost.n, card.id))
 
 
+def _check_holds(tx: _Tx, seat: int, card: CardDef, pool: str, n: int | Literal["all"]) -> None:
+    """R-ADD-61: a spend of `n` tokens of `pool` (all of them: at least 1) is refused,
+    naming what the seat holds, when the seat holds fewer."""
+    have = tx.seat(seat).tokens_of(pool)
+    if have < (1 if n == "all" else n):
+        raise RuleViolation(
+            "not_enough_tokens",
+            f"{card.name} spends {n} {pool} token(s); seat {seat} holds {have}",
+            "R-ADD-61",
+        )
+
+
 def _check_spend(tx: _Tx, seat: int, card: CardDef, spend: bool) -> None:
     """R-ADD-61: `spend` only for a card that spends tokens, and only with the tokens;
     a card that does nothing without its spend needs it."""
@@ -2769,13 +2776,7 @@ def _check_spend(tx: _Tx, seat: int, card: CardDef, spend: bool) -> None:
     taint = bool(counters) or any(isinstance(e, SpendTaintEffect) for e in card.effects)
     avoid = [e for e in card.effects if isinstance(e, SelfDamageEffect)]
     for e2 in avoid if spend else []:  # R-ADD-130: buying off the card's self-damage
-        if tx.seat(seat).tokens_of(e2.avoid_pool) < e2.avoid_n:
-            raise RuleViolation(
-                "not_enough_tokens",
-                f"{card.name} spends {e2.avoid_n} {e2.avoid_pool} token(s); seat {seat} holds "
-                f"{tx.seat(seat).tokens_of(e2.avoid_pool)}",
-                "R-ADD-61",
-            )
+        _check_holds(tx, seat, card, e2.avoid_pool, e2.avoid_n)
     if spend and not costs and any(isinstance(e, DiscardForEffect) for e in card.effects):
         return  # R-ADD-152: an optional discard; its cards are checked as it is paid
     if spend and not costs and not taint and not avoid:
@@ -2798,14 +2799,7 @@ def _check_spend(tx: _Tx, seat: int, card: CardDef, spend: bool) -> None:
                 "R-ADD-61",
             )
         if spend:
-            have = tx.seat(seat).tokens_of(e.pool)
-            need = 1 if e.n == "all" else e.n
-            if have < need:
-                raise RuleViolation(
-                    "not_enough_tokens",
-                    f"{card.name} spends {e.n} {e.pool} token(s); seat {seat} holds {have}",
-                    "R-ADD-61",
-                )
+            _check_holds(tx, seat, card, e.pool, e.n)
 
 
 def _check_taint_spend(
