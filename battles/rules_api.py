@@ -27,6 +27,7 @@ from battles.engine.board import (
     Board,
     parse_board,
 )
+from battles.engine.dice import COMPONENTS
 from battles.engine.errors import InvalidInput
 from battles.engine.hexes import Hex
 from battles.engine.los import line_of_sight, visible_from
@@ -34,7 +35,6 @@ from battles.engine.movement import reachable
 from battles.engine.ruleset import describe_rulesets, parse_ruleset
 from battles.engine.tohit import (
     ATTACKER_STATUSES,
-    COMPONENTS,
     TARGET_STATUSES,
     Attacker,
     Target,

@@ -156,8 +156,12 @@ def _editor_context(
     line = None
     if los is not None:
         marks = [
-            board_drawing.Mark(*los["a"], "A", "line of sight from here (A)", kind="los"),
-            board_drawing.Mark(*los["b"], "B", "line of sight to here (B)", kind="los"),
+            board_drawing.Mark(
+                los["a"][0], los["a"][1], "A", "line of sight from here (A)", kind="los"
+            ),
+            board_drawing.Mark(
+                los["b"][0], los["b"][1], "B", "line of sight to here (B)", kind="los"
+            ),
         ]
         line = (los["a"], los["b"], los["clear"])
     kinds = sorted(parsed.kinds, key=lambda n: (n != "clear", n))

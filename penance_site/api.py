@@ -29,7 +29,10 @@ class ErrorItem(serializers.Serializer[Any]):
 
 
 class ErrorsOutput(serializers.Serializer[Any]):
-    errors = ErrorItem(many=True)
+    # A declared field named like Serializer.errors: DRF's metaclass moves declared fields
+    # out of the class namespace, so the property is untouched at run time; the stubs
+    # cannot see that.
+    errors = ErrorItem(many=True)  # type: ignore[assignment]
 
 
 class RefusalOutput(serializers.Serializer[Any]):

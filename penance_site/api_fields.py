@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from battles.engine.hexes import Hex
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrPromise
 
 
 def _wrong_type(field: serializers.Field[Any, Any, Any, Any], value: Any) -> str | None:
@@ -72,7 +75,7 @@ class StrictSerializer(TypedInput):
 class HexField(serializers.Field[Hex, list[int], list[int], Any]):
     """An axial hex as a two-integer list `[q, r]` (R-BRD-1)."""
 
-    default_error_messages: ClassVar[dict[str, str]] = {
+    default_error_messages: ClassVar[dict[str, str | StrPromise]] = {
         "invalid": "must be a hex [q, r]: a list of two whole numbers (R-BRD-1)",
         "range": "coordinates must be within ±10000",
     }

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.contrib import admin
 from django.http import HttpRequest
-from rest_framework.authtoken.admin import TokenProxy
+from rest_framework.authtoken.models import TokenProxy
 
 from .models import ApiToken
 

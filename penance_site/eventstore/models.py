@@ -20,7 +20,7 @@ class EventQuerySet(models.QuerySet["Event"]):
     def update(self, **kwargs: Any) -> NoReturn:
         raise AppendOnlyError("events are append-only: no update")
 
-    def delete(self) -> NoReturn:  # type: ignore[override]
+    def delete(self) -> NoReturn:
         raise AppendOnlyError("events are append-only: no delete")
 
 

@@ -10,11 +10,13 @@ triggers, so they are created again (on PostgreSQL that replaces them as they we
 """
 
 from django.db import migrations, models
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 from penance_site.eventstore.sql import create_statements, drop_statements
 
 
-def recreate_triggers(apps, schema_editor):
+def recreate_triggers(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     vendor = schema_editor.connection.vendor
     for statement in [*drop_statements(vendor), *create_statements(vendor)]:
         schema_editor.execute(statement)

@@ -10,16 +10,18 @@ committed append to the stream. SQLite has no such function and needs none.
 """
 
 from django.db import migrations
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 from penance_site.eventstore.sql import APPEND_FUNCTION_CREATE, APPEND_FUNCTION_DROP
 
 
-def create(apps, schema_editor):
+def create(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     if schema_editor.connection.vendor == "postgresql":
         schema_editor.execute(APPEND_FUNCTION_CREATE)
 
 
-def drop(apps, schema_editor):
+def drop(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     if schema_editor.connection.vendor == "postgresql":
         schema_editor.execute(APPEND_FUNCTION_DROP)
 

@@ -10,11 +10,13 @@ new body finds the id through the command index alone and checks the stream afte
 """
 
 from django.db import migrations
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import StateApps
 
 from penance_site.eventstore.sql import APPEND_FUNCTION_CREATE
 
 
-def create(apps, schema_editor):
+def create(apps: StateApps, schema_editor: BaseDatabaseSchemaEditor) -> None:
     if schema_editor.connection.vendor == "postgresql":
         schema_editor.execute(APPEND_FUNCTION_CREATE)
 
