@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -433,37 +434,93 @@ def _charts(line: replay.Timeline, head: BattleState) -> list[dict[str, Any]]:
 # --- the rulings every page links to ------------------------------------------------------------
 
 ADDENDA_PATH = Path(settings.BASE_DIR) / "docs" / "RULINGS-ADDENDA.md"
-_ADDENDUM = re.compile(r"^- \*\*(R-ADD-\d+)\s*(.*)$")
+_ADDENDUM = re.compile(r"^- \*\*(R-[A-Z]+-\d+)\s*(.*)$")
+_SECTION = re.compile(r"^##+\s+(.*)$")
+# A heading's trailing note of where a section came from ("(issue 17, …)") is history,
+# not a name a reader looks for.
+_HEADING_NOTE = re.compile(r"\s*\((?:issue|issues)\b[^)]*\)\s*$")
+
+# The chapters of RULINGS.md, by the prefix their IDs share, in the document's order.
+RULING_CHAPTERS = (
+    ("R-BRD", "Board"),
+    ("R-RNG", "Range"),
+    ("R-LOS", "Line of sight"),
+    ("R-COV", "Cover"),
+    ("R-ARC", "Facing and arcs"),
+    ("R-ELV", "Elevation"),
+    ("R-HIT", "To-hit"),
+    ("R-DMG", "Damage and defence"),
+    ("R-REA", "Reactive cards"),
+    ("R-TRN", "Turn structure"),
+    ("R-PLT", "Pilots and the campaign"),
+    ("R-VAR", "Variants (options, off by default)"),
+)
+
+
+@dataclass(frozen=True)
+class RulingSection:
+    """One chapter of the rulings page: its anchor, its title and its (ID, text) rows."""
+
+    anchor: str
+    title: str
+    rulings: tuple[tuple[str, str], ...]
 
 
 @lru_cache(maxsize=1)
-def _addenda() -> tuple[tuple[str, str], ...]:
-    """The project's own rulings (docs/RULINGS-ADDENDA.md) as (ID, text) in file order."""
-    out: list[tuple[str, list[str]]] = []
+def _addenda_sections() -> tuple[RulingSection, ...]:
+    """The project's own rulings (docs/RULINGS-ADDENDA.md) as (ID, text), under the
+    file's own section headings, in file order."""
+    sections: list[tuple[str, list[tuple[str, list[str]]]]] = []
+    current: list[tuple[str, list[str]]] | None = None
     for line in ADDENDA_PATH.read_text(encoding="utf-8").splitlines():
+        heading = _SECTION.match(line)
         m = _ADDENDUM.match(line)
-        if m:
-            out.append((m.group(1), [m.group(2)]))
-        elif out and line.startswith("  ") and line.strip():
-            out[-1][1].append(line.strip())
-        elif out and not line.strip():
-            out.append(("", []))  # a blank line ends an entry
-    return tuple(
-        (rid, " ".join(words).replace("**", "").replace("`", "")) for rid, words in out if rid
-    )
+        if heading:
+            current = []
+            sections.append((_HEADING_NOTE.sub("", heading.group(1)).strip(), current))
+        elif m:
+            if current is None:
+                current = []
+                sections.append(("Addenda", current))
+            current.append((m.group(1), [m.group(2)]))
+        elif current and line.startswith("  ") and line.strip():
+            current[-1][1].append(line.strip())
+        elif current and not line.strip():
+            current.append(("", []))  # a blank line ends an entry
+    out = []
+    for n, (title, rows) in enumerate(sections):
+        entries = tuple(
+            (rid, " ".join(words).replace("**", "").replace("`", "")) for rid, words in rows if rid
+        )
+        if entries:
+            out.append(RulingSection(f"addenda-{n}", title, entries))
+    return tuple(out)
+
+
+def _ruling_sections() -> tuple[RulingSection, ...]:
+    """RULINGS.md's rulings (as the engine carries their titles), chapter by chapter."""
+    ordered = sorted(RULINGS.items(), key=lambda kv: _ruling_key(kv[0]))
+    out = []
+    for prefix, title in RULING_CHAPTERS:
+        rows = tuple((rid, text) for rid, text in ordered if rid.startswith(prefix + "-"))
+        if rows:
+            out.append(RulingSection(prefix.lower(), title, rows))
+    known = {prefix for prefix, _ in RULING_CHAPTERS}
+    rest = tuple((rid, text) for rid, text in ordered if rid.rpartition("-")[0] not in known)
+    if rest:
+        out.append(RulingSection("other", "Other rulings", rest))
+    return tuple(out)
 
 
 @require_GET
 def rulings_page(request: HttpRequest) -> HttpResponse:
     """Every ruling ID the pages cite, with its title (RULINGS.md, as the engine carries it)
-    or its text (the project's addenda); each has an anchor, `/rules/#R-RNG-1`."""
+    or its text (the project's addenda), in chapters with a table of contents and a filter
+    that narrows them as the reader types; each has an anchor, `/rules/#R-RNG-1`."""
     return render(
         request,
         "battles/rulings.html",
-        {
-            "rulings": sorted(RULINGS.items(), key=lambda kv: _ruling_key(kv[0])),
-            "addenda": _addenda(),
-        },
+        {"rulings": _ruling_sections(), "addenda": _addenda_sections()},
     )
 
 

@@ -2,6 +2,7 @@ from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
+from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from battles import pages
@@ -42,6 +43,7 @@ PASSWORD_RESET = (
 urlpatterns = [
     path("", views.home, name="home"),
     path("health/", views.health, name="health"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("admin/", admin.site.urls),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
@@ -60,6 +62,12 @@ urlpatterns = [
     path("api/", include("campaigns.urls")),
     path("api/", include("penance_site.accounts.urls")),
     path("battles/", pages.battle_list_page, name="battle-list"),
+    # The URL people guess for a battle: its page is the viewer (which plays it too).
+    path(
+        "battles/<uuid:battle_id>/",
+        RedirectView.as_view(pattern_name="battle-replay", permanent=False),
+        name="battle",
+    ),
     path("battles/<uuid:battle_id>/replay/", pages.battle_replay_page, name="battle-replay"),
     path("battles/<uuid:battle_id>/replay/log", pages.battle_log_after, name="battle-log"),
     path("rules/", pages.rulings_page, name="rulings"),

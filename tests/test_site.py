@@ -53,3 +53,26 @@ def test_openapi_schema_and_docs_are_served(client: Client) -> None:
     assert schema.status_code == 200
     assert schema.json()["info"]["title"] == "Penance Tracker API"
     assert client.get("/api/docs/").status_code == 200
+
+
+def test_favicon_ico_is_served_as_an_icon(client: Client) -> None:
+    response = client.get("/favicon.ico")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "image/x-icon"
+    # An ICO directory of one image whose data is a PNG.
+    assert response.content[:4] == b"\x00\x00\x01\x00"
+    assert b"\x89PNG" in response.content
+
+
+@pytest.mark.django_db
+def test_logging_out_lands_on_the_sites_own_page(client: Client) -> None:
+    from django.contrib.auth.models import User
+
+    client.force_login(User.objects.create_user("leaving", password="x" * 12))
+    response = client.post("/accounts/logout/")
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "You have logged out" in page
+    assert 'class="site"' in page  # the site's header, not the admin's
+    assert "Django administration" not in page
+    assert client.get("/battles/").status_code == 302  # and the session is gone

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
@@ -425,3 +426,36 @@ def test_the_log_fragment_holds_the_lines_after_a_version(running: Battle) -> No
     bad = _client("player").get(f"/battles/{running.pk}/replay/log?after=x")
     assert bad.status_code == 400
     assert _client("outsider").get(f"/battles/{running.pk}/replay/log?after=1").status_code == 403
+
+
+# --- the URLs people guess and the rulings page ----------------------------------------------
+
+
+def test_the_battle_url_people_guess_goes_to_the_battles_page(battle: Battle) -> None:
+    response = _client("player").get(f"/battles/{battle.pk}/")
+    assert response.status_code == 302
+    assert response["Location"] == f"/battles/{battle.pk}/replay/"
+
+
+def test_rulings_page_has_a_table_of_contents_and_a_filter() -> None:
+    page = Client().get("/rules/").content.decode()
+    toc = page[page.index('<nav class="rulings-toc"') : page.index("</nav>")]
+    anchors = re.findall(r'href="#([a-z0-9-]+)"', toc)
+    # Every chapter the contents name is on the page, RULINGS.md's and the addenda's.
+    assert "r-los" in anchors and "addenda-0" in anchors  # RULINGS.md's, then the addenda's
+    for anchor in anchors:
+        assert f'id="{anchor}"' in page
+    assert "data-rulings-filter" in page
+    assert "battles/rulings.js" in page
+    # Chapter titles are names a reader looks for, not the history of where they came from.
+    assert "(issue" not in toc
+
+
+def test_rulings_page_lists_every_addendum_once() -> None:
+    """R-ADD-… and the R-MOV-… movement rulings the addenda define alike."""
+    page = Client().get("/rules/").content.decode()
+    text = (Path(__file__).resolve().parents[2] / "docs" / "RULINGS-ADDENDA.md").read_text()
+    defined = re.findall(r"^- \*\*(R-[A-Z]+-\d+)", text, re.M)
+    assert "R-MOV-1" in defined
+    for rid in set(defined):
+        assert page.count(f'<dt id="{rid}">') == 1, rid
