@@ -33,7 +33,7 @@ from battles.engine.battle.state import STRAIN_HEAT, PlacedTerrain
 from battles.engine.dice import COMPONENTS
 from battles.engine.hexes import DIRECTION_NAMES
 from battles.engine.los import line_of_sight
-from battles.engine.ruleset import RULINGS
+from battles.engine.ruleset import DEFAULT_VERSION, RULESETS, RULINGS, option_in_words
 from battles.models import Battle
 from battles.selectors import (
     Viewer,
@@ -512,6 +512,28 @@ def _ruling_sections() -> tuple[RulingSection, ...]:
     return tuple(out)
 
 
+def _option_glossary() -> tuple[dict[str, Any], ...]:
+    """Every ruleset option in words: what it means, its ruling and each value it takes
+    (the glossary campaign and battle pages link to, `/rules/#option-<name>`)."""
+    out = []
+    for name, spec in RULESETS[DEFAULT_VERSION].options.items():
+        first = option_in_words(name, spec.default)
+        values = [option_in_words(name, v).value for v in spec.allowed]
+        if spec.minimum is not None:
+            values.append(f"after round N (N of at least {spec.minimum})")
+        out.append(
+            {
+                "name": name,
+                "label": first.label,
+                "description": first.description,
+                "rule": first.rule,
+                "values": values,
+                "default": first.value,
+            }
+        )
+    return tuple(out)
+
+
 @require_GET
 def rulings_page(request: HttpRequest) -> HttpResponse:
     """Every ruling ID the pages cite, with its title (RULINGS.md, as the engine carries it)
@@ -520,7 +542,11 @@ def rulings_page(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "battles/rulings.html",
-        {"rulings": _ruling_sections(), "addenda": _addenda_sections()},
+        {
+            "rulings": _ruling_sections(),
+            "addenda": _addenda_sections(),
+            "options": _option_glossary(),
+        },
     )
 
 

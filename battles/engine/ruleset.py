@@ -190,6 +190,66 @@ RULESETS = MappingProxyType({**RULESETS, "2.1": RulesetSpec("2.1", RULESETS["2.0
 DAMAGE_PILE_VERSIONS = frozenset({"2.1"})
 DEFAULT_VERSION = "2.1"
 
+_OFF_ON: Mapping[OptionValue, str] = MappingProxyType({False: "off", True: "on"})
+
+# How pages and people name each option and its values: never a key or a Python value
+# ("dice_pool_advantage False" reads as "Dice-pool advantage: off"). A whole-number
+# value not listed (round_limit) reads as "after round N".
+OPTION_WORDS: Mapping[str, tuple[str, Mapping[OptionValue, str]]] = MappingProxyType(
+    {
+        "melee_facing": (
+            "Melee facing",
+            {"side_table": "the side table", "simple": "seed 000's melee list"},
+        ),
+        "defense_die": ("Defence die", {"default": "standard faces", "v1": "version 1 faces"}),
+        "component_threshold": (
+            "Component destroyed at",
+            {3: "3 Component Damage", 8: "8 Component Damage"},
+        ),
+        "dice_pool_advantage": ("Dice-pool advantage", _OFF_ON),
+        "taint_exploitation": ("Taint exploitation", _OFF_ON),
+        "persistent_component_damage": ("Component damage kept between missions", _OFF_ON),
+        "range_model": (
+            "Range modifier",
+            {"bands": "range bands", "half_max": "+1 beyond half the maximum range"},
+        ),
+        "attacker_movement_model": (
+            "Attacker movement",
+            {"table": "the movement table", "any": "+1 for any movement"},
+        ),
+        "engaged_targets_only": ("Engaged caskets attack adjacent enemies only", _OFF_ON),
+        "round_limit": ("Round limit", {"none": "none"}),
+    }
+)
+
+
+class OptionInWords(NamedTuple):
+    """One option of a ruleset as a page shows it: its name in words, its value in words,
+    what it means and the ruling it comes from; `name` is the key the API uses."""
+
+    name: str
+    label: str
+    value: str
+    description: str
+    rule: str
+
+
+def option_in_words(name: str, value: OptionValue) -> OptionInWords:
+    """An option's value in words.
+
+    >>> option_in_words("dice_pool_advantage", False)[1:3]
+    ('Dice-pool advantage', 'off')
+    >>> option_in_words("round_limit", 12).value
+    'after round 12'
+    """
+    label, words = OPTION_WORDS[name]
+    spec = RULESETS[DEFAULT_VERSION].options[name]
+    # Type-exact, as OptionSpec.accepts: True must not read as the word for 1.
+    shown = next((w for v, w in words.items() if type(v) is type(value) and v == value), None)
+    if shown is None:
+        shown = f"after round {value}" if type(value) is int else str(value)
+    return OptionInWords(name, label, shown, spec.description, spec.rule)
+
 
 def _show(values: tuple[object, ...]) -> str:
     return ", ".join(json.dumps(v) for v in values)
@@ -252,6 +312,14 @@ class Ruleset:
     def option(self, name: str) -> OptionValue:
         """The value of one option; an unknown name is a programming error (KeyError)."""
         return self.options[name]
+
+    def in_words(self) -> tuple[OptionInWords, ...]:
+        """Every option in words, in the ruleset's order (OPTION_WORDS).
+
+        >>> [o.value for o in Ruleset("2.0").in_words()][:3]
+        ['the side table', 'standard faces', '3 Component Damage']
+        """
+        return tuple(option_in_words(name, value) for name, value in self.options.items())
 
     @property
     def damage_pile(self) -> bool:

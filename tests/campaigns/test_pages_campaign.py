@@ -113,6 +113,15 @@ def test_campaign_page_shows_roster_caskets_and_missions(dc: Any) -> None:
     assert f"/battles/{battle.id}/replay/" in body
 
 
+def test_campaign_page_shows_the_ruleset_in_words_linked_to_the_glossary(dc: Any) -> None:
+    body = client_for(dc.ann).get(page(dc)).content.decode()
+    assert "Dice-pool advantage</a>: off" in body
+    assert 'href="/rules/#option-dice_pool_advantage"' in body
+    # Keys and Python values stay out of the words (OPTION_WORDS).
+    assert "dice_pool_advantage False" not in body and "side_table" not in body
+    assert 'id="option-dice_pool_advantage"' in Client().get("/rules/").content.decode()
+
+
 def test_finished_mission_shows_outcome_and_links_wounds_to_their_mission(dc: Any) -> None:
     mission, battle = start_mission(dc, seed=3, name="Cinder Road")
     finish(battle, dc.gm)

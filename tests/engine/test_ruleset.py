@@ -182,3 +182,26 @@ def test_describe_rulesets_is_json_for_get_api_rules() -> None:
         "description": "Component Damage that destroys a component",
     }
     assert set(d["rulings"]) == set(RULINGS)
+
+
+def test_every_option_and_every_allowed_value_has_words() -> None:
+    """Pages show options in words, never a key or a Python value (OPTION_WORDS)."""
+    from battles.engine.ruleset import RULESETS, option_in_words
+
+    for rs in RULESETS.values():
+        for name, spec in rs.options.items():
+            for value in spec.allowed:
+                words = option_in_words(name, value)
+                assert words.label and words.value and words.rule == spec.rule
+                for text in (words.label, words.value):
+                    assert "_" not in text, (name, value, text)
+                    assert text not in {"True", "False", "None"}, (name, value)
+            if spec.minimum is not None:
+                assert option_in_words(name, spec.minimum).value == f"after round {spec.minimum}"
+
+
+def test_a_boolean_option_never_reads_as_a_number_word() -> None:
+    from battles.engine.ruleset import option_in_words
+
+    assert option_in_words("taint_exploitation", True).value == "on"
+    assert option_in_words("component_threshold", 3).value == "3 Component Damage"
