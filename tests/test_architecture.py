@@ -257,9 +257,9 @@ def model_import(importer: str, i: Imported) -> str | None:
     if owner == app_of(importer) or owner not in model_classes():
         return None
     if under(module, f"{owner}.models"):
-        return f"imports {owner}'s models module"
+        return f"imports the models module of {owner}"
     if i.name in model_classes()[owner]:
-        return f"takes {owner}'s model {i.name} from {module}"
+        return f"takes the model {i.name} of {owner} from {module}"
     return None
 
 
@@ -290,9 +290,9 @@ def test_the_model_check_refuses_a_model_passed_on_by_a_selector(tmp_path: Path)
         "from penance_site.eventstore.models import Event\n"
     )
     assert sorted(model_imports([probe], "campaigns.probe").values()) == [
-        "probe.py:1 takes battles's model Battle from battles.selectors",
-        "probe.py:2 imports battles's models module",
-        "probe.py:4 imports penance_site.eventstore's models module",
+        "probe.py:1 takes the model Battle of battles from battles.selectors",
+        "probe.py:2 imports the models module of battles",
+        "probe.py:4 imports the models module of penance_site.eventstore",
     ]
 
 
