@@ -26,6 +26,7 @@ from .common import (
     campaign_of,
     int_field,
     redirect_to,
+    refused_form,
 )
 from .event_texts import event_text, names_of
 
@@ -244,11 +245,6 @@ def campaign_action(request: HttpRequest, campaign_id: uuid.UUID, action: str) -
     try:
         do(campaign, request.user, request.POST)
     except REFUSALS as exc:
-        context = {
-            **campaign_context(campaign, role),
-            "errors": FormError.of(exc),
-            "failed_action": action,
-            "form": request.POST,
-        }
-        return render(request, "campaigns/campaign.html", context, status=400)
+        context = campaign_context(campaign, role)
+        return refused_form(request, "campaigns/campaign.html", context, exc, action)
     return redirect_to("campaign-page", campaign.id, anchor=action.replace("_", "-"))

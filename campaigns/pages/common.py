@@ -82,6 +82,15 @@ class FormError:
 REFUSALS = (InvalidInput, RuleViolation)
 
 
+def refused_form(
+    request: HttpRequest, template: str, context: dict[str, Any], exc: Exception, action: str
+) -> HttpResponse:
+    """A page's form refused (400): the page again with the refusal, the form that failed
+    and the values sent, so the form shows them."""
+    context = {**context, "errors": FormError.of(exc), "failed_action": action}
+    return render(request, template, {**context, "form": request.POST}, status=400)
+
+
 def redirect_to(name: str, *args: object, anchor: str = "") -> HttpResponseRedirect:
     return HttpResponseRedirect(reverse(name, args=args) + (f"#{anchor}" if anchor else ""))
 

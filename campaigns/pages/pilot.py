@@ -20,10 +20,10 @@ from .common import (
     GET_ONLY,
     POST_ONLY,
     REFUSALS,
-    FormError,
     campaign_of,
     int_field,
     redirect_to,
+    refused_form,
 )
 from .event_texts import battle_text, event_text, names_of
 
@@ -174,11 +174,6 @@ def pilot_adjust(
             reason=request.POST.get("reason", ""),
         )
     except REFUSALS as exc:
-        context = {
-            **pilot_sheet_context(campaign, role, pilot_id),
-            "errors": FormError.of(exc),
-            "failed_action": kind,
-            "form": request.POST,
-        }
-        return render(request, "campaigns/pilot.html", context, status=400)
+        context = pilot_sheet_context(campaign, role, pilot_id)
+        return refused_form(request, "campaigns/pilot.html", context, exc, kind)
     return redirect_to("pilot-sheet", campaign.id, pilot_id, anchor=f"adjust-{kind}")
