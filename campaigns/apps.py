@@ -14,3 +14,6 @@ class CampaignsConfig(AppConfig):
         from .services import battle_appended
 
         react_to_appends("battle", battle_appended)
+        # Register the app's Celery tasks in every process (web, worker, shell): services
+        # send them by name from Celery's registry (services.OUTCOME_TASK).
+        from . import tasks  # noqa: F401

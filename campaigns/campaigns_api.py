@@ -1,4 +1,4 @@
-"""The campaigns API (issue 5): campaigns, their event stream, players, missions, pilots and
+"""The campaigns API: campaigns, their event stream, players, missions, pilots and
 casket builds; thin views over `campaigns.services` and `campaigns.selectors`.
 
 Who may do what (R-ADD-31): anonymous requests are 401. The GM and the campaign's
@@ -37,7 +37,7 @@ from penance_site.api_fields import (
     StrictSerializer,
 )
 
-from . import domain, selectors, services
+from . import access, domain, selectors, services
 from .models import Campaign, CasketBuild, Mission, Pilot
 
 TAGS = ["campaigns"]
@@ -491,18 +491,11 @@ class CampaignsView(SignedInView):
     def campaign(self, request: Request, campaign_id: UUID) -> tuple[Campaign, str]:
         """The campaign and the user's role; 404 if none or private and not theirs, 403 if
         public and not theirs (R-ADD-31)."""
-        found = selectors.campaign_get_for(campaign_id=campaign_id, user=request.user)
-        if found is None:
-            raise NotFound("no such campaign")
-        campaign, role = found
-        if role is None:
-            raise PermissionDenied("you are not the GM or a player of this campaign")
-        return campaign, role
+        return access.campaign_for(campaign_id=campaign_id, user=request.user)
 
     @staticmethod
     def gm_only(role: str, what: str) -> None:
-        if role != "gm":
-            raise PermissionDenied(f"only the campaign's GM {what} (R-ADD-31)")
+        access.gm_only(role, what)
 
     @staticmethod
     def valid(serializer_class: type[serializers.Serializer[Any]], data: Any) -> dict[str, Any]:
@@ -902,8 +895,7 @@ class BuildRevisionsView(CampaignsView):
         campaign, role = self.campaign(request, campaign_id)
         build = self.build_row(campaign, build_id)
         owner = build.player.get_username()
-        if role != "gm" and owner != request.user.get_username():
-            raise PermissionDenied("players revise only their own builds (R-ADD-31)")
+        access.build_editor_only(role=role, owner=owner, user=request.user)
         data = self.valid(BuildInput, request.data)
         player = data.pop("player", None)
         if player is not None and player != owner:

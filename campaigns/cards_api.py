@@ -1,4 +1,4 @@
-"""The card catalogue API (issue 5): cards and their versions, and deck checks.
+"""The card catalogue API: cards and their versions, and deck checks.
 
 Any signed-in user reads the catalogue and checks decks; only staff create and change
 cards, always through `catalogue.card_save` (a version a battle used is never changed:
@@ -21,7 +21,6 @@ from drf_spectacular.utils import (
     extend_schema_serializer,
 )
 from rest_framework import serializers, status
-from rest_framework.exceptions import PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -31,7 +30,7 @@ from battles.engine.ruleset import parse_ruleset
 from penance_site.api import ErrorsOutput, SignedInView
 from penance_site.api_fields import RulesField, StrictIntegerField, StrictSerializer
 
-from . import catalogue
+from . import access, catalogue
 from .models import Card, CardVersion
 
 TAGS = ["cards"]
@@ -210,8 +209,7 @@ def _detail(card: Card, outcome: str | None = None) -> dict[str, Any]:
 
 class CardsView(SignedInView):
     def staff_only(self, request: Request) -> None:
-        if not request.user.is_staff:
-            raise PermissionDenied("only staff change the card catalogue")
+        access.staff_only(request.user)
 
     def save(self, request: Request, card_id: str, data: dict[str, Any]) -> tuple[Card, str]:
         fields = {k: v for k, v in data.items() if k not in ("id", "source")}

@@ -23,21 +23,22 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.core import signing
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Model
 from django.utils import timezone
 
+from battles.engine.battle import BattleOutcome
 from battles.engine.board import parse_board
 from battles.engine.carddb import FACTIONS
 from battles.engine.cards import DeckProblem
 from battles.engine.errors import InvalidInput, RuleViolation
 from battles.engine.ruleset import parse_ruleset
 from battles.selectors import (
-    Battle,
     battle_outcome_of,
     battle_stream_ended,
     users_by_username,
 )
 from battles.services import battle_create, battle_setup_check
+from penance_site.celery import app as celery_app
 from penance_site.eventstore.store import RecordedEvent, StreamRef, append
 
 from . import domain
@@ -86,7 +87,7 @@ def _text(value: object, field: str, max_len: int = MAX_TEXT, *, blank: bool = F
     return value.strip()
 
 
-# --- running a command ---------------------------------------------------------------------------
+# --- running a command ----------------------------------------------------------------------------
 
 
 def _locked(campaign: Campaign) -> Campaign:
@@ -261,7 +262,7 @@ def campaign_rows_check(*, campaign: Campaign) -> list[str]:
     return problems
 
 
-# --- campaigns, players, missions, pilots --------------------------------------------------------
+# --- campaigns, players, missions, pilots ---------------------------------------------------------
 
 
 @transaction.atomic
@@ -343,7 +344,7 @@ def pilot_enlist(
     return Pilot.objects.get(id=pilot_id)
 
 
-# --- builds --------------------------------------------------------------------------------------
+# --- builds ---------------------------------------------------------------------------------------
 
 
 def _deck_rows(deck: object) -> list[tuple[CardVersion, int]]:
@@ -427,7 +428,7 @@ def build_revise(
     return build, new_state.builds[new_id].current.version
 
 
-# --- missions and their battles ------------------------------------------------------------------
+# --- missions and their battles -------------------------------------------------------------------
 
 
 def _seat_rows(seats: object) -> list[Mapping[str, Any]]:
@@ -485,11 +486,12 @@ def mission_start(
     dice: object = None,
     policy: str = "prompt",
     name: str | None = None,
-) -> Battle:
+) -> Model:
     """Create the mission's battle from the campaign: each seat's pilot and build version
     (the build's current one unless `build_version` is given), carried wounds face up
     (R-PLT-2), carried component damage where the ruleset says so (R-PLT-5). A dead or
-    retired pilot cannot be deployed (RuleViolation, R-PLT-1)."""
+    retired pilot cannot be deployed (RuleViolation, R-PLT-1). Returns the battle's row
+    as battles.services made it (a `Model`: campaigns never import battles' models)."""
     campaign = _locked(mission.campaign)
     if _role(campaign, actor) != "gm":
         raise PermissionDenied("only the campaign's GM starts a mission")
@@ -516,7 +518,7 @@ def mission_start_check(
     dead pilot, R-PLT-1; a seat twice) and the battle setup's (a hex off the board or
     impassable, R-BRD-1/R-BRD-3; a hex taken twice, R-TRN-1; a facing, R-BRD-2), raised as
     `mission_start` raises them. Returns the setup as the engine normalised it (the mission
-    wizard's live check, issue 14)."""
+    wizard's live check)."""
     if _role(mission.campaign, actor) != "gm":
         raise PermissionDenied("only the campaign's GM starts a mission")
     state = campaign_state(campaign=mission.campaign)
@@ -605,7 +607,7 @@ def _mission_setup(
     return setup, command, events
 
 
-# --- battle outcome, exactly once ----------------------------------------------------------------
+# --- battle outcome, exactly once -----------------------------------------------------------------
 
 
 def battle_appended(stream: StreamRef, events: Sequence[RecordedEvent]) -> None:
@@ -623,16 +625,21 @@ def battle_appended(stream: StreamRef, events: Sequence[RecordedEvent]) -> None:
     transaction.on_commit(lambda: outcome_send(battle_id=battle_id))
 
 
+# The task that applies an ended battle's outcome (campaigns/tasks.py registers it under this
+# name). Services send it by name from Celery's registry rather than importing the task
+# module: tasks call services, so services importing tasks would close an import circle.
+OUTCOME_TASK = "campaigns.apply_battle_outcome"
+
+
 def outcome_send(*, battle_id: str) -> bool:
     """Send the outcome task for one outbox row; False (row stays pending) when the broker
     cannot be reached. Runs outside any transaction (after commit, or from the sweep)."""
-    from .tasks import apply_battle_outcome
-
     OutcomeOutbox.objects.filter(battle_id=battle_id).update(attempts=F("attempts") + 1)
     try:
-        # No publish retries: a broker that is down should leave the row to the sweep at
-        # once, not hold the request that ended the battle.
-        apply_battle_outcome.apply_async(args=[battle_id], retry=False)
+        # The registered task itself, not `send_task`: it honours eager mode (the embedded
+        # default runs it in-process). No publish retries: a broker that is down should
+        # leave the row to the sweep at once, not hold the request that ended the battle.
+        celery_app.tasks[OUTCOME_TASK].apply_async(args=[battle_id], retry=False)
     except Exception as exc:
         logger.warning("outcome of battle %s not sent: %s", battle_id, exc)
         OutcomeOutbox.objects.filter(battle_id=battle_id, applied_at__isnull=True).update(
@@ -654,9 +661,8 @@ def outcome_outbox_sweep(*, older_than: timedelta = timedelta(seconds=60)) -> in
     return sum(1 for battle_id in ids if outcome_send(battle_id=battle_id))
 
 
-def _apply_outcome_command(battle: Battle) -> domain.ApplyOutcome:
+def _apply_outcome_command(outcome: BattleOutcome) -> domain.ApplyOutcome:
     """The campaign command for a finished battle, from its typed outcome."""
-    outcome = battle_outcome_of(battle=battle)
     # A destroyed component carries as destroyed: at the threshold, whatever it took
     # beyond (R-ADD-30 bounds carried damage by component_threshold).
     threshold = outcome.component_threshold
@@ -693,11 +699,13 @@ def campaign_outcome_apply(*, battle_id: str) -> bool:
         )
     if outbox.applied_at is not None:
         return False
-    battle = Battle.objects.get(id=battle_id)
+    # The battle row through the outbox's relation: campaigns read battles through
+    # battles.selectors and never import battles' models (docs/ARCHITECTURE.md).
+    outcome = battle_outcome_of(battle=outbox.battle)
     campaign = _locked(outbox.mission.campaign)
-    command = _apply_outcome_command(battle)
+    command = _apply_outcome_command(outcome)
     _, events, duplicate = _execute(
-        campaign, None, command, actor_is_gm=True, command_id=f"outcome-{battle.id}"
+        campaign, None, command, actor_is_gm=True, command_id=f"outcome-{outbox.battle_id}"
     )
     outbox.applied_at = timezone.now()
     outbox.last_error = ""
@@ -705,7 +713,7 @@ def campaign_outcome_apply(*, battle_id: str) -> bool:
     return bool(events) and not duplicate
 
 
-# --- GM adjustments between missions -------------------------------------------------------------
+# --- GM adjustments between missions --------------------------------------------------------------
 
 
 @transaction.atomic
@@ -762,7 +770,7 @@ def build_repair(
     return _gm_command(campaign, actor, domain.RepairCasket(build_id, reason)).builds[build_id]
 
 
-# --- invitations (issue 14) ----------------------------------------------------------------------
+# --- invitations ----------------------------------------------------------------------------------
 
 INVITE_SALT = "campaigns.invite"
 INVITE_MAX_AGE = timedelta(days=14)
@@ -799,7 +807,7 @@ def campaign_invite_accept(*, token: str, user: AbstractBaseUser) -> Campaign:
     return campaign
 
 
-# --- boards a GM draws (issue 14) ----------------------------------------------------------------
+# --- boards a GM draws ----------------------------------------------------------------------------
 
 # The board editor draws every hex as a button; it makes boards up to these sizes (the engine
 # itself takes larger ones, battles/engine/board.py).

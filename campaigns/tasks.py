@@ -8,11 +8,11 @@ from celery import shared_task
 
 from battles.engine.errors import RuleViolation
 
-from .services import campaign_outcome_apply, outcome_outbox_sweep
+from .services import OUTCOME_TASK, campaign_outcome_apply, outcome_outbox_sweep
 
 
 @shared_task(
-    name="campaigns.apply_battle_outcome",
+    name=OUTCOME_TASK,
     acks_late=True,
     # Nobody waits for the answer: the campaign stream is the result. Without a result
     # backend, sending needs the broker alone (the outbox covers it being down).

@@ -15,10 +15,11 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
+from django.db.models import Model
 
 from battles.engine.battle.autoplay import greedy_commands
 from battles.engine.demo import DEMO_DECKS, demo_board, demo_setup
-from battles.selectors import Battle, battle_named, battle_state_at
+from battles.selectors import battle_named, battle_state_at
 from battles.services import battle_command_execute, battle_create
 from campaigns import services as campaign_services
 from campaigns.catalogue import catalogue_load_demo
@@ -164,7 +165,7 @@ class Command(BaseCommand):
             f"created battle {name!r} ({battle.id}): {state.version} events, {outcome}"
         )
 
-    def _play(self, battle: Battle, gm: Any, *, seed: int, commands: int) -> Any:
+    def _play(self, battle: Model, gm: Any, *, seed: int, commands: int) -> Any:
         """The greedy autoplayer's commands, each sent through the command service. The
         service decides it again on the stored state; the demo battles roll seeded dice
         (by seed and version), so it records the events the autoplayer saw."""

@@ -1,4 +1,4 @@
-"""The board editor (issue 14): a campaign's GM draws boards for the mission wizard.
+"""The board editor: a campaign's GM draws boards for the mission wizard.
 
 A board is created from a shape (a hexagon of a radius, or a rectangle), then painted hex by
 hex with a terrain kind and a level (a click or Enter on the drawn hex, or the q, r fields).
@@ -27,24 +27,23 @@ from battles.engine.errors import InvalidInput
 from battles.engine.hexes import Hex
 from battles.engine.los import line_of_sight
 
-from . import board_drawing, selectors, services
-from .models import Campaign, CampaignBoard
-from .pages import (
+from .. import access, board_drawing, selectors, services
+from ..models import Campaign, CampaignBoard
+from .common import (
     GET_ONLY,
     GET_POST,
     POST_ONLY,
     REFUSALS,
     FormError,
-    _campaign,
-    _gm_only,
-    _redirect,
+    campaign_of,
+    redirect_to,
+    whole,
 )
-from .pages import _whole as whole
 
 
 def _gm_campaign(request: HttpRequest, campaign_id: uuid.UUID) -> Campaign:
-    campaign, role = _campaign(request, campaign_id)
-    _gm_only(role)
+    campaign, role = campaign_of(request, campaign_id)
+    access.gm_only(role)
     return campaign
 
 
@@ -88,7 +87,7 @@ def board_list_page(request: HttpRequest, campaign_id: uuid.UUID) -> HttpRespons
         except REFUSALS as exc:
             errors = FormError.of(exc)
         else:
-            return _redirect("board-editor", campaign.id, board.id)
+            return redirect_to("board-editor", campaign.id, board.id)
     context = {
         "campaign": campaign,
         "boards": selectors.campaign_boards(campaign=campaign),
@@ -235,7 +234,7 @@ def board_paint(request: HttpRequest, campaign_id: uuid.UUID, board_id: uuid.UUI
         return _editor(request, campaign, board, data, FormError.of(exc), status=400)
     if request.htmx:  # type: ignore[attr-defined]
         return _editor(request, campaign, board, data, [], status=200)
-    return _redirect("board-editor", campaign.id, board.id, anchor="paint")
+    return redirect_to("board-editor", campaign.id, board.id, anchor="paint")
 
 
 @POST_ONLY
@@ -244,4 +243,4 @@ def board_delete(request: HttpRequest, campaign_id: uuid.UUID, board_id: uuid.UU
     campaign = _gm_campaign(request, campaign_id)
     board = _board_of(campaign, board_id)
     services.board_delete(board=board, actor=request.user)  # type: ignore[arg-type]
-    return _redirect("board-list", campaign.id)
+    return redirect_to("board-list", campaign.id)

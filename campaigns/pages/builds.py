@@ -1,0 +1,123 @@
+"""A campaign's casket builds: the list, one build with its versions, and the difference
+between two versions."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from battles.engine.errors import InvalidInput
+
+from .. import access, domain, selectors
+from .common import (
+    GET_ONLY,
+    FormError,
+    campaign_of,
+)
+
+
+def build_of(state: domain.CampaignState, build_id: uuid.UUID) -> domain.BuildState:
+    build = state.builds.get(str(build_id))
+    if build is None:
+        raise Http404("no such build in this campaign")
+    return build
+
+
+@GET_ONLY
+@login_required
+def build_list_page(request: HttpRequest, campaign_id: uuid.UUID) -> HttpResponse:
+    campaign, role = campaign_of(request, campaign_id)
+    state = selectors.campaign_state(campaign=campaign)
+    builds = [
+        {
+            "build": b,
+            "current": b.current,
+            "cards": sum(n for _, _, n in b.current.deck),
+            "editable": access.may_edit_build(role=role, owner=b.player, user=request.user),
+        }
+        for b in sorted(state.builds.values(), key=lambda b: (b.player, b.current.name))
+    ]
+    context = {"campaign": campaign, "state": state, "role": role, "builds": builds}
+    return render(request, "campaigns/builds.html", context)
+
+
+@GET_ONLY
+@login_required
+def build_page(request: HttpRequest, campaign_id: uuid.UUID, build_id: uuid.UUID) -> HttpResponse:
+    campaign, role = campaign_of(request, campaign_id)
+    state = selectors.campaign_state(campaign=campaign)
+    build = build_of(state, build_id)
+    current = build.current
+    cards = selectors.deck_card_versions(deck=current.deck)
+    used = {
+        (bid, v): m for m in state.missions for _, _, bid, v in m.deployments if bid == build.id
+    }
+    context = {
+        "campaign": campaign,
+        "state": state,
+        "role": role,
+        "build": build,
+        "current": current,
+        "deck": [
+            {"card": c, "version": v, "count": n, "cv": cards.get((c, v))}
+            for c, v, n in current.deck
+        ],
+        "total": sum(n for _, _, n in current.deck),
+        "versions": [
+            {
+                "v": v,
+                "cards": sum(n for _, _, n in v.deck),
+                "mission": used.get((build.id, v.version)),
+            }
+            for v in reversed(build.versions)
+        ],
+        "editable": access.may_edit_build(role=role, owner=build.player, user=request.user),
+        "damage": domain.components_dict(build.component_damage),
+    }
+    return render(request, "campaigns/build.html", context)
+
+
+def _version_number(raw: str | None, build: domain.BuildState, name: str) -> int:
+    if (
+        raw is None
+        or not (raw.isascii() and raw.isdigit())
+        or not 1 <= int(raw) <= len(build.versions)
+    ):
+        raise InvalidInput(name, f"must be a version of this build, 1 to {len(build.versions)}")
+    return int(raw)
+
+
+@GET_ONLY
+@login_required
+def build_diff_page(
+    request: HttpRequest, campaign_id: uuid.UUID, build_id: uuid.UUID
+) -> HttpResponse:
+    campaign, _ = campaign_of(request, campaign_id)
+    state = selectors.campaign_state(campaign=campaign)
+    build = build_of(state, build_id)
+    context: dict[str, Any] = {"campaign": campaign, "state": state, "build": build}
+    try:
+        a = _version_number(request.GET.get("a"), build, "a")
+        b = _version_number(request.GET.get("b"), build, "b")
+    except InvalidInput as exc:
+        return render(
+            request,
+            "campaigns/build_diff.html",
+            {**context, "errors": FormError.of(exc)},
+            status=400,
+        )
+    old, new = build.versions[a - 1], build.versions[b - 1]
+    diff = selectors.build_versions_diff(old=old, new=new)
+    names = {
+        card: cv.name
+        for (card, _), cv in selectors.deck_card_versions(deck=[*old.deck, *new.deck]).items()
+    }
+    for row in diff["cards"]:
+        row["name"] = names.get(row["card"], row["card"])
+    return render(
+        request, "campaigns/build_diff.html", {**context, "a": old, "b": new, "diff": diff}
+    )

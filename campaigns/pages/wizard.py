@@ -1,0 +1,289 @@
+"""The mission wizard: the GM plans a mission's battle (board, deployments, dice, prompt
+policy), checked by the engine as it changes, and starts it (R-PLT-5)."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Mapping
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+
+from battles.engine.board import parse_board
+from battles.engine.errors import InvalidInput
+from battles.engine.hexes import DIRECTION_NAMES
+from battles.engine.ruleset import parse_ruleset
+
+from .. import access, board_drawing, domain, selectors, services
+from .common import (
+    GET_POST,
+    REFUSALS,
+    FormError,
+    campaign_of,
+    whole,
+)
+
+CUSTOM_BOARD = "custom"
+MAX_BOARD_TEXT = 200_000
+
+
+def _wizard_rows(
+    state: domain.CampaignState, board: selectors.LibraryBoard | None, data: Mapping[str, str]
+) -> list[dict[str, Any]]:
+    """One row per pilot: deployable or not (with the reason), the builds of their player,
+    and the form's values (or suggestions from the board's deployment hexes)."""
+    builds_of: dict[str, list[domain.BuildState]] = {}
+    for b in sorted(state.builds.values(), key=lambda b: b.current.name):
+        builds_of.setdefault(b.player, []).append(b)
+    rows = []
+    slot = 0
+    taken: dict[str, int] = {}
+    for p in sorted(
+        state.pilots.values(), key=lambda p: (p.status != domain.ALIVE, p.player, p.name)
+    ):
+        reason = (
+            "dead: all 10 wounds face up (R-PLT-1)"
+            if p.status == domain.DEAD
+            else "retired (R-ADD-31)"
+            if p.status == domain.RETIRED
+            else ""
+        )
+        builds = builds_of.get(p.player, [])
+        row: dict[str, Any] = {"pilot": p, "reason": reason, "builds": builds}
+        if data:
+            row.update(
+                deploy=data.get(f"deploy-{p.id}") == "on",
+                build=data.get(f"build-{p.id}", ""),
+                side=data.get(f"side-{p.id}", ""),
+                q=data.get(f"q-{p.id}", ""),
+                r=data.get(f"r-{p.id}", ""),
+                facing=data.get(f"facing-{p.id}", ""),
+            )
+        else:
+            n = taken.get(p.player, 0)
+            suggestion = board.deploy[slot % len(board.deploy)] if board and board.deploy else None
+            row.update(
+                deploy=not reason and bool(builds),
+                build=builds[n % len(builds)].id if builds else "",
+                side=p.player,
+                q=str(suggestion[0]) if suggestion and not reason else "",
+                r=str(suggestion[1]) if suggestion and not reason else "",
+                facing=str(suggestion[2]) if suggestion and not reason else "1",
+            )
+            if not reason and builds:
+                slot += 1
+                taken[p.player] = n + 1
+        rows.append(row)
+    return rows
+
+
+def _wizard_seats(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:
+    """The seats of the mission from the checked rows, as mission_start takes them, and the
+    pilot name of each seat (to name refused seats)."""
+    seats, names = [], []
+    for row in rows:
+        if not row["deploy"]:
+            continue
+        i = len(seats)
+        pilot = row["pilot"]
+        seats.append(
+            {
+                "pilot": pilot.id,
+                "build": row["build"],
+                "side": row["side"].strip() or pilot.player,
+                "at": [
+                    whole(row["q"], f"seats[{i}].at (q of {pilot.name})", "R-BRD-1"),
+                    whole(row["r"], f"seats[{i}].at (r of {pilot.name})", "R-BRD-1"),
+                ],
+                "facing": whole(row["facing"], f"seats[{i}].facing ({pilot.name})", "R-BRD-2"),
+            }
+        )
+        names.append(pilot.name)
+    return seats, names
+
+
+def _seat_named(errors: list[FormError], names: list[str]) -> list[FormError]:
+    """`seats[i]…` fields followed by the pilot's name."""
+    out = []
+    for e in errors:
+        field = e.field or ""
+        if field.startswith("seats[") and "]" in field and "(" not in field:
+            index = field[6 : field.index("]")]
+            if index.isdigit() and int(index) < len(names):
+                field = f"{field} ({names[int(index)]})"
+        out.append(FormError(field or None, e.message, e.rule, e.code))
+    return out
+
+
+def _wizard_board(data: Mapping[str, str], library: list[selectors.LibraryBoard]) -> object:
+    choice = data.get("board", "")
+    if choice == CUSTOM_BOARD:
+        text = data.get("board_document", "")
+        if len(text) > MAX_BOARD_TEXT:
+            raise InvalidInput("board_document", "is too long for a board document", "R-BRD-1")
+        try:
+            return json.loads(text)
+        except ValueError as exc:
+            raise InvalidInput(
+                "board_document", f"is not JSON: {exc.args[0][:80]}", "R-BRD-1"
+            ) from None
+    found = next((b for b in library if b.slug == choice), None)
+    if found is None:
+        raise InvalidInput("board", "choose a board from the library, or paste a board document")
+    return found.document
+
+
+def _wizard_dice(data: Mapping[str, str]) -> dict[str, Any]:
+    dice: dict[str, Any] = {"mode": data.get("dice_mode", "digital")}
+    seed_raw = data.get("seed", "").strip()
+    if seed_raw:
+        dice["seed"] = whole(seed_raw, "seed", "R-TRN-1")
+    return dice
+
+
+def _wizard_drawing(
+    data: Mapping[str, str],
+    board: selectors.LibraryBoard | None,
+    rows: list[dict[str, Any]],
+) -> dict[str, Any] | None:
+    """The chosen board drawn with every deployed pilot where the form puts them (seat
+    number, initial, facing line); None when the board document does not parse (the check
+    then says why)."""
+    document: object = board.document if board is not None else None
+    if data.get("board") == CUSTOM_BOARD:
+        try:
+            document = json.loads(data.get("board_document", "")[:MAX_BOARD_TEXT])
+        except ValueError:
+            return None
+    if document is None:
+        return None
+    try:
+        parsed = parse_board(document)
+    except InvalidInput:
+        return None
+    marks = []
+    for row in rows:
+        if not row["deploy"] or row["reason"]:
+            continue
+        try:
+            q = whole(row["q"], "q", "R-BRD-1")
+            r = whole(row["r"], "r", "R-BRD-1")
+        except InvalidInput:
+            continue
+        facing = int(row["facing"]) if row["facing"] in {"1", "2", "3", "4", "5", "6"} else None
+        marks.append(board_drawing.seat_mark(len(marks), row["pilot"].name, q, r, facing))
+    return board_drawing.drawing(parsed, marks)
+
+
+def _wizard_check(
+    mission: Any,
+    user: Any,
+    data: Mapping[str, str],
+    library: list[selectors.LibraryBoard],
+    rows: list[dict[str, Any]],
+) -> tuple[list[FormError], list[dict[str, Any]]]:
+    """The deployment as the engine judges it, nothing written: the refusals `mission_start`
+    would give (each with its field, named by pilot, and rule), or the seats as the engine
+    normalised them."""
+    names: list[str] = []
+    try:
+        seats, names = _wizard_seats(rows)
+        setup = services.mission_start_check(
+            mission=mission,
+            actor=user,
+            board=_wizard_board(data, library),
+            seats=seats,
+            dice=_wizard_dice(data),
+            policy=data.get("policy", "prompt"),
+        )
+    except REFUSALS as exc:
+        return _seat_named(FormError.of(exc), names), []
+    placed = [
+        {
+            "seat": i,
+            "pilot": names[i],
+            "side": s["side"],
+            "at": f"{s['at'][0]},{s['at'][1]}",
+            "facing": DIRECTION_NAMES[s["facing"]],
+        }
+        for i, s in enumerate(setup["seats"])
+    ]
+    return [], placed
+
+
+@GET_POST
+@login_required
+def mission_wizard_page(
+    request: HttpRequest, campaign_id: uuid.UUID, mission_id: uuid.UUID
+) -> HttpResponse:
+    """The GM plans a mission's battle: board, deployments (fields, or a click on the drawn
+    board), dice, prompt policy; the campaign fixes the ruleset (R-PLT-5). Every change is
+    checked by the engine at once (htmx asks with `action=check`; without a script the
+    "Check deployment" button does); starting opens the battle's replay page."""
+    campaign, role = campaign_of(request, campaign_id)
+    access.gm_only(role)
+    mission = selectors.mission_in(campaign=campaign, mission_id=mission_id)
+    if mission is None:
+        raise Http404("no such mission in this campaign")
+    state = selectors.campaign_state(campaign=campaign)
+    library = selectors.board_library_for(campaign=campaign)
+    data: Mapping[str, str] = request.POST if request.method == "POST" else {}
+    chosen = data.get("board") or request.GET.get("board") or library[0].slug
+    board = next((b for b in library if b.slug == chosen), None)
+    rows = _wizard_rows(state, board, data)
+    errors: list[FormError] = []
+    action = data.get("action", "start")
+    if request.method == "POST" and action == "start":
+        names: list[str] = []
+        try:
+            seats, names = _wizard_seats(rows)
+            battle = services.mission_start(
+                mission=mission,
+                actor=request.user,  # type: ignore[arg-type]
+                board=_wizard_board(data, library),
+                seats=seats,
+                dice=_wizard_dice(data),
+                policy=data.get("policy", "prompt"),
+                name=data.get("battle_name", "").strip() or None,
+            )
+        except REFUSALS as exc:
+            errors = _seat_named(FormError.of(exc), names)
+        else:
+            return HttpResponseRedirect(f"/battles/{battle.id}/replay/")
+    check_data = data or {"board": chosen}
+    problems, placed = _wizard_check(mission, request.user, check_data, library, rows)
+    deploy = {
+        "drawing": _wizard_drawing(check_data, board, rows),
+        "problems": problems,
+        "placed": placed,
+    }
+    if request.htmx:  # type: ignore[attr-defined]
+        response = render(request, "campaigns/_wizard_deploy.html", {"deploy": deploy})
+        response["Vary"] = "HX-Request"
+        return response
+    earlier = next(
+        (m for m in state.missions if m.number < mission.number and m.status != "completed"),
+        None,
+    )
+    context = {
+        "campaign": campaign,
+        "state": state,
+        "mission": mission,
+        "earlier": earlier,
+        "library": library,
+        "chosen": chosen,
+        "board": board,
+        "rows": rows,
+        "rules": parse_ruleset(state.rules, "rules"),
+        "directions": DIRECTION_NAMES,
+        "form": data,
+        "errors": errors,
+        "custom": CUSTOM_BOARD,
+        "deploy": deploy,
+    }
+    response = render(request, "campaigns/wizard.html", context, status=400 if errors else 200)
+    response["Vary"] = "HX-Request"
+    return response
