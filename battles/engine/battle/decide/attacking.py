@@ -375,8 +375,11 @@ def _strike(
         for owed in [e for e in card.effects if isinstance(e, SelfDamageEffect)]:
             if spend:  # R-ADD-130: "spend 2 Bargain tokens to negate self-damage"
                 have = tx.seat(seat).tokens_of(owed.avoid_pool)
-                tx.emit(ev.TokensChanged(seat, owed.avoid_pool, -owed.avoid_n, have - owed.avoid_n,
-                                         card.id))  # fmt: skip
+                tx.emit(
+                    ev.TokensChanged(
+                        seat, owed.avoid_pool, -owed.avoid_n, have - owed.avoid_n, card.id
+                    )
+                )
             else:
                 tx.emit(ev.SelfDamageDue(seat, owed.amount, card.id))
     pool = answer.dice

@@ -43,16 +43,21 @@ def _holds(tx: _Tx, seat: int, condition: Condition | None, target: int | None) 
         return tx.state.board.terrain_at(c.at).name == condition.terrain
     if test in ("card_moved_at_least", "card_moved_through"):
         # R-ADD-106: the card's own move, made in this command before its attack (R-ADD-104).
-        path = [h for e in tx.events if isinstance(e, ev.CasketMoved) and e.seat == seat
-                and e.by_card is not None for h in e.path]  # fmt: skip
+        path = [
+            h
+            for e in tx.events
+            if isinstance(e, ev.CasketMoved) and e.seat == seat and e.by_card is not None
+            for h in e.path
+        ]
         if test == "card_moved_at_least":
             return len(path) >= n
         board = tx.state.board
         return any(board.terrain_at(Hex(*h)).name == condition.terrain for h in path)
     if test == "card_drew_ranged_at_least":
         # R-ADD-188: the cards this card drew, in this command, that are ranged attack cards.
-        drawn = [x for e in tx.events if isinstance(e, ev.CardsDrawn) and e.seat == seat
-                 for x in e.cards]  # fmt: skip
+        drawn = [
+            x for e in tx.events if isinstance(e, ev.CardsDrawn) and e.seat == seat for x in e.cards
+        ]
         return sum(1 for x in drawn if attacking._ranged(tx.state.card(x))) >= n
     if test == "enemies_within_at_least":  # R-ADD-75: enemy caskets in the battle
         enemies = [x for x in tx.state.seats if x.side != c.side and x.in_battle]

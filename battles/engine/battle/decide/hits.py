@@ -151,15 +151,39 @@ def _end_attack(tx: _Tx, outcome: str) -> None:
             continue
         if isinstance(effect, AfterAttackEffect) and fires[effect.on]:
             for inner in effect.then:
-                resolvers._effect(tx, a.attacker, card, inner, None, (), None, (), {}, True,
-                        attack_target=a.target, ended=True)  # fmt: skip
+                resolvers._effect(
+                    tx,
+                    a.attacker,
+                    card,
+                    inner,
+                    None,
+                    (),
+                    None,
+                    (),
+                    {},
+                    True,
+                    attack_target=a.target,
+                    ended=True,
+                )
     # R-ADD-180: the hit effects an enhancement this attack spent brought, as its card's.
     for source in a.enhanced_by:
         for effect in attacking._carried(tx.state, source):
             if isinstance(effect, AfterAttackEffect) and fires[effect.on]:
                 for inner in effect.then:
-                    resolvers._effect(tx, a.attacker, tx.state.cards[source], inner, None, (), None, (),
-                            {}, True, attack_target=a.target, ended=True)  # fmt: skip
+                    resolvers._effect(
+                        tx,
+                        a.attacker,
+                        tx.state.cards[source],
+                        inner,
+                        None,
+                        (),
+                        None,
+                        (),
+                        {},
+                        True,
+                        attack_target=a.target,
+                        ended=True,
+                    )
     thorns = _thorns(tx)  # read before AttackEnded spends the next attack's thorns
     tx.emit(ev.AttackEnded(a.attacker, a.card, outcome))
     # R-ADD-107: the defender's dodge, unless a PIERCE face voided its card (R-DMG-4).

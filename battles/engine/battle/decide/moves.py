@@ -115,8 +115,9 @@ def _push(
         occupied = [x.at for x in s.seats if x.in_battle and x.seat != who]
         occupied += s.barred_for(d)  # R-ADD-163: a push stops at an enemy's sanctuary
         source = tx.seat(seat).at
-        path = forced_path(s.board, source, d.at, effect.hexes, toward=effect.toward,
-                           occupied=occupied)  # fmt: skip
+        path = forced_path(
+            s.board, source, d.at, effect.hexes, toward=effect.toward, occupied=occupied
+        )
     tx.emit(ev.CasketPushed(who, tuple((h.q, h.r) for h in path), seat, card.id))
     _entered(tx, who, d.at, path)  # R-ADD-165
     if effect.adjacent_damage and tx.seat(who).at.distance(tx.seat(seat).at) == 1:
@@ -158,8 +159,14 @@ def _teleport(
     _not_barred(tx, c, path)
     s = tx.state
     occupied = [x.at for x in s.seats if x.in_battle and x.seat != c.seat]
-    problem = teleport_problem(s.board, c.at, destination, effect.hexes, occupied=occupied,
-                               near_terrain=effect.near_terrain)  # fmt: skip
+    problem = teleport_problem(
+        s.board,
+        c.at,
+        destination,
+        effect.hexes,
+        occupied=occupied,
+        near_terrain=effect.near_terrain,
+    )
     if problem is not None:
         raise problem
     hexes = c.at.distance(destination)
