@@ -19,19 +19,21 @@ card's condition asks), `gm` (corrections) and `effects` (one resolver per effec
 """
 
 from .attacking import attack_cost
-from .entry import create, deal, decide, dice_for, reveal
+from .entry import Decision, create, deal, decide, decided, dice_for, reveal
 from .hits import _facing_for, attack_answer
 from .prompts import PROMPT_COMMANDS, PROMPT_RULES
 
 __all__ = [
     "PROMPT_COMMANDS",
     "PROMPT_RULES",
+    "Decision",
     "_facing_for",
     "attack_answer",
     "attack_cost",
     "create",
     "deal",
     "decide",
+    "decided",
     "dice_for",
     "reveal",
 ]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ...errors import RuleViolation
 from ...ruleset import ENGINE_VERSION
 from .. import events as ev
@@ -155,6 +157,39 @@ def decide(
     ...
     battles.engine.errors.RuleViolation: It is seat 1's turn, not seat 0's (R-TRN-5)
     """
+    return list(decided(state, command, dice, before=before).events)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The events a command causes and the state they lead to.
+
+    One pass: each event is folded as it is decided (`_Tx.emit`), so `state` is the state
+    the rules read while deciding, with no second fold of the events.
+    """
+
+    events: tuple[ev.Event, ...]
+    state: BattleState
+
+
+def decided(
+    state: BattleState,
+    command: Command,
+    dice: DiceSource | None = None,
+    *,
+    before: BattleState | None = None,
+) -> Decision:
+    """`decide`'s events for `command` in `state` and the state they lead to, or a
+    RuleViolation and nothing; `before` as for `decide`.
+
+    >>> from battles.engine.demo import demo_setup
+    >>> from battles.engine.battle.evolve import replay
+    >>> from battles.engine.battle.commands import parse_command
+    >>> s = replay(create("b1", demo_setup(seed=3)))
+    >>> d = decided(s, parse_command({"type": "rotate", "seat": s.active, "facing": 3}))
+    >>> d.state == replay(d.events, s), d.state.seats[s.active].facing
+    (True, 3)
+    """
     if state.dice_mode == "digital" and (command.faces or command.drawn):
         raise RuleViolation(
             "table_mode_only",
@@ -176,7 +211,7 @@ def decide(
     tx = _Tx(state, dice if dice is not None else dice_for(state, command), list(command.drawn))
     if isinstance(command, Revert):
         gm._revert(tx, command, before)
-        return tx.events
+        return Decision(tuple(tx.events), tx.state)
     if state.over:
         raise RuleViolation("battle_over", "the battle is over", "R-TRN-8")
     if command.GM_ONLY:
@@ -208,4 +243,4 @@ def decide(
             f"the command reported {tx.dice.unused()} die face(s) more than it rolled",
             "R-ADD-18",
         )
-    return tx.events
+    return Decision(tuple(tx.events), tx.state)
