@@ -338,7 +338,7 @@ def _strike(
     # attack ignores Defense buffs (R-ADD-92).
     # R-ADD-123: an ally's card Defense lent to it counts as its own.
     card_defence = d.card_defence + sum(w.defence for w in d.wards if hits._ward_matches(w, card))
-    ground = tx.state.ground_of(d)  # issue 17, terrain: holy ground, sanctuary (R-ADD-163)
+    ground = tx.state.ground_of(d)  # holy ground, sanctuary (R-ADD-163)
     if ground is not None and ground[1] == "ally":
         card_defence += GROUND_DEFENCE.get(ground[0], 0)
     if "ignore_defence_buffs" in rules:

@@ -199,7 +199,7 @@ def _end_turn(tx: _Tx, seat: int) -> None:
     water = tx.state.board.terrain_at(c.at).heat_end_of_turn
     if water < 0 and c.heat:
         harm._change_heat(tx, seat, water, "end of turn in water", "R-TRN-7")
-    elif water > 0:  # issue 17, terrain: lava's +2 (R-ADD-160) needs no Heat to start from
+    elif water > 0:  # lava's +2 (R-ADD-160) needs no Heat to start from
         name = tx.state.board.terrain_at(c.at).name
         harm._change_heat(tx, seat, water, f"end of turn in {name}", "R-ADD-160")
     if tx.state.ground_of(c) == ("holy", "ally") and tx.seat(seat).heat:  # R-ADD-163

@@ -282,7 +282,7 @@ def attack_answer(
     others = [c.at for c in state.seats if c.seat not in (seat, target) and c.in_battle]
     enemies = state.enemy_hexes(a)
     to_hit_lines, damage_lines = _attack_lines(a)
-    if state.ground_of(a) == ("distortion", "enemy"):  # issue 17, terrain (R-ADD-163)
+    if state.ground_of(a) == ("distortion", "enemy"):  # distortion (R-ADD-163)
         to_hit_lines.append(Modifier("distortion", 1, "Attacking from distortion", "R-ADD-163"))
     ward_to_hit, ward_damage = _ward_lines(d, card)
     to_hit_lines += ward_to_hit

@@ -76,7 +76,7 @@ def _open_prompt(
 
 def _auto_answer(tx: _Tx, seat: int, kind: str, amount: int, component: str | None) -> None:
     """Policy `auto`: keep hands, play no reactive card, take damage from the deck, discard
-    the newest cards down to 6 (issue 4)."""
+    the newest cards down to 6 (R-TRN-7)."""
     if kind == "mulligan":
         tx.emit(ev.HandKept(seat))
     elif kind == "reactive":

@@ -35,7 +35,7 @@ def _scavenge_wreck(ctx: Resolving, effect: ScavengeWreckEffect) -> None:
 
 
 def _terrain(ctx: Resolving, effect: TerrainEffect) -> None:
-    # issue 17, terrain (R-ADD-160 to R-ADD-162)
+    # Terrain a card makes (R-ADD-160 to R-ADD-162)
     tx, seat, card, path, used, attack_target, ended = (
         ctx.tx,
         ctx.seat,
