@@ -18,7 +18,6 @@ from ...state import (
     card_id,
 )
 from .. import conditions
-from .. import effects as resolvers
 from .base import Resolver, Resolving, resolved_elsewhere
 
 
@@ -42,7 +41,17 @@ def _ally(ctx: Resolving, effect: AllyEffect) -> None:
                 until = seat if effect.defence_until == "your_next_turn" else -1
                 tx.emit(ev.DefenceLent(ally, inner.amount, until, card.id))
             else:
-                resolvers._effect(tx, ally, card, inner, None, (), None, (), {}, True)
+                # The ally's own gain: none of the command's arguments, attack effects skipped.
+                ctx.then(
+                    inner,
+                    seat=ally,
+                    target=None,
+                    path=(),
+                    facing=None,
+                    discard=(),
+                    used={},
+                    skip_attack=True,
+                )
 
 
 RESOLVERS: dict[type[Any], Resolver] = {

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from ....cards import CardDef
+from ....cards import CardDef, Effect
 from .. import conditions
+from .. import effects as resolvers
 from ..tx import _Tx
 
 
@@ -34,6 +35,13 @@ class Resolving:
     spend: bool
     attack_target: int | None
     ended: bool
+
+    def then(self, inner: Effect, **changes: Any) -> None:
+        """Resolve `inner`, an effect inside this one ("when ...", "then ..."), with
+        `changes` to the resolution; `spend`, `attack_target` and `ended` are not carried
+        unless named."""
+        carried = {"spend": False, "attack_target": None, "ended": False} | changes
+        resolvers.RESOLVERS[type(inner)](replace(self, **carried), inner)
 
 
 # A resolver takes the resolution and the effect of the one class it is registered for.

@@ -21,29 +21,16 @@ from ....cards import (
 from ....errors import RuleViolation
 from ... import events as ev
 from .. import conditions, piles, play, prompts
-from .. import effects as resolvers
 from .base import Resolver, Resolving, resolved_elsewhere
 
 
 def _discard_for(ctx: Resolving, effect: DiscardForEffect) -> None:
-    tx, seat, card, target, path, facing, discard, used, skip_attack, spend = (
-        ctx.tx,
-        ctx.seat,
-        ctx.card,
-        ctx.target,
-        ctx.path,
-        ctx.facing,
-        ctx.discard,
-        ctx.used,
-        ctx.skip_attack,
-        ctx.spend,
-    )
-    if spend:
-        used["discard"] = True
-        if not skip_attack:  # an attack card's riders paid it already (R-ADD-152)
-            piles._discard_for(tx, seat, card, effect, discard)
+    if ctx.spend:
+        ctx.used["discard"] = True
+        if not ctx.skip_attack:  # an attack card's riders paid it already (R-ADD-152)
+            piles._discard_for(ctx.tx, ctx.seat, ctx.card, effect, ctx.discard)
             for inner in effect.then:
-                resolvers._effect(tx, seat, card, inner, target, path, facing, discard, used, False)
+                ctx.then(inner, skip_attack=False)
 
 
 def _recover_named(ctx: Resolving, effect: RecoverNamedEffect) -> None:

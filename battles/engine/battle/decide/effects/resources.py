@@ -23,7 +23,6 @@ from ....cards import (
     TaintEffect,
 )
 from ... import events as ev
-from .. import effects as resolvers
 from .. import harm, piles, play
 from .base import Resolver, Resolving, resolved_elsewhere
 
@@ -84,23 +83,11 @@ def _remove_heat_rolled(ctx: Resolving, effect: RemoveHeatRolledEffect) -> None:
 
 
 def _spend_tokens(ctx: Resolving, effect: SpendTokensEffect) -> None:
-    tx, seat, card, target, path, facing, discard, used, skip_attack, spend = (
-        ctx.tx,
-        ctx.seat,
-        ctx.card,
-        ctx.target,
-        ctx.path,
-        ctx.facing,
-        ctx.discard,
-        ctx.used,
-        ctx.skip_attack,
-        ctx.spend,
-    )
     # On an attack card `_attack_riders` spent them already.
-    if spend and not skip_attack:
-        play._spend_tokens(tx, seat, card, effect)
+    if ctx.spend and not ctx.skip_attack:
+        play._spend_tokens(ctx.tx, ctx.seat, ctx.card, effect)
         for inner in effect.then:
-            resolvers._effect(tx, seat, card, inner, target, path, facing, discard, used, False)
+            ctx.then(inner, skip_attack=False)
 
 
 def _gain_tokens(ctx: Resolving, effect: GainTokensEffect) -> None:

@@ -14,24 +14,16 @@ from ....cards import (
 )
 from ... import events as ev
 from .. import conditions, harm, moves
-from .. import effects as resolvers
 from .base import Resolver, Resolving
 
 
 def _scavenge_wreck(ctx: Resolving, effect: ScavengeWreckEffect) -> None:
-    tx, seat, card, target, used, skip_attack = (
-        ctx.tx,
-        ctx.seat,
-        ctx.card,
-        ctx.target,
-        ctx.used,
-        ctx.skip_attack,
-    )
-    wreck = conditions._wreck_in_range(tx, seat, card, target)
-    used["target"] = True
+    tx, seat, card = ctx.tx, ctx.seat, ctx.card
+    wreck = conditions._wreck_in_range(tx, seat, card, ctx.target)
+    ctx.used["target"] = True
     tx.emit(ev.WreckScavenged(seat, wreck, card.id))
-    for inner in effect.then:
-        resolvers._effect(tx, seat, card, inner, None, (), None, (), used, skip_attack)
+    for inner in effect.then:  # the wreck's gains: none of the command's arguments
+        ctx.then(inner, target=None, path=(), facing=None, discard=())
 
 
 def _terrain(ctx: Resolving, effect: TerrainEffect) -> None:

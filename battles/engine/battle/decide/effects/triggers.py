@@ -13,72 +13,20 @@ from ....cards import (
     WindowEffect,
 )
 from .. import conditions
-from .. import effects as resolvers
 from .base import Resolver, Resolving, resolved_elsewhere
 
 
 def _when(ctx: Resolving, effect: WhenEffect) -> None:
-    tx, seat, card, target, path, facing, discard, used, skip_attack, attack_target, ended = (
-        ctx.tx,
-        ctx.seat,
-        ctx.card,
-        ctx.target,
-        ctx.path,
-        ctx.facing,
-        ctx.discard,
-        ctx.used,
-        ctx.skip_attack,
-        ctx.attack_target,
-        ctx.ended,
-    )
-    about = attack_target if attack_target is not None else target
-    if conditions._holds(tx, seat, effect.condition, about):
+    about = ctx.attack_target if ctx.attack_target is not None else ctx.target
+    if conditions._holds(ctx.tx, ctx.seat, effect.condition, about):
         for inner in effect.then:
-            resolvers._effect(
-                tx,
-                seat,
-                card,
-                inner,
-                target,
-                path,
-                facing,
-                discard,
-                used,
-                skip_attack,
-                attack_target=attack_target,
-                ended=ended,
-            )
+            ctx.then(inner, attack_target=ctx.attack_target, ended=ctx.ended)
 
 
 def _unless_spent(ctx: Resolving, effect: UnlessSpentEffect) -> None:
-    tx, seat, card, target, path, facing, discard, used, skip_attack, spend, attack_target = (
-        ctx.tx,
-        ctx.seat,
-        ctx.card,
-        ctx.target,
-        ctx.path,
-        ctx.facing,
-        ctx.discard,
-        ctx.used,
-        ctx.skip_attack,
-        ctx.spend,
-        ctx.attack_target,
-    )
-    if not spend:  # R-ADD-151: the spend replaces these
+    if not ctx.spend:  # R-ADD-151: the spend replaces these
         for inner in effect.then:
-            resolvers._effect(
-                tx,
-                seat,
-                card,
-                inner,
-                target,
-                path,
-                facing,
-                discard,
-                used,
-                skip_attack,
-                attack_target=attack_target,
-            )
+            ctx.then(inner, attack_target=ctx.attack_target)
 
 
 RESOLVERS: dict[type[Any], Resolver] = {
