@@ -52,7 +52,10 @@ def resolved_elsewhere(ctx: Resolving, effect: object) -> None:
     """The resolver of an effect that other rules read where they apply it (each table entry
     names where); resolving the card itself does nothing more.
 
-    >>> resolved_elsewhere(None, None)  # type: ignore[arg-type]
+    >>> from battles.engine.battle.decide.effects import RESOLVERS
+    >>> from battles.engine.cards import CoverEffect, DrawEffect
+    >>> RESOLVERS[CoverEffect] is resolved_elsewhere, RESOLVERS[DrawEffect] is resolved_elsewhere
+    (True, False)
     """
 
 
