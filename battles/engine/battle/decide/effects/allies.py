@@ -1,0 +1,64 @@
+"""Resolvers of the ally effects: gains for allies and zones."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ....cards import (
+    AllyEffect,
+    AllyMoveEffect,
+    CoverEffect,
+    DefenceEffect,
+    DeflectEffect,
+    GuardEffect,
+    ZoneEffect,
+)
+from ... import events as ev
+from ...state import (
+    card_id,
+)
+from .. import conditions
+from .base import Resolver, Resolving, resolved_elsewhere
+
+
+def _zone(ctx: Resolving, effect: ZoneEffect) -> None:
+    # R-ADD-129: the copy just played, on this hex
+    tx, seat, card = ctx.tx, ctx.seat, ctx.card
+    c = tx.seat(seat)
+    instance = next(x for x in reversed(c.in_play) if card_id(x) == card.id)
+    tx.emit(ev.ZoneCreated(seat, instance, (c.at.q, c.at.r)))
+
+
+def _ally(ctx: Resolving, effect: AllyEffect) -> None:
+    # R-ADD-120: the ally's own gains
+    tx, seat, card, target, used = ctx.tx, ctx.seat, ctx.card, ctx.target, ctx.used
+    used["target"] = used.get("target", False) or not effect.every
+    for ally in conditions._ally_targets(tx, seat, card, effect, target):
+        for inner in effect.then:
+            own_turn = ally == seat and effect.defence_until == "your_next_turn"
+            if isinstance(inner, DefenceEffect) and not own_turn:
+                # R-ADD-123: until the player's next turn, or the round's end.
+                until = seat if effect.defence_until == "your_next_turn" else -1
+                tx.emit(ev.DefenceLent(ally, inner.amount, until, card.id))
+            else:
+                # The ally's own gain: none of the command's arguments, attack effects skipped.
+                ctx.then(
+                    inner,
+                    seat=ally,
+                    target=None,
+                    path=(),
+                    facing=None,
+                    discard=(),
+                    used={},
+                    skip_attack=True,
+                )
+
+
+RESOLVERS: dict[type[Any], Resolver] = {
+    AllyEffect: _ally,
+    CoverEffect: resolved_elsewhere,  # `reactions._coverers` and `_play_reactive` offer and play the cover (R-ADD-122)
+    DeflectEffect: resolved_elsewhere,  # `hits._roll_defence` and `reactions._reactive_defence` deflect the damage (R-ADD-125)
+    AllyMoveEffect: resolved_elsewhere,  # `play._card_effects` moves the allies along the command's `ally_paths` (R-ADD-126)
+    GuardEffect: resolved_elsewhere,  # `attacking._ward` spends the guard in play on an attack (R-ADD-128)
+    ZoneEffect: _zone,
+}

@@ -1,0 +1,182 @@
+"""Resolvers of the condition effects: statuses, hindrances, bleeding, marks, forms, duels, ultimatums."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ....arcs import candidate_sides
+from ....cards import (
+    SP_ALL,
+    AreaHinderEffect,
+    BarReactivesEffect,
+    BleedEffect,
+    DamageNextTurnEffect,
+    DrawPenaltyEffect,
+    DuelEffect,
+    HinderEffect,
+    LowerDefenceEffect,
+    MarkEffect,
+    NoAttacksEffect,
+    OngoingDamageEffect,
+    SpPenaltyEffect,
+    StatusEffect,
+    TransformEffect,
+    UltimatumEffect,
+)
+from ....errors import RuleViolation
+from ....los import line_of_sight
+from ... import events as ev
+from .. import conditions, prompts
+from .base import Resolver, Resolving, affected_enemy
+
+
+def _area_hinder(ctx: Resolving, effect: AreaHinderEffect) -> None:
+    tx, seat, card = ctx.tx, ctx.seat, ctx.card
+    c = tx.seat(seat)
+    for x in tx.state.seats:
+        near = 1 <= x.at.distance(c.at) <= effect.within
+        if not (x.in_battle and x.side != c.side and near):
+            continue
+        # R-ADD-86: the cone is the caster's front sector, its edges included (R-ARC-1).
+        if effect.cone and 1 not in candidate_sides(c.at, c.facing, x.at):
+            continue
+        tx.emit(ev.BuffGained(x.seat, 0, effect.to_hit, 0, 0, card.id))
+
+
+def _duel(ctx: Resolving, effect: DuelEffect) -> None:
+    tx, seat, card, target, used = ctx.tx, ctx.seat, ctx.card, ctx.target, ctx.used
+    prompts._challenge(tx, seat, card, target)
+    used["target"] = True
+
+
+def _bar_reactives(ctx: Resolving, effect: BarReactivesEffect) -> None:
+    # R-ADD-174: the attack's target
+    tx, seat, card, attack_target = ctx.tx, ctx.seat, ctx.card, ctx.attack_target
+    if attack_target is not None and conditions._holds(tx, seat, effect.condition, attack_target):
+        tx.emit(ev.ReactivesBarred(attack_target, seat, card.id))
+
+
+def _transform(ctx: Resolving, effect: TransformEffect) -> None:
+    # R-ADD-170: until the end of this round
+    tx, seat, card = ctx.tx, ctx.seat, ctx.card
+    tx.emit(ev.FormTaken(seat, effect.form, tx.state.round, card.id))
+
+
+def _ultimatum(ctx: Resolving, effect: UltimatumEffect) -> None:
+    tx, seat, card, target, used = ctx.tx, ctx.seat, ctx.card, ctx.target, ctx.used
+    enemy = conditions._enemy_in_range(tx, seat, card, target)  # R-ADD-159, as R-ADD-65
+    used["target"] = True
+    reason = f"{card.name}: take {effect.damage} damage now, or skip your next turn (choose)"
+    prompts._open_prompt(tx, enemy, "ultimatum", effect.damage, None, "R-ADD-159", reason)
+
+
+def _sp_penalty(ctx: Resolving, effect: SpPenaltyEffect) -> None:
+    tx, card, attack_target = ctx.tx, ctx.card, ctx.attack_target
+    if attack_target is not None:
+        amount = SP_ALL if effect.amount == "all" else effect.amount  # R-ADD-119
+        tx.emit(ev.SpPenaltyImposed(attack_target, amount, card.id))
+
+
+def _lower_defence(ctx: Resolving, effect: LowerDefenceEffect) -> None:
+    tx, card, attack_target = ctx.tx, ctx.card, ctx.attack_target
+    if attack_target is not None:
+        tx.emit(ev.DefenceLowered(attack_target, effect.amount, card.id))
+
+
+def _mark(ctx: Resolving, effect: MarkEffect) -> None:
+    # R-ADD-148: an enemy within the card's range
+    tx, seat, card, target, used = ctx.tx, ctx.seat, ctx.card, ctx.target, ctx.used
+    c = tx.seat(seat)
+    marked = conditions._enemy_in_range(tx, seat, card, target)
+    used["target"] = True
+    if effect.visible:  # R-ADD-149: "visible", the line of sight of R-LOS-1..4
+        t = tx.seat(marked)
+        others = [x.at for x in tx.state.seats if x.seat not in (seat, marked) and x.in_battle]
+        if not line_of_sight(tx.state.board, c.at, t.at, others).clear:
+            raise RuleViolation(
+                "no_line_of_sight", f"{card.name} marks a visible enemy only", "R-ADD-149"
+            )
+    tx.emit(ev.EnemyMarked(seat, marked, card.id))
+
+
+def _damage_next_turn(ctx: Resolving, effect: DamageNextTurnEffect) -> None:
+    tx, card, attack_target = ctx.tx, ctx.card, ctx.attack_target
+    if attack_target is not None:
+        tx.emit(ev.DamageScheduled(attack_target, effect.amount, card.id))
+
+
+def _bleed(ctx: Resolving, effect: BleedEffect) -> None:
+    tx, seat, card, attack_target = ctx.tx, ctx.seat, ctx.card, ctx.attack_target
+    if attack_target is not None:
+        have = tx.seat(attack_target).bleed
+        n = effect.n + (effect.more_if_bleeding if have else 0)
+        tx.emit(ev.BleedApplied(attack_target, n, have + n, card.id))
+        if effect.adjacent:  # R-ADD-182: the enemies beside the target, in seat order
+            at, side = tx.seat(attack_target).at, tx.seat(seat).side
+            for x in tx.state.seats:
+                near = x.seat != attack_target and x.at.distance(at) == 1
+                if near and x.in_battle and x.side != side:
+                    tx.emit(ev.BleedApplied(x.seat, effect.n, x.bleed + effect.n, card.id))
+
+
+def _ongoing_damage(ctx: Resolving, effect: OngoingDamageEffect) -> None:
+    tx, card, attack_target = ctx.tx, ctx.card, ctx.attack_target
+    if attack_target is not None:
+        tx.emit(ev.OngoingDamageScheduled(attack_target, effect.amount, effect.turns, card.id))
+
+
+def _no_attacks(ctx: Resolving, effect: NoAttacksEffect) -> None:
+    tx, seat, card = ctx.tx, ctx.seat, ctx.card
+    tx.emit(ev.AttacksForgone(seat, card.id))
+
+
+def _hinder(ctx: Resolving, effect: HinderEffect) -> None:
+    tx, seat, card, target, used, attack_target = (
+        ctx.tx,
+        ctx.seat,
+        ctx.card,
+        ctx.target,
+        ctx.used,
+        ctx.attack_target,
+    )
+    who = attack_target
+    if who is None:  # a card without an attack: an enemy within its range
+        who = conditions._enemy_in_range(tx, seat, card, target)
+        used["target"] = True
+    tx.emit(ev.BuffGained(who, 0, effect.to_hit, 0, 0, card.id))
+
+
+def _status(ctx: Resolving, effect: StatusEffect) -> None:
+    tx, seat, card, target, used = ctx.tx, ctx.seat, ctx.card, ctx.target, ctx.used
+    who = seat
+    if effect.target == "target":
+        if target is None or not 0 <= target < len(tx.state.seats) or target == seat:
+            raise RuleViolation(
+                "target_required", f"{card.name} needs another seat as 'target'", "R-COV-4"
+            )
+        used["target"] = True
+        who = target
+    tx.emit(ev.StatusApplied(who, effect.status, card.id))
+
+
+def _draw_penalty(ctx: Resolving, effect: DrawPenaltyEffect) -> None:
+    ctx.tx.emit(ev.DrawPenaltyImposed(affected_enemy(ctx), effect.n, ctx.card.id))
+
+
+RESOLVERS: dict[type[Any], Resolver] = {
+    StatusEffect: _status,
+    HinderEffect: _hinder,
+    AreaHinderEffect: _area_hinder,
+    BleedEffect: _bleed,
+    OngoingDamageEffect: _ongoing_damage,
+    DrawPenaltyEffect: _draw_penalty,
+    NoAttacksEffect: _no_attacks,
+    LowerDefenceEffect: _lower_defence,
+    SpPenaltyEffect: _sp_penalty,
+    DamageNextTurnEffect: _damage_next_turn,
+    MarkEffect: _mark,
+    TransformEffect: _transform,
+    DuelEffect: _duel,
+    BarReactivesEffect: _bar_reactives,
+    UltimatumEffect: _ultimatum,
+}

@@ -1,0 +1,146 @@
+"""Resolvers of the hand effects: drawing, discarding, recovering, shuffling in, looking at cards."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ....cards import (
+    ArrangeTopEffect,
+    DiscardChosenEffect,
+    DiscardEffect,
+    DiscardForEffect,
+    DiscardHandEffect,
+    DrawEffect,
+    LookAtHandEffect,
+    RecoverEffect,
+    RecoverNamedEffect,
+    RemoveFromGameEffect,
+    ShuffleInEffect,
+    TargetDiscardsEffect,
+)
+from ....errors import RuleViolation
+from ... import events as ev
+from .. import conditions, piles, play, prompts
+from .base import Resolver, Resolving, resolved_elsewhere
+
+
+def _discard_for(ctx: Resolving, effect: DiscardForEffect) -> None:
+    if ctx.spend:
+        ctx.used["discard"] = True
+        if not ctx.skip_attack:  # an attack card's riders paid it already (R-ADD-152)
+            piles._discard_for(ctx.tx, ctx.seat, ctx.card, effect, ctx.discard)
+            for inner in effect.then:
+                ctx.then(inner, skip_attack=False)
+
+
+def _recover_named(ctx: Resolving, effect: RecoverNamedEffect) -> None:
+    tx, seat, card = ctx.tx, ctx.seat, ctx.card
+    piles._recover_named(tx, seat, effect, card.name)
+
+
+def _arrange_top(ctx: Resolving, effect: ArrangeTopEffect) -> None:
+    tx, seat, card = ctx.tx, ctx.seat, ctx.card
+    c = tx.seat(seat)
+    # R-ADD-157: a table arranges its own deck, whose order the engine never knows;
+    # it is still asked for the spend of `then`.
+    n = 0 if tx.table or len(c.deck) < 2 else min(effect.n, len(c.deck))
+    if not n and not effect.then:
+        return
+    tx.emit(ev.CardsLookedAt(seat, c.deck[:n], card.id))
+    reason = f"{card.name}: put the top {n} cards back in any order"
+    if effect.then:
+        reason += " (and say whether you spend)"
+    prompts._open_prompt(tx, seat, "arrange", n, None, "R-ADD-157", reason)
+
+
+def _target_discards(ctx: Resolving, effect: TargetDiscardsEffect) -> None:
+    tx, card, attack_target = ctx.tx, ctx.card, ctx.attack_target
+    if attack_target is not None:
+        piles._target_discards(tx, attack_target, card, effect)
+
+
+def _discard_chosen(ctx: Resolving, effect: DiscardChosenEffect) -> None:
+    tx, seat, card = ctx.tx, ctx.seat, ctx.card
+    c = tx.seat(seat)
+    n = min(effect.n, len(c.hand))
+    if n:
+        reason = f"{card.name}: discard {n} card(s) of your choice"
+        prompts._open_prompt(tx, seat, "discard", n, None, "R-ADD-62", reason)
+
+
+def _shuffle_in(ctx: Resolving, effect: ShuffleInEffect) -> None:
+    tx, seat, card = ctx.tx, ctx.seat, ctx.card
+    c = tx.seat(seat)
+    newest = tuple(reversed(c.discard))
+    cards = newest if effect.n == "all" else newest[: effect.n]
+    if cards:
+        order, known = tx.shuffle((*c.deck, *cards), f"{card.name}: the deck")
+        tx.emit(ev.CardsShuffledIn(seat, cards, order, known, card.name))
+
+
+def _recover(ctx: Resolving, effect: RecoverEffect) -> None:
+    tx, seat, card = ctx.tx, ctx.seat, ctx.card
+    piles._recover(tx, seat, effect.n, card.name)
+
+
+def _discard_hand(ctx: Resolving, effect: DiscardHandEffect) -> None:
+    tx, seat, card = ctx.tx, ctx.seat, ctx.card
+    c = tx.seat(seat)
+    if c.hand:
+        tx.emit(ev.CardsDiscarded(seat, c.hand, (), card.name, "R-ADD-14"))
+        play._triggers(tx, seat, "cards_discarded")  # R-ADD-139
+
+
+def _draw(ctx: Resolving, effect: DrawEffect) -> None:
+    tx, seat, card = ctx.tx, ctx.seat, ctx.card
+    piles._draw(tx, seat, effect.n, card.name)
+
+
+def _discard(ctx: Resolving, effect: DiscardEffect) -> None:
+    tx, seat, card, discard, used = ctx.tx, ctx.seat, ctx.card, ctx.discard, ctx.used
+    c = tx.seat(seat)
+    used["discard"] = True
+    from_hand: tuple[str, ...] = ()
+    if effect.source in ("hand", "choice"):
+        from_hand = piles._hand_cards(c, discard, "discard", "R-ADD-14")
+    if effect.source == "hand" and len(from_hand) != effect.n:
+        raise RuleViolation(
+            "wrong_discard_count",
+            f"{card.name}: list {effect.n} hand card(s) in 'discard'",
+            "R-ADD-14",
+        )
+    if len(from_hand) > effect.n:
+        raise RuleViolation(
+            "wrong_discard_count", f"{card.name} discards {effect.n} card(s)", "R-ADD-14"
+        )
+    n_deck = effect.n - len(from_hand)
+    if n_deck > len(c.deck):
+        raise RuleViolation(
+            "deck_too_small", f"{card.name}: the deck holds {len(c.deck)} card(s)", "R-ADD-14"
+        )
+    from_deck = tx.take(c.deck, n_deck, card.name, "R-ADD-14")
+    tx.emit(ev.CardsDiscarded(seat, from_hand, from_deck, card.name, "R-ADD-14"))
+    play._triggers(tx, seat, "cards_discarded")  # R-ADD-139
+
+
+def _look_at_hand(ctx: Resolving, effect: LookAtHandEffect) -> None:
+    tx, seat, card = ctx.tx, ctx.seat, ctx.card
+    enemy = conditions._enemy_in_range(tx, seat, card, ctx.target)  # R-ADD-156, as R-ADD-65
+    ctx.used["target"] = True
+    tx.emit(ev.HandRevealed(seat, enemy, tx.seat(enemy).hand, card.id))
+
+
+RESOLVERS: dict[type[Any], Resolver] = {
+    DrawEffect: _draw,
+    DiscardEffect: _discard,
+    RecoverEffect: _recover,
+    ShuffleInEffect: _shuffle_in,
+    DiscardChosenEffect: _discard_chosen,
+    DiscardHandEffect: _discard_hand,
+    RemoveFromGameEffect: resolved_elsewhere,  # evolve puts the resolved card with the removed cards (R-ADD-70)
+    TargetDiscardsEffect: _target_discards,
+    DiscardForEffect: _discard_for,
+    RecoverNamedEffect: _recover_named,
+    LookAtHandEffect: _look_at_hand,
+    ArrangeTopEffect: _arrange_top,
+}

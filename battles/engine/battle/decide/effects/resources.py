@@ -1,0 +1,125 @@
+"""Resolvers of the resource effects: Heat, Taint, tokens, SP and the suffering roll."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ....cards import (
+    DamageBargainEffect,
+    ForfeitTokensEffect,
+    GainSpEffect,
+    GainTokensEffect,
+    GiveHeatEffect,
+    HeatCapacityEffect,
+    HeatEffect,
+    RemoveHeatRolledEffect,
+    RemoveTaintRolledEffect,
+    RollSufferingEffect,
+    SelfDamageEffect,
+    SpBoostEffect,
+    SpendTaintEffect,
+    SpendTokensEffect,
+    TaintCounterEffect,
+    TaintEffect,
+)
+from ... import events as ev
+from .. import harm, piles, play
+from .base import Resolver, Resolving, resolved_elsewhere
+
+
+def _sp_boost(ctx: Resolving, effect: SpBoostEffect) -> None:
+    tx, seat, card = ctx.tx, ctx.seat, ctx.card
+    tx.emit(ev.SpBoosted(seat, effect.amount, effect.maximum, card.id))
+
+
+def _remove_taint_rolled(ctx: Resolving, effect: RemoveTaintRolledEffect) -> None:
+    tx, seat, card = ctx.tx, ctx.seat, ctx.card
+    c = tx.seat(seat)
+    faces = tx.dice.d6(effect.d3, purpose=f"{card.name}: 1d3", rule="R-ADD-67")
+    total = sum((f + 1) // 2 for f in faces)
+    tx.emit(ev.EffectRolled(seat, faces, total, card.id))
+    removed = min(total, c.taint)  # R-ADD-82: Taint never goes below 0
+    harm._change_taint(tx, seat, -removed, card.id)
+    if removed and effect.recover_per:
+        piles._recover(tx, seat, removed * effect.recover_per, card.name)
+
+
+def _gain_sp(ctx: Resolving, effect: GainSpEffect) -> None:
+    tx, seat, card = ctx.tx, ctx.seat, ctx.card
+    tx.emit(ev.SpGained(seat, effect.amount, card.id))
+
+
+def _forfeit_tokens(ctx: Resolving, effect: ForfeitTokensEffect) -> None:
+    # R-ADD-175: all of them, however many
+    tx, seat, card = ctx.tx, ctx.seat, ctx.card
+    c = tx.seat(seat)
+    have = c.tokens_of(effect.pool)
+    if have:
+        tx.emit(ev.TokensChanged(seat, effect.pool, -have, 0, card.id))
+
+
+def _give_heat(ctx: Resolving, effect: GiveHeatEffect) -> None:
+    tx, card, attack_target = ctx.tx, ctx.card, ctx.attack_target
+    # R-ADD-143: after a hit, the target's Heat; a reactive card's "attacker gains
+    # N Heat" waits for the attack's end (`_end_attack`).
+    to = attack_target if effect.to == "target" else None
+    if to is not None and tx.seat(to).in_battle:
+        harm._change_heat(tx, to, effect.amount, card.name, "R-ADD-143")
+
+
+def _taint(ctx: Resolving, effect: TaintEffect) -> None:
+    tx, seat, card, attack_target = ctx.tx, ctx.seat, ctx.card, ctx.attack_target
+    who = seat if effect.target == "self" else attack_target
+    if who is not None:
+        harm._change_taint(tx, who, effect.change(tx.seat(who).taint), card.id)
+
+
+def _remove_heat_rolled(ctx: Resolving, effect: RemoveHeatRolledEffect) -> None:
+    tx, seat, card = ctx.tx, ctx.seat, ctx.card
+    faces = tx.dice.d6(effect.d3, purpose=f"{card.name}: 1d3", rule="R-ADD-67")
+    total = sum((f + 1) // 2 for f in faces)
+    tx.emit(ev.EffectRolled(seat, faces, total, card.id))
+    harm._change_heat(tx, seat, -total, card.name, "R-ADD-67")
+
+
+def _spend_tokens(ctx: Resolving, effect: SpendTokensEffect) -> None:
+    # On an attack card `_attack_riders` spent them already.
+    if ctx.spend and not ctx.skip_attack:
+        play._spend_tokens(ctx.tx, ctx.seat, ctx.card, effect)
+        for inner in effect.then:
+            ctx.then(inner, skip_attack=False)
+
+
+def _gain_tokens(ctx: Resolving, effect: GainTokensEffect) -> None:
+    tx, seat, card = ctx.tx, ctx.seat, ctx.card
+    play._gain_tokens(tx, seat, effect, card.id)
+
+
+def _heat(ctx: Resolving, effect: HeatEffect) -> None:
+    tx, seat, card = ctx.tx, ctx.seat, ctx.card
+    harm._change_heat(tx, seat, effect.amount, card.name, "R-ADD-14")
+
+
+def _roll_suffering(ctx: Resolving, effect: RollSufferingEffect) -> None:
+    tx, seat = ctx.tx, ctx.seat
+    harm._suffering(tx, seat, effect.n)
+
+
+RESOLVERS: dict[type[Any], Resolver] = {
+    HeatEffect: _heat,
+    GiveHeatEffect: _give_heat,
+    RemoveHeatRolledEffect: _remove_heat_rolled,
+    HeatCapacityEffect: resolved_elsewhere,  # `flow._start_turn` reads the passive in play (R-ADD-136)
+    TaintEffect: _taint,
+    RemoveTaintRolledEffect: _remove_taint_rolled,
+    SpendTaintEffect: resolved_elsewhere,  # spent with the attack's riders or the reactive card's play (R-ADD-145)
+    TaintCounterEffect: resolved_elsewhere,  # `reactions._play_reactive` and `play._check_spend` spend the Taint as the reactive card is played (R-ADD-130)
+    GainTokensEffect: _gain_tokens,
+    SpendTokensEffect: _spend_tokens,
+    ForfeitTokensEffect: _forfeit_tokens,
+    DamageBargainEffect: resolved_elsewhere,  # `attacking._strike` opens the bargain prompt, `prompts._choose` answers it (R-ADD-159)
+    GainSpEffect: _gain_sp,
+    SpBoostEffect: _sp_boost,
+    SelfDamageEffect: resolved_elsewhere,  # `_attack` records it, `_end_attack` deals it (R-ADD-130)
+    RollSufferingEffect: _roll_suffering,
+}

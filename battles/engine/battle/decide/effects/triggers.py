@@ -1,0 +1,39 @@
+"""Resolvers of the conditional effects: "when", "unless you spend", and the passives read elsewhere."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ....cards import (
+    LimitEffect,
+    TokenCostEffect,
+    TriggerEffect,
+    UnlessSpentEffect,
+    WhenEffect,
+    WindowEffect,
+)
+from .. import conditions
+from .base import Resolver, Resolving, resolved_elsewhere
+
+
+def _when(ctx: Resolving, effect: WhenEffect) -> None:
+    about = ctx.attack_target if ctx.attack_target is not None else ctx.target
+    if conditions._holds(ctx.tx, ctx.seat, effect.condition, about):
+        for inner in effect.then:
+            ctx.then(inner, attack_target=ctx.attack_target, ended=ctx.ended)
+
+
+def _unless_spent(ctx: Resolving, effect: UnlessSpentEffect) -> None:
+    if not ctx.spend:  # R-ADD-151: the spend replaces these
+        for inner in effect.then:
+            ctx.then(inner, attack_target=ctx.attack_target)
+
+
+RESOLVERS: dict[type[Any], Resolver] = {
+    WhenEffect: _when,
+    TriggerEffect: resolved_elsewhere,  # a passive in play: `play._triggers` fires it on its event, `harm._reduce_taken` on damage taken (R-ADD-131, R-ADD-136)
+    WindowEffect: resolved_elsewhere,  # `reactions._in_window` opens the reactive window it names (R-ADD-58)
+    UnlessSpentEffect: _unless_spent,
+    TokenCostEffect: resolved_elsewhere,  # paid as the card is played (R-ADD-133)
+    LimitEffect: resolved_elsewhere,  # checked before the card is played (R-ADD-63)
+}

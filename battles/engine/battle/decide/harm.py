@@ -1,0 +1,255 @@
+"""Harm: damage inflicted and taken, components, wounds, Heat, Taint and its overload, defeat."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ...cards import (
+    CardDef,
+    ReduceIncomingEffect,
+    TriggerEffect,
+)
+from ...dice import (
+    SUFFERING_DIE,
+)
+from .. import events as ev
+from ..state import (
+    TAINT_OVERLOAD,
+)
+from . import flow, hits, piles, play, prompts
+from .tx import NEURAL_FEEDBACK_EVERY, SURVIVAL_WOUND_FACES, SURVIVAL_WOUNDS, _Tx
+
+
+def _check_hp(tx: _Tx, seat: int) -> None:
+    """Ruleset 2.1: the moment deck and discard pile are both empty the casket is defeated,
+    whatever its hand holds (R-DMG-9)."""
+    c = tx.seat(seat)
+    if tx.state.ruleset.damage_pile and c.in_battle and not c.deck and not c.discard:
+        flow._out_of_cards(tx, seat)
+
+
+def _change_heat(tx: _Tx, seat: int, amount: int, reason: str, rule: str) -> None:
+    heat = max(0, tx.seat(seat).heat + amount)
+    if heat != tx.seat(seat).heat:
+        tx.emit(ev.HeatChanged(seat, heat - tx.seat(seat).heat, heat, reason, rule))
+
+
+def _inflict(
+    tx: _Tx,
+    seat: int,
+    amount: int,
+    component: str | None,
+    reason: str,
+    *,
+    attack: CardDef | None = None,
+) -> None:
+    """Damage the defender must discard: their choice of split unless there is none (R-DMG-6).
+    The defender's wards act on it first (R-ADD-94); `attack` is the card of the attack
+    that deals it, None for damage without an attack."""
+    amount = hits._warded(tx, seat, amount, attack)
+    amount = _reduce_taken(tx, seat, amount)  # R-ADD-136: the casket's standing reductions
+    if amount <= 0 or not tx.seat(seat).in_battle:
+        _after_damage(tx)
+        return
+    if not tx.seat(seat).hand:
+        _take_damage(tx, seat, (), amount, component)
+        _after_damage(tx)
+        return
+    prompts._open_prompt(tx, seat, "take_damage", amount, component, "R-DMG-6", reason)
+
+
+def _reduce_taken(tx: _Tx, seat: int, amount: int) -> int:
+    """R-ADD-136: "Passive: reduce all damage you take by N", each passive in play in turn."""
+    c = tx.seat(seat)
+    if amount <= 0 or not c.in_battle:
+        return amount
+    for instance in c.in_play:
+        card = tx.state.card(instance)
+        for effect in card.effects:
+            if isinstance(effect, TriggerEffect) and effect.on == "damage_taken":
+                for inner in effect.then:
+                    assert isinstance(inner, ReduceIncomingEffect)
+                    cut = min(amount, inner.amount)
+                    if cut:
+                        tx.emit(ev.DamageReduced(seat, cut, card.id))
+                        amount -= cut
+    return amount
+
+
+def _after_damage(tx: _Tx) -> None:
+    if tx.state.attack is not None and not tx.state.prompts:
+        hits._end_attack(tx, "hit")
+
+
+def _take_damage(
+    tx: _Tx, seat: int, from_hand: tuple[str, ...], from_deck: int, component: str | None
+) -> None:
+    """Discard for damage (under ruleset 2.1 onto the damage pile, R-DMG-8); the deck
+    reshuffles as at draw time when it runs out, and with nothing left anywhere the casket
+    is defeated (R-DMG-6; under 2.1 the moment deck and discard are empty, R-DMG-9)."""
+    primary = 0
+
+    def weapons(cards: Sequence[str]) -> int:
+        return sum(1 for x in cards if tx.state.card(x).kind == "primary_weapon")
+
+    if from_hand:
+        primary += weapons(from_hand)
+        tx.emit(ev.DamageTaken(seat, from_hand, (), weapons(from_hand), component))
+    left = from_deck
+    while left > 0:
+        c = tx.seat(seat)
+        if not c.deck:
+            if not c.discard:
+                if tx.state.ruleset.damage_pile:
+                    flow._out_of_cards(tx, seat)
+                else:
+                    _defeat(
+                        tx, seat, "damage with no cards left in deck or discard pile", "R-DMG-6"
+                    )
+                break
+            piles._reshuffle(tx, seat)
+            c = tx.seat(seat)
+        taken = tx.take(c.deck, min(left, len(c.deck)), "damage from the deck", "R-DMG-6")
+        primary += weapons(taken)
+        tx.emit(ev.DamageTaken(seat, (), taken, weapons(taken), component))
+        left -= len(taken)
+    if component is not None and primary and not tx.seat(seat).pilot_dead:
+        _component_damage(tx, seat, component, primary, "Primary Weapon cards discarded", "R-DMG-6")
+    _check_hp(tx, seat)
+
+
+def _component_damage(
+    tx: _Tx, seat: int, component: str, amount: int, reason: str, rule: str
+) -> None:
+    amount = _prevent_component_damage(tx, seat, component, amount)
+    if amount <= 0:
+        return
+    c = tx.seat(seat)
+    before_total = c.total_component_damage
+    total = c.damage_of(component) + amount
+    tx.emit(ev.ComponentDamaged(seat, component, amount, total, reason, rule))
+    play._triggers(tx, seat, "component_damaged", times=amount)
+    threshold = int(tx.state.ruleset.option("component_threshold"))
+    if total >= threshold and component not in c.destroyed:
+        _destroy(tx, seat, component)
+    # R-DMG-7: each multiple of 5 total Component Damage reached wounds the pilot once.
+    after_total = before_total + amount
+    crossings = after_total // NEURAL_FEEDBACK_EVERY - before_total // NEURAL_FEEDBACK_EVERY
+    for _ in range(crossings):
+        _wound(tx, seat, "neural feedback", "R-DMG-7")
+
+
+def _prevent_component_damage(tx: _Tx, seat: int, component: str, amount: int) -> int:
+    """R-ADD-136: "the first Component Damage you take each round is ignored": each such
+    passive in play, once a round."""
+    c = tx.seat(seat)
+    if not c.in_battle:
+        return amount
+    for instance in c.in_play:
+        if amount <= 0 or f"round:{instance}" in tx.seat(seat).limited_plays:
+            continue
+        for effect in tx.state.card(instance).effects:
+            if (
+                isinstance(effect, TriggerEffect)
+                and effect.on == "first_component_damage_each_round"
+            ):
+                cut = min(
+                    amount,
+                    sum(e.amount for e in effect.then if isinstance(e, ReduceIncomingEffect)),
+                )
+                if cut:
+                    tx.emit(ev.ComponentDamagePrevented(seat, component, cut, instance))
+                    amount -= cut
+                break
+    return amount
+
+
+def _destroy(tx: _Tx, seat: int, component: str) -> None:
+    """Seed 002 "Component Destroyed": the arms discard their cards from hand."""
+    c = tx.seat(seat)
+    kind = {"right_arm": "primary_weapon", "left_arm": "secondary"}.get(component)
+    discarded = tuple(x for x in c.hand if kind and tx.state.card(x).kind == kind)
+    tx.emit(ev.ComponentDestroyed(seat, component, discarded, "R-DMG-7"))
+
+
+def _wound(tx: _Tx, seat: int, reason: str, rule: str) -> None:
+    c = tx.seat(seat)
+    if c.pilot_dead or not c.wound_deck:
+        return
+    wound = tx.take(c.wound_deck, 1, "the pilot wound flip", "R-PLT-1")[0]
+    tx.emit(ev.WoundFlipped(seat, wound, reason, rule))
+    if not tx.seat(seat).wound_deck:
+        tx.emit(ev.PilotKilled(seat, "R-PLT-1"))
+        if not tx.seat(seat).defeated:
+            tx.emit(ev.CasketDefeated(seat, "its pilot is dead: the casket is inert", "R-ADD-20"))
+            play._destroyed(tx, seat)
+
+
+def _taint_overload(tx: _Tx, seat: int) -> None:
+    """Taint Overload (R-PLT-3, R-ADD-44): Taint reaching 10 is a trigger like a defeat:
+    1d6, on 1–3 the pilot takes 2 wounds. It fires each time Taint rises to 10 from below."""
+    face = tx.dice.d6(1, purpose="the Taint Overload roll", rule="R-PLT-3")[0]
+    wounds = SURVIVAL_WOUNDS if face in SURVIVAL_WOUND_FACES else 0
+    tx.emit(ev.TaintOverloaded(seat, tx.seat(seat).taint, face, wounds))
+    for _ in range(wounds):
+        _wound(tx, seat, "Taint Overload", "R-PLT-3")
+
+
+def _defeat(tx: _Tx, seat: int, reason: str, rule: str) -> None:
+    if not tx.seat(seat).in_battle:
+        return
+    tx.emit(ev.CasketDefeated(seat, reason, rule))
+    face = tx.dice.d6(1, purpose="the pilot's survival roll", rule="R-PLT-3")[0]
+    wounds = SURVIVAL_WOUNDS if face in SURVIVAL_WOUND_FACES else 0
+    tx.emit(ev.SurvivalRolled(seat, face, wounds))
+    for _ in range(wounds):
+        _wound(tx, seat, "casket defeated: survival roll", "R-PLT-3")
+    play._destroyed(tx, seat)
+
+
+def _change_taint(tx: _Tx, seat: int, amount: int, source: str) -> None:
+    """R-ADD-66: a card's Taint, never below 0; rising to 10 from below is Taint Overload
+    (R-PLT-3, R-ADD-44)."""
+    c = tx.seat(seat)
+    taint = max(0, c.taint + amount)
+    if taint == c.taint:
+        return
+    tx.emit(ev.TaintChanged(seat, taint - c.taint, taint, source))
+    if c.taint < TAINT_OVERLOAD <= taint and c.in_battle and not c.pilot_dead:
+        _taint_overload(tx, seat)
+
+
+def _terrain_damage(tx: _Tx, seat: int, amount: int, reason: str) -> None:
+    """Damage without an attack (R-DMG-6, R-ADD-165), as `_inflict` deals it, but never
+    ending an attack in progress: a move inside an attack (a push, a dodge) is not its hit."""
+    amount = hits._warded(tx, seat, amount, None)
+    amount = _reduce_taken(tx, seat, amount)  # R-ADD-136, as `_inflict`
+    if amount <= 0 or not tx.seat(seat).in_battle:
+        return
+    if not tx.seat(seat).hand:
+        _take_damage(tx, seat, (), amount, None)
+        return
+    prompts._open_prompt(tx, seat, "take_damage", amount, None, "R-DMG-6", reason)
+
+
+def _suffering(tx: _Tx, seat: int, n: int) -> None:
+    """Seed 001 §4's suffering die, each face applied in the order rolled."""
+    faces = tx.dice.d6(n, purpose="the suffering dice", rule="R-ADD-14")
+    tx.emit(ev.SufferingRolled(seat, faces))
+    for f in faces:
+        face = SUFFERING_DIE[f]
+        c = tx.seat(seat)
+        if face.cards_discarded:
+            taken = tx.take(c.deck, min(face.cards_discarded, len(c.deck)), face.name, "R-ADD-14")
+            if taken:
+                tx.emit(ev.CardsDiscarded(seat, (), taken, face.name, "R-ADD-14"))
+        if face.heat:
+            _change_heat(tx, seat, face.heat, face.name, "R-ADD-14")
+        if face.damage_this_turn or face.damage_next_attack:
+            tx.emit(
+                ev.BuffGained(seat, face.damage_next_attack, 0, 0, face.damage_this_turn, face.name)
+            )
+        if face.cards_recovered:
+            c = tx.seat(seat)
+            if c.discard:
+                tx.emit(ev.CardsRecovered(seat, (c.discard[-1],), face.name))

@@ -1,0 +1,332 @@
+"""Prompts: opening them, answering them (mulligan, take damage, discard, arrange, choose), the siphon, the Honor Duel and the ultimatum."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ...cards import (
+    ArrangeTopEffect,
+    CardDef,
+    DamageBargainEffect,
+    DuelEffect,
+    GainTokensEffect,
+    OfferMissEffect,
+    SpendTokensEffect,
+)
+from ...errors import RuleViolation
+from ...los import line_of_sight
+from .. import events as ev
+from ..commands import (
+    Arrange,
+    Choose,
+    Command,
+    DiscardDown,
+    KeepHand,
+    Mulligan,
+    NoReactive,
+    PlayReactive,
+    TakeDamage,
+)
+from ..state import (
+    HAND_SIZE,
+    CasketState,
+    card_id,
+)
+from . import conditions, harm, hits, piles, play, reactions
+from . import effects as resolvers
+from .tx import _Tx
+
+PROMPT_COMMANDS = {
+    "mulligan": (KeepHand, Mulligan),
+    "reactive": (PlayReactive, NoReactive),
+    "take_damage": (TakeDamage,),
+    "discard_down": (DiscardDown,),
+    "discard": (DiscardDown,),  # a card's "discard N of your choice" (R-ADD-62)
+    "arrange": (Arrange,),  # "look at the top N cards, arrange them" (R-ADD-157)
+    "ultimatum": (Choose,),  # "target enemy must choose" (R-ADD-159)
+    "bargain": (Choose,),  # "enemy may discard 2 cards to reduce damage to 2" (R-ADD-159)
+    "siphon": (Choose,),  # a reactive card's "miss this attack, give me 2 tokens" (R-ADD-159)
+    "duel": (Choose,),  # "challenge 1 visible enemy to Honor Duel" (R-ADD-174)
+}
+# The ruling behind each prompt, cited when an answer comes without its prompt.
+PROMPT_RULES = {
+    "mulligan": "R-TRN-1",
+    "reactive": "R-REA-1",
+    "take_damage": "R-DMG-6",
+    "discard_down": "R-TRN-7",
+    "discard": "R-ADD-62",
+    "arrange": "R-ADD-157",
+    "ultimatum": "R-ADD-159",
+    "bargain": "R-ADD-159",
+    "siphon": "R-ADD-159",
+    "duel": "R-ADD-174",
+}
+
+
+def _open_prompt(
+    tx: _Tx, seat: int, kind: str, amount: int, component: str | None, rule: str, reason: str
+) -> None:
+    # A table's opening hand is known only once the table reports it (keep_hand with
+    # `drawn`), so even policy `auto` leaves a table's mulligan prompt open.
+    if tx.state.policy == "auto" and not (tx.table and kind == "mulligan"):
+        _auto_answer(tx, seat, kind, amount, component)
+        return
+    tx.emit(ev.PromptOpened(seat, kind, amount, component, rule, reason))
+
+
+def _auto_answer(tx: _Tx, seat: int, kind: str, amount: int, component: str | None) -> None:
+    """Policy `auto`: keep hands, play no reactive card, take damage from the deck, discard
+    the newest cards down to 6 (R-TRN-7)."""
+    if kind == "mulligan":
+        tx.emit(ev.HandKept(seat))
+    elif kind == "reactive":
+        reactions._reactive_declined(tx, seat)
+    elif kind == "take_damage":
+        harm._take_damage(tx, seat, (), amount, component)
+        harm._after_damage(tx)
+    elif kind == "discard_down":
+        hand = tx.seat(seat).hand
+        tx.emit(ev.CardsDiscarded(seat, hand[len(hand) - amount :], (), "discard down", "R-TRN-7"))
+    elif kind == "discard":
+        hand = tx.seat(seat).hand
+        tx.emit(ev.CardsDiscarded(seat, hand[len(hand) - amount :], (), "chosen", "R-ADD-62"))
+    elif kind == "arrange":  # the order is kept, nothing spent (R-ADD-157)
+        _arranged(tx, seat, tx.seat(seat).deck[:amount], False)
+    elif kind == "ultimatum":  # the damage, as auto takes any damage (R-ADD-159)
+        _ultimatum(tx, seat, "damage", amount)
+    elif kind == "bargain":  # no cards given up (R-ADD-159)
+        reactions._reactive_window(tx)
+    elif kind == "siphon":  # the price refused: the hit stands (R-ADD-159)
+        hits._roll_defence(tx)
+    elif kind == "duel":  # a binding challenge is accepted (R-ADD-174)
+        _duel_answer(tx, seat, True)
+
+
+def _answer(tx: _Tx, command: Command) -> None:
+    kinds = [k for k, types in PROMPT_COMMANDS.items() if isinstance(command, types)]
+    prompt = next((p for p in tx.state.prompts if p.seat == command.seat and p.kind in kinds), None)
+    if prompt is None:
+        waiting = ", ".join(f"seat {p.seat}: {p.kind}" for p in tx.state.prompts) or "nothing"
+        raise RuleViolation(
+            "no_such_prompt",
+            f"seat {command.seat} has no open {'/'.join(kinds)} prompt; the battle waits for "
+            f"{waiting}",
+            PROMPT_RULES[kinds[0]],
+        )
+    seat = command.seat
+    if isinstance(command, KeepHand):
+        if tx.table:
+            piles._deal_table_hand(tx, seat)
+        tx.emit(ev.HandKept(seat))
+        tx.emit(ev.PromptClosed(seat, "mulligan"))
+    elif isinstance(command, Mulligan):
+        if tx.table:
+            # The physical hand went back and was reshuffled; only the new hand is known.
+            tx.emit(ev.MulliganTaken(seat, ()))
+            piles._deal_table_hand(tx, seat)
+        else:
+            tx.emit(ev.MulliganTaken(seat, tx.seat(seat).hand))
+            order, known = tx.shuffle(tx.seat(seat).deck, "the mulligan")
+            tx.emit(ev.DeckShuffled(seat, order, known, "mulligan"))
+            cards = tx.take(tx.seat(seat).deck, HAND_SIZE, "the new hand", "R-TRN-1")
+            tx.emit(ev.CardsDrawn(seat, cards, "mulligan", "R-TRN-1"))
+        tx.emit(ev.PromptClosed(seat, "mulligan"))
+    elif isinstance(command, PlayReactive):
+        reactions._play_reactive(tx, command)
+    elif isinstance(command, NoReactive):
+        tx.emit(ev.PromptClosed(seat, "reactive"))
+        reactions._reactive_declined(tx, seat)
+    elif isinstance(command, TakeDamage):
+        c = tx.seat(seat)
+        if len(command.hand) + command.deck != prompt.amount:
+            raise RuleViolation(
+                "wrong_damage_split",
+                f"seat {seat} must discard exactly {prompt.amount} card(s) for damage; "
+                f"{len(command.hand)} from hand + {command.deck} from the deck is "
+                f"{len(command.hand) + command.deck}",
+                "R-DMG-6",
+            )
+        hand = piles._hand_cards(c, command.hand, "hand", "R-DMG-6")
+        tx.emit(ev.PromptClosed(seat, "take_damage"))
+        harm._take_damage(tx, seat, hand, command.deck, prompt.component)
+        harm._after_damage(tx)
+    elif isinstance(command, DiscardDown):
+        rule = PROMPT_RULES[prompt.kind]
+        if len(command.cards) != prompt.amount:
+            purpose = (
+                f"to get down to {HAND_SIZE}" if prompt.kind == "discard_down" else prompt.reason
+            )
+            raise RuleViolation(
+                "wrong_discard_count", f"discard exactly {prompt.amount} card(s) {purpose}", rule
+            )
+        cards = piles._hand_cards(tx.seat(seat), command.cards, "cards", rule)
+        why = "discard down" if prompt.kind == "discard_down" else "chosen"
+        tx.emit(ev.CardsDiscarded(seat, cards, (), why, rule))
+        tx.emit(ev.PromptClosed(seat, prompt.kind))
+        if prompt.kind == "discard":  # R-ADD-139: a card's "discard N of your choice"
+            play._triggers(tx, seat, "cards_discarded")
+    elif isinstance(command, Choose):
+        _choose(tx, command, prompt.kind, prompt.amount)
+    elif isinstance(command, Arrange):
+        order = _arrangement(tx.seat(seat), prompt.amount, command.cards)
+        tx.emit(ev.PromptClosed(seat, "arrange"))
+        _arranged(tx, seat, order, command.spend)
+
+
+def _arrangement(c: CasketState, n: int, names: Sequence[str]) -> tuple[str, ...]:
+    """R-ADD-157: the top `n` cards of the deck in the order `names` gives (instance or
+    card ids), each exactly once."""
+    top = list(c.deck[:n])
+    out: list[str] = []
+    for name in names:
+        match = next((x for x in top if x == name or card_id(x) == name), None)
+        if match is None:
+            raise RuleViolation(
+                "not_looked_at",
+                f"cards: {name!r} is not one of the {n} card(s) looked at (or is named twice)",
+                "R-ADD-157",
+            )
+        top.remove(match)
+        out.append(match)
+    if top:
+        raise RuleViolation(
+            "wrong_arrange_count", f"put back all {n} card(s) looked at, in order", "R-ADD-157"
+        )
+    return tuple(out)
+
+
+def _choose(tx: _Tx, command: Choose, kind: str, amount: int) -> None:
+    """R-ADD-159: an ultimatum's or a damage bargain's answer; each takes its own options."""
+    seat = command.seat
+    options = {
+        "ultimatum": ("damage", "skip_turn"),
+        "bargain": ("discard", "decline"),
+        "siphon": ("pay", "decline"),
+        "duel": ("accept", "refuse"),  # R-ADD-174
+    }[kind]
+    if command.option not in options:
+        raise RuleViolation(
+            "wrong_option", f"the {kind} prompt's options are {', '.join(options)}", "R-ADD-159"
+        )
+    if command.cards and command.option != "discard":
+        raise RuleViolation("unused_argument", "only 'discard' names cards", "R-ADD-159")
+    if kind == "ultimatum":
+        tx.emit(ev.PromptClosed(seat, kind))
+        _ultimatum(tx, seat, command.option, amount)
+        return
+    if kind == "siphon":
+        _siphon(tx, seat, command.option == "pay")
+        return
+    if kind == "duel":
+        _duel_answer(tx, seat, command.option == "accept")
+        return
+    if command.option == "discard":
+        if len(command.cards) != amount:
+            raise RuleViolation(
+                "wrong_discard_count", f"give up exactly {amount} hand card(s)", "R-ADD-159"
+            )
+        a = tx.state.attack
+        assert a is not None
+        card = tx.state.card(a.card)
+        bargain = next(e for e in card.effects if isinstance(e, DamageBargainEffect))
+        cards = piles._hand_cards(tx.seat(seat), command.cards, "cards", "R-ADD-159")
+        tx.emit(ev.CardsDiscarded(seat, cards, (), f"{card.name}: bargain", "R-ADD-159"))
+        tx.emit(ev.HitDamageBargained(seat, bargain.damage, card.id))
+    tx.emit(ev.PromptClosed(seat, kind))
+    reactions._reactive_window(tx)
+
+
+def _siphon(tx: _Tx, seat: int, pay: bool) -> None:
+    """R-ADD-159: the attacker pays the reactive card's price to its defender and the hit
+    becomes a miss, or refuses and the defence dice are rolled."""
+    a = tx.state.attack
+    assert a is not None and a.reactive is not None
+    reactive = tx.state.card(a.reactive)
+    offer = next(e for e in reactive.effects if isinstance(e, OfferMissEffect))
+    tx.emit(ev.PromptClosed(seat, "siphon"))
+    if not pay:
+        hits._roll_defence(tx)
+        return
+    have = tx.seat(seat).tokens_of(offer.pool)
+    if have < offer.n:  # pragma: no cover - the prompt opens only with the tokens
+        raise RuleViolation("not_enough_tokens", f"seat {seat} holds {have}", "R-ADD-61")
+    tx.emit(ev.TokensChanged(seat, offer.pool, -offer.n, have - offer.n, reactive.id))
+    play._gain_tokens(tx, a.target, GainTokensEffect(offer.pool, offer.n), reactive.id)
+    tx.emit(ev.HitBargainedAway(seat, reactive.id))
+    hits._end_attack(tx, "miss")
+
+
+def _duel_answer(tx: _Tx, seat: int, accepted: bool) -> None:
+    """R-ADD-174: the challenged casket's answer: a duel, or Coward's Mark."""
+    challenger = tx.seat(seat).challenged_by
+    assert challenger is not None
+    source = tx.seat(challenger).duel_source
+    assert source is not None
+    duel = next(e for e in tx.state.card(source).effects if isinstance(e, DuelEffect))
+    tx.emit(ev.PromptClosed(seat, "duel"))
+    tx.emit(ev.DuelAnswered(seat, challenger, accepted, duel.mark_damage))
+
+
+def _duel_refusal(c: CasketState, d: CasketState, seats: Sequence[CasketState]) -> str | None:
+    """R-ADD-174: why `c` may not attack `d` while an Honor Duel holds (None: it may). A
+    duel whose other casket has left the battle no longer binds."""
+    if c.duel_with is not None and seats[c.duel_with].in_battle and c.duel_with != d.seat:
+        return f"seat {c.seat} is in an Honor Duel: it may attack only seat {c.duel_with}"
+    if d.duel_with is not None and seats[d.duel_with].in_battle and d.duel_with != c.seat:
+        return f"seat {d.seat} is in an Honor Duel: only seat {d.duel_with} may attack it"
+    return None
+
+
+def _coward_bonus(c: CasketState, d: CasketState) -> int:
+    """R-ADD-174: Coward's Mark, "all Crucible attacks against them deal +2": an attack by
+    a casket whose setup names the Crucible (R-ADD-121) or by the challenger who marked it."""
+    if d.cowards_mark and (c.faction == "crucible" or c.seat == d.coward_of):
+        return d.cowards_mark
+    return 0
+
+
+def _ultimatum(tx: _Tx, seat: int, option: str, damage: int) -> None:
+    """R-ADD-159: the damage now (no attack, the chooser's split, R-DMG-6, R-DMG-8), or the
+    next turn skipped."""
+    tx.emit(ev.UltimatumAnswered(seat, option))
+    if option == "damage":
+        harm._inflict(tx, seat, damage, None, "an ultimatum's damage, chosen (R-ADD-159)")
+
+
+def _arranged(tx: _Tx, seat: int, order: tuple[str, ...], spend: bool) -> None:
+    """R-ADD-157: the looked-at cards go back in `order`; then the card's `then` runs,
+    its spend paid when the answer says `spend`."""
+    card = tx.state.card(tx.seat(seat).arranging)
+    effect = next(e for e in card.effects if isinstance(e, ArrangeTopEffect))
+    spends = [e for e in effect.then if isinstance(e, SpendTokensEffect)]
+    if spend and not spends:
+        raise RuleViolation(
+            "unused_argument", f"{card.name} has no effect that uses 'spend'", "R-ADD-61"
+        )
+    for cost in spends if spend else []:
+        play._check_holds(tx, seat, card, cost.pool, cost.n)
+    tx.emit(ev.DeckArranged(seat, order))
+    for then in effect.then:
+        resolvers._effect(tx, seat, card, then, None, (), None, (), {}, False, spend)
+
+
+def _challenge(tx: _Tx, seat: int, card: CardDef, target: int | None) -> None:
+    """R-ADD-174: a visible enemy within the card's range, neither in a duel nor asked to
+    one, is challenged and asked for its answer."""
+    enemy = conditions._enemy_in_range(tx, seat, card, target)
+    c, t = tx.seat(seat), tx.seat(enemy)
+    others = [x.at for x in tx.state.seats if x.seat not in (seat, enemy) and x.in_battle]
+    if not line_of_sight(tx.state.board, c.at, t.at, others).clear:
+        raise RuleViolation(
+            "no_line_of_sight", f"{card.name} challenges a visible enemy", "R-ADD-174"
+        )
+    for x in (c, t):
+        if (
+            x.duel_with is not None and tx.seat(x.duel_with).in_battle
+        ) or x.challenged_by is not None:
+            raise RuleViolation(
+                "in_duel", f"seat {x.seat} is already in an Honor Duel", "R-ADD-174"
+            )
+    tx.emit(ev.DuelChallenged(seat, enemy, card.id))
+    reason = f"{card.name}: accept the Honor Duel, or refuse and bear Coward's Mark (choose)"
+    _open_prompt(tx, enemy, "duel", 0, None, "R-ADD-174", reason)
