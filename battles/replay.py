@@ -13,12 +13,14 @@ A sentence is a tuple of parts: ("text", s), ("card", instance, name, cost, text
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from battles.engine.battle import BattleState, evolve, public_payload
+from battles.engine.battle import events as ev
+from battles.engine.battle.events import EVENT_TYPES, Event
 from battles.engine.battle.state import card_id
 from battles.engine.cards import SP_ALL, CardDef
 from battles.engine.dice import ATTACK_FACES, GRADES, DicePool, grade_distribution
@@ -134,709 +136,1184 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
     ...                               "rule": "R-TRN-6"}, n))
     'Penitent Scout draws 2 hidden cards (refresh, R-TRN-6)'
     """
+
+    cls = EVENT_TYPES.get(type_)
+    if cls is None or cls not in SENTENCES:
+        raise KeyError(f"no sentence for event type {type_!r}")
+    return SENTENCES[cls](p, names)
+
+
+Writer = Callable[[Mapping[str, Any], Names], Sentence]
+# Each event class's sentence, registered by `sentence` below; complete (checked at import).
+SENTENCES: dict[type[Event], Writer] = {}
+
+
+def sentence(cls: type[Event]) -> Callable[[Writer], Writer]:
+    """Register the sentence for the events of `cls`."""
+
+    def register(writer: Writer) -> Writer:
+        assert cls not in SENTENCES, f"two sentences for {cls.__name__}"
+        SENTENCES[cls] = writer
+        return writer
+
+    return register
+
+
+@sentence(ev.BattleCreated)
+def _battle_created(p: Mapping[str, Any], names: Names) -> Sentence:
+    setup = p.get("setup", {})
+    board = setup.get("board", {}).get("name") or "an unnamed board"
+    version = setup.get("rules", {}).get("version", "?")
+    dice = setup.get("dice", {}).get("mode", "digital")
+    n = len(setup.get("seats", []))
+    return (t(f"The battle is set up on {board}: {n} caskets, ruleset {version}, {dice} dice"),)
+
+
+@sentence(ev.DeckShuffled)
+def _deck_shuffled(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    n = p["cards"] if p.get("order") is None else len(p["order"])
+    return (t(f"{who}'s deck of {n} cards is shuffled ({p.get('reason', '')})"),)
+
+
+@sentence(ev.WoundDeckShuffled)
+def _wound_deck_shuffled(p: Mapping[str, Any], names: Names) -> Sentence:
     seat = p.get("seat")
-    who = names.casket(seat)
-    match type_:
-        case "BattleCreated":
-            setup = p.get("setup", {})
-            board = setup.get("board", {}).get("name") or "an unnamed board"
-            version = setup.get("rules", {}).get("version", "?")
-            dice = setup.get("dice", {}).get("mode", "digital")
-            n = len(setup.get("seats", []))
-            return (
-                t(f"The battle is set up on {board}: {n} caskets, ruleset {version}, {dice} dice"),
-            )
-        case "DeckShuffled":
-            n = p["cards"] if p.get("order") is None else len(p["order"])
-            return (t(f"{who}'s deck of {n} cards is shuffled ({p.get('reason', '')})"),)
-        case "WoundDeckShuffled":
-            up = p.get("face_up") or []
-            carried = f", carried face up: {', '.join(up)}" if up else ""
-            return (t(f"{names.pilot(seat)}'s wound deck is shuffled{carried}"), *_rule("R-PLT-1"))
-        case "CardsDrawn":
-            cards = p["cards"]
-            if cards and all(c is None for c in cards):
-                return (
-                    t(f"{who} draws {len(cards)} hidden card{'s' * (len(cards) != 1)}"),
-                    *_reason_rule(p.get("reason"), p.get("rule")),
-                )
-            return (
-                t(f"{who} draws "),
-                *_cards(cards, names),
-                *_reason_rule(p.get("reason"), p.get("rule")),
-            )
-        case "HandKept":
-            return (t(f"{who} keeps the opening hand"), *_rule("R-TRN-1"))
-        case "MulliganTaken":
-            return (
-                t(f"{who} takes a mulligan: {len(p['returned'])} cards back into the deck"),
-                *_rule("R-TRN-1"),
-            )
-        case "RoundStarted":
-            return (t(f"Round {p['round']} begins"),)
-        case "InitiativeRolled":
-            parts: list[Part] = [t("Initiative: ")]
-            for i, throw in enumerate(p["throws"]):
-                if i:
-                    parts.append(t("; tie, again: "))
-                for j, (s, face) in enumerate(throw):
-                    parts += [t(("" if j == 0 else ", ") + f"{names.casket(s)} "), *_d6([face])]
-            order = ", ".join(names.casket(s) for s in p["order"])
-            return (*parts, t(f" → order: {order}"), *_rule("R-TRN-2"))
-        case "TurnStarted":
-            return (t(f"{who}'s turn"),)
-        case "SpRestored":
-            lines = ", ".join(
-                f"{label} {_signed(v) if i else v}" for i, (label, v, _) in enumerate(p["lines"])
-            )
-            return (t(f"{who} has {p['sp_max']} SP ({lines})"), *_rule("R-TRN-3"))
-        case "StrainChecked":
-            if p.get("roll") is None:
-                return (
-                    t(f"{who} checks strain at {p['heat']} Heat: no roll needed"),
-                    *_rule("R-TRN-4"),
-                )
-            outcome = str(p.get("outcome", "")).replace("_", " ")
-            return (
-                t(f"{who} checks strain at {p['heat']} Heat: rolled "),
-                *_d6([p["roll"]]),
-                t(f" + {p['heat']} = {p['total']}: {outcome}"),
-                *_rule("R-TRN-4"),
-            )
-        case "SpDrained":
-            return (t(f"{who} loses {p['amount']} SP"), *_rule(p.get("rule")))
-        case "TurnEnded":
-            return (t(f"{who} ends the turn"),)
-        case "RoundEnded":
-            return (t(f"Round {p['round']} ends"),)
-        case "BattleWon":
-            won = f"The {p['side']} win" if p.get("side") else "A draw"
-            return (t(f"{won}: {p['reason']}"), *_rule(p.get("rule")))
-        case "CasketMoved":
-            path = p["path"]
-            by = [t(" with "), names.card(p["by_card"])] if p.get("by_card") else []
-            return (
-                # The path leaves out the start hex (R-MOV-3): its length is hexes moved.
-                t(f"{who} moves {len(path)} hex{'es' * (len(path) != 1)} to "),
-                _hex(path[-1]),
-                t(f" for {p['cost']} SP"),
-                *by,
-            )
-        case "CasketRotated":
-            free = "free turn" if p.get("free_used") else f"{p['cost']} SP"
-            facing = DIRECTION_NAMES.get(p["facing"], str(p["facing"]))
-            return (t(f"{who} turns to face {facing} ({free}, "), ("rule", "R-ARC-5"), t(")"))
-        case "HeatVented":
-            return (t(f"{who} vents {p['removed']} Heat for {p['cost']} SP"),)
-        case "CardPlayed":
-            manual = " — refereed by hand" if p.get("manual") else ""
-            return (t(f"{who} plays "), names.card(p["card"]), t(f" ({p['cost']} SP){manual}"))
-        case "CardResolved":
-            return (names.card(p["card"]), t(f" goes to {who}'s discard pile"))
-        case "OverspendPaid":
-            lost = [*p.get("from_hand", []), *p.get("from_deck", [])]
-            return (
-                t(f"{who} overspends {p['sp']} SP, paying with "),
-                *_cards(lost, names),
-                *_rule("R-TRN-3"),
-            )
-        case "HeatChanged":
-            verb = "gains" if p["amount"] >= 0 else "loses"
-            return (
-                t(f"{who} {verb} {abs(p['amount'])} Heat, now {p['heat']}"),
-                *_reason_rule(p.get("reason"), p.get("rule")),
-            )
-        case "CardsDiscarded":
-            lost = [*p.get("from_hand", []), *p.get("from_deck", [])]
-            return (
-                t(f"{who} discards "),
-                *_cards(lost, names),
-                *_reason_rule(p.get("reason"), p.get("rule")),
-            )
-        case "CardsRecovered":
-            return (
-                t(f"{who} takes back "),
-                *_cards(p["cards"], names),
-                t(f" ({p.get('reason', '')})"),
-            )
-        case "DeckReshuffled":
-            n = p["cards"] if p.get("order") is None else len(p["order"])
-            return (
-                t(f"{who}'s discard pile becomes a deck of {n} cards with a Damage card"),
-                *_rule("R-TRN-6"),
-            )
-        case "BuffGained":
-            gains = [
-                f"{k.replace('_', ' ')} {_signed(p[k])}"
-                for k in ("damage", "to_hit", "ignore_defence", "damage_this_turn")
-                if p.get(k)
-            ]
-            return (t(f"{who} gains {', '.join(gains) or 'nothing'} ({p.get('source', '')})"),)
-        case "StatusApplied":
-            return (t(f"{who} is {p['status']} ({p.get('source', '')})"),)
-        case "TokensChanged":
-            pool = p["pool"].replace("_", " ")
-            verb = "gains" if p["amount"] >= 0 else "spends"
-            return (
-                t(f"{who} {verb} {abs(p['amount'])} {pool} token(s), now {p['total']}"),
-                *_reason_rule(p.get("source"), "R-ADD-61"),
-            )
-        case "TaintChanged":
-            verb = "gains" if p["amount"] >= 0 else "loses"
-            return (
-                t(f"{who} {verb} {abs(p['amount'])} Taint, now {p['taint']}"),
-                *_reason_rule(p.get("source"), "R-ADD-66"),
-            )
-        case "DefenceRaised":
-            return (
-                t(f"{who} gains +{p['amount']} Defense until its next turn"),
-                *_reason_rule(p.get("source"), "R-ADD-64"),
-            )
-        case "ZoneCreated":
-            return (
-                t(f"{who}'s "),
-                names.card(p["card"]),
-                t(" makes a zone around "),
-                _hex(p["at"]),
-                t(" until the end of the round"),
-                *_rule("R-ADD-129"),
-            )
-        case "DuelChallenged":
-            return (
-                t(f"{who} challenges {names.casket(p['target'])} to an Honor Duel"),
-                *_reason_rule(p.get("source"), "R-ADD-174"),
-            )
-        case "DuelAnswered":
-            if p["accepted"]:
-                what = f"accepts {names.casket(p['challenger'])}'s Honor Duel"
-            else:
-                what = (
-                    f"refuses {names.casket(p['challenger'])}'s Honor Duel and bears Coward's "
-                    f"Mark (+{p['mark_damage']} damage from Crucible attacks)"
-                )
-            return (t(f"{who} {what}"), *_rule("R-ADD-174"))
-        case "ReactivesBarred":
-            return (
-                t(f"{who} cannot play reactive cards this turn"),
-                *_reason_rule(p.get("source"), "R-ADD-174"),
-            )
-        case "FormTaken":
-            return (
-                t(f"{who} takes {p['form'].capitalize()} Form until the end of the round"),
-                *_reason_rule(p.get("source"), "R-ADD-170"),
-            )
-        case "TerrainEntered":  # issue 17, terrain
-            return (
-                t(f"{who} enters "),
-                t(f"{names.casket(p['maker'])}'s {str(p['kind']).replace('_', ' ')} at "),
-                _hex(p["at"]),
-                t(" ("),
-                names.card(p["card"]),
-                t(f"): {p['damage']} damage"),
-                *_rule("R-ADD-165"),
-            )
-        case "TerrainCreated":  # issue 17, terrain
-            if p.get("until_round"):
-                lasts = f" until the end of round {p['until_round']}"
-            elif p.get("turns"):
-                lasts = f" for {p['turns']} of its turns"
-            else:
-                lasts = " for the rest of the battle"
-            hexes: list[Part] = []
-            for i, at in enumerate(p["hexes"]):
-                hexes += [t(", ")] if i else []
-                hexes.append(_hex(at))
-            return (
-                t(f"{who}'s "),
-                names.card(p["card"]),
-                t(f" makes {str(p['kind']).replace('_', ' ')} terrain at "),
-                *hexes,
-                t(lasts),
-                *_rule("R-ADD-161"),
-            )
-        case "AttackWarded":
-            return (
-                t(f"{who}'s "),
-                names.card(p["card"]),
-                t(f" negates the damage of this attack on {names.casket(p['target'])}"),
-                *_rule("R-ADD-128"),
-            )
-        case "AllyMoved":
-            return (
-                t(f"{who} is moved {len(p['path'])} hex(es) to "),
-                _hex(p["path"][-1]),
-                t(f" by {names.casket(p['by'])}'s card"),
-                *_reason_rule(p.get("source"), "R-ADD-126"),
-            )
-        case "DamageDeflected":
-            return (
-                t(f"{who} deflects {p['amount']} damage back to {names.casket(p['attacker'])}"),
-                *_rule("R-ADD-125"),
-            )
-        case "DamageCardsRemoved":
-            return (
-                t(f"{who} removes "),
-                *_cards(p["cards"], names),
-                t(" from its discard pile, out of the game"),
-                *_reason_rule(p.get("source"), "R-ADD-124"),
-            )
-        case "DefenceLent":
-            until = (
-                "the end of the round"
-                if p["until"] == -1
-                else f"{names.casket(p['until'])}'s next turn"
-            )
-            return (
-                t(f"{who} gains +{p['amount']} Defense until {until}"),
-                *_reason_rule(p.get("source"), "R-ADD-123"),
-            )
-        case "ThornsRaised":  # issue 17, triggers
-            whom = "the next attacker" if p["until"] == "next_attack" else "each attacker"
-            if p.get("melee_only"):
-                whom = "each melee attacker"
-            until = "" if p["until"] == "next_attack" else " until its next turn"
-            return (
-                t(f"{who}: {whom} takes {p['damage']} damage after the attack{until}"),
-                *_reason_rule(p.get("source"), "R-ADD-130"),
-            )
-        case "LastingBonusGained":
-            return (
-                t(
-                    f"{who} deals +{p['damage']} damage with every attack for the rest of the "
-                    f"battle, +{p['total']} in all"
-                ),
-                *_reason_rule(p.get("source"), "R-ADD-131"),
-            )
-        case "SpBoosted":
-            what = "SP maximum" if p.get("maximum") else "SP"
-            return (
-                t(f"{who} gains {p['amount']} {what} this turn"),
-                *_reason_rule(p.get("source"), "R-ADD-135"),
-            )
-        case "TurnBuffGained":
-            parts = [f"{_signed(p['damage'])} damage"] if p["damage"] else []
-            if p["to_hit"]:
-                parts.append(f"{_signed(p['to_hit'])} on the target number")
-            if p["ignore_defence"]:
-                parts.append(f"ignores {p['ignore_defence']} Defense")
-            return (
-                t(f"{who}'s next attack this turn: {', '.join(parts)}"),
-                *_reason_rule(p.get("source"), "R-ADD-139"),
-            )
-        case "ComponentDamagePrevented":
-            return (
-                t(f"{who} ignores {p['amount']} Component Damage to its {p['component']}"),
-                *_reason_rule(p.get("source"), "R-ADD-136"),
-            )
-        case "CounterRaised":
-            return (
-                t(f"{who}'s counter-damage rises by {p['amount']}"),
-                *_reason_rule(p.get("source"), "R-ADD-130"),
-            )
-        case "SelfDamageDue":
-            return (
-                t(f"{who} will take {p['amount']} damage once this attack has ended"),
-                *_reason_rule(p.get("source"), "R-ADD-130"),
-            )
-        case "BonusHeld":
-            return (
-                t(f"{who} holds its next-attack bonus from {p['source']} until an attack"),
-                *_rule("R-ADD-139"),
-            )
-        case "DamageReduced":
-            return (
-                t(f"{who} takes {p['amount']} damage less"),
-                *_reason_rule(p.get("source"), "R-ADD-136"),
-            )
-        case "SeedsPlanted":
-            return (
-                t(f"{p['amount']} Thornvine seed(s) planted in "),
-                _hex(p["at"]),
-                t(f", {p['total']} there"),
-                *_reason_rule(p.get("source"), "R-ADD-66"),
-            )
-        case "SeedsDetonated":
-            seeds = sum(h[2] for h in p["hexes"])
-            return (
-                t(f"{seeds} Thornvine seed(s) in {len(p['hexes'])} hex(es) detonate"),
-                *_reason_rule(p.get("source"), "R-ADD-66"),
-            )
-        case "SpPenaltyImposed":
-            less = "no SP" if p["amount"] >= SP_ALL else f"{p['amount']} SP less"  # R-ADD-119
-            return (
-                t(f"{who} will have {less} next turn"),
-                *_reason_rule(p.get("source"), "R-ADD-65"),
-            )
-        case "EnemyMarked":
-            return (
-                t(f"{who} marks {names.casket(p['target'])}"),
-                *_reason_rule(p.get("source"), "R-ADD-148"),
-            )
-        case "DamageScheduled":
-            return (
-                t(f"{who} will take {p['amount']} damage at the start of their next turn"),
-                *_reason_rule(p.get("source"), "R-ADD-73"),
-            )
-        case "Rooted":
-            return (
-                t(f"{who} cannot move through their next {p['turns']} turn(s)"),
-                *_reason_rule(p.get("source"), "R-ADD-111"),
-            )
-        case "BleedApplied":
-            return (
-                t(f"{who} gains {p['amount']} Bleed counter(s), now {p['total']}"),
-                *_reason_rule(p.get("source"), "R-ADD-110"),
-            )
-        case "BleedTicked":
-            return (
-                t(f"{who} bleeds: 1 damage, {p['total']} Bleed counter(s) left"),
-                *_rule("R-ADD-110"),
-            )
-        case "OngoingDamageScheduled":
-            return (
-                t(
-                    f"{who} will take {p['amount']} damage at the start of each of their "
-                    f"next {p['turns']} turns"
-                ),
-                *_reason_rule(p.get("source"), "R-ADD-112"),
-            )
-        case "MoveCostRaised":
-            return (
-                t(f"{who}'s moves cost +{p['amount']} SP a hex next turn"),
-                *_reason_rule(p.get("source"), "R-ADD-113"),
-            )
-        case "DrawPenaltyImposed":
-            return (
-                t(f"{who} will draw {p['n']} card(s) fewer next turn"),
-                *_reason_rule(p.get("source"), "R-ADD-114"),
-            )
-        case "AttacksForgone":
-            return (
-                t(f"{who} cannot attack until their next turn"),
-                *_reason_rule(p.get("source"), "R-ADD-115"),
-            )
-        case "DefenceLowered":
-            return (
-                t(f"{who} has -{p['amount']} Defense until the end of their next turn"),
-                *_reason_rule(p.get("source"), "R-ADD-119"),
-            )
-        case "SpendArmed":
-            return (
-                t(f"{who}'s spend also buys what {p.get('source', '')} does on a hit"),
-                *_rule("R-ADD-116"),
-            )
-        case "CasketPushed":
-            path = p["path"]
-            if not path:
-                return (
-                    t(f"{who} holds its ground"),
-                    *_reason_rule(p.get("source"), p.get("rule", "R-ADD-100")),
-                )
-            return (
-                t(f"{who} is forced {len(path)} hex{'es' * (len(path) != 1)} to "),
-                _hex(path[-1]),
-                *_reason_rule(p.get("source"), p.get("rule", "R-ADD-100")),
-            )
-        case "CasketTeleported":
-            return (
-                t(f"{who} teleports {p['hexes']} hex(es) to "),
-                _hex(p["at"]),
-                *_reason_rule(p.get("source"), "R-ADD-102"),
-            )
-        case "RotationGranted":  # issue 17, combos
-            return (
-                t(f"{who} may rotate 60° once more at no SP this turn"),
-                *_reason_rule(p.get("source"), "R-ADD-189"),
-            )
-        case "MoveGranted":
-            return (
-                t(f"{who} may move up to {p['hexes']} hex(es) at no SP this turn"),
-                *_reason_rule(p.get("source"), "R-ADD-69"),
-            )
-        # --- issue 17, buffs ---
-        case "AttackEnhanced":
-            kind = "attack" if p["attacks"] == "any" else f"{p['attacks']} attack"
-            scope = f"every {kind} this turn is" if p.get("every") else f"next {kind} is"
-            return (
-                t(f"{who}'s {scope} enhanced"),
-                *_reason_rule(p.get("source"), "R-ADD-90"),
-            )
-        case "EnhancementsSpent":
-            n = len(p["indices"])
-            return (t(f"{who}'s attack spends {n} enhancement(s)"), *_rule("R-ADD-90"))
-        case "WardRaised":
-            until = str(p["until"]).replace("_", " ")
-            return (
-                t(f"{who} is warded against {p['against']} damage until {until}"),
-                *_reason_rule(p.get("source"), "R-ADD-93"),
-            )
-        case "WardUsed":
-            change = (
-                "" if p.get("before") is None else f": {p['before']} damage becomes {p['after']}"
-            )
-            return (
-                t(f"{who}'s ward acts{change}"),
-                *_reason_rule(p.get("source"), "R-ADD-94" if change else "R-ADD-93"),
-            )
-        case "DefenceBuffsIgnored":
-            attacker = names.casket(p["attacker"])
-            return (t(f"{attacker}'s attack ignores Defense buffs"), *_rule("R-ADD-92"))
-        case "SpGained":
-            return (
-                t(f"{who} gains {p['amount']} SP this turn"),
-                *_reason_rule(p.get("source"), "R-ADD-95"),
-            )
-        case "UntargetableGained":
-            which = "attacks" if p["against"] == "all" else "ranged attacks"
-            until = " or until it attacks" if p.get("until_attack") else ""
-            return (
-                t(f"{who} cannot be targeted by {which} until its next turn{until}"),
-                *_reason_rule(p.get("source"), "R-ADD-155"),
-            )
-        case "HandRevealed":
-            return (
-                t(f"{who} looks at {names.casket(p['target'])}'s hand: "),
-                *_cards(p["cards"], names),
-                *_reason_rule(p.get("source"), "R-ADD-156"),
-            )
-        case "TargetBonusGained":
-            return (
-                t(f"{who}'s next attack on {names.casket(p['target'])} gets +{p['damage']} damage"),
-                *_reason_rule(p.get("source"), "R-ADD-156"),
-            )
-        case "CardsLookedAt":
-            return (
-                t(f"{who} looks at the top of their deck: "),
-                *_cards(p["cards"], names),
-                *_reason_rule(p.get("source"), "R-ADD-157"),
-            )
-        case "DeckArranged":
-            return (
-                t(f"{who} puts them back, top first: "),
-                *_cards(p["order"], names),
-                *_rule("R-ADD-157"),
-            )
-        case "WreckScavenged":
-            return (
-                t(f"{who} scavenges the wreck of {names.casket(p['wreck'])}, removed from play"),
-                *_reason_rule(p.get("source"), "R-ADD-158"),
-            )
-        case "UltimatumAnswered":
-            chose = "skip their next turn" if p["option"] == "skip_turn" else "take the damage now"
-            return (t(f"{who} chooses to {chose}"), *_rule("R-ADD-159"))
-        case "HitDamageBargained":
-            return (
-                t(f"{who} gives up cards to make the hit {p['damage']} damage"),
-                *_reason_rule(p.get("source"), "R-ADD-159"),
-            )
-        case "HitBargainedAway":
-            return (
-                t(f"{who} pays the price: the attack misses"),
-                *_reason_rule(p.get("source"), "R-ADD-159"),
-            )
-        case "TurnSkipped":
-            return (t(f"{who} skips this turn"), *_rule("R-ADD-159"))
-        case "UntargetableEnded":
-            return (
-                t(f"{who} attacks and can be targeted again"),
-                *_reason_rule(p.get("source"), "R-ADD-155"),
-            )
-        case "EffectRolled":
-            return (
-                t(f"{who} rolls for {p.get('source', '')}: "),
-                *_d6(p["faces"]),
-                t(f" = {p['total']}"),
-                *_rule(p.get("rule", "R-ADD-67")),
-            )
-        case "DamageAuraRaised":
-            return (
-                t(
-                    f"Until its next turn, each enemy within {p['within']} hex(es) of {who} "
-                    f"takes {p['amount']} damage as its turn starts"
-                ),
-                *_reason_rule(p.get("source"), "R-ADD-88"),
-            )
-        case "AttacksQueued":
-            targets = ", ".join(names.casket(a[0]) for a in p["attacks"])
-            return (
-                t(f"{names.casket(p['attacker'])}'s "),
-                names.card(p["card"]),
-                t(f" attacks again after this attack: {targets}"),
-                *_rule(p.get("rule")),
-            )
-        case "FollowUpTaken":
-            if p["made"]:
-                return (
-                    t(f"{names.casket(p['attacker'])}'s "),
-                    names.card(p["card"]),
-                    t(f" attacks {names.casket(p['target'])} again"),
-                    *_rule(p.get("rule")),
-                )
-            return (
-                t(f"{names.casket(p['attacker'])}'s "),
-                names.card(p["card"]),
-                t(f" does not attack {names.casket(p['target'])}: {p['reason']}"),
-                *_rule(p.get("rule")),
-            )
-        case "CardsShuffledIn":
-            return (
-                t(f"{who} shuffles "),
-                *_cards(p["cards"], names),
-                t(" from the discard pile into the deck"),
-                *_reason_rule(p.get("reason"), "R-ADD-62"),
-            )
-        case "SufferingRolled":
-            return (t(f"{who} rolls the suffering die: "), *_d6(p["faces"]))
-        case "AttackDeclared":
-            return _attack_declared(p, names)
-        case "AttackRolled":
-            outcome = p["grade"] + (f", {p['damage']} damage" if p.get("damage") else "")
-            return (
-                t("Rolled "),
-                *_attack_dice(p["faces"]),
-                t(f" = {p['total']}: {outcome}"),
-                *_rule("R-HIT-4"),
-            )
-        case "WeaponJammed":
-            return (
-                t(f"{who}'s weapon jams: discards "),
-                *_cards(p["discarded"], names),
-                t(f", Heat now {p['heat']}"),
-                *_rule("R-DMG-1"),
-            )
-        case "ReactivePlayed":
-            return (
-                t(f"{who} answers with "),
-                names.card(p["card"]),
-                t(f", reducing the damage by {p['reduction']}"),
-                *_rule("R-REA-1"),
-            )
-        case "ReactiveDeclined":
-            return (t(f"{who} plays no reactive card"), *_rule("R-REA-1"))
-        case "AttackCovered":
-            cut = f", reducing it by {p['reduction']}" if p.get("reduction") else ""
-            return (
-                t(f"{who} takes {names.casket(p['target'])}'s damage with "),
-                names.card(p["card"]),
-                t(cut),
-                *_rule("R-ADD-122"),
-            )
-        case "DefenceRolled":
-            extra = [
-                f"{p['heat']} Heat" * bool(p.get("heat")),
-                "pierced" * bool(p.get("pierce")),
-                f"{p['component_damage']} component damage" * bool(p.get("component_damage")),
-            ]
-            extras = "".join(f", {e}" for e in extra if e)
-            return (
-                t(f"{who} rolls defence "),
-                *_d6(p["faces"]),
-                t(f": {p['blocks']} blocked, {p['final_damage']} damage{extras}"),
-                *_rule("R-DMG-2"),
-            )
-        case "AttackEnded":
-            return (
-                t(f"{names.casket(p['attacker'])}'s attack with "),
-                names.card(p["card"]),
-                t(f" ends: {p['outcome']}"),
-            )
-        case "PromptOpened":
-            amount = f" {p['amount']}" if p.get("amount") else ""
-            kind = str(p["kind"]).replace("_", " ")
-            return (
-                t(f"Waiting for {who}: {kind}{amount}"),
-                *_reason_rule(p.get("reason"), p.get("rule")),
-            )
-        case "PromptClosed":
-            return (t(f"{who} answered: {str(p['kind']).replace('_', ' ')}"),)
-        case "DamageTaken":
-            lost = [*p.get("from_hand", []), *p.get("from_deck", [])]
-            comp = (
-                f" (hits the {COMPONENT_NAMES.get(p['component'], p['component'])})"
-                if p.get("component")
-                else ""
-            )
-            return (
-                t(f"{who} loses {len(lost)} card{'s' * (len(lost) != 1)} to damage{comp}: "),
-                *_cards(lost, names),
-                *_rule("R-DMG-6"),
-            )
-        case "ComponentDamaged":
-            comp = COMPONENT_NAMES.get(p["component"], p["component"])
-            return (
-                t(f"{who}'s {comp} takes {p['amount']} damage, {p['total']} in all"),
-                *_reason_rule(p.get("reason"), p.get("rule")),
-            )
-        case "ComponentDestroyed":
-            comp = COMPONENT_NAMES.get(p["component"], p["component"])
-            lost = (
-                [t(", discarding "), *_cards(p["discarded"], names)] if p.get("discarded") else []
-            )
-            return (t(f"{who}'s {comp} is destroyed"), *lost, *_rule(p.get("rule")))
-        case "WoundFlipped":
-            return (
-                t(f"{names.pilot(seat)} suffers the wound {p['wound']}"),
-                *_reason_rule(p.get("reason"), p.get("rule")),
-            )
-        case "SurvivalRolled":
-            return (
-                t(f"{names.pilot(seat)} rolls for survival: "),
-                *_d6([p["face"]]),
-                t(f", {p['wounds']} wound{'s' * (p['wounds'] != 1)}"),
-                *_rule("R-PLT-3"),
-            )
-        case "PilotKilled":
-            return (t(f"{names.pilot(seat)} dies"), *_rule(p.get("rule")))
-        case "CasketDefeated":
-            return (t(f"{who} is defeated: {p['reason']}"), *_rule(p.get("rule")))
-        case "CasketWithdrew":
-            return (t(f"{who} withdraws from the battle"), *_rule(p.get("rule")))
-        case "BattleEnded":
-            won = f"the {p['side']} win" if p.get("side") else "a draw"
-            return (t(f"GM ends the battle: {won} — {p['reason']}"), *_rule(p.get("rule")))
-        case "TaintAdjusted":
-            return (
-                t(f"GM sets {names.pilot(seat)}'s Taint to {p['taint']} — {p['reason']}"),
-                *_rule("R-PLT-4"),
-            )
-        case "TaintOverloaded":
-            return (
-                t(f"{names.pilot(seat)}'s Taint reaches {p['taint']}: rolled "),
-                *_d6([p["face"]]),
-                t(f", {p['wounds']} wounds"),
-                *_rule("R-PLT-3"),
-            )
-        case "HeatAdjusted":
-            return (t(f"GM sets {who}'s Heat to {p['heat']} — {p['reason']}"),)
-        case "ComponentDamageAdjusted":
-            comp = COMPONENT_NAMES.get(p["component"], p["component"])
-            gone = ", destroyed" if p.get("destroyed") else ""
-            return (
-                t(
-                    f"GM gives {who}'s {comp} {_signed(p['amount'])} damage, {p['total']} in "
-                    f"all{gone} — {p['reason']}"
-                ),
-            )
-        case "CasketRelocated":
-            facing = DIRECTION_NAMES.get(p["facing"], str(p["facing"]))
-            return (t(f"GM moves {who} to "), _hex(p["at"]), t(f" facing {facing} — {p['reason']}"))
-        case "CardReturned":
-            return (
-                t("GM returns "),
-                names.card(p["card"]),
-                t(f" to {who}'s hand from the {p['from_zone']} — {p['reason']}"),
-            )
-        case "DiceSecretRevealed":
-            return (
-                t(
-                    "The dice secret is revealed: every roll and shuffle can now be re-derived "
-                    "and checked against the commitment made at the start"
-                ),
-                *_rule("R-ADD-45"),
-            )
-        case "CommandReverted":
-            return (t(f"GM reverts events {p['from_version']}–{p['to_version']} — {p['reason']}"),)
-    raise KeyError(f"no sentence for event type {type_!r}")
+    up = p.get("face_up") or []
+    carried = f", carried face up: {', '.join(up)}" if up else ""
+    return (t(f"{names.pilot(seat)}'s wound deck is shuffled{carried}"), *_rule("R-PLT-1"))
+
+
+@sentence(ev.CardsDrawn)
+def _cards_drawn(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    cards = p["cards"]
+    if cards and all(c is None for c in cards):
+        return (
+            t(f"{who} draws {len(cards)} hidden card{'s' * (len(cards) != 1)}"),
+            *_reason_rule(p.get("reason"), p.get("rule")),
+        )
+    return (
+        t(f"{who} draws "),
+        *_cards(cards, names),
+        *_reason_rule(p.get("reason"), p.get("rule")),
+    )
+
+
+@sentence(ev.HandKept)
+def _hand_kept(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (t(f"{who} keeps the opening hand"), *_rule("R-TRN-1"))
+
+
+@sentence(ev.MulliganTaken)
+def _mulligan_taken(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} takes a mulligan: {len(p['returned'])} cards back into the deck"),
+        *_rule("R-TRN-1"),
+    )
+
+
+@sentence(ev.RoundStarted)
+def _round_started(p: Mapping[str, Any], names: Names) -> Sentence:
+    return (t(f"Round {p['round']} begins"),)
+
+
+@sentence(ev.InitiativeRolled)
+def _initiative_rolled(p: Mapping[str, Any], names: Names) -> Sentence:
+    parts: list[Part] = [t("Initiative: ")]
+    for i, throw in enumerate(p["throws"]):
+        if i:
+            parts.append(t("; tie, again: "))
+        for j, (s, face) in enumerate(throw):
+            parts += [t(("" if j == 0 else ", ") + f"{names.casket(s)} "), *_d6([face])]
+    order = ", ".join(names.casket(s) for s in p["order"])
+    return (*parts, t(f" → order: {order}"), *_rule("R-TRN-2"))
+
+
+@sentence(ev.TurnStarted)
+def _turn_started(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (t(f"{who}'s turn"),)
+
+
+@sentence(ev.SpRestored)
+def _sp_restored(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    lines = ", ".join(
+        f"{label} {_signed(v) if i else v}" for i, (label, v, _) in enumerate(p["lines"])
+    )
+    return (t(f"{who} has {p['sp_max']} SP ({lines})"), *_rule("R-TRN-3"))
+
+
+@sentence(ev.StrainChecked)
+def _strain_checked(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    if p.get("roll") is None:
+        return (
+            t(f"{who} checks strain at {p['heat']} Heat: no roll needed"),
+            *_rule("R-TRN-4"),
+        )
+    outcome = str(p.get("outcome", "")).replace("_", " ")
+    return (
+        t(f"{who} checks strain at {p['heat']} Heat: rolled "),
+        *_d6([p["roll"]]),
+        t(f" + {p['heat']} = {p['total']}: {outcome}"),
+        *_rule("R-TRN-4"),
+    )
+
+
+@sentence(ev.SpDrained)
+def _sp_drained(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (t(f"{who} loses {p['amount']} SP"), *_rule(p.get("rule")))
+
+
+@sentence(ev.TurnEnded)
+def _turn_ended(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (t(f"{who} ends the turn"),)
+
+
+@sentence(ev.RoundEnded)
+def _round_ended(p: Mapping[str, Any], names: Names) -> Sentence:
+    return (t(f"Round {p['round']} ends"),)
+
+
+@sentence(ev.BattleWon)
+def _battle_won(p: Mapping[str, Any], names: Names) -> Sentence:
+    won = f"The {p['side']} win" if p.get("side") else "A draw"
+    return (t(f"{won}: {p['reason']}"), *_rule(p.get("rule")))
+
+
+@sentence(ev.CasketMoved)
+def _casket_moved(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    path = p["path"]
+    by = [t(" with "), names.card(p["by_card"])] if p.get("by_card") else []
+    return (
+        # The path leaves out the start hex (R-MOV-3): its length is hexes moved.
+        t(f"{who} moves {len(path)} hex{'es' * (len(path) != 1)} to "),
+        _hex(path[-1]),
+        t(f" for {p['cost']} SP"),
+        *by,
+    )
+
+
+@sentence(ev.CasketRotated)
+def _casket_rotated(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    free = "free turn" if p.get("free_used") else f"{p['cost']} SP"
+    facing = DIRECTION_NAMES.get(p["facing"], str(p["facing"]))
+    return (t(f"{who} turns to face {facing} ({free}, "), ("rule", "R-ARC-5"), t(")"))
+
+
+@sentence(ev.HeatVented)
+def _heat_vented(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (t(f"{who} vents {p['removed']} Heat for {p['cost']} SP"),)
+
+
+@sentence(ev.CardPlayed)
+def _card_played(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    manual = " — refereed by hand" if p.get("manual") else ""
+    return (t(f"{who} plays "), names.card(p["card"]), t(f" ({p['cost']} SP){manual}"))
+
+
+@sentence(ev.CardResolved)
+def _card_resolved(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (names.card(p["card"]), t(f" goes to {who}'s discard pile"))
+
+
+@sentence(ev.OverspendPaid)
+def _overspend_paid(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    lost = [*p.get("from_hand", []), *p.get("from_deck", [])]
+    return (
+        t(f"{who} overspends {p['sp']} SP, paying with "),
+        *_cards(lost, names),
+        *_rule("R-TRN-3"),
+    )
+
+
+@sentence(ev.HeatChanged)
+def _heat_changed(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    verb = "gains" if p["amount"] >= 0 else "loses"
+    return (
+        t(f"{who} {verb} {abs(p['amount'])} Heat, now {p['heat']}"),
+        *_reason_rule(p.get("reason"), p.get("rule")),
+    )
+
+
+@sentence(ev.CardsDiscarded)
+def _cards_discarded(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    lost = [*p.get("from_hand", []), *p.get("from_deck", [])]
+    return (
+        t(f"{who} discards "),
+        *_cards(lost, names),
+        *_reason_rule(p.get("reason"), p.get("rule")),
+    )
+
+
+@sentence(ev.CardsRecovered)
+def _cards_recovered(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} takes back "),
+        *_cards(p["cards"], names),
+        t(f" ({p.get('reason', '')})"),
+    )
+
+
+@sentence(ev.DeckReshuffled)
+def _deck_reshuffled(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    n = p["cards"] if p.get("order") is None else len(p["order"])
+    return (
+        t(f"{who}'s discard pile becomes a deck of {n} cards with a Damage card"),
+        *_rule("R-TRN-6"),
+    )
+
+
+@sentence(ev.BuffGained)
+def _buff_gained(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    gains = [
+        f"{k.replace('_', ' ')} {_signed(p[k])}"
+        for k in ("damage", "to_hit", "ignore_defence", "damage_this_turn")
+        if p.get(k)
+    ]
+    return (t(f"{who} gains {', '.join(gains) or 'nothing'} ({p.get('source', '')})"),)
+
+
+@sentence(ev.StatusApplied)
+def _status_applied(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (t(f"{who} is {p['status']} ({p.get('source', '')})"),)
+
+
+@sentence(ev.TokensChanged)
+def _tokens_changed(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    pool = p["pool"].replace("_", " ")
+    verb = "gains" if p["amount"] >= 0 else "spends"
+    return (
+        t(f"{who} {verb} {abs(p['amount'])} {pool} token(s), now {p['total']}"),
+        *_reason_rule(p.get("source"), "R-ADD-61"),
+    )
+
+
+@sentence(ev.TaintChanged)
+def _taint_changed(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    verb = "gains" if p["amount"] >= 0 else "loses"
+    return (
+        t(f"{who} {verb} {abs(p['amount'])} Taint, now {p['taint']}"),
+        *_reason_rule(p.get("source"), "R-ADD-66"),
+    )
+
+
+@sentence(ev.DefenceRaised)
+def _defence_raised(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} gains +{p['amount']} Defense until its next turn"),
+        *_reason_rule(p.get("source"), "R-ADD-64"),
+    )
+
+
+@sentence(ev.ZoneCreated)
+def _zone_created(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who}'s "),
+        names.card(p["card"]),
+        t(" makes a zone around "),
+        _hex(p["at"]),
+        t(" until the end of the round"),
+        *_rule("R-ADD-129"),
+    )
+
+
+@sentence(ev.DuelChallenged)
+def _duel_challenged(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} challenges {names.casket(p['target'])} to an Honor Duel"),
+        *_reason_rule(p.get("source"), "R-ADD-174"),
+    )
+
+
+@sentence(ev.DuelAnswered)
+def _duel_answered(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    if p["accepted"]:
+        what = f"accepts {names.casket(p['challenger'])}'s Honor Duel"
+    else:
+        what = (
+            f"refuses {names.casket(p['challenger'])}'s Honor Duel and bears Coward's "
+            f"Mark (+{p['mark_damage']} damage from Crucible attacks)"
+        )
+    return (t(f"{who} {what}"), *_rule("R-ADD-174"))
+
+
+@sentence(ev.ReactivesBarred)
+def _reactives_barred(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} cannot play reactive cards this turn"),
+        *_reason_rule(p.get("source"), "R-ADD-174"),
+    )
+
+
+@sentence(ev.FormTaken)
+def _form_taken(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} takes {p['form'].capitalize()} Form until the end of the round"),
+        *_reason_rule(p.get("source"), "R-ADD-170"),
+    )
+
+
+@sentence(ev.TerrainEntered)
+def _terrain_entered(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} enters "),
+        t(f"{names.casket(p['maker'])}'s {str(p['kind']).replace('_', ' ')} at "),
+        _hex(p["at"]),
+        t(" ("),
+        names.card(p["card"]),
+        t(f"): {p['damage']} damage"),
+        *_rule("R-ADD-165"),
+    )
+
+
+@sentence(ev.TerrainCreated)
+def _terrain_created(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    if p.get("until_round"):
+        lasts = f" until the end of round {p['until_round']}"
+    elif p.get("turns"):
+        lasts = f" for {p['turns']} of its turns"
+    else:
+        lasts = " for the rest of the battle"
+    hexes: list[Part] = []
+    for i, at in enumerate(p["hexes"]):
+        hexes += [t(", ")] if i else []
+        hexes.append(_hex(at))
+    return (
+        t(f"{who}'s "),
+        names.card(p["card"]),
+        t(f" makes {str(p['kind']).replace('_', ' ')} terrain at "),
+        *hexes,
+        t(lasts),
+        *_rule("R-ADD-161"),
+    )
+
+
+@sentence(ev.AttackWarded)
+def _attack_warded(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who}'s "),
+        names.card(p["card"]),
+        t(f" negates the damage of this attack on {names.casket(p['target'])}"),
+        *_rule("R-ADD-128"),
+    )
+
+
+@sentence(ev.AllyMoved)
+def _ally_moved(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} is moved {len(p['path'])} hex(es) to "),
+        _hex(p["path"][-1]),
+        t(f" by {names.casket(p['by'])}'s card"),
+        *_reason_rule(p.get("source"), "R-ADD-126"),
+    )
+
+
+@sentence(ev.DamageDeflected)
+def _damage_deflected(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} deflects {p['amount']} damage back to {names.casket(p['attacker'])}"),
+        *_rule("R-ADD-125"),
+    )
+
+
+@sentence(ev.DamageCardsRemoved)
+def _damage_cards_removed(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} removes "),
+        *_cards(p["cards"], names),
+        t(" from its discard pile, out of the game"),
+        *_reason_rule(p.get("source"), "R-ADD-124"),
+    )
+
+
+@sentence(ev.DefenceLent)
+def _defence_lent(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    until = (
+        "the end of the round" if p["until"] == -1 else f"{names.casket(p['until'])}'s next turn"
+    )
+    return (
+        t(f"{who} gains +{p['amount']} Defense until {until}"),
+        *_reason_rule(p.get("source"), "R-ADD-123"),
+    )
+
+
+@sentence(ev.ThornsRaised)
+def _thorns_raised(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    whom = "the next attacker" if p["until"] == "next_attack" else "each attacker"
+    if p.get("melee_only"):
+        whom = "each melee attacker"
+    until = "" if p["until"] == "next_attack" else " until its next turn"
+    return (
+        t(f"{who}: {whom} takes {p['damage']} damage after the attack{until}"),
+        *_reason_rule(p.get("source"), "R-ADD-130"),
+    )
+
+
+@sentence(ev.LastingBonusGained)
+def _lasting_bonus_gained(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(
+            f"{who} deals +{p['damage']} damage with every attack for the rest of the "
+            f"battle, +{p['total']} in all"
+        ),
+        *_reason_rule(p.get("source"), "R-ADD-131"),
+    )
+
+
+@sentence(ev.SpBoosted)
+def _sp_boosted(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    what = "SP maximum" if p.get("maximum") else "SP"
+    return (
+        t(f"{who} gains {p['amount']} {what} this turn"),
+        *_reason_rule(p.get("source"), "R-ADD-135"),
+    )
+
+
+@sentence(ev.TurnBuffGained)
+def _turn_buff_gained(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    parts = [f"{_signed(p['damage'])} damage"] if p["damage"] else []
+    if p["to_hit"]:
+        parts.append(f"{_signed(p['to_hit'])} on the target number")
+    if p["ignore_defence"]:
+        parts.append(f"ignores {p['ignore_defence']} Defense")
+    return (
+        t(f"{who}'s next attack this turn: {', '.join(parts)}"),
+        *_reason_rule(p.get("source"), "R-ADD-139"),
+    )
+
+
+@sentence(ev.ComponentDamagePrevented)
+def _component_damage_prevented(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} ignores {p['amount']} Component Damage to its {p['component']}"),
+        *_reason_rule(p.get("source"), "R-ADD-136"),
+    )
+
+
+@sentence(ev.CounterRaised)
+def _counter_raised(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who}'s counter-damage rises by {p['amount']}"),
+        *_reason_rule(p.get("source"), "R-ADD-130"),
+    )
+
+
+@sentence(ev.SelfDamageDue)
+def _self_damage_due(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} will take {p['amount']} damage once this attack has ended"),
+        *_reason_rule(p.get("source"), "R-ADD-130"),
+    )
+
+
+@sentence(ev.BonusHeld)
+def _bonus_held(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} holds its next-attack bonus from {p['source']} until an attack"),
+        *_rule("R-ADD-139"),
+    )
+
+
+@sentence(ev.DamageReduced)
+def _damage_reduced(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} takes {p['amount']} damage less"),
+        *_reason_rule(p.get("source"), "R-ADD-136"),
+    )
+
+
+@sentence(ev.SeedsPlanted)
+def _seeds_planted(p: Mapping[str, Any], names: Names) -> Sentence:
+    return (
+        t(f"{p['amount']} Thornvine seed(s) planted in "),
+        _hex(p["at"]),
+        t(f", {p['total']} there"),
+        *_reason_rule(p.get("source"), "R-ADD-66"),
+    )
+
+
+@sentence(ev.SeedsDetonated)
+def _seeds_detonated(p: Mapping[str, Any], names: Names) -> Sentence:
+    seeds = sum(h[2] for h in p["hexes"])
+    return (
+        t(f"{seeds} Thornvine seed(s) in {len(p['hexes'])} hex(es) detonate"),
+        *_reason_rule(p.get("source"), "R-ADD-66"),
+    )
+
+
+@sentence(ev.SpPenaltyImposed)
+def _sp_penalty_imposed(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    less = "no SP" if p["amount"] >= SP_ALL else f"{p['amount']} SP less"  # R-ADD-119
+    return (
+        t(f"{who} will have {less} next turn"),
+        *_reason_rule(p.get("source"), "R-ADD-65"),
+    )
+
+
+@sentence(ev.EnemyMarked)
+def _enemy_marked(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} marks {names.casket(p['target'])}"),
+        *_reason_rule(p.get("source"), "R-ADD-148"),
+    )
+
+
+@sentence(ev.DamageScheduled)
+def _damage_scheduled(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} will take {p['amount']} damage at the start of their next turn"),
+        *_reason_rule(p.get("source"), "R-ADD-73"),
+    )
+
+
+@sentence(ev.Rooted)
+def _rooted(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} cannot move through their next {p['turns']} turn(s)"),
+        *_reason_rule(p.get("source"), "R-ADD-111"),
+    )
+
+
+@sentence(ev.BleedApplied)
+def _bleed_applied(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} gains {p['amount']} Bleed counter(s), now {p['total']}"),
+        *_reason_rule(p.get("source"), "R-ADD-110"),
+    )
+
+
+@sentence(ev.BleedTicked)
+def _bleed_ticked(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} bleeds: 1 damage, {p['total']} Bleed counter(s) left"),
+        *_rule("R-ADD-110"),
+    )
+
+
+@sentence(ev.OngoingDamageScheduled)
+def _ongoing_damage_scheduled(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(
+            f"{who} will take {p['amount']} damage at the start of each of their "
+            f"next {p['turns']} turns"
+        ),
+        *_reason_rule(p.get("source"), "R-ADD-112"),
+    )
+
+
+@sentence(ev.MoveCostRaised)
+def _move_cost_raised(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who}'s moves cost +{p['amount']} SP a hex next turn"),
+        *_reason_rule(p.get("source"), "R-ADD-113"),
+    )
+
+
+@sentence(ev.DrawPenaltyImposed)
+def _draw_penalty_imposed(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} will draw {p['n']} card(s) fewer next turn"),
+        *_reason_rule(p.get("source"), "R-ADD-114"),
+    )
+
+
+@sentence(ev.AttacksForgone)
+def _attacks_forgone(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} cannot attack until their next turn"),
+        *_reason_rule(p.get("source"), "R-ADD-115"),
+    )
+
+
+@sentence(ev.DefenceLowered)
+def _defence_lowered(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} has -{p['amount']} Defense until the end of their next turn"),
+        *_reason_rule(p.get("source"), "R-ADD-119"),
+    )
+
+
+@sentence(ev.SpendArmed)
+def _spend_armed(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who}'s spend also buys what {p.get('source', '')} does on a hit"),
+        *_rule("R-ADD-116"),
+    )
+
+
+@sentence(ev.CasketPushed)
+def _casket_pushed(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    path = p["path"]
+    if not path:
+        return (
+            t(f"{who} holds its ground"),
+            *_reason_rule(p.get("source"), p.get("rule", "R-ADD-100")),
+        )
+    return (
+        t(f"{who} is forced {len(path)} hex{'es' * (len(path) != 1)} to "),
+        _hex(path[-1]),
+        *_reason_rule(p.get("source"), p.get("rule", "R-ADD-100")),
+    )
+
+
+@sentence(ev.CasketTeleported)
+def _casket_teleported(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} teleports {p['hexes']} hex(es) to "),
+        _hex(p["at"]),
+        *_reason_rule(p.get("source"), "R-ADD-102"),
+    )
+
+
+@sentence(ev.RotationGranted)
+def _rotation_granted(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} may rotate 60° once more at no SP this turn"),
+        *_reason_rule(p.get("source"), "R-ADD-189"),
+    )
+
+
+@sentence(ev.MoveGranted)
+def _move_granted(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} may move up to {p['hexes']} hex(es) at no SP this turn"),
+        *_reason_rule(p.get("source"), "R-ADD-69"),
+    )
+
+
+# --- buffs ---
+
+
+@sentence(ev.AttackEnhanced)
+def _attack_enhanced(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    kind = "attack" if p["attacks"] == "any" else f"{p['attacks']} attack"
+    scope = f"every {kind} this turn is" if p.get("every") else f"next {kind} is"
+    return (
+        t(f"{who}'s {scope} enhanced"),
+        *_reason_rule(p.get("source"), "R-ADD-90"),
+    )
+
+
+@sentence(ev.EnhancementsSpent)
+def _enhancements_spent(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    n = len(p["indices"])
+    return (t(f"{who}'s attack spends {n} enhancement(s)"), *_rule("R-ADD-90"))
+
+
+@sentence(ev.WardRaised)
+def _ward_raised(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    until = str(p["until"]).replace("_", " ")
+    return (
+        t(f"{who} is warded against {p['against']} damage until {until}"),
+        *_reason_rule(p.get("source"), "R-ADD-93"),
+    )
+
+
+@sentence(ev.WardUsed)
+def _ward_used(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    change = "" if p.get("before") is None else f": {p['before']} damage becomes {p['after']}"
+    return (
+        t(f"{who}'s ward acts{change}"),
+        *_reason_rule(p.get("source"), "R-ADD-94" if change else "R-ADD-93"),
+    )
+
+
+@sentence(ev.DefenceBuffsIgnored)
+def _defence_buffs_ignored(p: Mapping[str, Any], names: Names) -> Sentence:
+    attacker = names.casket(p["attacker"])
+    return (t(f"{attacker}'s attack ignores Defense buffs"), *_rule("R-ADD-92"))
+
+
+@sentence(ev.SpGained)
+def _sp_gained(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} gains {p['amount']} SP this turn"),
+        *_reason_rule(p.get("source"), "R-ADD-95"),
+    )
+
+
+@sentence(ev.UntargetableGained)
+def _untargetable_gained(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    which = "attacks" if p["against"] == "all" else "ranged attacks"
+    until = " or until it attacks" if p.get("until_attack") else ""
+    return (
+        t(f"{who} cannot be targeted by {which} until its next turn{until}"),
+        *_reason_rule(p.get("source"), "R-ADD-155"),
+    )
+
+
+@sentence(ev.HandRevealed)
+def _hand_revealed(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} looks at {names.casket(p['target'])}'s hand: "),
+        *_cards(p["cards"], names),
+        *_reason_rule(p.get("source"), "R-ADD-156"),
+    )
+
+
+@sentence(ev.TargetBonusGained)
+def _target_bonus_gained(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who}'s next attack on {names.casket(p['target'])} gets +{p['damage']} damage"),
+        *_reason_rule(p.get("source"), "R-ADD-156"),
+    )
+
+
+@sentence(ev.CardsLookedAt)
+def _cards_looked_at(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} looks at the top of their deck: "),
+        *_cards(p["cards"], names),
+        *_reason_rule(p.get("source"), "R-ADD-157"),
+    )
+
+
+@sentence(ev.DeckArranged)
+def _deck_arranged(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} puts them back, top first: "),
+        *_cards(p["order"], names),
+        *_rule("R-ADD-157"),
+    )
+
+
+@sentence(ev.WreckScavenged)
+def _wreck_scavenged(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} scavenges the wreck of {names.casket(p['wreck'])}, removed from play"),
+        *_reason_rule(p.get("source"), "R-ADD-158"),
+    )
+
+
+@sentence(ev.UltimatumAnswered)
+def _ultimatum_answered(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    chose = "skip their next turn" if p["option"] == "skip_turn" else "take the damage now"
+    return (t(f"{who} chooses to {chose}"), *_rule("R-ADD-159"))
+
+
+@sentence(ev.HitDamageBargained)
+def _hit_damage_bargained(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} gives up cards to make the hit {p['damage']} damage"),
+        *_reason_rule(p.get("source"), "R-ADD-159"),
+    )
+
+
+@sentence(ev.HitBargainedAway)
+def _hit_bargained_away(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} pays the price: the attack misses"),
+        *_reason_rule(p.get("source"), "R-ADD-159"),
+    )
+
+
+@sentence(ev.TurnSkipped)
+def _turn_skipped(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (t(f"{who} skips this turn"), *_rule("R-ADD-159"))
+
+
+@sentence(ev.UntargetableEnded)
+def _untargetable_ended(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} attacks and can be targeted again"),
+        *_reason_rule(p.get("source"), "R-ADD-155"),
+    )
+
+
+@sentence(ev.EffectRolled)
+def _effect_rolled(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} rolls for {p.get('source', '')}: "),
+        *_d6(p["faces"]),
+        t(f" = {p['total']}"),
+        *_rule(p.get("rule", "R-ADD-67")),
+    )
+
+
+@sentence(ev.DamageAuraRaised)
+def _damage_aura_raised(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(
+            f"Until its next turn, each enemy within {p['within']} hex(es) of {who} "
+            f"takes {p['amount']} damage as its turn starts"
+        ),
+        *_reason_rule(p.get("source"), "R-ADD-88"),
+    )
+
+
+@sentence(ev.AttacksQueued)
+def _attacks_queued(p: Mapping[str, Any], names: Names) -> Sentence:
+    targets = ", ".join(names.casket(a[0]) for a in p["attacks"])
+    return (
+        t(f"{names.casket(p['attacker'])}'s "),
+        names.card(p["card"]),
+        t(f" attacks again after this attack: {targets}"),
+        *_rule(p.get("rule")),
+    )
+
+
+@sentence(ev.FollowUpTaken)
+def _follow_up_taken(p: Mapping[str, Any], names: Names) -> Sentence:
+    if p["made"]:
+        return (
+            t(f"{names.casket(p['attacker'])}'s "),
+            names.card(p["card"]),
+            t(f" attacks {names.casket(p['target'])} again"),
+            *_rule(p.get("rule")),
+        )
+    return (
+        t(f"{names.casket(p['attacker'])}'s "),
+        names.card(p["card"]),
+        t(f" does not attack {names.casket(p['target'])}: {p['reason']}"),
+        *_rule(p.get("rule")),
+    )
+
+
+@sentence(ev.CardsShuffledIn)
+def _cards_shuffled_in(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} shuffles "),
+        *_cards(p["cards"], names),
+        t(" from the discard pile into the deck"),
+        *_reason_rule(p.get("reason"), "R-ADD-62"),
+    )
+
+
+@sentence(ev.SufferingRolled)
+def _suffering_rolled(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (t(f"{who} rolls the suffering die: "), *_d6(p["faces"]))
+
+
+@sentence(ev.AttackDeclared)
+def _attack_declared(p: Mapping[str, Any], names: Names) -> Sentence:
+    return _attack_declared(p, names)
+
+
+@sentence(ev.AttackRolled)
+def _attack_rolled(p: Mapping[str, Any], names: Names) -> Sentence:
+    outcome = p["grade"] + (f", {p['damage']} damage" if p.get("damage") else "")
+    return (
+        t("Rolled "),
+        *_attack_dice(p["faces"]),
+        t(f" = {p['total']}: {outcome}"),
+        *_rule("R-HIT-4"),
+    )
+
+
+@sentence(ev.WeaponJammed)
+def _weapon_jammed(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who}'s weapon jams: discards "),
+        *_cards(p["discarded"], names),
+        t(f", Heat now {p['heat']}"),
+        *_rule("R-DMG-1"),
+    )
+
+
+@sentence(ev.ReactivePlayed)
+def _reactive_played(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} answers with "),
+        names.card(p["card"]),
+        t(f", reducing the damage by {p['reduction']}"),
+        *_rule("R-REA-1"),
+    )
+
+
+@sentence(ev.ReactiveDeclined)
+def _reactive_declined(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (t(f"{who} plays no reactive card"), *_rule("R-REA-1"))
+
+
+@sentence(ev.AttackCovered)
+def _attack_covered(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    cut = f", reducing it by {p['reduction']}" if p.get("reduction") else ""
+    return (
+        t(f"{who} takes {names.casket(p['target'])}'s damage with "),
+        names.card(p["card"]),
+        t(cut),
+        *_rule("R-ADD-122"),
+    )
+
+
+@sentence(ev.DefenceRolled)
+def _defence_rolled(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    extra = [
+        f"{p['heat']} Heat" * bool(p.get("heat")),
+        "pierced" * bool(p.get("pierce")),
+        f"{p['component_damage']} component damage" * bool(p.get("component_damage")),
+    ]
+    extras = "".join(f", {e}" for e in extra if e)
+    return (
+        t(f"{who} rolls defence "),
+        *_d6(p["faces"]),
+        t(f": {p['blocks']} blocked, {p['final_damage']} damage{extras}"),
+        *_rule("R-DMG-2"),
+    )
+
+
+@sentence(ev.AttackEnded)
+def _attack_ended(p: Mapping[str, Any], names: Names) -> Sentence:
+    return (
+        t(f"{names.casket(p['attacker'])}'s attack with "),
+        names.card(p["card"]),
+        t(f" ends: {p['outcome']}"),
+    )
+
+
+@sentence(ev.PromptOpened)
+def _prompt_opened(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    amount = f" {p['amount']}" if p.get("amount") else ""
+    kind = str(p["kind"]).replace("_", " ")
+    return (
+        t(f"Waiting for {who}: {kind}{amount}"),
+        *_reason_rule(p.get("reason"), p.get("rule")),
+    )
+
+
+@sentence(ev.PromptClosed)
+def _prompt_closed(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (t(f"{who} answered: {str(p['kind']).replace('_', ' ')}"),)
+
+
+@sentence(ev.DamageTaken)
+def _damage_taken(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    lost = [*p.get("from_hand", []), *p.get("from_deck", [])]
+    comp = (
+        f" (hits the {COMPONENT_NAMES.get(p['component'], p['component'])})"
+        if p.get("component")
+        else ""
+    )
+    return (
+        t(f"{who} loses {len(lost)} card{'s' * (len(lost) != 1)} to damage{comp}: "),
+        *_cards(lost, names),
+        *_rule("R-DMG-6"),
+    )
+
+
+@sentence(ev.ComponentDamaged)
+def _component_damaged(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    comp = COMPONENT_NAMES.get(p["component"], p["component"])
+    return (
+        t(f"{who}'s {comp} takes {p['amount']} damage, {p['total']} in all"),
+        *_reason_rule(p.get("reason"), p.get("rule")),
+    )
+
+
+@sentence(ev.ComponentDestroyed)
+def _component_destroyed(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    comp = COMPONENT_NAMES.get(p["component"], p["component"])
+    lost = [t(", discarding "), *_cards(p["discarded"], names)] if p.get("discarded") else []
+    return (t(f"{who}'s {comp} is destroyed"), *lost, *_rule(p.get("rule")))
+
+
+@sentence(ev.WoundFlipped)
+def _wound_flipped(p: Mapping[str, Any], names: Names) -> Sentence:
+    seat = p.get("seat")
+    return (
+        t(f"{names.pilot(seat)} suffers the wound {p['wound']}"),
+        *_reason_rule(p.get("reason"), p.get("rule")),
+    )
+
+
+@sentence(ev.SurvivalRolled)
+def _survival_rolled(p: Mapping[str, Any], names: Names) -> Sentence:
+    seat = p.get("seat")
+    return (
+        t(f"{names.pilot(seat)} rolls for survival: "),
+        *_d6([p["face"]]),
+        t(f", {p['wounds']} wound{'s' * (p['wounds'] != 1)}"),
+        *_rule("R-PLT-3"),
+    )
+
+
+@sentence(ev.PilotKilled)
+def _pilot_killed(p: Mapping[str, Any], names: Names) -> Sentence:
+    seat = p.get("seat")
+    return (t(f"{names.pilot(seat)} dies"), *_rule(p.get("rule")))
+
+
+@sentence(ev.CasketDefeated)
+def _casket_defeated(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (t(f"{who} is defeated: {p['reason']}"), *_rule(p.get("rule")))
+
+
+@sentence(ev.CasketWithdrew)
+def _casket_withdrew(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (t(f"{who} withdraws from the battle"), *_rule(p.get("rule")))
+
+
+@sentence(ev.BattleEnded)
+def _battle_ended(p: Mapping[str, Any], names: Names) -> Sentence:
+    won = f"the {p['side']} win" if p.get("side") else "a draw"
+    return (t(f"GM ends the battle: {won} — {p['reason']}"), *_rule(p.get("rule")))
+
+
+@sentence(ev.TaintAdjusted)
+def _taint_adjusted(p: Mapping[str, Any], names: Names) -> Sentence:
+    seat = p.get("seat")
+    return (
+        t(f"GM sets {names.pilot(seat)}'s Taint to {p['taint']} — {p['reason']}"),
+        *_rule("R-PLT-4"),
+    )
+
+
+@sentence(ev.TaintOverloaded)
+def _taint_overloaded(p: Mapping[str, Any], names: Names) -> Sentence:
+    seat = p.get("seat")
+    return (
+        t(f"{names.pilot(seat)}'s Taint reaches {p['taint']}: rolled "),
+        *_d6([p["face"]]),
+        t(f", {p['wounds']} wounds"),
+        *_rule("R-PLT-3"),
+    )
+
+
+@sentence(ev.HeatAdjusted)
+def _heat_adjusted(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (t(f"GM sets {who}'s Heat to {p['heat']} — {p['reason']}"),)
+
+
+@sentence(ev.ComponentDamageAdjusted)
+def _component_damage_adjusted(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    comp = COMPONENT_NAMES.get(p["component"], p["component"])
+    gone = ", destroyed" if p.get("destroyed") else ""
+    return (
+        t(
+            f"GM gives {who}'s {comp} {_signed(p['amount'])} damage, {p['total']} in "
+            f"all{gone} — {p['reason']}"
+        ),
+    )
+
+
+@sentence(ev.CasketRelocated)
+def _casket_relocated(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    facing = DIRECTION_NAMES.get(p["facing"], str(p["facing"]))
+    return (t(f"GM moves {who} to "), _hex(p["at"]), t(f" facing {facing} — {p['reason']}"))
+
+
+@sentence(ev.CardReturned)
+def _card_returned(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t("GM returns "),
+        names.card(p["card"]),
+        t(f" to {who}'s hand from the {p['from_zone']} — {p['reason']}"),
+    )
+
+
+@sentence(ev.DiceSecretRevealed)
+def _dice_secret_revealed(p: Mapping[str, Any], names: Names) -> Sentence:
+    return (
+        t(
+            "The dice secret is revealed: every roll and shuffle can now be re-derived "
+            "and checked against the commitment made at the start"
+        ),
+        *_rule("R-ADD-45"),
+    )
+
+
+@sentence(ev.CommandReverted)
+def _command_reverted(p: Mapping[str, Any], names: Names) -> Sentence:
+    return (t(f"GM reverts events {p['from_version']}–{p['to_version']} — {p['reason']}"),)
+
+
+_MISSING = set(EVENT_TYPES.values()) - set(SENTENCES)
+assert not _MISSING, f"event types without a sentence: {sorted(c.__name__ for c in _MISSING)}"
 
 
 def _attack_declared(p: Mapping[str, Any], names: Names) -> Sentence:
