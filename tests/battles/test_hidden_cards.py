@@ -233,3 +233,44 @@ def test_no_site_answer_names_a_hidden_card_or_a_digest_while_a_sealed_battle_ru
                 found = leaks(text, secret) | {d for d in digests if d in text}
                 assert not found, (name, head, text.split("\n", 1)[0], sorted(found))
     assert {"MulliganTaken", "CommandReverted", "DeckShuffled", "CardsDrawn"} <= met
+
+
+# Cards that move hidden cards: a look at the own deck's top and its arrangement (R-ADD-157),
+# a look at an enemy's hand (R-ADD-156), discarded cards shuffled back in (R-ADD-62).
+LOOKERS = (
+    ("equipment_items", "ancient-compass-true-path"),
+    ("equipment_items", "tactical-scanner-enemy-analysis"),
+)
+SHUFFLERS = (("church", "absolution"), ("nomads", "winds-of-change"))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_cards_that_look_arrange_and_shuffle_show_nobody_else_the_hidden_cards(seed: int) -> None:
+    """Random catalogued decks (no card id in both, so an instance names one seat's card),
+    one seat's with the cards that look and arrange, the other's with the shuffling ones
+    (swapped on odd seeds), each seat taking a mulligan, every ninth command reverted."""
+    from tests.engine.battle_builder import seat
+    from tests.engine.test_card_catalogue import AUTOMATED, built, random_decks
+
+    rng = random.Random(seed)
+    cards, rows = random_decks(rng, [k for k in AUTOMATED if k not in LOOKERS + SHUFFLERS], 8)
+    for s, keys in enumerate((LOOKERS, SHUFFLERS)[:: 1 if seed % 2 == 0 else -1]):
+        for row, key in zip(rows[s], keys, strict=False):
+            card = built(*key)
+            cards[card.id] = card
+            row["card"] = card.id
+    doc = {
+        "name": "Hidden cards",
+        "board": {"name": "Yard", "shape": {"kind": "hexagon", "radius": 4}, "hexes": []},
+        "rules": {"version": ("2.0", "2.1")[seed // 2], "options": {}},
+        "dice": {"mode": "digital", "seed": seed, "seed_public": True},
+        "policy": "prompt",
+        "cards": [c.as_dict() for c in cards.values()],
+        "seats": [
+            {**seat(0, at=(0, 3), facing=1), "deck": rows[0]},
+            {**seat(1, at=(0, -3), facing=4, casket_class="heavy"), "deck": rows[1]},
+        ],
+    }
+    met = check_battle(doc, seed=seed, commands=600)
+    assert {"MulliganTaken", "CommandReverted"} <= met
+    assert {"CardsLookedAt", "HandRevealed", "CardsShuffledIn"} & met, sorted(met)
