@@ -273,4 +273,7 @@ def test_cards_that_look_arrange_and_shuffle_show_nobody_else_the_hidden_cards(s
     }
     met = check_battle(doc, seed=seed, commands=600)
     assert {"MulliganTaken", "CommandReverted"} <= met
-    assert {"CardsLookedAt", "HandRevealed", "CardsShuffledIn"} & met, sorted(met)
+    moved = {"CardsLookedAt", "DeckArranged", "HandRevealed", "WoundFlipped", "DeckReshuffled"}
+    assert moved <= met, sorted(moved - met)
+    if seed in (0, 3):  # the seeds whose shuffling cards get played (measured)
+        assert "CardsShuffledIn" in met
