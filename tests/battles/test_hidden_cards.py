@@ -277,3 +277,39 @@ def test_cards_that_look_arrange_and_shuffle_show_nobody_else_the_hidden_cards(s
     assert moved <= met, sorted(moved - met)
     if seed in (0, 3):  # the seeds whose shuffling cards get played (measured)
         assert "CardsShuffledIn" in met
+
+
+@pytest.mark.django_db
+def test_verify_gives_the_head_digest_to_the_gm_and_to_everyone_once_the_battle_is_over() -> None:
+    """The chain's head digest is computed over hidden cards: while the battle runs only the
+    GM gets it; a player and a watcher learn whether the chain holds (R-ADD-28)."""
+    from battles.selectors import battle_state_at
+    from battles.services import battle_command_execute, battle_create, battle_watcher_add
+    from tests.battles.played import users
+
+    who = users()
+    battle = battle_create(gm=who["gm"], setup=demo_setup(seed=None, players=("gm", "player")))
+    battle_watcher_add(battle=battle, actor=who["gm"], user=who["outsider"])
+    clients = {}
+    for name in ("gm", "player", "outsider"):
+        clients[name] = Client()
+        clients[name].force_login(who[name])
+
+    def reports() -> dict[str, Any]:
+        return {n: c.get(f"/api/battles/{battle.pk}/verify").json() for n, c in clients.items()}
+
+    running = reports()
+    assert running["gm"]["ok"] and len(running["gm"]["head_digest"]) == 64
+    for name in ("player", "outsider"):
+        assert running[name]["ok"] is True and running[name]["head_digest"] is None
+        assert running[name]["checked"] == running["gm"]["checked"]
+    battle_command_execute(
+        battle=battle,
+        actor=who["gm"],
+        command_id="end",
+        expected_version=battle_state_at(battle=battle).version,
+        body={"type": "end_battle", "side": None, "reason": "time"},
+    )
+    over = reports()
+    assert len({r["head_digest"] for r in over.values()}) == 1
+    assert over["player"]["head_digest"] is not None
