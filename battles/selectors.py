@@ -343,7 +343,7 @@ class BattleVerifyReport:
             return self.chain.first_broken_version
         return self.dice.first_broken_version
 
-    def as_dict(self, *, full: bool = True) -> dict[str, Any]:
+    def as_dict(self, *, full: bool) -> dict[str, Any]:
         """The report as JSON; a viewer who may not see everything (`full` false: a player
         or watcher while the battle runs) gets no value computed from hidden cards: no
         head digest (SHA-256 over the events, hidden card ids included, so a guess of a
