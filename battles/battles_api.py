@@ -180,7 +180,11 @@ class VerifyOutput(serializers.Serializer[Any]):
     checked = serializers.IntegerField()
     first_broken_version = serializers.IntegerField(allow_null=True)
     reason = serializers.CharField(allow_null=True)
-    head_digest = serializers.CharField(allow_null=True)
+    head_digest = serializers.CharField(
+        allow_null=True,
+        help_text="the last event's chained digest; null for a player or watcher while the "
+        "battle runs, since it is computed over hidden cards (R-ADD-28)",
+    )
     dice = DiceCheckOutput()
 
 
@@ -572,14 +576,18 @@ class BattleVerifyView(BattlesView):
             "The digest chain of every event, then the dice (R-ADD-45): a battle with "
             "sealed dice reveals its secret when it ends; from then on every recorded "
             "command is decided again with the dice the secret gives, and the first event "
-            "that differs is reported (`first_broken_version`, `reason`, `dice`)."
+            "that differs is reported (`first_broken_version`, `reason`, `dice`). While the "
+            "battle runs, only the GM gets `head_digest` and the dice check's reason: both are "
+            "computed from hidden cards (R-ADD-28)."
         ),
         responses={200: VerifyOutput, **ERRORS},
         tags=TAGS,
     )
     def get(self, request: Request, battle_id: UUID) -> Response:
         battle, _ = self.battle(request, battle_id)
-        return Response(VerifyOutput(selectors.battle_verify(battle=battle).as_dict()).data)
+        full = selectors.battle_viewer(battle=battle, user=request.user).full
+        report = selectors.battle_verify(battle=battle).as_dict(full=full)
+        return Response(VerifyOutput(report).data)
 
 
 class BattleSetupView(BattlesView):

@@ -34,6 +34,7 @@ from battles.engine.battle import (
     legal_actions,
     state_from_dict,
 )
+from battles.engine.battle.decide import PROMPT_RULES
 from battles.engine.errors import InvalidInput
 from battles.engine.ruleset import ENGINE_VERSION
 from battles.models import Battle, BattleWatcher
@@ -342,14 +343,28 @@ class BattleVerifyReport:
             return self.chain.first_broken_version
         return self.dice.first_broken_version
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self, *, full: bool) -> dict[str, Any]:
+        """The report as JSON; a viewer who may not see everything (`full` false: a player
+        or watcher while the battle runs) gets no value computed from hidden cards: no
+        head digest (SHA-256 over the events, hidden card ids included, so a guess of a
+        drawn card could be tested against it) and no dice reason (it quotes the events'
+        fields), only whether and where the check broke (R-ADD-28)."""
         out = self.chain.as_dict()
         out["ok"] = self.ok
+        dice = self.dice.as_dict()
+        if not full:
+            out["head_digest"] = None
+            if dice["reason"] is not None:
+                dice["reason"] = WITHHELD
         if self.chain.ok and not self.dice.ok:
             out["first_broken_version"] = self.dice.first_broken_version
-            out["reason"] = f"dice (R-ADD-45): {self.dice.reason}"
-        out["dice"] = self.dice.as_dict()
+            out["reason"] = f"dice (R-ADD-45): {dice['reason']}"
+        out["dice"] = dice
         return out
+
+
+# What a viewer who may not see everything reads where a value derived from hidden cards was.
+WITHHELD = "withheld until the battle is over: it is derived from hidden cards (R-ADD-28)"
 
 
 def recorded_commands(events: Iterable[RecordedEvent]) -> list[RecordedCommand]:
@@ -453,21 +468,8 @@ def battles_events_of_types(
         yield recorded_from_row(row)
 
 
-# --- live play (issue 13): whom the battle waits for, and what changed since a version --------
+# --- live play: whom the battle waits for, and what changed since a version --------
 
-# The ruling behind each prompt kind (decide.PROMPT_RULES), for prompts opened without one.
-PROMPT_RULINGS = {
-    "mulligan": "R-TRN-1",
-    "reactive": "R-REA-1",
-    "take_damage": "R-DMG-6",
-    "discard_down": "R-TRN-7",
-    "discard": "R-ADD-62",
-    "arrange": "R-ADD-157",
-    "ultimatum": "R-ADD-159",
-    "bargain": "R-ADD-159",
-    "siphon": "R-ADD-159",
-    "duel": "R-ADD-174",
-}
 # What each prompt asks of its seat, in words a waiting page can show.
 PROMPT_WORDS = {
     "mulligan": "to keep the opening hand or take the mulligan",
@@ -539,7 +541,7 @@ def battle_waiting_for(*, battle: Battle, state: BattleState) -> list[Waiting]:
                 kind="prompt",
                 prompt=p.kind,
                 amount=p.amount,
-                rule=p.rule or PROMPT_RULINGS.get(p.kind, ""),
+                rule=p.rule or PROMPT_RULES.get(p.kind, ""),
                 reason=p.reason or PROMPT_WORDS.get(p.kind, p.kind),
             )
             for p in state.prompts

@@ -264,13 +264,13 @@ def test_every_ruling_the_viewer_cites_is_on_the_rulings_page(running: Battle) -
 
 
 def test_every_event_type_has_a_sentence() -> None:
-    import inspect
-
     from battles import replay
 
-    source = inspect.getsource(replay.describe)
-    missing = [name for name in EVENT_TYPES if f'case "{name}"' not in source]
+    missing = [name for name, cls in EVENT_TYPES.items() if cls not in replay.SENTENCES]
     assert not missing
+    assert set(replay.SENTENCES) == set(EVENT_TYPES.values())
+    with pytest.raises(KeyError, match="no sentence"):
+        replay.describe("NoSuchEvent", {}, replay.Names({}, {}, {}))
 
 
 def test_the_battle_list_shows_status_round_players_and_last_activity(running: Battle) -> None:

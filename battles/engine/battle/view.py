@@ -7,46 +7,31 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import Any
 
+from .events import EVENT_TYPES, UNDECLARED
 from .snapshot import state_to_dict
 from .state import BattleState
-
-# Event fields that reveal hidden cards, and whose seat field owns them.
-_SECRET_ORDER = {"DeckShuffled": "order", "DeckReshuffled": "order", "WoundDeckShuffled": "order"}
-# Cards that go from a pile into a hand; discards are public, so they stay shown.
-_OWN_CARDS = {"CardsDrawn": ("cards",), "MulliganTaken": ("returned",)}
 
 
 def public_payload(
     type_: str, payload: Mapping[str, Any], seats: Collection[int], *, full: bool
 ) -> dict[str, Any]:
     """`payload` as a viewer holding `seats` may see it; `full` (GM, or a finished battle)
-    sees all.
+    sees all. Everyone else gets what the event class declares (`Event.SHOWN`): an
+    undeclared or unknown type shows only its seat (hidden information is private by
+    default, R-ADD-28).
 
     >>> public_payload("DeckShuffled", {"seat": 0, "order": ["a#1", "b#1"]}, {1}, full=False)
     {'seat': 0, 'order': None, 'cards': 2}
     >>> public_payload("CardsDrawn", {"seat": 0, "cards": ["a#1"]}, {0}, full=False)
     {'seat': 0, 'cards': ['a#1']}
+    >>> public_payload("NoSuchEvent", {"seat": 1, "cards": ["a#1"]}, {0}, full=False)
+    {'seat': 1}
     """
-    out = dict(payload)
     if full:
-        return out
-    if type_ in _SECRET_ORDER:
-        key = _SECRET_ORDER[type_]
-        out["cards"] = len(out[key])
-        out[key] = None
-    elif type_ in _OWN_CARDS and out.get("seat") not in seats:
-        for key in _OWN_CARDS[type_]:
-            out[key] = [None] * len(out[key])
-    elif type_ == "CommandReverted":
-        out["state"] = None
-    elif type_ == "HandRevealed" and not {out.get("seat"), out.get("target")} & set(seats):
-        out["cards"] = [None] * len(out["cards"])  # R-ADD-156: the two seats' secret
-    elif type_ in ("CardsLookedAt", "DeckArranged") and out.get("seat") not in seats:
-        key = "cards" if type_ == "CardsLookedAt" else "order"
-        out[key] = [None] * len(out[key])  # R-ADD-157: the top of a deck is secret
-    elif type_ == "CardsShuffledIn":
-        out["order"] = None  # the deck's new order (R-ADD-62); the cards came from the discard
-    return out
+        return dict(payload)
+    cls = EVENT_TYPES.get(type_)
+    shown = cls.shown() if cls is not None else UNDECLARED
+    return shown.redact(payload, seats)
 
 
 def state_view(state: BattleState, seats: Collection[int], *, full: bool) -> dict[str, Any]:

@@ -1,0 +1,330 @@
+"""Attacks and what they do: declarations, dice, reactive cards, defence, damage taken,
+components, wounds and defeats."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from .base import Event, Shown
+
+
+@dataclass(frozen=True, slots=True)
+class AttackDeclared(Event):
+    """An attack with its whole to-hit answer (R-HIT-1) and the buffs it spends."""
+
+    SHOWN: ClassVar[Shown] = Shown(
+        everyone=(
+            "attacker",
+            "target",
+            "card",
+            "component",
+            "component_roll",
+            "target_number",
+            "side",
+            "damage_by_grade",
+            "defence_modifier",
+            "reactive_allowed",
+            "shield_allowed",
+            "to_hit",
+            "enhanced_by",
+            "further",
+        )
+    )
+    # 2: the combo cards added `enhanced_by` and `further` (upcast.py).
+    SCHEMA_VERSION: ClassVar[int] = 2
+
+    attacker: int
+    target: int
+    card: str
+    component: str
+    component_roll: int | None
+    target_number: int
+    side: int
+    damage_by_grade: tuple[tuple[str, int], ...]
+    defence_modifier: int
+    reactive_allowed: bool
+    shield_allowed: bool
+    to_hit: Mapping[str, Any]
+    # combo cards: the cards whose enhancements this attack spent and whose hit
+    # effects wait for its outcome (R-ADD-180).
+    enhanced_by: tuple[str, ...] = ()
+    # combo cards: one of the card's further attacks, not its first (R-ADD-187).
+    further: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class AttackRolled(Event):
+    SHOWN: ClassVar[Shown] = Shown(everyone=("faces", "total", "grade", "damage"))
+    faces: tuple[int, ...]
+    total: int
+    grade: str
+    damage: int
+
+
+@dataclass(frozen=True, slots=True)
+class WeaponJammed(Event):
+    """CATASTROPHIC FAILURE: Primary Weapons discarded, +2 Heat, −2 damage next attack."""
+
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "discarded", "heat"))
+    seat: int
+    discarded: tuple[str, ...]
+    heat: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReactivePlayed(Event):
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "card", "reduction", "path"))
+    seat: int
+    card: str
+    reduction: int
+    # the dodge the card declares, made as the attack ends (R-ADD-107).
+    path: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ReactiveDeclined(Event):
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat",))
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class AttackCovered(Event):
+    """An ally of the attacked casket played a card that takes its damage (R-ADD-122)."""
+
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "target", "card", "reduction"))
+    seat: int
+    target: int
+    card: str
+    reduction: int
+
+
+@dataclass(frozen=True, slots=True)
+class DefenceLent(Event):
+    """An ally's card gave `seat` +Defense until seat `until`'s next turn, or until the
+    round ends when `until` is -1 (R-ADD-123)."""
+
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "amount", "until", "source"))
+    seat: int
+    amount: int
+    until: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class DamageCardsRemoved(Event):
+    """Damage cards left `seat`'s discard pile for the removed cards (R-ADD-124)."""
+
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "cards", "source"))
+    seat: int
+    cards: tuple[str, ...]
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class DamageDeflected(Event):
+    """`seat`'s reactive card took `amount` off the attack for its attacker to take once the
+    attack has ended (R-ADD-125)."""
+
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "attacker", "amount"))
+    seat: int
+    attacker: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class AllyMoved(Event):
+    """An ally's card moved `seat` along `path` in the card player's turn (R-ADD-126)."""
+
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "path", "by", "source"))
+    seat: int
+    path: tuple[tuple[int, int], ...]
+    by: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class AttackWarded(Event):
+    """`seat`'s ward in play negates the damage of the attack just declared on `target`,
+    and leaves play (R-ADD-128)."""
+
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "card", "target"))
+    seat: int
+    card: str
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneCreated(Event):
+    """`seat`'s card made a zone centred on hex `at`, until the round ends (R-ADD-129)."""
+
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "card", "at"))
+    seat: int
+    card: str
+    at: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class TerrainCreated(Event):
+    """`seat`'s card made `hexes` of terrain `kind` (R-ADD-160): until the end of round
+    `until_round`, or for `turns` of `seat`'s turns (the one it is made in counts), or
+    (both 0) for the rest of the battle (R-ADD-161)."""
+
+    SHOWN: ClassVar[Shown] = Shown(
+        everyone=("seat", "card", "kind", "hexes", "until_round", "turns", "damage")
+    )
+    seat: int
+    card: str
+    kind: str
+    hexes: tuple[tuple[int, int], ...]
+    until_round: int = 0
+    turns: int = 0
+    damage: int = 0  # to the maker's enemies entering it (R-ADD-165)
+
+
+@dataclass(frozen=True, slots=True)
+class TerrainEntered(Event):
+    """`seat` entered terrain seat `maker`'s card made at `at` that hurts enemies entering it:
+    `damage` follows as a prompt or DamageTaken; a mine is spent by it (R-ADD-165)."""
+
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "at", "maker", "card", "kind", "damage"))
+    seat: int
+    at: tuple[int, int]
+    maker: int
+    card: str
+    kind: str
+    damage: int
+
+
+@dataclass(frozen=True, slots=True)
+class RotationGranted(Event):
+    """`seat`'s card gave back its free 60° rotation of this turn (R-ARC-5, R-ADD-189)."""
+
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "source"))
+    seat: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class DefenceRolled(Event):
+    SHOWN: ClassVar[Shown] = Shown(
+        everyone=(
+            "seat",
+            "faces",
+            "blocks",
+            "final_damage",
+            "heat",
+            "pierce",
+            "component_damage",
+            "reduction_applied",
+        )
+    )
+    seat: int
+    faces: tuple[int, ...]
+    blocks: int
+    final_damage: int
+    heat: int
+    pierce: bool
+    component_damage: int
+    reduction_applied: int
+
+
+@dataclass(frozen=True, slots=True)
+class AttackEnded(Event):
+    SHOWN: ClassVar[Shown] = Shown(everyone=("attacker", "card", "outcome"))
+    attacker: int
+    card: str
+    outcome: str
+
+
+@dataclass(frozen=True, slots=True)
+class PromptOpened(Event):
+    SHOWN: ClassVar[Shown] = Shown(
+        everyone=("seat", "kind", "amount", "component", "rule", "reason")
+    )
+    seat: int
+    kind: str
+    amount: int
+    component: str | None
+    rule: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class PromptClosed(Event):
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "kind"))
+    seat: int
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class DamageTaken(Event):
+    """Cards discarded for damage (R-DMG-6); `primary_weapons` of them mark the component."""
+
+    SHOWN: ClassVar[Shown] = Shown(
+        everyone=("seat", "from_hand", "from_deck", "primary_weapons", "component")
+    )
+    seat: int
+    from_hand: tuple[str, ...]
+    from_deck: tuple[str, ...]
+    primary_weapons: int
+    component: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ComponentDamaged(Event):
+    SHOWN: ClassVar[Shown] = Shown(
+        everyone=("seat", "component", "amount", "total", "reason", "rule")
+    )
+    seat: int
+    component: str
+    amount: int
+    total: int
+    reason: str
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class ComponentDestroyed(Event):
+    """A component's destruction and the cards its effect discards (seed 002 table, R-DMG-7)."""
+
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "component", "discarded", "rule"))
+    seat: int
+    component: str
+    discarded: tuple[str, ...]
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class WoundFlipped(Event):
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "wound", "reason", "rule"))
+    seat: int
+    wound: str
+    reason: str
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class SurvivalRolled(Event):
+    """Casket defeat: 1d6, on 1–3 the pilot takes 2 wounds (R-PLT-3)."""
+
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "face", "wounds"))
+    seat: int
+    face: int
+    wounds: int
+
+
+@dataclass(frozen=True, slots=True)
+class PilotKilled(Event):
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "rule"))
+    seat: int
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class CasketDefeated(Event):
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "reason", "rule"))
+    seat: int
+    reason: str
+    rule: str

@@ -1,0 +1,332 @@
+"""The sentences of the events of actions and the effects of cards (battles/engine/battle/events/actions.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from battles.engine.battle import events as ev
+from battles.engine.cards import SP_ALL
+from battles.engine.hexes import DIRECTION_NAMES
+
+from .parts import (
+    Names,
+    Sentence,
+    _cards,
+    _d6,
+    _hex,
+    _reason_rule,
+    _rule,
+    _signed,
+    sentence,
+    t,
+)
+
+
+@sentence(ev.CasketMoved)
+def _casket_moved(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    path = p["path"]
+    by = [t(" with "), names.card(p["by_card"])] if p.get("by_card") else []
+    return (
+        # The path leaves out the start hex (R-MOV-3): its length is hexes moved.
+        t(f"{who} moves {len(path)} hex{'es' * (len(path) != 1)} to "),
+        _hex(path[-1]),
+        t(f" for {p['cost']} SP"),
+        *by,
+    )
+
+
+@sentence(ev.CasketRotated)
+def _casket_rotated(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    free = "free turn" if p.get("free_used") else f"{p['cost']} SP"
+    facing = DIRECTION_NAMES.get(p["facing"], str(p["facing"]))
+    return (t(f"{who} turns to face {facing} ({free}, "), ("rule", "R-ARC-5"), t(")"))
+
+
+@sentence(ev.HeatVented)
+def _heat_vented(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (t(f"{who} vents {p['removed']} Heat for {p['cost']} SP"),)
+
+
+@sentence(ev.CardPlayed)
+def _card_played(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    manual = " — refereed by hand" if p.get("manual") else ""
+    return (t(f"{who} plays "), names.card(p["card"]), t(f" ({p['cost']} SP){manual}"))
+
+
+@sentence(ev.CardResolved)
+def _card_resolved(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (names.card(p["card"]), t(f" goes to {who}'s discard pile"))
+
+
+@sentence(ev.OverspendPaid)
+def _overspend_paid(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    lost = [*p.get("from_hand", []), *p.get("from_deck", [])]
+    return (
+        t(f"{who} overspends {p['sp']} SP, paying with "),
+        *_cards(lost, names),
+        *_rule("R-TRN-3"),
+    )
+
+
+@sentence(ev.HeatChanged)
+def _heat_changed(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    verb = "gains" if p["amount"] >= 0 else "loses"
+    return (
+        t(f"{who} {verb} {abs(p['amount'])} Heat, now {p['heat']}"),
+        *_reason_rule(p.get("reason"), p.get("rule")),
+    )
+
+
+@sentence(ev.CardsDiscarded)
+def _cards_discarded(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    lost = [*p.get("from_hand", []), *p.get("from_deck", [])]
+    return (
+        t(f"{who} discards "),
+        *_cards(lost, names),
+        *_reason_rule(p.get("reason"), p.get("rule")),
+    )
+
+
+@sentence(ev.CardsRecovered)
+def _cards_recovered(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} takes back "),
+        *_cards(p["cards"], names),
+        t(f" ({p.get('reason', '')})"),
+    )
+
+
+@sentence(ev.DeckReshuffled)
+def _deck_reshuffled(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    n = p["cards"] if p.get("order") is None else len(p["order"])
+    return (
+        t(f"{who}'s discard pile becomes a deck of {n} cards with a Damage card"),
+        *_rule("R-TRN-6"),
+    )
+
+
+@sentence(ev.BuffGained)
+def _buff_gained(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    gains = [
+        f"{k.replace('_', ' ')} {_signed(p[k])}"
+        for k in ("damage", "to_hit", "ignore_defence", "damage_this_turn")
+        if p.get(k)
+    ]
+    return (t(f"{who} gains {', '.join(gains) or 'nothing'} ({p.get('source', '')})"),)
+
+
+@sentence(ev.StatusApplied)
+def _status_applied(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (t(f"{who} is {p['status']} ({p.get('source', '')})"),)
+
+
+@sentence(ev.TokensChanged)
+def _tokens_changed(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    pool = p["pool"].replace("_", " ")
+    verb = "gains" if p["amount"] >= 0 else "spends"
+    return (
+        t(f"{who} {verb} {abs(p['amount'])} {pool} token(s), now {p['total']}"),
+        *_reason_rule(p.get("source"), "R-ADD-61"),
+    )
+
+
+@sentence(ev.TaintChanged)
+def _taint_changed(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    verb = "gains" if p["amount"] >= 0 else "loses"
+    return (
+        t(f"{who} {verb} {abs(p['amount'])} Taint, now {p['taint']}"),
+        *_reason_rule(p.get("source"), "R-ADD-66"),
+    )
+
+
+@sentence(ev.DefenceRaised)
+def _defence_raised(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} gains +{p['amount']} Defense until its next turn"),
+        *_reason_rule(p.get("source"), "R-ADD-64"),
+    )
+
+
+@sentence(ev.ThornsRaised)
+def _thorns_raised(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    whom = "the next attacker" if p["until"] == "next_attack" else "each attacker"
+    if p.get("melee_only"):
+        whom = "each melee attacker"
+    until = "" if p["until"] == "next_attack" else " until its next turn"
+    return (
+        t(f"{who}: {whom} takes {p['damage']} damage after the attack{until}"),
+        *_reason_rule(p.get("source"), "R-ADD-130"),
+    )
+
+
+@sentence(ev.LastingBonusGained)
+def _lasting_bonus_gained(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(
+            f"{who} deals +{p['damage']} damage with every attack for the rest of the "
+            f"battle, +{p['total']} in all"
+        ),
+        *_reason_rule(p.get("source"), "R-ADD-131"),
+    )
+
+
+@sentence(ev.SpBoosted)
+def _sp_boosted(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    what = "SP maximum" if p.get("maximum") else "SP"
+    return (
+        t(f"{who} gains {p['amount']} {what} this turn"),
+        *_reason_rule(p.get("source"), "R-ADD-135"),
+    )
+
+
+@sentence(ev.TurnBuffGained)
+def _turn_buff_gained(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    parts = [f"{_signed(p['damage'])} damage"] if p["damage"] else []
+    if p["to_hit"]:
+        parts.append(f"{_signed(p['to_hit'])} on the target number")
+    if p["ignore_defence"]:
+        parts.append(f"ignores {p['ignore_defence']} Defense")
+    return (
+        t(f"{who}'s next attack this turn: {', '.join(parts)}"),
+        *_reason_rule(p.get("source"), "R-ADD-139"),
+    )
+
+
+@sentence(ev.ComponentDamagePrevented)
+def _component_damage_prevented(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} ignores {p['amount']} Component Damage to its {p['component']}"),
+        *_reason_rule(p.get("source"), "R-ADD-136"),
+    )
+
+
+@sentence(ev.CounterRaised)
+def _counter_raised(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who}'s counter-damage rises by {p['amount']}"),
+        *_reason_rule(p.get("source"), "R-ADD-130"),
+    )
+
+
+@sentence(ev.SelfDamageDue)
+def _self_damage_due(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} will take {p['amount']} damage once this attack has ended"),
+        *_reason_rule(p.get("source"), "R-ADD-130"),
+    )
+
+
+@sentence(ev.BonusHeld)
+def _bonus_held(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} holds its next-attack bonus from {p['source']} until an attack"),
+        *_rule("R-ADD-139"),
+    )
+
+
+@sentence(ev.DamageReduced)
+def _damage_reduced(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} takes {p['amount']} damage less"),
+        *_reason_rule(p.get("source"), "R-ADD-136"),
+    )
+
+
+@sentence(ev.SeedsPlanted)
+def _seeds_planted(p: Mapping[str, Any], names: Names) -> Sentence:
+    return (
+        t(f"{p['amount']} Thornvine seed(s) planted in "),
+        _hex(p["at"]),
+        t(f", {p['total']} there"),
+        *_reason_rule(p.get("source"), "R-ADD-66"),
+    )
+
+
+@sentence(ev.SeedsDetonated)
+def _seeds_detonated(p: Mapping[str, Any], names: Names) -> Sentence:
+    seeds = sum(h[2] for h in p["hexes"])
+    return (
+        t(f"{seeds} Thornvine seed(s) in {len(p['hexes'])} hex(es) detonate"),
+        *_reason_rule(p.get("source"), "R-ADD-66"),
+    )
+
+
+@sentence(ev.SpPenaltyImposed)
+def _sp_penalty_imposed(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    less = "no SP" if p["amount"] >= SP_ALL else f"{p['amount']} SP less"  # R-ADD-119
+    return (
+        t(f"{who} will have {less} next turn"),
+        *_reason_rule(p.get("source"), "R-ADD-65"),
+    )
+
+
+@sentence(ev.DamageScheduled)
+def _damage_scheduled(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} will take {p['amount']} damage at the start of their next turn"),
+        *_reason_rule(p.get("source"), "R-ADD-73"),
+    )
+
+
+@sentence(ev.MoveGranted)
+def _move_granted(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} may move up to {p['hexes']} hex(es) at no SP this turn"),
+        *_reason_rule(p.get("source"), "R-ADD-69"),
+    )
+
+
+@sentence(ev.EffectRolled)
+def _effect_rolled(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} rolls for {p.get('source', '')}: "),
+        *_d6(p["faces"]),
+        t(f" = {p['total']}"),
+        *_rule(p.get("rule", "R-ADD-67")),
+    )
+
+
+@sentence(ev.CardsShuffledIn)
+def _cards_shuffled_in(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} shuffles "),
+        *_cards(p["cards"], names),
+        t(" from the discard pile into the deck"),
+        *_reason_rule(p.get("reason"), "R-ADD-62"),
+    )
+
+
+@sentence(ev.SufferingRolled)
+def _suffering_rolled(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (t(f"{who} rolls the suffering die: "), *_d6(p["faces"]))

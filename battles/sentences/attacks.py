@@ -1,0 +1,321 @@
+"""The sentences of the events of attacks and damage (battles/engine/battle/events/attacks.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from battles.engine.battle import events as ev
+
+from .parts import (
+    COMPONENT_NAMES,
+    Names,
+    Part,
+    Sentence,
+    _attack_dice,
+    _cards,
+    _d6,
+    _hex,
+    _reason_rule,
+    _rule,
+    _signed,
+    sentence,
+    t,
+)
+
+
+@sentence(ev.ZoneCreated)
+def _zone_created(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who}'s "),
+        names.card(p["card"]),
+        t(" makes a zone around "),
+        _hex(p["at"]),
+        t(" until the end of the round"),
+        *_rule("R-ADD-129"),
+    )
+
+
+@sentence(ev.TerrainEntered)
+def _terrain_entered(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} enters "),
+        t(f"{names.casket(p['maker'])}'s {str(p['kind']).replace('_', ' ')} at "),
+        _hex(p["at"]),
+        t(" ("),
+        names.card(p["card"]),
+        t(f"): {p['damage']} damage"),
+        *_rule("R-ADD-165"),
+    )
+
+
+@sentence(ev.TerrainCreated)
+def _terrain_created(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    if p.get("until_round"):
+        lasts = f" until the end of round {p['until_round']}"
+    elif p.get("turns"):
+        lasts = f" for {p['turns']} of its turns"
+    else:
+        lasts = " for the rest of the battle"
+    hexes: list[Part] = []
+    for i, at in enumerate(p["hexes"]):
+        hexes += [t(", ")] if i else []
+        hexes.append(_hex(at))
+    return (
+        t(f"{who}'s "),
+        names.card(p["card"]),
+        t(f" makes {str(p['kind']).replace('_', ' ')} terrain at "),
+        *hexes,
+        t(lasts),
+        *_rule("R-ADD-161"),
+    )
+
+
+@sentence(ev.AttackWarded)
+def _attack_warded(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who}'s "),
+        names.card(p["card"]),
+        t(f" negates the damage of this attack on {names.casket(p['target'])}"),
+        *_rule("R-ADD-128"),
+    )
+
+
+@sentence(ev.AllyMoved)
+def _ally_moved(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} is moved {len(p['path'])} hex(es) to "),
+        _hex(p["path"][-1]),
+        t(f" by {names.casket(p['by'])}'s card"),
+        *_reason_rule(p.get("source"), "R-ADD-126"),
+    )
+
+
+@sentence(ev.DamageDeflected)
+def _damage_deflected(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} deflects {p['amount']} damage back to {names.casket(p['attacker'])}"),
+        *_rule("R-ADD-125"),
+    )
+
+
+@sentence(ev.DamageCardsRemoved)
+def _damage_cards_removed(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} removes "),
+        *_cards(p["cards"], names),
+        t(" from its discard pile, out of the game"),
+        *_reason_rule(p.get("source"), "R-ADD-124"),
+    )
+
+
+@sentence(ev.DefenceLent)
+def _defence_lent(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    until = (
+        "the end of the round" if p["until"] == -1 else f"{names.casket(p['until'])}'s next turn"
+    )
+    return (
+        t(f"{who} gains +{p['amount']} Defense until {until}"),
+        *_reason_rule(p.get("source"), "R-ADD-123"),
+    )
+
+
+@sentence(ev.RotationGranted)
+def _rotation_granted(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} may rotate 60° once more at no SP this turn"),
+        *_reason_rule(p.get("source"), "R-ADD-189"),
+    )
+
+
+@sentence(ev.AttackDeclared)
+def _attack_declared(p: Mapping[str, Any], names: Names) -> Sentence:
+    th = p.get("to_hit") or {}
+    distance = th.get("distance")
+    at = f" at {distance} hex{'es' * (distance != 1)}" if distance is not None else ""
+    comp = COMPONENT_NAMES.get(p["component"], p["component"])
+    parts: list[Part] = [
+        t(f"{names.casket(p['attacker'])} attacks {names.casket(p['target'])} with "),
+        names.card(p["card"]),
+        t(
+            f"{at} ({th.get('side_name', 'side ' + str(p['side']))} side, {comp}): "
+            f"needs {p['target_number']}+ ("
+        ),
+    ]
+    for i, m in enumerate(th.get("modifiers", [])):
+        value = m["value"] if m.get("key") == "base" else _signed(m["value"])
+        parts += [t(("" if i == 0 else ", ") + f"{m['label']} {value} "), ("rule", m["rule"])]
+    parts.append(t(")"))
+    hit = (th.get("odds") or {}).get("hit")
+    if hit:
+        parts.append(t(f", {hit} to hit"))
+    return tuple(parts)
+
+
+@sentence(ev.AttackRolled)
+def _attack_rolled(p: Mapping[str, Any], names: Names) -> Sentence:
+    outcome = p["grade"] + (f", {p['damage']} damage" if p.get("damage") else "")
+    return (
+        t("Rolled "),
+        *_attack_dice(p["faces"]),
+        t(f" = {p['total']}: {outcome}"),
+        *_rule("R-HIT-4"),
+    )
+
+
+@sentence(ev.WeaponJammed)
+def _weapon_jammed(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who}'s weapon jams: discards "),
+        *_cards(p["discarded"], names),
+        t(f", Heat now {p['heat']}"),
+        *_rule("R-DMG-1"),
+    )
+
+
+@sentence(ev.ReactivePlayed)
+def _reactive_played(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} answers with "),
+        names.card(p["card"]),
+        t(f", reducing the damage by {p['reduction']}"),
+        *_rule("R-REA-1"),
+    )
+
+
+@sentence(ev.ReactiveDeclined)
+def _reactive_declined(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (t(f"{who} plays no reactive card"), *_rule("R-REA-1"))
+
+
+@sentence(ev.AttackCovered)
+def _attack_covered(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    cut = f", reducing it by {p['reduction']}" if p.get("reduction") else ""
+    return (
+        t(f"{who} takes {names.casket(p['target'])}'s damage with "),
+        names.card(p["card"]),
+        t(cut),
+        *_rule("R-ADD-122"),
+    )
+
+
+@sentence(ev.DefenceRolled)
+def _defence_rolled(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    extra = [
+        f"{p['heat']} Heat" * bool(p.get("heat")),
+        "pierced" * bool(p.get("pierce")),
+        f"{p['component_damage']} component damage" * bool(p.get("component_damage")),
+    ]
+    extras = "".join(f", {e}" for e in extra if e)
+    return (
+        t(f"{who} rolls defence "),
+        *_d6(p["faces"]),
+        t(f": {p['blocks']} blocked, {p['final_damage']} damage{extras}"),
+        *_rule("R-DMG-2"),
+    )
+
+
+@sentence(ev.AttackEnded)
+def _attack_ended(p: Mapping[str, Any], names: Names) -> Sentence:
+    return (
+        t(f"{names.casket(p['attacker'])}'s attack with "),
+        names.card(p["card"]),
+        t(f" ends: {p['outcome']}"),
+    )
+
+
+@sentence(ev.PromptOpened)
+def _prompt_opened(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    amount = f" {p['amount']}" if p.get("amount") else ""
+    kind = str(p["kind"]).replace("_", " ")
+    return (
+        t(f"Waiting for {who}: {kind}{amount}"),
+        *_reason_rule(p.get("reason"), p.get("rule")),
+    )
+
+
+@sentence(ev.PromptClosed)
+def _prompt_closed(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (t(f"{who} answered: {str(p['kind']).replace('_', ' ')}"),)
+
+
+@sentence(ev.DamageTaken)
+def _damage_taken(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    lost = [*p.get("from_hand", []), *p.get("from_deck", [])]
+    comp = (
+        f" (hits the {COMPONENT_NAMES.get(p['component'], p['component'])})"
+        if p.get("component")
+        else ""
+    )
+    return (
+        t(f"{who} loses {len(lost)} card{'s' * (len(lost) != 1)} to damage{comp}: "),
+        *_cards(lost, names),
+        *_rule("R-DMG-6"),
+    )
+
+
+@sentence(ev.ComponentDamaged)
+def _component_damaged(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    comp = COMPONENT_NAMES.get(p["component"], p["component"])
+    return (
+        t(f"{who}'s {comp} takes {p['amount']} damage, {p['total']} in all"),
+        *_reason_rule(p.get("reason"), p.get("rule")),
+    )
+
+
+@sentence(ev.ComponentDestroyed)
+def _component_destroyed(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    comp = COMPONENT_NAMES.get(p["component"], p["component"])
+    lost = [t(", discarding "), *_cards(p["discarded"], names)] if p.get("discarded") else []
+    return (t(f"{who}'s {comp} is destroyed"), *lost, *_rule(p.get("rule")))
+
+
+@sentence(ev.WoundFlipped)
+def _wound_flipped(p: Mapping[str, Any], names: Names) -> Sentence:
+    seat = p.get("seat")
+    return (
+        t(f"{names.pilot(seat)} suffers the wound {p['wound']}"),
+        *_reason_rule(p.get("reason"), p.get("rule")),
+    )
+
+
+@sentence(ev.SurvivalRolled)
+def _survival_rolled(p: Mapping[str, Any], names: Names) -> Sentence:
+    seat = p.get("seat")
+    return (
+        t(f"{names.pilot(seat)} rolls for survival: "),
+        *_d6([p["face"]]),
+        t(f", {p['wounds']} wound{'s' * (p['wounds'] != 1)}"),
+        *_rule("R-PLT-3"),
+    )
+
+
+@sentence(ev.PilotKilled)
+def _pilot_killed(p: Mapping[str, Any], names: Names) -> Sentence:
+    seat = p.get("seat")
+    return (t(f"{names.pilot(seat)} dies"), *_rule(p.get("rule")))
+
+
+@sentence(ev.CasketDefeated)
+def _casket_defeated(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (t(f"{who} is defeated: {p['reason']}"), *_rule(p.get("rule")))

@@ -1,0 +1,105 @@
+"""The sentences of the events of the GM's controls (battles/engine/battle/events/gm.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from battles.engine.battle import events as ev
+from battles.engine.hexes import DIRECTION_NAMES
+
+from .parts import (
+    COMPONENT_NAMES,
+    Names,
+    Sentence,
+    _d6,
+    _hex,
+    _rule,
+    _signed,
+    sentence,
+    t,
+)
+
+
+@sentence(ev.CasketWithdrew)
+def _casket_withdrew(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (t(f"{who} withdraws from the battle"), *_rule(p.get("rule")))
+
+
+@sentence(ev.BattleEnded)
+def _battle_ended(p: Mapping[str, Any], names: Names) -> Sentence:
+    won = f"the {p['side']} win" if p.get("side") else "a draw"
+    return (t(f"GM ends the battle: {won} — {p['reason']}"), *_rule(p.get("rule")))
+
+
+@sentence(ev.TaintAdjusted)
+def _taint_adjusted(p: Mapping[str, Any], names: Names) -> Sentence:
+    seat = p.get("seat")
+    return (
+        t(f"GM sets {names.pilot(seat)}'s Taint to {p['taint']} — {p['reason']}"),
+        *_rule("R-PLT-4"),
+    )
+
+
+@sentence(ev.TaintOverloaded)
+def _taint_overloaded(p: Mapping[str, Any], names: Names) -> Sentence:
+    seat = p.get("seat")
+    return (
+        t(f"{names.pilot(seat)}'s Taint reaches {p['taint']}: rolled "),
+        *_d6([p["face"]]),
+        t(f", {p['wounds']} wounds"),
+        *_rule("R-PLT-3"),
+    )
+
+
+@sentence(ev.HeatAdjusted)
+def _heat_adjusted(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (t(f"GM sets {who}'s Heat to {p['heat']} — {p['reason']}"),)
+
+
+@sentence(ev.ComponentDamageAdjusted)
+def _component_damage_adjusted(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    comp = COMPONENT_NAMES.get(p["component"], p["component"])
+    gone = ", destroyed" if p.get("destroyed") else ""
+    return (
+        t(
+            f"GM gives {who}'s {comp} {_signed(p['amount'])} damage, {p['total']} in "
+            f"all{gone} — {p['reason']}"
+        ),
+    )
+
+
+@sentence(ev.CasketRelocated)
+def _casket_relocated(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    facing = DIRECTION_NAMES.get(p["facing"], str(p["facing"]))
+    return (t(f"GM moves {who} to "), _hex(p["at"]), t(f" facing {facing} — {p['reason']}"))
+
+
+@sentence(ev.CardReturned)
+def _card_returned(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t("GM returns "),
+        names.card(p["card"]),
+        t(f" to {who}'s hand from the {p['from_zone']} — {p['reason']}"),
+    )
+
+
+@sentence(ev.DiceSecretRevealed)
+def _dice_secret_revealed(p: Mapping[str, Any], names: Names) -> Sentence:
+    return (
+        t(
+            "The dice secret is revealed: every roll and shuffle can now be re-derived "
+            "and checked against the commitment made at the start"
+        ),
+        *_rule("R-ADD-45"),
+    )
+
+
+@sentence(ev.CommandReverted)
+def _command_reverted(p: Mapping[str, Any], names: Names) -> Sentence:
+    return (t(f"GM reverts events {p['from_version']}–{p['to_version']} — {p['reason']}"),)

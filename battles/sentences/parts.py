@@ -1,0 +1,153 @@
+"""Each battle event as a sentence for people, registered by event class.
+
+A sentence is a tuple of parts: ("text", s), ("card", instance, name, cost, text),
+("die", face, label), ("rule", ruling id), ("hex", "q,r"). `plain` joins them for tests
+and text alternatives. Payloads come through `public_payload` first, so a sentence never
+names a card its viewer may not see (R-ADD-28). No Django.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from battles.engine.battle import BattleState
+from battles.engine.battle.events import Event
+from battles.engine.battle.state import card_id
+from battles.engine.cards import CardDef
+from battles.engine.dice import ATTACK_FACES
+
+Part = tuple[Any, ...]
+Sentence = tuple[Part, ...]
+
+# Scrub-bar markers: kind -> (symbol, label). Each has a symbol and a word, not only a colour.
+COMPONENT_NAMES: Mapping[str, str] = {
+    "right_arm": "right arm",
+    "left_arm": "left arm",
+    "legs": "legs",
+    "head": "head",
+    "chassis": "chassis",
+}
+
+
+@dataclass(frozen=True)
+class Names:
+    """What the sentences need from the battle's setup: casket and pilot names, the cards."""
+
+    caskets: Mapping[int, str]
+    pilots: Mapping[int, str]
+    cards: Mapping[str, CardDef]
+
+    @classmethod
+    def of(cls, state: BattleState) -> Names:
+        return cls(
+            {c.seat: c.name for c in state.seats},
+            {c.seat: c.pilot for c in state.seats},
+            state.cards,
+        )
+
+    def casket(self, seat: Any) -> str:
+        return self.caskets.get(seat, f"seat {seat}")
+
+    def pilot(self, seat: Any) -> str:
+        return self.pilots.get(seat, f"the pilot of seat {seat}")
+
+    def card(self, instance: str) -> Part:
+        """("card", instance, name, SP cost or None, text): what a card reference shows."""
+        label = card_label(self.cards, instance)
+        return ("card", instance, label["name"], label["cost"], label["text"])
+
+
+def t(text: str) -> Part:
+    return ("text", text)
+
+
+def _cards(instances: Sequence[str | None], names: Names) -> list[Part]:
+    """Named cards, or a count of hidden ones (a viewer's own view, R-ADD-28)."""
+    hidden = sum(1 for c in instances if c is None)
+    shown = [c for c in instances if c is not None]
+    parts: list[Part] = []
+    for i, c in enumerate(shown):
+        if i:
+            parts.append(t(", "))
+        parts.append(names.card(c))
+    if hidden:
+        if shown:
+            parts.append(t(" and "))
+        parts.append(t(f"{hidden} hidden card{'s' if hidden != 1 else ''}"))
+    if not instances:
+        parts.append(t("no cards"))
+    return parts
+
+
+def _rule(rule: str | None) -> list[Part]:
+    return [t(" ("), ("rule", rule), t(")")] if rule else []
+
+
+def _reason_rule(reason: str | None, rule: str | None) -> list[Part]:
+    if reason and rule:
+        return [t(f" ({reason}, "), ("rule", rule), t(")")]
+    if reason:
+        return [t(f" ({reason})")]
+    return _rule(rule)
+
+
+def _attack_dice(faces: Sequence[int]) -> list[Part]:
+    return [("die", f, f"{ATTACK_FACES[f].name}, worth {ATTACK_FACES[f].value}") for f in faces]
+
+
+def _d6(faces: Sequence[int]) -> list[Part]:
+    return [("die", f, f"d6 showing {f}") for f in faces]
+
+
+def _hex(at: Sequence[int]) -> Part:
+    return ("hex", f"{at[0]},{at[1]}")
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n >= 0 else f"−{-n}"
+
+
+Writer = Callable[[Mapping[str, Any], Names], Sentence]
+# Each event class's sentence, registered by `sentence` below; complete (checked at import).
+SENTENCES: dict[type[Event], Writer] = {}
+
+
+def sentence(cls: type[Event]) -> Callable[[Writer], Writer]:
+    """Register the sentence for the events of `cls`."""
+
+    def register(writer: Writer) -> Writer:
+        assert cls not in SENTENCES, f"two sentences for {cls.__name__}"
+        SENTENCES[cls] = writer
+        return writer
+
+    return register
+
+
+def plain(sentence: Sentence) -> str:
+    """The sentence as text (for tests, titles and text alternatives)."""
+    out = []
+    for part in sentence:
+        match part[0]:
+            case "text" | "rule" | "hex":
+                out.append(str(part[1]))
+            case "card":
+                out.append(part[2])
+            case "die":
+                out.append(f"[{part[1]}]")
+    return "".join(out)
+
+
+def card_label(cards: Mapping[str, CardDef], instance: str) -> dict[str, Any]:
+    """A card instance as the page shows it: its name, and cost and text for the tooltip."""
+    d = cards.get(card_id(instance))
+    if d is None:  # the Damage cards added at reshuffles (R-TRN-6) have no definition
+        return {
+            "name": "Damage card" if instance.startswith("damage#") else instance,
+            "cost": None,
+            "text": "A Damage card: it does nothing but take a place in the deck."
+            if instance.startswith("damage#")
+            else "",
+        }
+    return {"name": d.name, "cost": d.sp_cost, "text": d.text, "kind": d.kind}

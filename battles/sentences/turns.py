@@ -1,0 +1,91 @@
+"""The sentences of the events of the turn's flow (battles/engine/battle/events/turns.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from battles.engine.battle import events as ev
+
+from .parts import (
+    Names,
+    Part,
+    Sentence,
+    _d6,
+    _rule,
+    _signed,
+    sentence,
+    t,
+)
+
+
+@sentence(ev.RoundStarted)
+def _round_started(p: Mapping[str, Any], names: Names) -> Sentence:
+    return (t(f"Round {p['round']} begins"),)
+
+
+@sentence(ev.InitiativeRolled)
+def _initiative_rolled(p: Mapping[str, Any], names: Names) -> Sentence:
+    parts: list[Part] = [t("Initiative: ")]
+    for i, throw in enumerate(p["throws"]):
+        if i:
+            parts.append(t("; tie, again: "))
+        for j, (s, face) in enumerate(throw):
+            parts += [t(("" if j == 0 else ", ") + f"{names.casket(s)} "), *_d6([face])]
+    order = ", ".join(names.casket(s) for s in p["order"])
+    return (*parts, t(f" → order: {order}"), *_rule("R-TRN-2"))
+
+
+@sentence(ev.TurnStarted)
+def _turn_started(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (t(f"{who}'s turn"),)
+
+
+@sentence(ev.SpRestored)
+def _sp_restored(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    lines = ", ".join(
+        f"{label} {_signed(v) if i else v}" for i, (label, v, _) in enumerate(p["lines"])
+    )
+    return (t(f"{who} has {p['sp_max']} SP ({lines})"), *_rule("R-TRN-3"))
+
+
+@sentence(ev.StrainChecked)
+def _strain_checked(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    if p.get("roll") is None:
+        return (
+            t(f"{who} checks strain at {p['heat']} Heat: no roll needed"),
+            *_rule("R-TRN-4"),
+        )
+    outcome = str(p.get("outcome", "")).replace("_", " ")
+    return (
+        t(f"{who} checks strain at {p['heat']} Heat: rolled "),
+        *_d6([p["roll"]]),
+        t(f" + {p['heat']} = {p['total']}: {outcome}"),
+        *_rule("R-TRN-4"),
+    )
+
+
+@sentence(ev.SpDrained)
+def _sp_drained(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (t(f"{who} loses {p['amount']} SP"), *_rule(p.get("rule")))
+
+
+@sentence(ev.TurnEnded)
+def _turn_ended(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (t(f"{who} ends the turn"),)
+
+
+@sentence(ev.RoundEnded)
+def _round_ended(p: Mapping[str, Any], names: Names) -> Sentence:
+    return (t(f"Round {p['round']} ends"),)
+
+
+@sentence(ev.BattleWon)
+def _battle_won(p: Mapping[str, Any], names: Names) -> Sentence:
+    won = f"The {p['side']} win" if p.get("side") else "A draw"
+    return (t(f"{won}: {p['reason']}"), *_rule(p.get("rule")))
