@@ -70,7 +70,7 @@ DEFAULT_TERRAIN: Mapping[str, TerrainKind] = {
         TerrainKind("water", heat_end_of_turn=-2),
     )
 }
-# issue 17, terrain: the kinds cards make during a battle (R-ADD-160). They are not
+# Terrain made in battle: the kinds cards make during a battle (R-ADD-160). They are not
 # board kinds: a board document names them only if its `terrain_kinds` defines them,
 # and then its own definition wins.
 BATTLE_TERRAIN: Mapping[str, TerrainKind] = {

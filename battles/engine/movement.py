@@ -340,7 +340,7 @@ def validate_path(
     return total
 
 
-# --- forced movement, teleports and moves ignoring terrain (issue 17, move) --------------------
+# --- forced movement, teleports and moves ignoring terrain (R-ADD-100 onwards) -----------------
 
 
 def push_direction(source: Hex, target: Hex) -> int:

@@ -193,7 +193,7 @@ def encoded_event_digest(
 
 
 # What json.dumps(ensure_ascii=False) writes for a string and for an int, without its
-# general dispatch (an append digests every event; issue 16).
+# general dispatch (an append digests every event).
 _text = encode_basestring
 _int = int.__repr__
 

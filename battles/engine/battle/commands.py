@@ -86,7 +86,7 @@ class PlayCard(Command):
     facing: int | None = None
     discard: tuple[str, ...] = ()
     spend: bool = False  # pay the card's "Spend N tokens" for its extra effect (R-ADD-61)
-    # issue 17, allies: (seat, path) of each ally the card moves (R-ADD-126)
+    # Allies: (seat, path) of each ally the card moves (R-ADD-126)
     ally_paths: tuple[tuple[int, tuple[Hex, ...]], ...] = ()
 
 
@@ -98,15 +98,15 @@ class Attack(Command):
     target: int
     component: str | None = None
     spend: bool = False  # R-ADD-61
-    # issue 17, area: the targets of the card's further attacks, in order (R-ADD-80).
+    # Area attacks: the targets of the card's further attacks, in order (R-ADD-80).
     also: tuple[int, ...] = ()
-    # issue 17, move: the move an attack card makes before its attack (R-ADD-104).
+    # Forced movement: the move an attack card makes before its attack (R-ADD-104).
     path: tuple[Hex, ...] = ()
     # R-ADD-145: whose Taint a "yours or target's" spend takes; None: the own pilot's.
     taint_from: str | None = None
     # Hand cards the attack card's own discard takes ("Discard 1 card", R-ADD-152).
     discard: tuple[str, ...] = ()
-    # issue 17, allies: (seat, path) of each ally the card moves (R-ADD-126)
+    # Allies: (seat, path) of each ally the card moves (R-ADD-126)
     ally_paths: tuple[tuple[int, tuple[Hex, ...]], ...] = ()
 
 
@@ -120,7 +120,7 @@ class PlayReactive(Command):
     NAME: ClassVar[str] = "play_reactive"
     card: str
     spend: bool = False  # R-ADD-61
-    # issue 17, move: the dodge a reactive card makes after the attack (R-ADD-107).
+    # Forced movement: the dodge a reactive card makes after the attack (R-ADD-107).
     path: tuple[Hex, ...] = ()
 
 
@@ -224,7 +224,7 @@ class Arrange(Command):
 
 
 # An ultimatum's options, and a damage bargain's (R-ADD-159).
-# issue 17, forms: an Honor Duel's answer, accept or refuse (R-ADD-174).
+# Forms and duels: an Honor Duel's answer, accept or refuse (R-ADD-174).
 CHOICES = ("damage", "skip_turn", "discard", "decline", "pay", "accept", "refuse")
 
 
@@ -261,7 +261,7 @@ COMMAND_TYPES: Mapping[str, type[Command]] = {
         Withdraw,
         EndBattle,
         Revert,
-        Arrange,  # issue 17, misc
+        Arrange,  # Card effects
         Choose,
     )
 }

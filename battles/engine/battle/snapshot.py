@@ -50,7 +50,7 @@ def _casket_dict(c: CasketState) -> dict[str, Any]:
         value = getattr(c, name)
         if isinstance(value, Hex):
             value = [value.q, value.r]
-        elif name in ("enhancements", "wards"):  # issue 17, buffs: small records
+        elif name in ("enhancements", "wards"):  # Buffs and wards: small records
             value = [dataclasses.asdict(x) for x in value]
         elif isinstance(value, tuple):
             value = list(value)

@@ -144,12 +144,12 @@ class AttackInProgress:
     reduction: int = 0
     final_damage: int | None = None
     pierced: bool = False  # a PIERCE face voided the reactive card (R-DMG-4)
-    # issue 17, buffs: the attack ignores Defense buffs, a reactive card's too (R-ADD-92)
+    # Buffs and wards: the attack ignores Defense buffs, a reactive card's too (R-ADD-92)
     defence_buffs_ignored: bool = False
-    # issue 17, move: the defender's dodge its reactive card declared, made as the attack
+    # Forced movement: the defender's dodge its reactive card declared, made as the attack
     # ends (R-ADD-107).
     reactive_path: tuple[tuple[int, int], ...] = ()
-    # issue 17, allies: the ally that takes the damage instead, its card and that card's
+    # Allies: the ally that takes the damage instead, its card and that card's
     # reduction, and the allies that declined to cover (R-ADD-122).
     covered_by: int | None = None
     cover_card: str | None = None
@@ -161,9 +161,9 @@ class AttackInProgress:
     warded_by: str | None = None
     extra_counter: int = 0  # counter-damage the reactive card bought with Taint (R-ADD-130)
     self_damage: int = 0  # the attacker's own card's damage to it, at the end (R-ADD-130)
-    # issue 17, combos: the enhancing cards whose hit effects wait for this attack (R-ADD-180).
+    # Combinations: the enhancing cards whose hit effects wait for this attack (R-ADD-180).
     enhanced_by: tuple[str, ...] = ()
-    # issue 17, combos: one of the card's further attacks (R-ADD-80, R-ADD-187).
+    # Combinations: one of the card's further attacks (R-ADD-80, R-ADD-187).
     further: bool = False
 
     def as_dict(self) -> dict[str, Any]:
@@ -206,7 +206,7 @@ class AttackInProgress:
 @dataclass(frozen=True)
 class Enhancement:
     """A card's enhancement waiting for its owner's next attack of the kind `attacks`
-    (issue 17, buffs; R-ADD-90, R-ADD-91, R-ADD-92)."""
+    (Buffs and wards; R-ADD-90, R-ADD-91, R-ADD-92)."""
 
     source: str
     attacks: str  # "any" or "ranged"
@@ -226,8 +226,8 @@ class Enhancement:
 
 @dataclass(frozen=True)
 class Ward:
-    """A card's protection of its casket until it lapses or its uses are spent (issue 17,
-    buffs; R-ADD-93, R-ADD-94). `uses` 0: every attack or damage it acts on."""
+    """A card's protection of its casket until it lapses or its uses are spent (buffs and
+    wards; R-ADD-93, R-ADD-94). `uses` 0: every attack or damage it acts on."""
 
     source: str
     until: str
@@ -305,7 +305,7 @@ class CasketState:
     defeated: bool = False
     withdrawn: bool = False  # left the board at the start of its turn, not defeated (R-TRN-9)
     pilot_dead: bool = False
-    # issue 17, dot: lasting effects an enemy's card put on this casket.
+    # Lasting effects: lasting effects an enemy's card put on this casket.
     rooted_turns: int = 0  # own turns still to spend immobilised, this one included (R-ADD-111)
     bleed: int = 0  # Bleed counters: 1 damage and 1 counter off at each turn's start (R-ADD-110)
     # Damage at the start of each of the next turns, the next one first (R-ADD-112)
@@ -317,18 +317,18 @@ class CasketState:
     # The attack card whose token spend bought effects that wait for its outcome (R-ADD-116)
     armed_spend: str | None = None
     defence_malus: int = 0  # "−N Defense until end of their next turn" (R-ADD-119)
-    # issue 17, area: damage each enemy within `damage_aura_within` hexes takes as its turn
+    # Area attacks: damage each enemy within `damage_aura_within` hexes takes as its turn
     # starts, until this casket's next turn (R-ADD-88).
     damage_aura: int = 0
     damage_aura_within: int = 0
-    # issue 17, buffs: enhancements of the next attack(s) (R-ADD-90) and wards (R-ADD-93).
+    # Buffs and wards: enhancements of the next attack(s) (R-ADD-90) and wards (R-ADD-93).
     enhancements: tuple[Enhancement, ...] = ()
     wards: tuple[Ward, ...] = ()
-    # issue 17, move: a split grant (R-ADD-109): 0 none or unused, 1 its move before an
+    # Forced movement: a split grant (R-ADD-109): 0 none or unused, 1 its move before an
     # attack is made (the rest waits for an attack), 2 an attack came (one move left).
     free_move_split: bool = False
     free_move_stage: int = 0
-    # issue 17, states (R-ADD-144): what card conditions read of the round and the turn.
+    # Card conditions (R-ADD-144): what card conditions read of the round and the turn.
     damaged_round: int = 0  # the last round in which the casket took damage (0: never)
     defeated_round: int = 0  # the round in which it was defeated (0: not defeated)
     discarded_this_turn: bool = False  # it discarded cards in its own turn, this turn
@@ -336,7 +336,7 @@ class CasketState:
     # The enemy its card marked and that card, until another mark replaces it (R-ADD-148).
     marked: int | None = None
     mark_source: str | None = None
-    # issue 17, misc: no attack may target the casket ("all"), or none made with a card that
+    # Card effects: no attack may target the casket ("all"), or none made with a card that
     # is not Melee ("ranged"), until its next turn; `_until_attack`: or until it attacks
     # (R-ADD-155). "" when it may be targeted.
     untargetable: str = ""
@@ -348,17 +348,17 @@ class CasketState:
     # The card whose looked-at cards await their order (prompt `arrange`, R-ADD-157).
     arranging: str = ""
     skip_next_turn: bool = False  # an ultimatum answered "skip_turn" (R-ADD-159)
-    # issue 17, allies: the faction the setup names, when it names one; cards that count
+    # Allies: the faction the setup names, when it names one; cards that count
     # "allied Emergent units" count only caskets known to be of it (R-ADD-121).
     faction: str | None = None
     # +Defense an ally's card gave, as (until, amount): it lapses when seat `until`'s next
     # turn starts, or with the round when `until` is -1 (R-ADD-123).
     lent_defence: tuple[tuple[int, int], ...] = ()
-    # issue 17, forms: the form Metamorphic Adaptation gave, held in round `form_round`
+    # Forms and duels: the form Metamorphic Adaptation gave, held in round `form_round`
     # only: it lapses as that round ends (R-ADD-170).
     form: str = ""
     form_round: int = 0
-    # issue 17, forms (R-ADD-174): an Honor Duel. `challenged_by`: a challenge awaiting
+    # Forms and duels (R-ADD-174): an Honor Duel. `challenged_by`: a challenge awaiting
     # this casket's answer; `duel_with` the enemy it duels and `duel_challenger` the seat
     # whose next turn ends the duel; `duel_source` the challenger's card (its kill reward).
     challenged_by: int | None = None
@@ -376,7 +376,7 @@ class CasketState:
         """Automatic blocks from cards against every attack on the casket (R-ADD-64, R-ADD-123)."""
         return self.defence_bonus + sum(n for _, n in self.lent_defence)
 
-    # issue 17, triggers. Thorns: damage every attacker (`thorns`), every melee attacker
+    # Triggers. Thorns: damage every attacker (`thorns`), every melee attacker
     # (`thorns_melee`) takes after its attack until the casket's next turn, and the next
     # attacker only (`thorns_once`) (R-ADD-130).
     thorns: int = 0
@@ -506,13 +506,13 @@ class BattleState:
     dice_revealed: bool = False
     # Thornvine seeds on the board as (q, r, count), no zero counts (R-ADD-66).
     seeds: tuple[tuple[int, int, int], ...] = ()
-    # issue 17, allies: zones until the round ends, as (owner seat, card instance, q, r)
+    # Allies: zones until the round ends, as (owner seat, card instance, q, r)
     # of the hex they are centred on (R-ADD-129).
     zones: tuple[tuple[int, str, int, int], ...] = ()
     version: int = 0
-    # issue 17, area: the attacks the card being played still makes, in order (R-ADD-80).
+    # Area attacks: the attacks the card being played still makes, in order (R-ADD-80).
     follow_ups: tuple[FollowUp, ...] = ()
-    # issue 17, terrain: the terrain cards made, oldest first (R-ADD-160). `board` is the
+    # Terrain made in battle: the terrain cards made, oldest first (R-ADD-160). `board` is the
     # setup's board with them applied (so every reader of terrain sees them);
     # `setup_board` keeps the setup's own while any are placed.
     placed_terrain: tuple[PlacedTerrain, ...] = ()

@@ -39,6 +39,6 @@ def register(type_: str, from_version: int) -> Callable[[Upcaster], Upcaster]:
 
 @register("AttackDeclared", 1)
 def _attack_declared_v1(payload: Payload) -> Payload:
-    """Issue 17, combos: an attack stored before R-ADD-180 and R-ADD-187 spent no
+    """Combinations: an attack stored before R-ADD-180 and R-ADD-187 spent no
     enhancement carrying hit effects and was never told apart as a further attack."""
     return {**payload, "enhanced_by": [], "further": False}
