@@ -4190,3 +4190,35 @@ def _revert(tx: _Tx, command: Revert, before: BattleState | None) -> None:
             command.reason,
         )
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A command's events and the state they lead to: the caller folds nothing again."""
+
+    events: tuple[ev.Event, ...]
+    state: BattleState
+
+
+def decided(
+    state: BattleState,
+    command: Command,
+    dice: DiceSource | None = None,
+    *,
+    before: BattleState | None = None,
+) -> Decision:
+    """`decide`, with the state its events lead to.
+
+    >>> from battles.engine.demo import demo_setup
+    >>> from battles.engine.battle.evolve import replay
+    >>> from battles.engine.battle.commands import parse_command
+    >>> s = replay(create("b1", demo_setup(seed=3)))
+    >>> d = decided(s, parse_command({"type": "rotate", "seat": s.active, "facing": 3}))
+    >>> [e.type for e in d.events], d.state.version == s.version + 1
+    (['CasketRotated'], True)
+    """
+    events = decide(state, command, dice, before=before)
+    after = state
+    for event in events:
+        after = evolve(after, event)
+    return Decision(tuple(events), after)
