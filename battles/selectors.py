@@ -17,7 +17,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import Max, Q, QuerySet
 
 from battles.codec import BATTLE_EVENTS, STREAM_TYPE
@@ -237,6 +237,30 @@ def battle_state_at(
         version = head
     elif not 1 <= version <= head:
         raise InvalidInput("at", f"must be a version from 1 to {head}, got {version}")
+    state = _state_up_to(battle, stream, version)
+    if state is None:
+        raise InvalidInput("at", f"battle {battle.id} has no events")
+    return state
+
+
+def battle_state_for_command(*, battle: Battle, version: int) -> BattleState | None:
+    """The battle after its first `version` events, read without asking for the stream's
+    head: a command decides on it and the append that records it checks the head. A
+    stream that has fewer events gives the state after all of them (its version tells),
+    an empty one None."""
+    return _state_up_to(battle, battle_stream(battle=battle), version)
+
+
+def battle_state_keep(*, battle: Battle, state: BattleState) -> None:
+    """Keep the state a command led to once its transaction commits: then it is committed
+    history, and the next command or read at that version folds nothing."""
+    key = (str(battle.id), state.version, ENGINE_VERSION)
+    transaction.on_commit(lambda: _STATES.put(key, state))
+
+
+def _state_up_to(battle: Battle, stream: StreamRef, version: int) -> BattleState | None:
+    """The state kept at `version`, else the nearest kept state or snapshot before it and
+    the events after that, up to `version` (fewer when the stream is shorter)."""
     battle_id = str(battle.id)
     cached = _STATES.get((battle_id, version, ENGINE_VERSION))
     if cached is not None:
@@ -249,10 +273,10 @@ def battle_state_at(
     state = BATTLE_EVENTS.fold(
         evolve, read_stream(stream, after_version=after, up_to_version=version), state
     )
-    if state is None:
-        raise InvalidInput("at", f"battle {battle.id} has no events")
-    key = (battle_id, version, ENGINE_VERSION)
-    _keep_if_committed(lambda: _STATES.put(key, state))
+    if state is not None and state.version == version:
+        key = (battle_id, version, ENGINE_VERSION)
+        folded = state
+        _keep_if_committed(lambda: _STATES.put(key, folded))
     return state
 
 

@@ -104,7 +104,12 @@ class ConcurrencyError(EventStoreError):
 
 
 class CommandIdReused(EventStoreError):
-    """A command id was used before with other content; nothing was written."""
+    """A command id was used before with other content; nothing was written. `version` is
+    the first version that other command wrote (0 when not told)."""
+
+    def __init__(self, message: str, *, version: int = 0) -> None:
+        super().__init__(message)
+        self.version = version
 
 
 Reaction = Callable[[StreamRef, Sequence[RecordedEvent]], None]
@@ -380,7 +385,8 @@ def _append(new: _NewRows, *, guess: bool = True) -> AppendResult:
             return AppendResult(events=earlier, version=earlier[-1].version, duplicate=True)
         raise CommandIdReused(
             f"command id {command_id!r} was already used in this stream for another command "
-            f"(version {first.version}); use a new command id"
+            f"(version {first.version}); use a new command id",
+            version=first.version,
         )
     if current != new.expected_version:
         raise ConcurrencyError(stream, new.expected_version, current)
