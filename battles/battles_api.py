@@ -734,7 +734,9 @@ class BattleUpdatesView(BattlesView):
         )
         if events:
             head = max(head, selectors.battle_head_version(battle=battle))
-            viewer = selectors.battle_viewer(battle=battle, user=request.user)
+            # Only the events after `after` are read; what the viewer may see needs the head
+            # state's `over` for a player (kept, or the nearest snapshot and the events after).
+            viewer = selectors.battle_viewer(battle=battle, user=request.user, head_version=head)
             shown = [_event(e, viewer) for e in events]
         else:
             shown = []

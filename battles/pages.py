@@ -37,6 +37,7 @@ from battles.models import Battle
 from battles.selectors import (
     Viewer,
     battle_events,
+    battle_head_version,
     battle_latest_command,
     battle_list_rows,
     battle_state_at,
@@ -126,21 +127,35 @@ def battle_replay_page(request: HttpRequest, battle_id: uuid.UUID) -> HttpRespon
 @login_required
 def battle_log_after(request: HttpRequest, battle_id: uuid.UUID) -> HttpResponse:
     """The log lines after version `after` (an htmx fragment): what a page that follows a
-    running battle appends when new events arrive, or when it comes back online."""
-    battle, head, viewer = _battle_for(request, battle_id)
+    running battle appends when new events arrive, or when it comes back online.
+
+    It reads the events after `after` and nothing before them: a line's sentence needs the
+    event's payload as this viewer may see it (R-ADD-28) and the names of the battle's
+    setup, which the state after its first event holds, not the states in between.
+    """
+    battle = get_object_or_404(Battle, pk=battle_id)
+    head = battle_head_version(battle=battle)
+    viewer = battle_viewer(battle=battle, user=request.user, head_version=head)  # type: ignore[arg-type]
+    if viewer.role is None:
+        raise PermissionDenied("you are not the GM, a player or a watcher of this battle")
     raw = request.GET.get("after", "")
-    if not (raw.isascii() and raw.isdigit()) or int(raw) > head.version:
-        return _bad_step(request, battle, head.version, raw)
-    line = _timeline(battle, head, viewer)
+    if not (raw.isascii() and raw.isdigit()) or int(raw) > head:
+        return _bad_step(request, battle, head, raw)
     after = int(raw)
-    lines = [
-        line_
-        for r in line.rounds
-        for turn in r.turns
-        for line_ in turn.lines
-        if line_.version > after
-    ]
-    return render(request, "battles/_log_lines.html", {"lines": lines, "head": head.version})
+    lines = []
+    if after < head:
+        names = replay.Names.of(battle_state_at(battle=battle, version=1, head=head))
+        lines = [
+            replay.log_line(
+                e.version,
+                e.type,
+                public_payload(e.type, e.payload, viewer.seats, full=viewer.full),
+                names,
+                ADJUSTMENTS,
+            )
+            for e in battle_events(battle=battle, after=after, limit=head - after)
+        ]
+    return render(request, "battles/_log_lines.html", {"lines": lines, "head": head})
 
 
 # --- the frame: everything that changes with the step ------------------------------------------

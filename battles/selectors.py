@@ -101,15 +101,22 @@ def battle_seats_of(*, battle: Battle, user: User) -> frozenset[int]:
     return frozenset(s.seat for s in battle.seats.all() if s.player_id == user.pk)
 
 
-def battle_viewer(*, battle: Battle, user: User, head: BattleState | None = None) -> Viewer:
+def battle_viewer(
+    *,
+    battle: Battle,
+    user: User,
+    head: BattleState | None = None,
+    head_version: int | None = None,
+) -> Viewer:
     """The GM sees everything; others see their own hands, and everything once the battle is
-    over (R-ADD-28). `head` saves loading the current state when the caller has it."""
+    over (R-ADD-28). `head` saves loading the current state when the caller has it;
+    `head_version` (the stream's version, just read) saves reading it again."""
     role = battle_role(battle=battle, user=user)
     seats = battle_seats_of(battle=battle, user=user)
     if role == "gm":
         return Viewer(role, seats, True)
     if head is None:
-        head = battle_state_at(battle=battle)
+        head = battle_state_at(battle=battle, head=head_version)
     return Viewer(role, seats, head.over)
 
 
