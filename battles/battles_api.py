@@ -544,7 +544,7 @@ class BattleLegalActionsView(BattlesView):
         description=(
             "For the seats you play (the GM: every seat); watchers get none. Whoever asks "
             "also learns whom the battle waits for and why (`waiting_for`, `message`, "
-            "`rule`), so an empty `actions` says whose turn or prompt it is (issue 13)."
+            "`rule`), so an empty `actions` says whose turn or prompt it is (R-TRN-5)."
         ),
         responses={200: LegalActionsOutput, **ERRORS},
         tags=TAGS,
@@ -641,7 +641,7 @@ class BattleWatchersView(BattlesView):
         return Response(WatcherOutput(out).data, status=status.HTTP_201_CREATED)
 
 
-# --- live updates (issue 13, docs/FRONTEND.md "Live updates") ------------------------------------
+# --- live updates (docs/FRONTEND.md "Live updates") ----------------------------------------------
 
 # How long one request may wait for an event, at most; how often it looks at the store.
 LIVE_MAX_WAIT = 20.0

@@ -37,7 +37,6 @@ from battles.models import Battle
 from battles.selectors import (
     Viewer,
     battle_events,
-    battle_head_version,
     battle_latest_command,
     battle_list_rows,
     battle_state_at,
@@ -129,33 +128,28 @@ def battle_log_after(request: HttpRequest, battle_id: uuid.UUID) -> HttpResponse
     """The log lines after version `after` (an htmx fragment): what a page that follows a
     running battle appends when new events arrive, or when it comes back online.
 
-    It reads the events after `after` and nothing before them: a line's sentence needs the
-    event's payload as this viewer may see it (R-ADD-28) and the names of the battle's
-    setup, which the state after its first event holds, not the states in between.
+    It reads the events after `after` and the head state (kept, or the nearest snapshot
+    and the events after it), never the whole battle: a line's sentence needs only the
+    event's payload as this viewer may see it (R-ADD-28) and the names of the setup's
+    caskets, pilots and cards, which every state holds alike.
     """
-    battle = get_object_or_404(Battle, pk=battle_id)
-    head = battle_head_version(battle=battle)
-    viewer = battle_viewer(battle=battle, user=request.user, head_version=head)  # type: ignore[arg-type]
-    if viewer.role is None:
-        raise PermissionDenied("you are not the GM, a player or a watcher of this battle")
+    battle, head, viewer = _battle_for(request, battle_id)
     raw = request.GET.get("after", "")
-    if not (raw.isascii() and raw.isdigit()) or int(raw) > head:
-        return _bad_step(request, battle, head, raw)
+    if not (raw.isascii() and raw.isdigit()) or int(raw) > head.version:
+        return _bad_step(request, battle, head.version, raw)
     after = int(raw)
-    lines = []
-    if after < head:
-        names = replay.Names.of(battle_state_at(battle=battle, version=1, head=head))
-        lines = [
-            replay.log_line(
-                e.version,
-                e.type,
-                public_payload(e.type, e.payload, viewer.seats, full=viewer.full),
-                names,
-                ADJUSTMENTS,
-            )
-            for e in battle_events(battle=battle, after=after, limit=head - after)
-        ]
-    return render(request, "battles/_log_lines.html", {"lines": lines, "head": head})
+    names = replay.Names.of(head)
+    lines = [
+        replay.log_line(
+            e.version,
+            e.type,
+            public_payload(e.type, e.payload, viewer.seats, full=viewer.full),
+            names,
+            ADJUSTMENTS,
+        )
+        for e in battle_events(battle=battle, after=after, limit=head.version - after)
+    ]
+    return render(request, "battles/_log_lines.html", {"lines": lines, "head": head.version})
 
 
 # --- the frame: everything that changes with the step ------------------------------------------
@@ -176,7 +170,7 @@ def _frame(battle: Battle, state: BattleState, viewer: Viewer, head: int) -> dic
         ((h.q, h.r) for h in state.board.cells),
         {(h.q, h.r): kind.name for h, kind in state.board.terrain.items()},
         {(h.q, h.r): level for h, level in state.board.levels.items()},
-        # issue 17, terrain: card-made terrain is labelled on its hex (R-ADD-160/161)
+        # Terrain: card-made terrain is labelled on its hex (R-ADD-160/161)
         {(p.q, p.r): _placed_words(p) for p in state.placed_terrain},
     )
     attack = _attack(shown, names, state)

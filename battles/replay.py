@@ -325,7 +325,7 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 t(f"{who} takes {p['form'].capitalize()} Form until the end of the round"),
                 *_reason_rule(p.get("source"), "R-ADD-170"),
             )
-        case "TerrainEntered":  # issue 17, terrain
+        case "TerrainEntered":  # terrain
             return (
                 t(f"{who} enters "),
                 t(f"{names.casket(p['maker'])}'s {str(p['kind']).replace('_', ' ')} at "),
@@ -335,7 +335,7 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 t(f"): {p['damage']} damage"),
                 *_rule("R-ADD-165"),
             )
-        case "TerrainCreated":  # issue 17, terrain
+        case "TerrainCreated":  # terrain
             if p.get("until_round"):
                 lasts = f" until the end of round {p['until_round']}"
             elif p.get("turns"):
@@ -390,7 +390,7 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 t(f"{who} gains +{p['amount']} Defense until {until}"),
                 *_reason_rule(p.get("source"), "R-ADD-123"),
             )
-        case "ThornsRaised":  # issue 17, triggers
+        case "ThornsRaised":  # triggers
             whom = "the next attacker" if p["until"] == "next_attack" else "each attacker"
             if p.get("melee_only"):
                 whom = "each melee attacker"
@@ -543,7 +543,7 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 _hex(p["at"]),
                 *_reason_rule(p.get("source"), "R-ADD-102"),
             )
-        case "RotationGranted":  # issue 17, combos
+        case "RotationGranted":  # combos
             return (
                 t(f"{who} may rotate 60° once more at no SP this turn"),
                 *_reason_rule(p.get("source"), "R-ADD-189"),
@@ -553,7 +553,7 @@ def describe(type_: str, p: Mapping[str, Any], names: Names) -> Sentence:
                 t(f"{who} may move up to {p['hexes']} hex(es) at no SP this turn"),
                 *_reason_rule(p.get("source"), "R-ADD-69"),
             )
-        # --- issue 17, buffs ---
+        # --- buffs ---
         case "AttackEnhanced":
             kind = "attack" if p["attacks"] == "any" else f"{p['attacks']} attack"
             scope = f"every {kind} this turn is" if p.get("every") else f"next {kind} is"

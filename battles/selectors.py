@@ -17,7 +17,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
-from django.db import connection, transaction
+from django.db import connection
 from django.db.models import Max, Q, QuerySet
 
 from battles.codec import BATTLE_EVENTS, STREAM_TYPE
@@ -173,7 +173,7 @@ def battle_list_rows(*, user: User) -> list[dict[str, Any]]:
     ]
 
 
-# --- folded states and legal actions of committed history, per process (issue 16) ---------
+# --- folded states and legal actions of committed history, per process ---------------------
 #
 # A stream's events never change once committed (append-only), so the state after its
 # first v events, and the legal actions in it, are the same for every request that asks.
@@ -259,10 +259,12 @@ def battle_state_for_command(*, battle: Battle, version: int) -> BattleState | N
 
 
 def battle_state_keep(*, battle: Battle, state: BattleState) -> None:
-    """Keep the state a command led to once its transaction commits: then it is committed
-    history, and the next command or read at that version folds nothing."""
+    """Keep the state a command led to, called once the command's transaction has ended:
+    in autocommit it committed, and the state is committed history, which the next command
+    or read at that version takes as it is. Inside a caller's transaction nothing is kept
+    (a rollback could still take the command back)."""
     key = (str(battle.id), state.version, ENGINE_VERSION)
-    transaction.on_commit(lambda: _STATES.put(key, state))
+    _keep_if_committed(lambda: _STATES.put(key, state))
 
 
 def _state_up_to(battle: Battle, stream: StreamRef, version: int) -> BattleState | None:
@@ -484,7 +486,7 @@ def battles_events_of_types(
         yield recorded_from_row(row)
 
 
-# --- live play (issue 13): whom the battle waits for, and what changed since a version --------
+# --- live play: whom the battle waits for, and what changed since a version ---------------------
 
 # The ruling behind each prompt kind (decide.PROMPT_RULES), for prompts opened without one.
 PROMPT_RULINGS = {
@@ -540,7 +542,7 @@ class Waiting:
 
 @dataclass(frozen=True, slots=True)
 class PlayStatus:
-    """The legal actions of one viewer, and whom the battle waits for (issue 13)."""
+    """The legal actions of one viewer, and whom the battle waits for (R-TRN-5, prompts)."""
 
     version: int
     actions: list[LegalAction]

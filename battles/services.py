@@ -115,7 +115,7 @@ def _metadata(
     # One append stores one metadata for all of a command's events, so a command is an
     # adjustment when any of its events is (GM commands, docs/BATTLES.md). A GM control
     # whose events are play (a withdrawal the GM accepts for a seat) passes its reason,
-    # which makes it an adjustment too (issue 13).
+    # which makes it an adjustment too (R-ADD-24).
     out: dict[str, Any] = {
         "actor": actor.get_username(),
         "adjustment": reason is not None or any(type(e).ADJUSTMENT for e in events),
@@ -276,7 +276,6 @@ def _dice_secret(battle: Battle, state: BattleState) -> bytes | None:
     return bytes(row.secret)
 
 
-@transaction.atomic
 def battle_command_execute(
     *,
     battle: Battle,
@@ -287,11 +286,13 @@ def battle_command_execute(
     reason: str | None = None,
     require_reason: bool = False,
 ) -> CommandResult:
-    """Decide one command on the state at `expected_version` and record its events.
+    """Decide one command on the state at `expected_version` and record its events, in one
+    transaction (`_command_recorded`). Once it has committed, the state the command led to
+    is kept for the next command and reads at its version (selectors.battle_state_keep).
 
     `reason` goes with a GM control whose command carries none: the GM accepting the
     withdrawal of a seat they do not play (R-TRN-9); the command is then an adjustment.
-    With `require_reason` (the API, issue 13) that withdrawal needs one.
+    With `require_reason` (the API's live play) that withdrawal needs one.
 
     - A command id this battle already recorded with the same body and expected
       version returns the original events (`duplicate`), whatever happened since;
@@ -301,6 +302,32 @@ def battle_command_execute(
       refusal of the rules on a version that is no longer the head gives way to them.
     - RuleViolation (the engine's refusal) appends nothing either.
     """
+    result = _command_recorded(
+        battle=battle,
+        actor=actor,
+        command_id=command_id,
+        expected_version=expected_version,
+        body=body,
+        reason=reason,
+        require_reason=require_reason,
+    )
+    if result.state is not None:
+        battle_state_keep(battle=battle, state=result.state)
+    return result
+
+
+@transaction.atomic
+def _command_recorded(
+    *,
+    battle: Battle,
+    actor: AbstractBaseUser,
+    command_id: str,
+    expected_version: int,
+    body: Mapping[str, Any],
+    reason: str | None,
+    require_reason: bool,
+) -> CommandResult:
+    """battle_command_execute's transaction: checks, state, decision, append."""
     if battle_role(battle=battle, user=actor) not in ("gm", "player"):
         raise PermissionDenied("only the GM and the battle's players give commands")
     if not 1 <= len(command_id) <= 64:
@@ -363,7 +390,6 @@ def battle_command_execute(
         return CommandResult(result.events, result.version, duplicate=True)
     _cache(battle, new_state)
     _snapshot_if_due(stream, expected_version, new_state)
-    battle_state_keep(battle=battle, state=new_state)
     return CommandResult(result.events, result.version, duplicate=False, state=new_state)
 
 
@@ -393,7 +419,7 @@ def _recorded_or_stale(
     return None
 
 
-# --- live play (issue 13): GM controls and table dice ---------------------------------------------
+# --- live play: GM controls and table dice ------------------------------------------------------
 
 MAX_REASON = 500  # as the engine's GM commands (commands.MAX_REASON)
 

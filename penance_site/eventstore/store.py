@@ -258,7 +258,7 @@ def _pg_array(values: Sequence[object]) -> str:
     and the like): every element double-quoted, with backslash and double quote escaped,
     which is all the array syntax needs for the text to come back unchanged. Passed as one
     string: psycopg's quoting of a list element by element (regular expressions in
-    Python) was a third of an append's Python time (issue 16)."""
+    Python) was a third of an append's Python time (docs/PERFORMANCE.md)."""
     quoted = (str(v).replace("\\", "\\\\").replace('"', '\\"') for v in values)
     return "{" + ",".join(f'"{v}"' for v in quoted) + "}"
 
