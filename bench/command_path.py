@@ -32,8 +32,10 @@ before, for a before/after figure); `--commands N` sets the commands per battle.
 from __future__ import annotations
 
 import argparse
+import cProfile
 import os
 import platform
+import pstats
 import statistics
 import sys
 import time
@@ -44,6 +46,9 @@ from typing import Any
 parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 parser.add_argument("--root", default=str(Path(__file__).resolve().parents[1]))
 parser.add_argument("--commands", type=int, default=30)
+parser.add_argument(
+    "--profile", action="store_true", help="then profile warm commands on each battle (cProfile)"
+)
 args = parser.parse_args()
 sys.path.insert(0, args.root)
 os.chdir(args.root)
@@ -130,11 +135,15 @@ class Played:
 
     def rotation(self) -> float:
         """Pass (or answer a prompt) until a seat may rotate for free, then time that."""
+        return self.send(self.free_rotation())
+
+    def free_rotation(self) -> dict[str, Any]:
+        """Pass (or answer a prompt) until a seat may rotate for free; that rotation."""
         while True:
-            bodies = [a.body for a in legal_actions(self.state)]
+            bodies = [dict(a.body) for a in legal_actions(self.state)]
             free = [b for b in bodies if b["type"] == "rotate" and "pay" not in b]
             if free:
-                return self.send(free[0])
+                return free[0]
             passes = [b for b in bodies if b["type"] == "pass"]
             self.send(passes[0] if passes else bodies[0])
 
@@ -227,6 +236,21 @@ def main() -> None:
                 f"{mode}  long/short: command {ratios['command']:.2f}x, log {ratios['log']:.2f}x, "
                 f"updates {ratios['updates']:.2f}x (target 1.3x for command and log)"
             )
+        if args.profile:
+            for label, played in battles.items():
+                profile(label, played, args.commands)
+
+
+def profile(label: str, played: Played, commands: int) -> None:
+    """Where a warm rotation's time goes: the functions with the most time of their own."""
+    profiler = cProfile.Profile()
+    for _ in range(commands):
+        body = played.free_rotation()
+        profiler.enable()
+        played.send(body)
+        profiler.disable()
+    print(f"--- {label}: {commands} free rotations, by own time")
+    pstats.Stats(profiler).sort_stats("tottime").print_stats(12)
 
 
 if __name__ == "__main__":
