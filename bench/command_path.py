@@ -66,7 +66,7 @@ from django.test import Client  # noqa: E402
 from django.test.utils import setup_test_environment  # noqa: E402
 
 from battles import selectors  # noqa: E402
-from battles.engine.battle import legal_actions  # noqa: E402
+from battles.engine.battle import decide, legal_actions, parse_command  # noqa: E402
 from battles.engine.battle.autoplay import greedy_commands  # noqa: E402
 from battles.engine.demo import demo_setup  # noqa: E402
 from battles.services import battle_command_execute, battle_create  # noqa: E402
@@ -105,6 +105,9 @@ class Played:
         self.state = selectors.battle_state_at(battle=self.battle)
         self.moves = greedy_commands(self.state, seed=seed)
         self.sent = 0
+        self.events = 0
+        self.rotation_events: list[int] = []
+        self.engine_times: list[float] = []
 
     def send(self, body: dict[str, Any]) -> float:
         """One command through the service; its server time in seconds."""
@@ -118,6 +121,7 @@ class Played:
         )
         elapsed = time.perf_counter() - started
         assert result.state is not None and not result.duplicate
+        self.events = len(result.events)
         self.sent += 1
         self.state = result.state
         return elapsed
@@ -135,7 +139,15 @@ class Played:
 
     def rotation(self) -> float:
         """Pass (or answer a prompt) until a seat may rotate for free, then time that."""
-        return self.send(self.free_rotation())
+        body = self.free_rotation()
+        # The engine's share, outside the timed service call: the same decision on the
+        # same state (seeded dice), so what is left is the path's.
+        started = time.perf_counter()
+        decide(self.state, parse_command(body))
+        self.engine_times.append(time.perf_counter() - started)
+        elapsed = self.send(body)
+        self.rotation_events.append(self.events)
+        return elapsed
 
     def free_rotation(self) -> dict[str, Any]:
         """Pass (or answer a prompt) until a seat may rotate for free; that rotation."""
@@ -216,17 +228,24 @@ def main() -> None:
             f"built in {built:.0f} s: the long battle at version {long.state.version}, "
             f"the short one at {short.state.version}; {args.commands} commands each per mode"
         )
-        print("mode  battle  events        command ms   log ms  updates ms   (medians)")
+        print(
+            "mode  battle  events        command ms   log ms  updates ms   (medians)"
+            "  engine ms  events/command"
+        )
         battles = {"short": short, "long": long}
         for cold in (False, True):
             mode = "cold" if cold else "warm"
             first = {label: played.state.version for label, played in battles.items()}
+            for played in battles.values():
+                played.rotation_events.clear()
+                played.engine_times.clear()
             figures = measure(battles, player, args.commands, cold)
             for label, played in battles.items():
                 f = figures[label]
                 print(
                     f"{mode}  {label:6} {first[label]:5}..{played.state.version:<5} "
                     f"{_ms(f['command'])}  {_ms(f['log'])}  {_ms(f['updates'])}"
+                    f"   {_ms(played.engine_times)}   {statistics.mean(played.rotation_events):.2f}"
                 )
             ratios = {
                 k: statistics.median(figures["long"][k]) / statistics.median(figures["short"][k])
@@ -245,6 +264,8 @@ def profile(label: str, played: Played, commands: int) -> None:
     """Where a warm rotation's time goes: the functions with the most time of their own."""
     profiler = cProfile.Profile()
     for _ in range(commands):
+        if played.state.over:
+            break
         body = played.free_rotation()
         profiler.enable()
         played.send(body)
