@@ -47,6 +47,11 @@ parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 parser.add_argument("--root", default=str(Path(__file__).resolve().parents[1]))
 parser.add_argument("--commands", type=int, default=30)
 parser.add_argument(
+    "--phases",
+    action="store_true",
+    help="time the command's phases (state, decision, append, row, snapshot) apart",
+)
+parser.add_argument(
     "--profile", action="store_true", help="then profile warm commands on each battle (cProfile)"
 )
 args = parser.parse_args()
@@ -78,6 +83,36 @@ from benchdb import throwaway_database  # noqa: E402
 LONG_VIGIL = ("Demo: The Long Vigil (1,000 events, in progress)", 54, "auto", 269)
 SHORT_EVENTS = 10
 LOG_LINES = 3  # a page that follows the battle asks for the lines after the last it holds
+
+# --phases: the service's steps, each timed where battles.services calls it.
+PHASES = (
+    "battle_state_for_command",
+    "_decide_with_table_check",
+    "append",
+    "_cache",
+    "_snapshot_if_due",
+)
+phase_times: dict[str, list[float]] = {}
+timing = {"on": False}
+
+
+def _timed_phases() -> None:
+    import battles.services as services
+
+    for name in PHASES:
+        real = getattr(services, name, None)
+        if real is None:
+            continue
+
+        def timed(*a: Any, _real: Any = real, _name: str = name, **k: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return _real(*a, **k)
+            finally:
+                if timing["on"]:
+                    phase_times.setdefault(_name, []).append(time.perf_counter() - started)
+
+        setattr(services, name, timed)
 
 
 def _forget_process_state() -> None:
@@ -183,7 +218,12 @@ def measure(
             times = out[label]
             if cold:
                 _forget_process_state()
+            timing["on"] = args.phases and not cold and i > 0
             times["command"].append(played.rotation())
+            if timing["on"]:
+                for name, kept in phase_times.items():
+                    phase_by_battle.setdefault((label, name), []).append(kept.pop())
+            timing["on"] = False
             after = played.state.version - LOG_LINES
             url = f"/battles/{played.battle.id}/replay/log?after={after}"
             if cold:
@@ -203,7 +243,12 @@ def _ms(values: list[float]) -> str:
     return f"{statistics.median(values) * 1000:7.2f}"
 
 
+phase_by_battle: dict[tuple[str, str], list[float]] = {}
+
+
 def main() -> None:
+    if args.phases:
+        _timed_phases()
     setup_test_environment()  # the test client's host, as in the test runner
     with throwaway_database("command_path"):
         users = get_user_model().objects
@@ -255,6 +300,13 @@ def main() -> None:
                 f"{mode}  long/short: command {ratios['command']:.2f}x, log {ratios['log']:.2f}x, "
                 f"updates {ratios['updates']:.2f}x (target 1.3x for command and log)"
             )
+        if args.phases:
+            print("warm command by phase, medians in ms (short, long):")
+            for name in PHASES:
+                short_t = phase_by_battle.get(("short", name))
+                long_t = phase_by_battle.get(("long", name))
+                if short_t and long_t:
+                    print(f"  {name:28} {_ms(short_t)}  {_ms(long_t)}")
         if args.profile:
             for label, played in battles.items():
                 profile(label, played, args.commands)

@@ -150,7 +150,10 @@ _TABLE = Event._meta.db_table
 # The head's version and digest (index probes of (stream_type, stream_id, version)), and
 # whether this stream used the command id (command ids are scoped to their stream; few
 # streams share one). On PostgreSQL the id is looked up by the command index alone and the
-# stream checked afterwards (sql.COMMAND_USED_PG says why).
+# stream checked afterwards (sql.COMMAND_USED_PG says why). On SQLite the unary `+` keeps
+# the stream's columns out of the index choice: without it the planner probes the stream
+# index and reads the whole stream for the id, so an append cost more the longer the
+# battle (docs/PERFORMANCE.md, "One pass per command").
 _HEAD_VERSION_DIGEST = (
     f"SELECT (SELECT version FROM {_TABLE} WHERE stream_type = %s AND stream_id = %s "
     "ORDER BY version DESC LIMIT 1), "
@@ -160,7 +163,7 @@ _HEAD_VERSION_DIGEST = (
 _HEAD_SQL = {
     "postgresql": _HEAD_VERSION_DIGEST + command_used_pg("%s", "%s", "%s"),
     "sqlite": _HEAD_VERSION_DIGEST + f"EXISTS (SELECT 1 FROM {_TABLE} WHERE command_id = %s "
-    "AND stream_type = %s AND stream_id = %s)",
+    "AND +stream_type = %s AND +stream_id = %s)",
 }
 # The stream's own lock: appends to one stream queue, appends to others do not. A hash
 # collision between two streams only makes them queue too; it never lets two writers of
