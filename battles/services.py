@@ -348,7 +348,10 @@ def _command_recorded(
         recorded = _recorded_or_stale(battle, stream, command_id, fingerprint, expected_version)
         if recorded is not None:
             return recorded
-        raise ConcurrencyError(stream, expected_version, state.version if state else 0)
+        # It reached `expected_version` between the two reads: read the state again.
+        state = battle_state_for_command(battle=battle, version=expected_version)
+        if state is None or state.version != expected_version:
+            raise ConcurrencyError(stream, expected_version, state.version if state else 0)
     try:
         before = _state_before_latest(battle, command) if isinstance(command, Revert) else None
         secret = _dice_secret(battle, state)
