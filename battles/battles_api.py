@@ -548,7 +548,7 @@ class BattleLegalActionsView(BattlesView):
         description=(
             "For the seats you play (the GM: every seat); watchers get none. Whoever asks "
             "also learns whom the battle waits for and why (`waiting_for`, `message`, "
-            "`rule`), so an empty `actions` says whose turn or prompt it is (issue 13)."
+            "`rule`), so an empty `actions` says whose turn or prompt it is (R-TRN-5)."
         ),
         responses={200: LegalActionsOutput, **ERRORS},
         tags=TAGS,
@@ -649,7 +649,7 @@ class BattleWatchersView(BattlesView):
         return Response(WatcherOutput(out).data, status=status.HTTP_201_CREATED)
 
 
-# --- live updates (issue 13, docs/FRONTEND.md "Live updates") ------------------------------------
+# --- live updates (docs/FRONTEND.md "Live updates") ----------------------------------------------
 
 # How long one request may wait for an event, at most; how often it looks at the store.
 LIVE_MAX_WAIT = 20.0
@@ -742,7 +742,9 @@ class BattleUpdatesView(BattlesView):
         )
         if events:
             head = max(head, selectors.battle_head_version(battle=battle))
-            viewer = selectors.battle_viewer(battle=battle, user=request.user)
+            # Only the events after `after` are read; what the viewer may see needs the head
+            # state's `over` for a player (kept, or the nearest snapshot and the events after).
+            viewer = selectors.battle_viewer(battle=battle, user=request.user, head_version=head)
             shown = [_event(e, viewer) for e in events]
         else:
             shown = []

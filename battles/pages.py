@@ -127,19 +127,28 @@ def battle_replay_page(request: HttpRequest, battle_id: uuid.UUID) -> HttpRespon
 @login_required
 def battle_log_after(request: HttpRequest, battle_id: uuid.UUID) -> HttpResponse:
     """The log lines after version `after` (an htmx fragment): what a page that follows a
-    running battle appends when new events arrive, or when it comes back online."""
+    running battle appends when new events arrive, or when it comes back online.
+
+    It reads the events after `after` and the head state (kept, or the nearest snapshot
+    and the events after it), never the whole battle: a line's sentence needs only the
+    event's payload as this viewer may see it (R-ADD-28) and the names of the setup's
+    caskets, pilots and cards, which every state holds alike.
+    """
     battle, head, viewer = _battle_for(request, battle_id)
     raw = request.GET.get("after", "")
     if not (raw.isascii() and raw.isdigit()) or int(raw) > head.version:
         return _bad_step(request, battle, head.version, raw)
-    line = _timeline(battle, head, viewer)
     after = int(raw)
+    names = replay.Names.of(head)
     lines = [
-        line_
-        for r in line.rounds
-        for turn in r.turns
-        for line_ in turn.lines
-        if line_.version > after
+        replay.log_line(
+            e.version,
+            e.type,
+            public_payload(e.type, e.payload, viewer.seats, full=viewer.full),
+            names,
+            ADJUSTMENTS,
+        )
+        for e in battle_events(battle=battle, after=after, limit=head.version - after)
     ]
     return render(request, "battles/_log_lines.html", {"lines": lines, "head": head.version})
 
@@ -162,7 +171,7 @@ def _frame(battle: Battle, state: BattleState, viewer: Viewer, head: int) -> dic
         ((h.q, h.r) for h in state.board.cells),
         {(h.q, h.r): kind.name for h, kind in state.board.terrain.items()},
         {(h.q, h.r): level for h, level in state.board.levels.items()},
-        # issue 17, terrain: card-made terrain is labelled on its hex (R-ADD-160/161)
+        # Terrain: card-made terrain is labelled on its hex (R-ADD-160/161)
         {(p.q, p.r): _placed_words(p) for p in state.placed_terrain},
     )
     attack = _attack(shown, names, state)

@@ -103,6 +103,18 @@ def _point(state: BattleState, label: str) -> dict[int, dict[str, Any]]:
     }
 
 
+def log_line(
+    version: int,
+    type_: str,
+    shown: Mapping[str, Any],
+    names: Names,
+    adjustment_types: frozenset[str],
+) -> LogLine:
+    """One event's line of the log, from its payload as the viewer may see it."""
+    kinds = _markers(type_, shown)
+    return LogLine(version, type_, describe(type_, shown, names), type_ in adjustment_types, kinds)
+
+
 def timeline(
     events: Iterable[tuple[int, str, Mapping[str, Any], Any]],
     seats: frozenset[int],
@@ -134,11 +146,9 @@ def timeline(
             current.turns.append(Turn(shown["seat"], names.casket(shown["seat"])))
         elif not current.turns:
             current.turns.append(Turn(None, ""))
-        kinds = _markers(type_, shown)
-        sentence = describe(type_, shown, names)
-        current.turns[-1].lines.append(
-            LogLine(version, type_, sentence, type_ in adjustment_types, kinds)
-        )
+        line = log_line(version, type_, shown, names, adjustment_types)
+        current.turns[-1].lines.append(line)
+        kinds, sentence = line.markers, line.sentence
         for kind in kinds:
             markers.append(
                 {

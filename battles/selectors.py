@@ -102,15 +102,22 @@ def battle_seats_of(*, battle: Battle, user: User) -> frozenset[int]:
     return frozenset(s.seat for s in battle.seats.all() if s.player_id == user.pk)
 
 
-def battle_viewer(*, battle: Battle, user: User, head: BattleState | None = None) -> Viewer:
+def battle_viewer(
+    *,
+    battle: Battle,
+    user: User,
+    head: BattleState | None = None,
+    head_version: int | None = None,
+) -> Viewer:
     """The GM sees everything; others see their own hands, and everything once the battle is
-    over (R-ADD-28). `head` saves loading the current state when the caller has it."""
+    over (R-ADD-28). `head` saves loading the current state when the caller has it;
+    `head_version` (the stream's version, just read) saves reading it again."""
     role = battle_role(battle=battle, user=user)
     seats = battle_seats_of(battle=battle, user=user)
     if role == "gm":
         return Viewer(role, seats, True)
     if head is None:
-        head = battle_state_at(battle=battle)
+        head = battle_state_at(battle=battle, head=head_version)
     return Viewer(role, seats, head.over)
 
 
@@ -167,7 +174,7 @@ def battle_list_rows(*, user: User) -> list[dict[str, Any]]:
     ]
 
 
-# --- folded states and legal actions of committed history, per process (issue 16) ---------
+# --- folded states and legal actions of committed history, per process ---------------------
 #
 # A stream's events never change once committed (append-only), so the state after its
 # first v events, and the legal actions in it, are the same for every request that asks.
@@ -238,6 +245,32 @@ def battle_state_at(
         version = head
     elif not 1 <= version <= head:
         raise InvalidInput("at", f"must be a version from 1 to {head}, got {version}")
+    state = _state_up_to(battle, stream, version)
+    if state is None:
+        raise InvalidInput("at", f"battle {battle.id} has no events")
+    return state
+
+
+def battle_state_for_command(*, battle: Battle, version: int) -> BattleState | None:
+    """The battle after its first `version` events, read without asking for the stream's
+    head: a command decides on it and the append that records it checks the head. A
+    stream that has fewer events gives the state after all of them (its version tells),
+    an empty one None."""
+    return _state_up_to(battle, battle_stream(battle=battle), version)
+
+
+def battle_state_keep(*, battle: Battle, state: BattleState) -> None:
+    """Keep the state a command led to, called once the command's transaction has ended:
+    in autocommit it committed, and the state is committed history, which the next command
+    or read at that version takes as it is. Inside a caller's transaction nothing is kept
+    (a rollback could still take the command back)."""
+    key = (str(battle.id), state.version, ENGINE_VERSION)
+    _keep_if_committed(lambda: _STATES.put(key, state))
+
+
+def _state_up_to(battle: Battle, stream: StreamRef, version: int) -> BattleState | None:
+    """The state kept at `version`, else the nearest kept state or snapshot before it and
+    the events after that, up to `version` (fewer when the stream is shorter)."""
     battle_id = str(battle.id)
     cached = _STATES.get((battle_id, version, ENGINE_VERSION))
     if cached is not None:
@@ -250,10 +283,10 @@ def battle_state_at(
     state = BATTLE_EVENTS.fold(
         evolve, read_stream(stream, after_version=after, up_to_version=version), state
     )
-    if state is None:
-        raise InvalidInput("at", f"battle {battle.id} has no events")
-    key = (battle_id, version, ENGINE_VERSION)
-    _keep_if_committed(lambda: _STATES.put(key, state))
+    if state is not None and state.version == version:
+        key = (battle_id, version, ENGINE_VERSION)
+        folded = state
+        _keep_if_committed(lambda: _STATES.put(key, folded))
     return state
 
 
@@ -468,7 +501,7 @@ def battles_events_of_types(
         yield recorded_from_row(row)
 
 
-# --- live play: whom the battle waits for, and what changed since a version --------
+# --- live play: whom the battle waits for, and what changed since a version ---------------------
 
 # What each prompt asks of its seat, in words a waiting page can show.
 PROMPT_WORDS = {
@@ -511,7 +544,7 @@ class Waiting:
 
 @dataclass(frozen=True, slots=True)
 class PlayStatus:
-    """The legal actions of one viewer, and whom the battle waits for (issue 13)."""
+    """The legal actions of one viewer, and whom the battle waits for (R-TRN-5, prompts)."""
 
     version: int
     actions: list[LegalAction]

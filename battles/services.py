@@ -25,7 +25,6 @@ from battles.engine.battle import (
     Command,
     Event,
     create,
-    decide,
     dice_commitment,
     dice_for,
     ends_battle,
@@ -38,9 +37,10 @@ from battles.engine.battle import (
     state_to_dict,
 )
 from battles.engine.battle.commands import Revert, Withdraw
+from battles.engine.battle.decide import Decision, decided
 from battles.engine.battle.events import BattleCreated
 from battles.engine.battle.randomness import TableDice
-from battles.engine.errors import InvalidInput, RuleViolation
+from battles.engine.errors import EngineError, InvalidInput, RuleViolation
 from battles.engine.ruleset import ENGINE_VERSION
 from battles.models import Battle, BattleDiceSecret, BattleSeat, BattleWatcher
 from battles.selectors import (
@@ -50,6 +50,8 @@ from battles.selectors import (
     battle_role,
     battle_seats_of,
     battle_state_at,
+    battle_state_for_command,
+    battle_state_keep,
     battle_status,
     battle_stream,
     users_by_username,
@@ -113,7 +115,7 @@ def _metadata(
     # One append stores one metadata for all of a command's events, so a command is an
     # adjustment when any of its events is (GM commands, docs/BATTLES.md). A GM control
     # whose events are play (a withdrawal the GM accepts for a seat) passes its reason,
-    # which makes it an adjustment too (issue 13).
+    # which makes it an adjustment too (R-ADD-24).
     out: dict[str, Any] = {
         "actor": actor.get_username(),
         "adjustment": reason is not None or any(type(e).ADJUSTMENT for e in events),
@@ -232,20 +234,6 @@ def command_fingerprint(body: Mapping[str, Any], expected_version: int) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _recorded(battle: Battle, command_id: str, fingerprint: str) -> CommandResult | None:
-    """The result this battle recorded for the command id, if any: the same command's
-    events (a retry), or CommandIdReused for another command under the same id."""
-    earlier = battle_command_events(battle=battle, command_id=command_id)
-    if not earlier:
-        return None
-    if earlier[0].metadata.get("command_fingerprint") != fingerprint:
-        raise CommandIdReused(
-            f"command id {command_id!r} was already used in this battle for another "
-            f"command (version {earlier[0].version}); use a new command id"
-        )
-    return CommandResult(tuple(earlier), earlier[-1].version, duplicate=True)
-
-
 def _check_may_command(battle: Battle, actor: AbstractBaseUser, command: Command) -> None:
     """GM commands need the GM; a seat's commands (and prompt answers) need its player or the
     GM (docs/BATTLES.md "prompts")."""
@@ -288,7 +276,6 @@ def _dice_secret(battle: Battle, state: BattleState) -> bytes | None:
     return bytes(row.secret)
 
 
-@transaction.atomic
 def battle_command_execute(
     *,
     battle: Battle,
@@ -299,19 +286,48 @@ def battle_command_execute(
     reason: str | None = None,
     require_reason: bool = False,
 ) -> CommandResult:
-    """Decide one command on the state at `expected_version` and record its events.
+    """Decide one command on the state at `expected_version` and record its events, in one
+    transaction (`_command_recorded`). Once it has committed, the state the command led to
+    is kept for the next command and reads at its version (selectors.battle_state_keep).
 
     `reason` goes with a GM control whose command carries none: the GM accepting the
     withdrawal of a seat they do not play (R-TRN-9); the command is then an adjustment.
-    With `require_reason` (the API, issue 13) that withdrawal needs one.
+    With `require_reason` (the API's live play) that withdrawal needs one.
 
     - A command id this battle already recorded with the same body and expected
       version returns the original events (`duplicate`), whatever happened since;
       with anything else it is CommandIdReused.
     - A stream that moved past `expected_version` is a ConcurrencyError: nothing is
-      decided, nothing appended.
+      appended. The store's append judges both, once, under the stream's lock; a
+      refusal of the rules on a version that is no longer the head gives way to them.
     - RuleViolation (the engine's refusal) appends nothing either.
     """
+    result = _command_recorded(
+        battle=battle,
+        actor=actor,
+        command_id=command_id,
+        expected_version=expected_version,
+        body=body,
+        reason=reason,
+        require_reason=require_reason,
+    )
+    if result.state is not None:
+        battle_state_keep(battle=battle, state=result.state)
+    return result
+
+
+@transaction.atomic
+def _command_recorded(
+    *,
+    battle: Battle,
+    actor: AbstractBaseUser,
+    command_id: str,
+    expected_version: int,
+    body: Mapping[str, Any],
+    reason: str | None,
+    require_reason: bool,
+) -> CommandResult:
+    """battle_command_execute's transaction: checks, state, decision, append."""
     if battle_role(battle=battle, user=actor) not in ("gm", "player"):
         raise PermissionDenied("only the GM and the battle's players give commands")
     if not 1 <= len(command_id) <= 64:
@@ -323,50 +339,90 @@ def battle_command_execute(
     fingerprinted = {**body, "reason": reason} if reason is not None else body
     fingerprint = command_fingerprint(fingerprinted, expected_version)
 
-    recorded = _recorded(battle, command_id, fingerprint)
-    if recorded is not None:
-        return recorded
-    current = stream_version(stream)
-    if current != expected_version:
-        # The same command sent twice at once: the stream moved on because the other
-        # copy committed, and its result is this command's result too (issue 15).
-        recorded = _recorded(battle, command_id, fingerprint)
+    # One pass: the state at `expected_version` (kept, or the nearest snapshot and the
+    # events after it), the engine's decision, one append. The append checks the command
+    # id and the head, once, under the stream's lock; nothing is folded again.
+    state = battle_state_for_command(battle=battle, version=expected_version)
+    if state is None or state.version != expected_version:
+        # The stream is behind `expected_version`.
+        recorded = _recorded_or_stale(battle, stream, command_id, fingerprint, expected_version)
         if recorded is not None:
             return recorded
-        raise ConcurrencyError(stream, expected_version, current)
-
-    state = battle_state_at(battle=battle, version=expected_version, head=current)
-    before = _state_before_latest(battle, command) if isinstance(command, Revert) else None
-    secret = _dice_secret(battle, state)
-    events = _decide_with_table_check(state, command, before, secret)
+        # It reached `expected_version` between the two reads: read the state again.
+        state = battle_state_for_command(battle=battle, version=expected_version)
+        if state is None or state.version != expected_version:
+            raise ConcurrencyError(stream, expected_version, state.version if state else 0)
+    try:
+        before = _state_before_latest(battle, command) if isinstance(command, Revert) else None
+        secret = _dice_secret(battle, state)
+        decision = _decide_with_table_check(state, command, before, secret)
+    except EngineError:
+        # Judged on `expected_version`. When the stream has moved on or took this command
+        # id, the answer is the one the append would give, before any judgement.
+        recorded = _recorded_or_stale(battle, stream, command_id, fingerprint, expected_version)
+        if recorded is not None:
+            return recorded
+        raise
+    events = list(decision.events)
+    new_state = decision.state
     # A GM control's reason goes with every one of its events (the log shows it on each).
     control_reason = getattr(command, "reason", None) if command.GM_ONLY else reason
     metadata = _metadata(actor, events, reason=control_reason)
     if secret is not None:
         # The body lets `verify` decide the command again once the secret is revealed.
         metadata["command"] = dict(body)
-    new_state = replay(events, state)
     if secret is not None and any(ends_battle(e.type) for e in events):
         # The end reveals the secret, in the same append (R-ADD-45).
         revealed = reveal(new_state, secret)
         events = [*events, revealed]
         new_state = evolve(new_state, revealed)
-    result = append(
-        stream=stream,
-        expected_version=expected_version,
-        events=BATTLE_EVENTS.encode_all(events),
-        command_id=command_id,
-        metadata=metadata,
-        fingerprint=fingerprint,
-    )
-    if result.duplicate:  # the same command committed concurrently: its events stand
+    try:
+        result = append(
+            stream=stream,
+            expected_version=expected_version,
+            events=BATTLE_EVENTS.encode_all(events),
+            command_id=command_id,
+            metadata=metadata,
+            fingerprint=fingerprint,
+        )
+    except CommandIdReused as exc:
+        raise _reused(command_id, exc.version) from None
+    if result.duplicate:
+        # A retry, or the same command sent twice at once (the other copy committed
+        # first): the recorded events stand, whatever happened since.
         return CommandResult(result.events, result.version, duplicate=True)
     _cache(battle, new_state)
     _snapshot_if_due(stream, expected_version, new_state)
     return CommandResult(result.events, result.version, duplicate=False, state=new_state)
 
 
-# --- live play (issue 13): GM controls and table dice ---------------------------------------------
+def _reused(command_id: str, version: int) -> CommandIdReused:
+    return CommandIdReused(
+        f"command id {command_id!r} was already used in this battle for another "
+        f"command (version {version}); use a new command id",
+        version=version,
+    )
+
+
+def _recorded_or_stale(
+    battle: Battle, stream: StreamRef, command_id: str, fingerprint: str, expected_version: int
+) -> CommandResult | None:
+    """What the append answers for a command it never gets, in its order: the recorded
+    result of the same command (a retry), CommandIdReused for another command under the
+    id, ConcurrencyError when the stream is not at `expected_version`; None when it is
+    and the id is new (the command's own answer stands)."""
+    earlier = battle_command_events(battle=battle, command_id=command_id)
+    if earlier:
+        if earlier[0].metadata.get("command_fingerprint") != fingerprint:
+            raise _reused(command_id, earlier[0].version)
+        return CommandResult(tuple(earlier), earlier[-1].version, duplicate=True)
+    current = stream_version(stream)
+    if current != expected_version:
+        raise ConcurrencyError(stream, expected_version, current)
+    return None
+
+
+# --- live play: GM controls and table dice ------------------------------------------------------
 
 MAX_REASON = 500  # as the engine's GM commands (commands.MAX_REASON)
 
@@ -485,14 +541,14 @@ def _table_refusal(exc: RuleViolation, command: Command, dice: _CountingTableDic
 
 def _decide_with_table_check(
     state: BattleState, command: Command, before: BattleState | None, secret: bytes | None
-) -> list[Event]:
-    """`decide` as the engine runs it, with the battle's dice (`secret`: sealed digital
+) -> Decision:
+    """`decided` as the engine runs it, with the battle's dice (`secret`: sealed digital
     dice, R-ADD-45); at a table, with dice that count what the rolls ask, so a refusal of
     the reported faces or cards names its field and allowed values."""
     if state.dice_mode != "table":
         dice = dice_for(state, command, secret=secret)
         try:
-            return decide(state, command, dice, before=before)
+            return decided(state, command, dice, before=before)
         except RuleViolation as exc:
             if exc.code != "table_mode_only":
                 raise
@@ -500,7 +556,7 @@ def _decide_with_table_check(
             raise TableInputRefused(exc, field, "none: a digital battle rolls and draws") from None
     dice = _CountingTableDice(command.faces)
     try:
-        return decide(state, command, dice, before=before)
+        return decided(state, command, dice, before=before)
     except RuleViolation as exc:
         refusal = _table_refusal(exc, command, dice)
         if refusal is exc:

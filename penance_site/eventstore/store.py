@@ -104,7 +104,12 @@ class ConcurrencyError(EventStoreError):
 
 
 class CommandIdReused(EventStoreError):
-    """A command id was used before with other content; nothing was written."""
+    """A command id was used before with other content; nothing was written. `version` is
+    the first version that other command wrote (0 when not told)."""
+
+    def __init__(self, message: str, *, version: int = 0) -> None:
+        super().__init__(message)
+        self.version = version
 
 
 Reaction = Callable[[StreamRef, Sequence[RecordedEvent]], None]
@@ -145,7 +150,10 @@ _TABLE = Event._meta.db_table
 # The head's version and digest (index probes of (stream_type, stream_id, version)), and
 # whether this stream used the command id (command ids are scoped to their stream; few
 # streams share one). On PostgreSQL the id is looked up by the command index alone and the
-# stream checked afterwards (sql.COMMAND_USED_PG says why).
+# stream checked afterwards (sql.COMMAND_USED_PG says why). On SQLite the unary `+` keeps
+# the stream's columns out of the index choice: without it the planner probes the stream
+# index and reads the whole stream for the id, so an append cost more the longer the
+# battle (docs/PERFORMANCE.md, "One pass per command").
 _HEAD_VERSION_DIGEST = (
     f"SELECT (SELECT version FROM {_TABLE} WHERE stream_type = %s AND stream_id = %s "
     "ORDER BY version DESC LIMIT 1), "
@@ -155,7 +163,7 @@ _HEAD_VERSION_DIGEST = (
 _HEAD_SQL = {
     "postgresql": _HEAD_VERSION_DIGEST + command_used_pg("%s", "%s", "%s"),
     "sqlite": _HEAD_VERSION_DIGEST + f"EXISTS (SELECT 1 FROM {_TABLE} WHERE command_id = %s "
-    "AND stream_type = %s AND stream_id = %s)",
+    "AND +stream_type = %s AND +stream_id = %s)",
 }
 # The stream's own lock: appends to one stream queue, appends to others do not. A hash
 # collision between two streams only makes them queue too; it never lets two writers of
@@ -253,7 +261,7 @@ def _pg_array(values: Sequence[object]) -> str:
     and the like): every element double-quoted, with backslash and double quote escaped,
     which is all the array syntax needs for the text to come back unchanged. Passed as one
     string: psycopg's quoting of a list element by element (regular expressions in
-    Python) was a third of an append's Python time (issue 16)."""
+    Python) was a third of an append's Python time (docs/PERFORMANCE.md)."""
     quoted = (str(v).replace("\\", "\\\\").replace('"', '\\"') for v in values)
     return "{" + ",".join(f'"{v}"' for v in quoted) + "}"
 
@@ -380,7 +388,8 @@ def _append(new: _NewRows, *, guess: bool = True) -> AppendResult:
             return AppendResult(events=earlier, version=earlier[-1].version, duplicate=True)
         raise CommandIdReused(
             f"command id {command_id!r} was already used in this stream for another command "
-            f"(version {first.version}); use a new command id"
+            f"(version {first.version}); use a new command id",
+            version=first.version,
         )
     if current != new.expected_version:
         raise ConcurrencyError(stream, new.expected_version, current)

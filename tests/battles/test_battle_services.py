@@ -459,23 +459,25 @@ def test_the_same_command_sent_eight_times_at_once_answers_the_original_each_tim
 def test_a_copy_that_finds_the_stream_moved_on_answers_the_original(
     committed_db: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 15, the race made certain: copy B checks the command id before copy A
-    commits, and reads the stream's version after; B answers A's events, not 409."""
+    """The same command sent twice at once, the race made certain: copy B reads the
+    stream (the state it decides on) before copy A commits, and appends after; the
+    append finds A's command id and B answers A's events, not 409."""
     if connection.vendor != "postgresql":
         pytest.skip("SQLite serialises whole requests: B would hold the writer lock")
     import battles.services as services
 
     gm, _player, battle = committed_battle()
     b_checked, a_committed = threading.Event(), threading.Event()
-    real_version = services.stream_version
+    real_state = services.battle_state_for_command
 
-    def version_after_a(stream: Any) -> int:
+    def state_before_a(**kwargs: Any) -> Any:
+        state = real_state(**kwargs)
         if threading.current_thread().name == "B":
             b_checked.set()
             assert a_committed.wait(30)
-        return real_version(stream)
+        return state
 
-    monkeypatch.setattr(services, "stream_version", version_after_a)
+    monkeypatch.setattr(services, "battle_state_for_command", state_before_a)
     command_id, results, failures = uuid.uuid4().hex, {}, []
 
     def send(name: str) -> None:

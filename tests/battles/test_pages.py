@@ -417,6 +417,41 @@ def test_no_play_panel_on_an_earlier_step_nor_for_a_finished_battle(running: Bat
     assert "data-play" not in _page("gm", finished)
 
 
+def _page_lines(username: str, battle: Battle) -> list[object]:
+    page = _client(username).get(f"/battles/{battle.pk}/replay/")
+    return [line for r in page.context["timeline"].rounds for t in r.turns for line in t.lines]
+
+
+def _fragment_lines(username: str, battle: Battle, after: int) -> list[object]:
+    response = _client(username).get(f"/battles/{battle.pk}/replay/log?after={after}")
+    assert response.status_code == 200
+    return list(response.context["lines"])
+
+
+@pytest.mark.parametrize("username", ["gm", "player", "watcher"])
+def test_the_log_fragment_is_the_pages_log_after_a_version(running: Battle, username: str) -> None:
+    """Read from the events after `after` alone, the lines are the ones the whole page's log
+    folds, as this viewer may see them (R-ADD-28)."""
+    if username == "watcher":
+        running.watchers.create(user=User.objects.get_or_create(username="watcher")[0])
+    lines = _page_lines(username, running)
+    head = len(lines)
+    for after in (0, 1, head // 2, head - 1, head):
+        assert _fragment_lines(username, running, after) == [
+            line
+            for line in lines
+            if line.version > after  # type: ignore[attr-defined]
+        ]
+
+
+def test_the_log_fragment_shows_a_player_everything_once_the_battle_is_over() -> None:
+    finished = played_battle(commands=3000, name="Finished")
+    assert battle_state_at(battle=finished).over
+    lines = _page_lines("player", finished)
+    after = len(lines) - 30
+    assert _fragment_lines("player", finished, after) == lines[after:]
+
+
 def test_the_log_fragment_holds_the_lines_after_a_version(running: Battle) -> None:
     head = battle_state_at(battle=running).version
     body = (
