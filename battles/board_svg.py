@@ -66,9 +66,12 @@ def hex_cells(
     return out
 
 
-def tokens(seats: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def tokens(
+    seats: Iterable[Mapping[str, Any]], side_names: Mapping[str, str] | None = None
+) -> list[dict[str, Any]]:
     """A token per casket still on the board: its facing line's tip, its shield side's arc
-    and a label that says everything the drawing shows.
+    and a label that says everything the drawing shows; the side by its name for people
+    (`side_names`), else by its key.
 
     >>> t = tokens([{"seat": 0, "at": [0, 0], "facing": 1, "name": "Scout", "side": "a",
     ...              "defeated": False, "hp": 20, "shield": "left", "destroyed": ["legs"]}])[0]
@@ -104,7 +107,10 @@ def tokens(seats: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
                 "side_index": sides.index(c["side"]),
                 "defeated": c["defeated"],
                 "damaged": bool(c.get("destroyed")),
-                "label": f"seat {c['seat']}: {c['name']} ({c['side']}) at {q},{r}, "
+                "name": c["name"],
+                "side_name": (side_names or {}).get(c["side"], c["side"]),
+                "label": f"seat {c['seat']}: {c['name']} "
+                f"({(side_names or {}).get(c['side'], c['side'])}) at {q},{r}, "
                 f"facing {DIRECTION_NAMES[c['facing']]}, shield {shield}, {state}, {c['hp']} HP{damaged}",
             }
         )
