@@ -56,7 +56,7 @@ def hex_cells(
         kind = terrain.get((q, r), "clear")
         level = levels.get((q, r), 0)
         made = (placed or {}).get((q, r), "")
-        label = f"hex {q},{r}: {kind}" + (f", level {level}" if level else "")
+        label = f"hex {q},{r}: {kind.replace('_', ' ')}" + (f", level {level}" if level else "")
         label += f" (made by a card: {made})" if made else ""
         out.append(
             {"key": f"{q},{r}", "x": round(x, 1), "y": round(y, 1), "points": _corners(x, y),

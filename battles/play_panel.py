@@ -54,7 +54,7 @@ def side_names(state: BattleState) -> dict[str, dict[str, Any]]:
     >>> from battles.engine.battle.decide import create
     >>> from battles.engine.battle.evolve import replay
     >>> from dataclasses import replace
-    >>> s = replay(create("b", demo_setup(seed=1, players=("ann", "bastion"))))
+    >>> s = replay(create("b", demo_setup(seed=1, players=("ann", "bob"))))
     >>> names = side_names(s)
     >>> names["penitents"]["name"], names["penitents"]["plural"]
     ('the penitents', True)
