@@ -263,6 +263,22 @@ def _status(
     }
 
 
+def _wound_words(wounds: Sequence[str]) -> str:
+    """A pilot's face-up wounds in words (R-PLT-2): the wound deck's cards by kind.
+
+    >>> _wound_words(("minor-4", "severe-2")), _wound_words(())
+    ('2 wounds: minor wound no. 4, severe wound no. 2', 'no wounds')
+    """
+    if not wounds:
+        return "no wounds"
+    named = [
+        f"{kind} wound no. {number}" if number.isdigit() else w.replace("-", " ")
+        for w in wounds
+        for kind, _, number in [w.partition("-")]
+    ]
+    return f"{len(wounds)} wound{'s' * (len(wounds) != 1)}: {', '.join(named)}"
+
+
 def _result(
     battle: Battle, state: BattleState, sides: Mapping[str, Mapping[str, Any]]
 ) -> dict[str, Any]:
@@ -273,7 +289,7 @@ def _result(
     for c in state.seats:
         casket = "defeated" if c.defeated else "withdrew" if c.withdrawn else "still standing"
         pilot = "dead" if c.pilot_dead else "alive"
-        wounds = ", ".join(c.wounds) if c.wounds else "no wounds"
+        wounds = _wound_words(c.wounds)
         fates.append(
             {
                 "pilot": c.pilot,
