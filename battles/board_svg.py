@@ -76,7 +76,7 @@ def tokens(
     >>> t = tokens([{"seat": 0, "at": [0, 0], "facing": 1, "name": "Scout", "side": "a",
     ...              "defeated": False, "hp": 20, "shield": "left", "destroyed": ["legs"]}])[0]
     >>> t["label"]
-    'seat 0: Scout (a) at 0,0, facing N, shield left, in battle, 20 HP, destroyed: legs'
+    'seat 0: Scout (a, token S0) at 0,0, facing N, shield left, in battle, 20 HP, destroyed: legs'
     >>> t["shield_path"].startswith("M ")
     True
     """
@@ -109,8 +109,10 @@ def tokens(
                 "damaged": bool(c.get("destroyed")),
                 "name": c["name"],
                 "side_name": (side_names or {}).get(c["side"], c["side"]),
+                # The label holds the token's visible text ("P0", "B1✕") too (WCAG 2.5.3).
                 "label": f"seat {c['seat']}: {c['name']} "
-                f"({(side_names or {}).get(c['side'], c['side'])}) at {q},{r}, "
+                f"({(side_names or {}).get(c['side'], c['side'])}, token {c['name'][:1]}"
+                f"{c['seat']}{'✕' if c['defeated'] else ''}) at {q},{r}, "
                 f"facing {DIRECTION_NAMES[c['facing']]}, shield {shield}, {state}, {c['hp']} HP{damaged}",
             }
         )

@@ -53,7 +53,7 @@ def axe_violations(page: Any) -> list[dict[str, Any]]:
     found = page.evaluate(
         "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
         ".filter(v => v.impact === 'serious' || v.impact === 'critical')"
-        ".map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(' '))}))"
+        ".map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(' ') + ': ' + n.failureSummary + ' ' + n.html.slice(0, 300))}))"
     )
     return list(found)
 
