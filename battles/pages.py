@@ -520,6 +520,7 @@ def _panels(
                 "facing_name": DIRECTION_NAMES.get(c.facing, "?"),
                 "side_index": sides.index(c.side),
                 "side_name": side_names[c.side]["name"],
+                "wounds": _wound_words(c.wounds),
             }
         )
     return out

@@ -108,6 +108,12 @@ def test_the_table_is_one_screen_with_board_status_and_hand(
     page.keyboard.press("Escape")
     assert page.locator(".log").is_hidden()
     assert log.get_attribute("aria-expanded") == "false"
+    # The sound on my turn: a switch the browser keeps (localStorage).
+    sound = page.locator("#frame button[data-sound]")
+    assert sound.get_attribute("aria-pressed") == "false"
+    sound.click()
+    assert sound.get_attribute("aria-pressed") == "true"
+    assert page.evaluate("localStorage.getItem('penance.sound')") == "1"
     # The long lists stay, closed, as the accessible alternative.
     assert page.locator("#frame details.all-actions").evaluate("d => !d.open")
     assert not errors
@@ -124,7 +130,18 @@ def test_axe_finds_nothing_serious_on_the_table_and_the_replay(
     page.locator('#frame svg .token[data-seat="0"]').click()
     page.locator('#frame [data-reach-for="0"] .reach-hex').first.click()
     assert axe_violations(page) == []
-    page.goto(f"{site}/battles/{table_battle.pk}/replay/?at=30")
+    # The replay at an attack's declaration: its to-hit and odds tables fit the width.
+    from battles.selectors import battle_events
+
+    declared = next(
+        e.version
+        for e in battle_events(battle=table_battle, limit=200)
+        if e.type == "AttackDeclared"
+    )
+    page.goto(f"{site}/battles/{table_battle.pk}/replay/?at={declared}")
     assert page.locator(".viewer.table-mode").count() == 0
+    assert page.locator("#frame .attack .odds-table").is_visible()
+    wide = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+    assert wide[0] <= wide[1], wide
     assert axe_violations(page) == []
     page.context.close()
