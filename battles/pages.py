@@ -183,7 +183,7 @@ def _frame(battle: Battle, state: BattleState, viewer: Viewer, head: int) -> dic
         "mode": "table" if at == head and not state.over else "replay",
         "sides": sides,
         "winner_name": sides[state.winner]["name"] if state.winner in sides else None,
-        "status": _status(state, view, names, sides, play, viewer),
+        "status": _status(state, view, names, sides, play),
         "result": _result(battle, state, sides) if at == head and state.over else None,
         "state": view,
         "current": {
@@ -224,7 +224,6 @@ def _status(
     names: replay.Names,
     sides: Mapping[str, Mapping[str, Any]],
     play: Mapping[str, Any] | None,
-    viewer: Viewer,
 ) -> dict[str, Any]:
     """The table's status bar: whose turn it is, what the battle waits for, and the acting
     casket's SP, Heat and HP; `mine` when this viewer is the one it waits for."""
