@@ -119,6 +119,16 @@ class StateOutput(serializers.Serializer[Any]):
 class LegalActionOutput(serializers.Serializer[Any]):
     body = serializers.JSONField(help_text="a command body to send as it is")
     to_hit = serializers.JSONField(required=False, help_text="attacks: the to-hit answer")
+    overspend = serializers.IntegerField(
+        required=False,
+        help_text="cards the body's `pay` gives for its overspend (R-TRN-3); absent when none",
+    )
+    needs = serializers.ListField(
+        child=serializers.CharField(),
+        required=False,
+        help_text="fields to add before sending, e.g. `reason` for the GM accepting the "
+        "withdrawal of a seat they do not play (R-TRN-9, R-ADD-24); absent when none",
+    )
 
 
 class WaitingOutput(serializers.Serializer[Any]):

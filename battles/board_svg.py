@@ -56,7 +56,7 @@ def hex_cells(
         kind = terrain.get((q, r), "clear")
         level = levels.get((q, r), 0)
         made = (placed or {}).get((q, r), "")
-        label = f"hex {q},{r}: {kind}" + (f", level {level}" if level else "")
+        label = f"hex {q},{r}: {kind.replace('_', ' ')}" + (f", level {level}" if level else "")
         label += f" (made by a card: {made})" if made else ""
         out.append(
             {"key": f"{q},{r}", "x": round(x, 1), "y": round(y, 1), "points": _corners(x, y),
@@ -66,14 +66,17 @@ def hex_cells(
     return out
 
 
-def tokens(seats: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def tokens(
+    seats: Iterable[Mapping[str, Any]], side_names: Mapping[str, str] | None = None
+) -> list[dict[str, Any]]:
     """A token per casket still on the board: its facing line's tip, its shield side's arc
-    and a label that says everything the drawing shows.
+    and a label that says everything the drawing shows; the side by its name for people
+    (`side_names`), else by its key.
 
     >>> t = tokens([{"seat": 0, "at": [0, 0], "facing": 1, "name": "Scout", "side": "a",
     ...              "defeated": False, "hp": 20, "shield": "left", "destroyed": ["legs"]}])[0]
     >>> t["label"]
-    'seat 0: Scout (a) at 0,0, facing N, shield left, in battle, 20 HP, destroyed: legs'
+    'seat 0: Scout (a, token S0) at 0,0, facing N, shield left, in battle, 20 HP, destroyed: legs'
     >>> t["shield_path"].startswith("M ")
     True
     """
@@ -104,7 +107,12 @@ def tokens(seats: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
                 "side_index": sides.index(c["side"]),
                 "defeated": c["defeated"],
                 "damaged": bool(c.get("destroyed")),
-                "label": f"seat {c['seat']}: {c['name']} ({c['side']}) at {q},{r}, "
+                "name": c["name"],
+                "side_name": (side_names or {}).get(c["side"], c["side"]),
+                # The label holds the token's visible text ("P0", "B1✕") too (WCAG 2.5.3).
+                "label": f"seat {c['seat']}: {c['name']} "
+                f"({(side_names or {}).get(c['side'], c['side'])}, token {c['name'][:1]}"
+                f"{c['seat']}{'✕' if c['defeated'] else ''}) at {q},{r}, "
                 f"facing {DIRECTION_NAMES[c['facing']]}, shield {shield}, {state}, {c['hp']} HP{damaged}",
             }
         )

@@ -21,6 +21,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
 
@@ -40,6 +41,7 @@ from battles.selectors import (
     battle_events,
     battle_latest_command,
     battle_list_rows,
+    battle_setup,
     battle_state_at,
     battle_viewer,
 )
@@ -117,6 +119,12 @@ def battle_replay_page(request: HttpRequest, battle_id: uuid.UUID) -> HttpRespon
             for m in line.markers
         ],
         "charts": _charts(line, head),
+        # From the stream's head, not the list's row (a task updates that after the end).
+        "status_word": "over"
+        if head.over
+        else "setting up"
+        if head.phase == "setup"
+        else "running",
     }
     response = render(request, "battles/replay.html", context)
     patch_vary_headers(response, ["HX-Request"])
@@ -175,9 +183,18 @@ def _frame(battle: Battle, state: BattleState, viewer: Viewer, head: int) -> dic
         {(p.q, p.r): _placed_words(p) for p in state.placed_terrain},
     )
     attack = _attack(shown, names, state)
+    sides = play_panel.side_names(state)
+    play = _play(battle, state, viewer, head)
     return {
         "at": at,
         "head": head,
+        # The table (board, status bar, hand, prompt on one screen) while the battle runs
+        # and this is its latest step; any earlier step, or a finished battle, is a replay.
+        "mode": "table" if at == head and not state.over else "replay",
+        "sides": sides,
+        "winner_name": sides[state.winner]["name"] if state.winner in sides else None,
+        "status": _status(state, view, names, sides, play),
+        "result": _result(battle, state, sides) if at == head and state.over else None,
         "state": view,
         "current": {
             "version": current[0],
@@ -188,7 +205,7 @@ def _frame(battle: Battle, state: BattleState, viewer: Viewer, head: int) -> dic
         "attack": attack,
         "board": {
             "cells": cells,
-            "tokens": board_svg.tokens(view["seats"]),
+            "tokens": board_svg.tokens(view["seats"], {k: v["name"] for k, v in sides.items()}),
             "view_box": board_svg.view_box(cells),
             "legend": _legend(state, cells),
             "overlays": _overlays(state),
@@ -196,7 +213,7 @@ def _frame(battle: Battle, state: BattleState, viewer: Viewer, head: int) -> dic
                 current[1], current[2], state, attack, _move_start(battle, current)
             ),
         },
-        "panels": _panels(state, view, names),
+        "panels": _panels(state, view, names, sides),
         "steps": {
             "first": 1,
             "prev": max(1, at - 1),
@@ -207,7 +224,104 @@ def _frame(battle: Battle, state: BattleState, viewer: Viewer, head: int) -> dic
             {**p, "casket": names.casket(p["seat"]), "kind_text": p["kind"].replace("_", " ")}
             for p in view.get("prompts", [])
         ],
-        "play": _play(battle, state, viewer, head),
+        "play": play,
+    }
+
+
+def _status(
+    state: BattleState,
+    view: Mapping[str, Any],
+    names: replay.Names,
+    sides: Mapping[str, Mapping[str, Any]],
+    play: Mapping[str, Any] | None,
+) -> dict[str, Any]:
+    """The table's status bar: whose turn it is, what the battle waits for, and the acting
+    casket's SP, Heat and HP; `mine` when this viewer is the one it waits for."""
+    mine = bool(play and play["can_act"])
+    if state.over:
+        winner = sides[state.winner]["win"] if state.winner in sides else "a draw"
+        headline = f"Battle over: {winner}"
+        focus = None
+    elif state.prompts:
+        p = state.prompts[0]
+        who = names.casket(p.seat)
+        headline = f"Your answer, {who}" if mine else f"Waiting for {who}'s answer"
+        focus = p.seat
+    elif state.active is not None:
+        who = names.casket(state.active)
+        headline = f"Your turn: {who}" if mine else f"{who}'s turn"
+        focus = state.active
+    else:
+        headline, focus = "Between turns", None
+    if play and play["focus"] is not None and mine:
+        focus = play["focus"]
+    seat = view["seats"][focus] if focus is not None else None
+    doing = play_panel.waiting_for(state, names)
+    if mine and not state.prompts and state.active is not None:
+        doing = (
+            "Select your casket to move or turn it, or a card in your hand to play it; "
+            "End the turn when done (R-TRN-5)."
+        )
+    return {
+        "mine": mine,
+        "headline": headline,
+        "doing": doing,
+        "focus": seat,
+        "over": state.over,
+        "word": "over" if state.over else "running" if state.phase != "setup" else "setting up",
+    }
+
+
+def _wound_words(wounds: Sequence[str]) -> str:
+    """A pilot's face-up wounds in words (R-PLT-2): the wound deck's cards by kind.
+
+    >>> _wound_words(("minor-4", "severe-2")), _wound_words(())
+    ('2 wounds: minor wound no. 4, severe wound no. 2', 'no wounds')
+    """
+    if not wounds:
+        return "no wounds"
+    named = [
+        f"{kind} wound no. {number}" if number.isdigit() else w.replace("-", " ")
+        for w in wounds
+        for kind, _, number in [w.partition("-")]
+    ]
+    return f"{len(wounds)} wound{'s' * (len(wounds) != 1)}: {', '.join(named)}"
+
+
+def _result(
+    battle: Battle, state: BattleState, sides: Mapping[str, Mapping[str, Any]]
+) -> dict[str, Any]:
+    """The end of the battle: who won and how (R-TRN-8), the rounds, each pilot's fate, and
+    where to go next (the replay, the campaign mission the outcome goes to)."""
+    winner = sides[state.winner]["win"] if state.winner in sides else "A draw"
+    fates = []
+    for c in state.seats:
+        casket = "defeated" if c.defeated else "withdrew" if c.withdrawn else "still standing"
+        pilot = "dead" if c.pilot_dead else "alive"
+        wounds = _wound_words(c.wounds)
+        fates.append(
+            {
+                "pilot": c.pilot,
+                "casket": c.name,
+                "side": sides[c.side]["name"],
+                "text": f"{c.name} {casket}; {c.pilot} {pilot}, {wounds}",
+            }
+        )
+    campaign = battle_setup(battle=battle).get("campaign")
+    mission = (
+        reverse(
+            "mission-page",
+            kwargs={"campaign_id": campaign["campaign_id"], "mission_id": campaign["mission_id"]},
+        )
+        if campaign
+        else None
+    )
+    return {
+        "headline": winner[:1].upper() + winner[1:],
+        "how": state.result or "",
+        "rounds": state.round,
+        "fates": fates,
+        "mission": mission,
     }
 
 
@@ -381,7 +495,10 @@ def _event_drawing(
 
 
 def _panels(
-    state: BattleState, view: Mapping[str, Any], names: replay.Names
+    state: BattleState,
+    view: Mapping[str, Any],
+    names: replay.Names,
+    side_names: Mapping[str, Mapping[str, Any]],
 ) -> list[dict[str, Any]]:
     threshold = int(state.ruleset.option("component_threshold"))
     sides = list(dict.fromkeys(c.side for c in state.seats))
@@ -411,6 +528,8 @@ def _panels(
                 else ("to act" if state.active == c.seat else "in battle"),
                 "facing_name": DIRECTION_NAMES.get(c.facing, "?"),
                 "side_index": sides.index(c.side),
+                "side_name": side_names[c.side]["name"],
+                "wounds": _wound_words(c.wounds),
             }
         )
     return out

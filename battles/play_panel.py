@@ -9,6 +9,7 @@ No Django: `battles/pages.py` feeds it the state, the viewer's seats and the las
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -16,6 +17,7 @@ from battles import board_svg
 from battles.engine.arcs import rotation_cost
 from battles.engine.battle import BattleState, LegalAction, legal_actions
 from battles.engine.battle.decide import PROMPT_RULES, attack_answer
+from battles.engine.battle.state import card_id
 from battles.engine.cards import DiscardForEffect, SpendTaintEffect
 from battles.engine.hexes import DIRECTION_NAMES
 from battles.replay import COMPONENT_NAMES, Names, card_label
@@ -32,6 +34,54 @@ PROMPT_WORDS = {
     "siphon": "pay the defender's price to miss, or decline (R-ADD-159)",
     "duel": "accept the Honor Duel, or refuse it and bear Coward's Mark (R-ADD-174)",
 }
+
+
+def cost_words(cost: int | None) -> str:
+    """A card's SP cost in words; a card without one (a Damage card, R-TRN-6) says so.
+
+    >>> cost_words(2), cost_words(0), cost_words(None)
+    ('2 SP', '0 SP', 'no SP cost')
+    """
+    return "no SP cost" if cost is None else f"{cost} SP"
+
+
+def side_names(state: BattleState) -> dict[str, dict[str, Any]]:
+    """Each side's name for people: the side the setup chose, unless it is only a player's
+    username (a campaign's default), then the faction its caskets share, else its pilots.
+    `plural` gives the verb its agreement: "the penitents win", "Mora's side wins".
+
+    >>> from battles.engine.demo import demo_setup
+    >>> from battles.engine.battle.decide import create
+    >>> from battles.engine.battle.evolve import replay
+    >>> from dataclasses import replace
+    >>> s = replay(create("b", demo_setup(seed=1, players=("ann", "bob"))))
+    >>> names = side_names(s)
+    >>> names["penitents"]["name"], names["penitents"]["plural"]
+    ('the penitents', True)
+    >>> names["bastion"]["win"]
+    'the bastion wins'
+    >>> s = replay(create("b", demo_setup(seed=1, players=("ann", "bob"))))
+    >>> s = replace(s, seats=tuple(replace(c, side=c.player) for c in s.seats))
+    >>> side_names(s)["bob"]["win"] == f"{s.seats[1].pilot}'s side wins"
+    True
+    """
+    out: dict[str, dict[str, Any]] = {}
+    players = {c.player for c in state.seats}
+    for side in dict.fromkeys(c.side for c in state.seats):
+        seats = [c for c in state.seats if c.side == side]
+        factions = {c.faction for c in seats}
+        if side not in players:
+            words = side.replace("_", " ").replace("-", " ")
+            name, plural = f"the {words}", words.endswith("s")
+        elif len(factions) == 1 and None not in factions:
+            faction = str(next(iter(factions))).replace("-", " ").replace("_", " ")
+            name, plural = f"the {faction.title()} side", False
+        else:
+            pilots = [c.pilot for c in seats]
+            who = " and ".join([", ".join(pilots[:-1]), pilots[-1]] if len(pilots) > 1 else pilots)
+            name, plural = (f"{who}'s side", False) if len(pilots) == 1 else (who, True)
+        out[side] = {"name": name, "plural": plural, "win": f"{name} win{'' if plural else 's'}"}
+    return out
 
 
 def _dump(body: Mapping[str, Any]) -> str:
@@ -159,7 +209,7 @@ def label(body: Mapping[str, Any], state: BattleState, names: Names) -> str:
                 extra.append(f"moving {names.casket(moved['seat'])} to {end[0]},{end[1]}")
             more = f" ({', '.join(extra)})" if extra else ""
             return (
-                f"Play {card['name']} — {card['cost']} SP{more}"
+                f"Play {card['name']} — {cost_words(card['cost'])}{more}"
                 + _spend_words(body, state)
                 + _pay_words(body)
             )
@@ -211,11 +261,20 @@ def _unplayable(state: BattleState, seat: int, instance: str, offered: Collectio
 def panel(
     state: BattleState, seats: frozenset[int], *, gm: bool, latest_command: str | None
 ) -> dict[str, Any]:
-    """The play panel for a viewer holding `seats` (the GM: every seat)."""
+    """The play panel for a viewer holding `seats` (the GM: every seat).
+
+    Every legal body is listed once in the page's lists (the prompt, the turn's buttons and
+    the disclosure of every action), and again where it is played on the table: a move
+    on its hex, a turn around the token, an attack on its target, a card in the hand.
+    """
     names = Names.of(state)
     actions: list[LegalAction] = list(legal_actions(state, None if gm else seats, every_move=True))
     groups: dict[str, list[dict[str, Any]]] = {}
     moves = []
+    turn_actions = []
+    attacks: dict[tuple[str, int], list[dict[str, Any]]] = {}
+    plays: dict[str, list[dict[str, Any]]] = {}
+    rotations: list[dict[str, Any]] = []
     offered_cards: set[str] = set()
     for a in actions:
         body = a.body
@@ -228,6 +287,8 @@ def panel(
             "seat": seat,
             "type": body["type"],
             "to_hit": a.preview,
+            # The cards an overspend takes (R-TRN-3), as the engine counted them.
+            "overspend": a.overspend,
         }
         if body["type"] == "withdraw" and gm and seat not in seats:
             # The GM accepting the withdrawal of a seat they do not play gives a reason.
@@ -236,8 +297,6 @@ def panel(
             end = body["path"][-1]
             # A move a card granted costs no SP (R-ADD-69).
             item["cost"] = 0 if body.get("free") else a.sp_cost
-            pay = body.get("pay")
-            item["overspend"] = (len(pay["hand"]) + pay["deck"]) if pay else 0
             item["dest"] = f"{end[0]},{end[1]}"
             item["hex_points"] = board_svg.hex_points(end[0], end[1])
             x, y = board_svg.centre(end[0], end[1])
@@ -249,6 +308,15 @@ def panel(
             )
             moves.append(item)
             continue
+        if body["type"] in ("pass", "vent", "withdraw"):
+            turn_actions.append(item)
+            continue
+        if body["type"] == "rotate":
+            rotations.append({**item, **_around(state, seat, body["facing"])})
+        elif body["type"] == "attack":
+            attacks.setdefault((body["card"], body["target"]), []).append(item)
+        elif body["type"] == "play_card":
+            plays.setdefault(body["card"], []).append(item)
         group = {
             "keep_hand": "Opening hand",
             "mulligan": "Opening hand",
@@ -261,26 +329,46 @@ def panel(
             "attack": "Attacks",
             "play_card": "Cards",
             "rotate": "Turn to face",
-            "vent": "Heat",
-            "pass": "Turn",
-            "withdraw": "Turn",
         }.get(body["type"], "Other")
         groups.setdefault(group, []).append(item)
+    focus = _focus_seat(state, seats, gm)
     hands = []
     for seat in sorted(seats if not gm else {c.seat for c in state.seats}):
         c = state.seats[seat]
         cards = []
         for instance in c.hand:
             info = card_label(names.cards, instance)
+            d = state.cards.get(card_id(instance))
             reason = (
                 ""
                 if instance in offered_cards
                 else _unplayable(state, seat, instance, offered_cards)
             )
-            cards.append({**info, "instance": instance, "reason": reason})
+            targets = [
+                {
+                    "seat": target,
+                    "name": names.casket(target),
+                    "variants": variants,
+                    **_target_at(state, target),
+                }
+                for (card, target), variants in attacks.items()
+                if card == instance
+            ]
+            cards.append(
+                {
+                    **info,
+                    "instance": instance,
+                    "reason": reason,
+                    "cost_words": cost_words(info["cost"]),
+                    "range": d.range.text if d is not None and d.range is not None else "",
+                    "damage": d.damage if d is not None else None,
+                    "targets": targets,
+                    "plays": plays.get(instance, []),
+                }
+            )
         # An overspend may be paid with hand cards instead of the deck's top (R-TRN-3):
         # the page lets the player tick them wherever an offered action overspends.
-        pays = any(a.body.get("pay") and a.body.get("seat") == seat for a in actions)
+        pays = any(a.overspend and a.body.get("seat") == seat for a in actions)
         hands.append({"seat": seat, "casket": c.name, "cards": cards, "pays": pays})
     # Which cards to lose or discard is the prompted player's choice (R-DMG-6, R-TRN-7):
     # beside the engine's suggested answers, a form to pick them from the hand.
@@ -309,7 +397,15 @@ def panel(
                 "deck": len(c.deck),
             }
         )
-    prompt_names = ("Opening hand", "Reactive window", "Damage", "Discard down")
+    prompt_names = ("Opening hand", "Reactive window", "Damage", "Discard down", "Deck")
+    reach = [
+        {
+            "seat": seat,
+            "moves": _one_per_hex(m for m in moves if m["seat"] == seat),
+            "variants": _by_dest(m for m in moves if m["seat"] == seat),
+        }
+        for seat in sorted({m["seat"] for m in moves})
+    ]
     return {
         "version": state.version,
         # A prompt's answers come first and the page shows them as a dialog (issue 13).
@@ -317,13 +413,14 @@ def panel(
         "prompt_text": waiting_for(state, names) if state.prompts else "",
         "prompt_choices": choices,
         "groups": [(g, a) for g, a in groups.items() if g not in prompt_names],
+        "turn_actions": turn_actions,
         "moves": moves,
         # The board shows a casket's reachable hexes once its token is selected (issue 13).
-        "reach": [
-            {"seat": seat, "moves": _one_per_hex(m for m in moves if m["seat"] == seat)}
-            for seat in sorted({m["seat"] for m in moves})
-        ],
+        "reach": reach,
+        "rotations": rotations,
         "hands": hands,
+        "hand": next((h for h in hands if h["seat"] == focus), hands[0] if hands else None),
+        "focus": focus,
         "waiting": waiting_for(state, names),
         "can_act": bool(actions),
         # Table dice: the table rolls and draws by hand; the page asks for the faces and the
@@ -332,6 +429,49 @@ def panel(
         "card_ids": sorted(state.cards),
         "gm": _gm_controls(state, names, latest_command) if gm else None,
     }
+
+
+def _focus_seat(state: BattleState, seats: frozenset[int], gm: bool) -> int | None:
+    """The casket whose hand the table shows: the one the battle waits for, when this
+    viewer plays it (the GM: any), else the viewer's first."""
+    mine = {c.seat for c in state.seats} if gm else set(seats)
+    waiting = [p.seat for p in state.prompts] or (
+        [state.active] if state.active is not None else []
+    )
+    for seat in waiting:
+        if seat in mine:
+            return seat
+    return min(seats) if seats else (min(mine) if mine else None)
+
+
+def _around(state: BattleState, seat: int, facing: int) -> dict[str, Any]:
+    """Where a turn's control sits: on the neighbouring hex in that direction (R-BRD-2)."""
+    c = state.seats[seat]
+    x, y = board_svg.centre(c.at.q, c.at.r)
+    angle = math.radians(board_svg.FACING_DEGREES[facing])
+    step = board_svg.SIZE * math.sqrt(3)
+    return {
+        "facing_name": DIRECTION_NAMES[facing],
+        "x": round(x + step * math.cos(angle), 1),
+        "y": round(y + step * math.sin(angle), 1),
+        "tip_x": round(x + step * 0.55 * math.cos(angle), 1),
+        "tip_y": round(y + step * 0.55 * math.sin(angle), 1),
+    }
+
+
+def _target_at(state: BattleState, seat: int) -> dict[str, Any]:
+    c = state.seats[seat]
+    x, y = board_svg.centre(c.at.q, c.at.r)
+    return {"x": round(x, 1), "y": round(y, 1)}
+
+
+def _by_dest(moves: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every move body per destination hex: the board's hex offers each (a granted move,
+    a paid one, one overspending), to confirm."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for m in moves:
+        out.setdefault(m["dest"], []).append(m)
+    return [{"dest": dest, "moves": ms} for dest, ms in out.items()]
 
 
 def _one_per_hex(moves: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -360,6 +500,9 @@ def _gm_controls(state: BattleState, names: Names, latest_command: str | None) -
         ],
         "components": list(COMPONENT_NAMES.items()),
         "directions": sorted(DIRECTION_NAMES.items()),
-        "sides": sorted({c.side for c in state.seats}),
+        "sides": [
+            {"key": side, "win": names["win"][:1].upper() + names["win"][1:]}
+            for side, names in sorted(side_names(state).items())
+        ],
         "latest_command": latest_command,
     }

@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Generic, TypeVar
 
 from django.conf import settings
@@ -617,8 +617,14 @@ def battle_play_status(*, battle: Battle, user: User) -> PlayStatus:
     seats = battle_seats_of(battle=battle, user=user)
     reason_seats: frozenset[int] = frozenset()
     if role == "gm":
-        actions = _legal_actions(battle, state, None)
         reason_seats = frozenset(c.seat for c in state.seats) - seats
+        # Each listed body is sent as it is, or says what it still needs (R-TRN-9).
+        actions = [
+            replace(a, needs=("reason",))
+            if a.body["type"] == "withdraw" and a.body.get("seat") in reason_seats
+            else a
+            for a in _legal_actions(battle, state, None)
+        ]
     else:
         actions = _legal_actions(battle, state, seats) if seats else []
     waiting = battle_waiting_for(battle=battle, state=state)

@@ -12,6 +12,9 @@ mkdirSync(out, { recursive: true });
 const files = [
   ["htmx.org/dist/htmx.min.js", "htmx.min.js"],
   ["chart.js/dist/chart.umd.min.js", "chart.umd.min.js"],
+  // The accessibility checker the browser tests run in the pages (tests/browser); the
+  // pages never load it.
+  ["axe-core/axe.min.js", "axe.min.js"],
 ];
 const versions = {};
 for (const [source, target] of files) {

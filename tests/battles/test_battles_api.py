@@ -527,7 +527,14 @@ def test_legal_actions_are_for_the_viewers_seats(
     player = clients["player"].get(f"/api/battles/{battle_id}/legal-actions").json()
     watcher = clients["watcher"].get(f"/api/battles/{battle_id}/legal-actions").json()
     assert gm["version"] == player["version"] == CREATED_VERSION
-    assert player["actions"] == gm["actions"] and {a["body"]["seat"] for a in gm["actions"]} == {1}
+    bodies = [a["body"] for a in gm["actions"]]
+    assert [a["body"] for a in player["actions"]] == bodies and {b["seat"] for b in bodies} == {1}
+    # The same list, but the GM (who does not play seat 1) withdraws it with a reason.
+    assert [a.get("needs") for a in gm["actions"] if "needs" in a] == [["reason"]]
+    assert [a for a in player["actions"] if "needs" not in a] == player["actions"]
+    assert [{k: v for k, v in a.items() if k != "needs"} for a in gm["actions"]] == player[
+        "actions"
+    ]
     assert watcher["actions"] == []
     # Once seat 0 is active, only the GM (who plays it) gets actions.
     send(clients["player"], battle_id, {"type": "pass", "seat": 1})

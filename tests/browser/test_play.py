@@ -19,6 +19,7 @@ from battles.engine.errors import RuleViolation
 from battles.models import Battle
 from battles.selectors import battle_events, battle_state_at, battle_verify
 from tests.browser.conftest import passwords_set, signed_in
+from tests.browser.test_table import VIEWPORTS, assert_one_screen
 
 LIVE_MS = 2000  # issue 13: every open page shows a new command's result within 2 seconds
 
@@ -29,8 +30,12 @@ def _errors(page: Any) -> None:
     page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
 
 
-def _open(browser: Any, site: str, username: str, battle: Battle) -> Any:
+def _open(
+    browser: Any, site: str, username: str, battle: Battle, size: tuple[int, int] | None = None
+) -> Any:
     page = signed_in(browser, site, username, watch=_errors)
+    if size is not None:
+        page.set_viewport_size({"width": size[0], "height": size[1]})
     page.goto(f"{site}/battles/{battle.pk}/replay/")
     return page
 
@@ -123,13 +128,11 @@ def _next_card(
     raise AssertionError(f"no pile holds a card {body} takes")
 
 
-def _button_for(page: Any, body: dict[str, Any]) -> Any:
-    """The page's offered button whose data-command is `body`; where the autoplayer pays
-    an overspend with cards from its hand, the page's offer of the same command paid from
-    the deck's top (the page offers overspend from the deck only, R-TRN-3)."""
-    commands = page.locator("#frame button[data-command]").evaluate_all(
-        "els => els.map(e => e.dataset.command)"
-    )
+def _matching(locator: Any, body: dict[str, Any]) -> Any:
+    """The element of `locator` whose data-command is `body`; where the autoplayer pays an
+    overspend with cards from its hand, the page's offer of the same command paid from the
+    deck's top (the page offers overspend from the deck only, R-TRN-3)."""
+    commands = locator.evaluate_all("els => els.map(e => e.dataset.command)")
     matches = [i for i, raw in enumerate(commands) if json.loads(raw) == body]
     if not matches and "pay" in body:
         unpaid = {k: v for k, v in body.items() if k != "pay"}
@@ -138,13 +141,59 @@ def _button_for(page: Any, body: dict[str, Any]) -> Any:
             for i, raw in enumerate(commands)
             if {k: v for k, v in json.loads(raw).items() if k != "pay"} == unpaid
         ]
-    assert matches, f"{body} is not offered on the page: {commands[:20]}"
-    return page.locator("#frame button[data-command]").nth(matches[0])
+    assert matches, f"{body} is not offered here: {commands[:20]}"
+    return locator.nth(matches[0])
+
+
+def _select_casket(page: Any, seat: int) -> None:
+    token = page.locator(f'#frame svg .token[data-seat="{seat}"]')
+    if token.get_attribute("aria-pressed") != "true":
+        token.click()
+
+
+def _offer_on_the_table(page: Any, body: dict[str, Any]) -> Any:
+    """The button that sends `body`, reached as a player does at the table: on the board
+    (a hex, a turn around the token, a target), in the hand strip, in the prompt or the
+    status bar; never in the lists behind the "All actions" disclosure."""
+    kind, seat = body["type"], body["seat"]
+    choice = page.locator("#frame [data-choice-panel]")
+    if kind == "move":
+        # Select the casket: its reachable hexes appear with their SP cost; select the
+        # destination on the board: its path is drawn and the move waits to be confirmed.
+        _select_casket(page, seat)
+        reach = page.locator(f'#frame [data-reach-for="{seat}"]')
+        assert reach.is_visible()
+        dest = reach.locator('[data-move-dest="{},{}"]'.format(*body["path"][-1]))
+        assert "SP" in dest.text_content()
+        dest.click()
+        assert page.locator(".path-preview").get_attribute("hidden") is None
+    elif kind == "rotate":
+        _select_casket(page, seat)
+        mode = page.locator("#frame [data-turn-mode]")
+        if mode.get_attribute("aria-pressed") != "true":
+            mode.click()
+        _matching(page.locator(f'#frame [data-turn-for="{seat}"]'), body).click()
+    elif kind == "attack":
+        page.locator(f'#frame [data-hand] [data-card-select="{body["card"]}"]').click()
+        targets = page.locator(f'#frame [data-targets-for="{body["card"]}"]')
+        assert targets.is_visible()
+        targets.locator(f'[data-target-seat="{body["target"]}"]').click()
+        assert "needs" in choice.inner_text()  # the to-hit and odds before the confirm
+    elif kind == "play_card":
+        page.locator(f'#frame [data-hand] [data-card-select="{body["card"]}"]').click()
+    elif kind in ("pass", "vent", "withdraw"):
+        return _matching(page.locator("#frame .statusbar button[data-command]"), body)
+    else:
+        return _matching(page.locator("#frame [data-prompt] button[data-command]"), body)
+    assert choice.is_visible()
+    return _matching(choice.locator("button[data-command][data-confirm]"), body)
 
 
 def _play_to_the_end(gm: Any, player: Any, battle: Battle, *, table: bool) -> None:
-    """Every command clicked in one browser and seen in the other within 2 s, until the
-    battle ends; at a table each command's faces and cards are entered in the dialog."""
+    """Every command played on the table (board, hand strip, prompt) in one browser and
+    seen in the other within 2 s, until the battle ends; after each, both pages are one
+    screen with the board and the hand in view; at a table each command's faces and cards
+    are entered in the dialog."""
     rng = random.Random(SEED)
     for _ in range(400):
         state = battle_state_at(battle=battle)
@@ -152,23 +201,14 @@ def _play_to_the_end(gm: Any, player: Any, battle: Battle, *, table: bool) -> No
             break
         head = state.version
         # The engine's autoplayer decides what the table does, so that the battle ends in
-        # a few minutes; the click is on the page of the seat's player (the GM plays seat 0).
-        body = choose(state, list(legal_actions(state)), rng)
+        # a few minutes, among what the table offers (every reachable hex); the click is on
+        # the page of the seat's player (the GM plays seat 0).
+        body = choose(state, list(legal_actions(state, every_move=True)), rng)
         acting = player if body["seat"] == 1 else gm
         other = gm if acting is player else player
-        button = _button_for(acting, body)
+        button = _offer_on_the_table(acting, body)
         body = json.loads(button.get_attribute("data-command"))  # what the page will send
-        if button.get_attribute("data-dest"):
-            # A move: select the casket, whose reachable hexes appear with their SP cost;
-            # select the destination on the board, then confirm.
-            reach = acting.locator(f'#frame [data-reach-for="{body["seat"]}"]')
-            if reach.is_hidden():  # (it stays shown while the casket stays selected)
-                acting.locator(f'#frame svg [data-seat="{body["seat"]}"]').click()
-            assert reach.is_visible()
-            dest = reach.locator(f'[data-move-dest="{button.get_attribute("data-dest")}"]')
-            assert "SP" in dest.text_content()
-            dest.click()
-            assert acting.locator(".path-preview").get_attribute("hidden") is None
+        assert_one_screen(acting, f"{body['type']} chosen at step {head}")
         button.click()
         if table:
             faces, drawn = _table_answer(state, body, rng)
@@ -193,26 +233,33 @@ def _play_to_the_end(gm: Any, player: Any, battle: Battle, *, table: bool) -> No
         _wait_step(acting, new_head, 5000)
         _wait_step(other, new_head)  # the other table's page, live, within 2 s
         assert other.locator(f'.log [data-line="{new_head}"]').count() == 1
+        for page in (acting, other):
+            assert_one_screen(page, f"after {body['type']}, step {new_head}")
     state = battle_state_at(battle=battle)
     assert state.over, f"not over after 400 commands: round {state.round}"
     for page in (gm, player):
         assert "won by" in page.locator("#frame .status").inner_text()
         assert page.locator("#frame [data-play]").count() == 0
+        assert page.locator("#frame [data-result]").is_visible()
+        assert_one_screen(page, "the result")
     assert not gm.errors and not player.errors
 
 
-@pytest.mark.parametrize("mode", ["digital", "table"])
+@pytest.mark.parametrize(("mode", "size"), [("digital", "tablet"), ("table", "laptop")])
 def test_two_players_play_a_battle_from_the_demo_setup_to_its_end_through_the_page(
-    browser: Any, site: str, committed_db: None, tag: str, mode: str
+    browser: Any, site: str, committed_db: None, tag: str, mode: str, size: str, artifacts: Any
 ) -> None:
     """Issue 13: from the demo setup to the battle's end through the pages alone, each
     command seen in the other browser within 2 s; in table mode with the faces and cards
-    the table reports entered in the page's dialog and checked by the engine."""
+    the table reports entered in the page's dialog and checked by the engine. Played on
+    the table only (board, hand strip, prompt) on a tablet (820×1180) and a laptop
+    (1280×800), each page one screen after every command."""
     battle = _new_battle(tag, mode)
-    gm = _open(browser, site, "gm" + tag, battle)  # the GM also plays seat 0
-    player = _open(browser, site, "player" + tag, battle)
+    gm = _open(browser, site, "gm" + tag, battle, VIEWPORTS[size])  # the GM plays seat 0
+    player = _open(browser, site, "player" + tag, battle, VIEWPORTS[size])
     try:
         _play_to_the_end(gm, player, battle, table=mode == "table")
+        gm.screenshot(path=str(artifacts / f"table-{size}-result.png"))
         verdict = battle_verify(battle=battle)
         assert verdict.ok, verdict
     finally:
@@ -238,7 +285,8 @@ def test_a_player_never_gets_the_other_seats_actions(
 def test_a_gm_adjustment_appears_in_both_pages(tables: tuple[Any, Any], running: Battle) -> None:
     gm, player = tables
     head = battle_state_at(battle=running).version
-    gm.locator("#frame .gm-controls summary").click()
+    gm.locator('#frame [data-drawer="gm"]').click()  # the GM's panel, over the board
+    assert gm.locator('#frame [data-drawer="gm"]').get_attribute("aria-expanded") == "true"
     assert gm.locator("#frame .gm-controls").evaluate("d => d.open")
     form = gm.locator('#frame form[data-command*="adjust_heat"]')
     form.locator("select[name=seat]").select_option("1")
@@ -389,13 +437,17 @@ def test_an_overspend_is_paid_with_the_hand_cards_the_player_ticks(
     state = battle_state_at(battle=running)
     assert state.active == 0 and not state.prompts
     acting, seat = _open(browser, site, "gm" + tag, running), 0
-    move = acting.locator('#frame button[data-dest][data-command*="\\"deck\\":1"]').first
+    # On the board: the casket selected, a hex its SP do not reach chosen; the choice to
+    # confirm shows the hand's ticks to pay with instead of the deck's top.
+    _select_casket(acting, seat)
+    acting.locator('#frame .reach-hex.overspend[data-command*="\\"deck\\":1"]').first.click()
+    move = acting.locator('#frame [data-choice-panel] button[data-command*="\\"deck\\":1"]').first
     body = json.loads(move.get_attribute("data-command"))
     assert body["pay"] == {"hand": [], "deck": 1}
+    assert move.get_attribute("data-overspend") == "1"  # the engine's count of cards owed
     tick = acting.locator(f'#frame input[data-overspend-card="{seat}"]').first
     card = tick.get_attribute("value")
     tick.check()
-    acting.locator("#frame details.moves summary").click()  # the list of moves
     move.click()
     _wait_past(acting, state.version)
     (paid,) = [

@@ -66,14 +66,39 @@ class LegalAction:
     preview: dict[str, Any] | None = None
     # A move's SP cost along its path (R-MOV-3), so that nobody computes it a second time.
     sp_cost: int | None = None
+    # The cards the body's overspend takes (R-TRN-3): paid from the deck's top as listed,
+    # or by as many hand cards as the player picks instead; 0 when it does not overspend.
+    overspend: int = 0
+    # What the sender adds before the body is accepted, e.g. ("reason",) for the GM
+    # accepting the withdrawal of a seat they do not play (R-TRN-9, R-ADD-24). The engine
+    # lists none; the application, which knows who asks, marks them.
+    needs: tuple[str, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
+        """The action as the API lists it.
+
+        >>> LegalAction({"type": "withdraw", "seat": 1}, needs=("reason",)).as_dict()
+        {'body': {'type': 'withdraw', 'seat': 1}, 'needs': ['reason']}
+        >>> LegalAction({"type": "vent", "seat": 0, "pay": {"hand": [], "deck": 1}},
+        ...             overspend=1).as_dict()["overspend"]
+        1
+        """
         out: dict[str, Any] = {"body": self.body}
         if self.preview is not None:
             out["to_hit"] = self.preview
         if self.sp_cost is not None:
             out["sp_cost"] = self.sp_cost
+        if self.overspend:
+            out["overspend"] = self.overspend
+        if self.needs:
+            out["needs"] = list(self.needs)
         return out
+
+
+def _overspend(body: dict[str, Any]) -> int:
+    """The cards a body's `pay` hands over for its overspend (R-TRN-3)."""
+    pay = body.get("pay")
+    return (len(pay.get("hand", ())) + int(pay.get("deck", 0))) if pay else 0
 
 
 def _distinct(cards: Collection[str]) -> list[str]:
@@ -514,11 +539,11 @@ def legal_actions(
                 continue
             for body in _prompt_candidates(state, p.seat, p.kind, p.amount):
                 if _accepted(state, body, dice()):
-                    yield LegalAction(body)
+                    yield LegalAction(body, overspend=_overspend(body))
         return
     active = state.active
     if state.phase != ACTION or active is None or (seats is not None and active not in seats):
         return
     for body, preview, cost in _action_candidates(state, active, every_move):
         if _accepted(state, body, dice()):
-            yield LegalAction(body, preview, cost)
+            yield LegalAction(body, preview, cost, _overspend(body))

@@ -4,6 +4,8 @@
 // the scrub bar, log and charts in step. It computes no rule: arcs, lines of sight, odds and
 // to-hit lines all arrive in the HTML.
 
+import { refresh } from "./table.js";
+
 const viewer = document.querySelector(".viewer");
 const SEAT_STYLES = [
   { color: "#d9603b", dash: [], point: "circle" },
@@ -80,6 +82,7 @@ if (viewer) {
     }
     applySelection();
     drawOdds();
+    refresh();
   };
 
   const go = (n) => {
@@ -136,11 +139,7 @@ if (viewer) {
     else if (event.key === "k") target = at - 1;
     else if (event.key === "Home") target = 1;
     else if (event.key === "End") target = Math.max(last, knownHead);
-    else if ((event.key === "Enter" || event.key === " ") && t instanceof Element && t.closest("[data-move-dest]")) {
-      event.preventDefault();
-      previewMove(t.closest("[data-move-dest]").dataset.moveDest);
-      return;
-    } else if ((event.key === "Enter" || event.key === " ") && t instanceof Element && t.closest("[data-seat]")) {
+    else if ((event.key === "Enter" || event.key === " ") && t instanceof Element && t.closest("[data-seat]")) {
       event.preventDefault();
       toggleSeat(Number(t.closest("[data-seat]").dataset.seat));
       return;
@@ -166,15 +165,12 @@ if (viewer) {
       go(Number(new URL(nav.href).searchParams.get("at")));
       return;
     }
-    const reach = el.closest("[data-move-dest]");
-    if (reach) {
-      previewMove(reach.dataset.moveDest);
-      return;
-    }
+    // A hex, a turn or a target on the board opens its choice to confirm (table.js).
+    if (el.closest("svg [data-choice]")) return;
     const action = el.closest("button[data-command]");
     if (action) {
       event.preventDefault();
-      if (action.dataset.confirm && !window.confirm(action.dataset.confirm)) return;
+      if (action.dataset.askConfirm && !window.confirm(action.dataset.askConfirm)) return;
       const body = JSON.parse(action.dataset.command);
       if (action.dataset.askReason) {
         // The GM accepting a player's withdrawal gives a reason (R-TRN-9).
@@ -254,9 +250,10 @@ if (viewer) {
 
   // An overspend is paid from the deck's top as offered, or with the hand cards the player
   // ticked (R-TRN-3); the engine checks the payment like any other.
-  function withTickedPayment(body) {
-    if (!body.pay) return body;
-    const owed = (body.pay.hand?.length ?? 0) + (body.pay.deck ?? 0);
+  function withTickedPayment(body, button) {
+    // The cards owed are the engine's count (LegalAction.overspend), sent in the HTML.
+    const owed = Number(button?.dataset.overspend ?? 0);
+    if (!body.pay || !owed) return body;
     const ticked = [...document.querySelectorAll(`#frame input[data-overspend-card="${body.seat}"]:checked`)]
       .map((input) => input.value)
       .filter((card) => card !== body.card);
@@ -269,7 +266,7 @@ if (viewer) {
     if (sending) return; // a double click sends once
     const play = document.querySelector("#frame [data-play]");
     if (!play) return;
-    if (!fromTable) body = withTickedPayment(body);
+    if (!fromTable) body = withTickedPayment(body, button);
     if (play.dataset.table === "1" && !fromTable && askTable(body, button)) return;
     sending = true;
     for (const b of document.querySelectorAll("#frame [data-command]")) b.disabled = true;
@@ -314,7 +311,7 @@ if (viewer) {
     const form = event.target;
     if (!(form instanceof HTMLFormElement) || !form.dataset.command) return;
     event.preventDefault();
-    if (form.dataset.confirm && !window.confirm(form.dataset.confirm)) return;
+    if (form.dataset.askConfirm && !window.confirm(form.dataset.askConfirm)) return;
     const body = JSON.parse(form.dataset.command);
     const hex = [];
     for (const input of form.querySelectorAll("input[name], select[name]")) {
@@ -339,21 +336,6 @@ if (viewer) {
     if (form.dataset.deckTotal) body.deck = Math.max(0, Number(form.dataset.deckTotal) - (body.hand ?? []).length);
     send(body, form.querySelector("button[type=submit]"));
   });
-
-  function previewMove(dest) {
-    const button = document.querySelector(`#frame button[data-dest="${dest}"]`);
-    const line = document.querySelector("#frame .path-preview");
-    if (!button || !line) return;
-    const list = button.closest("details");
-    if (list) list.open = true;
-    for (const h of document.querySelectorAll("#frame .reach-hex.chosen")) h.classList.remove("chosen");
-    document.querySelector(`#frame [data-move-dest="${dest}"]`)?.classList.add("chosen");
-    line.setAttribute("points", button.dataset.points);
-    line.removeAttribute("hidden");
-    button.scrollIntoView({ block: "nearest" });
-    button.focus(); // confirm by pressing it
-    say(`${button.textContent}: press the highlighted button to confirm.`, true);
-  }
 
   // --- live: notice new events from anyone (docs/FRONTEND.md, "Live updates") ------------------
   async function appendLog(after) {
