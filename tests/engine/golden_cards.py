@@ -19,8 +19,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from battles.engine.card_catalogue import catalogue
-from battles.engine.carddb import read_database
+from battles.engine.carddata.card_catalogue import catalogue
+from battles.engine.carddata.carddb import read_database
 from battles.engine.cards import effect_from_dict
 
 REPO = Path(__file__).resolve().parents[2]
