@@ -80,7 +80,6 @@ class CardDef:
     `automated` says the effects express everything the text says; a manual card keeps
     its text for the players to resolve the rest.
 
-    >>> from battles.engine.tohit import parse_range
     >>> card = CardDef(id="plain-cut", name="Plain Cut", kind="primary_weapon", sp_cost=2,
     ...                range=parse_range("Melee"), damage=4, text="Deal 4 damage.",
     ...                effects=(AttackEffect(parse_range("Melee"), 4),), automated=True)

@@ -37,7 +37,6 @@ if TYPE_CHECKING:
 class AttackEffect(StoredEffect):
     """Attack one target at `range` for `damage`: the engine runs the whole attack sequence.
 
-    >>> from battles.engine.tohit import parse_range
     >>> AttackEffect(parse_range("Melee"), 4).as_dict()
     {'kind': 'attack', 'range': 'Melee', 'damage': 4}
     >>> AttackEffect(parse_range("Self"), 4)
@@ -227,7 +226,6 @@ class FollowUpEffect(StoredEffect):
     attack"). `near`: the target stands within that many hexes of the first attack's
     target ("arcs to 2 additional enemies within 2 hexes", R-ADD-84).
 
-    >>> from battles.engine.tohit import parse_range
     >>> FollowUpEffect(parse_range("Melee"), 3, "other").as_dict()
     {'kind': 'follow_up', 'range': 'Melee', 'damage': 3, 'target': 'other'}
     >>> FollowUpEffect(parse_range("Melee"), 3, "next")

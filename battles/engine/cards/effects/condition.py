@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -199,21 +200,22 @@ class Condition(Stored):
 
 
 def condition_from_dict(d: object, path: str) -> Condition:
+    """Parse a condition as its `as_dict` writes it, from the same fields.
+
+    >>> condition_from_dict({"test": "own_heat_at_least", "n": 3}, "c")
+    Condition(test='own_heat_at_least', n=3, pool=None, terrain=None, within=0, faction=None, form=None)
+    >>> condition_from_dict({"test": "from_rear", "hexes": 2}, "c")
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: c.hexes: unknown field; allowed: test, n, pool, terrain, within, faction, form
+    """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'test'", "R-ADD-59")
-    allowed = ("test", "n", "pool", "terrain", "within", "faction", "form")
+    allowed = tuple(f.name for f in dataclasses.fields(Condition))
     unknown = [str(k) for k in d if k not in allowed]
     if unknown:
         raise InvalidInput(f"{path}.{unknown[0]}", f"unknown field; allowed: {', '.join(allowed)}")
     if "test" not in d:
         raise InvalidInput(f"{path}.test", "required", "R-ADD-59")
     with rebased(path, "condition"):
-        return Condition(
-            d["test"],
-            d.get("n", 0),
-            d.get("pool"),
-            d.get("terrain"),
-            d.get("within", 0),
-            d.get("faction"),
-            d.get("form"),
-        )
+        return Condition(**{str(k): v for k, v in d.items()})

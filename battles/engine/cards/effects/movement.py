@@ -93,7 +93,6 @@ class GrantMoveEffect(StoredEffect):
         check_bool(self.split, "grant_move.split")
 
 
-# movement vocabulary
 @dataclass(frozen=True, slots=True)
 class PushEffect(StoredEffect):
     """ "Push N hexes", "knockback target N hex", "pull enemy N hexes toward you": the
@@ -117,7 +116,6 @@ class PushEffect(StoredEffect):
         check_int(self.adjacent_damage, "push.adjacent_damage", 0, MAX_DAMAGE, "R-ADD-100")
 
 
-# movement vocabulary
 @dataclass(frozen=True, slots=True)
 class TeleportEffect(StoredEffect):
     """ "Teleport up to N hexes": the own casket goes to any hex within `hexes` it could
@@ -137,7 +135,6 @@ class TeleportEffect(StoredEffect):
         check_bool(self.near_terrain, "teleport.near_terrain")
 
 
-# movement vocabulary
 @dataclass(frozen=True, slots=True)
 class ScatterEffect(StoredEffect):
     """ "Teleport target to random adjacent hex": after a hit, 1d6 names a direction
@@ -206,7 +203,6 @@ class FreePassageEffect(StoredEffect):
     kind: ClassVar[str] = "free_passage"
 
 
-# combos vocabulary
 @dataclass(frozen=True, slots=True)
 class GrantRotationEffect(StoredEffect):
     """ "Rotate once after attacking": as the attack ends, the casket's free 60° rotation of
