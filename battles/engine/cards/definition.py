@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
 
 from ..errors import InvalidInput
 from ..tohit import MAX_DAMAGE, WeaponRange, parse_range
@@ -22,7 +21,7 @@ from .effects.attacks import (
     IgnoreCoverEffect,
     OfferMissEffect,
 )
-from .effects.base import MAX_HEAT, SLUG_RE, check_choice, check_int, rebased
+from .effects.base import MAX_HEAT, SLUG_RE, WRITTEN, Stored, check_choice, check_int, rebased
 from .effects.conditions import UltimatumEffect
 from .effects.defence import (
     AfterDefenceEffect,
@@ -72,14 +71,17 @@ CARD_KINDS = (
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class CardDef:
+class CardDef(Stored):
     """One card as the engine plays it.
 
     `range`, `damage` and `heat` are the printed values; the engine runs only `effects`.
     When the card has an attack effect, `range` and `damage` are those of its first attack.
     `automated` says the effects express everything the text says; a manual card keeps
-    its text for the players to resolve the rest.
+    its text for the players to resolve the rest. Its stored form (`as_dict`, the project's
+    JSON card format that `card_from_dict` reads back) writes every field, defaults too.
 
+    >>> DAMAGE_CARD.as_dict()["kind"], DAMAGE_CARD.as_dict()["effects"]
+    ('damage', [])
     >>> card = CardDef(id="plain-cut", name="Plain Cut", kind="primary_weapon", sp_cost=2,
     ...                range=parse_range("Melee"), damage=4, text="Deal 4 damage.",
     ...                effects=(AttackEffect(parse_range("Melee"), 4),), automated=True)
@@ -95,13 +97,13 @@ class CardDef:
     name: str
     kind: str
     sp_cost: int
-    range: WeaponRange | None = None
-    damage: int | None = None
-    heat: int = 0
-    keywords: tuple[str, ...] = ()
-    text: str = ""
-    shield: bool = False
-    effects: tuple[Effect, ...] = ()
+    range: WeaponRange | None = field(default=None, metadata=WRITTEN)
+    damage: int | None = field(default=None, metadata=WRITTEN)
+    heat: int = field(default=0, metadata=WRITTEN)
+    keywords: tuple[str, ...] = field(default=(), metadata=WRITTEN)
+    text: str = field(default="", metadata=WRITTEN)
+    shield: bool = field(default=False, metadata=WRITTEN)
+    effects: tuple[Effect, ...] = field(default=(), metadata=WRITTEN)
     automated: bool
 
     def __post_init__(self) -> None:
@@ -313,27 +315,6 @@ class CardDef:
         True
         """
         return next((e for e in self.effects if isinstance(e, AttackEffect)), None)
-
-    def as_dict(self) -> dict[str, Any]:
-        """The card in the project's JSON card format (`card_from_dict` reads it back).
-
-        >>> DAMAGE_CARD.as_dict()["kind"], DAMAGE_CARD.as_dict()["effects"]
-        ('damage', [])
-        """
-        return {
-            "id": self.id,
-            "name": self.name,
-            "kind": self.kind,
-            "sp_cost": self.sp_cost,
-            "range": self.range.text if self.range else None,
-            "damage": self.damage,
-            "heat": self.heat,
-            "keywords": list(self.keywords),
-            "text": self.text,
-            "shield": self.shield,
-            "effects": [e.as_dict() for e in self.effects],
-            "automated": self.automated,
-        }
 
 
 # R-TRN-6: added to the deck at each reshuffle; 0 SP, does nothing.
