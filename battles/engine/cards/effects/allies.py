@@ -1,8 +1,4 @@
-"""Allies: what a card does for an ally, moves it makes with allies, cover, guards and zones.
-
-Each effect is a frozen dataclass that validates itself on construction; its stored form
-is derived from its fields (`base.Stored`).
-"""
+"""Allies: what a card does for an ally, moves it makes with allies, cover, guards and zones."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
 """Attacks: the attack itself, further attacks and areas, and what changes an attack
 (bonuses, enhancements of later attacks, its rules, what follows its outcome).
-
-Each effect is a frozen dataclass that validates itself on construction; its stored form
-is derived from its fields (`base.Stored`).
 """
 
 from __future__ import annotations

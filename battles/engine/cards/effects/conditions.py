@@ -1,8 +1,5 @@
 """Conditions: statuses and lasting states put on a casket (hindrances, bleeding, lasting
 damage, marks, forms, duels).
-
-Each effect is a frozen dataclass that validates itself on construction; its stored form
-is derived from its fields (`base.Stored`).
 """
 
 from __future__ import annotations

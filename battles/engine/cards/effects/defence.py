@@ -1,8 +1,5 @@
 """Defence: reductions of an incoming attack, Defense, wards, and the answers to an attack
 (counters, ripostes, thorns).
-
-Each effect is a frozen dataclass that validates itself on construction; its stored form
-is derived from its fields (`base.Stored`).
 """
 
 from __future__ import annotations

@@ -1,8 +1,4 @@
-"""Hand: draws, discards, recoveries, and what a card does to a deck or a hand.
-
-Each effect is a frozen dataclass that validates itself on construction; its stored form
-is derived from its fields (`base.Stored`).
-"""
+"""Hand: draws, discards, recoveries, and what a card does to a deck or a hand."""
 
 from __future__ import annotations
 

@@ -1,8 +1,4 @@
-"""Movement: moves, rotations, pushes, teleports, and what a move costs or may cross.
-
-Each effect is a frozen dataclass that validates itself on construction; its stored form
-is derived from its fields (`base.Stored`).
-"""
+"""Movement: moves, rotations, pushes, teleports, and what a move costs or may cross."""
 
 from __future__ import annotations
 

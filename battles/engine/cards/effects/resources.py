@@ -1,8 +1,4 @@
-"""Resources: Heat, Taint, tokens, SP, and the costs a casket pays from itself.
-
-Each effect is a frozen dataclass that validates itself on construction; its stored form
-is derived from its fields (`base.Stored`).
-"""
+"""Resources: Heat, Taint, tokens, SP, and the costs a casket pays from itself."""
 
 from __future__ import annotations
 

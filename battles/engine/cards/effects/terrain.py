@@ -1,8 +1,4 @@
-"""Terrain: terrain and seeds made during a battle, and what a wreck leaves.
-
-Each effect is a frozen dataclass that validates itself on construction; its stored form
-is derived from its fields (`base.Stored`).
-"""
+"""Terrain: terrain and seeds made during a battle, and what a wreck leaves."""
 
 from __future__ import annotations
 

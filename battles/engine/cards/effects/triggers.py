@@ -1,8 +1,5 @@
 """Triggers: effects that wait for a condition, an event or a window, and the limits and
 costs on playing a card.
-
-Each effect is a frozen dataclass that validates itself on construction; its stored form
-is derived from its fields (`base.Stored`).
 """
 
 from __future__ import annotations
