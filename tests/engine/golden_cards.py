@@ -78,7 +78,20 @@ def main() -> None:
     if database is None:
         raise SystemExit(f"{DATABASE} is absent: the golden dump needs the real database")
     doc = {"catalogue": catalogue_dump(), "vocabulary": vocabulary_dump(), "database": database}
-    GOLDEN.write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    # One line per card, so a change to the form shows as the cards it touches.
+    parts = []
+    for name, part in doc.items():
+        if isinstance(part, dict):
+            rows = ",\n".join(f"  {_json(key)}: {_json(value)}" for key, value in part.items())
+            parts.append(f" {_json(name)}: {{\n{rows}\n }}")
+        else:
+            rows = ",\n".join(f"  {_json(value)}" for value in part)
+            parts.append(f" {_json(name)}: [\n{rows}\n ]")
+    text = "{\n" + ",\n".join(parts) + "\n}\n"
+    assert json.loads(text) == doc
+    tmp = GOLDEN.with_suffix(".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(GOLDEN)
 
 
 if __name__ == "__main__":
