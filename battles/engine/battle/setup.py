@@ -28,12 +28,11 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
-from battles.engine.carddata.carddb import FACTIONS
-from battles.engine.carddata.decks import validate_deck
-from battles.engine.cards import CardDef, card_from_dict
-
 from ..arcs import SHIELDS
 from ..board import Board, parse_board
+from ..carddata.carddb import FACTIONS
+from ..carddata.decks import validate_deck
+from ..cards import CardDef, card_from_dict
 from ..dice import COMPONENTS
 from ..errors import InvalidInput
 from ..hexes import Hex
