@@ -49,8 +49,15 @@ def _layout(cls: type) -> tuple[tuple[str, object, bool], ...]:
     return layout
 
 
+# The values the stored form writes as they are: every field but ranges, conditions, effects
+# and tuples of them.
+_AS_IS = frozenset({int, str, bool, type(None)})
+
+
 def stored(value: object) -> Any:
     """One field's value as the stored form writes it."""
+    if type(value) in _AS_IS:
+        return value
     if isinstance(value, Stored):
         return value.as_dict()
     if isinstance(value, WeaponRange):
@@ -60,18 +67,22 @@ def stored(value: object) -> Any:
     return value
 
 
+def _write(out: dict[str, Any], value: Stored) -> dict[str, Any]:
+    """`out` with the fields of `value` the stored form writes, in declaration order."""
+    for name, default, always in _layout(type(value)):
+        field = getattr(value, name)
+        if always or field != default:
+            out[name] = stored(field)
+    return out
+
+
 class Stored:
     """A frozen dataclass whose stored form is its fields (see the module's doc)."""
 
     __slots__ = ()
 
     def as_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for name, default, always in _layout(type(self)):
-            value = getattr(self, name)
-            if always or value != default:
-                out[name] = stored(value)
-        return out
+        return _write({}, self)
 
 
 class StoredEffect(Stored):
@@ -81,7 +92,7 @@ class StoredEffect(Stored):
     kind: ClassVar[str]
 
     def as_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, **Stored.as_dict(self)}
+        return _write({"kind": self.kind}, self)
 
 
 STATUS_TARGETS = ("self", "target")
