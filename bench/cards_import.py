@@ -37,7 +37,7 @@ DEFAULT_PATH = ROOT.parent / "shared/data/penance-card-database-v5.15b.json"
 
 
 def _baseline(path: Path) -> float:
-    from battles.engine.carddb import read_database
+    from battles.engine.carddata.carddb import read_database
 
     t0 = time.perf_counter()
     with path.open(encoding="utf-8") as f:

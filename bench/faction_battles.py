@@ -39,8 +39,8 @@ from battles.engine.battle.autoplay import choose_thrifty, greedy_commands
 from battles.engine.battle.decide import create
 from battles.engine.battle.events import CardPlayed
 from battles.engine.battle.evolve import replay
-from battles.engine.carddb import FACTIONS, DatabaseRead, read_database
-from battles.engine.decks import (
+from battles.engine.carddata.carddb import FACTIONS, DatabaseRead, read_database
+from battles.engine.carddata.decks import (
     Loadout,
     build_casket_deck,
     casket_deck_problems,

@@ -24,7 +24,8 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
 
-from battles.engine.cards import CARD_KINDS, DeckProblem
+from battles.engine.carddata.decks import DeckProblem
+from battles.engine.cards import CARD_KINDS
 from battles.engine.errors import InvalidInput
 from battles.engine.ruleset import Ruleset
 from penance_site.admin_readonly import ReadOnly  # services write these rows, never a form

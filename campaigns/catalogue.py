@@ -1,7 +1,7 @@
 """The card catalogue (HackSoft services and selectors): cards, their versions, the import of
 the game's card database, and deck checks.
 
-A card's content is checked by the engine (battles/engine/cards.py) before anything is
+A card's content is checked by the engine (battles/engine/cards) before anything is
 written, so every stored version is a card the engine can play. Versions that a battle
 used are never changed: an edit then makes a new version and moves the card on to it,
 and the deck rows and battles that pinned the old one keep it (issue 5).
@@ -19,13 +19,9 @@ from django.db import transaction
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
-from battles.engine.carddb import DatabaseCard, DatabaseRead, Reported, read_database
-from battles.engine.cards import (
-    CardDef,
-    DeckProblem,
-    card_from_dict,
-    validate_deck,
-)
+from battles.engine.carddata.carddb import DatabaseCard, DatabaseRead, Reported, read_database
+from battles.engine.carddata.decks import DeckProblem, validate_deck
+from battles.engine.cards import CardDef, card_from_dict
 from battles.engine.demo import DEMO_CARDS
 from battles.engine.errors import InvalidInput
 from battles.engine.ruleset import Ruleset

@@ -38,7 +38,7 @@ class Card(models.Model):
 
 
 class CardVersion(models.Model):
-    """One version of a card, in the engine's vocabulary (battles/engine/cards.py).
+    """One version of a card, in the engine's vocabulary (battles/engine/cards).
 
     `effects` is the structured effect list; empty with `automated` false means the
     players resolve the card from its text (`manual`, R-ADD-14).

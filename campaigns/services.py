@@ -28,8 +28,8 @@ from django.utils import timezone
 
 from battles.engine.battle import BattleOutcome
 from battles.engine.board import parse_board
-from battles.engine.carddb import FACTIONS
-from battles.engine.cards import DeckProblem
+from battles.engine.carddata.carddb import FACTIONS
+from battles.engine.carddata.decks import DeckProblem
 from battles.engine.errors import InvalidInput, RuleViolation
 from battles.engine.ruleset import parse_ruleset
 from battles.selectors import (

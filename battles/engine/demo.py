@@ -323,7 +323,7 @@ DEMO_DECKS: Mapping[str, tuple[tuple[str, int], ...]] = MappingProxyType(
 def demo_deck(name: str) -> list[tuple[CardDef, int]]:
     """A demo deck as the (card, count) rows `validate_deck` reads.
 
-    >>> from .cards import validate_deck
+    >>> from .carddata.decks import validate_deck
     >>> from .ruleset import Ruleset
     >>> validate_deck(demo_deck("bastion-heavy"), Ruleset())
     []

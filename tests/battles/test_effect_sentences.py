@@ -319,8 +319,9 @@ def test_a_taint_spend_names_whose_taint_on_the_play_panel() -> None:
 
     from battles.engine.battle.decide import create
     from battles.engine.battle.evolve import replay
-    from battles.engine.cards import AttackEffect, CardDef, SpendTaintEffect, parse_range
+    from battles.engine.cards import AttackEffect, CardDef, SpendTaintEffect
     from battles.engine.demo import demo_setup
+    from battles.engine.tohit import parse_range
     from battles.play_panel import label
 
     s = replay(create("b", demo_setup(seed=1)))

@@ -2,7 +2,7 @@
 
 R-ADD-14 (the engine runs a card's structured effects; a manual card's SP is paid and
 it is discarded, the players apply the rest), R-TRN-5 (play a card for its SP), and
-the vocabulary of battles/engine/cards.py: move, rotate, heat, draw, discard,
+the vocabulary of battles/engine/cards/effects: move, rotate, heat, draw, discard,
 buff_next_attack, status and roll_suffering (seed 001 §4, the suffering die).
 """
 

@@ -47,9 +47,10 @@ from battles.engine.battle.events import (
     TaintChanged,
     TokensChanged,
 )
-from battles.engine.card_catalogue import CatalogueEntry, catalogue, lookup, text_hash
-from battles.engine.cards import CardDef, card_from_dict, derive_from_database, parse_range
-from battles.engine.tohit import MAX_DAMAGE
+from battles.engine.carddata.card_catalogue import CatalogueEntry, catalogue, lookup, text_hash
+from battles.engine.carddata.derive import derive_from_database
+from battles.engine.cards import CardDef, card_from_dict
+from battles.engine.tohit import MAX_DAMAGE, parse_range
 
 from .battle_builder import CARDS, FILLER, Battle, deck, of_type, one, seat
 

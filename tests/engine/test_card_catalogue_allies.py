@@ -38,7 +38,8 @@ from battles.engine.battle.events import (
     TokensChanged,
     ZoneCreated,
 )
-from battles.engine.cards import CardDef, derive_from_database
+from battles.engine.carddata.derive import derive_from_database
+from battles.engine.cards import CardDef
 
 from .battle_builder import CARDS, FILLER, Battle, deck, of_type, one, seat, start
 from .test_card_catalogue import (
@@ -525,7 +526,7 @@ def test_every_faction_the_catalogue_names_is_a_database_faction() -> None:
     would count nobody, so the catalogue's are checked here (R-ADD-121)."""
     import json
 
-    from battles.engine.carddb import FACTIONS
+    from battles.engine.carddata.carddb import FACTIONS
 
     named = set()
     for e in ENTRIES.values():
@@ -1218,7 +1219,7 @@ def test_random_decks_of_ally_cards_play_in_a_battle_of_four(seed: int) -> None:
     actions only, every one `decide` accepts, and the events replay to the same state."""
     import random
 
-    from battles.engine.carddb import FACTIONS
+    from battles.engine.carddata.carddb import FACTIONS
 
     rng = random.Random(seed)
     mine = sorted(ALLIES_SCENARIOS)

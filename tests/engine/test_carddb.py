@@ -16,9 +16,9 @@ import pytest
 from battles.engine.battle.autoplay import choose_thrifty, greedy_commands
 from battles.engine.battle.decide import create
 from battles.engine.battle.evolve import replay
-from battles.engine.carddb import FACTIONS, read_database, slugify
-from battles.engine.coverage import coverage_markdown, faction_coverage, manual_reason
-from battles.engine.decks import (
+from battles.engine.carddata.carddb import FACTIONS, read_database, slugify
+from battles.engine.carddata.coverage import coverage_markdown, faction_coverage, manual_reason
+from battles.engine.carddata.decks import (
     Loadout,
     build_casket_deck,
     casket_deck_problems,

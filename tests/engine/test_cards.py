@@ -17,7 +17,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from battles.engine.card_catalogue import catalogue
+from battles.engine.carddata.card_catalogue import catalogue
+from battles.engine.carddata.decks import DeckProblem, validate_deck
+from battles.engine.carddata.derive import derive_from_database, iter_database, skipped_sections
+from battles.engine.carddata.spelling import database_range
 from battles.engine.cards import (
     CARD_KINDS,
     DAMAGE_CARD,
@@ -45,7 +48,6 @@ from battles.engine.cards import (
     DamageAuraEffect,
     DamageBargainEffect,
     DamageNextTurnEffect,
-    DeckProblem,
     DefenceEffect,
     DeflectEffect,
     DestroyOnCriticalEffect,
@@ -123,12 +125,7 @@ from battles.engine.cards import (
     WindowEffect,
     ZoneEffect,
     card_from_dict,
-    database_range,
-    derive_from_database,
     effect_from_dict,
-    iter_database,
-    skipped_sections,
-    validate_deck,
 )
 from battles.engine.errors import InvalidInput
 from battles.engine.ruleset import Ruleset

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from battles.engine.board import parse_board
+from battles.engine.carddata.decks import validate_deck
 from battles.engine.cards import (
     CARD_KINDS,
     AttackEffect,
@@ -23,7 +24,6 @@ from battles.engine.cards import (
     HeatEffect,
     ReduceIncomingEffect,
     card_from_dict,
-    validate_deck,
 )
 from battles.engine.demo import (
     DEMO_CARDS,

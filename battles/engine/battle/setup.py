@@ -30,8 +30,9 @@ from typing import Any
 
 from ..arcs import SHIELDS
 from ..board import Board, parse_board
-from ..carddb import FACTIONS
-from ..cards import CardDef, card_from_dict, validate_deck
+from ..carddata.carddb import FACTIONS
+from ..carddata.decks import validate_deck
+from ..cards import CardDef, card_from_dict
 from ..dice import COMPONENTS
 from ..errors import InvalidInput
 from ..hexes import Hex

@@ -3,7 +3,7 @@
 Imports the card database into the catalogue (as `import_cards`; `--dry-run` rolls the
 import back), then writes the per-faction coverage table (loaded deck cards, fully
 automated, manual), every manual card with its reason and every entry not loaded
-(battles/engine/coverage.py). With `--output`, the tables replace what stands between
+(battles/engine/carddata/coverage.py). With `--output`, the tables replace what stands between
 the file's `<!-- coverage:start -->` and `<!-- coverage:end -->` markers; without it
 they are printed.
 """
@@ -16,8 +16,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
-from battles.engine.carddb import read_database
-from battles.engine.coverage import coverage_markdown
+from battles.engine.carddata.carddb import read_database
+from battles.engine.carddata.coverage import coverage_markdown
 from battles.engine.errors import InvalidInput
 from campaigns.catalogue import cards_import
 

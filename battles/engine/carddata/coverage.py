@@ -1,4 +1,4 @@
-"""How much of the card database the engine runs by itself (issue 17): the coverage report.
+"""How much of the card database the engine runs by itself (R-ADD-57): the coverage report.
 
 Per faction: the cards a deck of that faction may hold (the universal cards, its own cards
 and the cards of the items it may carry, R-ADD-52), how many of them are fully automated
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..cards import AttackEffect, CardDef
 from .carddb import COST_NOTE, FACTIONS, RANGE_NOTE, DatabaseRead
-from .cards import AttackEffect, CardDef
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +28,7 @@ class FactionCoverage:
 def deck_card_ids(read: DatabaseRead, faction: str) -> set[str]:
     """Every loaded card a casket deck of `faction` may hold (R-ADD-52).
 
-    >>> from battles.engine.carddb import read_database
+    >>> from battles.engine.carddata.carddb import read_database
     >>> card = {"name": "Step", "cost": 1, "effect": "Move 1."}
     >>> read = read_database({"universal": [dict(card, id="step")],
     ...                       "church": [dict(card, id="pray")], "elves": [dict(card, id="leaf")]})
@@ -45,7 +45,7 @@ def deck_card_ids(read: DatabaseRead, faction: str) -> set[str]:
 def faction_coverage(read: DatabaseRead) -> list[FactionCoverage]:
     """One row per faction of the database, in the database's order.
 
-    >>> from battles.engine.carddb import read_database
+    >>> from battles.engine.carddata.carddb import read_database
     >>> jab = {"id": "jab", "name": "Jab", "type": "Attack", "cost": 1, "range": "Melee",
     ...        "damage": 2, "effect": "Deal 2 damage."}
     >>> faction_coverage(read_database({"church": [jab, {"id": "pray", "name": "Pray",
@@ -111,7 +111,7 @@ def _escape(text: str) -> str:
 def coverage_markdown(read: DatabaseRead, *, source: str) -> str:
     """The coverage tables for docs/CARDS.md, in Markdown.
 
-    >>> from battles.engine.carddb import read_database
+    >>> from battles.engine.carddata.carddb import read_database
     >>> table = coverage_markdown(read_database({"church": [{"id": "pray", "name": "Pray",
     ...                           "cost": 1, "effect": "Pray."}]}), source="db.json")
     >>> "| church | 1 | 0 | 1 |" in table, '| `pray` | church #0 |' in table

@@ -1,10 +1,10 @@
 """The effect catalogue: what the real card database's cards do, written by hand from
-each card's text and shipped as data (issue 17, R-ADD-57).
+each card's text and shipped as data (R-ADD-57).
 
 One JSON file per database section (`universal.json`, `equipment.json`, the faction
 sections). Each entry names a card by `id` and records the printed `text`, `cost` and
 `range` it was written from, with `sha256`, their hash (`text_hash`). An entry either
-gives the card's `effects` in the project's effect vocabulary (battles/engine/cards.py),
+gives the card's `effects` in the project's effect vocabulary (battles/engine/cards/effects/),
 and optionally its `kind` where the database's keywords say too little, or says why the
 card stays `manual`: its text promises something the vocabulary cannot express.
 
@@ -32,17 +32,16 @@ from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
 
-from ..carddb import EQUIPMENT_SECTION, FACTIONS, ITEMS_SECTION, UNIVERSAL
-from ..cards import (
+from ...cards import (
     CARD_KINDS,
     AttackEffect,
     CardDef,
     Effect,
     HeatEffect,
-    database_range,
     effect_from_dict,
 )
-from ..errors import InvalidInput
+from ...errors import InvalidInput
+from ..spelling import EQUIPMENT_SECTION, FACTIONS, ITEMS_SECTION, UNIVERSAL, database_range
 
 HERE = Path(__file__).resolve().parent
 # One catalogue file per section of the database that holds deck cards (carddb's names).

@@ -1,8 +1,8 @@
-"""The whole card database read at once: every card, equipment item and support unit (issue 17).
+"""The whole card database read at once: every card, equipment item and support unit (R-ADD-53).
 
 `read_database` walks every section of the game's card database and gives
 
-- every **card**, derived by `cards.derive_from_database` (the one derivation path, so
+- every **card**, derived by `derive.derive_from_database` (the one derivation path, so
   whatever it learns applies to every section): the faction and universal sections,
   `equipment`, the `tactics` and `v3_optional` sub-sections (lists of cards under an
   object), the cards each **equipment item** brings, and the **behaviour cards** of
@@ -37,42 +37,30 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import (
+from ..cards import CardDef
+from ..errors import InvalidInput
+from .derive import (
     ATTACK_TYPES,
     BEHAVIOUR_SECTION,
-    CardDef,
-    _db_cost,
-    database_range,
+    db_cost,
     derive_from_database,
     skipped_sections,
 )
-from .errors import InvalidInput
+from .spelling import EQUIPMENT_SECTION as EQUIPMENT_SECTION
+from .spelling import FACTIONS as FACTIONS
+from .spelling import ITEMS_SECTION as ITEMS_SECTION
+from .spelling import NESTED_CARD_SECTIONS as NESTED_CARD_SECTIONS
+from .spelling import UNITS_SECTION as UNITS_SECTION
+from .spelling import UNIVERSAL as UNIVERSAL
+from .spelling import database_range
 
-# The factions of the database: one list section each.
-FACTIONS = (
-    "church",
-    "dwarves",
-    "ossuarium",
-    "elves",
-    "nomads",
-    "crucible",
-    "emergent",
-    "exchange",
-    "vestige-bloodlines",
-    "wyrd-conclave",
-)
-UNIVERSAL = "universal"
 # Other spellings the database uses for a faction.
 _FACTION_ALIASES = {
     "wyrd": "wyrd-conclave",
     "elves only": "elves",
     "bloodlines": "vestige-bloodlines",
 }
-# Sections whose entries are objects holding lists of cards, one per sub-section.
-NESTED_CARD_SECTIONS = ("tactics", "v3_optional")
-ITEMS_SECTION = "equipment_items"
-UNITS_SECTION = "support_units"
-EQUIPMENT_SECTION = "equipment"
+
 # R-ADD-53: lower rank wins when one id occurs more than once.
 SOURCE_RANK = {
     ITEMS_SECTION: 0,
@@ -389,7 +377,7 @@ def manual_fallback(entry: Mapping[str, Any]) -> dict[str, Any] | None:
     out = dict(entry)
     notes: list[str] = []
     cost = entry.get("cost")
-    if "cost" in entry and _db_cost(cost) is None and isinstance(cost, str) and cost.strip():
+    if "cost" in entry and db_cost(cost) is None and isinstance(cost, str) and cost.strip():
         out["cost"] = 0
         notes.append(COST_NOTE + " ".join(cost.split()))
     type_ = _str(entry.get("type")).lower()

@@ -1,4 +1,4 @@
-"""Casket decks from the game's construction rules (issue 17, R-ADD-52).
+"""Casket decks from the game's construction rules (R-ADD-52).
 
 A casket deck of ruleset 2.0 or 2.1 holds exactly 30 cards (R-TRN-1) made of
 
@@ -10,8 +10,17 @@ A casket deck of ruleset 2.0 or 2.1 holds exactly 30 cards (R-TRN-1) made of
   flat equipment list that no item brings), each at most its copies (R-ADD-29);
 
 and nothing else: no other faction's cards, no card of an item it does not carry, no
-behaviour card, no Damage card (R-TRN-6). `casket_deck_problems` names every violation;
-`build_casket_deck` builds a legal deck for a loadout, `random_loadout` draws one.
+behaviour card, no Damage card (R-TRN-6). Two checks, one per rule set:
+
+- `validate_deck` checks a deck of cards as rows (card, count) by R-TRN-1 alone: the deck
+  size, whole counts, one row per card, no Damage or behaviour card. A battle's setup and a
+  campaign's stored decks use it; it needs no database.
+- `casket_deck_problems` checks a deck of card ids against the database for a loadout
+  (R-ADD-52: the universal, faction and item cards it may and must hold), and runs
+  `validate_deck` on the loaded rows.
+
+Both report `DeckProblem`s. `build_casket_deck` builds a legal deck for a loadout,
+`random_loadout` draws one.
 """
 
 from __future__ import annotations
@@ -20,11 +29,12 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Any
 
+from ..cards import CardDef
+from ..errors import InvalidInput
+from ..ruleset import Ruleset
 from .carddb import FACTIONS, SLOTS, DatabaseRead, ItemDef
-from .cards import DECK_SIZE, CardDef, DeckProblem, validate_deck
-from .errors import InvalidInput
-from .ruleset import Ruleset
 
 # R-ADD-52 (the game's public repository, docs/reference/equipment-pool-complete.md): one
 # arm weapon, one off-hand (a shield or secondary equipment; a two-handed weapon takes it
@@ -38,6 +48,90 @@ SLOTS_BY_CLASS: Mapping[str, Mapping[str, int]] = MappingProxyType(
     }
 )
 RULE = "R-ADD-52"
+
+
+# R-TRN-1: the casket deck size of each ruleset version (seed 002 "30-card Casket HP decks").
+DECK_SIZE: Mapping[str, int] = MappingProxyType({"2.0": 30, "2.1": 30})  # R-TRN-1
+
+
+@dataclass(frozen=True, slots=True)
+class DeckProblem:
+    """One way a deck breaks the construction rules; `index` is its row, None for the whole deck.
+
+    >>> DeckProblem("deck_size", "29 cards; a casket deck has 30", "R-TRN-1").as_dict()["rule"]
+    'R-TRN-1'
+    """
+
+    code: str
+    message: str
+    rule: str
+    index: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, "rule": self.rule, "index": self.index}
+
+
+def validate_deck(cards: Sequence[tuple[CardDef, int]], ruleset: Ruleset) -> list[DeckProblem]:
+    """Check a built casket deck, given as (card, count) rows; an empty list means legal.
+
+    >>> from battles.engine.cards import DAMAGE_CARD
+    >>> from battles.engine.ruleset import Ruleset
+    >>> validate_deck([(DAMAGE_CARD, 30)], Ruleset())[0].code
+    'damage_card_in_deck'
+    """
+    size = DECK_SIZE[ruleset.version]
+    problems: list[DeckProblem] = []
+    seen: set[str] = set()
+    total = 0
+    for i, (card, count) in enumerate(cards):
+        if type(count) is not int or count < 1:
+            problems.append(
+                DeckProblem(
+                    "bad_count",
+                    f"{card.name}: count must be a whole number of at least 1, got {count!r}",
+                    "R-TRN-1",
+                    i,
+                )
+            )
+        else:
+            total += count
+        if card.kind == "damage":
+            problems.append(
+                DeckProblem(
+                    "damage_card_in_deck",
+                    f"{card.name}: Damage cards only enter a deck when it is reshuffled",
+                    "R-TRN-6",
+                    i,
+                )
+            )
+        if card.kind == "behaviour":
+            problems.append(
+                DeckProblem(
+                    "behaviour_card_in_deck",
+                    f"{card.name}: a support unit's behaviour card is not a casket deck's",
+                    "R-ADD-52",
+                    i,
+                )
+            )
+        if card.id in seen:
+            problems.append(
+                DeckProblem(
+                    "duplicate_card",
+                    f"{card.name} is listed twice; give one row with the total count",
+                    "R-TRN-1",
+                    i,
+                )
+            )
+        seen.add(card.id)
+    if total != size:
+        problems.append(
+            DeckProblem(
+                "deck_size",
+                f"the deck has {total} cards; a casket deck has exactly {size}",
+                "R-TRN-1",
+            )
+        )
+    return problems
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +155,7 @@ def _slot_use(items: Sequence[ItemDef]) -> dict[str, int]:
 def loadout_problems(read: DatabaseRead, loadout: Loadout) -> list[DeckProblem]:
     """Everything wrong with a loadout before any card is counted (R-ADD-52).
 
-    >>> from battles.engine.carddb import read_database
+    >>> from battles.engine.carddata.carddb import read_database
     >>> read = read_database({"church": [], "equipment_items": [{"name": "LONGBOW",
     ...     "faction": "elves only", "category": "Weapon", "weight": "Light (2-handed)",
     ...     "cards": []}]})
@@ -154,7 +248,7 @@ def casket_deck_problems(
 
     Row problems carry the row's index; the loadout's and the whole deck's have none.
 
-    >>> from battles.engine.carddb import read_database
+    >>> from battles.engine.carddata.carddb import read_database
     >>> card = {"name": "Step", "cost": 1, "effect": "Move 1.", "cardCount": 1}
     >>> read = read_database({"universal": [dict(card, id="step")],
     ...                       "church": [dict(card, id="pray", cardCount=29)],
@@ -228,7 +322,7 @@ def build_casket_deck(
 
     Raises InvalidInput naming the first problem when no legal deck exists for the loadout.
 
-    >>> from battles.engine.carddb import read_database
+    >>> from battles.engine.carddata.carddb import read_database
     >>> card = {"name": "Step", "cost": 1, "effect": "Move 1.", "cardCount": 2}
     >>> read = read_database({"universal": [dict(card, id="step")],
     ...                       "church": [dict(card, id="pray", cardCount=28)]})
@@ -279,7 +373,7 @@ def random_loadout(read: DatabaseRead, faction: str, rng: random.Random) -> Load
     weapon takes both hands, and accessories while the required cards leave room for at
     least a third of the deck from the faction's own cards.
 
-    >>> from battles.engine.carddb import read_database
+    >>> from battles.engine.carddata.carddb import read_database
     >>> stab = {"name": "Stab", "cost": 1, "type": "Attack", "range": "Melee", "damage": 3,
     ...         "effect": "Deal 3 damage"}
     >>> read = read_database({"equipment_items": [{"name": "DAGGER", "faction": "universal",

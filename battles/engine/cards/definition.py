@@ -1,0 +1,378 @@
+"""A card as the engine plays it (`CardDef`), its stored form, and the blank Damage card."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from ..errors import InvalidInput
+from ..tohit import MAX_DAMAGE, WeaponRange, parse_range
+from .effects import EFFECT_TYPES, Effect, effect_from_dict
+from .effects.allies import CoverEffect, GuardEffect, ZoneEffect
+from .effects.attacks import (
+    AfterAttackEffect,
+    AreaAttackEffect,
+    AttackBonusEffect,
+    AttackEffect,
+    AttackRulesEffect,
+    DestroyOnCriticalEffect,
+    FollowUpEffect,
+    IgnoreCoverEffect,
+    OfferMissEffect,
+)
+from .effects.base import MAX_HEAT, SLUG_RE, WRITTEN, Stored, check_choice, check_int, rebased
+from .effects.conditions import UltimatumEffect
+from .effects.defence import (
+    AfterDefenceEffect,
+    CounterEffect,
+    ReduceIncomingEffect,
+    RiposteEffect,
+    UnflankableEffect,
+)
+from .effects.hand import (
+    ArrangeTopEffect,
+    DiscardChosenEffect,
+    DiscardEffect,
+    DiscardForEffect,
+    RemoveFromGameEffect,
+)
+from .effects.movement import FreePassageEffect
+from .effects.resources import (
+    DamageBargainEffect,
+    GiveHeatEffect,
+    HeatCapacityEffect,
+    HeatEffect,
+    SelfDamageEffect,
+    SpendTaintEffect,
+    SpendTokensEffect,
+    TaintCounterEffect,
+    TaintEffect,
+)
+from .effects.triggers import (
+    LimitEffect,
+    TokenCostEffect,
+    TriggerEffect,
+    UnlessSpentEffect,
+    WhenEffect,
+    WindowEffect,
+)
+
+# "behaviour": a support unit's behaviour card (its AI draws them), never a casket deck's (R-ADD-52).
+CARD_KINDS = (
+    "primary_weapon",
+    "secondary",
+    "universal",
+    "reactive",
+    "damage",
+    "other",
+    "behaviour",
+)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CardDef(Stored):
+    """One card as the engine plays it.
+
+    `range`, `damage` and `heat` are the printed values; the engine runs only `effects`.
+    When the card has an attack effect, `range` and `damage` are those of its first attack.
+    `automated` says the effects express everything the text says; a manual card keeps
+    its text for the players to resolve the rest. Its stored form (`as_dict`, the project's
+    JSON card format that `card_from_dict` reads back) writes every field, defaults too.
+
+    >>> DAMAGE_CARD.as_dict()["kind"], DAMAGE_CARD.as_dict()["effects"]
+    ('damage', [])
+    >>> card = CardDef(id="plain-cut", name="Plain Cut", kind="primary_weapon", sp_cost=2,
+    ...                range=parse_range("Melee"), damage=4, text="Deal 4 damage.",
+    ...                effects=(AttackEffect(parse_range("Melee"), 4),), automated=True)
+    >>> card.manual, card_from_dict(card.as_dict()) == card
+    (False, True)
+    >>> CardDef(id="Bad Id", name="x", kind="other", sp_cost=0, automated=True)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: card.id: 'Bad Id' is not a slug (lowercase letters, digits and single hyphens)
+    """
+
+    id: str
+    name: str
+    kind: str
+    sp_cost: int
+    range: WeaponRange | None = field(default=None, metadata=WRITTEN)
+    damage: int | None = field(default=None, metadata=WRITTEN)
+    heat: int = field(default=0, metadata=WRITTEN)
+    keywords: tuple[str, ...] = field(default=(), metadata=WRITTEN)
+    text: str = field(default="", metadata=WRITTEN)
+    shield: bool = field(default=False, metadata=WRITTEN)
+    effects: tuple[Effect, ...] = field(default=(), metadata=WRITTEN)
+    automated: bool
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.id, str) or not SLUG_RE.fullmatch(self.id):
+            raise InvalidInput(
+                "card.id",
+                f"{self.id!r} is not a slug (lowercase letters, digits and single hyphens)",
+            )
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise InvalidInput("card.name", "must be a non-empty string")
+        check_choice(self.kind, "card.kind", CARD_KINDS)
+        check_int(self.sp_cost, "card.sp_cost", 0, 99, "R-TRN-5")
+        if self.range is not None and not isinstance(self.range, WeaponRange):
+            raise InvalidInput("card.range", "must be a range or null", "R-RNG-2")
+        if self.damage is not None:
+            check_int(self.damage, "card.damage", 0, MAX_DAMAGE, "R-DMG-1")
+        check_int(self.heat, "card.heat", -MAX_HEAT, MAX_HEAT)
+        if not isinstance(self.keywords, tuple) or not all(
+            isinstance(k, str) and k for k in self.keywords
+        ):
+            raise InvalidInput("card.keywords", "must be a tuple of non-empty strings")
+        if not isinstance(self.text, str):
+            raise InvalidInput("card.text", "must be a string")
+        for name in ("shield", "automated"):
+            if not isinstance(getattr(self, name), bool):
+                raise InvalidInput(f"card.{name}", "must be true or false")
+        if not isinstance(self.effects, tuple):
+            raise InvalidInput("card.effects", "must be a tuple of effects")
+        for i, effect in enumerate(self.effects):
+            if not isinstance(effect, tuple(EFFECT_TYPES.values())):
+                raise InvalidInput(f"card.effects[{i}]", "must be an effect")
+            if isinstance(effect, DiscardChosenEffect) and i != len(self.effects) - 1:
+                raise InvalidInput(
+                    f"card.effects[{i}]",
+                    "discard_chosen asks the player once the card resolves: make it the last",
+                    "R-ADD-62",
+                )
+            if isinstance(effect, ArrangeTopEffect) and i != len(self.effects) - 1:
+                raise InvalidInput(
+                    f"card.effects[{i}]",
+                    "arrange_top asks the player once the card resolves: make it the last",
+                    "R-ADD-157",
+                )
+            if isinstance(effect, UltimatumEffect) and i != len(self.effects) - 1:
+                raise InvalidInput(
+                    f"card.effects[{i}]",
+                    "ultimatum asks the enemy once the card resolves: make it the last",
+                    "R-ADD-159",
+                )
+            with_then = (
+                SpendTokensEffect
+                | WhenEffect
+                | SpendTaintEffect
+                | UnlessSpentEffect
+                | DiscardForEffect
+            )
+            inner = effect.then if isinstance(effect, with_then) else (effect,)
+            reactive_only = (
+                *(ReduceIncomingEffect, WindowEffect, CounterEffect),
+                *(TaintCounterEffect, RiposteEffect),  # triggers vocabulary
+                AfterDefenceEffect,  # buffs vocabulary
+                GiveHeatEffect,  # battle states vocabulary
+                OfferMissEffect,  # optional costs vocabulary
+            )
+            if isinstance(effect, GiveHeatEffect) and effect.to != "attacker":
+                raise InvalidInput(
+                    f"card.effects[{i}].to",
+                    "Heat for the attack's target waits for the hit: put it in after_attack",
+                    "R-ADD-143",
+                )
+            if self.kind != "reactive" and any(isinstance(e, reactive_only) for e in inner):
+                raise InvalidInput(
+                    f"card.effects[{i}]",
+                    f"{effect.kind} answers an attack: only a reactive card may have it",
+                    "R-REA-1",
+                )
+            attack_only = (
+                any(
+                    isinstance(
+                        e,
+                        AttackBonusEffect
+                        | AfterAttackEffect
+                        | IgnoreCoverEffect
+                        | FollowUpEffect
+                        | AttackRulesEffect
+                        | DamageBargainEffect
+                        | DestroyOnCriticalEffect  # triggers vocabulary
+                        | SelfDamageEffect,
+                    )
+                    or (isinstance(e, AreaAttackEffect) and e.around != "wreck")
+                    for e in inner
+                )
+                or (isinstance(effect, SpendTokensEffect) and effect.damage_per_token)
+                # R-ADD-145: the target's Taint and damage per Taint need an attack
+                or (
+                    isinstance(effect, SpendTaintEffect)
+                    and (effect.damage_per_taint > 0 or effect.whose == "either")
+                )
+                or (isinstance(effect, TaintEffect) and effect.target == "target")
+            )
+            if attack_only and not any(isinstance(e, AttackEffect) for e in self.effects):
+                raise InvalidInput(
+                    f"card.effects[{i}]",
+                    "an attack bonus needs the card's own attack effect",
+                    "R-ADD-59",
+                )
+        self._check_optional_costs()
+        self._check_consistency()
+
+    def _check_optional_costs(self) -> None:
+        """`spend: true` buys one optional cost, tokens or cards (R-ADD-61, R-ADD-152), and
+        "OR" alternatives replace a token spend (R-ADD-151)."""
+        spends = [i for i, e in enumerate(self.effects) if isinstance(e, SpendTokensEffect)]
+        for i, effect in enumerate(self.effects):
+            if isinstance(effect, UnlessSpentEffect) and not spends:
+                raise InvalidInput(
+                    f"card.effects[{i}]",
+                    "unless_spent runs when the card's tokens are not spent: the card needs "
+                    "a spend_tokens effect",
+                    "R-ADD-151",
+                )
+            if isinstance(effect, DiscardForEffect) and (
+                spends
+                or any(isinstance(e, DiscardForEffect) for e in self.effects[:i])
+                or any(isinstance(e, DiscardEffect) and e.source != "deck" for e in self.effects)
+            ):
+                raise InvalidInput(
+                    f"card.effects[{i}]",
+                    "discard_for is the card's one optional cost ('spend') and the only "
+                    "effect naming cards in 'discard'",
+                    "R-ADD-152",
+                )
+
+    def _check_consistency(self) -> None:
+        # R-ADD-80: what waits for a kill, or is Armor-Piercing, is said of all the card's
+        # further attacks at once (AttacksQueued), so such a card has only that one.
+        further = [e for e in self.effects if isinstance(e, FollowUpEffect | AreaAttackEffect)]
+        special = [
+            e
+            for e in further
+            if (isinstance(e, FollowUpEffect) and e.on == "kill")
+            or (isinstance(e, AreaAttackEffect) and e.ignore_defence)
+        ]
+        if special and len(further) > 1:
+            raise InvalidInput(
+                "card.effects",
+                "a further attack on a kill, or an Armor-Piercing area, must be the card's "
+                "only further attack",
+                "R-ADD-80",
+            )
+        attacks = [e for e in self.effects if isinstance(e, AttackEffect)]
+        if attacks and (self.range, self.damage) != (attacks[0].range, attacks[0].damage):
+            raise InvalidInput(
+                "card.range",
+                "range and damage must be those of the card's first attack effect",
+                "R-RNG-2",
+            )
+        heat = sum(e.amount for e in self.effects if isinstance(e, HeatEffect))
+        if self.automated and heat != self.heat:
+            raise InvalidInput(
+                "card.heat",
+                f"an automated card's heat ({self.heat}) must equal its heat effects ({heat})",
+            )
+        if not self.automated and not self.text.strip():
+            raise InvalidInput("card.text", "a manual card needs its text for the players")
+        if self.kind == "damage" and (self.sp_cost, self.effects) != (0, ()):
+            raise InvalidInput("card.kind", "a Damage card costs 0 SP and does nothing", "R-TRN-6")
+
+    @property
+    def limit(self) -> LimitEffect | None:
+        """The card's use limit, if its text has one (R-ADD-63)."""
+        return next((e for e in self.effects if isinstance(e, LimitEffect)), None)
+
+    @property
+    def pledge(self) -> bool:
+        """A cover played in its player's turn ("You may cover adjacent ally"): it waits in
+        play for the attack it takes, until that player's next turn (R-ADD-122)."""
+        return self.kind != "reactive" and any(isinstance(e, CoverEffect) for e in self.effects)
+
+    @property
+    def leaves_game(self) -> bool:
+        """Resolved, the card goes to the removed cards, not the discard pile (R-ADD-70)."""
+        return any(isinstance(e, RemoveFromGameEffect) for e in self.effects)
+
+    @property
+    def token_cost(self) -> TokenCostEffect | None:
+        """The card's printed cost in tokens, if any: it costs 0 SP (R-ADD-133)."""
+        return next((e for e in self.effects if isinstance(e, TokenCostEffect)), None)
+
+    @property
+    def passive(self) -> bool:
+        """Played, the card stays in play and its triggers fire (R-ADD-68), or it waits
+        there for the attack it wards off (R-ADD-128), or its zone lasts (R-ADD-129); a
+        standing rule (`unflankable`, `heat_capacity`, `free_passage`, R-ADD-136) too."""
+        stays = TriggerEffect | GuardEffect | ZoneEffect
+        standing = UnflankableEffect | HeatCapacityEffect | FreePassageEffect
+        return self.pledge or any(isinstance(e, stays | standing) for e in self.effects)
+
+    @property
+    def manual(self) -> bool:
+        """The card's text says more than its effects: the players resolve the rest."""
+        return not self.automated
+
+    @property
+    def attack(self) -> AttackEffect | None:
+        """The card's first attack effect, if any.
+
+        >>> DAMAGE_CARD.attack is None
+        True
+        """
+        return next((e for e in self.effects if isinstance(e, AttackEffect)), None)
+
+
+# R-TRN-6: added to the deck at each reshuffle; 0 SP, does nothing.
+DAMAGE_CARD = CardDef(
+    id="damage",
+    name="Damage",
+    kind="damage",
+    sp_cost=0,
+    text="A blank card added at each reshuffle; it may be played for 0 SP and does nothing.",
+    automated=True,
+)
+
+_CARD_FIELDS = tuple(f.name for f in dataclasses.fields(CardDef))
+
+_REQUIRED_CARD_FIELDS = ("id", "name", "kind", "sp_cost", "automated")
+
+
+def card_from_dict(doc: object, path: str = "card") -> CardDef:
+    """Parse a card in the project's JSON format; every bad or unknown field names its path.
+
+    Required: id, name, kind, sp_cost, automated. The rest default to no range, no
+    damage, 0 Heat, no keywords, no text, not a shield card, no effects.
+
+    >>> card_from_dict({"id": "vent", "name": "Vent", "kind": "other", "sp_cost": 1,
+    ...                 "heat": -2, "effects": [{"kind": "heat", "amount": -2}],
+    ...                 "automated": True}).effects
+    (HeatEffect(amount=-2),)
+    >>> card_from_dict({"id": "vent", "name": "Vent", "kind": "other", "sp_cost": 1,
+    ...                 "automated": True, "colour": "red"}, "cards[3]")
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: cards[3].colour: unknown field(s) colour; allowed: id, name, kind, sp_cost, range, damage, heat, keywords, text, shield, effects, automated
+    """
+    if not isinstance(doc, Mapping):
+        raise InvalidInput(path, "must be an object")
+    unknown = [str(k) for k in doc if k not in _CARD_FIELDS]
+    if unknown:
+        raise InvalidInput(
+            f"{path}.{unknown[0]}",
+            f"unknown field(s) {', '.join(unknown)}; allowed: {', '.join(_CARD_FIELDS)}",
+        )
+    for key in _REQUIRED_CARD_FIELDS:
+        if key not in doc:
+            raise InvalidInput(f"{path}.{key}", "required")
+    values = dict(doc)
+    if values.get("range") is not None:
+        values["range"] = parse_range(values["range"], f"{path}.range")
+    if "keywords" in values:
+        keywords = values["keywords"]
+        if not isinstance(keywords, list | tuple):
+            raise InvalidInput(f"{path}.keywords", "must be a list of strings")
+        values["keywords"] = tuple(keywords)
+    if "effects" in values:
+        effects = values["effects"]
+        if not isinstance(effects, list | tuple):
+            raise InvalidInput(f"{path}.effects", "must be a list of effects")
+        values["effects"] = tuple(
+            effect_from_dict(e, f"{path}.effects[{i}]") for i, e in enumerate(effects)
+        )
+    with rebased(path, "card"):
+        return CardDef(**values)

@@ -1,0 +1,420 @@
+"""The effect vocabulary: every effect a card may have, grouped by family.
+
+Each family is one module (its name is the family's, which the battle's resolvers mirror):
+
+- `attacks`: attacks, further attacks and areas, and what changes an attack;
+- `defence`: reductions, Defense, wards and answers to an attack;
+- `movement`: moves, rotations, pushes, teleports and what a move costs;
+- `terrain`: terrain and seeds made during a battle;
+- `allies`: what a card does for or with allies;
+- `triggers`: conditional, triggered and limited effects, and reactive windows;
+- `conditions`: statuses and lasting states put on a casket;
+- `resources`: Heat, Taint, tokens, SP and self-inflicted costs;
+- `hand`: draws, discards, recoveries and the deck.
+
+`base` holds what they share (bounds, validation, the stored form) and `condition` the
+battle-state tests a conditional effect reads (R-ADD-59). `Effect` lists every effect class
+once; `ALL_EFFECTS`, `EFFECT_TYPES` and `FAMILIES` are read from it.
+
+>>> len(ALL_EFFECTS) == len(EFFECT_TYPES) == sum(len(f) for f in FAMILIES.values())
+True
+>>> [c.__name__ for c in FAMILIES["terrain"]][:2]
+['PlantSeedsEffect', 'DetonateSeedsEffect']
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any, get_args
+
+from ...errors import InvalidInput
+from ...tohit import parse_range
+from . import allies, attacks, conditions, defence, hand, movement, resources, terrain, triggers
+from .allies import AllyEffect, AllyMoveEffect, CoverEffect, DeflectEffect, GuardEffect, ZoneEffect
+from .attacks import (
+    AdvantageEffect,
+    AfterAttackEffect,
+    AreaAttackEffect,
+    AttackBonusEffect,
+    AttackEffect,
+    AttackRulesEffect,
+    BonusAgainstEffect,
+    BuffNextAttackEffect,
+    BuffThisTurnEffect,
+    DamageAuraEffect,
+    DestroyOnCriticalEffect,
+    EnhanceNextAttackEffect,
+    FollowUpEffect,
+    IgnoreCoverEffect,
+    LastingBonusEffect,
+    OfferMissEffect,
+)
+from .base import rebased
+from .condition import condition_from_dict
+from .conditions import (
+    AreaHinderEffect,
+    BarReactivesEffect,
+    BleedEffect,
+    DamageNextTurnEffect,
+    DrawPenaltyEffect,
+    DuelEffect,
+    HinderEffect,
+    LowerDefenceEffect,
+    MarkEffect,
+    NoAttacksEffect,
+    OngoingDamageEffect,
+    SpPenaltyEffect,
+    StatusEffect,
+    TransformEffect,
+    UltimatumEffect,
+)
+from .defence import (
+    AfterDefenceEffect,
+    CounterEffect,
+    DefenceEffect,
+    ReduceIncomingEffect,
+    RemoveDamageCardEffect,
+    RiposteEffect,
+    ThornsEffect,
+    UnflankableEffect,
+    UntargetableEffect,
+    WardEffect,
+)
+from .hand import (
+    ArrangeTopEffect,
+    DiscardChosenEffect,
+    DiscardEffect,
+    DiscardForEffect,
+    DiscardHandEffect,
+    DrawEffect,
+    LookAtHandEffect,
+    RecoverEffect,
+    RecoverNamedEffect,
+    RemoveFromGameEffect,
+    ShuffleInEffect,
+    TargetDiscardsEffect,
+)
+from .movement import (
+    FreePassageEffect,
+    GrantMoveEffect,
+    GrantRotationEffect,
+    MoveCostEffect,
+    MoveEffect,
+    PushEffect,
+    RootEffect,
+    RotateEffect,
+    ScatterEffect,
+    TeleportEffect,
+)
+from .resources import (
+    DamageBargainEffect,
+    ForfeitTokensEffect,
+    GainSpEffect,
+    GainTokensEffect,
+    GiveHeatEffect,
+    HeatCapacityEffect,
+    HeatEffect,
+    RemoveHeatRolledEffect,
+    RemoveTaintRolledEffect,
+    RollSufferingEffect,
+    SelfDamageEffect,
+    SpBoostEffect,
+    SpendTaintEffect,
+    SpendTokensEffect,
+    TaintCounterEffect,
+    TaintEffect,
+)
+from .terrain import (
+    DetonateSeedsEffect,
+    PlantSeedsEffect,
+    ScavengeWreckEffect,
+    SeedAreaEffect,
+    TerrainEffect,
+)
+from .triggers import (
+    LimitEffect,
+    TokenCostEffect,
+    TriggerEffect,
+    UnlessSpentEffect,
+    WhenEffect,
+    WindowEffect,
+)
+
+__all__ = [
+    "ALL_EFFECTS",
+    "EFFECT_TYPES",
+    "FAMILIES",
+    "AdvantageEffect",
+    "AfterAttackEffect",
+    "AfterDefenceEffect",
+    "AllyEffect",
+    "AllyMoveEffect",
+    "AreaAttackEffect",
+    "AreaHinderEffect",
+    "ArrangeTopEffect",
+    "AttackBonusEffect",
+    "AttackEffect",
+    "AttackRulesEffect",
+    "BarReactivesEffect",
+    "BleedEffect",
+    "BonusAgainstEffect",
+    "BuffNextAttackEffect",
+    "BuffThisTurnEffect",
+    "CounterEffect",
+    "CoverEffect",
+    "DamageAuraEffect",
+    "DamageBargainEffect",
+    "DamageNextTurnEffect",
+    "DefenceEffect",
+    "DeflectEffect",
+    "DestroyOnCriticalEffect",
+    "DetonateSeedsEffect",
+    "DiscardChosenEffect",
+    "DiscardEffect",
+    "DiscardForEffect",
+    "DiscardHandEffect",
+    "DrawEffect",
+    "DrawPenaltyEffect",
+    "DuelEffect",
+    "Effect",
+    "EnhanceNextAttackEffect",
+    "FollowUpEffect",
+    "ForfeitTokensEffect",
+    "FreePassageEffect",
+    "GainSpEffect",
+    "GainTokensEffect",
+    "GiveHeatEffect",
+    "GrantMoveEffect",
+    "GrantRotationEffect",
+    "GuardEffect",
+    "HeatCapacityEffect",
+    "HeatEffect",
+    "HinderEffect",
+    "IgnoreCoverEffect",
+    "LastingBonusEffect",
+    "LimitEffect",
+    "LookAtHandEffect",
+    "LowerDefenceEffect",
+    "MarkEffect",
+    "MoveCostEffect",
+    "MoveEffect",
+    "NoAttacksEffect",
+    "OfferMissEffect",
+    "OngoingDamageEffect",
+    "PlantSeedsEffect",
+    "PushEffect",
+    "RecoverEffect",
+    "RecoverNamedEffect",
+    "ReduceIncomingEffect",
+    "RemoveDamageCardEffect",
+    "RemoveFromGameEffect",
+    "RemoveHeatRolledEffect",
+    "RemoveTaintRolledEffect",
+    "RiposteEffect",
+    "RollSufferingEffect",
+    "RootEffect",
+    "RotateEffect",
+    "ScatterEffect",
+    "ScavengeWreckEffect",
+    "SeedAreaEffect",
+    "SelfDamageEffect",
+    "ShuffleInEffect",
+    "SpBoostEffect",
+    "SpPenaltyEffect",
+    "SpendTaintEffect",
+    "SpendTokensEffect",
+    "StatusEffect",
+    "TaintCounterEffect",
+    "TaintEffect",
+    "TargetDiscardsEffect",
+    "TeleportEffect",
+    "TerrainEffect",
+    "ThornsEffect",
+    "TokenCostEffect",
+    "TransformEffect",
+    "TriggerEffect",
+    "UltimatumEffect",
+    "UnflankableEffect",
+    "UnlessSpentEffect",
+    "UntargetableEffect",
+    "WardEffect",
+    "WhenEffect",
+    "WindowEffect",
+    "ZoneEffect",
+    "effect_from_dict",
+]
+
+# Every effect, in the order `effect_from_dict` lists the known kinds.
+Effect = (
+    AttackEffect
+    | MoveEffect
+    | RotateEffect
+    | HeatEffect
+    | DrawEffect
+    | DiscardEffect
+    | BuffNextAttackEffect
+    | ReduceIncomingEffect
+    | RollSufferingEffect
+    | StatusEffect
+    | AttackBonusEffect
+    | GainTokensEffect
+    | SpendTokensEffect
+    | RecoverEffect
+    | DiscardHandEffect
+    | DefenceEffect
+    | WhenEffect
+    | AfterAttackEffect
+    | TaintEffect
+    | HinderEffect
+    | TriggerEffect
+    | GrantMoveEffect
+    | IgnoreCoverEffect
+    | RemoveHeatRolledEffect
+    | ShuffleInEffect
+    | DiscardChosenEffect
+    | LimitEffect
+    | SpPenaltyEffect
+    | DamageNextTurnEffect
+    | WindowEffect
+    | CounterEffect
+    | PlantSeedsEffect
+    | DetonateSeedsEffect
+    | RemoveFromGameEffect
+    | RootEffect
+    | BleedEffect
+    | OngoingDamageEffect
+    | MoveCostEffect
+    | DrawPenaltyEffect
+    | NoAttacksEffect
+    | TargetDiscardsEffect
+    | LowerDefenceEffect
+    | FollowUpEffect
+    | AreaAttackEffect
+    | RemoveTaintRolledEffect
+    | AreaHinderEffect
+    | DamageAuraEffect
+    | EnhanceNextAttackEffect
+    | AttackRulesEffect
+    | WardEffect
+    | GainSpEffect
+    | AfterDefenceEffect
+    | PushEffect
+    | TeleportEffect
+    | ScatterEffect
+    | GiveHeatEffect
+    | SpendTaintEffect
+    | SeedAreaEffect
+    | MarkEffect
+    | UnlessSpentEffect
+    | DiscardForEffect
+    | RecoverNamedEffect
+    | UntargetableEffect
+    | LookAtHandEffect
+    | BonusAgainstEffect
+    | ArrangeTopEffect
+    | ScavengeWreckEffect
+    | UltimatumEffect
+    | DamageBargainEffect
+    | OfferMissEffect
+    | AllyEffect
+    | CoverEffect
+    | RemoveDamageCardEffect
+    | DeflectEffect
+    | AllyMoveEffect
+    | GuardEffect
+    | ZoneEffect
+    | ThornsEffect
+    | LastingBonusEffect
+    | TokenCostEffect
+    | SpBoostEffect
+    | BuffThisTurnEffect
+    | UnflankableEffect
+    | HeatCapacityEffect
+    | DestroyOnCriticalEffect
+    | FreePassageEffect
+    | TaintCounterEffect
+    | SelfDamageEffect
+    | RiposteEffect
+    | TransformEffect
+    | DuelEffect
+    | BarReactivesEffect
+    | ForfeitTokensEffect
+    | AdvantageEffect
+    | TerrainEffect
+    | GrantRotationEffect
+)
+
+ALL_EFFECTS: tuple[type[Effect], ...] = get_args(Effect)
+EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType({cls.kind: cls for cls in ALL_EFFECTS})
+# Each family's effects, by module: every effect is in exactly one.
+FAMILIES: Mapping[str, tuple[type[Effect], ...]] = MappingProxyType(
+    {
+        module.__name__.rsplit(".", 1)[1]: tuple(
+            cls for cls in ALL_EFFECTS if cls.__module__ == module.__name__
+        )
+        for module in (
+            attacks,
+            defence,
+            movement,
+            terrain,
+            allies,
+            triggers,
+            conditions,
+            resources,
+            hand,
+        )
+    }
+)
+
+
+def effect_from_dict(d: object, path: str = "effect") -> Effect:
+    """Parse one effect `{"kind": ..., <its fields>}`; any bad field names its path.
+
+    >>> effect_from_dict({"kind": "discard", "n": 2, "source": "hand"})
+    DiscardEffect(n=2, source='hand')
+    >>> effect_from_dict({"kind": "move", "hexes": 0}, "card.effects[1]")
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: card.effects[1].hexes: must be an integer from 1 to 20, got 0 (R-TRN-5)
+    >>> effect_from_dict({"kind": "blink"}, "card.effects[0]")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: card.effects[0].kind: unknown effect 'blink'; known: attack, move, rotate, heat, draw, ...
+    """
+    if not isinstance(d, Mapping):
+        raise InvalidInput(path, "must be an object with a 'kind'")
+    kind = d.get("kind")
+    if not isinstance(kind, str) or kind not in EFFECT_TYPES:
+        raise InvalidInput(
+            f"{path}.kind", f"unknown effect {kind!r}; known: {', '.join(EFFECT_TYPES)}"
+        )
+    cls = EFFECT_TYPES[kind]
+    fields = dataclasses.fields(cls)
+    names = [f.name for f in fields]
+    for key in d:
+        if key != "kind" and key not in names:
+            raise InvalidInput(
+                f"{path}.{key}", f"unknown field of {kind}; allowed: kind, {', '.join(names)}"
+            )
+    values: dict[str, Any] = {}
+    for f in fields:
+        if f.name not in d:
+            if f.default is dataclasses.MISSING:
+                raise InvalidInput(f"{path}.{f.name}", f"required by {kind}")
+            continue
+        value = d[f.name]
+        if f.name == "range":
+            value = parse_range(value, f"{path}.range")
+        elif f.name == "condition" and value is not None:
+            value = condition_from_dict(value, f"{path}.condition")
+        elif f.name == "cards" and isinstance(value, list):
+            value = tuple(value)  # recover_named's card ids (R-ADD-153)
+        elif f.name == "then":
+            if not isinstance(value, list | tuple):
+                raise InvalidInput(f"{path}.then", "must be a list of effects")
+            value = tuple(effect_from_dict(e, f"{path}.then[{i}]") for i, e in enumerate(value))
+        values[f.name] = value
+    with rebased(path, kind):
+        return cls(**values)

@@ -1,0 +1,213 @@
+"""Allies: what a card does for an ally, moves it makes with allies, cover, guards and zones."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar, Literal
+
+from ...errors import InvalidInput
+from ...tohit import MAX_DAMAGE
+from .base import (
+    MAX_HEXES,
+    SLUG_RE,
+    StoredEffect,
+    check_bool,
+    check_choice,
+    check_inner,
+    check_int,
+)
+from .defence import DefenceEffect
+from .resources import TaintEffect
+
+if TYPE_CHECKING:
+    from . import Effect
+
+# allies vocabulary: what a card may do for an ally, the ally's own resources (R-ADD-120).
+_ALLY_KINDS = (
+    *("recover", "draw", "heat", "gain_tokens", "taint", "buff_next_attack", "defence"),
+    "remove_damage_card",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class AllyEffect(StoredEffect):
+    """ "Ally within N hexes recovers 3 cards", "Remove 1 Taint from self or ally within 2
+    hexes", "All allies within 3 hexes recover 2 cards": `then` acts on an ally, not on the
+    player's casket (R-ADD-120). The ally is a casket of the own side in the battle within
+    `within` hexes, named by the command's `target`; `self_allowed` lets the target be the
+    player's own casket ("self or ally"); `every` acts on each such ally instead, none
+    named; `faction` takes only allies whose setup names that faction (R-ADD-121). A
+    `defence` it gives lasts until the start of the player's next turn ("until your next
+    turn"), or with `defence_until` "end_of_round" until the round ends (R-ADD-123).
+
+    >>> from battles.engine.cards import MoveEffect, RecoverEffect
+    >>> AllyEffect(3, (RecoverEffect(3),)).as_dict()
+    {'kind': 'ally', 'within': 3, 'then': [{'kind': 'recover', 'n': 3}]}
+    >>> AllyEffect(3, (DefenceEffect(1),), defence_until="end_of_round").as_dict()["defence_until"]
+    'end_of_round'
+    >>> AllyEffect(3, (MoveEffect(1),))
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: ally.then[0]: must be one of: recover, draw, heat, gain_tokens, taint, buff_next_attack, defence, remove_damage_card (R-ADD-120)
+    """
+
+    kind: ClassVar[str] = "ally"
+    within: int
+    then: tuple[Effect, ...]
+    self_allowed: bool = False
+    every: bool = False
+    faction: str | None = None
+    defence_until: Literal["your_next_turn", "end_of_round"] = "your_next_turn"
+    # "Allies behind you": only those on the player's rear sides 3-5 (R-ARC-1, R-ADD-127).
+    behind: bool = False
+
+    def __post_init__(self) -> None:
+        check_int(self.within, "ally.within", 1, MAX_HEXES, "R-ADD-120")
+        check_bool(self.behind, "ally.behind")
+        if self.behind and not self.every:
+            raise InvalidInput("ally.behind", "'behind' picks among every ally", "R-ADD-127")
+        check_choice(self.defence_until, "ally.defence_until", ("your_next_turn", "end_of_round"))
+        if self.defence_until != "your_next_turn" and not any(
+            isinstance(e, DefenceEffect) for e in self.then if isinstance(self.then, tuple)
+        ):
+            raise InvalidInput("ally.defence_until", "gives no defence to last", "R-ADD-123")
+        check_inner(self.then, "ally.then", _ALLY_KINDS, "R-ADD-120")
+        for i, e in enumerate(self.then):
+            if isinstance(e, TaintEffect) and e.target != "self":
+                raise InvalidInput(
+                    f"ally.then[{i}].target", "an ally's Taint is its own: 'self'", "R-ADD-120"
+                )
+        check_bool(self.self_allowed, "ally.self_allowed")
+        check_bool(self.every, "ally.every")
+        if self.every and self.self_allowed:
+            raise InvalidInput(
+                "ally.self_allowed",
+                "'every' acts on the allies only, never the own casket",
+                "R-ADD-120",
+            )
+        if self.faction is not None and (
+            not isinstance(self.faction, str) or not SLUG_RE.fullmatch(self.faction)
+        ):
+            raise InvalidInput(
+                "ally.faction", f"{self.faction!r} is not a faction name", "R-ADD-121"
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class CoverEffect(StoredEffect):
+    """ "Reactive: Take ally's damage", "When an ally within 2 hexes would take damage,
+    redirect that damage to yourself": a reactive card an ally of the attacked casket, within
+    `within` hexes of it, plays after the hit; the damage the attacked casket's defence roll
+    leaves is the card player's to take instead, less the card's own reductions (R-ADD-122).
+
+    >>> CoverEffect(1).as_dict()
+    {'kind': 'cover', 'within': 1}
+    """
+
+    kind: ClassVar[str] = "cover"
+    within: int
+
+    def __post_init__(self) -> None:
+        check_int(self.within, "cover.within", 1, MAX_HEXES, "R-ADD-122")
+
+
+@dataclass(frozen=True, slots=True)
+class DeflectEffect(StoredEffect):
+    """ "Reactive: Redirect 3 damage to attacker": the answered attack's damage left after
+    the defence dice is `amount` lower, and what that took off, at most `amount`, is the
+    attacker's to take once the attack has ended (R-ADD-125).
+
+    >>> DeflectEffect(3).as_dict()
+    {'kind': 'deflect', 'amount': 3}
+    """
+
+    kind: ClassVar[str] = "deflect"
+    amount: int
+
+    def __post_init__(self) -> None:
+        check_int(self.amount, "deflect.amount", 1, MAX_DAMAGE, "R-ADD-125")
+
+
+@dataclass(frozen=True, slots=True)
+class AllyMoveEffect(StoredEffect):
+    """ "Choose 1 allied … Casket within range. They immediately move up to 2 hexes toward
+    you", "Allied Emergent units within 3 hexes may also move 1 hex": allies within
+    `within` hexes (of `faction` when given, R-ADD-121) may each move up to `hexes` hexes,
+    every step legal as R-TRN-5 and R-LOS-5 say, and with `toward` each step nearer the
+    player's casket. The command's `ally_paths` gives each path; the ally is the one its
+    `target` names, or with `every` any ally in reach (R-ADD-126).
+
+    >>> AllyMoveEffect(2, 6, toward=True).as_dict()
+    {'kind': 'ally_move', 'hexes': 2, 'within': 6, 'toward': True}
+    """
+
+    kind: ClassVar[str] = "ally_move"
+    hexes: int
+    within: int
+    every: bool = False
+    faction: str | None = None
+    toward: bool = False
+    # "Draw 1 card for each ally that moves": the player's draw per ally moved (R-ADD-126).
+    draw_per_ally: int = 0
+    # "Move 1 hex toward target": each step nearer the card's attack target (R-ADD-126).
+    toward_target: bool = False
+
+    def __post_init__(self) -> None:
+        check_int(self.hexes, "ally_move.hexes", 1, MAX_HEXES, "R-ADD-126")
+        check_int(self.draw_per_ally, "ally_move.draw_per_ally", 0, 3, "R-ADD-126")
+        check_bool(self.toward_target, "ally_move.toward_target")
+        if self.toward_target and (self.toward or not self.every):
+            # The attack's `target` is the enemy: no ally can be named by it as well.
+            raise InvalidInput(
+                "ally_move.toward_target",
+                "moves every ally in reach toward the attack's target, not toward you",
+                "R-ADD-126",
+            )
+        check_int(self.within, "ally_move.within", 1, MAX_HEXES, "R-ADD-126")
+        check_bool(self.every, "ally_move.every")
+        check_bool(self.toward, "ally_move.toward")
+        if self.faction is not None and (
+            not isinstance(self.faction, str) or not SLUG_RE.fullmatch(self.faction)
+        ):
+            raise InvalidInput(
+                "ally_move.faction", f"{self.faction!r} is not a faction name", "R-ADD-121"
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class GuardEffect(StoredEffect):
+    """ "Negate all damage from next attack targeting you or ally within 2 hexes": played,
+    the card stays in play until the next attack declared on the player's casket or on an
+    ally within `within` hexes of it; that attack deals no damage and the card is then
+    discarded (R-ADD-128).
+
+    >>> GuardEffect(2).as_dict()
+    {'kind': 'guard', 'within': 2}
+    """
+
+    kind: ClassVar[str] = "guard"
+    within: int
+
+    def __post_init__(self) -> None:
+        check_int(self.within, "guard.within", 1, MAX_HEXES, "R-ADD-128")
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneEffect(StoredEffect):
+    """ "Create a 3-hex radius healing zone centered on you until end of round. Allied
+    Caskets in this zone recover 2 cards from discard pile at start of their turn": played,
+    the card stays in play until the round ends, its zone fixed on the player's hex; each
+    ally that starts its turn within `radius` hexes of it gets `then` (R-ADD-129).
+
+    >>> from battles.engine.cards import RecoverEffect
+    >>> ZoneEffect(3, (RecoverEffect(2),)).as_dict()
+    {'kind': 'zone', 'radius': 3, 'then': [{'kind': 'recover', 'n': 2}]}
+    """
+
+    kind: ClassVar[str] = "zone"
+    radius: int
+    then: tuple[Effect, ...]
+
+    def __post_init__(self) -> None:
+        check_int(self.radius, "zone.radius", 1, MAX_HEXES, "R-ADD-129")
+        check_inner(self.then, "zone.then", ("recover", "draw", "heat", "gain_tokens"), "R-ADD-129")

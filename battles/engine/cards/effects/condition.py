@@ -1,0 +1,221 @@
+"""The battle-state tests a conditional effect reads as its card is played (R-ADD-59)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from ...errors import InvalidInput
+from .base import (
+    MAX_HEXES,
+    MAX_TOKENS,
+    SLUG_RE,
+    TOKEN_POOLS,
+    Stored,
+    check_choice,
+    check_int,
+    rebased,
+)
+
+# Conditions an attack bonus may test, all read from the battle state when the attack card
+# is played (R-ADD-59). `n` is the threshold; `pool` and `terrain` name what is counted.
+CONDITIONS = (
+    "own_heat_at_least",
+    "own_tokens_at_least",
+    "own_component_damage_at_least",
+    "moved_this_turn",
+    "standing_in",
+    "target_hp_at_most",
+    "target_moved_last_turn",
+    "target_taint_at_least",
+    # R-ADD-74: "enemies with 15 or fewer cards remaining in their deck" (the deck only,
+    # not the HP of R-DMG-9); "when adjacent to 2+ allies" (the attacker's own side).
+    "target_deck_at_most",
+    "own_adjacent_allies_at_least",
+    # R-ADD-75: "if outnumbered (2+ enemies within 6 hexes)": `n` enemies within `within`.
+    "enemies_within_at_least",
+    # lasting damage vocabulary; R-ADD-110: "enemies with 5+ Bleed", counted as the card is played.
+    "target_bleed_at_least",
+    # lasting damage vocabulary; R-ADD-119: "if target is adjacent to another ally" (the attacker's).
+    "target_adjacent_allies_at_least",
+    # buffs vocabulary; R-ADD-98: "if attacking from rear arc (hex 4)": the attack's side.
+    "from_rear",
+    # movement vocabulary (R-ADD-106): the card's own move before its attack, "if you moved 3
+    # hexes", "if you move through lava".
+    "card_moved_at_least",
+    "card_moved_through",
+    # battle states vocabulary (R-ADD-144): what the battle now records of the round and turn.
+    "target_damaged_this_round",
+    "destroyed_within_this_round",
+    "discarded_this_turn",
+    "target_killed_an_ally",
+    "near_terrain",
+    "target_without_cover",
+    # battle states vocabulary (R-ADD-146): the attack's side, slow/freeze, open terrain.
+    "attack_side_is",
+    "target_immobilised",
+    "standing_in_open",
+    # R-ADD-149: the casket's mark (R-ADD-148) is still in the battle.
+    "own_mark_in_battle",
+    # allies vocabulary (R-ADD-121): `n` allies, of `faction` when given, within `within`
+    # hexes of the own casket, or of the attack's target ("adjacent to target": 1).
+    "allies_within_at_least",
+    "allies_near_target_at_least",
+    # triggers vocabulary: "if you did NOT attack this turn" (R-ADD-134), "when your deck has
+    # 15 or fewer cards" (R-ADD-137), "if no enemies are within 3 hexes" (R-ADD-137).
+    "not_attacked_this_turn",
+    "own_deck_at_most",
+    "no_enemy_within",
+    "attacked_this_turn",  # "after making an attack" (R-ADD-134)
+    "destroyed_enemy_this_turn",  # "when you destroy an enemy Casket" (R-ADD-131)
+    # forms vocabulary (R-ADD-170): "if in Metamorph form", "if you have Assault Form active".
+    "own_form",
+    # forms vocabulary (R-ADD-174): "if in Honor Duel"; "if target has Coward's Mark".
+    "own_in_duel",
+    "target_cowards_mark",
+    # combos vocabulary (R-ADD-188): "if both are ranged attacks": `n` of the cards the card
+    # itself drew are ranged attack cards.
+    "card_drew_ranged_at_least",
+)
+
+# forms vocabulary (R-ADD-170): the forms Metamorphic Adaptation transforms a casket into,
+# until the end of the round. A condition's `form` may also be "metamorph": any of them.
+FORMS = ("assault", "tank", "scout")
+
+_CONDITION_FORMS = ("metamorph", *FORMS)
+
+# The conditions that count caskets within `within` hexes (R-ADD-75, R-ADD-121).
+_CONDITIONS_WITHIN = (
+    "enemies_within_at_least",
+    "allies_within_at_least",
+    "allies_near_target_at_least",
+    "destroyed_within_this_round",  # R-ADD-144
+    "no_enemy_within",  # R-ADD-136
+)
+
+# The conditions that may count only the allies of one faction (R-ADD-121).
+_CONDITIONS_FACTION = ("allies_within_at_least", "allies_near_target_at_least")
+
+_CONDITIONS_WITH_N = frozenset(CONDITIONS) - {
+    "moved_this_turn",
+    "standing_in",
+    "target_moved_last_turn",
+    "from_rear",
+    "card_moved_through",
+    "target_damaged_this_round",
+    "destroyed_within_this_round",
+    "discarded_this_turn",
+    "target_killed_an_ally",
+    "near_terrain",
+    "target_without_cover",
+    "target_immobilised",
+    "standing_in_open",
+    "own_mark_in_battle",
+    "not_attacked_this_turn",
+    "no_enemy_within",
+    "attacked_this_turn",
+    "destroyed_enemy_this_turn",
+    "own_form",
+    "own_in_duel",
+    "target_cowards_mark",
+}
+
+# The conditions that name a terrain (R-BRD-3).
+_TERRAIN_CONDITIONS = ("standing_in", "card_moved_through", "near_terrain")
+
+
+@dataclass(frozen=True, slots=True)
+class Condition(Stored):
+    """A test of the battle state an attack bonus depends on (R-ADD-59).
+
+    >>> Condition("own_tokens_at_least", 3, pool="forge").as_dict()
+    {'test': 'own_tokens_at_least', 'n': 3, 'pool': 'forge'}
+    >>> Condition("own_tokens_at_least", 3)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: condition.pool: 'own_tokens_at_least' counts a pool: give one of forge, credit, biomass, soul_shard, bargain, metamorph, rune (R-ADD-61)
+    """
+
+    test: str
+    n: int = 0
+    pool: str | None = None
+    terrain: str | None = None
+    within: int = 0
+    # allies vocabulary: count only the allies whose setup names this faction (R-ADD-121).
+    faction: str | None = None
+    # forms vocabulary: the form `own_form` asks for, "metamorph" for any (R-ADD-170).
+    form: str | None = None
+
+    def __post_init__(self) -> None:
+        check_choice(self.test, "condition.test", CONDITIONS)
+        if (self.test == "own_form") != (self.form is not None):
+            raise InvalidInput(
+                "condition.form",
+                f"'own_form' names a form: one of {', '.join(_CONDITION_FORMS)}"
+                if self.form is None
+                else f"{self.test!r} names no form",
+                "R-ADD-170",
+            )
+        if self.form is not None:
+            check_choice(self.form, "condition.form", _CONDITION_FORMS)
+        if self.test in _CONDITIONS_WITHIN:
+            check_int(self.within, "condition.within", 1, MAX_HEXES, "R-RNG-3")
+        elif self.within:
+            raise InvalidInput("condition.within", f"{self.test!r} counts no hexes", "R-ADD-75")
+        if self.faction is not None:
+            if self.test not in _CONDITIONS_FACTION:
+                raise InvalidInput(
+                    "condition.faction", f"{self.test!r} counts no allies", "R-ADD-121"
+                )
+            # A slug only: the factions are carddb's, which imports this module.
+            if not isinstance(self.faction, str) or not SLUG_RE.fullmatch(self.faction):
+                raise InvalidInput(
+                    "condition.faction", f"{self.faction!r} is not a faction name", "R-ADD-121"
+                )
+        if self.test == "attack_side_is":  # a side of the side table (R-ARC-2)
+            check_int(self.n, "condition.n", 1, 6, "R-ARC-2")
+        elif self.test in _CONDITIONS_WITH_N:
+            check_int(self.n, "condition.n", 1, MAX_TOKENS, "R-ADD-59")
+        elif self.n:
+            raise InvalidInput("condition.n", f"{self.test!r} takes no threshold", "R-ADD-59")
+        if (self.test == "own_tokens_at_least") != (self.pool is not None):
+            raise InvalidInput(
+                "condition.pool",
+                f"{self.test!r} counts a pool: give one of {', '.join(TOKEN_POOLS)}"
+                if self.pool is None
+                else f"{self.test!r} counts no pool",
+                "R-ADD-61",
+            )
+        if self.pool is not None:
+            check_choice(self.pool, "condition.pool", TOKEN_POOLS)
+        if (self.test in _TERRAIN_CONDITIONS) != (self.terrain is not None):
+            raise InvalidInput(
+                "condition.terrain",
+                f"{' and '.join(repr(t) for t in _TERRAIN_CONDITIONS)} name a terrain, no other",
+                "R-BRD-3",
+            )
+        if self.terrain is not None and not SLUG_RE.fullmatch(self.terrain):
+            raise InvalidInput("condition.terrain", f"{self.terrain!r} is not a terrain name")
+
+
+def condition_from_dict(d: object, path: str) -> Condition:
+    """Parse a condition as its `as_dict` writes it, from the same fields.
+
+    >>> condition_from_dict({"test": "own_heat_at_least", "n": 3}, "c")
+    Condition(test='own_heat_at_least', n=3, pool=None, terrain=None, within=0, faction=None, form=None)
+    >>> condition_from_dict({"test": "from_rear", "hexes": 2}, "c")
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: c.hexes: unknown field; allowed: test, n, pool, terrain, within, faction, form
+    """
+    if not isinstance(d, Mapping):
+        raise InvalidInput(path, "must be an object with a 'test'", "R-ADD-59")
+    allowed = tuple(f.name for f in dataclasses.fields(Condition))
+    unknown = [str(k) for k in d if k not in allowed]
+    if unknown:
+        raise InvalidInput(f"{path}.{unknown[0]}", f"unknown field; allowed: {', '.join(allowed)}")
+    if "test" not in d:
+        raise InvalidInput(f"{path}.test", "required", "R-ADD-59")
+    with rebased(path, "condition"):
+        return Condition(**{str(k): v for k, v in d.items()})

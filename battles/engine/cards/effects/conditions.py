@@ -1,0 +1,325 @@
+"""Conditions: statuses and lasting states put on a casket (hindrances, bleeding, lasting
+damage, marks, forms, duels).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar, Literal
+
+from ...errors import InvalidInput
+from ...tohit import MAX_DAMAGE
+from .base import (
+    MAX_HEXES,
+    MAX_TO_HIT,
+    STATUS_TARGETS,
+    StoredEffect,
+    check_bool,
+    check_choice,
+    check_inner,
+    check_int,
+)
+from .condition import FORMS, Condition
+
+if TYPE_CHECKING:
+    from . import Effect
+
+# The statuses the to-hit calculation reads (R-COV-4, R-HIT-6), and "anchored", which forced
+# movement reads (R-ADD-101, movement vocabulary): nothing else can be applied.
+STATUSES = ("obscured", "stunned", "immobilised", "aiming", "anchored")
+
+
+@dataclass(frozen=True, slots=True)
+class StatusEffect(StoredEffect):
+    """Put a status the to-hit rules read on the player's casket or the target (R-COV-4, R-HIT-6).
+
+    >>> StatusEffect("target", "obscured").as_dict()
+    {'kind': 'status', 'target': 'target', 'status': 'obscured'}
+    """
+
+    kind: ClassVar[str] = "status"
+    target: Literal["self", "target"]
+    status: Literal["obscured", "stunned", "immobilised", "aiming", "anchored"]
+
+    def __post_init__(self) -> None:
+        check_choice(self.target, "status.target", STATUS_TARGETS)
+        check_choice(self.status, "status.status", STATUSES)
+
+
+@dataclass(frozen=True, slots=True)
+class HinderEffect(StoredEffect):
+    """The attack's target gets +`to_hit` on the target number of its next attack: "target
+    has −1 to their next attack roll" (R-HIT-1, R-ADD-65). Used after a hit, or on a card
+    without an attack: then the command's `target`, an enemy within the card's range.
+
+    >>> HinderEffect(1).as_dict()
+    {'kind': 'hinder', 'to_hit': 1}
+    """
+
+    kind: ClassVar[str] = "hinder"
+    to_hit: int
+
+    def __post_init__(self) -> None:
+        check_int(self.to_hit, "hinder.to_hit", 1, MAX_TO_HIT, "R-HIT-1")
+
+
+@dataclass(frozen=True, slots=True)
+class SpPenaltyEffect(StoredEffect):
+    """ "Target has −N SP next turn": the target's next SP restore is N lower (R-TRN-3,
+    R-ADD-65). Used after a hit.
+
+    >>> SpPenaltyEffect(2).as_dict()
+    {'kind': 'sp_penalty', 'amount': 2}
+    """
+
+    kind: ClassVar[str] = "sp_penalty"
+    amount: int | Literal["all"]  # "all": "target loses all SP next turn" (R-ADD-119)
+
+    def __post_init__(self) -> None:
+        if self.amount != "all":
+            check_int(self.amount, "sp_penalty.amount", 1, 6, "R-TRN-3")
+
+
+@dataclass(frozen=True, slots=True)
+class DamageNextTurnEffect(StoredEffect):
+    """ "Target takes N additional damage at the start of their next turn" (poison, fire):
+    a hit schedules `amount` damage the target takes when its next turn starts, without
+    an attack (R-ADD-73). Used after a hit.
+
+    >>> DamageNextTurnEffect(2).as_dict()
+    {'kind': 'damage_next_turn', 'amount': 2}
+    """
+
+    kind: ClassVar[str] = "damage_next_turn"
+    amount: int
+
+    def __post_init__(self) -> None:
+        check_int(self.amount, "damage_next_turn.amount", 1, MAX_DAMAGE, "R-ADD-73")
+
+
+@dataclass(frozen=True, slots=True)
+class AreaHinderEffect(StoredEffect):
+    """ "All enemies in cone have −1 to their next attack roll": every enemy in the battle
+    within `within` hexes of the caster, in its front cone when `cone` (the hexes whose
+    direction lies in the caster's front 60° sector, its edges included, R-ARC-1), gets
+    +`to_hit` on the target number of its next attack (R-HIT-1, R-ADD-65). No line of
+    sight is needed, as for an aura (R-RNG-3, R-ADD-86).
+
+    >>> AreaHinderEffect(1, 3, cone=True).as_dict()
+    {'kind': 'area_hinder', 'to_hit': 1, 'within': 3, 'cone': True}
+    """
+
+    kind: ClassVar[str] = "area_hinder"
+    to_hit: int
+    within: int
+    cone: bool = False
+
+    def __post_init__(self) -> None:
+        check_int(self.to_hit, "area_hinder.to_hit", 1, MAX_TO_HIT, "R-HIT-1")
+        check_int(self.within, "area_hinder.within", 1, MAX_HEXES, "R-ADD-86")
+        check_bool(self.cone, "area_hinder.cone")
+
+
+# "Loses all SP next turn": a penalty above any SP maximum drains all of it (R-ADD-119).
+SP_ALL = 99
+
+MAX_BLEED = 20
+
+
+@dataclass(frozen=True, slots=True)
+class BleedEffect(StoredEffect):
+    """ "Apply Bleed N": the attack's target gains `n` Bleed counters, `more_if_bleeding`
+    more when it already had some ("If target already has Bleed counters, apply +1
+    additional Bleed"). Each counter is 1 damage at the start of one of its turns
+    (R-ADD-110). Used after a hit.
+
+    >>> BleedEffect(3, more_if_bleeding=1).as_dict()
+    {'kind': 'bleed', 'n': 3, 'more_if_bleeding': 1}
+    >>> BleedEffect(0)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: bleed.n: must be an integer from 1 to 20, got 0 (R-ADD-110)
+    """
+
+    kind: ClassVar[str] = "bleed"
+    n: int
+    more_if_bleeding: int = 0
+    # combos vocabulary: "target and adjacent enemies gain Bleed 1": the attacker's enemies
+    # adjacent to the target gain `n` too, without an attack of their own (R-ADD-182).
+    adjacent: bool = False
+
+    def __post_init__(self) -> None:
+        check_int(self.n, "bleed.n", 1, MAX_BLEED, "R-ADD-110")
+        check_int(self.more_if_bleeding, "bleed.more_if_bleeding", 0, MAX_BLEED, "R-ADD-110")
+        check_bool(self.adjacent, "bleed.adjacent")
+
+
+@dataclass(frozen=True, slots=True)
+class OngoingDamageEffect(StoredEffect):
+    """ "Ongoing: target takes N damage at start of their turn for T turns": a hit
+    schedules `amount` damage at the start of each of the target's next `turns` turns,
+    taken as R-ADD-73's scheduled damage is (R-ADD-112). Used after a hit.
+
+    >>> OngoingDamageEffect(1, 3).as_dict()
+    {'kind': 'ongoing_damage', 'amount': 1, 'turns': 3}
+    """
+
+    kind: ClassVar[str] = "ongoing_damage"
+    amount: int
+    turns: int
+
+    def __post_init__(self) -> None:
+        check_int(self.amount, "ongoing_damage.amount", 1, MAX_DAMAGE, "R-ADD-112")
+        check_int(self.turns, "ongoing_damage.turns", 1, 10, "R-ADD-112")
+
+
+@dataclass(frozen=True, slots=True)
+class DrawPenaltyEffect(StoredEffect):
+    """ "Target draws N fewer card(s) next turn": the enemy's next Draw phase fills its
+    hand to 6 − `n` (R-TRN-6, R-ADD-114). Used after a hit, or on a card without an
+    attack: then the command's `target`, an enemy within the card's range (R-ADD-65).
+
+    >>> DrawPenaltyEffect(1).as_dict()
+    {'kind': 'draw_penalty', 'n': 1}
+    """
+
+    kind: ClassVar[str] = "draw_penalty"
+    n: int
+
+    def __post_init__(self) -> None:
+        check_int(self.n, "draw_penalty.n", 1, 6, "R-ADD-114")
+
+
+@dataclass(frozen=True, slots=True)
+class NoAttacksEffect(StoredEffect):
+    """ "Cannot attack until next turn": the own casket makes no attack until the start of
+    its next turn (R-ADD-115).
+
+    >>> NoAttacksEffect().as_dict()
+    {'kind': 'no_attacks'}
+    """
+
+    kind: ClassVar[str] = "no_attacks"
+
+
+@dataclass(frozen=True, slots=True)
+class LowerDefenceEffect(StoredEffect):
+    """ "Target has −N Defense until end of their next turn": every attack on it cancels N
+    more blocks (R-DMG-3) until its next turn ends (R-ADD-119). Used after a hit.
+
+    >>> LowerDefenceEffect(1).as_dict()
+    {'kind': 'lower_defence', 'amount': 1}
+    """
+
+    kind: ClassVar[str] = "lower_defence"
+    amount: int
+
+    def __post_init__(self) -> None:
+        check_int(self.amount, "lower_defence.amount", 1, 10, "R-ADD-119")
+
+
+@dataclass(frozen=True, slots=True)
+class MarkEffect(StoredEffect):
+    """ "Mark target enemy. When the marked enemy is destroyed, …": the command's `target`,
+    an enemy within the card's range, becomes the owner's one mark; when that casket is
+    destroyed while marked, the owner runs `then` (R-ADD-148). A new mark replaces the old.
+
+    >>> from battles.engine.cards import GainTokensEffect
+    >>> MarkEffect((GainTokensEffect("soul_shard", 2),)).as_dict()
+    {'kind': 'mark', 'then': [{'kind': 'gain_tokens', 'pool': 'soul_shard', 'n': 2}]}
+    """
+
+    kind: ClassVar[str] = "mark"
+    then: tuple[Effect, ...]
+    # "Your attacks against Prey deal +N damage": each attack of the marker on the mark.
+    damage: int = 0
+    # "Mark 1 visible enemy": the mark needs line of sight (R-LOS-1..4).
+    visible: bool = False
+    # "You can track Prey through concealment": the mark's obscured status (R-COV-4) does
+    # not count for the marker's attacks.
+    tracks: bool = False
+
+    def __post_init__(self) -> None:
+        check_inner(self.then, "mark.then", ("gain_tokens", "recover", "draw", "heat", "taint"))
+        check_int(self.damage, "mark.damage", 0, 10, "R-ADD-148")
+        check_bool(self.visible, "mark.visible")
+        check_bool(self.tracks, "mark.tracks")
+
+
+@dataclass(frozen=True, slots=True)
+class UltimatumEffect(StoredEffect):
+    """ "Target enemy must choose: [1] Take N damage immediately, OR [2] Skip their next
+    turn": the command's `target`, an enemy within the card's printed range, is asked
+    (prompt `ultimatum`, answered by `choose`); it is the card's last effect (R-ADD-159).
+
+    >>> UltimatumEffect(4).as_dict()
+    {'kind': 'ultimatum', 'damage': 4}
+    """
+
+    kind: ClassVar[str] = "ultimatum"
+    damage: int
+
+    def __post_init__(self) -> None:
+        check_int(self.damage, "ultimatum.damage", 1, MAX_DAMAGE, "R-ADD-159")
+
+
+@dataclass(frozen=True, slots=True)
+class TransformEffect(StoredEffect):
+    """ "Transform into … Assault Form …": the casket takes `form` until the end of the
+    round (`FormTaken`, R-ADD-170); a later form replaces it. What the form itself gives
+    (+2 damage, −1 Defense …) is written as the card's other effects.
+
+    >>> TransformEffect("assault").as_dict()
+    {'kind': 'transform', 'form': 'assault'}
+    >>> TransformEffect("mantis")
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: transform.form: 'mantis' is not one of: assault, tank, scout
+    """
+
+    kind: ClassVar[str] = "transform"
+    form: str
+
+    def __post_init__(self) -> None:
+        check_choice(self.form, "transform.form", FORMS)
+
+
+@dataclass(frozen=True, slots=True)
+class DuelEffect(StoredEffect):
+    """ "Challenge 1 visible enemy to Honor Duel …": the command's `target`, a visible enemy
+    within the card's range, is asked (prompt `duel`). Accepting, the two may attack only
+    each other, and no one else may attack them, until the challenger's next turn starts;
+    if the challenger's attack kills the target meanwhile, it runs `then`. Refusing, the
+    target gains Coward's Mark: Crucible attacks on it deal +`mark_damage` for the rest of
+    the battle (R-ADD-174).
+
+    >>> from battles.engine.cards import GainTokensEffect, RecoverEffect
+    >>> DuelEffect((GainTokensEffect("forge", 3), RecoverEffect(3)), 2).as_dict()["mark_damage"]
+    2
+    """
+
+    kind: ClassVar[str] = "duel"
+    then: tuple[Effect, ...]
+    mark_damage: int
+
+    def __post_init__(self) -> None:
+        check_inner(self.then, "duel.then", ("gain_tokens", "recover", "draw"), "R-ADD-174")
+        check_int(self.mark_damage, "duel.mark_damage", 1, 10, "R-ADD-174")
+
+
+@dataclass(frozen=True, slots=True)
+class BarReactivesEffect(StoredEffect):
+    """ "… and they cannot use defense cards this turn": when `condition` holds as the
+    attack card is played (R-ADD-59), its target plays no reactive card until the end of
+    this turn, this attack's included (R-ADD-174).
+
+    >>> BarReactivesEffect(Condition("target_cowards_mark")).as_dict()
+    {'kind': 'bar_reactives', 'condition': {'test': 'target_cowards_mark'}}
+    """
+
+    kind: ClassVar[str] = "bar_reactives"
+    condition: Condition | None = None
+
+    def __post_init__(self) -> None:
+        if self.condition is not None and not isinstance(self.condition, Condition):
+            raise InvalidInput("bar_reactives.condition", "must be a condition", "R-ADD-59")

@@ -1,0 +1,222 @@
+"""Triggers: effects that wait for a condition, an event or a window, and the limits and
+costs on playing a card.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, ClassVar, Literal
+
+from ...errors import InvalidInput
+from .base import (
+    AFTER_KINDS,
+    MAX_HEXES,
+    MAX_TOKENS,
+    TOKEN_POOLS,
+    WRITTEN,
+    StoredEffect,
+    check_bool,
+    check_choice,
+    check_inner,
+    check_int,
+)
+from .condition import Condition
+
+if TYPE_CHECKING:
+    from . import Effect
+
+
+@dataclass(frozen=True, slots=True)
+class WhenEffect(StoredEffect):
+    """Run `then` only when `condition` holds as the card resolves (R-ADD-59): "If you
+    have 3+ Metamorph tokens, draw 3 cards instead" is a draw of 2 and, when, 1 more.
+
+    >>> from battles.engine.cards import DrawEffect
+    >>> WhenEffect(Condition("standing_in", terrain="lava"), (DrawEffect(1),)).as_dict()
+    {'kind': 'when', 'condition': {'test': 'standing_in', 'terrain': 'lava'}, 'then': [{'kind': 'draw', 'n': 1}]}
+    """
+
+    kind: ClassVar[str] = "when"
+    condition: Condition
+    then: tuple[Effect, ...]
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.condition, Condition):
+            raise InvalidInput("when.condition", "must be a condition", "R-ADD-59")
+        # buffs vocabulary: "+1 damage to all attacks for each enemy within 6" (R-ADD-96);
+        # move: "if …, knockback" (R-ADD-100); triggers: R-ADD-134; forms: "… reduce by 2.
+        # If in Metamorph form, reduce by 3" (R-ADD-170); combos: "…, gain +1 SP" (R-ADD-188).
+        kinds = (
+            *(*AFTER_KINDS, "reduce_incoming", "enhance_next_attack", "push"),
+            *("sp_boost", "grant_move", "ward", "gain_sp"),
+        )
+        check_inner(self.then, "when.then", kinds)
+
+
+@dataclass(frozen=True, slots=True)
+class WindowEffect(StoredEffect):
+    """A reactive card's window narrower than "targeted by an attack": "Play when attacked
+    in melee" answers only an attack made with a Melee card (R-RNG-2, R-ADD-58).
+
+    >>> WindowEffect("melee").as_dict()
+    {'kind': 'window', 'attack': 'melee'}
+    """
+
+    kind: ClassVar[str] = "window"
+    attack: Literal["melee"]
+
+    def __post_init__(self) -> None:
+        check_choice(self.attack, "window.attack", ("melee",))
+
+
+@dataclass(frozen=True, slots=True)
+class LimitEffect(StoredEffect):
+    """ "Once per turn / round / mission": the card may be played `n` times per period;
+    a battle is the mission's fight, so "mission" is the battle (R-ADD-63).
+
+    >>> LimitEffect("round").as_dict()
+    {'kind': 'limit', 'per': 'round', 'n': 1}
+    """
+
+    kind: ClassVar[str] = "limit"
+    per: Literal["turn", "round", "battle"]
+    n: int = field(default=1, metadata=WRITTEN)
+
+    def __post_init__(self) -> None:
+        check_choice(self.per, "limit.per", ("turn", "round", "battle"))
+        check_int(self.n, "limit.n", 1, 10, "R-ADD-63")
+
+
+TRIGGERS = (
+    *("start_of_turn", "end_of_turn", "casket_destroyed", "component_damaged", "attack"),
+    # battle states vocabulary (R-ADD-147) and triggers: "at the start / end of each round"
+    # (R-ADD-137), "reduce all damage you take by N" (R-ADD-136), "whenever you discard
+    # cards" (R-ADD-139).
+    *("start_of_round", "end_of_round", "damage_taken", "cards_discarded"),
+    # "the first Component Damage you take each round is ignored" (R-ADD-136)
+    "first_component_damage_each_round",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TriggerEffect(StoredEffect):
+    """A passive: the card stays in play once played and runs `then` each time its
+    trigger fires for the owner (R-ADD-68): at the start or the end of the owner's turn,
+    when a casket within `within` hexes is destroyed (`enemy_only`: an enemy's;
+    `ally_only`: one of the owner's side; `by_owner`: one the owner's own attack destroyed;
+    `within` 0: at any distance, R-ADD-131), or per point of Component Damage the owner
+    takes. On "attack", `then` holds attack bonuses only: each attack the owner declares
+    gets those whose condition holds ("Passive: you deal +2 damage to enemies with …",
+    R-ADD-74).
+
+    >>> from battles.engine.cards import DrawEffect, GainTokensEffect
+    >>> TriggerEffect("start_of_turn", (GainTokensEffect("bargain", 1, cap=10),)).as_dict()
+    {'kind': 'trigger', 'on': 'start_of_turn', 'then': [{'kind': 'gain_tokens', 'pool': 'bargain', 'n': 1, 'cap': 10}]}
+    >>> TriggerEffect("casket_destroyed", (DrawEffect(2),), enemy_only=True, by_owner=True).as_dict()
+    {'kind': 'trigger', 'on': 'casket_destroyed', 'then': [{'kind': 'draw', 'n': 2}], 'enemy_only': True, 'by_owner': True}
+    >>> TriggerEffect("casket_destroyed", (DrawEffect(2),), enemy_only=True, ally_only=True)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: trigger.ally_only: a casket is an enemy's or an ally's, not both (R-ADD-131)
+    """
+
+    kind: ClassVar[str] = "trigger"
+    on: str
+    then: tuple[Effect, ...]
+    within: int = 0
+    enemy_only: bool = False
+    # triggers vocabulary (R-ADD-131): "when an allied Casket … is destroyed", "when you
+    # destroy an enemy Casket", "if you dealt the killing blow".
+    ally_only: bool = False
+    by_owner: bool = False
+    # "Your next attack deals +3 damage" without "this bonus stacks": held once (R-ADD-139).
+    stacks: bool = True
+
+    def __post_init__(self) -> None:
+        check_choice(self.on, "trigger.on", TRIGGERS)
+        if self.on == "attack":  # R-ADD-74: bonuses to each of the owner's attacks
+            check_inner(self.then, "trigger.then", ("attack_bonus",))
+        elif self.on in ("damage_taken", "first_component_damage_each_round"):
+            # R-ADD-136: a reduction of each damage, or of a round's first Component Damage
+            check_inner(self.then, "trigger.then", ("reduce_incoming",))
+        else:
+            # R-ADD-138: "gain +3 Defense until end of your next turn" (`defence`).
+            kinds = (
+                *AFTER_KINDS,
+                "buff_next_attack",
+                "seed_area",
+                "lasting_bonus",
+                "when",
+                "sp_boost",
+                "defence",
+            )
+            check_inner(self.then, "trigger.then", kinds)
+        check_bool(self.enemy_only, "trigger.enemy_only")
+        check_bool(self.ally_only, "trigger.ally_only")
+        check_bool(self.by_owner, "trigger.by_owner")
+        check_bool(self.stacks, "trigger.stacks")
+        if not self.stacks and any(e.kind != "buff_next_attack" for e in self.then):
+            raise InvalidInput(
+                "trigger.stacks", "only a next-attack bonus is held once (false)", "R-ADD-139"
+            )
+        if self.on == "casket_destroyed":
+            # R-ADD-131: 0 is "at any distance" ("each time an allied Casket is destroyed").
+            check_int(self.within, "trigger.within", 0, MAX_HEXES, "R-RNG-3")
+            if self.enemy_only and self.ally_only:
+                raise InvalidInput(
+                    "trigger.ally_only",
+                    "a casket is an enemy's or an ally's, not both",
+                    "R-ADD-131",
+                )
+            if self.within == 0 and not (self.ally_only or self.by_owner):
+                raise InvalidInput(
+                    "trigger.within",
+                    "any distance (0) only for an ally's destruction or the owner's own kill",
+                    "R-ADD-131",
+                )
+        elif self.within or self.enemy_only or self.ally_only or self.by_owner:
+            raise InvalidInput("trigger.within", "only casket_destroyed counts hexes", "R-ADD-68")
+
+
+@dataclass(frozen=True, slots=True)
+class TokenCostEffect(StoredEffect):
+    """A printed cost in tokens ("1 Forge token", "3 Credit tokens"): the card costs 0 SP
+    and playing it needs and spends `n` tokens of `pool`, as it is played (R-ADD-133).
+
+    >>> TokenCostEffect("forge", 1).as_dict()
+    {'kind': 'token_cost', 'pool': 'forge', 'n': 1}
+    >>> TokenCostEffect("gold", 1)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: token_cost.pool: 'gold' is not one of: forge, credit, biomass, soul_shard, bargain, metamorph, rune
+    """
+
+    kind: ClassVar[str] = "token_cost"
+    pool: str
+    n: int
+
+    def __post_init__(self) -> None:
+        check_choice(self.pool, "token_cost.pool", TOKEN_POOLS)
+        check_int(self.n, "token_cost.n", 1, MAX_TOKENS, "R-ADD-133")
+
+
+@dataclass(frozen=True, slots=True)
+class UnlessSpentEffect(StoredEffect):
+    """ "Gain 1 Credit. OR: Spend 3 Credits to deal 7 damage instead": `then` runs only when
+    the command does not spend the card's tokens (`spend` false), so the spend replaces
+    it (R-ADD-151). The card must have a spend_tokens effect.
+
+    >>> from battles.engine.cards import GainTokensEffect
+    >>> UnlessSpentEffect((GainTokensEffect("credit", 1),)).as_dict()
+    {'kind': 'unless_spent', 'then': [{'kind': 'gain_tokens', 'pool': 'credit', 'n': 1}]}
+    >>> UnlessSpentEffect(())
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: unless_spent.then: must be a non-empty tuple of effects
+    """
+
+    kind: ClassVar[str] = "unless_spent"
+    then: tuple[Effect, ...]
+
+    def __post_init__(self) -> None:
+        check_inner(self.then, "unless_spent.then", AFTER_KINDS)

@@ -1,0 +1,78 @@
+"""The effect vocabulary is one list, split by family, with one stored form.
+
+`Effect` (the union) is the list; `ALL_EFFECTS`, `EFFECT_TYPES` and `FAMILIES` are read from
+it, each effect class lives in exactly one family module, and no class writes its stored
+form by hand (it is derived from the fields, `cards.effects.base.Stored`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import subprocess
+import sys
+from typing import get_args
+
+from battles.engine.cards import ALL_EFFECTS, EFFECT_TYPES, FAMILIES, Effect
+from battles.engine.cards.effects import (
+    allies,
+    attacks,
+    conditions,
+    defence,
+    hand,
+    movement,
+    resources,
+    terrain,
+    triggers,
+)
+from battles.engine.cards.effects.base import StoredEffect
+
+MODULES = (attacks, defence, movement, terrain, allies, triggers, conditions, resources, hand)
+
+
+def test_effect_types_and_all_effects_are_the_union_in_its_order() -> None:
+    assert get_args(Effect) == ALL_EFFECTS
+    assert tuple(EFFECT_TYPES.values()) == ALL_EFFECTS
+    assert all(kind == cls.kind for kind, cls in EFFECT_TYPES.items())
+    assert len(set(ALL_EFFECTS)) == len(ALL_EFFECTS) == 96
+
+
+def test_every_effect_is_in_exactly_one_family() -> None:
+    assert list(FAMILIES) == [
+        *("attacks", "defence", "movement", "terrain", "allies", "triggers", "conditions"),
+        *("resources", "hand"),
+    ]
+    placed = [cls for family in FAMILIES.values() for cls in family]
+    assert sorted(placed, key=lambda c: c.kind) == sorted(ALL_EFFECTS, key=lambda c: c.kind)
+    assert len(placed) == len(set(placed))
+    for name, family in FAMILIES.items():
+        assert all(cls.__module__ == f"battles.engine.cards.effects.{name}" for cls in family)
+
+
+def test_every_effect_class_of_a_family_module_is_in_the_union() -> None:
+    for module in MODULES:
+        defined = {
+            obj
+            for obj in vars(module).values()
+            if isinstance(obj, type)
+            and issubclass(obj, StoredEffect)
+            and obj.__module__ == module.__name__
+        }
+        assert defined == set(FAMILIES[module.__name__.rsplit(".", 1)[1]])
+
+
+def test_no_effect_writes_its_stored_form_by_hand() -> None:
+    for cls in ALL_EFFECTS:
+        assert dataclasses.is_dataclass(cls) and issubclass(cls, StoredEffect)
+        assert "as_dict" not in vars(cls), cls.__name__
+
+
+def test_the_cards_package_imports_no_database_reading() -> None:
+    # carddata reads the database into cards; cards never imports it (no import circle).
+    code = (
+        "import sys, battles.engine.cards; "
+        "print(sorted(m for m in sys.modules if m.startswith('battles.engine.carddata')))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.strip() == "[]"
