@@ -16,6 +16,7 @@ True
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
@@ -43,11 +44,27 @@ class Played:
 
 
 def _expected(action: LegalAction) -> float:
+    """The attack's expected damage: each result's damage weighted by the exact chance of
+    that result and no better (the preview's odds are "at least" chances, R-HIT-5; the
+    damage of each result, R-DMG-1). An attack that cannot hit scores 0.
+
+    >>> a = LegalAction({"type": "attack"}, preview={
+    ...     "odds": {"hit": "1/2", "strong_or_better": "1/4", "critical_or_better": "1/12",
+    ...              "execution": "1/36"},
+    ...     "damage": {"by_result": {"hit": 2, "strong": 3, "critical": 4, "execution": 4}}})
+    >>> round(_expected(a), 4)  # 1/4 * 2 + 1/6 * 3 + 1/18 * 4 + 1/36 * 4
+    1.1667
+    """
     p = action.preview or {}
     odds = p.get("odds") or {}
-    hit = float(odds.get("hit_percent", 0.0))
-    damage = (p.get("damage") or {}).get("by_result", {}).get("hit", 0)
-    return hit * (1 + float(damage))
+    damage = (p.get("damage") or {}).get("by_result", {})
+    at_least = [
+        Fraction(str(odds.get(k, "0")))
+        for k in ("hit", "strong_or_better", "critical_or_better", "execution")
+    ]
+    exactly = [a - b for a, b in zip(at_least, [*at_least[1:], Fraction(0)], strict=True)]
+    grades = ("hit", "strong", "critical", "execution")
+    return float(sum(p * int(damage.get(g, 0)) for p, g in zip(exactly, grades, strict=True)))
 
 
 def _expected_damage(action: LegalAction) -> float:
