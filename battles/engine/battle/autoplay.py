@@ -53,7 +53,7 @@ def _expected(action: LegalAction) -> float:
     ...              "execution": "1/36"},
     ...     "damage": {"by_result": {"hit": 2, "strong": 3, "critical": 4, "execution": 4}}})
     >>> round(_expected(a), 4)  # 1/4 * 2 + 1/6 * 3 + 1/18 * 4 + 1/36 * 4
-    1.1667
+    1.3333
     """
     p = action.preview or {}
     odds = p.get("odds") or {}
