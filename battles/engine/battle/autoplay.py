@@ -16,9 +16,9 @@ True
 from __future__ import annotations
 
 import random
-from fractions import Fraction
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from fractions import Fraction
 from itertools import islice
 from typing import Any
 

@@ -133,7 +133,7 @@ def _human(player: object, field: str) -> str:
     name = _text(player, field, 150)
     if name == BOT_PLAYER:
         raise InvalidInput(
-            field, f"{BOT_PLAYER!r} is the server's bot: give the seat \"bot\": true", "R-ADD-214"
+            field, f'{BOT_PLAYER!r} is the server\'s bot: give the seat "bot": true', "R-ADD-214"
         )
     return name
 
