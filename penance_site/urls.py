@@ -4,7 +4,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from battles import pages
+from battles import pages, practice
 
 from . import api, views
 
@@ -60,6 +60,7 @@ urlpatterns = [
     path("api/", include("campaigns.urls")),
     path("api/", include("penance_site.accounts.urls")),
     path("battles/", pages.battle_list_page, name="battle-list"),
+    path("battles/practice/", practice.battle_practice_page, name="battle-practice"),
     path("battles/<uuid:battle_id>/replay/", pages.battle_replay_page, name="battle-replay"),
     path("battles/<uuid:battle_id>/replay/log", pages.battle_log_after, name="battle-log"),
     path("rules/", pages.rulings_page, name="rulings"),

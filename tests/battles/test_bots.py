@@ -195,3 +195,21 @@ def test_bots_alone_play_their_battle_to_its_end_without_anyone(
 
     assert state.over or stalemate(state) is not None
     assert battle_head_version(battle=battle) > 10
+
+
+def test_the_battles_page_offers_a_practice_battle_against_the_bot(alice: User) -> None:
+    client = Client()
+    client.force_login(alice)
+    page = client.get("/battles/")
+    assert b'action="/battles/practice/"' in page.content
+    assert b"Practise against the bot" in page.content
+    assert client.get("/battles/practice/").status_code == 405  # a POST creates
+    made = client.post("/battles/practice/")
+    assert made.status_code == 302
+    battle = Battle.objects.get(gm=alice)
+    assert made["Location"] == f"/battles/{battle.id}/replay/"
+    assert [s.player.username for s in battle.seats.all()] == ["alice", "bot"]
+    assert battle.dice_mode == "digital"
+    assert client.get(made["Location"]).status_code == 200
+    assert Client().post("/battles/practice/").status_code == 302  # signed out: to login
+    assert Battle.objects.count() == 1
