@@ -127,7 +127,7 @@ def _send(battle_id: str, version: int) -> None:
     _local.queue = queue = deque([(battle_id, version)])
     try:
         while queue:
-            bot_turn.delay(*queue.popleft())
+            bot_turn.apply(args=queue.popleft())  # in this process, now
     finally:
         _local.queue = None
 

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import json
 import random
+import time
 import uuid
 from typing import Any
 
 import pytest
+from django.conf import settings as django_settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.test import Client
 
@@ -83,6 +86,13 @@ def test_bots_alone_are_a_battle() -> None:  # R-ADD-213
 
 
 # --- through the API and the service --------------------------------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def in_process(settings: Any) -> None:
+    """The embedded default (no Redis): bot tasks run in the process that committed. The
+    Redis path has its own test below."""
+    settings.CELERY_TASK_ALWAYS_EAGER = True
 
 
 @pytest.fixture
@@ -213,3 +223,31 @@ def test_the_battles_page_offers_a_practice_battle_against_the_bot(alice: User) 
     assert client.get(made["Location"]).status_code == 200
     assert Client().post("/battles/practice/").status_code == 302  # signed out: to login
     assert Battle.objects.count() == 1
+
+
+@pytest.mark.redis
+@pytest.mark.skipif(not django_settings.REDIS_URL, reason="needs REDIS_URL")
+def test_with_redis_a_celery_worker_plays_the_bots_turn_within_two_seconds(
+    committed_db: None, settings: Any
+) -> None:
+    from celery.contrib.testing.worker import start_worker
+
+    from penance_site.celery import app
+
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    users = get_user_model()
+    prefix = uuid.uuid4().hex[:8]
+    gm = users.objects.create_user(username=f"gm-{prefix}")
+    human = users.objects.create_user(username=f"alice-{prefix}")
+    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
+        battle = services.battle_create(gm=gm, setup=bot_setup(human.username))
+        deadline = time.monotonic() + 60
+        by_bot: list[Any] = []
+        while not by_bot and time.monotonic() < deadline:
+            if not _alice_plays(battle, human):
+                time.sleep(0.05)  # the bot's turn: its task is with the worker
+            events = battle_events(battle=battle, limit=100_000)
+            by_bot = [e for e in events if e.metadata.get("actor") == "bot"]
+    assert by_bot, "the bot never played through the worker"
+    before = next(e for e in events if e.version == by_bot[0].version - 1)
+    assert (by_bot[0].recorded_at - before.recorded_at).total_seconds() < 2
