@@ -21,6 +21,7 @@ PENANCE_LIVE_MAX_STREAMS streams; one more gets a 503 and its page polls instead
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
@@ -39,6 +40,7 @@ from battles.selectors import battle_head_version, battle_role
 from penance_site.accounts.tokens import HashedTokenAuthentication
 
 DEFAULT_HEARTBEAT = 15.0
+DEFAULT_SPREAD = 1.0
 # How long a browser waits before reconnecting a dropped stream (the SSE `retry:` field).
 RECONNECT_MS = 1000
 
@@ -56,27 +58,28 @@ def _heartbeat() -> float:
 
 def _listener(
     request: HttpRequest, battle_id: uuid.UUID
-) -> tuple[Battle | None, int, JsonResponse | None]:
-    """Who asks and whether they may listen: the battle and its head version, or the
-    refusal. Run in the shared executor (not the request's own thread), so an open stream
+) -> tuple[Battle | None, int, JsonResponse | None, str | None]:
+    """Who asks and whether they may listen: the battle, its head version and the
+    listener's role (battle_role), or the refusal. Run in the shared executor (not the request's own thread), so an open stream
     holds no database connection of its own while it waits."""
     user = request.user
     if not user.is_authenticated and "HTTP_AUTHORIZATION" in request.META:
         try:
             found = HashedTokenAuthentication().authenticate(request)  # type: ignore[arg-type]
         except AuthenticationFailed as exc:
-            return None, 0, _refusal(401, "not_authenticated", str(exc.detail))
+            return None, 0, _refusal(401, "not_authenticated", str(exc.detail)), None
         if found:
             user = found[0]
     if not user.is_authenticated:
-        return None, 0, _refusal(401, "not_authenticated", "sign in to follow a battle")
+        return None, 0, _refusal(401, "not_authenticated", "sign in to follow a battle"), None
     battle = Battle.objects.filter(pk=battle_id).select_related("gm").first()
     if battle is None:
-        return None, 0, _refusal(404, "not_found", "no battle has this id")
-    if battle_role(battle=battle, user=user) is None:
+        return None, 0, _refusal(404, "not_found", "no battle has this id"), None
+    role = battle_role(battle=battle, user=user)
+    if role is None:
         message = "you are not the GM, a player or a watcher of this battle"
-        return None, 0, _refusal(403, "permission_denied", message)
-    return battle, battle_head_version(battle=battle), None
+        return None, 0, _refusal(403, "permission_denied", message), None
+    return battle, battle_head_version(battle=battle), None, role
 
 
 def _after(request: HttpRequest) -> int | JsonResponse:
@@ -94,6 +97,21 @@ def _shared(function: Any, asgi: bool = True) -> Any:
     connection would stay open as long as the stream; under WSGI, in the request's thread
     (the view runs in a loop of its own there)."""
     return sync_to_async(function, thread_sensitive=not asgi)
+
+
+def _spread(role: str | None) -> float:
+    """Seconds over which a watcher's announcements are spread at random (the setting
+    PENANCE_LIVE_WATCHER_SPREAD, 1 s by default); none for the GM and the players.
+
+    Every open page asks `…/updates` when it hears of a version; fifty watchers asking at
+    the same instant as the two players would queue the players' requests behind theirs
+    (bench/live.py: the other player's page from 350 to 1,273 ms at p95 on two cores).
+    Spread out, the watchers' requests leave the players' to go first, and a watcher
+    sees the command half a second later on average (polling, they saw it after 668 ms
+    at the median)."""
+    if role in ("gm", "player"):
+        return 0.0
+    return max(0.0, float(getattr(settings, "PENANCE_LIVE_WATCHER_SPREAD", DEFAULT_SPREAD)))
 
 
 def _message(version: int) -> str:
@@ -116,7 +134,7 @@ async def battle_stream(request: HttpRequest, battle_id: uuid.UUID) -> HttpRespo
         response["Retry-After"] = "30"
         return response
     try:
-        battle, head, refusal = await _shared(_listener, asgi)(request, battle_id)
+        battle, head, refusal, role = await _shared(_listener, asgi)(request, battle_id)
     except BaseException:
         BROKER.unsubscribe(sub)
         raise
@@ -125,9 +143,9 @@ async def battle_stream(request: HttpRequest, battle_id: uuid.UUID) -> HttpRespo
         assert refusal is not None
         return refusal
     content: _AsyncStream | _ThreadStream = (
-        _AsyncStream(sub, _async_events(sub, battle, after, head))
+        _AsyncStream(sub, _async_events(sub, battle, after, head, _spread(role)))
         if asgi
-        else _ThreadStream(sub, _thread_events(sub, battle, after, head))
+        else _ThreadStream(sub, _thread_events(sub, battle, after, head, _spread(role)))
     )
     response = StreamingHttpResponse(content, content_type="text/event-stream")
     response["Cache-Control"] = "no-store"
@@ -167,7 +185,7 @@ class _AsyncStream:
 
 
 async def _async_events(
-    sub: Subscription, battle: Battle, sent: int, head: int
+    sub: Subscription, battle: Battle, sent: int, head: int, spread: float
 ) -> AsyncIterator[str]:
     heartbeat = _heartbeat()
     try:
@@ -186,13 +204,18 @@ async def _async_events(
                 version = max(version, await _shared(battle_head_version)(battle=battle))
                 yield ": heartbeat\n\n"
             if version > sent:
+                if spread:
+                    await asyncio.sleep(random.uniform(0, spread))
+                    version = max(version, sub.version)
                 yield _message(version)
                 sent = version
     finally:
         BROKER.unsubscribe(sub)
 
 
-def _thread_events(sub: Subscription, battle: Battle, sent: int, head: int) -> Iterator[str]:
+def _thread_events(
+    sub: Subscription, battle: Battle, sent: int, head: int, spread: float
+) -> Iterator[str]:
     heartbeat = _heartbeat()
     try:
         yield f"retry: {RECONNECT_MS}\n\n"
@@ -210,6 +233,9 @@ def _thread_events(sub: Subscription, battle: Battle, sent: int, head: int) -> I
                 version = max(version, battle_head_version(battle=battle))
                 yield ": heartbeat\n\n"
             if version > sent:
+                if spread:
+                    time.sleep(random.uniform(0, spread))
+                    version = max(version, sub.version)
                 yield _message(version)
                 sent = version
     finally:

@@ -18,7 +18,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.test import AsyncClient, Client
 
-from battles import live
+from battles import live, streams
 from tests.battles.api_calls import send, version
 from tests.battles.test_live_updates import make_clients, new_battle
 
@@ -165,6 +165,29 @@ def test_a_shutdown_ends_every_stream(clients: dict[str, Client], bid: str) -> N
     assert list(stream) == []  # the stream ends: the browser reconnects elsewhere
     assert time.monotonic() - started < 5
     assert live.BROKER.open == 0
+
+
+@pytest.mark.parametrize(("who", "spread"), [("watcher", True), ("bob", False)])
+def test_a_watchers_announcements_are_spread_the_players_are_not(
+    clients: dict[str, Client],
+    bid: str,
+    settings: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    who: str,
+    spread: bool,
+) -> None:
+    settings.PENANCE_LIVE_WATCHER_SPREAD = 1.0
+    monkeypatch.setattr(streams.random, "uniform", lambda low, high: high)  # the longest wait
+    head = version(bid)
+    response = clients[who].get(f"/api/battles/{bid}/stream?after={head}")
+    stream = chunks(response)
+    next(stream)
+    live.publish(bid, head + 1)
+    started = time.monotonic()
+    assert next(stream).startswith(f"id: {head + 1}\n")
+    took = time.monotonic() - started
+    assert (took >= 1.0) == spread
+    hang_up(response)
 
 
 def test_a_heartbeat_keeps_the_connection_and_reads_the_head(
