@@ -21,6 +21,7 @@ PENANCE_LIVE_MAX_STREAMS streams; one more gets a 503 and its page polls instead
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import time
 import uuid
@@ -101,7 +102,7 @@ def _shared(function: Any, asgi: bool = True) -> Any:
 
 def _spread(role: str | None) -> float:
     """Seconds over which a watcher's announcements are spread at random (the setting
-    PENANCE_LIVE_WATCHER_SPREAD, 1 s by default); none for the GM and the players.
+    PENANCE_LIVE_WATCHER_SPREAD, the setting else the environment variable, 1 s by default); none for the GM and the players.
 
     Every open page asks `…/updates` when it hears of a version; fifty watchers asking at
     the same instant as the two players would queue the players' requests behind theirs
@@ -111,7 +112,10 @@ def _spread(role: str | None) -> float:
     at the median)."""
     if role in ("gm", "player"):
         return 0.0
-    return max(0.0, float(getattr(settings, "PENANCE_LIVE_WATCHER_SPREAD", DEFAULT_SPREAD)))
+    setting = getattr(settings, "PENANCE_LIVE_WATCHER_SPREAD", None)
+    if setting is None:
+        setting = os.environ.get("PENANCE_LIVE_WATCHER_SPREAD") or DEFAULT_SPREAD
+    return max(0.0, float(setting))
 
 
 def _message(version: int) -> str:
