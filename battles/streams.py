@@ -14,7 +14,8 @@ by API token (`Authorization: Token …`).
 
 Under ASGI (`make serve`: gunicorn with uvicorn workers) the stream is an async iterator
 that holds no thread while it waits; under WSGI (runserver) a generator that holds one
-thread per open page, which is fine for development. Each process holds at most
+thread per open page, which is fine for development; where each request holds a whole
+process (gunicorn's sync workers) it answers 503 and the page polls. Each process holds at most
 PENANCE_LIVE_MAX_STREAMS streams; one more gets a 503 and its page polls instead.
 """
 
@@ -128,6 +129,12 @@ async def battle_stream(request: HttpRequest, battle_id: uuid.UUID) -> HttpRespo
     if isinstance(after, JsonResponse):
         return after
     asgi = isinstance(request, ASGIRequest)
+    if not asgi and not request.META.get("wsgi.multithread"):
+        # One request per process (gunicorn's sync workers): a stream would hold a whole
+        # worker for as long as the page is open. The page polls instead.
+        return _refusal(
+            503, "streams_unavailable", "this server runs one request per process: poll …/updates"
+        )
     ensure_listener()
     # Subscribe before reading the head: a version committed in between is then heard.
     sub = BROKER.subscribe(str(battle_id), asyncio.get_running_loop() if asgi else None)

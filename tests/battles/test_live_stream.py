@@ -22,10 +22,17 @@ from battles import live, streams
 from tests.battles.api_calls import send, version
 from tests.battles.test_live_updates import make_clients, new_battle
 
+# As a threaded server (runserver) says; the test client otherwise says one request per
+# process, where the stream refuses (the last test of these says so).
+THREADED = {"wsgi.multithread": True}
+
 
 @pytest.fixture
 def clients(django_user_model: type[User], db: None) -> dict[str, Client]:
-    return make_clients(django_user_model)
+    out = make_clients(django_user_model)
+    for client in out.values():
+        client.defaults.update(THREADED)
+    return out
 
 
 @pytest.fixture
@@ -82,6 +89,16 @@ def test_nobody_else_listens(clients: dict[str, Client], bid: str, who: str, sta
     assert live.BROKER.open == 0  # the refused stream let go of its subscription
 
 
+def test_a_server_of_one_request_per_process_refuses_streams(
+    clients: dict[str, Client], bid: str
+) -> None:
+    """gunicorn's sync workers: a stream would hold a worker; the page polls instead."""
+    response = clients["alice"].get(f"/api/battles/{bid}/stream", **{"wsgi.multithread": False})
+    assert response.status_code == 503
+    assert response.json()["code"] == "streams_unavailable"
+    assert live.BROKER.open == 0
+
+
 def test_no_such_battle_is_a_404(clients: dict[str, Client]) -> None:
     response = clients["alice"].get("/api/battles/00000000-0000-0000-0000-000000000000/stream")
     assert response.status_code == 404
@@ -94,10 +111,12 @@ def test_a_token_signs_in_too(
 
     alice = django_user_model.objects.get(username="alice")
     _, token = api_token_create(user=alice, name="stream")
-    response = Client().get(f"/api/battles/{bid}/stream", HTTP_AUTHORIZATION=f"Token {token}")
+    response = Client(**THREADED).get(
+        f"/api/battles/{bid}/stream", HTTP_AUTHORIZATION=f"Token {token}"
+    )
     assert response.status_code == 200
     hang_up(response)
-    bad = Client().get(f"/api/battles/{bid}/stream", HTTP_AUTHORIZATION="Token nonsense")
+    bad = Client(**THREADED).get(f"/api/battles/{bid}/stream", HTTP_AUTHORIZATION="Token nonsense")
     assert bad.status_code == 401
 
 
