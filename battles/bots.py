@@ -140,4 +140,6 @@ def bot_turn_schedule(*, battle_id: str, version: int) -> None:
         if _bot_seats(battle_id):
             _send(battle_id, version)
 
-    transaction.on_commit(after_commit)
+    # Robust: the command that triggered the bot has committed; a failure of the bot's turn
+    # is logged and must not turn that command's answer into an error.
+    transaction.on_commit(after_commit, robust=True)

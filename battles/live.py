@@ -37,7 +37,8 @@ from penance_site.eventstore.store import RecordedEvent, StreamRef
 log = logging.getLogger(__name__)
 
 CHANNEL = "penance:battle-versions"
-# Streams one process holds open at most; one more is refused (503) and its page polls.
+# Streams one process holds open at most (PENANCE_LIVE_MAX_STREAMS, the setting else the
+# environment variable); one more is refused (503) and its page polls.
 DEFAULT_MAX_STREAMS = 200
 
 
@@ -132,7 +133,13 @@ class Broker:
             return self._open
 
 
-BROKER = Broker(int(getattr(settings, "PENANCE_LIVE_MAX_STREAMS", DEFAULT_MAX_STREAMS)))
+BROKER = Broker(
+    int(
+        getattr(settings, "PENANCE_LIVE_MAX_STREAMS", None)
+        or os.environ.get("PENANCE_LIVE_MAX_STREAMS")
+        or DEFAULT_MAX_STREAMS
+    )
+)
 
 
 # --- across processes: Redis pub/sub -------------------------------------------------------------
@@ -229,7 +236,7 @@ def battle_appended(stream: StreamRef, events: Sequence[RecordedEvent]) -> None:
     if not events:
         return
     battle_id, version = stream.id, events[-1].version
-    transaction.on_commit(lambda: publish(battle_id, version))
+    transaction.on_commit(lambda: publish(battle_id, version), robust=True)
     from battles.bots import bot_turn_schedule
 
     bot_turn_schedule(battle_id=battle_id, version=version)
