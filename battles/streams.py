@@ -195,31 +195,61 @@ class _AsyncStream:
         BROKER.unsubscribe(self.sub)
 
 
+class _Feed:
+    """What one stream sends, whichever server runs it: the reconnect delay and the head if
+    the page is behind, then after each wait the heartbeat when one is due and the newest
+    version when it is past the last one sent. The two loops below only wait their way."""
+
+    def __init__(self, sub: Subscription, sent: int, spread: float) -> None:
+        self.sub = sub
+        self.sent = sent
+        self.spread = spread
+        self.heartbeat = _heartbeat()
+        self.checked = time.monotonic()
+
+    def opening(self, head: int) -> list[str]:
+        self.checked = time.monotonic()
+        return [f"retry: {RECONNECT_MS}\n\n", *self._versions(head)]
+
+    def heartbeat_due(self) -> bool:
+        return time.monotonic() - self.checked >= self.heartbeat
+
+    def delay(self, head: int | None) -> float:
+        """How long to hold a due message back: a watcher's spread (`_spread`), else 0."""
+        due = max(self.sub.version, head or 0) > self.sent
+        return random.uniform(0, self.spread) if due and self.spread else 0.0
+
+    def after_wait(self, head: int | None) -> list[str]:
+        """The lines due after a wait; `head` is the database's, read when a heartbeat was."""
+        out = []
+        if head is not None:
+            self.checked = time.monotonic()
+            out.append(": heartbeat\n\n")
+        return out + self._versions(max(self.sub.version, head or 0))
+
+    def _versions(self, version: int) -> list[str]:
+        if version <= self.sent:
+            return []
+        self.sent = version
+        return [_message(version)]
+
+
 async def _async_events(
     sub: Subscription, battle: Battle, sent: int, head: int, spread: float
 ) -> AsyncIterator[str]:
-    heartbeat = _heartbeat()
+    feed = _Feed(sub, sent, spread)
     try:
-        yield f"retry: {RECONNECT_MS}\n\n"
-        if head > sent:
-            yield _message(head)
-            sent = head
-        checked = time.monotonic()
+        for line in feed.opening(head):
+            yield line
         while True:
-            await sub.wait(heartbeat)
+            await sub.wait(feed.heartbeat)
             if sub.closed:
                 return
-            version = sub.version
-            if time.monotonic() - checked >= heartbeat:
-                checked = time.monotonic()
-                version = max(version, await _shared(battle_head_version)(battle=battle))
-                yield ": heartbeat\n\n"
-            if version > sent:
-                if spread:
-                    await asyncio.sleep(random.uniform(0, spread))
-                    version = max(version, sub.version)
-                yield _message(version)
-                sent = version
+            read = _shared(battle_head_version)
+            now = await read(battle=battle) if feed.heartbeat_due() else None
+            await asyncio.sleep(feed.delay(now))
+            for line in feed.after_wait(now):
+                yield line
     finally:
         BROKER.unsubscribe(sub)
 
@@ -227,27 +257,15 @@ async def _async_events(
 def _thread_events(
     sub: Subscription, battle: Battle, sent: int, head: int, spread: float
 ) -> Iterator[str]:
-    heartbeat = _heartbeat()
+    feed = _Feed(sub, sent, spread)
     try:
-        yield f"retry: {RECONNECT_MS}\n\n"
-        if head > sent:
-            yield _message(head)
-            sent = head
-        checked = time.monotonic()
+        yield from feed.opening(head)
         while True:
-            sub.wait_blocking(heartbeat)
+            sub.wait_blocking(feed.heartbeat)
             if sub.closed:
                 return
-            version = sub.version
-            if time.monotonic() - checked >= heartbeat:
-                checked = time.monotonic()
-                version = max(version, battle_head_version(battle=battle))
-                yield ": heartbeat\n\n"
-            if version > sent:
-                if spread:
-                    time.sleep(random.uniform(0, spread))
-                    version = max(version, sub.version)
-                yield _message(version)
-                sent = version
+            now = battle_head_version(battle=battle) if feed.heartbeat_due() else None
+            time.sleep(feed.delay(now))
+            yield from feed.after_wait(now)
     finally:
         BROKER.unsubscribe(sub)
