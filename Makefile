@@ -38,8 +38,10 @@ run: install .env
 	$(BIN)/python manage.py load_demo
 	$(BIN)/python manage.py runserver $(HOST)
 
-# Production: gunicorn with WEB_CONCURRENCY workers (default 4) on HOST, plus the Celery
-# worker and beat when REDIS_URL is set (Procfile). Settings come from the environment:
+# Production: gunicorn with WEB_CONCURRENCY uvicorn (ASGI) workers (default 4) on HOST, plus
+# the Celery worker and beat when REDIS_URL is set (Procfile). ASGI lets every open battle
+# page hold its live stream without holding a process or thread (battles/streams.py);
+# with several workers or hosts, REDIS_URL carries the announcements between them. Settings come from the environment:
 # DJANGO_SECRET_KEY and DJANGO_ALLOWED_HOSTS are required (DEBUG is off). The development
 # .env is not read: production takes its settings from the environment alone.
 serve: install

@@ -19,6 +19,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
+from battles.bots import bot_user
 from battles.codec import BATTLE_EVENTS, STREAM_TYPE
 from battles.engine.battle import (
     BattleState,
@@ -126,11 +127,12 @@ def _metadata(
 
 
 def _players(seats: Sequence[Mapping[str, Any]], field: str) -> list[AbstractBaseUser]:
-    """The user of every seat's `player` username; an unknown one is an InvalidInput."""
+    """The user of every seat's `player` username; an unknown one is an InvalidInput. A bot's
+    seat (R-ADD-210) is the bot's user (battles.bots)."""
     found = users_by_username(usernames=[s["player"] for s in seats])
     out = []
     for i, s in enumerate(seats):
-        user = found.get(s["player"])
+        user = bot_user() if s.get("bot") else found.get(s["player"])
         if user is None:
             raise InvalidInput(f"{field}[{i}].player", f"no user is called {s['player']!r}")
         out.append(user)

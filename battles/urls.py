@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import battles_api, rules_api
+from . import battles_api, rules_api, streams
 
 urlpatterns = [
     path("rules/", rules_api.RulesIndexView.as_view(), name="rules-index"),
@@ -60,4 +60,7 @@ urlpatterns += [
         battles_api.BattleUpdatesView.as_view(),
         name="battles-updates",
     ),
+]
+urlpatterns += [
+    path("battles/<uuid:battle_id>/stream", streams.battle_stream, name="battles-stream"),
 ]

@@ -18,6 +18,11 @@ Both server modes are measured in one run:
   again after `poll_after_ms` (1 s): short polling.
 - `gthread`: the same with `--worker-class gthread --threads 8`: requests wait up
   to 20 s in a thread, answered as soon as the store has the event: long polling.
+- `asgi`: what `make serve` runs now: gunicorn with uvicorn workers
+  (penance_site.serving.Worker), REDIS_URL set (the servers announce each command to
+  each other through Redis pub/sub, battles/live.py). Each page holds one server-sent
+  events stream (`GET …/stream`, battles/streams.py) and, on each version it hears,
+  asks `…/updates?after=N&wait=0` for the events, as the play page does.
 - `sync-long` (not run by default): sync workers made to hold requests
   (`PENANCE_LIVE_MAX_WAIT=20`), the configuration docs/FRONTEND.md advises against;
   with `--watchers` more open pages than workers it shows why.
@@ -27,6 +32,8 @@ Both server modes are measured in one run:
 Run:
 
     DATABASE_URL=postgres://root@127.0.0.1:5432/wtlive .venv/bin/python bench/live.py
+    DATABASE_URL=… REDIS_URL=redis://127.0.0.1:6379/14 .venv/bin/python bench/live.py \
+        --modes asgi --workers 1 [--watchers 4|50]
 
 Target: the other page has the command within 2 s (p95), in both modes.
 """
@@ -139,6 +146,65 @@ class Page:
             return self.arrived.get(version)
 
 
+class StreamPage(Page):
+    """A page on the pushed stream: reads `…/stream`, and on each version past its own
+    asks `…/updates?after=N&wait=0` for the events (the play page's `listen`)."""
+
+    def __init__(self, port: int, token: str, battle: str, version: int) -> None:
+        super().__init__(port, token, battle, version)
+        self.port = port
+        self.token = token
+        self.stream: http.client.HTTPConnection | None = None
+
+    def fetch(self) -> None:
+        while True:
+            path = f"/api/battles/{self.battle}/updates?after={self.version}&wait=0"
+            status, body = self.client.call("GET", path)
+            now = time.perf_counter()
+            self.requests += 1
+            if status != 200:
+                self.errors.append(f"updates {status}: {str(body)[:200]}")
+                return
+            with self.changed:
+                for e in body["events"]:
+                    self.arrived.setdefault(e["version"], now)
+                if body["events"]:
+                    self.version = body["events"][-1]["version"]
+                self.changed.notify_all()
+            if not body["more"]:
+                return
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            try:
+                self.stream = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+                self.stream.request(
+                    "GET",
+                    f"/api/battles/{self.battle}/stream?after={self.version}",
+                    headers={"Authorization": f"Token {self.token}"},
+                )
+                response = self.stream.getresponse()
+                if response.status != 200:
+                    self.errors.append(f"stream {response.status}")
+                    time.sleep(1)
+                    continue
+                while not self.stop.is_set():
+                    line = response.fp.readline()
+                    if not line:
+                        break
+                    if line.startswith(b"data: ") and int(line[6:]) > self.version:
+                        self.fetch()
+            except (OSError, http.client.HTTPException, ValueError) as exc:
+                if not self.stop.is_set():
+                    self.errors.append(f"{type(exc).__name__}: {exc}")
+                    time.sleep(0.5)
+
+    def close(self) -> None:
+        self.stop.set()
+        if self.stream is not None and self.stream.sock is not None:
+            self.stream.sock.shutdown(2)
+
+
 def start_server(database_url: str, port: int, workers: int, mode: str) -> subprocess.Popen[bytes]:
     """gunicorn as the Procfile starts it (sync workers), or with threads (`gthread`), or
     sync workers made to hold requests (`sync-long`)."""
@@ -164,6 +230,11 @@ def start_server(database_url: str, port: int, workers: int, mode: str) -> subpr
     ]
     if mode == "gthread":
         command += ["--worker-class", "gthread", "--threads", "8"]
+    if mode == "asgi":
+        command[1] = "penance_site.asgi:application"
+        command += ["--worker-class", "penance_site.serving.Worker"]
+        if not env.get("REDIS_URL"):
+            raise SystemExit("asgi mode: set REDIS_URL, which carries commands between servers")
     server = subprocess.Popen(
         command,
         cwd=ROOT,
@@ -216,15 +287,17 @@ def measure(
     commands: int,
     seed: int,
     watcher_tokens: list[str],
+    stream: bool = False,
 ) -> tuple[list[float], list[float], int, list[str]]:
     """(delivery ms per command, POST ms per command, update requests, errors)."""
     rng = random.Random(seed)
     players = [Client(ports[i], tokens[i]) for i in (0, 1)]
     status, detail = players[0].call("GET", f"/api/battles/{battle}/")
     assert status == 200, detail
-    pages = [Page(ports[i], tokens[i], battle, detail["version"]) for i in (0, 1)]
+    kind = StreamPage if stream else Page
+    pages = [kind(ports[i], tokens[i], battle, detail["version"]) for i in (0, 1)]
     pages += [
-        Page(ports[i % 2], t, battle, detail["version"]) for i, t in enumerate(watcher_tokens)
+        kind(ports[i % 2], t, battle, detail["version"]) for i, t in enumerate(watcher_tokens)
     ]
     for page in pages:
         page.thread.start()
@@ -262,7 +335,10 @@ def measure(
             delivery.append((arrived - start) * 1000)
     finally:
         for page in pages:
-            page.stop.set()
+            if isinstance(page, StreamPage):
+                page.close()
+            else:
+                page.stop.set()
     requests = sum(p.requests for p in pages)
     return delivery, post_ms, requests, errors + [e for p in pages for e in p.errors]
 
@@ -273,7 +349,10 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers per server")
     parser.add_argument("--port", type=int, default=8775, help="server A; server B is +1")
     parser.add_argument(
-        "--modes", nargs="+", default=["sync", "gthread"], choices=["sync", "gthread", "sync-long"]
+        "--modes",
+        nargs="+",
+        default=["sync", "gthread"],
+        choices=["sync", "gthread", "sync-long", "asgi"],
     )
     parser.add_argument("--watchers", type=int, default=0, help="more open pages")
     args = parser.parse_args()
@@ -309,19 +388,22 @@ def main() -> None:
             try:
                 started = time.monotonic()
                 delivery, post_ms, requests, errors = measure(
-                    ports, tokens, str(battle.id), args.commands, 1, watcher_tokens
+                    ports, tokens, str(battle.id), args.commands, 1, watcher_tokens, mode == "asgi"
                 )
                 elapsed = time.monotonic() - started
             finally:
+                stopping = time.monotonic()
                 for server in servers:
                     stop_server(server)
+                stopped = time.monotonic() - stopping
             print(
                 f"{mode}: {len(delivery)} commands in {elapsed:.0f} s; POST → other page: "
                 f"median {statistics.median(delivery):.0f} ms, p95 "
                 f"{percentile(delivery, 95):.0f} ms, max {max(delivery):.0f} ms; command POST "
                 f"median {statistics.median(post_ms):.0f} ms, max {max(post_ms):.0f} ms; "
                 f"update requests "
-                f"{requests / elapsed:.1f}/s in all; errors {len(errors)}"
+                f"{requests / elapsed:.1f}/s in all; errors {len(errors)}; both servers "
+                f"stopped in {stopped:.1f} s"
             )
             for error in errors[:5]:
                 print(f"  error: {error}")

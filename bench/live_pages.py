@@ -9,6 +9,13 @@ from the click to the other browser's page showing the new step (its [data-step]
 baseline, in the same run, is the same click to the clicking page's own new step.
 
     DATABASE_URL=postgres://root@127.0.0.1:5432/test .venv/bin/python bench/live_pages.py
+    DATABASE_URL=… REDIS_URL=redis://127.0.0.1:6379/14 .venv/bin/python bench/live_pages.py \
+        --mode asgi --workers 1 [--watchers 4]
+
+`--mode asgi` is what `make serve` runs now (uvicorn workers; each page follows the battle
+on its pushed stream, battles/streams.py, the servers told of each other's commands through
+Redis); `--mode sync` the sync workers and polling measured before. `--watchers N` opens N
+more pages (the battle's watchers, alternating servers) that only follow.
 
 Needs Debian's Chromium and `make install` (the front-end files); it collects the static
 files, and works in a throwaway database it drops afterwards (bench/live.py's helpers).
@@ -52,6 +59,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--commands", type=int, default=50)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--mode", choices=["sync", "asgi"], default="asgi")
+    parser.add_argument("--watchers", type=int, default=0)
     args = parser.parse_args()
     subprocess.run(
         [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
@@ -63,11 +72,14 @@ def main() -> None:
     with live.throwaway_database("livepages") as name:
         users = get_user_model()
         gm = users.objects.create_user(username="pages-gm")
-        for who in ("alice", "bob"):
+        watchers = [f"watcher{i}" for i in range(args.watchers)]
+        for who in ("alice", "bob", *watchers):
             users.objects.create_user(username=who, password=f"pw-{who}")
         battle = battle_create(gm=gm, setup=demo_setup(players=("alice", "bob")))
+        for who in watchers:
+            battle.watchers.create(user=users.objects.get(username=who))
         url = live.database_url(name)
-        servers = [live.start_server(url, port, args.workers, "sync") for port in (8801, 8802)]
+        servers = [live.start_server(url, port, args.workers, args.mode) for port in (8801, 8802)]
         other_ms: list[float] = []
         own_ms: list[float] = []
         try:
@@ -75,6 +87,10 @@ def main() -> None:
                 browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
                 alice = _login(browser, 8801, "alice", str(battle.id))
                 bob = _login(browser, 8802, "bob", str(battle.id))
+                following = [
+                    _login(browser, 8801 + i % 2, who, str(battle.id))
+                    for i, who in enumerate(watchers)
+                ]
                 for _ in range(args.commands):
                     acting = (
                         alice
@@ -114,7 +130,10 @@ def main() -> None:
     print(
         f"machine: {live.platform.node()} {live.platform.machine()}, {time.strftime('%Y-%m-%d %H:%M')}"
     )
-    print(f"two gunicorn servers, {args.workers} sync workers each, PostgreSQL, Chromium headless")
+    print(
+        f"two gunicorn servers, {args.workers} {args.mode} workers each, PostgreSQL, Chromium "
+        f"headless, {2 + args.watchers} open pages; following pages: {len(following)}"
+    )
     print(line("baseline: click to the clicking page's own new step", own_ms))
     print(line("click to the other player's page showing it", other_ms))
     print(

@@ -196,6 +196,11 @@ WSGI_APPLICATION = "penance_site.wsgi.application"
 ASGI_APPLICATION = "penance_site.asgi.application"
 
 DATABASES = {"default": env_database("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
+# Under ASGI (penance_site/asgi.py, `make serve`) each request's sync code runs in a thread
+# of its own, so a connection kept for reuse (CONN_MAX_AGE) is never reused and they pile up
+# to the server's limit: close each at its request's end.
+if os.environ.get("PENANCE_ASGI") == "1":
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -5,7 +5,7 @@ from django.urls import include, path, re_path
 from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from battles import pages
+from battles import pages, practice
 
 from . import api, views
 
@@ -62,6 +62,7 @@ urlpatterns = [
     path("api/", include("campaigns.urls")),
     path("api/", include("penance_site.accounts.urls")),
     path("battles/", pages.battle_list_page, name="battle-list"),
+    path("battles/practice/", practice.battle_practice_page, name="battle-practice"),
     # The URL people guess for a battle: its page is the viewer (which plays it too).
     path(
         "battles/<uuid:battle_id>/",

@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from fractions import Fraction
 from itertools import islice
 from typing import Any
 
@@ -43,11 +44,27 @@ class Played:
 
 
 def _expected(action: LegalAction) -> float:
+    """The attack's expected damage: each result's damage weighted by the exact chance of
+    that result and no better (the preview's odds are "at least" chances, R-HIT-5; the
+    damage of each result, R-DMG-1). An attack that cannot hit scores 0.
+
+    >>> a = LegalAction({"type": "attack"}, preview={
+    ...     "odds": {"hit": "1/2", "strong_or_better": "1/4", "critical_or_better": "1/12",
+    ...              "execution": "1/36"},
+    ...     "damage": {"by_result": {"hit": 2, "strong": 3, "critical": 4, "execution": 4}}})
+    >>> round(_expected(a), 4)  # 1/4 * 2 + 1/6 * 3 + 1/18 * 4 + 1/36 * 4
+    1.3333
+    """
     p = action.preview or {}
     odds = p.get("odds") or {}
-    hit = float(odds.get("hit_percent", 0.0))
-    damage = (p.get("damage") or {}).get("by_result", {}).get("hit", 0)
-    return hit * (1 + float(damage))
+    damage = (p.get("damage") or {}).get("by_result", {})
+    at_least = [
+        Fraction(str(odds.get(k, "0")))
+        for k in ("hit", "strong_or_better", "critical_or_better", "execution")
+    ]
+    exactly = [a - b for a, b in zip(at_least, [*at_least[1:], Fraction(0)], strict=True)]
+    grades = ("hit", "strong", "critical", "execution")
+    return float(sum(p * int(damage.get(g, 0)) for p, g in zip(exactly, grades, strict=True)))
 
 
 def _expected_damage(action: LegalAction) -> float:
@@ -67,12 +84,19 @@ def choose(
     rng: random.Random,
     *,
     thrifty: bool = False,
+    ranked: bool = False,
 ) -> dict[str, Any]:
-    """The greedy choice, playing to win: answer prompts defensively, attack when it can
-    (the best expected damage), turn to bring the nearest enemy into the firing arc,
+    """The greedy choice, playing to win: answer prompts defensively, attack when it can,
+    turn to bring the nearest enemy into the firing arc,
     close in to the reach of the weapons in hand, play a utility card now and then,
     otherwise pass. It never withdraws, and it never turns or steps without a purpose,
-    so it cannot shuffle back and forth for hundreds of rounds."""
+    so it cannot shuffle back and forth for hundreds of rounds.
+
+    Of the attacks it may make, `ranked` takes the best expected damage (`_expected`; the
+    server's bot, `choose_ranked`); unranked, the first listed (spending tokens when it
+    may), which is what this player always did: its ranking read an odds key the preview
+    never had, so every attack scored 0, and the seeded battles the demo data and the tests
+    replay were played that way."""
     by_type: dict[str, list[LegalAction]] = {}
     for a in actions:
         by_type.setdefault(a.body["type"], []).append(a)
@@ -88,7 +112,7 @@ def choose(
         return {"type": "end_battle", "side": None, "reason": reason}
     attacks = [a for a in by_type.get("attack", []) if "pay" not in a.body]
     if attacks:
-        return max(attacks, key=lambda a: (_expected(a), _spends(a))).body
+        return max(attacks, key=lambda a: (_expected(a) if ranked else 0.0, _spends(a))).body
     # Thrifty (decks built from the game's database, issue 17): a weapon dearer than the
     # casket's whole SP (a fortress's 4-SP swing) is never free, so it attacks paying the
     # rest in cards (R-TRN-3) when its expected damage repays them; otherwise a casket
@@ -195,6 +219,20 @@ def choose_thrifty(
     True
     """
     return choose(state, actions, rng, thrifty=True)
+
+
+def choose_ranked(
+    state: BattleState, actions: list[LegalAction], rng: random.Random
+) -> dict[str, Any]:
+    """`choose`, attacking with the best expected damage (`ranked`): the server's bot.
+
+    >>> from battles.engine.demo import demo_setup
+    >>> from battles.engine.battle.decide import create
+    >>> start = replay(create("b", demo_setup(seed=2)))
+    >>> next(greedy_commands(start, chooser=choose_ranked))[2].version > start.version
+    True
+    """
+    return choose(state, actions, rng, ranked=True)
 
 
 def _usable(me: CasketState, state: BattleState, instance: str) -> bool:

@@ -96,6 +96,49 @@ def _component_damage(raw: object, path: str, ruleset: Ruleset) -> dict[str, int
     return damage if any(damage.values()) else None
 
 
+# The name a bot's seat plays under (R-ADD-210): the seat's `player` in the normalised setup,
+# and the actor of the commands the server sends for it.
+BOT_PLAYER = "bot"
+
+
+def _bot_seat(seat: Mapping[str, Any], path: str, dice_mode: str) -> bool:
+    """Whether the seat is the server's bot (`"bot": true`), checked (R-ADD-210..213).
+
+    >>> _bot_seat({"bot": True}, "seats[1]", "digital"), _bot_seat({}, "seats[0]", "digital")
+    (True, False)
+    >>> try:
+    ...     _bot_seat({"bot": True, "player": "ann"}, "seats[1]", "digital")
+    ... except InvalidInput as exc:
+    ...     print(exc.field, exc.rule)
+    seats[1].player R-ADD-210
+    """
+    bot = seat.get("bot", False)
+    if not isinstance(bot, bool):
+        raise InvalidInput(f"{path}.bot", "must be true or false", "R-ADD-211")
+    if bot and "player" in seat:
+        raise InvalidInput(
+            f"{path}.player", "a bot's seat names no player: drop `player` or `bot`", "R-ADD-210"
+        )
+    if bot and dice_mode == "table":
+        raise InvalidInput(
+            f"{path}.bot",
+            "a bot cannot roll physical dice or draw real cards: a battle with a bot "
+            'uses digital dice ("dice": {"mode": "digital"})',
+            "R-ADD-212",
+        )
+    return bot
+
+
+def _human(player: object, field: str) -> str:
+    """A human seat's player: any name but the bot's, which only `"bot": true` seats (R-ADD-214)."""
+    name = _text(player, field, 150)
+    if name == BOT_PLAYER:
+        raise InvalidInput(
+            field, f'{BOT_PLAYER!r} is the server\'s bot: give the seat "bot": true', "R-ADD-214"
+        )
+    return name
+
+
 def parse_setup(doc: object) -> dict[str, Any]:
     """Validate a setup document and return it normalised (JSON values only).
 
@@ -139,8 +182,11 @@ def parse_setup(doc: object) -> dict[str, Any]:
     taken: dict[Hex, int] = {}
     for i, raw in enumerate(raw_seats):
         path = f"seats[{i}]"
-        s = _mapping(raw, path, ("player", "side", "casket", "deck", "pilot", "at", "facing"))
-        for key in ("player", "side", "casket", "deck", "at", "facing"):
+        s = _mapping(
+            raw, path, ("player", "bot", "side", "casket", "deck", "pilot", "at", "facing")
+        )
+        bot = _bot_seat(s, path, dice["mode"])
+        for key in ("side", "casket", "deck", "at", "facing", *(() if bot else ("player",))):
             if key not in s:
                 raise InvalidInput(f"{path}.{key}", "is required")
         casket = _mapping(
@@ -226,7 +272,9 @@ def parse_setup(doc: object) -> dict[str, Any]:
             )
         seats.append(
             {
-                "player": _text(s["player"], f"{path}.player", 150),
+                "player": BOT_PLAYER if bot else _human(s["player"], f"{path}.player"),
+                # Only on a bot's seat, so every other setup normalises as it did.
+                **({"bot": True} if bot else {}),
                 "side": _text(s["side"], f"{path}.side", 60),
                 "casket": casket_doc,
                 "deck": [{"card": c.id, "count": n} for c, n in rows],

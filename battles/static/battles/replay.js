@@ -378,7 +378,7 @@ if (viewer) {
   // The store's updates endpoint (docs/FRONTEND.md, "Live updates"): it answers at once
   // when the stream is past `after`, or holds the request where the server can afford it,
   // and says how long to wait before asking again (`poll_after_ms`).
-  async function poll() {
+  async function poll(once = false) {
     let delay = 1000;
     try {
       const response = await fetch(`/api/battles/${battleId}/updates?after=${knownHead}&wait=20`, {
@@ -400,9 +400,38 @@ if (viewer) {
     } catch (error) {
       // Offline: the next poll catches up from knownHead.
     }
+    if (once) return delay === 0; // more events wait: ask again
     window.setTimeout(poll, document.hidden ? Math.max(delay, 5000) : delay);
   }
-  if (viewer.dataset.live === "1") window.setTimeout(poll, 1000);
+
+  // Pushed updates (docs/FRONTEND.md, "Live updates"): one EventSource per page hears each
+  // new version of the battle, and nothing else; the page then asks the updates endpoint for
+  // what it may see, as `poll` does. A dropped stream reconnects by itself (Last-Event-ID);
+  // one the server refuses (too many open, signed out) falls back to polling.
+  function listen() {
+    if (!window.EventSource) return false;
+    const source = new EventSource(`/api/battles/${battleId}/stream?after=${knownHead}`);
+    let busy = false;
+    let again = false;
+    source.addEventListener("version", async (event) => {
+      if (Number(event.data) <= knownHead) return;
+      if (busy) {
+        again = true;
+        return;
+      }
+      busy = true;
+      do {
+        again = false;
+        while (await poll(true));
+      } while (again);
+      busy = false;
+    });
+    source.addEventListener("error", () => {
+      if (source.readyState === EventSource.CLOSED) window.setTimeout(poll, 1000);
+    });
+    return true;
+  }
+  if (viewer.dataset.live === "1" && !listen()) window.setTimeout(poll, 1000);
 
   // --- selecting a casket: its firing arc and lines of sight, drawn by the server -------------
   function toggleSeat(seat) {
