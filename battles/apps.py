@@ -8,7 +8,11 @@ class BattlesConfig(AppConfig):
     def ready(self) -> None:
         # Every append to a battle's stream is announced to the open pages after commit,
         # and lets the bot take its turn (battles.live, battles.bots).
-        from battles.live import battle_appended
+        from battles.live import BROKER, battle_appended
         from penance_site.eventstore.store import react_to_appends
+        from penance_site.lifecycle import on_shutdown
 
         react_to_appends("battle", battle_appended)
+        # A live stream never ends by itself: a shutting-down worker ends them first, so
+        # the pages reconnect to a process that is still up (penance_site/serving.py).
+        on_shutdown(BROKER.close_all)

@@ -30,8 +30,6 @@ from collections import deque
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 
 from battles.engine.battle import BattleState
@@ -40,21 +38,10 @@ from battles.engine.battle.legal import legal_actions
 from battles.engine.battle.setup import BOT_PLAYER
 from battles.models import Battle, BattleSeat
 from battles.selectors import battle_head_version, battle_state_at
+from battles.services import battle_command_execute, bot_user
 from penance_site.eventstore.store import ConcurrencyError
 
 BOT_USERNAME = BOT_PLAYER
-
-
-def bot_user() -> AbstractBaseUser:
-    """The bot's user, created on first use: inactive and with no usable password."""
-    users = get_user_model()
-    user, created = users.objects.get_or_create(
-        username=BOT_USERNAME, defaults={"is_active": False}
-    )
-    if created:
-        user.set_unusable_password()
-        user.save(update_fields=["password"])
-    return user
 
 
 def _bot_seats(battle_id: str) -> frozenset[int]:
@@ -85,8 +72,6 @@ def bot_command_body(state: BattleState, seats: frozenset[int]) -> dict[str, Any
 def bot_turn_play(*, battle_id: str, version: int) -> int | None:
     """Play the bot's action in the battle at `version`, if the battle is still at that
     version and waits on a bot seat; the new version, or None when nothing was played."""
-    from battles.services import battle_command_execute
-
     battle = Battle.objects.filter(pk=battle_id).first()
     if battle is None or battle_head_version(battle=battle) != version:
         return None  # a late or repeated task: the battle moved on (R-ADD-215)

@@ -15,11 +15,11 @@ from datetime import UTC, datetime
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
-from battles.bots import bot_user
 from battles.codec import BATTLE_EVENTS, STREAM_TYPE
 from battles.engine.battle import (
     BattleState,
@@ -41,6 +41,7 @@ from battles.engine.battle.commands import Revert, Withdraw
 from battles.engine.battle.decide import Decision, decided
 from battles.engine.battle.events import BattleCreated
 from battles.engine.battle.randomness import TableDice
+from battles.engine.battle.setup import BOT_PLAYER
 from battles.engine.errors import EngineError, InvalidInput, RuleViolation
 from battles.engine.ruleset import ENGINE_VERSION
 from battles.models import Battle, BattleDiceSecret, BattleSeat, BattleWatcher
@@ -87,6 +88,18 @@ class CommandResult:
 
 
 # --- helpers -------------------------------------------------------------------------------------
+
+
+def bot_user() -> AbstractBaseUser:
+    """The server bot's user (R-ADD-210), created on first use: inactive and with no usable
+    password, so nobody signs in as it; seated like any player, so its commands take the
+    same command path as everyone's."""
+    users = get_user_model()
+    user, created = users.objects.get_or_create(username=BOT_PLAYER, defaults={"is_active": False})
+    if created:
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
+    return user
 
 
 def _cache(battle: Battle, state: BattleState) -> None:

@@ -7,7 +7,8 @@ and holds no thread; the other views run in Django's thread pool as before.
 
 Shutting down (SIGTERM from gunicorn or the platform), a server first waits for its open
 responses to finish, and a live stream never finishes by itself: this server ends every
-stream first (battles.live.BROKER.close_all), so the pages reconnect, to a process that
+stream first (the shutdown hooks of penance_site.lifecycle: battles registers
+battles.live.BROKER.close_all), so the pages reconnect, to a process that
 is still up, and catch up from their Last-Event-ID, and the worker stops at once
 instead of at gunicorn's graceful timeout.
 """
@@ -22,12 +23,12 @@ from gunicorn.arbiter import Arbiter
 from uvicorn.server import Server
 from uvicorn_worker import UvicornWorker
 
+from penance_site.lifecycle import run_shutdown_hooks
+
 
 class LiveServer(Server):
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
-        from battles.live import BROKER
-
-        BROKER.close_all()
+        run_shutdown_hooks()
         await super().shutdown(sockets)
 
 

@@ -17,7 +17,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from battles import services
-from battles.bots import bot_user
+from battles.services import bot_user
 from battles.engine.battle import parse_setup
 from battles.engine.battle.autoplay import choose
 from battles.engine.battle.legal import legal_actions
