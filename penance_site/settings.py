@@ -16,12 +16,14 @@ fills in keys that the environment does not set, so `manage.py` works on its own
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import warnings
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -155,6 +157,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "csp",
     "django_htmx",
     "penance_site.eventstore",
     "battles",
@@ -164,6 +167,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",  # the Content-Security-Policy header on every response
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "penance_site.middleware.ApiBodyLimitMiddleware",  # a JSON 413 before the body is read
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -356,6 +360,54 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
 }
+
+
+# --- Proxies in front of the site (PENANCE_TRUSTED_PROXIES) -----------------------
+# Comma-separated addresses or networks (10.0.0.0/8, ::1). The client address used by
+# throttles, lockouts and the CSP report limit is REMOTE_ADDR, unless the request came
+# from one of these; then it is the right-most X-Forwarded-For entry that is not one of
+# them (penance_site/client.py). Default none: X-Forwarded-For is never believed.
+def env_networks(name: str) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    raw = os.environ.get(name, "")
+    networks = []
+    for item in (part.strip() for part in raw.split(",")):
+        if not item:
+            continue
+        try:
+            networks.append(ipaddress.ip_network(item, strict=False))
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"{name}={raw!r}: {item!r} is not an IP address or network (e.g. 10.0.0.1, 10.0.0.0/8)"
+            ) from None
+    return tuple(networks)
+
+
+PENANCE_TRUSTED_PROXIES = env_networks("PENANCE_TRUSTED_PROXIES")
+
+# --- Content Security Policy (django-csp) ----------------------------------------
+# Strict: scripts and styles only from the site's own files (no inline <script>, <style>
+# or style= attribute; a script sets styles through the CSSOM), nothing may frame the
+# site, no plugins, no <base>. Swagger UI and ReDoc come from drf-spectacular-sidecar's
+# static files. Violations are reported to our own endpoint (penance_site/csp_report.py).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "report-uri": "/csp-report/",
+    },
+}
+# A CSP report larger than this is refused unread (413); reports past the rate limit
+# (per client address, per minute) are dropped with a 429 instead of logged.
+PENANCE_CSP_REPORT_MAX_BYTES = env_int("PENANCE_CSP_REPORT_MAX_BYTES", 8192, minimum=512)
+PENANCE_CSP_REPORTS_PER_MINUTE = env_int("PENANCE_CSP_REPORTS_PER_MINUTE", 20, minimum=1)
 
 # --- Penance ------------------------------------------------------------------
 # Events between snapshots of a battle's state (issue: battles as event streams).
