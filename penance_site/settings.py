@@ -240,12 +240,17 @@ LOGIN_REDIRECT_URL = "/battles/"
 
 # --- Accounts: login lockout (accounts/services.py) and mail --------------------------
 # Failed logins are counted in the database, so the lockout holds while Redis is down.
+# PENANCE_LOGIN_MAX_FAILURES counts per (username, client address) pair (R-ADD-202).
 AUTHENTICATION_BACKENDS = ["penance_site.accounts.services.LockoutBackend"]
 PENANCE_LOGIN_MAX_FAILURES = env_int("PENANCE_LOGIN_MAX_FAILURES", 5, minimum=1)
 PENANCE_LOGIN_MAX_FAILURES_PER_ADDRESS = env_int(
     "PENANCE_LOGIN_MAX_FAILURES_PER_ADDRESS", 50, minimum=1
 )
 PENANCE_LOGIN_LOCKOUT_SECONDS = env_int("PENANCE_LOGIN_LOCKOUT_SECONDS", 900, minimum=1)
+# Past this many failures for one username (from any addresses) within the lockout window,
+# it is slowed to one attempt per PENANCE_LOGIN_USER_SLOW_SECONDS, not locked (R-ADD-202).
+PENANCE_LOGIN_USER_SLOW_AFTER = env_int("PENANCE_LOGIN_USER_SLOW_AFTER", 20, minimum=1)
+PENANCE_LOGIN_USER_SLOW_SECONDS = env_int("PENANCE_LOGIN_USER_SLOW_SECONDS", 30, minimum=1)
 
 
 def env_email(name: str) -> dict[str, object] | None:

@@ -13,6 +13,7 @@ from drf_spectacular.views import (
 from battles import pages
 
 from . import api, csp_report, views
+from .accounts.forms import LockoutAuthenticationForm
 
 handler500 = "penance_site.api.server_error"
 
@@ -59,7 +60,11 @@ urlpatterns = [
     path("health/", views.health, name="health"),
     path("csp-report/", csp_report.csp_report, name="csp-report"),
     path("admin/", admin.site.urls),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path(
+        "accounts/login/",
+        auth_views.LoginView.as_view(authentication_form=LockoutAuthenticationForm),
+        name="login",
+    ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(
         "accounts/password_change/", auth_views.PasswordChangeView.as_view(), name="password_change"

@@ -18,7 +18,7 @@ from penance_site.api import ErrorsOutput, RefusalOutput, refusal
 from penance_site.api_fields import StrictSerializer
 
 from .models import ApiToken
-from .services import client_address, login_locked_out
+from .services import client_address, login_lockout
 from .tokens import HashedTokenAuthentication, api_token_sign_in
 
 
@@ -42,17 +42,24 @@ class TokenView(APIView):
         responses={
             200: TokenOutput,
             400: OpenApiResponse(ErrorsOutput, "missing fields, or wrong username or password"),
-            429: OpenApiResponse(RefusalOutput, "locked out after repeated failures"),
+            429: OpenApiResponse(
+                RefusalOutput,
+                "locked out (this username from this address, or this address) or slowed "
+                "down (this username) after repeated failures; Retry-After says how long",
+            ),
         },
     )
     def post(self, request: Request) -> Response:
         data = TokenInput(data=request.data)
         data.is_valid(raise_exception=True)
         username = data.validated_data["username"]
-        if login_locked_out(username=username, address=client_address(request._request)):
+        lockout = login_lockout(username=username, address=client_address(request._request))
+        if lockout is not None:
+            # The same answer whether or not the username exists (R-ADD-202).
             return Response(
-                refusal("locked_out", "too many failed logins; try again later"),
+                refusal("locked_out", lockout.message),
                 status=status.HTTP_429_TOO_MANY_REQUESTS,
+                headers={"Retry-After": str(lockout.retry_after)},
             )
         user = authenticate(
             request._request, username=username, password=data.validated_data["password"]
