@@ -445,6 +445,9 @@ if HTTPS:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"quiet_refusals": {"()": "penance_site.log_filters.QuietRefusals"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("PENANCE_LOG_LEVEL", "WARNING")},
+    # 403 and 404 at INFO without a traceback (penance_site/log_filters.py).
+    "loggers": {"django.request": {"filters": ["quiet_refusals"]}},
 }

@@ -19,7 +19,7 @@ from penance_site.api_fields import StrictSerializer
 
 from .models import ApiToken
 from .services import client_address, login_lockout
-from .tokens import HashedTokenAuthentication, api_token_sign_in
+from .tokens import MAX_TOKENS, HashedTokenAuthentication, api_token_sign_in
 
 
 class TokenInput(StrictSerializer):
@@ -27,8 +27,18 @@ class TokenInput(StrictSerializer):
     password = serializers.CharField(max_length=4096, trim_whitespace=False)
 
 
+class RevokedTokenOutput(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    prefix = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    last_used_at = serializers.DateTimeField(allow_null=True)
+
+
 class TokenOutput(serializers.Serializer[Any]):
     token = serializers.CharField()
+    revoked = RevokedTokenOutput(many=True, help_text="tokens revoked to stay within the limit")
+    message = serializers.CharField(required=False)
 
 
 class TokenView(APIView):
@@ -69,8 +79,15 @@ class TokenView(APIView):
             return Response({"errors": [error]}, status=status.HTTP_400_BAD_REQUEST)
         # Each sign-in makes a token of its own (only digests are kept, so an earlier key
         # cannot be handed out again); API logout deletes it, the profile page lists it.
-        key = api_token_sign_in(user=user)
-        return Response({"token": key})
+        signed = api_token_sign_in(user=user)
+        body: dict[str, Any] = {"token": signed.key, "revoked": signed.revoked}
+        if signed.revoked:
+            names = ", ".join(f"{t['name']} ({t['prefix']}…)" for t in signed.revoked)
+            body["message"] = (
+                f"at most {MAX_TOKENS} API tokens per user: revoked to make room (never used "
+                f"first, then used longest ago): {names}"
+            )
+        return Response(body)
 
 
 class LogoutView(APIView):
