@@ -54,6 +54,7 @@ from battles.selectors import (
     battle_stream,
     users_by_username,
 )
+from penance_site.dice_keys import open_secret, seal_secret
 from penance_site.eventstore.codec import DecodeError
 from penance_site.eventstore.store import (
     CommandIdReused,
@@ -203,7 +204,7 @@ def battle_create(
     players = _players(normalised["seats"], "seats")
     battle = _battle_rows(gm=gm, setup=normalised, players=players, battle_id=battle_id)
     if secret is not None:
-        BattleDiceSecret.objects.create(battle=battle, secret=secret)
+        BattleDiceSecret.objects.create(battle=battle, secret=seal_secret(secret))
     events = create(str(battle.id), setup, secret=secret)
     stream = battle_stream(battle=battle)
     append(
@@ -285,7 +286,7 @@ def _dice_secret(battle: Battle, state: BattleState) -> bytes | None:
             "this battle's dice are sealed by a secret this site does not hold",
             "R-ADD-45",
         )
-    return bytes(row.secret)
+    return open_secret(row.secret)
 
 
 @transaction.atomic

@@ -26,6 +26,8 @@ import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
+from penance_site.dice_keys import parse_keys
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -388,6 +390,12 @@ def env_networks(name: str) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Netwo
 
 
 PENANCE_TRUSTED_PROXIES = env_networks("PENANCE_TRUSTED_PROXIES")
+
+# --- Dice secrets encrypted at rest (penance_site/dice_keys.py, R-ADD-206) ------------
+# PENANCE_DICE_KEY: Fernet keys, comma-separated, the first encrypts. Required with DEBUG
+# off (the web, worker and manage.py processes refuse to start without it); a malformed
+# key fails here, naming the variable.
+PENANCE_DICE_KEYS = parse_keys(os.environ.get("PENANCE_DICE_KEY"), debug=DEBUG)
 
 # --- Content Security Policy (django-csp) ----------------------------------------
 # Strict: scripts and styles only from the site's own files (no inline <script>, <style>
