@@ -51,10 +51,19 @@ def test_the_battle_pages_the_replay_and_the_play_controls(
     lefts = page.eval_on_selector_all(".marker", "ms => ms.map(m => m.style.left)")
     assert lefts and all(left.endswith("%") for left in lefts), lefts
     # Step back and forth (the frame is fetched and swapped in), then the play controls.
+    head = int(page.get_attribute("#frame [data-step]", "data-step") or 0)
     page.keyboard.press("Home")
+    page.wait_for_function(
+        "() => document.querySelector('#frame [data-step]').dataset.step === '1'",
+        timeout=WAIT_MS,
+    )
     page.keyboard.press("End")
-    page.wait_for_load_state("networkidle")
-    assert page.locator("[data-command]").count() > 0
+    page.wait_for_function(
+        "h => Number(document.querySelector('#frame [data-step]').dataset.step) === h",
+        arg=head,
+        timeout=WAIT_MS,
+    )
+    page.locator("[data-command]").first.wait_for(timeout=WAIT_MS)
     page.context.close()
 
 
