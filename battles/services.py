@@ -651,8 +651,13 @@ def _append_group(
 
 
 @transaction.atomic
-def battle_import(*, gm: AbstractBaseUser, document: Mapping[str, Any]) -> Battle:
+def battle_import(
+    *, gm: AbstractBaseUser, document: Mapping[str, Any], battle_id: uuid.UUID | None = None
+) -> Battle:
     """A new battle (new id, run by `gm`) holding an exported battle's events.
+
+    `battle_id` keeps the exported battle's id instead (a campaign's import: the campaign's
+    events name its battles, campaigns/portability.py).
 
     The document is checked before anything is written: its digest chain (each
     `events[i].digest`), that its events replay, and that every seat's player
@@ -693,7 +698,7 @@ def battle_import(*, gm: AbstractBaseUser, document: Mapping[str, Any]) -> Battl
     players = _players(setup["seats"], "events[0].payload.setup.seats")
     groups = _command_groups(events)
 
-    battle = _battle_rows(gm=gm, setup=setup, players=players)
+    battle = _battle_rows(gm=gm, setup=setup, players=players, battle_id=battle_id)
     stream = battle_stream(battle=battle)
     for group in groups:
         last = _append_group(stream, group, group[0].command_id, dict(group[0].metadata))

@@ -11,6 +11,7 @@ from drf_spectacular.views import (
 )
 
 from battles import pages
+from campaigns import portability_admin
 
 from . import api, csp_report, views
 from .accounts.forms import LockoutAuthenticationForm
@@ -59,6 +60,12 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("health/", views.health, name="health"),
     path("csp-report/", csp_report.csp_report, name="csp-report"),
+    # Before the admin's own URLs: staff import a campaign file (campaigns/portability.py).
+    path(
+        "admin/campaigns/import/",
+        portability_admin.campaign_import_page,
+        name="admin-campaign-import",
+    ),
     path("admin/", admin.site.urls),
     path(
         "accounts/login/",
