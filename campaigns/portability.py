@@ -30,11 +30,19 @@ from django.db import transaction
 from battles.engine.errors import InvalidInput
 from battles.models import Battle
 from battles.selectors import battle_export, export_event
-from battles.services import battle_import
-from penance_site.eventstore.records import RecordedEvent, format_timestamp
-from penance_site.eventstore.store import NewEvent, StreamRef, append, chained_digest
 
-from . import domain
+# The battle import's own checks of an exported stream, for the campaign's stream too.
+from battles.services import (
+    _append_group,
+    _check_chain,
+    _command_groups,
+    _doc_event,
+    battle_import,
+)
+from penance_site.eventstore.records import RecordedEvent, format_timestamp
+from penance_site.eventstore.store import StreamRef
+
+from . import catalogue, domain
 from .codec import CAMPAIGN_EVENTS, STREAM_TYPE
 from .models import BuildVersion, Campaign, CampaignBoard, Card, CardVersion
 from .selectors import campaign_events
@@ -43,24 +51,9 @@ from .services import _project
 FORMAT = "penance-campaign/1"
 TIMESTAMP_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"  # eventstore.format_timestamp
 MAX_EVENTS = 100_000
-# The card fields an export carries and an import compares (CardVersion's content).
-CARD_FIELDS = (
-    "name",
-    "faction",
-    "card_type",
-    "kind",
-    "sp_cost",
-    "range",
-    "damage",
-    "heat",
-    "keywords",
-    "text",
-    "shield",
-    "effects",
-    "automated",
-    "copies_per_deck",
-    "source",
-)
+# The card fields an export carries: the catalogue's content fields, which an import
+# compares, and the provenance.
+CARD_FIELDS = (*catalogue.CARD_FIELDS, "source")
 
 
 def document_digest(document: Mapping[str, Any]) -> str:
@@ -148,8 +141,6 @@ def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
 
 # --- import --------------------------------------------------------------------------------------
 
-_STREAM = StreamRef(STREAM_TYPE, "imported")
-
 
 def _need(document: Mapping[str, Any], key: str, kind: type, label: str) -> Any:
     value = document.get(key)
@@ -168,48 +159,10 @@ def _moment(value: object, field: str) -> datetime:
 
 
 def _events(raw: list[Any]) -> list[RecordedEvent]:
-    """The campaign stream's events, shapes and digest chain checked; faults name the event."""
-    events: list[RecordedEvent] = []
-    previous = ""
-    for i, e in enumerate(raw):
-        path = f"events[{i}]"
-        if not isinstance(e, Mapping):
-            raise InvalidInput(path, "must be an event object as an export writes it")
-        for key, kind in (
-            ("version", int),
-            ("type", str),
-            ("schema_version", int),
-            ("payload", dict),
-            ("metadata", dict),
-            ("command_id", str),
-            ("recorded_at", str),
-            ("digest", str),
-        ):
-            if not isinstance(e.get(key), kind) or isinstance(e.get(key), bool):
-                raise InvalidInput(f"{path}.{key}", f"is required: {kind.__name__}")
-        if e["version"] != i + 1:
-            raise InvalidInput(f"{path}.version", f"must be {i + 1}: versions count from 1")
-        event = RecordedEvent(
-            position=0,
-            stream=_STREAM,
-            version=e["version"],
-            type=e["type"],
-            schema_version=e["schema_version"],
-            payload=e["payload"],
-            metadata=e["metadata"],
-            command_id=e["command_id"],
-            recorded_at=_moment(e["recorded_at"], f"{path}.recorded_at"),
-            digest=e["digest"],
-        )
-        digest = chained_digest(previous, event)
-        if digest != event.digest:
-            raise InvalidInput(
-                f"{path}.digest",
-                "does not match the event's content and the chain before it: the document "
-                "was changed after export",
-            )
-        previous = digest
-        events.append(event)
+    """A stream's events from the document, shapes and digest chain checked as a battle's
+    import checks them (battles.services); faults name the event."""
+    events = [_doc_event(i, e) for i, e in enumerate(raw)]
+    _check_chain(events)
     return events
 
 
@@ -241,7 +194,7 @@ def _cards(raw: list[Any]) -> list[tuple[Mapping[str, Any], bool]]:
         if here is None:
             out.append((c, True))
             continue
-        for field in CARD_FIELDS:
+        for field in catalogue.CARD_FIELDS:
             if getattr(here, field) != c.get(field):
                 raise InvalidInput(
                     f"cards[{i}].{field}",
@@ -252,28 +205,13 @@ def _cards(raw: list[Any]) -> list[tuple[Mapping[str, Any], bool]]:
 
 
 def _append_groups(stream: StreamRef, events: Sequence[RecordedEvent]) -> None:
-    groups: list[list[RecordedEvent]] = []
-    for e in events:
-        if groups and groups[-1][-1].command_id == e.command_id:
-            groups[-1].append(e)
-        else:
-            groups.append([e])
-    for group in groups:
-        metadata = dict(group[0].metadata)
-        fingerprint = metadata.pop("command_fingerprint", None)
-        metadata.pop("command_id", None)
-        result = append(
-            stream=stream,
-            expected_version=group[0].version - 1,
-            events=[NewEvent(e.type, e.payload, e.schema_version) for e in group],
-            command_id=group[0].command_id,
-            metadata=metadata,
-            fingerprint=fingerprint if isinstance(fingerprint, str) and fingerprint else None,
-            recorded_at=group[0].recorded_at,
-        )
-        if result.events[-1].digest != group[-1].digest:
+    """The events appended as they were recorded, one append per command, each digest
+    reproduced (as a battle's import appends, battles.services)."""
+    for group in _command_groups(events):
+        last = _append_group(stream, group, group[0].command_id, dict(group[0].metadata))
+        if last.digest != group[-1].digest:
             raise InvalidInput(
-                f"events[{group[-1].version - 1}].digest", "is not reproduced by this store"
+                f"events[{last.version - 1}].digest", "is not reproduced by this store"
             )
 
 
