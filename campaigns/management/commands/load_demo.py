@@ -186,15 +186,20 @@ class Command(BaseCommand):
             if state.over:
                 break
             body = choose(state, list(legal_actions(state)), rng)
-            result = battle_command_execute(
-                battle=battle,
-                actor=gm,
-                command_id=f"demo-{battle.id}-{i}",
-                expected_version=state.version,
-                body=body,
-            )
+            result = self._send(battle, gm, i, state.version, body)
             state = result.state if result.state is not None else battle_state_at(battle=battle)
         return state
+
+    @staticmethod
+    def _send(battle: Battle, gm: Any, i: int, version: int, body: dict[str, Any]) -> Any:
+        """The demo's i-th command to the battle, through the command service."""
+        return battle_command_execute(
+            battle=battle,
+            actor=gm,
+            command_id=f"demo-{battle.id}-{i}",
+            expected_version=version,
+            body=body,
+        )
 
     def _play(self, battle: Battle, gm: Any, *, seed: int, commands: int) -> Any:
         """The greedy autoplayer's commands, each sent through the command service. The
@@ -204,13 +209,7 @@ class Command(BaseCommand):
         for i, (body, events, after) in enumerate(
             islice(greedy_commands(state, seed=seed), commands)
         ):
-            result = battle_command_execute(
-                battle=battle,
-                actor=gm,
-                command_id=f"demo-{battle.id}-{i}",
-                expected_version=state.version,
-                body=body,
-            )
+            result = self._send(battle, gm, i, state.version, body)
             if [e.type for e in result.events] != [e.type for e in events]:
                 raise CommandError(f"battle {battle.id} left the autoplayer's line at {i}")
             state = after
