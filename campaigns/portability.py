@@ -28,7 +28,7 @@ from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 
 from battles.engine.errors import InvalidInput
-from battles.models import Battle
+from battles.selectors import STREAM_TYPE as BATTLE_STREAM
 from battles.selectors import battle_export, export_event
 
 # The battle import's own checks of an exported stream, for the campaign's stream too.
@@ -40,7 +40,7 @@ from battles.services import (
     battle_import,
 )
 from penance_site.eventstore.records import RecordedEvent, format_timestamp
-from penance_site.eventstore.store import StreamRef
+from penance_site.eventstore.store import StreamRef, stream_version
 
 from . import catalogue, domain
 from .codec import CAMPAIGN_EVENTS, STREAM_TYPE
@@ -73,12 +73,11 @@ def document_digest(document: Mapping[str, Any]) -> str:
 def campaign_export(*, campaign: Campaign) -> dict[str, Any]:
     """The whole campaign as one document (see the module's doc)."""
     events = campaign_events(campaign=campaign)
-    battle_ids = [
-        m.battle_id for m in campaign.missions.order_by("number") if m.battle_id is not None
-    ]
+    started = campaign.missions.select_related("battle").order_by("number")
     battles = [
-        {"id": str(b.id), **battle_export(battle=b)}
-        for b in sorted(Battle.objects.filter(id__in=battle_ids), key=lambda b: str(b.id))
+        {"id": str(m.battle.id), **battle_export(battle=m.battle)}
+        for m in sorted(started, key=lambda m: str(m.battle_id))
+        if m.battle is not None
     ]
     versions = BuildVersion.objects.filter(build__campaign=campaign)
     builds = [
@@ -261,7 +260,7 @@ def campaign_import(*, document: Mapping[str, Any]) -> Campaign:
         raise InvalidInput(
             "battles", "must hold exactly the battles the campaign's missions started"
         )
-    if Battle.objects.filter(id__in=[uuid.UUID(i) for i in started]).exists():
+    if any(stream_version(StreamRef(BATTLE_STREAM, i)) for i in started):
         raise InvalidInput("battles", "a battle of this campaign is already on this site")
     cards = _cards(_need(document, "cards", list, "the card versions the builds use"))
     boards = _need(document, "boards", list, "the campaign's boards")

@@ -18,9 +18,8 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 
 from battles.engine.errors import InvalidInput
-from battles.models import Battle
 from campaigns import services
-from campaigns.models import Campaign, CampaignBoard
+from campaigns.models import Campaign, CampaignBoard, Mission
 from campaigns.portability import campaign_import
 from tests.campaigns.builders import demo_campaign, finish, start_mission
 
@@ -96,7 +95,7 @@ def test_a_file_with_one_byte_changed_is_refused_with_nothing_written(
     else:
         changed_text = _changed(text, needle)
     changed = json.loads(changed_text)
-    before = (Campaign.objects.count(), Battle.objects.count(), CampaignBoard.objects.count())
+    before = (Campaign.objects.count(), Mission.objects.count(), CampaignBoard.objects.count())
     with pytest.raises(InvalidInput) as refused:
         campaign_import(document=changed)
     assert refused.value.field.startswith(field), refused.value.field
@@ -104,7 +103,7 @@ def test_a_file_with_one_byte_changed_is_refused_with_nothing_written(
     path.write_text(changed_text)
     with pytest.raises(CommandError, match="refused, nothing was imported"):
         call_command("import_campaign", str(path))
-    after = (Campaign.objects.count(), Battle.objects.count(), CampaignBoard.objects.count())
+    after = (Campaign.objects.count(), Mission.objects.count(), CampaignBoard.objects.count())
     assert after == before
 
 
