@@ -93,12 +93,15 @@ class BattleDiceSecret(models.Model):
     every future roll follows from it. BattleCreated carries its SHA-256; the command
     that ends the battle records it in DiceSecretRevealed, and `verify` then derives
     every roll and shuffle again.
+
+    Stored encrypted under PENANCE_DICE_KEY (penance_site/dice_keys.py, R-ADD-206): a
+    copy of the database does not give the dice away.
     """
 
     battle = models.OneToOneField(
         Battle, on_delete=models.CASCADE, primary_key=True, related_name="+"
     )
-    secret = models.BinaryField(max_length=32)
+    secret = models.BinaryField(max_length=512)  # a Fernet token of the 32-byte secret
 
     def __str__(self) -> str:
         return f"dice secret of {self.battle_id}"  # never the secret itself

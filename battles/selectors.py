@@ -35,6 +35,7 @@ from battles.engine.battle import (
     state_from_dict,
 )
 from battles.engine.battle.decide import PROMPT_RULES
+from battles.engine.battle.fairness import replay_obstacle
 from battles.engine.errors import InvalidInput
 from battles.engine.ruleset import ENGINE_VERSION
 from battles.models import Battle, BattleWatcher
@@ -419,12 +420,20 @@ def recorded_commands(events: Iterable[RecordedEvent]) -> list[RecordedCommand]:
 
 def battle_dice_check(*, events: Iterable[RecordedEvent]) -> DiceCheck:
     """Whether the recorded rolls and shuffles are the ones the revealed secret gives."""
+    events = list(events)
     try:
         commands = recorded_commands(events)
         return check_dice(commands)
     # Events changed behind the store's back may not even decode or replay; whatever
     # breaks, the dice cannot be confirmed (the chain check names the changed event).
+    # Events of another engine version may not decode here either: that is said as
+    # such, not as broken (R-ADD-205).
     except Exception as exc:
+        first = events[0].payload if events else {}
+        obstacle = replay_obstacle(first.get("engine_version"), first.get("setup") or {})
+        if obstacle is not None:
+            reason = f"the dice cannot be checked here: {obstacle}"
+            return DiceCheck("cannot_check", None, 0, None, reason)
         return DiceCheck("broken", None, 0, None, f"the events do not replay: {exc}")
 
 

@@ -58,6 +58,7 @@ from battles.selectors import (
     battle_stream,
     users_by_username,
 )
+from penance_site.dice_keys import open_secret, seal_secret
 from penance_site.eventstore.codec import DecodeError
 from penance_site.eventstore.store import (
     CommandIdReused,
@@ -220,7 +221,7 @@ def battle_create(
     players = _players(normalised["seats"], "seats")
     battle = _battle_rows(gm=gm, setup=normalised, players=players, battle_id=battle_id)
     if secret is not None:
-        BattleDiceSecret.objects.create(battle=battle, secret=secret)
+        BattleDiceSecret.objects.create(battle=battle, secret=seal_secret(secret))
     events = create(str(battle.id), setup, secret=secret)
     stream = battle_stream(battle=battle)
     append(
@@ -288,7 +289,7 @@ def _dice_secret(battle: Battle, state: BattleState) -> bytes | None:
             "this battle's dice are sealed by a secret this site does not hold",
             "R-ADD-45",
         )
-    return bytes(row.secret)
+    return open_secret(row.secret)
 
 
 def battle_command_execute(
@@ -721,8 +722,13 @@ def _append_group(
 
 
 @transaction.atomic
-def battle_import(*, gm: AbstractBaseUser, document: Mapping[str, Any]) -> Battle:
+def battle_import(
+    *, gm: AbstractBaseUser, document: Mapping[str, Any], battle_id: uuid.UUID | None = None
+) -> Battle:
     """A new battle (new id, run by `gm`) holding an exported battle's events.
+
+    `battle_id` keeps the exported battle's id instead (a campaign's import: the campaign's
+    events name its battles, campaigns/portability.py).
 
     The document is checked before anything is written: its digest chain (each
     `events[i].digest`), that its events replay, and that every seat's player
@@ -763,7 +769,7 @@ def battle_import(*, gm: AbstractBaseUser, document: Mapping[str, Any]) -> Battl
     players = _players(setup["seats"], "events[0].payload.setup.seats")
     groups = _command_groups(events)
 
-    battle = _battle_rows(gm=gm, setup=setup, players=players)
+    battle = _battle_rows(gm=gm, setup=setup, players=players, battle_id=battle_id)
     stream = battle_stream(battle=battle)
     for group in groups:
         last = _append_group(stream, group, group[0].command_id, dict(group[0].metadata))

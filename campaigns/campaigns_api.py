@@ -277,7 +277,11 @@ class CampaignPlayersOutput(serializers.Serializer[Any]):
 
 
 class CampaignEventOutput(serializers.Serializer[Any]):
-    position = serializers.IntegerField(help_text="the event's place in the whole store")
+    position = serializers.IntegerField(
+        required=False,
+        help_text="the event's place in the whole store: staff only (R-ADD-204); others "
+        "order events by `version`",
+    )
     stream_type = serializers.CharField()
     stream_id = serializers.CharField()
     version = serializers.IntegerField()
@@ -303,7 +307,9 @@ class CareerEntryOutput(serializers.Serializer[Any]):
     battle = serializers.CharField(allow_null=True)
     seat = serializers.IntegerField(allow_null=True)
     role = serializers.CharField(allow_null=True, help_text="attacks: attacker or target")
-    position = serializers.IntegerField()
+    position = serializers.IntegerField(
+        required=False, help_text="the event's place in the whole store: staff only (R-ADD-204)"
+    )
     version = serializers.IntegerField()
     type = serializers.CharField()
     payload = serializers.JSONField()
@@ -487,6 +493,15 @@ def _detail(state: domain.CampaignState, role: str) -> dict[str, Any]:
 # --- views ----------------------------------------------------------------------------------------
 
 
+def _without_position(event: dict[str, Any], request: Request) -> dict[str, Any]:
+    """An event as the user may see it: the store-wide position tells how much happens on
+    the whole site, in other campaigns too, so only staff see it (R-ADD-204); a campaign's
+    events are ordered by their stream `version`."""
+    if request.user.is_staff:
+        return event
+    return {k: v for k, v in event.items() if k != "position"}
+
+
 class CampaignsView(SignedInView):
     def campaign(self, request: Request, campaign_id: UUID) -> tuple[Campaign, str]:
         """The campaign and the user's role; 404 if none or private and not theirs, 403 if
@@ -610,7 +625,7 @@ class CampaignEventsView(CampaignsView):
         events = selectors.campaign_events(campaign=campaign)
         out = {
             "version": events[-1].version if events else 0,
-            "events": [e.as_dict() for e in events],
+            "events": [_without_position(e.as_dict(), request) for e in events],
         }
         return Response(CampaignEventsOutput(out).data)
 
@@ -775,6 +790,10 @@ class PilotCareerView(CampaignsView):
         career = selectors.pilot_career(campaign=campaign, pilot_id=str(pilot_id))
         if career is None:
             raise NotFound("no such pilot in this campaign")
+        career = {
+            **career,
+            "events": [_without_position(e, request) for e in career["events"]],
+        }
         return Response(PilotCareerOutput(career).data)
 
 

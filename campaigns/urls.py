@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import campaigns_api, cards_api
+from . import campaigns_api, cards_api, portability_api
 
 CAMPAIGN = "campaigns/<uuid:campaign_id>"
 
@@ -10,6 +10,11 @@ urlpatterns = [
     path("campaigns/", campaigns_api.CampaignListView.as_view(), name="campaigns"),
     path(f"{CAMPAIGN}/", campaigns_api.CampaignDetailView.as_view(), name="campaigns-detail"),
     path(f"{CAMPAIGN}/events", campaigns_api.CampaignEventsView.as_view(), name="campaigns-events"),
+    path(
+        f"{CAMPAIGN}/export",
+        portability_api.CampaignExportView.as_view(),
+        name="campaigns-export",
+    ),
     path(
         f"{CAMPAIGN}/players", campaigns_api.CampaignPlayersView.as_view(), name="campaigns-players"
     ),

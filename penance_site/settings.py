@@ -16,13 +16,17 @@ fills in keys that the environment does not set, so `manage.py` works on its own
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import warnings
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
+
+from penance_site.dice_keys import parse_keys
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -155,6 +159,7 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "csp",
     "django_htmx",
     "penance_site.eventstore",
     "battles",
@@ -164,6 +169,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",  # the Content-Security-Policy header on every response
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "penance_site.middleware.ApiBodyLimitMiddleware",  # a JSON 413 before the body is read
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -241,12 +247,17 @@ LOGIN_REDIRECT_URL = "/battles/"
 
 # --- Accounts: login lockout (accounts/services.py) and mail --------------------------
 # Failed logins are counted in the database, so the lockout holds while Redis is down.
+# PENANCE_LOGIN_MAX_FAILURES counts per (username, client address) pair (R-ADD-202).
 AUTHENTICATION_BACKENDS = ["penance_site.accounts.services.LockoutBackend"]
 PENANCE_LOGIN_MAX_FAILURES = env_int("PENANCE_LOGIN_MAX_FAILURES", 5, minimum=1)
 PENANCE_LOGIN_MAX_FAILURES_PER_ADDRESS = env_int(
     "PENANCE_LOGIN_MAX_FAILURES_PER_ADDRESS", 50, minimum=1
 )
 PENANCE_LOGIN_LOCKOUT_SECONDS = env_int("PENANCE_LOGIN_LOCKOUT_SECONDS", 900, minimum=1)
+# Past this many failures for one username (from any addresses) within the lockout window,
+# it is slowed to one attempt per PENANCE_LOGIN_USER_SLOW_SECONDS, not locked (R-ADD-202).
+PENANCE_LOGIN_USER_SLOW_AFTER = env_int("PENANCE_LOGIN_USER_SLOW_AFTER", 20, minimum=1)
+PENANCE_LOGIN_USER_SLOW_SECONDS = env_int("PENANCE_LOGIN_USER_SLOW_SECONDS", 30, minimum=1)
 
 
 def env_email(name: str) -> dict[str, object] | None:
@@ -362,6 +373,60 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
 }
 
+
+# --- Proxies in front of the site (PENANCE_TRUSTED_PROXIES) -----------------------
+# Comma-separated addresses or networks (10.0.0.0/8, ::1). The client address used by
+# throttles, lockouts and the CSP report limit is REMOTE_ADDR, unless the request came
+# from one of these; then it is the right-most X-Forwarded-For entry that is not one of
+# them (penance_site/client.py). Default none: X-Forwarded-For is never believed.
+def env_networks(name: str) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    raw = os.environ.get(name, "")
+    networks = []
+    for item in (part.strip() for part in raw.split(",")):
+        if not item:
+            continue
+        try:
+            networks.append(ipaddress.ip_network(item, strict=False))
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"{name}={raw!r}: {item!r} is not an IP address or network (e.g. 10.0.0.1, 10.0.0.0/8)"
+            ) from None
+    return tuple(networks)
+
+
+PENANCE_TRUSTED_PROXIES = env_networks("PENANCE_TRUSTED_PROXIES")
+
+# --- Dice secrets encrypted at rest (penance_site/dice_keys.py, R-ADD-206) ------------
+# PENANCE_DICE_KEY: Fernet keys, comma-separated, the first encrypts. Required with DEBUG
+# off (the web, worker and manage.py processes refuse to start without it); a malformed
+# key fails here, naming the variable.
+PENANCE_DICE_KEYS = parse_keys(os.environ.get("PENANCE_DICE_KEY"), debug=DEBUG)
+
+# --- Content Security Policy (django-csp) ----------------------------------------
+# Strict: scripts and styles only from the site's own files (no inline <script>, <style>
+# or style= attribute; a script sets styles through the CSSOM), nothing may frame the
+# site, no plugins, no <base>. Swagger UI and ReDoc come from drf-spectacular-sidecar's
+# static files. Violations are reported to our own endpoint (penance_site/csp_report.py).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "report-uri": "/csp-report/",
+    },
+}
+# A CSP report larger than this is refused unread (413); reports past the rate limit
+# (per client address, per minute) are dropped with a 429 instead of logged.
+PENANCE_CSP_REPORT_MAX_BYTES = env_int("PENANCE_CSP_REPORT_MAX_BYTES", 8192, minimum=512)
+PENANCE_CSP_REPORTS_PER_MINUTE = env_int("PENANCE_CSP_REPORTS_PER_MINUTE", 20, minimum=1)
+
 # --- Penance ------------------------------------------------------------------
 # Events between snapshots of a battle's state (issue: battles as event streams).
 PENANCE_SNAPSHOT_EVERY = env_int("PENANCE_SNAPSHOT_EVERY", 100, minimum=1)
@@ -393,6 +458,9 @@ if HTTPS:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"quiet_refusals": {"()": "penance_site.log_filters.QuietRefusals"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("PENANCE_LOG_LEVEL", "WARNING")},
+    # 403 and 404 at INFO without a traceback (penance_site/log_filters.py).
+    "loggers": {"django.request": {"filters": ["quiet_refusals"]}},
 }

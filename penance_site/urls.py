@@ -1,15 +1,32 @@
+from csp.constants import NONCE, SELF
+from csp.decorators import csp_update
 from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path, re_path
 from django.views.generic import RedirectView
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import (
+    SpectacularAPIView,
+    SpectacularRedocView,
+    SpectacularSwaggerSplitView,
+)
 
 from battles import pages, practice
+from campaigns import portability_admin
 
-from . import api, views
+from . import api, csp_report, views
+from .accounts.forms import LockoutAuthenticationForm
 
 handler500 = "penance_site.api.server_error"
+
+# ReDoc's bundle (drf-spectacular-sidecar 2026.10.1) inserts perfect-scrollbar's stylesheet
+# as it loads, before Redoc.init gives it the nonce: an empty <style>, then its text. These
+# are the SHA-256 hashes of the two; a new sidecar with other text fails the browser test
+# tests/browser/test_csp_pages.py, which names the hash the browser wants.
+REDOC_STYLE_HASHES = (
+    "'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='",
+    "'sha256-QMIg+bpjm3JdElJ388KYke01izlUW0UoNOeKjpMxdgc='",
+)
 
 # Password reset mails a link: only offered when the environment configures mail
 # (DJANGO_EMAIL_URL); without it there is no reset route at all.
@@ -44,8 +61,19 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("health/", views.health, name="health"),
     path("favicon.ico", views.favicon, name="favicon"),
+    path("csp-report/", csp_report.csp_report, name="csp-report"),
+    # Before the admin's own URLs: staff import a campaign file (campaigns/portability.py).
+    path(
+        "admin/campaigns/import/",
+        portability_admin.campaign_import_page,
+        name="admin-campaign-import",
+    ),
     path("admin/", admin.site.urls),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path(
+        "accounts/login/",
+        auth_views.LoginView.as_view(authentication_form=LockoutAuthenticationForm),
+        name="login",
+    ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(
         "accounts/password_change/", auth_views.PasswordChangeView.as_view(), name="password_change"
@@ -56,8 +84,18 @@ urlpatterns = [
         name="password_change_done",
     ),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
-    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
+    # ReDoc writes <style> elements as it renders and runs its search in a worker made
+    # from a blob: this page alone allows styles carrying its response's nonce
+    # (templates/drf_spectacular/redoc.html), the one stylesheet ReDoc inserts before it
+    # knows the nonce (REDOC_STYLE_HASHES), and blob: workers; still no 'unsafe-inline'.
+    path(
+        "api/redoc/",
+        csp_update({"style-src": [NONCE, *REDOC_STYLE_HASHES], "worker-src": [SELF, "blob:"]})(
+            SpectacularRedocView.as_view(url_name="schema")
+        ),
+        name="api-redoc",
+    ),
     path("api/", include("battles.urls")),
     path("api/", include("campaigns.urls")),
     path("api/", include("penance_site.accounts.urls")),

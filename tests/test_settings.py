@@ -105,6 +105,8 @@ def test_the_deploy_check_is_clean_with_https() -> None:
             "DJANGO_HTTPS": "1",
             "DJANGO_ALLOWED_HOSTS": "tracker.example.org",
             "PENANCE_ENV_FILE": "",  # a developer's .env must not turn DEBUG on here
+            # Required with DEBUG off (penance_site/dice_keys.py): a deployment sets it.
+            "PENANCE_DICE_KEY": "dGVzdC1vbmx5LWRpY2Uta2V5LW5vdC10by1kZXBsb3k=",
         }
     )
     result = subprocess.run(

@@ -18,8 +18,8 @@ from penance_site.api import ErrorsOutput, RefusalOutput, refusal
 from penance_site.api_fields import StrictSerializer
 
 from .models import ApiToken
-from .services import client_address, login_locked_out
-from .tokens import HashedTokenAuthentication, api_token_sign_in
+from .services import client_address, login_lockout
+from .tokens import MAX_TOKENS, HashedTokenAuthentication, api_token_sign_in
 
 
 class TokenInput(StrictSerializer):
@@ -27,8 +27,18 @@ class TokenInput(StrictSerializer):
     password = serializers.CharField(max_length=4096, trim_whitespace=False)
 
 
+class RevokedTokenOutput(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    prefix = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    last_used_at = serializers.DateTimeField(allow_null=True)
+
+
 class TokenOutput(serializers.Serializer[Any]):
     token = serializers.CharField()
+    revoked = RevokedTokenOutput(many=True, help_text="tokens revoked to stay within the limit")
+    message = serializers.CharField(required=False)
 
 
 class TokenView(APIView):
@@ -42,17 +52,24 @@ class TokenView(APIView):
         responses={
             200: TokenOutput,
             400: OpenApiResponse(ErrorsOutput, "missing fields, or wrong username or password"),
-            429: OpenApiResponse(RefusalOutput, "locked out after repeated failures"),
+            429: OpenApiResponse(
+                RefusalOutput,
+                "locked out (this username from this address, or this address) or slowed "
+                "down (this username) after repeated failures; Retry-After says how long",
+            ),
         },
     )
     def post(self, request: Request) -> Response:
         data = TokenInput(data=request.data)
         data.is_valid(raise_exception=True)
         username = data.validated_data["username"]
-        if login_locked_out(username=username, address=client_address(request._request)):
+        lockout = login_lockout(username=username, address=client_address(request._request))
+        if lockout is not None:
+            # The same answer whether or not the username exists (R-ADD-202).
             return Response(
-                refusal("locked_out", "too many failed logins; try again later"),
+                refusal("locked_out", lockout.message),
                 status=status.HTTP_429_TOO_MANY_REQUESTS,
+                headers={"Retry-After": str(lockout.retry_after)},
             )
         user = authenticate(
             request._request, username=username, password=data.validated_data["password"]
@@ -62,8 +79,15 @@ class TokenView(APIView):
             return Response({"errors": [error]}, status=status.HTTP_400_BAD_REQUEST)
         # Each sign-in makes a token of its own (only digests are kept, so an earlier key
         # cannot be handed out again); API logout deletes it, the profile page lists it.
-        key = api_token_sign_in(user=user)
-        return Response({"token": key})
+        signed = api_token_sign_in(user=user)
+        body: dict[str, Any] = {"token": signed.key, "revoked": signed.revoked}
+        if signed.revoked:
+            names = ", ".join(f"{t['name']} ({t['prefix']}…)" for t in signed.revoked)
+            body["message"] = (
+                f"at most {MAX_TOKENS} API tokens per user: revoked to make room (never used "
+                f"first, then used longest ago): {names}"
+            )
+        return Response(body)
 
 
 class LogoutView(APIView):

@@ -4,10 +4,15 @@ from django.utils import timezone
 
 
 class LoginFailure(models.Model):
-    """Failed logins for one username or one client address, in the database so that the
-    lockout holds when Redis (the cache) is down and across every server process."""
+    """Failed logins for one (username, client address) pair, one username or one client
+    address, in the database so that the lockout holds when Redis (the cache) is down and
+    across every server process (accounts/services.py)."""
 
-    KINDS = (("user", "username"), ("address", "client address"))
+    KINDS = (
+        ("pair", "username from a client address"),
+        ("user", "username"),
+        ("address", "client address"),
+    )
 
     kind = models.CharField(max_length=10, choices=KINDS)
     key = models.CharField(max_length=150)

@@ -1,13 +1,23 @@
-"""Login lockout: after too many failures for one username or one client address, every
-login attempt for it is refused until the window has passed since the last failure.
+"""Login lockout (R-ADD-202): failures are counted per (username, client address) pair, so
+one address guessing a password locks that pair out, not the account for everyone. Two
+wider counts stop a spray: one address failing for many usernames is locked out, and one
+username failing from many addresses is slowed (one attempt per
+PENANCE_LOGIN_USER_SLOW_SECONDS once past PENANCE_LOGIN_USER_SLOW_AFTER) rather than
+locked, which an attacker could otherwise do to anyone. The client address is the one of
+penance_site/client.py (R-ADD-200). What is said is the same whether or not the username
+exists: the counts are of the name as typed.
 
 Counted in the database (accounts.models.LoginFailure), not the cache: a lockout that
-lapses when Redis is down would be no lockout. Settings: PENANCE_LOGIN_MAX_FAILURES
-(per username), PENANCE_LOGIN_MAX_FAILURES_PER_ADDRESS, PENANCE_LOGIN_LOCKOUT_SECONDS.
+lapses when Redis is down would be no lockout. Settings: PENANCE_LOGIN_MAX_FAILURES (per
+pair), PENANCE_LOGIN_MAX_FAILURES_PER_ADDRESS, PENANCE_LOGIN_LOCKOUT_SECONDS,
+PENANCE_LOGIN_USER_SLOW_AFTER, PENANCE_LOGIN_USER_SLOW_SECONDS.
 """
 
 from __future__ import annotations
 
+import hashlib
+import math
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -20,47 +30,100 @@ from django.db.models import F
 from django.http import HttpRequest
 from django.utils import timezone
 
+from penance_site import client
+
 from .models import LoginFailure
 
 
 def client_address(request: HttpRequest | None) -> str | None:
-    # REMOTE_ADDR only: X-Forwarded-For is the client's to forge unless a proxy we trust
-    # sets it, and a forged address would dodge the per-address lockout.
+    """The client address under PENANCE_TRUSTED_PROXIES (penance_site/client.py): a forged
+    X-Forwarded-For from anyone but a named proxy changes nothing."""
     if request is None:
         return None
-    return str(request.META.get("REMOTE_ADDR") or "") or None
+    return client.client_address(request) or None
 
 
-def _keys(username: str | None, address: str | None) -> list[tuple[str, str, int]]:
+@dataclass(frozen=True)
+class Lockout:
+    """Why a login is refused now, and for how many more seconds."""
+
+    kind: str  # "pair" or "address": locked out; "user": slowed down
+    retry_after: int
+
+    @property
+    def message(self) -> str:
+        if self.kind == "user":
+            return (
+                "too many failed logins for this username: try again in "
+                f"{self.retry_after} second{'s' if self.retry_after != 1 else ''}"
+            )
+        minutes = max(1, math.ceil(self.retry_after / 60))
+        whose = "this username from your address" if self.kind == "pair" else "your address"
+        return (
+            f"too many failed logins: logging in as {whose} is locked for "
+            f"{minutes} minute{'s' if minutes != 1 else ''}"
+        )
+
+
+def _pair_key(username: str, address: str) -> str:
+    # A digest: the pair may be longer than the column, and the key need not be read.
+    return hashlib.sha256(f"{username.lower()}\n{address}".encode()).hexdigest()
+
+
+def _keys(username: str | None, address: str | None) -> list[tuple[str, str]]:
     keys = []
+    if username and address:
+        keys.append(("pair", _pair_key(username, address)))
     if username:
-        keys.append(("user", username.lower()[:150], settings.PENANCE_LOGIN_MAX_FAILURES))
+        keys.append(("user", username.lower()[:150]))
     if address:
-        keys.append(("address", address[:150], settings.PENANCE_LOGIN_MAX_FAILURES_PER_ADDRESS))
+        keys.append(("address", address[:150]))
     return keys
 
 
+def _rule(kind: str) -> tuple[int, int]:
+    """(failures, seconds) for a kind of count: past that many failures, refused until
+    that long after the last one."""
+    if kind == "user":
+        return settings.PENANCE_LOGIN_USER_SLOW_AFTER, settings.PENANCE_LOGIN_USER_SLOW_SECONDS
+    limit = (
+        settings.PENANCE_LOGIN_MAX_FAILURES
+        if kind == "pair"
+        else settings.PENANCE_LOGIN_MAX_FAILURES_PER_ADDRESS
+    )
+    return limit, settings.PENANCE_LOGIN_LOCKOUT_SECONDS
+
+
+def login_lockout(*, username: str | None, address: str | None) -> Lockout | None:
+    """The longest refusal that holds for a login as `username` from `address` now."""
+    now = timezone.now()
+    found: Lockout | None = None
+    for kind, key in _keys(username, address):
+        limit, seconds = _rule(kind)
+        row = LoginFailure.objects.filter(kind=kind, key=key, failures__gte=limit).first()
+        if row is None:
+            continue
+        left = math.ceil(seconds - (now - row.last_failure_at).total_seconds())
+        if left > 0 and (found is None or left > found.retry_after):
+            found = Lockout(kind, left)
+    return found
+
+
 def login_locked_out(*, username: str | None, address: str | None) -> bool:
-    since = timezone.now() - timedelta(seconds=settings.PENANCE_LOGIN_LOCKOUT_SECONDS)
-    for kind, key, limit in _keys(username, address):
-        if LoginFailure.objects.filter(
-            kind=kind, key=key, failures__gte=limit, last_failure_at__gt=since
-        ).exists():
-            return True
-    return False
+    return login_lockout(username=username, address=address) is not None
 
 
 @transaction.atomic
 def login_failure_record(*, username: str | None, address: str | None) -> None:
     now = timezone.now()
-    since = now - timedelta(seconds=settings.PENANCE_LOGIN_LOCKOUT_SECONDS)
-    for kind, key, _ in _keys(username, address):
+    window = timedelta(seconds=settings.PENANCE_LOGIN_LOCKOUT_SECONDS)
+    for kind, key in _keys(username, address):
         row, created = LoginFailure.objects.select_for_update().get_or_create(
             kind=kind, key=key, defaults={"failures": 1, "last_failure_at": now}
         )
         if created:
             continue
-        if row.last_failure_at <= since:  # an old streak: start counting again
+        if row.last_failure_at <= now - window:  # an old streak: start counting again
             row.failures, row.last_failure_at = 1, now
             row.save(update_fields=["failures", "last_failure_at"])
         else:
@@ -69,9 +132,11 @@ def login_failure_record(*, username: str | None, address: str | None) -> None:
             )
 
 
-def login_failures_clear(*, username: str) -> None:
-    # The address count stays: one success must not reset a spray across many accounts.
-    LoginFailure.objects.filter(kind="user", key=username.lower()[:150]).delete()
+def login_failures_clear(*, username: str, address: str | None = None) -> None:
+    # The pair's count ends with a success. The address's and the username's stay: one
+    # success must not reset a spray across many accounts, or from many addresses.
+    if address:
+        LoginFailure.objects.filter(kind="pair", key=_pair_key(username, address)).delete()
 
 
 class LockoutBackend(ModelBackend):
@@ -85,8 +150,9 @@ class LockoutBackend(ModelBackend):
         password: str | None = None,
         **kwargs: Any,
     ) -> Any:
-        if login_locked_out(username=username, address=client_address(request)):
-            raise PermissionDenied("too many failed logins; try again later")
+        lockout = login_lockout(username=username, address=client_address(request))
+        if lockout is not None:
+            raise PermissionDenied(lockout.message)
         return super().authenticate(request, username=username, password=password, **kwargs)
 
 
@@ -99,7 +165,7 @@ def _failed(sender: object, credentials: dict[str, Any], request: Any = None, **
 
 
 def _succeeded(sender: object, request: Any, user: Any, **_: Any) -> None:
-    login_failures_clear(username=user.get_username())
+    login_failures_clear(username=user.get_username(), address=client_address(request))
 
 
 def connect_signals() -> None:

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet
 from django.utils import timezone
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
@@ -56,16 +57,38 @@ def api_token_create(*, user: AbstractBaseUser, name: str) -> tuple[ApiToken, st
 SIGN_IN_NAME = "API sign-in"
 
 
+@dataclass(frozen=True)
+class SignIn:
+    """A sign-in's new key, and the tokens revoked to make room for it (R-ADD-203)."""
+
+    key: str
+    revoked: list[dict[str, Any]]
+
+
 @transaction.atomic
-def api_token_sign_in(*, user: AbstractBaseUser) -> str:
+def api_token_sign_in(*, user: AbstractBaseUser) -> SignIn:
     """A token for an API sign-in (`POST /api/auth/token`): a new one each time, named
-    "API sign-in"; at the limit, the user's oldest sign-in tokens make room."""
-    held = ApiToken.objects.filter(user_id=user.pk)
+    "API sign-in". A user holds at most MAX_TOKENS (R-ADD-203): at the limit, the tokens
+    never used go first, oldest first, then those used longest ago; the answer lists
+    them, so that no client loses its token without being told."""
+    # Locks the user's tokens: two sign-ins at the limit revoke one token each.
+    held = ApiToken.objects.select_for_update().filter(user_id=user.pk)
     extra = held.count() - MAX_TOKENS + 1
+    revoked: list[dict[str, Any]] = []
     if extra > 0:
-        oldest = held.filter(name=SIGN_IN_NAME).order_by("created_at", "id")[:extra]
-        ApiToken.objects.filter(pk__in=list(oldest.values_list("pk", flat=True))).delete()
-    return api_token_create(user=user, name=SIGN_IN_NAME)[1]
+        order = (F("last_used_at").asc(nulls_first=True), "created_at", "id")
+        for token in held.order_by(*order)[:extra]:
+            revoked.append(
+                {
+                    "id": token.pk,
+                    "name": token.name,
+                    "prefix": token.prefix,
+                    "created_at": token.created_at.isoformat(),
+                    "last_used_at": token.last_used_at and token.last_used_at.isoformat(),
+                }
+            )
+        ApiToken.objects.filter(pk__in=[t["id"] for t in revoked]).delete()
+    return SignIn(api_token_create(user=user, name=SIGN_IN_NAME)[1], revoked)
 
 
 def api_token_revoke(*, user: AbstractBaseUser, token_id: int) -> bool:

@@ -29,6 +29,7 @@ from battles.engine.battle.randomness import SealedDice, SeededDice
 from battles.engine.demo import demo_setup
 from battles.models import Battle, BattleDiceSecret
 from battles.selectors import battle_state_at
+from penance_site.dice_keys import open_secret
 from penance_site.eventstore import sql as eventstore_sql
 from penance_site.eventstore.store import StreamRef, chained_digest, read_stream, stream_version
 from tests.battles.api_calls import post, send
@@ -69,7 +70,8 @@ def sealed_battle(clients: dict[str, Client], policy: str = "auto") -> str:
 
 
 def secret_of(bid: str) -> bytes:
-    return bytes(BattleDiceSecret.objects.get(battle_id=bid).secret)
+    # Stored encrypted (R-ADD-206): the test opens it with the site's key.
+    return open_secret(BattleDiceSecret.objects.get(battle_id=bid).secret)
 
 
 def leaks(secret: bytes) -> tuple[str, ...]:

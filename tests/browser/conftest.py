@@ -2,7 +2,11 @@
 that Playwright downloads. Without /usr/bin/chromium they skip with a message, unless
 PENANCE_REQUIRE_BROWSER=1 (CI), which turns the missing browser into a failure.
 PENANCE_SKIP_BROWSER=1 skips them on purpose (CI runs them once, on PostgreSQL).
-Screenshots are kept under test-artifacts/browser/ (PENANCE_ARTIFACTS to move them)."""
+Screenshots are kept under test-artifacts/browser/ (PENANCE_ARTIFACTS to move them).
+
+Every page any browser test opens is watched for Content-Security-Policy violations (the
+`securitypolicyviolation` event, and Chromium's console errors naming the policy): a test
+whose pages broke the policy fails, listing them (R-ADD-201)."""
 
 from __future__ import annotations
 
@@ -51,8 +55,70 @@ def browser() -> Iterator[Any]:
 
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
+        yield WatchedBrowser(b)
         b.close()
+
+
+# Reported by the page itself, before any of its scripts run (an init script is not
+# subject to the page's policy). Chromium also logs each violation as a console error.
+REPORT_VIOLATIONS = """
+document.addEventListener("securitypolicyviolation", (e) => {
+  console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || "inline"}`
+    + ` at ${e.sourceFile || e.documentURI}:${e.lineNumber}`);
+});
+"""
+CSP_MESSAGE = re.compile(r"Content Security Policy|CSP violation", re.IGNORECASE)
+violations: list[str] = []
+allowed: list[re.Pattern[str]] = []
+
+
+def allow_violation(pattern: str) -> None:
+    """Lets the current test's pages break the policy in the one way `pattern` matches:
+    for third-party code that asks for what the policy rightly refuses, said at the call."""
+    allowed.append(re.compile(pattern))
+
+
+def watch_page(page: Any) -> None:
+    """Record every CSP violation `page` reports into `violations`."""
+
+    def on_console(message: Any) -> None:
+        if message.type == "error" and CSP_MESSAGE.search(message.text):
+            violations.append(f"{page.url}: {message.text}")
+
+    page.on("console", on_console)
+
+
+class WatchedBrowser:
+    """The Playwright browser, whose every context reports CSP violations (watch_page)."""
+
+    def __init__(self, browser: Any) -> None:
+        self._browser = browser
+
+    def new_context(self, *args: Any, **kwargs: Any) -> Any:
+        context = self._browser.new_context(*args, **kwargs)
+        context.add_init_script(REPORT_VIOLATIONS)
+        context.on("page", watch_page)
+        return context
+
+    def new_page(self, *args: Any, **kwargs: Any) -> Any:
+        page = self.new_context(*args, **kwargs).new_page()
+        return page
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._browser, name)
+
+
+@pytest.fixture(autouse=True)
+def no_csp_violations() -> Iterator[None]:
+    """Fails the test if any page it opened broke the Content-Security-Policy."""
+    violations.clear()
+    allowed.clear()
+    yield
+    found = [v for v in violations if not any(a.search(v) for a in allowed)]
+    violations.clear()
+    allowed.clear()
+    if found:
+        pytest.fail("Content-Security-Policy violations:\n" + "\n".join(found), pytrace=False)
 
 
 @pytest.fixture(scope="session")

@@ -19,6 +19,7 @@ PATHS = {
     "/api/campaigns/": {"get", "post"},
     f"{CAMPAIGN}/": {"get"},
     f"{CAMPAIGN}/events": {"get"},
+    f"{CAMPAIGN}/export": {"get"},
     f"{CAMPAIGN}/players": {"post"},
     f"{CAMPAIGN}/missions": {"get", "post"},
     f"{CAMPAIGN}/missions/{{mission_id}}/": {"get"},

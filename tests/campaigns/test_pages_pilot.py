@@ -4,6 +4,7 @@ time, the career with replay links, GM adjustments; printable on one page."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -80,7 +81,12 @@ def test_taint_over_time_is_a_data_table_for_the_chart(dc: Any) -> None:
 
 def test_sheet_prints_on_one_page_via_media_print(dc: Any) -> None:
     body = client_for(dc.ann).get(sheet(dc)).content.decode()
-    assert "@media print" in body and "@page" in body
+    # The print rules live in site.css (the Content-Security-Policy allows no inline
+    # style, R-ADD-201), which the sheet links.
+    assert "/static/site.css" in body and 'class="sheet"' in body
+    css = (Path(__file__).resolve().parents[2] / "penance_site/static/site.css").read_text()
+    print_rules = css[css.index("/* The pilot sheet") :]
+    assert "@media print" in print_rules and "@page" in print_rules and ".sheet" in print_rules
     assert 'class="screen-only' in body  # the long lists stay off paper
 
 

@@ -385,3 +385,32 @@ def test_a_revert_in_a_sealed_battle_is_decided_again_too() -> None:
     new.append(reveal(state, SECRET))
     commands.append(RecordedCommand("end", body, tuple(new)))
     assert check_dice(commands).status == "verified"
+
+
+# --- what this engine cannot check (R-ADD-205) -----------------------------------------------------
+
+
+def test_a_battle_recorded_by_another_engine_version_is_not_called_broken(
+    finished: list[RecordedCommand],
+) -> None:
+    created = finished[0].events[0]
+    assert isinstance(created, ev.BattleCreated)
+    older = tampered(finished, 0, 0, engine_version="0.9.0")
+    report = check_dice(older)
+    assert (report.status, report.ok, report.first_broken_version) == ("cannot_check", True, None)
+    assert "engine 0.9.0" in (report.reason or "") and "cannot be checked" in (report.reason or "")
+    # Its secret is still checked against its commitment, whatever the engine.
+    i, j, version = located(older, ev.DiceSecretRevealed)
+    wrong = check_dice(tampered(older, i, j, secret=OTHER.hex()))
+    assert (wrong.status, wrong.first_broken_version) == ("broken", version)
+
+
+def test_a_battle_under_a_ruleset_this_engine_does_not_know_is_not_called_broken(
+    finished: list[RecordedCommand],
+) -> None:
+    created = finished[0].events[0]
+    assert isinstance(created, ev.BattleCreated)
+    setup = {**created.setup, "rules": {"version": "9.9", "options": {}}}
+    report = check_dice(tampered(finished, 0, 0, setup=setup))
+    assert report.status == "cannot_check"
+    assert "ruleset '9.9'" in (report.reason or "")

@@ -10,9 +10,12 @@ the events recorded for it. The first event that differs is reported with its ve
 and what differs.
 
 Each command's body is recorded with its events (metadata `command`), so the check
-needs nothing but the stream. It runs the engine of today: a battle recorded under
-rules that have changed since may differ for that reason too (the report names the
-event either way).
+needs nothing but the stream. Commands are decided again under the battle's pinned
+ruleset (its BattleCreated's `setup.rules`) by the engine of today, which is the one
+that recorded them only when the BattleCreated's `engine_version` is today's: a battle
+recorded by another engine version, or under a ruleset this engine does not know, is
+reported `cannot_check`, saying why, rather than `broken` (R-ADD-205). Its secret is
+still checked against its commitment.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import InvalidInput, RuleViolation
+from ..ruleset import DEFAULT_VERSION, ENGINE_VERSION, RULESETS
 from . import events as ev
 from .commands import Revert, parse_command
 from .decide import deal, decide
@@ -34,8 +38,17 @@ from .state import BattleState
 # What a check found: the dice were derived again and match (`verified`), they are
 # still sealed (`sealed`: the battle runs, or never ended), one event differs
 # (`broken`), or there is nothing to check: a public seed, a table's physical dice, or
-# system dice of a battle created before commitments (`unsealed`).
-DICE_STATUSES = ("verified", "sealed", "broken", "public_seed", "table", "unsealed")
+# system dice of a battle created before commitments (`unsealed`), or the commands cannot
+# be decided again here (`cannot_check`: another engine version, an unknown ruleset).
+DICE_STATUSES = (
+    "verified",
+    "sealed",
+    "broken",
+    "public_seed",
+    "table",
+    "unsealed",
+    "cannot_check",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +118,33 @@ def _broken(commitment: str, commands: int, version: int, reason: str) -> DiceCh
     return DiceCheck("broken", commitment, commands, version, reason)
 
 
+def replay_obstacle(engine_version: object, setup: Mapping[str, Any]) -> str | None:
+    """Why this engine cannot decide a battle's commands again, or None when it can: the
+    battle was recorded by another engine version, or under a ruleset it does not know
+    (R-ADD-205).
+
+    >>> replay_obstacle(ENGINE_VERSION, {"rules": {"version": "2.1"}}) is None
+    True
+    >>> print(replay_obstacle("0.9.0", {"rules": {"version": "2.1"}}))
+    the battle was recorded by engine 0.9.0 and this site runs engine 1.0.0, which may not decide its commands the same way
+    >>> print(replay_obstacle(ENGINE_VERSION, {"rules": {"version": "9.9"}}))
+    the battle's ruleset '9.9' is not one this engine knows (2.0, 2.1)
+    """
+    if engine_version != ENGINE_VERSION:
+        return (
+            f"the battle was recorded by engine {engine_version} and this site runs engine "
+            f"{ENGINE_VERSION}, which may not decide its commands the same way"
+        )
+    rules = setup.get("rules")
+    version = (
+        rules.get("version", DEFAULT_VERSION) if isinstance(rules, Mapping) else DEFAULT_VERSION
+    )
+    if version not in RULESETS:
+        known = ", ".join(RULESETS)
+        return f"the battle's ruleset {version!r} is not one this engine knows ({known})"
+    return None
+
+
 def check_dice(commands: Sequence[RecordedCommand]) -> DiceCheck:
     """Check a battle's dice from its appends, in stream order (the creation first).
 
@@ -148,6 +188,10 @@ def check_dice(commands: Sequence[RecordedCommand]) -> DiceCheck:
             at,
             "the revealed secret's SHA-256 is not the commitment recorded in BattleCreated",
         )
+    obstacle = replay_obstacle(created.engine_version, created.setup)
+    if obstacle is not None:
+        reason = f"the dice cannot be checked here: {obstacle}"
+        return DiceCheck("cannot_check", commitment, 0, None, reason)
 
     state: BattleState | None = None
     previous: tuple[str, BattleState | None] | None = None  # the latest command, its start

@@ -8,6 +8,7 @@ so it refuses to run with DEBUG off unless told `--allow-production`.
 
 from __future__ import annotations
 
+import random
 from itertools import islice
 from typing import Any
 
@@ -17,7 +18,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.db.models import Model
 
-from battles.engine.battle.autoplay import greedy_commands
+from battles.engine.battle import legal_actions
+from battles.engine.battle.autoplay import choose, greedy_commands
 from battles.engine.demo import DEMO_DECKS, demo_board, demo_setup
 from battles.selectors import battle_named, battle_state_at
 from battles.services import battle_command_execute, battle_create
@@ -29,11 +31,17 @@ from campaigns.models import Campaign
 # autoplayer ends seed 1 in a defeat after about 320 events; seed 54 runs long, and its
 # first 269 commands make the 1,001-event battle the viewer's step time is measured on
 # (docs/PERFORMANCE.md).
+# The battle in progress that players join rolls sealed dice (R-ADD-45): no seed in its
+# setup, a secret drawn at load and kept encrypted (R-ADD-206), revealed when it ends; its
+# seed only drives the autoplayer's choices. The Long Vigil keeps its public seed: it is
+# the viewer's benchmark (docs/PERFORMANCE.md), whose 1,001 events and 24 rounds must be
+# the same on every load, which a fresh secret would not give.
 DEMO_BATTLES = (
     ("Demo: The Ash Causeway (finished, replay)", 1, "auto", 3000),
     ("Demo: The Ash Causeway (in progress)", 4, "prompt", 60),
     ("Demo: The Long Vigil (1,000 events, in progress)", 54, "auto", 269),
 )
+SEALED = frozenset({"Demo: The Ash Causeway (in progress)"})
 
 DEMO_USERS = (
     # username, password, staff/superuser
@@ -155,14 +163,43 @@ class Command(BaseCommand):
         if battle is not None:
             self.stdout.write(f"kept battle {name!r} ({battle.id})")
             return
-        setup = demo_setup(seed=seed, players=("gm", "player"))
+        sealed = name in SEALED
+        setup = demo_setup(seed=None if sealed else seed, players=("gm", "player"))
         setup["name"] = name
         setup["policy"] = policy
         battle = battle_create(gm=gm, setup=setup)
-        state = self._play(battle, gm, seed=seed, commands=commands)
+        if sealed:
+            state = self._play_sealed(battle, gm, seed=seed, commands=commands)
+        else:
+            state = self._play(battle, gm, seed=seed, commands=commands)
         outcome = f"won by {state.winner}" if state.over else f"round {state.round}, in progress"
         self.stdout.write(
             f"created battle {name!r} ({battle.id}): {state.version} events, {outcome}"
+        )
+
+    def _play_sealed(self, battle: Model, gm: Any, *, seed: int, commands: int) -> Any:
+        """The greedy autoplayer's choice on the stored state, one command at a time: the
+        dice are sealed, so nobody (the autoplayer included) knows a roll before the
+        command service decides it."""
+        rng = random.Random(seed)
+        state = battle_state_at(battle=battle)
+        for i in range(commands):
+            if state.over:
+                break
+            body = choose(state, list(legal_actions(state)), rng)
+            result = self._send(battle, gm, i, state.version, body)
+            state = result.state if result.state is not None else battle_state_at(battle=battle)
+        return state
+
+    @staticmethod
+    def _send(battle: Model, gm: Any, i: int, version: int, body: dict[str, Any]) -> Any:
+        """The demo's i-th command to the battle, through the command service."""
+        return battle_command_execute(
+            battle=battle,
+            actor=gm,
+            command_id=f"demo-{battle.id}-{i}",
+            expected_version=version,
+            body=body,
         )
 
     def _play(self, battle: Model, gm: Any, *, seed: int, commands: int) -> Any:
@@ -173,13 +210,7 @@ class Command(BaseCommand):
         for i, (body, events, after) in enumerate(
             islice(greedy_commands(state, seed=seed), commands)
         ):
-            result = battle_command_execute(
-                battle=battle,
-                actor=gm,
-                command_id=f"demo-{battle.id}-{i}",
-                expected_version=state.version,
-                body=body,
-            )
+            result = self._send(battle, gm, i, state.version, body)
             if [e.type for e in result.events] != [e.type for e in events]:
                 raise CommandError(f"battle {battle.id} left the autoplayer's line at {i}")
             state = after
