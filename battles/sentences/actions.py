@@ -18,6 +18,7 @@ from .parts import (
     _reason_rule,
     _rule,
     _signed,
+    count,
     sentence,
     t,
 )
@@ -30,7 +31,7 @@ def _casket_moved(p: Mapping[str, Any], names: Names) -> Sentence:
     by = [t(" with "), names.card(p["by_card"])] if p.get("by_card") else []
     return (
         # The path leaves out the start hex (R-MOV-3): its length is hexes moved.
-        t(f"{who} moves {len(path)} hex{'es' * (len(path) != 1)} to "),
+        t(f"{who} moves {count(len(path), 'hex', 'hexes')} to "),
         _hex(path[-1]),
         t(f" for {p['cost']} SP"),
         *by,
@@ -111,7 +112,7 @@ def _deck_reshuffled(p: Mapping[str, Any], names: Names) -> Sentence:
     who = names.casket(p.get("seat"))
     n = p["cards"] if p.get("order") is None else len(p["order"])
     return (
-        t(f"{who}'s discard pile becomes a deck of {n} cards with a Damage card"),
+        t(f"{who}'s discard pile becomes a deck of {count(n, 'card')} with a Damage card"),
         *_rule("R-TRN-6"),
     )
 
@@ -139,7 +140,7 @@ def _tokens_changed(p: Mapping[str, Any], names: Names) -> Sentence:
     pool = p["pool"].replace("_", " ")
     verb = "gains" if p["amount"] >= 0 else "spends"
     return (
-        t(f"{who} {verb} {abs(p['amount'])} {pool} token(s), now {p['total']}"),
+        t(f"{who} {verb} {count(abs(p['amount']), pool + ' token')}, now {p['total']}"),
         *_reason_rule(p.get("source"), "R-ADD-61"),
     )
 
@@ -260,7 +261,7 @@ def _damage_reduced(p: Mapping[str, Any], names: Names) -> Sentence:
 @sentence(ev.SeedsPlanted)
 def _seeds_planted(p: Mapping[str, Any], names: Names) -> Sentence:
     return (
-        t(f"{p['amount']} Thornvine seed(s) planted in "),
+        t(f"{count(p['amount'], 'Thornvine seed')} planted in "),
         _hex(p["at"]),
         t(f", {p['total']} there"),
         *_reason_rule(p.get("source"), "R-ADD-66"),
@@ -270,8 +271,10 @@ def _seeds_planted(p: Mapping[str, Any], names: Names) -> Sentence:
 @sentence(ev.SeedsDetonated)
 def _seeds_detonated(p: Mapping[str, Any], names: Names) -> Sentence:
     seeds = sum(h[2] for h in p["hexes"])
+    where = count(len(p["hexes"]), "hex", "hexes")
+    verb = "detonates" if seeds == 1 else "detonate"
     return (
-        t(f"{seeds} Thornvine seed(s) in {len(p['hexes'])} hex(es) detonate"),
+        t(f"{count(seeds, 'Thornvine seed')} in {where} {verb}"),
         *_reason_rule(p.get("source"), "R-ADD-66"),
     )
 
@@ -299,7 +302,7 @@ def _damage_scheduled(p: Mapping[str, Any], names: Names) -> Sentence:
 def _move_granted(p: Mapping[str, Any], names: Names) -> Sentence:
     who = names.casket(p.get("seat"))
     return (
-        t(f"{who} may move up to {p['hexes']} hex(es) at no SP this turn"),
+        t(f"{who} may move up to {count(p['hexes'], 'hex', 'hexes')} at no SP this turn"),
         *_reason_rule(p.get("source"), "R-ADD-69"),
     )
 

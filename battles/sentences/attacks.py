@@ -19,7 +19,9 @@ from .parts import (
     _reason_rule,
     _rule,
     _signed,
+    count,
     sentence,
+    side_words,
     t,
 )
 
@@ -89,7 +91,7 @@ def _attack_warded(p: Mapping[str, Any], names: Names) -> Sentence:
 def _ally_moved(p: Mapping[str, Any], names: Names) -> Sentence:
     who = names.casket(p.get("seat"))
     return (
-        t(f"{who} is moved {len(p['path'])} hex(es) to "),
+        t(f"{who} is moved {count(len(p['path']), 'hex', 'hexes')} to "),
         _hex(p["path"][-1]),
         t(f" by {names.casket(p['by'])}'s card"),
         *_reason_rule(p.get("source"), "R-ADD-126"),
@@ -141,15 +143,13 @@ def _rotation_granted(p: Mapping[str, Any], names: Names) -> Sentence:
 def _attack_declared(p: Mapping[str, Any], names: Names) -> Sentence:
     th = p.get("to_hit") or {}
     distance = th.get("distance")
-    at = f" at {distance} hex{'es' * (distance != 1)}" if distance is not None else ""
+    at = f" at {count(distance, 'hex', 'hexes')}" if distance is not None else ""
+    side = side_words(th.get("side_name") or f"side {p['side']}")
     comp = COMPONENT_NAMES.get(p["component"], p["component"])
     parts: list[Part] = [
         t(f"{names.casket(p['attacker'])} attacks {names.casket(p['target'])} with "),
         names.card(p["card"]),
-        t(
-            f"{at} ({th.get('side_name', 'side ' + str(p['side']))} side, {comp}): "
-            f"needs {p['target_number']}+ ("
-        ),
+        t(f"{at} ({side}, {comp}): needs {p['target_number']}+ ("),
     ]
     for i, m in enumerate(th.get("modifiers", [])):
         value = m["value"] if m.get("key") == "base" else _signed(m["value"])
@@ -265,7 +265,7 @@ def _damage_taken(p: Mapping[str, Any], names: Names) -> Sentence:
         else ""
     )
     return (
-        t(f"{who} loses {len(lost)} card{'s' * (len(lost) != 1)} to damage{comp}: "),
+        t(f"{who} loses {count(len(lost), 'card')} to damage{comp}: "),
         *_cards(lost, names),
         *_rule("R-DMG-6"),
     )
@@ -304,7 +304,7 @@ def _survival_rolled(p: Mapping[str, Any], names: Names) -> Sentence:
     return (
         t(f"{names.pilot(seat)} rolls for survival: "),
         *_d6([p["face"]]),
-        t(f", {p['wounds']} wound{'s' * (p['wounds'] != 1)}"),
+        t(f", {count(p['wounds'], 'wound')}"),
         *_rule("R-PLT-3"),
     )
 

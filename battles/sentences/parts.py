@@ -63,6 +63,27 @@ def t(text: str) -> Part:
     return ("text", text)
 
 
+def count(n: int, one: str, many: str | None = None) -> str:
+    """`n` and its noun, singular for one and plural otherwise (`many`, or `one` + "s").
+    Mass nouns (damage, Heat, SP, Taint) take no count: write them as they are.
+
+    >>> count(1, "hex", "hexes"), count(2, "hex", "hexes"), count(0, "card")
+    ('1 hex', '2 hexes', '0 cards')
+    >>> count(1, "Bleed counter"), count(3, "soul shard token")
+    ('1 Bleed counter', '3 soul shard tokens')
+    """
+    return f"{n} {one if abs(n) == 1 else many or one + 's'}"
+
+
+def side_words(name: str) -> str:
+    """A side's name with "side" after it, unless the name already says it.
+
+    >>> side_words("front"), side_words("weapon side"), side_words("side 4")
+    ('front side', 'weapon side', 'side 4')
+    """
+    return name if "side" in name.split() else f"{name} side"
+
+
 def _cards(instances: Sequence[str | None], names: Names) -> list[Part]:
     """Named cards, or a count of hidden ones (a viewer's own view, R-ADD-28)."""
     hidden = sum(1 for c in instances if c is None)
@@ -75,7 +96,7 @@ def _cards(instances: Sequence[str | None], names: Names) -> list[Part]:
     if hidden:
         if shown:
             parts.append(t(" and "))
-        parts.append(t(f"{hidden} hidden card{'s' if hidden != 1 else ''}"))
+        parts.append(t(count(hidden, "hidden card")))
     if not instances:
         parts.append(t("no cards"))
     return parts
