@@ -10,6 +10,7 @@ from battles.engine.cards import SP_ALL
 from battles.engine.hexes import DIRECTION_NAMES
 
 from .parts import (
+    COMPONENT_NAMES,
     Names,
     Sentence,
     _cards,
@@ -18,6 +19,7 @@ from .parts import (
     _reason_rule,
     _rule,
     _signed,
+    agreed,
     count,
     sentence,
     t,
@@ -103,7 +105,7 @@ def _cards_recovered(p: Mapping[str, Any], names: Names) -> Sentence:
     return (
         t(f"{who} takes back "),
         *_cards(p["cards"], names),
-        t(f" ({p.get('reason', '')})"),
+        t(f" ({agreed(p.get('reason', ''))})"),
     )
 
 
@@ -216,8 +218,9 @@ def _turn_buff_gained(p: Mapping[str, Any], names: Names) -> Sentence:
 @sentence(ev.ComponentDamagePrevented)
 def _component_damage_prevented(p: Mapping[str, Any], names: Names) -> Sentence:
     who = names.casket(p.get("seat"))
+    comp = COMPONENT_NAMES.get(p["component"], p["component"])
     return (
-        t(f"{who} ignores {p['amount']} Component Damage to its {p['component']}"),
+        t(f"{who} ignores {p['amount']} Component Damage to its {comp}"),
         *_reason_rule(p.get("source"), "R-ADD-136"),
     )
 

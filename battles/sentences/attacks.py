@@ -19,6 +19,7 @@ from .parts import (
     _reason_rule,
     _rule,
     _signed,
+    agreed,
     count,
     sentence,
     side_words,
@@ -149,12 +150,14 @@ def _attack_declared(p: Mapping[str, Any], names: Names) -> Sentence:
     parts: list[Part] = [
         t(f"{names.casket(p['attacker'])} attacks {names.casket(p['target'])} with "),
         names.card(p["card"]),
-        t(f"{at} ({side}, {comp}): needs {p['target_number']}+ ("),
+        t(f"{at} ({side}, {comp}): needs {p['target_number']}+"),
     ]
     for i, m in enumerate(th.get("modifiers", [])):
         value = m["value"] if m.get("key") == "base" else _signed(m["value"])
-        parts += [t(("" if i == 0 else ", ") + f"{m['label']} {value} "), ("rule", m["rule"])]
-    parts.append(t(")"))
+        label = agreed(m["label"])
+        parts += [t((" (" if i == 0 else ", ") + f"{label} {value} "), ("rule", m["rule"])]
+    if th.get("modifiers"):
+        parts.append(t(")"))
     hit = (th.get("odds") or {}).get("hit")
     if hit:
         parts.append(t(f", {hit} to hit"))
@@ -276,7 +279,10 @@ def _component_damaged(p: Mapping[str, Any], names: Names) -> Sentence:
     who = names.casket(p.get("seat"))
     comp = COMPONENT_NAMES.get(p["component"], p["component"])
     return (
-        t(f"{who}'s {comp} takes {p['amount']} damage, {p['total']} in all"),
+        t(
+            f"{who}'s {comp} {'take' if comp == 'legs' else 'takes'} {p['amount']} damage, "
+            f"{p['total']} in all"
+        ),
         *_reason_rule(p.get("reason"), p.get("rule")),
     )
 
@@ -286,7 +292,8 @@ def _component_destroyed(p: Mapping[str, Any], names: Names) -> Sentence:
     who = names.casket(p.get("seat"))
     comp = COMPONENT_NAMES.get(p["component"], p["component"])
     lost = [t(", discarding "), *_cards(p["discarded"], names)] if p.get("discarded") else []
-    return (t(f"{who}'s {comp} is destroyed"), *lost, *_rule(p.get("rule")))
+    are = "are" if comp == "legs" else "is"
+    return (t(f"{who}'s {comp} {are} destroyed"), *lost, *_rule(p.get("rule")))
 
 
 @sentence(ev.WoundFlipped)
@@ -318,4 +325,4 @@ def _pilot_killed(p: Mapping[str, Any], names: Names) -> Sentence:
 @sentence(ev.CasketDefeated)
 def _casket_defeated(p: Mapping[str, Any], names: Names) -> Sentence:
     who = names.casket(p.get("seat"))
-    return (t(f"{who} is defeated: {p['reason']}"), *_rule(p.get("rule")))
+    return (t(f"{who} is defeated: {agreed(p['reason'])}"), *_rule(p.get("rule")))

@@ -14,6 +14,7 @@ from .parts import (
     _hex,
     _reason_rule,
     _rule,
+    agreed,
     count,
     sentence,
     t,
@@ -372,6 +373,6 @@ def _follow_up_taken(p: Mapping[str, Any], names: Names) -> Sentence:
     return (
         t(f"{names.casket(p['attacker'])}'s "),
         names.card(p["card"]),
-        t(f" does not attack {names.casket(p['target'])}: {p['reason']}"),
+        t(f" does not attack {names.casket(p['target'])}: {agreed(p['reason'])}"),
         *_rule(p.get("rule")),
     )

@@ -13,6 +13,7 @@ from .parts import (
     _cards,
     _reason_rule,
     _rule,
+    agreed,
     count,
     sentence,
     t,
@@ -35,7 +36,7 @@ def _battle_created(p: Mapping[str, Any], names: Names) -> Sentence:
 def _deck_shuffled(p: Mapping[str, Any], names: Names) -> Sentence:
     who = names.casket(p.get("seat"))
     n = p["cards"] if p.get("order") is None else len(p["order"])
-    return (t(f"{who}'s deck of {count(n, 'card')} is shuffled ({p.get('reason', '')})"),)
+    return (t(f"{who}'s deck of {count(n, 'card')} is shuffled ({agreed(p.get('reason', ''))})"),)
 
 
 @sentence(ev.WoundDeckShuffled)

@@ -14,6 +14,7 @@ from .parts import (
     _d6,
     _rule,
     _signed,
+    agreed,
     sentence,
     side_words,
     t,
@@ -89,4 +90,4 @@ def _round_ended(p: Mapping[str, Any], names: Names) -> Sentence:
 @sentence(ev.BattleWon)
 def _battle_won(p: Mapping[str, Any], names: Names) -> Sentence:
     won = f"The {side_words(p['side'])} wins" if p.get("side") else "A draw"
-    return (t(f"{won}: {p['reason']}"), *_rule(p.get("rule")))
+    return (t(f"{won}: {agreed(p['reason'])}"), *_rule(p.get("rule")))
