@@ -136,25 +136,19 @@ OTHER = "brace-the-frame#2"
 
 
 def _battles() -> Iterator[dict[str, Any]]:
-    """The setups played: two demo battles, two of random catalogued decks."""
-    from tests.engine.battle_builder import seat
+    """The setups played: two demo battles, and two with random decks of catalogued cards."""
     from tests.engine.test_card_catalogue import AUTOMATED, random_decks
 
     for seed in (1, 2):
         yield demo_setup(seed=seed, ruleset=("2.0", "2.1")[seed % 2])
     for seed in (1, 2):
         cards, rows = random_decks(random.Random(seed), AUTOMATED, 15)
+        doc = demo_setup(seed=seed, ruleset=("2.0", "2.1")[seed % 2])
         yield {
-            "name": "Catalogue mix",
-            "board": {"name": "Yard", "shape": {"kind": "hexagon", "radius": 4}, "hexes": []},
-            "rules": {"version": ("2.0", "2.1")[seed % 2], "options": {}},
-            "dice": {"mode": "digital", "seed": seed, "seed_public": True},
+            **doc,
             "policy": "prompt",
             "cards": [c.as_dict() for c in cards.values()],
-            "seats": [
-                {**seat(0, at=(0, 3), facing=1), "deck": rows[0]},
-                {**seat(1, at=(0, -3), facing=4, casket_class="heavy"), "deck": rows[1]},
-            ],
+            "seats": [{**s, "deck": row} for s, row in zip(doc["seats"], rows, strict=True)],
         }
 
 
@@ -205,6 +199,15 @@ SAMPLES: tuple[Event, ...] = (
     ev.ReactivePlayed(seat=1, card=OTHER, reduction=2, path=((0, 1), (0, 2))),
     ev.PromptOpened(
         seat=1, kind="damage_cards", amount=2, component="legs", rule="R-DMG-6", reason="hit"
+    ),
+    # Free text the engine wrote this way into stored events (decide/flow.py, tohit.py).
+    ev.PromptOpened(
+        seat=1,
+        kind="discard_down",
+        amount=2,
+        component=None,
+        rule="R-TRN-7",
+        reason="discard 2 card(s), then 1 card(s); moved 1 hexes",
     ),
     ev.PromptClosed(seat=1, kind="damage_cards"),
     ev.CasketWithdrew(seat=1, rule="R-ADD-24"),
