@@ -341,9 +341,10 @@ def _untargetable_ended(p: Mapping[str, Any], names: Names) -> Sentence:
 @sentence(ev.DamageAuraRaised)
 def _damage_aura_raised(p: Mapping[str, Any], names: Names) -> Sentence:
     who = names.casket(p.get("seat"))
+    within = count(p["within"], "hex", "hexes")
     return (
         t(
-            f"Until its next turn, each enemy within {count(p['within'], 'hex', 'hexes')} of {who} "
+            f"Until its next turn, each enemy within {within} of {who} "
             f"takes {p['amount']} damage as its turn starts"
         ),
         *_reason_rule(p.get("source"), "R-ADD-88"),
