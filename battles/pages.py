@@ -45,6 +45,7 @@ from battles.selectors import (
     battle_state_at,
     battle_viewer,
 )
+from battles.sentences import count
 
 ADJUSTMENTS = frozenset(name for name, cls in EVENT_TYPES.items() if cls.ADJUSTMENT)
 # Events read back from the current step to find the attack it belongs to: an attack's
@@ -352,7 +353,7 @@ def _placed_words(p: PlacedTerrain) -> str:
     if p.until_round:
         return f"{kind}, to round {p.until_round}"
     if p.turns:
-        return f"{kind}, {p.turns} turn(s)"
+        return f"{kind}, {count(p.turns, 'turn')}"
     return kind
 
 

@@ -10,6 +10,7 @@ from battles.engine.cards import SP_ALL
 from battles.engine.hexes import DIRECTION_NAMES
 
 from .parts import (
+    COMPONENT_NAMES,
     Names,
     Sentence,
     _cards,
@@ -18,6 +19,8 @@ from .parts import (
     _reason_rule,
     _rule,
     _signed,
+    agreed,
+    count,
     sentence,
     t,
 )
@@ -30,7 +33,7 @@ def _casket_moved(p: Mapping[str, Any], names: Names) -> Sentence:
     by = [t(" with "), names.card(p["by_card"])] if p.get("by_card") else []
     return (
         # The path leaves out the start hex (R-MOV-3): its length is hexes moved.
-        t(f"{who} moves {len(path)} hex{'es' * (len(path) != 1)} to "),
+        t(f"{who} moves {count(len(path), 'hex', 'hexes')} to "),
         _hex(path[-1]),
         t(f" for {p['cost']} SP"),
         *by,
@@ -102,7 +105,7 @@ def _cards_recovered(p: Mapping[str, Any], names: Names) -> Sentence:
     return (
         t(f"{who} takes back "),
         *_cards(p["cards"], names),
-        t(f" ({p.get('reason', '')})"),
+        t(f" ({agreed(p.get('reason', ''))})"),
     )
 
 
@@ -111,7 +114,7 @@ def _deck_reshuffled(p: Mapping[str, Any], names: Names) -> Sentence:
     who = names.casket(p.get("seat"))
     n = p["cards"] if p.get("order") is None else len(p["order"])
     return (
-        t(f"{who}'s discard pile becomes a deck of {n} cards with a Damage card"),
+        t(f"{who}'s discard pile becomes a deck of {count(n, 'card')} with a Damage card"),
         *_rule("R-TRN-6"),
     )
 
@@ -139,7 +142,7 @@ def _tokens_changed(p: Mapping[str, Any], names: Names) -> Sentence:
     pool = p["pool"].replace("_", " ")
     verb = "gains" if p["amount"] >= 0 else "spends"
     return (
-        t(f"{who} {verb} {abs(p['amount'])} {pool} token(s), now {p['total']}"),
+        t(f"{who} {verb} {count(abs(p['amount']), pool + ' token')}, now {p['total']}"),
         *_reason_rule(p.get("source"), "R-ADD-61"),
     )
 
@@ -215,8 +218,9 @@ def _turn_buff_gained(p: Mapping[str, Any], names: Names) -> Sentence:
 @sentence(ev.ComponentDamagePrevented)
 def _component_damage_prevented(p: Mapping[str, Any], names: Names) -> Sentence:
     who = names.casket(p.get("seat"))
+    comp = COMPONENT_NAMES.get(p["component"], p["component"])
     return (
-        t(f"{who} ignores {p['amount']} Component Damage to its {p['component']}"),
+        t(f"{who} ignores {p['amount']} Component Damage to its {comp}"),
         *_reason_rule(p.get("source"), "R-ADD-136"),
     )
 
@@ -260,7 +264,7 @@ def _damage_reduced(p: Mapping[str, Any], names: Names) -> Sentence:
 @sentence(ev.SeedsPlanted)
 def _seeds_planted(p: Mapping[str, Any], names: Names) -> Sentence:
     return (
-        t(f"{p['amount']} Thornvine seed(s) planted in "),
+        t(f"{count(p['amount'], 'Thornvine seed')} planted in "),
         _hex(p["at"]),
         t(f", {p['total']} there"),
         *_reason_rule(p.get("source"), "R-ADD-66"),
@@ -270,8 +274,10 @@ def _seeds_planted(p: Mapping[str, Any], names: Names) -> Sentence:
 @sentence(ev.SeedsDetonated)
 def _seeds_detonated(p: Mapping[str, Any], names: Names) -> Sentence:
     seeds = sum(h[2] for h in p["hexes"])
+    where = count(len(p["hexes"]), "hex", "hexes")
+    verb = "detonates" if seeds == 1 else "detonate"
     return (
-        t(f"{seeds} Thornvine seed(s) in {len(p['hexes'])} hex(es) detonate"),
+        t(f"{count(seeds, 'Thornvine seed')} in {where} {verb}"),
         *_reason_rule(p.get("source"), "R-ADD-66"),
     )
 
@@ -299,7 +305,7 @@ def _damage_scheduled(p: Mapping[str, Any], names: Names) -> Sentence:
 def _move_granted(p: Mapping[str, Any], names: Names) -> Sentence:
     who = names.casket(p.get("seat"))
     return (
-        t(f"{who} may move up to {p['hexes']} hex(es) at no SP this turn"),
+        t(f"{who} may move up to {count(p['hexes'], 'hex', 'hexes')} at no SP this turn"),
         *_reason_rule(p.get("source"), "R-ADD-69"),
     )
 

@@ -19,7 +19,10 @@ from .parts import (
     _reason_rule,
     _rule,
     _signed,
+    agreed,
+    count,
     sentence,
+    side_words,
     t,
 )
 
@@ -89,7 +92,7 @@ def _attack_warded(p: Mapping[str, Any], names: Names) -> Sentence:
 def _ally_moved(p: Mapping[str, Any], names: Names) -> Sentence:
     who = names.casket(p.get("seat"))
     return (
-        t(f"{who} is moved {len(p['path'])} hex(es) to "),
+        t(f"{who} is moved {count(len(p['path']), 'hex', 'hexes')} to "),
         _hex(p["path"][-1]),
         t(f" by {names.casket(p['by'])}'s card"),
         *_reason_rule(p.get("source"), "R-ADD-126"),
@@ -141,20 +144,20 @@ def _rotation_granted(p: Mapping[str, Any], names: Names) -> Sentence:
 def _attack_declared(p: Mapping[str, Any], names: Names) -> Sentence:
     th = p.get("to_hit") or {}
     distance = th.get("distance")
-    at = f" at {distance} hex{'es' * (distance != 1)}" if distance is not None else ""
+    at = f" at {count(distance, 'hex', 'hexes')}" if distance is not None else ""
+    side = side_words(th.get("side_name") or f"side {p['side']}")
     comp = COMPONENT_NAMES.get(p["component"], p["component"])
     parts: list[Part] = [
         t(f"{names.casket(p['attacker'])} attacks {names.casket(p['target'])} with "),
         names.card(p["card"]),
-        t(
-            f"{at} ({th.get('side_name', 'side ' + str(p['side']))} side, {comp}): "
-            f"needs {p['target_number']}+ ("
-        ),
+        t(f"{at} ({side}, {comp}): needs {p['target_number']}+"),
     ]
     for i, m in enumerate(th.get("modifiers", [])):
         value = m["value"] if m.get("key") == "base" else _signed(m["value"])
-        parts += [t(("" if i == 0 else ", ") + f"{m['label']} {value} "), ("rule", m["rule"])]
-    parts.append(t(")"))
+        label = agreed(m["label"])
+        parts += [t((" (" if i == 0 else ", ") + f"{label} {value} "), ("rule", m["rule"])]
+    if th.get("modifiers"):
+        parts.append(t(")"))
     hit = (th.get("odds") or {}).get("hit")
     if hit:
         parts.append(t(f", {hit} to hit"))
@@ -265,7 +268,7 @@ def _damage_taken(p: Mapping[str, Any], names: Names) -> Sentence:
         else ""
     )
     return (
-        t(f"{who} loses {len(lost)} card{'s' * (len(lost) != 1)} to damage{comp}: "),
+        t(f"{who} loses {count(len(lost), 'card')} to damage{comp}: "),
         *_cards(lost, names),
         *_rule("R-DMG-6"),
     )
@@ -276,7 +279,10 @@ def _component_damaged(p: Mapping[str, Any], names: Names) -> Sentence:
     who = names.casket(p.get("seat"))
     comp = COMPONENT_NAMES.get(p["component"], p["component"])
     return (
-        t(f"{who}'s {comp} takes {p['amount']} damage, {p['total']} in all"),
+        t(
+            f"{who}'s {comp} {'take' if comp == 'legs' else 'takes'} {p['amount']} damage, "
+            f"{p['total']} in all"
+        ),
         *_reason_rule(p.get("reason"), p.get("rule")),
     )
 
@@ -286,7 +292,8 @@ def _component_destroyed(p: Mapping[str, Any], names: Names) -> Sentence:
     who = names.casket(p.get("seat"))
     comp = COMPONENT_NAMES.get(p["component"], p["component"])
     lost = [t(", discarding "), *_cards(p["discarded"], names)] if p.get("discarded") else []
-    return (t(f"{who}'s {comp} is destroyed"), *lost, *_rule(p.get("rule")))
+    are = "are" if comp == "legs" else "is"
+    return (t(f"{who}'s {comp} {are} destroyed"), *lost, *_rule(p.get("rule")))
 
 
 @sentence(ev.WoundFlipped)
@@ -304,7 +311,7 @@ def _survival_rolled(p: Mapping[str, Any], names: Names) -> Sentence:
     return (
         t(f"{names.pilot(seat)} rolls for survival: "),
         *_d6([p["face"]]),
-        t(f", {p['wounds']} wound{'s' * (p['wounds'] != 1)}"),
+        t(f", {count(p['wounds'], 'wound')}"),
         *_rule("R-PLT-3"),
     )
 
@@ -318,4 +325,4 @@ def _pilot_killed(p: Mapping[str, Any], names: Names) -> Sentence:
 @sentence(ev.CasketDefeated)
 def _casket_defeated(p: Mapping[str, Any], names: Names) -> Sentence:
     who = names.casket(p.get("seat"))
-    return (t(f"{who} is defeated: {p['reason']}"), *_rule(p.get("rule")))
+    return (t(f"{who} is defeated: {agreed(p['reason'])}"), *_rule(p.get("rule")))

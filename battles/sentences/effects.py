@@ -14,9 +14,16 @@ from .parts import (
     _hex,
     _reason_rule,
     _rule,
+    agreed,
+    count,
     sentence,
     t,
 )
+
+
+def _next_turns(n: int) -> str:
+    """ "their next turn", or "their next 3 turns"."""
+    return "their next turn" if n == 1 else f"their next {count(n, 'turn')}"
 
 
 @sentence(ev.DuelChallenged)
@@ -72,7 +79,7 @@ def _enemy_marked(p: Mapping[str, Any], names: Names) -> Sentence:
 def _rooted(p: Mapping[str, Any], names: Names) -> Sentence:
     who = names.casket(p.get("seat"))
     return (
-        t(f"{who} cannot move through their next {p['turns']} turn(s)"),
+        t(f"{who} cannot move through {_next_turns(p['turns'])}"),
         *_reason_rule(p.get("source"), "R-ADD-111"),
     )
 
@@ -81,7 +88,7 @@ def _rooted(p: Mapping[str, Any], names: Names) -> Sentence:
 def _bleed_applied(p: Mapping[str, Any], names: Names) -> Sentence:
     who = names.casket(p.get("seat"))
     return (
-        t(f"{who} gains {p['amount']} Bleed counter(s), now {p['total']}"),
+        t(f"{who} gains {count(p['amount'], 'Bleed counter')}, now {p['total']}"),
         *_reason_rule(p.get("source"), "R-ADD-110"),
     )
 
@@ -90,7 +97,7 @@ def _bleed_applied(p: Mapping[str, Any], names: Names) -> Sentence:
 def _bleed_ticked(p: Mapping[str, Any], names: Names) -> Sentence:
     who = names.casket(p.get("seat"))
     return (
-        t(f"{who} bleeds: 1 damage, {p['total']} Bleed counter(s) left"),
+        t(f"{who} bleeds: 1 damage, {count(p['total'], 'Bleed counter')} left"),
         *_rule("R-ADD-110"),
     )
 
@@ -100,8 +107,9 @@ def _ongoing_damage_scheduled(p: Mapping[str, Any], names: Names) -> Sentence:
     who = names.casket(p.get("seat"))
     return (
         t(
-            f"{who} will take {p['amount']} damage at the start of each of their "
-            f"next {p['turns']} turns"
+            f"{who} will take {p['amount']} damage at the start of "
+            + ("each of " if p["turns"] != 1 else "")
+            + _next_turns(p["turns"])
         ),
         *_reason_rule(p.get("source"), "R-ADD-112"),
     )
@@ -120,7 +128,7 @@ def _move_cost_raised(p: Mapping[str, Any], names: Names) -> Sentence:
 def _draw_penalty_imposed(p: Mapping[str, Any], names: Names) -> Sentence:
     who = names.casket(p.get("seat"))
     return (
-        t(f"{who} will draw {p['n']} card(s) fewer next turn"),
+        t(f"{who} will draw {count(p['n'], 'card')} fewer next turn"),
         *_reason_rule(p.get("source"), "R-ADD-114"),
     )
 
@@ -162,7 +170,7 @@ def _casket_pushed(p: Mapping[str, Any], names: Names) -> Sentence:
             *_reason_rule(p.get("source"), p.get("rule", "R-ADD-100")),
         )
     return (
-        t(f"{who} is forced {len(path)} hex{'es' * (len(path) != 1)} to "),
+        t(f"{who} is forced {count(len(path), 'hex', 'hexes')} to "),
         _hex(path[-1]),
         *_reason_rule(p.get("source"), p.get("rule", "R-ADD-100")),
     )
@@ -172,7 +180,7 @@ def _casket_pushed(p: Mapping[str, Any], names: Names) -> Sentence:
 def _casket_teleported(p: Mapping[str, Any], names: Names) -> Sentence:
     who = names.casket(p.get("seat"))
     return (
-        t(f"{who} teleports {p['hexes']} hex(es) to "),
+        t(f"{who} teleports {count(p['hexes'], 'hex', 'hexes')} to "),
         _hex(p["at"]),
         *_reason_rule(p.get("source"), "R-ADD-102"),
     )
@@ -193,7 +201,7 @@ def _attack_enhanced(p: Mapping[str, Any], names: Names) -> Sentence:
 def _enhancements_spent(p: Mapping[str, Any], names: Names) -> Sentence:
     who = names.casket(p.get("seat"))
     n = len(p["indices"])
-    return (t(f"{who}'s attack spends {n} enhancement(s)"), *_rule("R-ADD-90"))
+    return (t(f"{who}'s attack spends {count(n, 'enhancement')}"), *_rule("R-ADD-90"))
 
 
 @sentence(ev.WardRaised)
@@ -333,9 +341,10 @@ def _untargetable_ended(p: Mapping[str, Any], names: Names) -> Sentence:
 @sentence(ev.DamageAuraRaised)
 def _damage_aura_raised(p: Mapping[str, Any], names: Names) -> Sentence:
     who = names.casket(p.get("seat"))
+    within = count(p["within"], "hex", "hexes")
     return (
         t(
-            f"Until its next turn, each enemy within {p['within']} hex(es) of {who} "
+            f"Until its next turn, each enemy within {within} of {who} "
             f"takes {p['amount']} damage as its turn starts"
         ),
         *_reason_rule(p.get("source"), "R-ADD-88"),
@@ -365,6 +374,6 @@ def _follow_up_taken(p: Mapping[str, Any], names: Names) -> Sentence:
     return (
         t(f"{names.casket(p['attacker'])}'s "),
         names.card(p["card"]),
-        t(f" does not attack {names.casket(p['target'])}: {p['reason']}"),
+        t(f" does not attack {names.casket(p['target'])}: {agreed(p['reason'])}"),
         *_rule(p.get("rule")),
     )

@@ -16,7 +16,9 @@ from .parts import (
     _hex,
     _rule,
     _signed,
+    count,
     sentence,
+    side_words,
     t,
 )
 
@@ -29,7 +31,7 @@ def _casket_withdrew(p: Mapping[str, Any], names: Names) -> Sentence:
 
 @sentence(ev.BattleEnded)
 def _battle_ended(p: Mapping[str, Any], names: Names) -> Sentence:
-    won = f"the {p['side']} win" if p.get("side") else "a draw"
+    won = f"the {side_words(p['side'])} wins" if p.get("side") else "a draw"
     return (t(f"GM ends the battle: {won} — {p['reason']}"), *_rule(p.get("rule")))
 
 
@@ -48,7 +50,7 @@ def _taint_overloaded(p: Mapping[str, Any], names: Names) -> Sentence:
     return (
         t(f"{names.pilot(seat)}'s Taint reaches {p['taint']}: rolled "),
         *_d6([p["face"]]),
-        t(f", {p['wounds']} wounds"),
+        t(f", {count(p['wounds'], 'wound')}"),
         *_rule("R-PLT-3"),
     )
 
@@ -102,4 +104,6 @@ def _dice_secret_revealed(p: Mapping[str, Any], names: Names) -> Sentence:
 
 @sentence(ev.CommandReverted)
 def _command_reverted(p: Mapping[str, Any], names: Names) -> Sentence:
-    return (t(f"GM reverts events {p['from_version']}–{p['to_version']} — {p['reason']}"),)
+    first, last = p["from_version"], p["to_version"]
+    which = f"event {first}" if first == last else f"events {first}–{last}"
+    return (t(f"GM reverts {which} — {p['reason']}"),)

@@ -8,6 +8,7 @@ names a card its viewer may not see (R-ADD-28). No Django.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -63,6 +64,45 @@ def t(text: str) -> Part:
     return ("text", text)
 
 
+def count(n: int, one: str, many: str | None = None) -> str:
+    """`n` and its noun, singular for one and plural otherwise (`many`, or `one` + "s").
+    Mass nouns (damage, Heat, SP, Taint) take no count: write them as they are.
+
+    >>> count(1, "hex", "hexes"), count(2, "hex", "hexes"), count(0, "card")
+    ('1 hex', '2 hexes', '0 cards')
+    >>> count(1, "Bleed counter"), count(3, "soul shard token")
+    ('1 Bleed counter', '3 soul shard tokens')
+    """
+    return f"{n} {one if abs(n) == 1 else many or one + 's'}"
+
+
+# Free text an event carries from the engine (a prompt's reason, a to-hit modifier's label)
+# was written "discard 1 card(s)", "moved 1 hexes"; stored events keep those words forever.
+_MARKED = re.compile(r"(?<![\w.,])(\d+) ((?:[\w-]+ )?)(\w+)\((e?s)\)")
+_ONE_HEXES = re.compile(r"(?<![\w.,])1 hexes\b")
+
+
+def agreed(text: str) -> str:
+    """`text` (words a payload carries) with each marked count agreeing with its noun.
+
+    >>> agreed("discard 1 card(s) of your choice"), agreed("list 2 hand card(s)")
+    ('discard 1 card of your choice', 'list 2 hand cards')
+    >>> agreed("Target moved 1 hexes"), agreed("Target moved 3 hexes")
+    ('Target moved 1 hex', 'Target moved 3 hexes')
+    """
+    text = _MARKED.sub(lambda m: count(int(m[1]), m[2] + m[3], m[2] + m[3] + m[4]), text)
+    return _ONE_HEXES.sub("1 hex", text)
+
+
+def side_words(name: str) -> str:
+    """A side's name with "side" after it, unless the name already says it.
+
+    >>> side_words("front"), side_words("weapon side"), side_words("side 4")
+    ('front side', 'weapon side', 'side 4')
+    """
+    return name if "side" in name.split() else f"{name} side"
+
+
 def _cards(instances: Sequence[str | None], names: Names) -> list[Part]:
     """Named cards, or a count of hidden ones (a viewer's own view, R-ADD-28)."""
     hidden = sum(1 for c in instances if c is None)
@@ -75,7 +115,7 @@ def _cards(instances: Sequence[str | None], names: Names) -> list[Part]:
     if hidden:
         if shown:
             parts.append(t(" and "))
-        parts.append(t(f"{hidden} hidden card{'s' if hidden != 1 else ''}"))
+        parts.append(t(count(hidden, "hidden card")))
     if not instances:
         parts.append(t("no cards"))
     return parts
@@ -86,6 +126,7 @@ def _rule(rule: str | None) -> list[Part]:
 
 
 def _reason_rule(reason: str | None, rule: str | None) -> list[Part]:
+    reason = agreed(reason) if reason else reason
     if reason and rule:
         return [t(f" ({reason}, "), ("rule", rule), t(")")]
     if reason:

@@ -13,6 +13,8 @@ from .parts import (
     _cards,
     _reason_rule,
     _rule,
+    agreed,
+    count,
     sentence,
     t,
 )
@@ -25,14 +27,16 @@ def _battle_created(p: Mapping[str, Any], names: Names) -> Sentence:
     version = setup.get("rules", {}).get("version", "?")
     dice = setup.get("dice", {}).get("mode", "digital")
     n = len(setup.get("seats", []))
-    return (t(f"The battle is set up on {board}: {n} caskets, ruleset {version}, {dice} dice"),)
+    return (
+        t(f"The battle is set up on {board}: {count(n, 'casket')}, ruleset {version}, {dice} dice"),
+    )
 
 
 @sentence(ev.DeckShuffled)
 def _deck_shuffled(p: Mapping[str, Any], names: Names) -> Sentence:
     who = names.casket(p.get("seat"))
     n = p["cards"] if p.get("order") is None else len(p["order"])
-    return (t(f"{who}'s deck of {n} cards is shuffled ({p.get('reason', '')})"),)
+    return (t(f"{who}'s deck of {count(n, 'card')} is shuffled ({agreed(p.get('reason', ''))})"),)
 
 
 @sentence(ev.WoundDeckShuffled)
@@ -49,7 +53,7 @@ def _cards_drawn(p: Mapping[str, Any], names: Names) -> Sentence:
     cards = p["cards"]
     if cards and all(c is None for c in cards):
         return (
-            t(f"{who} draws {len(cards)} hidden card{'s' * (len(cards) != 1)}"),
+            t(f"{who} draws {count(len(cards), 'hidden card')}"),
             *_reason_rule(p.get("reason"), p.get("rule")),
         )
     return (
@@ -69,6 +73,6 @@ def _hand_kept(p: Mapping[str, Any], names: Names) -> Sentence:
 def _mulligan_taken(p: Mapping[str, Any], names: Names) -> Sentence:
     who = names.casket(p.get("seat"))
     return (
-        t(f"{who} takes a mulligan: {len(p['returned'])} cards back into the deck"),
+        t(f"{who} takes a mulligan: {count(len(p['returned']), 'card')} back into the deck"),
         *_rule("R-TRN-1"),
     )

@@ -14,7 +14,9 @@ from .parts import (
     _d6,
     _rule,
     _signed,
+    agreed,
     sentence,
+    side_words,
     t,
 )
 
@@ -87,5 +89,5 @@ def _round_ended(p: Mapping[str, Any], names: Names) -> Sentence:
 
 @sentence(ev.BattleWon)
 def _battle_won(p: Mapping[str, Any], names: Names) -> Sentence:
-    won = f"The {p['side']} win" if p.get("side") else "A draw"
-    return (t(f"{won}: {p['reason']}"), *_rule(p.get("rule")))
+    won = f"The {side_words(p['side'])} wins" if p.get("side") else "A draw"
+    return (t(f"{won}: {agreed(p['reason'])}"), *_rule(p.get("rule")))

@@ -15,7 +15,7 @@ NAMES = Names({0: "Penitent Scout", 1: "Bastion Heavy"}, {0: "Ophelia", 1: "Bram
 PAYLOADS: dict[str, tuple[dict[str, Any], str]] = {
     "TokensChanged": (
         {"seat": 0, "pool": "soul_shard", "amount": -3, "total": 1, "source": "salvage-protocol"},
-        "Penitent Scout spends 3 soul shard token(s), now 1 (salvage-protocol, R-ADD-61)",
+        "Penitent Scout spends 3 soul shard tokens, now 1 (salvage-protocol, R-ADD-61)",
     ),
     "TaintChanged": (
         {"seat": 1, "amount": 2, "taint": 2, "source": "taint-bolt"},
@@ -27,7 +27,7 @@ PAYLOADS: dict[str, tuple[dict[str, Any], str]] = {
     ),
     "MoveGranted": (
         {"seat": 0, "hexes": 2, "source": "hit-and-run"},
-        "Penitent Scout may move up to 2 hex(es) at no SP this turn (hit-and-run, R-ADD-69)",
+        "Penitent Scout may move up to 2 hexes at no SP this turn (hit-and-run, R-ADD-69)",
     ),
     "RotationGranted": (
         {"seat": 0, "source": "nomads-whirlwind-slash"},
@@ -40,25 +40,25 @@ PAYLOADS: dict[str, tuple[dict[str, Any], str]] = {
     ),
     "SeedsPlanted": (
         {"at": [0, -1], "amount": 2, "total": 3, "source": "thorn-blade-slash"},
-        "2 Thornvine seed(s) planted in 0,-1, 3 there (thorn-blade-slash, R-ADD-66)",
+        "2 Thornvine seeds planted in 0,-1, 3 there (thorn-blade-slash, R-ADD-66)",
     ),
     "SeedsDetonated": (
         {"hexes": [[0, -1, 3], [1, 1, 1]], "source": "natures-wrath"},
-        "4 Thornvine seed(s) in 2 hex(es) detonate (natures-wrath, R-ADD-66)",
+        "4 Thornvine seeds in 2 hexes detonate (natures-wrath, R-ADD-66)",
     ),
     # issue 17, dot
     "Rooted": (
         {"seat": 1, "turns": 2, "source": "world-tree-staff-grasping-roots"},
-        "Bastion Heavy cannot move through their next 2 turn(s) "
+        "Bastion Heavy cannot move through their next 2 turns "
         "(world-tree-staff-grasping-roots, R-ADD-111)",
     ),
     "BleedApplied": (
         {"seat": 1, "amount": 3, "total": 4, "source": "venom-strike"},
-        "Bastion Heavy gains 3 Bleed counter(s), now 4 (venom-strike, R-ADD-110)",
+        "Bastion Heavy gains 3 Bleed counters, now 4 (venom-strike, R-ADD-110)",
     ),
     "BleedTicked": (
         {"seat": 1, "total": 2},
-        "Bastion Heavy bleeds: 1 damage, 2 Bleed counter(s) left (R-ADD-110)",
+        "Bastion Heavy bleeds: 1 damage, 2 Bleed counters left (R-ADD-110)",
     ),
     "DefenceLowered": (
         {"seat": 1, "amount": 1, "source": "mandible-rend"},
@@ -120,7 +120,7 @@ PAYLOADS: dict[str, tuple[dict[str, Any], str]] = {
     ),
     "CasketTeleported": (
         {"seat": 0, "at": [2, 1], "hexes": 3, "source": "sylvan-step"},
-        "Penitent Scout teleports 3 hex(es) to 2,1 (sylvan-step, R-ADD-102)",
+        "Penitent Scout teleports 3 hexes to 2,1 (sylvan-step, R-ADD-102)",
     ),
     "EnemyMarked": (
         {"seat": 0, "target": 1, "source": "death-mark"},
@@ -185,7 +185,7 @@ PAYLOADS: dict[str, tuple[dict[str, Any], str]] = {
     ),
     "DamageAuraRaised": (
         {"seat": 0, "amount": 1, "within": 1, "source": "inferno-staff-molten-armor"},
-        "Until its next turn, each enemy within 1 hex(es) of Penitent Scout takes 1 damage as "
+        "Until its next turn, each enemy within 1 hex of Penitent Scout takes 1 damage as "
         "its turn starts (inferno-staff-molten-armor, R-ADD-88)",
     ),
     "FollowUpTaken": (

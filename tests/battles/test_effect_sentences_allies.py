@@ -48,8 +48,7 @@ def test_deflected_damage_names_the_attacker() -> None:
 def test_an_ally_moved_by_a_card_says_by_whom() -> None:
     payload = {"seat": 2, "path": [[0, 7], [0, 6]], "by": 0, "source": "hivemind-beacon"}
     assert plain(describe("AllyMoved", payload, NAMES)) == (
-        "Ember Warden is moved 2 hex(es) to 0,6 by Penitent Scout's card "
-        "(hivemind-beacon, R-ADD-126)"
+        "Ember Warden is moved 2 hexes to 0,6 by Penitent Scout's card (hivemind-beacon, R-ADD-126)"
     )
 
 

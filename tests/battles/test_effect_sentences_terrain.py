@@ -30,7 +30,7 @@ def test_card_made_terrain_is_labelled_on_its_hex() -> None:
 
     smoke = PlacedTerrain(0, 1, "smoke", 0, "smoke-bomb", until_round=2)
     lava = PlacedTerrain(1, 0, "lava", 0, "lava-flask", turns=2)
-    assert (_placed_words(smoke), _placed_words(lava)) == ("smoke, to round 2", "lava, 2 turn(s)")
+    assert (_placed_words(smoke), _placed_words(lava)) == ("smoke, to round 2", "lava, 2 turns")
     cells = board_svg.hex_cells(
         [(0, 0), (0, 1)], {(0, 1): "smoke"}, {}, {(0, 1): _placed_words(smoke)}
     )
