@@ -42,6 +42,7 @@ from penance_site.eventstore.store import (
     format_timestamp,
     stream_version,
 )
+from penance_site.users import signed_in
 
 TAGS = ["battles"]
 
@@ -347,7 +348,7 @@ class BattleListView(BattlesView):
         tags=TAGS,
     )
     def post(self, request: Request) -> Response:
-        battle = services.battle_create(gm=request.user, setup=request.data)
+        battle = services.battle_create(gm=signed_in(request.user), setup=request.data)
         state = selectors.battle_state_at(battle=battle)
         viewer = selectors.battle_viewer(battle=battle, user=request.user, head=state)
         return Response(_detail(battle, viewer, state), status=status.HTTP_201_CREATED)
@@ -366,7 +367,7 @@ class BattleImportView(BattlesView):
         tags=TAGS,
     )
     def post(self, request: Request) -> Response:
-        battle = services.battle_import(gm=request.user, document=request.data)
+        battle = services.battle_import(gm=signed_in(request.user), document=request.data)
         state = selectors.battle_state_at(battle=battle)
         viewer = selectors.battle_viewer(battle=battle, user=request.user, head=state)
         return Response(_detail(battle, viewer, state), status=status.HTTP_201_CREATED)
@@ -480,15 +481,18 @@ class BattleCommandView(BattlesView):
         battle, _ = self.battle(request, battle_id)
         serializer = self.InputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        body = self.engine_body(request.data, serializer.validated_data)
+        data = request.data
+        if not isinstance(data, dict):  # the serializer above refuses any other shape
+            raise InvalidInput("body", "must be a JSON object")
+        body = self.engine_body(data, serializer.validated_data)
         try:
             result = services.battle_command_execute(
                 battle=battle,
-                actor=request.user,
+                actor=signed_in(request.user),
                 command_id=serializer.validated_data["command_id"],
                 expected_version=serializer.validated_data["expected_version"],
                 body=body,
-                reason=request.data.get("reason") if body.get("type") == "withdraw" else None,
+                reason=data.get("reason") if body.get("type") == "withdraw" else None,
                 require_reason=True,
             )
         except services.TableInputRefused as exc:  # table dice: the field at fault too
@@ -654,7 +658,9 @@ class BattleWatchersView(BattlesView):
         user = selectors.users_by_username(usernames=[username]).get(username)
         if user is None:
             raise InvalidInput("username", f"no user is called {username!r}")
-        watcher = services.battle_watcher_add(battle=battle, actor=request.user, user=user)
+        watcher = services.battle_watcher_add(
+            battle=battle, actor=signed_in(request.user), user=user
+        )
         out = {"battle": watcher.battle_id, "username": user.get_username()}
         return Response(WatcherOutput(out).data, status=status.HTTP_201_CREATED)
 

@@ -56,7 +56,7 @@ ATTACK_WINDOW = 40
 @require_GET
 @login_required
 def battle_list_page(request: HttpRequest) -> HttpResponse:
-    rows = battle_list_rows(user=request.user)  # type: ignore[arg-type]
+    rows = battle_list_rows(user=request.user)
     return render(request, "battles/list.html", {"rows": rows})
 
 
@@ -69,7 +69,7 @@ def _battle_for(request: HttpRequest, battle_id: uuid.UUID) -> tuple[Battle, Bat
     """The battle, its latest state and what this user may see of it; 403 for outsiders."""
     battle = get_object_or_404(Battle, pk=battle_id)
     head = battle_state_at(battle=battle)
-    viewer = battle_viewer(battle=battle, user=request.user, head=head)  # type: ignore[arg-type]
+    viewer = battle_viewer(battle=battle, user=request.user, head=head)
     if viewer.role is None:
         raise PermissionDenied("you are not the GM, a player or a watcher of this battle")
     return battle, head, viewer
@@ -240,7 +240,11 @@ def _status(
     casket's SP, Heat and HP; `mine` when this viewer is the one it waits for."""
     mine = bool(play and play["can_act"])
     if state.over:
-        winner = sides[state.winner]["win"] if state.winner in sides else "a draw"
+        winner = (
+            sides[state.winner]["win"]
+            if state.winner is not None and state.winner in sides
+            else "a draw"
+        )
         headline = f"Battle over: {winner}"
         focus = None
     elif state.prompts:
@@ -294,7 +298,11 @@ def _result(
 ) -> dict[str, Any]:
     """The end of the battle: who won and how (R-TRN-8), the rounds, each pilot's fate, and
     where to go next (the replay, the campaign mission the outcome goes to)."""
-    winner = sides[state.winner]["win"] if state.winner in sides else "A draw"
+    winner = (
+        sides[state.winner]["win"]
+        if state.winner is not None and state.winner in sides
+        else "A draw"
+    )
     fates = []
     for c in state.seats:
         casket = "defeated" if c.defeated else "withdrew" if c.withdrawn else "still standing"
@@ -542,7 +550,7 @@ def _panels(
 def _charts(line: replay.Timeline, head: BattleState) -> list[dict[str, Any]]:
     charts = []
     for key, title in (("hp", "HP"), ("heat", "Heat"), ("component_damage", "Component damage")):
-        series = []
+        series: list[dict[str, Any]] = []
         for c in head.seats:
             points = line.series.get(c.seat, [])
             series.append(

@@ -213,7 +213,7 @@ def label(body: Mapping[str, Any], state: BattleState, names: Names) -> str:
                 + _spend_words(body, state)
                 + _pay_words(body)
             )
-    return kind.replace("_", " ").capitalize()
+    return str(kind).replace("_", " ").capitalize()
 
 
 def waiting_for(state: BattleState, names: Names) -> str:

@@ -15,8 +15,7 @@ from typing import Any, Generic, TypeVar
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.base_user import AbstractBaseUser
-from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import connection
 from django.db.models import Max, Q, QuerySet
 
@@ -56,7 +55,8 @@ from penance_site.eventstore.store import (
 
 EXPORT_FORMAT = "penance-battle/1"
 
-User = AbstractBaseUser | AnonymousUser
+# Whoever asks: a signed-in user, or an anonymous one (who sees public battles only).
+Someone = User | AnonymousUser
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +68,7 @@ class Viewer:
     full: bool
 
 
-def users_by_username(*, usernames: Iterable[str]) -> dict[str, AbstractBaseUser]:
+def users_by_username(*, usernames: Iterable[str]) -> dict[str, User]:
     """The users with these usernames, by username; unknown names are left out."""
     model = get_user_model()
     found = model._default_manager.filter(**{f"{model.USERNAME_FIELD}__in": set(usernames)})
@@ -79,7 +79,7 @@ def battle_stream(*, battle: Battle) -> StreamRef:
     return StreamRef(STREAM_TYPE, str(battle.id))
 
 
-def battle_role(*, battle: Battle, user: User) -> str | None:
+def battle_role(*, battle: Battle, user: Someone) -> str | None:
     """`gm`, `player`, `watcher` or None (not part of this battle).
 
     The seats come from `battle.seats.all()`: the rows the API's views prefetched with the
@@ -95,7 +95,7 @@ def battle_role(*, battle: Battle, user: User) -> str | None:
     return None
 
 
-def battle_seats_of(*, battle: Battle, user: User) -> frozenset[int]:
+def battle_seats_of(*, battle: Battle, user: Someone) -> frozenset[int]:
     """The seats `user` plays in `battle` (a player may hold several); as `battle_role`,
     from the prefetched seats when there are some."""
     if not user.is_authenticated:
@@ -106,7 +106,7 @@ def battle_seats_of(*, battle: Battle, user: User) -> frozenset[int]:
 def battle_viewer(
     *,
     battle: Battle,
-    user: User,
+    user: Someone,
     head: BattleState | None = None,
     head_version: int | None = None,
 ) -> Viewer:
@@ -131,12 +131,12 @@ def battle_status(state: BattleState) -> str:
     return Battle.Status.IN_PROGRESS
 
 
-def battle_named(*, name: str, gm: AbstractBaseUser) -> Battle | None:
+def battle_named(*, name: str, gm: User) -> Battle | None:
     """The newest battle of this name that `gm` runs (the demo finds its battles so)."""
     return Battle.objects.filter(name=name, gm=gm).order_by("-created_at").first()
 
 
-def battle_list_for(*, user: User) -> QuerySet[Battle]:
+def battle_list_for(*, user: Someone) -> QuerySet[Battle]:
     """Battles `user` runs, plays in or watches, newest first."""
     if not user.is_authenticated:
         return Battle.objects.none()
@@ -150,7 +150,7 @@ def battle_list_for(*, user: User) -> QuerySet[Battle]:
     )
 
 
-def battle_list_rows(*, user: User) -> list[dict[str, Any]]:
+def battle_list_rows(*, user: Someone) -> list[dict[str, Any]]:
     """The battles list: each battle `user` may see with its status, round, players and last
     activity (the time of its latest event), in three queries whatever the number."""
     battles = list(battle_list_for(user=user))
@@ -340,7 +340,7 @@ def battle_latest_command(*, battle: Battle) -> tuple[str, int] | None:
     return command_id, command_events(stream, command_id)[0].version
 
 
-def battle_legal_actions(*, battle: Battle, user: User) -> tuple[int, list[LegalAction]]:
+def battle_legal_actions(*, battle: Battle, user: Someone) -> tuple[int, list[LegalAction]]:
     """(version, actions) for the seats `user` plays; the GM gets every seat's, watchers none."""
     state = battle_state_at(battle=battle)
     role = battle_role(battle=battle, user=user)
@@ -618,7 +618,7 @@ def _waiting_message(state: BattleState, waiting: Sequence[Waiting]) -> tuple[st
     return "waiting for " + "; ".join(parts), waiting[0].rule
 
 
-def battle_play_status(*, battle: Battle, user: User) -> PlayStatus:
+def battle_play_status(*, battle: Battle, user: Someone) -> PlayStatus:
     """The legal actions for the seats `user` plays (the GM: every seat; watchers none), and
     whom the battle waits for and why, from one fold of the stream."""
     state = battle_state_at(battle=battle)

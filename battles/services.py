@@ -16,7 +16,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
@@ -60,6 +60,7 @@ from battles.selectors import (
 )
 from penance_site.dice_keys import open_secret, seal_secret
 from penance_site.eventstore.codec import DecodeError
+from penance_site.eventstore.records import chained_digest
 from penance_site.eventstore.store import (
     CommandIdReused,
     ConcurrencyError,
@@ -68,7 +69,6 @@ from penance_site.eventstore.store import (
     StreamRef,
     append,
     canonical_json,
-    chained_digest,
     snapshot_store,
     stream_version,
 )
@@ -91,7 +91,7 @@ class CommandResult:
 # --- helpers -------------------------------------------------------------------------------------
 
 
-def bot_user() -> AbstractBaseUser:
+def bot_user() -> User:
     """The server bot's user (R-ADD-210), created on first use: inactive and with no usable
     password, so nobody signs in as it; seated like any player, so its commands take the
     same command path as everyone's."""
@@ -124,9 +124,7 @@ def _snapshot_if_due(stream: StreamRef, old_version: int, state: BattleState) ->
         )
 
 
-def _metadata(
-    actor: AbstractBaseUser, events: Sequence[Event], *, reason: str | None = None
-) -> dict[str, Any]:
+def _metadata(actor: User, events: Sequence[Event], *, reason: str | None = None) -> dict[str, Any]:
     # One append stores one metadata for all of a command's events, so a command is an
     # adjustment when any of its events is (GM commands, docs/BATTLES.md). A GM control
     # whose events are play (a withdrawal the GM accepts for a seat) passes its reason,
@@ -140,7 +138,7 @@ def _metadata(
     return out
 
 
-def _players(seats: Sequence[Mapping[str, Any]], field: str) -> list[AbstractBaseUser]:
+def _players(seats: Sequence[Mapping[str, Any]], field: str) -> list[User]:
     """The user of every seat's `player` username; an unknown one is an InvalidInput. A bot's
     seat (R-ADD-210) is the bot's user (battles.bots)."""
     found = users_by_username(usernames=[s["player"] for s in seats])
@@ -155,9 +153,9 @@ def _players(seats: Sequence[Mapping[str, Any]], field: str) -> list[AbstractBas
 
 def _battle_rows(
     *,
-    gm: AbstractBaseUser,
+    gm: User,
     setup: Mapping[str, Any],
-    players: Sequence[AbstractBaseUser],
+    players: Sequence[User],
     battle_id: uuid.UUID | None = None,
 ) -> Battle:
     battle = Battle.objects.create(
@@ -177,7 +175,7 @@ def _battle_rows(
 # --- create --------------------------------------------------------------------------------------
 
 
-def _sealed(setup: Mapping[str, Any]) -> tuple[Mapping[str, Any], bytes | None]:
+def _sealed(setup: object) -> tuple[object, bytes | None]:
     """The setup to record and, for sealed digital dice, the new secret (R-ADD-45).
 
     A digital battle without an explicit seed gets a new 256-bit secret, and its setup
@@ -185,7 +183,9 @@ def _sealed(setup: Mapping[str, Any]) -> tuple[Mapping[str, Any], bytes | None]:
     setup of an earlier battle, posted again for a rematch) is replaced. Anything else
     is left for parse_setup to judge.
     """
-    dice = setup.get("dice", {}) if isinstance(setup, Mapping) else None
+    if not isinstance(setup, Mapping):
+        return setup, None
+    dice = setup.get("dice", {})
     if not isinstance(dice, Mapping):
         return setup, None
     if dice.get("mode", "digital") != "digital" or dice.get("seed") is not None:
@@ -200,16 +200,14 @@ def battle_setup_check(*, setup: Mapping[str, Any]) -> dict[str, Any]:
     """What `battle_create` checks of a setup, nothing written: the setup normalised by the
     engine (`parse_setup`; InvalidInput names the field and rule) and every seat's player an
     existing username. A form can show a setup's refusals before anything is created."""
-    setup, _ = _sealed(setup)
-    normalised = parse_setup(setup)
+    sealed, _ = _sealed(setup)
+    normalised = parse_setup(sealed)
     _players(normalised["seats"], "seats")
     return normalised
 
 
 @transaction.atomic
-def battle_create(
-    *, gm: AbstractBaseUser, setup: Mapping[str, Any], battle_id: uuid.UUID | None = None
-) -> Battle:
+def battle_create(*, gm: User, setup: object, battle_id: uuid.UUID | None = None) -> Battle:
     """A new battle run by `gm` from a setup document (docs/BATTLES.md, R-TRN-1).
 
     Every seat's `player` must be an existing username. The creation events are the
@@ -250,7 +248,7 @@ def command_fingerprint(body: Mapping[str, Any], expected_version: int) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _check_may_command(battle: Battle, actor: AbstractBaseUser, command: Command) -> None:
+def _check_may_command(battle: Battle, actor: User, command: Command) -> None:
     """GM commands need the GM; a seat's commands (and prompt answers) need its player or the
     GM (docs/BATTLES.md "prompts")."""
     if battle.gm_id == actor.pk:
@@ -289,13 +287,13 @@ def _dice_secret(battle: Battle, state: BattleState) -> bytes | None:
             "this battle's dice are sealed by a secret this site does not hold",
             "R-ADD-45",
         )
-    return open_secret(row.secret)
+    return open_secret(bytes(row.secret))
 
 
 def battle_command_execute(
     *,
     battle: Battle,
-    actor: AbstractBaseUser,
+    actor: User,
     command_id: str,
     expected_version: int,
     body: Mapping[str, Any],
@@ -336,7 +334,7 @@ def battle_command_execute(
 def _command_recorded(
     *,
     battle: Battle,
-    actor: AbstractBaseUser,
+    actor: User,
     command_id: str,
     expected_version: int,
     body: Mapping[str, Any],
@@ -445,7 +443,7 @@ MAX_REASON = 500  # as the engine's GM commands (commands.MAX_REASON)
 
 def _control_reason(
     battle: Battle,
-    actor: AbstractBaseUser,
+    actor: User,
     command: Command,
     reason: str | None,
     required: bool,
@@ -584,9 +582,7 @@ def _decide_with_table_check(
 
 
 @transaction.atomic
-def battle_watcher_add(
-    *, battle: Battle, actor: AbstractBaseUser, user: AbstractBaseUser
-) -> BattleWatcher:
+def battle_watcher_add(*, battle: Battle, actor: User, user: User) -> BattleWatcher:
     """Let `user` watch the battle (read-only: no hands, no commands). Only the GM adds."""
     if battle.gm_id != actor.pk:
         raise PermissionDenied("only the battle's GM adds watchers")
@@ -722,9 +718,7 @@ def _append_group(
 
 
 @transaction.atomic
-def battle_import(
-    *, gm: AbstractBaseUser, document: Mapping[str, Any], battle_id: uuid.UUID | None = None
-) -> Battle:
+def battle_import(*, gm: User, document: object, battle_id: uuid.UUID | None = None) -> Battle:
     """A new battle (new id, run by `gm`) holding an exported battle's events.
 
     `battle_id` keeps the exported battle's id instead (a campaign's import: the campaign's

@@ -32,7 +32,8 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
-from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from django.views.decorators.http import require_GET
 from rest_framework.exceptions import AuthenticationFailed
 
@@ -124,7 +125,7 @@ def _message(version: int) -> str:
 
 
 @require_GET
-async def battle_stream(request: HttpRequest, battle_id: uuid.UUID) -> HttpResponse:
+async def battle_stream(request: HttpRequest, battle_id: uuid.UUID) -> HttpResponseBase:
     after = _after(request)
     if isinstance(after, JsonResponse):
         return after
@@ -145,7 +146,10 @@ async def battle_stream(request: HttpRequest, battle_id: uuid.UUID) -> HttpRespo
         response["Retry-After"] = "30"
         return response
     try:
-        battle, head, refusal, role = await _shared(_listener, asgi)(request, battle_id)
+        listened: tuple[Battle | None, int, JsonResponse | None, str | None] = await _shared(
+            _listener, asgi
+        )(request, battle_id)
+        battle, head, refusal, role = listened
     except BaseException:
         BROKER.unsubscribe(sub)
         raise
@@ -158,10 +162,10 @@ async def battle_stream(request: HttpRequest, battle_id: uuid.UUID) -> HttpRespo
         if asgi
         else _ThreadStream(sub, _thread_events(sub, battle, after, head, _spread(role)))
     )
-    response = StreamingHttpResponse(content, content_type="text/event-stream")
-    response["Cache-Control"] = "no-store"
-    response["X-Accel-Buffering"] = "no"  # a proxy must pass each message on at once
-    return response
+    stream = StreamingHttpResponse(content, content_type="text/event-stream")
+    stream["Cache-Control"] = "no-store"
+    stream["X-Accel-Buffering"] = "no"  # a proxy must pass each message on at once
+    return stream
 
 
 class _ThreadStream:

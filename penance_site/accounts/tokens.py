@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import F, QuerySet
 from django.utils import timezone
@@ -42,7 +42,7 @@ def digest_of(key: str) -> str:
 
 
 @transaction.atomic
-def api_token_create(*, user: AbstractBaseUser, name: str) -> tuple[ApiToken, str]:
+def api_token_create(*, user: User, name: str) -> tuple[ApiToken, str]:
     """A new named token for the user and its key (shown once; only its digest is kept)."""
     name = name.strip()
     if not name or len(name) > 100:
@@ -66,7 +66,7 @@ class SignIn:
 
 
 @transaction.atomic
-def api_token_sign_in(*, user: AbstractBaseUser) -> SignIn:
+def api_token_sign_in(*, user: User) -> SignIn:
     """A token for an API sign-in (`POST /api/auth/token`): a new one each time, named
     "API sign-in". A user holds at most MAX_TOKENS (R-ADD-203): at the limit, the tokens
     never used go first, oldest first, then those used longest ago; the answer lists
@@ -91,13 +91,13 @@ def api_token_sign_in(*, user: AbstractBaseUser) -> SignIn:
     return SignIn(api_token_create(user=user, name=SIGN_IN_NAME)[1], revoked)
 
 
-def api_token_revoke(*, user: AbstractBaseUser, token_id: int) -> bool:
+def api_token_revoke(*, user: User, token_id: int) -> bool:
     """Delete one of the user's own tokens; False when they hold no token with that id."""
     deleted, _ = ApiToken.objects.filter(user_id=user.pk, pk=token_id).delete()
     return bool(deleted)
 
 
-def api_tokens_of(*, user: AbstractBaseUser) -> QuerySet[ApiToken]:
+def api_tokens_of(*, user: User) -> QuerySet[ApiToken]:
     return ApiToken.objects.filter(user_id=user.pk).order_by("created_at", "id")
 
 
