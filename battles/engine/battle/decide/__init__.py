@@ -10,18 +10,30 @@ to the next point where a player must act or answer a prompt.
 The working state advances event by event through `evolve`, so each rule reads
 the state exactly as the events so far left it.
 
-The rules live in one module per concept: `entry` (create, deal, decide), `flow` (rounds
-and turns), `prompts` (prompts and their answers), `play` (actions and cards played),
-`attacking` and `hits` (an attack, from its declaration to its end), `reactions`
-(reactive cards and covers), `harm` (damage, wounds, defeat), `piles` (cards drawn,
-discarded and recovered), `moves` (moves and terrain a card makes), `conditions` (what a
-card's condition asks), `gm` (corrections) and `effects` (one resolver per effect class).
+The rules live in one module per concept, each importing only those listed before it
+(no import circle, tests/test_architecture.py):
+
+- `tx`: the transaction every rule writes its events through;
+- `targeting`: what an attack is judged by (reach, auras, the to-hit answer, wards, facing);
+- `conditions`: what a card's condition asks, marks, allies and enemies in reach;
+- `effects` (`__init__`, `base`): one effect resolved by its class's resolver, found in the
+  table the transaction carries (the resolvers call the rules, so the rules never import them);
+- `passives`: cards in play that act on their own (triggers, zones, a destruction);
+- `harm`: damage taken, components, wounds, Heat, Taint, defeat;
+- `piles`: cards drawn, recovered and discarded;
+- `costs`: what an action costs and spends (paths, limits, SP, tokens, Taint);
+- `resolution`: the reactive window, the defence roll, damage inflicted and its prompt,
+  terrain entered and the end of an attack, the rules that call each other in a circle;
+- `play` (a card played), `moves` (moves and terrain a card makes), `attacking` (the attack
+  command), `reactions` (reactive cards), `prompts` (prompts answered), `flow` (rounds and
+  turns), `gm` (corrections), `actions` (the action command);
+- `effects.<family>` and `effects.table`: the resolvers, which may call any rule above;
+- `entry`: create, deal, decide, giving each transaction the resolver table.
 """
 
-from .attacking import attack_cost
 from .entry import Decision, create, deal, decide, decided, dice_for, reveal
-from .hits import _facing_for, attack_answer
 from .prompts import PROMPT_COMMANDS, PROMPT_RULES
+from .targeting import _facing_for, attack_answer, attack_cost
 
 __all__ = [
     "PROMPT_COMMANDS",

@@ -1,9 +1,8 @@
-"""Attacking: the attack command, strikes, enhancements, follow-up and area attacks, auras, riders."""
+"""Attacking: the attack command, strikes, enhancements, follow-up and area attacks, riders."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from ...cards import (
     AfterAttackEffect,
@@ -14,7 +13,6 @@ from ...cards import (
     CardDef,
     DamageBargainEffect,
     DiscardForEffect,
-    Effect,
     EnhanceNextAttackEffect,
     FollowUpEffect,
     GuardEffect,
@@ -29,14 +27,11 @@ from ...cards import (
 from ...dice import (
     attack_result,
     component_for_roll,
-    odds,
 )
 from ...errors import RuleViolation
 from ...tohit import (
     MAX_DAMAGE,
-    MAX_REACHABLE_TARGET,
     ToHit,
-    WeaponRange,
     parse_range,
 )
 from .. import events as ev
@@ -44,47 +39,12 @@ from ..commands import (
     Attack,
 )
 from ..state import (
-    BattleState,
     CasketState,
     FollowUp,
 )
-from . import conditions, harm, hits, moves, piles, play, prompts, reactions
+from . import conditions, costs, harm, moves, piles, play, resolution, targeting
 from . import effects as resolvers
 from .tx import GROUND_DEFENCE, JAM_HEAT, _Tx
-
-
-def _ranged(card: CardDef) -> bool:
-    """R-ADD-90: a ranged attack is one made with a card whose range is not Melee, the test
-    of R-ARC-3's firing arc."""
-    return card.attack is not None and not card.attack.range.melee
-
-
-def attack_cost(state: BattleState, seat: int, card: CardDef) -> int:
-    """The SP an attack with `card` costs `seat` now: its printed cost, less what the
-    enhancements it would spend take off, never below 0 (R-ADD-99)."""
-    waiting = state.seats[seat].enhancements
-    return max(0, card.sp_cost + sum(x.sp_cost for x in waiting if _enhances(x.attacks, card)))
-
-
-def _extra_reach(c: CasketState, card: CardDef) -> int:
-    """R-ADD-90: the waiting enhancements' "+N range" for an attack with `card`."""
-    return sum(x.reach for x in c.enhancements if _enhances(x.attacks, card))
-
-
-def _reach(
-    c: CasketState, card: CardDef, printed: WeaponRange, more: int | None = None
-) -> WeaponRange:
-    """R-ADD-90: the card's range, reaching `more` hexes further (the waiting enhancements')."""
-    if more is None:
-        more = _extra_reach(c, card)
-    if not more:
-        return printed
-    return WeaponRange(f"{printed.low}-{printed.high + more}", printed.low, printed.high + more)
-
-
-def _enhances(attacks: str, card: CardDef) -> bool:
-    """Whether an enhancement for `attacks` ("any", "ranged", "melee") is for this attack."""
-    return attacks == "any" or (attacks == "ranged") == _ranged(card)
 
 
 def _use_enhancements(
@@ -95,7 +55,9 @@ def _use_enhancements(
     are cancelled as R-ADD-60 cancels cover, once each; the flags are returned, with the
     enhancing cards whose hit effects wait for this attack's outcome (R-ADD-180)."""
     chosen = [
-        (i, x) for i, x in enumerate(tx.seat(seat).enhancements) if _enhances(x.attacks, card)
+        (i, x)
+        for i, x in enumerate(tx.seat(seat).enhancements)
+        if targeting._enhances(x.attacks, card)
     ]
     if not chosen:
         return set(), ()
@@ -113,7 +75,7 @@ def _use_enhancements(
         for key, wanted in (("cover", x.ignore_cover), ("range", x.ignore_range)):
             if wanted and key not in cancelled:
                 cancelled.add(key)
-                answer = hits.attack_answer(tx.state, seat, card, target, reach=reach)
+                answer = targeting.attack_answer(tx.state, seat, card, target, reach=reach)
                 value = sum(m.value for m in answer.modifiers if m.key == key)
                 if value:
                     tx.emit(ev.BuffGained(seat, 0, -value, 0, 0, x.source))
@@ -123,7 +85,7 @@ def _use_enhancements(
             flags.add("ignore_defence_buffs")
     carried: list[str] = []
     for _, x in chosen:
-        for effect in _carried(tx.state, x.source):
+        for effect in targeting._carried(tx.state, x.source):
             if isinstance(effect, AttackBonusEffect):
                 # R-ADD-180: read as the attack is declared, its target known (R-ADD-59).
                 if conditions._holds(tx, seat, effect.condition, target):
@@ -156,16 +118,6 @@ def _enhance(tx: _Tx, seat: int, card: CardDef, effect: EnhanceNextAttackEffect)
     )
 
 
-def _carried(state: BattleState, source: str) -> tuple[Effect, ...]:
-    """R-ADD-180: what the enhancing card `source` adds to the attack that spends it."""
-    card = state.cards.get(source)
-    if card is None:
-        return ()
-    return tuple(
-        inner for e in card.effects if isinstance(e, EnhanceNextAttackEffect) for inner in e.then
-    )
-
-
 def _attack_rules(tx: _Tx, seat: int, card: CardDef, target: int, spend: bool) -> set[str]:
     """R-ADD-91, R-ADD-92: the flags of the card's own attack rules whose condition holds,
     those bought with tokens included when the player spends them (R-ADD-61)."""
@@ -189,7 +141,7 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
         raise RuleViolation(
             "not_an_attack", f"{card.name} makes no attack: play it with play_card", "R-ADD-14"
         )
-    play._check_card_kind(c, card)
+    costs._check_card_kind(c, card)
     if c.no_attacks:
         raise RuleViolation(
             "no_attacks",
@@ -205,31 +157,33 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
         raise RuleViolation("target_withdrawn", f"seat {d.seat} has withdrawn", "R-TRN-9")
     if d.side == c.side:
         raise RuleViolation("not_an_enemy", f"seat {d.seat} is on your side", "R-TRN-8")
-    duel = prompts._duel_refusal(c, d, tx.state.seats)
+    duel = targeting._duel_refusal(c, d, tx.state.seats)
     if duel is not None:
         raise RuleViolation("in_duel", duel, "R-ADD-174")
     _check_targetable(d, card.attack, "")
     move = next((e for e in card.effects if isinstance(e, MoveEffect)), None)
     if command.path and move is None:
         raise RuleViolation("unused_argument", f"{card.name} makes no move: no 'path'", "R-ADD-104")
-    reach = _extra_reach(c, card)  # R-ADD-90: kept for this attack once its enhancements go
+    reach = targeting._extra_reach(
+        c, card
+    )  # R-ADD-90: kept for this attack once its enhancements go
     # R-ADD-104: with a move before the attack, its to-hit answer is the one after the move.
-    answer = hits.attack_answer(tx.state, seat, card, command.target, reach=reach)
+    answer = targeting.attack_answer(tx.state, seat, card, command.target, reach=reach)
     if not answer.possible and not command.path:
         refusal = answer.refusal
         assert refusal is not None
         raise refusal
-    play._check_limit(tx.seat(seat), card)
-    play._check_token_cost(tx, seat, card)
-    play._check_spend(tx, seat, card, command.spend)
-    play._check_taint_spend(tx, seat, card, command.spend, command.taint_from, command.target)
-    cost = attack_cost(tx.state, seat, card)  # R-ADD-99
-    play._pay(tx, c, cost, command.pay, exclude=[instance, *command.discard])
+    costs._check_limit(tx.seat(seat), card)
+    costs._check_token_cost(tx, seat, card)
+    costs._check_spend(tx, seat, card, command.spend)
+    costs._check_taint_spend(tx, seat, card, command.spend, command.taint_from, command.target)
+    cost = targeting.attack_cost(tx.state, seat, card)  # R-ADD-99
+    costs._pay(tx, c, cost, command.pay, exclude=[instance, *command.discard])
     tx.emit(ev.CardPlayed(seat, instance, cost, card.manual, card.text if card.manual else ""))
-    play._pay_tokens(tx, seat, card)
+    costs._pay_tokens(tx, seat, card)
     if command.path and move is not None:
         moves._card_move(tx, tx.seat(seat), card, move, command.path, d.at)
-        answer = hits.attack_answer(tx.state, seat, card, command.target, reach=reach)
+        answer = targeting.attack_answer(tx.state, seat, card, command.target, reach=reach)
         if not answer.possible:
             refusal = answer.refusal
             assert refusal is not None
@@ -237,10 +191,10 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
     # R-ADD-91, R-ADD-92: the card's own attack rules, read as it is played (R-ADD-59).
     rules = _attack_rules(tx, seat, card, command.target, command.spend)
     passive = _passive_bonuses(tx, seat)
-    enhanced = any(_enhances(x.attacks, card) for x in tx.seat(seat).enhancements)
+    enhanced = any(targeting._enhances(x.attacks, card) for x in tx.seat(seat).enhancements)
     mark = conditions._mark_on(tx, seat, command.target)
     marks = [m for m in tx.seat(seat).bonus_against if m[0] == command.target]
-    coward = prompts._coward_bonus(tx.seat(seat), tx.seat(command.target))
+    coward = targeting._coward_bonus(tx.seat(seat), tx.seat(command.target))
     riders = AttackBonusEffect | SpendTokensEffect | IgnoreCoverEffect | SpendTaintEffect
     enhanced_by: tuple[str, ...] = ()  # R-ADD-180
     if (
@@ -269,7 +223,7 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
             tx.emit(ev.BuffGained(seat, damage, 0, 0, 0, bonus_mark))
         used, enhanced_by = _use_enhancements(tx, seat, card, command.target, reach)
         rules |= used
-        answer = hits.attack_answer(tx.state, seat, card, command.target, reach=reach)
+        answer = targeting.attack_answer(tx.state, seat, card, command.target, reach=reach)
         if not answer.possible:
             refusal = answer.refusal
             assert refusal is not None
@@ -337,7 +291,9 @@ def _strike(
     # R-DMG-3: the target's card Defense (R-ADD-64) and its wards' (R-ADD-93), unless the
     # attack ignores Defense buffs (R-ADD-92).
     # R-ADD-123: an ally's card Defense lent to it counts as its own.
-    card_defence = d.card_defence + sum(w.defence for w in d.wards if hits._ward_matches(w, card))
+    card_defence = d.card_defence + sum(
+        w.defence for w in d.wards if targeting._ward_matches(w, card)
+    )
     ground = tx.state.ground_of(d)  # holy ground, sanctuary (R-ADD-163)
     if ground is not None and ground[1] == "ally":
         card_defence += GROUND_DEFENCE.get(ground[0], 0)
@@ -369,7 +325,7 @@ def _strike(
     )
     if "ignore_defence_buffs" in rules:  # R-ADD-92: a reactive card's Defense too
         tx.emit(ev.DefenceBuffsIgnored(seat))
-    hits._spend_declared_wards(tx, target, card)
+    resolution._spend_declared_wards(tx, target, card)
     _ward(tx, target)
     if spend is not None:  # the card's first attack: its own damage, once (R-ADD-130)
         for owed in [e for e in card.effects if isinstance(e, SelfDamageEffect)]:
@@ -393,10 +349,10 @@ def _strike(
         a = tx.seat(seat)
         weapons = tuple(x for x in a.hand if tx.state.card(x).kind == "primary_weapon")
         tx.emit(ev.WeaponJammed(seat, weapons, a.heat + JAM_HEAT))
-        hits._end_attack(tx, "catastrophic")
+        resolution._end_attack(tx, "catastrophic")
         return
     if not roll.hit:
-        hits._end_attack(tx, "miss")
+        resolution._end_attack(tx, "miss")
         return
     if roll.grade == "execution":
         # R-DMG-5: no dice, no reactive card, full damage from the deck, component destroyed.
@@ -405,7 +361,7 @@ def _strike(
         warded = tx.state.attack is not None and tx.state.attack.warded_by is not None
         if not warded:  # R-ADD-128: a ward negates the damage, not the destruction
             harm._take_damage(tx, target, (), damage, component)
-        hits._end_attack(tx, "execution")
+        resolution._end_attack(tx, "execution")
         return
     # R-ADD-159: "enemy may discard N cards from hand to reduce damage to M", before the
     # reactive window; offered only when it can be paid and lowers the damage.
@@ -416,9 +372,11 @@ def _strike(
             f"{card.name}: discard {bargain.cards} card(s) from your hand to make this hit "
             f"{bargain.damage} damage, or decline"
         )
-        prompts._open_prompt(tx, defender.seat, "bargain", bargain.cards, None, "R-ADD-159", reason)
+        resolution._open_prompt(
+            tx, defender.seat, "bargain", bargain.cards, None, "R-ADD-159", reason
+        )
         return
-    reactions._reactive_window(tx)
+    resolution._reactive_window(tx)
 
 
 def _ward(tx: _Tx, target: int) -> None:
@@ -454,7 +412,7 @@ def _queue_follow_ups(
     attacked = {command.target}
     attacks: list[tuple[int, str, int]] = []
     after_kill: int | None = None
-    carried = [e for s in enhanced_by for e in _carried(tx.state, s)]
+    carried = [e for s in enhanced_by for e in targeting._carried(tx.state, s)]
     for effect in [*card.effects, *(e for e in carried if isinstance(e, AreaAttackEffect))]:
         if isinstance(effect, FollowUpEffect):
             if not conditions._holds(tx, seat, effect.condition, command.target):
@@ -578,36 +536,13 @@ def _check_follow_up_target(
             f"{effect.near} from its first target",
             "R-ADD-84",
         )
-    answer = hits.attack_answer(
+    answer = targeting.attack_answer(
         tx.state, seat, card, target, AttackEffect(effect.range, effect.damage)
     )
     if not answer.possible:
         refusal = answer.refusal
         assert refusal is not None
         raise RuleViolation(refusal.code, f"also: seat {target}: {refusal.message}", refusal.rule)
-
-
-def _is_aura(card: CardDef) -> bool:
-    return any(isinstance(e, AreaAttackEffect) and e.aura for e in card.effects)
-
-
-def _aura(card: CardDef, answer: ToHit) -> ToHit:
-    """R-RNG-3, R-ADD-85: an aura card's attacks ignore line of sight and the firing arc;
-    every other refusal (range, R-HIT-3) stands."""
-    if not _is_aura(card) or answer.possible or answer.refusal is None:
-        return answer
-    if answer.refusal.code not in ("out_of_arc", "no_line_of_sight"):
-        return answer
-    n = answer.target_number
-    assert n is not None
-    if n > MAX_REACHABLE_TARGET:
-        refusal = RuleViolation(
-            "impossible_target",
-            f"Target number {n}+ cannot be reached: two DEATH BLOWs total 10",
-            "R-HIT-3",
-        )
-        return replace(answer, refusal=refusal)
-    return replace(answer, possible=True, refusal=None, odds=odds(n, answer.dice))
 
 
 def _follow_up(tx: _Tx) -> None:
@@ -626,7 +561,7 @@ def _follow_up(tx: _Tx) -> None:
         reason = f"seat {f.target} is out of the battle"
     else:
         effect = AttackEffect(parse_range(f.range), f.damage)
-        answer = hits.attack_answer(tx.state, f.attacker, card, f.target, effect)
+        answer = targeting.attack_answer(tx.state, f.attacker, card, f.target, effect)
         if not answer.possible:
             assert answer.refusal is not None
             reason = f"{answer.refusal.message} ({answer.refusal.rule})"
@@ -670,7 +605,7 @@ def _attack_riders(
 
     def ignore_cover() -> None:
         # R-ADD-60: the cover lines of the to-hit answer, cancelled by an equal bonus.
-        answer = hits.attack_answer(tx.state, seat, card, target)
+        answer = targeting.attack_answer(tx.state, seat, card, target)
         cover = sum(m.value for m in answer.modifiers if m.key == "cover")
         if cover:
             tx.emit(ev.BuffGained(seat, 0, -cover, 0, 0, card.id))
@@ -682,7 +617,7 @@ def _attack_riders(
             ignore_cover()
         elif isinstance(effect, SpendTaintEffect) and spend:
             payer = target if taint_from == "target" else seat
-            n = play._spend_taint(tx, payer, card, effect)
+            n = costs._spend_taint(tx, payer, card, effect)
             if effect.damage_per_taint:
                 tx.emit(ev.BuffGained(seat, n * effect.damage_per_taint, 0, 0, 0, card.id))
             for inner in effect.then:
@@ -696,7 +631,7 @@ def _attack_riders(
                 else:
                     resolvers._effect(tx, seat, card, inner, None, (), None, (), {}, True, False)
         elif isinstance(effect, SpendTokensEffect) and spend:
-            n = play._spend_tokens(tx, seat, card, effect)
+            n = costs._spend_tokens(tx, seat, card, effect)
             if any(isinstance(x, AfterAttackEffect) for x in effect.then):
                 tx.emit(ev.SpendArmed(seat, card.id))  # R-ADD-116
             if effect.damage_per_token:

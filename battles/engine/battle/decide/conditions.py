@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from ...arcs import attack_side, candidate_sides, choose_side_row
 from ...cards import (
     AllyEffect,
@@ -19,7 +17,7 @@ from .. import events as ev
 from ..state import (
     CasketState,
 )
-from . import attacking, hits, moves, piles, play
+from . import targeting
 from .tx import REAR, REAR_SIDES, _Tx
 
 
@@ -58,7 +56,7 @@ def _holds(tx: _Tx, seat: int, condition: Condition | None, target: int | None) 
         drawn = [
             x for e in tx.events if isinstance(e, ev.CardsDrawn) and e.seat == seat for x in e.cards
         ]
-        return sum(1 for x in drawn if attacking._ranged(tx.state.card(x))) >= n
+        return sum(1 for x in drawn if targeting._ranged(tx.state.card(x))) >= n
     if test == "enemies_within_at_least":  # R-ADD-75: enemy caskets in the battle
         enemies = [x for x in tx.state.seats if x.side != c.side and x.in_battle]
         return sum(1 for x in enemies if x.at.distance(c.at) <= condition.within) >= n
@@ -154,7 +152,7 @@ def _mark_riders(
     if mark.damage:
         tx.emit(ev.BuffGained(seat, mark.damage, 0, 0, 0, source.id))
     if mark.tracks and not tx.state.ruleset.option("dice_pool_advantage"):
-        answer = hits.attack_answer(tx.state, seat, card, target)
+        answer = targeting.attack_answer(tx.state, seat, card, target)
         obscured = sum(m.value for m in answer.modifiers if m.key == "obscured")
         if obscured:
             tx.emit(ev.BuffGained(seat, 0, -obscured, 0, 0, source.id))
@@ -172,57 +170,6 @@ def _allies(tx: _Tx, seat: int, faction: str | None) -> list[CasketState]:
         and x.in_battle
         and (faction is None or x.faction == faction)
     ]
-
-
-def _ally_moves(
-    tx: _Tx,
-    seat: int,
-    card: CardDef,
-    effect: AllyMoveEffect,
-    target: int | None,
-    paths: Sequence[tuple[int, Sequence[Hex]]],
-    toward: int,
-) -> None:
-    """R-ADD-126: each ally the card may move, along the command's path for it (none: it
-    stays), every step legal (R-TRN-5, R-LOS-5) and, "toward you" or "toward target",
-    nearer seat `toward` (the player, or the attack's target)."""
-    c = tx.seat(seat)
-    goal = tx.seat(toward).at
-    if effect.every:
-        near = _allies(tx, seat, effect.faction)
-        movable = [x.seat for x in near if c.at.distance(x.at) <= effect.within]
-    else:
-        movable = _ally_targets(tx, seat, card, effect, target)
-    for ally, path in paths:
-        if ally not in movable:
-            raise RuleViolation(
-                "not_moved_by_card",
-                f"{card.name} moves {'allies' if effect.every else f'seat {target}'} within "
-                f"{effect.within} hexes, not seat {ally}",
-                "R-ADD-126",
-            )
-        if len(path) > effect.hexes:
-            raise RuleViolation(
-                "path_too_long",
-                f"{card.name} moves an ally at most {effect.hexes} hex(es)",
-                "R-ADD-126",
-            )
-        moving = tx.seat(ally)
-        play._path_cost(tx, moving, path)
-        if effect.toward or effect.toward_target:
-            here = moving.at
-            for step in path:
-                if step.distance(goal) >= here.distance(goal):
-                    raise RuleViolation(
-                        "not_toward",
-                        f"{card.name} moves allies toward seat {toward}: {list(step)} is no nearer",
-                        "R-ADD-126",
-                    )
-                here = step
-        tx.emit(ev.AllyMoved(ally, tuple((h.q, h.r) for h in path), seat, card.id))
-        moves._entered(tx, ally, moving.at, path)  # R-ADD-165
-    if effect.draw_per_ally and paths:  # "Draw 1 card for each ally that moves"
-        piles._draw(tx, seat, effect.draw_per_ally * len(paths), card.name)
 
 
 def _ally_targets(

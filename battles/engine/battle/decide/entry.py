@@ -34,7 +34,8 @@ from ..state import (
     WOUND_DECK,
     BattleState,
 )
-from . import flow, gm, play, prompts
+from . import actions, flow, gm, prompts, resolution
+from .effects.table import RESOLVERS
 from .tx import _Tx
 
 
@@ -109,7 +110,7 @@ def deal(created: ev.BattleCreated, dice: DiceSource | None = None) -> list[ev.E
     hands dealt, mulligan prompts, and with policy `auto` round 1 (R-TRN-1)."""
     normalised = created.setup
     state = evolve(None, created)
-    tx = _Tx(state, dice if dice is not None else dice_for(state))
+    tx = _Tx(state, dice if dice is not None else dice_for(state), RESOLVERS)
     for c in state.seats:
         order, known = tx.shuffle(c.deck, "the casket deck")
         tx.emit(ev.DeckShuffled(c.seat, order, known, "setup"))
@@ -127,7 +128,7 @@ def deal(created: ev.BattleCreated, dice: DiceSource | None = None) -> list[ev.E
                 )
             )
     for c in state.seats:
-        prompts._open_prompt(
+        resolution._open_prompt(
             tx, c.seat, "mulligan", 0, None, "R-TRN-1", "keep the hand or mulligan once"
         )
     flow._advance(tx)
@@ -208,7 +209,12 @@ def decided(
             "correct the campaign (GM adjustments) instead of the battle",
             "R-ADD-32",
         )
-    tx = _Tx(state, dice if dice is not None else dice_for(state, command), list(command.drawn))
+    tx = _Tx(
+        state,
+        dice if dice is not None else dice_for(state, command),
+        RESOLVERS,
+        list(command.drawn),
+    )
     if isinstance(command, Revert):
         gm._revert(tx, command, before)
         return Decision(tuple(tx.events), tx.state)
@@ -229,7 +235,7 @@ def decided(
     ):
         prompts._answer(tx, command)
     else:
-        play._act(tx, command)
+        actions._act(tx, command)
     flow._advance(tx)
     if tx.drawn:
         raise RuleViolation(

@@ -20,7 +20,7 @@ from ..state import (
     STRAIN_HEAT,
     CasketState,
 )
-from . import attacking, harm, piles, play, prompts
+from . import attacking, harm, passives, piles, resolution
 from .tx import _Tx
 
 
@@ -70,7 +70,7 @@ def _start_round(tx: _Tx, n: int) -> None:
     )
     tx.emit(ev.InitiativeRolled(tuple(throws), order))
     for seat in order:  # R-ADD-137, R-ADD-147: "at the start of each round", in turn order
-        play._triggers(tx, seat, "start_of_round")
+        passives._triggers(tx, seat, "start_of_round")
     _start_turn(tx, order[0])
 
 
@@ -106,8 +106,8 @@ def _start_turn(tx: _Tx, seat: int) -> None:
     tx.emit(ev.SpRestored(seat, max(0, sum(v for _, v, _ in lines)), lines))
     if penalty:  # R-ADD-65: an enemy card's "−N SP next turn"
         tx.emit(ev.SpDrained(seat, min(penalty, tx.seat(seat).sp_max), "R-ADD-65"))
-    play._triggers(tx, seat, "start_of_turn")
-    play._zones(tx, seat)
+    passives._triggers(tx, seat, "start_of_turn")
+    passives._zones(tx, seat)
     bled = _bleed(tx, seat)
     scheduled += bled
     c = tx.seat(seat)
@@ -137,7 +137,7 @@ def _start_turn(tx: _Tx, seat: int) -> None:
             reason += " or Bleed (R-ADD-110)" if bled else ""
         if aura_damage:
             reason += " and an enemy's damage aura (R-ADD-88)"
-        harm._inflict(tx, seat, result.damage + scheduled + aura_damage, None, reason)
+        resolution._inflict(tx, seat, result.damage + scheduled + aura_damage, None, reason)
         return
     elif result.critical_failure:
         face = tx.dice.d6(1, purpose="the malfunction component roll", rule="R-TRN-4")[0]
@@ -180,7 +180,7 @@ def _scheduled_damage(tx: _Tx, seat: int, amount: int, bled: bool, aura: int) ->
     if aura:
         reasons.append("an enemy's damage aura (R-ADD-88)")
     if amount or aura:
-        harm._inflict(tx, seat, amount + aura, None, " and ".join(reasons))
+        resolution._inflict(tx, seat, amount + aura, None, " and ".join(reasons))
 
 
 def _end_turn(tx: _Tx, seat: int) -> None:
@@ -194,7 +194,7 @@ def _end_turn(tx: _Tx, seat: int) -> None:
     c = tx.seat(seat)
     if not c.in_battle:
         return
-    play._triggers(tx, seat, "end_of_turn")  # R-TRN-7: end-of-turn effects
+    passives._triggers(tx, seat, "end_of_turn")  # R-TRN-7: end-of-turn effects
     c = tx.seat(seat)
     water = tx.state.board.terrain_at(c.at).heat_end_of_turn
     if water < 0 and c.heat:
@@ -208,7 +208,7 @@ def _end_turn(tx: _Tx, seat: int) -> None:
         harm._change_heat(tx, seat, -1, "a turn without actions", "R-TRN-5")
     excess = len(tx.seat(seat).hand) - HAND_SIZE
     if excess > 0:
-        prompts._open_prompt(
+        resolution._open_prompt(
             tx, seat, "discard_down", excess, None, "R-TRN-7", f"discard {excess} card(s)"
         )
         if tx.state.prompts:
@@ -229,7 +229,7 @@ def _finish_turn(tx: _Tx) -> None:
 
 def _end_round(tx: _Tx) -> None:
     for seat in tx.state.order:  # R-ADD-137: "at the end of each round", in turn order
-        play._triggers(tx, seat, "end_of_round")
+        passives._triggers(tx, seat, "end_of_round")
     s = tx.state
     tx.emit(ev.RoundEnded(s.round))
     standing = sorted({c.side for c in s.seats if c.in_battle})
@@ -260,7 +260,3 @@ def _round_limit_reached(tx: _Tx) -> None:
     else:
         reason = f"round limit {s.ruleset.round_limit}: equal HP ({counts}), a draw"
         tx.emit(ev.BattleWon(None, reason, "R-TRN-9"))
-
-
-def _out_of_cards(tx: _Tx, seat: int) -> None:
-    harm._defeat(tx, seat, "its deck and discard pile are empty: no HP left", "R-DMG-9")

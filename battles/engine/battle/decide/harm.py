@@ -1,11 +1,11 @@
-"""Harm: damage inflicted and taken, components, wounds, Heat, Taint and its overload, defeat."""
+"""Harm: damage taken, components, wounds, Heat, Taint and its overload, the Damage card an
+empty deck reshuffles with, and defeat; damage inflicted (wards, prompts) is `resolution`'s."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from ...cards import (
-    CardDef,
     ReduceIncomingEffect,
     TriggerEffect,
 )
@@ -16,7 +16,7 @@ from .. import events as ev
 from ..state import (
     TAINT_OVERLOAD,
 )
-from . import flow, hits, piles, play, prompts
+from . import passives
 from .tx import NEURAL_FEEDBACK_EVERY, SURVIVAL_WOUND_FACES, SURVIVAL_WOUNDS, _Tx
 
 
@@ -25,60 +25,13 @@ def _check_hp(tx: _Tx, seat: int) -> None:
     whatever its hand holds (R-DMG-9)."""
     c = tx.seat(seat)
     if tx.state.ruleset.damage_pile and c.in_battle and not c.deck and not c.discard:
-        flow._out_of_cards(tx, seat)
+        _out_of_cards(tx, seat)
 
 
 def _change_heat(tx: _Tx, seat: int, amount: int, reason: str, rule: str) -> None:
     heat = max(0, tx.seat(seat).heat + amount)
     if heat != tx.seat(seat).heat:
         tx.emit(ev.HeatChanged(seat, heat - tx.seat(seat).heat, heat, reason, rule))
-
-
-def _inflict(
-    tx: _Tx,
-    seat: int,
-    amount: int,
-    component: str | None,
-    reason: str,
-    *,
-    attack: CardDef | None = None,
-) -> None:
-    """Damage the defender must discard: their choice of split unless there is none (R-DMG-6).
-    The defender's wards act on it first (R-ADD-94); `attack` is the card of the attack
-    that deals it, None for damage without an attack."""
-    amount = hits._warded(tx, seat, amount, attack)
-    amount = _reduce_taken(tx, seat, amount)  # R-ADD-136: the casket's standing reductions
-    if amount <= 0 or not tx.seat(seat).in_battle:
-        _after_damage(tx)
-        return
-    if not tx.seat(seat).hand:
-        _take_damage(tx, seat, (), amount, component)
-        _after_damage(tx)
-        return
-    prompts._open_prompt(tx, seat, "take_damage", amount, component, "R-DMG-6", reason)
-
-
-def _reduce_taken(tx: _Tx, seat: int, amount: int) -> int:
-    """R-ADD-136: "Passive: reduce all damage you take by N", each passive in play in turn."""
-    c = tx.seat(seat)
-    if amount <= 0 or not c.in_battle:
-        return amount
-    for instance in c.in_play:
-        card = tx.state.card(instance)
-        for effect in card.effects:
-            if isinstance(effect, TriggerEffect) and effect.on == "damage_taken":
-                for inner in effect.then:
-                    assert isinstance(inner, ReduceIncomingEffect)
-                    cut = min(amount, inner.amount)
-                    if cut:
-                        tx.emit(ev.DamageReduced(seat, cut, card.id))
-                        amount -= cut
-    return amount
-
-
-def _after_damage(tx: _Tx) -> None:
-    if tx.state.attack is not None and not tx.state.prompts:
-        hits._end_attack(tx, "hit")
 
 
 def _take_damage(
@@ -101,13 +54,13 @@ def _take_damage(
         if not c.deck:
             if not c.discard:
                 if tx.state.ruleset.damage_pile:
-                    flow._out_of_cards(tx, seat)
+                    _out_of_cards(tx, seat)
                 else:
                     _defeat(
                         tx, seat, "damage with no cards left in deck or discard pile", "R-DMG-6"
                     )
                 break
-            piles._reshuffle(tx, seat)
+            _reshuffle(tx, seat)
             c = tx.seat(seat)
         taken = tx.take(c.deck, min(left, len(c.deck)), "damage from the deck", "R-DMG-6")
         primary += weapons(taken)
@@ -128,7 +81,7 @@ def _component_damage(
     before_total = c.total_component_damage
     total = c.damage_of(component) + amount
     tx.emit(ev.ComponentDamaged(seat, component, amount, total, reason, rule))
-    play._triggers(tx, seat, "component_damaged", times=amount)
+    passives._triggers(tx, seat, "component_damaged", times=amount)
     threshold = int(tx.state.ruleset.option("component_threshold"))
     if total >= threshold and component not in c.destroyed:
         _destroy(tx, seat, component)
@@ -182,7 +135,7 @@ def _wound(tx: _Tx, seat: int, reason: str, rule: str) -> None:
         tx.emit(ev.PilotKilled(seat, "R-PLT-1"))
         if not tx.seat(seat).defeated:
             tx.emit(ev.CasketDefeated(seat, "its pilot is dead: the casket is inert", "R-ADD-20"))
-            play._destroyed(tx, seat)
+            passives._destroyed(tx, seat)
 
 
 def _taint_overload(tx: _Tx, seat: int) -> None:
@@ -204,7 +157,7 @@ def _defeat(tx: _Tx, seat: int, reason: str, rule: str) -> None:
     tx.emit(ev.SurvivalRolled(seat, face, wounds))
     for _ in range(wounds):
         _wound(tx, seat, "casket defeated: survival roll", "R-PLT-3")
-    play._destroyed(tx, seat)
+    passives._destroyed(tx, seat)
 
 
 def _change_taint(tx: _Tx, seat: int, amount: int, source: str) -> None:
@@ -217,19 +170,6 @@ def _change_taint(tx: _Tx, seat: int, amount: int, source: str) -> None:
     tx.emit(ev.TaintChanged(seat, taint - c.taint, taint, source))
     if c.taint < TAINT_OVERLOAD <= taint and c.in_battle and not c.pilot_dead:
         _taint_overload(tx, seat)
-
-
-def _terrain_damage(tx: _Tx, seat: int, amount: int, reason: str) -> None:
-    """Damage without an attack (R-DMG-6, R-ADD-165), as `_inflict` deals it, but never
-    ending an attack in progress: a move inside an attack (a push, a dodge) is not its hit."""
-    amount = hits._warded(tx, seat, amount, None)
-    amount = _reduce_taken(tx, seat, amount)  # R-ADD-136, as `_inflict`
-    if amount <= 0 or not tx.seat(seat).in_battle:
-        return
-    if not tx.seat(seat).hand:
-        _take_damage(tx, seat, (), amount, None)
-        return
-    prompts._open_prompt(tx, seat, "take_damage", amount, None, "R-DMG-6", reason)
 
 
 def _suffering(tx: _Tx, seat: int, n: int) -> None:
@@ -253,3 +193,14 @@ def _suffering(tx: _Tx, seat: int, n: int) -> None:
             c = tx.seat(seat)
             if c.discard:
                 tx.emit(ev.CardsRecovered(seat, (c.discard[-1],), face.name))
+
+
+def _out_of_cards(tx: _Tx, seat: int) -> None:
+    _defeat(tx, seat, "its deck and discard pile are empty: no HP left", "R-DMG-9")
+
+
+def _reshuffle(tx: _Tx, seat: int) -> None:
+    c = tx.seat(seat)
+    damage = f"damage#{c.damage_cards + 1}"
+    order, known = tx.shuffle((*c.discard, damage), "the discard pile")
+    tx.emit(ev.DeckReshuffled(seat, order, damage, known))

@@ -1,4 +1,4 @@
-"""Moves a card makes: card moves, pushes, scatters, teleports, terrain made and entered."""
+"""Moves a card makes: card moves, pushes, scatters, teleports and terrain made."""
 
 from __future__ import annotations
 
@@ -20,9 +20,8 @@ from ...movement import forced_path, teleport_problem, validate_free_path
 from .. import events as ev
 from ..state import (
     CasketState,
-    PlacedTerrain,
 )
-from . import conditions, harm, play
+from . import conditions, costs, resolution
 from .tx import _Tx
 
 
@@ -49,7 +48,7 @@ def _card_move(
     steps: tuple[Hex, ...] = tuple(path)  # type: ignore[arg-type]
     if effect.ignore_terrain:
         s = tx.state
-        _not_barred(tx, c, steps)
+        costs._not_barred(tx, c, steps)
         validate_free_path(
             s.board,
             c.at,
@@ -59,7 +58,7 @@ def _card_move(
             through_enemies=effect.through_enemies,
         )
     else:
-        play._path_cost(tx, c, steps)
+        costs._path_cost(tx, c, steps)
     hexes = tuple((h.q, h.r) for h in steps)
     if effect.line:
         line = ((c.at.q, c.at.r), *hexes)
@@ -85,7 +84,7 @@ def _card_move(
                 )
             here = step
     tx.emit(ev.CasketMoved(c.seat, hexes, 0, card.id))
-    _entered(tx, c.seat, c.at, steps)  # R-ADD-165
+    resolution._entered(tx, c.seat, c.at, steps)  # R-ADD-165
 
 
 def _push(
@@ -119,10 +118,10 @@ def _push(
             s.board, source, d.at, effect.hexes, toward=effect.toward, occupied=occupied
         )
     tx.emit(ev.CasketPushed(who, tuple((h.q, h.r) for h in path), seat, card.id))
-    _entered(tx, who, d.at, path)  # R-ADD-165
+    resolution._entered(tx, who, d.at, path)  # R-ADD-165
     if effect.adjacent_damage and tx.seat(who).at.distance(tx.seat(seat).at) == 1:
         reason = f"{card.name}: ends adjacent (R-ADD-100)"
-        harm._inflict(tx, who, effect.adjacent_damage, None, reason)
+        resolution._inflict(tx, who, effect.adjacent_damage, None, reason)
 
 
 def _scatter(tx: _Tx, seat: int, card: CardDef, who: int) -> None:
@@ -142,7 +141,7 @@ def _scatter(tx: _Tx, seat: int, card: CardDef, who: int) -> None:
             path = ((h.q, h.r),)
             break
     tx.emit(ev.CasketPushed(who, path, seat, card.id, "R-ADD-108"))
-    _entered(tx, who, d.at, [Hex(q, r) for q, r in path])  # R-ADD-165
+    resolution._entered(tx, who, d.at, [Hex(q, r) for q, r in path])  # R-ADD-165
 
 
 def _teleport(
@@ -156,7 +155,7 @@ def _teleport(
             "R-ADD-102",
         )
     destination: Hex = path[0]  # type: ignore[assignment]
-    _not_barred(tx, c, path)
+    costs._not_barred(tx, c, path)
     s = tx.state
     occupied = [x.at for x in s.seats if x.in_battle and x.seat != c.seat]
     problem = teleport_problem(
@@ -171,20 +170,7 @@ def _teleport(
         raise problem
     hexes = c.at.distance(destination)
     tx.emit(ev.CasketTeleported(c.seat, (destination.q, destination.r), hexes, card.id))
-    _entered(tx, c.seat, c.at, [destination])  # R-ADD-165
-
-
-def _not_barred(tx: _Tx, c: CasketState, steps: Sequence[object]) -> None:
-    """R-ADD-163: "enemies cannot enter" an enemy's sanctuary, whatever the move."""
-    barred = set(tx.state.barred_for(c))
-    for h in steps:
-        if h in barred:
-            assert isinstance(h, Hex)
-            raise RuleViolation(
-                "sanctuary",
-                f"[{h.q}, {h.r}] is an enemy's sanctuary: it cannot be entered",
-                "R-ADD-163",
-            )
+    resolution._entered(tx, c.seat, c.at, [destination])  # R-ADD-165
 
 
 def _terrain_hexes(
@@ -252,36 +238,3 @@ def _make_terrain(
     tx.emit(
         ev.TerrainCreated(seat, card.id, effect.terrain, placed, until_round, turns, effect.damage)
     )
-
-
-def _entered(tx: _Tx, who: int, start: Hex, path: Sequence[Hex]) -> None:
-    """R-ADD-165: after `who` moved from `start` along `path` (any move: a step, a card's,
-    a push, a teleport), each terrain that hurts the maker's enemies and that the move
-    entered from outside it deals its damage once, without an attack, as the move ends."""
-    mover = tx.seat(who)
-    fired: list[PlacedTerrain] = []
-    previous = start
-    for h in path:
-        p = tx.state.placed_at(h)
-        if (
-            p is not None
-            and p.damage
-            # R-ADD-166: a fire wall burns whoever crosses it, a field the maker's enemies
-            and (p.kind == "fire_wall" or tx.state.seats[p.seat].side != mover.side)
-            and all((f.seat, f.card, f.kind) != (p.seat, p.card, p.kind) for f in fired)
-        ):
-            before = tx.state.placed_at(previous)
-            came_from_inside = before is not None and (before.seat, before.card, before.kind) == (
-                p.seat,
-                p.card,
-                p.kind,
-            )
-            if not came_from_inside:
-                fired.append(p)
-        previous = h
-    for p in fired:
-        if not tx.seat(who).in_battle:
-            return
-        tx.emit(ev.TerrainEntered(who, (p.q, p.r), p.seat, p.card, p.kind, p.damage))
-        name = tx.state.cards[p.card].name if p.card in tx.state.cards else p.card
-        harm._terrain_damage(tx, who, p.damage, f"{name}: entered its {p.kind.replace('_', ' ')}")

@@ -1,17 +1,17 @@
-"""Prompts: opening them, answering them (mulligan, take damage, discard, arrange, choose), the siphon, the Honor Duel and the ultimatum."""
+"""Prompts answered by command (mulligan, take damage, discard, arrange, choose), the siphon,
+the Honor Duel challenge, and a target's discards (R-ADD-117); opening a prompt is
+`resolution`'s."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from ...cards import (
-    ArrangeTopEffect,
     CardDef,
     DamageBargainEffect,
-    DuelEffect,
     GainTokensEffect,
     OfferMissEffect,
-    SpendTokensEffect,
+    TargetDiscardsEffect,
 )
 from ...errors import RuleViolation
 from ...los import line_of_sight
@@ -32,8 +32,7 @@ from ..state import (
     CasketState,
     card_id,
 )
-from . import conditions, harm, hits, piles, play, reactions
-from . import effects as resolvers
+from . import conditions, costs, harm, passives, piles, reactions, resolution
 from .tx import _Tx
 
 PROMPT_COMMANDS = {
@@ -61,45 +60,6 @@ PROMPT_RULES = {
     "siphon": "R-ADD-159",
     "duel": "R-ADD-174",
 }
-
-
-def _open_prompt(
-    tx: _Tx, seat: int, kind: str, amount: int, component: str | None, rule: str, reason: str
-) -> None:
-    # A table's opening hand is known only once the table reports it (keep_hand with
-    # `drawn`), so even policy `auto` leaves a table's mulligan prompt open.
-    if tx.state.policy == "auto" and not (tx.table and kind == "mulligan"):
-        _auto_answer(tx, seat, kind, amount, component)
-        return
-    tx.emit(ev.PromptOpened(seat, kind, amount, component, rule, reason))
-
-
-def _auto_answer(tx: _Tx, seat: int, kind: str, amount: int, component: str | None) -> None:
-    """Policy `auto`: keep hands, play no reactive card, take damage from the deck, discard
-    the newest cards down to 6 (R-TRN-7)."""
-    if kind == "mulligan":
-        tx.emit(ev.HandKept(seat))
-    elif kind == "reactive":
-        reactions._reactive_declined(tx, seat)
-    elif kind == "take_damage":
-        harm._take_damage(tx, seat, (), amount, component)
-        harm._after_damage(tx)
-    elif kind == "discard_down":
-        hand = tx.seat(seat).hand
-        tx.emit(ev.CardsDiscarded(seat, hand[len(hand) - amount :], (), "discard down", "R-TRN-7"))
-    elif kind == "discard":
-        hand = tx.seat(seat).hand
-        tx.emit(ev.CardsDiscarded(seat, hand[len(hand) - amount :], (), "chosen", "R-ADD-62"))
-    elif kind == "arrange":  # the order is kept, nothing spent (R-ADD-157)
-        _arranged(tx, seat, tx.seat(seat).deck[:amount], False)
-    elif kind == "ultimatum":  # the damage, as auto takes any damage (R-ADD-159)
-        _ultimatum(tx, seat, "damage", amount)
-    elif kind == "bargain":  # no cards given up (R-ADD-159)
-        reactions._reactive_window(tx)
-    elif kind == "siphon":  # the price refused: the hit stands (R-ADD-159)
-        hits._roll_defence(tx)
-    elif kind == "duel":  # a binding challenge is accepted (R-ADD-174)
-        _duel_answer(tx, seat, True)
 
 
 def _answer(tx: _Tx, command: Command) -> None:
@@ -135,7 +95,7 @@ def _answer(tx: _Tx, command: Command) -> None:
         reactions._play_reactive(tx, command)
     elif isinstance(command, NoReactive):
         tx.emit(ev.PromptClosed(seat, "reactive"))
-        reactions._reactive_declined(tx, seat)
+        resolution._reactive_declined(tx, seat)
     elif isinstance(command, TakeDamage):
         c = tx.seat(seat)
         if len(command.hand) + command.deck != prompt.amount:
@@ -149,7 +109,7 @@ def _answer(tx: _Tx, command: Command) -> None:
         hand = piles._hand_cards(c, command.hand, "hand", "R-DMG-6")
         tx.emit(ev.PromptClosed(seat, "take_damage"))
         harm._take_damage(tx, seat, hand, command.deck, prompt.component)
-        harm._after_damage(tx)
+        resolution._after_damage(tx)
     elif isinstance(command, DiscardDown):
         rule = PROMPT_RULES[prompt.kind]
         if len(command.cards) != prompt.amount:
@@ -164,13 +124,13 @@ def _answer(tx: _Tx, command: Command) -> None:
         tx.emit(ev.CardsDiscarded(seat, cards, (), why, rule))
         tx.emit(ev.PromptClosed(seat, prompt.kind))
         if prompt.kind == "discard":  # R-ADD-139: a card's "discard N of your choice"
-            play._triggers(tx, seat, "cards_discarded")
+            passives._triggers(tx, seat, "cards_discarded")
     elif isinstance(command, Choose):
         _choose(tx, command, prompt.kind, prompt.amount)
     elif isinstance(command, Arrange):
         order = _arrangement(tx.seat(seat), prompt.amount, command.cards)
         tx.emit(ev.PromptClosed(seat, "arrange"))
-        _arranged(tx, seat, order, command.spend)
+        resolution._arranged(tx, seat, order, command.spend)
 
 
 def _arrangement(c: CasketState, n: int, names: Sequence[str]) -> tuple[str, ...]:
@@ -212,13 +172,13 @@ def _choose(tx: _Tx, command: Choose, kind: str, amount: int) -> None:
         raise RuleViolation("unused_argument", "only 'discard' names cards", "R-ADD-159")
     if kind == "ultimatum":
         tx.emit(ev.PromptClosed(seat, kind))
-        _ultimatum(tx, seat, command.option, amount)
+        resolution._ultimatum(tx, seat, command.option, amount)
         return
     if kind == "siphon":
         _siphon(tx, seat, command.option == "pay")
         return
     if kind == "duel":
-        _duel_answer(tx, seat, command.option == "accept")
+        resolution._duel_answer(tx, seat, command.option == "accept")
         return
     if command.option == "discard":
         if len(command.cards) != amount:
@@ -233,7 +193,7 @@ def _choose(tx: _Tx, command: Choose, kind: str, amount: int) -> None:
         tx.emit(ev.CardsDiscarded(seat, cards, (), f"{card.name}: bargain", "R-ADD-159"))
         tx.emit(ev.HitDamageBargained(seat, bargain.damage, card.id))
     tx.emit(ev.PromptClosed(seat, kind))
-    reactions._reactive_window(tx)
+    resolution._reactive_window(tx)
 
 
 def _siphon(tx: _Tx, seat: int, pay: bool) -> None:
@@ -245,69 +205,15 @@ def _siphon(tx: _Tx, seat: int, pay: bool) -> None:
     offer = next(e for e in reactive.effects if isinstance(e, OfferMissEffect))
     tx.emit(ev.PromptClosed(seat, "siphon"))
     if not pay:
-        hits._roll_defence(tx)
+        resolution._roll_defence(tx)
         return
     have = tx.seat(seat).tokens_of(offer.pool)
     if have < offer.n:  # pragma: no cover - the prompt opens only with the tokens
         raise RuleViolation("not_enough_tokens", f"seat {seat} holds {have}", "R-ADD-61")
     tx.emit(ev.TokensChanged(seat, offer.pool, -offer.n, have - offer.n, reactive.id))
-    play._gain_tokens(tx, a.target, GainTokensEffect(offer.pool, offer.n), reactive.id)
+    costs._gain_tokens(tx, a.target, GainTokensEffect(offer.pool, offer.n), reactive.id)
     tx.emit(ev.HitBargainedAway(seat, reactive.id))
-    hits._end_attack(tx, "miss")
-
-
-def _duel_answer(tx: _Tx, seat: int, accepted: bool) -> None:
-    """R-ADD-174: the challenged casket's answer: a duel, or Coward's Mark."""
-    challenger = tx.seat(seat).challenged_by
-    assert challenger is not None
-    source = tx.seat(challenger).duel_source
-    assert source is not None
-    duel = next(e for e in tx.state.card(source).effects if isinstance(e, DuelEffect))
-    tx.emit(ev.PromptClosed(seat, "duel"))
-    tx.emit(ev.DuelAnswered(seat, challenger, accepted, duel.mark_damage))
-
-
-def _duel_refusal(c: CasketState, d: CasketState, seats: Sequence[CasketState]) -> str | None:
-    """R-ADD-174: why `c` may not attack `d` while an Honor Duel holds (None: it may). A
-    duel whose other casket has left the battle no longer binds."""
-    if c.duel_with is not None and seats[c.duel_with].in_battle and c.duel_with != d.seat:
-        return f"seat {c.seat} is in an Honor Duel: it may attack only seat {c.duel_with}"
-    if d.duel_with is not None and seats[d.duel_with].in_battle and d.duel_with != c.seat:
-        return f"seat {d.seat} is in an Honor Duel: only seat {d.duel_with} may attack it"
-    return None
-
-
-def _coward_bonus(c: CasketState, d: CasketState) -> int:
-    """R-ADD-174: Coward's Mark, "all Crucible attacks against them deal +2": an attack by
-    a casket whose setup names the Crucible (R-ADD-121) or by the challenger who marked it."""
-    if d.cowards_mark and (c.faction == "crucible" or c.seat == d.coward_of):
-        return d.cowards_mark
-    return 0
-
-
-def _ultimatum(tx: _Tx, seat: int, option: str, damage: int) -> None:
-    """R-ADD-159: the damage now (no attack, the chooser's split, R-DMG-6, R-DMG-8), or the
-    next turn skipped."""
-    tx.emit(ev.UltimatumAnswered(seat, option))
-    if option == "damage":
-        harm._inflict(tx, seat, damage, None, "an ultimatum's damage, chosen (R-ADD-159)")
-
-
-def _arranged(tx: _Tx, seat: int, order: tuple[str, ...], spend: bool) -> None:
-    """R-ADD-157: the looked-at cards go back in `order`; then the card's `then` runs,
-    its spend paid when the answer says `spend`."""
-    card = tx.state.card(tx.seat(seat).arranging)
-    effect = next(e for e in card.effects if isinstance(e, ArrangeTopEffect))
-    spends = [e for e in effect.then if isinstance(e, SpendTokensEffect)]
-    if spend and not spends:
-        raise RuleViolation(
-            "unused_argument", f"{card.name} has no effect that uses 'spend'", "R-ADD-61"
-        )
-    for cost in spends if spend else []:
-        play._check_holds(tx, seat, card, cost.pool, cost.n)
-    tx.emit(ev.DeckArranged(seat, order))
-    for then in effect.then:
-        resolvers._effect(tx, seat, card, then, None, (), None, (), {}, False, spend)
+    resolution._end_attack(tx, "miss")
 
 
 def _challenge(tx: _Tx, seat: int, card: CardDef, target: int | None) -> None:
@@ -329,4 +235,34 @@ def _challenge(tx: _Tx, seat: int, card: CardDef, target: int | None) -> None:
             )
     tx.emit(ev.DuelChallenged(seat, enemy, card.id))
     reason = f"{card.name}: accept the Honor Duel, or refuse and bear Coward's Mark (choose)"
-    _open_prompt(tx, enemy, "duel", 0, None, "R-ADD-174", reason)
+    resolution._open_prompt(tx, enemy, "duel", 0, None, "R-ADD-174", reason)
+
+
+def _target_discards(tx: _Tx, seat: int, card: CardDef, effect: TargetDiscardsEffect) -> None:
+    """R-ADD-117: the target loses cards from its hand, at random among those of the kind
+    the text names (every pick in the events), or of its own choice (a prompt)."""
+    t = tx.seat(seat)
+    if not t.in_battle:
+        return
+    if effect.pick == "target":
+        n = min(effect.n, len(t.hand))
+        if n:
+            reason = f"{card.name}: discard {n} card(s) of your choice (R-ADD-117)"
+            resolution._open_prompt(tx, seat, "discard", n, None, "R-ADD-117", reason)
+        return
+
+    def fits(x: CardDef) -> bool:
+        # "weapon card": a Primary Weapon card (R-DMG-6, R-ADD-52); a shield card (R-REA-2)
+        return {"weapon": x.kind == "primary_weapon", "shield": x.shield}.get(effect.of, True)
+
+    pool = [x for x in t.hand if fits(tx.state.card(x))]
+    n = min(effect.n, len(pool))
+    if not n:
+        return
+    purpose = f"{card.name}: the target's random card(s)"
+    order, _ = tx.shuffle(pool, purpose)
+    picked = tx.take(order, n, purpose, "R-ADD-117")
+    if effect.lost:  # "destroy": lost as damage is, no component (R-DMG-8)
+        harm._take_damage(tx, seat, picked, 0, None)
+    else:
+        tx.emit(ev.CardsDiscarded(seat, picked, (), card.name, "R-ADD-117"))

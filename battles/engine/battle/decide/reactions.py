@@ -1,4 +1,4 @@
-"""Reactive cards: the reactive window, covers, dodges and the reactive play (R-REA-1)."""
+"""Reactive cards played (R-REA-1) and dodges; the reactive window itself is `resolution`'s."""
 
 from __future__ import annotations
 
@@ -6,8 +6,6 @@ from collections.abc import Sequence
 
 from ...cards import (
     CardDef,
-    CoverEffect,
-    DefenceEffect,
     DeflectEffect,
     DrawEffect,
     Effect,
@@ -26,7 +24,6 @@ from ...cards import (
     TaintEffect,
     UnlessSpentEffect,
     WhenEffect,
-    WindowEffect,
 )
 from ...errors import RuleViolation
 from ...hexes import Hex
@@ -34,38 +31,8 @@ from .. import events as ev
 from ..commands import (
     PlayReactive,
 )
-from ..state import (
-    card_id,
-)
-from . import attacking, conditions, harm, hits, moves, piles, play, prompts
+from . import attacking, conditions, costs, harm, piles, resolution
 from .tx import _Tx
-
-
-def _reactive_ok(tx: _Tx, card: CardDef, seat: int | None = None) -> bool:
-    """Whether `card` may answer the attack now, played by `seat` (default: the attacked
-    casket; an ally covering it, R-ADD-122, pays from its own pool)."""
-    a = tx.state.attack
-    cost = card.token_cost
-    payer = a.target if a is not None and seat is None else seat
-    return (
-        a is not None
-        and payer is not None
-        and card.kind == "reactive"
-        and a.reactive_allowed
-        and (a.shield_allowed or not card.shield)
-        and _in_window(tx, card)
-        # R-ADD-133: a card printed with a token cost only with the player's tokens
-        and (cost is None or tx.seat(payer).tokens_of(cost.pool) >= cost.n)
-    )
-
-
-def _in_window(tx: _Tx, card: CardDef) -> bool:
-    """R-ADD-58: "Play when attacked in melee" answers only an attack with a Melee card."""
-    a = tx.state.attack
-    if a is None or not any(isinstance(e, WindowEffect) for e in card.effects):
-        return True
-    weapon = tx.state.card(a.card).attack
-    return weapon is not None and weapon.range.melee
 
 
 def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
@@ -81,18 +48,18 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
         raise RuleViolation(
             "not_reactive", f"{card.name} is not a reactive card: not now", "R-REA-1"
         )
-    if card.shield and not _reactive_ok(tx, card, seat):
+    if card.shield and not resolution._reactive_ok(tx, card, seat):
         raise RuleViolation(
             "shield_side_only",
             f"{card.name} is a shield card: only against attacks on a shield side",
             "R-REA-2",
         )
-    if not _in_window(tx, card):
+    if not resolution._in_window(tx, card):
         raise RuleViolation(
             "outside_window", f"{card.name} answers only attacks made in melee", "R-ADD-58"
         )
     assert a is not None
-    cover = _cover_of(card)
+    cover = resolution._cover_of(card)
     if seat != a.target:  # an ally's window: only a card that takes the damage (R-ADD-122)
         if cover is None:
             raise RuleViolation(
@@ -115,10 +82,10 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
             f"{card.name} takes an ally's damage, not the attacked casket's own",
             "R-ADD-122",
         )
-    play._check_limit(tx.seat(seat), card)
-    play._check_token_cost(tx, seat, card)
-    play._check_spend(tx, seat, card, command.spend)
-    play._check_taint_spend(tx, seat, card, command.spend, None, None)
+    costs._check_limit(tx.seat(seat), card)
+    costs._check_token_cost(tx, seat, card)
+    costs._check_spend(tx, seat, card, command.spend)
+    costs._check_taint_spend(tx, seat, card, command.spend, None, None)
     bought: list[SpendTokensEffect | SpendTaintEffect] = []
     if command.spend:
         bought = [e for e in card.effects if isinstance(e, SpendTokensEffect | SpendTaintEffect)]
@@ -145,7 +112,7 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
         tx.emit(ev.AttackCovered(seat, a.target, instance, reduction))
     else:
         tx.emit(ev.ReactivePlayed(seat, instance, reduction, dodge))
-    play._pay_tokens(tx, seat, card)
+    costs._pay_tokens(tx, seat, card)
     for taint in (
         [e for e in card.effects if isinstance(e, TaintCounterEffect)] if command.spend else []
     ):
@@ -154,16 +121,16 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
         tx.emit(ev.CounterRaised(seat, taint.counter, card.id))
     for spent in bought:
         if isinstance(spent, SpendTaintEffect):
-            play._spend_taint(tx, seat, card, spent)  # R-ADD-145: the defender's own pilot's
+            costs._spend_taint(tx, seat, card, spent)  # R-ADD-145: the defender's own pilot's
         else:
-            play._spend_tokens(tx, seat, card, spent)
+            costs._spend_tokens(tx, seat, card, spent)
     for effect in effects:
         if isinstance(effect, HeatEffect):
             harm._change_heat(tx, seat, effect.amount, card.name, "R-REA-1")
         elif isinstance(effect, DrawEffect):
             piles._draw(tx, seat, effect.n, card.name)
         elif isinstance(effect, GainTokensEffect):
-            play._gain_tokens(tx, seat, effect, card.id)
+            costs._gain_tokens(tx, seat, effect, card.id)
         elif isinstance(effect, RecoverEffect):
             piles._recover(tx, seat, effect.n, card.name)
         elif isinstance(effect, TaintEffect) and effect.target == "self":
@@ -179,7 +146,7 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
             attacking._enhance(tx, seat, card, effect)
     tx.emit(ev.PromptClosed(seat, "reactive"))
     if cover is not None:
-        _reactive_window(tx)  # the attacked casket may still play its own (R-ADD-122)
+        resolution._reactive_window(tx)  # the attacked casket may still play its own (R-ADD-122)
         return
     # R-ADD-159: "offer bargain: miss this attack, give me N tokens": the attacker, when it
     # holds them, chooses before the defence roll.
@@ -189,16 +156,9 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
             f"{card.name}: give {offer.n} {offer.pool} token(s) to seat {seat} and the attack "
             "misses, or refuse and it hits"
         )
-        prompts._open_prompt(tx, a.attacker, "siphon", offer.n, None, "R-ADD-159", reason)
+        resolution._open_prompt(tx, a.attacker, "siphon", offer.n, None, "R-ADD-159", reason)
         return
-    hits._roll_defence(tx)
-
-
-def _reactive_defence(tx: _Tx, instance: str | None) -> int:
-    """R-ADD-98: the automatic blocks a reactive card adds to the attack it answers."""
-    if instance is None:
-        return 0
-    return sum(e.amount for e in tx.state.card(instance).effects if isinstance(e, DefenceEffect))
+    resolution._roll_defence(tx)
 
 
 def _dodge(tx: _Tx, seat: int, card: CardDef, path: Sequence[Hex]) -> tuple[tuple[int, int], ...]:
@@ -214,97 +174,5 @@ def _dodge(tx: _Tx, seat: int, card: CardDef, path: Sequence[Hex]) -> tuple[tupl
         raise RuleViolation(
             "path_too_long", f"{card.name} moves at most {move.hexes} hex(es)", "R-ADD-107"
         )
-    play._path_cost(tx, tx.seat(seat), path)
+    costs._path_cost(tx, tx.seat(seat), path)
     return tuple((h.q, h.r) for h in path)
-
-
-def _dodged(tx: _Tx, seat: int, card: str, path: tuple[tuple[int, int], ...]) -> None:
-    """R-ADD-107: the declared dodge, as the attack ends; a casket destroyed or pushed
-    since (R-ADD-100), whose path is no longer legal from where it stands, stays."""
-    c = tx.seat(seat)
-    if not c.in_battle:
-        return
-    try:
-        play._path_cost(tx, c, [Hex(q, r) for q, r in path])
-    except RuleViolation:
-        return
-    tx.emit(ev.CasketMoved(seat, path, 0, card_id(card)))
-    moves._entered(tx, seat, c.at, [Hex(q, r) for q, r in path])  # R-ADD-165
-
-
-def _reactive_minimum(tx: _Tx, instance: str | None) -> int:
-    """R-ADD-58: the least damage a reactive card's "(minimum 1)" reduction leaves."""
-    if instance is None:
-        return 0
-    effects = tx.state.card(instance).effects
-    spends = SpendTokensEffect | WhenEffect | SpendTaintEffect
-    inner = [x for e in effects if isinstance(e, spends) for x in e.then]
-    return max(
-        (e.minimum for e in (*effects, *inner) if isinstance(e, ReduceIncomingEffect)), default=0
-    )
-
-
-def _cover_of(card: CardDef) -> CoverEffect | None:
-    return next((e for e in card.effects if isinstance(e, CoverEffect)), None)
-
-
-def _coverers(tx: _Tx) -> list[int]:
-    """R-ADD-122: the allies of the attacked casket that may still cover it, in seat order:
-    in the battle, not yet asked, holding a cover card that reaches it."""
-    a = tx.state.attack
-    assert a is not None
-    if a.covered_by is not None:
-        return []
-    t = tx.seat(a.target)
-    out = []
-    for x in conditions._allies(tx, a.target, None):
-        if x.seat in a.cover_declined:
-            continue
-        for instance in (*x.hand, *x.in_play):
-            card = tx.state.card(instance)
-            cover = _cover_of(card)
-            ready = _reactive_ok(tx, card, x.seat) if instance in x.hand else card.pledge
-            if cover and ready and a.reactive_allowed and x.at.distance(t.at) <= cover.within:
-                out.append(x.seat)
-                break
-    return out
-
-
-def _reactive_window(tx: _Tx) -> None:
-    """After a hit: first each ally that could take the damage (R-ADD-122), then the
-    attacked casket's own reactive card (R-REA-1), then the defence roll."""
-    a = tx.state.attack
-    assert a is not None
-    coverers = _coverers(tx)
-    if coverers:
-        reason = f"play a card that takes seat {a.target}'s damage, or none"
-        prompts._open_prompt(tx, coverers[0], "reactive", 0, a.component, "R-ADD-122", reason)
-        return
-    defender = tx.seat(a.target)
-    eligible = any(
-        _reactive_ok(tx, card) and _cover_of(card) is None
-        for card in (tx.state.card(x) for x in defender.hand)
-    )
-    if eligible:
-        prompts._open_prompt(
-            tx,
-            defender.seat,
-            "reactive",
-            0,
-            a.component,
-            "R-REA-1",
-            "play one reactive card or none",
-        )
-    else:
-        hits._roll_defence(tx)
-
-
-def _reactive_declined(tx: _Tx, seat: int) -> None:
-    """An ally that declined to cover leaves the window to the next one (R-ADD-122); the
-    attacked casket's declining leads to the defence roll (R-REA-1)."""
-    tx.emit(ev.ReactiveDeclined(seat))
-    a = tx.state.attack
-    if a is not None and seat != a.target:
-        _reactive_window(tx)
-    else:
-        hits._roll_defence(tx)

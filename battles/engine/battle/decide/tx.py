@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from ...errors import RuleViolation
 from .. import events as ev
@@ -17,6 +18,9 @@ from ..state import (
     card_id,
 )
 
+if TYPE_CHECKING:  # `effects.base` builds on the transaction: its type only, at no run time
+    from .effects.base import Resolver
+
 VENT_COST = 2  # seed 002 "Common Actions": Vent Heat, 2 SP, remove 3 Heat (R-ADD-19)
 VENT_HEAT = 3
 NEURAL_FEEDBACK_EVERY = 5  # R-DMG-7
@@ -28,10 +32,13 @@ REAR = 4  # R-ARC-2: the rear side
 
 @dataclass
 class _Tx:
-    """The events decided so far and the state they lead to."""
+    """The events decided so far and the state they lead to; `resolvers`: the resolver of
+    each effect class (`effects.table.RESOLVERS`, given by `entry`), through which the rules
+    resolve a card's effects without importing the resolvers that call them."""
 
     state: BattleState
     dice: DiceSource
+    resolvers: Mapping[type[Any], Resolver]
     drawn: list[str] = field(default_factory=list)
     events: list[ev.Event] = field(default_factory=list)
 

@@ -1,36 +1,25 @@
 """One effect of a card, resolved by table.
 
 Each effect family (the groups of `battles.engine.cards`' effect classes) has a module here
-whose `RESOLVERS` maps each of its effect classes to one resolver. `RESOLVERS` merges them;
-an import-time check makes its keys exactly the effect classes of `EFFECT_TYPES`, so a new
-effect class cannot be forgotten. Effects that other rules read where they apply them (a
-passive in play, a reactive card's answer) are registered with `resolved_elsewhere`, each
-entry naming where.
+whose `RESOLVERS` maps each of its effect classes to one resolver; `table.RESOLVERS` merges
+them, checked at import to cover exactly the effect classes of `EFFECT_TYPES`, so a new effect
+class cannot be forgotten. Effects that other rules read where they apply them (a passive in
+play, a reactive card's answer) are registered with `resolved_elsewhere`, each entry naming
+where.
+
+The resolvers call the rules (a move, a prompt, damage) and the rules resolve effects, so the
+rules reach the resolvers only through the table the transaction carries (`_Tx.resolvers`,
+given by `entry`): this package's `__init__` and `base` import no family, and the rule modules
+import only them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from types import MappingProxyType
-from typing import Any
+from collections.abc import Sequence
 
-from ....cards import EFFECT_TYPES, CardDef, Effect
+from ....cards import CardDef, Effect
 from ..tx import _Tx
-from . import allies, attacks, conditions, defence, hand, movement, resources, terrain, triggers
-from .base import Resolver, Resolving
-
-FAMILIES = (attacks, defence, movement, terrain, allies, triggers, conditions, resources, hand)
-
-RESOLVERS: Mapping[type[Any], Resolver] = MappingProxyType(
-    {cls: resolver for family in FAMILIES for cls, resolver in family.RESOLVERS.items()}
-)
-assert sum(len(family.RESOLVERS) for family in FAMILIES) == len(RESOLVERS), (
-    "an effect class has resolvers in two families"
-)
-assert set(RESOLVERS) == set(EFFECT_TYPES.values()), (
-    "effect classes without a resolver, or resolvers of no effect class: "
-    f"{sorted(c.__name__ for c in set(RESOLVERS) ^ set(EFFECT_TYPES.values()))}"
-)
+from .base import Resolving
 
 
 def _effect(
@@ -65,4 +54,4 @@ def _effect(
         attack_target,
         ended,
     )
-    RESOLVERS[type(effect)](resolving, effect)
+    tx.resolvers[type(effect)](resolving, effect)

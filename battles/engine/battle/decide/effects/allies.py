@@ -56,8 +56,8 @@ def _ally(ctx: Resolving, effect: AllyEffect) -> None:
 
 RESOLVERS: dict[type[Any], Resolver] = {
     AllyEffect: _ally,
-    CoverEffect: resolved_elsewhere,  # `reactions._coverers` and `_play_reactive` offer and play the cover (R-ADD-122)
-    DeflectEffect: resolved_elsewhere,  # `hits._roll_defence` and `reactions._reactive_defence` deflect the damage (R-ADD-125)
+    CoverEffect: resolved_elsewhere,  # `resolution._coverers` and `reactions._play_reactive` offer and play the cover (R-ADD-122)
+    DeflectEffect: resolved_elsewhere,  # `resolution._roll_defence` and `resolution._reactive_defence` deflect the damage (R-ADD-125)
     AllyMoveEffect: resolved_elsewhere,  # `play._card_effects` moves the allies along the command's `ally_paths` (R-ADD-126)
     GuardEffect: resolved_elsewhere,  # `attacking._ward` spends the guard in play on an attack (R-ADD-128)
     ZoneEffect: _zone,

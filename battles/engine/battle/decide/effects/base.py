@@ -8,7 +8,6 @@ from typing import Any
 
 from ....cards import CardDef, Effect
 from .. import conditions
-from .. import effects as resolvers
 from ..tx import _Tx
 
 
@@ -20,7 +19,7 @@ class Resolving:
     leave one unused is refused, R-ADD-14); `skip_attack`: the card is an attack card whose
     attack and riders the attack command resolves; `spend`: the player spends what the card
     offers to spend; `attack_target`: the casket the card's attack is made against;
-    `ended`: run by `hits._end_attack`, the attack's outcome known.
+    `ended`: run by `resolution._end_attack`, the attack's outcome known.
     """
 
     tx: _Tx
@@ -41,7 +40,7 @@ class Resolving:
         `changes` to the resolution; `spend`, `attack_target` and `ended` are not carried
         unless named."""
         carried = {"spend": False, "attack_target": None, "ended": False} | changes
-        resolvers.RESOLVERS[type(inner)](replace(self, **carried), inner)
+        self.tx.resolvers[type(inner)](replace(self, **carried), inner)
 
 
 # A resolver takes the resolution and the effect of the one class it is registered for.
@@ -52,7 +51,7 @@ def resolved_elsewhere(ctx: Resolving, effect: object) -> None:
     """The resolver of an effect that other rules read where they apply it (each table entry
     names where); resolving the card itself does nothing more.
 
-    >>> from battles.engine.battle.decide.effects import RESOLVERS
+    >>> from battles.engine.battle.decide.effects.table import RESOLVERS
     >>> from battles.engine.cards import CoverEffect, DrawEffect
     >>> RESOLVERS[CoverEffect] is resolved_elsewhere, RESOLVERS[DrawEffect] is resolved_elsewhere
     (True, False)

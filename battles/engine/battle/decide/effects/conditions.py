@@ -26,7 +26,7 @@ from ....cards import (
 from ....errors import RuleViolation
 from ....los import line_of_sight
 from ... import events as ev
-from .. import conditions, prompts
+from .. import conditions, prompts, resolution
 from .base import Resolver, Resolving, affected_enemy
 
 
@@ -67,7 +67,7 @@ def _ultimatum(ctx: Resolving, effect: UltimatumEffect) -> None:
     enemy = conditions._enemy_in_range(tx, seat, card, target)  # R-ADD-159, as R-ADD-65
     used["target"] = True
     reason = f"{card.name}: take {effect.damage} damage now, or skip your next turn (choose)"
-    prompts._open_prompt(tx, enemy, "ultimatum", effect.damage, None, "R-ADD-159", reason)
+    resolution._open_prompt(tx, enemy, "ultimatum", effect.damage, None, "R-ADD-159", reason)
 
 
 def _sp_penalty(ctx: Resolving, effect: SpPenaltyEffect) -> None:

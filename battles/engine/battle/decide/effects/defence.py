@@ -81,10 +81,10 @@ RESOLVERS: dict[type[Any], Resolver] = {
     DefenceEffect: _defence,
     WardEffect: _ward,
     AfterDefenceEffect: resolved_elsewhere,  # the attack the reactive card answers runs it (R-ADD-97)
-    UnflankableEffect: resolved_elsewhere,  # `hits._facing_for` reads the passive in play (R-ADD-136)
+    UnflankableEffect: resolved_elsewhere,  # `targeting._facing_for` reads the passive in play (R-ADD-136)
     UntargetableEffect: _untargetable,
     RemoveDamageCardEffect: _remove_damage_card,
-    RiposteEffect: resolved_elsewhere,  # `hits._end_attack` counterattacks after damage taken (R-ADD-130)
-    CounterEffect: resolved_elsewhere,  # `hits._end_attack` deals the reactive card's counter-damage (R-ADD-58)
+    RiposteEffect: resolved_elsewhere,  # `resolution._end_attack` counterattacks after damage taken (R-ADD-130)
+    CounterEffect: resolved_elsewhere,  # `resolution._end_attack` deals the reactive card's counter-damage (R-ADD-58)
     ThornsEffect: _thorns,
 }

@@ -20,7 +20,7 @@ from ....cards import (
 )
 from ....errors import RuleViolation
 from ... import events as ev
-from .. import conditions, piles, play, prompts
+from .. import conditions, passives, piles, prompts, resolution
 from .base import Resolver, Resolving, resolved_elsewhere
 
 
@@ -50,13 +50,13 @@ def _arrange_top(ctx: Resolving, effect: ArrangeTopEffect) -> None:
     reason = f"{card.name}: put the top {n} cards back in any order"
     if effect.then:
         reason += " (and say whether you spend)"
-    prompts._open_prompt(tx, seat, "arrange", n, None, "R-ADD-157", reason)
+    resolution._open_prompt(tx, seat, "arrange", n, None, "R-ADD-157", reason)
 
 
 def _target_discards(ctx: Resolving, effect: TargetDiscardsEffect) -> None:
     tx, card, attack_target = ctx.tx, ctx.card, ctx.attack_target
     if attack_target is not None:
-        piles._target_discards(tx, attack_target, card, effect)
+        prompts._target_discards(tx, attack_target, card, effect)
 
 
 def _discard_chosen(ctx: Resolving, effect: DiscardChosenEffect) -> None:
@@ -65,7 +65,7 @@ def _discard_chosen(ctx: Resolving, effect: DiscardChosenEffect) -> None:
     n = min(effect.n, len(c.hand))
     if n:
         reason = f"{card.name}: discard {n} card(s) of your choice"
-        prompts._open_prompt(tx, seat, "discard", n, None, "R-ADD-62", reason)
+        resolution._open_prompt(tx, seat, "discard", n, None, "R-ADD-62", reason)
 
 
 def _shuffle_in(ctx: Resolving, effect: ShuffleInEffect) -> None:
@@ -88,7 +88,7 @@ def _discard_hand(ctx: Resolving, effect: DiscardHandEffect) -> None:
     c = tx.seat(seat)
     if c.hand:
         tx.emit(ev.CardsDiscarded(seat, c.hand, (), card.name, "R-ADD-14"))
-        play._triggers(tx, seat, "cards_discarded")  # R-ADD-139
+        passives._triggers(tx, seat, "cards_discarded")  # R-ADD-139
 
 
 def _draw(ctx: Resolving, effect: DrawEffect) -> None:
@@ -120,7 +120,7 @@ def _discard(ctx: Resolving, effect: DiscardEffect) -> None:
         )
     from_deck = tx.take(c.deck, n_deck, card.name, "R-ADD-14")
     tx.emit(ev.CardsDiscarded(seat, from_hand, from_deck, card.name, "R-ADD-14"))
-    play._triggers(tx, seat, "cards_discarded")  # R-ADD-139
+    passives._triggers(tx, seat, "cards_discarded")  # R-ADD-139
 
 
 def _look_at_hand(ctx: Resolving, effect: LookAtHandEffect) -> None:

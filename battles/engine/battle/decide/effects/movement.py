@@ -113,6 +113,6 @@ RESOLVERS: dict[type[Any], Resolver] = {
     ScatterEffect: _scatter,
     RootEffect: _root,
     MoveCostEffect: _move_cost,
-    FreePassageEffect: resolved_elsewhere,  # `play._path_cost` reads the passive in play (R-ADD-136)
+    FreePassageEffect: resolved_elsewhere,  # `costs._path_cost` reads the passive in play (R-ADD-136)
     GrantRotationEffect: _grant_rotation,
 }

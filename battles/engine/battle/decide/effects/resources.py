@@ -23,7 +23,7 @@ from ....cards import (
     TaintEffect,
 )
 from ... import events as ev
-from .. import harm, piles, play
+from .. import costs, harm, piles
 from .base import Resolver, Resolving, resolved_elsewhere
 
 
@@ -85,14 +85,14 @@ def _remove_heat_rolled(ctx: Resolving, effect: RemoveHeatRolledEffect) -> None:
 def _spend_tokens(ctx: Resolving, effect: SpendTokensEffect) -> None:
     # On an attack card `_attack_riders` spent them already.
     if ctx.spend and not ctx.skip_attack:
-        play._spend_tokens(ctx.tx, ctx.seat, ctx.card, effect)
+        costs._spend_tokens(ctx.tx, ctx.seat, ctx.card, effect)
         for inner in effect.then:
             ctx.then(inner, skip_attack=False)
 
 
 def _gain_tokens(ctx: Resolving, effect: GainTokensEffect) -> None:
     tx, seat, card = ctx.tx, ctx.seat, ctx.card
-    play._gain_tokens(tx, seat, effect, card.id)
+    costs._gain_tokens(tx, seat, effect, card.id)
 
 
 def _heat(ctx: Resolving, effect: HeatEffect) -> None:
@@ -113,7 +113,7 @@ RESOLVERS: dict[type[Any], Resolver] = {
     TaintEffect: _taint,
     RemoveTaintRolledEffect: _remove_taint_rolled,
     SpendTaintEffect: resolved_elsewhere,  # spent with the attack's riders or the reactive card's play (R-ADD-145)
-    TaintCounterEffect: resolved_elsewhere,  # `reactions._play_reactive` and `play._check_spend` spend the Taint as the reactive card is played (R-ADD-130)
+    TaintCounterEffect: resolved_elsewhere,  # `reactions._play_reactive` and `costs._check_spend` spend the Taint as the reactive card is played (R-ADD-130)
     GainTokensEffect: _gain_tokens,
     SpendTokensEffect: _spend_tokens,
     ForfeitTokensEffect: _forfeit_tokens,

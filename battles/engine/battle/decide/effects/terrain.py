@@ -13,7 +13,7 @@ from ....cards import (
     TerrainEffect,
 )
 from ... import events as ev
-from .. import conditions, harm, moves
+from .. import conditions, moves, resolution
 from .base import Resolver, Resolving
 
 
@@ -82,7 +82,7 @@ def _detonate_seeds(ctx: Resolving, effect: DetonateSeedsEffect) -> None:
             for x in tx.state.seats:
                 if x.in_battle and x.side != mine.side and (x.at.q, x.at.r) == (q, r):
                     damage = min(effect.max_per_hex, n * effect.per_seed)
-                    harm._inflict(tx, x.seat, damage, None, f"{card.name}: Thornvine seeds")
+                    resolution._inflict(tx, x.seat, damage, None, f"{card.name}: Thornvine seeds")
 
 
 RESOLVERS: dict[type[Any], Resolver] = {

@@ -31,8 +31,8 @@ def _unless_spent(ctx: Resolving, effect: UnlessSpentEffect) -> None:
 
 RESOLVERS: dict[type[Any], Resolver] = {
     WhenEffect: _when,
-    TriggerEffect: resolved_elsewhere,  # a passive in play: `play._triggers` fires it on its event, `harm._reduce_taken` on damage taken (R-ADD-131, R-ADD-136)
-    WindowEffect: resolved_elsewhere,  # `reactions._in_window` opens the reactive window it names (R-ADD-58)
+    TriggerEffect: resolved_elsewhere,  # a passive in play: `passives._triggers` fires it on its event, `resolution._reduce_taken` on damage taken (R-ADD-131, R-ADD-136)
+    WindowEffect: resolved_elsewhere,  # `resolution._in_window` opens the reactive window it names (R-ADD-58)
     UnlessSpentEffect: _unless_spent,
     TokenCostEffect: resolved_elsewhere,  # paid as the card is played (R-ADD-133)
     LimitEffect: resolved_elsewhere,  # checked before the card is played (R-ADD-63)

@@ -1,0 +1,570 @@
+"""The resolution of an attack and of damage: the reactive window and covers (R-REA-1), the
+defence roll (R-DMG-2), damage inflicted through wards (R-ADD-94) and the take-damage prompt
+(R-DMG-6), terrain entered (R-ADD-163), dodges, and the end of the attack.
+
+These rules call each other in a circle: damage opens a prompt, a prompt answered at once
+(policy `auto`) takes the damage or declines the reactive window, which rolls defence, which
+inflicts damage, which ends the attack, whose riders and dodges may enter terrain that
+inflicts damage. So opening a prompt and its automatic answers live here too; answering a
+prompt by command is `prompts`'."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ...cards import (
+    AfterAttackEffect,
+    AfterDefenceEffect,
+    ArrangeTopEffect,
+    CardDef,
+    CounterEffect,
+    CoverEffect,
+    DefenceEffect,
+    DeflectEffect,
+    DestroyOnCriticalEffect,
+    DuelEffect,
+    GiveHeatEffect,
+    ReduceIncomingEffect,
+    RiposteEffect,
+    SpendTaintEffect,
+    SpendTokensEffect,
+    TriggerEffect,
+    WhenEffect,
+    WindowEffect,
+)
+from ...dice import (
+    defence_result,
+)
+from ...errors import RuleViolation
+from ...hexes import Hex
+from .. import events as ev
+from ..state import (
+    PlacedTerrain,
+    card_id,
+)
+from . import conditions, costs, harm, piles, targeting
+from . import effects as resolvers
+from .tx import _Tx
+
+
+def _reactive_ok(tx: _Tx, card: CardDef, seat: int | None = None) -> bool:
+    """Whether `card` may answer the attack now, played by `seat` (default: the attacked
+    casket; an ally covering it, R-ADD-122, pays from its own pool)."""
+    a = tx.state.attack
+    cost = card.token_cost
+    payer = a.target if a is not None and seat is None else seat
+    return (
+        a is not None
+        and payer is not None
+        and card.kind == "reactive"
+        and a.reactive_allowed
+        and (a.shield_allowed or not card.shield)
+        and _in_window(tx, card)
+        # R-ADD-133: a card printed with a token cost only with the player's tokens
+        and (cost is None or tx.seat(payer).tokens_of(cost.pool) >= cost.n)
+    )
+
+
+def _in_window(tx: _Tx, card: CardDef) -> bool:
+    """R-ADD-58: "Play when attacked in melee" answers only an attack with a Melee card."""
+    a = tx.state.attack
+    if a is None or not any(isinstance(e, WindowEffect) for e in card.effects):
+        return True
+    weapon = tx.state.card(a.card).attack
+    return weapon is not None and weapon.range.melee
+
+
+def _cover_of(card: CardDef) -> CoverEffect | None:
+    return next((e for e in card.effects if isinstance(e, CoverEffect)), None)
+
+
+def _coverers(tx: _Tx) -> list[int]:
+    """R-ADD-122: the allies of the attacked casket that may still cover it, in seat order:
+    in the battle, not yet asked, holding a cover card that reaches it."""
+    a = tx.state.attack
+    assert a is not None
+    if a.covered_by is not None:
+        return []
+    t = tx.seat(a.target)
+    out = []
+    for x in conditions._allies(tx, a.target, None):
+        if x.seat in a.cover_declined:
+            continue
+        for instance in (*x.hand, *x.in_play):
+            card = tx.state.card(instance)
+            cover = _cover_of(card)
+            ready = _reactive_ok(tx, card, x.seat) if instance in x.hand else card.pledge
+            if cover and ready and a.reactive_allowed and x.at.distance(t.at) <= cover.within:
+                out.append(x.seat)
+                break
+    return out
+
+
+def _reactive_window(tx: _Tx) -> None:
+    """After a hit: first each ally that could take the damage (R-ADD-122), then the
+    attacked casket's own reactive card (R-REA-1), then the defence roll."""
+    a = tx.state.attack
+    assert a is not None
+    coverers = _coverers(tx)
+    if coverers:
+        reason = f"play a card that takes seat {a.target}'s damage, or none"
+        _open_prompt(tx, coverers[0], "reactive", 0, a.component, "R-ADD-122", reason)
+        return
+    defender = tx.seat(a.target)
+    eligible = any(
+        _reactive_ok(tx, card) and _cover_of(card) is None
+        for card in (tx.state.card(x) for x in defender.hand)
+    )
+    if eligible:
+        _open_prompt(
+            tx,
+            defender.seat,
+            "reactive",
+            0,
+            a.component,
+            "R-REA-1",
+            "play one reactive card or none",
+        )
+    else:
+        _roll_defence(tx)
+
+
+def _reactive_declined(tx: _Tx, seat: int) -> None:
+    """An ally that declined to cover leaves the window to the next one (R-ADD-122); the
+    attacked casket's declining leads to the defence roll (R-REA-1)."""
+    tx.emit(ev.ReactiveDeclined(seat))
+    a = tx.state.attack
+    if a is not None and seat != a.target:
+        _reactive_window(tx)
+    else:
+        _roll_defence(tx)
+
+
+def _reactive_defence(tx: _Tx, instance: str | None) -> int:
+    """R-ADD-98: the automatic blocks a reactive card adds to the attack it answers."""
+    if instance is None:
+        return 0
+    return sum(e.amount for e in tx.state.card(instance).effects if isinstance(e, DefenceEffect))
+
+
+def _reactive_minimum(tx: _Tx, instance: str | None) -> int:
+    """R-ADD-58: the least damage a reactive card's "(minimum 1)" reduction leaves."""
+    if instance is None:
+        return 0
+    effects = tx.state.card(instance).effects
+    spends = SpendTokensEffect | WhenEffect | SpendTaintEffect
+    inner = [x for e in effects if isinstance(e, spends) for x in e.then]
+    return max(
+        (e.minimum for e in (*effects, *inner) if isinstance(e, ReduceIncomingEffect)), default=0
+    )
+
+
+def _roll_defence(tx: _Tx) -> None:
+    a = tx.state.attack
+    assert a is not None
+    die = str(tx.state.ruleset.option("defense_die"))
+    faces = tx.dice.d6(a.damage, purpose="the defence roll", rule="R-DMG-2")
+    result = defence_result(faces, a.damage, a.defence_modifier, die)
+    # R-ADD-98: a reactive card's "+N Defense vs next attack" adds blocks to this attack,
+    # unless a PIERCE face voids the card (R-DMG-4).
+    blocks = 0 if a.defence_buffs_ignored else _reactive_defence(tx, a.reactive)
+    if blocks and not result.pierce:
+        result = defence_result(faces, a.damage, a.defence_modifier + blocks, die)
+    # R-DMG-4: PIERCE leaves the reactive card spent and without effect.
+    reduction = 0 if result.pierce else a.reduction
+    final = max(0, result.final_damage - reduction)
+    if reduction:  # R-ADD-58: "reduce by N (minimum 1)" never takes a hit below 1
+        final = max(final, min(_reactive_minimum(tx, a.reactive), result.final_damage))
+    if a.warded_by is not None:  # R-ADD-128: the ward negates all the attack's damage
+        final = 0
+    tx.emit(
+        ev.DefenceRolled(
+            a.target,
+            result.faces,
+            result.blocks,
+            final,
+            result.heat,
+            result.pierce,
+            result.component_damage,
+            reduction,
+        )
+    )
+    deflect = sum(
+        e.amount
+        for e in (tx.state.card(a.reactive).effects if a.reactive else ())
+        if isinstance(e, DeflectEffect)
+    )
+    if deflect and a.warded_by is None and result.final_damage > final:  # R-ADD-125
+        tx.emit(ev.DamageDeflected(a.target, a.attacker, min(deflect, result.final_damage - final)))
+    if result.heat:
+        harm._change_heat(tx, a.target, result.heat, "HEAT defence faces", "R-DMG-4")
+    if result.component_damage:
+        harm._component_damage(
+            tx, a.target, a.component, result.component_damage, "CRITICAL defence faces", "R-DMG-4"
+        )
+    if a.reactive is not None and not result.pierce:  # R-ADD-97: "if you block 3+ damage"
+        _after_defence(tx, a.target, a.reactive, "prevented_at_least", result.final_damage - final)
+    attack = tx.state.card(a.card)
+    cover = a.covered_by
+    if cover is not None and not result.pierce and tx.seat(cover).in_battle:
+        # R-ADD-122: the damage the roll leaves is the covering ally's, less its card's
+        # reduction; the roll's Heat and Component Damage stay the attacked casket's.
+        taken = max(0, final - a.cover_reduction)
+        if a.cover_reduction:
+            taken = max(taken, min(_reactive_minimum(tx, a.cover_card), final))
+        name = tx.state.card(a.cover_card).name if a.cover_card else "cover"
+        reason = f"{name}: seat {a.target}'s damage from an attack by seat {a.attacker} (R-ADD-122)"
+        _inflict(tx, cover, taken, None, reason, attack=attack)
+        return
+    _inflict(tx, a.target, final, a.component, f"an attack by seat {a.attacker}", attack=attack)
+
+
+def _after_defence(tx: _Tx, seat: int, reactive: str, test: str, prevented: int) -> None:
+    """R-ADD-97: the reactive card's effects waiting for what it did."""
+    card = tx.state.card(reactive)
+    for effect in card.effects:
+        if isinstance(effect, AfterDefenceEffect) and effect.test == test:
+            if test == "prevented_at_least" and prevented < effect.n:
+                continue
+            for inner in effect.then:
+                resolvers._effect(tx, seat, card, inner, None, (), None, (), {}, True)
+
+
+def _warded(tx: _Tx, seat: int, amount: int, attack: CardDef | None) -> int:
+    """R-ADD-94: the damage left after the casket's wards, in the order they were raised:
+    each takes off its reduction, then caps what reaches its threshold. A ward that changes
+    nothing is not used; one that prevents damage recovers its cards (R-ADD-62)."""
+    c = tx.seat(seat)
+    if amount <= 0 or not c.in_battle:
+        return amount
+    gone = 0  # wards that left the list: later indices move down
+    for i, w in enumerate(c.wards):
+        if w.declared or not targeting._ward_matches(w, attack):
+            continue
+        after = max(0, amount - w.reduce)
+        if w.cap is not None and amount >= w.at_least:
+            after = min(after, w.cap)
+        if after == amount:
+            continue
+        tx.emit(ev.WardUsed(seat, i - gone, w.source, amount, after))
+        if w.uses == 1:
+            gone += 1
+        amount = after
+        if w.recover:
+            piles._recover(tx, seat, w.recover, tx.state.card(w.source).name)
+        if not amount:
+            break
+    return amount
+
+
+def _spend_declared_wards(tx: _Tx, seat: int, card: CardDef) -> None:
+    """R-ADD-93: "the first attack against you", "the next melee attack": a ward with uses
+    acting as attacks are declared spends one on the attack just declared."""
+    wards = tx.seat(seat).wards
+    # From the last, so that a ward leaving the list moves none still to be spent.
+    for i in reversed(range(len(wards))):
+        w = wards[i]
+        if w.uses and w.declared and targeting._ward_matches(w, card):
+            tx.emit(ev.WardUsed(seat, i, w.source))
+
+
+def _inflict(
+    tx: _Tx,
+    seat: int,
+    amount: int,
+    component: str | None,
+    reason: str,
+    *,
+    attack: CardDef | None = None,
+) -> None:
+    """Damage the defender must discard: their choice of split unless there is none (R-DMG-6).
+    The defender's wards act on it first (R-ADD-94); `attack` is the card of the attack
+    that deals it, None for damage without an attack."""
+    amount = _warded(tx, seat, amount, attack)
+    amount = _reduce_taken(tx, seat, amount)  # R-ADD-136: the casket's standing reductions
+    if amount <= 0 or not tx.seat(seat).in_battle:
+        _after_damage(tx)
+        return
+    if not tx.seat(seat).hand:
+        harm._take_damage(tx, seat, (), amount, component)
+        _after_damage(tx)
+        return
+    _open_prompt(tx, seat, "take_damage", amount, component, "R-DMG-6", reason)
+
+
+def _reduce_taken(tx: _Tx, seat: int, amount: int) -> int:
+    """R-ADD-136: "Passive: reduce all damage you take by N", each passive in play in turn."""
+    c = tx.seat(seat)
+    if amount <= 0 or not c.in_battle:
+        return amount
+    for instance in c.in_play:
+        card = tx.state.card(instance)
+        for effect in card.effects:
+            if isinstance(effect, TriggerEffect) and effect.on == "damage_taken":
+                for inner in effect.then:
+                    assert isinstance(inner, ReduceIncomingEffect)
+                    cut = min(amount, inner.amount)
+                    if cut:
+                        tx.emit(ev.DamageReduced(seat, cut, card.id))
+                        amount -= cut
+    return amount
+
+
+def _after_damage(tx: _Tx) -> None:
+    if tx.state.attack is not None and not tx.state.prompts:
+        _end_attack(tx, "hit")
+
+
+def _terrain_damage(tx: _Tx, seat: int, amount: int, reason: str) -> None:
+    """Damage without an attack (R-DMG-6, R-ADD-165), as `_inflict` deals it, but never
+    ending an attack in progress: a move inside an attack (a push, a dodge) is not its hit."""
+    amount = _warded(tx, seat, amount, None)
+    amount = _reduce_taken(tx, seat, amount)  # R-ADD-136, as `_inflict`
+    if amount <= 0 or not tx.seat(seat).in_battle:
+        return
+    if not tx.seat(seat).hand:
+        harm._take_damage(tx, seat, (), amount, None)
+        return
+    _open_prompt(tx, seat, "take_damage", amount, None, "R-DMG-6", reason)
+
+
+def _entered(tx: _Tx, who: int, start: Hex, path: Sequence[Hex]) -> None:
+    """R-ADD-165: after `who` moved from `start` along `path` (any move: a step, a card's,
+    a push, a teleport), each terrain that hurts the maker's enemies and that the move
+    entered from outside it deals its damage once, without an attack, as the move ends."""
+    mover = tx.seat(who)
+    fired: list[PlacedTerrain] = []
+    previous = start
+    for h in path:
+        p = tx.state.placed_at(h)
+        if (
+            p is not None
+            and p.damage
+            # R-ADD-166: a fire wall burns whoever crosses it, a field the maker's enemies
+            and (p.kind == "fire_wall" or tx.state.seats[p.seat].side != mover.side)
+            and all((f.seat, f.card, f.kind) != (p.seat, p.card, p.kind) for f in fired)
+        ):
+            before = tx.state.placed_at(previous)
+            came_from_inside = before is not None and (before.seat, before.card, before.kind) == (
+                p.seat,
+                p.card,
+                p.kind,
+            )
+            if not came_from_inside:
+                fired.append(p)
+        previous = h
+    for p in fired:
+        if not tx.seat(who).in_battle:
+            return
+        tx.emit(ev.TerrainEntered(who, (p.q, p.r), p.seat, p.card, p.kind, p.damage))
+        name = tx.state.cards[p.card].name if p.card in tx.state.cards else p.card
+        _terrain_damage(tx, who, p.damage, f"{name}: entered its {p.kind.replace('_', ' ')}")
+
+
+def _end_attack(tx: _Tx, outcome: str) -> None:
+    a = tx.state.attack
+    assert a is not None
+    card = tx.state.card(a.card)
+    hit = outcome in ("hit", "execution")
+    # R-ADD-65: the target was in the battle when the attack was declared, so a defeated
+    # target now was destroyed by this attack.
+    killed = hit and tx.seat(a.target).defeated
+    # R-ADD-95: "on miss" is a roll that missed, not a catastrophic failure; "if this deals
+    # damage" reads the damage after the defender's wards (an EXECUTION's is all of it).
+    dealt = a.damage if outcome == "execution" else (a.final_damage or 0) if hit else 0
+    fires = {
+        "kill": killed,
+        "hit": hit,
+        "end": True,
+        "miss": outcome == "miss",
+        "damage": dealt > 0,
+    }
+    d = tx.seat(a.target)
+    if (
+        a.grade == "critical"
+        and hit
+        and d.in_battle
+        and a.component not in d.destroyed
+        and any(isinstance(e, DestroyOnCriticalEffect) for e in card.effects)
+    ):
+        harm._destroy(tx, a.target, a.component)  # R-ADD-131: "Destroy 1 Component on Crit"
+    waiting = list(card.effects)
+    if tx.seat(a.attacker).armed_spend == card.id:  # R-ADD-116: bought with the spend
+        waiting += [x for e in card.effects if isinstance(e, SpendTokensEffect) for x in e.then]
+    for effect in waiting:
+        # R-ADD-187: an effect for the further attacks only does not follow the first.
+        if isinstance(effect, AfterAttackEffect) and effect.attacks == "further" and not a.further:
+            continue
+        if isinstance(effect, AfterAttackEffect) and fires[effect.on]:
+            for inner in effect.then:
+                resolvers._effect(
+                    tx,
+                    a.attacker,
+                    card,
+                    inner,
+                    None,
+                    (),
+                    None,
+                    (),
+                    {},
+                    True,
+                    attack_target=a.target,
+                    ended=True,
+                )
+    # R-ADD-180: the hit effects an enhancement this attack spent brought, as its card's.
+    for source in a.enhanced_by:
+        for effect in targeting._carried(tx.state, source):
+            if isinstance(effect, AfterAttackEffect) and fires[effect.on]:
+                for inner in effect.then:
+                    resolvers._effect(
+                        tx,
+                        a.attacker,
+                        tx.state.cards[source],
+                        inner,
+                        None,
+                        (),
+                        None,
+                        (),
+                        {},
+                        True,
+                        attack_target=a.target,
+                        ended=True,
+                    )
+    thorns = _thorns(tx)  # read before AttackEnded spends the next attack's thorns
+    tx.emit(ev.AttackEnded(a.attacker, a.card, outcome))
+    # R-ADD-107: the defender's dodge, unless a PIERCE face voided its card (R-DMG-4).
+    if a.reactive is not None and a.reactive_path and not a.pierced:
+        _dodged(tx, a.target, a.reactive, a.reactive_path)
+    # R-ADD-58: the reactive card's counter-damage, once the attack has ended; a PIERCE
+    # face voided the card (R-DMG-4).
+    counter = 0
+    reasons: list[str] = []
+    if a.reactive is not None and not a.pierced:
+        if a.final_damage:  # R-ADD-97: "if you took damage"
+            _after_defence(tx, a.target, a.reactive, "took_damage", 0)
+        answer = tx.state.card(a.reactive)
+        effects = answer.effects
+        counter = a.extra_counter + sum(e.damage for e in effects if isinstance(e, CounterEffect))
+        if a.final_damage:  # R-ADD-130: "after taking damage, counterattack for 3"
+            counter += sum(e.damage for e in effects if isinstance(e, RiposteEffect))
+        if counter:
+            reasons.append(f"{answer.name}: counter-damage (R-ADD-58)")
+        elif a.deflected:
+            counter = a.deflected
+            reasons.append(f"{answer.name}: deflected damage (R-ADD-125)")
+        # R-ADD-143: "attacker gains N Heat", voided with the rest of the card by PIERCE.
+        heat = sum(
+            e.amount for e in effects if isinstance(e, GiveHeatEffect) and e.to == "attacker"
+        )
+        if heat and tx.seat(a.attacker).in_battle:
+            harm._change_heat(tx, a.attacker, heat, answer.name, "R-ADD-143")
+    if thorns:
+        reasons.append("thorns (R-ADD-130)")
+    if a.self_damage:
+        reasons.append(f"{card.name}: its own damage (R-ADD-130)")
+    # R-ADD-130: thorns, counter-damage and the card's own damage are one discard, one prompt.
+    total = counter + thorns + a.self_damage
+    if total and tx.seat(a.attacker).in_battle:
+        _inflict(tx, a.attacker, total, None, "; ".join(reasons))
+
+
+def _thorns(tx: _Tx) -> int:
+    """R-ADD-130: what the attack's target deals its attacker once the attack has ended,
+    whatever its outcome: nothing from a target the attack took out of the battle."""
+    a = tx.state.attack
+    assert a is not None
+    d = tx.seat(a.target)
+    if not d.in_battle:
+        return 0
+    weapon = tx.state.card(a.card).attack
+    melee = weapon is not None and weapon.range.melee
+    return d.thorns + d.thorns_once + (d.thorns_melee if melee else 0)
+
+
+def _dodged(tx: _Tx, seat: int, card: str, path: tuple[tuple[int, int], ...]) -> None:
+    """R-ADD-107: the declared dodge, as the attack ends; a casket destroyed or pushed
+    since (R-ADD-100), whose path is no longer legal from where it stands, stays."""
+    c = tx.seat(seat)
+    if not c.in_battle:
+        return
+    try:
+        costs._path_cost(tx, c, [Hex(q, r) for q, r in path])
+    except RuleViolation:
+        return
+    tx.emit(ev.CasketMoved(seat, path, 0, card_id(card)))
+    _entered(tx, seat, c.at, [Hex(q, r) for q, r in path])  # R-ADD-165
+
+
+def _open_prompt(
+    tx: _Tx, seat: int, kind: str, amount: int, component: str | None, rule: str, reason: str
+) -> None:
+    # A table's opening hand is known only once the table reports it (keep_hand with
+    # `drawn`), so even policy `auto` leaves a table's mulligan prompt open.
+    if tx.state.policy == "auto" and not (tx.table and kind == "mulligan"):
+        _auto_answer(tx, seat, kind, amount, component)
+        return
+    tx.emit(ev.PromptOpened(seat, kind, amount, component, rule, reason))
+
+
+def _auto_answer(tx: _Tx, seat: int, kind: str, amount: int, component: str | None) -> None:
+    """Policy `auto`: keep hands, play no reactive card, take damage from the deck, discard
+    the newest cards down to 6 (R-TRN-7)."""
+    if kind == "mulligan":
+        tx.emit(ev.HandKept(seat))
+    elif kind == "reactive":
+        _reactive_declined(tx, seat)
+    elif kind == "take_damage":
+        harm._take_damage(tx, seat, (), amount, component)
+        _after_damage(tx)
+    elif kind == "discard_down":
+        hand = tx.seat(seat).hand
+        tx.emit(ev.CardsDiscarded(seat, hand[len(hand) - amount :], (), "discard down", "R-TRN-7"))
+    elif kind == "discard":
+        hand = tx.seat(seat).hand
+        tx.emit(ev.CardsDiscarded(seat, hand[len(hand) - amount :], (), "chosen", "R-ADD-62"))
+    elif kind == "arrange":  # the order is kept, nothing spent (R-ADD-157)
+        _arranged(tx, seat, tx.seat(seat).deck[:amount], False)
+    elif kind == "ultimatum":  # the damage, as auto takes any damage (R-ADD-159)
+        _ultimatum(tx, seat, "damage", amount)
+    elif kind == "bargain":  # no cards given up (R-ADD-159)
+        _reactive_window(tx)
+    elif kind == "siphon":  # the price refused: the hit stands (R-ADD-159)
+        _roll_defence(tx)
+    elif kind == "duel":  # a binding challenge is accepted (R-ADD-174)
+        _duel_answer(tx, seat, True)
+
+
+def _duel_answer(tx: _Tx, seat: int, accepted: bool) -> None:
+    """R-ADD-174: the challenged casket's answer: a duel, or Coward's Mark."""
+    challenger = tx.seat(seat).challenged_by
+    assert challenger is not None
+    source = tx.seat(challenger).duel_source
+    assert source is not None
+    duel = next(e for e in tx.state.card(source).effects if isinstance(e, DuelEffect))
+    tx.emit(ev.PromptClosed(seat, "duel"))
+    tx.emit(ev.DuelAnswered(seat, challenger, accepted, duel.mark_damage))
+
+
+def _ultimatum(tx: _Tx, seat: int, option: str, damage: int) -> None:
+    """R-ADD-159: the damage now (no attack, the chooser's split, R-DMG-6, R-DMG-8), or the
+    next turn skipped."""
+    tx.emit(ev.UltimatumAnswered(seat, option))
+    if option == "damage":
+        _inflict(tx, seat, damage, None, "an ultimatum's damage, chosen (R-ADD-159)")
+
+
+def _arranged(tx: _Tx, seat: int, order: tuple[str, ...], spend: bool) -> None:
+    """R-ADD-157: the looked-at cards go back in `order`; then the card's `then` runs,
+    its spend paid when the answer says `spend`."""
+    card = tx.state.card(tx.seat(seat).arranging)
+    effect = next(e for e in card.effects if isinstance(e, ArrangeTopEffect))
+    spends = [e for e in effect.then if isinstance(e, SpendTokensEffect)]
+    if spend and not spends:
+        raise RuleViolation(
+            "unused_argument", f"{card.name} has no effect that uses 'spend'", "R-ADD-61"
+        )
+    for cost in spends if spend else []:
+        costs._check_holds(tx, seat, card, cost.pool, cost.n)
+    tx.emit(ev.DeckArranged(seat, order))
+    for then in effect.then:
+        resolvers._effect(tx, seat, card, then, None, (), None, (), {}, False, spend)
