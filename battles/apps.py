@@ -16,3 +16,6 @@ class BattlesConfig(AppConfig):
         # A live stream never ends by itself: a shutting-down worker ends them first, so
         # the pages reconnect to a process that is still up (penance_site/serving.py).
         on_shutdown(BROKER.close_all)
+        # Register the app's Celery tasks in every process (web, worker, shell): the bot
+        # sends its task by name from Celery's registry (battles.bots.BOT_TASK).
+        from battles import tasks  # noqa: F401

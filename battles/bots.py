@@ -39,6 +39,7 @@ from battles.engine.battle.setup import BOT_PLAYER
 from battles.models import Battle, BattleSeat
 from battles.selectors import battle_head_version, battle_state_at
 from battles.services import battle_command_execute, bot_user
+from penance_site.celery import app as celery_app
 from penance_site.eventstore.store import ConcurrencyError
 
 BOT_USERNAME = BOT_PLAYER
@@ -99,9 +100,14 @@ def bot_turn_play(*, battle_id: str, version: int) -> int | None:
 _local = threading.local()
 
 
-def _send(battle_id: str, version: int) -> None:
-    from battles.tasks import bot_turn
+# The bot's task (battles/tasks.py registers it under this name). Sent by name from Celery's
+# registry: the task calls this module, so this module importing the task module would
+# close an import circle (as campaigns.services.OUTCOME_TASK).
+BOT_TASK = "battles.bot_turn"
 
+
+def _send(battle_id: str, version: int) -> None:
+    bot_turn = celery_app.tasks[BOT_TASK]
     if not settings.CELERY_TASK_ALWAYS_EAGER:
         bot_turn.delay(battle_id, version)
         return

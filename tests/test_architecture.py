@@ -37,11 +37,6 @@ CAMPAIGNS_MAY_USE = (
 # The Django apps of the project: a module belongs to the longest one its name starts with;
 # penance_site's other modules are the site itself.
 APPS = ("battles", "campaigns", "penance_site.eventstore", "penance_site.accounts", "penance_site")
-# The one circle the card-database split removes (battles/engine/cards.py becomes a
-# package whose card data no longer imports it back); strict, so it is flipped once merged.
-KNOWN_CIRCLE = frozenset(
-    {"battles.engine.cards", "battles.engine.card_catalogue", "battles.engine.carddb"}
-)
 # Model imports across apps that predate the rule, each to be replaced by a function of
 # the owning app; the test fails once one is gone, so the entry is removed with it.
 KNOWN_MODEL_IMPORTS = frozenset(
@@ -369,26 +364,13 @@ def described(graph: dict[str, dict[str, int]], circle: list[str]) -> str:
     return " -> ".join([*steps, circle[-1]])
 
 
-def test_no_import_circle_but_the_known_one() -> None:
+def test_no_import_circle_at_all() -> None:
+    """Module-level and function-level imports alike; imports under `if TYPE_CHECKING:`
+    are types only and run nothing, so they are left out."""
     graph = import_graph(sources())
     assert len(graph) > 60
-    found = [
-        f"{sorted(members)}: {described(graph, circle)}"
-        for members, circle in circles(graph)
-        if members != KNOWN_CIRCLE
-    ]
+    found = [f"{sorted(members)}: {described(graph, circle)}" for members, circle in circles(graph)]
     assert found == []
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="known circle battles.engine.cards -> battles.engine.card_catalogue -> "
-    "battles.engine.carddb -> battles.engine.cards, removed by the cards package split; "
-    "remove this mark once that is merged",
-)
-def test_no_import_circle_at_all() -> None:
-    graph = import_graph(sources())
-    assert [described(graph, circle) for _, circle in circles(graph)] == []
 
 
 def test_the_circle_check_finds_function_level_circles_and_skips_type_checking() -> None:
