@@ -39,7 +39,6 @@ from battles.engine.tohit import MAX_DAMAGE
 from .battle_builder import CARDS, FILLER, Battle, deck, of_type, one, seat, start, types
 from .test_card_catalogue import (
     AUTOMATED,
-    ENTRIES,
     Attack,
     arrange,
     attack,
@@ -49,6 +48,7 @@ from .test_card_catalogue import (
     declared,
     hit,
     resolve_hit,
+    run_scenario,
 )
 
 STATES_SCENARIOS: dict[tuple[str, str], Callable[[], object]] = {}
@@ -734,8 +734,7 @@ STATES_SCENARIOS.update({
 @pytest.mark.parametrize("key", sorted(STATES_SCENARIOS), ids=lambda k: f"{k[0]}/{k[1]}")
 def test_catalogued_states_card_does_what_its_text_says(key: tuple[str, str]) -> None:
     assert key in AUTOMATED
-    assert ENTRIES[key].text  # the scenario's docstring quotes it
-    STATES_SCENARIOS[key]()
+    run_scenario(key, STATES_SCENARIOS[key])
 
 
 # --- the new effect kinds' own checks --------------------------------------------------------------

@@ -34,7 +34,6 @@ from battles.engine.los import line_of_sight
 from .battle_builder import CARDS, FILLER, Battle, of_type, one
 from .test_card_catalogue import (
     AUTOMATED,
-    ENTRIES,
     MAUL,
     arrange,
     attack,
@@ -44,6 +43,7 @@ from .test_card_catalogue import (
     hit,
     play,
     resolve_hit,
+    run_scenario,
 )
 from .test_card_catalogue_allies import _field
 
@@ -439,8 +439,7 @@ TERRAIN_SCENARIOS[("wyrd-conclave", "reality-shard")] = _reality_shard
 @pytest.mark.parametrize("key", sorted(TERRAIN_SCENARIOS), ids=lambda k: f"{k[0]}/{k[1]}")
 def test_catalogued_terrain_card_does_what_its_text_says(key: tuple[str, str]) -> None:
     assert key in AUTOMATED
-    assert ENTRIES[key].text  # the scenario's docstring quotes it
-    TERRAIN_SCENARIOS[key]()
+    run_scenario(key, TERRAIN_SCENARIOS[key])
 
 
 # --- the vocabulary and the board ---------------------------------------------------------------

@@ -219,6 +219,10 @@ class DatabaseRead:
     # Why the effect catalogue keeps a loaded card manual, by id, in the reviewer's words
     # (R-ADD-57); cards it has not reviewed have none.
     notes: dict[str, str] = field(default_factory=dict)
+    # Every card as derived from its own entry, by (section it is derived in, id): also an
+    # occurrence another source's copy outranks (R-ADD-53), so that each catalogue entry's
+    # card can be built from the database entry it was written for (R-ADD-57).
+    by_section: dict[tuple[str, str], DatabaseCard] = field(default_factory=dict)
 
     @property
     def automated(self) -> int:
@@ -458,13 +462,25 @@ def read_database(doc: object) -> DatabaseRead:
         if fallback is not None:
             again = derive_from_database(fallback, cand.derive_section)
             # Only as a manual card: one without text would say nothing of its printed cost.
-            d = again if again.card is not None and again.card.manual else d
+            if again.card is not None and again.card.manual:
+                # The catalogue was looked up with the printed cost and range (R-ADD-270):
+                # the fallback's 0 SP is no text anyone reviewed, so its note is not the card's.
+                d = dataclasses.replace(again, note=d.note)
         card = None if d.card is None else _item_kind(d.card, cand.slot, cand.shield)
         derived[n] = (card, d.reason)
         if d.note:
             notes[n] = d.note
         if card is not None:
             by_id.setdefault(card.id, []).append(n)
+            if (cand.derive_section, card.id) not in out.by_section:
+                count = cand.raw.get("cardCount")
+                out.by_section[(cand.derive_section, card.id)] = DatabaseCard(
+                    card=card,
+                    faction=cand.faction,
+                    card_type=_str(cand.raw.get("type")),
+                    copies=count if type(count) is int and count > 0 else None,
+                    source=cand.source,
+                )
     winners: dict[str, int] = {}
     for card_id, ns in by_id.items():
         winners[card_id] = min(ns, key=lambda n: (candidates[n].source.rank, n))

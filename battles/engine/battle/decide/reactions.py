@@ -25,6 +25,7 @@ from ...cards import (
     TaintCounterEffect,
     TaintEffect,
     UnlessSpentEffect,
+    WardEffect,
     WhenEffect,
     WindowEffect,
 )
@@ -38,6 +39,7 @@ from ..state import (
     card_id,
 )
 from . import attacking, conditions, harm, hits, moves, piles, play, prompts
+from . import effects as resolvers
 from .tx import _Tx
 
 
@@ -177,6 +179,8 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
             # R-ADD-183: "next attack this turn" on a reactive card waits for the owner's
             # next attack, in its own next turn, and lapses as that turn ends.
             attacking._enhance(tx, seat, card, effect)
+        elif isinstance(effect, WardEffect):  # R-ADD-271: for the attacks after this one
+            resolvers._effect(tx, seat, card, effect, None, (), None, (), {}, True)
     tx.emit(ev.PromptClosed(seat, "reactive"))
     if cover is not None:
         _reactive_window(tx)  # the attacked casket may still play its own (R-ADD-122)
