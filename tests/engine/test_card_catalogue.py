@@ -306,6 +306,31 @@ def test_no_manual_reason_blames_a_text_that_did_not_change() -> None:
     assert checked > 500
 
 
+# R-ADD-274: the cards that make terrain without printing how long it lasts.
+NO_PRINTED_DURATION = {
+    ("equipment", "smoke-bomb"),
+    ("equipment_items", "inferno-staff-meteor-strike"),
+    ("equipment_items", "winter-s-heart-staff-avalanche"),
+    ("equipment_items", "world-tree-staff-earthquake"),
+    ("nomads", "smoke-and-mirrors"),
+}
+
+
+def test_terrain_lasts_as_printed_or_as_the_ruling_naming_the_card_says() -> None:
+    """R-ADD-161, R-ADD-274: terrain lasting to the end of the round either prints "round"
+    or is a card R-ADD-274 names; every card it names is such a card."""
+    addenda = (Path(__file__).resolve().parents[2] / "docs/RULINGS-ADDENDA.md").read_text()
+    ruling = addenda[addenda.index("**R-ADD-274 ") :]
+    ruling = ruling.split("\n- **")[0]
+    unprinted = set()
+    for key, e in ENTRIES.items():
+        shown = repr([x.as_dict() for x in e.effects or ()])
+        if "'terrain'" in shown and "'end_of_round'" in shown and "round" not in e.text:
+            unprinted.add(key)
+    assert unprinted == NO_PRINTED_DURATION
+    assert all(f"`{cid}`" in ruling for _, cid in NO_PRINTED_DURATION)
+
+
 def all_scenarios() -> dict[tuple[str, str], Callable[[], object]]:
     """The scenarios below and those of every other `test_card_catalogue_*.py` file, each
     exporting a `*_SCENARIOS` dict (imported here, when the tests run, since they build on
