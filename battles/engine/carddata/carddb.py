@@ -223,10 +223,18 @@ class DatabaseRead:
     # occurrence another source's copy outranks (R-ADD-53), so that each catalogue entry's
     # card can be built from the database entry it was written for (R-ADD-57).
     by_section: dict[tuple[str, str], DatabaseCard] = field(default_factory=dict)
+    # Automated cards whose text also promises what the campaign does not yet carry over
+    # (tokens that persist across missions), by id, with that promise (R-ADD-275): they
+    # play automated in the battle but are not counted as automated.
+    pending: dict[str, str] = field(default_factory=dict)
+
+    def counted(self, card_id: str) -> bool:
+        """Whether the card counts as fully automated: automated, nothing left pending."""
+        return self.cards[card_id].card.automated and card_id not in self.pending
 
     @property
     def automated(self) -> int:
-        return sum(c.card.automated for c in self.cards.values())
+        return sum(self.counted(card_id) for card_id in self.cards)
 
 
 @dataclass(frozen=True, slots=True)
@@ -442,6 +450,7 @@ def read_database(doc: object) -> DatabaseRead:
     candidates = list(_candidates(doc, out))
     derived: dict[int, tuple[CardDef | None, str | None]] = {}
     notes: dict[int, str] = {}
+    pending: dict[int, str] = {}
     by_id: dict[str, list[int]] = {}
     for n, cand in enumerate(candidates):
         out.sections.setdefault(cand.source.section, SectionTally()).entries += 1
@@ -470,6 +479,8 @@ def read_database(doc: object) -> DatabaseRead:
         derived[n] = (card, d.reason)
         if d.note:
             notes[n] = d.note
+        if d.campaign:
+            pending[n] = d.campaign
         if card is not None:
             by_id.setdefault(card.id, []).append(n)
             if (cand.derive_section, card.id) not in out.by_section:
@@ -509,6 +520,8 @@ def read_database(doc: object) -> DatabaseRead:
         tally.loaded += 1
         if n in notes:
             out.notes[card.id] = notes[n]
+        if n in pending:
+            out.pending[card.id] = pending[n]
         count = cand.raw.get("cardCount")
         out.cards[card.id] = DatabaseCard(
             card=card,

@@ -34,6 +34,9 @@ class DerivedCard:
     automated: bool
     # Why a loaded card stays manual, when the effect catalogue says (R-ADD-57).
     note: str | None = None
+    # What the card's text leaves to the campaign, which the battle does not carry over
+    # (R-ADD-275): the card plays automated but is not counted so.
+    campaign: str | None = None
 
     def __post_init__(self) -> None:
         if (self.card is None) == (self.reason is None):
@@ -182,7 +185,7 @@ def derive_from_database(entry: object, section: str) -> DerivedCard:
             )
         except InvalidInput as err:
             return _reason(f"catalogue entry: {err}")
-        return DerivedCard(card, None, True)
+        return DerivedCard(card, None, True, campaign=found.campaign)
 
     range_ = database_range(entry.get("range"))
     damage = _db_int(entry.get("damage"))
