@@ -567,6 +567,7 @@ class SeatOutcome:
     damage_taken: int  # cards discarded for damage (R-DMG-6, R-ADD-23)
     component_damage: tuple[tuple[str, int], ...]
     withdrawn: bool = False  # withdrew at the start of a turn, not defeated (R-TRN-9)
+    card_taint: int = 0  # Taint the battle's cards applied to the pilot, net (R-ADD-275)
 
 
 @dataclass(frozen=True, slots=True)
@@ -780,15 +781,30 @@ def _apply_outcome(s: CampaignState, c: ApplyOutcome) -> list[Event]:
                 events.append(
                     PilotWounded(pilot_id, wound, wound_kind(wound), mission.id, c.battle_id)
                 )
+        taint = pilot.taint
         if c.taint_exploitation and outcome.damage_taken >= 3:
             delta = outcome.damage_taken // 3
+            taint += delta
             events.append(
                 TaintChanged(
                     pilot_id,
                     delta,
-                    pilot.taint + delta,
+                    taint,
                     f"Taint exploitation: {outcome.damage_taken} damage taken in mission "
                     f"{mission.number}, 1 Taint per 3 (R-PLT-4, R-ADD-33)",
+                    mission.id,
+                )
+            )
+        # R-ADD-275: the Taint the battle's cards applied, handed over once with the outcome,
+        # within the pilot's bounds.
+        after = min(MAX_TAINT, max(0, taint + outcome.card_taint))
+        if after != taint:
+            events.append(
+                TaintChanged(
+                    pilot_id,
+                    after - taint,
+                    after,
+                    f"Taint from cards in mission {mission.number} (R-ADD-66, R-ADD-275)",
                     mission.id,
                 )
             )

@@ -674,6 +674,7 @@ def _apply_outcome_command(outcome: BattleOutcome) -> domain.ApplyOutcome:
             damage_taken=s.damage_taken,
             component_damage=tuple((name, min(n, threshold)) for name, n in s.component_damage),
             withdrawn=s.withdrawn,
+            card_taint=s.card_taint,
         )
         for s in outcome.seats
     )

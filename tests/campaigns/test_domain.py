@@ -74,6 +74,27 @@ def test_outcome_of_a_completed_mission_decides_nothing() -> None:
     assert d.decide(s, outcome(pilot_dead=True), actor_is_gm=True) == []
 
 
+def test_card_taint_reaches_the_pilot_once_with_the_outcome() -> None:
+    """R-ADD-275: the Taint the battle's cards applied is handed to the pilot with the
+    outcome, after the exploitation Taint, never below 0, and once only (R-PLT-5)."""
+    events = d.decide(started(), outcome(card_taint=2), actor_is_gm=True)
+    changed = [e for e in events if isinstance(e, d.TaintChanged)]
+    assert [(e.delta, e.taint, e.mission_id) for e in changed] == [(2, 2, "m1")]
+    assert "R-ADD-275" in changed[0].reason
+    s = d.replay(events, started())
+    assert s.pilots["p1"].taint == 2
+    assert d.decide(s, outcome(card_taint=2), actor_is_gm=True) == []  # exactly once
+    # With the exploitation Taint of 6 damage (2), a purge of 3 leaves 0, not -1.
+    both = d.ApplyOutcome(
+        "battle-1", "church", 5, outcome(damage_taken=6, card_taint=-3).seats, True, False
+    )
+    changed = [e for e in d.decide(started(), both, actor_is_gm=True)
+               if isinstance(e, d.TaintChanged)]  # fmt: skip
+    assert [(e.delta, e.taint) for e in changed] == [(2, 2), (-2, 0)]
+    assert not [e for e in d.decide(started(), outcome(), actor_is_gm=True)
+                if isinstance(e, d.TaintChanged)]  # fmt: skip
+
+
 def test_dead_pilot_cannot_start_a_mission() -> None:
     s = d.replay(d.decide(started(), outcome(pilot_dead=True), actor_is_gm=True), started())
     s = d.evolve(s, d.MissionPlanned("m2", 2, "Again"))

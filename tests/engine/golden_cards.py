@@ -37,6 +37,7 @@ VOCABULARY = (
     {"kind": "damage_aura", "amount": 1, "within": 2},
     {"kind": "recover_named", "cards": ["a-card", "b-card"], "n": 2},
     {"kind": "advantage", "n": 2},
+    {"kind": "guard", "within": 2},
 )
 
 

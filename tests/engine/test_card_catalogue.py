@@ -13,9 +13,12 @@ none exists, by folding the event that would have produced them (`arrange`).
 from __future__ import annotations
 
 import importlib
+import json
 import pkgutil
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from random import Random
 from typing import Any
@@ -47,8 +50,9 @@ from battles.engine.battle.events import (
     TaintChanged,
     TokensChanged,
 )
-from battles.engine.carddata.card_catalogue import CatalogueEntry, catalogue, lookup, text_hash
-from battles.engine.carddata.derive import derive_from_database
+from battles.engine.carddata.card_catalogue import catalogue, lookup, text_hash
+from battles.engine.carddata.carddb import DatabaseRead, read_database
+from battles.engine.carddata.derive import db_kind, derive_from_database
 from battles.engine.cards import CardDef, card_from_dict
 from battles.engine.tohit import MAX_DAMAGE, parse_range
 
@@ -64,18 +68,85 @@ MAUL: dict[str, Any] = {
 }  # fmt: skip
 
 
+DATABASE = Path(__file__).resolve().parents[3] / "shared/data/penance-card-database-v5.15b.json"
+
+
+@lru_cache(maxsize=1)
+def database() -> DatabaseRead:
+    """The real card database as the import reads it; every scenario skips without it."""
+    if not DATABASE.is_file():
+        pytest.skip(f"the real card database is not at {DATABASE}")
+    return read_database(json.loads(DATABASE.read_text(encoding="utf-8")))
+
+
 def built(section: str, card_id: str) -> CardDef:
-    """The card as the database import derives it from the catalogued text (R-ADD-57)."""
-    e = ENTRIES[(section, card_id)]
-    assert e.effects is not None
-    shown = repr([x.as_dict() for x in e.effects])
-    reactive = any(f"'{k}'" in shown for k in ("reduce_incoming", "window", "counter"))
-    keywords = ["reactive"] if reactive else ["primary"]
-    entry = {"id": e.id, "name": e.id.replace("-", " ").title(), "type": "x",
-             "cost": e.cost, "range": e.range, "effect": e.text, "keywords": keywords}  # fmt: skip
-    d = derive_from_database(entry, section)
-    assert d.card is not None and d.automated, (section, card_id, d.reason, d.note)
-    return d.card
+    """The card exactly as the database import derives it from its own entry (R-ADD-57):
+    the database's kind, keywords, cost, range, damage and text, through the catalogue's
+    hash match; an item's card takes its item's slot (R-ADD-52)."""
+    found = database().by_section.get((section, card_id))
+    assert found is not None, f"{section}/{card_id}: catalogued but not in the database"
+    assert found.card.automated, (section, card_id, database().notes.get(card_id))
+    return found.card
+
+
+def database_kind(section: str, card_id: str) -> str:
+    """The kind the card's own database entry gives it (its type and keywords), before any
+    kind its catalogue entry sets."""
+    found = database().by_section[(section, card_id)]
+    return db_kind(section, found.card_type.lower(), found.card.keywords)
+
+
+@contextmanager
+def played_as(card_id: str) -> Iterator[set[str]]:
+    """How a scenario played `card_id`: "reactive" for each accepted `play_reactive` of it
+    (in answer to an attack, R-REA-1), "own turn" for each accepted `play_card` or
+    `attack` with it in its owner's turn (a passive is played so, then waits for its
+    trigger)."""
+    modes: set[str] = set()
+    plain = Battle.do
+
+    def do(self: Battle, body: Any, dice: Any = None) -> list[Event]:
+        events = plain(self, body, dice)
+        if str(body.get("card", "")).split("#", 1)[0] == card_id:
+            kind = body.get("type")
+            modes.add("reactive" if kind == "play_reactive" else str(kind))
+        return events
+
+    Battle.do = do  # type: ignore[method-assign]
+    try:
+        yield modes
+    finally:
+        Battle.do = plain  # type: ignore[method-assign]
+
+
+# How a card of each database kind is played as printed (R-REA-1: a reactive card answers
+# an attack in an opponent's turn; every other card is played in its owner's own turn).
+PLAYED_AS = {"reactive": {"reactive"}}
+OWN_TURN = {"play_card", "attack"}
+# The cards whose printed text is played otherwise than their database kind says, each
+# with the ruling that names it: the kind their catalogue entry gives them.
+PLAYED_OTHERWISE = {
+    ("ossuarium", "corpse-shield"): "R-ADD-272",  # typed Reactive, printed "Passive: …"
+    ("nomads", "ghost-step"): "R-ADD-272",  # "After making an attack, move up to 2 hexes"
+    ("nomads", "scrapper"): "R-ADD-272",  # "When you destroy an enemy Casket, …"
+}
+
+
+def run_scenario(key: tuple[str, str], scenario: Callable[[], object]) -> None:
+    """Run one card's scenario and check that it played the card the way the database's
+    kind of the card is played: a reactive card in answer to an attack, any other card
+    in its owner's turn."""
+    assert ENTRIES[key].text  # the scenario's docstring or comment quotes it
+    with played_as(key[1]) as modes:
+        scenario()
+    kind = database_kind(*key)
+    if key in PLAYED_OTHERWISE:
+        assert ENTRIES[key].kind not in (None, kind), (key, PLAYED_OTHERWISE[key])
+        kind = built(*key).kind
+    else:
+        assert built(*key).kind == "reactive" or kind != "reactive", key
+    wanted = PLAYED_AS.get(kind, OWN_TURN)
+    assert modes & wanted, f"{key}: a {kind} card, played only as {sorted(modes) or 'nothing'}"
 
 
 def battle(
@@ -195,6 +266,69 @@ def test_the_same_id_in_two_sections_is_two_entries() -> None:
     """Ids repeat across sections (forge-blessing): the section is part of the key."""
     a, b = ENTRIES[("dwarves", "forge-blessing")], ENTRIES[("crucible", "forge-blessing")]
     assert a.automated and not b.automated
+
+
+def test_every_automated_entry_builds_from_its_database_entry() -> None:
+    """R-ADD-57: each automated catalogue entry is the card the database import loads
+    from the entry it was written for (its hash matches that entry), and a card the
+    database makes reactive stays reactive unless a ruling names it (PLAYED_OTHERWISE)."""
+    addenda = (Path(__file__).resolve().parents[2] / "docs/RULINGS-ADDENDA.md").read_text()
+    for key in AUTOMATED:
+        card = built(*key)
+        db = database_kind(*key)
+        if key in PLAYED_OTHERWISE:
+            assert f"**{PLAYED_OTHERWISE[key]} " in addenda and key[1] in addenda, key
+        else:
+            assert (card.kind == "reactive") == (db == "reactive"), (key, card.kind, db)
+
+
+def test_no_manual_reason_blames_a_text_that_did_not_change() -> None:
+    """R-ADD-270: the catalogue is looked up with the printed cost and range, so a card
+    whose printed text, cost and range hash to its entry's never says "written for another
+    text" (a cost printed in tokens is not rewritten to 0 SP before the lookup)."""
+    read = database()
+    doc = json.loads(DATABASE.read_text(encoding="utf-8"))
+    checked = 0
+    for (section, cid), found in read.by_section.items():
+        entry = ENTRIES.get((section, cid))
+        if entry is None or read.cards.get(cid) != found:
+            continue
+        src = found.source
+        group, _, sub = src.section.partition(".")  # "v3_optional.<name>" (R-ADD-53)
+        raw = (doc[group][sub] if sub else doc[group])[src.index]
+        raw = raw if src.sub is None else raw["cards"][src.sub]
+        if text_hash(raw.get("effect", ""), raw.get("cost"), raw.get("range")) != entry.sha256:
+            continue
+        checked += 1
+        assert "written for another text" not in read.notes.get(cid, ""), cid
+        if entry.manual is not None:
+            assert not found.card.automated and read.notes.get(cid) == entry.manual, cid
+    assert checked > 500
+
+
+# R-ADD-274: the cards that make terrain without printing how long it lasts.
+NO_PRINTED_DURATION = {
+    ("equipment", "smoke-bomb"),
+    ("equipment_items", "inferno-staff-meteor-strike"),
+    ("equipment_items", "winter-s-heart-staff-avalanche"),
+    ("equipment_items", "world-tree-staff-earthquake"),
+    ("nomads", "smoke-and-mirrors"),
+}
+
+
+def test_terrain_lasts_as_printed_or_as_the_ruling_naming_the_card_says() -> None:
+    """R-ADD-161, R-ADD-274: terrain lasting to the end of the round either prints "round"
+    or is a card R-ADD-274 names; every card it names is such a card."""
+    addenda = (Path(__file__).resolve().parents[2] / "docs/RULINGS-ADDENDA.md").read_text()
+    ruling = addenda[addenda.index("**R-ADD-274 ") :]
+    ruling = ruling.split("\n- **")[0]
+    unprinted = set()
+    for key, e in ENTRIES.items():
+        shown = repr([x.as_dict() for x in e.effects or ()])
+        if "'terrain'" in shown and "'end_of_round'" in shown and "round" not in e.text:
+            unprinted.add(key)
+    assert unprinted == NO_PRINTED_DURATION
+    assert all(f"`{cid}`" in ruling for _, cid in NO_PRINTED_DURATION)
 
 
 def all_scenarios() -> dict[tuple[str, str], Callable[[], object]]:
@@ -1198,9 +1332,7 @@ SCENARIOS.update({
 # checks that together they cover every automated entry).
 @pytest.mark.parametrize("key", sorted(SCENARIOS), ids=lambda k: f"{k[0]}/{k[1]}")
 def test_catalogued_card_does_what_its_text_says(key: tuple[str, str]) -> None:
-    entry: CatalogueEntry = ENTRIES[key]
-    assert entry.text  # the scenario's docstring or comment quotes it
-    SCENARIOS[key]()
+    run_scenario(key, SCENARIOS[key])
 
 
 def test_an_attack_bonus_reads_the_state_before_the_card_resolves() -> None:

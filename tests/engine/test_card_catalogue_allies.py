@@ -38,8 +38,7 @@ from battles.engine.battle.events import (
     TokensChanged,
     ZoneCreated,
 )
-from battles.engine.carddata.derive import derive_from_database
-from battles.engine.cards import CardDef
+from battles.engine.cards import CardDef, card_from_dict
 
 from .battle_builder import CARDS, FILLER, Battle, deck, of_type, one, seat, start
 from .test_card_catalogue import (
@@ -54,6 +53,7 @@ from .test_card_catalogue import (
     check_attack,
     declared,
     hit,
+    run_scenario,
 )
 
 ALLIES_SCENARIOS: dict[tuple[str, str], Callable[[], object]] = {}
@@ -549,14 +549,11 @@ def test_every_faction_the_catalogue_names_is_a_database_faction() -> None:
 
 
 def built_reactive(section: str, cid: str) -> CardDef:
-    """`built` for a card whose only reactive effect is `cover`: the database's keywords
-    say "reactive" (`built` guesses them from reductions, windows and counters)."""
-    e = ENTRIES[(section, cid)]
-    entry = {"id": e.id, "name": e.id.replace("-", " ").title(), "type": "x", "cost": e.cost,
-             "range": e.range, "effect": e.text, "keywords": ["reactive"]}  # fmt: skip
-    d = derive_from_database(entry, section)
-    assert d.card is not None and d.automated and d.card.kind == "reactive", d.reason
-    return d.card
+    """`built` for a card whose only reactive effect is `cover`: the database's own entry
+    makes it reactive (R-REA-1)."""
+    card = built(section, cid)
+    assert card.kind == "reactive", (section, cid)
+    return card
 
 
 def _covering(card: CardDef, reach: int, others: Sequence[Other] = ()) -> Battle:
@@ -1034,12 +1031,14 @@ def _plain_hit(b: Battle, weapon: str, target: int) -> list[Event]:
     return events
 
 
-def _divine_intervention() -> None:
-    """ "Negate all damage from next attack targeting you or ally within 2 hexes": the next
-    attack on seat 0 or an ally within 2 hexes deals no damage, and spends the card
-    (R-ADD-128)."""
-    cid = "divine-scepter-divine-intervention"
-    card = built(ITEMS, cid)
+def test_a_guard_in_play_negates_the_next_attack_on_its_casket_or_an_ally() -> None:
+    """The `guard` effect (R-ADD-128), written for Divine Intervention's "Negate all damage
+    from next attack targeting you or ally within 2 hexes" and kept for a card played in
+    its owner's turn (Divine Intervention itself is a reactive card, manual): the next
+    attack on seat 0 or an ally within 2 hexes deals no damage, and spends the card."""
+    cid = "test-guard"
+    card = card_from_dict({"id": cid, "name": "Test Guard", "kind": "other", "sp_cost": 3,
+                           "automated": True, "effects": [{"kind": "guard", "within": 2}]})  # fmt: skip
     for target in (2, 0):
         b = _warded_battle(card)
         events = _plain_hit(b, "test-maul#1", target)
@@ -1059,11 +1058,6 @@ def _divine_intervention() -> None:
     events = far.do({"type": "attack", "seat": 1, "card": "test-maul#1", "target": 2,
                      "component": "chassis", "faces": [6, 6]})  # fmt: skip
     assert not of_type(events, AttackWarded) and f"{cid}#1" in far.seat(0).in_play
-
-
-ALLIES_SCENARIOS.update({
-    (ITEMS, "divine-scepter-divine-intervention"): _divine_intervention,
-})  # fmt: skip
 
 
 def _coordinated_assault(section: str, damage: int) -> Callable[[], None]:
@@ -1261,5 +1255,4 @@ COVER_KEYS = {("equipment", "interpose"), ("equipment", "deflect")}
 @pytest.mark.parametrize("key", sorted(ALLIES_SCENARIOS), ids=lambda k: f"{k[0]}/{k[1]}")
 def test_catalogued_ally_card_does_what_its_text_says(key: tuple[str, str]) -> None:
     assert key in AUTOMATED
-    assert ENTRIES[key].text  # the scenario's docstring quotes it
-    ALLIES_SCENARIOS[key]()
+    run_scenario(key, ALLIES_SCENARIOS[key])

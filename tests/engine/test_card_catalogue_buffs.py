@@ -57,6 +57,7 @@ from .test_card_catalogue import (
     plain_target_number,
     play,
     resolve_hit,
+    run_scenario,
     spend,
     tokens,
 )
@@ -711,7 +712,7 @@ BUFFS_SCENARIOS.update({
 
 @pytest.mark.parametrize("key", sorted(BUFFS_SCENARIOS), ids="/".join)
 def test_buffs_scenario(key: tuple[str, str]) -> None:
-    BUFFS_SCENARIOS[key]()
+    run_scenario(key, BUFFS_SCENARIOS[key])
 
 
 # --- the vocabulary's own checks ---------------------------------------------------------------

@@ -46,7 +46,6 @@ from battles.engine.tohit import Attacker, Target, Weapon, parse_range, to_hit
 from .battle_builder import CARDS, FILLER, Battle, deck, of_type, one, seat, start
 from .test_card_catalogue import (
     AUTOMATED,
-    ENTRIES,
     MAUL,
     arrange,
     attack,
@@ -56,6 +55,7 @@ from .test_card_catalogue import (
     declared,
     hit,
     play,
+    run_scenario,
     tokens,
 )
 from .test_card_catalogue_allies import EMERGENT, VESTIGE, _counted_attack, _field
@@ -306,30 +306,43 @@ FORMS_SCENARIOS.update({
 
 def _runic_armor() -> None:
     """ "Block 3 damage from next attack. You gain +1 to all defense rolls until end of
-    turn.": 3 automatic blocks against the next attack on the casket (until the start of
-    its next turn, R-ADD-93), and one more block on each defence roll of this turn
-    (R-ADD-172); the enemy's attacks come in its own turn, after that one."""
+    turn.": a reactive card (the database's "reactive-defense"), played in answer to an
+    attack (R-REA-1): three automatic blocks against the attack it answers and one more
+    (R-ADD-98, R-ADD-172), then one more block on each later attack of this turn, lapsing
+    as the attacker's turn ends (R-ADD-271). Played in its own turn it is refused."""
     card = built("dwarves", "runic-armor")
-    b = battle(card, opponent=("blade",))
-    raised = of_type(play(b, "runic-armor"), WardRaised)
-    assert [(w.until, w.against, w.defence, w.uses) for w in raised] == [
-        ("next_turn", "attacks", 3, 1),
-        ("end_of_turn", "attacks", 1, 0),
-    ]
-    _pass(b, 0)
-    assert [w.defence for w in b.seat(0).wards] == [3]  # this turn's +1 has lapsed
-    # The Blade's 3 damage, all blocked; then the Maul's 2, the ward spent (the next only).
-    for weapon, damage, blocks, final in (("blade", 3, 3, 0), ("test-maul", 2, 0, 2)):
-        events = b.do({"type": "attack", "seat": 1, "card": f"{weapon}#1", "target": 0,
-                       "component": "chassis", "faces": [3, 2, *[4] * damage]})  # fmt: skip
-        d: AttackDeclared = one(events, AttackDeclared)
-        assert d.defence_modifier - int(d.to_hit["defense_modifier"]) == blocks
-        if b.state.prompts and b.state.prompts[0].kind == "reactive":
-            events += b.do({"type": "decline_reactive", "seat": 0})
-        assert one(events, DefenceRolled).final_damage == final
-        if final:
-            b.do({"type": "take_damage", "seat": 0, "hand": [], "deck": final,
-                  "drawn": [FILLER] * final})  # fmt: skip
+    assert card.kind == "reactive"
+    own = battle(card)
+    err = own.refuse({"type": "play_card", "seat": 0, "card": "runic-armor#1"})
+    assert (err.code, err.rule) == ("reactive_in_own_turn", "R-REA-1")
+    # The Ruin's 24 damage, every defence die BLOOD (no block of its own): 24 − 4.
+    b = battle(card, first=1, opponent=("ruin", "blade"))
+    b.do({"type": "attack", "seat": 1, "card": "ruin#1", "target": 0, "component": "chassis",
+          "faces": [3, 2]})  # fmt: skip
+    assert [p.kind for p in b.state.prompts] == ["reactive"]
+    events = b.do({"type": "play_reactive", "seat": 0, "card": "runic-armor#1",
+                   "faces": [4] * 24})  # fmt: skip
+    raised = one(events, WardRaised)
+    assert (raised.until, raised.against, raised.defence, raised.uses) == (
+        "end_of_turn",
+        "attacks",
+        1,
+        0,
+    )
+    rolled: DefenceRolled = one(events, DefenceRolled)
+    assert (rolled.blocks, rolled.final_damage) == (4, 20)
+    b.do({"type": "take_damage", "seat": 0, "hand": [], "deck": 20, "drawn": [FILLER] * 20})
+    # The Blade's 3 later this turn: the +1 still holds, the 3 blocks were the first attack's.
+    events = b.do({"type": "attack", "seat": 1, "card": "blade#1", "target": 0,
+                   "component": "chassis", "faces": [3, 2, 4, 4, 4]})  # fmt: skip
+    d: AttackDeclared = one(events, AttackDeclared)
+    assert d.defence_modifier - int(d.to_hit["defense_modifier"]) == 1
+    if b.state.prompts and b.state.prompts[0].kind == "reactive":
+        events += b.do({"type": "decline_reactive", "seat": 0})
+    assert one(events, DefenceRolled).final_damage == 2
+    b.do({"type": "take_damage", "seat": 0, "hand": [], "deck": 2, "drawn": [FILLER] * 2})
+    _pass(b, 1)
+    assert b.seat(0).wards == ()  # "until end of turn": the attacker's turn has ended
 
 
 def _adaptive_armor() -> None:
@@ -624,5 +637,4 @@ FORMS_SCENARIOS.update({
 @pytest.mark.parametrize("key", sorted(FORMS_SCENARIOS), ids=lambda k: f"{k[0]}/{k[1]}")
 def test_catalogued_forms_card_does_what_its_text_says(key: tuple[str, str]) -> None:
     assert key in AUTOMATED
-    assert ENTRIES[key].text  # the scenario's docstring quotes it
-    FORMS_SCENARIOS[key]()
+    run_scenario(key, FORMS_SCENARIOS[key])

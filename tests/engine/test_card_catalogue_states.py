@@ -39,7 +39,6 @@ from battles.engine.tohit import MAX_DAMAGE
 from .battle_builder import CARDS, FILLER, Battle, deck, of_type, one, seat, start, types
 from .test_card_catalogue import (
     AUTOMATED,
-    ENTRIES,
     Attack,
     arrange,
     attack,
@@ -49,6 +48,7 @@ from .test_card_catalogue import (
     declared,
     hit,
     resolve_hit,
+    run_scenario,
 )
 
 STATES_SCENARIOS: dict[tuple[str, str], Callable[[], object]] = {}
@@ -98,19 +98,20 @@ def _with_seats(
     return b
 
 
-# --- R-ADD-59: the card's own Heat does not count toward its Heat condition -------------------
+# --- R-ADD-273: a condition printed after the card's own Heat counts it ---------------------
 
 
 def _forge_hammer_smash() -> None:
     """ "Deal 6 damage. This attack ignores armor. Generate 2 Heat. If you have 3+ Heat,
-    deal 8 damage instead.": the condition is read before the card's own 2 Heat (R-ADD-59),
-    so a casket at 1 Heat deals 6 and ends at 3."""
+    deal 8 damage instead.": in printed order the card's own 2 Heat comes first and counts
+    toward its 3+ (R-ADD-273), so a casket at 1 Heat deals 8 and ends at 3; at 0 Heat, 6."""
     b = check_attack("dwarves", "forge-hammer-smash", Attack(1, 6, MAX_DAMAGE))
     assert b.seat(0).heat >= 2  # the card's Heat (a missing roll may add the jam's)
     card = built("dwarves", "forge-hammer-smash")
-    for heat, damage in ((1, 6), (2, 6), (3, 8)):
+    for heat, damage in ((0, 6), (1, 8), (2, 8), (3, 8)):
         b = battle(card)
-        _heat(b, 0, heat)
+        if heat:
+            _heat(b, 0, heat)
         events = attack(b, card, faces=[1, 2])
         assert hit(one(events, AttackDeclared)) == damage, heat
         assert b.seat(0).heat == heat + 2
@@ -734,8 +735,7 @@ STATES_SCENARIOS.update({
 @pytest.mark.parametrize("key", sorted(STATES_SCENARIOS), ids=lambda k: f"{k[0]}/{k[1]}")
 def test_catalogued_states_card_does_what_its_text_says(key: tuple[str, str]) -> None:
     assert key in AUTOMATED
-    assert ENTRIES[key].text  # the scenario's docstring quotes it
-    STATES_SCENARIOS[key]()
+    run_scenario(key, STATES_SCENARIOS[key])
 
 
 # --- the new effect kinds' own checks --------------------------------------------------------------

@@ -34,7 +34,6 @@ from battles.engine.los import line_of_sight
 from .battle_builder import CARDS, FILLER, Battle, of_type, one
 from .test_card_catalogue import (
     AUTOMATED,
-    ENTRIES,
     MAUL,
     arrange,
     attack,
@@ -44,8 +43,10 @@ from .test_card_catalogue import (
     hit,
     play,
     resolve_hit,
+    run_scenario,
 )
 from .test_card_catalogue_allies import _field
+from .test_card_catalogue_area import blast
 
 TERRAIN_SCENARIOS: dict[tuple[str, str], Callable[[], object]] = {}
 
@@ -222,7 +223,7 @@ TERRAIN_SCENARIOS[("crucible", "lava-flask")] = _lava_flask
 def _meteor_strike() -> None:
     """ "Deal 6 damage, create burning terrain (1 hex), gain 3 Heat" (Ranged 4-8): a
     6-damage attack, 3 Heat, and the target's hex burns (lava, R-ADD-160) until the end of
-    the round, no duration being printed (R-ADD-161)."""
+    the round, no duration being printed (R-ADD-161; R-ADD-274 names the card)."""
     cid = "inferno-staff-meteor-strike"
     card = built("equipment_items", cid)
     b = battle(card, gap=4)
@@ -262,16 +263,30 @@ TERRAIN_SCENARIOS[("equipment_items", "winter-s-heart-staff-avalanche")] = _aval
 def _earthquake() -> None:
     """ "Deal 4 damage to all enemies within 2 hexes, create difficult terrain" (Ranged
     3-6 AoE): 4 damage to the target and every enemy within 2 hexes of it (R-ADD-84), and
-    the target's hex is difficult ground until the end of the round (R-ADD-161/162)."""
+    one area of difficult ground, every hex within 2 of the target, made once however many
+    caskets the blast catches (R-ADD-274), until the end of the round: no duration is
+    printed (R-ADD-274 names the card)."""
     cid = "world-tree-staff-earthquake"
     card = built("equipment_items", cid)
     area = next(e for e in card.effects if e.kind == "area_attack")
     assert (area.as_dict()["damage"], area.as_dict()["within"]) == (4, 2)
     b = battle(card, gap=3)
+    ring = {(h.q, h.r) for h in b.state.board.cells if h.distance(HIM) <= 2}
+    assert len(ring) == 19
     events = attack(b, card)
     assert hit(one(events, type(declared(battle(card, gap=3), card)))) == 4
-    assert one(events, TerrainCreated) == TerrainCreated(0, cid, "difficult", ((0, 0),), 1, 0)
+    made = one(events, TerrainCreated)
+    assert (made.kind, set(made.hexes), made.until_round) == ("difficult", ring, 1)
     assert b.state.board.terrain_at(HIM).move_cost == 2
+    assert b.state.board.terrain_at(Hex(2, -2)).move_cost == 2  # the area's edge
+    assert b.state.board.terrain_at(Hex(0, 3)).move_cost == 1  # the caster, 3 away
+    end_turn(b, 0)
+    end_turn(b, 1)
+    assert kind_at(b, 0, 0) == "clear" and kind_at(b, 2, -2) == "clear"
+    # Three enemies caught: still one area, around the first target.
+    b, events = blast("equipment_items", cid, 3, 4, 4, within=2)
+    made = one(events, TerrainCreated)
+    assert set(made.hexes) == ring
 
 
 TERRAIN_SCENARIOS[("equipment_items", "world-tree-staff-earthquake")] = _earthquake
@@ -439,8 +454,7 @@ TERRAIN_SCENARIOS[("wyrd-conclave", "reality-shard")] = _reality_shard
 @pytest.mark.parametrize("key", sorted(TERRAIN_SCENARIOS), ids=lambda k: f"{k[0]}/{k[1]}")
 def test_catalogued_terrain_card_does_what_its_text_says(key: tuple[str, str]) -> None:
     assert key in AUTOMATED
-    assert ENTRIES[key].text  # the scenario's docstring quotes it
-    TERRAIN_SCENARIOS[key]()
+    run_scenario(key, TERRAIN_SCENARIOS[key])
 
 
 # --- the vocabulary and the board ---------------------------------------------------------------

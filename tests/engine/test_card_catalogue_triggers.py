@@ -66,6 +66,7 @@ from .test_card_catalogue import (
     play,
     reactive,
     resolve_hit,
+    run_scenario,
     tokens,
 )
 
@@ -956,4 +957,4 @@ TRIGGERS_SCENARIOS[("equipment_items", "nomads-riposte")] = _nomads_riposte
 
 @pytest.mark.parametrize("key", sorted(TRIGGERS_SCENARIOS), ids="/".join)
 def test_triggers_scenario(key: tuple[str, str]) -> None:
-    TRIGGERS_SCENARIOS[key]()
+    run_scenario(key, TRIGGERS_SCENARIOS[key])

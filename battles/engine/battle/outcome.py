@@ -41,6 +41,9 @@ class SeatOutcome:
     withdrawn: bool  # left the battle at the start of its turn, not defeated (R-TRN-9)
     damage_taken: int
     component_damage: tuple[tuple[str, int], ...]
+    # R-ADD-275: the Taint cards changed on this seat's pilot in the battle (R-ADD-66), net:
+    # the campaign's pilot takes it over once, with the outcome.
+    card_taint: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,9 +78,12 @@ def battle_outcome(events: Sequence[ev.Event]) -> BattleOutcome:
             "R-PLT-5",
         )
     taken = [0] * len(state.seats)
+    tainted = [0] * len(state.seats)
     for e in events:
         if isinstance(e, ev.DamageTaken):
             taken[e.seat] += len(e.from_hand) + len(e.from_deck)
+        elif isinstance(e, ev.TaintChanged):  # a card's, not a GM adjustment (R-ADD-66)
+            tainted[e.seat] += e.amount
     return BattleOutcome(
         battle_id=state.battle_id,
         winner=state.winner or "",
@@ -95,6 +101,7 @@ def battle_outcome(events: Sequence[ev.Event]) -> BattleOutcome:
                 withdrawn=c.withdrawn,
                 damage_taken=taken[c.seat],
                 component_damage=tuple(zip(COMPONENTS, c.component_damage, strict=True)),
+                card_taint=tainted[c.seat],
             )
             for c in state.seats
         ),

@@ -219,10 +219,22 @@ class DatabaseRead:
     # Why the effect catalogue keeps a loaded card manual, by id, in the reviewer's words
     # (R-ADD-57); cards it has not reviewed have none.
     notes: dict[str, str] = field(default_factory=dict)
+    # Every card as derived from its own entry, by (section it is derived in, id): also an
+    # occurrence another source's copy outranks (R-ADD-53), so that each catalogue entry's
+    # card can be built from the database entry it was written for (R-ADD-57).
+    by_section: dict[tuple[str, str], DatabaseCard] = field(default_factory=dict)
+    # Automated cards whose text also promises what the campaign does not yet carry over
+    # (tokens that persist across missions), by id, with that promise (R-ADD-275): they
+    # play automated in the battle but are not counted as automated.
+    pending: dict[str, str] = field(default_factory=dict)
+
+    def counted(self, card_id: str) -> bool:
+        """Whether the card counts as fully automated: automated, nothing left pending."""
+        return self.cards[card_id].card.automated and card_id not in self.pending
 
     @property
     def automated(self) -> int:
-        return sum(c.card.automated for c in self.cards.values())
+        return sum(self.counted(card_id) for card_id in self.cards)
 
 
 @dataclass(frozen=True, slots=True)
@@ -438,6 +450,7 @@ def read_database(doc: object) -> DatabaseRead:
     candidates = list(_candidates(doc, out))
     derived: dict[int, tuple[CardDef | None, str | None]] = {}
     notes: dict[int, str] = {}
+    pending: dict[int, str] = {}
     by_id: dict[str, list[int]] = {}
     for n, cand in enumerate(candidates):
         out.sections.setdefault(cand.source.section, SectionTally()).entries += 1
@@ -458,13 +471,27 @@ def read_database(doc: object) -> DatabaseRead:
         if fallback is not None:
             again = derive_from_database(fallback, cand.derive_section)
             # Only as a manual card: one without text would say nothing of its printed cost.
-            d = again if again.card is not None and again.card.manual else d
+            if again.card is not None and again.card.manual:
+                # The catalogue was looked up with the printed cost and range (R-ADD-270):
+                # the fallback's 0 SP is no text anyone reviewed, so its note is not the card's.
+                d = dataclasses.replace(again, note=d.note)
         card = None if d.card is None else _item_kind(d.card, cand.slot, cand.shield)
         derived[n] = (card, d.reason)
         if d.note:
             notes[n] = d.note
+        if d.campaign:
+            pending[n] = d.campaign
         if card is not None:
             by_id.setdefault(card.id, []).append(n)
+            if (cand.derive_section, card.id) not in out.by_section:
+                count = cand.raw.get("cardCount")
+                out.by_section[(cand.derive_section, card.id)] = DatabaseCard(
+                    card=card,
+                    faction=cand.faction,
+                    card_type=_str(cand.raw.get("type")),
+                    copies=count if type(count) is int and count > 0 else None,
+                    source=cand.source,
+                )
     winners: dict[str, int] = {}
     for card_id, ns in by_id.items():
         winners[card_id] = min(ns, key=lambda n: (candidates[n].source.rank, n))
@@ -493,6 +520,8 @@ def read_database(doc: object) -> DatabaseRead:
         tally.loaded += 1
         if n in notes:
             out.notes[card.id] = notes[n]
+        if n in pending:
+            out.pending[card.id] = pending[n]
         count = cand.raw.get("cardCount")
         out.cards[card.id] = DatabaseCard(
             card=card,

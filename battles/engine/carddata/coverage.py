@@ -57,7 +57,7 @@ def faction_coverage(read: DatabaseRead) -> list[FactionCoverage]:
         if faction not in read.faction_pools:
             continue
         ids = deck_card_ids(read, faction)
-        automated = sum(read.cards[i].card.automated for i in ids)
+        automated = sum(read.counted(i) for i in ids)
         rows.append(FactionCoverage(faction, len(ids), automated))
     return rows
 
@@ -102,6 +102,15 @@ def manual_reason(card: CardDef, note: str | None = None) -> str:
         kinds = ", ".join(type(e).kind for e in card.effects)
         return f'its text says more than its effects ({kinds}): "{_quote(card.text)}"'
     return f'no effect of the vocabulary expresses its text: "{_quote(card.text)}"'
+
+
+def _why(read: DatabaseRead, card: CardDef) -> str:
+    if card.automated and card.id in read.pending:  # R-ADD-275
+        return (
+            f"automated in the battle, not counted: {read.pending[card.id]} is not carried "
+            f'to the campaign yet (R-ADD-275): "{_quote(card.text)}"'
+        )
+    return manual_reason(card, read.notes.get(card.id))
 
 
 def _escape(text: str) -> str:
@@ -150,10 +159,9 @@ def coverage_markdown(read: DatabaseRead, *, source: str) -> str:
         "|---|---|---|",
     ]
     lines += [
-        f"| `{c.card.id}` | {_escape(str(c.source))} "
-        f"| {_escape(manual_reason(c.card, read.notes.get(c.card.id)))} |"
+        f"| `{c.card.id}` | {_escape(str(c.source))} | {_escape(_why(read, c.card))} |"
         for c in read.cards.values()
-        if not c.card.automated and c.card.kind != "behaviour"
+        if not read.counted(c.card.id) and c.card.kind != "behaviour"
     ]
     lines += [
         "",

@@ -34,6 +34,9 @@ class DerivedCard:
     automated: bool
     # Why a loaded card stays manual, when the effect catalogue says (R-ADD-57).
     note: str | None = None
+    # What the card's text leaves to the campaign, which the battle does not carry over
+    # (R-ADD-275): the card plays automated but is not counted so.
+    campaign: str | None = None
 
     def __post_init__(self) -> None:
         if (self.card is None) == (self.reason is None):
@@ -93,7 +96,12 @@ def db_cost(value: object) -> int | None:
     return None
 
 
-def _db_kind(section: str, type_: str, keywords: Sequence[str]) -> str:
+def db_kind(section: str, type_: str, keywords: Sequence[str]) -> str:
+    """The kind a card's database entry gives it: its section, its type and its keywords.
+
+    >>> db_kind("dwarves", "reactive-defense", ["dwarven"]), db_kind("universal", "", [])
+    ('reactive', 'universal')
+    """
     if section == BEHAVIOUR_SECTION:
         return "behaviour"  # R-ADD-52: a support unit's, never a casket deck's
     lowered = {k.lower() for k in keywords}
@@ -165,19 +173,19 @@ def derive_from_database(entry: object, section: str) -> DerivedCard:
     if cost is None and any(isinstance(e, TokenCostEffect) for e in printed):
         cost = 0
     if cost is None:
-        return _reason(f"cost {entry.get('cost')!r} is not a whole number of SP")
+        return _reason(f"cost {entry.get('cost')!r} is not a whole number of SP", note)
     if found is not None:
         try:
             card = found.card(
                 name=name.strip(),
-                kind=_db_kind(section, type_, keywords),
+                kind=db_kind(section, type_, keywords),
                 sp_cost=cost,
                 keywords=tuple(keywords),
                 shield=any(k.lower() == "shield" for k in keywords),  # R-REA-2
             )
         except InvalidInput as err:
             return _reason(f"catalogue entry: {err}")
-        return DerivedCard(card, None, True)
+        return DerivedCard(card, None, True, campaign=found.campaign)
 
     range_ = database_range(entry.get("range"))
     damage = _db_int(entry.get("damage"))
@@ -189,7 +197,9 @@ def derive_from_database(entry: object, section: str) -> DerivedCard:
     effects: tuple[Effect, ...] = ()
     automated = plain_heat and not text.strip()
     if type_ in ATTACK_TYPES and (range_ is None or range_.low < 1):
-        return _reason(f"attack range {entry.get('range')!r} is not one plain range (R-RNG-2)")
+        return _reason(
+            f"attack range {entry.get('range')!r} is not one plain range (R-RNG-2)", note
+        )
     try:
         if type_ in ATTACK_TYPES and range_ is not None:
             if damage is None:
@@ -202,7 +212,7 @@ def derive_from_database(entry: object, section: str) -> DerivedCard:
         card = CardDef(
             id=card_id,
             name=name.strip(),
-            kind=_db_kind(section, type_, keywords),
+            kind=db_kind(section, type_, keywords),
             sp_cost=cost,
             range=range_,
             damage=damage,
@@ -218,8 +228,9 @@ def derive_from_database(entry: object, section: str) -> DerivedCard:
     return DerivedCard(card, None, card.automated, None if card.automated else note)
 
 
-def _reason(reason: str) -> DerivedCard:
-    return DerivedCard(None, reason, False)
+def _reason(reason: str, note: str | None = None) -> DerivedCard:
+    # `note`: what the catalogue said of the printed entry, kept for a manual fallback.
+    return DerivedCard(None, reason, False, note)
 
 
 def iter_database(doc: object) -> Iterator[tuple[str, int, Any]]:

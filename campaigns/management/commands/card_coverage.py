@@ -66,5 +66,5 @@ class Command(BaseCommand):
         output.write_text(text, encoding="utf-8")
         self.stdout.write(
             f"{output}: coverage of {path.name} written ({report.loaded} cards loaded, "
-            f"{report.automated} fully automated)"
+            f"{read.automated} counted fully automated, R-ADD-275)"
         )

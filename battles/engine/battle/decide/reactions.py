@@ -23,6 +23,7 @@ from ...cards import (
     TaintCounterEffect,
     TaintEffect,
     UnlessSpentEffect,
+    WardEffect,
     WhenEffect,
 )
 from ...errors import RuleViolation
@@ -32,6 +33,7 @@ from ..commands import (
     PlayReactive,
 )
 from . import attacking, conditions, costs, harm, piles, resolution
+from . import effects as resolvers
 from .tx import _Tx
 
 
@@ -144,6 +146,8 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
             # R-ADD-183: "next attack this turn" on a reactive card waits for the owner's
             # next attack, in its own next turn, and lapses as that turn ends.
             attacking._enhance(tx, seat, card, effect)
+        elif isinstance(effect, WardEffect):  # R-ADD-271: for the attacks after this one
+            resolvers._effect(tx, seat, card, effect, None, (), None, (), {}, True)
     tx.emit(ev.PromptClosed(seat, "reactive"))
     if cover is not None:
         resolution._reactive_window(tx)  # the attacked casket may still play its own (R-ADD-122)

@@ -157,6 +157,12 @@ def _turn_ended(s: BattleState, e: ev.TurnEnded) -> BattleState:
         s = _seat(
             s, e.seat, free_move=0, free_move_source=None, free_move_split=False, free_move_stage=0
         )
+    # R-ADD-271: "until end of turn" is the turn it was raised in, whoever's: a reactive
+    # card's ward, raised in the attacker's turn, lapses as that turn ends.
+    for other in s.seats:
+        if other.seat != e.seat and any(w.until == "end_of_turn" for w in other.wards):
+            kept = tuple(w for w in other.wards if w.until != "end_of_turn")
+            s = _seat(s, other.seat, wards=kept)
     rooted = max(0, c.rooted_turns - 1)  # R-ADD-111: one of its rooted turns is over
     lapsed = c.immobilised_by not in (None, e.seat) or c.rooted_turns > 0
     if lapsed:  # R-ADD-43: its one turn is over

@@ -45,7 +45,14 @@ from ..spelling import EQUIPMENT_SECTION, FACTIONS, ITEMS_SECTION, UNIVERSAL, da
 
 HERE = Path(__file__).resolve().parent
 # One catalogue file per section of the database that holds deck cards (carddb's names).
-SECTIONS = (UNIVERSAL, EQUIPMENT_SECTION, ITEMS_SECTION, *FACTIONS)
+# The optional v3 cards are read sub-section by sub-section (`v3_optional.<name>`, R-ADD-53).
+SECTIONS = (
+    UNIVERSAL,
+    EQUIPMENT_SECTION,
+    ITEMS_SECTION,
+    *FACTIONS,
+    "v3_optional.taint_exploitation",
+)
 
 
 def text_hash(text: object, cost: object, range_: object) -> str:

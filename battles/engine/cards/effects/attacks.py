@@ -187,10 +187,11 @@ class AfterAttackEffect(StoredEffect):
                     "attacker Heat at the top level",
                     "R-ADD-143",
                 )
-            if isinstance(e, TerrainEffect) and e.at != "target":
+            if isinstance(e, TerrainEffect) and e.at not in ("target", "area"):
                 raise InvalidInput(
                     f"after_attack.then[{i}].at",
-                    "after an attack, terrain is made at its target's hex ('target')",
+                    "after an attack, terrain is made at its target's hex ('target') or in "
+                    "the area around it ('area', R-ADD-274)",
                     "R-ADD-162",
                 )
 

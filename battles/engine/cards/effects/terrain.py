@@ -87,7 +87,7 @@ class ScavengeWreckEffect(StoredEffect):
         check_inner(self.then, "scavenge_wreck.then", AFTER_KINDS)
 
 
-TERRAIN_AT = ("hex", "self", "target")
+TERRAIN_AT = ("hex", "self", "target", "area")
 
 TERRAIN_UNTIL = ("end_of_round", "rounds", "turns", "battle")
 
@@ -100,7 +100,10 @@ class TerrainEffect(StoredEffect):
     `hexes` hexes of `terrain` (a kind of R-ADD-160: smoke, lava, ice, difficult) made
     `at` the hexes the command's `path` names ("hex": the first within the card's range
     and in sight, each next one adjacent to one before, R-ADD-162), the own casket's hex
-    ("self") or the attack target's as the attack ends ("target", in `after_attack`). It
+    ("self") or the attack target's as the attack ends ("target", in `after_attack`), or
+    one area, every hex within `within` of the card's first target as its attack ends
+    ("area", in `after_attack`: "deal 4 damage to all enemies within 2 hexes, create
+    difficult terrain", R-ADD-274). It
     lasts until the end of the round, for `n` rounds or `n` of the player's turns (the
     current one counts), or for the rest of the battle (R-ADD-161).
 
@@ -115,16 +118,25 @@ class TerrainEffect(StoredEffect):
     kind: ClassVar[str] = "terrain"
     terrain: str
     hexes: int = field(default=1, metadata=WRITTEN)
-    at: Literal["hex", "self", "target"] = field(default="hex", metadata=WRITTEN)
+    at: Literal["hex", "self", "target", "area"] = field(default="hex", metadata=WRITTEN)
     until: Literal["end_of_round", "rounds", "turns", "battle"] = field(
         default="end_of_round", metadata=WRITTEN
     )
     n: int = field(default=1, metadata=WRITTEN)
     # "Enemies entering take 2 damage", a mine's "when enemy enters, deal 6 damage" (R-ADD-165)
     damage: int = 0
+    # "area": the radius around the first target's hex (R-ADD-274)
+    within: int = 0
 
     def __post_init__(self) -> None:
         check_choice(self.terrain, "terrain.terrain", tuple(BATTLE_TERRAIN))
+        check_int(self.within, "terrain.within", 0, 6, "R-ADD-274")
+        if (self.at == "area") != (self.within > 0):
+            raise InvalidInput(
+                "terrain.within",
+                "an area ('at': 'area') and only an area has a radius",
+                "R-ADD-274",
+            )
         check_int(self.damage, "terrain.damage", 0, MAX_DAMAGE, "R-ADD-165")
         check_int(self.hexes, "terrain.hexes", 1, MAX_TERRAIN_HEXES, "R-ADD-162")
         check_choice(self.at, "terrain.at", TERRAIN_AT)

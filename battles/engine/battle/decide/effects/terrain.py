@@ -38,6 +38,17 @@ def _terrain(ctx: Resolving, effect: TerrainEffect) -> None:
         ctx.ended,
     )
     c = tx.seat(seat)
+    if effect.at == "area":  # R-ADD-274: one area, around the first target, made once
+        a = tx.state.attack
+        if attack_target is not None and ended and not (a is not None and a.further):
+            centre, board = tx.seat(attack_target).at, tx.state.board
+            area = sorted(
+                h
+                for h in board.cells
+                if h.distance(centre) <= effect.within and not board.terrain_at(h).impassable
+            )
+            moves._make_terrain(tx, seat, card, effect, area)
+        return
     if effect.at == "target":  # in `after_attack`: where the target stands as it ends
         if attack_target is not None and ended:
             moves._make_terrain(tx, seat, card, effect, [tx.seat(attack_target).at])
