@@ -12,7 +12,8 @@ from django.shortcuts import render
 
 from battles.engine.errors import InvalidInput
 
-from .. import access, domain, selectors
+from .. import access, catalogue, domain, selectors
+from ..models import EquipmentItem
 from .common import (
     GET_ONLY,
     FormError,
@@ -38,6 +39,7 @@ def build_list_page(request: HttpRequest, campaign_id: uuid.UUID) -> HttpRespons
             "current": b.current,
             "cards": sum(n for _, _, n in b.current.deck),
             "editable": access.may_edit_build(role=role, owner=b.player, user=request.user),
+            "pilot": state.pilots.get(b.pilot_id),
         }
         for b in sorted(state.builds.values(), key=lambda b: (b.player, b.current.name))
     ]
@@ -77,8 +79,22 @@ def build_page(request: HttpRequest, campaign_id: uuid.UUID, build_id: uuid.UUID
         ],
         "editable": access.may_edit_build(role=role, owner=build.player, user=request.user),
         "damage": domain.components_dict(build.component_damage),
+        "pilot": state.pilots.get(build.pilot_id),
+        "items": _item_names(current),
+        "kind_words": catalogue.KIND_WORDS,
+        "construction": catalogue.construction_available(),
     }
+    for row in context["deck"]:
+        cv = row["cv"]
+        row["kind"] = catalogue.KIND_WORDS.get(cv.kind, cv.kind) if cv else "unknown"
     return render(request, "campaigns/build.html", context)
+
+
+def _item_names(version: domain.BuildVersionState) -> list[str]:
+    """The build's equipment in words: an item's name under R-ADD-52, the text as written
+    under the older rule."""
+    names = dict(EquipmentItem.objects.filter(pk__in=version.equipment).values_list("pk", "name"))
+    return [names.get(e, e).title() if e in names else e for e in version.equipment]
 
 
 def _version_number(raw: str | None, build: domain.BuildState, name: str) -> int:
