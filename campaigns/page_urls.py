@@ -25,6 +25,7 @@ urlpatterns = [
         name="build-edit",
     ),
     path(f"{CAMPAIGN}/builds/<uuid:build_id>/diff/", builds.build_diff_page, name="build-diff"),
+    path(f"{CAMPAIGN}/builds/<uuid:build_id>/sheet/", builds.build_sheet_page, name="build-sheet"),
     path(f"{CAMPAIGN}/missions/<uuid:mission_id>/", mission.mission_page, name="mission-page"),
     path(
         f"{CAMPAIGN}/missions/<uuid:mission_id>/start/",

@@ -90,6 +90,42 @@ def build_page(request: HttpRequest, campaign_id: uuid.UUID, build_id: uuid.UUID
     return render(request, "campaigns/build.html", context)
 
 
+@GET_ONLY
+@login_required
+def build_sheet_page(
+    request: HttpRequest, campaign_id: uuid.UUID, build_id: uuid.UUID
+) -> HttpResponse:
+    """The build's current deck on one printable A4 page (R-ADD-221): the casket, its items
+    and every card with its cost, range, damage and text."""
+    campaign, _ = campaign_of(request, campaign_id)
+    state = selectors.campaign_state(campaign=campaign)
+    build = build_of(state, build_id)
+    current = build.current
+    cards = selectors.deck_card_versions(deck=current.deck)
+    rows = []
+    for card, version, count in current.deck:
+        cv = cards.get((card, version))
+        rows.append(
+            {
+                "count": count,
+                "cv": cv,
+                "card": card,
+                "kind": catalogue.KIND_WORDS.get(cv.kind, cv.kind) if cv else "unknown",
+            }
+        )
+    context = {
+        "campaign": campaign,
+        "state": state,
+        "build": build,
+        "current": current,
+        "pilot": state.pilots.get(build.pilot_id),
+        "items": _item_names(current),
+        "rows": rows,
+        "total": sum(n for _, _, n in current.deck),
+    }
+    return render(request, "campaigns/deck_sheet.html", context)
+
+
 def _item_names(version: domain.BuildVersionState) -> list[str]:
     """The build's equipment in words: an item's name under R-ADD-52, the text as written
     under the older rule."""

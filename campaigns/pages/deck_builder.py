@@ -27,7 +27,7 @@ from battles.engine.decks import SLOTS_BY_CLASS
 from battles.engine.errors import InvalidInput
 from battles.engine.ruleset import parse_ruleset
 
-from .. import access, catalogue, domain, selectors, services
+from .. import access, catalogue, decklists, domain, selectors, services
 from ..models import Campaign, ConstructionPool, EquipmentItem
 from .builds import build_of
 from .common import (
@@ -304,6 +304,8 @@ def deck_builder_page(
     checked: list[FormError] | None = None
     status = 200
     action = request.POST.get("action", "check") if request.method == "POST" else ""
+    if action == "import":
+        return _import_decklist(request, campaign, role, state, build)
     if request.method == "POST":
         try:
             draft = DeckDraft.of_form(request.POST)
@@ -423,3 +425,32 @@ def _empty_draft(request: HttpRequest, role: str, state: domain.CampaignState) -
     if pilot is not None and (role == "gm" or pilot.player == player):
         return DeckDraft("", "scout", "left", pilot.faction, [], pilot.player, {}, {}, pilot.id)
     return DeckDraft("", "scout", "left", "", [], player, {}, {})
+
+
+def _import_decklist(
+    request: HttpRequest,
+    campaign: Campaign,
+    role: str,
+    state: domain.CampaignState,
+    build: domain.BuildState | None,
+) -> HttpResponse:
+    """A deck list pasted into the builder (R-ADD-221): saved as a new build or the build's
+    next version when every line is good and the deck legal; otherwise the builder again
+    with every bad line named by its number and ruling, and nothing saved."""
+    text = request.POST.get("decklist", "")
+    pilot = request.POST.get("pilot") or (build.pilot_id if build else "") or None
+    try:
+        saved, version = decklists.build_decklist_import(
+            campaign=campaign,
+            actor=request.user,  # type: ignore[arg-type]
+            text=text,
+            build_id=build.id if build else None,
+            name=request.POST.get("name", ""),
+            pilot=pilot,
+        )
+    except REFUSALS as exc:
+        draft = DeckDraft.of_version(build) if build else _empty_draft(request, role, state)
+        context = _builder_context(campaign, role, state, build, draft, request.GET)
+        context.update({"errors": FormError.of(exc), "checked": None, "decklist": text})
+        return render(request, "campaigns/deck_builder.html", context, status=400)
+    return redirect_to("build-page", campaign.id, saved.id, anchor=f"v{version}")
