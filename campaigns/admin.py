@@ -54,8 +54,10 @@ from .models import (
     Mission,
     OutcomeOutbox,
     Pilot,
+    StarterDeck,
     SupportUnit,
 )
+from .starters import starter_deck_save, starter_deck_text
 
 # The ruleset a deck is judged by in the admin's validity column (R-ADD-15: ruleset 2.0).
 DECK_RULESET = Ruleset()
@@ -672,3 +674,75 @@ class OutcomeOutboxAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
     )
     list_filter = (OutboxStateFilter,)
     list_select_related = ("battle", "mission")
+
+
+# --- starter decks (R-ADD-222) -------------------------------------------------------------------
+
+
+class StarterDeckForm(forms.ModelForm):  # type: ignore[type-arg]
+    """A starter deck as a deck list (R-ADD-221), checked as a build is; saving goes through
+    `starter_deck_save`, which names every bad line with its number and ruling."""
+
+    decklist = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 24, "cols": 60}),
+        help_text="Name:, Faction:, Class:, Shield:, one Item: per item, then one "
+        "“3 Litany Carbine” per card (R-ADD-221)",
+    )
+
+    class Meta:
+        model = StarterDeck
+        fields = ("notes",)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.instance.pk:
+            self.initial["decklist"] = starter_deck_text(self.instance)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if self.errors:
+            return data
+        try:
+            with transaction.atomic():
+                self.saved = starter_deck_save(
+                    text=data.get("decklist", ""),
+                    starter=StarterDeck.objects.get(pk=self.instance.pk)
+                    if self.instance.pk
+                    else None,
+                    notes=data.get("notes", ""),
+                )
+                transaction.set_rollback(True)  # saved for real in save_model
+        except InvalidInput as err:
+            errors = getattr(err, "extra_errors", None) or [
+                {"field": err.field, "message": err.message, "rule": err.rule}
+            ]
+            for e in errors:
+                rule = f" ({e['rule']})" if e.get("rule") else ""
+                self.add_error("decklist", f"{e['field']}: {e['message']}{rule}")
+        return data
+
+
+@admin.register(StarterDeck)
+class StarterDeckAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    form = StarterDeckForm
+    list_display = ("name", "faction", "casket_class", "rule", "cards", "updated_at")
+    list_filter = ("faction", "casket_class")
+    search_fields = ("name",)
+
+    @admin.display(description="built under")
+    def rule(self, obj: StarterDeck) -> str:
+        return "equipment (R-ADD-52)" if obj.construction else "the older rule (R-ADD-15)"
+
+    @admin.display(description="cards")
+    def cards(self, obj: StarterDeck) -> int:
+        return sum(int(n) for _, _, n in obj.deck)
+
+    def save_model(self, request: HttpRequest, obj: StarterDeck, form: Any, change: bool) -> None:
+        saved = starter_deck_save(
+            text=form.cleaned_data["decklist"],
+            starter=StarterDeck.objects.get(pk=obj.pk) if change else None,
+            notes=form.cleaned_data.get("notes", ""),
+        )
+        for field in StarterDeck._meta.concrete_fields:
+            setattr(obj, field.attname, getattr(saved, field.attname))
+        obj._state.adding = False

@@ -988,7 +988,7 @@ class BuildDeckListView(CampaignsView):
     def get(self, request: Request, campaign_id: UUID, build_id: UUID) -> HttpResponse:
         campaign, _ = self.campaign(request, campaign_id)
         build = self.build_of(selectors.campaign_state(campaign=campaign), build_id)
-        text = decklists.decklist_text(build=build, version=build.current)
+        text = decklists.decklist_text(version=build.current)
         response = HttpResponse(text, content_type="text/plain; charset=utf-8")
         filename = "".join(ch if ch.isalnum() else "-" for ch in build.current.name) or "deck"
         response["Content-Disposition"] = f'inline; filename="{filename}.txt"'

@@ -134,7 +134,7 @@ def _ambiguous_names(names: Sequence[str]) -> set[str]:
     return {n for n, k in seen.items() if k > 1}
 
 
-def decklist_text(*, build: domain.BuildState, version: domain.BuildVersionState) -> str:
+def decklist_text(*, version: domain.BuildVersionState) -> str:
     """The build version's deck list (R-ADD-221): its name, faction, class, shield and
     items, then a line per card, in the deck's order."""
     cards = {
@@ -286,6 +286,35 @@ def _line_of(field: str, parsed: ParsedDeckList, card_lines: Sequence[int]) -> s
     return "deck list" if field in ("deck", "") else field
 
 
+def decklist_resolve(
+    text: object,
+) -> tuple[ParsedDeckList, list[str], list[tuple[str, int, int]]]:
+    """The deck list read: its values, its item ids and its (card id, count, line) rows.
+
+    Raises DeckListRejected naming every malformed, unknown or ambiguous line."""
+    if not isinstance(text, str) or not text.strip():
+        raise InvalidInput("text", "paste a deck list: one “3 Litany Carbine” per line", RULE)
+    parsed = decklist_parse(text)
+    items, item_errors = _resolve_items(parsed)
+    cards, card_errors = _resolve_cards(parsed, _allowed_cards(parsed.faction[1], items))
+    errors = [*parsed.errors, *item_errors, *card_errors]
+    if not parsed.cards and not errors:
+        errors.append(line_error(0, "the deck list names no card", "R-TRN-1"))
+    if errors:
+        raise DeckListRejected(sorted(errors, key=_line_number))
+    return parsed, items, cards
+
+
+def problems_by_line(
+    errors: Sequence[Mapping[str, Any]],
+    parsed: ParsedDeckList,
+    cards: Sequence[tuple[str, int, int]],
+) -> list[dict[str, Any]]:
+    """Deck refusals (`deck[i]`, `equipment`, `faction`…) named by the deck list's lines."""
+    lines = [number for _, _, number in cards]
+    return [{**e, "field": _line_of(str(e["field"] or ""), parsed, lines)} for e in errors]
+
+
 def build_decklist_import(
     *,
     campaign: Campaign,
@@ -299,17 +328,7 @@ def build_decklist_import(
     """A new build (`build_id` None) or a build's next version from a deck list; nothing is
     written unless every line is good and the deck is legal (DeckListRejected names each
     bad line, with its number and ruling)."""
-    if not isinstance(text, str) or not text.strip():
-        raise InvalidInput("text", "paste a deck list: one “3 Litany Carbine” per line", RULE)
-    parsed = decklist_parse(text)
-    items, item_errors = _resolve_items(parsed)
-    faction = parsed.faction[1]
-    cards, card_errors = _resolve_cards(parsed, _allowed_cards(faction, items))
-    errors = [*parsed.errors, *item_errors, *card_errors]
-    if not parsed.cards and not errors:
-        errors.append(line_error(0, "the deck list names no card", "R-TRN-1"))
-    if errors:
-        raise DeckListRejected(sorted(errors, key=_line_number))
+    parsed, items, cards = decklist_resolve(text)
     try:
         return services.build_revise(
             campaign=campaign,
@@ -318,29 +337,17 @@ def build_decklist_import(
             name=parsed.name[1] or name,
             casket_class=parsed.casket_class[1] or "scout",
             shield=parsed.shield[1] or "left",
-            faction=faction,
+            faction=parsed.faction[1],
             deck=[{"card": c, "count": n} for c, n, _ in cards],
             equipment=items,
             player=player,
             pilot=pilot,
         )
     except services.DeckRejected as exc:
-        lines = [number for _, _, number in cards]
-        raise DeckListRejected(
-            [{**e, "field": _line_of(e["field"], parsed, lines)} for e in exc.extra_errors]
-        ) from None
+        raise DeckListRejected(problems_by_line(exc.extra_errors, parsed, cards)) from None
     except InvalidInput as exc:
-        lines = [number for _, _, number in cards]
-        raise DeckListRejected(
-            [
-                {
-                    "field": _line_of(exc.field, parsed, lines),
-                    "message": exc.message,
-                    "rule": exc.rule,
-                    "code": "decklist",
-                }
-            ]
-        ) from None
+        one = {"field": exc.field, "message": exc.message, "rule": exc.rule, "code": "decklist"}
+        raise DeckListRejected(problems_by_line([one], parsed, cards)) from None
 
 
 def _line_number(error: Mapping[str, Any]) -> int:

@@ -115,6 +115,28 @@ class ConstructionPool(models.Model):
         return self.name
 
 
+class StarterDeck(models.Model):
+    """A deck staff prepared for a faction and class (R-ADD-222): built and checked like any
+    build (R-ADD-52 with the card database, else R-ADD-15/R-ADD-29), copied by a player into
+    a new build in one step. `deck` rows are [card id, card version, count]."""
+
+    name = models.CharField(max_length=120, unique=True)
+    faction = models.CharField(max_length=60, blank=True, default="")
+    casket_class = models.CharField(max_length=20)
+    shield = models.CharField(max_length=10, default="left")
+    equipment = models.JSONField(default=list, blank=True)
+    deck = models.JSONField(default=list)
+    construction = models.CharField(max_length=20, blank=True, default="")
+    notes = models.TextField(blank=True, default="")
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["faction", "casket_class", "name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class SupportUnit(models.Model):
     """A support unit of the card database (issue 17) and the ids of its behaviour cards
     (cards of kind `behaviour`). Written by the import only."""

@@ -18,6 +18,11 @@ urlpatterns = [
     ),
     path(f"{CAMPAIGN}/builds/", builds.build_list_page, name="build-list"),
     path(f"{CAMPAIGN}/builds/new/", deck_builder.deck_builder_page, name="build-new"),
+    path(
+        f"{CAMPAIGN}/builds/from-starter/",
+        builds.build_from_starter_page,
+        name="build-from-starter",
+    ),
     path(f"{CAMPAIGN}/builds/<uuid:build_id>/", builds.build_page, name="build-page"),
     path(
         f"{CAMPAIGN}/builds/<uuid:build_id>/edit/",

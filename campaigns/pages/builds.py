@@ -13,11 +13,15 @@ from django.shortcuts import render
 from battles.engine.errors import InvalidInput
 
 from .. import access, catalogue, domain, selectors
-from ..models import EquipmentItem
+from ..models import EquipmentItem, StarterDeck
+from ..starters import build_from_starter
 from .common import (
     GET_ONLY,
+    POST_ONLY,
+    REFUSALS,
     FormError,
     campaign_of,
+    redirect_to,
 )
 
 
@@ -33,7 +37,59 @@ def build_of(state: domain.CampaignState, build_id: uuid.UUID) -> domain.BuildSt
 def build_list_page(request: HttpRequest, campaign_id: uuid.UUID) -> HttpResponse:
     campaign, role = campaign_of(request, campaign_id)
     state = selectors.campaign_state(campaign=campaign)
-    builds = [
+    builds = _rows(request, state, role)
+    context = _list_context(request, campaign, state, role, builds)
+    return render(request, "campaigns/builds.html", context)
+
+
+def _list_context(
+    request: HttpRequest,
+    campaign: Any,
+    state: domain.CampaignState,
+    role: str,
+    builds: list[dict[str, Any]],
+) -> dict[str, Any]:
+    user = request.user.get_username()
+    return {
+        "campaign": campaign,
+        "state": state,
+        "role": role,
+        "builds": builds,
+        "starters": list(StarterDeck.objects.all()),
+        # A player starts builds for their own living pilots (R-ADD-220).
+        "my_pilots": [
+            p for p in state.pilots.values() if p.player == user and p.status == domain.ALIVE
+        ],
+    }
+
+
+@POST_ONLY
+@login_required
+def build_from_starter_page(request: HttpRequest, campaign_id: uuid.UUID) -> HttpResponse:
+    """A new build copied from a starter deck in one step (R-ADD-222), for one of the
+    player's pilots; refused (400, nothing saved) with every problem named."""
+    campaign, role = campaign_of(request, campaign_id)
+    starter = StarterDeck.objects.filter(pk=request.POST.get("starter") or None).first()
+    try:
+        if starter is None:
+            raise InvalidInput("starter", "choose one of the starter decks", "R-ADD-222")
+        build, version = build_from_starter(
+            campaign=campaign,
+            actor=request.user,  # type: ignore[arg-type]
+            starter=starter,
+            name=request.POST.get("name", "").strip(),
+            pilot=request.POST.get("pilot") or None,
+        )
+    except REFUSALS as exc:
+        state = selectors.campaign_state(campaign=campaign)
+        context = _list_context(request, campaign, state, role, _rows(request, state, role))
+        context["errors"] = FormError.of(exc)
+        return render(request, "campaigns/builds.html", context, status=400)
+    return redirect_to("build-page", campaign.id, build.id, anchor=f"v{version}")
+
+
+def _rows(request: HttpRequest, state: domain.CampaignState, role: str) -> list[dict[str, Any]]:
+    return [
         {
             "build": b,
             "current": b.current,
@@ -43,8 +99,6 @@ def build_list_page(request: HttpRequest, campaign_id: uuid.UUID) -> HttpRespons
         }
         for b in sorted(state.builds.values(), key=lambda b: (b.player, b.current.name))
     ]
-    context = {"campaign": campaign, "state": state, "role": role, "builds": builds}
-    return render(request, "campaigns/builds.html", context)
 
 
 @GET_ONLY
