@@ -445,13 +445,20 @@ def _check_source(source: object) -> str:
 
 @transaction.atomic
 def card_save(
-    *, card_id: str, fields: Mapping[str, Any], source: str, actor: Any = None
+    *,
+    card_id: str,
+    fields: Mapping[str, Any],
+    source: str,
+    actor: Any = None,
+    new_version: bool = False,
 ) -> tuple[CardVersion, str]:
     """Create or change a card; the outcome is created, updated, new_version or unchanged.
 
     The content is checked whole before any write. A current version that a battle used
     is kept as it is and the change becomes the next version; otherwise the current
-    version is changed in place. The same content writes nothing.
+    version is changed in place. `new_version` (staff's errata, R-ADD-223) always makes
+    the next version, so builds and starter decks keep the one they pinned. The same
+    content writes nothing.
     """
     content = card_content_clean(card_id=card_id, fields=fields)
     _check_source(source)
@@ -472,7 +479,7 @@ def card_save(
     current = CardVersion.objects.get(card=card, version=card.current_version)
     if card_version_content(current) == content:
         return current, UNCHANGED
-    if card_version_in_use(current):
+    if new_version or card_version_in_use(current):
         version = CardVersion.objects.create(
             card=card, version=current.version + 1, source=source, created_at=now, **content
         )
@@ -569,6 +576,9 @@ class ImportReport:
     units: int = 0
     items_written: int = 0
     units_written: int = 0
+    # Every card the import changes: (card id, name, [(field, before, after)]), so a dry run
+    # shows each difference before it is applied (R-ADD-223).
+    changes: list[tuple[str, str, list[tuple[str, Any, Any]]]] = field(default_factory=list)
 
     @property
     def entries(self) -> int:
@@ -583,6 +593,35 @@ class ImportReport:
         """Cards, items and units created or changed (0 when the file was imported before)."""
         cards = sum(n for outcome, n in self.outcomes.items() if outcome != UNCHANGED)
         return cards + self.items_written + self.units_written
+
+    @property
+    def reported_entries(self) -> int:
+        """Entries not loaded (one report line each; the other lines are whole sections)."""
+        return sum(s.reported for s in self.sections.values())
+
+    @property
+    def referenced(self) -> int:
+        return sum(s.referenced for s in self.sections.values())
+
+    @property
+    def skipped_sections(self) -> int:
+        return sum(1 for line in self.reported if line.index is None)
+
+    @property
+    def cards_written(self) -> int:
+        return sum(n for outcome, n in self.outcomes.items() if outcome != UNCHANGED)
+
+    def banner(self) -> str:
+        """One line whose counts add up: entries = loaded + reported + referenced; the report's
+        lines = reported entries + sections skipped whole; cards, items and units apart."""
+        return (
+            f"{self.entries} entries: {self.loaded} loaded, {self.reported_entries} reported, "
+            f"{self.referenced} referenced; {len(self.reported)} report lines "
+            f"({self.reported_entries} entries and {self.skipped_sections} sections skipped "
+            f"whole); {self.cards_written} cards, {self.items_written} equipment items and "
+            f"{self.units_written} support units created or changed; "
+            f"{self.automated} loaded cards fully automated."
+        )
 
     def summary_lines(self) -> list[str]:
         outcomes = ", ".join(f"{self.outcomes[o]} {o}" for o in OUTCOMES)
@@ -778,6 +817,11 @@ class _Importer:
             elif card_version_content(current) == content:
                 outcome = UNCHANGED
             else:
+                before = card_version_content(current)
+                differences = [
+                    (k, before[k], content[k]) for k in CARD_FIELDS if before[k] != content[k]
+                ]
+                self.report.changes.append((card.id, content["name"], differences))
                 _, outcome = card_save(card_id=card.id, fields=fields, source=self.report.source)
         except InvalidInput as err:
             return str(err)

@@ -31,6 +31,11 @@ urlpatterns = [
     ),
     path(f"{CAMPAIGN}/builds/<uuid:build_id>/diff/", builds.build_diff_page, name="build-diff"),
     path(f"{CAMPAIGN}/builds/<uuid:build_id>/sheet/", builds.build_sheet_page, name="build-sheet"),
+    path(
+        f"{CAMPAIGN}/builds/<uuid:build_id>/update-cards/",
+        builds.build_cards_update_page,
+        name="build-update-cards",
+    ),
     path(f"{CAMPAIGN}/missions/<uuid:mission_id>/", mission.mission_page, name="mission-page"),
     path(
         f"{CAMPAIGN}/missions/<uuid:mission_id>/start/",

@@ -15,6 +15,7 @@ from battles.engine.errors import InvalidInput
 from .. import access, catalogue, domain, selectors
 from ..models import EquipmentItem, StarterDeck
 from ..starters import build_from_starter
+from ..versions import build_cards_update, stale_cards
 from .common import (
     GET_ONLY,
     POST_ONLY,
@@ -137,11 +138,35 @@ def build_page(request: HttpRequest, campaign_id: uuid.UUID, build_id: uuid.UUID
         "items": _item_names(current),
         "kind_words": catalogue.KIND_WORDS,
         "construction": catalogue.construction_available(),
+        "stale": stale_cards(deck=current.deck),
     }
     for row in context["deck"]:
         cv = row["cv"]
         row["kind"] = catalogue.KIND_WORDS.get(cv.kind, cv.kind) if cv else "unknown"
     return render(request, "campaigns/build.html", context)
+
+
+@POST_ONLY
+@login_required
+def build_cards_update_page(
+    request: HttpRequest, campaign_id: uuid.UUID, build_id: uuid.UUID
+) -> HttpResponse:
+    """The build's next version with every card at its current version, checked again
+    (R-ADD-223); its owner or the GM. Refused (400, nothing saved) with every problem."""
+    campaign, role = campaign_of(request, campaign_id)
+    state = selectors.campaign_state(campaign=campaign)
+    build = build_of(state, build_id)
+    access.build_editor_only(role=role, owner=build.player, user=request.user)
+    try:
+        _, version = build_cards_update(
+            campaign=campaign,
+            actor=request.user,  # type: ignore[arg-type]
+            build_id=build.id,
+        )
+    except REFUSALS as exc:
+        context = {"errors": FormError.of(exc), "campaign": campaign, "back_build": build}
+        return render(request, "campaigns/refused.html", context, status=400)
+    return redirect_to("build-page", campaign.id, build.id, anchor=f"v{version}")
 
 
 @GET_ONLY
