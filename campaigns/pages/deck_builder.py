@@ -43,6 +43,7 @@ PAGE_SIZE = 25  # catalogue rows per page: never the whole catalogue at once
 # The most accessories a class carries (a fortress's 4, R-ADD-52): the builder offers as
 # many accessory choices, and the check names a class's excess (`slots_exceeded`).
 MAX_ACCESSORIES = max(s["accessory"] for s in SLOTS_BY_CLASS.values())
+SHIELD_WORDS = {"left": "Left arm", "right": "Right arm", "none": "No shield"}  # R-ARC-2
 ITEM_FIELDS = ("item-weapon", "item-offhand", *(f"item-accessory-{i}" for i in range(4)))
 
 
@@ -277,7 +278,7 @@ def _builder_context(
         "kinds": [(k, catalogue.KIND_WORDS[k]) for k in CARD_KINDS],
         "factions": [(f, f.replace("-", " ").capitalize()) for f in faction_names],
         "classes": list(SP_MAXIMUM),
-        "shields": SHIELDS,
+        "shields": [(s, SHIELD_WORDS.get(s, s)) for s in SHIELDS],
         "players": state.players,
         "rules": parse_ruleset(state.rules, "rules"),
     }
@@ -313,6 +314,11 @@ def deck_builder_page(
             draft = DeckDraft.of_version(build) if build else _empty_draft(request, role, state)
             errors, status = FormError.of(exc), 400
         else:
+            # Whose casket: the build's owner, or the player making it (the GM names one).
+            if build is not None:
+                draft.player = build.player
+            elif role != "gm":
+                draft.player = request.user.get_username()
             if catalogue.construction_available():
                 draft.follow_items()
             unknown = _unknown_cards(draft)
