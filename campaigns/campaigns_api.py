@@ -1006,19 +1006,7 @@ class BuildDeckListView(CampaignsView):
         campaign, role = self.campaign(request, campaign_id)
         build = self.build_row(campaign, build_id)
         access.build_editor_only(role=role, owner=build.player.get_username(), user=request.user)
-        data = self.valid(DeckListInput, request.data)
-        decklists.build_decklist_import(
-            campaign=campaign,
-            actor=request.user,
-            text=data["text"],
-            build_id=str(build.id),
-            name=data.get("name", ""),
-            pilot=str(data["pilot"]) if data.get("pilot") else None,
-        )
-        state = selectors.campaign_state(campaign=campaign)
-        return Response(
-            BuildOutput(self.build_of(state, build_id)).data, status=status.HTTP_201_CREATED
-        )
+        return _decklist_import(self, request, campaign, str(build.id))
 
 
 class DeckListImportView(CampaignsView):
@@ -1032,15 +1020,24 @@ class DeckListImportView(CampaignsView):
     )
     def post(self, request: Request, campaign_id: UUID) -> Response:
         campaign, _ = self.campaign(request, campaign_id)
-        data = self.valid(DeckListInput, request.data)
-        build, _ = decklists.build_decklist_import(
-            campaign=campaign,
-            actor=request.user,
-            text=data["text"],
-            name=data.get("name", ""),
-            pilot=str(data["pilot"]) if data.get("pilot") else None,
-        )
-        state = selectors.campaign_state(campaign=campaign)
-        return Response(
-            BuildOutput(self.build_of(state, build.id)).data, status=status.HTTP_201_CREATED
-        )
+        return _decklist_import(self, request, campaign, None)
+
+
+def _decklist_import(
+    view: CampaignsView, request: Request, campaign: Campaign, build_id: str | None
+) -> Response:
+    """A deck list into a new build or the build's next version (R-ADD-221): 201 with the
+    build, or 400 naming every bad line."""
+    data = view.valid(DeckListInput, request.data)
+    build, _ = decklists.build_decklist_import(
+        campaign=campaign,
+        actor=request.user,
+        text=data["text"],
+        build_id=build_id,
+        name=data.get("name", ""),
+        pilot=str(data["pilot"]) if data.get("pilot") else None,
+    )
+    state = selectors.campaign_state(campaign=campaign)
+    return Response(
+        BuildOutput(view.build_of(state, build.id)).data, status=status.HTTP_201_CREATED
+    )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -188,7 +189,7 @@ def test_a_player_builds_from_equipment_exports_imports_and_moves_to_errata(
     assert built.pilot_id == str(pilot.id)
 
     # The deck list as text, and back into a new build: the same deck.
-    text = page.request.get(page.get_attribute("#decklist-link", "href")).text()
+    text = page.request.get(site + page.get_attribute("#decklist-link", "href")).text()
     assert "Faction: church" in text and "Class: scout" in text
     page.goto(f"{site}/campaigns/{campaign.id}/builds/new/")
     page.fill("#decklist-text", text.replace("Name: Ash Pyre", "Name: Ash Pyre copy"))
@@ -200,6 +201,10 @@ def test_a_player_builds_from_equipment_exports_imports_and_moves_to_errata(
     assert copy.current.equipment == built.current.equipment
     page.goto(f"{site}/campaigns/{campaign.id}/builds/{built.id}/sheet/")
     _shoot(page, artifacts, "decks-sheet")
+    # The deck sheet prints on one A4 page.
+    pdf = page.pdf(format="A4", print_background=False)
+    (artifacts / "decks-sheet.pdf").write_bytes(pdf)
+    assert len(re.findall(rb"/Type\s*/Page(?![s\w])", pdf)) == 1
 
     # Staff edit a card of the deck and see the builds it touches.
     card = next(c for c, _ in deck if c not in required)

@@ -69,3 +69,31 @@ LEGAL_DECK = [
     ("charm-ward", 1),
     *((f"prayer-{n}", 3) for n in range(1, 9)),
 ]
+
+
+def pyre_build(made: Any) -> Any:
+    """Ann's legal church scout "Pyre" in the demo campaign `made` (R-ADD-52)."""
+    from campaigns import services
+
+    build, _ = services.build_revise(
+        campaign=made.campaign,
+        actor=made.ann,
+        build_id=None,
+        name="Pyre",
+        casket_class="scout",
+        shield="left",
+        faction="church",
+        deck=[{"card": c, "count": n} for c, n in LEGAL_DECK],
+        equipment=LEGAL_ITEMS,
+        pilot=str(made.pilots[0].id),
+    )
+    return build
+
+
+def staff_client(user_model: Any) -> Any:
+    """A test client signed in as a new superuser."""
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user_model.objects.create_superuser(username="root", password="x" * 12))
+    return client

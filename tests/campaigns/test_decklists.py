@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from campaigns import selectors, services
+from campaigns import selectors
 from campaigns.catalogue import cards_import
 
 from .builders import demo_campaign, make_users
-from .decks_doc import DECKS_DOCUMENT, LEGAL_DECK, LEGAL_ITEMS
+from .decks_doc import DECKS_DOCUMENT, pyre_build
 from .test_pages_campaign import client_for
 
 pytestmark = pytest.mark.django_db
@@ -24,19 +24,7 @@ pytestmark = pytest.mark.django_db
 def dc() -> Any:
     made = demo_campaign()
     cards_import(document=DECKS_DOCUMENT, source="decks-test")
-    build, _ = services.build_revise(
-        campaign=made.campaign,
-        actor=made.ann,
-        build_id=None,
-        name="Pyre",
-        casket_class="scout",
-        shield="left",
-        faction="church",
-        deck=[{"card": c, "count": n} for c, n in LEGAL_DECK],
-        equipment=LEGAL_ITEMS,
-        pilot=str(made.pilots[0].id),
-    )
-    made.pyre = build
+    made.pyre = pyre_build(made)
     return made
 
 

@@ -14,13 +14,13 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 
-from campaigns import selectors, services
+from campaigns import selectors
 from campaigns.catalogue import card_version_content, cards_import
 from campaigns.models import Card, CardVersion
 from campaigns.starters import starter_deck_save
 
 from .builders import demo_campaign, make_users
-from .decks_doc import DECKS_DOCUMENT, LEGAL_DECK, LEGAL_ITEMS
+from .decks_doc import DECKS_DOCUMENT, pyre_build, staff_client
 from .test_decklists import GOOD
 from .test_import_cards import REAL_DB
 from .test_pages_campaign import client_for
@@ -32,28 +32,14 @@ pytestmark = pytest.mark.django_db
 def dc() -> Any:
     made = demo_campaign()
     cards_import(document=DECKS_DOCUMENT, source="decks-test")
-    made.pyre, _ = services.build_revise(
-        campaign=made.campaign,
-        actor=made.ann,
-        build_id=None,
-        name="Pyre",
-        casket_class="scout",
-        shield="left",
-        faction="church",
-        deck=[{"card": c, "count": n} for c, n in LEGAL_DECK],
-        equipment=LEGAL_ITEMS,
-    )
+    made.pyre = pyre_build(made)
     made.starter = starter_deck_save(text=GOOD)
     return made
 
 
 @pytest.fixture
 def staff(django_user_model: Any) -> Client:
-    client = Client()
-    client.force_login(
-        django_user_model.objects.create_superuser(username="root", password="x" * 12)
-    )
-    return client
+    return staff_client(django_user_model)
 
 
 def edit_form(card_id: str, **changes: Any) -> dict[str, Any]:

@@ -33,7 +33,7 @@ class _Text(HTMLParser):
     """The text a reader sees (and the alt, title, placeholder and aria-label texts), and
     the page's links."""
 
-    HIDDEN = {"script", "style", "template"}
+    HIDDEN = frozenset({"script", "style", "template"})
 
     def __init__(self) -> None:
         super().__init__()

@@ -16,7 +16,7 @@ from campaigns.models import StarterDeck
 from campaigns.starters import starter_deck_save, starter_decks_load_demo
 
 from .builders import demo_campaign, make_users
-from .decks_doc import DECKS_DOCUMENT
+from .decks_doc import DECKS_DOCUMENT, staff_client
 from .test_decklists import GOOD
 from .test_pages_campaign import client_for
 
@@ -36,11 +36,7 @@ def admin_url(view: str = "changelist", *args: Any) -> str:
 
 @pytest.fixture
 def staff(django_user_model: Any) -> Client:
-    client = Client()
-    client.force_login(
-        django_user_model.objects.create_superuser(username="root", password="x" * 12)
-    )
-    return client
+    return staff_client(django_user_model)
 
 
 def test_staff_write_a_starter_deck_as_a_deck_list_checked_like_a_build(
