@@ -54,9 +54,11 @@ def _login(browser: Any, site: str, username: str, size: tuple[int, int] = (1280
     return page
 
 
-def _shoot(page: Any, artifacts: Any, name: str) -> None:
+def _shoot(page: Any, artifacts: Any, name: str, at: str = "") -> None:
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
+        if at:
+            page.locator(at).scroll_into_view_if_needed()
         page.screenshot(path=str(artifacts / f"{name}-{width}x{height}.png"), full_page=False)
     page.set_viewport_size({"width": 1280, "height": 800})
 
@@ -156,7 +158,7 @@ def test_a_player_builds_from_equipment_exports_imports_and_moves_to_errata(
     assert foreign is not None
     _choose(page, "item-weapon", foreign.pk)
     _wait_problem(page, "item_not_for_faction", True)
-    _shoot(page, artifacts, "decks-violation")
+    _shoot(page, artifacts, "decks-violation", at="#deck-check")
     _choose(page, "item-weapon", weapon)
     _wait_problem(page, "item_not_for_faction", False)
     # A two-handed weapon leaves no hand for a shield: named, then gone.
@@ -178,7 +180,7 @@ def test_a_player_builds_from_equipment_exports_imports_and_moves_to_errata(
     _wait_problem(page, "deck_size", False)
     page.wait_for_selector("#deck-check .ok", timeout=WAIT_MS)
     assert _problems(page) == set()
-    _shoot(page, artifacts, "decks-builder")
+    _shoot(page, artifacts, "decks-builder", at="#deck-check")
     with page.expect_navigation():
         page.click("button[value=save]")
     assert "Built from its equipment" in page.inner_text("main")
