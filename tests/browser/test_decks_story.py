@@ -21,7 +21,15 @@ from battles.engine.errors import InvalidInput
 from battles.engine.ruleset import Ruleset
 from campaigns import selectors, services
 from campaigns.catalogue import cards_import, construction_read, item_cards_required
-from campaigns.models import CardVersion, ConstructionPool, EquipmentItem
+from campaigns.models import (
+    Campaign,
+    Card,
+    CardVersion,
+    ConstructionPool,
+    EquipmentItem,
+    StarterDeck,
+    SupportUnit,
+)
 from tests.campaigns.test_import_cards import REAL_DB
 
 PASSWORD = "pw-a-long-enough-phrase-42"
@@ -30,16 +38,26 @@ SIZES = ((820, 1180), (1280, 800))
 
 
 @pytest.fixture
-def real_catalogue(committed_db: None) -> Iterator[None]:
-    """The real database imported; its construction pools removed afterwards, so the
-    session's other browser tests build under the demo set's rule as they expect."""
+def real_catalogue(committed_db: None, tag: str) -> Iterator[None]:
+    """The real database imported, and taken out again afterwards (its cards, items, units
+    and pools, and this test's campaign, which holds them): the session's other browser
+    tests find the catalogue they expect (the demo set, one page of it)."""
     if not REAL_DB.is_file():
         pytest.skip(f"the real card database is not at {REAL_DB}")
+    before = set(Card.objects.values_list("pk", flat=True))
     cards_import(document=json.loads(REAL_DB.read_text(encoding="utf-8")), source="real")
     try:
         yield
     finally:
-        ConstructionPool.objects.all().delete()
+        # Projections of this test's own campaign (fresh names); its events stay, as
+        # every test's do (the store is append-only).
+        Campaign.objects.filter(name=f"Decks{tag}").delete()
+        StarterDeck.objects.all().delete()
+        added = Card.objects.exclude(pk__in=before)
+        CardVersion.objects.filter(card__in=added).delete()
+        added.delete()
+        for model in (ConstructionPool, EquipmentItem, SupportUnit):
+            model.objects.all().delete()
 
 
 def _login(browser: Any, site: str, username: str, size: tuple[int, int] = (1280, 800)) -> Any:
