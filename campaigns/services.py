@@ -70,9 +70,9 @@ class DeckRejected(InvalidInput):
 
     def __init__(self, problems: Sequence[DeckProblem]) -> None:
         first = problems[0]
-        super().__init__(_deck_field(first), first.message, first.rule)
+        super().__init__(deck_field(first), first.message, first.rule)
         self.extra_errors = [
-            {"field": _deck_field(p), "message": p.message, "rule": p.rule, "code": p.code}
+            {"field": deck_field(p), "message": p.message, "rule": p.rule, "code": p.code}
             for p in problems
         ]
 
@@ -88,7 +88,9 @@ _LOADOUT_FIELDS = {
 }
 
 
-def _deck_field(problem: DeckProblem) -> str:
+def deck_field(problem: DeckProblem) -> str:
+    """The build field a deck problem is about: `deck[i]` for a row, the loadout's field for
+    an R-ADD-52 loadout problem, else `deck`."""
     if problem.index is not None:
         return f"deck[{problem.index}]"
     return _LOADOUT_FIELDS.get(problem.code, "deck")

@@ -93,7 +93,7 @@ def starter_deck_save(
     else:
         found = deck_problems(rows, Ruleset())
     problems.extend(
-        {"field": services._deck_field(p), "message": p.message, "rule": p.rule, "code": p.code}
+        {"field": services.deck_field(p), "message": p.message, "rule": p.rule, "code": p.code}
         for p in found
     )
     if problems:

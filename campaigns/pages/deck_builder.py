@@ -161,7 +161,7 @@ def _deck_check(draft: DeckDraft, state: domain.CampaignState) -> tuple[list[For
         problems = catalogue.deck_problems(rows, ruleset)
     errors = [
         FormError(
-            services._deck_field(p) if p.index is None else f"deck: {rows[p.index][0].name}",
+            services.deck_field(p) if p.index is None else f"deck: {rows[p.index][0].name}",
             p.message,
             p.rule,
             p.code,

@@ -202,7 +202,7 @@ def test_a_player_builds_from_equipment_exports_imports_and_moves_to_errata(
     with page.expect_navigation():
         page.click("button[value=save]")
     assert "Built from its equipment" in page.inner_text("main")
-    _shoot(page, artifacts, "decks-build")
+    _shoot(page, artifacts, "decks-build", at="h1")
     state = selectors.campaign_state(campaign=campaign)
     built = next(b for b in state.builds.values() if b.current.name == "Ash Pyre")
     assert sorted((c, n) for c, _, n in built.current.deck) == sorted(deck)
