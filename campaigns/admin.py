@@ -19,7 +19,7 @@ from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import F, OuterRef, QuerySet, Subquery, Sum
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
@@ -55,8 +55,11 @@ from .models import (
     Mission,
     OutcomeOutbox,
     Pilot,
+    StarterDeck,
     SupportUnit,
 )
+from .starters import starter_deck_save, starter_deck_text
+from .versions import card_uses, card_version_diff, starter_cards_update
 
 # The ruleset a deck is judged by in the admin's validity column (R-ADD-15: ruleset 2.0).
 DECK_RULESET = Ruleset()
@@ -327,8 +330,15 @@ class CardAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         "current_sp_cost",
         "current_automated",
         "current_version",
+        "versions_link",
         "updated_at",
     )
+
+    @admin.display(description="versions and uses")
+    def versions_link(self, obj: Card) -> str:
+        url = reverse("admin:campaigns_card_versions", args=[obj.pk])
+        return format_html('<a href="{}">differences, builds</a>', url)
+
     list_filter = (CurrentKindFilter, CurrentFactionFilter, CurrentAutomatedFilter)
     search_fields = ("id", "versions__name", "versions__keywords")
     readonly_fields = ("current_version", "created_at", "updated_at")
@@ -381,8 +391,14 @@ class CardAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     def save_model(self, request: HttpRequest, obj: Card, form: Any, change: bool) -> None:
         card_id = obj.pk
         source = form.cleaned_data.get("source") or f"admin ({request.user.get_username()})"
+        # Staff's errata are a new version, never an overwrite: builds and starter decks
+        # keep the version they pinned until they move on (R-ADD-223).
         version, outcome = card_save(
-            card_id=card_id, fields=form.content, source=source, actor=request.user
+            card_id=card_id,
+            fields=form.content,
+            source=source,
+            actor=request.user,
+            new_version=change,
         )
         saved = Card.objects.get(pk=card_id)
         obj.current_version, obj.created_at, obj.updated_at = (
@@ -392,13 +408,60 @@ class CardAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         )
         obj._state.adding = False
         obj._state.db = saved._state.db
-        messages.info(request, f"{card_id}: {outcome.replace('_', ' ')} (v{version.version})")
+        messages.info(
+            request, f"{card_id}: {outcome.replace('_', ' ')} (version {version.version})"
+        )
+        if outcome != "unchanged":
+            versions_url = reverse("admin:campaigns_card_versions", args=[card_id])
+            messages.info(
+                request,
+                format_html(
+                    'See <a href="{}">what changed and every build it touches</a>.', versions_url
+                ),
+            )
 
     # -- the import page --
 
     def get_urls(self) -> list[URLPattern]:
         view = self.admin_site.admin_view(self.import_view)
-        return [path("import/", view, name="campaigns_card_import"), *super().get_urls()]
+        versions = self.admin_site.admin_view(self.versions_view)
+        return [
+            path("import/", view, name="campaigns_card_import"),
+            path("<path:object_id>/versions/", versions, name="campaigns_card_versions"),
+            *super().get_urls(),
+        ]
+
+    def versions_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        """Two versions of a card side by side, field by field, and every build and starter
+        deck that holds the card with the version it pinned (R-ADD-223)."""
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        card = Card.objects.filter(pk=object_id).first()
+        if card is None:
+            raise Http404("no such card")
+        versions = list(CardVersion.objects.filter(card=card).order_by("version"))
+        numbers = [v.version for v in versions]
+
+        def pick(name: str, default: int) -> CardVersion:
+            raw = request.GET.get(name, "")
+            number = int(raw) if raw.isascii() and raw.isdigit() else default
+            return next((v for v in versions if v.version == number), versions[-1])
+
+        old = pick("a", numbers[-2] if len(numbers) > 1 else numbers[-1])
+        new = pick("b", numbers[-1])
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": f"Versions of {new.name}",
+            "card": card,
+            "versions": versions,
+            "old": old,
+            "new": new,
+            "diff": card_version_diff(old=old, new=new),
+            "uses": card_uses(card=card),
+            "changelist_url": reverse("admin:campaigns_card_changelist"),
+        }
+        return TemplateResponse(request, "admin/campaigns/card/versions.html", context)
 
     def import_view(self, request: HttpRequest) -> HttpResponse:
         if not (self.has_add_permission(request) and self.has_change_permission(request)):
@@ -439,12 +502,7 @@ class CardAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
             form.add_error("file", str(err))
             return None
         messages.success(
-            request,
-            ("Dry run: nothing written. " if dry_run else "")
-            + f"{report.loaded} of {report.entries} entries loaded "
-            f"({report.written} created or changed), "
-            f"{sum(c.reported for c in report.sections.values())} reported, "
-            f"{report.automated} fully automated.",
+            request, ("Dry run: nothing written. " if dry_run else "") + report.banner()
         )
         return report
 
@@ -673,3 +731,93 @@ class OutcomeOutboxAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
     )
     list_filter = (OutboxStateFilter,)
     list_select_related = ("battle", "mission")
+
+
+# --- starter decks (R-ADD-222) -------------------------------------------------------------------
+
+
+class StarterDeckForm(forms.ModelForm):  # type: ignore[type-arg]
+    """A starter deck as a deck list (R-ADD-221), checked as a build is; saving goes through
+    `starter_deck_save`, which names every bad line with its number and ruling."""
+
+    decklist = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 24, "cols": 60}),
+        help_text="Name:, Faction:, Class:, Shield:, one Item: per item, then one "
+        "“3 Litany Carbine” per card (R-ADD-221)",
+    )
+
+    class Meta:
+        model = StarterDeck
+        fields = ("notes",)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.instance.pk:
+            self.initial["decklist"] = starter_deck_text(self.instance)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if self.errors:
+            return data
+        try:
+            with transaction.atomic():
+                self.saved = starter_deck_save(
+                    text=data.get("decklist", ""),
+                    starter=StarterDeck.objects.get(pk=self.instance.pk)
+                    if self.instance.pk
+                    else None,
+                    notes=data.get("notes", ""),
+                )
+                transaction.set_rollback(True)  # saved for real in save_model
+        except InvalidInput as err:
+            errors = getattr(err, "extra_errors", None) or [
+                {"field": err.field, "message": err.message, "rule": err.rule}
+            ]
+            for e in errors:
+                rule = f" ({e['rule']})" if e.get("rule") else ""
+                self.add_error("decklist", f"{e['field']}: {e['message']}{rule}")
+        return data
+
+
+@admin.register(StarterDeck)
+class StarterDeckAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    form = StarterDeckForm
+    list_display = ("name", "faction", "casket_class", "rule", "cards", "updated_at")
+    list_filter = ("faction", "casket_class")
+    search_fields = ("name",)
+    actions = ["move_to_current_versions"]
+
+    @admin.action(description="Move to the cards' current versions (checked again)")
+    def move_to_current_versions(
+        self, request: HttpRequest, queryset: QuerySet[StarterDeck]
+    ) -> None:
+        for starter in queryset:
+            try:
+                with transaction.atomic():
+                    starter_cards_update(starter=starter)
+            except InvalidInput as err:
+                errors = getattr(err, "extra_errors", None) or [
+                    {"field": err.field, "message": err.message, "rule": err.rule}
+                ]
+                text = "; ".join(f"{e['field']}: {e['message']} ({e['rule']})" for e in errors)
+                messages.error(request, f"{starter.name}: not moved: {text}")
+            else:
+                messages.success(request, f"{starter.name}: every card at its current version")
+
+    @admin.display(description="built under")
+    def rule(self, obj: StarterDeck) -> str:
+        return "equipment (R-ADD-52)" if obj.construction else "the older rule (R-ADD-15)"
+
+    @admin.display(description="cards")
+    def cards(self, obj: StarterDeck) -> int:
+        return sum(int(n) for _, _, n in obj.deck)
+
+    def save_model(self, request: HttpRequest, obj: StarterDeck, form: Any, change: bool) -> None:
+        saved = starter_deck_save(
+            text=form.cleaned_data["decklist"],
+            starter=StarterDeck.objects.get(pk=obj.pk) if change else None,
+            notes=form.cleaned_data.get("notes", ""),
+        )
+        for field in StarterDeck._meta.concrete_fields:
+            setattr(obj, field.attname, getattr(saved, field.attname))
+        obj._state.adding = False

@@ -59,6 +59,8 @@ def drawing(
         {(h.q, h.r): level for h, level in board.levels.items()},
     )
     for c in cells:
+        # A terrain kind in words ("dense forest"), not its key.
+        c["label"] = c["label"].replace("_", " ")
         q, r = (int(v) for v in c["key"].split(","))
         here = on.get((q, r), [])
         if here:

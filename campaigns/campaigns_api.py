@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 from uuid import UUID
 
+from django.http import HttpResponse
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -37,7 +38,7 @@ from penance_site.api_fields import (
     StrictSerializer,
 )
 
-from . import access, domain, selectors, services
+from . import access, decklists, domain, selectors, services
 from .models import Campaign, CasketBuild, Mission, Pilot
 
 TAGS = ["campaigns"]
@@ -170,6 +171,11 @@ class BuildVersionOutput(serializers.Serializer[Any]):
     faction = serializers.CharField(allow_blank=True)
     deck = BuildDeckRowOutput(many=True)
     equipment = serializers.ListField(child=serializers.CharField())
+    construction = serializers.CharField(
+        allow_blank=True,
+        help_text='the rule the deck was checked under: "R-ADD-52" (built from its equipment) '
+        'or "" (the older rule, R-ADD-220)',
+    )
 
 
 # A deck row with its card version from the catalogue (context `cards`, by (card, version)).
@@ -221,6 +227,9 @@ class BuildOutput(serializers.Serializer[Any]):
     player = serializers.CharField(help_text="username")
     name = serializers.CharField(source="current.name")
     current_version = serializers.IntegerField(source="current.version")
+    pilot = serializers.CharField(
+        source="pilot_id", allow_blank=True, help_text='the pilot whose casket it is ("" for none)'
+    )
     component_damage = ComponentDamageField(
         child=serializers.IntegerField(),
         help_text="carried until repaired, under persistent_component_damage (R-PLT-5)",
@@ -465,6 +474,24 @@ class BuildInput(StrictSerializer):
         max_length=150,
         help_text="whose build: the GM may name any player; a player only themselves",
     )
+    pilot = serializers.UUIDField(
+        required=False, help_text="the pilot whose casket it is: one of the owner's (R-ADD-220)"
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs.get("pilot") is not None:
+            attrs["pilot"] = str(attrs["pilot"])
+        return attrs
+
+
+class DeckListInput(StrictSerializer):
+    text = serializers.CharField(
+        max_length=20_000, trim_whitespace=False, help_text="a deck list (R-ADD-221)"
+    )
+    name = serializers.CharField(
+        required=False, max_length=services.MAX_TEXT, help_text="default: the list's Name:"
+    )
+    pilot = serializers.UUIDField(required=False, help_text="for a new build: its pilot")
 
 
 class BuildRepairInput(StrictSerializer):
@@ -962,3 +989,74 @@ class BuildRepairView(CampaignsView):
             campaign=campaign, actor=request.user, build_id=str(build_id), reason=data["reason"]
         )
         return Response(BuildOutput(build).data, status=status.HTTP_201_CREATED)
+
+
+DECKLIST_ERRORS = (
+    "A 400 names every bad line: `field` is `line N` (its number in the text), with the "
+    "message and the ruling (R-ADD-221; R-ADD-52 for construction); nothing is written."
+)
+
+
+class BuildDeckListView(CampaignsView):
+    @extend_schema(
+        operation_id="campaigns_builds_decklist",
+        summary="The build's current deck list as text (R-ADD-221)",
+        responses={(200, "text/plain"): OpenApiTypes.STR, **READ_ERRORS},
+        tags=TAGS,
+    )
+    def get(self, request: Request, campaign_id: UUID, build_id: UUID) -> HttpResponse:
+        campaign, _ = self.campaign(request, campaign_id)
+        build = self.build_of(selectors.campaign_state(campaign=campaign), build_id)
+        text = decklists.decklist_text(version=build.current)
+        response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+        filename = "".join(ch if ch.isalnum() else "-" for ch in build.current.name) or "deck"
+        response["Content-Disposition"] = f'inline; filename="{filename}.txt"'
+        return response
+
+    @extend_schema(
+        operation_id="campaigns_builds_decklist_import",
+        summary="Write the build's next version from a deck list (its player or the GM)",
+        description=DECKLIST_ERRORS,
+        request=DeckListInput,
+        responses={201: BuildOutput, **WRITE_ERRORS},
+        tags=TAGS,
+    )
+    def post(self, request: Request, campaign_id: UUID, build_id: UUID) -> Response:
+        campaign, role = self.campaign(request, campaign_id)
+        build = self.build_row(campaign, build_id)
+        access.build_editor_only(role=role, owner=build.player.get_username(), user=request.user)
+        return _decklist_import(self, request, campaign, str(build.id))
+
+
+class DeckListImportView(CampaignsView):
+    @extend_schema(
+        operation_id="campaigns_builds_decklist_create",
+        summary="Create a build from a deck list (a player for themselves)",
+        description=DECKLIST_ERRORS,
+        request=DeckListInput,
+        responses={201: BuildOutput, **WRITE_ERRORS},
+        tags=TAGS,
+    )
+    def post(self, request: Request, campaign_id: UUID) -> Response:
+        campaign, _ = self.campaign(request, campaign_id)
+        return _decklist_import(self, request, campaign, None)
+
+
+def _decklist_import(
+    view: CampaignsView, request: Request, campaign: Campaign, build_id: str | None
+) -> Response:
+    """A deck list into a new build or the build's next version (R-ADD-221): 201 with the
+    build, or 400 naming every bad line."""
+    data = view.valid(DeckListInput, request.data)
+    build, _ = decklists.build_decklist_import(
+        campaign=campaign,
+        actor=request.user,
+        text=data["text"],
+        build_id=build_id,
+        name=data.get("name", ""),
+        pilot=str(data["pilot"]) if data.get("pilot") else None,
+    )
+    state = selectors.campaign_state(campaign=campaign)
+    return Response(
+        BuildOutput(view.build_of(state, build.id)).data, status=status.HTTP_201_CREATED
+    )

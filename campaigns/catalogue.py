@@ -19,14 +19,27 @@ from django.db import transaction
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
-from battles.engine.carddata.carddb import DatabaseCard, DatabaseRead, Reported, read_database
-from battles.engine.carddata.decks import DeckProblem, validate_deck
+from battles.engine.carddata.carddb import (
+    DatabaseCard,
+    DatabaseRead,
+    ItemDef,
+    Reported,
+    Source,
+    read_database,
+)
+from battles.engine.carddata.decks import (
+    DeckProblem,
+    Loadout,
+    casket_deck_problems,
+    validate_deck,
+)
+from battles.engine.carddata.spelling import UNIVERSAL
 from battles.engine.cards import CardDef, card_from_dict
 from battles.engine.demo import DEMO_CARDS
 from battles.engine.errors import InvalidInput
 from battles.engine.ruleset import Ruleset
 
-from .models import Card, CardVersion, DeckEntry, EquipmentItem, SupportUnit
+from .models import Card, CardVersion, ConstructionPool, DeckEntry, EquipmentItem, SupportUnit
 
 logger = logging.getLogger(__name__)
 
@@ -232,6 +245,54 @@ def card_versions_current(
     return qs
 
 
+# Card kinds in words, for pages (the engine's keys stay in data and APIs).
+KIND_WORDS: Final[Mapping[str, str]] = {
+    "primary_weapon": "Primary weapon",
+    "secondary": "Secondary equipment",
+    "universal": "Universal",
+    "reactive": "Reactive",
+    "damage": "Damage",
+    "other": "Faction or equipment card",
+    "behaviour": "Support unit behaviour",
+}
+SLOT_WORDS: Final[Mapping[str, str]] = {
+    "weapon": "Arm weapon",
+    "offhand": "Off-hand",
+    "accessory": "Accessory",
+}
+UNIVERSAL_FILTER: Final = UNIVERSAL
+
+
+def faction_filter(qs: QuerySet[CardVersion], faction: str) -> QuerySet[CardVersion]:
+    """Cards usable by `faction`: a card of several factions (an item's, stored as
+    "church, elves") appears under each of them; `universal` is the cards of no faction."""
+    if faction == UNIVERSAL_FILTER:
+        return qs.filter(faction="")
+    return qs.filter(
+        Q(faction=faction)
+        | Q(faction__startswith=f"{faction}, ")
+        | Q(faction__endswith=f", {faction}")
+        | Q(faction__contains=f", {faction}, ")
+    )
+
+
+def card_versions_browse(
+    *, faction: str = "", kind: str = "", cost: int | None = None, q: str = ""
+) -> QuerySet[CardVersion]:
+    """The deck builder's catalogue: current versions filtered by a real faction (or
+    universal), kind, SP cost and a search of name and text, by name."""
+    qs = CardVersion.objects.filter(version=F("card__current_version")).select_related("card")
+    if faction:
+        qs = faction_filter(qs, faction)
+    if kind:
+        qs = qs.filter(kind=kind)
+    if cost is not None:
+        qs = qs.filter(sp_cost=cost)
+    if q:
+        qs = qs.filter(Q(name__icontains=q) | Q(text__icontains=q))
+    return qs.order_by("name", "card_id")
+
+
 def card_versions_of(*, card: Card) -> QuerySet[CardVersion]:
     return CardVersion.objects.filter(card=card).order_by("version")
 
@@ -277,6 +338,104 @@ def deck_problems(rows: Sequence[tuple[CardVersion, int]], ruleset: Ruleset) -> 
     return sorted(problems, key=lambda p: (p.index is None, p.index or 0))
 
 
+# --- construction by equipment (R-ADD-52, R-ADD-220) ---------------------------------------------
+
+_CATALOGUE_SOURCE: Final = Source("catalogue", 0)
+
+
+def construction_available() -> bool:
+    """Whether the catalogue holds the card database's construction data (its universal and
+    faction pools, R-ADD-52): then builds are made from equipment (R-ADD-220); a catalogue
+    of the demo set alone keeps the older rule (R-ADD-15/R-ADD-29)."""
+    return ConstructionPool.objects.filter(name=UNIVERSAL).exists()
+
+
+def item_def(item: EquipmentItem) -> ItemDef:
+    return ItemDef(
+        id=item.pk,
+        name=item.name,
+        factions=tuple(item.factions),
+        category=item.category,
+        slot=item.slot,
+        two_handed=item.two_handed,
+        weight=item.weight,
+        crafting_cost=item.crafting_cost,
+        cards=tuple((str(c), int(n)) for c, n in item.cards),
+        passives=tuple(item.passives),
+        missing=tuple(item.missing),
+    )
+
+
+def construction_read(
+    *, faction: str, items: Iterable[str] = (), pinned: Iterable[CardVersion] = ()
+) -> DatabaseRead:
+    """The engine's view of the catalogue that `battles.engine.carddata.decks` checks a casket deck
+    against: every equipment item, the universal and `faction` pools, and the cards those
+    name (current versions) and the deck's own rows (`pinned`: the versions it holds)."""
+    read = DatabaseRead()
+    read.items = {i.pk: item_def(i) for i in EquipmentItem.objects.all()}
+    pools = {
+        p.name: tuple(p.cards)
+        for p in ConstructionPool.objects.filter(name__in=[UNIVERSAL, faction])
+    }
+    read.universal = pools.get(UNIVERSAL, ())
+    if faction in pools:
+        read.faction_pools = {faction: pools[faction]}
+    wanted = set(read.universal) | set(pools.get(faction, ()))
+    for item_id in items:
+        item = read.items.get(item_id)
+        if item is not None:
+            wanted.update(c for c, _ in item.cards)
+    rows = {cv.card_id: cv for cv in pinned}
+    current = CardVersion.objects.filter(
+        card_id__in=wanted - rows.keys(), version=F("card__current_version")
+    )
+    for cv in [*current, *rows.values()]:
+        read.cards[cv.card_id] = DatabaseCard(
+            card_version_def(cv),
+            cv.faction,
+            cv.card_type,
+            cv.copies_per_deck,
+            _CATALOGUE_SOURCE,
+        )
+    return read
+
+
+def casket_problems(
+    *,
+    faction: str,
+    casket_class: str,
+    items: Sequence[str],
+    rows: Sequence[tuple[CardVersion, int]],
+    ruleset: Ruleset,
+) -> list[DeckProblem]:
+    """Every way a casket's deck breaks R-ADD-52 for its class, faction and items, by the
+    engine's own check (`battles.engine.carddata.decks.casket_deck_problems`); row problems carry
+    the row's index."""
+    read = construction_read(faction=faction, items=items, pinned=[cv for cv, _ in rows])
+    return casket_deck_problems(
+        read,
+        Loadout(faction, casket_class, tuple(items)),
+        [(cv.card_id, n) for cv, n in rows],
+        ruleset,
+    )
+
+
+def item_cards_required(*, faction: str, items: Sequence[str]) -> dict[str, int]:
+    """The copies a casket must hold (R-ADD-52 (a), (b)): each universal card once, each
+    carried item's cards as the item brings them. Unknown items bring nothing."""
+    required: dict[str, int] = {}
+    pool = ConstructionPool.objects.filter(name=UNIVERSAL).first()
+    for card_id in pool.cards if pool else ():
+        required[card_id] = required.get(card_id, 0) + 1
+    known = {i.pk: i for i in EquipmentItem.objects.filter(pk__in=list(items))}
+    for item_id in items:
+        item = known.get(item_id)
+        for card_id, n in item.cards if item else ():
+            required[card_id] = required.get(card_id, 0) + int(n)
+    return required
+
+
 # --- services ------------------------------------------------------------------------------------
 
 
@@ -286,13 +445,20 @@ def _check_source(source: object) -> str:
 
 @transaction.atomic
 def card_save(
-    *, card_id: str, fields: Mapping[str, Any], source: str, actor: Any = None
+    *,
+    card_id: str,
+    fields: Mapping[str, Any],
+    source: str,
+    actor: Any = None,
+    new_version: bool = False,
 ) -> tuple[CardVersion, str]:
     """Create or change a card; the outcome is created, updated, new_version or unchanged.
 
     The content is checked whole before any write. A current version that a battle used
     is kept as it is and the change becomes the next version; otherwise the current
-    version is changed in place. The same content writes nothing.
+    version is changed in place. `new_version` (staff's errata, R-ADD-223) always makes
+    the next version, so builds and starter decks keep the one they pinned. The same
+    content writes nothing.
     """
     content = card_content_clean(card_id=card_id, fields=fields)
     _check_source(source)
@@ -313,7 +479,7 @@ def card_save(
     current = CardVersion.objects.get(card=card, version=card.current_version)
     if card_version_content(current) == content:
         return current, UNCHANGED
-    if card_version_in_use(current):
+    if new_version or card_version_in_use(current):
         version = CardVersion.objects.create(
             card=card, version=current.version + 1, source=source, created_at=now, **content
         )
@@ -410,6 +576,9 @@ class ImportReport:
     units: int = 0
     items_written: int = 0
     units_written: int = 0
+    # Every card the import changes: (card id, name, [(field, before, after)]), so a dry run
+    # shows each difference before it is applied (R-ADD-223).
+    changes: list[tuple[str, str, list[tuple[str, Any, Any]]]] = field(default_factory=list)
 
     @property
     def entries(self) -> int:
@@ -424,6 +593,35 @@ class ImportReport:
         """Cards, items and units created or changed (0 when the file was imported before)."""
         cards = sum(n for outcome, n in self.outcomes.items() if outcome != UNCHANGED)
         return cards + self.items_written + self.units_written
+
+    @property
+    def reported_entries(self) -> int:
+        """Entries not loaded (one report line each; the other lines are whole sections)."""
+        return sum(s.reported for s in self.sections.values())
+
+    @property
+    def referenced(self) -> int:
+        return sum(s.referenced for s in self.sections.values())
+
+    @property
+    def skipped_sections(self) -> int:
+        return sum(1 for line in self.reported if line.index is None)
+
+    @property
+    def cards_written(self) -> int:
+        return sum(n for outcome, n in self.outcomes.items() if outcome != UNCHANGED)
+
+    def banner(self) -> str:
+        """One line whose counts add up: entries = loaded + reported + referenced; the report's
+        lines = reported entries + sections skipped whole; cards, items and units apart."""
+        return (
+            f"{self.entries} entries: {self.loaded} loaded, {self.reported_entries} reported, "
+            f"{self.referenced} referenced; {len(self.reported)} report lines "
+            f"({self.reported_entries} entries and {self.skipped_sections} sections skipped "
+            f"whole); {self.cards_written} cards, {self.items_written} equipment items and "
+            f"{self.units_written} support units created or changed; "
+            f"{self.automated} loaded cards fully automated."
+        )
 
     def summary_lines(self) -> list[str]:
         outcomes = ", ".join(f"{self.outcomes[o]} {o}" for o in OUTCOMES)
@@ -502,7 +700,32 @@ def cards_import(*, document: object, source: str) -> ImportReport:
     importer.create_new_cards()
     _items_save(read, report)
     _units_save(read, report)
+    _pools_save(read, report)
+    _manual_reasons_save(read)
     return report
+
+
+def _pools_save(read: DatabaseRead, report: ImportReport) -> None:
+    """The universal and faction pools a deck is built from (R-ADD-52), when the document
+    has them; the cards it names are the ones the import loaded."""
+    stored = set(Card.objects.filter(pk__in=read.cards.keys()).values_list("pk", flat=True))
+    pools = {UNIVERSAL: read.universal, **read.faction_pools} if read.universal else {}
+    rows = {
+        name: {"cards": [c for c in cards if c in stored], "source": report.source}
+        for name, cards in pools.items()
+    }
+    _upsert(ConstructionPool, rows)
+
+
+def _manual_reasons_save(read: DatabaseRead) -> None:
+    """Why each loaded card is resolved by hand, in the effect catalogue's words (R-ADD-57)."""
+    changed = []
+    for card in Card.objects.filter(pk__in=read.cards.keys()):
+        reason = read.notes.get(card.pk, "")
+        if card.manual_reason != reason:
+            card.manual_reason = reason
+            changed.append(card)
+    Card.objects.bulk_update(changed, ["manual_reason"], batch_size=200)
 
 
 def _upsert(model: Any, rows: dict[str, dict[str, Any]]) -> int:
@@ -594,6 +817,11 @@ class _Importer:
             elif card_version_content(current) == content:
                 outcome = UNCHANGED
             else:
+                before = card_version_content(current)
+                differences = [
+                    (k, before[k], content[k]) for k in CARD_FIELDS if before[k] != content[k]
+                ]
+                self.report.changes.append((card.id, content["name"], differences))
                 _, outcome = card_save(card_id=card.id, fields=fields, source=self.report.source)
         except InvalidInput as err:
             return str(err)

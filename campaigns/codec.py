@@ -8,8 +8,13 @@ from __future__ import annotations
 
 from penance_site.eventstore import codec
 
-from .domain import EVENT_TYPES
+from .domain import EVENT_TYPES, upcast_build_revised_v1
 
 STREAM_TYPE = "campaign"
 
-CAMPAIGN_EVENTS = codec.register(STREAM_TYPE, EVENT_TYPES.values())
+CAMPAIGN_EVENTS = codec.register(
+    STREAM_TYPE,
+    EVENT_TYPES.values(),
+    # R-ADD-220: builds revised before decks were made from equipment.
+    {("BuildRevised", 1): upcast_build_revised_v1},
+)

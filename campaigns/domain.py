@@ -29,6 +29,8 @@ from battles.engine.battle.state import CARRIED_WOUNDS, SP_MAXIMUM, TAINT_OVERLO
 from battles.engine.dice import COMPONENTS
 from battles.engine.errors import InvalidInput, RuleViolation
 
+# R-ADD-52: a deck built from the casket's class, faction and equipment items (R-ADD-220).
+CONSTRUCTION_BY_EQUIPMENT = "R-ADD-52"
 TAINT_PURGING = 8  # R-PLT-4: purging is open from 8 Taint
 MAX_TAINT = 99
 ALIVE, DEAD, RETIRED = "alive", "dead", "retired"
@@ -90,8 +92,14 @@ class PilotEnlisted(Event):
 @dataclass(frozen=True, slots=True)
 class BuildRevised(Event):
     """A new version of a casket build; version 1 creates it. `deck` rows are
-    (card id, card version, count); a battle pins the build version it used."""
+    (card id, card version, count); a battle pins the build version it used.
 
+    Schema 2 (R-ADD-220): `construction` names the rule the deck was checked under
+    (R-ADD-52: built from the casket's equipment items; "" for a build of schema 1, made
+    under the older rule R-ADD-15/R-ADD-29) and `pilot_id` the pilot whose casket it is
+    ("" for none). `equipment` holds item ids under R-ADD-52."""
+
+    SCHEMA_VERSION: ClassVar[int] = 2
     build_id: str
     version: int
     player: str
@@ -101,6 +109,8 @@ class BuildRevised(Event):
     faction: str
     deck: tuple[tuple[str, int, int], ...]
     equipment: tuple[str, ...]
+    construction: str = ""
+    pilot_id: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,6 +296,13 @@ class BuildVersionState:
     faction: str
     deck: tuple[tuple[str, int, int], ...]
     equipment: tuple[str, ...]
+    construction: str = ""  # R-ADD-220: "" is the older rule (R-ADD-15/R-ADD-29)
+
+    @property
+    def older_rule(self) -> bool:
+        """Built before decks were made from equipment (R-ADD-52): it still plays, and its
+        owner's next revision builds it under R-ADD-52 (R-ADD-220)."""
+        return self.construction != CONSTRUCTION_BY_EQUIPMENT
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,6 +311,7 @@ class BuildState:
     player: str
     versions: tuple[BuildVersionState, ...]
     component_damage: tuple[tuple[str, int], ...] = ()  # awaiting repair (R-PLT-5 option)
+    pilot_id: str = ""  # whose casket it is (R-ADD-220); "" for a build of no pilot
 
     @property
     def current(self) -> BuildVersionState:
@@ -379,14 +397,24 @@ def _pilot_enlisted(s: CampaignState, e: PilotEnlisted) -> CampaignState:
     return dataclasses.replace(s, pilots={**s.pilots, e.pilot_id: pilot})
 
 
+def upcast_build_revised_v1(payload: Mapping[str, Any]) -> dict[str, Any]:
+    """A schema-1 BuildRevised: built under the older rule, of no pilot (R-ADD-220).
+
+    >>> upcast_build_revised_v1({"build_id": "b1"})
+    {'build_id': 'b1', 'construction': '', 'pilot_id': ''}
+    """
+    return {**payload, "construction": "", "pilot_id": ""}
+
+
 def _build_revised(s: CampaignState, e: BuildRevised) -> CampaignState:
     version = BuildVersionState(
-        e.version, e.name, e.casket_class, e.shield, e.faction, e.deck, e.equipment
+        e.version, e.name, e.casket_class, e.shield, e.faction, e.deck, e.equipment, e.construction
     )
     old = s.builds.get(e.build_id)
     if old is None:
-        return _build(s, BuildState(e.build_id, e.player, (version,)))
-    return _build(s, dataclasses.replace(old, versions=(*old.versions, version)))
+        return _build(s, BuildState(e.build_id, e.player, (version,), pilot_id=e.pilot_id))
+    pilot_id = e.pilot_id or old.pilot_id
+    return _build(s, dataclasses.replace(old, versions=(*old.versions, version), pilot_id=pilot_id))
 
 
 def _mission_started(s: CampaignState, e: MissionStarted) -> CampaignState:
@@ -548,6 +576,8 @@ class ReviseBuild(Command):
     faction: str
     deck: tuple[tuple[str, int, int], ...]
     equipment: tuple[str, ...]
+    construction: str = ""  # the rule the service checked the deck under (R-ADD-220)
+    pilot_id: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -710,6 +740,14 @@ def _revise_build(s: CampaignState, c: ReviseBuild) -> list[Event]:
         raise RuleViolation(
             "not_your_build", f"build {c.build_id} belongs to {old.player}", "R-ADD-31"
         )
+    if c.pilot_id:
+        pilot = s.pilot(c.pilot_id)
+        if pilot.player != c.player:
+            raise RuleViolation(
+                "not_your_pilot",
+                f"{pilot.name} is {pilot.player}'s pilot; a build belongs to its owner's pilot",
+                "R-ADD-220",
+            )
     version = 1 if old is None else old.current.version + 1
     return [
         BuildRevised(
@@ -722,6 +760,8 @@ def _revise_build(s: CampaignState, c: ReviseBuild) -> list[Event]:
             c.faction,
             c.deck,
             c.equipment,
+            c.construction,
+            c.pilot_id,
         )
     ]
 

@@ -29,6 +29,8 @@ class Card(models.Model):
     current_version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)
+    # Why the effect catalogue leaves the card to the players (R-ADD-57), from the import.
+    manual_reason = models.TextField(blank=True, default="")
 
     class Meta:
         ordering = ["id"]
@@ -92,6 +94,44 @@ class EquipmentItem(models.Model):
 
     class Meta:
         ordering = ["id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class ConstructionPool(models.Model):
+    """The cards a deck is built from besides its items' (R-ADD-52): `universal`, or a
+    faction's own cards (its section, its tactics, its equipment no item brings), as the
+    import read them (`carddb.DatabaseRead.universal` / `faction_pools`)."""
+
+    name = models.SlugField(primary_key=True, max_length=60)
+    cards = models.JSONField(default=list, blank=True)
+    source = models.CharField(max_length=200, blank=True, default="")
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class StarterDeck(models.Model):
+    """A deck staff prepared for a faction and class (R-ADD-222): built and checked like any
+    build (R-ADD-52 with the card database, else R-ADD-15/R-ADD-29), copied by a player into
+    a new build in one step. `deck` rows are [card id, card version, count]."""
+
+    name = models.CharField(max_length=120, unique=True)
+    faction = models.CharField(max_length=60, blank=True, default="")
+    casket_class = models.CharField(max_length=20)
+    shield = models.CharField(max_length=10, default="left")
+    equipment = models.JSONField(default=list, blank=True)
+    deck = models.JSONField(default=list)
+    construction = models.CharField(max_length=20, blank=True, default="")
+    notes = models.TextField(blank=True, default="")
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["faction", "casket_class", "name"]
 
     def __str__(self) -> str:
         return self.name

@@ -18,6 +18,11 @@ urlpatterns = [
     ),
     path(f"{CAMPAIGN}/builds/", builds.build_list_page, name="build-list"),
     path(f"{CAMPAIGN}/builds/new/", deck_builder.deck_builder_page, name="build-new"),
+    path(
+        f"{CAMPAIGN}/builds/from-starter/",
+        builds.build_from_starter_page,
+        name="build-from-starter",
+    ),
     path(f"{CAMPAIGN}/builds/<uuid:build_id>/", builds.build_page, name="build-page"),
     path(
         f"{CAMPAIGN}/builds/<uuid:build_id>/edit/",
@@ -25,6 +30,12 @@ urlpatterns = [
         name="build-edit",
     ),
     path(f"{CAMPAIGN}/builds/<uuid:build_id>/diff/", builds.build_diff_page, name="build-diff"),
+    path(f"{CAMPAIGN}/builds/<uuid:build_id>/sheet/", builds.build_sheet_page, name="build-sheet"),
+    path(
+        f"{CAMPAIGN}/builds/<uuid:build_id>/update-cards/",
+        builds.build_cards_update_page,
+        name="build-update-cards",
+    ),
     path(f"{CAMPAIGN}/missions/<uuid:mission_id>/", mission.mission_page, name="mission-page"),
     path(
         f"{CAMPAIGN}/missions/<uuid:mission_id>/start/",

@@ -27,6 +27,7 @@ from django.db.models import F, Model
 from django.utils import timezone
 
 from battles.engine.battle import BattleOutcome
+from battles.engine.battle.state import SP_MAXIMUM
 from battles.engine.board import parse_board
 from battles.engine.carddata.carddb import FACTIONS
 from battles.engine.carddata.decks import DeckProblem
@@ -42,7 +43,7 @@ from penance_site.celery import app as celery_app
 from penance_site.eventstore.store import RecordedEvent, StreamRef, append
 
 from . import domain
-from .catalogue import card_version_def, deck_problems
+from .catalogue import card_version_def, casket_problems, construction_available, deck_problems
 from .codec import CAMPAIGN_EVENTS
 from .models import (
     BuildVersion,
@@ -69,15 +70,30 @@ class DeckRejected(InvalidInput):
 
     def __init__(self, problems: Sequence[DeckProblem]) -> None:
         first = problems[0]
-        super().__init__(_deck_field(first), first.message, first.rule)
+        super().__init__(deck_field(first), first.message, first.rule)
         self.extra_errors = [
-            {"field": _deck_field(p), "message": p.message, "rule": p.rule, "code": p.code}
+            {"field": deck_field(p), "message": p.message, "rule": p.rule, "code": p.code}
             for p in problems
         ]
 
 
-def _deck_field(problem: DeckProblem) -> str:
-    return "deck" if problem.index is None else f"deck[{problem.index}]"
+# The build's field each loadout problem of R-ADD-52 is about (battles/engine/decks.py).
+_LOADOUT_FIELDS = {
+    "unknown_faction": "faction",
+    "unknown_class": "casket_class",
+    "unknown_item": "equipment",
+    "item_not_for_faction": "equipment",
+    "item_cards_not_loaded": "equipment",
+    "slots_exceeded": "equipment",
+}
+
+
+def deck_field(problem: DeckProblem) -> str:
+    """The build field a deck problem is about: `deck[i]` for a row, the loadout's field for
+    an R-ADD-52 loadout problem, else `deck`."""
+    if problem.index is not None:
+        return f"deck[{problem.index}]"
+    return _LOADOUT_FIELDS.get(problem.code, "deck")
 
 
 def _text(value: object, field: str, max_len: int = MAX_TEXT, *, blank: bool = False) -> str:
@@ -391,10 +407,16 @@ def build_revise(
     deck: object,
     equipment: object = (),
     player: str | None = None,
+    pilot: str | None = None,
 ) -> tuple[CasketBuild, int]:
     """Create a build (`build_id` None) or write its next version. A player creates and
-    revises their own builds; the GM any player's. The deck must be legal (R-ADD-15):
-    every violation is reported (DeckRejected)."""
+    revises their own builds; the GM any player's. The deck must be legal: every violation
+    is reported (DeckRejected).
+
+    With the card database's construction data in the catalogue the build is a casket
+    made from equipment (R-ADD-220): `equipment` holds item ids, and the deck is checked
+    by R-ADD-52 for its class, faction and items; otherwise by R-ADD-15/R-ADD-29. `pilot`
+    (a pilot id of the owner) ties the build to its pilot; a revision keeps the pilot."""
     campaign = _locked(campaign)
     role = _role(campaign, actor)
     state = campaign_state(campaign=campaign)
@@ -408,8 +430,25 @@ def build_revise(
         isinstance(x, str) and 0 < len(x) <= MAX_TEXT for x in equipment
     ):
         raise InvalidInput("equipment", "must be a list of equipment names")
+    if pilot is not None and not isinstance(pilot, str):
+        raise InvalidInput("pilot", "must be a pilot id")
+    if not isinstance(casket_class, str):
+        raise InvalidInput("casket_class", f"must be one of {', '.join(SP_MAXIMUM)}", "R-TRN-3")
+    faction = _text(faction, "faction", 60, blank=True)
     rows = _deck_rows(deck)
-    problems = deck_problems(rows, parse_ruleset(state.rules, "rules"))
+    ruleset = parse_ruleset(state.rules, "rules")
+    construction = ""
+    if construction_available():
+        construction = domain.CONSTRUCTION_BY_EQUIPMENT
+        problems = casket_problems(
+            faction=faction,
+            casket_class=casket_class,
+            items=tuple(equipment),
+            rows=rows,
+            ruleset=ruleset,
+        )
+    else:
+        problems = deck_problems(rows, ruleset)
     if problems:
         raise DeckRejected(problems)
     new_id = build_id or str(uuid.uuid4())
@@ -419,9 +458,11 @@ def build_revise(
         _text(name, "name"),
         casket_class,
         shield,
-        _text(faction, "faction", 60, blank=True),
+        faction,
         tuple((cv.card_id, cv.version, n) for cv, n in rows),
         tuple(equipment),
+        construction,
+        pilot or "",
     )
     new_state, _, _ = _execute(campaign, actor, command, actor_is_gm=role == "gm", state=state)
     build = CasketBuild.objects.get(id=new_id)

@@ -49,6 +49,16 @@ urlpatterns = [
     ),
     path(f"{CAMPAIGN}/builds", campaigns_api.BuildListView.as_view(), name="campaigns-builds"),
     path(
+        f"{CAMPAIGN}/builds/decklist",
+        campaigns_api.DeckListImportView.as_view(),
+        name="campaigns-builds-decklist-create",
+    ),
+    path(
+        f"{CAMPAIGN}/builds/<uuid:build_id>/decklist",
+        campaigns_api.BuildDeckListView.as_view(),
+        name="campaigns-builds-decklist",
+    ),
+    path(
         f"{CAMPAIGN}/builds/<uuid:build_id>/",
         campaigns_api.BuildDetailView.as_view(),
         name="campaigns-builds-detail",

@@ -170,7 +170,14 @@ def _editor_context(
         "drawing": board_drawing.drawing(parsed, marks, line),
         "los": los,
         "errors": errors,
-        "kinds": [{"name": k, "traits": board_drawing.kind_traits(parsed.kinds[k])} for k in kinds],
+        "kinds": [
+            {
+                "name": k,
+                "words": k.replace("_", " "),
+                "traits": board_drawing.kind_traits(parsed.kinds[k]),
+            }
+            for k in kinds
+        ],
         "levels": range(MAX_LEVEL + 1),
         "form": data,
         "document": json.dumps(board.document, indent=1),

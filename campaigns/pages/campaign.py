@@ -13,7 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 
-from battles.engine.ruleset import DEFAULT_VERSION, RULESETS, parse_ruleset
+from battles.engine.ruleset import DEFAULT_VERSION, RULESETS, option_in_words, parse_ruleset
 
 from .. import access, domain, selectors, services
 from ..models import Campaign
@@ -42,6 +42,11 @@ def _ruleset_choices(data: Mapping[str, str]) -> list[dict[str, Any]]:
             "rule": spec.rule,
             "description": spec.description,
             "allowed": [_option_text(v) for v in spec.allowed],
+            # The option and its values in words (OPTION_WORDS); the keys stay the values sent.
+            "label": option_in_words(spec.name, spec.allowed[0]).label,
+            "choices": [
+                (_option_text(v), option_in_words(spec.name, v).value) for v in spec.allowed
+            ],
             "minimum": spec.minimum,
         }
         for spec in version.options.values()

@@ -70,8 +70,10 @@ class FormError:
 
     @classmethod
     def of(cls, exc: Exception) -> list[FormError]:
-        if isinstance(exc, services.DeckRejected):
-            return [cls(e["field"], e["message"], e["rule"], e["code"]) for e in exc.extra_errors]
+        # A deck's every violation, or a deck list's every bad line (R-ADD-221).
+        extra = getattr(exc, "extra_errors", None)
+        if isinstance(exc, services.DeckRejected) or (isinstance(exc, InvalidInput) and extra):
+            return [cls(e["field"], e["message"], e["rule"], e.get("code")) for e in extra or ()]
         if isinstance(exc, InvalidInput):
             return [cls(exc.field, exc.message, exc.rule)]
         if isinstance(exc, RuleViolation):

@@ -1,5 +1,11 @@
-"""The deck builder: a new build or the next version of one, the catalogue filtered, the
-deck checked with every problem's rule (R-TRN-1, R-ADD-15, R-ADD-29)."""
+"""The deck builder: a new build or the next version of one, the catalogue filtered and
+paged, the deck checked with every problem's rule.
+
+With the card database in the catalogue a build is a pilot's casket (R-ADD-220): its
+class, faction and the equipment items chosen slot by slot; the items' cards and the
+universal cards follow the items, the player fills the faction part, and the deck is
+checked by R-ADD-52 (battles/engine/decks.py). With the demo set alone the older rule
+applies (R-TRN-1, R-ADD-15, R-ADD-29)."""
 
 from __future__ import annotations
 
@@ -9,17 +15,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from battles.engine.arcs import SHIELDS
 from battles.engine.battle.state import SP_MAXIMUM
+from battles.engine.carddata.decks import SLOTS_BY_CLASS
+from battles.engine.carddata.spelling import FACTIONS, UNIVERSAL
 from battles.engine.cards import CARD_KINDS
 from battles.engine.errors import InvalidInput
 from battles.engine.ruleset import parse_ruleset
 
-from .. import access, catalogue, domain, selectors, services
-from ..models import Campaign
+from .. import access, catalogue, decklists, domain, selectors, services
+from ..models import Campaign, ConstructionPool, EquipmentItem
 from .builds import build_of
 from .common import (
     GET_POST,
@@ -30,6 +39,12 @@ from .common import (
 )
 
 MAX_COUNT = 30  # a casket deck holds 30 cards (R-TRN-1, R-ADD-15)
+PAGE_SIZE = 25  # catalogue rows per page: never the whole catalogue at once
+# The most accessories a class carries (a fortress's 4, R-ADD-52): the builder offers as
+# many accessory choices, and the check names a class's excess (`slots_exceeded`).
+MAX_ACCESSORIES = max(s["accessory"] for s in SLOTS_BY_CLASS.values())
+SHIELD_WORDS = {"left": "Left arm", "right": "Right arm", "none": "No shield"}  # R-ARC-2
+ITEM_FIELDS = ("item-weapon", "item-offhand", *(f"item-accessory-{i}" for i in range(4)))
 
 
 @dataclass
@@ -44,6 +59,7 @@ class DeckDraft:
     player: str
     counts: dict[str, int]  # card id -> copies
     versions: dict[str, int]  # card id -> pinned card version (kept from the build)
+    pilot: str = ""  # the pilot whose casket this is (R-ADD-220)
 
     @classmethod
     def of_version(cls, build: domain.BuildState) -> DeckDraft:
@@ -57,6 +73,7 @@ class DeckDraft:
             build.player,
             {c: n for c, _, n in v.deck},
             {c: cv for c, cv, _ in v.deck},
+            build.pilot_id,
         )
 
     @classmethod
@@ -81,9 +98,13 @@ class DeckDraft:
                 if not (raw.isascii() and raw.isdigit()):
                     raise InvalidInput(key, "must be a card version number")
                 versions[card] = int(raw)
-        equipment = [
-            line.strip() for line in data.get("equipment", "").splitlines() if line.strip()
-        ]
+        if any(key in data for key in ITEM_FIELDS):
+            # Items chosen slot by slot (R-ADD-52): an empty choice carries nothing.
+            equipment = [data[key].strip() for key in ITEM_FIELDS if data.get(key, "").strip()]
+        else:
+            equipment = [
+                line.strip() for line in data.get("equipment", "").splitlines() if line.strip()
+            ]
         return cls(
             data.get("name", ""),
             data.get("casket_class", ""),
@@ -93,7 +114,24 @@ class DeckDraft:
             data.get("player", ""),
             dict(sorted(counts.items())),
             versions,
+            data.get("pilot", ""),
         )
+
+    def follow_items(self) -> None:
+        """The cards follow the items (R-ADD-52 (a), (b)): each universal card and each
+        carried item's cards at least as often as required, and the cards of items no
+        longer carried out of the deck (unless the faction's own or universal)."""
+        required = catalogue.item_cards_required(faction=self.faction, items=self.equipment)
+        pools = ConstructionPool.objects.filter(name__in=[UNIVERSAL, self.faction])
+        own = {c for p in pools for c in p.cards}
+        brought = {c for i in EquipmentItem.objects.all() for c, _ in i.cards}
+        for card in [c for c in self.counts if c in brought and c not in required]:
+            if card not in own:
+                del self.counts[card]
+        for card, n in required.items():
+            if self.counts.get(card, 0) < n:
+                self.counts[card] = n
+        self.counts = dict(sorted(self.counts.items()))
 
     def deck(self) -> list[dict[str, Any]]:
         return [
@@ -110,10 +148,20 @@ def _deck_check(draft: DeckDraft, state: domain.CampaignState) -> tuple[list[For
     rows = catalogue.card_rows_for(
         (card, count, draft.versions.get(card)) for card, count in draft.counts.items()
     )
-    problems = catalogue.deck_problems(rows, parse_ruleset(state.rules, "rules"))
+    ruleset = parse_ruleset(state.rules, "rules")
+    if catalogue.construction_available():
+        problems = catalogue.casket_problems(
+            faction=draft.faction,
+            casket_class=draft.casket_class,
+            items=draft.equipment,
+            rows=rows,
+            ruleset=ruleset,
+        )
+    else:
+        problems = catalogue.deck_problems(rows, ruleset)
     errors = [
         FormError(
-            "deck" if p.index is None else f"deck: {rows[p.index][0].name}",
+            services.deck_field(p) if p.index is None else f"deck: {rows[p.index][0].name}",
             p.message,
             p.rule,
             p.code,
@@ -131,14 +179,21 @@ def _builder_context(
     draft: DeckDraft,
     data: Mapping[str, str],
 ) -> dict[str, Any]:
+    construction = catalogue.construction_available()
     q = (data.get("q") or "").strip()[:100]
-    kind = data.get("kind") or None
-    faction = data.get("card_faction") or None
-    shown = catalogue.card_versions_current(
-        q=q or None,
-        kind=kind if kind in CARD_KINDS else None,
-        faction=faction,
-    )
+    kind = data.get("kind") or ""
+    kind = kind if kind in CARD_KINDS else ""
+    faction_names = (*FACTIONS, UNIVERSAL)
+    if "card_faction" in data:
+        faction = data.get("card_faction") or ""
+    else:  # first view: the casket's own faction's cards
+        faction = draft.faction if construction else ""
+    faction = faction if faction in faction_names else ""
+    raw_cost = (data.get("cost") or "").strip()
+    cost = int(raw_cost) if raw_cost.isascii() and raw_cost.isdigit() else None
+    found = catalogue.card_versions_browse(faction=faction, kind=kind, cost=cost, q=q)
+    page = Paginator(found, PAGE_SIZE).get_page(data.get("page") or 1)
+    shown = list(page.object_list)
     shown_ids = {cv.card_id for cv in shown}
     deck_rows = (
         catalogue.card_rows_for(
@@ -147,9 +202,43 @@ def _builder_context(
         if draft.counts
         else []
     )
-    factions = sorted(
-        {f for f in catalogue.card_versions_current().values_list("faction", flat=True) if f}
-    )
+    items = list(EquipmentItem.objects.order_by("name")) if construction else []
+    chosen = list(draft.equipment)
+    weapon = [i for i in items if i.slot == "weapon"]
+    offhand = [i for i in items if i.slot == "offhand"]
+    accessory = [i for i in items if i.slot == "accessory"]
+
+    def pick(options: list[EquipmentItem]) -> str:
+        for item_id in chosen:
+            if any(o.pk == item_id for o in options):
+                chosen.remove(item_id)
+                return item_id
+        return ""
+
+    item_slots = [
+        {
+            "field": "item-weapon",
+            "label": catalogue.SLOT_WORDS["weapon"],
+            "options": weapon,
+            "value": pick(weapon),
+        },
+        {
+            "field": "item-offhand",
+            "label": catalogue.SLOT_WORDS["offhand"],
+            "options": offhand,
+            "value": pick(offhand),
+        },
+        *(
+            {
+                "field": f"item-accessory-{i}",
+                "label": f"{catalogue.SLOT_WORDS['accessory']} {i + 1}",
+                "options": accessory,
+                "value": pick(accessory),
+            }
+            for i in range(MAX_ACCESSORIES)
+        ),
+    ]
+    owner = draft.player or (build.player if build else "")
     return {
         "campaign": campaign,
         "state": state,
@@ -158,9 +247,16 @@ def _builder_context(
         "build": build,
         "draft": draft,
         "equipment_text": "\n".join(draft.equipment),
+        "construction": construction,
+        "item_slots": item_slots,
+        "slots_by_class": [(c, s["accessory"]) for c, s in SLOTS_BY_CLASS.items()],
+        "pilots": [p for p in state.pilots.values() if p.player == owner and p.status == "alive"],
+        "page": page,
         "catalogue": [
             {
                 "cv": cv,
+                "kind": catalogue.KIND_WORDS.get(cv.kind, cv.kind),
+                "factions": cv.faction.replace("-", " ") if cv.faction else "universal",
                 "count": draft.counts.get(cv.card_id, 0),
                 "pinned": draft.versions.get(cv.card_id),
             }
@@ -173,11 +269,16 @@ def _builder_context(
         ],
         "deck_rows": [{"cv": cv, "count": n} for cv, n in deck_rows],
         "total": sum(draft.counts.values()),
-        "filters": {"q": q, "kind": kind or "", "card_faction": faction or ""},
-        "kinds": CARD_KINDS,
-        "factions": factions,
+        "filters": {
+            "q": q,
+            "kind": kind,
+            "card_faction": faction,
+            "cost": "" if cost is None else cost,
+        },
+        "kinds": [(k, catalogue.KIND_WORDS[k]) for k in CARD_KINDS],
+        "factions": [(f, f.replace("-", " ").capitalize()) for f in faction_names],
         "classes": list(SP_MAXIMUM),
-        "shields": SHIELDS,
+        "shields": [(s, SHIELD_WORDS.get(s, s)) for s in SHIELDS],
         "players": state.players,
         "rules": parse_ruleset(state.rules, "rules"),
     }
@@ -204,13 +305,22 @@ def deck_builder_page(
     checked: list[FormError] | None = None
     status = 200
     action = request.POST.get("action", "check") if request.method == "POST" else ""
+    if action == "import":
+        return _import_decklist(request, campaign, role, state, build)
     if request.method == "POST":
         try:
             draft = DeckDraft.of_form(request.POST)
         except InvalidInput as exc:
-            draft = DeckDraft.of_version(build) if build else _empty_draft(request, role)
+            draft = DeckDraft.of_version(build) if build else _empty_draft(request, role, state)
             errors, status = FormError.of(exc), 400
         else:
+            # Whose casket: the build's owner, or the player making it (the GM names one).
+            if build is not None:
+                draft.player = build.player
+            elif role != "gm":
+                draft.player = request.user.get_username()
+            if catalogue.construction_available():
+                draft.follow_items()
             unknown = _unknown_cards(draft)
             if unknown:
                 errors, status = _named_rows(unknown, draft), 400
@@ -229,19 +339,20 @@ def deck_builder_page(
                         deck=draft.deck(),
                         equipment=draft.equipment,
                         player=draft.player if role == "gm" and build is None else None,
+                        pilot=draft.pilot or None,
                     )
                 except REFUSALS as exc:
                     errors, status = _named_rows(FormError.of(exc), draft), 400
                 else:
                     return redirect_to("build-page", campaign.id, saved.id, anchor=f"v{version}")
-            elif action == "check":
+            elif action in ("check", "follow"):
                 try:
                     checked, _ = _deck_check(draft, state)
                 except InvalidInput as exc:
                     errors, status = FormError.of(exc), 400
         data: Mapping[str, str] = request.POST
     else:
-        draft = DeckDraft.of_version(build) if build else _empty_draft(request, role)
+        draft = DeckDraft.of_version(build) if build else _empty_draft(request, role, state)
         data = request.GET
     if request.htmx and action == "check":  # type: ignore[attr-defined]
         # The live check: the deck's status only (no catalogue); a refused field is one
@@ -313,6 +424,39 @@ def _named_rows(errors: list[FormError], draft: DeckDraft) -> list[FormError]:
     return out
 
 
-def _empty_draft(request: HttpRequest, role: str) -> DeckDraft:
+def _empty_draft(request: HttpRequest, role: str, state: domain.CampaignState) -> DeckDraft:
+    """A new build; `?pilot=<id>` makes it that pilot's casket, of the pilot's faction."""
     player = "" if role == "gm" else request.user.get_username()
+    pilot = state.pilots.get(request.GET.get("pilot", ""))
+    if pilot is not None and (role == "gm" or pilot.player == player):
+        return DeckDraft("", "scout", "left", pilot.faction, [], pilot.player, {}, {}, pilot.id)
     return DeckDraft("", "scout", "left", "", [], player, {}, {})
+
+
+def _import_decklist(
+    request: HttpRequest,
+    campaign: Campaign,
+    role: str,
+    state: domain.CampaignState,
+    build: domain.BuildState | None,
+) -> HttpResponse:
+    """A deck list pasted into the builder (R-ADD-221): saved as a new build or the build's
+    next version when every line is good and the deck legal; otherwise the builder again
+    with every bad line named by its number and ruling, and nothing saved."""
+    text = request.POST.get("decklist", "")
+    pilot = request.POST.get("pilot") or (build.pilot_id if build else "") or None
+    try:
+        saved, version = decklists.build_decklist_import(
+            campaign=campaign,
+            actor=request.user,  # type: ignore[arg-type]
+            text=text,
+            build_id=build.id if build else None,
+            name=request.POST.get("name", ""),
+            pilot=pilot,
+        )
+    except REFUSALS as exc:
+        draft = DeckDraft.of_version(build) if build else _empty_draft(request, role, state)
+        context = _builder_context(campaign, role, state, build, draft, request.GET)
+        context.update({"errors": FormError.of(exc), "checked": None, "decklist": text})
+        return render(request, "campaigns/deck_builder.html", context, status=400)
+    return redirect_to("build-page", campaign.id, saved.id, anchor=f"v{version}")

@@ -44,7 +44,7 @@ def event_text(
         "TaintChanged": lambda: f"{pilot}: Taint {p['delta']:+d} to {p['taint']}: {p['reason']}",
         "ComponentDamageCarried": lambda: (
             f"{builds.get(p['build_id'], p['build_id'])} carries component damage "
-            + (", ".join(f"{k} {v}" for k, v in p["component_damage"]) or "none")
+            + (", ".join(f"{k.replace('_', ' ')} {v}" for k, v in p["component_damage"]) or "none")
         ),
         "MissionCompleted": lambda: (
             f"{_cap(mission)} completed in round {p['round']}: "
@@ -62,6 +62,11 @@ def event_text(
     return text() if text else type_
 
 
+def _card_words(card: str) -> str:
+    """A battle's card instance (`pyre-lance#1`) as a reader names the card: "Pyre Lance"."""
+    return card.split("#", 1)[0].replace("-", " ").title()
+
+
 def battle_text(entry: Mapping[str, Any], seat_names: Mapping[tuple[str, int], str]) -> str:
     """One line for a battle event of a pilot's career, seats named by their pilots."""
     p = entry["payload"]
@@ -73,13 +78,15 @@ def battle_text(entry: Mapping[str, Any], seat_names: Mapping[tuple[str, int], s
     t = entry["type"]
     if t == "AttackDeclared":
         if entry["role"] == "attacker":
-            return f"Attacks {name(p['target'])} with {p['card']} (needs {p['target_number']})"
-        return f"Attacked by {name(p['attacker'])} with {p['card']}"
+            card = _card_words(p["card"])
+            return f"Attacks {name(p['target'])} with {card} (needs {p['target_number']})"
+        return f"Attacked by {name(p['attacker'])} with {_card_words(p['card'])}"
     if t == "AttackEnded":
-        return f"Attack with {p['card']}: {p['outcome'].replace('_', ' ')}"
+        return f"Attack with {_card_words(p['card'])}: {p['outcome'].replace('_', ' ')}"
     if t == "DamageTaken":
         n = len(p["from_hand"]) + len(p["from_deck"])
-        return f"Takes {n} damage" + (f" to {p['component']}" if p.get("component") else "")
+        part = p.get("component")
+        return f"Takes {n} damage" + (f" to the {part.replace('_', ' ')}" if part else "")
     if t == "ComponentDestroyed":
         return f"{p['component'].replace('_', ' ').capitalize()} destroyed ({p['rule']})"
     if t == "WoundFlipped":

@@ -127,6 +127,8 @@ def pilot_sheet_context(campaign: Campaign, role: str, pilot_id: uuid.UUID) -> d
         "campaign_events": campaign_events,
         "trauma": [w for w in pilot.wounds if w.kind == "trauma"],
         "adjustments": PILOT_ADJUSTMENTS,
+        # The pilot's own caskets (R-ADD-220).
+        "pilot_builds": [b for b in state.builds.values() if b.pilot_id == pilot.id],
     }
 
 

@@ -40,7 +40,7 @@ def _wizard_rows(
         builds_of.setdefault(b.player, []).append(b)
     rows = []
     slot = 0
-    taken: dict[str, int] = {}
+    used: set[str] = set()
     for p in sorted(
         state.pilots.values(), key=lambda p: (p.status != domain.ALIVE, p.player, p.name)
     ):
@@ -51,7 +51,12 @@ def _wizard_rows(
             if p.status == domain.RETIRED
             else ""
         )
-        builds = builds_of.get(p.player, [])
+        # The pilot's own builds first, then their player's builds of no pilot, then the
+        # player's other pilots' builds (R-ADD-220).
+        builds = sorted(
+            builds_of.get(p.player, []),
+            key=lambda b: (b.pilot_id != p.id, b.pilot_id != ""),
+        )
         row: dict[str, Any] = {"pilot": p, "reason": reason, "builds": builds}
         if data:
             row.update(
@@ -63,19 +68,26 @@ def _wizard_rows(
                 facing=data.get(f"facing-{p.id}", ""),
             )
         else:
-            n = taken.get(p.player, 0)
-            suggestion = board.deploy[slot % len(board.deploy)] if board and board.deploy else None
-            row.update(
-                deploy=not reason and bool(builds),
-                build=builds[n % len(builds)].id if builds else "",
-                side=p.player,
-                q=str(suggestion[0]) if suggestion and not reason else "",
-                r=str(suggestion[1]) if suggestion and not reason else "",
-                facing=str(suggestion[2]) if suggestion and not reason else "1",
+            # Pre-tick a pilot only onto a build no other pilot was given: a build drives
+            # one casket per mission, so the wizard opens with nothing refused.
+            free = next((b for b in builds if b.id not in used and b.pilot_id in ("", p.id)), None)
+            deploy = not reason and free is not None
+            suggestion = (
+                board.deploy[slot % len(board.deploy)]
+                if deploy and board and board.deploy
+                else None
             )
-            if not reason and builds:
+            row.update(
+                deploy=deploy,
+                build=free.id if free else (builds[0].id if builds else ""),
+                side=p.player,
+                q=str(suggestion[0]) if suggestion else "",
+                r=str(suggestion[1]) if suggestion else "",
+                facing=str(suggestion[2]) if suggestion else "1",
+            )
+            if free is not None and deploy:
                 slot += 1
-                taken[p.player] = n + 1
+                used.add(free.id)
         rows.append(row)
     return rows
 

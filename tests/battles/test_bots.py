@@ -17,7 +17,6 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from battles import services
-from battles.services import bot_user
 from battles.engine.battle import parse_setup
 from battles.engine.battle.autoplay import choose
 from battles.engine.battle.legal import legal_actions
@@ -25,6 +24,7 @@ from battles.engine.demo import demo_setup
 from battles.engine.errors import InvalidInput
 from battles.models import Battle
 from battles.selectors import battle_events, battle_head_version, battle_state_at
+from battles.services import bot_user
 from battles.tasks import bot_turn
 
 

@@ -33,6 +33,8 @@ PATHS = {
     f"{CAMPAIGN}/builds/{{build_id}}/revisions": {"post"},
     f"{CAMPAIGN}/builds/{{build_id}}/versions/{{version}}/": {"get"},
     f"{CAMPAIGN}/builds/{{build_id}}/repair": {"post"},
+    f"{CAMPAIGN}/builds/decklist": {"post"},
+    f"{CAMPAIGN}/builds/{{build_id}}/decklist": {"get", "post"},
 }
 
 

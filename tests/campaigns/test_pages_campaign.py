@@ -228,7 +228,8 @@ def test_gm_forms_need_csrf(dc: Any) -> None:
 def test_a_refused_campaign_form_keeps_the_choices(outsider: Any) -> None:
     form = {"name": "", "option_taint_exploitation": "true", "option_round_limit": "12"}
     body = client_for(outsider).post("/campaigns/", form).content.decode()
-    assert '<option value="true" selected>true</option>' in body
+    # The chosen value is kept; the options read in words (on/off), not as JSON booleans.
+    assert '<option value="true" selected>on</option>' in body
     assert (
         'name="option_round_limit" placeholder="none or a whole number ≥ 1" inputmode="numeric" value="12"'
         in body

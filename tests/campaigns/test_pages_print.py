@@ -60,6 +60,9 @@ window.addEventListener('load', () => {
 
 def _file(html: str, tmp_path: Path, name: str, script: str = "") -> Path:
     css = Path(settings.BASE_DIR) / "penance_site" / "static"
+    # The campaign pages' own stylesheets are the campaigns app's static files.
+    own = Path(settings.BASE_DIR) / "campaigns" / "static" / "campaigns"
+    html = html.replace('href="/static/campaigns/', f'href="{own.as_uri()}/')
     html = html.replace('href="/static/', f'href="{css.as_uri()}/')
     html = html.replace("</body>", f"{script}</body>")
     path = tmp_path / f"{name}.html"

@@ -24,8 +24,14 @@ from battles.engine.demo import DEMO_DECKS, demo_board, demo_setup
 from battles.selectors import battle_named, battle_state_at
 from battles.services import battle_command_execute, battle_create
 from campaigns import services as campaign_services
-from campaigns.catalogue import catalogue_load_demo
-from campaigns.models import Campaign
+from campaigns.catalogue import catalogue_load_demo, construction_available
+from campaigns.models import Campaign, StarterDeck
+from campaigns.starters import (
+    DEMO_STARTERS,
+    build_from_starter,
+    starter_decks_load_demo,
+    starter_name,
+)
 
 # name, seed, policy, most commands. Under ruleset 2.1 (the demo's) the greedy
 # autoplayer ends seed 1 in a defeat after about 320 events; seed 54 runs long, and its
@@ -87,6 +93,8 @@ class Command(BaseCommand):
             self._demo_battle(gm, name, seed, policy, commands)
         loaded = catalogue_load_demo()
         self.stdout.write(f"demo card set in the catalogue ({loaded} cards written)")
+        starters = starter_decks_load_demo()
+        self.stdout.write(f"{len(starters)} starter decks: {', '.join(s.name for s in starters)}")
         self._demo_campaign(gm)
 
     def _demo_campaign(self, gm: Any) -> None:
@@ -111,17 +119,26 @@ class Command(BaseCommand):
             pilot = campaign_services.pilot_enlist(
                 campaign=campaign, actor=gm, player=username, name=pilot_name, faction=faction
             )
-            build, _ = campaign_services.build_revise(
-                campaign=campaign,
-                actor=player,
-                build_id=None,
-                name=deck.replace("-", " ").title(),
-                casket_class=casket_class,
-                shield=shield,
-                faction=faction,
-                deck=[{"card": card, "count": n} for card, n in DEMO_DECKS[deck]],
-                equipment=["Reliquary plating"],
-            )
+            if construction_available():
+                # The card database is imported: the caskets are its starter decks, built
+                # from their equipment (R-ADD-52, R-ADD-220).
+                starter = StarterDeck.objects.get(name=starter_name(*DEMO_STARTERS[len(seats)][:2]))
+                build, _ = build_from_starter(
+                    campaign=campaign, actor=player, starter=starter, pilot=str(pilot.id)
+                )
+            else:
+                build, _ = campaign_services.build_revise(
+                    campaign=campaign,
+                    actor=player,
+                    build_id=None,
+                    name=deck.replace("-", " ").title(),
+                    casket_class=casket_class,
+                    shield=shield,
+                    faction=faction,
+                    deck=[{"card": card, "count": n} for card, n in DEMO_DECKS[deck]],
+                    equipment=["Reliquary plating"],
+                    pilot=str(pilot.id),
+                )
             seats.append(
                 {
                     "pilot": str(pilot.id),
