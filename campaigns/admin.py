@@ -302,8 +302,8 @@ class CardForm(forms.ModelForm):  # type: ignore[type-arg]
         if self.errors:
             return data
         fields = {name: data.get(name) for name in CARD_FIELDS}
-        fields["keywords"] = [k.strip() for k in (data.get("keywords") or "").split(",")]
-        fields["keywords"] = [k for k in fields["keywords"] if k]
+        keywords = [k.strip() for k in (data.get("keywords") or "").split(",")]
+        fields["keywords"] = [k for k in keywords if k]
         fields["effects"] = data.get("effects") or []
         fields["heat"] = data.get("heat") or 0
         for name in ("faction", "card_type", "range", "text"):
@@ -353,7 +353,7 @@ class CardAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     )
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Card]:
-        return (
+        cards: QuerySet[Card] = (
             super()
             .get_queryset(request)
             .annotate(
@@ -364,6 +364,7 @@ class CardAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
                 current_automated=_current("automated"),
             )
         )
+        return cards
 
     @admin.display(description="name", ordering="current_name")
     def current_name(self, obj: Any) -> str:
@@ -581,13 +582,14 @@ class BuildVersionAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
     actions = export_actions(build_version_rows, "build-versions")
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[BuildVersion]:
-        return (
+        versions: QuerySet[BuildVersion] = (
             super()
             .get_queryset(request)
             .select_related("build")
             .prefetch_related("deck_entries__card_version__card")
             .annotate(deck_cards=Sum("deck_entries__count"))
         )
+        return versions
 
     @admin.display(description="cards", ordering="deck_cards")
     def deck_size(self, obj: Any) -> int:

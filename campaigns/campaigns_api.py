@@ -37,6 +37,7 @@ from penance_site.api_fields import (
     StrictIntegerField,
     StrictSerializer,
 )
+from penance_site.users import signed_in
 
 from . import access, decklists, domain, selectors, services
 from .models import Campaign, CasketBuild, Mission, Pilot
@@ -311,7 +312,9 @@ class CampaignEventsOutput(serializers.Serializer[Any]):
 
 
 class CareerEntryOutput(serializers.Serializer[Any]):
-    source = serializers.ChoiceField(choices=("campaign", "battle"))
+    # A declared field named like Field.source: DRF's metaclass takes declared fields out of
+    # the class namespace, which the stubs cannot see.
+    source = serializers.ChoiceField(choices=("campaign", "battle"))  # type: ignore[assignment]
     mission = serializers.CharField(allow_null=True)
     battle = serializers.CharField(allow_null=True)
     seat = serializers.IntegerField(allow_null=True)
@@ -404,7 +407,8 @@ class MissionSeatInput(StrictSerializer):
 
 class MissionStartInput(StrictSerializer):
     board = BoardField(help_text="a board document (FORMATS.md)")
-    seats = MissionSeatInput(many=True, max_length=8)
+    # many=True makes a ListSerializer, which takes max_length; the stubs type the child.
+    seats = MissionSeatInput(many=True, max_length=8)  # type: ignore[call-arg]
     dice = serializers.JSONField(required=False, help_text='{"mode": "digital"|"table", "seed"}')
     policy = serializers.ChoiceField(choices=("prompt", "auto"), required=False)
     name = serializers.CharField(
@@ -458,7 +462,7 @@ class BuildInput(StrictSerializer):
     casket_class = serializers.CharField(max_length=20, help_text="light, scout, heavy … (R-TRN-3)")
     shield = serializers.CharField(max_length=10, help_text="left or right (R-ARC-2)")
     faction = serializers.CharField(required=False, allow_blank=True, max_length=60)
-    deck = BuildDeckRowInput(
+    deck = BuildDeckRowInput(  # type: ignore[call-arg]  # a ListSerializer: max_length
         many=True,
         max_length=MAX_DECK_ROWS,
         help_text=f"checked against the ruleset (R-ADD-15); at most {MAX_DECK_ROWS} rows",
@@ -621,7 +625,7 @@ class CampaignListView(CampaignsView):
     )
     def post(self, request: Request) -> Response:
         data = self.valid(CampaignCreateInput, request.data)
-        campaign = services.campaign_create(gm=request.user, **data)
+        campaign = services.campaign_create(gm=signed_in(request.user), **data)
         state = selectors.campaign_state(campaign=campaign)
         return Response(_detail(state, "gm"), status=status.HTTP_201_CREATED)
 
@@ -670,7 +674,7 @@ class CampaignPlayersView(CampaignsView):
         self.gm_only(role, "adds players")
         data = self.valid(CampaignPlayerInput, request.data)
         state = services.campaign_player_add(
-            campaign=campaign, actor=request.user, username=data["username"]
+            campaign=campaign, actor=signed_in(request.user), username=data["username"]
         )
         out = {"players": list(state.players)}
         return Response(CampaignPlayersOutput(out).data, status=status.HTTP_201_CREATED)
@@ -702,7 +706,9 @@ class MissionListView(CampaignsView):
         campaign, role = self.campaign(request, campaign_id)
         self.gm_only(role, "plans missions")
         data = self.valid(MissionPlanInput, request.data)
-        mission = services.mission_plan(campaign=campaign, actor=request.user, name=data["name"])
+        mission = services.mission_plan(
+            campaign=campaign, actor=signed_in(request.user), name=data["name"]
+        )
         state = selectors.campaign_state(campaign=campaign)
         out = MissionOutput(self.mission_of(state, mission.id)).data
         return Response(out, status=status.HTTP_201_CREATED)
@@ -750,11 +756,13 @@ class MissionStartView(CampaignsView):
             }
             for seat in data.pop("seats")
         ]
-        battle = services.mission_start(mission=mission, actor=request.user, seats=seats, **data)
+        battle = services.mission_start(
+            mission=mission, actor=signed_in(request.user), seats=seats, **data
+        )
         state = selectors.campaign_state(campaign=campaign)
         out = {
-            "battle": battle.id,
-            "battle_url": reverse("battles-detail", kwargs={"battle_id": battle.id}),
+            "battle": battle.pk,
+            "battle_url": reverse("battles-detail", kwargs={"battle_id": battle.pk}),
             "mission": self.mission_of(state, mission_id),
         }
         return Response(MissionStartOutput(out).data, status=status.HTTP_201_CREATED)
@@ -786,7 +794,7 @@ class PilotListView(CampaignsView):
         campaign, role = self.campaign(request, campaign_id)
         self.gm_only(role, "enlists pilots")
         data = self.valid(PilotEnlistInput, request.data)
-        pilot = services.pilot_enlist(campaign=campaign, actor=request.user, **data)
+        pilot = services.pilot_enlist(campaign=campaign, actor=signed_in(request.user), **data)
         state = selectors.campaign_state(campaign=campaign)
         out = PilotOutput(self.pilot_of(state, pilot.id)).data
         return Response(out, status=status.HTTP_201_CREATED)
@@ -903,7 +911,7 @@ class BuildListView(CampaignsView):
         if role != "gm" and player not in (None, request.user.get_username()):
             raise PermissionDenied("players create builds only for themselves (R-ADD-31)")
         build, _ = services.build_revise(
-            campaign=campaign, actor=request.user, build_id=None, player=player, **data
+            campaign=campaign, actor=signed_in(request.user), build_id=None, player=player, **data
         )
         state = selectors.campaign_state(campaign=campaign)
         out = BuildOutput(self.build_of(state, build.id)).data
@@ -948,7 +956,9 @@ class BuildRevisionsView(CampaignsView):
             raise serializers.ValidationError(
                 {"player": [f"the build belongs to {owner}; a build keeps its player"]}
             )
-        services.build_revise(campaign=campaign, actor=request.user, build_id=str(build.id), **data)
+        services.build_revise(
+            campaign=campaign, actor=signed_in(request.user), build_id=str(build.id), **data
+        )
         state = selectors.campaign_state(campaign=campaign)
         out = BuildOutput(self.build_of(state, build_id)).data
         return Response(out, status=status.HTTP_201_CREATED)
@@ -986,7 +996,10 @@ class BuildRepairView(CampaignsView):
         self.gm_only(role, "repairs caskets")
         data = self.valid(BuildRepairInput, request.data)
         build = services.build_repair(
-            campaign=campaign, actor=request.user, build_id=str(build_id), reason=data["reason"]
+            campaign=campaign,
+            actor=signed_in(request.user),
+            build_id=str(build_id),
+            reason=data["reason"],
         )
         return Response(BuildOutput(build).data, status=status.HTTP_201_CREATED)
 
@@ -1050,7 +1063,7 @@ def _decklist_import(
     data = view.valid(DeckListInput, request.data)
     build, _ = decklists.build_decklist_import(
         campaign=campaign,
-        actor=request.user,
+        actor=signed_in(request.user),
         text=data["text"],
         build_id=build_id,
         name=data.get("name", ""),

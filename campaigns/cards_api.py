@@ -62,13 +62,17 @@ class CardVersionOutput(serializers.Serializer[Any]):
     copies_per_deck = serializers.IntegerField(
         allow_null=True, help_text="most copies one deck may hold (R-ADD-29)"
     )
-    source = serializers.CharField(allow_blank=True)
+    # A declared field named like Field.source: DRF's metaclass takes declared fields out of
+    # the class namespace, which the stubs cannot see.
+    source = serializers.CharField(allow_blank=True)  # type: ignore[assignment]
     created_at = serializers.DateTimeField()
 
 
 class VersionSummaryOutput(serializers.Serializer[Any]):
     version = serializers.IntegerField()
-    source = serializers.CharField(allow_blank=True)
+    # A declared field named like Field.source: DRF's metaclass takes declared fields out of
+    # the class namespace, which the stubs cannot see.
+    source = serializers.CharField(allow_blank=True)  # type: ignore[assignment]
     created_at = serializers.DateTimeField()
     in_use = serializers.BooleanField(help_text="a battle used it: it never changes again")
 
@@ -130,7 +134,7 @@ class CardFieldsInput(StrictSerializer):
     copies_per_deck = serializers.IntegerField(
         required=False, allow_null=True, min_value=1, max_value=catalogue.MAX_COPIES
     )
-    source = serializers.CharField(
+    source = serializers.CharField(  # type: ignore[assignment]  # a field named source: see above
         required=False, max_length=200, help_text="where the card comes from; default: the API"
     )
 
@@ -169,7 +173,8 @@ class DeckRowInput(StrictSerializer):
 @extend_schema_serializer(component_name="DeckCheckRequest")
 class DeckCheckInput(StrictSerializer):
     rules = RulesField(required=False, help_text='{"version": "2.0", "options": {...}}')
-    deck = DeckRowInput(many=True, max_length=MAX_DECK_ROWS)
+    # many=True makes a ListSerializer, which takes max_length; the stubs type the child.
+    deck = DeckRowInput(many=True, max_length=MAX_DECK_ROWS)  # type: ignore[call-arg]
 
 
 # --- presentation ---------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import F
 
 from battles.engine.carddata.spelling import UNIVERSAL
@@ -318,7 +318,7 @@ def problems_by_line(
 def build_decklist_import(
     *,
     campaign: Campaign,
-    actor: AbstractBaseUser,
+    actor: User,
     text: object,
     build_id: str | None = None,
     name: str = "",

@@ -24,11 +24,11 @@ from datetime import UTC, datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
+from battles.codec import STREAM_TYPE as BATTLE_STREAM
 from battles.engine.errors import InvalidInput
-from battles.selectors import STREAM_TYPE as BATTLE_STREAM
 from battles.selectors import battle_export, export_event
 
 # The battle import's own checks of an exported stream, for the campaign's stream too.
@@ -175,7 +175,7 @@ def _decoded(events: Sequence[RecordedEvent]) -> list[domain.Event]:
     return decoded
 
 
-def _user(username: object, field: str) -> AbstractBaseUser:
+def _user(username: object, field: str) -> User:
     user = get_user_model().objects.filter(username=username).first()
     if user is None:
         raise InvalidInput(field, f"no user {username!r} on this site: create the account first")
@@ -189,7 +189,10 @@ def _cards(raw: list[Any]) -> list[tuple[Mapping[str, Any], bool]]:
     for i, c in enumerate(raw):
         if not isinstance(c, Mapping) or not isinstance(c.get("card"), str):
             raise InvalidInput(f"cards[{i}]", "must be a card version as an export writes it")
-        here = CardVersion.objects.filter(card_id=c["card"], version=c.get("version")).first()
+        version = c.get("version")
+        if not isinstance(version, int):
+            raise InvalidInput(f"cards[{i}].version", "must be a whole number")
+        here = CardVersion.objects.filter(card_id=c["card"], version=version).first()
         if here is None:
             out.append((c, True))
             continue

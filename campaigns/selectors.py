@@ -13,8 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from django.contrib.auth.base_user import AbstractBaseUser
-from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Q, QuerySet
 
 from battles.selectors import battles_events_of_types
@@ -38,7 +37,8 @@ from .models import (
     Pilot,
 )
 
-User = AbstractBaseUser | AnonymousUser
+# Whoever asks: a signed-in user, or an anonymous one.
+Someone = User | AnonymousUser
 
 
 def campaign_stream(*, campaign: Campaign) -> StreamRef:
@@ -69,7 +69,7 @@ def _fold(events: list[RecordedEvent]) -> domain.CampaignState:
     return state
 
 
-def campaign_role(*, campaign: Campaign, user: User) -> str | None:
+def campaign_role(*, campaign: Campaign, user: Someone) -> str | None:
     """`gm`, `player` or None (not part of this campaign)."""
     if not user.is_authenticated:
         return None
@@ -80,14 +80,16 @@ def campaign_role(*, campaign: Campaign, user: User) -> str | None:
     return None
 
 
-def campaign_list_for(*, user: User) -> QuerySet[Campaign]:
+def campaign_list_for(*, user: Someone) -> QuerySet[Campaign]:
     """The campaigns a user runs or plays."""
     if not user.is_authenticated:
         return Campaign.objects.none()
     return Campaign.objects.filter(Q(gm_id=user.pk) | Q(players__user_id=user.pk)).distinct()
 
 
-def campaign_get_for(*, campaign_id: uuid.UUID, user: User) -> tuple[Campaign, str | None] | None:
+def campaign_get_for(
+    *, campaign_id: uuid.UUID, user: Someone
+) -> tuple[Campaign, str | None] | None:
     """The campaign and the user's role in it; None where the user may not know it exists
     (a private campaign they are not part of answers 404, a public one 403)."""
     campaign = Campaign.objects.filter(id=campaign_id).first()

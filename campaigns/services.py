@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core import signing
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
@@ -110,7 +110,7 @@ def _locked(campaign: Campaign) -> Campaign:
     return Campaign.objects.select_for_update().get(pk=campaign.pk)
 
 
-def _role(campaign: Campaign, actor: AbstractBaseUser) -> str:
+def _role(campaign: Campaign, actor: User) -> str:
     role = campaign_role(campaign=campaign, user=actor)
     if role is None:
         raise PermissionDenied("you are not part of this campaign")
@@ -119,7 +119,7 @@ def _role(campaign: Campaign, actor: AbstractBaseUser) -> str:
 
 def _execute(
     campaign: Campaign,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     command: domain.Command,
     *,
     actor_is_gm: bool,
@@ -136,7 +136,7 @@ def _execute(
 
 def _record(
     campaign: Campaign,
-    actor: AbstractBaseUser | None,
+    actor: User | None,
     state: domain.CampaignState,
     command: domain.Command,
     events: list[domain.Event],
@@ -196,7 +196,9 @@ def _project(
                     mission_id=uuid.UUID(e.mission_id),
                     seat=seat,
                     pilot_id=uuid.UUID(pilot),
-                    build_version=BuildVersion.objects.get(build_id=build, version=version),
+                    build_version=BuildVersion.objects.get(
+                        build_id=uuid.UUID(build), version=version
+                    ),
                 )
                 for seat, pilot, build, version in e.deployments
             )
@@ -221,7 +223,7 @@ def _project(
     campaign.save(update_fields=["version"])
 
 
-def _project_build(campaign: Campaign, e: domain.BuildRevised, player: AbstractBaseUser) -> None:
+def _project_build(campaign: Campaign, e: domain.BuildRevised, player: User) -> None:
     build, _ = CasketBuild.objects.update_or_create(
         id=uuid.UUID(e.build_id),
         defaults={
@@ -268,11 +270,14 @@ def campaign_rows_check(*, campaign: Campaign) -> list[str]:
         if row is None or (row.status, row.taint, row.permanent_wounds) != expected:
             problems.append(f"pilot {p.id} row does not match {expected}")
     for m in state.missions:
-        row = Mission.objects.filter(id=m.id).first()
-        if row is None or (row.status, str(row.battle_id or "")) != (m.status, m.battle_id):
+        mission = Mission.objects.filter(id=m.id).first()
+        if mission is None or (mission.status, str(mission.battle_id or "")) != (
+            m.status,
+            m.battle_id,
+        ):
             problems.append(f"mission {m.id} row does not match ({m.status}, {m.battle_id})")
     for b in state.builds.values():
-        versions = BuildVersion.objects.filter(build_id=b.id).count()
+        versions = BuildVersion.objects.filter(build_id=uuid.UUID(b.id)).count()
         if versions != len(b.versions):
             problems.append(f"build {b.id} has {versions} version rows, not {len(b.versions)}")
     return problems
@@ -282,9 +287,7 @@ def campaign_rows_check(*, campaign: Campaign) -> list[str]:
 
 
 @transaction.atomic
-def campaign_create(
-    *, gm: AbstractBaseUser, name: str, private: bool = True, rules: object = None
-) -> Campaign:
+def campaign_create(*, gm: User, name: str, private: bool = True, rules: object = None) -> Campaign:
     """A new campaign run by `gm`, with its ruleset fixed for every mission (R-PLT-5)."""
     name = _text(name, "name")
     if not isinstance(private, bool):
@@ -306,9 +309,7 @@ def campaign_create(
     return campaign
 
 
-def _gm_command(
-    campaign: Campaign, actor: AbstractBaseUser, command: domain.Command
-) -> domain.CampaignState:
+def _gm_command(campaign: Campaign, actor: User, command: domain.Command) -> domain.CampaignState:
     campaign = _locked(campaign)
     if _role(campaign, actor) != "gm":
         raise PermissionDenied("only the campaign's GM may do this")
@@ -317,9 +318,7 @@ def _gm_command(
 
 
 @transaction.atomic
-def campaign_player_add(
-    *, campaign: Campaign, actor: AbstractBaseUser, username: str
-) -> domain.CampaignState:
+def campaign_player_add(*, campaign: Campaign, actor: User, username: str) -> domain.CampaignState:
     """Add a player (an existing user) to the campaign. GM only. Returns the campaign's
     state after it."""
     if not users_by_username(usernames=[username]):
@@ -328,7 +327,7 @@ def campaign_player_add(
 
 
 @transaction.atomic
-def mission_plan(*, campaign: Campaign, actor: AbstractBaseUser, name: str) -> Mission:
+def mission_plan(*, campaign: Campaign, actor: User, name: str) -> Mission:
     """The next mission of the campaign (missions are numbered in the order planned)."""
     mission_id = uuid.uuid4()
     _gm_command(campaign, actor, domain.PlanMission(str(mission_id), _text(name, "name")))
@@ -339,7 +338,7 @@ def mission_plan(*, campaign: Campaign, actor: AbstractBaseUser, name: str) -> M
 def pilot_enlist(
     *,
     campaign: Campaign,
-    actor: AbstractBaseUser,
+    actor: User,
     player: str,
     name: str,
     faction: str = "",
@@ -398,7 +397,7 @@ def _deck_rows(deck: object) -> list[tuple[CardVersion, int]]:
 def build_revise(
     *,
     campaign: Campaign,
-    actor: AbstractBaseUser,
+    actor: User,
     build_id: str | None,
     name: str,
     casket_class: str,
@@ -521,7 +520,7 @@ def _battle_cards(
 def mission_start(
     *,
     mission: Mission,
-    actor: AbstractBaseUser,
+    actor: User,
     board: object,
     seats: object,
     dice: object = None,
@@ -549,7 +548,7 @@ def mission_start(
 def mission_start_check(
     *,
     mission: Mission,
-    actor: AbstractBaseUser,
+    actor: User,
     board: object,
     seats: object,
     dice: object = None,
@@ -680,7 +679,7 @@ def outcome_send(*, battle_id: str) -> bool:
         # The registered task itself, not `send_task`: it honours eager mode (the embedded
         # default runs it in-process). No publish retries: a broker that is down should
         # leave the row to the sweep at once, not hold the request that ended the battle.
-        celery_app.tasks[OUTCOME_TASK].apply_async(args=[battle_id], retry=False)
+        celery_app.tasks[OUTCOME_TASK].apply_async(args=(battle_id,), retry=False)
     except Exception as exc:
         logger.warning("outcome of battle %s not sent: %s", battle_id, exc)
         OutcomeOutbox.objects.filter(battle_id=battle_id, applied_at__isnull=True).update(
@@ -760,7 +759,7 @@ def campaign_outcome_apply(*, battle_id: str) -> bool:
 
 @transaction.atomic
 def pilot_taint_adjust(
-    *, campaign: Campaign, actor: AbstractBaseUser, pilot_id: str, delta: int, reason: str
+    *, campaign: Campaign, actor: User, pilot_id: str, delta: int, reason: str
 ) -> domain.PilotState:
     """Change a pilot's Taint by `delta` with a reason (R-PLT-4). GM only."""
     if isinstance(delta, bool) or not isinstance(delta, int):
@@ -772,7 +771,7 @@ def pilot_taint_adjust(
 
 @transaction.atomic
 def pilot_trauma_treat(
-    *, campaign: Campaign, actor: AbstractBaseUser, pilot_id: str, wound: str, reason: str
+    *, campaign: Campaign, actor: User, pilot_id: str, wound: str, reason: str
 ) -> domain.PilotState:
     """Treat a trauma wound between missions (R-PLT-1). GM only."""
     return _gm_command(campaign, actor, domain.TreatTrauma(pilot_id, wound, reason)).pilots[
@@ -782,21 +781,21 @@ def pilot_trauma_treat(
 
 @transaction.atomic
 def pilot_scar_add(
-    *, campaign: Campaign, actor: AbstractBaseUser, pilot_id: str, scar: str, reason: str
+    *, campaign: Campaign, actor: User, pilot_id: str, scar: str, reason: str
 ) -> domain.PilotState:
     return _gm_command(campaign, actor, domain.AddScar(pilot_id, scar, reason)).pilots[pilot_id]
 
 
 @transaction.atomic
 def pilot_retire(
-    *, campaign: Campaign, actor: AbstractBaseUser, pilot_id: str, reason: str
+    *, campaign: Campaign, actor: User, pilot_id: str, reason: str
 ) -> domain.PilotState:
     return _gm_command(campaign, actor, domain.RetirePilot(pilot_id, reason)).pilots[pilot_id]
 
 
 @transaction.atomic
 def pilot_sp_modifier_adjust(
-    *, campaign: Campaign, actor: AbstractBaseUser, pilot_id: str, sp_modifier: int, reason: str
+    *, campaign: Campaign, actor: User, pilot_id: str, sp_modifier: int, reason: str
 ) -> domain.PilotState:
     if isinstance(sp_modifier, bool) or not isinstance(sp_modifier, int):
         raise InvalidInput("sp_modifier", "must be an integer from -3 to 3", "R-TRN-3")
@@ -806,7 +805,7 @@ def pilot_sp_modifier_adjust(
 
 @transaction.atomic
 def build_repair(
-    *, campaign: Campaign, actor: AbstractBaseUser, build_id: str, reason: str
+    *, campaign: Campaign, actor: User, build_id: str, reason: str
 ) -> domain.BuildState:
     """Repair the component damage a build carries (R-PLT-5 option). GM only."""
     return _gm_command(campaign, actor, domain.RepairCasket(build_id, reason)).builds[build_id]
@@ -838,7 +837,7 @@ def campaign_of_invite(*, token: str) -> Campaign | None:
 
 
 @transaction.atomic
-def campaign_invite_accept(*, token: str, user: AbstractBaseUser) -> Campaign:
+def campaign_invite_accept(*, token: str, user: User) -> Campaign:
     """Join the campaign an invitation names, as a player (R-ADD-31). The GM issued the
     invitation, so the player is added in the GM's name; joining twice changes nothing."""
     campaign = campaign_of_invite(token=token)
@@ -857,7 +856,7 @@ EDITOR_MAX_RADIUS = 12
 EDITOR_MAX_SIDE = 24
 
 
-def _gm_of(campaign: Campaign, actor: AbstractBaseUser) -> None:
+def _gm_of(campaign: Campaign, actor: User) -> None:
     if _role(campaign, actor) != "gm":
         raise PermissionDenied("only the campaign's GM draws its boards (R-ADD-31)")
 
@@ -880,7 +879,7 @@ def _editor_shape(shape: Mapping[str, Any]) -> None:
 
 @transaction.atomic
 def board_create(
-    *, campaign: Campaign, actor: AbstractBaseUser, name: str, shape: Mapping[str, Any]
+    *, campaign: Campaign, actor: User, name: str, shape: Mapping[str, Any]
 ) -> CampaignBoard:
     """A new, all clear, level 0 board of the campaign, checked by the engine's board parser
     (`parse_board`: an error names the field, e.g. `board.shape.radius`)."""
@@ -899,7 +898,7 @@ def board_create(
 def board_paint(
     *,
     board: CampaignBoard,
-    actor: AbstractBaseUser,
+    actor: User,
     cells: Sequence[tuple[int, int]],
     terrain: str,
     level: int,
@@ -923,7 +922,7 @@ def board_paint(
 
 
 @transaction.atomic
-def board_delete(*, board: CampaignBoard, actor: AbstractBaseUser) -> None:
+def board_delete(*, board: CampaignBoard, actor: User) -> None:
     """Remove a drawn board from the campaign's library; battles keep their own copy of the
     board they were set up on (the setup holds the whole document)."""
     _gm_of(board.campaign, actor)

@@ -5,9 +5,11 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
@@ -74,7 +76,9 @@ def starter_deck_save(
                 "rule": "R-TRN-3",
             }
         )
-    clash = StarterDeck.objects.filter(name=name).exclude(pk=starter.pk if starter else None)
+    clash = StarterDeck.objects.filter(name=name)
+    if starter is not None:
+        clash = clash.exclude(pk=starter.pk)
     if name and clash.exists():
         problems.append(
             {"field": "name", "message": f"a starter deck is named {name!r}", "rule": "R-ADD-222"}
@@ -120,7 +124,7 @@ def starter_deck_save(
 def build_from_starter(
     *,
     campaign: Campaign,
-    actor: AbstractBaseUser,
+    actor: User,
     starter: StarterDeck,
     name: str = "",
     pilot: str | None = None,
@@ -198,28 +202,35 @@ def _database_starter_text(faction: str, casket_class: str, shield: str) -> str:
     raise InvalidInput("faction", f"no legal {faction} {casket_class} deck found", "R-ADD-52")
 
 
+def _demo_set_starter_text(deck: str, casket_class: str, shield: str) -> str:
+    """A demo-set deck as a church starter's deck list."""
+    return "\n".join(
+        [
+            f"Name: {deck.replace('-', ' ').title()} starter",
+            "Faction: church",
+            f"Class: {casket_class}",
+            f"Shield: {shield}",
+            *_lines(list(DEMO_DECKS[deck])),
+        ]
+    )
+
+
 def starter_decks_load_demo() -> list[StarterDeck]:
     """The demo's starter decks (idempotent: one already there is kept): from the card
     database where it is imported, else the demo set's two decks."""
     made = []
+    # (name, its deck list made when needed: the database's search is only run for missing ones)
+    specs: list[tuple[str, Callable[[], str]]]
     if construction_available():
         specs = [
-            (starter_name(f, c), lambda f=f, c=c, s=s: _database_starter_text(f, c, s))
+            (starter_name(f, c), partial(_database_starter_text, f, c, s))
             for f, c, s in DEMO_STARTERS
         ]
     else:
         specs = [
             (
                 f"{deck.replace('-', ' ').title()} starter",
-                lambda deck=deck, c=c, s=s: "\n".join(
-                    [
-                        f"Name: {deck.replace('-', ' ').title()} starter",
-                        "Faction: church",
-                        f"Class: {c}",
-                        f"Shield: {s}",
-                        *_lines(list(DEMO_DECKS[deck])),
-                    ]
-                ),
+                partial(_demo_set_starter_text, deck, c, s),
             )
             for deck, c, s in DEMO_SET_STARTERS
         ]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import F
 
@@ -78,7 +78,7 @@ def stale_cards(*, deck: tuple[tuple[str, int, int], ...]) -> list[tuple[str, in
 
 @transaction.atomic
 def build_cards_update(
-    *, campaign: Campaign, actor: AbstractBaseUser, build_id: str
+    *, campaign: Campaign, actor: User, build_id: str
 ) -> tuple[CasketBuild, int]:
     """The build's next version: the same casket and counts, every card at its current
     version, checked again like any revision (R-ADD-223). Refused (DeckRejected, nothing

@@ -70,7 +70,8 @@ def build_from_starter_page(request: HttpRequest, campaign_id: uuid.UUID) -> Htt
     """A new build copied from a starter deck in one step (R-ADD-222), for one of the
     player's pilots; refused (400, nothing saved) with every problem named."""
     campaign, role = campaign_of(request, campaign_id)
-    starter = StarterDeck.objects.filter(pk=request.POST.get("starter") or None).first()
+    chosen = request.POST.get("starter", "")
+    starter = StarterDeck.objects.filter(pk=int(chosen)).first() if chosen.isdigit() else None
     try:
         if starter is None:
             raise InvalidInput("starter", "choose one of the starter decks", "R-ADD-222")
@@ -113,7 +114,7 @@ def build_page(request: HttpRequest, campaign_id: uuid.UUID, build_id: uuid.UUID
     used = {
         (bid, v): m for m in state.missions for _, _, bid, v in m.deployments if bid == build.id
     }
-    context = {
+    context: dict[str, Any] = {
         "campaign": campaign,
         "state": state,
         "role": role,

@@ -146,7 +146,7 @@ def campaign_context(campaign: Campaign, role: str) -> dict[str, Any]:
     pilots, _, _ = names_of(state)
     missions_by_id = {m.id: m for m in state.missions}
     outcomes = _mission_outcomes(events, state)
-    roster = []
+    roster: list[dict[str, Any]] = []
     for p in state.pilots.values():
         roster.append(
             {

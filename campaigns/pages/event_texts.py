@@ -99,4 +99,4 @@ def battle_text(entry: Mapping[str, Any], seat_names: Mapping[tuple[str, int], s
         return f"Casket defeated: {p['reason']} ({p['rule']})"
     if t == "CasketWithdrew":
         return f"Casket withdrew ({p['rule']})"
-    return t
+    return str(t)

@@ -9,11 +9,13 @@ from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from penance_site.accounts import tokens
+from penance_site.users import signed_in
 
 from .. import selectors, services
 from .common import (
@@ -31,10 +33,12 @@ def join_page(request: HttpRequest, token: str) -> HttpResponse:
     if campaign is None:
         error = FormError("invite", "this invitation link is not valid or has expired")
         return render(request, "campaigns/join.html", {"errors": [error]}, status=400)
-    form = UserCreationForm(request.POST if request.method == "POST" else None)
+    form: UserCreationForm[User] = UserCreationForm(
+        request.POST if request.method == "POST" else None
+    )
     if request.method == "POST":
         if request.user.is_authenticated:
-            services.campaign_invite_accept(token=token, user=request.user)  # type: ignore[arg-type]
+            services.campaign_invite_accept(token=token, user=signed_in(request.user))
             return redirect_to("campaign-page", campaign.id)
         if form.is_valid():
             with transaction.atomic():
@@ -43,7 +47,7 @@ def join_page(request: HttpRequest, token: str) -> HttpResponse:
             login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
             return redirect_to("campaign-page", campaign.id)
         errors = [
-            FormError("password" if field == "__all__" else field, message)
+            FormError("password" if field == "__all__" else field, str(message))
             for field, messages in form.errors.items()
             for message in messages
         ]

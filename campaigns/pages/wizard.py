@@ -95,7 +95,8 @@ def _wizard_rows(
 def _wizard_seats(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:
     """The seats of the mission from the checked rows, as mission_start takes them, and the
     pilot name of each seat (to name refused seats)."""
-    seats, names = [], []
+    seats: list[dict[str, Any]] = []
+    names: list[str] = []
     for row in rows:
         if not row["deploy"]:
             continue
@@ -176,7 +177,7 @@ def _wizard_drawing(
         parsed = parse_board(document)
     except InvalidInput:
         return None
-    marks = []
+    marks: list[Any] = []
     for row in rows:
         if not row["deploy"] or row["reason"]:
             continue
@@ -264,7 +265,7 @@ def mission_wizard_page(
         except REFUSALS as exc:
             errors = _seat_named(FormError.of(exc), names)
         else:
-            return HttpResponseRedirect(f"/battles/{battle.id}/replay/")
+            return HttpResponseRedirect(f"/battles/{battle.pk}/replay/")
     check_data = data or {"board": chosen}
     problems, placed = _wizard_check(mission, request.user, check_data, library, rows)
     deploy = {

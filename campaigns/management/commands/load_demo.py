@@ -16,7 +16,6 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
-from django.db.models import Model
 
 from battles.engine.battle import legal_actions
 from battles.engine.battle.autoplay import choose, greedy_commands
@@ -60,6 +59,11 @@ DEMO_CAMPAIGN = "Demo: The Penitent Road"
 # Seed 9 under the greedy autoplayer and ruleset 2.1: the penitents win; Brother
 # Malachai's casket is defeated and he keeps a severe wound into mission 2.
 DEMO_MISSION_SEED = 9
+
+
+# A battle row as battles.services made it: campaigns never import battles' models
+# (tests/test_architecture.py), so its type is the services' own, unnamed here.
+BattleRow = Any
 
 
 class Command(BaseCommand):
@@ -110,7 +114,7 @@ class Command(BaseCommand):
             ("player", "Sister Ophelia Vance", "church", "penitent-scout", "scout", "left"),
             ("player2", "Brother Malachai Thorne", "church", "bastion-heavy", "heavy", "right"),
         )
-        seats = []
+        seats: list[dict[str, Any]] = []
         for (username, pilot_name, faction, deck, casket_class, shield), side, at, facing in zip(
             specs, ("penitents", "bastion"), ([0, -4], [0, 4]), (4, 1), strict=True
         ):
@@ -162,7 +166,7 @@ class Command(BaseCommand):
         self._play(battle, gm, seed=0, commands=3000)
         # Applied here so the demo does not wait for a worker; the task sent on commit
         # then finds it applied (exactly once, R-PLT-5).
-        campaign_services.campaign_outcome_apply(battle_id=str(battle.id))
+        campaign_services.campaign_outcome_apply(battle_id=str(battle.pk))
         campaign_services.pilot_enlist(
             campaign=campaign,
             actor=gm,
@@ -194,7 +198,7 @@ class Command(BaseCommand):
             f"created battle {name!r} ({battle.id}): {state.version} events, {outcome}"
         )
 
-    def _play_sealed(self, battle: Model, gm: Any, *, seed: int, commands: int) -> Any:
+    def _play_sealed(self, battle: BattleRow, gm: Any, *, seed: int, commands: int) -> Any:
         """The greedy autoplayer's choice on the stored state, one command at a time: the
         dice are sealed, so nobody (the autoplayer included) knows a roll before the
         command service decides it."""
@@ -209,7 +213,7 @@ class Command(BaseCommand):
         return state
 
     @staticmethod
-    def _send(battle: Model, gm: Any, i: int, version: int, body: dict[str, Any]) -> Any:
+    def _send(battle: BattleRow, gm: Any, i: int, version: int, body: dict[str, Any]) -> Any:
         """The demo's i-th command to the battle, through the command service."""
         return battle_command_execute(
             battle=battle,
@@ -219,7 +223,7 @@ class Command(BaseCommand):
             body=body,
         )
 
-    def _play(self, battle: Model, gm: Any, *, seed: int, commands: int) -> Any:
+    def _play(self, battle: BattleRow, gm: Any, *, seed: int, commands: int) -> Any:
         """The greedy autoplayer's commands, each sent through the command service. The
         service decides it again on the stored state; the demo battles roll seeded dice
         (by seed and version), so it records the events the autoplayer saw."""
