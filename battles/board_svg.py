@@ -77,6 +77,9 @@ def tokens(
     ...              "defeated": False, "hp": 20, "shield": "left", "destroyed": ["legs"]}])[0]
     >>> t["label"]
     'seat 0: Scout (a, token S0) at 0,0, facing N, shield left, in battle, 20 HP, destroyed: legs'
+    >>> tokens([{"seat": 1, "at": [1, 0], "facing": 1, "name": "B", "side": "b", "defeated": False,
+    ...          "hp": 3, "destroyed": ["left_arm"]}])[0]["label"].endswith("destroyed: left arm")
+    True
     >>> t["shield_path"].startswith("M ")
     True
     """
@@ -91,7 +94,9 @@ def tokens(
         facing = FACING_DEGREES[c["facing"]]
         angle = math.radians(facing)
         state = "defeated" if c["defeated"] else "in battle"
-        damaged = f", destroyed: {', '.join(c['destroyed'])}" if c.get("destroyed") else ""
+        # Components in words ("left arm"), as the log names them.
+        destroyed = ", ".join(str(k).replace("_", " ") for k in c.get("destroyed") or ())
+        damaged = f", destroyed: {destroyed}" if destroyed else ""
         shield = c.get("shield", "none")
         out.append(
             {

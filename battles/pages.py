@@ -115,10 +115,7 @@ def battle_replay_page(request: HttpRequest, battle_id: uuid.UUID) -> HttpRespon
         "role": viewer.role,
         "timeline": line,
         "marker_kinds": [(k, s, label) for k, (s, label) in replay.MARKERS.items()],
-        "markers": [
-            {**m, "left": round(100 * (m["version"] - 1) / max(1, head.version - 1), 2)}
-            for m in line.markers
-        ],
+        "markers": replay.grouped_markers(line.markers, head.version),
         "charts": _charts(line, head),
         # From the stream's head, not the list's row (a task updates that after the end).
         "status_word": "over"

@@ -12,7 +12,7 @@ event class; this module re-exports its names for the pages and the tests.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -36,6 +36,41 @@ MARKERS: Mapping[str, tuple[str, str]] = {
     "wound": ("✚", "wounds"),
     "defeat": ("☠", "defeats"),
 }
+
+
+# Markers closer than this (in per cent of the scrub bar) are drawn as one, with a count: a
+# long battle has hundreds of key moments and a bar is a few hundred pixels wide.
+MARKER_SPACING = 1.5
+
+
+def grouped_markers(markers: Sequence[Mapping[str, Any]], head: int) -> list[dict[str, Any]]:
+    """The scrub bar's markers placed along it (`left`, per cent), those that would overlap
+    grouped into one: it goes to the group's first moment, shows the gravest kind among them
+    (MARKERS' order) and how many moments it holds, and its title lists them.
+
+    >>> ms = [{"version": v, "kind": k, "symbol": MARKERS[k][0], "title": f"{v}: x"}
+    ...       for v, k in ((2, "attack"), (3, "hit"), (90, "defeat"))]
+    >>> [(m["version"], m["kind"], m["count"]) for m in grouped_markers(ms, 100)]
+    [(2, 'hit', 2), (90, 'defeat', 1)]
+    """
+    gravity = list(MARKERS)
+    out: list[dict[str, Any]] = []
+    for m in markers:
+        left = round(100 * (m["version"] - 1) / max(1, head - 1), 2)
+        if out and left - out[-1]["left"] < MARKER_SPACING:
+            group = out[-1]
+            group["count"] += 1
+            group["titles"].append(m["title"])
+            if gravity.index(m["kind"]) > gravity.index(group["kind"]):
+                group["kind"], group["symbol"] = m["kind"], m["symbol"]
+            continue
+        out.append({**m, "left": left, "count": 1, "titles": [m["title"]]})
+    for group in out:
+        titles = group.pop("titles")
+        if group["count"] > 1:
+            shown = "; ".join(titles[:5]) + ("; …" if len(titles) > 5 else "")
+            group["title"] = f"{group['count']} moments: {shown}"
+    return out
 
 
 # --- the timeline of a whole battle ------------------------------------------------------------

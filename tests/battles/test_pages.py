@@ -4,6 +4,7 @@ data-command), and the parts the viewer is made of (issue 12)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from pathlib import Path
@@ -494,3 +495,21 @@ def test_rulings_page_lists_every_addendum_once() -> None:
     assert "R-MOV-1" in defined
     for rid in set(defined):
         assert page.count(f'<dt id="{rid}">') == 1, rid
+
+
+def test_scrub_markers_that_would_overlap_are_one_marker_with_a_count(running: Battle) -> None:
+    """A long battle's key moments do not pile up on the scrub bar: markers closer than
+    replay.MARKER_SPACING are drawn as one, with how many moments it holds."""
+    from battles.replay import MARKER_SPACING
+
+    response = _client("gm").get(f"/battles/{running.pk}/replay/")
+    markers = response.context["markers"]
+    raw = response.context["timeline"].markers
+    assert sum(m["count"] for m in markers) == len(raw)
+    assert any(m["count"] > 1 for m in markers)  # 40 commands put several moments together
+    lefts = [m["left"] for m in markers]
+    assert all(b - a >= MARKER_SPACING for a, b in itertools.pairwise(lefts))
+    page = response.content.decode()
+    grouped = next(m for m in markers if m["count"] > 1)
+    assert f'<span class="marker-count">{grouped["count"]}</span>' in page
+    assert f"{grouped['count']} moments: " in grouped["title"]

@@ -507,6 +507,8 @@ if (viewer) {
               pointStyle: style.point,
               pointRadius: 5,
               pointHoverRadius: 8,
+              // A tap or click within 16 px of a point picks it: the dots are small targets.
+              pointHitRadius: 16,
             };
           }),
         },
