@@ -56,8 +56,7 @@ DEATH_RULE = "R-ADD-237"
 
 
 @dataclass(frozen=True, slots=True)
-class BetweenCommand:
-    GM_ONLY: ClassVar[bool] = True
+class BetweenCommand(domain.Command):
     STEP: ClassVar[str] = ""
     ROLLS: ClassVar[bool] = False
     mission_id: str
@@ -152,6 +151,7 @@ class SelectMission(BetweenCommand):
 class OverrideGrit(BetweenCommand):
     """The GM sets a pilot's Grit (0…3) or returns it to the record (-1), with a reason."""
 
+    ADJUSTMENT: ClassVar[bool] = True
     pilot_id: str = ""
     grit: int = -1
     reason: str = ""
@@ -161,6 +161,7 @@ class OverrideGrit(BetweenCommand):
 class SidelinePilot(BetweenCommand):
     """The GM rules a pilot out of the next mission, with a reason (R-ADD-250)."""
 
+    ADJUSTMENT: ClassVar[bool] = True
     pilot_id: str = ""
     reason: str = ""
 

@@ -32,6 +32,9 @@ PATHS = {
     f"{CAMPAIGN}/builds/{{build_id}}/revisions": {"post"},
     f"{CAMPAIGN}/builds/{{build_id}}/versions/{{version}}/": {"get"},
     f"{CAMPAIGN}/builds/{{build_id}}/repair": {"post"},
+    f"{CAMPAIGN}/settlement": {"get"},
+    f"{CAMPAIGN}/settlement/commands": {"post"},
+    f"{CAMPAIGN}/settlement/dice": {"get"},
 }
 
 
