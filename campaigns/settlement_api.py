@@ -86,6 +86,7 @@ def settlement_view(state: domain.CampaignState) -> dict[str, Any]:
                 "scars_due": between.scars_due(state, p.id),
                 "out_for_mission": record.out_for_mission or None,
                 "out_reason": record.out_reason,
+                "deployment_notes": list(between.deployment_notes(state, p.id)),
             }
         )
     numbers = {m.id: m.number for m in state.missions}
@@ -190,6 +191,10 @@ class SettlementPilotOutput(serializers.Serializer[Any]):
     scars_due = serializers.IntegerField()
     out_for_mission = serializers.IntegerField(allow_null=True)
     out_reason = serializers.CharField()
+    deployment_notes = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="what the battle does not apply itself, for the GM at deployment (R-ADD-234)",
+    )
 
 
 class BuildingOutput(serializers.Serializer[Any]):

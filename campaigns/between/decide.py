@@ -1114,3 +1114,45 @@ def check_rolls(state: CampaignState) -> list[str]:
                     f"the secret gives {list(expected)}"
                 )
     return problems
+
+
+# --- what the GM sees at deployment -------------------------------------------------------------
+
+
+def deployment_notes(state: CampaignState, pilot_id: str) -> tuple[str, ...]:
+    """The between-missions rules the battle does not apply itself, as notes for the GM at
+    deployment: the Grit check (R-ADD-234), Morale's effect (R-ADD-241), injuries and
+    scars (R-ADD-236, R-ADD-239), a sideline (R-ADD-250). Empty under plt-1.
+
+    >>> from campaigns.domain import CampaignCreated, PilotEnlisted, replay
+    >>> s = replay([CampaignCreated("c", "A", "gm", True, {}), lg.CampaignRulesPinned("pc-1", ()),
+    ...             PilotEnlisted("p", "ann", "Ash", "church", 0)])
+    >>> deployment_notes(s, "p")[0]
+    'Grit 1: on a Grit check roll 1d6 + 1: 1-3 full wound, 4-5 a severe wound counts as minor, 6-7 no wound and 1 Heat, 8+ no wound (R-ADD-234)'
+    """
+    ledger: lg.Ledger | None = state.settlement
+    if ledger is None:
+        return ()
+    reading = grit(state, pilot_id)
+    record = ledger.pilot(pilot_id)
+    pilot = state.pilots[pilot_id]
+    modifier = f" {reading.check_modifier:+d}" if reading.check_modifier else ""
+    notes = [
+        f"Grit {reading.value}: on a Grit check roll 1d6 + {reading.value}{modifier}: 1-3 full "
+        "wound, 4-5 a severe wound counts as minor, 6-7 no wound and 1 Heat, 8+ no wound "
+        "(R-ADD-234)",
+        *(f"{n} (R-ADD-233)" for n in reading.notes),
+    ]
+    if record.morale >= 6:
+        notes.append(f"Morale {record.morale}: +1 to all casket actions (R-ADD-241)")
+    elif record.morale <= 2:
+        notes.append(f"Morale {record.morale}: -1 to all casket actions (R-ADD-241)")
+    if record.injuries:
+        notes.append(f"minor injuries carried: {', '.join(record.injuries)} (R-ADD-239)")
+    if record.permanent:
+        notes.append(f"permanent: {', '.join(record.permanent)} (R-ADD-239)")
+    for scar in pilot.scars:
+        notes.append(f"scar: {scar}, as its scar table says (R-ADD-236)")
+    if record.out_for_mission:
+        notes.append(f"sits out mission {record.out_for_mission}: {record.out_reason} (R-ADD-250)")
+    return tuple(notes)

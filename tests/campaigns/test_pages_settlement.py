@@ -133,6 +133,12 @@ def test_the_gm_walks_the_phase_and_a_resent_form_records_once(world: Any) -> No
     assert [m.name for m in state.missions][-1] == "The Drowned Chapel"
     html = gm.get(page(dc)).content.decode()
     assert "No settlement phase is due" in html
+    assert 'data-note="between"' in html and "Grit check roll 1d6" in html
+    second = state.missions[-1].id
+    wizard = gm.get(f"/campaigns/{dc.campaign.id}/missions/{second}/start/").content.decode()
+    assert wizard.count('data-note="between"') >= len(
+        state.pilots
+    )  # the GM sees them at deployment
     own = html.split('<div class="settlement">', 1)[1]
     assert "<style" not in own and " style=" not in own and "<script" not in own
 
