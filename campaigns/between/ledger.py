@@ -544,6 +544,13 @@ def _check(state: CampaignState, command: domain.Command) -> None:
                 "build the Barracks for 6, or retire a pilot",
                 "R-ADD-231",
             )
+    elif isinstance(command, domain.TreatTrauma):
+        raise RuleViolation(
+            "trauma_surgery",
+            "under pc-1 trauma is treated by trauma surgery at the Apothecary (200 Credits, "
+            "heals on 4+), a settlement action",
+            "R-ADD-239",
+        )
     elif isinstance(command, domain.AddScar):
         maximum = int(rulebook(ledger.version).rules["scars"]["maximum"])
         pilot = state.pilot(command.pilot_id)

@@ -85,7 +85,14 @@ def test_the_gm_plays_an_aftermath_and_a_settlement_phase(
     rolls = state.settlement.rolls
     assert [r.faces for r in rolls if r.table == "salvage"] == [(4,)]
     assert page.locator("#rolls tbody tr").count() == len(rolls)
-    # the settlement prints on one A4 page
+    # the settlement prints on one A4 page, and so does the pilot sheet with its Grit
+    page.emulate_media(media="print")
+    pdf = page.pdf(format="A4")
+    assert len(re.findall(rb"/Type\s*/Page\b", pdf)) == 1
+    page.emulate_media(media="screen")
+    page.goto(f"{site}/campaigns/{dc.campaign.id}/pilots/{pilot}/")
+    assert "Grit" in page.inner_text("#between")
+    page.screenshot(path=str(artifacts / "settlement-4-pilot-sheet.png"), full_page=True)
     page.emulate_media(media="print")
     pdf = page.pdf(format="A4")
     assert len(re.findall(rb"/Type\s*/Page\b", pdf)) == 1

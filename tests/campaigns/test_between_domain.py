@@ -646,3 +646,26 @@ def test_sealed_and_entered_rolls_share_one_numbering() -> None:
     assert [r.source for r in rolls[:3]] == ["table", "table", "sealed"]
     assert rolls[2].faces == derive_faces(SECRET, "phase-1", 2, 6, 1)
     assert EnteredRoller([1]).made == 0 and SealedRoller(SECRET, "x", 0).made == 0
+
+
+def test_free_trauma_treatment_is_plt1s_only() -> None:
+    s = world(wounds=("trauma-1",))
+    with pytest.raises(RuleViolation) as e:
+        domain.decide(s, domain.TreatTrauma("a1", "trauma-1", "rest"), actor_is_gm=True)
+    assert e.value.code == "trauma_surgery" and e.value.rule == "R-ADD-239"
+
+
+@pytest.mark.parametrize(("face", "healed"), [(3, False), (4, True)])
+def test_trauma_surgery_costs_200_and_heals_on_4(face: int, healed: bool) -> None:
+    s = advance(open_phase(world(wounds=("trauma-1",))), "m1", until="actions")
+    s = _with(s, credits=199, buildings=(lg.BuildingState("apothecary", 0),))
+    surgery = bd.TakeAction(
+        "m1", player="ann", action="trauma-surgery", pilot_id="a1", detail="trauma-1"
+    )
+    with pytest.raises(RuleViolation) as e:
+        run(s, surgery, [face])
+    assert e.value.code == "unaffordable" and "200 Credits" in str(e.value)
+    s = _with(s, credits=200)
+    s, _ = run(s, surgery, [face])
+    assert s.settlement.credits == 0
+    assert (s.pilots["a1"].carried_wounds == ()) is healed
