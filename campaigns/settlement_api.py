@@ -45,6 +45,7 @@ COMMANDS = (
     "action",
     "finish_actions",
     "care",
+    "offer",
     "select",
     "grit",
     "sideline",
@@ -323,6 +324,10 @@ class SettlementCommandInput(StrictSerializer):
     pilot = serializers.CharField(max_length=60, required=False, default="")
     detail = serializers.CharField(max_length=60, required=False, default="", allow_blank=True)
     name = serializers.CharField(max_length=120, required=False, default="")
+    count = serializers.IntegerField(
+        required=False, default=3, help_text="missions to offer: 2 or 3"
+    )
+    offer = serializers.CharField(max_length=20, required=False, default="", allow_blank=True)
     grit = serializers.IntegerField(required=False, default=-1)
     reason = serializers.CharField(max_length=500, required=False, default="")
 
@@ -375,8 +380,10 @@ def command_from(data: dict[str, Any]) -> between.BetweenCommand:
         return between.FinishActions(mid)
     if kind == "care":
         return between.PilotCare(mid)
+    if kind == "offer":
+        return between.OfferMissions(mid, count=data["count"])
     if kind == "select":
-        return between.SelectMission(mid, name=data["name"])
+        return between.SelectMission(mid, name=data["name"], offer=data["offer"])
     if kind == "grit":
         return between.OverrideGrit(
             mid, pilot_id=data["pilot"], grit=data["grit"], reason=data["reason"]

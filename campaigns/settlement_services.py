@@ -116,6 +116,7 @@ def settlement_step(
             next_mission_id=command.next_mission_id or str(uuid.uuid4()),
             name=command.name,
             secret=secret.hex(),
+            offer=command.offer,
         )
     roller: Roller | None = None
     ledger: lg.Ledger | None = state.settlement

@@ -138,13 +138,25 @@ class PilotCare(BetweenCommand):
 
 
 @dataclass(frozen=True, slots=True)
+class OfferMissions(BetweenCommand):
+    """Roll 2 or 3 candidate missions on the codex generation tables (R-ADD-251); once
+    per phase, at mission select, before the choice."""
+
+    STEP: ClassVar[str] = "select"
+    ROLLS: ClassVar[bool] = True
+    count: int = 3
+
+
+@dataclass(frozen=True, slots=True)
 class SelectMission(BetweenCommand):
-    """Plan the next mission and close the phase, revealing its dice secret (hex)."""
+    """Plan the next mission (named, or one of the offers) and close the phase, revealing
+    its dice secret (hex)."""
 
     STEP: ClassVar[str] = "select"
     next_mission_id: str = ""
     name: str = ""
     secret: str = ""
+    offer: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1040,8 +1052,44 @@ def _care(run: _Run, c: PilotCare, mission: domain.MissionState) -> None:
     run.emit(lg.PhaseStepDone(mission.id, c.STEP))
 
 
+def _offer(run: _Run, c: OfferMissions, mission: domain.MissionState) -> None:
+    rules = run.book.rules["missions"]
+    phase = run.ledger.phase(mission.id)
+    assert phase is not None
+    if phase.offers:
+        raise RuleViolation(
+            "missions_offered", "this phase's missions were offered; choose one", "R-ADD-251"
+        )
+    if isinstance(c.count, bool) or c.count not in rules["offers"]:
+        allowed = " or ".join(str(n) for n in rules["offers"])
+        raise InvalidInput("count", f"the GM offers {allowed} missions", "R-ADD-251")
+    offers = []
+    for i in range(c.count):
+        label = f"offer {i + 1}"
+        difficulty = run.roll_table(run.book.table("missions.difficulty"), f"{label}: difficulty")
+        faction = run.roll_table(run.book.table("missions.faction"), f"{label}: enemy")
+        composition = run.roll_table(
+            run.book.table(f"missions.composition.{difficulty.id}"), f"{label}: composition"
+        )
+        summary = composition.name
+        chance = run.roll_dice(6, 1, f"{label}: a modifier on {rules['modifier_on']}")
+        if chance >= int(rules["modifier_on"]):
+            modifier = run.roll_table(run.book.table("missions.modifier"), f"{label}: modifier")
+            summary += f"; {modifier.name}"
+        offers.append((f"offer-{i + 1}", f"{difficulty.name}: {faction.name}", summary))
+    run.emit(lg.MissionsOffered(mission.id, tuple(offers)))
+
+
 def _select(run: _Run, c: SelectMission, mission: domain.MissionState) -> None:
     name = c.name.strip() if isinstance(c.name, str) else ""
+    if c.offer:
+        phase = run.ledger.phase(mission.id)
+        assert phase is not None
+        offered = {o[0]: o for o in phase.offers}
+        if c.offer not in offered:
+            known = ", ".join(offered) or "none were offered"
+            raise InvalidInput("offer", f"no offer {c.offer!r}; offers: {known}", "R-ADD-251")
+        name = name or offered[c.offer][1]
     if not name or len(name) > 120:
         raise InvalidInput("name", "the next mission's name: 1 to 120 characters")
     phase = run.ledger.phase(mission.id)
@@ -1080,6 +1128,7 @@ _STEPS: Mapping[type[BetweenCommand], Any] = {
     TakeAction: _action,
     FinishActions: _finish_actions,
     PilotCare: _care,
+    OfferMissions: _offer,
     SelectMission: _select,
 }
 

@@ -141,8 +141,14 @@ def rulebook(version: str) -> Rulebook:
     for key in ("death", "salvage", "events"):
         tables[key] = _table(key, rules[key])
     tables["grit.check"] = _table("grit.check", rules["grit"]["check"])
+    missions = _read(version, "missions.json")
+    for key in ("difficulty", "faction", "modifier"):
+        tables[f"missions.{key}"] = _table(f"missions.{key}", missions[key])
+    for key, doc in missions["composition"].items():
+        tables[f"missions.composition.{key}"] = _table(f"missions.composition.{key}", doc)
     settlement = _read(version, "settlement.json")
-    return Rulebook(version, True, modules, tables, settlement, {**rules, "drops": loot["drops"]})
+    rules = {**rules, "drops": loot["drops"], "missions": missions}
+    return Rulebook(version, True, modules, tables, settlement, rules)
 
 
 def parse_campaign_rules(doc: object) -> tuple[str, tuple[str, ...]]:

@@ -145,6 +145,8 @@ def form_data(post: Any, command: str, mission_id: str) -> dict[str, Any]:
         "pilot": post.get("pilot", ""),
         "detail": post.get("detail", ""),
         "name": post.get("name", ""),
+        "count": whole(post.get("count") or "3", "count", "R-ADD-251"),
+        "offer": post.get("offer", ""),
         "grit": whole(post.get("grit") or "-1", "grit", "R-ADD-233"),
         "reason": post.get("reason", ""),
     }
@@ -172,6 +174,7 @@ COMMANDS = {
     "action",
     "finish_actions",
     "care",
+    "offer",
     "select",
     "grit",
     "sideline",

@@ -669,3 +669,33 @@ def test_trauma_surgery_costs_200_and_heals_on_4(face: int, healed: bool) -> Non
     s, _ = run(s, surgery, [face])
     assert s.settlement.credits == 0
     assert (s.pilots["a1"].carried_wounds == ()) is healed
+
+
+def test_missions_offered_from_the_generation_tables_once_then_chosen() -> None:
+    s = advance(open_phase(world()), "m1", until="select")
+    with pytest.raises(InvalidInput, match="count"):
+        run(s, bd.OfferMissions("m1", count=4))
+    # offer 1: d6 5 hard, d12 9 bandits, d6 6 boss and 2 elites, d6 6 modifier, d6 4 ambush
+    # offer 2: d6 2 easy, d12 12 anomalous, d6 1 ten swarm, d6 5 no modifier
+    s, _ = run(s, bd.OfferMissions("m1", count=2), [5, 9, 6, 6, 4, 2, 12, 1, 5])
+    offers = s.settlement.phase("m1").offers
+    assert offers == (
+        ("offer-1", "Hard: Bandits / Raiders", "1 Boss and 2 Elites; Ambush"),
+        ("offer-2", "Easy: Anomalous Entity", "10 Swarm"),
+    )
+    with pytest.raises(RuleViolation) as e:
+        run(s, bd.OfferMissions("m1", count=2), [1] * 9)
+    assert e.value.code == "missions_offered"
+    with pytest.raises(InvalidInput, match="offer"):
+        run(s, bd.SelectMission("m1", next_mission_id="m2", offer="offer-9", secret=SECRET.hex()))
+    s, _ = run(
+        s, bd.SelectMission("m1", next_mission_id="m2", offer="offer-1", secret=SECRET.hex())
+    )
+    assert s.missions[-1].name == "Hard: Bandits / Raiders"
+
+
+@pytest.mark.parametrize(
+    ("face", "difficulty"), [(2, "easy"), (3, "medium"), (4, "medium"), (5, "hard"), (6, "deadly")]
+)
+def test_mission_difficulty_bands(face: int, difficulty: str) -> None:
+    assert rulebook("pc-1").table("missions.difficulty").lookup(face).id == difficulty

@@ -123,14 +123,24 @@ def test_the_gm_walks_the_phase_and_a_resent_form_records_once(world: Any) -> No
         gm.post(do(dc, "care"), {"mission": mid, "command_id": command_id(html)}).status_code == 302
     )
     html = gm.get(page(dc)).content.decode()
+    assert 'data-command="offer"' in html
+    assert gm.post(do(dc, "offer"), {"mission": mid, "count": "2"}).status_code == 302
+    html = gm.get(page(dc)).content.decode()
+    assert html.count('name="offer"') == 2 and 'data-command="offer"' not in html
     r = gm.post(
         do(dc, "select"),
-        {"mission": mid, "command_id": command_id(html), "name": "The Drowned Chapel"},
+        {
+            "mission": mid,
+            "command_id": command_id(html),
+            "offer": "offer-2",
+            "name": "The Drowned Chapel",
+        },
     )
     assert r.status_code == 302
     state = campaign_state(campaign=dc.campaign)
     assert state.settlement.phase(mid).closed
-    assert [m.name for m in state.missions][-1] == "The Drowned Chapel"
+    assert [m.name for m in state.missions][-1] == "The Drowned Chapel"  # the GM's name wins
+    assert len(state.settlement.phase(mid).offers) == 2
     html = gm.get(page(dc)).content.decode()
     assert "No settlement phase is due" in html
     assert 'data-note="between"' in html and "Grit check roll 1d6" in html
