@@ -46,6 +46,7 @@ COMMANDS = (
     "finish_actions",
     "care",
     "offer",
+    "recruit",
     "select",
     "grit",
     "sideline",
@@ -128,6 +129,7 @@ def settlement_view(state: domain.CampaignState) -> dict[str, Any]:
                 "closed": ph.closed,
                 "commitment": ph.commitment,
                 "secret": ph.secret or None,
+                "recruits": [[{"table": t, "row": r} for t, r in rec] for rec in ph.recruits],
                 "actions": [
                     {
                         "player": a.player,
@@ -236,6 +238,10 @@ class PhaseOutput(serializers.Serializer[Any]):
     commitment = serializers.CharField(help_text="SHA-256 of the phase's dice secret")
     secret = serializers.CharField(allow_null=True, help_text="revealed when the phase closes")
     actions = ActionOutput(many=True)
+    recruits = serializers.ListField(
+        child=serializers.ListField(child=serializers.DictField(child=serializers.CharField())),
+        help_text="recruits rolled on the pilot generation tables (R-ADD-252)",
+    )
 
 
 class RollOutput(serializers.Serializer[Any]):
@@ -328,6 +334,7 @@ class SettlementCommandInput(StrictSerializer):
         required=False, default=3, help_text="missions to offer: 2 or 3"
     )
     offer = serializers.CharField(max_length=20, required=False, default="", allow_blank=True)
+    complex_trait = serializers.BooleanField(required=False, default=False)
     grit = serializers.IntegerField(required=False, default=-1)
     reason = serializers.CharField(max_length=500, required=False, default="")
 
@@ -380,6 +387,8 @@ def command_from(data: dict[str, Any]) -> between.BetweenCommand:
         return between.FinishActions(mid)
     if kind == "care":
         return between.PilotCare(mid)
+    if kind == "recruit":
+        return between.GeneratePilot(mid, complex_trait=data["complex_trait"])
     if kind == "offer":
         return between.OfferMissions(mid, count=data["count"])
     if kind == "select":

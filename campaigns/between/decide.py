@@ -160,6 +160,16 @@ class SelectMission(BetweenCommand):
 
 
 @dataclass(frozen=True, slots=True)
+class GeneratePilot(BetweenCommand):
+    """Roll a recruit on the pilot generation tables while a phase is open, at any step
+    (R-ADD-252): background, a starting trait (simple or complex), motivation, quirk and
+    appearance; 'Chosen' rolls the simple table twice more."""
+
+    ROLLS: ClassVar[bool] = True
+    complex_trait: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class OverrideGrit(BetweenCommand):
     """The GM sets a pilot's Grit (0…3) or returns it to the record (-1), with a reason."""
 
@@ -578,6 +588,10 @@ def decide(
             f"the settlement phase after mission {mission.number} is done; a phase is played once",
             "R-ADD-249",
         )
+    if isinstance(command, GeneratePilot):
+        run = _Run(state, roller, phase.scope)
+        _generate(run, command, mission)
+        return run.events
     done = set(phase.steps)
     if command.STEP in done:
         raise RuleViolation(
@@ -1078,6 +1092,26 @@ def _offer(run: _Run, c: OfferMissions, mission: domain.MissionState) -> None:
             summary += f"; {modifier.name}"
         offers.append((f"offer-{i + 1}", f"{difficulty.name}: {faction.name}", summary))
     run.emit(lg.MissionsOffered(mission.id, tuple(offers)))
+
+
+def _generate(run: _Run, c: GeneratePilot, mission: domain.MissionState) -> None:
+    rows: list[tuple[str, str]] = []
+
+    def roll(key: str) -> Entry:
+        entry = run.roll_table(run.book.table(f"pilots.{key}"), f"recruit: {key}")
+        rows.append((key, entry.name))
+        return entry
+
+    roll("background")
+    if c.complex_trait:
+        roll("complex-trait")
+    elif roll("trait").data.get("roll_twice"):
+        roll("trait")
+        roll("trait")
+    roll("motivation")
+    roll("quirk")
+    roll("appearance")
+    run.emit(lg.PilotGenerated(mission.id, tuple(rows)))
 
 
 def _select(run: _Run, c: SelectMission, mission: domain.MissionState) -> None:

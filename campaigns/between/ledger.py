@@ -233,6 +233,15 @@ class MissionsOffered(Event):
     offers: tuple[tuple[str, str, str], ...]
 
 
+@dataclass(frozen=True, slots=True)
+class PilotGenerated(Event):
+    """A recruit rolled on the pilot generation tables (R-ADD-252): background, starting
+    traits, motivation, quirk and appearance, as row names; the GM enlists them."""
+
+    mission_id: str
+    rows: tuple[tuple[str, str], ...]  # (table, row name)
+
+
 EVENT_TYPES: Mapping[str, type[Event]] = MappingProxyType(
     {
         cls.__name__: cls
@@ -258,6 +267,7 @@ EVENT_TYPES: Mapping[str, type[Event]] = MappingProxyType(
             BuildingLost,
             PhaseModifier,
             MissionsOffered,
+            PilotGenerated,
         )
     }
 )
@@ -301,6 +311,7 @@ class PhaseState:
     actions: tuple[ActionTaken, ...] = ()
     modifiers: tuple[tuple[str, int], ...] = ()
     offers: tuple[tuple[str, str, str], ...] = ()
+    recruits: tuple[tuple[tuple[str, str], ...], ...] = ()
 
     def modifier(self, key: str, default: int = 0) -> int:
         return next((v for k, v in reversed(self.modifiers) if k == key), default)
@@ -491,6 +502,11 @@ def _offered(s: CampaignState, e: MissionsOffered) -> CampaignState:
     return _phase(s, e.mission_id, offers=e.offers)
 
 
+def _generated(s: CampaignState, e: PilotGenerated) -> CampaignState:
+    phase = s.settlement.phase(e.mission_id)
+    return _phase(s, e.mission_id, recruits=(*phase.recruits, e.rows))
+
+
 HANDLERS: Mapping[type[Event], Callable[[CampaignState, Any], CampaignState]] = {
     CampaignRulesPinned: _pinned,
     PhaseOpened: _opened,
@@ -513,6 +529,7 @@ HANDLERS: Mapping[type[Event], Callable[[CampaignState, Any], CampaignState]] = 
     BuildingLost: _lost,
     PhaseModifier: _modifier,
     MissionsOffered: _offered,
+    PilotGenerated: _generated,
 }
 assert set(HANDLERS) == set(EVENT_TYPES.values()), "every between event needs a handler"
 

@@ -146,6 +146,8 @@ def rulebook(version: str) -> Rulebook:
         tables[f"missions.{key}"] = _table(f"missions.{key}", missions[key])
     for key, doc in missions["composition"].items():
         tables[f"missions.composition.{key}"] = _table(f"missions.composition.{key}", doc)
+    for key, doc in _read(version, "pilots.json")["tables"].items():
+        tables[f"pilots.{key}"] = _table(f"pilots.{key}", doc)
     settlement = _read(version, "settlement.json")
     rules = {**rules, "drops": loot["drops"], "missions": missions}
     return Rulebook(version, True, modules, tables, settlement, rules)

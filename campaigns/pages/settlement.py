@@ -147,6 +147,7 @@ def form_data(post: Any, command: str, mission_id: str) -> dict[str, Any]:
         "name": post.get("name", ""),
         "count": whole(post.get("count") or "3", "count", "R-ADD-251"),
         "offer": post.get("offer", ""),
+        "complex_trait": post.get("complex_trait") == "on",
         "grit": whole(post.get("grit") or "-1", "grit", "R-ADD-233"),
         "reason": post.get("reason", ""),
     }
@@ -175,6 +176,7 @@ COMMANDS = {
     "finish_actions",
     "care",
     "offer",
+    "recruit",
     "select",
     "grit",
     "sideline",

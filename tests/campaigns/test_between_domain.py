@@ -699,3 +699,25 @@ def test_missions_offered_from_the_generation_tables_once_then_chosen() -> None:
 )
 def test_mission_difficulty_bands(face: int, difficulty: str) -> None:
     assert rulebook("pc-1").table("missions.difficulty").lookup(face).id == difficulty
+
+
+def test_a_recruit_rolled_on_the_pilot_generation_tables() -> None:
+    s = open_phase(world())
+    # background 4, trait 20 (Chosen: two more, 1 and 10), motivation 1, quirk 100, look 2
+    s, events = run(s, bd.GeneratePilot("m1"), [4, 20, 1, 10, 1, 100, 2])
+    rows = s.settlement.phase("m1").recruits[0]
+    assert rows == (
+        ("background", "Blacksmith"),
+        ("trait", "Chosen"),
+        ("trait", "Steady Hands"),
+        ("trait", "Survivor"),
+        ("motivation", "Redemption"),
+        ("quirk", "Quirk 100 (the game's quirk table)"),
+        ("appearance", "Missing Eye"),
+    )
+    assert next(e.table for e in events if isinstance(e, lg.RollMade)) == "pilots.background"
+    s, _ = run(s, bd.GeneratePilot("m1", complex_trait=True), [1, 20, 1, 1, 1])
+    assert s.settlement.phase("m1").recruits[1][1] == ("complex-trait", "The Sacrifice")
+    with pytest.raises(RuleViolation) as e:
+        run(world(), bd.GeneratePilot("m1"), [1] * 5)
+    assert e.value.code == "phase_not_open"

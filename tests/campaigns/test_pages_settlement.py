@@ -70,6 +70,8 @@ def test_the_gm_walks_the_phase_and_a_resent_form_records_once(world: Any) -> No
     version = campaign_state(campaign=dc.campaign).version
     assert gm.post(do(dc, "open"), {"mission": mid, "command_id": cid}).status_code == 302
     assert campaign_state(campaign=dc.campaign).version == version  # sent twice, recorded once
+    assert gm.post(do(dc, "recruit"), {"mission": mid}).status_code == 302
+    assert 'data-recruit="1"' in gm.get(page(dc)).content.decode()
     steps = [
         ("casualties", {}),
         ("rewards", {"success": "on", "objectives": "primary", "enemies_minion": "1"}),
