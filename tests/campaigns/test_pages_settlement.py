@@ -145,6 +145,8 @@ def test_the_gm_walks_the_phase_and_a_resent_form_records_once(world: Any) -> No
     assert len(state.settlement.phase(mid).offers) == 2
     html = gm.get(page(dc)).content.decode()
     assert "No settlement phase is due" in html
+    history = gm.get(f"/campaigns/{dc.campaign.id}/").content.decode()
+    assert "dice revealed" in history and "Roll phase-1 #0" in history
     assert 'data-note="between"' in html and "Grit check roll 1d6" in html
     second = state.missions[-1].id
     wizard = gm.get(f"/campaigns/{dc.campaign.id}/missions/{second}/start/").content.decode()
