@@ -766,7 +766,9 @@ def _pilots(run: _Run, c: ResolvePilots, mission: domain.MissionState) -> None:
                 pilot.id,
                 failed="corrupted",
             )
-            if not saved:
+            if saved:
+                run.taint(pilot.id, 0, "Taint stops at 10 under pc-1 (R-ADD-240)")
+            else:
                 run.emit(
                     domain.PilotRetired(
                         pilot.id, "lost to corruption: failed the Corruption save (R-ADD-240)"

@@ -568,6 +568,16 @@ def _check(state: CampaignState, command: domain.Command) -> None:
             "heals on 4+), a settlement action",
             "R-ADD-239",
         )
+    elif isinstance(command, domain.AdjustTaint):
+        cap = int(rulebook(ledger.version).rules["corruption"]["cap"])
+        pilot = state.pilot(command.pilot_id)
+        if pilot.taint + command.delta > cap:
+            raise RuleViolation(
+                "taint_cap",
+                f"{pilot.name}'s Taint would be {pilot.taint + command.delta}; under pc-1 it "
+                f"stops at {cap}, where the Corruption save is rolled",
+                "R-ADD-240",
+            )
     elif isinstance(command, domain.AddScar):
         maximum = int(rulebook(ledger.version).rules["scars"]["maximum"])
         pilot = state.pilot(command.pilot_id)

@@ -721,3 +721,14 @@ def test_a_recruit_rolled_on_the_pilot_generation_tables() -> None:
     with pytest.raises(RuleViolation) as e:
         run(world(), bd.GeneratePilot("m1"), [1] * 5)
     assert e.value.code == "phase_not_open"
+
+
+def test_taint_stops_at_10_under_pc1() -> None:
+    s = advance(open_phase(world(taint=13)), "m1", until="return.pilots")
+    s2, _ = run(s, bd.ResolvePilots("m1"), [4])  # saved
+    assert s2.pilots["a1"].taint == 10
+    s3 = world(taint=9)
+    assert domain.decide(s3, domain.AdjustTaint("a1", 1, "void"), actor_is_gm=True)
+    with pytest.raises(RuleViolation) as e:
+        domain.decide(s3, domain.AdjustTaint("a1", 2, "void"), actor_is_gm=True)
+    assert e.value.code == "taint_cap" and e.value.rule == "R-ADD-240"
