@@ -379,6 +379,9 @@ def _apply(run: _Run, mission_id: str, effects: Sequence[Mapping[str, Any]], why
         if "resource" in effect:
             delta = _amount(run, str(effect["amount"]), f"{why}: amount")
             run.change(str(effect["resource"]), delta, why, "R-ADD-232")
+        elif "value_lost" in effect:
+            # the codex's example keeps the treasury: the value is the equipment's, lost
+            _amount(run, str(effect["value_lost"]), f"{why}: value lost")
         elif "loot" in effect:
             _loot(run, str(effect["loot"]), why)
         elif "item" in effect:

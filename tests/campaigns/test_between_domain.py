@@ -185,8 +185,11 @@ def test_a_death_rolls_its_consequence_and_lowers_morale() -> None:
     assert s.settlement.morale == before.morale - 1
     assert s.settlement.population == before.population - 1  # grief on 1-2
     assert s.settlement.pilot("a1").morale == before.pilot("a1").morale - 2  # death, grief
-    s2, _ = run(open_phase(world(dead=True)), bd.ResolveCasualties("m1"), [3, 2, 3])
-    assert s2.settlement.credits == -50  # equipment lost on 3: 2d6x10 = 50
+    s2, events = run(open_phase(world(dead=True)), bd.ResolveCasualties("m1"), [3, 2, 3])
+    # equipment lost on 3: 2d6x10 = 50 Credits of value, recorded; the treasury keeps its
+    # Credits, as the codex's example does (R-ADD-237)
+    assert s2.settlement.credits == 0
+    assert [e.total for e in events if isinstance(e, lg.RollMade)] == [3, 5]
     s3, _ = run(open_phase(world(dead=True)), bd.ResolveCasualties("m1"), [5])
     assert s3.settlement.stability == 1
     assert s3.settlement.pilot("a1").grit_check_bonus == 1
