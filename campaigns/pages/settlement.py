@@ -23,7 +23,7 @@ from ..between import decide as between
 from ..between import ledger as lg
 from ..between.rulebook import rulebook
 from ..models import Campaign
-from ..settlement_api import command_from, settlement_view
+from ..settlement_api import COMMANDS, command_from, settlement_view
 from ..settlement_services import settlement_step
 from .common import GET_ONLY, POST_ONLY, REFUSALS, campaign_of, redirect_to, refused_form, whole
 
@@ -162,25 +162,6 @@ def form_data(post: Any, command: str, mission_id: str) -> dict[str, Any]:
             "reason": post.get("override_reason", ""),
         }
     return data
-
-
-COMMANDS = {
-    "open",
-    "casualties",
-    "rewards",
-    "salvage",
-    "pilots",
-    "income",
-    "event",
-    "action",
-    "finish_actions",
-    "care",
-    "offer",
-    "recruit",
-    "select",
-    "grit",
-    "sideline",
-}
 
 
 @POST_ONLY

@@ -25,14 +25,9 @@ from tests.campaigns.builders import (
     seats,
     start_mission,
 )
+from tests.campaigns.test_campaigns_api import client_for
 
 pytestmark = pytest.mark.django_db
-
-
-def client_for(user: Any) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
 
 
 def step(dc: DemoCampaign, command: between.BetweenCommand, **kw: Any) -> Any:
