@@ -205,3 +205,28 @@ def test_commands_over_the_api_and_their_refusals() -> None:
     assert r.status_code == 422 and r.json()["code"] == "step_out_of_order"
     dice = gm.get(f"/api/campaigns/{dc.campaign.id}/settlement/dice").json()
     assert dice == {"status": "verified", "problems": []}
+
+
+def test_a_campaign_created_over_the_api_pins_its_campaign_rules() -> None:
+    (gm,) = make_users("gina")
+    client = client_for(gm)
+    plain = client.post("/api/campaigns/", {"name": "Plain"}, format="json").json()
+    old = client.post(
+        "/api/campaigns/", {"name": "Old", "campaign_rules": {"version": "plt-1"}}, format="json"
+    ).json()
+    assert client.get(f"/api/campaigns/{plain['id']}/settlement").json()["version"] == "pc-1"
+    assert client.get(f"/api/campaigns/{old['id']}/settlement").status_code == 404
+    r = client.post(
+        "/api/campaigns/",
+        {"name": "Odd", "campaign_rules": {"modules": ["ballooning"]}},
+        format="json",
+    )
+    assert r.status_code == 400
+    assert r.json()["errors"][0]["field"] == "campaign_rules.modules[0]"
+    with_module = client.post(
+        "/api/campaigns/",
+        {"name": "Mod", "campaign_rules": {"modules": ["faction_relationships"]}},
+        format="json",
+    ).json()
+    body = client.get(f"/api/campaigns/{with_module['id']}/settlement").json()
+    assert body["modules"] == ["faction_relationships"]
