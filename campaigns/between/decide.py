@@ -1129,14 +1129,16 @@ def _select(run: _Run, c: SelectMission, mission: domain.MissionState) -> None:
             known = ", ".join(offered) or "none were offered"
             raise InvalidInput("offer", f"no offer {c.offer!r}; offers: {known}", "R-ADD-251")
         name = name or offered[c.offer][1]
-    if not name or len(name) > 120:
+    # a mission the GM planned before the phase closed is the next one: nothing to plan
+    planned = any(m.status == "planned" and m.number > mission.number for m in run.state.missions)
+    if not planned and (not name or len(name) > 120):
         raise InvalidInput("name", "the next mission's name: 1 to 120 characters")
     phase = run.ledger.phase(mission.id)
     assert phase is not None
     secret = bytes.fromhex(c.secret)
     if commitment(secret) != phase.commitment:
         raise ValueError("the dice secret does not match the phase's commitment (R-ADD-248)")
-    if not any(m.id == c.next_mission_id for m in run.state.missions):
+    if not planned and not any(m.id == c.next_mission_id for m in run.state.missions):
         run.emit(domain.MissionPlanned(c.next_mission_id, len(run.state.missions) + 1, name))
     run.emit(lg.PhaseStepDone(mission.id, c.STEP))
     run.emit(lg.PhaseClosed(mission.id, c.secret))

@@ -735,3 +735,12 @@ def test_taint_stops_at_10_under_pc1() -> None:
     with pytest.raises(RuleViolation) as e:
         domain.decide(s3, domain.AdjustTaint("a1", 2, "void"), actor_is_gm=True)
     assert e.value.code == "taint_cap" and e.value.rule == "R-ADD-240"
+
+
+def test_a_mission_planned_before_the_phase_closes_is_the_next_one() -> None:
+    s = domain.replay([domain.MissionPlanned("m2", 2, "Two")], world())
+    s = finish_phase(open_phase(s), "m1", next_mission="m3")
+    assert [m.id for m in s.missions] == ["m1", "m2"]
+    s2 = advance(open_phase(world()), "m1", until="select")
+    with pytest.raises(InvalidInput, match="name"):
+        run(s2, bd.SelectMission("m1", next_mission_id="m2", name=" ", secret=SECRET.hex()))
