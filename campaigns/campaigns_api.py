@@ -384,6 +384,10 @@ class CampaignCreateInput(StrictSerializer):
         required=False, help_text="default true: outsiders get 404, not 403"
     )
     rules = RulesField(required=False, help_text='{"version": "2.0", "options": {...}}')
+    campaign_rules = serializers.JSONField(
+        required=False,
+        help_text='between missions: {"version": "pc-1" or "plt-1", "modules": [...]} (R-ADD-230)',
+    )
 
 
 class CampaignPlayerInput(StrictSerializer):

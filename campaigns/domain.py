@@ -341,6 +341,9 @@ class CampaignState:
     pilots: Mapping[str, PilotState] = field(default_factory=dict)
     builds: Mapping[str, BuildState] = field(default_factory=dict)
     version: int = 0
+    # The settlement ledger of the pc-1 campaign rules (campaigns/between/ledger.py's
+    # Ledger, R-ADD-230); None for a campaign that plays plt-1 (R-PLT-1…5).
+    settlement: Any = None
 
     def mission(self, mission_id: str) -> MissionState:
         for m in self.missions:
@@ -515,7 +518,8 @@ def evolve(state: CampaignState | None, event: Event) -> CampaignState:
         )
     if state is None:
         raise ValueError(f"a campaign stream starts with CampaignCreated, not {event.type}")
-    s = _HANDLERS[type(event)](state, event)
+    handler = _HANDLERS.get(type(event)) or _BETWEEN_HANDLERS[type(event)]
+    s = handler(state, event)
     return dataclasses.replace(s, version=state.version + 1)
 
 
@@ -691,6 +695,8 @@ def decide(state: CampaignState, command: Command, *, actor_is_gm: bool) -> list
     handler = _DECIDERS.get(type(command))
     if handler is None:
         raise TypeError(f"decide does not know {type(command).__name__}")
+    for check in _BETWEEN_CHECKS:
+        check(state, command)
     return handler(state, command)
 
 
@@ -952,3 +958,26 @@ def components_dict(component_damage: Iterable[tuple[str, int]]) -> dict[str, in
     """Component damage rows as a dict in COMPONENTS order (R-ADD-7)."""
     given = dict(component_damage)
     return {c: given[c] for c in COMPONENTS if given.get(c)}
+
+
+# --- between missions (pc-1 campaign rules) ---------------------------------------------------------
+# campaigns/between registers its events' handlers here, and the checks its rules add to
+# this module's commands (a pilot out for a mission, the roster cap): this module stays
+# the one `evolve` and `decide` of the campaign stream without importing the package.
+
+_BETWEEN_HANDLERS: dict[type[Event], Callable[[CampaignState, Any], CampaignState]] = {}
+_BETWEEN_CHECKS: list[Callable[[CampaignState, Command], None]] = []
+
+
+def register_between(
+    handlers: Mapping[type[Event], Callable[[CampaignState, Any], CampaignState]],
+    check: Callable[[CampaignState, Command], None],
+) -> None:
+    """Add the between-missions events' handlers and a check on this module's commands
+    (once, when campaigns/between/ledger.py is imported)."""
+    clash = set(handlers) & (set(_HANDLERS) | set(_BETWEEN_HANDLERS))
+    if clash:
+        raise ValueError(f"events registered twice: {sorted(c.__name__ for c in clash)}")
+    _BETWEEN_HANDLERS.update(handlers)
+    if check not in _BETWEEN_CHECKS:
+        _BETWEEN_CHECKS.append(check)

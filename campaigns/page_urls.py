@@ -2,7 +2,17 @@
 
 from django.urls import path
 
-from .pages import boards, builds, campaign, deck_builder, mission, people, pilot, wizard
+from .pages import (
+    boards,
+    builds,
+    campaign,
+    deck_builder,
+    mission,
+    people,
+    pilot,
+    settlement,
+    wizard,
+)
 
 CAMPAIGN = "campaigns/<uuid:campaign_id>"
 
@@ -51,4 +61,14 @@ urlpatterns += [
     path(f"{CAMPAIGN}/boards/<uuid:board_id>/", boards.board_editor_page, name="board-editor"),
     path(f"{CAMPAIGN}/boards/<uuid:board_id>/paint", boards.board_paint, name="board-paint"),
     path(f"{CAMPAIGN}/boards/<uuid:board_id>/delete", boards.board_delete, name="board-delete"),
+]
+
+# --- the settlement between missions (pc-1 rules, R-ADD-230) ---
+urlpatterns += [
+    path(f"{CAMPAIGN}/settlement/", settlement.settlement_page, name="settlement-page"),
+    path(
+        f"{CAMPAIGN}/settlement/do/<slug:command>",
+        settlement.settlement_command,
+        name="settlement-command",
+    ),
 ]

@@ -43,6 +43,8 @@ from penance_site.celery import app as celery_app
 from penance_site.eventstore.store import RecordedEvent, StreamRef, append
 
 from . import domain
+from .between.ledger import CampaignRulesPinned
+from .between.rulebook import LEGACY, parse_campaign_rules
 from .catalogue import card_version_def, casket_problems, construction_available, deck_problems
 from .codec import CAMPAIGN_EVENTS
 from .models import (
@@ -287,24 +289,38 @@ def campaign_rows_check(*, campaign: Campaign) -> list[str]:
 
 
 @transaction.atomic
-def campaign_create(*, gm: User, name: str, private: bool = True, rules: object = None) -> Campaign:
-    """A new campaign run by `gm`, with its ruleset fixed for every mission (R-PLT-5)."""
+def campaign_create(
+    *,
+    gm: User,
+    name: str,
+    private: bool = True,
+    rules: object = None,
+    campaign_rules: object = None,
+) -> Campaign:
+    """A new campaign run by `gm`, with its ruleset fixed for every mission (R-PLT-5) and
+    its campaign ruleset between missions pinned (`campaign_rules`, R-ADD-230: pc-1
+    unless it names plt-1)."""
     name = _text(name, "name")
     if not isinstance(private, bool):
         raise InvalidInput("private", "must be true or false")
     ruleset = parse_ruleset(rules, "rules")
+    version, modules = parse_campaign_rules(campaign_rules)
     campaign = Campaign.objects.create(name=name, gm=gm, private=private)
-    event = domain.CampaignCreated(
-        str(campaign.id), name, gm.get_username(), private, ruleset.as_dict()
-    )
+    events: list[domain.Event] = [
+        domain.CampaignCreated(
+            str(campaign.id), name, gm.get_username(), private, ruleset.as_dict()
+        ),
+    ]
+    if version != LEGACY:  # a stream without a pin plays plt-1, as every older one does
+        events.append(CampaignRulesPinned(version, modules))
     append(
         stream=campaign_stream(campaign=campaign),
         expected_version=0,
-        events=CAMPAIGN_EVENTS.encode_all([event]),
+        events=CAMPAIGN_EVENTS.encode_all(events),
         command_id=f"create-campaign-{campaign.id}",
         metadata={"actor": gm.get_username(), "adjustment": False},
     )
-    campaign.version = 1
+    campaign.version = len(events)
     campaign.save(update_fields=["version"])
     return campaign
 

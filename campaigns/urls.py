@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import campaigns_api, cards_api, portability_api
+from . import campaigns_api, cards_api, portability_api, settlement_api
 
 CAMPAIGN = "campaigns/<uuid:campaign_id>"
 
@@ -79,4 +79,20 @@ urlpatterns = [
         name="campaigns-builds-repair",
     ),
     *cards_api.urlpatterns,
+    # --- the settlement between missions (pc-1 rules, R-ADD-230) ---
+    path(
+        f"{CAMPAIGN}/settlement",
+        settlement_api.SettlementView.as_view(),
+        name="campaigns-settlement",
+    ),
+    path(
+        f"{CAMPAIGN}/settlement/commands",
+        settlement_api.SettlementCommandsView.as_view(),
+        name="campaigns-settlement-commands",
+    ),
+    path(
+        f"{CAMPAIGN}/settlement/dice",
+        settlement_api.SettlementDiceView.as_view(),
+        name="campaigns-settlement-dice",
+    ),
 ]

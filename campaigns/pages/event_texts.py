@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .. import domain
+from .settlement_texts import between_text
 
 Names = tuple[dict[str, str], dict[str, str], dict[str, str]]
 
@@ -59,7 +60,10 @@ def event_text(
         "GMAdjusted": lambda: f"{pilot}: {p['field']} {p['before']} → {p['after']}: {p['reason']}",
     }
     text = texts.get(type_)
-    return text() if text else type_
+    if text:
+        return text()
+    # the settlement's events (pc-1, campaigns/pages/settlement_texts.py)
+    return between_text(type_, p, pilots, missions) or type_
 
 
 def _card_words(card: str) -> str:

@@ -15,6 +15,7 @@ from django.shortcuts import render
 from battles.engine.battle.state import WOUND_DECK
 
 from .. import access, domain, selectors, services
+from ..between.decide import deployment_notes, grit, scars_due
 from ..models import Campaign
 from .common import (
     GET_ONLY,
@@ -116,6 +117,8 @@ def pilot_sheet_context(campaign: Campaign, role: str, pilot_id: uuid.UUID) -> d
     return {
         "campaign": campaign,
         "state": state,
+        # pc-1: Grit, Morale, injuries and the deployment notes (R-ADD-233, R-ADD-239)
+        "between": _between(state, pilot.id),
         "role": role,
         "is_gm": role == "gm",
         "pilot": pilot,
@@ -129,6 +132,21 @@ def pilot_sheet_context(campaign: Campaign, role: str, pilot_id: uuid.UUID) -> d
         "adjustments": PILOT_ADJUSTMENTS,
         # The pilot's own caskets (R-ADD-220).
         "pilot_builds": [b for b in state.builds.values() if b.pilot_id == pilot.id],
+    }
+
+
+def _between(state: domain.CampaignState, pilot_id: str) -> dict[str, Any] | None:
+    if state.settlement is None:
+        return None
+    record = state.settlement.pilot(pilot_id)
+    return {
+        "grit": grit(state, pilot_id),
+        "morale": record.morale,
+        "injuries": record.injuries,
+        "permanent": record.permanent,
+        "skills": dict(record.skills),
+        "scars_due": scars_due(state, pilot_id),
+        "notes": deployment_notes(state, pilot_id),
     }
 
 

@@ -18,6 +18,7 @@ from battles.engine.hexes import DIRECTION_NAMES
 from battles.engine.ruleset import parse_ruleset
 
 from .. import access, board_drawing, domain, selectors, services
+from ..between.decide import deployment_notes
 from .common import (
     GET_POST,
     REFUSALS,
@@ -58,6 +59,8 @@ def _wizard_rows(
             key=lambda b: (b.pilot_id != p.id, b.pilot_id != ""),
         )
         row: dict[str, Any] = {"pilot": p, "reason": reason, "builds": builds}
+        # pc-1: what the battle does not apply itself, for the GM (R-ADD-234)
+        row["notes"] = deployment_notes(state, p.id)
         if data:
             row.update(
                 deploy=data.get(f"deploy-{p.id}") == "on",

@@ -35,15 +35,25 @@ class DemoCampaign:
     builds: list[CasketBuild]
 
 
+PLT_1 = {"version": "plt-1"}
+PC_1 = {"version": "pc-1"}
+
+
 def make_users(*names: str) -> list[Any]:
     model = get_user_model()
     return [model.objects.get_or_create(username=n)[0] for n in names]
 
 
-def demo_campaign(*, rules: object = None, prefix: str = "") -> DemoCampaign:
+def demo_campaign(
+    *, rules: object = None, prefix: str = "", campaign_rules: object = PLT_1
+) -> DemoCampaign:
+    """Ann and Bob with a pilot and a build each; the campaign plays plt-1 (R-PLT-1…5, no
+    settlement phase between missions) unless `campaign_rules` names pc-1 (R-ADD-230)."""
     gm, ann, bob = make_users(f"{prefix}gm", f"{prefix}ann", f"{prefix}bob")
     catalogue_load_demo()
-    campaign = services.campaign_create(gm=gm, name="Ashes", rules=rules)
+    campaign = services.campaign_create(
+        gm=gm, name="Ashes", rules=rules, campaign_rules=campaign_rules
+    )
     pilots, builds = [], []
     specs = (
         (ann, "Sister Ophelia Vance", "penitent-scout", "scout", "left"),

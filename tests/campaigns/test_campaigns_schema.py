@@ -35,6 +35,9 @@ PATHS = {
     f"{CAMPAIGN}/builds/{{build_id}}/repair": {"post"},
     f"{CAMPAIGN}/builds/decklist": {"post"},
     f"{CAMPAIGN}/builds/{{build_id}}/decklist": {"get", "post"},
+    f"{CAMPAIGN}/settlement": {"get"},
+    f"{CAMPAIGN}/settlement/commands": {"post"},
+    f"{CAMPAIGN}/settlement/dice": {"get"},
 }
 
 

@@ -20,11 +20,15 @@ from django.db import transaction
 from battles.engine.battle import legal_actions
 from battles.engine.battle.autoplay import choose, greedy_commands
 from battles.engine.demo import DEMO_DECKS, demo_board, demo_setup
+from battles.engine.errors import RuleViolation
 from battles.selectors import battle_named, battle_state_at
 from battles.services import battle_command_execute, battle_create
 from campaigns import services as campaign_services
+from campaigns.between import decide as between
 from campaigns.catalogue import catalogue_load_demo, construction_available
 from campaigns.models import Campaign, StarterDeck
+from campaigns.selectors import campaign_state
+from campaigns.settlement_services import settlement_step
 from campaigns.starters import (
     DEMO_STARTERS,
     build_from_starter,
@@ -174,8 +178,39 @@ class Command(BaseCommand):
             name="Sister Maud Keel",
             faction="church",
         )
-        campaign_services.mission_plan(campaign=campaign, actor=gm, name="The Drowned Chapel")
+        self._settlement_phase(campaign, gm, str(mission.id))
         self.stdout.write(f"created campaign {DEMO_CAMPAIGN!r} ({campaign.id})")
+
+    def _settlement_phase(self, campaign: Campaign, gm: Any, mission_id: str) -> None:
+        """Mission 1's aftermath and its settlement phase (pc-1, docs/CAMPAIGNS.md): the
+        server's sealed dice, a Market built, a rest, and mission 2 planned at the end."""
+        state = campaign_state(campaign=campaign)
+        malachai = next(p.id for p in state.pilots.values() if p.player == "player2")
+        steps: tuple[between.BetweenCommand, ...] = (
+            between.OpenPhase(mission_id, ""),
+            between.ResolveCasualties(mission_id),
+            between.ResolveRewards(
+                mission_id, success=True, objectives=("primary",), enemies=(("minion", 2),)
+            ),
+            between.RollSalvage(mission_id),
+            between.ResolvePilots(mission_id),
+            between.CollectIncome(mission_id),
+            between.RollEvent(mission_id),
+            between.TakeAction(mission_id, player="player", action="build", detail="market"),
+            between.TakeAction(mission_id, player="player2", action="rest", pilot_id=malachai),
+            between.FinishActions(mission_id),
+            between.PilotCare(mission_id),
+            between.SelectMission(mission_id, name="The Drowned Chapel"),
+        )
+        for step in steps:
+            try:
+                settlement_step(campaign=campaign, actor=gm, command=step)
+            except RuleViolation as refusal:
+                # the sealed dice may leave the settlement short of the Market's cost
+                if refusal.code != "unaffordable":
+                    raise
+                self.stdout.write(f"settlement phase: {refusal.message}")
+        self.stdout.write("played mission 1's aftermath and settlement phase")
 
     def _demo_battle(self, gm: Any, name: str, seed: int, policy: str, commands: int) -> None:
         """A battle played through the command service by the greedy autoplayer: legal
