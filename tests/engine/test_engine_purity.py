@@ -20,6 +20,8 @@ ENGINE = ROOT / "battles" / "engine"
 PURE: dict[Path, tuple[str, ...]] = {
     ENGINE: ("battles.engine",),
     ROOT / "campaigns" / "domain.py": ("battles.engine",),
+    # The game's campaign between missions: pure like the campaign's own rules.
+    ROOT / "campaigns" / "between": ("battles.engine", "campaigns.between", "campaigns.domain"),
     ROOT / "penance_site" / "eventstore" / "records.py": (),
     ROOT / "penance_site" / "eventstore" / "codec.py": ("penance_site.eventstore.records",),
 }
