@@ -45,7 +45,7 @@ from battles.selectors import (
     battle_state_at,
     battle_viewer,
 )
-from battles.sentences import count
+from battles.sentences import count, wound_name
 
 ADJUSTMENTS = frozenset(name for name, cls in EVENT_TYPES.items() if cls.ADJUSTMENT)
 # Events read back from the current step to find the attack it belongs to: an attack's
@@ -282,11 +282,7 @@ def _wound_words(wounds: Sequence[str]) -> str:
     """
     if not wounds:
         return "no wounds"
-    named = [
-        f"{kind} wound no. {number}" if number.isdigit() else w.replace("-", " ")
-        for w in wounds
-        for kind, _, number in [w.partition("-")]
-    ]
+    named = [wound_name(w) for w in wounds]
     return f"{len(wounds)} wound{'s' * (len(wounds) != 1)}: {', '.join(named)}"
 
 

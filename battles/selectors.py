@@ -19,7 +19,8 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db import connection
 from django.db.models import Max, Q, QuerySet
 
-from battles.codec import BATTLE_EVENTS, STREAM_TYPE
+from battles.codec import BATTLE_EVENTS
+from battles.codec import STREAM_TYPE as STREAM_TYPE  # the battle stream type, for campaigns
 from battles.engine.battle import (
     BattleOutcome,
     BattleState,

@@ -27,8 +27,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from battles.codec import STREAM_TYPE as BATTLE_STREAM
 from battles.engine.errors import InvalidInput
+from battles.selectors import STREAM_TYPE as BATTLE_STREAM
 from battles.selectors import battle_export, export_event
 
 # The battle import's own checks of an exported stream, for the campaign's stream too.

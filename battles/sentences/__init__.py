@@ -23,6 +23,7 @@ from .parts import (
     plain,
     sentence,
     t,
+    wound_name,
 )
 
 _MISSING = set(EVENT_TYPES.values()) - set(SENTENCES)
@@ -59,4 +60,5 @@ __all__ = [
     "plain",
     "sentence",
     "t",
+    "wound_name",
 ]

@@ -64,6 +64,16 @@ def t(text: str) -> Part:
     return ("text", text)
 
 
+def wound_name(wound: str) -> str:
+    """A card of the pilot wound deck in words (R-PLT-1): its kind and number.
+
+    >>> wound_name("severe-3"), wound_name("trauma")
+    ('severe wound no. 3', 'trauma')
+    """
+    kind, _, number = wound.partition("-")
+    return f"{kind} wound no. {number}" if number.isdigit() else wound.replace("-", " ")
+
+
 def count(n: int, one: str, many: str | None = None) -> str:
     """`n` and its noun, singular for one and plural otherwise (`many`, or `one` + "s").
     Mass nouns (damage, Heat, SP, Taint) take no count: write them as they are.

@@ -12,7 +12,15 @@ from django import template
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
+from battles.sentences import wound_name
+
 register = template.Library()
+
+
+@register.filter
+def wound(name: str) -> str:
+    """A pilot wound deck's card in words: "severe-3" reads "severe wound no. 3"."""
+    return wound_name(str(name))
 
 
 def _card(part: Any, focusable: bool) -> SafeString:

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from battles.sentences import wound_name
 from campaigns import services
 from campaigns.models import Campaign, CampaignPlayer, Mission, OutcomeOutbox, Pilot
 
@@ -132,7 +133,9 @@ def test_finished_mission_shows_outcome_and_links_wounds_to_their_mission(dc: An
     state = services.campaign_state(campaign=dc.campaign)
     wounds = [w for p in state.pilots.values() for w in p.wounds]
     for w in wounds:
-        assert f'{w.wound} ({w.kind}) from <a href="#mission-1">mission 1</a>' in body
+        # The wound in words ("severe wound no. 3"), which names its kind.
+        assert f'{wound_name(w.wound)} from <a href="#mission-1">mission 1</a>' in body
+        assert w.kind in wound_name(w.wound)
 
 
 def test_campaign_page_gm_adjustments_are_marked_in_the_history(dc: Any) -> None:
