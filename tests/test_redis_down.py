@@ -81,7 +81,10 @@ def test_battle_end_with_redis_down_answers_at_once_and_leaves_the_outbox_pendin
         fast_forward(battle, dc.gm)
     # From the ending command's start to after its on-commit send, as in a request.
     elapsed = time.monotonic() - started[-1]
-    assert len(started) == 1 and len(callbacks) == 1
+    # One send of the outcome (the campaign's callback); the battle's own callbacks (the live
+    # announcement and the bot's turn) ran too, and the whole still took under a second.
+    sends = [c for c in callbacks if c.__module__ == "campaigns.services"]
+    assert len(started) == 1 and len(sends) == 1
     # Before the broker settings the send alone took ~6 s (kombu retried the connection).
     assert elapsed < 1.0, f"the ending command took {elapsed:.2f} s"
     row = OutcomeOutbox.objects.get(battle=battle)

@@ -244,8 +244,16 @@ LOOKERS = (
 SHUFFLERS = (("church", "absolution"), ("nomads", "winds-of-change"))
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_cards_that_look_arrange_and_shuffle_show_nobody_else_the_hidden_cards(seed: int) -> None:
+# (seed, ruleset): both rulesets, the looking cards on either seat (swapped on odd seeds);
+# seeds whose battles reach every kind of hidden move below (measured: which seeds do
+# changes whenever the catalogue or the autoplayer changes what gets played).
+HIDDEN_MOVE_CASES = ((1, "2.0"), (2, "2.0"), (1, "2.1"), (2, "2.1"))
+
+
+@pytest.mark.parametrize(("seed", "version"), HIDDEN_MOVE_CASES)
+def test_cards_that_look_arrange_and_shuffle_show_nobody_else_the_hidden_cards(
+    seed: int, version: str
+) -> None:
     """Random catalogued decks (no card id in both, so an instance names one seat's card),
     one seat's with the cards that look and arrange, the other's with the shuffling ones
     (swapped on odd seeds), each seat taking a mulligan, every ninth command reverted."""
@@ -262,7 +270,7 @@ def test_cards_that_look_arrange_and_shuffle_show_nobody_else_the_hidden_cards(s
     doc = {
         "name": "Hidden cards",
         "board": {"name": "Yard", "shape": {"kind": "hexagon", "radius": 4}, "hexes": []},
-        "rules": {"version": ("2.0", "2.1")[seed // 2], "options": {}},
+        "rules": {"version": version, "options": {}},
         "dice": {"mode": "digital", "seed": seed, "seed_public": True},
         "policy": "prompt",
         "cards": [c.as_dict() for c in cards.values()],
@@ -275,8 +283,7 @@ def test_cards_that_look_arrange_and_shuffle_show_nobody_else_the_hidden_cards(s
     assert {"MulliganTaken", "CommandReverted"} <= met
     moved = {"CardsLookedAt", "DeckArranged", "HandRevealed", "WoundFlipped", "DeckReshuffled"}
     assert moved <= met, sorted(moved - met)
-    if seed in (0, 3):  # the seeds whose shuffling cards get played (measured)
-        assert "CardsShuffledIn" in met
+    assert "CardsShuffledIn" in met  # the shuffling cards are played in every case
 
 
 @pytest.mark.django_db

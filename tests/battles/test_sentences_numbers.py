@@ -179,6 +179,8 @@ def played() -> tuple[Names, dict[str, list[dict[str, Any]]]]:
 # Each kind the battles above do not reach, by hand (keyword arguments: a renamed or new
 # field fails here, not silently).
 SAMPLES: tuple[Event, ...] = (
+    # A pilot's death: the autoplayed battles reach it only with some decks.
+    ev.PilotKilled(seat=1, rule="R-PLT-1"),
     ev.MulliganTaken(seat=0, returned=(CARD, OTHER)),
     ev.HeatVented(seat=0, cost=2, removed=2),
     ev.TokensChanged(seat=0, pool="soul_shard", amount=-2, total=1, source="salvage"),

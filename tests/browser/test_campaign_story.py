@@ -75,6 +75,13 @@ def _wait_text(page: Any, selector: str, text: str) -> None:
     )
 
 
+def _save(page: Any) -> None:
+    """Save the deck from the keyboard, as a keyboard user does: the deck panel is sticky,
+    and a pointer click computed before a scroll can land beside the button."""
+    page.focus("button[value=save]")
+    page.keyboard.press("Enter")
+
+
 def _fill_deck(page: Any, deck: dict[str, int]) -> None:
     for card, count in deck.items():
         page.fill(f"#count-{card}", str(count))
@@ -132,7 +139,7 @@ def test_a_campaign_from_invitation_to_the_pilot_sheets(
     assert "Not legal yet" in live and "29 cards" in live and "(R-TRN-1)" in live
     ann.screenshot(path=str(artifacts / "campaign-deck-builder-live-check.png"), full_page=True)
     with ann.expect_navigation():
-        ann.click("button[value=save]")
+        _save(ann)
     refused = ann.locator("#errors").inner_text()
     assert "Nothing was changed" in refused and "R-TRN-1" in refused
     assert not CasketBuild.objects.filter(campaign=campaign).exists()
@@ -145,7 +152,7 @@ def test_a_campaign_from_invitation_to_the_pilot_sheets(
         timeout=WAIT_MS,
     )
     assert ann.locator("#catalogue tr[data-card]").get_attribute("data-card") == "pyre-lance"
-    ann.click("button[value=save]")
+    _save(ann)
     ann.wait_for_url(re.compile(r"/builds/[0-9a-f-]{36}/#v1$"))
     anns_build = CasketBuild.objects.get(campaign=campaign, name="Ash Runner")
     saved = selectors.campaign_state(campaign=campaign).builds[str(anns_build.id)].current

@@ -46,7 +46,9 @@ def test_the_battle_pages_the_replay_and_the_play_controls(
 ) -> None:
     page = signed_in(browser, site, "gm" + tag)
     _visit(page, f"{site}/battles/")
-    _visit(page, f"{site}/battles/{running.pk}/replay/", ready="#frame [data-step]")
+    # A running battle's page is the table (its step counter is in the closed panels): ready
+    # when the board is drawn.
+    _visit(page, f"{site}/battles/{running.pk}/replay/", ready="#frame [data-hex]")
     # The markers are placed along the scrub bar through the CSSOM (positions.js).
     lefts = page.eval_on_selector_all(".marker", "ms => ms.map(m => m.style.left)")
     assert lefts and all(left.endswith("%") for left in lefts), lefts
@@ -109,7 +111,11 @@ def test_the_campaign_pages_and_their_htmx_swaps(
     page.select_option("#terrain", "wall")
     page.click('[data-hexpick] [data-hex="0,-1"]')
     page.locator('[data-hex="0,-1"].terrain-wall').wait_for(timeout=WAIT_MS)
-    assert page.eval_on_selector("[data-hexpick] svg", "s => s.style.minWidth").endswith("px")
+    # positions.js lays the swapped-in drawing out on htmx:load, just after the swap itself.
+    page.wait_for_function(
+        "() => document.querySelector('[data-hexpick] svg').style.minWidth.endsWith('px')",
+        timeout=WAIT_MS,
+    )
 
     # The mission wizard: a change sends the live check (form-triggers.js), swapped in.
     _visit(page, site + reverse("mission-wizard", args=[c, planned.id]), ready="#wizard")

@@ -14,6 +14,10 @@ function skipped(form) {
 
 document.addEventListener("change", (event) => {
   const form = event.target.closest?.("form[data-check-on-change]");
+  // A number typed in a form that checks while typing was checked already. Checking it
+  // again as it loses focus would start a check as the player clicks Save, and htmx holds
+  // the form's own submission back while a check of that form is under way.
+  if (form?.matches("[data-check-on-number-input]") && event.target.type === "number") return;
   if (form && !skipped(form).has(event.target.name)) {
     form.dispatchEvent(new CustomEvent("check-change"));
   }
