@@ -42,12 +42,10 @@ from battles.services import battle_command_execute, bot_user
 from penance_site.celery import app as celery_app
 from penance_site.eventstore.store import ConcurrencyError
 
-BOT_USERNAME = BOT_PLAYER
-
 
 def _bot_seats(battle_id: str) -> frozenset[int]:
     return frozenset(
-        BattleSeat.objects.filter(battle_id=battle_id, player__username=BOT_USERNAME).values_list(
+        BattleSeat.objects.filter(battle_id=battle_id, player__username=BOT_PLAYER).values_list(
             "seat", flat=True
         )
     )
