@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import DAMAGE_CARD, AttackEffect, CardDef, Effect, HeatEffect, TokenCostEffect
-from ..cards.effects.base import SLUG_RE
+from ..cards.effects.bounds import SLUG_RE
 from ..errors import InvalidInput
 from ..tohit import MAX_DAMAGE
 from .card_catalogue import lookup

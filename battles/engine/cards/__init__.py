@@ -16,7 +16,7 @@ from . import effects
 from .definition import CARD_KINDS, DAMAGE_CARD, CardDef, card_from_dict
 from .effects import *  # noqa: F403 (every name `effects.__all__` lists: the vocabulary)
 from .effects.attacks import ENHANCED_ATTACKS, FOLLOW_UP_TARGETS
-from .effects.base import (
+from .effects.bounds import (
     MAX_CARDS,
     MAX_HEAT,
     MAX_HEXES,

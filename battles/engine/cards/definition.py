@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from ..errors import InvalidInput
 from ..tohit import MAX_DAMAGE, WeaponRange, parse_range
-from .effects import EFFECT_TYPES, Effect, effect_from_dict
+from .effects import EFFECT_TYPES, Effect, effect_from_dict, triggers
 from .effects.allies import CoverEffect, GuardEffect, ZoneEffect
 from .effects.attacks import (
     AfterAttackEffect,
@@ -21,7 +21,8 @@ from .effects.attacks import (
     IgnoreCoverEffect,
     OfferMissEffect,
 )
-from .effects.base import MAX_HEAT, SLUG_RE, WRITTEN, Stored, check_choice, check_int, rebased
+from .effects.base import WRITTEN, Stored, check_choice, check_int, rebased
+from .effects.bounds import MAX_HEAT, SLUG_RE
 from .effects.conditions import UltimatumEffect
 from .effects.defence import (
     AfterDefenceEffect,
@@ -48,14 +49,6 @@ from .effects.resources import (
     SpendTokensEffect,
     TaintCounterEffect,
     TaintEffect,
-)
-from .effects.triggers import (
-    LimitEffect,
-    TokenCostEffect,
-    TriggerEffect,
-    UnlessSpentEffect,
-    WhenEffect,
-    WindowEffect,
 )
 
 # "behaviour": a support unit's behaviour card (its AI draws them), never a casket deck's (R-ADD-52).
@@ -155,14 +148,14 @@ class CardDef(Stored):
                 )
             with_then = (
                 SpendTokensEffect
-                | WhenEffect
+                | triggers.WhenEffect
                 | SpendTaintEffect
-                | UnlessSpentEffect
+                | triggers.UnlessSpentEffect
                 | DiscardForEffect
             )
             inner = effect.then if isinstance(effect, with_then) else (effect,)
             reactive_only = (
-                *(ReduceIncomingEffect, WindowEffect, CounterEffect),
+                *(ReduceIncomingEffect, triggers.WindowEffect, CounterEffect),
                 *(TaintCounterEffect, RiposteEffect),  # triggers vocabulary
                 AfterDefenceEffect,  # buffs vocabulary
                 GiveHeatEffect,  # battle states vocabulary
@@ -218,7 +211,7 @@ class CardDef(Stored):
         "OR" alternatives replace a token spend (R-ADD-151)."""
         spends = [i for i, e in enumerate(self.effects) if isinstance(e, SpendTokensEffect)]
         for i, effect in enumerate(self.effects):
-            if isinstance(effect, UnlessSpentEffect) and not spends:
+            if isinstance(effect, triggers.UnlessSpentEffect) and not spends:
                 raise InvalidInput(
                     f"card.effects[{i}]",
                     "unless_spent runs when the card's tokens are not spent: the card needs "
@@ -273,9 +266,9 @@ class CardDef(Stored):
             raise InvalidInput("card.kind", "a Damage card costs 0 SP and does nothing", "R-TRN-6")
 
     @property
-    def limit(self) -> LimitEffect | None:
+    def limit(self) -> triggers.LimitEffect | None:
         """The card's use limit, if its text has one (R-ADD-63)."""
-        return next((e for e in self.effects if isinstance(e, LimitEffect)), None)
+        return next((e for e in self.effects if isinstance(e, triggers.LimitEffect)), None)
 
     @property
     def pledge(self) -> bool:
@@ -289,16 +282,16 @@ class CardDef(Stored):
         return any(isinstance(e, RemoveFromGameEffect) for e in self.effects)
 
     @property
-    def token_cost(self) -> TokenCostEffect | None:
+    def token_cost(self) -> triggers.TokenCostEffect | None:
         """The card's printed cost in tokens, if any: it costs 0 SP (R-ADD-133)."""
-        return next((e for e in self.effects if isinstance(e, TokenCostEffect)), None)
+        return next((e for e in self.effects if isinstance(e, triggers.TokenCostEffect)), None)
 
     @property
     def passive(self) -> bool:
         """Played, the card stays in play and its triggers fire (R-ADD-68), or it waits
         there for the attack it wards off (R-ADD-128), or its zone lasts (R-ADD-129); a
         standing rule (`unflankable`, `heat_capacity`, `free_passage`, R-ADD-136) too."""
-        stays = TriggerEffect | GuardEffect | ZoneEffect
+        stays = triggers.TriggerEffect | GuardEffect | ZoneEffect
         standing = UnflankableEffect | HeatCapacityEffect | FreePassageEffect
         return self.pledge or any(isinstance(e, stays | standing) for e in self.effects)
 

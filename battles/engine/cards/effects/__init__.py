@@ -12,9 +12,10 @@ Each family is one module (its name is the family's, which the battle's resolver
 - `resources`: Heat, Taint, tokens, SP and self-inflicted costs;
 - `hand`: draws, discards, recoveries and the deck.
 
-`base` holds what they share (bounds, validation, the stored form) and `condition` the
-battle-state tests a conditional effect reads (R-ADD-59). `Effect` lists every effect class
-once; `ALL_EFFECTS`, `EFFECT_TYPES` and `FAMILIES` are read from it.
+`base` holds what they share (validation, the stored form), `bounds` the limits values are
+checked against, and `condition` the battle-state tests a conditional effect reads
+(R-ADD-59). `Effect` lists every effect class once; `ALL_EFFECTS`, `EFFECT_TYPES` and
+`FAMILIES` are read from it.
 
 >>> len(ALL_EFFECTS) == len(EFFECT_TYPES) == sum(len(f) for f in FAMILIES.values())
 True

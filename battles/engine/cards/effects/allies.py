@@ -7,15 +7,8 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 
 from ...errors import InvalidInput
 from ...tohit import MAX_DAMAGE
-from .base import (
-    MAX_HEXES,
-    SLUG_RE,
-    StoredEffect,
-    check_bool,
-    check_choice,
-    check_inner,
-    check_int,
-)
+from .base import StoredEffect, check_bool, check_choice, check_inner, check_int
+from .bounds import MAX_HEXES, SLUG_RE
 from .defence import DefenceEffect
 from .resources import TaintEffect
 

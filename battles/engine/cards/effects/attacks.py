@@ -9,19 +9,8 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 
 from ...errors import InvalidInput
 from ...tohit import MAX_DAMAGE, WeaponRange, parse_range
-from .base import (
-    AFTER_KINDS,
-    MAX_HEXES,
-    MAX_TO_HIT,
-    MAX_TOKENS,
-    TOKEN_POOLS,
-    WRITTEN,
-    StoredEffect,
-    check_bool,
-    check_choice,
-    check_inner,
-    check_int,
-)
+from .base import WRITTEN, StoredEffect, check_bool, check_choice, check_inner, check_int
+from .bounds import AFTER_KINDS, MAX_HEXES, MAX_TO_HIT, MAX_TOKENS, TOKEN_POOLS
 from .condition import Condition
 from .resources import GiveHeatEffect
 from .terrain import TerrainEffect

@@ -1,4 +1,5 @@
-"""What every effect shares: the small bounds, the validation helpers, and the stored form.
+"""What every effect shares: the validation helpers and the stored form (the bounds they
+check against are in `bounds`).
 
 The stored form (`as_dict`, the JSON events and stored decks hold) is written once, here,
 from each dataclass's fields: `Stored.as_dict` writes every field in declaration order and
@@ -18,7 +19,6 @@ is as generic (`effect_from_dict`, from the same fields).
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from types import MappingProxyType
@@ -95,25 +95,6 @@ class StoredEffect(Stored):
         return _write({"kind": self.kind}, self)
 
 
-STATUS_TARGETS = ("self", "target")
-
-
-# Small bounds: they catch typos ("40" for "4") without restricting any real card.
-MAX_HEXES = 20
-
-
-MAX_HEAT = 20
-
-
-MAX_CARDS = 30
-
-
-MAX_TO_HIT = 10
-
-
-SLUG_RE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
-
-
 @contextmanager
 def rebased(path: str, own: str) -> Iterator[None]:
     """Re-raise an InvalidInput raised under the prefix `own` under `path` instead.
@@ -144,24 +125,6 @@ def check_bool(value: object, field: str) -> None:
 def check_choice(value: object, field: str, allowed: Sequence[str]) -> None:
     if not isinstance(value, str) or value not in allowed:
         raise InvalidInput(field, f"{value!r} is not one of: {', '.join(allowed)}")
-
-
-# Named token pools a casket keeps during a battle (R-ADD-61): the factions' resources.
-TOKEN_POOLS = ("forge", "credit", "biomass", "soul_shard", "bargain", "metamorph", "rune")
-
-
-MAX_TOKENS = 99
-
-
-# What a conditional or after-the-attack effect may do: the casket's own resources, and
-# Taint; never an attack, a move or a choice the command makes.
-AFTER_KINDS = (
-    *("gain_tokens", "recover", "draw", "heat", "taint", "hinder", "sp_penalty", "plant_seeds"),
-    "damage_next_turn",
-    # lasting damage vocabulary: lasting effects on the attack's target (R-ADD-110 to R-ADD-114)
-    *("root", "bleed", "ongoing_damage", "move_cost", "draw_penalty", "target_discards"),
-    "lower_defence",
-)
 
 
 def check_inner(effects: object, field: str, kinds: Sequence[str], rule: str = "R-ADD-65") -> None:

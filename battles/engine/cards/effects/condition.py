@@ -7,16 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ...errors import InvalidInput
-from .base import (
-    MAX_HEXES,
-    MAX_TOKENS,
-    SLUG_RE,
-    TOKEN_POOLS,
-    Stored,
-    check_choice,
-    check_int,
-    rebased,
-)
+from .base import Stored, check_choice, check_int, rebased
+from .bounds import MAX_HEXES, MAX_TOKENS, SLUG_RE, TOKEN_POOLS
 
 # Conditions an attack bonus may test, all read from the battle state when the attack card
 # is played (R-ADD-59). `n` is the threshold; `pool` and `terrain` name what is counted.

@@ -9,16 +9,8 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 
 from ...errors import InvalidInput
 from ...tohit import MAX_DAMAGE
-from .base import (
-    MAX_HEXES,
-    MAX_TO_HIT,
-    STATUS_TARGETS,
-    StoredEffect,
-    check_bool,
-    check_choice,
-    check_inner,
-    check_int,
-)
+from .base import StoredEffect, check_bool, check_choice, check_inner, check_int
+from .bounds import MAX_HEXES, MAX_TO_HIT, STATUS_TARGETS
 from .condition import FORMS, Condition
 
 if TYPE_CHECKING:

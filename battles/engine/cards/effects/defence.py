@@ -9,17 +9,8 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 
 from ...errors import InvalidInput
 from ...tohit import MAX_DAMAGE
-from .base import (
-    AFTER_KINDS,
-    MAX_CARDS,
-    MAX_TO_HIT,
-    WRITTEN,
-    StoredEffect,
-    check_bool,
-    check_choice,
-    check_inner,
-    check_int,
-)
+from .base import WRITTEN, StoredEffect, check_bool, check_choice, check_inner, check_int
+from .bounds import AFTER_KINDS, MAX_CARDS, MAX_TO_HIT
 
 if TYPE_CHECKING:
     from . import Effect

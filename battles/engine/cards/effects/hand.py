@@ -6,17 +6,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, Literal
 
 from ...errors import InvalidInput
-from .base import (
-    AFTER_KINDS,
-    MAX_CARDS,
-    SLUG_RE,
-    WRITTEN,
-    StoredEffect,
-    check_bool,
-    check_choice,
-    check_inner,
-    check_int,
-)
+from .base import WRITTEN, StoredEffect, check_bool, check_choice, check_inner, check_int
+from .bounds import AFTER_KINDS, MAX_CARDS, SLUG_RE
 
 if TYPE_CHECKING:
     from . import Effect

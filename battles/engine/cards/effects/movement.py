@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 
 from ...errors import InvalidInput
 from ...tohit import MAX_DAMAGE
-from .base import MAX_HEXES, WRITTEN, StoredEffect, check_bool, check_int
+from .base import WRITTEN, StoredEffect, check_bool, check_int
+from .bounds import MAX_HEXES
 
 if TYPE_CHECKING:
     pass

@@ -7,19 +7,8 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 
 from ...errors import InvalidInput
 from ...tohit import MAX_DAMAGE
-from .base import (
-    MAX_CARDS,
-    MAX_HEAT,
-    MAX_TOKENS,
-    STATUS_TARGETS,
-    TOKEN_POOLS,
-    WRITTEN,
-    StoredEffect,
-    check_bool,
-    check_choice,
-    check_inner,
-    check_int,
-)
+from .base import WRITTEN, StoredEffect, check_bool, check_choice, check_inner, check_int
+from .bounds import MAX_CARDS, MAX_HEAT, MAX_TOKENS, STATUS_TARGETS, TOKEN_POOLS
 
 if TYPE_CHECKING:
     from . import Effect

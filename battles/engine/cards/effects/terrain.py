@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 from ...board import BATTLE_TERRAIN
 from ...errors import InvalidInput
 from ...tohit import MAX_DAMAGE
-from .base import AFTER_KINDS, WRITTEN, StoredEffect, check_choice, check_inner, check_int
+from .base import WRITTEN, StoredEffect, check_choice, check_inner, check_int
+from .bounds import AFTER_KINDS
 
 if TYPE_CHECKING:
     from . import Effect

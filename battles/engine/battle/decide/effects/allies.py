@@ -4,15 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ....cards import (
-    AllyEffect,
-    AllyMoveEffect,
-    CoverEffect,
-    DefenceEffect,
-    DeflectEffect,
-    GuardEffect,
-    ZoneEffect,
-)
+from ....cards import DefenceEffect
+from ....cards.effects import allies as fx
 from ... import events as ev
 from ...state import (
     card_id,
@@ -21,7 +14,7 @@ from .. import conditions
 from .base import Resolver, Resolving, resolved_elsewhere
 
 
-def _zone(ctx: Resolving, effect: ZoneEffect) -> None:
+def _zone(ctx: Resolving, effect: fx.ZoneEffect) -> None:
     # R-ADD-129: the copy just played, on this hex
     tx, seat, card = ctx.tx, ctx.seat, ctx.card
     c = tx.seat(seat)
@@ -29,7 +22,7 @@ def _zone(ctx: Resolving, effect: ZoneEffect) -> None:
     tx.emit(ev.ZoneCreated(seat, instance, (c.at.q, c.at.r)))
 
 
-def _ally(ctx: Resolving, effect: AllyEffect) -> None:
+def _ally(ctx: Resolving, effect: fx.AllyEffect) -> None:
     # R-ADD-120: the ally's own gains
     tx, seat, card, target, used = ctx.tx, ctx.seat, ctx.card, ctx.target, ctx.used
     used["target"] = used.get("target", False) or not effect.every
@@ -55,10 +48,10 @@ def _ally(ctx: Resolving, effect: AllyEffect) -> None:
 
 
 RESOLVERS: dict[type[Any], Resolver] = {
-    AllyEffect: _ally,
-    CoverEffect: resolved_elsewhere,  # `resolution._coverers` and `reactions._play_reactive` offer and play the cover (R-ADD-122)
-    DeflectEffect: resolved_elsewhere,  # `resolution._roll_defence` and `resolution._reactive_defence` deflect the damage (R-ADD-125)
-    AllyMoveEffect: resolved_elsewhere,  # `play._card_effects` moves the allies along the command's `ally_paths` (R-ADD-126)
-    GuardEffect: resolved_elsewhere,  # `attacking._ward` spends the guard in play on an attack (R-ADD-128)
-    ZoneEffect: _zone,
+    fx.AllyEffect: _ally,
+    fx.CoverEffect: resolved_elsewhere,  # `resolution._coverers` and `reactions._play_reactive` offer and play the cover (R-ADD-122)
+    fx.DeflectEffect: resolved_elsewhere,  # `resolution._roll_defence` and `resolution._reactive_defence` deflect the damage (R-ADD-125)
+    fx.AllyMoveEffect: resolved_elsewhere,  # `play._card_effects` moves the allies along the command's `ally_paths` (R-ADD-126)
+    fx.GuardEffect: resolved_elsewhere,  # `attacking._ward` spends the guard in play on an attack (R-ADD-128)
+    fx.ZoneEffect: _zone,
 }

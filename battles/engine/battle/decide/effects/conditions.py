@@ -5,24 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from ....arcs import candidate_sides
-from ....cards import (
-    SP_ALL,
-    AreaHinderEffect,
-    BarReactivesEffect,
-    BleedEffect,
-    DamageNextTurnEffect,
-    DrawPenaltyEffect,
-    DuelEffect,
-    HinderEffect,
-    LowerDefenceEffect,
-    MarkEffect,
-    NoAttacksEffect,
-    OngoingDamageEffect,
-    SpPenaltyEffect,
-    StatusEffect,
-    TransformEffect,
-    UltimatumEffect,
-)
+from ....cards import SP_ALL
+from ....cards.effects import conditions as fx
 from ....errors import RuleViolation
 from ....los import line_of_sight
 from ... import events as ev
@@ -30,7 +14,7 @@ from .. import conditions, prompts, resolution
 from .base import Resolver, Resolving, affected_enemy
 
 
-def _area_hinder(ctx: Resolving, effect: AreaHinderEffect) -> None:
+def _area_hinder(ctx: Resolving, effect: fx.AreaHinderEffect) -> None:
     tx, seat, card = ctx.tx, ctx.seat, ctx.card
     c = tx.seat(seat)
     for x in tx.state.seats:
@@ -43,26 +27,26 @@ def _area_hinder(ctx: Resolving, effect: AreaHinderEffect) -> None:
         tx.emit(ev.BuffGained(x.seat, 0, effect.to_hit, 0, 0, card.id))
 
 
-def _duel(ctx: Resolving, effect: DuelEffect) -> None:
+def _duel(ctx: Resolving, effect: fx.DuelEffect) -> None:
     tx, seat, card, target, used = ctx.tx, ctx.seat, ctx.card, ctx.target, ctx.used
     prompts._challenge(tx, seat, card, target)
     used["target"] = True
 
 
-def _bar_reactives(ctx: Resolving, effect: BarReactivesEffect) -> None:
+def _bar_reactives(ctx: Resolving, effect: fx.BarReactivesEffect) -> None:
     # R-ADD-174: the attack's target
     tx, seat, card, attack_target = ctx.tx, ctx.seat, ctx.card, ctx.attack_target
     if attack_target is not None and conditions._holds(tx, seat, effect.condition, attack_target):
         tx.emit(ev.ReactivesBarred(attack_target, seat, card.id))
 
 
-def _transform(ctx: Resolving, effect: TransformEffect) -> None:
+def _transform(ctx: Resolving, effect: fx.TransformEffect) -> None:
     # R-ADD-170: until the end of this round
     tx, seat, card = ctx.tx, ctx.seat, ctx.card
     tx.emit(ev.FormTaken(seat, effect.form, tx.state.round, card.id))
 
 
-def _ultimatum(ctx: Resolving, effect: UltimatumEffect) -> None:
+def _ultimatum(ctx: Resolving, effect: fx.UltimatumEffect) -> None:
     tx, seat, card, target, used = ctx.tx, ctx.seat, ctx.card, ctx.target, ctx.used
     enemy = conditions._enemy_in_range(tx, seat, card, target)  # R-ADD-159, as R-ADD-65
     used["target"] = True
@@ -70,20 +54,20 @@ def _ultimatum(ctx: Resolving, effect: UltimatumEffect) -> None:
     resolution._open_prompt(tx, enemy, "ultimatum", effect.damage, None, "R-ADD-159", reason)
 
 
-def _sp_penalty(ctx: Resolving, effect: SpPenaltyEffect) -> None:
+def _sp_penalty(ctx: Resolving, effect: fx.SpPenaltyEffect) -> None:
     tx, card, attack_target = ctx.tx, ctx.card, ctx.attack_target
     if attack_target is not None:
         amount = SP_ALL if effect.amount == "all" else effect.amount  # R-ADD-119
         tx.emit(ev.SpPenaltyImposed(attack_target, amount, card.id))
 
 
-def _lower_defence(ctx: Resolving, effect: LowerDefenceEffect) -> None:
+def _lower_defence(ctx: Resolving, effect: fx.LowerDefenceEffect) -> None:
     tx, card, attack_target = ctx.tx, ctx.card, ctx.attack_target
     if attack_target is not None:
         tx.emit(ev.DefenceLowered(attack_target, effect.amount, card.id))
 
 
-def _mark(ctx: Resolving, effect: MarkEffect) -> None:
+def _mark(ctx: Resolving, effect: fx.MarkEffect) -> None:
     # R-ADD-148: an enemy within the card's range
     tx, seat, card, target, used = ctx.tx, ctx.seat, ctx.card, ctx.target, ctx.used
     c = tx.seat(seat)
@@ -99,13 +83,13 @@ def _mark(ctx: Resolving, effect: MarkEffect) -> None:
     tx.emit(ev.EnemyMarked(seat, marked, card.id))
 
 
-def _damage_next_turn(ctx: Resolving, effect: DamageNextTurnEffect) -> None:
+def _damage_next_turn(ctx: Resolving, effect: fx.DamageNextTurnEffect) -> None:
     tx, card, attack_target = ctx.tx, ctx.card, ctx.attack_target
     if attack_target is not None:
         tx.emit(ev.DamageScheduled(attack_target, effect.amount, card.id))
 
 
-def _bleed(ctx: Resolving, effect: BleedEffect) -> None:
+def _bleed(ctx: Resolving, effect: fx.BleedEffect) -> None:
     tx, seat, card, attack_target = ctx.tx, ctx.seat, ctx.card, ctx.attack_target
     if attack_target is not None:
         have = tx.seat(attack_target).bleed
@@ -119,18 +103,18 @@ def _bleed(ctx: Resolving, effect: BleedEffect) -> None:
                     tx.emit(ev.BleedApplied(x.seat, effect.n, x.bleed + effect.n, card.id))
 
 
-def _ongoing_damage(ctx: Resolving, effect: OngoingDamageEffect) -> None:
+def _ongoing_damage(ctx: Resolving, effect: fx.OngoingDamageEffect) -> None:
     tx, card, attack_target = ctx.tx, ctx.card, ctx.attack_target
     if attack_target is not None:
         tx.emit(ev.OngoingDamageScheduled(attack_target, effect.amount, effect.turns, card.id))
 
 
-def _no_attacks(ctx: Resolving, effect: NoAttacksEffect) -> None:
+def _no_attacks(ctx: Resolving, effect: fx.NoAttacksEffect) -> None:
     tx, seat, card = ctx.tx, ctx.seat, ctx.card
     tx.emit(ev.AttacksForgone(seat, card.id))
 
 
-def _hinder(ctx: Resolving, effect: HinderEffect) -> None:
+def _hinder(ctx: Resolving, effect: fx.HinderEffect) -> None:
     tx, seat, card, target, used, attack_target = (
         ctx.tx,
         ctx.seat,
@@ -146,7 +130,7 @@ def _hinder(ctx: Resolving, effect: HinderEffect) -> None:
     tx.emit(ev.BuffGained(who, 0, effect.to_hit, 0, 0, card.id))
 
 
-def _status(ctx: Resolving, effect: StatusEffect) -> None:
+def _status(ctx: Resolving, effect: fx.StatusEffect) -> None:
     tx, seat, card, target, used = ctx.tx, ctx.seat, ctx.card, ctx.target, ctx.used
     who = seat
     if effect.target == "target":
@@ -159,24 +143,24 @@ def _status(ctx: Resolving, effect: StatusEffect) -> None:
     tx.emit(ev.StatusApplied(who, effect.status, card.id))
 
 
-def _draw_penalty(ctx: Resolving, effect: DrawPenaltyEffect) -> None:
+def _draw_penalty(ctx: Resolving, effect: fx.DrawPenaltyEffect) -> None:
     ctx.tx.emit(ev.DrawPenaltyImposed(affected_enemy(ctx), effect.n, ctx.card.id))
 
 
 RESOLVERS: dict[type[Any], Resolver] = {
-    StatusEffect: _status,
-    HinderEffect: _hinder,
-    AreaHinderEffect: _area_hinder,
-    BleedEffect: _bleed,
-    OngoingDamageEffect: _ongoing_damage,
-    DrawPenaltyEffect: _draw_penalty,
-    NoAttacksEffect: _no_attacks,
-    LowerDefenceEffect: _lower_defence,
-    SpPenaltyEffect: _sp_penalty,
-    DamageNextTurnEffect: _damage_next_turn,
-    MarkEffect: _mark,
-    TransformEffect: _transform,
-    DuelEffect: _duel,
-    BarReactivesEffect: _bar_reactives,
-    UltimatumEffect: _ultimatum,
+    fx.StatusEffect: _status,
+    fx.HinderEffect: _hinder,
+    fx.AreaHinderEffect: _area_hinder,
+    fx.BleedEffect: _bleed,
+    fx.OngoingDamageEffect: _ongoing_damage,
+    fx.DrawPenaltyEffect: _draw_penalty,
+    fx.NoAttacksEffect: _no_attacks,
+    fx.LowerDefenceEffect: _lower_defence,
+    fx.SpPenaltyEffect: _sp_penalty,
+    fx.DamageNextTurnEffect: _damage_next_turn,
+    fx.MarkEffect: _mark,
+    fx.TransformEffect: _transform,
+    fx.DuelEffect: _duel,
+    fx.BarReactivesEffect: _bar_reactives,
+    fx.UltimatumEffect: _ultimatum,
 }

@@ -4,19 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ....cards import (
-    DAMAGE_CARD,
-    AfterDefenceEffect,
-    CounterEffect,
-    DefenceEffect,
-    ReduceIncomingEffect,
-    RemoveDamageCardEffect,
-    RiposteEffect,
-    ThornsEffect,
-    UnflankableEffect,
-    UntargetableEffect,
-    WardEffect,
-)
+from ....cards import DAMAGE_CARD
+from ....cards.effects import defence as fx
 from ....errors import RuleViolation
 from ... import events as ev
 from ...state import (
@@ -25,12 +14,12 @@ from ...state import (
 from .base import Resolver, Resolving, resolved_elsewhere
 
 
-def _thorns(ctx: Resolving, effect: ThornsEffect) -> None:
+def _thorns(ctx: Resolving, effect: fx.ThornsEffect) -> None:
     tx, seat, card = ctx.tx, ctx.seat, ctx.card
     tx.emit(ev.ThornsRaised(seat, effect.damage, effect.melee_only, effect.until, card.id))
 
 
-def _ward(ctx: Resolving, effect: WardEffect) -> None:
+def _ward(ctx: Resolving, effect: fx.WardEffect) -> None:
     tx, seat, card = ctx.tx, ctx.seat, ctx.card
     tx.emit(
         ev.WardRaised(
@@ -51,12 +40,12 @@ def _ward(ctx: Resolving, effect: WardEffect) -> None:
     )
 
 
-def _untargetable(ctx: Resolving, effect: UntargetableEffect) -> None:
+def _untargetable(ctx: Resolving, effect: fx.UntargetableEffect) -> None:
     tx, seat, card = ctx.tx, ctx.seat, ctx.card
     tx.emit(ev.UntargetableGained(seat, effect.against, effect.until_attack, card.id))
 
 
-def _remove_damage_card(ctx: Resolving, effect: RemoveDamageCardEffect) -> None:
+def _remove_damage_card(ctx: Resolving, effect: fx.RemoveDamageCardEffect) -> None:
     # R-ADD-124: the newest first
     tx, seat, card = ctx.tx, ctx.seat, ctx.card
     c = tx.seat(seat)
@@ -65,26 +54,26 @@ def _remove_damage_card(ctx: Resolving, effect: RemoveDamageCardEffect) -> None:
         tx.emit(ev.DamageCardsRemoved(seat, junk[: effect.n], card.id))
 
 
-def _defence(ctx: Resolving, effect: DefenceEffect) -> None:
+def _defence(ctx: Resolving, effect: fx.DefenceEffect) -> None:
     tx, seat, card = ctx.tx, ctx.seat, ctx.card
     tx.emit(ev.DefenceRaised(seat, effect.amount, card.id))
 
 
 def _reduce_incoming(
-    ctx: Resolving, effect: ReduceIncomingEffect
+    ctx: Resolving, effect: fx.ReduceIncomingEffect
 ) -> None:  # pragma: no cover - reactive cards only
     raise RuleViolation("reactive_in_own_turn", "reactive cards answer attacks", "R-REA-1")
 
 
 RESOLVERS: dict[type[Any], Resolver] = {
-    ReduceIncomingEffect: _reduce_incoming,
-    DefenceEffect: _defence,
-    WardEffect: _ward,
-    AfterDefenceEffect: resolved_elsewhere,  # the attack the reactive card answers runs it (R-ADD-97)
-    UnflankableEffect: resolved_elsewhere,  # `targeting._facing_for` reads the passive in play (R-ADD-136)
-    UntargetableEffect: _untargetable,
-    RemoveDamageCardEffect: _remove_damage_card,
-    RiposteEffect: resolved_elsewhere,  # `resolution._end_attack` counterattacks after damage taken (R-ADD-130)
-    CounterEffect: resolved_elsewhere,  # `resolution._end_attack` deals the reactive card's counter-damage (R-ADD-58)
-    ThornsEffect: _thorns,
+    fx.ReduceIncomingEffect: _reduce_incoming,
+    fx.DefenceEffect: _defence,
+    fx.WardEffect: _ward,
+    fx.AfterDefenceEffect: resolved_elsewhere,  # the attack the reactive card answers runs it (R-ADD-97)
+    fx.UnflankableEffect: resolved_elsewhere,  # `targeting._facing_for` reads the passive in play (R-ADD-136)
+    fx.UntargetableEffect: _untargetable,
+    fx.RemoveDamageCardEffect: _remove_damage_card,
+    fx.RiposteEffect: resolved_elsewhere,  # `resolution._end_attack` counterattacks after damage taken (R-ADD-130)
+    fx.CounterEffect: resolved_elsewhere,  # `resolution._end_attack` deals the reactive card's counter-damage (R-ADD-58)
+    fx.ThornsEffect: _thorns,
 }

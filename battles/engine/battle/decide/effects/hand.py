@@ -4,27 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ....cards import (
-    ArrangeTopEffect,
-    DiscardChosenEffect,
-    DiscardEffect,
-    DiscardForEffect,
-    DiscardHandEffect,
-    DrawEffect,
-    LookAtHandEffect,
-    RecoverEffect,
-    RecoverNamedEffect,
-    RemoveFromGameEffect,
-    ShuffleInEffect,
-    TargetDiscardsEffect,
-)
+from ....cards.effects import hand as fx
 from ....errors import RuleViolation
 from ... import events as ev
 from .. import conditions, passives, piles, prompts, resolution
 from .base import Resolver, Resolving, resolved_elsewhere
 
 
-def _discard_for(ctx: Resolving, effect: DiscardForEffect) -> None:
+def _discard_for(ctx: Resolving, effect: fx.DiscardForEffect) -> None:
     if ctx.spend:
         ctx.used["discard"] = True
         if not ctx.skip_attack:  # an attack card's riders paid it already (R-ADD-152)
@@ -33,12 +20,12 @@ def _discard_for(ctx: Resolving, effect: DiscardForEffect) -> None:
                 ctx.then(inner, skip_attack=False)
 
 
-def _recover_named(ctx: Resolving, effect: RecoverNamedEffect) -> None:
+def _recover_named(ctx: Resolving, effect: fx.RecoverNamedEffect) -> None:
     tx, seat, card = ctx.tx, ctx.seat, ctx.card
     piles._recover_named(tx, seat, effect, card.name)
 
 
-def _arrange_top(ctx: Resolving, effect: ArrangeTopEffect) -> None:
+def _arrange_top(ctx: Resolving, effect: fx.ArrangeTopEffect) -> None:
     tx, seat, card = ctx.tx, ctx.seat, ctx.card
     c = tx.seat(seat)
     # R-ADD-157: a table arranges its own deck, whose order the engine never knows;
@@ -53,13 +40,13 @@ def _arrange_top(ctx: Resolving, effect: ArrangeTopEffect) -> None:
     resolution._open_prompt(tx, seat, "arrange", n, None, "R-ADD-157", reason)
 
 
-def _target_discards(ctx: Resolving, effect: TargetDiscardsEffect) -> None:
+def _target_discards(ctx: Resolving, effect: fx.TargetDiscardsEffect) -> None:
     tx, card, attack_target = ctx.tx, ctx.card, ctx.attack_target
     if attack_target is not None:
         prompts._target_discards(tx, attack_target, card, effect)
 
 
-def _discard_chosen(ctx: Resolving, effect: DiscardChosenEffect) -> None:
+def _discard_chosen(ctx: Resolving, effect: fx.DiscardChosenEffect) -> None:
     tx, seat, card = ctx.tx, ctx.seat, ctx.card
     c = tx.seat(seat)
     n = min(effect.n, len(c.hand))
@@ -68,7 +55,7 @@ def _discard_chosen(ctx: Resolving, effect: DiscardChosenEffect) -> None:
         resolution._open_prompt(tx, seat, "discard", n, None, "R-ADD-62", reason)
 
 
-def _shuffle_in(ctx: Resolving, effect: ShuffleInEffect) -> None:
+def _shuffle_in(ctx: Resolving, effect: fx.ShuffleInEffect) -> None:
     tx, seat, card = ctx.tx, ctx.seat, ctx.card
     c = tx.seat(seat)
     newest = tuple(reversed(c.discard))
@@ -78,12 +65,12 @@ def _shuffle_in(ctx: Resolving, effect: ShuffleInEffect) -> None:
         tx.emit(ev.CardsShuffledIn(seat, cards, order, known, card.name))
 
 
-def _recover(ctx: Resolving, effect: RecoverEffect) -> None:
+def _recover(ctx: Resolving, effect: fx.RecoverEffect) -> None:
     tx, seat, card = ctx.tx, ctx.seat, ctx.card
     piles._recover(tx, seat, effect.n, card.name)
 
 
-def _discard_hand(ctx: Resolving, effect: DiscardHandEffect) -> None:
+def _discard_hand(ctx: Resolving, effect: fx.DiscardHandEffect) -> None:
     tx, seat, card = ctx.tx, ctx.seat, ctx.card
     c = tx.seat(seat)
     if c.hand:
@@ -91,12 +78,12 @@ def _discard_hand(ctx: Resolving, effect: DiscardHandEffect) -> None:
         passives._triggers(tx, seat, "cards_discarded")  # R-ADD-139
 
 
-def _draw(ctx: Resolving, effect: DrawEffect) -> None:
+def _draw(ctx: Resolving, effect: fx.DrawEffect) -> None:
     tx, seat, card = ctx.tx, ctx.seat, ctx.card
     piles._draw(tx, seat, effect.n, card.name)
 
 
-def _discard(ctx: Resolving, effect: DiscardEffect) -> None:
+def _discard(ctx: Resolving, effect: fx.DiscardEffect) -> None:
     tx, seat, card, discard, used = ctx.tx, ctx.seat, ctx.card, ctx.discard, ctx.used
     c = tx.seat(seat)
     used["discard"] = True
@@ -123,7 +110,7 @@ def _discard(ctx: Resolving, effect: DiscardEffect) -> None:
     passives._triggers(tx, seat, "cards_discarded")  # R-ADD-139
 
 
-def _look_at_hand(ctx: Resolving, effect: LookAtHandEffect) -> None:
+def _look_at_hand(ctx: Resolving, effect: fx.LookAtHandEffect) -> None:
     tx, seat, card = ctx.tx, ctx.seat, ctx.card
     enemy = conditions._enemy_in_range(tx, seat, card, ctx.target)  # R-ADD-156, as R-ADD-65
     ctx.used["target"] = True
@@ -131,16 +118,16 @@ def _look_at_hand(ctx: Resolving, effect: LookAtHandEffect) -> None:
 
 
 RESOLVERS: dict[type[Any], Resolver] = {
-    DrawEffect: _draw,
-    DiscardEffect: _discard,
-    RecoverEffect: _recover,
-    ShuffleInEffect: _shuffle_in,
-    DiscardChosenEffect: _discard_chosen,
-    DiscardHandEffect: _discard_hand,
-    RemoveFromGameEffect: resolved_elsewhere,  # evolve puts the resolved card with the removed cards (R-ADD-70)
-    TargetDiscardsEffect: _target_discards,
-    DiscardForEffect: _discard_for,
-    RecoverNamedEffect: _recover_named,
-    LookAtHandEffect: _look_at_hand,
-    ArrangeTopEffect: _arrange_top,
+    fx.DrawEffect: _draw,
+    fx.DiscardEffect: _discard,
+    fx.RecoverEffect: _recover,
+    fx.ShuffleInEffect: _shuffle_in,
+    fx.DiscardChosenEffect: _discard_chosen,
+    fx.DiscardHandEffect: _discard_hand,
+    fx.RemoveFromGameEffect: resolved_elsewhere,  # evolve puts the resolved card with the removed cards (R-ADD-70)
+    fx.TargetDiscardsEffect: _target_discards,
+    fx.DiscardForEffect: _discard_for,
+    fx.RecoverNamedEffect: _recover_named,
+    fx.LookAtHandEffect: _look_at_hand,
+    fx.ArrangeTopEffect: _arrange_top,
 }

@@ -5,31 +5,20 @@ from __future__ import annotations
 from typing import Any
 
 from ....arcs import rotation_steps
-from ....cards import (
-    FreePassageEffect,
-    GrantMoveEffect,
-    GrantRotationEffect,
-    MoveCostEffect,
-    MoveEffect,
-    PushEffect,
-    RootEffect,
-    RotateEffect,
-    ScatterEffect,
-    TeleportEffect,
-)
+from ....cards.effects import movement as fx
 from ....errors import RuleViolation
 from ... import events as ev
 from .. import moves
 from .base import Resolver, Resolving, affected_enemy, resolved_elsewhere
 
 
-def _grant_rotation(ctx: Resolving, effect: GrantRotationEffect) -> None:
+def _grant_rotation(ctx: Resolving, effect: fx.GrantRotationEffect) -> None:
     tx, seat, card = ctx.tx, ctx.seat, ctx.card
     if tx.seat(seat).free_rotation_used:  # R-ADD-189: unused, the turn's own is there
         tx.emit(ev.RotationGranted(seat, card.id))
 
 
-def _push(ctx: Resolving, effect: PushEffect) -> None:
+def _push(ctx: Resolving, effect: fx.PushEffect) -> None:
     tx, seat, card, target, used, attack_target, ended = (
         ctx.tx,
         ctx.seat,
@@ -42,31 +31,31 @@ def _push(ctx: Resolving, effect: PushEffect) -> None:
     moves._push(tx, seat, card, effect, target, used, attack_target, ended)
 
 
-def _scatter(ctx: Resolving, effect: ScatterEffect) -> None:
+def _scatter(ctx: Resolving, effect: fx.ScatterEffect) -> None:
     tx, seat, card, attack_target, ended = ctx.tx, ctx.seat, ctx.card, ctx.attack_target, ctx.ended
     if attack_target is not None and ended:
         moves._scatter(tx, seat, card, attack_target)
 
 
-def _teleport(ctx: Resolving, effect: TeleportEffect) -> None:
+def _teleport(ctx: Resolving, effect: fx.TeleportEffect) -> None:
     tx, seat, card, path, used = ctx.tx, ctx.seat, ctx.card, ctx.path, ctx.used
     c = tx.seat(seat)
     moves._teleport(tx, c, card, effect, path)
     used["path"] = True
 
 
-def _grant_move(ctx: Resolving, effect: GrantMoveEffect) -> None:
+def _grant_move(ctx: Resolving, effect: fx.GrantMoveEffect) -> None:
     tx, seat, card = ctx.tx, ctx.seat, ctx.card
     tx.emit(ev.MoveGranted(seat, effect.hexes, card.id, effect.split))
 
 
-def _move_cost(ctx: Resolving, effect: MoveCostEffect) -> None:
+def _move_cost(ctx: Resolving, effect: fx.MoveCostEffect) -> None:
     tx, card, attack_target = ctx.tx, ctx.card, ctx.attack_target
     if attack_target is not None:
         tx.emit(ev.MoveCostRaised(attack_target, effect.amount, card.id))
 
 
-def _move(ctx: Resolving, effect: MoveEffect) -> None:
+def _move(ctx: Resolving, effect: fx.MoveEffect) -> None:
     tx, seat, card, path, used, skip_attack = (
         ctx.tx,
         ctx.seat,
@@ -84,7 +73,7 @@ def _move(ctx: Resolving, effect: MoveEffect) -> None:
     used["path"] = True
 
 
-def _rotate(ctx: Resolving, effect: RotateEffect) -> None:
+def _rotate(ctx: Resolving, effect: fx.RotateEffect) -> None:
     tx, seat, card, facing, used = ctx.tx, ctx.seat, ctx.card, ctx.facing, ctx.used
     c = tx.seat(seat)
     if facing is None and effect.optional:
@@ -100,19 +89,19 @@ def _rotate(ctx: Resolving, effect: RotateEffect) -> None:
     tx.emit(ev.CasketRotated(seat, facing, 0, False))
 
 
-def _root(ctx: Resolving, effect: RootEffect) -> None:
+def _root(ctx: Resolving, effect: fx.RootEffect) -> None:
     ctx.tx.emit(ev.Rooted(affected_enemy(ctx), effect.turns, ctx.card.id))
 
 
 RESOLVERS: dict[type[Any], Resolver] = {
-    MoveEffect: _move,
-    RotateEffect: _rotate,
-    GrantMoveEffect: _grant_move,
-    PushEffect: _push,
-    TeleportEffect: _teleport,
-    ScatterEffect: _scatter,
-    RootEffect: _root,
-    MoveCostEffect: _move_cost,
-    FreePassageEffect: resolved_elsewhere,  # `costs._path_cost` reads the passive in play (R-ADD-136)
-    GrantRotationEffect: _grant_rotation,
+    fx.MoveEffect: _move,
+    fx.RotateEffect: _rotate,
+    fx.GrantMoveEffect: _grant_move,
+    fx.PushEffect: _push,
+    fx.TeleportEffect: _teleport,
+    fx.ScatterEffect: _scatter,
+    fx.RootEffect: _root,
+    fx.MoveCostEffect: _move_cost,
+    fx.FreePassageEffect: resolved_elsewhere,  # `costs._path_cost` reads the passive in play (R-ADD-136)
+    fx.GrantRotationEffect: _grant_rotation,
 }

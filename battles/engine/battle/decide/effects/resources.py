@@ -4,35 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from ....cards import (
-    DamageBargainEffect,
-    ForfeitTokensEffect,
-    GainSpEffect,
-    GainTokensEffect,
-    GiveHeatEffect,
-    HeatCapacityEffect,
-    HeatEffect,
-    RemoveHeatRolledEffect,
-    RemoveTaintRolledEffect,
-    RollSufferingEffect,
-    SelfDamageEffect,
-    SpBoostEffect,
-    SpendTaintEffect,
-    SpendTokensEffect,
-    TaintCounterEffect,
-    TaintEffect,
-)
+from ....cards.effects import resources as fx
 from ... import events as ev
 from .. import costs, harm, piles
 from .base import Resolver, Resolving, resolved_elsewhere
 
 
-def _sp_boost(ctx: Resolving, effect: SpBoostEffect) -> None:
+def _sp_boost(ctx: Resolving, effect: fx.SpBoostEffect) -> None:
     tx, seat, card = ctx.tx, ctx.seat, ctx.card
     tx.emit(ev.SpBoosted(seat, effect.amount, effect.maximum, card.id))
 
 
-def _remove_taint_rolled(ctx: Resolving, effect: RemoveTaintRolledEffect) -> None:
+def _remove_taint_rolled(ctx: Resolving, effect: fx.RemoveTaintRolledEffect) -> None:
     tx, seat, card = ctx.tx, ctx.seat, ctx.card
     c = tx.seat(seat)
     faces = tx.dice.d6(effect.d3, purpose=f"{card.name}: 1d3", rule="R-ADD-67")
@@ -44,12 +27,12 @@ def _remove_taint_rolled(ctx: Resolving, effect: RemoveTaintRolledEffect) -> Non
         piles._recover(tx, seat, removed * effect.recover_per, card.name)
 
 
-def _gain_sp(ctx: Resolving, effect: GainSpEffect) -> None:
+def _gain_sp(ctx: Resolving, effect: fx.GainSpEffect) -> None:
     tx, seat, card = ctx.tx, ctx.seat, ctx.card
     tx.emit(ev.SpGained(seat, effect.amount, card.id))
 
 
-def _forfeit_tokens(ctx: Resolving, effect: ForfeitTokensEffect) -> None:
+def _forfeit_tokens(ctx: Resolving, effect: fx.ForfeitTokensEffect) -> None:
     # R-ADD-175: all of them, however many
     tx, seat, card = ctx.tx, ctx.seat, ctx.card
     c = tx.seat(seat)
@@ -58,7 +41,7 @@ def _forfeit_tokens(ctx: Resolving, effect: ForfeitTokensEffect) -> None:
         tx.emit(ev.TokensChanged(seat, effect.pool, -have, 0, card.id))
 
 
-def _give_heat(ctx: Resolving, effect: GiveHeatEffect) -> None:
+def _give_heat(ctx: Resolving, effect: fx.GiveHeatEffect) -> None:
     tx, card, attack_target = ctx.tx, ctx.card, ctx.attack_target
     # R-ADD-143: after a hit, the target's Heat; a reactive card's "attacker gains
     # N Heat" waits for the attack's end (`_end_attack`).
@@ -67,14 +50,14 @@ def _give_heat(ctx: Resolving, effect: GiveHeatEffect) -> None:
         harm._change_heat(tx, to, effect.amount, card.name, "R-ADD-143")
 
 
-def _taint(ctx: Resolving, effect: TaintEffect) -> None:
+def _taint(ctx: Resolving, effect: fx.TaintEffect) -> None:
     tx, seat, card, attack_target = ctx.tx, ctx.seat, ctx.card, ctx.attack_target
     who = seat if effect.target == "self" else attack_target
     if who is not None:
         harm._change_taint(tx, who, effect.change(tx.seat(who).taint), card.id)
 
 
-def _remove_heat_rolled(ctx: Resolving, effect: RemoveHeatRolledEffect) -> None:
+def _remove_heat_rolled(ctx: Resolving, effect: fx.RemoveHeatRolledEffect) -> None:
     tx, seat, card = ctx.tx, ctx.seat, ctx.card
     faces = tx.dice.d6(effect.d3, purpose=f"{card.name}: 1d3", rule="R-ADD-67")
     total = sum((f + 1) // 2 for f in faces)
@@ -82,7 +65,7 @@ def _remove_heat_rolled(ctx: Resolving, effect: RemoveHeatRolledEffect) -> None:
     harm._change_heat(tx, seat, -total, card.name, "R-ADD-67")
 
 
-def _spend_tokens(ctx: Resolving, effect: SpendTokensEffect) -> None:
+def _spend_tokens(ctx: Resolving, effect: fx.SpendTokensEffect) -> None:
     # On an attack card `_attack_riders` spent them already.
     if ctx.spend and not ctx.skip_attack:
         costs._spend_tokens(ctx.tx, ctx.seat, ctx.card, effect)
@@ -90,36 +73,36 @@ def _spend_tokens(ctx: Resolving, effect: SpendTokensEffect) -> None:
             ctx.then(inner, skip_attack=False)
 
 
-def _gain_tokens(ctx: Resolving, effect: GainTokensEffect) -> None:
+def _gain_tokens(ctx: Resolving, effect: fx.GainTokensEffect) -> None:
     tx, seat, card = ctx.tx, ctx.seat, ctx.card
     costs._gain_tokens(tx, seat, effect, card.id)
 
 
-def _heat(ctx: Resolving, effect: HeatEffect) -> None:
+def _heat(ctx: Resolving, effect: fx.HeatEffect) -> None:
     tx, seat, card = ctx.tx, ctx.seat, ctx.card
     harm._change_heat(tx, seat, effect.amount, card.name, "R-ADD-14")
 
 
-def _roll_suffering(ctx: Resolving, effect: RollSufferingEffect) -> None:
+def _roll_suffering(ctx: Resolving, effect: fx.RollSufferingEffect) -> None:
     tx, seat = ctx.tx, ctx.seat
     harm._suffering(tx, seat, effect.n)
 
 
 RESOLVERS: dict[type[Any], Resolver] = {
-    HeatEffect: _heat,
-    GiveHeatEffect: _give_heat,
-    RemoveHeatRolledEffect: _remove_heat_rolled,
-    HeatCapacityEffect: resolved_elsewhere,  # `flow._start_turn` reads the passive in play (R-ADD-136)
-    TaintEffect: _taint,
-    RemoveTaintRolledEffect: _remove_taint_rolled,
-    SpendTaintEffect: resolved_elsewhere,  # spent with the attack's riders or the reactive card's play (R-ADD-145)
-    TaintCounterEffect: resolved_elsewhere,  # `reactions._play_reactive` and `costs._check_spend` spend the Taint as the reactive card is played (R-ADD-130)
-    GainTokensEffect: _gain_tokens,
-    SpendTokensEffect: _spend_tokens,
-    ForfeitTokensEffect: _forfeit_tokens,
-    DamageBargainEffect: resolved_elsewhere,  # `attacking._strike` opens the bargain prompt, `prompts._choose` answers it (R-ADD-159)
-    GainSpEffect: _gain_sp,
-    SpBoostEffect: _sp_boost,
-    SelfDamageEffect: resolved_elsewhere,  # `_attack` records it, `_end_attack` deals it (R-ADD-130)
-    RollSufferingEffect: _roll_suffering,
+    fx.HeatEffect: _heat,
+    fx.GiveHeatEffect: _give_heat,
+    fx.RemoveHeatRolledEffect: _remove_heat_rolled,
+    fx.HeatCapacityEffect: resolved_elsewhere,  # `flow._start_turn` reads the passive in play (R-ADD-136)
+    fx.TaintEffect: _taint,
+    fx.RemoveTaintRolledEffect: _remove_taint_rolled,
+    fx.SpendTaintEffect: resolved_elsewhere,  # spent with the attack's riders or the reactive card's play (R-ADD-145)
+    fx.TaintCounterEffect: resolved_elsewhere,  # `reactions._play_reactive` and `costs._check_spend` spend the Taint as the reactive card is played (R-ADD-130)
+    fx.GainTokensEffect: _gain_tokens,
+    fx.SpendTokensEffect: _spend_tokens,
+    fx.ForfeitTokensEffect: _forfeit_tokens,
+    fx.DamageBargainEffect: resolved_elsewhere,  # `attacking._strike` opens the bargain prompt, `prompts._choose` answers it (R-ADD-159)
+    fx.GainSpEffect: _gain_sp,
+    fx.SpBoostEffect: _sp_boost,
+    fx.SelfDamageEffect: resolved_elsewhere,  # `_attack` records it, `_end_attack` deals it (R-ADD-130)
+    fx.RollSufferingEffect: _roll_suffering,
 }

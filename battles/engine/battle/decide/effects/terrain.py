@@ -4,20 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ....cards import (
-    MAX_SEEDS,
-    DetonateSeedsEffect,
-    PlantSeedsEffect,
-    ScavengeWreckEffect,
-    SeedAreaEffect,
-    TerrainEffect,
-)
+from ....cards import MAX_SEEDS
+from ....cards.effects import terrain as fx
 from ... import events as ev
 from .. import conditions, moves, resolution
 from .base import Resolver, Resolving
 
 
-def _scavenge_wreck(ctx: Resolving, effect: ScavengeWreckEffect) -> None:
+def _scavenge_wreck(ctx: Resolving, effect: fx.ScavengeWreckEffect) -> None:
     tx, seat, card = ctx.tx, ctx.seat, ctx.card
     wreck = conditions._wreck_in_range(tx, seat, card, ctx.target)
     ctx.used["target"] = True
@@ -26,7 +20,7 @@ def _scavenge_wreck(ctx: Resolving, effect: ScavengeWreckEffect) -> None:
         ctx.then(inner, target=None, path=(), facing=None, discard=())
 
 
-def _terrain(ctx: Resolving, effect: TerrainEffect) -> None:
+def _terrain(ctx: Resolving, effect: fx.TerrainEffect) -> None:
     # Terrain a card makes (R-ADD-160 to R-ADD-162)
     tx, seat, card, path, used, attack_target, ended = (
         ctx.tx,
@@ -60,7 +54,7 @@ def _terrain(ctx: Resolving, effect: TerrainEffect) -> None:
     used["path"] = True
 
 
-def _plant_seeds(ctx: Resolving, effect: PlantSeedsEffect) -> None:
+def _plant_seeds(ctx: Resolving, effect: fx.PlantSeedsEffect) -> None:
     tx, card, attack_target = ctx.tx, ctx.card, ctx.attack_target
     if attack_target is not None:
         at = tx.seat(attack_target).at
@@ -70,7 +64,7 @@ def _plant_seeds(ctx: Resolving, effect: PlantSeedsEffect) -> None:
             tx.emit(ev.SeedsPlanted((at.q, at.r), total - have, total, card.id))
 
 
-def _seed_area(ctx: Resolving, effect: SeedAreaEffect) -> None:
+def _seed_area(ctx: Resolving, effect: fx.SeedAreaEffect) -> None:
     tx, seat, card = ctx.tx, ctx.seat, ctx.card
     c = tx.seat(seat)
     # R-ADD-147: every board hex within reach of the own casket, at most 4 a hex.
@@ -83,7 +77,7 @@ def _seed_area(ctx: Resolving, effect: SeedAreaEffect) -> None:
             tx.emit(ev.SeedsPlanted((h.q, h.r), total - before, total, card.id))
 
 
-def _detonate_seeds(ctx: Resolving, effect: DetonateSeedsEffect) -> None:
+def _detonate_seeds(ctx: Resolving, effect: fx.DetonateSeedsEffect) -> None:
     tx, seat, card = ctx.tx, ctx.seat, ctx.card
     seeded = tx.state.seeds
     if seeded:
@@ -97,9 +91,9 @@ def _detonate_seeds(ctx: Resolving, effect: DetonateSeedsEffect) -> None:
 
 
 RESOLVERS: dict[type[Any], Resolver] = {
-    TerrainEffect: _terrain,
-    PlantSeedsEffect: _plant_seeds,
-    DetonateSeedsEffect: _detonate_seeds,
-    SeedAreaEffect: _seed_area,
-    ScavengeWreckEffect: _scavenge_wreck,
+    fx.TerrainEffect: _terrain,
+    fx.PlantSeedsEffect: _plant_seeds,
+    fx.DetonateSeedsEffect: _detonate_seeds,
+    fx.SeedAreaEffect: _seed_area,
+    fx.ScavengeWreckEffect: _scavenge_wreck,
 }

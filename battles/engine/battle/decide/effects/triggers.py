@@ -4,36 +4,29 @@ from __future__ import annotations
 
 from typing import Any
 
-from ....cards import (
-    LimitEffect,
-    TokenCostEffect,
-    TriggerEffect,
-    UnlessSpentEffect,
-    WhenEffect,
-    WindowEffect,
-)
+from ....cards.effects import triggers as fx
 from .. import conditions
 from .base import Resolver, Resolving, resolved_elsewhere
 
 
-def _when(ctx: Resolving, effect: WhenEffect) -> None:
+def _when(ctx: Resolving, effect: fx.WhenEffect) -> None:
     about = ctx.attack_target if ctx.attack_target is not None else ctx.target
     if conditions._holds(ctx.tx, ctx.seat, effect.condition, about):
         for inner in effect.then:
             ctx.then(inner, attack_target=ctx.attack_target, ended=ctx.ended)
 
 
-def _unless_spent(ctx: Resolving, effect: UnlessSpentEffect) -> None:
+def _unless_spent(ctx: Resolving, effect: fx.UnlessSpentEffect) -> None:
     if not ctx.spend:  # R-ADD-151: the spend replaces these
         for inner in effect.then:
             ctx.then(inner, attack_target=ctx.attack_target)
 
 
 RESOLVERS: dict[type[Any], Resolver] = {
-    WhenEffect: _when,
-    TriggerEffect: resolved_elsewhere,  # a passive in play: `passives._triggers` fires it on its event, `resolution._reduce_taken` on damage taken (R-ADD-131, R-ADD-136)
-    WindowEffect: resolved_elsewhere,  # `resolution._in_window` opens the reactive window it names (R-ADD-58)
-    UnlessSpentEffect: _unless_spent,
-    TokenCostEffect: resolved_elsewhere,  # paid as the card is played (R-ADD-133)
-    LimitEffect: resolved_elsewhere,  # checked before the card is played (R-ADD-63)
+    fx.WhenEffect: _when,
+    fx.TriggerEffect: resolved_elsewhere,  # a passive in play: `passives._triggers` fires it on its event, `resolution._reduce_taken` on damage taken (R-ADD-131, R-ADD-136)
+    fx.WindowEffect: resolved_elsewhere,  # `resolution._in_window` opens the reactive window it names (R-ADD-58)
+    fx.UnlessSpentEffect: _unless_spent,
+    fx.TokenCostEffect: resolved_elsewhere,  # paid as the card is played (R-ADD-133)
+    fx.LimitEffect: resolved_elsewhere,  # checked before the card is played (R-ADD-63)
 }
