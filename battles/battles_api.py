@@ -288,6 +288,13 @@ def _detail(battle: Battle, viewer: selectors.Viewer, state: BattleState) -> dic
     return BattleDetailOutput(out).data
 
 
+def _detail_for(battle: Battle, request: Request) -> dict[str, Any]:
+    """The battle's detail at its head, as the request's user may see it."""
+    state = selectors.battle_state_at(battle=battle)
+    viewer = selectors.battle_viewer(battle=battle, user=request.user, head=state)
+    return _detail(battle, viewer, state)
+
+
 def _event(e: RecordedEvent, viewer: selectors.Viewer) -> dict[str, Any]:
     # Stored payloads keep their schema version; filter and show them upcast to today's.
     type_, schema_version, payload = BATTLE_EVENTS.to_record(BATTLE_EVENTS.decode(e))
@@ -349,9 +356,7 @@ class BattleListView(BattlesView):
     )
     def post(self, request: Request) -> Response:
         battle = services.battle_create(gm=signed_in(request.user), setup=request.data)
-        state = selectors.battle_state_at(battle=battle)
-        viewer = selectors.battle_viewer(battle=battle, user=request.user, head=state)
-        return Response(_detail(battle, viewer, state), status=status.HTTP_201_CREATED)
+        return Response(_detail_for(battle, request), status=status.HTTP_201_CREATED)
 
 
 class BattleImportView(BattlesView):
@@ -368,9 +373,7 @@ class BattleImportView(BattlesView):
     )
     def post(self, request: Request) -> Response:
         battle = services.battle_import(gm=signed_in(request.user), document=request.data)
-        state = selectors.battle_state_at(battle=battle)
-        viewer = selectors.battle_viewer(battle=battle, user=request.user, head=state)
-        return Response(_detail(battle, viewer, state), status=status.HTTP_201_CREATED)
+        return Response(_detail_for(battle, request), status=status.HTTP_201_CREATED)
 
 
 class BattleDetailView(BattlesView):
@@ -382,9 +385,7 @@ class BattleDetailView(BattlesView):
     )
     def get(self, request: Request, battle_id: UUID) -> Response:
         battle, _ = self.battle(request, battle_id)
-        state = selectors.battle_state_at(battle=battle)
-        viewer = selectors.battle_viewer(battle=battle, user=request.user, head=state)
-        return Response(_detail(battle, viewer, state))
+        return Response(_detail_for(battle, request))
 
 
 class BattleCommandView(BattlesView):
