@@ -18,7 +18,7 @@ from __future__ import annotations
 import heapq
 import threading
 from collections import OrderedDict
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 
 from .board import Board
@@ -258,6 +258,28 @@ def reachable(
     return result
 
 
+def _steps(board: Board, start: Hex, path: Sequence[Hex]) -> Iterator[tuple[Hex, Hex, str]]:
+    """Each step of a move along `path` from `start`: the hex left, the hex entered and the
+    step in words; refused where the path is empty, leaves the board or skips a hex
+    (R-MOV-2, R-MOV-3)."""
+    _require_on_board(board, start)
+    if not path:
+        raise RuleViolation(
+            "empty_path", "A move action needs at least one step to a destination", "R-MOV-3"
+        )
+    here = start
+    for i, step in enumerate(path):
+        where = f"step {i + 1} to [{step.q}, {step.r}]"
+        if step not in board:
+            raise RuleViolation("off_board", f"{where} leaves the board", "R-MOV-2")
+        if here.distance(step) != 1:
+            raise RuleViolation(
+                "not_adjacent", f"{where} is not adjacent to [{here.q}, {here.r}]", "R-MOV-3"
+            )
+        yield here, step, where
+        here = step
+
+
 def validate_path(
     board: Board,
     start: Hex,
@@ -285,24 +307,9 @@ def validate_path(
     ...
     battles.engine.errors.RuleViolation: A casket may pass through an ally at [0, -1] but not end its move there (R-MOV-2)
     """
-    _require_on_board(board, start)
-    if not path:
-        raise RuleViolation(
-            "empty_path", "A move action needs at least one step to a destination", "R-MOV-3"
-        )
     enemy_set = frozenset(enemies) - {start}
     total = 0
-    here = start
-    for i, step in enumerate(path):
-        where = f"step {i + 1} to [{step.q}, {step.r}]"
-        if step not in board:
-            raise RuleViolation("off_board", f"{where} leaves the board", "R-MOV-2")
-        if here.distance(step) != 1:
-            raise RuleViolation(
-                "not_adjacent",
-                f"{where} is not adjacent to [{here.q}, {here.r}]",
-                "R-MOV-3",
-            )
+    for here, step, where in _steps(board, start, path):
         kind = board.terrain_at(step)
         if kind.impassable:
             raise RuleViolation(
@@ -315,7 +322,6 @@ def validate_path(
         )
         assert cost is not None  # every None case was refused above
         total += cost
-        here = step
     destination = path[-1]
     dest = f"[{destination.q}, {destination.r}]"
     if destination == start:
@@ -484,21 +490,9 @@ def validate_free_path(
     ...
     battles.engine.errors.RuleViolation: the move cannot end on impassable terrain (wall) at [0, -1] (R-ADD-103)
     """
-    _require_on_board(board, start)
-    if not path:
-        raise RuleViolation(
-            "empty_path", "A move action needs at least one step to a destination", "R-MOV-3"
-        )
     enemy_set = frozenset(enemies) - {start}
     here = start
-    for i, step in enumerate(path):
-        where = f"step {i + 1} to [{step.q}, {step.r}]"
-        if step not in board:
-            raise RuleViolation("off_board", f"{where} leaves the board", "R-MOV-2")
-        if here.distance(step) != 1:
-            raise RuleViolation(
-                "not_adjacent", f"{where} is not adjacent to [{here.q}, {here.r}]", "R-MOV-3"
-            )
+    for _, step, where in _steps(board, start, path):
         if step in enemy_set and not through_enemies:
             raise RuleViolation("enemy_in_path", f"{where} enters an enemy casket's hex", "R-MOV-2")
         here = step

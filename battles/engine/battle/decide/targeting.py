@@ -109,29 +109,16 @@ def _aura(card: CardDef, answer: ToHit) -> ToHit:
 
 
 def _attack_lines(c: CasketState) -> tuple[list[Modifier], list[Modifier]]:
-    to_hit_lines: list[Modifier] = []
-    damage_lines: list[Modifier] = []
-    if c.buff_to_hit:
-        to_hit_lines.append(
-            Modifier("card_buff", c.buff_to_hit, "Next-attack card bonus", "R-HIT-1")
-        )
-    if c.buff_damage:
-        damage_lines.append(
-            Modifier("card_buff", c.buff_damage, "Next-attack card bonus", "R-DMG-1")
-        )
-    if c.damage_this_turn:
-        damage_lines.append(
-            Modifier("this_turn", c.damage_this_turn, "Damage bonus this turn", "R-DMG-1")
-        )
-    if c.jam_penalty:
-        damage_lines.append(
-            Modifier("weapon_jammed", c.jam_penalty, "Catastrophic failure: next attack", "R-DMG-1")
-        )
-    if c.lasting_damage:
-        damage_lines.append(
-            Modifier("lasting", c.lasting_damage, "Lasting card bonus (stacks)", "R-ADD-131")
-        )
-    return to_hit_lines, damage_lines
+    """The casket's standing bonuses and penalties to its attack's to-hit and damage, each
+    line where its value is not 0."""
+    to_hit = [Modifier("card_buff", c.buff_to_hit, "Next-attack card bonus", "R-HIT-1")]
+    damage = [
+        Modifier("card_buff", c.buff_damage, "Next-attack card bonus", "R-DMG-1"),
+        Modifier("this_turn", c.damage_this_turn, "Damage bonus this turn", "R-DMG-1"),
+        Modifier("weapon_jammed", c.jam_penalty, "Catastrophic failure: next attack", "R-DMG-1"),
+        Modifier("lasting", c.lasting_damage, "Lasting card bonus (stacks)", "R-ADD-131"),
+    ]
+    return [m for m in to_hit if m.value], [m for m in damage if m.value]
 
 
 def attack_answer(

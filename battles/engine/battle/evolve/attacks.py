@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import fields
+from typing import Any
+
 from .. import events as ev
 from ..state import (
     AttackInProgress,
@@ -13,6 +16,12 @@ from ..state import (
 from ..state import with_changes as replace
 from .common import Handler, _seat, _without
 from .piles import _count_play, _put_away
+
+
+def _carried(cls: type[Any], e: ev.Event) -> dict[str, Any]:
+    """The values of `cls`'s fields in `e`, an event carrying one whole (a ward raised, an
+    enhancement): a field the event lacks fails here, not later."""
+    return {f.name: getattr(e, f.name) for f in fields(cls)}
 
 
 def _warded(s: BattleState, e: ev.AttackWarded) -> BattleState:
@@ -170,22 +179,7 @@ def _follow_up_taken(s: BattleState, e: ev.FollowUpTaken) -> BattleState:
 
 def _enhanced(s: BattleState, e: ev.AttackEnhanced) -> BattleState:
     c = s.seats[e.seat]
-    x = Enhancement(
-        e.source,
-        e.attacks,
-        e.damage,
-        e.to_hit,
-        e.ignore_defence,
-        e.ignore_cover,
-        e.ignore_range,
-        e.cannot_miss,
-        e.ignore_defence_buffs,
-        e.this_turn,
-        e.every,
-        e.sp_cost,
-        e.reach,
-        e.vs_bleeding,
-    )
+    x = Enhancement(**_carried(Enhancement, e))
     return _seat(s, e.seat, enhancements=(*c.enhancements, x))
 
 
@@ -197,20 +191,7 @@ def _enhancements_spent(s: BattleState, e: ev.EnhancementsSpent) -> BattleState:
 
 def _ward_raised(s: BattleState, e: ev.WardRaised) -> BattleState:
     c = s.seats[e.seat]
-    w = Ward(
-        e.source,
-        e.until,
-        e.against,
-        e.defence,
-        e.to_hit,
-        e.damage,
-        e.reduce,
-        e.cap,
-        e.at_least,
-        e.uses,
-        e.recover,
-        e.immobile,
-    )
+    w = Ward(**_carried(Ward, e))
     return _seat(s, e.seat, wards=(*c.wards, w))
 
 

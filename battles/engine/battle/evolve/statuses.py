@@ -5,6 +5,7 @@ from __future__ import annotations
 from .. import events as ev
 from ..state import (
     BattleState,
+    CasketState,
 )
 from .common import Handler, _seat
 
@@ -23,14 +24,21 @@ def _defence_lent(s: BattleState, e: ev.DefenceLent) -> BattleState:
     return _seat(s, e.seat, lent_defence=(*lent, (e.until, e.amount)))
 
 
+def _next_attack_buff(c: CasketState, e: ev.BuffGained | ev.TurnBuffGained) -> dict[str, int]:
+    """The seat's next-attack buff with the event's added: what both kinds of buff raise."""
+    return {
+        "buff_damage": c.buff_damage + e.damage,
+        "buff_to_hit": c.buff_to_hit + e.to_hit,
+        "buff_ignore_defence": c.buff_ignore_defence + e.ignore_defence,
+    }
+
+
 def _buff(s: BattleState, e: ev.BuffGained) -> BattleState:
     c = s.seats[e.seat]
     return _seat(
         s,
         e.seat,
-        buff_damage=c.buff_damage + e.damage,
-        buff_to_hit=c.buff_to_hit + e.to_hit,
-        buff_ignore_defence=c.buff_ignore_defence + e.ignore_defence,
+        **_next_attack_buff(c, e),
         damage_this_turn=c.damage_this_turn + e.damage_this_turn,
     )
 
@@ -121,9 +129,7 @@ def _turn_buff(s: BattleState, e: ev.TurnBuffGained) -> BattleState:
     return _seat(
         s,
         e.seat,
-        buff_damage=c.buff_damage + e.damage,
-        buff_to_hit=c.buff_to_hit + e.to_hit,
-        buff_ignore_defence=c.buff_ignore_defence + e.ignore_defence,
+        **_next_attack_buff(c, e),
         turn_buff_damage=c.turn_buff_damage + e.damage,
         turn_buff_to_hit=c.turn_buff_to_hit + e.to_hit,
         turn_buff_ignore=c.turn_buff_ignore + e.ignore_defence,
