@@ -217,6 +217,18 @@ def _ally_targets(
     return [target]
 
 
+def _within_reach(card: CardDef, at: Hex, there: Hex, what: str) -> None:
+    """`there`, where `what` stands, lies within `card`'s printed range of `at` (R-RNG-2)."""
+    reach = card.range
+    if reach is None or not reach.low <= at.distance(there) <= reach.high:
+        raise RuleViolation(
+            "out_of_range",
+            f"{card.name} reaches {reach.text if reach else 'no one'}; {what} is "
+            f"{at.distance(there)} hexes away",
+            "R-RNG-2",
+        )
+
+
 def _enemy_in_range(tx: _Tx, seat: int, card: CardDef, target: int | None) -> int:
     """The command's `target` for a card acting on an enemy: in the battle, on another
     side, within the card's printed range (R-RNG-2, R-ADD-65)."""
@@ -227,14 +239,7 @@ def _enemy_in_range(tx: _Tx, seat: int, card: CardDef, target: int | None) -> in
         raise RuleViolation(
             "not_an_enemy", f"seat {target} is not an enemy in the battle", "R-TRN-8"
         )
-    reach = card.range
-    if reach is None or not reach.low <= c.at.distance(t.at) <= reach.high:
-        raise RuleViolation(
-            "out_of_range",
-            f"{card.name} reaches {reach.text if reach else 'no one'}; seat {target} is "
-            f"{c.at.distance(t.at)} hexes away",
-            "R-RNG-2",
-        )
+    _within_reach(card, c.at, t.at, f"seat {target}")
     return target
 
 
@@ -254,12 +259,5 @@ def _wreck_in_range(tx: _Tx, seat: int, card: CardDef, target: int | None) -> in
             f"seat {target} is not a destroyed enemy's wreck still in play",
             "R-ADD-158",
         )
-    reach = card.range
-    if reach is None or not reach.low <= c.at.distance(w.at) <= reach.high:
-        raise RuleViolation(
-            "out_of_range",
-            f"{card.name} reaches {reach.text if reach else 'no one'}; the wreck of seat "
-            f"{target} is {c.at.distance(w.at)} hexes away",
-            "R-RNG-2",
-        )
+    _within_reach(card, c.at, w.at, f"the wreck of seat {target}")
     return target

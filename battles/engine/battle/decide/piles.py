@@ -47,21 +47,34 @@ def _discard_for(
 ) -> None:
     """R-ADD-152: an optional discard paid: the hand cards named in `discard`, the rest
     from the top of the deck (the player's choice of hand or deck, R-TRN-3)."""
+    from_hand = _hand_cards(tx.seat(seat), discard, "discard", "R-ADD-152")
+    _discard_hand_and_deck(
+        tx, seat, card, effect.n, from_hand, "R-ADD-152", "; name hand cards in 'discard'"
+    )
+
+
+def _discard_hand_and_deck(
+    tx: _Tx,
+    seat: int,
+    card: CardDef,
+    n: int,
+    from_hand: tuple[str, ...],
+    rule: str,
+    hint: str = "",
+) -> None:
+    """A card's discard of `n`: the hand cards `from_hand`, the rest from the top of the deck
+    (the player's choice of hand or deck, R-TRN-3), under `rule`; `hint` ends the refusal of
+    a deck too small."""
     c = tx.seat(seat)
-    from_hand = _hand_cards(c, discard, "discard", "R-ADD-152")
-    if len(from_hand) > effect.n:
-        raise RuleViolation(
-            "wrong_discard_count", f"{card.name} discards {effect.n} card(s)", "R-ADD-152"
-        )
-    n_deck = effect.n - len(from_hand)
+    if len(from_hand) > n:
+        raise RuleViolation("wrong_discard_count", f"{card.name} discards {n} card(s)", rule)
+    n_deck = n - len(from_hand)
     if n_deck > len(c.deck):
         raise RuleViolation(
-            "deck_too_small",
-            f"{card.name}: the deck holds {len(c.deck)} card(s); name hand cards in 'discard'",
-            "R-ADD-152",
+            "deck_too_small", f"{card.name}: the deck holds {len(c.deck)} card(s){hint}", rule
         )
-    from_deck = tx.take(c.deck, n_deck, card.name, "R-ADD-152")
-    tx.emit(ev.CardsDiscarded(seat, from_hand, from_deck, card.name, "R-ADD-152"))
+    from_deck = tx.take(c.deck, n_deck, card.name, rule)
+    tx.emit(ev.CardsDiscarded(seat, from_hand, from_deck, card.name, rule))
     passives._triggers(tx, seat, "cards_discarded")  # R-ADD-139: "whenever you discard cards"
 
 

@@ -10,7 +10,7 @@ prompt by command is `prompts`'."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from ...cards import (
     AfterAttackEffect,
@@ -23,6 +23,7 @@ from ...cards import (
     DeflectEffect,
     DestroyOnCriticalEffect,
     DuelEffect,
+    Effect,
     GiveHeatEffect,
     ReduceIncomingEffect,
     RiposteEffect,
@@ -39,6 +40,7 @@ from ...errors import RuleViolation
 from ...hexes import Hex
 from .. import events as ev
 from ..state import (
+    AttackInProgress,
     PlacedTerrain,
     card_id,
 )
@@ -361,6 +363,30 @@ def _entered(tx: _Tx, who: int, start: Hex, path: Sequence[Hex]) -> None:
         _terrain_damage(tx, who, p.damage, f"{name}: entered its {p.kind.replace('_', ' ')}")
 
 
+def _after_attack(
+    tx: _Tx, a: AttackInProgress, card: CardDef, effect: Effect, fires: Mapping[str, bool]
+) -> None:
+    """`effect`, when an after-the-attack effect whose outcome came (`fires`), runs its
+    `then` for the attacker against the attack's target, the attack ended; none of the
+    command's arguments."""
+    if isinstance(effect, AfterAttackEffect) and fires[effect.on]:
+        for inner in effect.then:
+            resolvers._effect(
+                tx,
+                a.attacker,
+                card,
+                inner,
+                None,
+                (),
+                None,
+                (),
+                {},
+                True,
+                attack_target=a.target,
+                ended=True,
+            )
+
+
 def _end_attack(tx: _Tx, outcome: str) -> None:
     a = tx.state.attack
     assert a is not None
@@ -395,41 +421,11 @@ def _end_attack(tx: _Tx, outcome: str) -> None:
         # R-ADD-187: an effect for the further attacks only does not follow the first.
         if isinstance(effect, AfterAttackEffect) and effect.attacks == "further" and not a.further:
             continue
-        if isinstance(effect, AfterAttackEffect) and fires[effect.on]:
-            for inner in effect.then:
-                resolvers._effect(
-                    tx,
-                    a.attacker,
-                    card,
-                    inner,
-                    None,
-                    (),
-                    None,
-                    (),
-                    {},
-                    True,
-                    attack_target=a.target,
-                    ended=True,
-                )
+        _after_attack(tx, a, card, effect, fires)
     # R-ADD-180: the hit effects an enhancement this attack spent brought, as its card's.
     for source in a.enhanced_by:
         for effect in targeting._carried(tx.state, source):
-            if isinstance(effect, AfterAttackEffect) and fires[effect.on]:
-                for inner in effect.then:
-                    resolvers._effect(
-                        tx,
-                        a.attacker,
-                        tx.state.cards[source],
-                        inner,
-                        None,
-                        (),
-                        None,
-                        (),
-                        {},
-                        True,
-                        attack_target=a.target,
-                        ended=True,
-                    )
+            _after_attack(tx, a, tx.state.cards[source], effect, fires)
     thorns = _thorns(tx)  # read before AttackEnded spends the next attack's thorns
     tx.emit(ev.AttackEnded(a.attacker, a.card, outcome))
     # R-ADD-107: the defender's dodge, unless a PIERCE face voided its card (R-DMG-4).

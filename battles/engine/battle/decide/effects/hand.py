@@ -96,18 +96,7 @@ def _discard(ctx: Resolving, effect: fx.DiscardEffect) -> None:
             f"{card.name}: list {effect.n} hand card(s) in 'discard'",
             "R-ADD-14",
         )
-    if len(from_hand) > effect.n:
-        raise RuleViolation(
-            "wrong_discard_count", f"{card.name} discards {effect.n} card(s)", "R-ADD-14"
-        )
-    n_deck = effect.n - len(from_hand)
-    if n_deck > len(c.deck):
-        raise RuleViolation(
-            "deck_too_small", f"{card.name}: the deck holds {len(c.deck)} card(s)", "R-ADD-14"
-        )
-    from_deck = tx.take(c.deck, n_deck, card.name, "R-ADD-14")
-    tx.emit(ev.CardsDiscarded(seat, from_hand, from_deck, card.name, "R-ADD-14"))
-    passives._triggers(tx, seat, "cards_discarded")  # R-ADD-139
+    piles._discard_hand_and_deck(tx, seat, card, effect.n, from_hand, "R-ADD-14")
 
 
 def _look_at_hand(ctx: Resolving, effect: fx.LookAtHandEffect) -> None:

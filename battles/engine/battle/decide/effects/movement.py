@@ -19,16 +19,9 @@ def _grant_rotation(ctx: Resolving, effect: fx.GrantRotationEffect) -> None:
 
 
 def _push(ctx: Resolving, effect: fx.PushEffect) -> None:
-    tx, seat, card, target, used, attack_target, ended = (
-        ctx.tx,
-        ctx.seat,
-        ctx.card,
-        ctx.target,
-        ctx.used,
-        ctx.attack_target,
-        ctx.ended,
+    moves._push(
+        ctx.tx, ctx.seat, ctx.card, effect, ctx.target, ctx.used, ctx.attack_target, ctx.ended
     )
-    moves._push(tx, seat, card, effect, target, used, attack_target, ended)
 
 
 def _scatter(ctx: Resolving, effect: fx.ScatterEffect) -> None:
