@@ -30,7 +30,7 @@ from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
-from battles.engine.errors import InvalidInput, RuleViolation
+from battles.engine.errors import InvalidInput
 from battles.selectors import battle_outcome_of
 from penance_site.eventstore.store import command_events
 
@@ -144,15 +144,3 @@ def settlement_dice_check(*, campaign: Campaign) -> list[str]:
     if state.settlement is None:
         return []
     return between.check_rolls(state)
-
-
-def require_settlement(state: domain.CampaignState) -> lg.Ledger:
-    ledger: lg.Ledger | None = state.settlement
-    if ledger is None:
-        raise RuleViolation(
-            "no_settlement_phase",
-            "this campaign plays the plt-1 campaign rules (R-PLT-1…5), which have no "
-            "settlement; a campaign created under pc-1 has one",
-            "R-ADD-230",
-        )
-    return ledger
