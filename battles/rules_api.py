@@ -310,6 +310,13 @@ class ToHitView(RulesView):
         return Response(answer.as_dict())
 
 
+def _counted(name: str, key: str) -> serializers.Serializer[Any]:
+    """The schema of an answer that counts the hexes it lists under `key`."""
+    return inline_serializer(
+        name, {"count": serializers.IntegerField(), key: serializers.ListField()}
+    )
+
+
 # --- POST /api/rules/visibility -------------------------------------------------------------------
 
 
@@ -327,12 +334,7 @@ class VisibilityView(RulesView):
             "are asked for."
         ),
         request=InputSerializer,
-        responses={
-            200: inline_serializer(
-                "Visibility",
-                {"count": serializers.IntegerField(), "visible": serializers.ListField()},
-            )
-        },
+        responses={200: _counted("Visibility", "visible")},
         examples=[
             OpenApiExample(
                 "From the centre",
@@ -380,12 +382,7 @@ class ReachableView(RulesView):
             "false` for the paths alone. `sp` is the budget, overspend included (R-TRN-3)."
         ),
         request=InputSerializer,
-        responses={
-            200: inline_serializer(
-                "Reachable",
-                {"count": serializers.IntegerField(), "reachable": serializers.ListField()},
-            )
-        },
+        responses={200: _counted("Reachable", "reachable")},
         examples=[
             OpenApiExample(
                 "Four SP past an enemy",
