@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ...errors import InvalidInput
@@ -141,16 +141,14 @@ class Condition(Stored):
 
     def __post_init__(self) -> None:
         check_choice(self.test, "condition.test", CONDITIONS)
-        if (self.test == "own_form") != (self.form is not None):
-            raise InvalidInput(
-                "condition.form",
-                f"'own_form' names a form: one of {', '.join(_CONDITION_FORMS)}"
-                if self.form is None
-                else f"{self.test!r} names no form",
-                "R-ADD-170",
-            )
-        if self.form is not None:
-            check_choice(self.form, "condition.form", _CONDITION_FORMS)
+        _named_when(
+            self.form,
+            self.test == "own_form",
+            "condition.form",
+            _CONDITION_FORMS,
+            ("'own_form' names a form: one of ", f"{self.test!r} names no form"),
+            "R-ADD-170",
+        )
         if self.test in _CONDITIONS_WITHIN:
             check_int(self.within, "condition.within", 1, MAX_HEXES, "R-RNG-3")
         elif self.within:
@@ -171,16 +169,14 @@ class Condition(Stored):
             check_int(self.n, "condition.n", 1, MAX_TOKENS, "R-ADD-59")
         elif self.n:
             raise InvalidInput("condition.n", f"{self.test!r} takes no threshold", "R-ADD-59")
-        if (self.test == "own_tokens_at_least") != (self.pool is not None):
-            raise InvalidInput(
-                "condition.pool",
-                f"{self.test!r} counts a pool: give one of {', '.join(TOKEN_POOLS)}"
-                if self.pool is None
-                else f"{self.test!r} counts no pool",
-                "R-ADD-61",
-            )
-        if self.pool is not None:
-            check_choice(self.pool, "condition.pool", TOKEN_POOLS)
+        _named_when(
+            self.pool,
+            self.test == "own_tokens_at_least",
+            "condition.pool",
+            TOKEN_POOLS,
+            (f"{self.test!r} counts a pool: give one of ", f"{self.test!r} counts no pool"),
+            "R-ADD-61",
+        )
         if (self.test in _TERRAIN_CONDITIONS) != (self.terrain is not None):
             raise InvalidInput(
                 "condition.terrain",
@@ -189,6 +185,23 @@ class Condition(Stored):
             )
         if self.terrain is not None and not SLUG_RE.fullmatch(self.terrain):
             raise InvalidInput("condition.terrain", f"{self.terrain!r} is not a terrain name")
+
+
+def _named_when(
+    value: str | None,
+    asked: bool,
+    field: str,
+    choices: Sequence[str],
+    words: tuple[str, str],
+    rule: str,
+) -> None:
+    """`value`, one of `choices`, given exactly when the test `asked` for it; `words`: the
+    refusal of one missing (followed by the choices) and of one given unasked."""
+    if asked != (value is not None):
+        missing, unasked = words
+        raise InvalidInput(field, missing + ", ".join(choices) if value is None else unasked, rule)
+    if value is not None:
+        check_choice(value, field, choices)
 
 
 def condition_from_dict(d: object, path: str) -> Condition:
