@@ -6,6 +6,7 @@ where one applies); every refusal of a shot is an answer, not an error.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from drf_spectacular.utils import (
@@ -83,6 +84,12 @@ def _on_board(board: Board, h: Hex, field: str) -> Hex:
     if h not in board:
         raise InvalidInput(field, f"hex [{h.q}, {h.r}] is not on the board", "R-BRD-1")
     return h
+
+
+def _board_and_from(data: Mapping[str, Any]) -> tuple[Board, Hex]:
+    """The request's board and its `from` hex, on that board."""
+    board = _board(data["board"])
+    return board, _on_board(board, data["from"], "from")
 
 
 def _hexes_on_board(board: Board, hexes: list[Hex], field: str) -> list[Hex]:
@@ -346,8 +353,7 @@ class VisibilityView(RulesView):
     )
     def post(self, request: Request) -> Response:
         data = self.parsed(self.InputSerializer, request)
-        board = _board(data["board"])
-        origin = _on_board(board, data["from"], "from")
+        board, origin = _board_and_from(data)
         visible = sorted(visible_from(board, origin))
         return Response(
             {
@@ -394,8 +400,7 @@ class ReachableView(RulesView):
     )
     def post(self, request: Request) -> Response:
         data = self.parsed(self.InputSerializer, request)
-        board = _board(data["board"])
-        origin = _on_board(board, data["from"], "from")
+        board, origin = _board_and_from(data)
         result = reachable(
             board,
             origin,
