@@ -28,7 +28,8 @@ from .common import (
 )
 
 CUSTOM_BOARD = "custom"
-# The form field naming the side the server's bot drives ("" for nobody, R-ADD-335).
+# The form field naming the side the server's bot drives, by one of its pilots ("" for
+# nobody, R-ADD-335).
 BOT_SIDE = "bot-side"
 MAX_BOARD_TEXT = 200_000
 
@@ -102,24 +103,20 @@ def _side(row: Mapping[str, Any]) -> str:
     return str(row["side"]).strip() or str(row["pilot"].player)
 
 
-def _wizard_sides(rows: list[dict[str, Any]], bot_side: str) -> list[str]:
-    """The sides the bot may drive: those of the deployed pilots, in seat order, and the
-    one the form chose even when no deployed pilot is on it any more (the check says so)."""
-    sides: list[str] = []
-    for row in rows:
-        if row["deploy"] and not row["reason"] and _side(row) not in sides:
-            sides.append(_side(row))
-    return sides if not bot_side or bot_side in sides else [*sides, bot_side]
-
-
 def _wizard_seats(
     rows: list[dict[str, Any]], bot_side: str = ""
 ) -> tuple[list[dict[str, Any]], list[str]]:
     """The seats of the mission from the checked rows, as mission_start takes them, and the
-    pilot name of each seat (to name refused seats). Every seat on `bot_side` is the bot's
-    (`"bot": true`, R-ADD-210, R-ADD-335)."""
+    pilot name of each seat (to name refused seats). `bot_side` is a pilot's id: every
+    seat on that pilot's side is the bot's (`"bot": true`, R-ADD-210, R-ADD-335). The form
+    names a pilot rather than a side so that its choices hold while sides are typed."""
     seats: list[dict[str, Any]] = []
     names: list[str] = []
+    marked = next(
+        (r for r in rows if bot_side and str(r["pilot"].id) == bot_side and r["deploy"]), None
+    )
+    if bot_side and marked is None:
+        raise InvalidInput(BOT_SIDE, "choose the side of a deployed pilot, or nobody", "R-ADD-335")
     for row in rows:
         if not row["deploy"]:
             continue
@@ -131,7 +128,7 @@ def _wizard_seats(
                 "pilot": pilot.id,
                 "build": row["build"],
                 "side": side,
-                **({"bot": True} if bot_side and side == bot_side else {}),
+                **({"bot": True} if marked is not None and side == _side(marked) else {}),
                 "at": [
                     whole(row["q"], f"seats[{i}].at (q of {pilot.name})", "R-BRD-1"),
                     whole(row["r"], f"seats[{i}].at (r of {pilot.name})", "R-BRD-1"),
@@ -140,13 +137,6 @@ def _wizard_seats(
             }
         )
         names.append(pilot.name)
-    if bot_side and not any(seat.get("bot") for seat in seats):
-        raise InvalidInput(
-            BOT_SIDE,
-            f"no deployed pilot is on the side {bot_side!r}: choose one of the deployment's "
-            "sides, or nobody",
-            "R-ADD-335",
-        )
     return seats, names
 
 
@@ -309,9 +299,6 @@ def mission_wizard_page(
         "drawing": _wizard_drawing(check_data, board, rows),
         "problems": problems,
         "placed": placed,
-        "sides": _wizard_sides(rows, bot_side),
-        "bot_side": bot_side,
-        "bot_field": BOT_SIDE,
     }
     if request.htmx:  # type: ignore[attr-defined]
         response = render(request, "campaigns/_wizard_deploy.html", {"deploy": deploy})
@@ -336,6 +323,8 @@ def mission_wizard_page(
         "errors": errors,
         "custom": CUSTOM_BOARD,
         "deploy": deploy,
+        "bot_side": bot_side,
+        "bot_field": BOT_SIDE,
     }
     response = render(request, "campaigns/wizard.html", context, status=400 if errors else 200)
     response["Vary"] = "HX-Request"

@@ -6,6 +6,7 @@ by the battle setup's own check (R-ADD-212), naming the form's field; nothing is
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import uuid
@@ -16,6 +17,7 @@ from django.test import Client
 
 from battles.engine.battle.autoplay import choose
 from battles.engine.battle.legal import legal_actions
+from battles.engine.demo import DEMO_DECKS
 from battles.engine.errors import InvalidInput
 from battles.models import Battle, BattleWatcher
 from battles.selectors import battle_events, battle_setup, battle_state_at
@@ -56,25 +58,62 @@ def nothing_started(mission: Mission, battles_before: int) -> None:
     assert Battle.objects.count() == battles_before
 
 
-def test_the_wizard_offers_each_deployed_side_to_the_bot(dc: Any, mission: Mission) -> None:
+def enemy(dc: Any) -> dict[str, str]:
+    """The form's choice of the bot for the side Brother Malachai (bob's pilot) is on."""
+    return {BOT_SIDE: str(dc.pilots[1].id)}
+
+
+def test_the_wizard_offers_the_side_of_each_deployable_pilot_to_the_bot(
+    dc: Any, mission: Mission
+) -> None:
     body = client_for(dc.gm).get(url(dc, mission)).content.decode()
     assert '<label for="bot-side">Played by the bot</label>' in body
     assert re.search(r'<option value="" selected>nobody', body)
-    # The sides as the wizard opens: each pilot's player (R-ADD-31).
-    assert re.findall(r'<option value="([^"]+)" >side', body) == ["ann", "bob"]
-    # A check draws the choices again from the sides as typed, keeping the one chosen.
-    form = {**wizard_form(dc), BOT_SIDE: "bastion", "action": "check"}
+    offered = re.findall(r'<option value="([0-9a-f-]+)" >the side (.+?) is on<', body)
+    assert offered == [(str(p.id), p.name) for p in dc.pilots]
+    # The live check names the seats the bot will play.
+    form = {**wizard_form(dc), **enemy(dc), "action": "check"}
     checked = client_for(dc.gm).post(url(dc, mission), form, **HX).content.decode()
-    assert re.findall(r'<option value="([^"]*)"', checked) == ["", "penitents", "bastion"]
-    assert '<option value="bastion" selected>' in checked
     assert "Brother Malachai Thorne (bastion, played by the bot)" in checked
+    assert "Sister Ophelia Vance (penitents) at" in checked
+
+
+def test_every_seat_on_the_chosen_side_is_the_bots(dc: Any, mission: Mission) -> None:
+    """Bob's two pilots on the bastion side: choosing either gives the bot both seats."""
+    tobias = services.pilot_enlist(
+        campaign=dc.campaign, actor=dc.gm, player="bob", name="Brother Tobias"
+    )
+    heavy, _ = services.build_revise(
+        campaign=dc.campaign,
+        actor=dc.bob,
+        build_id=None,
+        name="Second Heavy",
+        casket_class="heavy",
+        shield="right",
+        deck=[{"card": c, "count": n} for c, n in DEMO_DECKS["bastion-heavy"]],
+        pilot=str(tobias.id),
+    )
+    pit = {"name": "Pit", "shape": {"kind": "hexagon", "radius": 5}, "hexes": []}
+    form = wizard_form(dc, "custom", board_document=json.dumps(pit))
+    t = tobias.id
+    form.update(
+        {f"deploy-{t}": "on", f"build-{t}": str(heavy.id), f"side-{t}": "bastion"}
+        | {f"q-{t}": "1", f"r-{t}": "3", f"facing-{t}": "1", BOT_SIDE: str(t), "action": "check"}
+    )
+    checked = client_for(dc.gm).post(url(dc, mission), form, **HX).content.decode()
+    assert "Deployment legal" in checked
+    assert re.findall(r"Seat \d: ([^(]+) \(([a-z]+)(, played by the bot)?\)", checked) == [
+        ("Sister Ophelia Vance", "penitents", ""),
+        ("Brother Malachai Thorne", "bastion", ", played by the bot"),
+        ("Brother Tobias", "bastion", ", played by the bot"),
+    ]
 
 
 def test_the_wizard_starts_a_battle_whose_enemy_seat_is_the_bot_and_the_bot_plays_it(
     dc: Any, mission: Mission, django_capture_on_commit_callbacks: Any
 ) -> None:
     with django_capture_on_commit_callbacks(execute=True):
-        r = client_for(dc.gm).post(url(dc, mission), wizard_form(dc, **{BOT_SIDE: "bastion"}))
+        r = client_for(dc.gm).post(url(dc, mission), wizard_form(dc, **enemy(dc)))
     mission.refresh_from_db()
     assert r.status_code == 302 and r["Location"] == f"/battles/{mission.battle_id}/replay/"
     battle = Battle.objects.get(pk=mission.battle_id)
@@ -120,7 +159,7 @@ def test_the_wizard_starts_a_battle_whose_enemy_seat_is_the_bot_and_the_bot_play
 def test_only_the_gm_gives_a_side_to_the_bot(dc: Any, mission: Mission) -> None:
     (outsider,) = make_users("outsider")
     before = Battle.objects.count()
-    form = wizard_form(dc, **{BOT_SIDE: "bastion"})
+    form = wizard_form(dc, **enemy(dc))
     assert client_for(dc.ann).get(url(dc, mission)).status_code == 403
     assert b"Played by the bot" not in client_for(dc.ann).get(url(dc, mission)).content
     assert client_for(dc.ann).post(url(dc, mission), form).status_code == 403
@@ -141,7 +180,7 @@ def test_a_bot_side_with_table_dice_is_refused_with_its_rule_and_starts_nothing(
     dc: Any, mission: Mission
 ) -> None:
     before = Battle.objects.count()
-    form = wizard_form(dc, dice_mode="table", seed="", **{BOT_SIDE: "bastion"})
+    form = wizard_form(dc, dice_mode="table", seed="", **enemy(dc))
     r = client_for(dc.gm).post(url(dc, mission), form)
     assert r.status_code == 400
     body = r.content.decode()
@@ -160,12 +199,18 @@ def test_a_bot_side_with_table_dice_is_refused_with_its_rule_and_starts_nothing(
     assert client_for(dc.gm).post(url(dc, mission), {**form, BOT_SIDE: ""}).status_code == 302
 
 
-def test_a_bot_side_no_deployed_pilot_is_on_is_refused(dc: Any, mission: Mission) -> None:
+@pytest.mark.parametrize("choice", ["not-a-pilot", "undeployed"])
+def test_a_bot_side_of_no_deployed_pilot_is_refused(dc: Any, mission: Mission, choice: str) -> None:
     before = Battle.objects.count()
-    r = client_for(dc.gm).post(url(dc, mission), wizard_form(dc, **{BOT_SIDE: "heretics"}))
+    form = wizard_form(dc, **enemy(dc))
+    if choice == "undeployed":
+        del form[f"deploy-{dc.pilots[1].id}"]
+    else:
+        form[BOT_SIDE] = choice
+    r = client_for(dc.gm).post(url(dc, mission), form)
     assert r.status_code == 400
     body = r.content.decode()
-    assert "<strong>bot-side</strong>: no deployed pilot is on the side" in body
+    assert "<strong>bot-side</strong>: choose the side of a deployed pilot" in body
     assert "R-ADD-335" in body
     nothing_started(mission, before)
 
