@@ -13,6 +13,7 @@ import uuid
 from typing import Any
 
 import pytest
+from django.core.exceptions import PermissionDenied
 from django.test import Client
 
 from battles.engine.battle.autoplay import choose
@@ -166,7 +167,7 @@ def test_only_the_gm_gives_a_side_to_the_bot(dc: Any, mission: Mission) -> None:
     assert client_for(outsider).post(url(dc, mission), form).status_code == 404
     assert Client().post(url(dc, mission), form)["Location"].startswith("/accounts/login/")
     nothing_started(mission, before)
-    with pytest.raises(Exception, match="only the campaign's GM"):
+    with pytest.raises(PermissionDenied, match="only the campaign's GM"):
         services.mission_start(
             mission=mission,
             actor=dc.ann,
