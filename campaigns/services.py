@@ -38,7 +38,7 @@ from battles.selectors import (
     battle_stream_ended,
     users_by_username,
 )
-from battles.services import battle_create, battle_setup_check
+from battles.services import battle_create, battle_setup_check, battle_watcher_add
 from penance_site.celery import app as celery_app
 from penance_site.eventstore.store import RecordedEvent, StreamRef, append
 
@@ -493,7 +493,7 @@ def _seat_rows(seats: object) -> list[Mapping[str, Any]]:
     for i, seat in enumerate(seats):
         if not isinstance(seat, Mapping):
             raise InvalidInput(f"seats[{i}]", "must be an object")
-        allowed = {"pilot", "build", "build_version", "side", "at", "facing"}
+        allowed = {"pilot", "build", "build_version", "side", "at", "facing", "bot"}
         unknown = set(seat) - allowed
         if unknown:
             raise InvalidInput(
@@ -546,8 +546,10 @@ def mission_start(
     """Create the mission's battle from the campaign: each seat's pilot and build version
     (the build's current one unless `build_version` is given), carried wounds face up
     (R-PLT-2), carried component damage where the ruleset says so (R-PLT-5). A dead or
-    retired pilot cannot be deployed (RuleViolation, R-PLT-1). Returns the battle's row
-    as battles.services made it (a `Model`: campaigns never import battles' models)."""
+    retired pilot cannot be deployed (RuleViolation, R-PLT-1). A seat with `"bot": true`
+    is driven by the server's bot (R-ADD-210, R-ADD-335): still its pilot and build, whose
+    player watches the battle. Returns the battle's row as battles.services made it (a
+    `Model`: campaigns never import battles' models)."""
     campaign = _locked(mission.campaign)
     if _role(campaign, actor) != "gm":
         raise PermissionDenied("only the campaign's GM starts a mission")
@@ -558,6 +560,12 @@ def mission_start(
     )
     battle = battle_create(gm=actor, setup=setup, battle_id=battle_id)
     _record(campaign, actor, state, command, events)
+    # The player whose pilot the bot drives has no seat in the battle: they watch their
+    # pilot's battle (R-ADD-335).
+    for seat in _seat_rows(seats):
+        if seat.get("bot") is True:
+            owner = User.objects.get(username=state.pilots[seat["pilot"]].player)
+            battle_watcher_add(battle=battle, actor=actor, user=owner)
     return battle
 
 
@@ -631,9 +639,17 @@ def _mission_setup(
             casket["faction"] = bv.faction
         if persistent and build.component_damage:
             casket["component_damage"] = domain.components_dict(build.component_damage)
+        # A seat the bot drives names no player (R-ADD-210); any other `bot` value goes to
+        # the setup as given, whose check refuses it (R-ADD-211), as a bot with table dice
+        # (R-ADD-212).
+        plays: dict[str, Any] = (
+            {"bot": True}
+            if seat.get("bot") is True
+            else {"player": pilot.player, **({"bot": seat["bot"]} if "bot" in seat else {})}
+        )
         setup_seats.append(
             {
-                "player": pilot.player,
+                **plays,
                 "side": seat.get("side"),
                 "casket": casket,
                 "deck": [{"card": card_ids[i][(card, cv)], "count": n} for card, cv, n in bv.deck],

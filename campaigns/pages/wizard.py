@@ -28,6 +28,9 @@ from .common import (
 )
 
 CUSTOM_BOARD = "custom"
+# The form field naming the side the server's bot drives, by one of its pilots ("" for
+# nobody, R-ADD-335).
+BOT_SIDE = "bot-side"
 MAX_BOARD_TEXT = 200_000
 
 
@@ -95,21 +98,37 @@ def _wizard_rows(
     return rows
 
 
-def _wizard_seats(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[str]]:
+def _side(row: Mapping[str, Any]) -> str:
+    """The row's side as the battle gets it: as typed, or the pilot's player."""
+    return str(row["side"]).strip() or str(row["pilot"].player)
+
+
+def _wizard_seats(
+    rows: list[dict[str, Any]], bot_side: str = ""
+) -> tuple[list[dict[str, Any]], list[str]]:
     """The seats of the mission from the checked rows, as mission_start takes them, and the
-    pilot name of each seat (to name refused seats)."""
+    pilot name of each seat (to name refused seats). `bot_side` is a pilot's id: every
+    seat on that pilot's side is the bot's (`"bot": true`, R-ADD-210, R-ADD-335). The form
+    names a pilot rather than a side so that its choices hold while sides are typed."""
     seats: list[dict[str, Any]] = []
     names: list[str] = []
+    marked = next(
+        (r for r in rows if bot_side and str(r["pilot"].id) == bot_side and r["deploy"]), None
+    )
+    if bot_side and marked is None:
+        raise InvalidInput(BOT_SIDE, "choose the side of a deployed pilot, or nobody", "R-ADD-335")
     for row in rows:
         if not row["deploy"]:
             continue
         i = len(seats)
         pilot = row["pilot"]
+        side = _side(row)
         seats.append(
             {
                 "pilot": pilot.id,
                 "build": row["build"],
-                "side": row["side"].strip() or pilot.player,
+                "side": side,
+                **({"bot": True} if marked is not None and side == _side(marked) else {}),
                 "at": [
                     whole(row["q"], f"seats[{i}].at (q of {pilot.name})", "R-BRD-1"),
                     whole(row["r"], f"seats[{i}].at (r of {pilot.name})", "R-BRD-1"),
@@ -122,14 +141,16 @@ def _wizard_seats(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], lis
 
 
 def _seat_named(errors: list[FormError], names: list[str]) -> list[FormError]:
-    """`seats[i]…` fields followed by the pilot's name."""
+    """`seats[i]…` fields followed by the pilot's name; a seat's `bot` is the form's
+    bot side field (R-ADD-212 refuses it with table dice)."""
     out = []
     for e in errors:
         field = e.field or ""
         if field.startswith("seats[") and "]" in field and "(" not in field:
             index = field[6 : field.index("]")]
             if index.isdigit() and int(index) < len(names):
-                field = f"{field} ({names[int(index)]})"
+                name = names[int(index)]
+                field = f"{BOT_SIDE} ({name})" if field.endswith("].bot") else f"{field} ({name})"
         out.append(FormError(field or None, e.message, e.rule, e.code))
     return out
 
@@ -206,7 +227,7 @@ def _wizard_check(
     normalised them."""
     names: list[str] = []
     try:
-        seats, names = _wizard_seats(rows)
+        seats, names = _wizard_seats(rows, data.get(BOT_SIDE, "").strip())
         setup = services.mission_start_check(
             mission=mission,
             actor=user,
@@ -224,6 +245,7 @@ def _wizard_check(
             "side": s["side"],
             "at": f"{s['at'][0]},{s['at'][1]}",
             "facing": DIRECTION_NAMES[s["facing"]],
+            "bot": s.get("bot", False),
         }
         for i, s in enumerate(setup["seats"])
     ]
@@ -236,7 +258,8 @@ def mission_wizard_page(
     request: HttpRequest, campaign_id: uuid.UUID, mission_id: uuid.UUID
 ) -> HttpResponse:
     """The GM plans a mission's battle: board, deployments (fields, or a click on the drawn
-    board), dice, prompt policy; the campaign fixes the ruleset (R-PLT-5). Every change is
+    board), the side the server's bot drives if any (R-ADD-335), dice, prompt policy; the
+    campaign fixes the ruleset (R-PLT-5). Every change is
     checked by the engine at once (htmx asks with `action=check`; without a script the
     "Check deployment" button does); starting opens the battle's replay page."""
     campaign, role = campaign_of(request, campaign_id)
@@ -250,12 +273,13 @@ def mission_wizard_page(
     chosen = data.get("board") or request.GET.get("board") or library[0].slug
     board = next((b for b in library if b.slug == chosen), None)
     rows = _wizard_rows(state, board, data)
+    bot_side = data.get(BOT_SIDE, "").strip()
     errors: list[FormError] = []
     action = data.get("action", "start")
     if request.method == "POST" and action == "start":
         names: list[str] = []
         try:
-            seats, names = _wizard_seats(rows)
+            seats, names = _wizard_seats(rows, bot_side)
             battle = services.mission_start(
                 mission=mission,
                 actor=request.user,  # type: ignore[arg-type]
@@ -299,6 +323,8 @@ def mission_wizard_page(
         "errors": errors,
         "custom": CUSTOM_BOARD,
         "deploy": deploy,
+        "bot_side": bot_side,
+        "bot_field": BOT_SIDE,
     }
     response = render(request, "campaigns/wizard.html", context, status=400 if errors else 200)
     response["Vary"] = "HX-Request"
