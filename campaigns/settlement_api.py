@@ -30,6 +30,7 @@ from penance_site.users import signed_in
 from . import domain, selectors
 from .between import decide as between
 from .between import ledger as lg
+from .between import skills
 from .between.rulebook import rulebook
 from .campaigns_api import READ_ERRORS, TAGS, WRITE_ERRORS, CampaignsView
 from .codec import CAMPAIGN_EVENTS
@@ -51,6 +52,7 @@ COMMANDS = (
     "select",
     "grit",
     "sideline",
+    "xp",
 )
 
 
@@ -90,6 +92,7 @@ def settlement_view(state: domain.CampaignState) -> dict[str, Any]:
                 "out_for_mission": record.out_for_mission or None,
                 "out_reason": record.out_reason,
                 "deployment_notes": list(between.deployment_notes(state, p.id)),
+                "xp": _xp_view(state, p.id),
             }
         )
     numbers = {m.id: m.number for m in state.missions}
@@ -165,6 +168,21 @@ def settlement_view(state: domain.CampaignState) -> dict[str, Any]:
     }
 
 
+def _xp_view(state: domain.CampaignState, pilot_id: str) -> dict[str, Any] | None:
+    """XP and skills under the xp_skills module (R-ADD-315), else None."""
+    ledger: lg.Ledger = state.settlement
+    if skills.MODULE not in ledger.modules:
+        return None
+    record = skills.pilot_skills(ledger, pilot_id)
+    return {
+        "xp": record.xp,
+        "next_skill_at": skills.next_rung(state, pilot_id),
+        "skills": [
+            {"tier": s.tier, "id": s.id, "name": s.name, "effect": s.effect} for s in record.skills
+        ],
+    }
+
+
 # --- shapes ---------------------------------------------------------------------------------------
 
 
@@ -177,6 +195,19 @@ class GritOutput(serializers.Serializer[Any]):
     reason = serializers.CharField()
     check_modifier = serializers.IntegerField()
     notes = serializers.ListField(child=serializers.CharField())
+
+
+class SkillOutput(serializers.Serializer[Any]):
+    tier = serializers.IntegerField()
+    id = serializers.CharField()
+    name = serializers.CharField()
+    effect = serializers.CharField()
+
+
+class XPOutput(serializers.Serializer[Any]):
+    xp = serializers.IntegerField()
+    next_skill_at = serializers.IntegerField(allow_null=True)
+    skills = SkillOutput(many=True)
 
 
 class SettlementPilotOutput(serializers.Serializer[Any]):
@@ -199,6 +230,7 @@ class SettlementPilotOutput(serializers.Serializer[Any]):
         child=serializers.CharField(),
         help_text="what the battle does not apply itself, for the GM at deployment (R-ADD-234)",
     )
+    xp = XPOutput(allow_null=True, help_text="under the xp_skills module (R-ADD-315)")
 
 
 class BuildingOutput(serializers.Serializer[Any]):
@@ -342,6 +374,13 @@ class SettlementCommandInput(StrictSerializer):
     offer = serializers.CharField(max_length=20, required=False, default="", allow_blank=True)
     complex_trait = serializers.BooleanField(required=False, default=False)
     grit = serializers.IntegerField(required=False, default=-1)
+    result = serializers.CharField(
+        max_length=20, required=False, default="", help_text="xp: the mission's result"
+    )
+    bonuses = serializers.ListField(
+        child=serializers.CharField(max_length=40), required=False, default=list
+    )
+    choice = serializers.CharField(max_length=60, required=False, default="", allow_blank=True)
     reason = serializers.CharField(max_length=500, required=False, default="")
 
 
@@ -402,6 +441,14 @@ def command_from(data: dict[str, Any]) -> between.BetweenCommand:
     if kind == "grit":
         return between.OverrideGrit(
             mid, pilot_id=data["pilot"], grit=data["grit"], reason=data["reason"]
+        )
+    if kind == "xp":
+        return skills.AwardXP(
+            mid,
+            pilot_id=data["pilot"],
+            result=data["result"],
+            bonuses=tuple(data["bonuses"]),
+            choice=data["choice"],
         )
     return between.SidelinePilot(mid, pilot_id=data["pilot"], reason=data["reason"])
 

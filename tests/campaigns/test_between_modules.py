@@ -1,0 +1,192 @@
+"""The optional modules of pc-1, pure: XP and skills (R-ADD-315, R-ADD-316), Flesh
+Bargains (R-ADD-317…319), faction relationships (R-ADD-320, R-ADD-321)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+import pytest
+
+from battles.engine.errors import InvalidInput, RuleViolation
+from campaigns import codec, domain  # noqa: F401  (the codec imports every module's events)
+from campaigns.between import decide as bd
+from campaigns.between import ledger as lg
+from campaigns.between import skills
+from campaigns.between.dice import EnteredRoller
+from campaigns.between.modules import ModuleCommand, decide_module
+
+from .between_world import open_phase, play_mission, world
+from .test_between_domain import advance
+
+
+def with_modules(s: domain.CampaignState, *modules: str) -> domain.CampaignState:
+    return dataclasses.replace(s, settlement=dataclasses.replace(s.settlement, modules=modules))
+
+
+def _with(s: domain.CampaignState, **changes: object) -> domain.CampaignState:
+    return dataclasses.replace(s, settlement=dataclasses.replace(s.settlement, **changes))
+
+
+def mrun(
+    s: domain.CampaignState, command: bd.BetweenCommand, faces: Sequence[int] = ()
+) -> tuple[domain.CampaignState, list[domain.Event]]:
+    """Decide a module command (or a step) with entered faces, all of them used."""
+    roller = EnteredRoller(list(faces))
+    if isinstance(command, ModuleCommand):
+        events = decide_module(s, command, actor_is_gm=True, roller=roller)
+    else:
+        events = bd.decide(s, command, actor_is_gm=True, roller=roller)
+    assert roller.unused == 0, f"{roller.unused} faces left over"
+    return domain.replay(events, s), events
+
+
+def rolls(events: Sequence[domain.Event]) -> list[lg.RollMade]:
+    return [e for e in events if isinstance(e, lg.RollMade)]
+
+
+# --- XP and skills ------------------------------------------------------------------------------
+
+
+def xp_world(*modules: str) -> domain.CampaignState:
+    return open_phase(with_modules(world(), *(modules or ("xp_skills",))))
+
+
+def test_xp_is_refused_when_the_module_is_off() -> None:
+    s = open_phase(world())
+    with pytest.raises(RuleViolation) as e:
+        mrun(s, skills.AwardXP("m1", pilot_id="a1", result="victory"))
+    assert e.value.code == "module_off" and "xp_skills" in str(e.value)
+    assert e.value.rule == "R-ADD-315"
+
+
+def test_xp_for_a_result_and_its_bonuses_once_per_mission() -> None:
+    s = xp_world()
+    s, events = mrun(
+        s, skills.AwardXP("m1", pilot_id="a1", result="partial", bonuses=("boss-defeated",))
+    )
+    assert skills.pilot_skills(s.settlement, "a1").xp == 100
+    assert not rolls(events)  # 100 XP is short of the first skill at 200
+    with pytest.raises(RuleViolation) as e:
+        mrun(s, skills.AwardXP("m1", pilot_id="a1", result="victory"))
+    assert e.value.code == "xp_awarded"
+    with pytest.raises(InvalidInput) as bad:
+        mrun(s, skills.AwardXP("m1", pilot_id="b1", result="triumph"))
+    assert bad.value.field == "result" and "victory" in str(bad.value)
+    with pytest.raises(InvalidInput) as twice:
+        mrun(
+            s,
+            skills.AwardXP(
+                "m1", pilot_id="b1", result="defeat", bonuses=("three-caskets", "three-caskets")
+            ),
+        )
+    assert twice.value.field == "bonuses"
+
+
+def test_xp_needs_a_living_pilot_who_flew_the_mission() -> None:
+    s = world()
+    s = play_mission(s, pilots=("a1",))  # mission 2: only Ann
+    s = with_modules(s, "xp_skills")
+    s = open_phase(s, "m2")
+    with pytest.raises(RuleViolation) as e:
+        mrun(s, skills.AwardXP("m2", pilot_id="b1", result="victory"))
+    assert e.value.code == "pilot_not_in_mission" and "Bran" in str(e.value)
+    dead = open_phase(with_modules(world(dead=True), "xp_skills"))
+    with pytest.raises(RuleViolation) as e:
+        mrun(dead, skills.AwardXP("m1", pilot_id="b1", result="victory"))
+    assert e.value.code == "pilot_unavailable"
+
+
+def _at(s: domain.CampaignState, pilot_id: str, xp: int) -> domain.CampaignState:
+    return domain.replay([skills.XPGained(pilot_id, "", xp, xp, "test")], s)
+
+
+@pytest.mark.parametrize(("before", "unlocks"), [(99, False), (100, True)])
+def test_the_first_skill_at_200_xp_rolled_on_1d6(before: int, unlocks: bool) -> None:
+    s = _at(xp_world(), "a1", before)
+    faces = [3] if unlocks else []
+    s, events = mrun(s, skills.AwardXP("m1", pilot_id="a1", result="victory"), faces)
+    record = skills.pilot_skills(s.settlement, "a1")
+    assert record.xp == before + 100
+    if unlocks:
+        (roll,) = rolls(events)
+        assert (roll.table, roll.die, roll.faces, roll.outcome, roll.table_version) == (
+            "skills.tier-1",
+            6,
+            (3,),
+            "combat-awareness",
+            "pc-1",
+        )
+        assert [(k.tier, k.name) for k in record.skills] == [(1, "Combat Awareness")]
+    else:
+        assert record.skills == ()
+
+
+def test_a_skill_already_held_is_rolled_again() -> None:
+    s = xp_world()
+    # a skill held from outside the ladder (tier 0), as a bargain or a legacy may give one
+    s = domain.replay([skills.SkillUnlocked("a1", 0, "headhunter", "Headhunter", "x", "given")], s)
+    s = _at(s, "a1", 400)
+    # Tier 1 at 200 (a 2), then Tier 2 at 500: a 1 is Headhunter, held, so the d20 rolls again
+    s, events = mrun(s, skills.AwardXP("m1", pilot_id="a1", result="victory"), [2, 1, 9])
+    assert [r.outcome for r in rolls(events)] == ["scrap-scrounger", "headhunter", "ace-pilot"]
+    assert {k.id for k in skills.pilot_skills(s.settlement, "a1").skills} == {
+        "headhunter",
+        "scrap-scrounger",
+        "ace-pilot",
+    }
+
+
+@pytest.mark.parametrize(("face", "chooses"), [(16, False), (17, True)])
+def test_tier_2_on_17_or_more_is_the_players_choice(face: int, chooses: bool) -> None:
+    s = _at(xp_world(), "a1", 100)
+    s = domain.replay(
+        [skills.SkillUnlocked("a1", 1, "steady-hands", "Steady Hands", "x", "rolled")], s
+    )
+    s = _at(s, "a1", 400)
+    award = skills.AwardXP("m1", pilot_id="a1", result="victory")
+    if chooses:
+        with pytest.raises(InvalidInput) as e:
+            mrun(s, award, [face])
+        assert e.value.field == "choice" and "same dice" in str(e.value)
+        award = dataclasses.replace(award, choice="battlemaster")
+    s, events = mrun(s, award, [face])
+    (tier2,) = [k for k in skills.pilot_skills(s.settlement, "a1").skills if k.tier == 2]
+    assert tier2.id == ("battlemaster" if chooses else "killing-blow")
+    assert rolls(events)[0].outcome == ("players-choice" if chooses else "killing-blow")
+
+
+@pytest.mark.parametrize(("before", "signature"), [(899, False), (900, True)])
+def test_the_faction_signature_at_1000_xp(before: int, signature: bool) -> None:
+    s = xp_world()
+    held = [
+        skills.SkillUnlocked("a1", 1, "steady-hands", "Steady Hands", "x", "rolled"),
+        skills.SkillUnlocked("a1", 2, "headhunter", "Headhunter", "x", "rolled"),
+    ]
+    s = _at(domain.replay(held, s), "a1", before)
+    s, events = mrun(s, skills.AwardXP("m1", pilot_id="a1", result="victory"))
+    names = [k.name for k in skills.pilot_skills(s.settlement, "a1").skills]
+    assert ("Martyrdom" in names) is signature  # Sister Ash is the Church's
+    assert not rolls(events)
+    assert skills.next_rung(s, "a1") == (None if signature else 1000)
+
+
+def test_skill_training_is_a_settlement_action_of_the_module() -> None:
+    s = advance(xp_world(), "m1", until="actions")
+    s = _with(s, credits=75)
+    train = bd.TakeAction("m1", player="ann", action="xp-training", pilot_id="a1")
+    with pytest.raises(RuleViolation) as e:
+        mrun(with_modules(s), train)
+    assert e.value.code == "module_off"
+    poor = _with(s, credits=74)
+    with pytest.raises(RuleViolation) as e:
+        mrun(poor, train)
+    assert e.value.code == "unaffordable" and "75 Credits" in str(e.value)
+    s = _at(s, "a1", 100)
+    s, _ = mrun(s, train, [6])
+    assert s.settlement.credits == 0
+    record = skills.pilot_skills(s.settlement, "a1")
+    assert (record.xp, [k.id for k in record.skills]) == (200, ["field-triage"])
+    assert s.settlement.phase("m1").actions[-1].action == "xp-training"
+    notes = bd.deployment_notes(s, "a1")
+    assert any("Field Triage" in n for n in notes) and "XP 200 (R-ADD-315)" in notes
