@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from penance_site.eventstore import codec
 
-from .between import ledger, skills
+from .between import bargains, ledger, skills
 from .domain import EVENT_TYPES, upcast_build_revised_v1
 
 STREAM_TYPE = "campaign"
@@ -21,6 +21,7 @@ CAMPAIGN_EVENTS = codec.register(
         *EVENT_TYPES.values(),
         *ledger.EVENT_TYPES.values(),
         *skills.EVENT_TYPES.values(),
+        *bargains.EVENT_TYPES.values(),
     ],
     # R-ADD-220: builds revised before decks were made from equipment.
     {("BuildRevised", 1): upcast_build_revised_v1},

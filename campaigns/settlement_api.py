@@ -28,9 +28,9 @@ from penance_site.api_fields import StrictSerializer
 from penance_site.users import signed_in
 
 from . import domain, selectors
+from .between import bargains, skills
 from .between import decide as between
 from .between import ledger as lg
-from .between import skills
 from .between.rulebook import rulebook
 from .campaigns_api import READ_ERRORS, TAGS, WRITE_ERRORS, CampaignsView
 from .codec import CAMPAIGN_EVENTS
@@ -53,6 +53,7 @@ COMMANDS = (
     "grit",
     "sideline",
     "xp",
+    "bargain",
 )
 
 
@@ -93,6 +94,7 @@ def settlement_view(state: domain.CampaignState) -> dict[str, Any]:
                 "out_reason": record.out_reason,
                 "deployment_notes": list(between.deployment_notes(state, p.id)),
                 "xp": _xp_view(state, p.id),
+                "bargains": _bargains_view(state, p.id),
             }
         )
     numbers = {m.id: m.number for m in state.missions}
@@ -183,6 +185,28 @@ def _xp_view(state: domain.CampaignState, pilot_id: str) -> dict[str, Any] | Non
     }
 
 
+def _bargains_view(state: domain.CampaignState, pilot_id: str) -> dict[str, Any] | None:
+    """Flesh Bargains under the flesh_bargains module (R-ADD-317), else None."""
+    ledger: lg.Ledger = state.settlement
+    if bargains.MODULE not in ledger.modules:
+        return None
+    at = bargains.offer(state, pilot_id)
+    pilot = state.pilots[pilot_id]
+    return {
+        "taken": [
+            {"id": i, "name": n, "effect": e}
+            for i, n, e in bargains.pilot_bargains(ledger, pilot_id).taken
+        ],
+        "offer_at": at,
+        "offered": [
+            {"id": str(b["id"]), "name": str(b["name"]), "cost": str(b["cost_text"])}
+            for b in bargains.offerable(ledger.version, pilot.faction)
+        ]
+        if at is not None
+        else [],
+    }
+
+
 # --- shapes ---------------------------------------------------------------------------------------
 
 
@@ -210,6 +234,26 @@ class XPOutput(serializers.Serializer[Any]):
     skills = SkillOutput(many=True)
 
 
+class BargainTakenOutput(serializers.Serializer[Any]):
+    id = serializers.CharField()
+    name = serializers.CharField()
+    effect = serializers.CharField()
+
+
+class BargainOfferedOutput(serializers.Serializer[Any]):
+    id = serializers.CharField()
+    name = serializers.CharField()
+    cost = serializers.CharField()
+
+
+class BargainsOutput(serializers.Serializer[Any]):
+    taken = BargainTakenOutput(many=True)
+    offer_at = serializers.IntegerField(
+        allow_null=True, help_text="the pilot's mission count of the open offer"
+    )
+    offered = BargainOfferedOutput(many=True)
+
+
 class SettlementPilotOutput(serializers.Serializer[Any]):
     id = serializers.CharField()
     name = serializers.CharField()
@@ -231,6 +275,9 @@ class SettlementPilotOutput(serializers.Serializer[Any]):
         help_text="what the battle does not apply itself, for the GM at deployment (R-ADD-234)",
     )
     xp = XPOutput(allow_null=True, help_text="under the xp_skills module (R-ADD-315)")
+    bargains = BargainsOutput(
+        allow_null=True, help_text="under the flesh_bargains module (R-ADD-317)"
+    )
 
 
 class BuildingOutput(serializers.Serializer[Any]):
@@ -381,6 +428,13 @@ class SettlementCommandInput(StrictSerializer):
         child=serializers.CharField(max_length=40), required=False, default=list
     )
     choice = serializers.CharField(max_length=60, required=False, default="", allow_blank=True)
+    bargain = serializers.CharField(
+        max_length=60,
+        required=False,
+        default="",
+        allow_blank=True,
+        help_text="bargain: the Flesh Bargain taken; empty declines (R-ADD-317)",
+    )
     reason = serializers.CharField(max_length=500, required=False, default="")
 
 
@@ -450,6 +504,8 @@ def command_from(data: dict[str, Any]) -> between.BetweenCommand:
             bonuses=tuple(data["bonuses"]),
             choice=data["choice"],
         )
+    if kind == "bargain":
+        return bargains.AnswerBargain(mid, pilot_id=data["pilot"], bargain=data["bargain"])
     return between.SidelinePilot(mid, pilot_id=data["pilot"], reason=data["reason"])
 
 

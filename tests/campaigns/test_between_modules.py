@@ -10,9 +10,9 @@ import pytest
 
 from battles.engine.errors import InvalidInput, RuleViolation
 from campaigns import codec, domain  # noqa: F401  (the codec imports every module's events)
+from campaigns.between import bargains, skills
 from campaigns.between import decide as bd
 from campaigns.between import ledger as lg
-from campaigns.between import skills
 from campaigns.between.dice import EnteredRoller
 from campaigns.between.modules import ModuleCommand, decide_module
 
@@ -190,3 +190,77 @@ def test_skill_training_is_a_settlement_action_of_the_module() -> None:
     assert s.settlement.phase("m1").actions[-1].action == "xp-training"
     notes = bd.deployment_notes(s, "a1")
     assert any("Field Triage" in n for n in notes) and "XP 200 (R-ADD-315)" in notes
+
+
+# --- Flesh Bargains ----------------------------------------------------------------------------
+
+
+def veteran(
+    missions: int, *, grit: int = 2, modules: tuple[str, ...] = ("flesh_bargains",)
+) -> domain.CampaignState:
+    """Sister Ash (church) after `missions` completed missions, the phase after the last
+    one open; Grit set by the GM to `grit` so the count and the Grit vary apart."""
+    s = world()
+    for _ in range(missions - 1):
+        s = play_mission(s)
+    s = with_modules(s, *modules)
+    s = domain.replay([lg.GritOverridden("a1", grit, "test")], s)
+    return open_phase(s, f"m{missions}")
+
+
+@pytest.mark.parametrize(
+    ("missions", "grit", "offered"),
+    [(4, 2, False), (5, 2, True), (6, 2, False), (5, 1, False), (10, 2, True), (20, 3, True)],
+)
+def test_a_bargain_is_offered_after_missions_5_10_15_20_at_grit_2(
+    missions: int, grit: int, offered: bool
+) -> None:
+    s = veteran(missions, grit=grit)
+    assert (bargains.offer(s, "a1") == missions) is offered
+    answer = bargains.AnswerBargain(f"m{missions}", pilot_id="a1", bargain="")
+    if offered:
+        s, events = mrun(s, answer)
+        assert events == [
+            bargains.BargainAnswered("a1", f"m{missions}", missions, "", "", "", False)
+        ]
+        assert bargains.offer(s, "a1") is None  # answered once
+    else:
+        with pytest.raises(RuleViolation) as e:
+            mrun(s, answer)
+        assert e.value.code == "no_bargain_offer" and f"Grit {grit}" in str(e.value)
+
+
+def test_a_bargain_is_refused_with_the_module_off() -> None:
+    s = veteran(5, modules=())
+    with pytest.raises(RuleViolation) as e:
+        mrun(s, bargains.AnswerBargain("m5", pilot_id="a1", bargain="blessed-constitution"))
+    assert e.value.code == "module_off" and "flesh_bargains" in str(e.value)
+
+
+def test_an_accepted_bargain_pays_its_costs_and_stays() -> None:
+    s = veteran(5)
+    take = bargains.AnswerBargain("m5", pilot_id="a1", bargain="resurrection-pact")
+    with pytest.raises(RuleViolation) as e:
+        mrun(_with(s, scrap=4), take)
+    assert e.value.code == "unaffordable" and "5 Scrap" in str(e.value)
+    with pytest.raises(InvalidInput) as bad:
+        mrun(_with(s, scrap=5), dataclasses.replace(take, bargain="carapace-grafting"))
+    assert bad.value.field == "bargain" and "church" in str(bad.value)  # an Ossuarium bargain
+    grit_before = bd.grit(s, "a1").recorded
+    s, _ = mrun(_with(s, scrap=5), take)
+    assert s.settlement.scrap == 0
+    assert s.settlement.pilot("a1").injuries == tuple(
+        f"resurrection-pact-wound-{n}" for n in (1, 2, 3)
+    )
+    assert s.pilots["a1"].taint == 1
+    assert bargains.pilot_bargains(s.settlement, "a1").taken[0][1] == "Resurrection Pact"
+    assert bd.grit(s, "a1").recorded == grit_before + 1  # +1 Grit once a bargain is taken
+    assert any("Resurrection Pact" in n for n in bd.deployment_notes(s, "a1"))
+
+
+def test_the_surgery_of_step_5c_costs_80_credits_and_the_next_mission() -> None:
+    s = _with(veteran(5), credits=80)
+    s, _ = mrun(s, bargains.AnswerBargain("m5", pilot_id="a1", bargain="the-shortening"))
+    assert s.settlement.credits == 0
+    record = s.settlement.pilot("a1")
+    assert record.out_for_mission == 6 and "The Shortening" in record.out_reason
