@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from penance_site.eventstore import codec
 
-from .between import bargains, ledger, skills
+from .between import bargains, ledger, relationships, skills
 from .domain import EVENT_TYPES, upcast_build_revised_v1
 
 STREAM_TYPE = "campaign"
@@ -22,6 +22,7 @@ CAMPAIGN_EVENTS = codec.register(
         *ledger.EVENT_TYPES.values(),
         *skills.EVENT_TYPES.values(),
         *bargains.EVENT_TYPES.values(),
+        *relationships.EVENT_TYPES.values(),
     ],
     # R-ADD-220: builds revised before decks were made from equipment.
     {("BuildRevised", 1): upcast_build_revised_v1},

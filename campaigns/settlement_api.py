@@ -28,7 +28,7 @@ from penance_site.api_fields import StrictSerializer
 from penance_site.users import signed_in
 
 from . import domain, selectors
-from .between import bargains, skills
+from .between import bargains, relationships, skills
 from .between import decide as between
 from .between import ledger as lg
 from .between.rulebook import rulebook
@@ -54,6 +54,7 @@ COMMANDS = (
     "sideline",
     "xp",
     "bargain",
+    "relationship",
 )
 
 
@@ -124,6 +125,9 @@ def settlement_view(state: domain.CampaignState) -> dict[str, Any]:
         },
         "storage": [{"item": i, "name": n} for i, n in ledger.storage],
         "pilots": pilots,
+        "relationships": relationships.table(state)
+        if relationships.MODULE in ledger.modules
+        else None,
         "phases": [
             {
                 "mission": ph.mission_id,
@@ -345,6 +349,14 @@ class RollOutput(serializers.Serializer[Any]):
     override_reason = serializers.CharField(allow_null=True)
 
 
+class RelationshipOutput(serializers.Serializer[Any]):
+    id = serializers.CharField()
+    name = serializers.CharField()
+    value = serializers.IntegerField(help_text="-3 (War) to +3 (Allied)")
+    standing = serializers.CharField()
+    effect = serializers.CharField()
+
+
 class SettlementOutput(serializers.Serializer[Any]):
     version = serializers.CharField(help_text="the campaign ruleset version (R-ADD-230)")
     modules = serializers.ListField(child=serializers.CharField())
@@ -360,6 +372,9 @@ class SettlementOutput(serializers.Serializer[Any]):
     roster = RosterOutput()
     storage = ItemOutput(many=True)
     pilots = SettlementPilotOutput(many=True)
+    relationships = RelationshipOutput(
+        many=True, allow_null=True, help_text="under the faction_relationships module (R-ADD-320)"
+    )
     phases = PhaseOutput(many=True)
     rolls = RollOutput(many=True)
 
@@ -435,6 +450,10 @@ class SettlementCommandInput(StrictSerializer):
         allow_blank=True,
         help_text="bargain: the Flesh Bargain taken; empty declines (R-ADD-317)",
     )
+    faction = serializers.CharField(max_length=40, required=False, default="")
+    cause = serializers.CharField(
+        max_length=40, required=False, default="", help_text="relationship: why it moves"
+    )
     reason = serializers.CharField(max_length=500, required=False, default="")
 
 
@@ -504,6 +523,8 @@ def command_from(data: dict[str, Any]) -> between.BetweenCommand:
             bonuses=tuple(data["bonuses"]),
             choice=data["choice"],
         )
+    if kind == "relationship":
+        return relationships.ChangeRelationship(mid, faction=data["faction"], cause=data["cause"])
     if kind == "bargain":
         return bargains.AnswerBargain(mid, pilot_id=data["pilot"], bargain=data["bargain"])
     return between.SidelinePilot(mid, pilot_id=data["pilot"], reason=data["reason"])

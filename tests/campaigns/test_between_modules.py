@@ -10,7 +10,7 @@ import pytest
 
 from battles.engine.errors import InvalidInput, RuleViolation
 from campaigns import codec, domain  # noqa: F401  (the codec imports every module's events)
-from campaigns.between import bargains, skills
+from campaigns.between import bargains, relationships, skills
 from campaigns.between import decide as bd
 from campaigns.between import ledger as lg
 from campaigns.between.dice import EnteredRoller
@@ -264,3 +264,79 @@ def test_the_surgery_of_step_5c_costs_80_credits_and_the_next_mission() -> None:
     assert s.settlement.credits == 0
     record = s.settlement.pilot("a1")
     assert record.out_for_mission == 6 and "The Shortening" in record.out_reason
+
+
+# --- faction relationships ------------------------------------------------------------------------
+
+
+def rel_world() -> domain.CampaignState:
+    return open_phase(with_modules(world(), "faction_relationships"))
+
+
+def test_relationships_start_neutral_and_move_by_their_cause() -> None:
+    s = rel_world()
+    assert {r["id"]: r["value"] for r in relationships.table(s)}["church"] == 0
+    s, _ = mrun(s, relationships.ChangeRelationship("m1", faction="church", cause="broker-peace"))
+    s, _ = mrun(s, relationships.ChangeRelationship("m1", faction="church", cause="kill-members"))
+    row = next(r for r in relationships.table(s) if r["id"] == "church")
+    assert (row["value"], row["standing"]) == (1, "Cordial")
+    with pytest.raises(InvalidInput) as e:
+        mrun(s, relationships.ChangeRelationship("m1", faction="church", cause="flattery"))
+    assert e.value.field == "cause"
+    with pytest.raises(InvalidInput) as e:
+        mrun(s, relationships.ChangeRelationship("m1", faction="gnomes", cause="kill-members"))
+    assert e.value.field == "faction"
+
+
+def test_relationships_are_refused_with_the_module_off() -> None:
+    with pytest.raises(RuleViolation) as e:
+        mrun(
+            open_phase(world()),
+            relationships.ChangeRelationship("m1", faction="church", cause="kill-members"),
+        )
+    assert e.value.code == "module_off" and e.value.rule == "R-ADD-320"
+
+
+@pytest.mark.parametrize(("value", "after"), [(-2, -3), (-3, -3)])
+def test_a_relationship_stops_at_war(value: int, after: int) -> None:
+    s = rel_world()
+    s = domain.replay(
+        [relationships.RelationshipChanged("ossuarium", "m1", value, value, "t", "t")], s
+    )
+    s, events = mrun(
+        s, relationships.ChangeRelationship("m1", faction="ossuarium", cause="raid-territory")
+    )
+    assert relationships.relationships(s.settlement).value("ossuarium") == after
+    assert events[0].delta == after - value  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("value", "refused"), [(2, False), (3, True)])
+def test_a_donation_costs_100_credits_and_cannot_pass_allied(value: int, refused: bool) -> None:
+    s = _with(rel_world(), credits=100)
+    s = domain.replay(
+        [relationships.RelationshipChanged("dwarves", "m1", value, value, "t", "t")], s
+    )
+    donate = relationships.ChangeRelationship("m1", faction="dwarves", cause="donate-credits")
+    if refused:
+        with pytest.raises(RuleViolation) as e:
+            mrun(s, donate)
+        assert e.value.code == "relationship_limit" and "+3" in str(e.value)
+        return
+    with pytest.raises(RuleViolation) as poor:
+        mrun(_with(s, credits=99), donate)
+    assert poor.value.code == "unaffordable"
+    s, _ = mrun(s, donate)
+    assert s.settlement.credits == 0
+    assert relationships.relationships(s.settlement).value("dwarves") == 3
+
+
+def test_a_factions_mission_counts_once_per_phase() -> None:
+    s = rel_world()
+    won = relationships.ChangeRelationship("m1", faction="elves", cause="faction-mission-won")
+    s, _ = mrun(s, won)
+    with pytest.raises(RuleViolation) as e:
+        mrun(s, won)
+    assert e.value.code == "relationship_mission_counted"
+    s, _ = mrun(
+        s, relationships.ChangeRelationship("m1", faction="church", cause="faction-mission-won")
+    )
