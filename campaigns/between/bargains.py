@@ -20,7 +20,7 @@ versions do not describe (R-ADD-319).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -31,6 +31,7 @@ from ..domain import CampaignState, Event
 from . import decide as bd
 from . import ledger as lg
 from .modules import DECIDERS, ModuleCommand, module_data, state_of, with_state
+from .rulebook import rulebook
 
 MODULE = "flesh_bargains"
 FILE = "bargains.json"
@@ -74,7 +75,9 @@ def _answered(s: CampaignState, e: BargainAnswered) -> CampaignState:
 
 
 EVENT_TYPES = {BargainAnswered.__name__: BargainAnswered}
-HANDLERS = {BargainAnswered: _answered}
+HANDLERS: Mapping[type[Event], Callable[[CampaignState, Any], CampaignState]] = {
+    BargainAnswered: _answered
+}
 
 # --- offers -----------------------------------------------------------------------------------------
 
@@ -174,7 +177,7 @@ def grit_bonus(state: CampaignState, pilot_id: str) -> int:
     ledger: lg.Ledger = state.settlement
     if MODULE not in ledger.modules or not pilot_bargains(ledger, pilot_id).taken:
         return 0
-    return int(bd.rulebook(ledger.version).rules["grit"]["flesh_bargain"])
+    return int(rulebook(ledger.version).rules["grit"]["flesh_bargain"])
 
 
 def notes(state: CampaignState, pilot_id: str) -> Sequence[str]:

@@ -15,7 +15,7 @@ the scale's ends; a donation that could not move it is refused.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -65,7 +65,7 @@ def _changed(s: CampaignState, e: RelationshipChanged) -> CampaignState:
     current = relationships(s.settlement)
     values = {**dict(current.values), e.faction: e.value}
     data = module_data(s.settlement.version, FILE)
-    cause = next((c for c in data["causes"] if c["id"] == e.cause), {})
+    cause: Mapping[str, Any] = next((c for c in data["causes"] if c["id"] == e.cause), {})
     missions = current.missions
     if cause.get("mission"):
         missions = (*missions, (e.mission_id, e.faction))
@@ -73,7 +73,9 @@ def _changed(s: CampaignState, e: RelationshipChanged) -> CampaignState:
 
 
 EVENT_TYPES = {RelationshipChanged.__name__: RelationshipChanged}
-HANDLERS = {RelationshipChanged: _changed}
+HANDLERS: Mapping[type[Event], Callable[[CampaignState, Any], CampaignState]] = {
+    RelationshipChanged: _changed
+}
 
 
 def standing(version: str, value: int) -> str:
@@ -86,7 +88,7 @@ def table(state: CampaignState) -> list[Mapping[str, Any]]:
     ledger: lg.Ledger = state.settlement
     data = module_data(ledger.version, FILE)
     current = relationships(ledger)
-    rows = []
+    rows: list[Mapping[str, Any]] = []
     for faction in data["factions"]:
         value = current.value(str(faction["id"]), int(data["start"]))
         scale = data["scale"][str(value)]

@@ -18,7 +18,7 @@ The codex skills page's ladder (campaigns/rules/pc-1/skills.json):
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -104,7 +104,10 @@ def _unlocked(s: CampaignState, e: SkillUnlocked) -> CampaignState:
 
 
 EVENT_TYPES = {cls.__name__: cls for cls in (XPGained, SkillUnlocked)}
-HANDLERS = {XPGained: _gained, SkillUnlocked: _unlocked}
+HANDLERS: Mapping[type[Event], Callable[[CampaignState, Any], CampaignState]] = {
+    XPGained: _gained,
+    SkillUnlocked: _unlocked,
+}
 
 # --- commands --------------------------------------------------------------------------------------
 
