@@ -939,9 +939,12 @@ def _action(run: _Run, c: TakeAction, mission: domain.MissionState) -> None:
             raise RuleViolation("pilot_unavailable", f"{pilot.name} is {pilot.status}", "R-ADD-243")
     module = action.get("module")
     if module and module not in run.ledger.modules:
+        from .modules import module_name  # the modules import this module
+
         raise RuleViolation(
             "module_off",
-            f"{action['name']} belongs to the {module} module, which this campaign does not play",
+            f"{action['name']} belongs to the {module_name(book.version, module)} module, "
+            "which this campaign does not play",
             "R-ADD-230",
         )
     credits = int(action.get("credits", 0))

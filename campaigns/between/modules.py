@@ -38,6 +38,12 @@ def module_data(version: str, name: str) -> Mapping[str, Any]:
     return doc
 
 
+def module_name(version: str, module: str) -> str:
+    """A module in words, as the pages and refusals name it ("XP and skills")."""
+    modules = module_data(version, "ruleset.json")["modules"]
+    return str(modules[module]["name"]) if module in modules else module
+
+
 def module_table(version: str, name: str, key: str) -> Table:
     """A module file's roll table `key` (the rulebook's own table shape)."""
     return _table(f"{name.split('.')[0]}.{key}", module_data(version, name)["tables"][key])
@@ -59,8 +65,8 @@ def require(ledger: lg.Ledger, module: str, what: str, rule: str) -> None:
     if module not in ledger.modules:
         raise RuleViolation(
             "module_off",
-            f"{what} belongs to the {module} module, which this campaign does not play "
-            f"(modules: {', '.join(ledger.modules) or 'none'})",
+            f"{what} belongs to the {module_name(ledger.version, module)} module, which this "
+            "campaign does not play",
             rule,
         )
 

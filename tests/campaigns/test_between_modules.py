@@ -56,7 +56,7 @@ def test_xp_is_refused_when_the_module_is_off() -> None:
     s = open_phase(world())
     with pytest.raises(RuleViolation) as e:
         mrun(s, skills.AwardXP("m1", pilot_id="a1", result="victory"))
-    assert e.value.code == "module_off" and "xp_skills" in str(e.value)
+    assert e.value.code == "module_off" and "the XP and skills module" in str(e.value)
     assert e.value.rule == "R-ADD-315"
 
 
@@ -234,7 +234,7 @@ def test_a_bargain_is_refused_with_the_module_off() -> None:
     s = veteran(5, modules=())
     with pytest.raises(RuleViolation) as e:
         mrun(s, bargains.AnswerBargain("m5", pilot_id="a1", bargain="blessed-constitution"))
-    assert e.value.code == "module_off" and "flesh_bargains" in str(e.value)
+    assert e.value.code == "module_off" and "Flesh Bargains module" in str(e.value)
 
 
 def test_an_accepted_bargain_pays_its_costs_and_stays() -> None:
