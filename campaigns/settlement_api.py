@@ -28,7 +28,7 @@ from penance_site.api_fields import StrictSerializer
 from penance_site.users import signed_in
 
 from . import domain, selectors
-from .between import bargains, relationships, skills
+from .between import bargains, relationships, skills, soulstone
 from .between import decide as between
 from .between import ledger as lg
 from .between.rulebook import rulebook
@@ -55,6 +55,7 @@ COMMANDS = (
     "xp",
     "bargain",
     "relationship",
+    "energy",
 )
 
 
@@ -125,6 +126,7 @@ def settlement_view(state: domain.CampaignState) -> dict[str, Any]:
         },
         "storage": [{"item": i, "name": n} for i, n in ledger.storage],
         "pilots": pilots,
+        "caskets": _caskets_view(state) if soulstone.MODULE in ledger.modules else None,
         "relationships": relationships.table(state)
         if relationships.MODULE in ledger.modules
         else None,
@@ -209,6 +211,29 @@ def _bargains_view(state: domain.CampaignState, pilot_id: str) -> dict[str, Any]
         if at is not None
         else [],
     }
+
+
+def _caskets_view(state: domain.CampaignState) -> list[dict[str, Any]]:
+    """Each casket of a living pilot with its Soulstone Energy (R-ADD-322)."""
+    ledger: lg.Ledger = state.settlement
+    rows = []
+    for p in sorted(state.pilots.values(), key=lambda p: p.name):
+        build = soulstone.casket_of(state, p.id)
+        if p.status != domain.ALIVE or build is None or build not in state.builds:
+            continue
+        value = soulstone.energy(state, build)
+        band = soulstone.band(ledger.version, value)
+        rows.append(
+            {
+                "build": build,
+                "name": state.builds[build].current.name,
+                "pilot": p.name,
+                "energy": value,
+                "band": band["name"],
+                "effect": band["effect"],
+            }
+        )
+    return rows
 
 
 # --- shapes ---------------------------------------------------------------------------------------
@@ -357,6 +382,15 @@ class RelationshipOutput(serializers.Serializer[Any]):
     effect = serializers.CharField()
 
 
+class CasketEnergyOutput(serializers.Serializer[Any]):
+    build = serializers.CharField()
+    name = serializers.CharField()
+    pilot = serializers.CharField()
+    energy = serializers.IntegerField(help_text="0 to 100")
+    band = serializers.CharField()
+    effect = serializers.CharField()
+
+
 class SettlementOutput(serializers.Serializer[Any]):
     version = serializers.CharField(help_text="the campaign ruleset version (R-ADD-230)")
     modules = serializers.ListField(child=serializers.CharField())
@@ -372,6 +406,9 @@ class SettlementOutput(serializers.Serializer[Any]):
     roster = RosterOutput()
     storage = ItemOutput(many=True)
     pilots = SettlementPilotOutput(many=True)
+    caskets = CasketEnergyOutput(
+        many=True, allow_null=True, help_text="under the soulstone_energy module (R-ADD-322)"
+    )
     relationships = RelationshipOutput(
         many=True, allow_null=True, help_text="under the faction_relationships module (R-ADD-320)"
     )
@@ -451,6 +488,13 @@ class SettlementCommandInput(StrictSerializer):
         help_text="bargain: the Flesh Bargain taken; empty declines (R-ADD-317)",
     )
     faction = serializers.CharField(max_length=40, required=False, default="")
+    build = serializers.CharField(
+        max_length=60, required=False, default="", help_text="energy: the casket (build id)"
+    )
+    costs = serializers.ListField(
+        child=serializers.CharField(max_length=40), required=False, default=list, max_length=20
+    )
+    overcharge = serializers.IntegerField(required=False, default=0)
     cause = serializers.CharField(
         max_length=40, required=False, default="", help_text="relationship: why it moves"
     )
@@ -522,6 +566,13 @@ def command_from(data: dict[str, Any]) -> between.BetweenCommand:
             result=data["result"],
             bonuses=tuple(data["bonuses"]),
             choice=data["choice"],
+        )
+    if kind == "energy":
+        return soulstone.SpendEnergy(
+            mid,
+            build_id=data["build"],
+            costs=tuple(data["costs"]),
+            overcharge=data["overcharge"],
         )
     if kind == "relationship":
         return relationships.ChangeRelationship(mid, faction=data["faction"], cause=data["cause"])

@@ -146,7 +146,7 @@ def _answer(run: bd._Run, c: AnswerBargain, mission: domain.MissionState) -> Non
         )
     bargain = own[c.bargain]
     credits, scrap = int(bargain.get("credits", 0)), int(bargain.get("scrap", 0))
-    if run.ledger.credits < credits or run.ledger.scrap < scrap:
+    if (credits and run.ledger.credits < credits) or (scrap and run.ledger.scrap < scrap):
         raise RuleViolation(
             "unaffordable",
             f"{bargain['name']} costs {credits} Credits and {scrap} Scrap; the settlement has "

@@ -146,7 +146,7 @@ def _change(run: bd._Run, c: ChangeRelationship, mission: domain.MissionState) -
                 f"the end of the scale {low:+d}…{high:+d}: a donation cannot move it",
                 RULE,
             )
-        if run.ledger.credits < credits or run.ledger.scrap < scrap:
+        if (credits and run.ledger.credits < credits) or (scrap and run.ledger.scrap < scrap):
             raise RuleViolation(
                 "unaffordable",
                 f"{cause['name']}: the settlement has {run.ledger.credits} Credits and "

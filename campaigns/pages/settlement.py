@@ -20,7 +20,7 @@ from battles.engine.errors import InvalidInput
 from penance_site.users import signed_in
 
 from .. import access, domain, selectors
-from ..between import bargains, relationships, skills
+from ..between import bargains, relationships, skills, soulstone
 from ..between import decide as between
 from ..between import ledger as lg
 from ..between.modules import module_data, module_name
@@ -126,7 +126,12 @@ def _module_context(
 ) -> dict[str, Any]:
     """The optional modules' forms while a phase is open (R-ADD-315…321)."""
     ledger: lg.Ledger = state.settlement
-    out: dict[str, Any] = {"xp_due": [], "bargains_open": [], "relationship_form": None}
+    out: dict[str, Any] = {
+        "xp_due": [],
+        "bargains_open": [],
+        "relationship_form": None,
+        "energy_due": [],
+    }
     if mission is None or phase is None or phase.closed:
         return out
     if skills.MODULE in ledger.modules:
@@ -152,6 +157,22 @@ def _module_context(
             for p in sorted(state.pilots.values(), key=lambda p: p.name)
             if bargains.offer(state, p.id) is not None
         ]
+    if soulstone.MODULE in ledger.modules:
+        data = module_data(ledger.version, soulstone.FILE)
+        spent = soulstone.energy_state(ledger).spent
+        out["energy_due"] = [
+            {
+                "build": build,
+                "name": state.builds[build].current.name,
+                "pilot": state.pilots[p].name,
+            }
+            for _, p, build, _ in mission.deployments
+            if (mission.id, build) not in spent and build in state.builds
+        ]
+        out["energy_costs"] = [
+            (k, v["name"], v["energy"], bool(v.get("repeats"))) for k, v in data["costs"].items()
+        ]
+        out["overcharge"] = data["overcharge"]
     if relationships.MODULE in ledger.modules:
         data = module_data(ledger.version, relationships.FILE)
         out["relationship_form"] = {"factions": data["factions"], "causes": data["causes"]}
@@ -203,12 +224,20 @@ def form_data(post: Any, command: str, mission_id: str) -> dict[str, Any]:
         "bargain": post.get("bargain", ""),
         "faction": post.get("faction", ""),
         "cause": post.get("cause", ""),
+        "build": post.get("build", ""),
+        "costs": post.getlist("costs"),
+        "overcharge": whole(post.get("overcharge") or "0", "overcharge", "R-ADD-322"),
     }
     for key, value in post.items():
         if key.startswith("scar_table_") and value:
             data["scar_tables"][key.removeprefix("scar_table_")] = value
         if key.startswith("scar_choice_") and value:
             data["scar_choices"][key.removeprefix("scar_choice_")] = value
+    for key, value in post.items():
+        # a cost that repeats (each overheating) sent as a count (R-ADD-322)
+        if key.startswith("repeat_") and value:
+            times = whole(value, key, "R-ADD-322")
+            data["costs"] += [key.removeprefix("repeat_")] * min(times, 10)
     if post.get("override_entry"):
         data["override"] = {
             "entry": post["override_entry"],

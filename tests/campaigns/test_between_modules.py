@@ -10,7 +10,7 @@ import pytest
 
 from battles.engine.errors import InvalidInput, RuleViolation
 from campaigns import codec, domain  # noqa: F401  (the codec imports every module's events)
-from campaigns.between import bargains, relationships, skills
+from campaigns.between import bargains, relationships, skills, soulstone
 from campaigns.between import decide as bd
 from campaigns.between import ledger as lg
 from campaigns.between.dice import EnteredRoller
@@ -247,7 +247,7 @@ def test_an_accepted_bargain_pays_its_costs_and_stays() -> None:
         mrun(_with(s, scrap=5), dataclasses.replace(take, bargain="carapace-grafting"))
     assert bad.value.field == "bargain" and "church" in str(bad.value)  # an Ossuarium bargain
     grit_before = bd.grit(s, "a1").recorded
-    s, _ = mrun(_with(s, scrap=5), take)
+    s, _ = mrun(_with(s, scrap=5, credits=-40), take)  # a Scrap bargain, whatever the debt
     assert s.settlement.scrap == 0
     assert s.settlement.pilot("a1").injuries == tuple(
         f"resurrection-pact-wound-{n}" for n in (1, 2, 3)
@@ -340,3 +340,113 @@ def test_a_factions_mission_counts_once_per_phase() -> None:
     s, _ = mrun(
         s, relationships.ChangeRelationship("m1", faction="church", cause="faction-mission-won")
     )
+
+
+# --- Soulstone Energy ----------------------------------------------------------------------------
+
+
+def energy_world() -> domain.CampaignState:
+    return open_phase(with_modules(world(), "soulstone_energy"))
+
+
+def test_a_mission_spends_a_caskets_energy_once() -> None:
+    s = energy_world()
+    assert soulstone.energy(s, "ba") == 80  # the codex's starting Energy
+    spend = soulstone.SpendEnergy(
+        "m1", build_id="ba", costs=("heavy", "overheating", "overheating", "critical-damage")
+    )
+    s, _ = mrun(s, spend)
+    assert soulstone.energy(s, "ba") == 80 - 5 - 6 - 5  # the codex's example: 64
+    with pytest.raises(RuleViolation) as e:
+        mrun(s, spend)
+    assert e.value.code == "energy_spent"
+    with pytest.raises(InvalidInput) as twice:
+        mrun(s, soulstone.SpendEnergy("m1", build_id="bb", costs=("heavy", "heavy")))
+    assert twice.value.field == "costs[0]"
+    with pytest.raises(RuleViolation) as stray:
+        mrun(s, soulstone.SpendEnergy("m1", build_id="nope", costs=("standard",)))
+    assert stray.value.code == "casket_not_in_mission"
+    with pytest.raises(RuleViolation) as off:
+        mrun(open_phase(world()), spend)
+    assert off.value.code == "module_off"
+
+
+@pytest.mark.parametrize(("overcharge", "ok"), [(9, False), (10, True), (15, True), (16, False)])
+def test_an_overcharge_costs_10_to_15(overcharge: int, ok: bool) -> None:
+    spend = soulstone.SpendEnergy("m1", build_id="ba", overcharge=overcharge)
+    if ok:
+        s, _ = mrun(energy_world(), spend)
+        assert soulstone.energy(s, "ba") == 80 - overcharge
+    else:
+        with pytest.raises(InvalidInput) as e:
+            mrun(energy_world(), spend)
+        assert e.value.field == "overcharge"
+
+
+@pytest.mark.parametrize(
+    ("value", "name"),
+    [
+        (100, "Full"),
+        (99, "Healthy"),
+        (60, "Healthy"),
+        (59, "Depleted"),
+        (20, "Depleted"),
+        (19, "Critical"),
+        (1, "Critical"),
+        (0, "Empty"),
+    ],
+)
+def test_energy_bands(value: int, name: str) -> None:
+    assert soulstone.band("pc-1", value)["name"] == name
+
+
+def _energy(s: domain.CampaignState, build: str, value: int) -> domain.CampaignState:
+    return domain.replay([soulstone.EnergyChanged(build, "", value, value, "test")], s)
+
+
+@pytest.mark.parametrize(("value", "refused"), [(0, True), (1, False)])
+def test_a_casket_at_0_energy_cannot_deploy(value: int, refused: bool) -> None:
+    s = energy_world()
+    s = domain.replay([lg.PhaseClosed("m1", "00"), domain.MissionPlanned("m2", 2, "M2")], s)
+    s = _energy(s, "ba", value)
+    start = domain.StartMission("m2", "b2", ((0, "a1", "ba", 1),))
+    if refused:
+        with pytest.raises(RuleViolation) as e:
+            domain.decide(s, start, actor_is_gm=True)
+        assert e.value.code == "casket_empty"
+    else:
+        assert domain.decide(s, start, actor_is_gm=True)
+
+
+def test_refining_a_shard_at_the_forge() -> None:
+    s = advance(energy_world(), "m1", until="actions")
+    s = _with(s, buildings=(lg.BuildingState("forge", 0),))
+    s = _energy(s, "ba", 64)
+    refine = bd.TakeAction(
+        "m1", player="ann", action="refine-soulstone", pilot_id="a1", detail="soulstone-shard"
+    )
+    with pytest.raises(RuleViolation) as e:
+        mrun(s, refine)
+    assert e.value.code == "not_in_storage" and "T1 Shard" in str(e.value)
+    s = _with(
+        s, storage=(("soulstone-shard", "Soulstone Shard"), ("soulstone-shard", "Soulstone Shard"))
+    )
+    s, _ = mrun(s, refine)
+    assert soulstone.energy(s, "ba") == 69 and s.pilots["a1"].taint == 1
+    assert s.settlement.storage == (("soulstone-shard", "Soulstone Shard"),)
+    assert any("Soulstone Energy 69/100, Healthy" in n for n in bd.deployment_notes(s, "a1"))
+
+
+def test_a_core_replacement_restores_all_and_resets_taint_for_100_credits() -> None:
+    s = advance(energy_world(), "m1", until="actions")
+    s = _with(s, buildings=(lg.BuildingState("forge", 0),), storage=(("soulstone-core", "Core"),))
+    s = _energy(s, "ba", 15)
+    s = domain.replay([domain.TaintChanged("a1", 6, 6, "test", "m1")], s)
+    refine = bd.TakeAction(
+        "m1", player="ann", action="refine-soulstone", pilot_id="a1", detail="soulstone-core"
+    )
+    with pytest.raises(RuleViolation) as e:
+        mrun(_with(s, credits=99), refine)
+    assert e.value.code == "unaffordable"
+    s, _ = mrun(_with(s, credits=100), refine)
+    assert (soulstone.energy(s, "ba"), s.pilots["a1"].taint, s.settlement.credits) == (100, 0, 0)

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from campaigns.between import relationships, skills
+from campaigns.between import relationships, skills, soulstone
 from campaigns.selectors import campaign_state
 
 from .builders import demo_campaign, finish, start_mission
@@ -141,3 +141,35 @@ def test_a_campaign_without_the_modules_refuses_them() -> None:
     assert "XP and skills" in r.json()["message"]
     ledger = api_client(dc.gm).get(f"/api/campaigns/{dc.campaign.id}/settlement").json()
     assert ledger["relationships"] is None and ledger["pilots"][0]["xp"] is None
+
+
+def test_the_gm_records_soulstone_energy_on_the_page() -> None:
+    dc = demo_campaign(campaign_rules={"version": "pc-1", "modules": ["soulstone_energy"]})
+    mission, battle = start_mission(dc, seed=3, name="Ember Road")
+    finish(battle, dc.gm, seed=3)
+    gm = client_for(dc.gm)
+    mid = str(mission.id)
+    gm.post(do(dc, "open"), {"mission": mid})
+    html = gm.get(page(dc)).content.decode()
+    assert html.count('data-command="energy"') == 2 and "<strong>80</strong>/100 Healthy" in html
+    assert words(html) == []
+    build = str(dc.builds[0].id)
+    r = gm.post(
+        do(dc, "energy"),
+        {"mission": mid, "build": build, "costs": ["standard"], "repeat_overheating": "2"},
+    )
+    assert r.status_code == 302, r.content.decode()[:2000]
+    state = campaign_state(campaign=dc.campaign)
+    assert soulstone.energy(state, build) == 80 - 2 - 3 * 2
+    html = gm.get(page(dc)).content.decode()
+    assert html.count('data-command="energy"') == 1 and "<strong>72</strong>/100 Healthy" in html
+    r = gm.post(do(dc, "energy"), {"mission": mid, "build": build, "overcharge": "20"})
+    assert r.status_code == 400 and "R-ADD-322" in r.content.decode()
+    r = api_client(dc.gm).post(
+        f"/api/campaigns/{dc.campaign.id}/settlement/commands",
+        {"command": "energy", "mission": mid, "build": str(dc.builds[1].id), "costs": ["heavy"]},
+        format="json",
+    )
+    assert r.status_code == 201, r.json()
+    caskets = {c["build"]: c for c in r.json()["settlement"]["caskets"]}
+    assert caskets[str(dc.builds[1].id)]["energy"] == 75

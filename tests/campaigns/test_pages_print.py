@@ -17,7 +17,7 @@ from django.conf import settings
 
 from campaigns import services
 from campaigns.between import decide as between
-from campaigns.between import relationships, skills
+from campaigns.between import relationships, skills, soulstone
 from campaigns.settlement_services import settlement_step
 
 from .builders import demo_campaign, finish, start_mission
@@ -143,7 +143,12 @@ def test_the_settlement_prints_on_one_a4_page_with_the_modules(tmp_path: Path) -
     dc = demo_campaign(
         campaign_rules={
             "version": "pc-1",
-            "modules": ["xp_skills", "flesh_bargains", "faction_relationships"],
+            "modules": [
+                "xp_skills",
+                "flesh_bargains",
+                "faction_relationships",
+                "soulstone_energy",
+            ],
         }
     )
     mission, battle = start_mission(dc, seed=3, name="Cinder Road")
@@ -158,8 +163,11 @@ def test_the_settlement_prints_on_one_a4_page_with_the_modules(tmp_path: Path) -
     for faction, cause in (("church", "broker-peace"), ("ossuarium", "kill-members")):
         change = relationships.ChangeRelationship(mid, faction=faction, cause=cause)
         settlement_step(**step, command=change)
+    spend = soulstone.SpendEnergy(mid, build_id=str(dc.builds[0].id), costs=("heavy",))
+    settlement_step(**step, command=spend)
     html = client_for(dc.gm).get(f"/campaigns/{dc.campaign.id}/settlement/").content.decode()
     assert "Efficient Movement" in html and 'data-faction="church"' in html
+    assert "<strong>75</strong>/100 Healthy" in html
     page = _file(html, tmp_path, "settlement")
     pdf = tmp_path / "settlement.pdf"
     _chromium("--no-pdf-header-footer", f"--print-to-pdf={pdf}", page.as_uri())
