@@ -28,7 +28,7 @@ from penance_site.api_fields import StrictSerializer
 from penance_site.users import signed_in
 
 from . import domain, selectors
-from .between import bargains, relationships, skills, soulstone
+from .between import bargains, relationships, skills, soulstone, travel
 from .between import decide as between
 from .between import ledger as lg
 from .between.rulebook import rulebook
@@ -56,6 +56,7 @@ COMMANDS = (
     "bargain",
     "relationship",
     "energy",
+    "travel",
 )
 
 
@@ -495,6 +496,9 @@ class SettlementCommandInput(StrictSerializer):
         child=serializers.CharField(max_length=40), required=False, default=list, max_length=20
     )
     overcharge = serializers.IntegerField(required=False, default=0)
+    kind = serializers.CharField(
+        max_length=20, required=False, default="", help_text="travel: departure or arrival"
+    )
     cause = serializers.CharField(
         max_length=40, required=False, default="", help_text="relationship: why it moves"
     )
@@ -567,6 +571,8 @@ def command_from(data: dict[str, Any]) -> between.BetweenCommand:
             bonuses=tuple(data["bonuses"]),
             choice=data["choice"],
         )
+    if kind == "travel":
+        return travel.RollTravelEvent(mid, kind=data["kind"], override=_override(data))
     if kind == "energy":
         return soulstone.SpendEnergy(
             mid,

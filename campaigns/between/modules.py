@@ -104,7 +104,8 @@ def decide_module(
             "this campaign plays the plt-1 campaign rules (R-PLT-1…5), which have no modules",
             "R-ADD-230",
         )
-    require(ledger, command.MODULE, command.WHAT, command.RULE)
+    if command.MODULE:  # a command of the ruleset itself needs no module
+        require(ledger, command.MODULE, command.WHAT, command.RULE)
     mission = state.mission(command.mission_id)
     phase = ledger.phase(mission.id)
     if phase is None or phase.closed:

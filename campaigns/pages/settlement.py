@@ -20,7 +20,7 @@ from battles.engine.errors import InvalidInput
 from penance_site.users import signed_in
 
 from .. import access, domain, selectors
-from ..between import bargains, relationships, skills, soulstone
+from ..between import bargains, relationships, skills, soulstone, travel
 from ..between import decide as between
 from ..between import ledger as lg
 from ..between.modules import module_data, module_name
@@ -131,9 +131,14 @@ def _module_context(
         "bargains_open": [],
         "relationship_form": None,
         "energy_due": [],
+        "travel_due": [],
+        "travel_drawn": [],
     }
     if mission is None or phase is None or phase.closed:
         return out
+    done = [d for d in travel.drawn(state) if d.mission_id == mission.id]
+    out["travel_drawn"] = done
+    out["travel_due"] = [k for k in travel.KINDS if not any(d.kind == k for d in done)]
     if skills.MODULE in ledger.modules:
         data = module_data(ledger.version, skills.FILE)
         flew = [state.pilots[d[1]] for d in mission.deployments]
@@ -224,6 +229,7 @@ def form_data(post: Any, command: str, mission_id: str) -> dict[str, Any]:
         "bargain": post.get("bargain", ""),
         "faction": post.get("faction", ""),
         "cause": post.get("cause", ""),
+        "kind": post.get("kind", ""),
         "build": post.get("build", ""),
         "costs": post.getlist("costs"),
         "overcharge": whole(post.get("overcharge") or "0", "overcharge", "R-ADD-322"),

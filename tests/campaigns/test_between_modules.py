@@ -10,7 +10,7 @@ import pytest
 
 from battles.engine.errors import InvalidInput, RuleViolation
 from campaigns import codec, domain  # noqa: F401  (the codec imports every module's events)
-from campaigns.between import bargains, relationships, skills, soulstone
+from campaigns.between import bargains, relationships, skills, soulstone, travel
 from campaigns.between import decide as bd
 from campaigns.between import ledger as lg
 from campaigns.between.dice import EnteredRoller
@@ -450,3 +450,72 @@ def test_a_core_replacement_restores_all_and_resets_taint_for_100_credits() -> N
     assert e.value.code == "unaffordable"
     s, _ = mrun(_with(s, credits=100), refine)
     assert (soulstone.energy(s, "ba"), s.pilots["a1"].taint, s.settlement.credits) == (100, 0, 0)
+
+
+# --- departure and arrival events ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("faces", "row"), [((3, 4), "34-merchant-visit"), ((4, 3), "43-settlement-festival")]
+)
+def test_a_departure_event_reads_2d6_as_two_digits(faces: tuple[int, int], row: str) -> None:
+    s = open_phase(world())
+    morale = s.settlement.morale
+    extra = [2] if row.startswith("43") else []  # the festival's 1d6 Credits
+    s, events = mrun(s, travel.RollTravelEvent("m1", kind="departure"), [*faces, *extra])
+    (roll, *_) = rolls(events)
+    assert (roll.table, roll.die, roll.faces, roll.total, roll.outcome) == (
+        "travel.departure",
+        6,
+        faces,
+        int(row[:2]),
+        row,
+    )
+    assert travel.drawn(s)[0].row == row
+    assert s.settlement.morale == morale + (1 if row.startswith("43") else 0)
+    with pytest.raises(RuleViolation) as e:
+        mrun(s, travel.RollTravelEvent("m1", kind="departure"), [1, 1])
+    assert e.value.code == "travel_event_done"
+
+
+def test_an_arrival_event_applies_what_the_ledger_counts() -> None:
+    s = open_phase(world())
+    s, _ = mrun(s, travel.RollTravelEvent("m1", kind="arrival"), [2, 4])  # 24 Taint Spread
+    assert (s.pilots["a1"].taint, s.pilots["b1"].taint) == (1, 1)
+    s, _ = mrun(s, travel.RollTravelEvent("m1", kind="departure"), [2, 4])  # 24 Scrap Windfall
+    assert s.settlement.scrap == 3
+    with pytest.raises(InvalidInput) as e:
+        mrun(s, travel.RollTravelEvent("m1", kind="sideways"))
+    assert e.value.field == "kind"
+
+
+@pytest.mark.parametrize(("survivors", "refused"), [(0, True), (1, False)])
+def test_an_arrival_needs_a_survivor(survivors: int, refused: bool) -> None:
+    s = world()
+    s = play_mission(s, pilots=("b1",), dead=survivors == 0)  # mission 2: Bran alone
+    s = open_phase(s, "m2")
+    arrival = travel.RollTravelEvent("m2", kind="arrival")
+    if refused:
+        with pytest.raises(RuleViolation) as e:
+            mrun(s, arrival, [1, 4])
+        assert e.value.code == "no_survivors"
+    else:
+        s, _ = mrun(s, arrival, [1, 4])
+        assert travel.drawn(s)[0].name == "Nothing Special"
+
+
+def test_a_travel_override_keeps_the_dice_and_needs_a_reason() -> None:
+    s = open_phase(world())
+    bad = travel.RollTravelEvent("m1", kind="departure", override=("16-nothing-special", " "))
+    with pytest.raises(InvalidInput):
+        mrun(s, bad, [6, 6])
+    good = travel.RollTravelEvent(
+        "m1", kind="departure", override=("16-nothing-special", "the table agreed")
+    )
+    s, events = mrun(s, good, [6, 6])
+    (roll,) = rolls(events)
+    assert (roll.outcome, roll.rolled, roll.override_reason) == (
+        "16-nothing-special",
+        "66-the-end-times",
+        "the table agreed",
+    )

@@ -173,3 +173,24 @@ def test_the_gm_records_soulstone_energy_on_the_page() -> None:
     assert r.status_code == 201, r.json()
     caskets = {c["build"]: c for c in r.json()["settlement"]["caskets"]}
     assert caskets[str(dc.builds[1].id)]["energy"] == 75
+
+
+def test_departure_and_arrival_events_on_the_page() -> None:
+    dc = demo_campaign(campaign_rules={"version": "pc-1"})
+    mission, battle = start_mission(dc, seed=3, name="Ember Road")
+    finish(battle, dc.gm, seed=3)
+    gm = client_for(dc.gm)
+    mid = str(mission.id)
+    gm.post(do(dc, "open"), {"mission": mid})
+    html = gm.get(page(dc)).content.decode()
+    assert html.count('data-command="travel"') == 2
+    r = gm.post(do(dc, "travel"), {"mission": mid, "kind": "departure", "faces": "1 6"})
+    assert r.status_code == 302, r.content.decode()[:2000]
+    html = gm.get(page(dc)).content.decode()
+    assert html.count('data-command="travel"') == 1
+    assert 'data-travel="departure"' in html and "Departure event: Nothing Special." in html
+    assert words(html) == []
+    r = gm.post(do(dc, "travel"), {"mission": mid, "kind": "departure", "faces": "2 2"})
+    assert r.status_code == 400 and "R-ADD-324" in r.content.decode()
+    r = gm.post(do(dc, "travel"), {"mission": mid, "kind": "arrival", "faces": "7 1"})
+    assert r.status_code == 400 and "d6 shows 1 to 6, not 7" in r.content.decode()
