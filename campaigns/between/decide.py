@@ -35,7 +35,7 @@ from .. import domain
 from ..domain import CampaignState, Event
 from . import ledger as lg
 from .dice import Roller, commitment, derive_faces
-from .rulebook import Entry, Rulebook, Table, rulebook
+from .rulebook import Entry, Rulebook, Table, module_name, rulebook
 
 STEPS = (
     "return.casualties",
@@ -939,8 +939,6 @@ def _action(run: _Run, c: TakeAction, mission: domain.MissionState) -> None:
             raise RuleViolation("pilot_unavailable", f"{pilot.name} is {pilot.status}", "R-ADD-243")
     module = action.get("module")
     if module and module not in run.ledger.modules:
-        from .modules import module_name  # the modules import this module
-
         raise RuleViolation(
             "module_off",
             f"{action['name']} belongs to the {module_name(book.version, module)} module, "

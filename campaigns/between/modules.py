@@ -28,7 +28,7 @@ from ..domain import CampaignState, Event
 from . import decide as bd
 from . import ledger as lg
 from .dice import Roller
-from .rulebook import RULES_DIR, Table, _table
+from .rulebook import RULES_DIR, Table, _table, module_name
 
 
 @functools.cache
@@ -36,12 +36,6 @@ def module_data(version: str, name: str) -> Mapping[str, Any]:
     """A module's data file of one ruleset version, read once."""
     doc: Mapping[str, Any] = json.loads((RULES_DIR / version / name).read_text(encoding="utf-8"))
     return doc
-
-
-def module_name(version: str, module: str) -> str:
-    """A module in words, as the pages and refusals name it ("XP and skills")."""
-    modules = module_data(version, "ruleset.json")["modules"]
-    return str(modules[module]["name"]) if module in modules else module
 
 
 def module_table(version: str, name: str, key: str) -> Table:

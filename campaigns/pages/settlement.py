@@ -23,8 +23,8 @@ from .. import access, domain, selectors
 from ..between import bargains, relationships, skills, soulstone, travel
 from ..between import decide as between
 from ..between import ledger as lg
-from ..between.modules import module_data, module_name
-from ..between.rulebook import rulebook
+from ..between.modules import module_data
+from ..between.rulebook import module_name, rulebook
 from ..models import Campaign
 from ..settlement_api import COMMANDS, command_from, settlement_view
 from ..settlement_services import settlement_step

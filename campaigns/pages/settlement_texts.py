@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..between.modules import module_name
+from ..between.rulebook import module_name
 
 
 def between_text(
