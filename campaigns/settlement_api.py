@@ -618,7 +618,11 @@ class SettlementCommandsView(CampaignsView):
         description=(
             "Steps in the game's order, each once (R-ADD-249): open, casualties, rewards, "
             "salvage, pilots, income, event, action (two per player), finish_actions, care, "
-            "select. A face outside its die is 422 `roll_outside_die` (R-ADD-248)."
+            "select. While a phase is open, at any step: travel (departure or arrival event, "
+            "R-ADD-324) and the optional modules' commands xp (R-ADD-315), bargain "
+            "(R-ADD-317), relationship (R-ADD-320) and energy (R-ADD-322); a module the "
+            "campaign does not play answers 422 `module_off`. A face outside its die is 422 "
+            "`roll_outside_die` (R-ADD-248)."
         ),
         request=SettlementCommandInput,
         responses={201: SettlementStepOutput, 200: SettlementStepOutput, **WRITE_ERRORS},

@@ -13,10 +13,10 @@ from campaigns import codec, domain  # noqa: F401  (the codec imports every modu
 from campaigns.between import bargains, relationships, skills, soulstone, travel
 from campaigns.between import decide as bd
 from campaigns.between import ledger as lg
-from campaigns.between.dice import EnteredRoller
+from campaigns.between.dice import EnteredRoller, SealedRoller
 from campaigns.between.modules import ModuleCommand, decide_module
 
-from .between_world import open_phase, play_mission, world
+from .between_world import SECRET, open_phase, play_mission, world
 from .test_between_domain import advance
 
 
@@ -519,3 +519,22 @@ def test_a_travel_override_keeps_the_dice_and_needs_a_reason() -> None:
         "66-the-end-times",
         "the table agreed",
     )
+
+
+def test_the_modules_sealed_rolls_derive_again_from_the_phase_secret() -> None:
+    """A module's rolls are the phase's sealed dice like every step's (R-ADD-248)."""
+    s = _at(xp_world(), "a1", 150)
+    for command in (
+        skills.AwardXP("m1", pilot_id="a1", result="partial"),
+        travel.RollTravelEvent("m1", kind="departure"),
+    ):
+        ledger: lg.Ledger = s.settlement
+        roller = SealedRoller(SECRET, "phase-1", ledger.rolls_in("phase-1"))
+        s = domain.replay(decide_module(s, command, actor_is_gm=True, roller=roller), s)
+    assert [r.table for r in s.settlement.rolls] == ["skills.tier-1", "travel.departure"]
+    closed = domain.replay([lg.PhaseClosed("m1", SECRET.hex())], s)
+    assert bd.check_rolls(closed) == []
+    first = s.settlement.rolls[0]
+    forged = dataclasses.replace(first, faces=(first.faces[0] % 6 + 1,))
+    tampered = _with(closed, rolls=(forged, *s.settlement.rolls[1:]))
+    assert bd.check_rolls(tampered) != []
