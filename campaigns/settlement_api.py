@@ -28,6 +28,7 @@ from penance_site.api_fields import StrictSerializer
 from penance_site.users import signed_in
 
 from . import domain, selectors
+from .between import bargains, relationships, skills, soulstone, travel
 from .between import decide as between
 from .between import ledger as lg
 from .between.rulebook import rulebook
@@ -51,6 +52,11 @@ COMMANDS = (
     "select",
     "grit",
     "sideline",
+    "xp",
+    "bargain",
+    "relationship",
+    "energy",
+    "travel",
 )
 
 
@@ -90,6 +96,8 @@ def settlement_view(state: domain.CampaignState) -> dict[str, Any]:
                 "out_for_mission": record.out_for_mission or None,
                 "out_reason": record.out_reason,
                 "deployment_notes": list(between.deployment_notes(state, p.id)),
+                "xp": _xp_view(state, p.id),
+                "bargains": _bargains_view(state, p.id),
             }
         )
     numbers = {m.id: m.number for m in state.missions}
@@ -119,6 +127,10 @@ def settlement_view(state: domain.CampaignState) -> dict[str, Any]:
         },
         "storage": [{"item": i, "name": n} for i, n in ledger.storage],
         "pilots": pilots,
+        "caskets": _caskets_view(state) if soulstone.MODULE in ledger.modules else None,
+        "relationships": relationships.table(state)
+        if relationships.MODULE in ledger.modules
+        else None,
         "phases": [
             {
                 "mission": ph.mission_id,
@@ -165,6 +177,66 @@ def settlement_view(state: domain.CampaignState) -> dict[str, Any]:
     }
 
 
+def _xp_view(state: domain.CampaignState, pilot_id: str) -> dict[str, Any] | None:
+    """XP and skills under the xp_skills module (R-ADD-315), else None."""
+    ledger: lg.Ledger = state.settlement
+    if skills.MODULE not in ledger.modules:
+        return None
+    record = skills.pilot_skills(ledger, pilot_id)
+    return {
+        "xp": record.xp,
+        "next_skill_at": skills.next_rung(state, pilot_id),
+        "skills": [
+            {"tier": s.tier, "id": s.id, "name": s.name, "effect": s.effect} for s in record.skills
+        ],
+    }
+
+
+def _bargains_view(state: domain.CampaignState, pilot_id: str) -> dict[str, Any] | None:
+    """Flesh Bargains under the flesh_bargains module (R-ADD-317), else None."""
+    ledger: lg.Ledger = state.settlement
+    if bargains.MODULE not in ledger.modules:
+        return None
+    at = bargains.offer(state, pilot_id)
+    pilot = state.pilots[pilot_id]
+    return {
+        "taken": [
+            {"id": i, "name": n, "effect": e}
+            for i, n, e in bargains.pilot_bargains(ledger, pilot_id).taken
+        ],
+        "offer_at": at,
+        "offered": [
+            {"id": str(b["id"]), "name": str(b["name"]), "cost": str(b["cost_text"])}
+            for b in bargains.offerable(ledger.version, pilot.faction)
+        ]
+        if at is not None
+        else [],
+    }
+
+
+def _caskets_view(state: domain.CampaignState) -> list[dict[str, Any]]:
+    """Each casket of a living pilot with its Soulstone Energy (R-ADD-322)."""
+    ledger: lg.Ledger = state.settlement
+    rows = []
+    for p in sorted(state.pilots.values(), key=lambda p: p.name):
+        build = soulstone.casket_of(state, p.id)
+        if p.status != domain.ALIVE or build is None or build not in state.builds:
+            continue
+        value = soulstone.energy(state, build)
+        band = soulstone.band(ledger.version, value)
+        rows.append(
+            {
+                "build": build,
+                "name": state.builds[build].current.name,
+                "pilot": p.name,
+                "energy": value,
+                "band": band["name"],
+                "effect": band["effect"],
+            }
+        )
+    return rows
+
+
 # --- shapes ---------------------------------------------------------------------------------------
 
 
@@ -177,6 +249,39 @@ class GritOutput(serializers.Serializer[Any]):
     reason = serializers.CharField()
     check_modifier = serializers.IntegerField()
     notes = serializers.ListField(child=serializers.CharField())
+
+
+class SkillOutput(serializers.Serializer[Any]):
+    tier = serializers.IntegerField()
+    id = serializers.CharField()
+    name = serializers.CharField()
+    effect = serializers.CharField()
+
+
+class XPOutput(serializers.Serializer[Any]):
+    xp = serializers.IntegerField()
+    next_skill_at = serializers.IntegerField(allow_null=True)
+    skills = SkillOutput(many=True)
+
+
+class BargainTakenOutput(serializers.Serializer[Any]):
+    id = serializers.CharField()
+    name = serializers.CharField()
+    effect = serializers.CharField()
+
+
+class BargainOfferedOutput(serializers.Serializer[Any]):
+    id = serializers.CharField()
+    name = serializers.CharField()
+    cost = serializers.CharField()
+
+
+class BargainsOutput(serializers.Serializer[Any]):
+    taken = BargainTakenOutput(many=True)
+    offer_at = serializers.IntegerField(
+        allow_null=True, help_text="the pilot's mission count of the open offer"
+    )
+    offered = BargainOfferedOutput(many=True)
 
 
 class SettlementPilotOutput(serializers.Serializer[Any]):
@@ -198,6 +303,10 @@ class SettlementPilotOutput(serializers.Serializer[Any]):
     deployment_notes = serializers.ListField(
         child=serializers.CharField(),
         help_text="what the battle does not apply itself, for the GM at deployment (R-ADD-234)",
+    )
+    xp = XPOutput(allow_null=True, help_text="under the xp_skills module (R-ADD-315)")
+    bargains = BargainsOutput(
+        allow_null=True, help_text="under the flesh_bargains module (R-ADD-317)"
     )
 
 
@@ -266,6 +375,23 @@ class RollOutput(serializers.Serializer[Any]):
     override_reason = serializers.CharField(allow_null=True)
 
 
+class RelationshipOutput(serializers.Serializer[Any]):
+    id = serializers.CharField()
+    name = serializers.CharField()
+    value = serializers.IntegerField(help_text="-3 (War) to +3 (Allied)")
+    standing = serializers.CharField()
+    effect = serializers.CharField()
+
+
+class CasketEnergyOutput(serializers.Serializer[Any]):
+    build = serializers.CharField()
+    name = serializers.CharField()
+    pilot = serializers.CharField()
+    energy = serializers.IntegerField(help_text="0 to 100")
+    band = serializers.CharField()
+    effect = serializers.CharField()
+
+
 class SettlementOutput(serializers.Serializer[Any]):
     version = serializers.CharField(help_text="the campaign ruleset version (R-ADD-230)")
     modules = serializers.ListField(child=serializers.CharField())
@@ -281,6 +407,12 @@ class SettlementOutput(serializers.Serializer[Any]):
     roster = RosterOutput()
     storage = ItemOutput(many=True)
     pilots = SettlementPilotOutput(many=True)
+    caskets = CasketEnergyOutput(
+        many=True, allow_null=True, help_text="under the soulstone_energy module (R-ADD-322)"
+    )
+    relationships = RelationshipOutput(
+        many=True, allow_null=True, help_text="under the faction_relationships module (R-ADD-320)"
+    )
     phases = PhaseOutput(many=True)
     rolls = RollOutput(many=True)
 
@@ -342,6 +474,34 @@ class SettlementCommandInput(StrictSerializer):
     offer = serializers.CharField(max_length=20, required=False, default="", allow_blank=True)
     complex_trait = serializers.BooleanField(required=False, default=False)
     grit = serializers.IntegerField(required=False, default=-1)
+    result = serializers.CharField(
+        max_length=20, required=False, default="", help_text="xp: the mission's result"
+    )
+    bonuses = serializers.ListField(
+        child=serializers.CharField(max_length=40), required=False, default=list
+    )
+    choice = serializers.CharField(max_length=60, required=False, default="", allow_blank=True)
+    bargain = serializers.CharField(
+        max_length=60,
+        required=False,
+        default="",
+        allow_blank=True,
+        help_text="bargain: the Flesh Bargain taken; empty declines (R-ADD-317)",
+    )
+    faction = serializers.CharField(max_length=40, required=False, default="")
+    build = serializers.CharField(
+        max_length=60, required=False, default="", help_text="energy: the casket (build id)"
+    )
+    costs = serializers.ListField(
+        child=serializers.CharField(max_length=40), required=False, default=list, max_length=20
+    )
+    overcharge = serializers.IntegerField(required=False, default=0)
+    kind = serializers.CharField(
+        max_length=20, required=False, default="", help_text="travel: departure or arrival"
+    )
+    cause = serializers.CharField(
+        max_length=40, required=False, default="", help_text="relationship: why it moves"
+    )
     reason = serializers.CharField(max_length=500, required=False, default="")
 
 
@@ -403,6 +563,27 @@ def command_from(data: dict[str, Any]) -> between.BetweenCommand:
         return between.OverrideGrit(
             mid, pilot_id=data["pilot"], grit=data["grit"], reason=data["reason"]
         )
+    if kind == "xp":
+        return skills.AwardXP(
+            mid,
+            pilot_id=data["pilot"],
+            result=data["result"],
+            bonuses=tuple(data["bonuses"]),
+            choice=data["choice"],
+        )
+    if kind == "travel":
+        return travel.RollTravelEvent(mid, kind=data["kind"], override=_override(data))
+    if kind == "energy":
+        return soulstone.SpendEnergy(
+            mid,
+            build_id=data["build"],
+            costs=tuple(data["costs"]),
+            overcharge=data["overcharge"],
+        )
+    if kind == "relationship":
+        return relationships.ChangeRelationship(mid, faction=data["faction"], cause=data["cause"])
+    if kind == "bargain":
+        return bargains.AnswerBargain(mid, pilot_id=data["pilot"], bargain=data["bargain"])
     return between.SidelinePilot(mid, pilot_id=data["pilot"], reason=data["reason"])
 
 
@@ -437,7 +618,11 @@ class SettlementCommandsView(CampaignsView):
         description=(
             "Steps in the game's order, each once (R-ADD-249): open, casualties, rewards, "
             "salvage, pilots, income, event, action (two per player), finish_actions, care, "
-            "select. A face outside its die is 422 `roll_outside_die` (R-ADD-248)."
+            "select. While a phase is open, at any step: travel (departure or arrival event, "
+            "R-ADD-324) and the optional modules' commands xp (R-ADD-315), bargain "
+            "(R-ADD-317), relationship (R-ADD-320) and energy (R-ADD-322); a module the "
+            "campaign does not play answers 422 `module_off`. A face outside its die is 422 "
+            "`roll_outside_die` (R-ADD-248)."
         ),
         request=SettlementCommandInput,
         responses={201: SettlementStepOutput, 200: SettlementStepOutput, **WRITE_ERRORS},

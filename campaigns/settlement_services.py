@@ -38,6 +38,7 @@ from . import domain
 from .between import decide as between
 from .between import ledger as lg
 from .between.dice import EnteredRoller, Roller, SealedRoller, commitment
+from .between.modules import ModuleCommand, decide_module
 from .codec import CAMPAIGN_EVENTS
 from .models import Campaign, Mission
 from .selectors import campaign_role, campaign_state, campaign_stream
@@ -127,7 +128,10 @@ def settlement_step(
             roller = EnteredRoller(entered)
         else:
             roller = SealedRoller(secret, scope, ledger.rolls_in(scope))
-    events = between.decide(state, command, actor_is_gm=True, roller=roller)
+    if isinstance(command, ModuleCommand):
+        events = decide_module(state, command, actor_is_gm=True, roller=roller)
+    else:
+        events = between.decide(state, command, actor_is_gm=True, roller=roller)
     if isinstance(roller, EnteredRoller) and roller.unused:
         raise InvalidInput(
             "faces",

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -35,7 +35,7 @@ from .. import domain
 from ..domain import CampaignState, Event
 from . import ledger as lg
 from .dice import Roller, commitment, derive_faces
-from .rulebook import Entry, Rulebook, Table, rulebook
+from .rulebook import Entry, Rulebook, Table, module_name, rulebook
 
 STEPS = (
     "return.casualties",
@@ -511,6 +511,7 @@ def grit(state: CampaignState, pilot_id: str) -> GritReading:
     missions = sum(1 for m in pilot.missions if m in completed)
     severe = sum(1 for w in pilot.wounds if w.kind == "severe") + record.severe_treated
     recorded = max(_band(rules["missions"], missions), _band(rules["severe"], severe))
+    recorded += sum(bonus(state, pilot_id) for bonus in GRIT_BONUSES)
     recorded = min(
         int(rules["maximum"]), recorded + int(rules["faction_start"].get(pilot.faction, 0))
     )
@@ -936,6 +937,14 @@ def _action(run: _Run, c: TakeAction, mission: domain.MissionState) -> None:
         pilot = run.state.pilots[c.pilot_id]
         if pilot.status != domain.ALIVE:
             raise RuleViolation("pilot_unavailable", f"{pilot.name} is {pilot.status}", "R-ADD-243")
+    module = action.get("module")
+    if module and module not in run.ledger.modules:
+        raise RuleViolation(
+            "module_off",
+            f"{action['name']} belongs to the {module_name(book.version, module)} module, "
+            "which this campaign does not play",
+            "R-ADD-230",
+        )
     credits = int(action.get("credits", 0))
     scrap = int(action.get("scrap", 0))
     if c.action != "build":
@@ -987,6 +996,9 @@ def _action(run: _Run, c: TakeAction, mission: domain.MissionState) -> None:
         run.taint(pilot.id, int(action["taint"]), why)
     elif c.action == "field-repair":
         pass  # the casket's discarded cards are the next battle's; the GM applies them
+    elif module:
+        assert pilot is not None
+        MODULE_ACTIONS[c.action](run, c, action, pilot, mission)
     if c.action != "build":
         if credits:
             run.change("credits", -credits, why, "R-ADD-243")
@@ -1245,4 +1257,21 @@ def deployment_notes(state: CampaignState, pilot_id: str) -> tuple[str, ...]:
         notes.append(f"scar: {scar}, as its scar table says (R-ADD-236)")
     if record.out_for_mission:
         notes.append(f"sits out mission {record.out_for_mission}: {record.out_reason} (R-ADD-250)")
+    for more in DEPLOYMENT_NOTES:
+        notes.extend(more(state, pilot_id))
     return tuple(notes)
+
+
+# --- the optional modules' hooks (campaigns/between/modules.py) ---------------------------------
+# A module adds to these when it is imported; an empty hook changes nothing, so a campaign
+# that plays no module decides as before.
+
+# extra recorded Grit for a pilot (a flesh bargain's +1, R-ADD-233)
+GRIT_BONUSES: list[Callable[[CampaignState, str], int]] = []
+# more deployment notes for a pilot (skills, bargains)
+DEPLOYMENT_NOTES: list[Callable[[CampaignState, str], Sequence[str]]] = []
+# a settlement action a module adds (its `module` key in settlement.json): what it does
+MODULE_ACTIONS: dict[
+    str,
+    Callable[[_Run, TakeAction, Mapping[str, Any], domain.PilotState, domain.MissionState], None],
+] = {}

@@ -332,6 +332,8 @@ class Ledger:
     pilots: Mapping[str, PilotRecord] = field(default_factory=dict)
     phases: tuple[PhaseState, ...] = ()
     rolls: tuple[RollMade, ...] = ()
+    # the optional modules' own state, by module name (campaigns/between/modules.py)
+    extra: Mapping[str, Any] = field(default_factory=dict)
 
     def pilot(self, pilot_id: str) -> PilotRecord:
         record = self.pilots.get(pilot_id)

@@ -191,3 +191,14 @@ def parse_campaign_rules(doc: object) -> tuple[str, tuple[str, ...]]:
                 "R-ADD-230",
             )
     return version, tuple(sorted(set(modules)))
+
+
+@functools.cache
+def module_name(version: str, module: str) -> str:
+    """An optional module in words, as pages and refusals name it (ruleset.json's `name`).
+
+    >>> module_name("pc-1", "xp_skills")
+    'XP and skills'
+    """
+    modules = _read(version, "ruleset.json")["modules"]
+    return str(modules[module].get("name", module)) if module in modules else module

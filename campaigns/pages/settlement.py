@@ -20,9 +20,11 @@ from battles.engine.errors import InvalidInput
 from penance_site.users import signed_in
 
 from .. import access, domain, selectors
+from ..between import bargains, relationships, skills, soulstone, travel
 from ..between import decide as between
 from ..between import ledger as lg
-from ..between.rulebook import rulebook
+from ..between.modules import module_data
+from ..between.rulebook import module_name, rulebook
 from ..models import Campaign
 from ..settlement_api import COMMANDS, command_from, settlement_view
 from ..settlement_services import settlement_step
@@ -103,13 +105,83 @@ def settlement_context(campaign: Campaign, role: str) -> dict[str, Any]:
         "alive": alive,
         "scars_due": [p for p in alive if p["scars_due"] > 0],
         "scar_tables": [k.split(".", 1)[1] for k in book.tables if k.startswith("scars.")],
-        "actions": book.settlement["actions"],
+        # a module's action only where the campaign plays the module (R-ADD-316)
+        "actions": [
+            a
+            for a in book.settlement["actions"]
+            if not a.get("module") or a["module"] in ledger.modules
+        ],
+        **_module_context(state, mission, phase),
+        "module_names": [module_name(ledger.version, m) for m in ledger.modules],
         "buildings": book.settlement["buildings"],
         "players": state.players,
         "rows": table_rows,
         "command_id": uuid.uuid4().hex,
         "rolls": list(reversed(view["rolls"]))[:60],
     }
+
+
+def _module_context(
+    state: domain.CampaignState, mission: domain.MissionState | None, phase: lg.PhaseState | None
+) -> dict[str, Any]:
+    """The optional modules' forms while a phase is open (R-ADD-315…321)."""
+    ledger: lg.Ledger = state.settlement
+    out: dict[str, Any] = {
+        "xp_due": [],
+        "bargains_open": [],
+        "relationship_form": None,
+        "energy_due": [],
+        "travel_due": [],
+        "travel_drawn": [],
+    }
+    if mission is None or phase is None or phase.closed:
+        return out
+    done = [d for d in travel.drawn(state) if d.mission_id == mission.id]
+    out["travel_drawn"] = done
+    out["travel_due"] = [k for k in travel.KINDS if not any(d.kind == k for d in done)]
+    if skills.MODULE in ledger.modules:
+        data = module_data(ledger.version, skills.FILE)
+        flew = [state.pilots[d[1]] for d in mission.deployments]
+        out["xp_due"] = [
+            p
+            for p in flew
+            if p.status == domain.ALIVE
+            and mission.id not in skills.pilot_skills(ledger, p.id).awarded
+        ]
+        out["xp_results"] = [(k, v["name"], v["xp"]) for k, v in data["results"].items()]
+        out["xp_bonuses"] = [(k, v["name"], v["xp"]) for k, v in data["bonuses"].items()]
+        tier2 = data["tables"]["tier-2"]["entries"]
+        out["xp_choices"] = [(e["id"], e["name"]) for e in tier2 if not e.get("choose")]
+    if bargains.MODULE in ledger.modules:
+        out["bargains_open"] = [
+            {
+                "pilot": p,
+                "at": bargains.offer(state, p.id),
+                "offered": bargains.offerable(ledger.version, p.faction),
+            }
+            for p in sorted(state.pilots.values(), key=lambda p: p.name)
+            if bargains.offer(state, p.id) is not None
+        ]
+    if soulstone.MODULE in ledger.modules:
+        data = module_data(ledger.version, soulstone.FILE)
+        spent = soulstone.energy_state(ledger).spent
+        out["energy_due"] = [
+            {
+                "build": build,
+                "name": state.builds[build].current.name,
+                "pilot": state.pilots[p].name,
+            }
+            for _, p, build, _ in mission.deployments
+            if (mission.id, build) not in spent and build in state.builds
+        ]
+        out["energy_costs"] = [
+            (k, v["name"], v["energy"], bool(v.get("repeats"))) for k, v in data["costs"].items()
+        ]
+        out["overcharge"] = data["overcharge"]
+    if relationships.MODULE in ledger.modules:
+        data = module_data(ledger.version, relationships.FILE)
+        out["relationship_form"] = {"factions": data["factions"], "causes": data["causes"]}
+    return out
 
 
 @GET_ONLY
@@ -151,12 +223,27 @@ def form_data(post: Any, command: str, mission_id: str) -> dict[str, Any]:
         "complex_trait": post.get("complex_trait") == "on",
         "grit": whole(post.get("grit") or "-1", "grit", "R-ADD-233"),
         "reason": post.get("reason", ""),
+        "result": post.get("result", ""),
+        "bonuses": post.getlist("bonuses"),
+        "choice": post.get("choice", ""),
+        "bargain": post.get("bargain", ""),
+        "faction": post.get("faction", ""),
+        "cause": post.get("cause", ""),
+        "kind": post.get("kind", ""),
+        "build": post.get("build", ""),
+        "costs": post.getlist("costs"),
+        "overcharge": whole(post.get("overcharge") or "0", "overcharge", "R-ADD-322"),
     }
     for key, value in post.items():
         if key.startswith("scar_table_") and value:
             data["scar_tables"][key.removeprefix("scar_table_")] = value
         if key.startswith("scar_choice_") and value:
             data["scar_choices"][key.removeprefix("scar_choice_")] = value
+    for key, value in post.items():
+        # a cost that repeats (each overheating) sent as a count (R-ADD-322)
+        if key.startswith("repeat_") and value:
+            times = whole(value, key, "R-ADD-322")
+            data["costs"] += [key.removeprefix("repeat_")] * min(times, 10)
     if post.get("override_entry"):
         data["override"] = {
             "entry": post["override_entry"],

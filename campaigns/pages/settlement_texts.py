@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ..between.rulebook import module_name
+
 
 def between_text(
     type_: str, p: Mapping[str, Any], pilots: Mapping[str, str], missions: Mapping[str, str]
@@ -16,7 +18,11 @@ def between_text(
     texts: dict[str, Callable[[], str]] = {
         "CampaignRulesPinned": lambda: (
             f"Campaign rules {p['version']} between missions"
-            + (f", modules {', '.join(p['modules'])}" if p["modules"] else "")
+            + (
+                f", modules {', '.join(module_name(p['version'], m) for m in p['modules'])}"
+                if p["modules"]
+                else ""
+            )
         ),
         "PhaseOpened": lambda: f"Settlement phase after {mission} opened, its dice sealed",
         "PhaseStepDone": lambda: f"Settlement phase after {mission}: {p['step']} done",
@@ -56,6 +62,21 @@ def between_text(
         "PhaseModifier": lambda: f"This phase: {p['key'].replace('_', ' ')} {p['value']}",
         "MissionsOffered": lambda: "Missions offered: " + "; ".join(o[1] for o in p["offers"]),
         "PilotGenerated": lambda: "Recruit rolled: " + " · ".join(r for _, r in p["rows"]),
+        # the optional modules (campaigns/between/skills.py, bargains.py, relationships.py)
+        "XPGained": lambda: f"{pilot}: XP {p['amount']:+d} to {p['xp']}: {p['reason']}",
+        "SkillUnlocked": lambda: (
+            f"{pilot} gains the Tier {p['tier']} skill {p['name']} "
+            f"({'the faction signature' if p['how'] == 'signature' else p['how']})"
+        ),
+        "BargainAnswered": lambda: (
+            f"{pilot} takes the Flesh Bargain {p['name']} after {p['offer_at']} missions"
+            if p["accepted"]
+            else f"{pilot} declines the Flesh Bargain offered after {p['offer_at']} missions"
+        ),
+        "RelationshipChanged": lambda: (
+            f"Relationship with {p['faction'].replace('-', ' ')} {p['delta']:+d} to "
+            f"{p['value']:+d}: {p['reason']}"
+        ),
     }
     text = texts.get(type_)
     return text() if text else None

@@ -16,6 +16,9 @@ import pytest
 from django.conf import settings
 
 from campaigns import services
+from campaigns.between import decide as between
+from campaigns.between import relationships, skills, soulstone
+from campaigns.settlement_services import settlement_step
 
 from .builders import demo_campaign, finish, start_mission
 from .test_pages_campaign import client_for
@@ -132,3 +135,40 @@ def test_controls_are_touch_targets_of_44_px(played: Any, tmp_path: Path) -> Non
         if measured:
             small[name] = measured
     assert small == {}
+
+
+def test_the_settlement_prints_on_one_a4_page_with_the_modules(tmp_path: Path) -> None:
+    """The settlement page with every built module on (R-ADD-315…321): XP, a skill, the
+    relationships tracker, notes at deployment, on one A4 page."""
+    dc = demo_campaign(
+        campaign_rules={
+            "version": "pc-1",
+            "modules": [
+                "xp_skills",
+                "flesh_bargains",
+                "faction_relationships",
+                "soulstone_energy",
+            ],
+        }
+    )
+    mission, battle = start_mission(dc, seed=3, name="Cinder Road")
+    finish(battle, dc.gm, seed=3)
+    mid = str(mission.id)
+    step = {"campaign": dc.campaign, "actor": dc.gm}
+    settlement_step(**step, command=between.OpenPhase(mid, "0" * 64))
+    bonuses = ("three-caskets", "no-allied-lost", "bonus-objective", "boss-defeated")
+    for pilot in dc.pilots:
+        award = skills.AwardXP(mid, pilot_id=str(pilot.id), result="victory", bonuses=bonuses)
+        settlement_step(**step, command=award, faces=[4])
+    for faction, cause in (("church", "broker-peace"), ("ossuarium", "kill-members")):
+        change = relationships.ChangeRelationship(mid, faction=faction, cause=cause)
+        settlement_step(**step, command=change)
+    spend = soulstone.SpendEnergy(mid, build_id=str(dc.builds[0].id), costs=("heavy",))
+    settlement_step(**step, command=spend)
+    html = client_for(dc.gm).get(f"/campaigns/{dc.campaign.id}/settlement/").content.decode()
+    assert "Efficient Movement" in html and 'data-faction="church"' in html
+    assert "<strong>75</strong>/100 Healthy" in html
+    page = _file(html, tmp_path, "settlement")
+    pdf = tmp_path / "settlement.pdf"
+    _chromium("--no-pdf-header-footer", f"--print-to-pdf={pdf}", page.as_uri())
+    assert _pdf_pages(pdf.read_bytes()) == 1
