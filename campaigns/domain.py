@@ -602,6 +602,8 @@ class SeatOutcome:
     component_damage: tuple[tuple[str, int], ...]
     withdrawn: bool = False  # withdrew at the start of a turn, not defeated (R-TRN-9)
     card_taint: int = 0  # Taint the battle's cards applied to the pilot, net (R-ADD-275)
+    # Severe wounds a Grit check eased: minor this mission, not kept (R-ADD-305)
+    eased_wounds: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -823,7 +825,7 @@ def _apply_outcome(s: CampaignState, c: ApplyOutcome) -> list[Event]:
         pilot = s.pilots[pilot_id]
         carried = set(pilot.carried_wounds)
         for wound in outcome.wounds:
-            if wound in CARRIED_WOUNDS and wound not in carried:
+            if wound in CARRIED_WOUNDS and wound not in carried | set(outcome.eased_wounds):
                 events.append(
                     PilotWounded(pilot_id, wound, wound_kind(wound), mission.id, c.battle_id)
                 )

@@ -43,6 +43,7 @@ from penance_site.celery import app as celery_app
 from penance_site.eventstore.store import RecordedEvent, StreamRef, append
 
 from . import domain
+from .between.decide import battle_grit
 from .between.ledger import CampaignRulesPinned
 from .between.rulebook import LEGACY, parse_campaign_rules
 from .catalogue import card_version_def, casket_problems, construction_available, deck_problems
@@ -619,6 +620,8 @@ def _mission_setup(
 
     cards, card_ids = _battle_cards(state, chosen)
     persistent = parse_ruleset(state.rules, "rules").option("persistent_component_damage")
+    # pc-1 hands each pilot's Grit to a battle that rolls the Grit check (R-ADD-305).
+    grit_checks = bool(parse_ruleset(state.rules, "rules").option("grit_checks"))
     setup_seats = []
     for i, seat in enumerate(rows):
         pilot = state.pilots[seat["pilot"]]
@@ -643,6 +646,7 @@ def _mission_setup(
                     "sp_modifier": pilot.sp_modifier,
                     # A battle starts with the pilot's campaign Taint (R-PLT-4, R-ADD-44).
                     **({"taint": pilot.taint} if pilot.taint else {}),
+                    **(battle_grit(state, pilot.id) if grit_checks else {}),
                 },
                 "at": seat.get("at"),
                 "facing": seat.get("facing"),
@@ -731,6 +735,7 @@ def _apply_outcome_command(outcome: BattleOutcome) -> domain.ApplyOutcome:
             component_damage=tuple((name, min(n, threshold)) for name, n in s.component_damage),
             withdrawn=s.withdrawn,
             card_taint=s.card_taint,
+            eased_wounds=s.eased_wounds,
         )
         for s in outcome.seats
     )

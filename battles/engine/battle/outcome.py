@@ -44,6 +44,10 @@ class SeatOutcome:
     # R-ADD-275: the Taint cards changed on this seat's pilot in the battle (R-ADD-66), net:
     # the campaign's pilot takes it over once, with the outcome.
     card_taint: int = 0
+    # R-ADD-305: the severe wounds a Grit check eased (they count as minor this mission)
+    # and the Grit checks rolled (the campaign spends a one-check bonus once one was).
+    eased_wounds: tuple[str, ...] = ()
+    grit_checks: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +106,8 @@ def battle_outcome(events: Sequence[ev.Event]) -> BattleOutcome:
                 damage_taken=taken[c.seat],
                 component_damage=tuple(zip(COMPONENTS, c.component_damage, strict=True)),
                 card_taint=tainted[c.seat],
+                eased_wounds=c.eased_wounds,
+                grit_checks=c.grit_checks,
             )
             for c in state.seats
         ),

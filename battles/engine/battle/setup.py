@@ -7,7 +7,8 @@ the `BattleCreated` event that records it replays the same on any later engine.
 Shape (docs/BATTLES.md): `name`, `board` (FORMATS.md), `rules`, `dice` (`mode`
 digital or table, `seed`, `seed_public`, `commitment`: R-ADD-45), `policy` (prompt or auto), `cards` (card definitions in
 the project's format), `seats` (player, side, casket {name, class, shield,
-component_damage, faction}, deck [{card, count}], pilot {name, carried_wounds, sp_modifier},
+component_damage, faction}, deck [{card, count}], pilot {name, carried_wounds, sp_modifier,
+taint, grit, grit_modifier, grit_bonus},
 at [q, r], facing).
 
 `casket.component_damage` is the damage a casket carries from an earlier battle
@@ -206,7 +207,9 @@ def parse_setup(doc: object) -> dict[str, Any]:
             else None
         )
         pilot = _mapping(
-            s.get("pilot", {}), f"{path}.pilot", ("name", "carried_wounds", "sp_modifier", "taint")
+            s.get("pilot", {}),
+            f"{path}.pilot",
+            ("name", "carried_wounds", "sp_modifier", "taint", *GRIT_FIELDS),
         )
         carried = pilot.get("carried_wounds", [])
         if not isinstance(carried, list):
@@ -291,6 +294,7 @@ def parse_setup(doc: object) -> dict[str, Any]:
                         if "taint" in pilot
                         else {}
                     ),
+                    **_grit(pilot, f"{path}.pilot", ruleset),
                 },
                 "at": [at.q, at.r],
                 "facing": _int(s["facing"], f"{path}.facing", 1, 6, "R-BRD-2"),
@@ -312,6 +316,41 @@ def parse_setup(doc: object) -> dict[str, Any]:
     if "campaign" in doc:
         normalised["campaign"] = _campaign(doc["campaign"])
     return normalised
+
+
+# The pilot's Grit for the Grit check (R-ADD-305): the campaign's Grit 0..3 (R-ADD-233),
+# the modifier on every check (a faction's, R-ADD-234) and a bonus on the first check
+# only (the death consequence's "+1 to the next Grit check", R-ADD-237).
+GRIT_FIELDS = ("grit", "grit_modifier", "grit_bonus")
+_GRIT_BOUNDS = {"grit": (0, 3), "grit_modifier": (-3, 3), "grit_bonus": (0, 3)}
+
+
+def _grit(pilot: Mapping[str, Any], path: str, ruleset: Ruleset) -> dict[str, int]:
+    """The pilot's Grit fields, each written only when given, so every earlier setup
+    normalises as it did; they count only under the ruleset option grit_checks.
+
+    >>> from battles.engine.ruleset import Ruleset
+    >>> _grit({"grit": 2}, "seats[0].pilot", Ruleset("2.1", {"grit_checks": True}))
+    {'grit': 2}
+    >>> try:
+    ...     _grit({"grit": 2}, "seats[0].pilot", Ruleset("2.1"))
+    ... except InvalidInput as exc:
+    ...     print(exc.field, exc.rule)
+    seats[0].pilot.grit R-ADD-305
+    """
+    out: dict[str, int] = {}
+    for key in GRIT_FIELDS:
+        if key not in pilot:
+            continue
+        if not ruleset.option("grit_checks"):
+            raise InvalidInput(
+                f"{path}.{key}",
+                "a pilot's Grit counts only under the ruleset option grit_checks",
+                "R-ADD-305",
+            )
+        low, high = _GRIT_BOUNDS[key]
+        out[key] = _int(pilot[key], f"{path}.{key}", low, high, "R-ADD-305")
+    return out
 
 
 def _dice(doc: object) -> dict[str, Any]:
@@ -410,6 +449,9 @@ def initial_state(battle_id: str, setup: Mapping[str, Any]) -> BattleState:
                 pilot=s["pilot"]["name"],
                 pilot_sp_modifier=s["pilot"]["sp_modifier"],
                 taint=s["pilot"].get("taint", 0),
+                grit=s["pilot"].get("grit", 0),
+                grit_modifier=s["pilot"].get("grit_modifier", 0),
+                grit_bonus=s["pilot"].get("grit_bonus", 0),
                 at=Hex(*s["at"]),
                 facing=s["facing"],
                 deck=deck,

@@ -370,6 +370,14 @@ class CasketState:
     coward_of: int | None = None
     # No reactive card until the end of this seat's turn ("cannot use defense cards").
     reactives_barred_by: int | None = None
+    # The Grit check (ruleset option grit_checks, R-ADD-305): the pilot's campaign Grit
+    # and modifier on every check, a bonus on the first check only (R-ADD-237), the checks
+    # rolled, and the severe wounds that count as minor this mission.
+    grit: int = 0
+    grit_modifier: int = 0
+    grit_bonus: int = 0
+    grit_checks: int = 0
+    eased_wounds: tuple[str, ...] = ()
 
     @property
     def card_defence(self) -> int:
