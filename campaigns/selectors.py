@@ -123,6 +123,7 @@ CAREER_CAMPAIGN_EVENTS = frozenset(
         "PilotDied",
         "PilotWithdrew",
         "TaintChanged",
+        "TokensCarried",
         "TraumaTreated",
         "ScarGained",
         "PilotRetired",

@@ -647,6 +647,8 @@ def _mission_setup(
                     # A battle starts with the pilot's campaign Taint (R-PLT-4, R-ADD-44).
                     **({"taint": pilot.taint} if pilot.taint else {}),
                     **(battle_grit(state, pilot.id) if grit_checks else {}),
+                    # Tokens a card says persist across missions (R-ADD-306).
+                    **({"tokens": dict(pilot.tokens)} if pilot.tokens else {}),
                 },
                 "at": seat.get("at"),
                 "facing": seat.get("facing"),
@@ -736,6 +738,7 @@ def _apply_outcome_command(outcome: BattleOutcome) -> domain.ApplyOutcome:
             withdrawn=s.withdrawn,
             card_taint=s.card_taint,
             eased_wounds=s.eased_wounds,
+            tokens=s.tokens,
         )
         for s in outcome.seats
     )

@@ -58,6 +58,10 @@ def event_text(
             f"{builds.get(p['build_id'], p['build_id'])} repaired: {p['reason']}"
         ),
         "GMAdjusted": lambda: f"{pilot}: {p['field']} {p['before']} → {p['after']}: {p['reason']}",
+        "TokensCarried": lambda: (
+            f"{pilot} keeps {p['count']} {p['pool'].capitalize()} "
+            f"token{'' if p['count'] == 1 else 's'} from {mission} (R-ADD-306)"
+        ),
     }
     text = texts.get(type_)
     if text:

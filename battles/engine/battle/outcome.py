@@ -20,6 +20,7 @@ from ..dice import COMPONENTS
 from ..errors import RuleViolation
 from . import events as ev
 from .evolve import replay
+from .state import PERSISTENT_TOKENS
 
 # The event that closes a battle's stream: after it, the battle is over (R-TRN-8).
 FINAL_EVENT_TYPES = frozenset({"BattleWon", "BattleEnded"})
@@ -48,6 +49,9 @@ class SeatOutcome:
     # and the Grit checks rolled (the campaign spends a one-check bonus once one was).
     eased_wounds: tuple[str, ...] = ()
     grit_checks: int = 0
+    # R-ADD-306: every persistent token pool (PERSISTENT_TOKENS) and the count the seat
+    # holds at the end, 0 included (tokens spent in the battle are gone for the campaign).
+    tokens: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +112,7 @@ def battle_outcome(events: Sequence[ev.Event]) -> BattleOutcome:
                 card_taint=tainted[c.seat],
                 eased_wounds=c.eased_wounds,
                 grit_checks=c.grit_checks,
+                tokens=tuple((pool, c.tokens_of(pool)) for pool in PERSISTENT_TOKENS),
             )
             for c in state.seats
         ),
