@@ -306,6 +306,13 @@ def campaign_create(
         raise InvalidInput("private", "must be true or false")
     ruleset = parse_ruleset(rules, "rules")
     version, modules = parse_campaign_rules(campaign_rules)
+    if version == LEGACY and ruleset.option("grit_checks"):
+        # plt-1 keeps no Grit: its battles would check every pilot at Grit 0 (R-ADD-305).
+        raise InvalidInput(
+            "rules.options.grit_checks",
+            "the Grit check needs the pc-1 campaign ruleset, which keeps each pilot's Grit",
+            "R-ADD-305",
+        )
     campaign = Campaign.objects.create(name=name, gm=gm, private=private)
     events: list[domain.Event] = [
         domain.CampaignCreated(

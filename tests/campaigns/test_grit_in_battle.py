@@ -10,14 +10,18 @@ import pytest
 
 from battles.engine.battle.decide.harm import grit_band
 from battles.engine.battle.state import CARRIED_WOUNDS
+from battles.engine.errors import InvalidInput
 from battles.selectors import battle_state_at, battle_stream
 from campaigns import domain
 from campaigns.between import decide as between
 from campaigns.between import ledger as lg
+from campaigns.between.dice import commitment
 from campaigns.codec import CAMPAIGN_EVENTS
+from campaigns.models import Campaign
 from campaigns.selectors import campaign_state, campaign_stream
 from campaigns.settlement_services import settlement_step
 from penance_site.eventstore.store import read_stream
+from tests.campaigns.between_world import SECRET, world
 from tests.campaigns.builders import PC_1, PLT_1, demo_campaign, finish, start_mission
 
 pytestmark = pytest.mark.django_db
@@ -43,14 +47,19 @@ def test_pc_1_hands_each_pilots_grit_to_the_battle() -> None:
         assert (pilot["grit_modifier"], pilot["grit_bonus"]) == (0, 0)
 
 
-@pytest.mark.parametrize(("campaign_rules", "rules"), [(PLT_1, GRIT_RULES), (PC_1, None)])
-def test_no_grit_reaches_a_plt_1_battle_or_one_without_the_option(
-    campaign_rules: Any, rules: Any
-) -> None:
-    dc = demo_campaign(campaign_rules=campaign_rules, rules=rules)
+def test_no_grit_reaches_a_battle_without_the_option() -> None:
+    dc = demo_campaign(campaign_rules=PC_1)
     _, battle = start_mission(dc, seed=SEED)
     for s in battle_state_at(battle=battle).setup["seats"]:
         assert not {"grit", "grit_modifier", "grit_bonus"} & set(s["pilot"])
+
+
+def test_a_plt_1_campaign_refuses_the_grit_check() -> None:
+    """plt-1 keeps no Grit: the option would check every pilot at Grit 0 (R-ADD-305)."""
+    with pytest.raises(InvalidInput) as info:
+        demo_campaign(campaign_rules=PLT_1, rules=GRIT_RULES)
+    assert (info.value.field, info.value.rule) == ("rules.options.grit_checks", "R-ADD-305")
+    assert not Campaign.objects.exists()
 
 
 def test_the_outcome_keeps_the_wounds_the_grit_checks_let_through() -> None:
@@ -102,3 +111,46 @@ def test_the_outcome_keeps_the_wounds_the_grit_checks_let_through() -> None:
         if pilot_of[f["seat"]] in alive
         and (f["wound"].startswith("minor-") or (f["seat"], f["wound"]) in eased)
     }
+
+
+# --- the pure rules: the phase's opening and the setup's Grit (R-ADD-305) -----------------------
+
+
+def test_the_opening_keeps_an_eased_severe_wound_as_an_injury_and_refuses_a_kept_one() -> None:
+    s = world(wounds=("severe-1",))
+    opened = between.decide(
+        s, between.OpenPhase("m1", commitment(SECRET), (("a1", "severe-2"),)), actor_is_gm=True
+    )
+    assert [(e.pilot_id, e.injury) for e in opened if isinstance(e, lg.PilotInjured)] == [
+        ("a1", "severe-2")
+    ]
+    for wound in ("severe-1", "trauma-1"):
+        with pytest.raises(InvalidInput) as info:
+            between.decide(
+                s, between.OpenPhase("m1", commitment(SECRET), (("a1", wound),)), actor_is_gm=True
+            )
+        assert (info.value.field, info.value.rule) == ("minor_wounds", "R-ADD-239")
+
+
+def test_a_grit_check_in_the_battle_spends_the_one_check_bonus_once() -> None:
+    """The death consequence's "+1 to the next Grit check" (R-ADD-237) goes to the next
+    battle's first check; the phase after it spends the bonus of a pilot who rolled one."""
+    s = domain.replay([lg.GritCheckBonus("a1", 2, "a sacrifice")], world())
+    assert between.battle_grit(s, "a1") == {"grit": 1, "grit_modifier": 0, "grit_bonus": 2}
+    assert between.battle_grit(s, "b1") == {"grit": 0, "grit_modifier": -1, "grit_bonus": 0}
+    command = between.OpenPhase("m1", commitment(SECRET), (), ("a1", "b1"))
+    opened = between.decide(s, command, actor_is_gm=True)
+    spent = [(e.pilot_id, e.bonus) for e in opened if isinstance(e, lg.GritCheckBonus)]
+    assert spent == [("a1", -2)]
+    after = domain.replay(opened, s)
+    assert between.battle_grit(after, "a1")["grit_bonus"] == 0
+    # Without a check in the battle, the bonus waits for the next one.
+    kept = between.decide(s, between.OpenPhase("m1", commitment(SECRET)), actor_is_gm=True)
+    assert not [e for e in kept if isinstance(e, lg.GritCheckBonus)]
+
+
+def test_the_setup_grit_follows_the_gm_override_r_add_233() -> None:
+    s = domain.replay([lg.GritOverridden("b1", 3, "a veteran")], world())
+    assert between.battle_grit(s, "b1")["grit"] == 3
+    plt = domain.replay([domain.CampaignCreated("c", "A", "gm", True, {})])
+    assert between.battle_grit(plt, "x") == {}
