@@ -99,6 +99,11 @@ def battle_text(entry: Mapping[str, Any], seat_names: Mapping[tuple[str, int], s
         return f"{p['component'].replace('_', ' ').capitalize()} destroyed ({p['rule']})"
     if t == "WoundFlipped":
         return f"Wound {p['wound']} flipped: {p['reason']} ({p['rule']})"
+    if t == "GritChecked":
+        result = p["result"].replace("-", " ")
+        return f"Grit check {p['face']} + Grit {p['grit']} {p['modifier']:+d} = {p['total']}: {result} (R-ADD-305)"
+    if t == "WoundEased":
+        return f"Wound {p['wound']} counts as minor this mission ({p['rule']})"
     if t == "SurvivalRolled":
         return f"Survival roll {p['face']}: {p['wounds']} wounds (R-PLT-3)"
     if t == "PilotKilled":

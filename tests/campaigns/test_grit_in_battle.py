@@ -18,11 +18,12 @@ from campaigns.between import ledger as lg
 from campaigns.between.dice import commitment
 from campaigns.codec import CAMPAIGN_EVENTS
 from campaigns.models import Campaign
-from campaigns.selectors import campaign_state, campaign_stream
+from campaigns.selectors import campaign_state, campaign_stream, pilot_career
 from campaigns.settlement_services import settlement_step
 from penance_site.eventstore.store import read_stream
 from tests.campaigns.between_world import SECRET, world
 from tests.campaigns.builders import PC_1, PLT_1, demo_campaign, finish, start_mission
+from tests.campaigns.test_pages_campaign import client_for
 
 pytestmark = pytest.mark.django_db
 
@@ -98,6 +99,16 @@ def test_the_outcome_keeps_the_wounds_the_grit_checks_let_through() -> None:
         if isinstance(e, domain.PilotWounded)
     }
     assert wounded == kept
+
+    # Each pilot's career lists their checks and eased wounds, and the sheet words them.
+    for seat, pilot in pilot_of.items():
+        career = pilot_career(campaign=dc.campaign, pilot_id=pilot)
+        mine = [e for e in career["events"] if e["type"] in ("GritChecked", "WoundEased")]
+        assert len(mine) == sum(1 for c in checks if c["seat"] == seat) + sum(
+            1 for s, _ in eased if s == seat
+        )
+    sheet = client_for(dc.gm).get(f"/campaigns/{dc.campaign.id}/pilots/{pilot_of[0]}/")
+    assert "Grit check " in sheet.content.decode()
 
     # The phase keeps the minor wounds and the eased severe ones as injuries (R-ADD-239).
     state, opened, _ = settlement_step(
