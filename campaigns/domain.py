@@ -220,6 +220,17 @@ class GMAdjusted(Event):
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class TokensCarried(Event):
+    """The pilot's tokens of a pool a card says persist across missions, `count` at the
+    battle's end (R-ADD-306); the next mission's battle starts with them."""
+
+    pilot_id: str
+    pool: str
+    count: int
+    mission_id: str
+
+
 EVENT_TYPES: Mapping[str, type[Event]] = MappingProxyType(
     {
         cls.__name__: cls
@@ -241,6 +252,7 @@ EVENT_TYPES: Mapping[str, type[Event]] = MappingProxyType(
             PilotRetired,
             CasketRepaired,
             GMAdjusted,
+            TokensCarried,
         )
     }
 )
@@ -270,6 +282,8 @@ class PilotState:
     scars: tuple[str, ...] = ()
     missions: tuple[str, ...] = ()  # the missions the pilot was deployed in
     withdrawn_from: tuple[str, ...] = ()  # missions the pilot withdrew from (R-TRN-9)
+    # Tokens of pools a card says persist (pool, count), no zero counts (R-ADD-306)
+    tokens: tuple[tuple[str, int], ...] = ()
 
     @property
     def carried_wounds(self) -> tuple[str, ...]:
@@ -448,6 +462,11 @@ def _taint_changed(s: CampaignState, e: TaintChanged) -> CampaignState:
     return _pilot(s, e.pilot_id, taint=e.taint)
 
 
+def _tokens_carried(s: CampaignState, e: TokensCarried) -> CampaignState:
+    pools = {**dict(s.pilots[e.pilot_id].tokens), e.pool: e.count}
+    return _pilot(s, e.pilot_id, tokens=tuple((k, v) for k, v in pools.items() if v))
+
+
 def _component_damage_carried(s: CampaignState, e: ComponentDamageCarried) -> CampaignState:
     return _build(s, dataclasses.replace(s.builds[e.build_id], component_damage=e.component_damage))
 
@@ -495,6 +514,7 @@ _HANDLERS: dict[type[Event], Callable[[CampaignState, Any], CampaignState]] = {
     PilotRetired: _pilot_retired,
     CasketRepaired: _casket_repaired,
     GMAdjusted: _gm_adjusted,
+    TokensCarried: _tokens_carried,
 }
 assert set(_HANDLERS) | {CampaignCreated} == set(EVENT_TYPES.values()), (
     "every campaign event type needs a handler"
@@ -602,6 +622,10 @@ class SeatOutcome:
     component_damage: tuple[tuple[str, int], ...]
     withdrawn: bool = False  # withdrew at the start of a turn, not defeated (R-TRN-9)
     card_taint: int = 0  # Taint the battle's cards applied to the pilot, net (R-ADD-275)
+    # Severe wounds a Grit check eased: minor this mission, not kept (R-ADD-305)
+    eased_wounds: tuple[str, ...] = ()
+    # Each pool a card says persist and the seat's count at the end (R-ADD-306)
+    tokens: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -823,7 +847,7 @@ def _apply_outcome(s: CampaignState, c: ApplyOutcome) -> list[Event]:
         pilot = s.pilots[pilot_id]
         carried = set(pilot.carried_wounds)
         for wound in outcome.wounds:
-            if wound in CARRIED_WOUNDS and wound not in carried:
+            if wound in CARRIED_WOUNDS and wound not in carried | set(outcome.eased_wounds):
                 events.append(
                     PilotWounded(pilot_id, wound, wound_kind(wound), mission.id, c.battle_id)
                 )
@@ -854,6 +878,11 @@ def _apply_outcome(s: CampaignState, c: ApplyOutcome) -> list[Event]:
                     mission.id,
                 )
             )
+        # R-ADD-306: tokens a card says persist, handed over once with the outcome.
+        held = dict(pilot.tokens)
+        for pool, count in outcome.tokens:
+            if count != held.get(pool, 0):
+                events.append(TokensCarried(pilot_id, pool, count, mission.id))
         if outcome.pilot_dead and pilot.status != DEAD:
             events.append(PilotDied(pilot_id, mission.id, c.battle_id, "R-PLT-1"))
         if outcome.withdrawn:

@@ -110,6 +110,8 @@ CAREER_BATTLE_EVENTS: dict[str, tuple[str, ...]] = {
     "DamageTaken": ("seat",),
     "ComponentDestroyed": ("seat",),
     "WoundFlipped": ("seat",),
+    "GritChecked": ("seat",),  # under the ruleset option grit_checks (R-ADD-305)
+    "WoundEased": ("seat",),
     "SurvivalRolled": ("seat",),
     "PilotKilled": ("seat",),
     "CasketDefeated": ("seat",),
@@ -123,6 +125,7 @@ CAREER_CAMPAIGN_EVENTS = frozenset(
         "PilotDied",
         "PilotWithdrew",
         "TaintChanged",
+        "TokensCarried",
         "TraumaTreated",
         "ScarGained",
         "PilotRetired",

@@ -43,6 +43,7 @@ from penance_site.celery import app as celery_app
 from penance_site.eventstore.store import RecordedEvent, StreamRef, append
 
 from . import domain
+from .between.decide import battle_grit
 from .between.ledger import CampaignRulesPinned
 from .between.rulebook import LEGACY, parse_campaign_rules
 from .catalogue import card_version_def, casket_problems, construction_available, deck_problems
@@ -305,6 +306,13 @@ def campaign_create(
         raise InvalidInput("private", "must be true or false")
     ruleset = parse_ruleset(rules, "rules")
     version, modules = parse_campaign_rules(campaign_rules)
+    if version == LEGACY and ruleset.option("grit_checks"):
+        # plt-1 keeps no Grit: its battles would check every pilot at Grit 0 (R-ADD-305).
+        raise InvalidInput(
+            "rules.options.grit_checks",
+            "the Grit check needs the pc-1 campaign ruleset, which keeps each pilot's Grit",
+            "R-ADD-305",
+        )
     campaign = Campaign.objects.create(name=name, gm=gm, private=private)
     events: list[domain.Event] = [
         domain.CampaignCreated(
@@ -627,6 +635,8 @@ def _mission_setup(
 
     cards, card_ids = _battle_cards(state, chosen)
     persistent = parse_ruleset(state.rules, "rules").option("persistent_component_damage")
+    # pc-1 hands each pilot's Grit to a battle that rolls the Grit check (R-ADD-305).
+    grit_checks = bool(parse_ruleset(state.rules, "rules").option("grit_checks"))
     setup_seats = []
     for i, seat in enumerate(rows):
         pilot = state.pilots[seat["pilot"]]
@@ -659,6 +669,9 @@ def _mission_setup(
                     "sp_modifier": pilot.sp_modifier,
                     # A battle starts with the pilot's campaign Taint (R-PLT-4, R-ADD-44).
                     **({"taint": pilot.taint} if pilot.taint else {}),
+                    **(battle_grit(state, pilot.id) if grit_checks else {}),
+                    # Tokens a card says persist across missions (R-ADD-306).
+                    **({"tokens": dict(pilot.tokens)} if pilot.tokens else {}),
                 },
                 "at": seat.get("at"),
                 "facing": seat.get("facing"),
@@ -747,6 +760,8 @@ def _apply_outcome_command(outcome: BattleOutcome) -> domain.ApplyOutcome:
             component_damage=tuple((name, min(n, threshold)) for name, n in s.component_damage),
             withdrawn=s.withdrawn,
             card_taint=s.card_taint,
+            eased_wounds=s.eased_wounds,
+            tokens=s.tokens,
         )
         for s in outcome.seats
     )

@@ -62,21 +62,25 @@ def _faces(faces: object) -> list[object] | None:
     return list(faces)
 
 
-def _minor_wounds(mission: domain.MissionState) -> tuple[tuple[str, str], ...]:
-    """The minor wounds face up when the mission's battle ended, per pilot (pc-1 keeps
-    them as injuries, R-ADD-239)."""
+def _battle_pilots(
+    mission: domain.MissionState,
+) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
+    """From the mission's battle: the minor wounds face up when it ended, per pilot, and
+    the severe ones a Grit check eased (pc-1 keeps them as injuries, R-ADD-239,
+    R-ADD-305); and the pilots who rolled a Grit check (R-ADD-305)."""
     row = Mission.objects.select_related("battle").get(id=mission.id)
     if row.battle is None:
-        return ()
+        return (), ()
     outcome = battle_outcome_of(battle=row.battle)
     pilots = {seat: pilot for seat, pilot, _, _ in mission.deployments}
-    return tuple(
+    seats = [seat for seat in outcome.seats if seat.seat in pilots]
+    minor = tuple(
         (pilots[seat.seat], wound)
-        for seat in outcome.seats
-        if seat.seat in pilots
+        for seat in seats
         for wound in seat.wounds
-        if domain.wound_kind(wound) == "minor"
+        if domain.wound_kind(wound) == "minor" or wound in seat.eased_wounds
     )
+    return minor, tuple(pilots[seat.seat] for seat in seats if seat.grit_checks)
 
 
 @transaction.atomic
@@ -110,7 +114,8 @@ def settlement_step(
     entered = _faces(list(faces) if faces is not None else None)
     secret = phase_secret(campaign=campaign, mission_number=mission.number)
     if isinstance(command, between.OpenPhase):
-        command = between.OpenPhase(mission.id, commitment(secret), _minor_wounds(mission))
+        minor, checked = _battle_pilots(mission)
+        command = between.OpenPhase(mission.id, commitment(secret), minor, checked)
     elif isinstance(command, between.SelectMission):
         command = between.SelectMission(
             mission.id,

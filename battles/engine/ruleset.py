@@ -180,6 +180,13 @@ RULESETS: Mapping[str, RulesetSpec] = MappingProxyType(
                     "A casket adjacent to an enemy may only attack adjacent enemies",
                 ),
                 ROUND_LIMIT,
+                OptionSpec(
+                    "grit_checks",
+                    (False, True),
+                    "R-PLT-3",
+                    "Before each wound flip the pilot rolls 1d6 + Grit: the campaign's Grit "
+                    "check (R-ADD-305)",
+                ),
             ),
         ),
     }
@@ -219,6 +226,7 @@ OPTION_WORDS: Mapping[str, tuple[str, Mapping[OptionValue, str]]] = MappingProxy
         ),
         "engaged_targets_only": ("Engaged caskets attack adjacent enemies only", _OFF_ON),
         "round_limit": ("Round limit", {"none": "none"}),
+        "grit_checks": ("Grit checks against wounds", _OFF_ON),
     }
 )
 

@@ -24,6 +24,7 @@ from .parts import (
     sentence,
     side_words,
     t,
+    wound_name,
 )
 
 
@@ -313,6 +314,37 @@ def _survival_rolled(p: Mapping[str, Any], names: Names) -> Sentence:
         *_d6([p["face"]]),
         t(f", {count(p['wounds'], 'wound')}"),
         *_rule("R-PLT-3"),
+    )
+
+
+# The Grit check's bands in words (pilot-grit-system.md's results table, R-ADD-305).
+GRIT_RESULTS = {
+    "full-wound": "a full wound",
+    "tough-it-out": "tough it out, a severe wound counts as minor",
+    "shrug-it-off": "shrug it off, no wound and 1 Heat",
+    "iron-will": "iron will, no wound",
+}
+
+
+@sentence(ev.GritChecked)
+def _grit_checked(p: Mapping[str, Any], names: Names) -> Sentence:
+    seat = p.get("seat")
+    modifier = f" {_signed(p['modifier'])}" if p["modifier"] else ""
+    return (
+        t(f"{names.pilot(seat)} makes a Grit check before a wound ({agreed(p['reason'])}): "),
+        *_d6([p["face"]]),
+        t(f" + Grit {p['grit']}{modifier} = {p['total']}, "),
+        t(GRIT_RESULTS.get(p["result"], p["result"])),
+        *_rule("R-ADD-305"),
+    )
+
+
+@sentence(ev.WoundEased)
+def _wound_eased(p: Mapping[str, Any], names: Names) -> Sentence:
+    seat = p.get("seat")
+    return (
+        t(f"{names.pilot(seat)}'s {wound_name(p['wound'])} counts as minor this mission"),
+        *_rule(p.get("rule")),
     )
 
 

@@ -69,6 +69,9 @@ class OpenPhase(BetweenCommand):
 
     commitment: str
     minor_wounds: tuple[tuple[str, str], ...] = ()
+    # The pilots who rolled a Grit check in the battle: they spent their one-check bonus
+    # (R-ADD-237, R-ADD-305).
+    grit_checked: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -645,12 +648,34 @@ def _open(state: CampaignState, c: OpenPhase, mission: domain.MissionState) -> l
             raise InvalidInput(
                 "minor_wounds", f"pilot {pilot_id} was not in mission {mission.number}"
             )
-        if domain.wound_kind(wound) != "minor":
-            raise InvalidInput("minor_wounds", f"{wound} is not a minor wound", "R-ADD-239")
+        kind = domain.wound_kind(wound)
+        # A severe wound a Grit check eased counts as minor this mission; the outcome kept
+        # every other severe wound (R-ADD-305).
+        kept = any(w.wound == wound for w in state.pilots[pilot_id].wounds)
+        if kind == "trauma" or (kind == "severe" and kept):
+            raise InvalidInput(
+                "minor_wounds",
+                f"{wound} is not a minor wound or a severe wound a Grit check eased",
+                "R-ADD-239",
+            )
         if state.pilots[pilot_id].status == domain.ALIVE:
             events.append(
                 lg.PilotInjured(
                     pilot_id, wound, f"minor wound kept after mission {mission.number} (R-ADD-239)"
+                )
+            )
+    for pilot_id in c.grit_checked:
+        if pilot_id not in deployed:
+            raise InvalidInput(
+                "grit_checked", f"pilot {pilot_id} was not in mission {mission.number}"
+            )
+        bonus = min(ledger.pilot(pilot_id).grit_check_bonus, GRIT_BONUS_MAX)
+        if bonus > 0:
+            events.append(
+                lg.GritCheckBonus(
+                    pilot_id,
+                    -bonus,
+                    f"spent on a Grit check in mission {mission.number} (R-ADD-305)",
                 )
             )
     return events
@@ -1275,3 +1300,32 @@ MODULE_ACTIONS: dict[
     str,
     Callable[[_Run, TakeAction, Mapping[str, Any], domain.PilotState, domain.MissionState], None],
 ] = {}
+
+# --- Grit into the battle (R-ADD-305) ---------------------------------------------------------
+
+GRIT_BONUS_MAX = 3  # the battle setup's bound on the one-check bonus
+
+
+def battle_grit(state: CampaignState, pilot_id: str) -> dict[str, int]:
+    """The pilot's Grit as the battle setup takes it under the ruleset option grit_checks
+    (R-ADD-305): the Grit (a GM's override wins, R-ADD-233), the faction's modifier on every
+    check (R-ADD-234), the "+1 to the next Grit check" bonuses on the first check
+    (R-ADD-237). Trauma's -1 is the battle's own: it counts the trauma wounds face up at
+    each check. Empty under plt-1.
+
+    >>> from campaigns.domain import CampaignCreated, PilotEnlisted, replay
+    >>> s = replay([CampaignCreated("c", "A", "gm", True, {}), lg.CampaignRulesPinned("pc-1", ()),
+    ...             PilotEnlisted("p", "ann", "Ash", "elves", 0)])
+    >>> battle_grit(s, "p")
+    {'grit': 0, 'grit_modifier': -1, 'grit_bonus': 0}
+    """
+    ledger: lg.Ledger | None = state.settlement
+    if ledger is None:
+        return {}
+    rules = rulebook(ledger.version).rules["grit"]
+    pilot = state.pilots[pilot_id]
+    return {
+        "grit": grit(state, pilot_id).value,
+        "grit_modifier": int(rules["faction_check"].get(pilot.faction, 0)),
+        "grit_bonus": min(ledger.pilot(pilot_id).grit_check_bonus, GRIT_BONUS_MAX),
+    }

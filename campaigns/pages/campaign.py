@@ -136,6 +136,7 @@ def _mission_outcomes(events: list[Any], state: domain.CampaignState) -> dict[st
             "PilotWithdrew",
             "TaintChanged",
             "ComponentDamageCarried",
+            "TokensCarried",
         }:
             out[mission_id]["lines"].append(event_text(e.type, e.payload, state))
     return out

@@ -58,6 +58,10 @@ def event_text(
             f"{builds.get(p['build_id'], p['build_id'])} repaired: {p['reason']}"
         ),
         "GMAdjusted": lambda: f"{pilot}: {p['field']} {p['before']} → {p['after']}: {p['reason']}",
+        "TokensCarried": lambda: (
+            f"{pilot} keeps {p['count']} {p['pool'].capitalize()} "
+            f"token{'' if p['count'] == 1 else 's'} from {mission} (R-ADD-306)"
+        ),
     }
     text = texts.get(type_)
     if text:
@@ -95,6 +99,11 @@ def battle_text(entry: Mapping[str, Any], seat_names: Mapping[tuple[str, int], s
         return f"{p['component'].replace('_', ' ').capitalize()} destroyed ({p['rule']})"
     if t == "WoundFlipped":
         return f"Wound {p['wound']} flipped: {p['reason']} ({p['rule']})"
+    if t == "GritChecked":
+        result = p["result"].replace("-", " ")
+        return f"Grit check {p['face']} + Grit {p['grit']} {p['modifier']:+d} = {p['total']}: {result} (R-ADD-305)"
+    if t == "WoundEased":
+        return f"Wound {p['wound']} counts as minor this mission ({p['rule']})"
     if t == "SurvivalRolled":
         return f"Survival roll {p['face']}: {p['wounds']} wounds (R-PLT-3)"
     if t == "PilotKilled":

@@ -132,6 +132,8 @@ def pilot_sheet_context(campaign: Campaign, role: str, pilot_id: uuid.UUID) -> d
         "adjustments": PILOT_ADJUSTMENTS,
         # The pilot's own caskets (R-ADD-220).
         "pilot_builds": [b for b in state.builds.values() if b.pilot_id == pilot.id],
+        # Tokens a card says persist across missions, in words (R-ADD-306).
+        "token_pools": [(f"{pool.capitalize()} tokens", n) for pool, n in pilot.tokens],
     }
 
 

@@ -181,6 +181,11 @@ def played() -> tuple[Names, dict[str, list[dict[str, Any]]]]:
 SAMPLES: tuple[Event, ...] = (
     # A pilot's death: the autoplayed battles reach it only with some decks.
     ev.PilotKilled(seat=1, rule="R-PLT-1"),
+    # The Grit check: only under the ruleset option grit_checks (R-ADD-305).
+    ev.GritChecked(
+        seat=0, face=2, grit=1, modifier=-1, total=2, result="full-wound", reason="neural feedback"
+    ),
+    ev.WoundEased(seat=0, wound="severe-2", rule="R-ADD-305"),
     ev.MulliganTaken(seat=0, returned=(CARD, OTHER)),
     ev.HeatVented(seat=0, cost=2, removed=2),
     ev.TokensChanged(seat=0, pool="soul_shard", amount=-2, total=1, source="salvage"),

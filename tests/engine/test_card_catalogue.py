@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from battles.engine.battle import evolve
+from battles.engine.battle import battle_outcome, evolve
 from battles.engine.battle.decide import attack_answer
 from battles.engine.battle.events import (
     AttackDeclared,
@@ -1000,11 +1000,14 @@ def _bargain_struck() -> None:
     """ "Passive: At start of your turn, gain 1 Bargain token. ... Maximum 10 Bargain tokens.\""""
     b = _passive_in_play("wyrd-conclave", "bargain-struck")
     assert one(_next_own_turn(b), TokensChanged).total == 1
+    # "Bargain tokens persist across missions": carried by the outcome (R-ADD-306).
+    assert ENTRIES[("wyrd-conclave", "bargain-struck")].campaign is None
+    b.do({"type": "end_battle", "seat": 0, "side": None, "reason": "arranged"})
+    assert battle_outcome(b.events).seats[0].tokens == (("bargain", 1),)
     b = _passive_in_play("wyrd-conclave", "bargain-struck")
     tokens(b, "bargain", 10)
     assert of_type(_next_own_turn(b), TokensChanged) == []
     assert b.seat(0).tokens_of("bargain") == 10
-    assert ENTRIES[("wyrd-conclave", "bargain-struck")].campaign is not None
 
 
 def _photosynthesis_pendant() -> None:

@@ -10,8 +10,9 @@ import pytest
 
 from battles.engine.battle import battle_outcome
 from battles.engine.battle.events import CardsDiscarded, CardsRecovered, TaintChanged
+from battles.engine.errors import InvalidInput
 
-from .battle_builder import FILLER, one
+from .battle_builder import FILLER, Battle, one
 from .test_card_catalogue import (
     AUTOMATED,
     arrange,
@@ -69,19 +70,40 @@ def test_the_outcome_carries_the_taint_cards_applied_not_the_gm_s() -> None:
     assert [(s.seat, s.card_taint) for s in seats] == [(0, -1), (1, 0)]
 
 
-def test_a_card_promising_what_the_campaign_does_not_carry_is_not_counted() -> None:
-    """R-ADD-275: Bargain Struck plays automated (its start-of-turn Bargain token), but
-    "Bargain tokens persist across missions" is not carried to the campaign: coverage does
-    not count it as automated and says why."""
-    from battles.engine.carddata.coverage import coverage_markdown, faction_coverage
+def test_bargain_struck_counts_once_its_tokens_reach_the_campaign() -> None:
+    """R-ADD-306: Bargain Struck's "Bargain tokens persist across missions" is carried
+    (the outcome's tokens, the next setup's `pilot.tokens`), so coverage counts it as
+    automated and names nothing pending; a card whose promise the campaign did not carry
+    would stay uncounted (R-ADD-275)."""
+    from battles.engine.carddata.coverage import coverage_markdown
 
     read = database()
-    card = read.cards["bargain-struck"].card
-    assert card.automated and not read.counted("bargain-struck")
-    assert "persist across missions" in read.pending["bargain-struck"]
+    assert read.counted("bargain-struck") and read.pending == {}
     table = coverage_markdown(read, source="db.json")
-    line = next(x for x in table.splitlines() if x.startswith("| `bargain-struck`"))
-    assert "not carried to the campaign yet (R-ADD-275)" in line
-    wyrd = next(r for r in faction_coverage(read) if r.faction == "wyrd-conclave")
-    ids = [i for i in read.cards if read.cards[i].card.automated and i not in read.pending]
-    assert read.automated == len(ids) and wyrd.automated < wyrd.deck_cards
+    assert not any(x.startswith("| `bargain-struck`") for x in table.splitlines())
+    ids = [i for i in read.cards if read.cards[i].card.automated]
+    assert read.automated == len(ids)
+
+
+def test_the_next_battle_starts_the_pilot_with_the_tokens_the_outcome_carried() -> None:
+    """R-ADD-306: the setup's `pilot.tokens` (only pools a card says persist, within their
+    maximum) is the casket's pool at the start; the outcome gives the count at the end."""
+    card = built("wyrd-conclave", "bargain-struck")
+    b = battle(card)
+    doc = b.state.setup
+    seat0 = {**doc["seats"][0], "pilot": {**doc["seats"][0]["pilot"], "tokens": {"bargain": 4}}}
+    again = Battle.create({**doc, "seats": [seat0, *doc["seats"][1:]]})
+    assert again.seat(0).tokens_of("bargain") == 4
+    again.do({"type": "end_battle", "seat": 0, "side": None, "reason": "arranged"})
+    assert [s.tokens for s in battle_outcome(again.events).seats] == [
+        (("bargain", 4),),
+        (("bargain", 0),),
+    ]
+    for tokens, field in (({"bargain": 11}, "bargain"), ({"fury": 1}, "fury")):
+        bad = {**seat0, "pilot": {**seat0["pilot"], "tokens": tokens}}
+        with pytest.raises(InvalidInput) as info:
+            Battle.create({**doc, "seats": [bad, *doc["seats"][1:]]})
+        assert (info.value.field, info.value.rule) == (
+            f"seats[0].pilot.tokens.{field}",
+            "R-ADD-306",
+        )

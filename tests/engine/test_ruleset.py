@@ -33,6 +33,7 @@ EXPECTED_OPTIONS = {
     "attacker_movement_model": (("table", "any"), "R-VAR-2"),
     "engaged_targets_only": ((False, True), "R-VAR-3"),
     "round_limit": (("none",), "R-TRN-9"),
+    "grit_checks": ((False, True), "R-PLT-3"),
 }
 
 

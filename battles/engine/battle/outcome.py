@@ -20,6 +20,7 @@ from ..dice import COMPONENTS
 from ..errors import RuleViolation
 from . import events as ev
 from .evolve import replay
+from .state import PERSISTENT_TOKENS
 
 # The event that closes a battle's stream: after it, the battle is over (R-TRN-8).
 FINAL_EVENT_TYPES = frozenset({"BattleWon", "BattleEnded"})
@@ -44,6 +45,13 @@ class SeatOutcome:
     # R-ADD-275: the Taint cards changed on this seat's pilot in the battle (R-ADD-66), net:
     # the campaign's pilot takes it over once, with the outcome.
     card_taint: int = 0
+    # R-ADD-305: the severe wounds a Grit check eased (they count as minor this mission)
+    # and the Grit checks rolled (the campaign spends a one-check bonus once one was).
+    eased_wounds: tuple[str, ...] = ()
+    grit_checks: int = 0
+    # R-ADD-306: every persistent token pool (PERSISTENT_TOKENS) and the count the seat
+    # holds at the end, 0 included (tokens spent in the battle are gone for the campaign).
+    tokens: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +110,9 @@ def battle_outcome(events: Sequence[ev.Event]) -> BattleOutcome:
                 damage_taken=taken[c.seat],
                 component_damage=tuple(zip(COMPONENTS, c.component_damage, strict=True)),
                 card_taint=tainted[c.seat],
+                eased_wounds=c.eased_wounds,
+                grit_checks=c.grit_checks,
+                tokens=tuple((pool, c.tokens_of(pool)) for pool in PERSISTENT_TOKENS),
             )
             for c in state.seats
         ),

@@ -7,7 +7,8 @@ the `BattleCreated` event that records it replays the same on any later engine.
 Shape (docs/BATTLES.md): `name`, `board` (FORMATS.md), `rules`, `dice` (`mode`
 digital or table, `seed`, `seed_public`, `commitment`: R-ADD-45), `policy` (prompt or auto), `cards` (card definitions in
 the project's format), `seats` (player, side, casket {name, class, shield,
-component_damage, faction}, deck [{card, count}], pilot {name, carried_wounds, sp_modifier},
+component_damage, faction}, deck [{card, count}], pilot {name, carried_wounds, sp_modifier,
+taint, grit, grit_modifier, grit_bonus, tokens},
 at [q, r], facing).
 
 `casket.component_damage` is the damage a casket carries from an earlier battle
@@ -37,7 +38,14 @@ from ..dice import COMPONENTS
 from ..errors import InvalidInput
 from ..hexes import Hex
 from ..ruleset import Ruleset, parse_ruleset
-from .state import CARRIED_WOUNDS, SETUP, SP_MAXIMUM, BattleState, CasketState
+from .state import (
+    CARRIED_WOUNDS,
+    PERSISTENT_TOKENS,
+    SETUP,
+    SP_MAXIMUM,
+    BattleState,
+    CasketState,
+)
 
 MAX_SEATS = 8
 MAX_SEED = 2**63 - 1
@@ -206,7 +214,9 @@ def parse_setup(doc: object) -> dict[str, Any]:
             else None
         )
         pilot = _mapping(
-            s.get("pilot", {}), f"{path}.pilot", ("name", "carried_wounds", "sp_modifier", "taint")
+            s.get("pilot", {}),
+            f"{path}.pilot",
+            ("name", "carried_wounds", "sp_modifier", "taint", "tokens", *GRIT_FIELDS),
         )
         carried = pilot.get("carried_wounds", [])
         if not isinstance(carried, list):
@@ -291,6 +301,8 @@ def parse_setup(doc: object) -> dict[str, Any]:
                         if "taint" in pilot
                         else {}
                     ),
+                    **_grit(pilot, f"{path}.pilot", ruleset),
+                    **_tokens(pilot, f"{path}.pilot.tokens"),
                 },
                 "at": [at.q, at.r],
                 "facing": _int(s["facing"], f"{path}.facing", 1, 6, "R-BRD-2"),
@@ -312,6 +324,74 @@ def parse_setup(doc: object) -> dict[str, Any]:
     if "campaign" in doc:
         normalised["campaign"] = _campaign(doc["campaign"])
     return normalised
+
+
+# The pilot's Grit for the Grit check (R-ADD-305): the campaign's Grit 0..3 (R-ADD-233),
+# the modifier on every check (a faction's, R-ADD-234) and a bonus on the first check
+# only (the death consequence's "+1 to the next Grit check", R-ADD-237).
+GRIT_FIELDS = ("grit", "grit_modifier", "grit_bonus")
+_GRIT_BOUNDS = {"grit": (0, 3), "grit_modifier": (-3, 3), "grit_bonus": (0, 3)}
+
+
+def _grit(pilot: Mapping[str, Any], path: str, ruleset: Ruleset) -> dict[str, int]:
+    """The pilot's Grit fields, each written only when given, so every earlier setup
+    normalises as it did; they count only under the ruleset option grit_checks.
+
+    >>> from battles.engine.ruleset import Ruleset
+    >>> _grit({"grit": 2}, "seats[0].pilot", Ruleset("2.1", {"grit_checks": True}))
+    {'grit': 2}
+    >>> try:
+    ...     _grit({"grit": 2}, "seats[0].pilot", Ruleset("2.1"))
+    ... except InvalidInput as exc:
+    ...     print(exc.field, exc.rule)
+    seats[0].pilot.grit R-ADD-305
+    """
+    out: dict[str, int] = {}
+    for key in GRIT_FIELDS:
+        if key not in pilot:
+            continue
+        if not ruleset.option("grit_checks"):
+            raise InvalidInput(
+                f"{path}.{key}",
+                "a pilot's Grit counts only under the ruleset option grit_checks",
+                "R-ADD-305",
+            )
+        low, high = _GRIT_BOUNDS[key]
+        out[key] = _int(pilot[key], f"{path}.{key}", low, high, "R-ADD-305")
+    return out
+
+
+def _tokens(pilot: Mapping[str, Any], path: str) -> dict[str, dict[str, int]]:
+    """The persistent tokens the pilot brings from earlier missions (R-ADD-306): pool to
+    count, only pools a card says persist, each within its maximum; written only when a
+    count is not 0, so every earlier setup normalises as it did.
+
+    >>> _tokens({"tokens": {"bargain": 3}}, "seats[0].pilot.tokens")
+    {'tokens': {'bargain': 3}}
+    >>> try:
+    ...     _tokens({"tokens": {"fury": 1}}, "seats[0].pilot.tokens")
+    ... except InvalidInput as exc:
+    ...     print(exc.field, exc.rule)
+    seats[0].pilot.tokens.fury R-ADD-306
+    """
+    if "tokens" not in pilot:
+        return {}
+    raw = pilot["tokens"]
+    if not isinstance(raw, Mapping):
+        raise InvalidInput(path, "must be an object of token pool to count", "R-ADD-306")
+    out: dict[str, int] = {}
+    for pool, count in raw.items():
+        if pool not in PERSISTENT_TOKENS:
+            raise InvalidInput(
+                f"{path}.{pool}",
+                "only tokens a card says persist across missions carry into a battle "
+                f"({', '.join(PERSISTENT_TOKENS)})",
+                "R-ADD-306",
+            )
+        n = _int(count, f"{path}.{pool}", 0, PERSISTENT_TOKENS[pool], "R-ADD-306")
+        if n:
+            out[pool] = n
+    return {"tokens": out} if out else {}
 
 
 def _dice(doc: object) -> dict[str, Any]:
@@ -410,6 +490,11 @@ def initial_state(battle_id: str, setup: Mapping[str, Any]) -> BattleState:
                 pilot=s["pilot"]["name"],
                 pilot_sp_modifier=s["pilot"]["sp_modifier"],
                 taint=s["pilot"].get("taint", 0),
+                grit=s["pilot"].get("grit", 0),
+                grit_modifier=s["pilot"].get("grit_modifier", 0),
+                grit_bonus=s["pilot"].get("grit_bonus", 0),
+                # R-ADD-306: tokens a card says persist, brought from earlier missions.
+                tokens=tuple(s["pilot"].get("tokens", {}).items()),
                 at=Hex(*s["at"]),
                 facing=s["facing"],
                 deck=deck,

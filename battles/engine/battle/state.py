@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, TypeVar
 
 from ..board import Board
@@ -34,6 +35,12 @@ WOUND_DECK: tuple[str, ...] = (  # R-PLT-1: 5 minor, 3 severe, 2 trauma
 )
 # R-PLT-2: only severe and trauma wounds outlast a mission.
 CARRIED_WOUNDS = frozenset(w for w in WOUND_DECK if not w.startswith("minor-"))
+
+# R-ADD-306: token pools a card says persist across missions, and their maximum: Bargain
+# Struck (wyrd-conclave), "Bargain tokens persist across missions (you owe the Fae).
+# Maximum 10 Bargain tokens." The outcome hands each pilot's count of these pools over to
+# the campaign, and the next battle's setup starts the pilot with them (`pilot.tokens`).
+PERSISTENT_TOKENS: Mapping[str, int] = MappingProxyType({"bargain": 10})
 SP_MAXIMUM: Mapping[str, int] = {"scout": 6, "assault": 5, "heavy": 4, "fortress": 3}  # R-TRN-3
 
 T = TypeVar("T")
@@ -370,6 +377,14 @@ class CasketState:
     coward_of: int | None = None
     # No reactive card until the end of this seat's turn ("cannot use defense cards").
     reactives_barred_by: int | None = None
+    # The Grit check (ruleset option grit_checks, R-ADD-305): the pilot's campaign Grit
+    # and modifier on every check, a bonus on the first check only (R-ADD-237), the checks
+    # rolled, and the severe wounds that count as minor this mission.
+    grit: int = 0
+    grit_modifier: int = 0
+    grit_bonus: int = 0
+    grit_checks: int = 0
+    eased_wounds: tuple[str, ...] = ()
 
     @property
     def card_defence(self) -> int:

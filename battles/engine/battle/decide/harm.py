@@ -129,13 +129,48 @@ def _wound(tx: _Tx, seat: int, reason: str, rule: str) -> None:
     c = tx.seat(seat)
     if c.pilot_dead or not c.wound_deck:
         return
+    result = _grit_check(tx, seat, reason) if tx.state.ruleset.option("grit_checks") else ""
+    if result in ("shrug-it-off", "iron-will"):
+        if result == "shrug-it-off":
+            _change_heat(tx, seat, 1, "Grit check: shrug it off", "R-ADD-305")
+        return
     wound = tx.take(c.wound_deck, 1, "the pilot wound flip", "R-PLT-1")[0]
     tx.emit(ev.WoundFlipped(seat, wound, reason, rule))
+    if result == "tough-it-out" and wound.startswith("severe-"):
+        tx.emit(ev.WoundEased(seat, wound, "R-ADD-305"))
     if not tx.seat(seat).wound_deck:
         tx.emit(ev.PilotKilled(seat, "R-PLT-1"))
         if not tx.seat(seat).defeated:
             tx.emit(ev.CasketDefeated(seat, "its pilot is dead: the casket is inert", "R-ADD-20"))
             passives._destroyed(tx, seat)
+
+
+# pilot-grit-system.md's Grit Check Results Table, highest band first: 8+ Iron Will,
+# 6-7 Shrug It Off, 4-5 Tough It Out, 1-3 Full Wound (R-ADD-234, R-ADD-305).
+GRIT_BANDS = ((8, "iron-will"), (6, "shrug-it-off"), (4, "tough-it-out"))
+
+
+def grit_band(total: int) -> str:
+    """The Grit check's result for a total of 1d6 + Grit + modifiers.
+
+    >>> [grit_band(t) for t in (3, 4, 5, 6, 7, 8)]
+    ['full-wound', 'tough-it-out', 'tough-it-out', 'shrug-it-off', 'shrug-it-off', 'iron-will']
+    """
+    return next((name for at, name in GRIT_BANDS if total >= at), "full-wound")
+
+
+def _grit_check(tx: _Tx, seat: int, reason: str) -> str:
+    """A pilot about to flip a wound rolls 1d6 + Grit first, once per wound (R-ADD-305):
+    the setup's modifier on every check, its bonus on the first check only, and -1 per
+    trauma wound face up (pilot-grit-system.md's "Trauma Wound: -1 Grit per Trauma")."""
+    c = tx.seat(seat)
+    face = tx.dice.d6(1, purpose="the Grit check", rule="R-ADD-305")[0]
+    trauma = sum(1 for w in c.wounds if w.startswith("trauma-"))
+    modifier = c.grit_modifier - trauma + (c.grit_bonus if c.grit_checks == 0 else 0)
+    total = face + c.grit + modifier
+    result = grit_band(total)
+    tx.emit(ev.GritChecked(seat, face, c.grit, modifier, total, result, reason))
+    return result
 
 
 def _taint_overload(tx: _Tx, seat: int) -> None:

@@ -316,6 +316,37 @@ class SurvivalRolled(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class GritChecked(Event):
+    """A pilot about to flip a wound rolled 1d6 + Grit (ruleset option grit_checks,
+    R-ADD-305): `grit` the campaign's Grit, `modifier` its check modifiers (faction, a
+    one-check bonus, -1 per trauma wound face up), `result` the band: full-wound,
+    tough-it-out (a severe wound flipped counts as minor), shrug-it-off (no wound, 1 Heat),
+    iron-will (no wound)."""
+
+    SHOWN: ClassVar[Shown] = Shown(
+        everyone=("seat", "face", "grit", "modifier", "total", "result", "reason")
+    )
+    seat: int
+    face: int
+    grit: int
+    modifier: int
+    total: int
+    result: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class WoundEased(Event):
+    """A severe wound flipped after a Grit check of 4-5 counts as minor this mission: the
+    campaign keeps it as a minor injury, not a severe wound (R-ADD-305)."""
+
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "wound", "rule"))
+    seat: int
+    wound: str
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
 class PilotKilled(Event):
     SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "rule"))
     seat: int

@@ -66,6 +66,14 @@ def _survival(s: BattleState, e: ev.SurvivalRolled) -> BattleState:
     return s
 
 
+def _grit_checked(s: BattleState, e: ev.GritChecked) -> BattleState:
+    return _seat(s, e.seat, grit_checks=s.seats[e.seat].grit_checks + 1)
+
+
+def _eased(s: BattleState, e: ev.WoundEased) -> BattleState:
+    return _seat(s, e.seat, eased_wounds=(*s.seats[e.seat].eased_wounds, e.wound))
+
+
 def _pilot_killed(s: BattleState, e: ev.PilotKilled) -> BattleState:
     return _seat(s, e.seat, pilot_dead=True)
 
@@ -154,6 +162,8 @@ HANDLERS: dict[type[ev.Event], Handler] = {
     ev.ComponentDestroyed: _component_destroyed,
     ev.WoundFlipped: _wound,
     ev.SurvivalRolled: _survival,
+    ev.GritChecked: _grit_checked,
+    ev.WoundEased: _eased,
     ev.PilotKilled: _pilot_killed,
     ev.CasketDefeated: _defeated,
     ev.CasketWithdrew: _withdrew,
