@@ -38,6 +38,7 @@ from battles.engine.cards import (
     AttackRulesEffect,
     BarReactivesEffect,
     BleedEffect,
+    BleedFactorEffect,
     BonusAgainstEffect,
     BuffNextAttackEffect,
     BuffThisTurnEffect,
@@ -267,6 +268,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     AdvantageEffect(),
     AttackBonusEffect(2, condition=Condition("own_in_duel")),
     GrantRotationEffect(),  # issue 17, combos
+    BleedFactorEffect(2),  # the 95 % coverage (R-ADD-280)
 )
 
 
@@ -412,6 +414,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "advantage",
         "terrain",  # issue 17, terrain
         "grant_rotation",  # issue 17, combos
+        "bleed_factor",  # the 95 % coverage (R-ADD-280)
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

@@ -57,6 +57,7 @@ from .conditions import (
     AreaHinderEffect,
     BarReactivesEffect,
     BleedEffect,
+    BleedFactorEffect,
     DamageNextTurnEffect,
     DrawPenaltyEffect,
     DuelEffect,
@@ -159,6 +160,7 @@ __all__ = [
     "AttackRulesEffect",
     "BarReactivesEffect",
     "BleedEffect",
+    "BleedFactorEffect",
     "BonusAgainstEffect",
     "BuffNextAttackEffect",
     "BuffThisTurnEffect",
@@ -344,6 +346,7 @@ Effect = (
     | AdvantageEffect
     | TerrainEffect
     | GrantRotationEffect
+    | BleedFactorEffect
 )
 
 ALL_EFFECTS: tuple[type[Effect], ...] = get_args(Effect)
