@@ -13,11 +13,19 @@ from unittest import mock
 
 import pytest
 
-from battles.engine.battle.events import BleedApplied, BleedTicked, PromptOpened
-from battles.engine.cards import BleedFactorEffect, effect_from_dict
+from battles.engine.battle.events import (
+    BleedApplied,
+    BleedTicked,
+    ComponentDamaged,
+    ComponentDamagePrevented,
+    DefenceRolled,
+    Event,
+    PromptOpened,
+)
+from battles.engine.cards import BleedFactorEffect, PreventComponentDamageEffect, effect_from_dict
 from battles.engine.errors import InvalidInput
 
-from .battle_builder import CARDS, FILLER, one
+from .battle_builder import CARDS, FILLER, of_type, one
 from .test_card_catalogue import arrange, battle, built, play, resolve_hit, run_scenario
 
 SIGILS_SCENARIOS: dict[tuple[str, str], Callable[[], object]] = {}
@@ -62,12 +70,65 @@ def _toxin_mastery() -> None:
 SIGILS_SCENARIOS[("elves", "toxin-mastery")] = _toxin_mastery
 
 
+def _component_damage_answered(
+    cid: str, played: bool, weapons: int, faces: tuple[int, int]
+) -> tuple[list[Event], int]:
+    """Seat 1 hits seat 0's chassis with a Melee 2 attack; seat 0 answers with `cid` (or
+    no reactive card), rolls `faces` for defence (4, 4: BLOOD, no block; 5: PIERCE,
+    R-DMG-2, R-DMG-4) and takes the 2 damage discarding `weapons` Primary Weapon cards
+    from its hand (R-DMG-6: 1 Component Damage each). Returns the events from the answer
+    on and seat 0's Heat after the answer."""
+    card = built("dwarves", cid)
+    b = battle(card, first=1, hand=("blade", "gun"))
+    b.do({"type": "attack", "seat": 1, "card": "test-maul#1", "target": 0,
+          "component": "chassis", "faces": [3, 2]})  # fmt: skip
+    assert [p.kind for p in b.state.prompts] == ["reactive"]
+    answer = {"type": "play_reactive", "seat": 0, "card": f"{cid}#1"} if played else {
+        "type": "no_reactive", "seat": 0}  # fmt: skip
+    events = b.do({**answer, "faces": list(faces)})
+    assert one(events, DefenceRolled).final_damage == 2
+    heat = b.seat(0).heat
+    blades = ["blade#1", "gun#1"][:weapons]
+    events += b.do({"type": "take_damage", "seat": 0, "hand": blades, "deck": 2 - weapons,
+                    "drawn": [FILLER] * (2 - weapons)})  # fmt: skip
+    assert b.state.attack is None
+    return events, heat
+
+
+def _unbreakable() -> None:
+    """ "When you would take Component Damage, prevent 1 Component Damage. Gain 1 Heat.": a
+    reactive card (R-REA-1) in answer to an attack: of the Component Damage that attack
+    deals (here the Primary Weapon cards its damage discards, R-DMG-6) 1 is prevented,
+    once; the card's Heat (+1, printed) comes as it is played; a PIERCE face voids it
+    (R-DMG-4, R-ADD-281)."""
+    for played, weapons, faces, prevented, taken in (
+        (False, 1, (4, 4), 0, 1),
+        (True, 0, (4, 4), 0, 0),  # no Component Damage: nothing to prevent
+        (True, 1, (4, 4), 1, 0),
+        (True, 2, (4, 4), 1, 1),  # 1 prevented, once
+        (True, 2, (5, 4), 0, 2),  # PIERCE
+    ):
+        events, heat = _component_damage_answered("unbreakable", played, weapons, faces)
+        key = (played, weapons, faces)
+        assert heat == (1 if played else 0), key
+        cut = of_type(events, ComponentDamagePrevented)
+        assert [(e.component, e.amount, e.source, e.rule) for e in cut] == (
+            [("chassis", prevented, "unbreakable#1", "R-ADD-281")] if prevented else []
+        ), key
+        damaged = of_type(events, ComponentDamaged)
+        assert sum(e.amount for e in damaged) == taken, key
+
+
+SIGILS_SCENARIOS[("dwarves", "unbreakable")] = _unbreakable
+
+
 @pytest.mark.parametrize(
     ("doc", "field"),
     [
         ({"kind": "bleed_factor", "factor": 1}, "effect.factor"),
         ({"kind": "bleed_factor", "factor": 5}, "effect.factor"),
         ({"kind": "bleed_factor"}, "effect.factor"),
+        ({"kind": "prevent_component_damage", "n": 0}, "effect.n"),
     ],
 )
 def test_a_bad_sigil_effect_names_its_field(doc: dict[str, object], field: str) -> None:
@@ -76,8 +137,10 @@ def test_a_bad_sigil_effect_names_its_field(doc: dict[str, object], field: str) 
     assert caught.value.field == field
 
 
-def test_the_bleed_factor_round_trips() -> None:
+def test_the_sigil_effects_round_trip() -> None:
     assert effect_from_dict({"kind": "bleed_factor", "factor": 2}) == BleedFactorEffect(2)
+    prevent = {"kind": "prevent_component_damage", "n": 1}
+    assert effect_from_dict(prevent) == PreventComponentDamageEffect(1)
 
 
 @pytest.mark.parametrize("key", sorted(SIGILS_SCENARIOS), ids="/".join)

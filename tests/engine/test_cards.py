@@ -85,6 +85,7 @@ from battles.engine.cards import (
     NoAttacksEffect,
     OfferMissEffect,
     OngoingDamageEffect,
+    PreventComponentDamageEffect,
     PlantSeedsEffect,
     PushEffect,
     RecoverEffect,
@@ -269,6 +270,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     AttackBonusEffect(2, condition=Condition("own_in_duel")),
     GrantRotationEffect(),  # issue 17, combos
     BleedFactorEffect(2),  # the 95 % coverage (R-ADD-280)
+    PreventComponentDamageEffect(1),  # (R-ADD-281)
 )
 
 
@@ -415,6 +417,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "terrain",  # issue 17, terrain
         "grant_rotation",  # issue 17, combos
         "bleed_factor",  # the 95 % coverage (R-ADD-280)
+        "prevent_component_damage",  # (R-ADD-281)
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

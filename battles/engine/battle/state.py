@@ -165,6 +165,8 @@ class AttackInProgress:
     enhanced_by: tuple[str, ...] = ()
     # Combinations: one of the card's further attacks (R-ADD-80, R-ADD-187).
     further: bool = False
+    # The reactive card prevented Component Damage of this attack, once (R-ADD-281).
+    component_prevented: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -200,6 +202,7 @@ class AttackInProgress:
             "self_damage": self.self_damage,
             "enhanced_by": list(self.enhanced_by),
             "further": self.further,
+            **({"component_prevented": True} if self.component_prevented else {}),
         }
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ...cards import (
+    PreventComponentDamageEffect,
     ReduceIncomingEffect,
     TriggerEffect,
 )
@@ -94,10 +95,23 @@ def _component_damage(
 
 def _prevent_component_damage(tx: _Tx, seat: int, component: str, amount: int) -> int:
     """R-ADD-136: "the first Component Damage you take each round is ignored": each such
-    passive in play, once a round."""
+    passive in play, once a round. R-ADD-281: first, the reactive card that answered the
+    attack dealing it, once in that attack, unless a PIERCE face voided the card."""
     c = tx.seat(seat)
     if not c.in_battle:
         return amount
+    a = tx.state.attack
+    if a is not None and a.target == seat and a.reactive is not None:
+        if not a.pierced and not a.component_prevented:
+            n = sum(
+                e.n
+                for e in tx.state.card(a.reactive).effects
+                if isinstance(e, PreventComponentDamageEffect)
+            )
+            cut = min(amount, n)
+            if cut:
+                tx.emit(ev.ComponentDamagePrevented(seat, component, cut, a.reactive, "R-ADD-281"))
+                amount -= cut
     for instance in c.in_play:
         if amount <= 0 or f"round:{instance}" in tx.seat(seat).limited_plays:
             continue

@@ -75,6 +75,7 @@ from .defence import (
     AfterDefenceEffect,
     CounterEffect,
     DefenceEffect,
+    PreventComponentDamageEffect,
     ReduceIncomingEffect,
     RemoveDamageCardEffect,
     RiposteEffect,
@@ -205,6 +206,7 @@ __all__ = [
     "NoAttacksEffect",
     "OfferMissEffect",
     "OngoingDamageEffect",
+    "PreventComponentDamageEffect",
     "PlantSeedsEffect",
     "PushEffect",
     "RecoverEffect",
@@ -347,6 +349,7 @@ Effect = (
     | TerrainEffect
     | GrantRotationEffect
     | BleedFactorEffect
+    | PreventComponentDamageEffect
 )
 
 ALL_EFFECTS: tuple[type[Effect], ...] = get_args(Effect)

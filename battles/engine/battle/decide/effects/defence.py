@@ -9,6 +9,7 @@ from ....cards import (
     AfterDefenceEffect,
     CounterEffect,
     DefenceEffect,
+    PreventComponentDamageEffect,
     ReduceIncomingEffect,
     RemoveDamageCardEffect,
     RiposteEffect,
@@ -87,4 +88,5 @@ RESOLVERS: dict[type[Any], Resolver] = {
     RiposteEffect: resolved_elsewhere,  # `resolution._end_attack` counterattacks after damage taken (R-ADD-130)
     CounterEffect: resolved_elsewhere,  # `resolution._end_attack` deals the reactive card's counter-damage (R-ADD-58)
     ThornsEffect: _thorns,
+    PreventComponentDamageEffect: resolved_elsewhere,  # `harm._component_damage` applies it in the attack the card answers (R-ADD-281)
 }
