@@ -101,17 +101,17 @@ def _prevent_component_damage(tx: _Tx, seat: int, component: str, amount: int) -
     if not c.in_battle:
         return amount
     a = tx.state.attack
-    if a is not None and a.target == seat and a.reactive is not None:
-        if not a.pierced and not a.component_prevented:
-            n = sum(
-                e.n
-                for e in tx.state.card(a.reactive).effects
-                if isinstance(e, PreventComponentDamageEffect)
-            )
-            cut = min(amount, n)
-            if cut:
-                tx.emit(ev.ComponentDamagePrevented(seat, component, cut, a.reactive, "R-ADD-281"))
-                amount -= cut
+    answering = a.reactive if a is not None and a.target == seat else None
+    if a is not None and answering is not None and not (a.pierced or a.component_prevented):
+        n = sum(
+            e.n
+            for e in tx.state.card(answering).effects
+            if isinstance(e, PreventComponentDamageEffect)
+        )
+        cut = min(amount, n)
+        if cut:
+            tx.emit(ev.ComponentDamagePrevented(seat, component, cut, answering, "R-ADD-281"))
+            amount -= cut
     for instance in c.in_play:
         if amount <= 0 or f"round:{instance}" in tx.seat(seat).limited_plays:
             continue
