@@ -14,6 +14,9 @@ from unittest import mock
 import pytest
 
 from battles.engine.battle.events import (
+    AttackEnded,
+    AttackRerolled,
+    AttackRolled,
     BleedApplied,
     BleedTicked,
     ComponentDamaged,
@@ -21,11 +24,19 @@ from battles.engine.battle.events import (
     DefenceRolled,
     Event,
     PromptOpened,
+    RerollOffered,
+    WeaponJammed,
 )
-from battles.engine.cards import BleedFactorEffect, PreventComponentDamageEffect, effect_from_dict
+from battles.engine.cards import (
+    BleedFactorEffect,
+    EnhanceNextAttackEffect,
+    PreventComponentDamageEffect,
+    RerollAttackDieEffect,
+    effect_from_dict,
+)
 from battles.engine.errors import InvalidInput
 
-from .battle_builder import CARDS, FILLER, of_type, one
+from .battle_builder import CARDS, FILLER, Battle, of_type, one
 from .test_card_catalogue import arrange, battle, built, play, resolve_hit, run_scenario
 
 SIGILS_SCENARIOS: dict[tuple[str, str], Callable[[], object]] = {}
@@ -122,6 +133,75 @@ def _unbreakable() -> None:
 SIGILS_SCENARIOS[("dwarves", "unbreakable")] = _unbreakable
 
 
+def _blade_attack(b: Battle, faces: tuple[int, ...]) -> list[Event]:
+    """Seat 0 attacks seat 1 (adjacent, target number 5) with the test's blade, Melee 3."""
+    return b.do({"type": "attack", "seat": 0, "card": "blade#1", "target": 1,
+                 "component": "chassis", "faces": list(faces)})  # fmt: skip
+
+
+def _zealots_focus() -> None:
+    """ "Reroll 1 Attack Die on your next attack this turn.": the next attack's roll is
+    shown, then its player rolls one die of their choice again, or keeps the roll; the new
+    face stands and grades the attack again (R-HIT-4, R-ADD-282). Unused, it lapses as
+    the turn ends (R-ADD-90)."""
+    card = built("church", "zealots-focus")
+    # Without the card the miss stands: no prompt.
+    plain = battle(card, hand=("blade",))
+    events = _blade_attack(plain, (1, 1))
+    assert one(events, AttackEnded).outcome == "miss" and not plain.state.prompts
+    for option, faces, grade, outcome in (
+        ("keep", (), "miss", "miss"),  # the roll kept
+        ("die_2", (4,), "hit", None),  # JAM-less 1 + 4 = 5: a hit, the window follows
+        ("die_1", (6,), "miss", "miss"),  # JAM (0) + 1 = 1: still a miss
+    ):
+        b = battle(card, hand=("blade",))
+        play(b, card.id)
+        events = _blade_attack(b, (1, 1))
+        assert one(events, AttackRolled).grade == "miss"
+        assert one(events, RerollOffered) == RerollOffered(0, (1, 1), "all", 5, 1, card.id)
+        assert [(p.seat, p.kind, p.amount) for p in b.state.prompts] == [(0, "reroll", 2)]
+        assert not of_type(events, AttackEnded)  # the roll may still change
+        defence = [4, 4, 4] if outcome is None else []  # BLOOD: no block (R-DMG-2)
+        answer = {"type": "choose", "seat": 0, "option": option, "faces": [*faces, *defence]}
+        events = b.do(answer)
+        rerolled = of_type(events, AttackRerolled)
+        if option == "keep":
+            assert not rerolled
+        else:
+            die = int(option[-1])
+            assert [(e.die, e.face, e.grade) for e in rerolled] == [(die, faces[0], grade)]
+        ended = of_type(events, AttackEnded)
+        assert [e.outcome for e in ended] == ([outcome] if outcome else []), option
+        if outcome is None:  # the hit goes on: no reactive card, 3 damage rolled
+            assert one(events, DefenceRolled).final_damage == 3
+    # A catastrophic failure is a roll too: one JAM rolled again is no longer 0.
+    b = battle(card, hand=("blade",))
+    play(b, card.id)
+    events = _blade_attack(b, (6, 6))
+    assert one(events, AttackRolled).grade == "catastrophic" and not of_type(events, WeaponJammed)
+    events = b.do({"type": "choose", "seat": 0, "option": "die_2", "faces": [3]})
+    assert (one(events, AttackRerolled).total, one(events, AttackEnded).outcome) == (3, "miss")
+    assert not of_type(events, WeaponJammed)
+    # The third option does not exist on two dice; the prompt's own rule is named.
+    b = battle(card, hand=("blade",))
+    play(b, card.id)
+    _blade_attack(b, (1, 1))
+    err = b.refuse({"type": "choose", "seat": 0, "option": "die_3", "faces": [4]})
+    assert (err.code, err.rule) == ("wrong_option", "R-ADD-282")
+    # "This turn": played, then the turn ends: the next turn's attack offers nothing.
+    b = battle(card, hand=("blade",))
+    play(b, card.id)
+    b.do({"type": "pass", "seat": 0, "drawn": [FILLER]})
+    b.do({"type": "pass", "seat": 1, "drawn": [FILLER] * (6 - len(b.seat(1).hand)),
+          "faces": [6, 1]})  # fmt: skip
+    assert b.state.active == 0
+    events = _blade_attack(b, (1, 1))
+    assert not of_type(events, RerollOffered) and one(events, AttackEnded).outcome == "miss"
+
+
+SIGILS_SCENARIOS[("church", "zealots-focus")] = _zealots_focus
+
+
 @pytest.mark.parametrize(
     ("doc", "field"),
     [
@@ -141,6 +221,10 @@ def test_the_sigil_effects_round_trip() -> None:
     assert effect_from_dict({"kind": "bleed_factor", "factor": 2}) == BleedFactorEffect(2)
     prevent = {"kind": "prevent_component_damage", "n": 1}
     assert effect_from_dict(prevent) == PreventComponentDamageEffect(1)
+    reroll = {"kind": "enhance_next_attack", "this_turn": True,
+              "then": [{"kind": "reroll_attack_die"}]}  # fmt: skip
+    wanted = EnhanceNextAttackEffect(this_turn=True, then=(RerollAttackDieEffect(),))
+    assert effect_from_dict(reroll) == wanted
 
 
 @pytest.mark.parametrize("key", sorted(SIGILS_SCENARIOS), ids="/".join)

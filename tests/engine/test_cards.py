@@ -95,6 +95,7 @@ from battles.engine.cards import (
     RemoveFromGameEffect,
     RemoveHeatRolledEffect,
     RemoveTaintRolledEffect,
+    RerollAttackDieEffect,
     RiposteEffect,
     RollSufferingEffect,
     RootEffect,
@@ -271,6 +272,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     GrantRotationEffect(),  # issue 17, combos
     BleedFactorEffect(2),  # the 95 % coverage (R-ADD-280)
     PreventComponentDamageEffect(1),  # (R-ADD-281)
+    RerollAttackDieEffect(),  # (R-ADD-282)
 )
 
 
@@ -418,6 +420,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "grant_rotation",  # issue 17, combos
         "bleed_factor",  # the 95 % coverage (R-ADD-280)
         "prevent_component_damage",  # (R-ADD-281)
+        "reroll_attack_die",  # (R-ADD-282)
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

@@ -146,6 +146,10 @@ def _prompt_candidates(
     elif kind == "duel":  # R-ADD-174
         yield {"type": "choose", "seat": seat, "option": "accept"}
         yield {"type": "choose", "seat": seat, "option": "refuse"}
+    elif kind == "reroll":  # R-ADD-282: keep the roll, or roll one of its dice again
+        yield {"type": "choose", "seat": seat, "option": "keep"}
+        for k in range(1, amount + 1):
+            yield {"type": "choose", "seat": seat, "option": f"die_{k}"}
     elif kind == "siphon":  # R-ADD-159
         yield {"type": "choose", "seat": seat, "option": "decline"}
         yield {"type": "choose", "seat": seat, "option": "pay"}

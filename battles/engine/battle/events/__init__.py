@@ -52,6 +52,7 @@ from .attacks import (
     AttackCovered,
     AttackDeclared,
     AttackEnded,
+    AttackRerolled,
     AttackRolled,
     AttackWarded,
     CasketDefeated,
@@ -67,6 +68,7 @@ from .attacks import (
     PromptOpened,
     ReactiveDeclined,
     ReactivePlayed,
+    RerollOffered,
     RotationGranted,
     SurvivalRolled,
     TerrainCreated,
@@ -268,6 +270,8 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         TerrainCreated,
         TerrainEntered,
         RotationGranted,
+        RerollOffered,
+        AttackRerolled,
     )
 }
 
@@ -279,6 +283,7 @@ __all__ = [
     "AttackDeclared",
     "AttackEnded",
     "AttackEnhanced",
+    "AttackRerolled",
     "AttackRolled",
     "AttackWarded",
     "AttacksForgone",
@@ -355,6 +360,7 @@ __all__ = [
     "ReactiveDeclined",
     "ReactivePlayed",
     "ReactivesBarred",
+    "RerollOffered",
     "Rooted",
     "RotationGranted",
     "RoundEnded",

@@ -50,6 +50,7 @@ from .attacks import (
     IgnoreCoverEffect,
     LastingBonusEffect,
     OfferMissEffect,
+    RerollAttackDieEffect,
 )
 from .base import rebased
 from .condition import condition_from_dict
@@ -216,6 +217,7 @@ __all__ = [
     "RemoveFromGameEffect",
     "RemoveHeatRolledEffect",
     "RemoveTaintRolledEffect",
+    "RerollAttackDieEffect",
     "RiposteEffect",
     "RollSufferingEffect",
     "RootEffect",
@@ -350,6 +352,7 @@ Effect = (
     | GrantRotationEffect
     | BleedFactorEffect
     | PreventComponentDamageEffect
+    | RerollAttackDieEffect
 )
 
 ALL_EFFECTS: tuple[type[Effect], ...] = get_args(Effect)

@@ -21,6 +21,7 @@ from ....cards import (
     IgnoreCoverEffect,
     LastingBonusEffect,
     OfferMissEffect,
+    RerollAttackDieEffect,
 )
 from ....errors import RuleViolation
 from ... import events as ev
@@ -85,4 +86,5 @@ RESOLVERS: dict[type[Any], Resolver] = {
     OfferMissEffect: resolved_elsewhere,  # `reactions._play_reactive` opens the siphon prompt, `prompts._siphon` answers it (R-ADD-159)
     BuffThisTurnEffect: _buff_this_turn,
     LastingBonusEffect: _lasting_bonus,
+    RerollAttackDieEffect: resolved_elsewhere,  # `attacking._strike` offers it once the attack is rolled (R-ADD-282)
 }
