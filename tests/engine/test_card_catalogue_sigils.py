@@ -8,11 +8,13 @@ counts them with the others.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from unittest import mock
 
 import pytest
 
+from battles.engine.battle.autoplay import choose
 from battles.engine.battle.events import (
     AttackEnded,
     AttackRerolled,
@@ -27,6 +29,7 @@ from battles.engine.battle.events import (
     RerollOffered,
     WeaponJammed,
 )
+from battles.engine.battle.legal import legal_actions
 from battles.engine.cards import (
     BleedFactorEffect,
     EnhanceNextAttackEffect,
@@ -230,3 +233,19 @@ def test_the_sigil_effects_round_trip() -> None:
 @pytest.mark.parametrize("key", sorted(SIGILS_SCENARIOS), ids="/".join)
 def test_sigils_scenario(key: tuple[str, str]) -> None:
     run_scenario(key, SIGILS_SCENARIOS[key])
+
+
+@pytest.mark.parametrize(
+    ("faces", "option"), [((1, 1), "die_1"), ((6, 2), "die_1"), ((1, 6), "die_2"), ((3, 2), "keep")]
+)
+def test_the_autoplayer_rolls_again_the_lowest_die_of_a_miss_only(
+    faces: tuple[int, int], option: str
+) -> None:
+    """R-ADD-282: the bot keeps a hit; a miss rolls its lowest die again (a JAM is 0)."""
+    card = built("church", "zealots-focus")
+    b = battle(card, hand=("blade",))
+    play(b, card.id)
+    _blade_attack(b, faces)
+    actions = list(legal_actions(b.state, [0]))
+    assert {a.body["option"] for a in actions} == {"keep", "die_1", "die_2"}
+    assert choose(b.state, actions, random.Random(0))["option"] == option
