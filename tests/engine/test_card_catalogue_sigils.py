@@ -1,9 +1,9 @@
 """Scenarios for the catalogue entries of the faction cards brought to the engine for the
-95 % coverage of the real database (R-ADD-280 onwards): passives that change what the
-owner's other cards do and reactive cards on the Component Damage of the attack they
-answer, played through decide/evolve with the helpers of test_card_catalogue.py. Each
-scenario quotes the text it checks; `test_every_automated_entry_has_a_scenario_below`
-counts them with the others.
+95 % coverage of the real database (R-ADD-280 onwards): a passive that changes what the
+owner's other cards do (doubled Bleed), a reactive card on the Component Damage of the
+attack it answers, and an attack die rolled again, played through decide/evolve with the
+helpers of test_card_catalogue.py. Each scenario quotes the text it checks;
+`test_every_automated_entry_has_a_scenario_below` counts them with the others.
 """
 
 from __future__ import annotations
