@@ -35,6 +35,7 @@ PROMPT_WORDS = {
     "siphon": "pay the defender's price to miss, or decline (R-ADD-159)",
     "duel": "accept the Honor Duel, or refuse it and bear Coward's Mark (R-ADD-174)",
     "reroll": "roll one of the attack dice again, or keep the roll (R-ADD-282)",
+    "ally_destroyed": "answer an ally's destruction with a card, or none (R-ADD-283)",
 }
 
 

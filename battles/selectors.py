@@ -526,6 +526,7 @@ PROMPT_WORDS = {
     "siphon": "to pay the defender's price to miss, or decline",
     "duel": "to accept the Honor Duel, or refuse it and bear Coward's Mark",
     "reroll": "to roll one of the attack dice again, or keep the roll",
+    "ally_destroyed": "to answer an ally's destruction with a card, or none",
 }
 
 

@@ -1,8 +1,8 @@
 """Scenarios for the catalogue entries of the faction cards brought to the engine for the
 95 % coverage of the real database (R-ADD-280 onwards): a passive that changes what the
 owner's other cards do (doubled Bleed), a reactive card on the Component Damage of the
-attack it answers, and an attack die rolled again, played through decide/evolve with the
-helpers of test_card_catalogue.py. Each scenario quotes the text it checks;
+attack it answers, an attack die rolled again and a reactive card answering an ally's
+destruction, played through decide/evolve with the helpers of test_card_catalogue.py. Each scenario quotes the text it checks;
 `test_every_automated_entry_has_a_scenario_below` counts them with the others.
 """
 
@@ -15,14 +15,19 @@ from unittest import mock
 import pytest
 
 from battles.engine.battle.autoplay import choose
+from battles.engine.battle.decide import attack_answer
 from battles.engine.battle.events import (
     AttackEnded,
     AttackRerolled,
     AttackRolled,
     BleedApplied,
     BleedTicked,
+    CardsDiscarded,
+    CardsDrawn,
+    CardsRecovered,
     ComponentDamaged,
     ComponentDamagePrevented,
+    DamageTaken,
     DefenceRolled,
     Event,
     PromptOpened,
@@ -32,15 +37,25 @@ from battles.engine.battle.events import (
 from battles.engine.battle.legal import legal_actions
 from battles.engine.cards import (
     BleedFactorEffect,
+    CardDef,
     EnhanceNextAttackEffect,
     PreventComponentDamageEffect,
     RerollAttackDieEffect,
+    card_from_dict,
     effect_from_dict,
 )
 from battles.engine.errors import InvalidInput
 
-from .battle_builder import CARDS, FILLER, Battle, of_type, one
-from .test_card_catalogue import arrange, battle, built, play, resolve_hit, run_scenario
+from .battle_builder import CARDS, FILLER, Battle, deck, of_type, one, seat, start
+from .test_card_catalogue import (
+    MAUL,
+    arrange,
+    battle,
+    built,
+    play,
+    resolve_hit,
+    run_scenario,
+)
 
 SIGILS_SCENARIOS: dict[tuple[str, str], Callable[[], object]] = {}
 
@@ -203,6 +218,95 @@ def _zealots_focus() -> None:
 
 
 SIGILS_SCENARIOS[("church", "zealots-focus")] = _zealots_focus
+
+
+def _last_rites_field(card: CardDef, reach: int) -> Battle:
+    """Ruleset 2.1, table dice. Seat 0 (side "pack") holds `card` and has discarded its 5
+    other cards; seat 2, its ally at [1, 2], has 1 HP left; seat 1 (side "prey", at [0, 2],
+    beside seat 2) acts first. Seat 0 stands `reach` hexes from seat 2."""
+    seats = [
+        {**seat(0, at=(0, 3), facing=1, side="pack"), "deck": deck(**{card.id: 2})},
+        {**seat(1, at=(0, 2), facing=4, side="prey"), "deck": deck(**{"test-maul": 2})},
+        {**seat(2, at=(1, 2), facing=5, side="pack"), "deck": deck()},
+    ]
+    doc = {
+        "name": "Last rites", "board": {"name": "Yard", "shape": {"kind": "hexagon", "radius": 8},
+                                        "hexes": []},
+        "rules": {"version": "2.1", "options": {}}, "dice": {"mode": "table"}, "policy": "prompt",
+        "cards": [CARDS[FILLER], MAUL, card.as_dict()], "seats": seats,
+    }  # fmt: skip
+    hands = [[card.id, *[FILLER] * 5], ["test-maul", *[FILLER] * 5], [FILLER] * 6]
+    b = start(doc, hands, initiative=(1, 6, 1))
+    assert b.state.active == 1
+    if reach != 1:
+        b.do({"type": "relocate", "seat": 0, "at": [1 + reach, 2], "facing": 1,
+              "reason": "arranged"})  # fmt: skip
+    assert b.seat(0).at.distance(b.seat(2).at) == reach
+    junk = tuple(x for x in b.seat(0).hand if x.startswith(FILLER))
+    arrange(b, CardsDiscarded(0, junk, (), "arranged", "R-ADD-14"))
+    arrange(b, DamageTaken(2, (), b.seat(2).deck[:-1], 0, None))
+    assert b.seat(2).hp == 1 and len(b.seat(0).discard) == 5
+    return b
+
+
+def _kill_seat_2(b: Battle) -> list[Event]:
+    """Seat 1 hits seat 2 (every defence die BLOOD: no block); seat 2 takes the damage from
+    its deck of 1 card and is destroyed: deck and discard pile empty (R-DMG-9; survival
+    face 4)."""
+    maul = card_from_dict(MAUL)
+    damage = attack_answer(b.state, 1, maul, 2).damage_for("hit")  # the flank's too (R-DMG-1)
+    b.do({"type": "attack", "seat": 1, "card": "test-maul#1", "target": 2,
+          "component": "chassis", "faces": [3, 2, *[4] * damage]})  # fmt: skip
+    last = b.seat(2).deck[0].split("#")[0]
+    events = b.do({"type": "take_damage", "seat": 2, "hand": [], "deck": damage,
+                   "drawn": [last], "faces": [4]})  # fmt: skip
+    assert b.seat(2).defeated
+    return events
+
+
+def _last_rites() -> None:
+    """ "When an allied Casket within 3 hexes is destroyed (deck reaches 0), immediately
+    recover 5 cards from your discard pile and draw 2 cards.": a reactive card whose window
+    is an ally's destruction by the loss of its cards, played at once in the attacker's
+    turn, at 0 SP: the 5 newest discards back to the hand, then 2 drawn (R-ADD-62,
+    R-ADD-283); the attack that destroyed the ally ends once it is answered. Declined, or
+    with the ally 4 hexes away, nothing; it answers no attack (R-REA-1)."""
+    card = built("church", "last-rites")
+    for play_it in (True, False):
+        b = _last_rites_field(card, 3)
+        events = _kill_seat_2(b)
+        prompt = one(events, PromptOpened)
+        assert (prompt.seat, prompt.kind, prompt.rule) == (0, "ally_destroyed", "R-ADD-283")
+        assert not of_type(events, AttackEnded)  # it waits for the answer
+        discarded = b.seat(0).discard
+        answer = (
+            {"type": "play_reactive", "seat": 0, "card": f"{card.id}#1", "drawn": [FILLER] * 2}
+            if play_it
+            else {"type": "no_reactive", "seat": 0}
+        )
+        events = b.do(answer)
+        assert one(events, AttackEnded).outcome == "hit" and not b.state.prompts
+        if play_it:
+            recovered = one(events, CardsRecovered)
+            assert set(recovered.cards) == set(discarded) and len(recovered.cards) == 5
+            drawn = one(events, CardsDrawn)
+            assert (drawn.seat, len(drawn.cards), drawn.reason) == (0, 2, card.name)
+            assert len(b.seat(0).hand) == 5 + 2 and b.seat(0).discard == (f"{card.id}#1",)
+        else:
+            assert len(b.seat(0).hand) == 1 and b.seat(0).discard == discarded
+    # Out of reach: no prompt, the attack ends at once.
+    far = _last_rites_field(card, 4)
+    events = _kill_seat_2(far)
+    assert not of_type(events, PromptOpened) and one(events, AttackEnded).outcome == "hit"
+    # An attack on the holder itself (beside seat 1) opens no reactive window for it.
+    b = _last_rites_field(card, 1)
+    events = b.do({"type": "attack", "seat": 1, "card": "test-maul#1", "target": 0,
+                   "component": "chassis", "faces": [3, 2, 4, 4]})  # fmt: skip
+    assert one(events, DefenceRolled).seat == 0  # rolled at once: no reactive window
+    assert [p.kind for p in b.state.prompts] == ["take_damage"]
+
+
+SIGILS_SCENARIOS[("church", "last-rites")] = _last_rites
 
 
 @pytest.mark.parametrize(

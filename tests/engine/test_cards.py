@@ -28,6 +28,7 @@ from battles.engine.cards import (
     AdvantageEffect,
     AfterAttackEffect,
     AfterDefenceEffect,
+    AllyDestroyedWindowEffect,
     AllyEffect,
     AllyMoveEffect,
     AreaAttackEffect,
@@ -273,6 +274,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     BleedFactorEffect(2),  # the 95 % coverage (R-ADD-280)
     PreventComponentDamageEffect(1),  # (R-ADD-281)
     RerollAttackDieEffect(),  # (R-ADD-282)
+    AllyDestroyedWindowEffect(3),  # (R-ADD-283)
 )
 
 
@@ -421,6 +423,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "bleed_factor",  # the 95 % coverage (R-ADD-280)
         "prevent_component_damage",  # (R-ADD-281)
         "reroll_attack_die",  # (R-ADD-282)
+        "ally_destroyed_window",  # (R-ADD-283)
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

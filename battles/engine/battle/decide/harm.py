@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ...cards import (
+    AllyDestroyedWindowEffect,
     PreventComponentDamageEffect,
     ReduceIncomingEffect,
     TriggerEffect,
@@ -172,6 +173,29 @@ def _defeat(tx: _Tx, seat: int, reason: str, rule: str) -> None:
     for _ in range(wounds):
         _wound(tx, seat, "casket defeated: survival roll", "R-PLT-3")
     passives._destroyed(tx, seat)
+    _ally_destroyed_windows(tx, seat)
+
+
+def _ally_destroyed_windows(tx: _Tx, seat: int) -> None:
+    """R-ADD-283: the casket `seat` was destroyed by the loss of its cards; each ally still
+    in the battle holding a card whose window is such a destruction within its reach may
+    play it now (a prompt of its own; policy `auto` plays no reactive card)."""
+    if tx.state.over or tx.state.policy == "auto":
+        return
+    gone = tx.seat(seat)
+    for x in tx.state.seats:
+        if x.seat == seat or not x.in_battle or x.side != gone.side:
+            continue
+        reach = [
+            e.within
+            for instance in x.hand
+            for e in tx.state.card(instance).effects
+            if isinstance(e, AllyDestroyedWindowEffect)
+        ]
+        distance = x.at.distance(gone.at)
+        if reach and distance <= max(reach):
+            reason = f"seat {seat}, {distance} hex(es) away, is destroyed: play a card answering it, or none"
+            tx.emit(ev.PromptOpened(x.seat, "ally_destroyed", 0, None, "R-ADD-283", reason))
 
 
 def _change_taint(tx: _Tx, seat: int, amount: int, source: str) -> None:

@@ -47,6 +47,10 @@ PROMPT_COMMANDS = {
     "siphon": (Choose,),  # a reactive card's "miss this attack, give me 2 tokens" (R-ADD-159)
     "duel": (Choose,),  # "challenge 1 visible enemy to Honor Duel" (R-ADD-174)
     "reroll": (Choose,),  # "reroll 1 attack die": which, or none (R-ADD-282)
+    "ally_destroyed": (
+        PlayReactive,
+        NoReactive,
+    ),  # "when an allied Casket … is destroyed" (R-ADD-283)
 }
 # The ruling behind each prompt, cited when an answer comes without its prompt.
 PROMPT_RULES = {
@@ -61,6 +65,7 @@ PROMPT_RULES = {
     "siphon": "R-ADD-159",
     "duel": "R-ADD-174",
     "reroll": "R-ADD-282",
+    "ally_destroyed": "R-ADD-283",
 }
 
 
@@ -93,6 +98,8 @@ def _answer(tx: _Tx, command: Command) -> None:
             cards = tx.take(tx.seat(seat).deck, HAND_SIZE, "the new hand", "R-TRN-1")
             tx.emit(ev.CardsDrawn(seat, cards, "mulligan", "R-TRN-1"))
         tx.emit(ev.PromptClosed(seat, "mulligan"))
+    elif isinstance(command, PlayReactive | NoReactive) and prompt.kind == "ally_destroyed":
+        reactions._ally_destroyed(tx, command)
     elif isinstance(command, PlayReactive):
         reactions._play_reactive(tx, command)
     elif isinstance(command, NoReactive):

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from ...cards import (
     AfterAttackEffect,
     AfterDefenceEffect,
+    AllyDestroyedWindowEffect,
     ArrangeTopEffect,
     CardDef,
     CounterEffect,
@@ -69,7 +70,10 @@ def _reactive_ok(tx: _Tx, card: CardDef, seat: int | None = None) -> bool:
 
 
 def _in_window(tx: _Tx, card: CardDef) -> bool:
-    """R-ADD-58: "Play when attacked in melee" answers only an attack with a Melee card."""
+    """R-ADD-58: "Play when attacked in melee" answers only an attack with a Melee card.
+    R-ADD-283: a card answering an ally's destruction answers no attack."""
+    if any(isinstance(e, AllyDestroyedWindowEffect) for e in card.effects):
+        return False
     a = tx.state.attack
     if a is None or not any(isinstance(e, WindowEffect) for e in card.effects):
         return True

@@ -137,6 +137,7 @@ from .terrain import (
     TerrainEffect,
 )
 from .triggers import (
+    AllyDestroyedWindowEffect,
     LimitEffect,
     TokenCostEffect,
     TriggerEffect,
@@ -152,6 +153,7 @@ __all__ = [
     "AdvantageEffect",
     "AfterAttackEffect",
     "AfterDefenceEffect",
+    "AllyDestroyedWindowEffect",
     "AllyEffect",
     "AllyMoveEffect",
     "AreaAttackEffect",
@@ -353,6 +355,7 @@ Effect = (
     | BleedFactorEffect
     | PreventComponentDamageEffect
     | RerollAttackDieEffect
+    | AllyDestroyedWindowEffect
 )
 
 ALL_EFFECTS: tuple[type[Effect], ...] = get_args(Effect)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ....cards import (
+    AllyDestroyedWindowEffect,
     LimitEffect,
     TokenCostEffect,
     TriggerEffect,
@@ -36,4 +37,5 @@ RESOLVERS: dict[type[Any], Resolver] = {
     UnlessSpentEffect: _unless_spent,
     TokenCostEffect: resolved_elsewhere,  # paid as the card is played (R-ADD-133)
     LimitEffect: resolved_elsewhere,  # checked before the card is played (R-ADD-63)
+    AllyDestroyedWindowEffect: resolved_elsewhere,  # `harm._defeat` opens its window, `reactions._ally_destroyed` plays it (R-ADD-283)
 }
