@@ -19,6 +19,7 @@ from battles.engine.battle import BattleState, LegalAction, legal_actions
 from battles.engine.battle.decide import PROMPT_RULES, attack_answer
 from battles.engine.battle.state import card_id
 from battles.engine.cards import DiscardForEffect, SpendTaintEffect
+from battles.engine.dice import ATTACK_FACES
 from battles.engine.hexes import DIRECTION_NAMES
 from battles.replay import COMPONENT_NAMES, Names, card_label
 
@@ -33,6 +34,8 @@ PROMPT_WORDS = {
     "bargain": "give up hand cards to lessen the hit, or decline (R-ADD-159)",
     "siphon": "pay the defender's price to miss, or decline (R-ADD-159)",
     "duel": "accept the Honor Duel, or refuse it and bear Coward's Mark (R-ADD-174)",
+    "reroll": "roll one of the attack dice again, or keep the roll (R-ADD-282)",
+    "ally_destroyed": "answer an ally's destruction with a card, or none (R-ADD-283)",
 }
 
 
@@ -158,7 +161,13 @@ def label(body: Mapping[str, Any], state: BattleState, names: Names) -> str:
         case "discard_down":
             return f"Discard {_names(names, body['cards'])}"
         case "choose":
+            reroll = state.attack.reroll if state.attack is not None else None
+            if reroll is not None and body["option"].startswith("die_"):
+                k = int(body["option"].removeprefix("die_"))
+                face = ATTACK_FACES[reroll.faces[k - 1]].name
+                return f"Roll die {k} ({face}) again (R-ADD-282)"
             return {
+                "keep": "Keep the roll (R-ADD-282)",
                 "skip_turn": "Skip your next turn (R-ADD-159)",
                 "damage": "Take the damage now (R-ADD-159)",
                 "decline": "Decline the bargain (R-ADD-159)",

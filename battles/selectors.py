@@ -525,6 +525,8 @@ PROMPT_WORDS = {
     "bargain": "to give up hand cards to lessen the hit, or decline",
     "siphon": "to pay the defender's price to miss, or decline",
     "duel": "to accept the Honor Duel, or refuse it and bear Coward's Mark",
+    "reroll": "to roll one of the attack dice again, or keep the roll",
+    "ally_destroyed": "to answer an ally's destruction with a card, or none",
 }
 
 

@@ -221,7 +221,7 @@ def _component_damage_prevented(p: Mapping[str, Any], names: Names) -> Sentence:
     comp = COMPONENT_NAMES.get(p["component"], p["component"])
     return (
         t(f"{who} ignores {p['amount']} Component Damage to its {comp}"),
-        *_reason_rule(p.get("source"), "R-ADD-136"),
+        *_reason_rule(p.get("source"), p.get("rule", "R-ADD-136")),
     )
 
 

@@ -176,6 +176,31 @@ def _attack_rolled(p: Mapping[str, Any], names: Names) -> Sentence:
     )
 
 
+@sentence(ev.RerollOffered)
+def _reroll_offered(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    times = "" if p["left"] == 1 else f" ({count(p['left'], 'time')})"
+    return (
+        t(f"{who} may roll one attack die again{times} or keep the roll, by "),
+        names.card(p["source"]),
+        *_rule("R-ADD-282"),
+    )
+
+
+@sentence(ev.AttackRerolled)
+def _attack_rerolled(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    outcome = p["grade"] + (f", {p['damage']} damage" if p.get("damage") else "")
+    return (
+        t(f"{who} rolls die {p['die']} again: "),
+        *_attack_dice([p["face"]]),
+        t("; now "),
+        *_attack_dice(p["faces"]),
+        t(f" = {p['total']}: {outcome}"),
+        *_rule("R-ADD-282"),
+    )
+
+
 @sentence(ev.WeaponJammed)
 def _weapon_jammed(p: Mapping[str, Any], names: Names) -> Sentence:
     who = names.casket(p.get("seat"))

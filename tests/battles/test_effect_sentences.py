@@ -34,6 +34,22 @@ PAYLOADS: dict[str, tuple[dict[str, Any], str]] = {
         "Penitent Scout may rotate 60° once more at no SP this turn (nomads-whirlwind-slash, "
         "R-ADD-189)",
     ),
+    "RerollOffered": (
+        {
+            "seat": 0,
+            "faces": [1, 1],
+            "keep": "all",
+            "target_number": 5,
+            "left": 1,
+            "source": "zealots-focus",
+        },
+        "Penitent Scout may roll one attack die again or keep the roll, by zealots-focus "
+        "(R-ADD-282)",
+    ),
+    "AttackRerolled": (
+        {"seat": 0, "die": 2, "face": 4, "faces": [1, 4], "total": 5, "grade": "hit", "damage": 3},
+        "Penitent Scout rolls die 2 again: [4]; now [1][4] = 5: hit, 3 damage (R-ADD-282)",
+    ),
     "SpPenaltyImposed": (
         {"seat": 1, "amount": 2, "source": "executive-order"},
         "Bastion Heavy will have 2 SP less next turn (executive-order, R-ADD-65)",

@@ -345,6 +345,10 @@ SAMPLES: tuple[Event, ...] = (
     ),
     ev.TerrainEntered(seat=1, at=(0, 1), maker=0, card=OTHER, kind="runic_mine", damage=2),
     ev.RotationGranted(seat=0, source="whirlwind"),
+    ev.RerollOffered(
+        seat=0, faces=(1, 6, 3), keep="highest", target_number=5, left=2, source="focus"
+    ),
+    ev.AttackRerolled(seat=0, die=2, face=4, faces=(1, 4, 3), total=7, grade="strong", damage=3),
     ev.SufferingRolled(seat=0, faces=(2, 5)),
     ev.StatusApplied(seat=0, status="obscured", source="incense"),
     ev.AttackDeclared(

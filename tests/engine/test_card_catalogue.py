@@ -258,8 +258,8 @@ def test_a_changed_text_falls_back_to_manual_with_the_reason() -> None:
 
 
 def test_a_card_catalogued_manual_keeps_its_reason() -> None:
-    e = ENTRIES[("church", "last-rites")]  # a reactive window after an ally's destruction
-    assert e.manual and lookup("church", e.id, e.text, e.cost, e.range) == (None, e.manual)
+    e = ENTRIES[("dwarves", "iron-wall")]  # blocks damage once Component Damage is known
+    assert e.manual and lookup("dwarves", e.id, e.text, e.cost, e.range) == (None, e.manual)
 
 
 def test_the_same_id_in_two_sections_is_two_entries() -> None:

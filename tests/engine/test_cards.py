@@ -28,6 +28,7 @@ from battles.engine.cards import (
     AdvantageEffect,
     AfterAttackEffect,
     AfterDefenceEffect,
+    AllyDestroyedWindowEffect,
     AllyEffect,
     AllyMoveEffect,
     AreaAttackEffect,
@@ -38,6 +39,7 @@ from battles.engine.cards import (
     AttackRulesEffect,
     BarReactivesEffect,
     BleedEffect,
+    BleedFactorEffect,
     BonusAgainstEffect,
     BuffNextAttackEffect,
     BuffThisTurnEffect,
@@ -85,6 +87,7 @@ from battles.engine.cards import (
     OfferMissEffect,
     OngoingDamageEffect,
     PlantSeedsEffect,
+    PreventComponentDamageEffect,
     PushEffect,
     RecoverEffect,
     RecoverNamedEffect,
@@ -93,6 +96,7 @@ from battles.engine.cards import (
     RemoveFromGameEffect,
     RemoveHeatRolledEffect,
     RemoveTaintRolledEffect,
+    RerollAttackDieEffect,
     RiposteEffect,
     RollSufferingEffect,
     RootEffect,
@@ -267,6 +271,10 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     AdvantageEffect(),
     AttackBonusEffect(2, condition=Condition("own_in_duel")),
     GrantRotationEffect(),  # issue 17, combos
+    BleedFactorEffect(2),  # the 95 % coverage (R-ADD-280)
+    PreventComponentDamageEffect(1),  # (R-ADD-281)
+    RerollAttackDieEffect(),  # (R-ADD-282)
+    AllyDestroyedWindowEffect(3),  # (R-ADD-283)
 )
 
 
@@ -412,6 +420,10 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "advantage",
         "terrain",  # issue 17, terrain
         "grant_rotation",  # issue 17, combos
+        "bleed_factor",  # the 95 % coverage (R-ADD-280)
+        "prevent_component_damage",  # (R-ADD-281)
+        "reroll_attack_die",  # (R-ADD-282)
+        "ally_destroyed_window",  # (R-ADD-283)
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

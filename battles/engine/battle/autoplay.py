@@ -23,6 +23,7 @@ from itertools import islice
 from typing import Any
 
 from ..arcs import in_firing_arc, rotation_cost
+from ..dice import ATTACK_FACES, DicePool, attack_result
 from ..errors import RuleViolation
 from ..hexes import Hex
 from .commands import parse_command
@@ -78,6 +79,19 @@ def _spends(action: LegalAction) -> bool:
     return bool(action.body.get("spend"))
 
 
+def _reroll(state: BattleState, seat: int) -> dict[str, Any]:
+    """R-ADD-282: a roll that hits is kept; one that misses rolls again its lowest kept die."""
+    a = state.attack
+    offer = a.reroll if a is not None else None
+    if offer is None:
+        return {"type": "choose", "seat": seat, "option": "keep"}
+    roll = attack_result(offer.faces, offer.target_number, DicePool(len(offer.faces), offer.keep))
+    if roll.hit:
+        return {"type": "choose", "seat": seat, "option": "keep"}
+    worst = min(roll.kept_indices, key=lambda i: ATTACK_FACES[offer.faces[i]].value)
+    return {"type": "choose", "seat": seat, "option": f"die_{worst + 1}"}
+
+
 def choose(
     state: BattleState,
     actions: list[LegalAction],
@@ -100,6 +114,9 @@ def choose(
     by_type: dict[str, list[LegalAction]] = {}
     for a in actions:
         by_type.setdefault(a.body["type"], []).append(a)
+    rerolls = [a for a in by_type.get("choose", []) if a.body["option"].startswith("die_")]
+    if rerolls:
+        return _reroll(state, rerolls[0].body["seat"])
     kinds = ("play_reactive", "keep_hand", "take_damage", "discard_down", "arrange", "choose")
     for kind in kinds:
         if kind in by_type:

@@ -225,7 +225,11 @@ class Arrange(Command):
 
 # An ultimatum's options, and a damage bargain's (R-ADD-159).
 # Forms and duels: an Honor Duel's answer, accept or refuse (R-ADD-174).
-CHOICES = ("damage", "skip_turn", "discard", "decline", "pay", "accept", "refuse")
+# A re-roll's: keep the roll, or roll die number k of a pool of up to 4 again (R-ADD-282).
+CHOICES = (
+    *("damage", "skip_turn", "discard", "decline", "pay", "accept", "refuse"),
+    *("keep", "die_1", "die_2", "die_3", "die_4"),
+)
 
 
 @dataclass(frozen=True, slots=True)

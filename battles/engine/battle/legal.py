@@ -22,6 +22,7 @@ from typing import Any
 
 from ..arcs import rotation_cost
 from ..cards import (
+    AllyDestroyedWindowEffect,
     AllyEffect,
     AllyMoveEffect,
     AreaAttackEffect,
@@ -146,6 +147,15 @@ def _prompt_candidates(
     elif kind == "duel":  # R-ADD-174
         yield {"type": "choose", "seat": seat, "option": "accept"}
         yield {"type": "choose", "seat": seat, "option": "refuse"}
+    elif kind == "ally_destroyed":  # R-ADD-283: a card answering an ally's destruction
+        yield {"type": "no_reactive", "seat": seat}
+        for card in _distinct(c.hand):
+            if any(isinstance(e, AllyDestroyedWindowEffect) for e in state.card(card).effects):
+                yield {"type": "play_reactive", "seat": seat, "card": card}
+    elif kind == "reroll":  # R-ADD-282: keep the roll, or roll one of its dice again
+        yield {"type": "choose", "seat": seat, "option": "keep"}
+        for k in range(1, amount + 1):
+            yield {"type": "choose", "seat": seat, "option": f"die_{k}"}
     elif kind == "siphon":  # R-ADD-159
         yield {"type": "choose", "seat": seat, "option": "decline"}
         yield {"type": "choose", "seat": seat, "option": "pay"}

@@ -132,6 +132,26 @@ class PlacedTerrain:
 
 
 @dataclass(frozen=True)
+class RerollOffer:
+    """The attack roll its attacker may still change, one die again (R-ADD-282)."""
+
+    faces: tuple[int, ...]
+    keep: str  # the pool's kept dice (R-HIT-6)
+    target_number: int
+    left: int
+    source: str  # the card that offers it
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "faces": list(self.faces),
+            "keep": self.keep,
+            "target_number": self.target_number,
+            "left": self.left,
+            "source": self.source,
+        }
+
+
+@dataclass(frozen=True)
 class AttackInProgress:
     """The attack being resolved, from its declaration to its end (R-HIT-*, R-DMG-*, R-REA-*)."""
 
@@ -172,6 +192,10 @@ class AttackInProgress:
     enhanced_by: tuple[str, ...] = ()
     # Combinations: one of the card's further attacks (R-ADD-80, R-ADD-187).
     further: bool = False
+    # The reactive card prevented Component Damage of this attack, once (R-ADD-281).
+    component_prevented: bool = False
+    # The roll its attacker may roll a die of again, while the prompt is open (R-ADD-282).
+    reroll: RerollOffer | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -207,6 +231,8 @@ class AttackInProgress:
             "self_damage": self.self_damage,
             "enhanced_by": list(self.enhanced_by),
             "further": self.further,
+            **({"component_prevented": True} if self.component_prevented else {}),
+            **({"reroll": self.reroll.as_dict()} if self.reroll is not None else {}),
         }
 
 

@@ -23,7 +23,7 @@ from .effects.attacks import (
 )
 from .effects.base import WRITTEN, Stored, check_choice, check_int, rebased
 from .effects.bounds import MAX_HEAT, SLUG_RE
-from .effects.conditions import UltimatumEffect
+from .effects.conditions import BleedFactorEffect, UltimatumEffect
 from .effects.defence import (
     AfterDefenceEffect,
     CounterEffect,
@@ -290,9 +290,10 @@ class CardDef(Stored):
     def passive(self) -> bool:
         """Played, the card stays in play and its triggers fire (R-ADD-68), or it waits
         there for the attack it wards off (R-ADD-128), or its zone lasts (R-ADD-129); a
-        standing rule (`unflankable`, `heat_capacity`, `free_passage`, R-ADD-136) too."""
+        standing rule (`unflankable`, `heat_capacity`, `free_passage`, R-ADD-136;
+        `bleed_factor`, R-ADD-280) too."""
         stays = triggers.TriggerEffect | GuardEffect | ZoneEffect
-        standing = UnflankableEffect | HeatCapacityEffect | FreePassageEffect
+        standing = UnflankableEffect | HeatCapacityEffect | FreePassageEffect | BleedFactorEffect
         return self.pledge or any(isinstance(e, stays | standing) for e in self.effects)
 
     @property

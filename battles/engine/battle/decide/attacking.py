@@ -11,7 +11,6 @@ from ...cards import (
     AttackEffect,
     AttackRulesEffect,
     CardDef,
-    DamageBargainEffect,
     DiscardForEffect,
     EnhanceNextAttackEffect,
     FollowUpEffect,
@@ -19,6 +18,7 @@ from ...cards import (
     IgnoreCoverEffect,
     LastingBonusEffect,
     MoveEffect,
+    RerollAttackDieEffect,
     SelfDamageEffect,
     SpendTaintEffect,
     SpendTokensEffect,
@@ -42,9 +42,9 @@ from ..state import (
     CasketState,
     FollowUp,
 )
-from . import conditions, costs, harm, moves, piles, play, resolution, targeting
+from . import conditions, costs, moves, piles, play, resolution, targeting
 from . import effects as resolvers
-from .tx import GROUND_DEFENCE, JAM_HEAT, _Tx
+from .tx import GROUND_DEFENCE, _Tx
 
 
 def _use_enhancements(
@@ -345,38 +345,18 @@ def _strike(
     roll = attack_result(faces, 1 if cannot_miss else answer.target_number, pool)
     damage = answer.damage_for(roll.grade) if roll.hit else 0
     tx.emit(ev.AttackRolled(roll.faces, roll.total, roll.grade, damage))
-    if roll.catastrophic:
-        a = tx.seat(seat)
-        weapons = tuple(x for x in a.hand if tx.state.card(x).kind == "primary_weapon")
-        tx.emit(ev.WeaponJammed(seat, weapons, a.heat + JAM_HEAT))
-        resolution._end_attack(tx, "catastrophic")
+    # R-ADD-282: "reroll 1 attack die": the attacker sees the roll, then chooses.
+    rerolls = [
+        source
+        for source in (instance, *enhanced_by)
+        for e in (card.effects if source == instance else targeting._carried(tx.state, source))
+        if isinstance(e, RerollAttackDieEffect)
+    ]
+    if rerolls:
+        number = 1 if cannot_miss else answer.target_number
+        resolution._offer_reroll(tx, seat, roll.faces, pool.keep, number, len(rerolls), rerolls[0])
         return
-    if not roll.hit:
-        resolution._end_attack(tx, "miss")
-        return
-    if roll.grade == "execution":
-        # R-DMG-5: no dice, no reactive card, full damage from the deck, component destroyed.
-        if component not in tx.seat(target).destroyed:
-            harm._destroy(tx, target, component)
-        warded = tx.state.attack is not None and tx.state.attack.warded_by is not None
-        if not warded:  # R-ADD-128: a ward negates the damage, not the destruction
-            harm._take_damage(tx, target, (), damage, component)
-        resolution._end_attack(tx, "execution")
-        return
-    # R-ADD-159: "enemy may discard N cards from hand to reduce damage to M", before the
-    # reactive window; offered only when it can be paid and lowers the damage.
-    bargain = next((e for e in card.effects if isinstance(e, DamageBargainEffect)), None)
-    defender = tx.seat(target)
-    if bargain is not None and len(defender.hand) >= bargain.cards and damage > bargain.damage:
-        reason = (
-            f"{card.name}: discard {bargain.cards} card(s) from your hand to make this hit "
-            f"{bargain.damage} damage, or decline"
-        )
-        resolution._open_prompt(
-            tx, defender.seat, "bargain", bargain.cards, None, "R-ADD-159", reason
-        )
-        return
-    resolution._reactive_window(tx)
+    resolution._after_roll(tx)
 
 
 def _ward(tx: _Tx, target: int) -> None:

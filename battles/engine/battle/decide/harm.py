@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ...cards import (
+    AllyDestroyedWindowEffect,
+    PreventComponentDamageEffect,
     ReduceIncomingEffect,
     TriggerEffect,
 )
@@ -94,10 +96,23 @@ def _component_damage(
 
 def _prevent_component_damage(tx: _Tx, seat: int, component: str, amount: int) -> int:
     """R-ADD-136: "the first Component Damage you take each round is ignored": each such
-    passive in play, once a round."""
+    passive in play, once a round. R-ADD-281: first, the reactive card that answered the
+    attack dealing it, once in that attack, unless a PIERCE face voided the card."""
     c = tx.seat(seat)
     if not c.in_battle:
         return amount
+    a = tx.state.attack
+    answering = a.reactive if a is not None and a.target == seat else None
+    if a is not None and answering is not None and not (a.pierced or a.component_prevented):
+        n = sum(
+            e.n
+            for e in tx.state.card(answering).effects
+            if isinstance(e, PreventComponentDamageEffect)
+        )
+        cut = min(amount, n)
+        if cut:
+            tx.emit(ev.ComponentDamagePrevented(seat, component, cut, answering, "R-ADD-281"))
+            amount -= cut
     for instance in c.in_play:
         if amount <= 0 or f"round:{instance}" in tx.seat(seat).limited_plays:
             continue
@@ -193,6 +208,29 @@ def _defeat(tx: _Tx, seat: int, reason: str, rule: str) -> None:
     for _ in range(wounds):
         _wound(tx, seat, "casket defeated: survival roll", "R-PLT-3")
     passives._destroyed(tx, seat)
+    _ally_destroyed_windows(tx, seat)
+
+
+def _ally_destroyed_windows(tx: _Tx, seat: int) -> None:
+    """R-ADD-283: the casket `seat` was destroyed by the loss of its cards; each ally still
+    in the battle holding a card whose window is such a destruction within its reach may
+    play it now (a prompt of its own; policy `auto` plays no reactive card)."""
+    if tx.state.over or tx.state.policy == "auto":
+        return
+    gone = tx.seat(seat)
+    for x in tx.state.seats:
+        if x.seat == seat or not x.in_battle or x.side != gone.side:
+            continue
+        reach = [
+            e.within
+            for instance in x.hand
+            for e in tx.state.card(instance).effects
+            if isinstance(e, AllyDestroyedWindowEffect)
+        ]
+        distance = x.at.distance(gone.at)
+        if reach and distance <= max(reach):
+            reason = f"seat {seat}, {distance} hex(es) away, is destroyed: play a card answering it, or none"
+            tx.emit(ev.PromptOpened(x.seat, "ally_destroyed", 0, None, "R-ADD-283", reason))
 
 
 def _change_taint(tx: _Tx, seat: int, amount: int, source: str) -> None:

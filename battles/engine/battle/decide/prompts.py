@@ -46,6 +46,11 @@ PROMPT_COMMANDS = {
     "bargain": (Choose,),  # "enemy may discard 2 cards to reduce damage to 2" (R-ADD-159)
     "siphon": (Choose,),  # a reactive card's "miss this attack, give me 2 tokens" (R-ADD-159)
     "duel": (Choose,),  # "challenge 1 visible enemy to Honor Duel" (R-ADD-174)
+    "reroll": (Choose,),  # "reroll 1 attack die": which, or none (R-ADD-282)
+    "ally_destroyed": (
+        PlayReactive,
+        NoReactive,
+    ),  # "when an allied Casket … is destroyed" (R-ADD-283)
 }
 # The ruling behind each prompt, cited when an answer comes without its prompt.
 PROMPT_RULES = {
@@ -59,6 +64,8 @@ PROMPT_RULES = {
     "bargain": "R-ADD-159",
     "siphon": "R-ADD-159",
     "duel": "R-ADD-174",
+    "reroll": "R-ADD-282",
+    "ally_destroyed": "R-ADD-283",
 }
 
 
@@ -91,6 +98,8 @@ def _answer(tx: _Tx, command: Command) -> None:
             cards = tx.take(tx.seat(seat).deck, HAND_SIZE, "the new hand", "R-TRN-1")
             tx.emit(ev.CardsDrawn(seat, cards, "mulligan", "R-TRN-1"))
         tx.emit(ev.PromptClosed(seat, "mulligan"))
+    elif isinstance(command, PlayReactive | NoReactive) and prompt.kind == "ally_destroyed":
+        reactions._ally_destroyed(tx, command)
     elif isinstance(command, PlayReactive):
         reactions._play_reactive(tx, command)
     elif isinstance(command, NoReactive):
@@ -163,10 +172,14 @@ def _choose(tx: _Tx, command: Choose, kind: str, amount: int) -> None:
         "bargain": ("discard", "decline"),
         "siphon": ("pay", "decline"),
         "duel": ("accept", "refuse"),  # R-ADD-174
+        # R-ADD-282: keep the roll, or roll die number k (from 1) again
+        "reroll": ("keep", *(f"die_{k}" for k in range(1, amount + 1))),
     }[kind]
     if command.option not in options:
         raise RuleViolation(
-            "wrong_option", f"the {kind} prompt's options are {', '.join(options)}", "R-ADD-159"
+            "wrong_option",
+            f"the {kind} prompt's options are {', '.join(options)}",
+            "R-ADD-282" if kind == "reroll" else "R-ADD-159",
         )
     if command.cards and command.option != "discard":
         raise RuleViolation("unused_argument", "only 'discard' names cards", "R-ADD-159")
@@ -179,6 +192,11 @@ def _choose(tx: _Tx, command: Choose, kind: str, amount: int) -> None:
         return
     if kind == "duel":
         resolution._duel_answer(tx, seat, command.option == "accept")
+        return
+    if kind == "reroll":
+        tx.emit(ev.PromptClosed(seat, kind))
+        die = None if command.option == "keep" else int(command.option.removeprefix("die_"))
+        resolution._reroll(tx, seat, die)
         return
     if command.option == "discard":
         if len(command.cards) != amount:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ...cards import (
+    AllyDestroyedWindowEffect,
     CardDef,
     DeflectEffect,
     DrawEffect,
@@ -30,6 +31,7 @@ from ...errors import RuleViolation
 from ...hexes import Hex
 from .. import events as ev
 from ..commands import (
+    NoReactive,
     PlayReactive,
 )
 from . import attacking, conditions, costs, harm, piles, resolution
@@ -180,3 +182,32 @@ def _dodge(tx: _Tx, seat: int, card: CardDef, path: Sequence[Hex]) -> tuple[tupl
         )
     costs._path_cost(tx, tx.seat(seat), path)
     return tuple((h.q, h.r) for h in path)
+
+
+def _ally_destroyed(tx: _Tx, command: PlayReactive | NoReactive) -> None:
+    """R-ADD-283: the answer to an ally's destruction: the card named, played from the hand
+    at 0 SP, does the rest of its effects at once (recover, draw), or none is played. An
+    attack whose damage destroyed the ally ends once no prompt is left (R-DMG-6)."""
+    seat = command.seat
+    tx.emit(ev.PromptClosed(seat, "ally_destroyed"))
+    if isinstance(command, PlayReactive):
+        if command.spend or command.path:
+            raise RuleViolation(
+                "unused_argument",
+                "a card answering an ally's destruction: no 'spend' or 'path'",
+                "R-ADD-283",
+            )
+        instance = piles._hand_cards(tx.seat(seat), [command.card], "card", "R-ADD-283")[0]
+        card = tx.state.card(instance)
+        if not any(isinstance(e, AllyDestroyedWindowEffect) for e in card.effects):
+            raise RuleViolation(
+                "outside_window", f"{card.name} does not answer an ally's destruction", "R-ADD-283"
+            )
+        tx.emit(ev.CardPlayed(seat, instance, 0, card.manual, card.text if card.manual else ""))
+        for effect in card.effects:
+            if not isinstance(effect, AllyDestroyedWindowEffect):
+                resolvers._effect(tx, seat, card, effect, None, (), None, (), {}, True)
+        tx.emit(ev.CardResolved(seat, instance))
+    a = tx.state.attack
+    if a is not None and a.final_damage is not None:
+        resolution._after_damage(tx)

@@ -15,10 +15,12 @@ from collections.abc import Mapping, Sequence
 from ...cards import (
     AfterAttackEffect,
     AfterDefenceEffect,
+    AllyDestroyedWindowEffect,
     ArrangeTopEffect,
     CardDef,
     CounterEffect,
     CoverEffect,
+    DamageBargainEffect,
     DefenceEffect,
     DeflectEffect,
     DestroyOnCriticalEffect,
@@ -34,6 +36,8 @@ from ...cards import (
     WindowEffect,
 )
 from ...dice import (
+    DicePool,
+    attack_result,
     defence_result,
 )
 from ...errors import RuleViolation
@@ -46,7 +50,7 @@ from ..state import (
 )
 from . import conditions, costs, harm, piles, targeting
 from . import effects as resolvers
-from .tx import _Tx
+from .tx import JAM_HEAT, _Tx
 
 
 def _reactive_ok(tx: _Tx, card: CardDef, seat: int | None = None) -> bool:
@@ -68,7 +72,10 @@ def _reactive_ok(tx: _Tx, card: CardDef, seat: int | None = None) -> bool:
 
 
 def _in_window(tx: _Tx, card: CardDef) -> bool:
-    """R-ADD-58: "Play when attacked in melee" answers only an attack with a Melee card."""
+    """R-ADD-58: "Play when attacked in melee" answers only an attack with a Melee card.
+    R-ADD-283: a card answering an ally's destruction answers no attack."""
+    if any(isinstance(e, AllyDestroyedWindowEffect) for e in card.effects):
+        return False
     a = tx.state.attack
     if a is None or not any(isinstance(e, WindowEffect) for e in card.effects):
         return True
@@ -528,6 +535,8 @@ def _auto_answer(tx: _Tx, seat: int, kind: str, amount: int, component: str | No
         _roll_defence(tx)
     elif kind == "duel":  # a binding challenge is accepted (R-ADD-174)
         _duel_answer(tx, seat, True)
+    elif kind == "reroll":  # the roll kept (R-ADD-282)
+        _reroll(tx, seat, None)
 
 
 def _duel_answer(tx: _Tx, seat: int, accepted: bool) -> None:
@@ -564,3 +573,78 @@ def _arranged(tx: _Tx, seat: int, order: tuple[str, ...], spend: bool) -> None:
     tx.emit(ev.DeckArranged(seat, order))
     for then in effect.then:
         resolvers._effect(tx, seat, card, then, None, (), None, (), {}, False, spend)
+
+
+def _after_roll(tx: _Tx) -> None:
+    """The attack once its roll stands (R-HIT-4): a catastrophic failure jams, a miss ends
+    it, an EXECUTION destroys (R-DMG-5); a hit goes to the damage bargain (R-ADD-159) or
+    the reactive window (R-REA-1)."""
+    a = tx.state.attack
+    assert a is not None and a.grade is not None
+    seat, target, component, damage = a.attacker, a.target, a.component, a.damage
+    card = tx.state.card(a.card)
+    if a.grade == "catastrophic":
+        c = tx.seat(seat)
+        weapons = tuple(x for x in c.hand if tx.state.card(x).kind == "primary_weapon")
+        tx.emit(ev.WeaponJammed(seat, weapons, c.heat + JAM_HEAT))
+        _end_attack(tx, "catastrophic")
+        return
+    if a.grade == "miss":
+        _end_attack(tx, "miss")
+        return
+    if a.grade == "execution":
+        # R-DMG-5: no dice, no reactive card, full damage from the deck, component destroyed.
+        if component not in tx.seat(target).destroyed:
+            harm._destroy(tx, target, component)
+        if a.warded_by is None:  # R-ADD-128: a ward negates the damage, not the destruction
+            harm._take_damage(tx, target, (), damage, component)
+        _end_attack(tx, "execution")
+        return
+    # R-ADD-159: "enemy may discard N cards from hand to reduce damage to M", before the
+    # reactive window; offered only when it can be paid and lowers the damage.
+    bargain = next((e for e in card.effects if isinstance(e, DamageBargainEffect)), None)
+    defender = tx.seat(target)
+    if bargain is not None and len(defender.hand) >= bargain.cards and damage > bargain.damage:
+        reason = (
+            f"{card.name}: discard {bargain.cards} card(s) from your hand to make this hit "
+            f"{bargain.damage} damage, or decline"
+        )
+        _open_prompt(tx, defender.seat, "bargain", bargain.cards, None, "R-ADD-159", reason)
+        return
+    _reactive_window(tx)
+
+
+def _offer_reroll(
+    tx: _Tx,
+    seat: int,
+    faces: tuple[int, ...],
+    keep: str,
+    target_number: int,
+    left: int,
+    source: str,
+) -> None:
+    """R-ADD-282: the attacker may roll one of the attack's dice again, or keep the roll."""
+    tx.emit(ev.RerollOffered(seat, faces, keep, target_number, left, source))
+    name = tx.state.card(source).name
+    reason = f"{name}: roll one of the {len(faces)} attack dice again, or keep the roll"
+    _open_prompt(tx, seat, "reroll", len(faces), None, "R-ADD-282", reason)
+
+
+def _reroll(tx: _Tx, seat: int, die: int | None) -> None:
+    """R-ADD-282: die number `die` (from 1) rolled again and the roll graded again, or
+    (None) the roll kept; the attack goes on from its roll."""
+    a = tx.state.attack
+    assert a is not None and a.reroll is not None
+    offer = a.reroll
+    if die is not None:
+        face = tx.dice.d6(1, purpose="the attack die rolled again", rule="R-ADD-282")[0]
+        faces = tuple(face if i == die - 1 else f for i, f in enumerate(offer.faces))
+        roll = attack_result(faces, offer.target_number, DicePool(len(faces), offer.keep))
+        damage = dict(a.damage_by_grade).get(roll.grade, 0) if roll.hit else 0
+        tx.emit(ev.AttackRerolled(seat, die, face, roll.faces, roll.total, roll.grade, damage))
+        if offer.left > 1:
+            _offer_reroll(
+                tx, seat, faces, offer.keep, offer.target_number, offer.left - 1, offer.source
+            )
+            return
+    _after_roll(tx)

@@ -52,6 +52,7 @@ from .attacks import (
     AttackCovered,
     AttackDeclared,
     AttackEnded,
+    AttackRerolled,
     AttackRolled,
     AttackWarded,
     CasketDefeated,
@@ -68,6 +69,7 @@ from .attacks import (
     PromptOpened,
     ReactiveDeclined,
     ReactivePlayed,
+    RerollOffered,
     RotationGranted,
     SurvivalRolled,
     TerrainCreated,
@@ -272,6 +274,8 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         TerrainCreated,
         TerrainEntered,
         RotationGranted,
+        RerollOffered,
+        AttackRerolled,
     )
 }
 
@@ -283,6 +287,7 @@ __all__ = [
     "AttackDeclared",
     "AttackEnded",
     "AttackEnhanced",
+    "AttackRerolled",
     "AttackRolled",
     "AttackWarded",
     "AttacksForgone",
@@ -360,6 +365,7 @@ __all__ = [
     "ReactiveDeclined",
     "ReactivePlayed",
     "ReactivesBarred",
+    "RerollOffered",
     "Rooted",
     "RotationGranted",
     "RoundEnded",

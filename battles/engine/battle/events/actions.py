@@ -286,13 +286,15 @@ class SpBoosted(Event):
 @dataclass(frozen=True, slots=True)
 class ComponentDamagePrevented(Event):
     """A passive in play (`source`, an instance) ignored `amount` of the Component Damage
-    the seat's `component` was about to take: its use this round (R-ADD-136)."""
+    the seat's `component` was about to take: its use this round (R-ADD-136); or, by
+    `rule` R-ADD-281, the reactive card answering the attack prevented it, once."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "component", "amount", "source"))
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "component", "amount", "source", "rule"))
     seat: int
     component: str
     amount: int
     source: str
+    rule: str = "R-ADD-136"
 
 
 @dataclass(frozen=True, slots=True)

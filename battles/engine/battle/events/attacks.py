@@ -359,3 +359,38 @@ class CasketDefeated(Event):
     seat: int
     reason: str
     rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class RerollOffered(Event):
+    """The attacker may roll one of the attack's dice again (`left` times more), chosen
+    after seeing them, or keep the roll: an enhancement the attack spent (`source`) says
+    so (R-ADD-282). `keep` and `target_number` are the roll's own (R-HIT-6; 1 for an
+    attack that cannot miss, R-ADD-91)."""
+
+    SHOWN: ClassVar[Shown] = Shown(
+        everyone=("seat", "faces", "keep", "target_number", "left", "source")
+    )
+    seat: int
+    faces: tuple[int, ...]
+    keep: str
+    target_number: int
+    left: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class AttackRerolled(Event):
+    """The attacker rolled die number `die` (from 1) again: `face` replaces it, and the
+    attack's roll is now `faces`, graded again (R-HIT-4, R-ADD-282)."""
+
+    SHOWN: ClassVar[Shown] = Shown(
+        everyone=("seat", "die", "face", "faces", "total", "grade", "damage")
+    )
+    seat: int
+    die: int
+    face: int
+    faces: tuple[int, ...]
+    total: int
+    grade: str
+    damage: int

@@ -11,6 +11,7 @@ from ..state import (
     BattleState,
     Enhancement,
     FollowUp,
+    RerollOffer,
     Ward,
 )
 from ..state import with_changes as replace
@@ -86,6 +87,17 @@ def _declared(s: BattleState, e: ev.AttackDeclared) -> BattleState:
 def _rolled(s: BattleState, e: ev.AttackRolled) -> BattleState:
     assert s.attack is not None
     return replace(s, attack=replace(s.attack, grade=e.grade, damage=e.damage))
+
+
+def _reroll_offered(s: BattleState, e: ev.RerollOffered) -> BattleState:
+    assert s.attack is not None
+    offer = RerollOffer(e.faces, e.keep, e.target_number, e.left, e.source)
+    return replace(s, attack=replace(s.attack, reroll=offer))
+
+
+def _rerolled(s: BattleState, e: ev.AttackRerolled) -> BattleState:
+    assert s.attack is not None
+    return replace(s, attack=replace(s.attack, grade=e.grade, damage=e.damage, reroll=None))
 
 
 def _jammed(s: BattleState, e: ev.WeaponJammed) -> BattleState:
@@ -247,6 +259,8 @@ def _reactives_barred(s: BattleState, e: ev.ReactivesBarred) -> BattleState:
 HANDLERS: dict[type[ev.Event], Handler] = {
     ev.AttackDeclared: _declared,
     ev.AttackRolled: _rolled,
+    ev.RerollOffered: _reroll_offered,
+    ev.AttackRerolled: _rerolled,
     ev.WeaponJammed: _jammed,
     ev.ReactivePlayed: _reactive,
     ev.ReactiveDeclined: _declined,

@@ -143,6 +143,9 @@ def _ongoing_damage(s: BattleState, e: ev.OngoingDamageScheduled) -> BattleState
 
 
 def _component_prevented(s: BattleState, e: ev.ComponentDamagePrevented) -> BattleState:
+    if s.attack is not None and s.attack.reactive == e.source and e.rule == "R-ADD-281":
+        # The reactive card's one prevention in the attack it answers.
+        return replace(s, attack=replace(s.attack, component_prevented=True))
     # R-ADD-136: the passive's use this round, counted as a round's plays are (R-ADD-63).
     c = s.seats[e.seat]
     return _seat(s, e.seat, limited_plays=(*c.limited_plays, f"round:{e.source}"))

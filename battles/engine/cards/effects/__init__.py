@@ -51,6 +51,7 @@ from .attacks import (
     IgnoreCoverEffect,
     LastingBonusEffect,
     OfferMissEffect,
+    RerollAttackDieEffect,
 )
 from .base import rebased
 from .condition import condition_from_dict
@@ -58,6 +59,7 @@ from .conditions import (
     AreaHinderEffect,
     BarReactivesEffect,
     BleedEffect,
+    BleedFactorEffect,
     DamageNextTurnEffect,
     DrawPenaltyEffect,
     DuelEffect,
@@ -75,6 +77,7 @@ from .defence import (
     AfterDefenceEffect,
     CounterEffect,
     DefenceEffect,
+    PreventComponentDamageEffect,
     ReduceIncomingEffect,
     RemoveDamageCardEffect,
     RiposteEffect,
@@ -135,6 +138,7 @@ from .terrain import (
     TerrainEffect,
 )
 from .triggers import (
+    AllyDestroyedWindowEffect,
     LimitEffect,
     TokenCostEffect,
     TriggerEffect,
@@ -150,6 +154,7 @@ __all__ = [
     "AdvantageEffect",
     "AfterAttackEffect",
     "AfterDefenceEffect",
+    "AllyDestroyedWindowEffect",
     "AllyEffect",
     "AllyMoveEffect",
     "AreaAttackEffect",
@@ -160,6 +165,7 @@ __all__ = [
     "AttackRulesEffect",
     "BarReactivesEffect",
     "BleedEffect",
+    "BleedFactorEffect",
     "BonusAgainstEffect",
     "BuffNextAttackEffect",
     "BuffThisTurnEffect",
@@ -205,6 +211,7 @@ __all__ = [
     "OfferMissEffect",
     "OngoingDamageEffect",
     "PlantSeedsEffect",
+    "PreventComponentDamageEffect",
     "PushEffect",
     "RecoverEffect",
     "RecoverNamedEffect",
@@ -213,6 +220,7 @@ __all__ = [
     "RemoveFromGameEffect",
     "RemoveHeatRolledEffect",
     "RemoveTaintRolledEffect",
+    "RerollAttackDieEffect",
     "RiposteEffect",
     "RollSufferingEffect",
     "RootEffect",
@@ -345,6 +353,10 @@ Effect = (
     | AdvantageEffect
     | TerrainEffect
     | GrantRotationEffect
+    | BleedFactorEffect
+    | PreventComponentDamageEffect
+    | RerollAttackDieEffect
+    | AllyDestroyedWindowEffect
 )
 
 ALL_EFFECTS: tuple[type[Effect], ...] = get_args(Effect)

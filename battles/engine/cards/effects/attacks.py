@@ -378,7 +378,7 @@ class EnhanceNextAttackEffect(StoredEffect):
     >>> EnhanceNextAttackEffect("ranged", then=(GiveHeatEffect(3),))
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: enhance_next_attack.then[0]: must be one of: attack_bonus, after_attack, area_attack (R-ADD-180)
+    battles.engine.errors.InvalidInput: enhance_next_attack.then[0]: must be one of: attack_bonus, after_attack, area_attack, reroll_attack_die (R-ADD-180)
     """
 
     kind: ClassVar[str] = "enhance_next_attack"
@@ -407,7 +407,7 @@ class EnhanceNextAttackEffect(StoredEffect):
                 "enhance_next_attack.vs_bleeding", "only damage depends on Bleed", "R-ADD-173"
             )
         if self.then:
-            kinds = ("attack_bonus", "after_attack", "area_attack")
+            kinds = ("attack_bonus", "after_attack", "area_attack", "reroll_attack_die")
             check_inner(self.then, "enhance_next_attack.then", kinds, "R-ADD-180")
             for i, e in enumerate(self.then):
                 # "Deal 3 damage to all adjacent enemies" on a shell: around its target.
@@ -619,3 +619,17 @@ class AdvantageEffect(StoredEffect):
 
     def __post_init__(self) -> None:
         check_int(self.n, "advantage.n", 1, 2, "R-HIT-6")
+
+
+@dataclass(frozen=True, slots=True)
+class RerollAttackDieEffect(StoredEffect):
+    """ "Reroll 1 Attack Die on your next attack this turn": in an enhancement's `then`
+    (or on an attack card, its own attack), once the attack's dice are rolled its player
+    may roll one of them again, chosen after seeing the roll, or keep the roll; the new
+    face stands (R-HIT-4, R-HIT-6, R-ADD-282).
+
+    >>> RerollAttackDieEffect().as_dict()
+    {'kind': 'reroll_attack_die'}
+    """
+
+    kind: ClassVar[str] = "reroll_attack_die"

@@ -147,6 +147,28 @@ class BleedEffect(StoredEffect):
 
 
 @dataclass(frozen=True, slots=True)
+class BleedFactorEffect(StoredEffect):
+    """ "All Bleed effects you apply deal double damage. Bleed 1 becomes Bleed 2, Bleed 2
+    becomes Bleed 4": once the card is in play, every Bleed its owner applies puts `factor`
+    times the counters the applying card names (its extra counters included); more such
+    cards in play do not multiply again (R-ADD-110, R-ADD-280).
+
+    >>> BleedFactorEffect(2).as_dict()
+    {'kind': 'bleed_factor', 'factor': 2}
+    >>> BleedFactorEffect(1)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: bleed_factor.factor: must be an integer from 2 to 4, got 1 (R-ADD-280)
+    """
+
+    kind: ClassVar[str] = "bleed_factor"
+    factor: int
+
+    def __post_init__(self) -> None:
+        check_int(self.factor, "bleed_factor.factor", 2, 4, "R-ADD-280")
+
+
+@dataclass(frozen=True, slots=True)
 class OngoingDamageEffect(StoredEffect):
     """ "Ongoing: target takes N damage at start of their turn for T turns": a hit
     schedules `amount` damage at the start of each of the target's next `turns` turns,

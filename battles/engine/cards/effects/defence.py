@@ -288,3 +288,21 @@ class UntargetableEffect(StoredEffect):
     def __post_init__(self) -> None:
         check_choice(self.against, "untargetable.against", ("all", "ranged"))
         check_bool(self.until_attack, "untargetable.until_attack")
+
+
+@dataclass(frozen=True, slots=True)
+class PreventComponentDamageEffect(StoredEffect):
+    """ "When you would take Component Damage, prevent 1 Component Damage": on a reactive
+    card, the first Component Damage the attack it answers deals its owner (CRITICAL
+    faces, R-DMG-4, or Primary Weapon cards discarded, R-DMG-6) is `n` less, once in that
+    attack; a PIERCE face voids it with the card (R-REA-1, R-ADD-281).
+
+    >>> PreventComponentDamageEffect(1).as_dict()
+    {'kind': 'prevent_component_damage', 'n': 1}
+    """
+
+    kind: ClassVar[str] = "prevent_component_damage"
+    n: int
+
+    def __post_init__(self) -> None:
+        check_int(self.n, "prevent_component_damage.n", 1, MAX_CARDS, "R-ADD-281")

@@ -210,3 +210,22 @@ class UnlessSpentEffect(StoredEffect):
 
     def __post_init__(self) -> None:
         check_inner(self.then, "unless_spent.then", AFTER_KINDS)
+
+
+@dataclass(frozen=True, slots=True)
+class AllyDestroyedWindowEffect(StoredEffect):
+    """A reactive card's window that is no attack: "When an allied Casket within 3 hexes
+    is destroyed (deck reaches 0), immediately …": it answers only the defeat of an ally
+    within `within` hexes by the loss of its cards (R-DMG-6, R-DMG-9, R-TRN-6), played
+    from the hand at once, whoever's turn it is; its other effects are what it does then.
+    It never answers an attack (R-REA-1, R-ADD-283).
+
+    >>> AllyDestroyedWindowEffect(3).as_dict()
+    {'kind': 'ally_destroyed_window', 'within': 3}
+    """
+
+    kind: ClassVar[str] = "ally_destroyed_window"
+    within: int
+
+    def __post_init__(self) -> None:
+        check_int(self.within, "ally_destroyed_window.within", 1, MAX_HEXES, "R-ADD-283")

@@ -68,4 +68,5 @@ RESOLVERS: dict[type[Any], Resolver] = {
     fx.OfferMissEffect: resolved_elsewhere,  # `reactions._play_reactive` opens the siphon prompt, `prompts._siphon` answers it (R-ADD-159)
     fx.BuffThisTurnEffect: _buff_this_turn,
     fx.LastingBonusEffect: _lasting_bonus,
+    fx.RerollAttackDieEffect: resolved_elsewhere,  # `attacking._strike` offers it once the attack is rolled (R-ADD-282)
 }

@@ -11,7 +11,7 @@ from ....errors import RuleViolation
 from ....los import line_of_sight
 from ... import events as ev
 from .. import conditions, prompts, resolution
-from .base import Resolver, Resolving, affected_enemy
+from .base import Resolver, Resolving, affected_enemy, resolved_elsewhere
 
 
 def _area_hinder(ctx: Resolving, effect: fx.AreaHinderEffect) -> None:
@@ -89,18 +89,33 @@ def _damage_next_turn(ctx: Resolving, effect: fx.DamageNextTurnEffect) -> None:
         tx.emit(ev.DamageScheduled(attack_target, effect.amount, card.id))
 
 
+def _bleed_factor(ctx: Resolving) -> int:
+    """R-ADD-280: "Bleed 1 becomes Bleed 2": the factor of a `bleed_factor` passive its
+    owner has in play (the largest, if several; they do not multiply each other)."""
+    c = ctx.tx.seat(ctx.seat)
+    factors = [
+        e.factor
+        for x in c.in_play
+        for e in ctx.tx.state.card(x).effects
+        if isinstance(e, fx.BleedFactorEffect)
+    ]
+    return max(factors, default=1)
+
+
 def _bleed(ctx: Resolving, effect: fx.BleedEffect) -> None:
     tx, seat, card, attack_target = ctx.tx, ctx.seat, ctx.card, ctx.attack_target
     if attack_target is not None:
+        factor = _bleed_factor(ctx)
         have = tx.seat(attack_target).bleed
-        n = effect.n + (effect.more_if_bleeding if have else 0)
+        n = (effect.n + (effect.more_if_bleeding if have else 0)) * factor
         tx.emit(ev.BleedApplied(attack_target, n, have + n, card.id))
         if effect.adjacent:  # R-ADD-182: the enemies beside the target, in seat order
             at, side = tx.seat(attack_target).at, tx.seat(seat).side
             for x in tx.state.seats:
                 near = x.seat != attack_target and x.at.distance(at) == 1
                 if near and x.in_battle and x.side != side:
-                    tx.emit(ev.BleedApplied(x.seat, effect.n, x.bleed + effect.n, card.id))
+                    more = effect.n * factor
+                    tx.emit(ev.BleedApplied(x.seat, more, x.bleed + more, card.id))
 
 
 def _ongoing_damage(ctx: Resolving, effect: fx.OngoingDamageEffect) -> None:
@@ -163,4 +178,5 @@ RESOLVERS: dict[type[Any], Resolver] = {
     fx.DuelEffect: _duel,
     fx.BarReactivesEffect: _bar_reactives,
     fx.UltimatumEffect: _ultimatum,
+    fx.BleedFactorEffect: resolved_elsewhere,  # `_bleed` reads the passive in play (R-ADD-280)
 }

@@ -76,4 +76,5 @@ RESOLVERS: dict[type[Any], Resolver] = {
     fx.RiposteEffect: resolved_elsewhere,  # `resolution._end_attack` counterattacks after damage taken (R-ADD-130)
     fx.CounterEffect: resolved_elsewhere,  # `resolution._end_attack` deals the reactive card's counter-damage (R-ADD-58)
     fx.ThornsEffect: _thorns,
+    fx.PreventComponentDamageEffect: resolved_elsewhere,  # `harm._component_damage` applies it in the attack the card answers (R-ADD-281)
 }
