@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from penance_site.eventstore import codec
 
-from .between import ledger
+from .between import ledger, storage
 from .domain import EVENT_TYPES, upcast_build_revised_v1
 
 STREAM_TYPE = "campaign"
 
 CAMPAIGN_EVENTS = codec.register(
     STREAM_TYPE,
-    [*EVENT_TYPES.values(), *ledger.EVENT_TYPES.values()],
+    [*EVENT_TYPES.values(), *ledger.EVENT_TYPES.values(), *storage.EVENT_TYPES.values()],
     # R-ADD-220: builds revised before decks were made from equipment.
     {("BuildRevised", 1): upcast_build_revised_v1},
 )

@@ -30,6 +30,7 @@ from penance_site.users import signed_in
 from . import domain, selectors
 from .between import decide as between
 from .between import ledger as lg
+from .between import storage
 from .between.rulebook import rulebook
 from .campaigns_api import READ_ERRORS, TAGS, WRITE_ERRORS, CampaignsView
 from .codec import CAMPAIGN_EVENTS
@@ -51,6 +52,8 @@ COMMANDS = (
     "select",
     "grit",
     "sideline",
+    "craft",
+    "rebuild",
 )
 
 
@@ -343,6 +346,12 @@ class SettlementCommandInput(StrictSerializer):
     complex_trait = serializers.BooleanField(required=False, default=False)
     grit = serializers.IntegerField(required=False, default=-1)
     reason = serializers.CharField(max_length=500, required=False, default="")
+    item = serializers.CharField(
+        max_length=80, required=False, default="", help_text="craft: the equipment item's id"
+    )
+    build = serializers.CharField(
+        max_length=60, required=False, default="", help_text="rebuild: the destroyed casket"
+    )
 
 
 def _override(data: dict[str, Any]) -> tuple[str, str] | None:
@@ -403,6 +412,10 @@ def command_from(data: dict[str, Any]) -> between.BetweenCommand:
         return between.OverrideGrit(
             mid, pilot_id=data["pilot"], grit=data["grit"], reason=data["reason"]
         )
+    if kind == "craft":
+        return storage.CraftEquipment(mid, player=data["player"], item=data["item"])
+    if kind == "rebuild":
+        return storage.RebuildCasket(mid, player=data["player"], build_id=data["build"])
     return between.SidelinePilot(mid, pilot_id=data["pilot"], reason=data["reason"])
 
 

@@ -37,9 +37,10 @@ from penance_site.eventstore.store import command_events
 from . import domain
 from .between import decide as between
 from .between import ledger as lg
+from .between import storage
 from .between.dice import EnteredRoller, Roller, SealedRoller, commitment
 from .codec import CAMPAIGN_EVENTS
-from .models import Campaign, Mission
+from .models import Campaign, EquipmentItem, Mission
 from .selectors import campaign_role, campaign_state, campaign_stream
 from .services import _locked, _record
 
@@ -75,6 +76,26 @@ def _minor_wounds(mission: domain.MissionState) -> tuple[tuple[str, str], ...]:
         if seat.seat in pilots
         for wound in seat.wounds
         if domain.wound_kind(wound) == "minor"
+    )
+
+
+def _priced(command: storage.StorageAction) -> storage.StorageAction:
+    """A crafting with the item's name and cost from the card catalogue (R-ADD-351)."""
+    if not isinstance(command, storage.CraftEquipment):
+        return command
+    item = EquipmentItem.objects.filter(pk=command.item).first()
+    if item is None:
+        raise InvalidInput(
+            "item", f"no equipment item {command.item!r} in the card catalogue", storage.CRAFT_RULE
+        )
+    credits, scrap = storage.craft_cost(item.crafting_cost)
+    return storage.CraftEquipment(
+        command.mission_id,
+        player=command.player,
+        item=item.pk,
+        name=item.name.title(),
+        credits=credits,
+        scrap=scrap,
     )
 
 
@@ -127,7 +148,10 @@ def settlement_step(
             roller = EnteredRoller(entered)
         else:
             roller = SealedRoller(secret, scope, ledger.rolls_in(scope))
-    events = between.decide(state, command, actor_is_gm=True, roller=roller)
+    if isinstance(command, storage.StorageAction):
+        events = storage.decide(state, _priced(command), actor_is_gm=True)
+    else:
+        events = between.decide(state, command, actor_is_gm=True, roller=roller)
     if isinstance(roller, EnteredRoller) and roller.unused:
         raise InvalidInput(
             "faces",

@@ -22,8 +22,9 @@ from penance_site.users import signed_in
 from .. import access, domain, selectors
 from ..between import decide as between
 from ..between import ledger as lg
+from ..between import storage
 from ..between.rulebook import rulebook
-from ..models import Campaign
+from ..models import Campaign, EquipmentItem
 from ..settlement_api import COMMANDS, command_from, settlement_view
 from ..settlement_services import settlement_step
 from .common import GET_ONLY, POST_ONLY, REFUSALS, campaign_of, redirect_to, refused_form, whole
@@ -108,8 +109,30 @@ def settlement_context(campaign: Campaign, role: str) -> dict[str, Any]:
         "players": state.players,
         "rows": table_rows,
         "command_id": uuid.uuid4().hex,
+        **storage_context(state),
         "rolls": list(reversed(view["rolls"]))[:60],
     }
+
+
+def storage_context(state: domain.CampaignState) -> dict[str, Any]:
+    """The Forge's craftable items with their cost and the destroyed caskets the Workshop
+    may rebuild (R-ADD-351, R-ADD-352)."""
+    craftable = []
+    for item in EquipmentItem.objects.order_by("name"):
+        try:
+            credits, scrap = storage.craft_cost(item.crafting_cost)
+        except InvalidInput:
+            continue  # the card database gives it no crafting cost
+        craftable.append(
+            {"id": item.pk, "name": item.name.title(), "credits": credits, "scrap": scrap}
+        )
+    retrofit = storage.storage_rules(state.settlement.version)["retrofit"]
+    destroyed = [
+        {"id": b.id, "name": b.current.name, "player": b.player}
+        for b in state.builds.values()
+        if b.destroyed
+    ]
+    return {"craftable": craftable, "destroyed": destroyed, "retrofit": retrofit}
 
 
 @GET_ONLY
@@ -151,6 +174,8 @@ def form_data(post: Any, command: str, mission_id: str) -> dict[str, Any]:
         "complex_trait": post.get("complex_trait") == "on",
         "grit": whole(post.get("grit") or "-1", "grit", "R-ADD-233"),
         "reason": post.get("reason", ""),
+        "item": post.get("item", ""),
+        "build": post.get("build", ""),
     }
     for key, value in post.items():
         if key.startswith("scar_table_") and value:
