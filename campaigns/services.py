@@ -487,7 +487,7 @@ def build_revise(
     carried = state.builds[new_id].current.equipment if new_id in state.builds else ()
     wanted = {*command.equipment, *carried}
     names = dict(EquipmentItem.objects.filter(pk__in=wanted).values_list("pk", "name"))
-    events += equipment_moves(state, new_id, command.equipment, names)
+    events += equipment_moves(state, command, names)
     new_state, _, _ = _record(campaign, actor, state, command, events)
     build = CasketBuild.objects.get(id=new_id)
     return build, new_state.builds[new_id].current.version

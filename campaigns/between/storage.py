@@ -141,6 +141,17 @@ def _carried(state: CampaignState, build_id: str) -> Counter[str]:
     return Counter(old.current.equipment) if old is not None else Counter()
 
 
+def from_storage(state: CampaignState, construction: str) -> bool:
+    """Whether a revision's items come from storage: under pc-1, after the first mission
+    started, for a casket built from equipment items (R-ADD-52); the demo set's builds
+    carry no items, only words (R-ADD-220)."""
+    return (
+        state.settlement is not None
+        and construction == domain.CONSTRUCTION_BY_EQUIPMENT
+        and not outfitted_freely(state)
+    )
+
+
 def missing_items(state: CampaignState, build_id: str, equipment: Sequence[str]) -> list[str]:
     """The items a revision would carry beyond what the casket carries and storage holds
     (each as often as it is short); empty when storage covers them or under plt-1."""
@@ -151,13 +162,14 @@ def missing_items(state: CampaignState, build_id: str, equipment: Sequence[str])
 
 
 def equipment_moves(
-    state: CampaignState, build_id: str, equipment: Sequence[str], names: Mapping[str, str]
+    state: CampaignState, command: domain.ReviseBuild, names: Mapping[str, str]
 ) -> list[Event]:
-    """The storage events of a revision to `equipment` (checked before): each item the
-    casket no longer carries goes back to storage, each new one comes out (R-ADD-350).
-    None under plt-1 or before the first mission (outfitted freely)."""
-    if state.settlement is None or outfitted_freely(state):
+    """The storage events of a revision (checked before): each item the casket no longer
+    carries goes back to storage, each new one comes out (R-ADD-350). None unless its
+    items come from storage (`from_storage`)."""
+    if not from_storage(state, command.construction):
         return []
+    build_id, equipment = command.build_id, command.equipment
     carried, wanted = _carried(state, build_id), Counter(equipment)
     why = "a casket's revision (R-ADD-350)"
     events: list[Event] = [
@@ -172,6 +184,8 @@ def _check(state: CampaignState, command: domain.Command) -> None:
     if state.settlement is None:
         return
     if isinstance(command, domain.ReviseBuild):
+        if not from_storage(state, command.construction):
+            return
         missing = missing_items(state, command.build_id, command.equipment)
         if missing:
             held = storage_counts(state)

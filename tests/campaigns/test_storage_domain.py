@@ -44,7 +44,7 @@ def revised(state: domain.CampaignState, equipment: Sequence[str]) -> list[domai
     """What the service records for a revision: the decided event and the storage moves."""
     command = revise(equipment)
     events = domain.decide(state, command, actor_is_gm=False)
-    return events + st.equipment_moves(state, "ba", command.equipment, {})
+    return events + st.equipment_moves(state, command, {})
 
 
 # --- equipment from storage (R-ADD-350) -------------------------------------------------------------
@@ -104,13 +104,21 @@ def test_what_the_casket_carries_stays_assigned_and_a_swap_goes_through_storage(
     ]
     after = domain.replay(events, state)
     assert [item for item, _ in after.settlement.storage] == ["mace"]
-    # what another casket carries is not storage's: Ben's casket cannot take Ann's mace
-    with pytest.raises(InvalidInput):
-        domain.decide(
-            domain.replay(events, state),
-            domain.ReviseBuild("bb", "ben", "B", "scout", "left", "elves", (), ("charm",)),
-            actor_is_gm=False,
-        )
+    # what another casket carries is not storage's: Ben's casket cannot take Ann's charm
+    bens = domain.ReviseBuild(
+        "bb", "ben", "B", "scout", "left", "elves", (), ("charm",), "R-ADD-52"
+    )
+    with pytest.raises(InvalidInput) as refused:
+        domain.decide(after, bens, actor_is_gm=False)
+    assert refused.value.rule == "R-ADD-350"
+
+
+def test_a_demo_set_build_carries_words_not_items() -> None:
+    # the demo set has no items (R-ADD-220): its builds' equipment is text, never storage's
+    command = domain.ReviseBuild("ba", "ann", "A", "scout", "left", "church", (), ("plating",))
+    state = world()
+    assert [e.type for e in domain.decide(state, command, actor_is_gm=False)] == ["BuildRevised"]
+    assert st.equipment_moves(state, command, {}) == []
 
 
 def test_plt1_campaigns_build_as_before() -> None:
