@@ -5,7 +5,8 @@
   morale and injuries, every phase and every roll); the GM and the players read it,
   outsiders get 404 for a private campaign and 403 for a public one (R-ADD-31).
 - `POST /api/campaigns/<id>/settlement/commands`: one step of a settlement phase, or
-  a GM's Grit or sideline ruling (GM only). `faces` are physical dice in roll order;
+  a GM's Grit or sideline ruling (GM only); `craft` and `rebuild` are settlement actions
+  of campaigns/between/storage.py (R-ADD-351, R-ADD-352). `faces` are physical dice in roll order;
   without them the server rolls sealed dice (R-ADD-248). `command_id` makes the
   request idempotent: sent again, it answers 200 with what it recorded the first time.
 - `GET /api/campaigns/<id>/settlement/dice`: every sealed roll of the closed phases
@@ -450,7 +451,10 @@ class SettlementCommandsView(CampaignsView):
         description=(
             "Steps in the game's order, each once (R-ADD-249): open, casualties, rewards, "
             "salvage, pilots, income, event, action (two per player), finish_actions, care, "
-            "select. A face outside its die is 422 `roll_outside_die` (R-ADD-248)."
+            "select. At the actions step `craft` (a player, an item: the Forge, R-ADD-351) and "
+            "`rebuild` (a player, a destroyed casket: the Workshop's retrofit, R-ADD-352) are "
+            "settlement actions too. A face outside its die is 422 `roll_outside_die` "
+            "(R-ADD-248)."
         ),
         request=SettlementCommandInput,
         responses={201: SettlementStepOutput, 200: SettlementStepOutput, **WRITE_ERRORS},

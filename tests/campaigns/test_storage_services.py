@@ -93,6 +93,8 @@ def test_a_defeated_casket_is_destroyed_and_the_api_rebuilds_it_at_the_games_cos
     (wreck,) = [b for b in state.builds.values() if b.destroyed]
     events = [CAMPAIGN_EVENTS.decode(e) for e in read_stream(campaign_stream(campaign=dc.campaign))]
     assert [e.build_id for e in events if isinstance(e, domain.CasketDestroyed)] == [wreck.id]
+    sheet = f"/campaigns/{dc.campaign.id}/builds/{wreck.id}/"
+    assert 'id="casket-destroyed"' in page_client(dc.gm).get(sheet).content.decode()
     body = {"command": "rebuild", "mission": mid, "player": wreck.player, "build": wreck.id}
     gm = client_for(dc.gm)
     r = gm.post(commands(dc), body, format="json")
@@ -119,6 +121,7 @@ def test_a_defeated_casket_is_destroyed_and_the_api_rebuilds_it_at_the_games_cos
     assert r.status_code == 201, r.json()
     assert r.json()["events"][0]["type"] == "CasketRebuilt"
     assert (r.json()["settlement"]["credits"], r.json()["settlement"]["scrap"]) == (0, 0)
+    assert 'id="casket-destroyed"' not in page_client(dc.gm).get(sheet).content.decode()
     after = campaign_state(campaign=dc.campaign)
     assert not after.builds[wreck.id].destroyed
     assert services.campaign_rows_check(campaign=dc.campaign) == []
