@@ -94,6 +94,11 @@ def test_a_defeated_casket_is_destroyed_and_the_api_rebuilds_it_at_the_games_cos
     events = [CAMPAIGN_EVENTS.decode(e) for e in read_stream(campaign_stream(campaign=dc.campaign))]
     assert [e.build_id for e in events if isinstance(e, domain.CasketDestroyed)] == [wreck.id]
     sheet = f"/campaigns/{dc.campaign.id}/builds/{wreck.id}/"
+    assert (
+        client_for(dc.ann)
+        .get(f"/api/campaigns/{dc.campaign.id}/builds/{wreck.id}/")
+        .json()["destroyed"]
+    )
     assert 'id="casket-destroyed"' in page_client(dc.gm).get(sheet).content.decode()
     body = {"command": "rebuild", "mission": mid, "player": wreck.player, "build": wreck.id}
     gm = client_for(dc.gm)
@@ -124,6 +129,8 @@ def test_a_defeated_casket_is_destroyed_and_the_api_rebuilds_it_at_the_games_cos
     assert 'id="casket-destroyed"' not in page_client(dc.gm).get(sheet).content.decode()
     after = campaign_state(campaign=dc.campaign)
     assert not after.builds[wreck.id].destroyed
+    api = gm.get(f"/api/campaigns/{dc.campaign.id}/builds/{wreck.id}/").json()
+    assert api["destroyed"] is False
     assert services.campaign_rows_check(campaign=dc.campaign) == []
 
 
