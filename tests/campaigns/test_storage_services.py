@@ -27,6 +27,7 @@ from .builders import start_mission as start
 from .decks_doc import DECKS_DOCUMENT, LEGAL_DECK, LEGAL_ITEMS
 from .test_campaigns_api import client_for
 from .test_pages_campaign import client_for as page_client
+from .test_pages_words import PYTHON_WORDS, SNAKE_KEY, _Text
 
 pytestmark = pytest.mark.django_db
 
@@ -79,6 +80,14 @@ def played() -> tuple[DemoCampaign, str]:
     finish(battle, dc.gm, seed=3)
     at_actions(dc, str(mission.id))
     return dc, str(mission.id)
+
+
+def words(html: str) -> list[str]:
+    """Python words and snake_case keys in a page's visible text (none may show)."""
+    parser = _Text()
+    parser.feed(html)
+    text = " ".join(parser.text)
+    return PYTHON_WORDS.findall(text) + SNAKE_KEY.findall(text)
 
 
 def commands(dc: DemoCampaign) -> str:
@@ -163,6 +172,7 @@ def test_the_settlement_page_offers_crafting_and_the_retrofit_to_the_gm_only(
     html = page_client(dc.gm).get(url).content.decode()
     assert 'data-command="craft"' in html and 'data-command="rebuild"' in html
     assert "Mace (2 Scrap)" in html and "200 Credits and 3 Scrap" in html
+    assert words(html) == []
     assert 'data-command="craft"' not in page_client(dc.ann).get(url).content.decode()
     do = f"/campaigns/{dc.campaign.id}/settlement/do/craft"
     form = {"mission": mid, "player": "ann", "item": "mace"}
@@ -234,6 +244,7 @@ def test_the_deck_builder_shows_what_storage_offers_and_names_a_refusal(
     edit = f"/campaigns/{dc.campaign.id}/builds/{dc.builds[0].id}/edit/"
     html = ann.get(edit).content.decode()
     assert 'id="storage-offer"' in html and "Mace ×2" in html and "R-ADD-350" in html
+    assert words(html) == []
     form = {
         "action": "save",
         "name": "Pyre",
@@ -249,6 +260,7 @@ def test_the_deck_builder_shows_what_storage_offers_and_names_a_refusal(
     assert page.status_code == 400
     text = page.content.decode()
     assert "does not hold charm, tower-shield" in text and "R-ADD-350" in text
+    assert words(text) == []
 
 
 def test_before_the_first_mission_caskets_are_outfitted_freely() -> None:
