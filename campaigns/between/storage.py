@@ -188,8 +188,10 @@ def _check(state: CampaignState, command: domain.Command) -> None:
             return
         missing = missing_items(state, command.build_id, command.equipment)
         if missing:
+            ledger: lg.Ledger = state.settlement
+            names = dict(reversed(ledger.storage))
             held = storage_counts(state)
-            offer = ", ".join(f"{i} x{n}" for i, n in sorted(held.items())) or "nothing"
+            offer = ", ".join(f"{names[i]} x{n}" for i, n in sorted(held.items())) or "nothing"
             raise InvalidInput(
                 "equipment",
                 f"the settlement's storage does not hold {', '.join(missing)}: a casket "
