@@ -235,6 +235,10 @@ class BuildOutput(serializers.Serializer[Any]):
         child=serializers.IntegerField(),
         help_text="carried until repaired, under persistent_component_damage (R-PLT-5)",
     )
+    destroyed = serializers.BooleanField(
+        help_text="defeated in a mission under pc-1: it does not deploy until the Workshop's "
+        "retrofit rebuilds it (R-ADD-352)"
+    )
     versions = BuildVersionOutput(many=True)
 
     class Meta:

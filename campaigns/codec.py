@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from penance_site.eventstore import codec
 
-from .between import bargains, ledger, relationships, skills, soulstone, travel
+from .between import bargains, ledger, relationships, skills, soulstone, storage, travel
 from .domain import EVENT_TYPES, upcast_build_revised_v1
 
 STREAM_TYPE = "campaign"
@@ -25,6 +25,7 @@ CAMPAIGN_EVENTS = codec.register(
         *relationships.EVENT_TYPES.values(),
         *soulstone.EVENT_TYPES.values(),
         *travel.EVENT_TYPES.values(),
+        *storage.EVENT_TYPES.values(),
     ],
     # R-ADD-220: builds revised before decks were made from equipment.
     {("BuildRevised", 1): upcast_build_revised_v1},

@@ -154,6 +154,17 @@ class PilotWithdrew(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class CasketDestroyed(Event):
+    """Under pc-1 a casket defeated in a mission's battle (R-DMG-9) is destroyed: it cannot
+    deploy until it is rebuilt (R-ADD-352). plt-1 records no such thing."""
+
+    build_id: str
+    mission_id: str
+    battle_id: str
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
 class TaintChanged(Event):
     """Taint moved by `delta` to `taint`, with the reason (R-PLT-4); `mission_id` is
     empty for a GM's adjustment between missions."""
@@ -244,6 +255,7 @@ EVENT_TYPES: Mapping[str, type[Event]] = MappingProxyType(
             PilotWounded,
             PilotDied,
             PilotWithdrew,
+            CasketDestroyed,
             TaintChanged,
             ComponentDamageCarried,
             MissionCompleted,
@@ -326,6 +338,7 @@ class BuildState:
     versions: tuple[BuildVersionState, ...]
     component_damage: tuple[tuple[str, int], ...] = ()  # awaiting repair (R-PLT-5 option)
     pilot_id: str = ""  # whose casket it is (R-ADD-220); "" for a build of no pilot
+    destroyed: bool = False  # defeated in a mission under pc-1, until rebuilt (R-ADD-352)
 
     @property
     def current(self) -> BuildVersionState:
@@ -458,6 +471,10 @@ def _pilot_withdrew(s: CampaignState, e: PilotWithdrew) -> CampaignState:
     )
 
 
+def _casket_destroyed(s: CampaignState, e: CasketDestroyed) -> CampaignState:
+    return _build(s, dataclasses.replace(s.builds[e.build_id], destroyed=True))
+
+
 def _taint_changed(s: CampaignState, e: TaintChanged) -> CampaignState:
     return _pilot(s, e.pilot_id, taint=e.taint)
 
@@ -506,6 +523,7 @@ _HANDLERS: dict[type[Event], Callable[[CampaignState, Any], CampaignState]] = {
     PilotWounded: _pilot_wounded,
     PilotDied: _pilot_died,
     PilotWithdrew: _pilot_withdrew,
+    CasketDestroyed: _casket_destroyed,
     TaintChanged: _taint_changed,
     ComponentDamageCarried: _component_damage_carried,
     MissionCompleted: _mission_completed,
@@ -626,6 +644,7 @@ class SeatOutcome:
     eased_wounds: tuple[str, ...] = ()
     # Each pool a card says persist and the seat's count at the end (R-ADD-306)
     tokens: tuple[tuple[str, int], ...] = ()
+    defeated: bool = False  # the casket was defeated (R-DMG-9)
 
 
 @dataclass(frozen=True, slots=True)
@@ -887,6 +906,9 @@ def _apply_outcome(s: CampaignState, c: ApplyOutcome) -> list[Event]:
             events.append(PilotDied(pilot_id, mission.id, c.battle_id, "R-PLT-1"))
         if outcome.withdrawn:
             events.append(PilotWithdrew(pilot_id, build_id, mission.id, c.battle_id, "R-TRN-9"))
+        # R-ADD-352: under pc-1 (a settlement ledger) a defeated casket is destroyed.
+        if outcome.defeated and s.settlement is not None:
+            events.append(CasketDestroyed(build_id, mission.id, c.battle_id, "R-ADD-352"))
         if c.persistent_component_damage:
             damage = tuple((k, v) for k, v in outcome.component_damage if v)
             if damage != s.builds[build_id].component_damage:

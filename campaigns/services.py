@@ -46,6 +46,8 @@ from . import domain
 from .between.decide import battle_grit
 from .between.ledger import CampaignRulesPinned
 from .between.rulebook import LEGACY, parse_campaign_rules
+from .between.scar_effects import battle_scar_effects
+from .between.storage import equipment_moves
 from .catalogue import card_version_def, casket_problems, construction_available, deck_problems
 from .codec import CAMPAIGN_EVENTS
 from .models import (
@@ -57,6 +59,7 @@ from .models import (
     CasketBuild,
     DeckEntry,
     Deployment,
+    EquipmentItem,
     Mission,
     OutcomeOutbox,
     Pilot,
@@ -487,7 +490,13 @@ def build_revise(
         construction,
         pilot or "",
     )
-    new_state, _, _ = _execute(campaign, actor, command, actor_is_gm=role == "gm", state=state)
+    events = domain.decide(state, command, actor_is_gm=role == "gm")
+    # R-ADD-350: under pc-1 the items come out of storage and the ones dropped go back.
+    carried = state.builds[new_id].current.equipment if new_id in state.builds else ()
+    wanted = {*command.equipment, *carried}
+    names = dict(EquipmentItem.objects.filter(pk__in=wanted).values_list("pk", "name"))
+    events += equipment_moves(state, command, names)
+    new_state, _, _ = _record(campaign, actor, state, command, events)
     build = CasketBuild.objects.get(id=new_id)
     return build, new_state.builds[new_id].current.version
 
@@ -634,6 +643,7 @@ def _mission_setup(
     events = domain.decide(state, command, actor_is_gm=True)
 
     cards, card_ids = _battle_cards(state, chosen)
+    scars = [battle_scar_effects(state, pilot_id) for _, pilot_id, _, _ in deployments]
     persistent = parse_ruleset(state.rules, "rules").option("persistent_component_damage")
     # pc-1 hands each pilot's Grit to a battle that rolls the Grit check (R-ADD-305).
     grit_checks = bool(parse_ruleset(state.rules, "rules").option("grit_checks"))
@@ -666,9 +676,10 @@ def _mission_setup(
                 "pilot": {
                     "name": pilot.name,
                     "carried_wounds": list(pilot.carried_wounds),
-                    "sp_modifier": pilot.sp_modifier,
+                    # R-ADD-353: scars that change SP or the starting Taint apply here.
+                    "sp_modifier": max(-3, min(3, pilot.sp_modifier + scars[i].sp_modifier)),
                     # A battle starts with the pilot's campaign Taint (R-PLT-4, R-ADD-44).
-                    **({"taint": pilot.taint} if pilot.taint else {}),
+                    **({"taint": taint} if (taint := pilot.taint + scars[i].taint) else {}),
                     **(battle_grit(state, pilot.id) if grit_checks else {}),
                     # Tokens a card says persist across missions (R-ADD-306).
                     **({"tokens": dict(pilot.tokens)} if pilot.tokens else {}),
@@ -762,6 +773,7 @@ def _apply_outcome_command(outcome: BattleOutcome) -> domain.ApplyOutcome:
             card_taint=s.card_taint,
             eased_wounds=s.eased_wounds,
             tokens=s.tokens,
+            defeated=s.defeated,
         )
         for s in outcome.seats
     )

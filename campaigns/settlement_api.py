@@ -5,7 +5,8 @@
   morale and injuries, every phase and every roll); the GM and the players read it,
   outsiders get 404 for a private campaign and 403 for a public one (R-ADD-31).
 - `POST /api/campaigns/<id>/settlement/commands`: one step of a settlement phase, or
-  a GM's Grit or sideline ruling (GM only). `faces` are physical dice in roll order;
+  a GM's Grit or sideline ruling (GM only); `craft` and `rebuild` are settlement actions
+  of campaigns/between/storage.py (R-ADD-351, R-ADD-352). `faces` are physical dice in roll order;
   without them the server rolls sealed dice (R-ADD-248). `command_id` makes the
   request idempotent: sent again, it answers 200 with what it recorded the first time.
 - `GET /api/campaigns/<id>/settlement/dice`: every sealed roll of the closed phases
@@ -28,7 +29,7 @@ from penance_site.api_fields import StrictSerializer
 from penance_site.users import signed_in
 
 from . import domain, selectors
-from .between import bargains, relationships, skills, soulstone, travel
+from .between import bargains, relationships, skills, soulstone, storage, travel
 from .between import decide as between
 from .between import ledger as lg
 from .between.rulebook import rulebook
@@ -57,6 +58,8 @@ COMMANDS = (
     "relationship",
     "energy",
     "travel",
+    "craft",
+    "rebuild",
 )
 
 
@@ -503,6 +506,12 @@ class SettlementCommandInput(StrictSerializer):
         max_length=40, required=False, default="", help_text="relationship: why it moves"
     )
     reason = serializers.CharField(max_length=500, required=False, default="")
+    item = serializers.CharField(
+        max_length=80, required=False, default="", help_text="craft: the equipment item's id"
+    )
+    build = serializers.CharField(
+        max_length=60, required=False, default="", help_text="rebuild: the destroyed casket"
+    )
 
 
 def _override(data: dict[str, Any]) -> tuple[str, str] | None:
@@ -584,6 +593,10 @@ def command_from(data: dict[str, Any]) -> between.BetweenCommand:
         return relationships.ChangeRelationship(mid, faction=data["faction"], cause=data["cause"])
     if kind == "bargain":
         return bargains.AnswerBargain(mid, pilot_id=data["pilot"], bargain=data["bargain"])
+    if kind == "craft":
+        return storage.CraftEquipment(mid, player=data["player"], item=data["item"])
+    if kind == "rebuild":
+        return storage.RebuildCasket(mid, player=data["player"], build_id=data["build"])
     return between.SidelinePilot(mid, pilot_id=data["pilot"], reason=data["reason"])
 
 
@@ -621,8 +634,10 @@ class SettlementCommandsView(CampaignsView):
             "select. While a phase is open, at any step: travel (departure or arrival event, "
             "R-ADD-324) and the optional modules' commands xp (R-ADD-315), bargain "
             "(R-ADD-317), relationship (R-ADD-320) and energy (R-ADD-322); a module the "
-            "campaign does not play answers 422 `module_off`. A face outside its die is 422 "
-            "`roll_outside_die` (R-ADD-248)."
+            "campaign does not play answers 422 `module_off`. At the actions step `craft` (a "
+            "player, an item: the Forge, R-ADD-351) and `rebuild` (a player, a destroyed casket: "
+            "the Workshop's retrofit, R-ADD-352) are settlement actions too. A face outside its "
+            "die is 422 `roll_outside_die` (R-ADD-248)."
         ),
         request=SettlementCommandInput,
         responses={201: SettlementStepOutput, 200: SettlementStepOutput, **WRITE_ERRORS},

@@ -37,10 +37,11 @@ from penance_site.eventstore.store import command_events
 from . import domain
 from .between import decide as between
 from .between import ledger as lg
+from .between import storage
 from .between.dice import EnteredRoller, Roller, SealedRoller, commitment
 from .between.modules import ModuleCommand, decide_module
 from .codec import CAMPAIGN_EVENTS
-from .models import Campaign, Mission
+from .models import Campaign, EquipmentItem, Mission
 from .selectors import campaign_role, campaign_state, campaign_stream
 from .services import _locked, _record
 
@@ -81,6 +82,26 @@ def _battle_pilots(
         if domain.wound_kind(wound) == "minor" or wound in seat.eased_wounds
     )
     return minor, tuple(pilots[seat.seat] for seat in seats if seat.grit_checks)
+
+
+def _priced(command: storage.StorageAction) -> storage.StorageAction:
+    """A crafting with the item's name and cost from the card catalogue (R-ADD-351)."""
+    if not isinstance(command, storage.CraftEquipment):
+        return command
+    item = EquipmentItem.objects.filter(pk=command.item).first()
+    if item is None:
+        raise InvalidInput(
+            "item", f"no equipment item {command.item!r} in the card catalogue", storage.CRAFT_RULE
+        )
+    credits, scrap = storage.craft_cost(item.crafting_cost)
+    return storage.CraftEquipment(
+        command.mission_id,
+        player=command.player,
+        item=item.pk,
+        name=item.name.title(),
+        credits=credits,
+        scrap=scrap,
+    )
 
 
 @transaction.atomic
@@ -135,6 +156,8 @@ def settlement_step(
             roller = SealedRoller(secret, scope, ledger.rolls_in(scope))
     if isinstance(command, ModuleCommand):
         events = decide_module(state, command, actor_is_gm=True, roller=roller)
+    elif isinstance(command, storage.StorageAction):
+        events = storage.decide(state, _priced(command), actor_is_gm=True)
     else:
         events = between.decide(state, command, actor_is_gm=True, roller=roller)
     if isinstance(roller, EnteredRoller) and roller.unused:

@@ -36,6 +36,7 @@ from ..domain import CampaignState, Event
 from . import ledger as lg
 from .dice import Roller, commitment, derive_faces
 from .rulebook import Entry, Rulebook, Table, module_name, rulebook
+from .scar_effects import scar_note
 
 STEPS = (
     "return.casualties",
@@ -1279,7 +1280,7 @@ def deployment_notes(state: CampaignState, pilot_id: str) -> tuple[str, ...]:
     if record.permanent:
         notes.append(f"permanent: {', '.join(record.permanent)} (R-ADD-239)")
     for scar in pilot.scars:
-        notes.append(f"scar: {scar}, as its scar table says (R-ADD-236)")
+        notes.append(scar_note(ledger.version, scar))
     if record.out_for_mission:
         notes.append(f"sits out mission {record.out_for_mission}: {record.out_reason} (R-ADD-250)")
     for more in DEPLOYMENT_NOTES:

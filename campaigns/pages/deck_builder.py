@@ -28,6 +28,7 @@ from battles.engine.errors import InvalidInput
 from battles.engine.ruleset import parse_ruleset
 
 from .. import access, catalogue, decklists, domain, selectors, services
+from ..between import storage
 from ..models import Campaign, ConstructionPool, EquipmentItem
 from .builds import build_of
 from .common import (
@@ -240,6 +241,7 @@ def _builder_context(
     ]
     owner = draft.player or (build.player if build else "")
     return {
+        "storage_offer": _storage_offer(state, build, items),
         "campaign": campaign,
         "state": state,
         "role": role,
@@ -281,6 +283,24 @@ def _builder_context(
         "shields": [(s, SHIELD_WORDS.get(s, s)) for s in SHIELDS],
         "players": state.players,
         "rules": parse_ruleset(state.rules, "rules"),
+    }
+
+
+def _storage_offer(
+    state: domain.CampaignState, build: domain.BuildState | None, items: list[EquipmentItem]
+) -> dict[str, Any] | None:
+    """Under pc-1, what the casket may carry (R-ADD-350): the items storage holds and the
+    ones the casket carries; None under plt-1."""
+    if state.settlement is None:
+        return None
+    names = {i.pk: i.name.title() for i in items}
+    held = storage.storage_counts(state)
+    return {
+        "free": storage.outfitted_freely(state),
+        "held": [
+            {"name": names[item], "count": n} for item, n in sorted(held.items()) if item in names
+        ],
+        "carried": [names.get(i, i) for i in (build.current.equipment if build else ())],
     }
 
 

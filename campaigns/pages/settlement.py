@@ -20,12 +20,12 @@ from battles.engine.errors import InvalidInput
 from penance_site.users import signed_in
 
 from .. import access, domain, selectors
-from ..between import bargains, relationships, skills, soulstone, travel
+from ..between import bargains, relationships, skills, soulstone, storage, travel
 from ..between import decide as between
 from ..between import ledger as lg
 from ..between.modules import module_data
 from ..between.rulebook import module_name, rulebook
-from ..models import Campaign
+from ..models import Campaign, EquipmentItem
 from ..settlement_api import COMMANDS, command_from, settlement_view
 from ..settlement_services import settlement_step
 from .common import GET_ONLY, POST_ONLY, REFUSALS, campaign_of, redirect_to, refused_form, whole
@@ -117,6 +117,7 @@ def settlement_context(campaign: Campaign, role: str) -> dict[str, Any]:
         "players": state.players,
         "rows": table_rows,
         "command_id": uuid.uuid4().hex,
+        **storage_context(state),
         "rolls": list(reversed(view["rolls"]))[:60],
     }
 
@@ -184,6 +185,27 @@ def _module_context(
     return out
 
 
+def storage_context(state: domain.CampaignState) -> dict[str, Any]:
+    """The Forge's craftable items with their cost and the destroyed caskets the Workshop
+    may rebuild (R-ADD-351, R-ADD-352)."""
+    craftable = []
+    for item in EquipmentItem.objects.order_by("name"):
+        try:
+            credits, scrap = storage.craft_cost(item.crafting_cost)
+        except InvalidInput:
+            continue  # the card database gives it no crafting cost
+        craftable.append(
+            {"id": item.pk, "name": item.name.title(), "credits": credits, "scrap": scrap}
+        )
+    retrofit = storage.storage_rules(state.settlement.version)["retrofit"]
+    destroyed = [
+        {"id": b.id, "name": b.current.name, "player": b.player}
+        for b in state.builds.values()
+        if b.destroyed
+    ]
+    return {"craftable": craftable, "destroyed": destroyed, "retrofit": retrofit}
+
+
 @GET_ONLY
 @login_required
 def settlement_page(request: HttpRequest, campaign_id: uuid.UUID) -> HttpResponse:
@@ -233,6 +255,7 @@ def form_data(post: Any, command: str, mission_id: str) -> dict[str, Any]:
         "build": post.get("build", ""),
         "costs": post.getlist("costs"),
         "overcharge": whole(post.get("overcharge") or "0", "overcharge", "R-ADD-322"),
+        "item": post.get("item", ""),
     }
     for key, value in post.items():
         if key.startswith("scar_table_") and value:

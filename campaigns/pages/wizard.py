@@ -76,7 +76,15 @@ def _wizard_rows(
         else:
             # Pre-tick a pilot only onto a build no other pilot was given: a build drives
             # one casket per mission, so the wizard opens with nothing refused.
-            free = next((b for b in builds if b.id not in used and b.pilot_id in ("", p.id)), None)
+            # A destroyed casket waits for its retrofit (R-ADD-352): never pre-ticked.
+            free = next(
+                (
+                    b
+                    for b in builds
+                    if b.id not in used and b.pilot_id in ("", p.id) and not b.destroyed
+                ),
+                None,
+            )
             deploy = not reason and free is not None
             suggestion = (
                 board.deploy[slot % len(board.deploy)]

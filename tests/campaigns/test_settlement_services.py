@@ -76,6 +76,7 @@ def test_missions_with_phases_between_fold_to_the_same_state_and_the_dice_verify
     # the next mission starts only after the phase (R-ADD-249): it did, so it may start
     row = Mission.objects.get(id=second.id)
     living = [s for s in seats(dc) if state.pilots[s["pilot"]].status == "alive"]
+    living = _rebuilt_or_new(dc, row, state, living)
     battle2 = services.mission_start(
         mission=row,
         actor=dc.gm,
@@ -92,6 +93,35 @@ def test_missions_with_phases_between_fold_to_the_same_state_and_the_dice_verify
     assert {r.scope for r in rolls} == {"phase-1", "phase-2"}
     assert all(r.source == "sealed" and r.table_version == "pc-1" for r in rolls)
     assert services.campaign_rows_check(campaign=dc.campaign) == []
+
+
+def _rebuilt_or_new(
+    dc: DemoCampaign, row: Mission, state: Any, living: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """A casket defeated in the first battle was destroyed (R-ADD-352): it may not deploy,
+    so its player builds a new one with the same deck."""
+    out = []
+    for seat in living:
+        build = state.builds[seat["build"]]
+        if build.destroyed:
+            with pytest.raises(RuleViolation) as refused:
+                services.mission_start_check(
+                    mission=row, actor=dc.gm, board=demo_board(), seats=living
+                )
+            assert (refused.value.code, refused.value.rule) == ("casket_destroyed", "R-ADD-352")
+            made, _ = services.build_revise(
+                campaign=dc.campaign,
+                actor=dc.gm,
+                build_id=None,
+                player=build.player,
+                name=f"{build.current.name} II",
+                casket_class=build.current.casket_class,
+                shield=build.current.shield,
+                deck=[{"card": c, "version": v, "count": n} for c, v, n in build.current.deck],
+            )
+            seat = {**seat, "build": str(made.id)}
+        out.append(seat)
+    return out
 
 
 def test_the_next_mission_waits_for_the_settlement_phase() -> None:

@@ -127,26 +127,38 @@ class Command(BaseCommand):
             pilot = campaign_services.pilot_enlist(
                 campaign=campaign, actor=gm, player=username, name=pilot_name, faction=faction
             )
-            if construction_available():
-                # The card database is imported: the caskets are its starter decks, built
-                # from their equipment (R-ADD-52, R-ADD-220).
-                starter = StarterDeck.objects.get(name=starter_name(*DEMO_STARTERS[len(seats)][:2]))
-                build, _ = build_from_starter(
-                    campaign=campaign, actor=player, starter=starter, pilot=str(pilot.id)
-                )
-            else:
-                build, _ = campaign_services.build_revise(
-                    campaign=campaign,
-                    actor=player,
-                    build_id=None,
-                    name=deck.replace("-", " ").title(),
-                    casket_class=casket_class,
-                    shield=shield,
-                    faction=faction,
-                    deck=[{"card": card, "count": n} for card, n in DEMO_DECKS[deck]],
-                    equipment=["Reliquary plating"],
-                    pilot=str(pilot.id),
-                )
+            # Malachai's casket is destroyed in mission 1 (pc-1, R-ADD-352): his player
+            # keeps a spare, outfitted freely before the first mission (R-ADD-350).
+            made_builds = []
+            for copy in ("", " (spare)") if seats else ("",):
+                if construction_available():
+                    # The card database is imported: the caskets are its starter decks,
+                    # built from their equipment (R-ADD-52, R-ADD-220).
+                    starter = StarterDeck.objects.get(
+                        name=starter_name(*DEMO_STARTERS[len(seats)][:2])
+                    )
+                    made, _ = build_from_starter(
+                        campaign=campaign,
+                        actor=player,
+                        starter=starter,
+                        name=f"{starter.name}{copy}" if copy else "",
+                        pilot=str(pilot.id),
+                    )
+                else:
+                    made, _ = campaign_services.build_revise(
+                        campaign=campaign,
+                        actor=player,
+                        build_id=None,
+                        name=deck.replace("-", " ").title() + copy,
+                        casket_class=casket_class,
+                        shield=shield,
+                        faction=faction,
+                        deck=[{"card": card, "count": n} for card, n in DEMO_DECKS[deck]],
+                        equipment=["Reliquary plating"],
+                        pilot=str(pilot.id),
+                    )
+                made_builds.append(made)
+            build = made_builds[0]
             seats.append(
                 {
                     "pilot": str(pilot.id),
