@@ -68,7 +68,12 @@ def _seats(dc: DemoCampaign, state: domain.CampaignState, number: int) -> list[d
             )
             pilot_id = str(pilot.id)
         state = campaign_state(campaign=dc.campaign)
-        build = next((b for b in state.builds.values() if b.pilot_id == pilot_id), None)
+        # A casket defeated in a mission is destroyed under pc-1 (R-ADD-352): the pilot
+        # takes a new one rather than the Workshop's retrofit, which the demo cannot afford.
+        build = next(
+            (b for b in state.builds.values() if b.pilot_id == pilot_id and not b.destroyed),
+            None,
+        )
         if build is None:
             template = state.builds[str(dc.builds[i].id)].current
             row, _ = services.build_revise(
