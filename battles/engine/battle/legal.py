@@ -309,12 +309,12 @@ def _spend_variants(
     paid from the top of the deck."""
     effects = state.card(instance).effects
     costs = [e for e in effects if isinstance(e, SpendTokensEffect)]
-    if not any(e.required for e in costs):
+    taint = [e for e in effects if isinstance(e, SpendTaintEffect)]
+    if not any(e.required for e in [*costs, *taint]):  # R-ADD-290: a Taint spend as price
         yield body
     if costs and all(c.tokens_of(e.pool) >= (1 if e.n == "all" else e.n) for e in costs):
         yield {**body, "spend": True}
     # R-ADD-145: a Taint spend, from the own pilot or, "yours or target's", the target's.
-    taint = [e for e in state.card(instance).effects if isinstance(e, SpendTaintEffect)]
     if taint and not costs:
         need = max(1 if e.n == "all" else e.n for e in taint)
         if c.taint >= need:
@@ -369,7 +369,9 @@ def _card_bodies(state: BattleState, c: CasketState, instance: str) -> Iterator[
         {"type": "play_card", "seat": c.seat, "card": instance}, c, card.sp_cost
     )
     variants: list[dict[str, Any]] = list(_spend_variants(state, c, instance, base))
-    for effect in card.effects:
+    # R-ADD-290: what a Taint spend buys (Void Step's move) is offered as the card's own.
+    bought = [x for e in card.effects if isinstance(e, SpendTaintEffect) for x in e.then]
+    for effect in [*card.effects, *bought]:
         grown: list[dict[str, Any]] = []
         for v in variants:
             if isinstance(effect, MoveEffect):

@@ -169,6 +169,13 @@ def _check_taint_spend(
             "R-ADD-145",
         )
     if not spend:
+        for e in costs:
+            if e.required:  # R-ADD-290: the spend is the card's price
+                raise RuleViolation(
+                    "spend_required",
+                    f"{card.name} does nothing without spending {e.n} Taint: send 'spend': true",
+                    "R-ADD-290",
+                )
         return
     payer = target if taint_from == "target" and target is not None else seat
     for e in costs:

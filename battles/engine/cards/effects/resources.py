@@ -248,7 +248,9 @@ class SpendTaintEffect(StoredEffect):
     Taint, or "all" there is, from the own pilot, or, where `whose` is "either" ("yours
     or target's"), from the attack target's pilot when the command says `taint_from:
     "target"`; it buys the effects in `then` and `damage_per_taint` more damage on the
-    card's attack per Taint spent (R-ADD-145).
+    card's attack per Taint spent (R-ADD-145). On a card without an attack the spend buys
+    a move, a later attack's enhancement or Heat (Void Step, Tainted Fury, R-ADD-290);
+    `required`: the card does nothing without its spend, which is its price.
 
     >>> from battles.engine.cards import AttackBonusEffect
     >>> SpendTaintEffect(2, "either", (AttackBonusEffect(2),)).as_dict()
@@ -264,8 +266,10 @@ class SpendTaintEffect(StoredEffect):
     whose: Literal["self", "either"] = field(default="self", metadata=WRITTEN)
     then: tuple[Effect, ...] = ()
     damage_per_taint: int = 0
+    required: bool = False
 
     def __post_init__(self) -> None:
+        check_bool(self.required, "spend_taint.required")
         if self.n != "all":
             check_int(self.n, "spend_taint.n", 1, 10, "R-ADD-145")
         check_choice(self.whose, "spend_taint.whose", ("self", "either"))
@@ -277,7 +281,12 @@ class SpendTaintEffect(StoredEffect):
                 "spend_taint", "spending buys nothing: give then or damage_per_taint", "R-ADD-145"
             )
         if self.then:
-            check_inner(self.then, "spend_taint.then", ("attack_bonus", "reduce_incoming"))
+            check_inner(
+                self.then,
+                "spend_taint.then",
+                ("attack_bonus", "reduce_incoming", "move", "enhance_next_attack"),
+                "R-ADD-290",
+            )
 
 
 @dataclass(frozen=True, slots=True)

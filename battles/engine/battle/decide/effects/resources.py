@@ -90,6 +90,16 @@ def _spend_tokens(ctx: Resolving, effect: SpendTokensEffect) -> None:
             ctx.then(inner, skip_attack=False)
 
 
+def _spend_taint(ctx: Resolving, effect: SpendTaintEffect) -> None:
+    # On an attack card `_attack_riders` spent it already, and a reactive card's play spends
+    # it (R-ADD-145); a card without an attack spends it here and gets what it buys
+    # (R-ADD-290).
+    if ctx.spend and not ctx.skip_attack and ctx.card.attack is None:
+        costs._spend_taint(ctx.tx, ctx.seat, ctx.card, effect)
+        for inner in effect.then:
+            ctx.then(inner, skip_attack=False)
+
+
 def _gain_tokens(ctx: Resolving, effect: GainTokensEffect) -> None:
     tx, seat, card = ctx.tx, ctx.seat, ctx.card
     costs._gain_tokens(tx, seat, effect, card.id)
@@ -112,7 +122,7 @@ RESOLVERS: dict[type[Any], Resolver] = {
     HeatCapacityEffect: resolved_elsewhere,  # `flow._start_turn` reads the passive in play (R-ADD-136)
     TaintEffect: _taint,
     RemoveTaintRolledEffect: _remove_taint_rolled,
-    SpendTaintEffect: resolved_elsewhere,  # spent with the attack's riders or the reactive card's play (R-ADD-145)
+    SpendTaintEffect: _spend_taint,
     TaintCounterEffect: resolved_elsewhere,  # `reactions._play_reactive` and `costs._check_spend` spend the Taint as the reactive card is played (R-ADD-130)
     GainTokensEffect: _gain_tokens,
     SpendTokensEffect: _spend_tokens,

@@ -1,0 +1,121 @@
+"""Scenarios for the catalogue entries that spend Taint on a card without an attack
+(R-ADD-290), reduce an attack's damage before its defence roll (R-ADD-291) and wait for
+the next spell of a school (R-ADD-292), played through decide/evolve like those of
+test_card_catalogue.py, whose helpers they use. Each card is built from its own database
+entry (`built`); its printed text is quoted beside what it checks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from battles.engine.battle.events import (
+    AttackDeclared,
+    CasketMoved,
+    DefenceRolled,
+    ReactivePlayed,
+    TaintChanged,
+)
+
+from .battle_builder import FILLER, Battle, one
+from .test_card_catalogue import AUTOMATED, battle, built, hit, play, run_scenario
+
+SPENDS_SCENARIOS: dict[tuple[str, str], Callable[[], object]] = {}
+TAINT = "v3_optional.taint_exploitation"
+
+
+def _taint(b: Battle, seat: int, n: int) -> None:
+    b.do({"type": "adjust_taint", "seat": seat, "taint": n, "reason": "arranged"})
+
+
+def _tainted_fury() -> None:
+    """ "Spend 2 Taint Markers: Your next attack this turn deals +2 damage. Gain 1 Heat.":
+    the spend is the card's price (R-ADD-290); the +2 waits for the next attack of the turn
+    and lapses with it (R-ADD-90)."""
+    card = built(TAINT, "tainted-fury")
+    b = battle(card, hand=("blade",))
+    _taint(b, 0, 3)
+    events = play(b, "tainted-fury", spend=True)
+    assert one(events, TaintChanged).amount == -2 and b.seat(0).taint == 1
+    assert b.seat(0).heat == 1 and b.seat(0).sp_spent == 0
+    d = one(b.do({"type": "attack", "seat": 0, "card": "blade#1", "target": 1,
+                  "component": "chassis", "faces": [1, 1]}), AttackDeclared)  # fmt: skip
+    assert hit(d) == 3 + 2
+    # Without the spend, or without the Taint, the card is refused.
+    poor = battle(card)
+    err = poor.refuse({"type": "play_card", "seat": 0, "card": "tainted-fury#1"})
+    assert (err.code, err.rule) == ("spend_required", "R-ADD-290")
+    _taint(poor, 0, 1)
+    err = poor.refuse({"type": "play_card", "seat": 0, "card": "tainted-fury#1", "spend": True})
+    assert (err.code, err.rule) == ("not_enough_taint", "R-ADD-145")
+    # "this turn": unused, it is gone when the turn ends.
+    late = battle(card)
+    _taint(late, 0, 2)
+    play(late, "tainted-fury", spend=True)
+    assert late.seat(0).enhancements
+    late.do({"type": "pass", "seat": 0, "drawn": [FILLER]})
+    assert not late.seat(0).enhancements
+
+
+def _void_step() -> None:
+    """ "Spend 1 Taint Marker: Move 2 hexes (costs 0 SP). Gain 1 Heat." (R-ADD-290)"""
+    card = built(TAINT, "void-step")
+    b = battle(card, gap=4)
+    _taint(b, 0, 1)
+    events = play(b, "void-step", spend=True, path=[[1, 2], [1, 1]])
+    assert one(events, CasketMoved).path == ((1, 2), (1, 1))
+    assert (b.seat(0).taint, b.seat(0).heat, b.seat(0).sp_spent) == (0, 1, 0)
+    far = battle(card, gap=4)
+    _taint(far, 0, 1)
+    err = far.refuse({"type": "play_card", "seat": 0, "card": "void-step#1", "spend": True,
+                      "path": [[1, 2], [1, 1], [1, 0]]})  # fmt: skip
+    assert err.code
+    free = battle(card, gap=4)
+    err = free.refuse({"type": "play_card", "seat": 0, "card": "void-step#1",
+                       "path": [[1, 2], [1, 1]]})  # fmt: skip
+    assert (err.code, err.rule) == ("spend_required", "R-ADD-290")
+
+
+def _ignore_pain() -> None:
+    """ "Spend 3 Taint Markers: Reduce next damage taken by 3 (before Defense roll). Gain 1
+    Heat.": played as a reactive card against the attack (R-REA-1), the 3 come off before
+    the defence dice, so the roll has one die per point left (R-DMG-2, R-ADD-291)."""
+    card = built(TAINT, "ignore-pain")
+    # A strong hit of 4 leaves 1 die: a PIERCE face on it finds the reduction made already.
+    for faces, damage, face in (([3, 2], 3, 4), ([4, 4], 4, 5)):
+        b = battle(card, first=1, opponent=("blade",))
+        _taint(b, 0, 4)
+        b.do({"type": "attack", "seat": 1, "card": "blade#1", "target": 0,
+              "component": "chassis", "faces": faces})  # fmt: skip
+        assert [p.kind for p in b.state.prompts] == ["reactive"]
+        left = damage - 3
+        answer: dict[str, Any] = {"type": "play_reactive", "seat": 0, "card": "ignore-pain#1",
+                                  "spend": True, "faces": [face] * left}  # fmt: skip
+        events = b.do(answer)
+        assert one(events, ReactivePlayed).reduction == 3
+        rolled = one(events, DefenceRolled)
+        assert (len(rolled.faces), rolled.final_damage, rolled.reduction_applied) == (left, left, 3)
+        assert rolled.pierce == (face == 5)
+        assert (b.seat(0).taint, b.seat(0).heat) == (1, 1)
+    # No spend, no card: its price is the Taint (R-ADD-290).
+    b = battle(card, first=1, opponent=("blade",))
+    b.do({"type": "attack", "seat": 1, "card": "blade#1", "target": 0,
+          "component": "chassis", "faces": [3, 2]})  # fmt: skip
+    err = b.refuse({"type": "play_reactive", "seat": 0, "card": "ignore-pain#1", "faces": [4] * 3})
+    assert (err.code, err.rule) == ("spend_required", "R-ADD-290")
+
+
+SPENDS_SCENARIOS.update({
+    (TAINT, "tainted-fury"): _tainted_fury,
+    (TAINT, "void-step"): _void_step,
+    (TAINT, "ignore-pain"): _ignore_pain,
+})  # fmt: skip
+
+
+@pytest.mark.parametrize("key", sorted(SPENDS_SCENARIOS), ids=lambda k: f"{k[0]}/{k[1]}")
+def test_catalogued_spend_card_does_what_its_text_says(key: tuple[str, str]) -> None:
+    assert key in AUTOMATED
+    run_scenario(key, SPENDS_SCENARIOS[key])
