@@ -20,8 +20,10 @@ from battles.engine.battle.events import (
     TaintChanged,
 )
 
-from .battle_builder import FILLER, Battle, one
-from .test_card_catalogue import AUTOMATED, battle, built, hit, play, run_scenario
+from battles.engine.cards import CardDef
+
+from .battle_builder import CARDS, FILLER, Battle, deck, one, seat
+from .test_card_catalogue import MAUL, AUTOMATED, battle, built, hit, play, run_scenario
 
 SPENDS_SCENARIOS: dict[tuple[str, str], Callable[[], object]] = {}
 TAINT = "v3_optional.taint_exploitation"
@@ -108,10 +110,69 @@ def _ignore_pain() -> None:
     assert (err.code, err.rule) == ("spend_required", "R-ADD-290")
 
 
+def _with_spells(card: CardDef, *spells: CardDef, gap: int = 3) -> Battle:
+    """Seat 0 holds `card`, the spells and a gun (a ranged attack of no school), seat 1 is
+    `gap` hexes north; seat 0 acts first (like `battle`, with real cards in hand)."""
+    ids = [card.id, *(x.id for x in spells), "gun"]
+    doc = {
+        "name": "Spell yard", "board": {"name": "Yard", "shape": {"kind": "hexagon", "radius": 8},
+                                        "hexes": []},
+        "rules": {"version": "2.0", "options": {}}, "dice": {"mode": "table"},
+        "policy": "prompt",
+        "cards": [CARDS[FILLER], MAUL, CARDS["gun"], card.as_dict(), *(x.as_dict() for x in spells)],
+        "seats": [
+            {**seat(0, at=(0, 3), facing=1), "deck": deck(**{i: 1 for i in ids})},
+            {**seat(1, at=(0, 3 - gap), facing=4), "deck": deck(**{"test-maul": 2})},
+        ],
+    }  # fmt: skip
+    b = Battle.create(doc)
+    b.do({"type": "keep_hand", "seat": 0, "drawn": ids + [FILLER] * (6 - len(ids))})
+    b.do({"type": "keep_hand", "seat": 1, "drawn": ["test-maul"] + [FILLER] * 5, "faces": [6, 1]})
+    return b
+
+
+def _shoot(b: Battle, instance: str) -> int:
+    """Seat 0 attacks seat 1 with `instance` (a missing roll): the hit's damage declared."""
+    d = one(b.do({"type": "attack", "seat": 0, "card": instance, "target": 1,
+                  "component": "chassis", "faces": [1, 1]}), AttackDeclared)  # fmt: skip
+    return hit(d)
+
+
+def _next_spell(cid: str, school: str, spell: str, other: str, heat: int) -> None:
+    """ "…, next <school> spell +1 damage": the +1 waits for the owner's next attack made
+    with a card of that item school (R-ADD-292); an attack with a card of no school or of
+    another school neither gets nor spends it. The card's own Heat is `heat`."""
+    card = built("equipment_items", cid)
+    mine, theirs = built("equipment_items", spell), built("equipment_items", other)
+    assert f"school: {school}" in mine.keywords and f"school: {school}" not in theirs.keywords
+    b = _with_spells(card, mine, theirs)
+    b.do({"type": "adjust_heat", "seat": 0, "heat": 3, "reason": "arranged"})
+    play(b, cid)
+    assert b.seat(0).heat == 3 + heat
+    assert _shoot(b, "gun#1") == 2  # no school
+    assert _shoot(b, f"{other}#1") == theirs.damage  # another school
+    assert _shoot(b, f"{spell}#1") == (mine.damage or 0) + 1
+    assert not b.seat(0).enhancements
+
+
+def _heat_absorption() -> None:
+    """ "Remove 2 Heat, next fire spell +1 damage" (Pyromancer's Grimoire, school Fire)."""
+    _next_spell("pyromancer-s-grimoire-heat-absorption", "fire",
+                "pyromancer-s-grimoire-fireball", "shock-rod-static-jolt", -2)  # fmt: skip
+
+
+def _charge() -> None:
+    """ "Gain 1 Heat, next lightning spell +1 damage" (Shock Rod, school Lightning)."""
+    _next_spell("shock-rod-charge", "lightning", "shock-rod-static-jolt",
+                "pyromancer-s-grimoire-fireball", 1)  # fmt: skip
+
+
 SPENDS_SCENARIOS.update({
     (TAINT, "tainted-fury"): _tainted_fury,
     (TAINT, "void-step"): _void_step,
     (TAINT, "ignore-pain"): _ignore_pain,
+    ("equipment_items", "pyromancer-s-grimoire-heat-absorption"): _heat_absorption,
+    ("equipment_items", "shock-rod-charge"): _charge,
 })  # fmt: skip
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from . import effects
 from .definition import CARD_KINDS, DAMAGE_CARD, CardDef, card_from_dict
 from .effects import *  # noqa: F403 (every name `effects.__all__` lists: the vocabulary)
-from .effects.attacks import ENHANCED_ATTACKS, FOLLOW_UP_TARGETS
+from .effects.attacks import ENHANCED_ATTACKS, FOLLOW_UP_TARGETS, SCHOOL_NOTE, SPELL_SCHOOLS
 from .effects.base import (
     MAX_CARDS,
     MAX_HEAT,
@@ -70,5 +70,7 @@ __all__ = [
     "Condition",
     "card_from_dict",
     "condition_from_dict",
+    "SCHOOL_NOTE",
+    "SPELL_SCHOOLS",
 ]
 __all__ += effects.__all__

@@ -9,6 +9,8 @@ from dataclasses import replace
 
 from ...arcs import candidate_sides
 from ...cards import (
+    SCHOOL_NOTE,
+    SPELL_SCHOOLS,
     AdvantageEffect,
     AreaAttackEffect,
     AttackEffect,
@@ -71,7 +73,10 @@ def _reach(
 
 
 def _enhances(attacks: str, card: CardDef) -> bool:
-    """Whether an enhancement for `attacks` ("any", "ranged", "melee") is for this attack."""
+    """Whether an enhancement for `attacks` ("any", "ranged", "melee", or a spell school,
+    R-ADD-292) is for this attack."""
+    if attacks in SPELL_SCHOOLS:
+        return SCHOOL_NOTE + attacks in card.keywords
     return attacks == "any" or (attacks == "ranged") == _ranged(card)
 
 
