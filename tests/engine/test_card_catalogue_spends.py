@@ -15,15 +15,25 @@ import pytest
 from battles.engine.battle.events import (
     AttackDeclared,
     CasketMoved,
+    CasketTeleported,
     DefenceRolled,
     ReactivePlayed,
     TaintChanged,
+    TokensChanged,
 )
-
 from battles.engine.cards import CardDef
 
 from .battle_builder import CARDS, FILLER, Battle, deck, one, seat
-from .test_card_catalogue import MAUL, AUTOMATED, battle, built, hit, play, run_scenario
+from .test_card_catalogue import (
+    AUTOMATED,
+    MAUL,
+    arrange,
+    battle,
+    built,
+    hit,
+    play,
+    run_scenario,
+)
 
 SPENDS_SCENARIOS: dict[tuple[str, str], Callable[[], object]] = {}
 TAINT = "v3_optional.taint_exploitation"
@@ -110,13 +120,16 @@ def _ignore_pain() -> None:
     assert (err.code, err.rule) == ("spend_required", "R-ADD-290")
 
 
-def _with_spells(card: CardDef, *spells: CardDef, gap: int = 3) -> Battle:
-    """Seat 0 holds `card`, the spells and a gun (a ranged attack of no school), seat 1 is
-    `gap` hexes north; seat 0 acts first (like `battle`, with real cards in hand)."""
+def _with_spells(
+    card: CardDef, *spells: CardDef, gap: int = 3, hexes: tuple[dict[str, Any], ...] = ()
+) -> Battle:
+    """Seat 0 at [0, 3] holds `card`, the spells and a gun (a ranged attack of no school),
+    seat 1 is `gap` hexes north, the board has `hexes`; seat 0 acts first (like `battle`,
+    with real cards in hand)."""
     ids = [card.id, *(x.id for x in spells), "gun"]
-    doc = {
+    doc: dict[str, Any] = {
         "name": "Spell yard", "board": {"name": "Yard", "shape": {"kind": "hexagon", "radius": 8},
-                                        "hexes": []},
+                                        "hexes": list(hexes)},
         "rules": {"version": "2.0", "options": {}}, "dice": {"mode": "table"},
         "policy": "prompt",
         "cards": [CARDS[FILLER], MAUL, CARDS["gun"], card.as_dict(), *(x.as_dict() for x in spells)],
@@ -125,6 +138,8 @@ def _with_spells(card: CardDef, *spells: CardDef, gap: int = 3) -> Battle:
             {**seat(1, at=(0, 3 - gap), facing=4), "deck": deck(**{"test-maul": 2})},
         ],
     }  # fmt: skip
+    if any(h["terrain"] == "lava" for h in hexes):
+        doc["board"]["terrain_kinds"] = {"lava": {}}  # the optional kind (R-ADD-160)
     b = Battle.create(doc)
     b.do({"type": "keep_hand", "seat": 0, "drawn": ids + [FILLER] * (6 - len(ids))})
     b.do({"type": "keep_hand", "seat": 1, "drawn": ["test-maul"] + [FILLER] * 5, "faces": [6, 1]})
@@ -167,12 +182,39 @@ def _charge() -> None:
                 "pyromancer-s-grimoire-fireball", 1)  # fmt: skip
 
 
+def _magma_veins() -> None:
+    """ "Teleport to any Lava Terrain hex within 8 hexes. Draw 2 cards. Generate 1 Heat."
+    for 3 Forge tokens (R-ADD-133): the destination is a lava hex, no other (R-ADD-293),
+    within 8 (R-ADD-102)."""
+    card = built("crucible", "magma-veins")
+    lava = ({"q": 3, "r": -2, "terrain": "lava"}, {"q": -1, "r": -5, "terrain": "lava"})
+    b = _with_spells(card, hexes=lava)
+    arrange(b, TokensChanged(0, "forge", 3, 3, "arranged"))
+    hand = len(b.seat(0).hand)
+    events = play(b, "magma-veins", path=[[3, -2]], drawn=[FILLER] * 2)
+    assert one(events, CasketTeleported).at == (3, -2)
+    assert (b.seat(0).tokens_of("forge"), b.seat(0).heat) == (0, 1)
+    assert len(b.seat(0).hand) == hand - 1 + 2
+    for path, code in (([[2, -2]], "not_onto_terrain"), ([[-1, -5]], "too_far")):
+        other = _with_spells(card, hexes=lava)
+        arrange(other, TokensChanged(0, "forge", 3, 3, "arranged"))
+        err = other.refuse({"type": "play_card", "seat": 0, "card": "magma-veins#1",
+                            "path": path, "drawn": [FILLER] * 2})  # fmt: skip
+        assert err.code == code
+    poor = _with_spells(card, hexes=lava)
+    arrange(poor, TokensChanged(0, "forge", 2, 2, "arranged"))
+    err = poor.refuse({"type": "play_card", "seat": 0, "card": "magma-veins#1",
+                       "path": [[3, -2]], "drawn": [FILLER] * 2})  # fmt: skip
+    assert (err.code, err.rule) == ("not_enough_tokens", "R-ADD-133")
+
+
 SPENDS_SCENARIOS.update({
     (TAINT, "tainted-fury"): _tainted_fury,
     (TAINT, "void-step"): _void_step,
     (TAINT, "ignore-pain"): _ignore_pain,
     ("equipment_items", "pyromancer-s-grimoire-heat-absorption"): _heat_absorption,
     ("equipment_items", "shock-rod-charge"): _charge,
+    ("crucible", "magma-veins"): _magma_veins,
 })  # fmt: skip
 
 

@@ -493,7 +493,13 @@ def _teleports(state: BattleState, c: CasketState, effect: TeleportEffect) -> li
         h
         for h in spiral(c.at, effect.hexes)
         if teleport_problem(
-            state.board, c.at, h, effect.hexes, occupied=taken, near_terrain=effect.near_terrain
+            state.board,
+            c.at,
+            h,
+            effect.hexes,
+            occupied=taken,
+            near_terrain=effect.near_terrain,
+            onto=effect.onto,
         )
         is None
     ]

@@ -54,6 +54,8 @@ __all__ = [
     "MAX_TERRAIN_HEXES",
     "MAX_TOKENS",
     "MAX_TO_HIT",
+    "SCHOOL_NOTE",
+    "SPELL_SCHOOLS",
     "SP_ALL",
     "STATUSES",
     "STATUS_TARGETS",
@@ -70,7 +72,5 @@ __all__ = [
     "Condition",
     "card_from_dict",
     "condition_from_dict",
-    "SCHOOL_NOTE",
-    "SPELL_SCHOOLS",
 ]
 __all__ += effects.__all__
