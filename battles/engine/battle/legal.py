@@ -310,7 +310,8 @@ def _spend_variants(
     effects = state.card(instance).effects
     costs = [e for e in effects if isinstance(e, SpendTokensEffect)]
     taint = [e for e in effects if isinstance(e, SpendTaintEffect)]
-    if not any(e.required for e in [*costs, *taint]):  # R-ADD-290: a Taint spend as price
+    # R-ADD-290: a Taint spend may be the card's price, as a token spend may (R-ADD-61).
+    if not any(e.required for e in costs) and not any(e.required for e in taint):
         yield body
     if costs and all(c.tokens_of(e.pool) >= (1 if e.n == "all" else e.n) for e in costs):
         yield {**body, "spend": True}
