@@ -20,6 +20,7 @@ from battles.engine.battle.events import (
     ReactivePlayed,
     TaintChanged,
     TokensChanged,
+    WoundFlipped,
 )
 from battles.engine.cards import CardDef
 
@@ -208,6 +209,48 @@ def _magma_veins() -> None:
     assert (err.code, err.rule) == ("not_enough_tokens", "R-ADD-133")
 
 
+def _heat_spike() -> None:
+    """ "Spend 1 enemy Taint Marker: Target gains +1 Heat immediately." (printed range
+    "Target"): any enemy in the battle, however far, pays with its own Taint (R-ADD-294)."""
+    card = built(TAINT, "heat-spike")
+    b = battle(card, gap=8)
+    _taint(b, 1, 2)
+    events = play(b, "heat-spike", spend=True, target=1)
+    assert one(events, TaintChanged).seat == 1 and b.seat(1).taint == 1
+    assert (b.seat(1).heat, b.seat(0).heat, b.seat(0).taint) == (1, 0, 0)
+    for extra, code in (({}, "spend_required"), ({"spend": True}, "target_required"),
+                        ({"spend": True, "target": 0}, "not_an_enemy")):  # fmt: skip
+        other = battle(card, gap=8)
+        _taint(other, 1, 2)
+        _taint(other, 0, 2)
+        err = other.refuse({"type": "play_card", "seat": 0, "card": "heat-spike#1", **extra})
+        assert err.code == code, extra
+    clean = battle(card, gap=8)
+    _taint(clean, 0, 3)  # the own Taint does not pay for it
+    err = clean.refuse({"type": "play_card", "seat": 0, "card": "heat-spike#1", "spend": True,
+                        "target": 1})  # fmt: skip
+    assert (err.code, err.rule) == ("not_enough_taint", "R-ADD-145")
+
+
+def _taint_overload() -> None:
+    """ "Spend 5 enemy Taint Markers: Target immediately flips 1 Pilot Wound card (neural
+    feedback).": the enemy's 5 Taint go and its pilot flips one wound (R-PLT-1, R-ADD-294)."""
+    card = built(TAINT, "taint-overload")
+    b = battle(card, gap=6)
+    _taint(b, 1, 6)
+    deck = len(b.seat(1).wound_deck)
+    events = play(b, "taint-overload", spend=True, target=1, drawn=["severe-1"])  # a table
+    flipped = one(events, WoundFlipped)
+    assert (flipped.seat, flipped.wound) == (1, "severe-1") and b.seat(1).wounds == ("severe-1",)
+    assert (len(b.seat(1).wound_deck), b.seat(1).taint) == (deck - 1, 1)
+    assert not b.seat(0).wounds
+    poor = battle(card, gap=6)
+    _taint(poor, 1, 4)
+    err = poor.refuse({"type": "play_card", "seat": 0, "card": "taint-overload#1",
+                       "spend": True, "target": 1, "drawn": ["severe-1"]})  # fmt: skip
+    assert (err.code, err.rule) == ("not_enough_taint", "R-ADD-145")
+
+
 SPENDS_SCENARIOS.update({
     (TAINT, "tainted-fury"): _tainted_fury,
     (TAINT, "void-step"): _void_step,
@@ -215,6 +258,8 @@ SPENDS_SCENARIOS.update({
     ("equipment_items", "pyromancer-s-grimoire-heat-absorption"): _heat_absorption,
     ("equipment_items", "shock-rod-charge"): _charge,
     ("crucible", "magma-veins"): _magma_veins,
+    (TAINT, "heat-spike"): _heat_spike,
+    (TAINT, "taint-overload"): _taint_overload,
 })  # fmt: skip
 
 

@@ -61,6 +61,7 @@ from battles.engine.cards import (
     DuelEffect,
     Effect,
     EnhanceNextAttackEffect,
+    FlipWoundEffect,
     FollowUpEffect,
     ForfeitTokensEffect,
     FreePassageEffect,
@@ -267,6 +268,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     AdvantageEffect(),
     AttackBonusEffect(2, condition=Condition("own_in_duel")),
     GrantRotationEffect(),  # issue 17, combos
+    FlipWoundEffect(1),  # the real cards' coverage, spends (R-ADD-294)
 )
 
 
@@ -412,6 +414,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "advantage",
         "terrain",  # issue 17, terrain
         "grant_rotation",  # issue 17, combos
+        "flip_wound",  # the real cards' coverage, spends (R-ADD-294)
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

@@ -316,7 +316,13 @@ def _spend_variants(
     if costs and all(c.tokens_of(e.pool) >= (1 if e.n == "all" else e.n) for e in costs):
         yield {**body, "spend": True}
     # R-ADD-145: a Taint spend, from the own pilot or, "yours or target's", the target's.
-    if taint and not costs:
+    enemy = any(e.whose == "enemy" for e in taint)
+    if taint and not costs and enemy:  # R-ADD-294: an enemy holding the Taint
+        need = max(1 if e.n == "all" else e.n for e in taint)
+        for x in state.seats:
+            if x.side != c.side and x.in_battle and x.taint >= need:
+                yield {**body, "spend": True, "target": x.seat}
+    elif taint and not costs:
         need = max(1 if e.n == "all" else e.n for e in taint)
         if c.taint >= need:
             yield {**body, "spend": True}

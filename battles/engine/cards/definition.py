@@ -174,7 +174,21 @@ class CardDef(Stored):
                     "Heat for the attack's target waits for the hit: put it in after_attack",
                     "R-ADD-143",
                 )
-            if self.kind != "reactive" and any(isinstance(e, reactive_only) for e in inner):
+            # R-ADD-294: Heat an enemy's Taint buys is that enemy's, given as the card resolves.
+            enemy_spend = isinstance(effect, SpendTaintEffect) and effect.whose == "enemy"
+            if enemy_spend and (
+                self.kind == "reactive" or any(isinstance(e, AttackEffect) for e in self.effects)
+            ):
+                raise InvalidInput(
+                    f"card.effects[{i}].whose",
+                    "an enemy's Taint is spent by a card played on its own, in the owner's turn",
+                    "R-ADD-294",
+                )
+            if (
+                self.kind != "reactive"
+                and not enemy_spend
+                and any(isinstance(e, reactive_only) for e in inner)
+            ):
                 raise InvalidInput(
                     f"card.effects[{i}]",
                     f"{effect.kind} answers an attack: only a reactive card may have it",

@@ -110,6 +110,7 @@ from .movement import (
 )
 from .resources import (
     DamageBargainEffect,
+    FlipWoundEffect,
     ForfeitTokensEffect,
     GainSpEffect,
     GainTokensEffect,
@@ -180,6 +181,7 @@ __all__ = [
     "DuelEffect",
     "Effect",
     "EnhanceNextAttackEffect",
+    "FlipWoundEffect",
     "FollowUpEffect",
     "ForfeitTokensEffect",
     "FreePassageEffect",
@@ -344,6 +346,7 @@ Effect = (
     | AdvantageEffect
     | TerrainEffect
     | GrantRotationEffect
+    | FlipWoundEffect
 )
 
 ALL_EFFECTS: tuple[type[Effect], ...] = get_args(Effect)

@@ -250,7 +250,9 @@ class SpendTaintEffect(StoredEffect):
     "target"`; it buys the effects in `then` and `damage_per_taint` more damage on the
     card's attack per Taint spent (R-ADD-145). On a card without an attack the spend buys
     a move, a later attack's enhancement or Heat (Void Step, Tainted Fury, R-ADD-290);
-    `required`: the card does nothing without its spend, which is its price.
+    `required`: the card does nothing without its spend, which is its price. `whose`
+    "enemy" ("Spend 1 enemy Taint Marker: Target gains +1 Heat"): paid by the command's
+    `target`, an enemy in the battle, on whom what it buys then acts (R-ADD-294).
 
     >>> from battles.engine.cards import AttackBonusEffect
     >>> SpendTaintEffect(2, "either", (AttackBonusEffect(2),)).as_dict()
@@ -259,11 +261,17 @@ class SpendTaintEffect(StoredEffect):
     Traceback (most recent call last):
     ...
     battles.engine.errors.InvalidInput: spend_taint: spending buys nothing: give then or damage_per_taint (R-ADD-145)
+    >>> SpendTaintEffect(1, "enemy", (GiveHeatEffect(1),), required=True).as_dict()["whose"]
+    'enemy'
+    >>> SpendTaintEffect(1, "self", (GiveHeatEffect(1),))
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: spend_taint.then[0]: must be one of: attack_bonus, reduce_incoming, move, enhance_next_attack (R-ADD-290)
     """
 
     kind: ClassVar[str] = "spend_taint"
     n: int | Literal["all"]
-    whose: Literal["self", "either"] = field(default="self", metadata=WRITTEN)
+    whose: Literal["self", "either", "enemy"] = field(default="self", metadata=WRITTEN)
     then: tuple[Effect, ...] = ()
     damage_per_taint: int = 0
     required: bool = False
@@ -272,7 +280,7 @@ class SpendTaintEffect(StoredEffect):
         check_bool(self.required, "spend_taint.required")
         if self.n != "all":
             check_int(self.n, "spend_taint.n", 1, 10, "R-ADD-145")
-        check_choice(self.whose, "spend_taint.whose", ("self", "either"))
+        check_choice(self.whose, "spend_taint.whose", ("self", "either", "enemy"))
         check_int(self.damage_per_taint, "spend_taint.damage_per_taint", 0, 10, "R-DMG-1")
         if not isinstance(self.then, tuple):
             raise InvalidInput("spend_taint.then", "must be a tuple of effects")
@@ -280,13 +288,39 @@ class SpendTaintEffect(StoredEffect):
             raise InvalidInput(
                 "spend_taint", "spending buys nothing: give then or damage_per_taint", "R-ADD-145"
             )
-        if self.then:
+        if self.whose == "enemy":
+            # R-ADD-294: what the enemy's own Taint buys acts on that enemy.
+            if not self.required or self.damage_per_taint:
+                raise InvalidInput(
+                    "spend_taint.whose",
+                    "an enemy's Taint is the card's price and buys what acts on that enemy",
+                    "R-ADD-294",
+                )
+            check_inner(self.then, "spend_taint.then", ("give_heat", "flip_wound"), "R-ADD-294")
+        elif self.then:
             check_inner(
                 self.then,
                 "spend_taint.then",
                 ("attack_bonus", "reduce_incoming", "move", "enhance_next_attack"),
                 "R-ADD-290",
             )
+
+
+@dataclass(frozen=True, slots=True)
+class FlipWoundEffect(StoredEffect):
+    """ "Target immediately flips 1 Pilot Wound card": the pilot of the casket the card
+    acts on (an enemy whose Taint paid for it, R-ADD-294) flips `n` cards of its wound deck
+    as any wound is flipped (R-PLT-1); the last one kills the pilot.
+
+    >>> FlipWoundEffect(1).as_dict()
+    {'kind': 'flip_wound', 'n': 1}
+    """
+
+    kind: ClassVar[str] = "flip_wound"
+    n: int
+
+    def __post_init__(self) -> None:
+        check_int(self.n, "flip_wound.n", 1, 3, "R-PLT-1")
 
 
 @dataclass(frozen=True, slots=True)

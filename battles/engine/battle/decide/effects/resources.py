@@ -6,6 +6,7 @@ from typing import Any
 
 from ....cards import (
     DamageBargainEffect,
+    FlipWoundEffect,
     ForfeitTokensEffect,
     GainSpEffect,
     GainTokensEffect,
@@ -95,9 +96,24 @@ def _spend_taint(ctx: Resolving, effect: SpendTaintEffect) -> None:
     # it (R-ADD-145); a card without an attack spends it here and gets what it buys
     # (R-ADD-290).
     if ctx.spend and not ctx.skip_attack and ctx.card.attack is None:
+        if effect.whose == "enemy":  # R-ADD-294: the enemy pays, and what it buys acts on it
+            enemy = costs._taint_enemy(ctx.tx, ctx.seat, ctx.card, ctx.target)
+            ctx.used["target"] = True
+            costs._spend_taint(ctx.tx, enemy, ctx.card, effect)
+            for inner in effect.then:
+                ctx.then(inner, skip_attack=False, attack_target=enemy)
+            return
         costs._spend_taint(ctx.tx, ctx.seat, ctx.card, effect)
         for inner in effect.then:
             ctx.then(inner, skip_attack=False)
+
+
+def _flip_wound(ctx: Resolving, effect: FlipWoundEffect) -> None:
+    who = ctx.attack_target
+    if who is None:
+        return
+    for _ in range(effect.n):
+        harm._wound(ctx.tx, who, f"{ctx.card.name} (R-ADD-294)", "R-PLT-1")
 
 
 def _gain_tokens(ctx: Resolving, effect: GainTokensEffect) -> None:
@@ -132,4 +148,5 @@ RESOLVERS: dict[type[Any], Resolver] = {
     SpBoostEffect: _sp_boost,
     SelfDamageEffect: resolved_elsewhere,  # `_attack` records it, `_end_attack` deals it (R-ADD-130)
     RollSufferingEffect: _roll_suffering,
+    FlipWoundEffect: _flip_wound,
 }
