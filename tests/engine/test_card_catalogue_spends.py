@@ -14,11 +14,13 @@ import pytest
 
 from battles.engine.battle.events import (
     AttackDeclared,
+    AttackRolled,
     CasketMoved,
     CasketTeleported,
     DefenceRolled,
     ReactivePlayed,
     TaintChanged,
+    TargetBonusGained,
     TokensChanged,
     WoundFlipped,
 )
@@ -251,6 +253,25 @@ def _taint_overload() -> None:
     assert (err.code, err.rule) == ("not_enough_taint", "R-ADD-145")
 
 
+def _exposed_weakness() -> None:
+    """ "Spend 1 enemy Taint Marker: Gain Advantage on your next attack against that enemy
+    (roll 3 Attack Dice, take 2 highest).": the enemy's Taint pays (R-ADD-294); its next
+    attack on that enemy rolls 3 dice and keeps 2 (R-HIT-6), and spends it (R-ADD-295)."""
+    card = built(TAINT, "exposed-weakness")
+    b = battle(card, hand=("gun",), gap=3)
+    _taint(b, 1, 1)
+    events = play(b, "exposed-weakness", spend=True, target=1)
+    assert (one(events, TargetBonusGained).advantage, b.seat(1).taint) == (1, 0)
+    shot = {"type": "attack", "seat": 0, "card": "gun#1", "target": 1, "component": "chassis"}
+    events = b.do({**shot, "faces": [1, 1, 5, 4, 4]})  # 1 + 5 kept: a hit; 2 defence dice
+    assert one(events, AttackDeclared).to_hit["dice"] == {"count": 3, "keep": "highest"}
+    assert (one(events, AttackRolled).total, one(events, AttackRolled).grade) == (6, "hit")
+    assert not b.seat(0).advantage_against  # spent by that attack
+    plain = battle(card, hand=("gun",), gap=3)
+    d = one(plain.do({**shot, "faces": [1, 1]}), AttackDeclared)
+    assert d.to_hit["dice"] == {"count": 2, "keep": "all"}
+
+
 SPENDS_SCENARIOS.update({
     (TAINT, "tainted-fury"): _tainted_fury,
     (TAINT, "void-step"): _void_step,
@@ -260,6 +281,7 @@ SPENDS_SCENARIOS.update({
     ("crucible", "magma-veins"): _magma_veins,
     (TAINT, "heat-spike"): _heat_spike,
     (TAINT, "taint-overload"): _taint_overload,
+    (TAINT, "exposed-weakness"): _exposed_weakness,
 })  # fmt: skip
 
 

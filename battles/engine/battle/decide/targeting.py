@@ -188,8 +188,10 @@ def attack_answer(
         rules=state.ruleset,
         extra_to_hit=to_hit_lines,
         extra_damage=damage_lines,
-        # R-ADD-176: "roll with Advantage" is the card's own attack's, not its further ones'.
+        # R-ADD-176: "roll with Advantage" is the card's own attack's, not its further ones';
+        # R-ADD-295: so is one kept for this target, which its declaration spends.
         advantage=sum(e.n for e in card.effects if isinstance(e, AdvantageEffect))
+        + sum(n for t, n, _ in a.advantage_against if t == target)
         if effect is card.attack
         else 0,
     )

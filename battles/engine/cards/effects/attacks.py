@@ -583,21 +583,31 @@ class DestroyOnCriticalEffect(StoredEffect):
 class BonusAgainstEffect(StoredEffect):
     """ "Your next attack vs that target +N damage": the command's `target`, an enemy
     within the card's printed range, is marked; the owner's next attack declared against
-    it gets +`damage` and spends the mark (R-DMG-1, R-ADD-156).
+    it gets +`damage` and spends the mark (R-DMG-1, R-ADD-156). `advantage`: "Gain
+    Advantage on your next attack against that enemy", that attack's roll has so much
+    more advantage (R-HIT-6, R-ADD-295).
 
     >>> BonusAgainstEffect(2).as_dict()
     {'kind': 'bonus_against', 'damage': 2}
+    >>> BonusAgainstEffect(0, advantage=1).as_dict()
+    {'kind': 'bonus_against', 'damage': 0, 'advantage': 1}
     >>> BonusAgainstEffect(0)
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: bonus_against.damage: must be an integer from 1 to 100, got 0 (R-DMG-1)
+    battles.engine.errors.InvalidInput: bonus_against: gives nothing: give damage or advantage (R-ADD-156)
     """
 
     kind: ClassVar[str] = "bonus_against"
     damage: int
+    advantage: int = 0
 
     def __post_init__(self) -> None:
-        check_int(self.damage, "bonus_against.damage", 1, MAX_DAMAGE, "R-DMG-1")
+        check_int(self.damage, "bonus_against.damage", 0, MAX_DAMAGE, "R-DMG-1")
+        check_int(self.advantage, "bonus_against.advantage", 0, 2, "R-HIT-6")
+        if not self.damage and not self.advantage:
+            raise InvalidInput(
+                "bonus_against", "gives nothing: give damage or advantage", "R-ADD-156"
+            )
 
 
 @dataclass(frozen=True, slots=True)

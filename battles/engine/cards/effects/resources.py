@@ -296,7 +296,12 @@ class SpendTaintEffect(StoredEffect):
                     "an enemy's Taint is the card's price and buys what acts on that enemy",
                     "R-ADD-294",
                 )
-            check_inner(self.then, "spend_taint.then", ("give_heat", "flip_wound"), "R-ADD-294")
+            check_inner(
+                self.then,
+                "spend_taint.then",
+                ("give_heat", "flip_wound", "bonus_against"),
+                "R-ADD-294",
+            )
         elif self.then:
             check_inner(
                 self.then,
