@@ -26,7 +26,7 @@ from battles.engine.battle.events import (
 )
 from battles.engine.cards import CardDef
 
-from .battle_builder import CARDS, FILLER, Battle, deck, one, seat
+from .battle_builder import CARDS, FILLER, Battle, deck, of_type, one, seat
 from .test_card_catalogue import (
     AUTOMATED,
     MAUL,
@@ -272,6 +272,20 @@ def _exposed_weakness() -> None:
     assert d.to_hit["dice"] == {"count": 2, "keep": "all"}
 
 
+def _decay_aura() -> None:
+    """ "Enemies within 3 hexes gain +1 Taint per turn (passive corruption radiation).": the
+    card stays in play; each enemy within 3 hexes as its own turn starts gains 1 Taint
+    (R-ADD-296), one farther away none."""
+    card = built(TAINT, "decay-aura")
+    for gap, gained in ((3, 1), (4, 0)):
+        b = battle(card, gap=gap)
+        play(b, "decay-aura")
+        assert b.seat(0).in_play == ("decay-aura#1",) and b.seat(1).taint == 0
+        events = b.do({"type": "pass", "seat": 0, "drawn": [FILLER]})  # seat 1's turn starts
+        assert b.state.active == 1 and b.seat(1).taint == gained
+        assert [e.seat for e in of_type(events, TaintChanged)] == [1] * gained
+
+
 SPENDS_SCENARIOS.update({
     (TAINT, "tainted-fury"): _tainted_fury,
     (TAINT, "void-step"): _void_step,
@@ -282,6 +296,7 @@ SPENDS_SCENARIOS.update({
     (TAINT, "heat-spike"): _heat_spike,
     (TAINT, "taint-overload"): _taint_overload,
     (TAINT, "exposed-weakness"): _exposed_weakness,
+    (TAINT, "decay-aura"): _decay_aura,
 })  # fmt: skip
 
 

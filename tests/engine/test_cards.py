@@ -108,6 +108,7 @@ from battles.engine.cards import (
     SpendTokensEffect,
     SpPenaltyEffect,
     StatusEffect,
+    TaintAuraEffect,
     TaintCounterEffect,
     TaintEffect,
     TargetDiscardsEffect,
@@ -269,6 +270,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     AttackBonusEffect(2, condition=Condition("own_in_duel")),
     GrantRotationEffect(),  # issue 17, combos
     FlipWoundEffect(1),  # the real cards' coverage, spends (R-ADD-294)
+    TaintAuraEffect(1, 3),  # the real cards' coverage, spends (R-ADD-296)
 )
 
 
@@ -415,6 +417,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "terrain",  # issue 17, terrain
         "grant_rotation",  # issue 17, combos
         "flip_wound",  # the real cards' coverage, spends (R-ADD-294)
+        "taint_aura",  # the real cards' coverage, spends (R-ADD-296)
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

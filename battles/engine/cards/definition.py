@@ -46,6 +46,7 @@ from .effects.resources import (
     SelfDamageEffect,
     SpendTaintEffect,
     SpendTokensEffect,
+    TaintAuraEffect,
     TaintCounterEffect,
     TaintEffect,
 )
@@ -313,7 +314,7 @@ class CardDef(Stored):
         there for the attack it wards off (R-ADD-128), or its zone lasts (R-ADD-129); a
         standing rule (`unflankable`, `heat_capacity`, `free_passage`, R-ADD-136) too."""
         stays = TriggerEffect | GuardEffect | ZoneEffect
-        standing = UnflankableEffect | HeatCapacityEffect | FreePassageEffect
+        standing = UnflankableEffect | HeatCapacityEffect | FreePassageEffect | TaintAuraEffect
         return self.pledge or any(isinstance(e, stays | standing) for e in self.effects)
 
     @property

@@ -124,6 +124,7 @@ from .resources import (
     SpBoostEffect,
     SpendTaintEffect,
     SpendTokensEffect,
+    TaintAuraEffect,
     TaintCounterEffect,
     TaintEffect,
 )
@@ -228,6 +229,7 @@ __all__ = [
     "SpendTaintEffect",
     "SpendTokensEffect",
     "StatusEffect",
+    "TaintAuraEffect",
     "TaintCounterEffect",
     "TaintEffect",
     "TargetDiscardsEffect",
@@ -347,6 +349,7 @@ Effect = (
     | TerrainEffect
     | GrantRotationEffect
     | FlipWoundEffect
+    | TaintAuraEffect
 )
 
 ALL_EFFECTS: tuple[type[Effect], ...] = get_args(Effect)

@@ -10,6 +10,7 @@ from ...tohit import MAX_DAMAGE
 from .base import (
     MAX_CARDS,
     MAX_HEAT,
+    MAX_HEXES,
     MAX_TOKENS,
     STATUS_TARGETS,
     TOKEN_POOLS,
@@ -439,3 +440,23 @@ class ForfeitTokensEffect(StoredEffect):
 
     def __post_init__(self) -> None:
         check_choice(self.pool, "forfeit_tokens.pool", TOKEN_POOLS)
+
+
+@dataclass(frozen=True, slots=True)
+class TaintAuraEffect(StoredEffect):
+    """ "Enemies within 3 hexes gain +1 Taint per turn": a passive; once played the card
+    stays in play, and each enemy casket within `within` hexes of its owner as the enemy's
+    own turn starts gains `amount` Taint (R-ADD-66, R-ADD-296, as R-ADD-88 reads a damage
+    aura).
+
+    >>> TaintAuraEffect(1, 3).as_dict()
+    {'kind': 'taint_aura', 'amount': 1, 'within': 3}
+    """
+
+    kind: ClassVar[str] = "taint_aura"
+    amount: int
+    within: int
+
+    def __post_init__(self) -> None:
+        check_int(self.amount, "taint_aura.amount", 1, 5, "R-ADD-296")
+        check_int(self.within, "taint_aura.within", 1, MAX_HEXES, "R-ADD-296")

@@ -20,6 +20,7 @@ from ....cards import (
     SpBoostEffect,
     SpendTaintEffect,
     SpendTokensEffect,
+    TaintAuraEffect,
     TaintCounterEffect,
     TaintEffect,
 )
@@ -149,4 +150,5 @@ RESOLVERS: dict[type[Any], Resolver] = {
     SelfDamageEffect: resolved_elsewhere,  # `_attack` records it, `_end_attack` deals it (R-ADD-130)
     RollSufferingEffect: _roll_suffering,
     FlipWoundEffect: _flip_wound,
+    TaintAuraEffect: resolved_elsewhere,  # `flow._start_turn` reads the passive in play of each enemy (R-ADD-296)
 }
