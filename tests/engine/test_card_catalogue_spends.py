@@ -15,6 +15,7 @@ import pytest
 from battles.engine.battle.events import (
     AttackDeclared,
     AttackRolled,
+    CardsDiscarded,
     CasketMoved,
     CasketTeleported,
     DefenceRolled,
@@ -286,6 +287,22 @@ def _decay_aura() -> None:
         assert [e.seat for e in of_type(events, TaintChanged)] == [1] * gained
 
 
+def _flagellants_zeal_taint() -> None:
+    """ "Discard 3 cards (self-harm), gain 2 Taint Markers. Gain +2 SP this turn only
+    (temporary burst).": the 3 cards come off the top of the deck as the Church's other
+    self-harm does (R-ADD-297), the own pilot gains 2 Taint and 2 SP more this turn."""
+    card = built(TAINT, "flagellants-zeal-taint")
+    b = battle(card)
+    deck, hand, sp = len(b.seat(0).deck), len(b.seat(0).hand), b.seat(0).sp_left
+    events = play(b, "flagellants-zeal-taint", drawn=[FILLER] * 3)
+    assert len(one(events, CardsDiscarded).from_deck) == 3
+    assert (len(b.seat(0).deck), len(b.seat(0).hand)) == (deck - 3, hand - 1)
+    assert b.seat(0).taint == 2 and b.seat(0).sp_left == sp - card.sp_cost + 2
+    b.do({"type": "pass", "seat": 0, "drawn": [FILLER]})
+    b.do({"type": "pass", "seat": 1, "faces": [6, 1]})  # round 2: seat 0 first again
+    assert b.state.active == 0 and b.seat(0).sp_left == sp  # "this turn only"
+
+
 SPENDS_SCENARIOS.update({
     (TAINT, "tainted-fury"): _tainted_fury,
     (TAINT, "void-step"): _void_step,
@@ -297,6 +314,7 @@ SPENDS_SCENARIOS.update({
     (TAINT, "taint-overload"): _taint_overload,
     (TAINT, "exposed-weakness"): _exposed_weakness,
     (TAINT, "decay-aura"): _decay_aura,
+    (TAINT, "flagellants-zeal-taint"): _flagellants_zeal_taint,
 })  # fmt: skip
 
 
