@@ -27,7 +27,7 @@ from battles.engine.battle.events import (
 )
 from battles.engine.cards import CardDef
 
-from .battle_builder import CARDS, FILLER, Battle, deck, of_type, one, seat
+from .battle_builder import CARDS, FILLER, Battle, deck, of_type, one, seat, start
 from .test_card_catalogue import (
     AUTOMATED,
     MAUL,
@@ -303,6 +303,50 @@ def _flagellants_zeal_taint() -> None:
     assert b.state.active == 0 and b.seat(0).sp_left == sp  # "this turn only"
 
 
+def _swarm(card: CardDef, allies: list[tuple[tuple[int, int], str | None]]) -> Battle:
+    """Seat 0 (side "swarm", at [0, 3]) holds `card` and acts first; seat 1, an enemy, is
+    far north; `allies` are more seats of side "swarm" (hex, faction or None)."""
+    seats = [
+        {**seat(0, at=(0, 3), facing=1, side="swarm"), "deck": deck(**{card.id: 1})},
+        {**seat(1, at=(0, -5), facing=4, side="prey"), "deck": deck()},
+    ]
+    for i, (at, faction) in enumerate(allies):
+        s = {**seat(2 + i, at=at, facing=1, side="swarm"), "deck": deck()}
+        if faction is not None:  # R-ADD-121: the setup names the casket's faction
+            s["casket"] = {**s["casket"], "faction": faction}
+        seats.append(s)
+    doc = {
+        "name": "Hive", "board": {"name": "Hive", "shape": {"kind": "hexagon", "radius": 8},
+                                  "hexes": []},
+        "rules": {"version": "2.0", "options": {}}, "dice": {"mode": "table"},
+        "policy": "prompt", "cards": [CARDS[FILLER], card.as_dict()], "seats": seats,
+    }  # fmt: skip
+    hands = [[card.id, *[FILLER] * 5], *[[FILLER] * 6] * (len(seats) - 1)]
+    return start(doc, hands, initiative=(6, *range(1, len(seats))))
+
+
+def _swarm_intelligence() -> None:
+    """ "Passive: Gain +1 Metamorph token at the start of each round. If 3+ allied Emergent
+    Syndicate Caskets are within 4 hexes, gain +2 tokens instead.": allies whose setup
+    names the faction (R-ADD-121), counted as each round starts (R-ADD-137)."""
+    card = built("emergent", "swarm-intelligence")
+    near = [((1, 3), "emergent"), ((-1, 3), "emergent"), ((0, 0), "emergent")]
+    for allies, gained in (
+        (near, 2),
+        ([*near[:2], ((0, 0), None)], 1),  # an ally of no named faction is not counted
+        ([*near[:2], ((0, -2), "emergent")], 1),  # 5 hexes away: beyond the 4
+    ):
+        b = _swarm(card, allies)
+        play(b, "swarm-intelligence")
+        assert b.seat(0).tokens_of("metamorph") == 0
+        b.do({"type": "pass", "seat": 0, "drawn": [FILLER]})
+        for other in range(1, len(b.state.seats) - 1):
+            b.do({"type": "pass", "seat": other})
+        last = len(b.state.seats) - 1
+        b.do({"type": "pass", "seat": last, "faces": [6, *range(1, last + 1)]})  # round 2
+        assert b.state.round == 2 and b.seat(0).tokens_of("metamorph") == gained, allies
+
+
 SPENDS_SCENARIOS.update({
     (TAINT, "tainted-fury"): _tainted_fury,
     (TAINT, "void-step"): _void_step,
@@ -315,6 +359,7 @@ SPENDS_SCENARIOS.update({
     (TAINT, "exposed-weakness"): _exposed_weakness,
     (TAINT, "decay-aura"): _decay_aura,
     (TAINT, "flagellants-zeal-taint"): _flagellants_zeal_taint,
+    ("emergent", "swarm-intelligence"): _swarm_intelligence,
 })  # fmt: skip
 
 
