@@ -142,8 +142,9 @@ def _with_spells(
             {**seat(1, at=(0, 3 - gap), facing=4), "deck": deck(**{"test-maul": 2})},
         ],
     }  # fmt: skip
-    if any(h["terrain"] == "lava" for h in hexes):
-        doc["board"]["terrain_kinds"] = {"lava": {}}  # the optional kind (R-ADD-160)
+    made = {h["terrain"] for h in hexes} & {"lava", "fire_wall"}
+    if made:  # the kinds cards make, named by the board (R-ADD-160)
+        doc["board"]["terrain_kinds"] = {k: {} for k in sorted(made)}
     b = Battle.create(doc)
     b.do({"type": "keep_hand", "seat": 0, "drawn": ids + [FILLER] * (6 - len(ids))})
     b.do({"type": "keep_hand", "seat": 1, "drawn": ["test-maul"] + [FILLER] * 5, "faces": [6, 1]})
@@ -347,6 +348,26 @@ def _swarm_intelligence() -> None:
         assert b.state.round == 2 and b.seat(0).tokens_of("metamorph") == gained, allies
 
 
+def _living_forge() -> None:
+    """ "Passive: At the start of your turn, if you are standing in Lava Terrain (or within 1
+    hex of fire), gain 1 Forge token. **Bonus:** Gain 2 Forge tokens instead if you are
+    standing directly in lava.": fire is lava or a fire wall, in the own hex or next to it
+    (R-ADD-298)."""
+    card = built("crucible", "living-forge")
+    for hexes, gained in (
+        ([{"q": 0, "r": 3, "terrain": "lava"}], 2),  # standing in lava
+        ([{"q": 0, "r": 4, "terrain": "lava"}], 1),  # lava next to the casket
+        ([{"q": 1, "r": 3, "terrain": "fire_wall"}], 1),  # a fire wall next to it
+        ([{"q": 0, "r": 5, "terrain": "lava"}], 0),  # 2 hexes away
+    ):
+        b = _with_spells(card, gap=3, hexes=tuple(hexes))
+        play(b, "living-forge")
+        assert b.seat(0).in_play == ("living-forge#1",)
+        b.do({"type": "pass", "seat": 0, "drawn": [FILLER]})
+        b.do({"type": "pass", "seat": 1, "faces": [6, 1]})  # round 2: seat 0's turn starts
+        assert b.state.active == 0 and b.seat(0).tokens_of("forge") == gained, hexes
+
+
 SPENDS_SCENARIOS.update({
     (TAINT, "tainted-fury"): _tainted_fury,
     (TAINT, "void-step"): _void_step,
@@ -360,6 +381,7 @@ SPENDS_SCENARIOS.update({
     (TAINT, "decay-aura"): _decay_aura,
     (TAINT, "flagellants-zeal-taint"): _flagellants_zeal_taint,
     ("emergent", "swarm-intelligence"): _swarm_intelligence,
+    ("crucible", "living-forge"): _living_forge,
 })  # fmt: skip
 
 

@@ -25,7 +25,7 @@ from .effects.base import (
     STATUS_TARGETS,
     TOKEN_POOLS,
 )
-from .effects.condition import CONDITIONS, FORMS, Condition, condition_from_dict
+from .effects.condition import CONDITIONS, FIRE_TERRAIN, FORMS, Condition, condition_from_dict
 from .effects.conditions import MAX_BLEED, SP_ALL, STATUSES
 from .effects.defence import DEFENCE_OUTCOMES, THORNS_UNTIL, WARD_AGAINST, WARD_UNTIL
 from .effects.hand import DISCARD_SOURCES, TARGET_DISCARD_KINDS, TARGET_DISCARD_PICKS
@@ -41,6 +41,7 @@ __all__ = [
     "DEFENCE_OUTCOMES",
     "DISCARD_SOURCES",
     "ENHANCED_ATTACKS",
+    "FIRE_TERRAIN",
     "FOLLOW_UP_TARGETS",
     "FORMS",
     "GIVE_HEAT_TO",
