@@ -426,10 +426,12 @@ def teleport_problem(
     *,
     occupied: Collection[Hex] = (),
     near_terrain: bool = False,
+    onto: str = "",
 ) -> RuleViolation | None:
     """Why a teleport from `start` may not end on `destination`, or None (R-ADD-102): it
     must be a hex of the board within `hexes`, not the start, not impassable, not
-    `occupied`; `near_terrain`: the hex or one next to it holds terrain other than clear.
+    `occupied`; `near_terrain`: the hex or one next to it holds terrain other than clear;
+    `onto`: the hex holds terrain of that kind ("to any Lava Terrain hex", R-ADD-293).
 
     >>> from battles.engine.board import parse_board
     >>> b = parse_board({"shape": {"kind": "hexagon", "radius": 3},
@@ -440,6 +442,10 @@ def teleport_problem(
     'not_near_terrain'
     >>> teleport_problem(b, Hex(0, 0), Hex(0, -3), 2).code
     'too_far'
+    >>> teleport_problem(b, Hex(0, 0), Hex(0, -2), 3, onto="forest").code
+    'not_onto_terrain'
+    >>> teleport_problem(b, Hex(0, 0), Hex(0, -3), 3, onto="forest") is None
+    True
     """
     where = f"[{destination.q}, {destination.r}]"
     if destination not in board:
@@ -463,6 +469,12 @@ def teleport_problem(
     ):
         return RuleViolation(
             "not_near_terrain", f"{where} is neither in nor next to terrain", "R-ADD-102"
+        )
+    if onto and board.terrain_at(destination).name != onto:
+        return RuleViolation(
+            "not_onto_terrain",
+            f"{where} is {board.terrain_at(destination).name}, not {onto}",
+            "R-ADD-293",
         )
     return None
 

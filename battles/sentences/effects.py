@@ -263,9 +263,14 @@ def _hand_revealed(p: Mapping[str, Any], names: Names) -> Sentence:
 @sentence(ev.TargetBonusGained)
 def _target_bonus_gained(p: Mapping[str, Any], names: Names) -> Sentence:
     who = names.casket(p.get("seat"))
+    gets = [f"+{p['damage']} damage" * bool(p.get("damage"))]
+    if p.get("advantage"):  # R-ADD-295
+        gets.append(f"Advantage ({count(p['advantage'], 'more attack die', 'more attack dice')})")
+    rule = "R-ADD-295" if p.get("advantage") else "R-ADD-156"
     return (
-        t(f"{who}'s next attack on {names.casket(p['target'])} gets +{p['damage']} damage"),
-        *_reason_rule(p.get("source"), "R-ADD-156"),
+        t(f"{who}'s next attack on {names.casket(p['target'])} gets "),
+        t(" and ".join(g for g in gets if g)),
+        *_reason_rule(p.get("source"), rule),
     )
 
 

@@ -721,7 +721,7 @@ def test_buffs_scenario(key: tuple[str, str]) -> None:
 @pytest.mark.parametrize(
     ("doc", "field"),
     [
-        ({"kind": "enhance_next_attack", "attacks": "fire", "damage": 1}, "e.attacks"),
+        ({"kind": "enhance_next_attack", "attacks": "thrown", "damage": 1}, "e.attacks"),
         ({"kind": "enhance_next_attack", "damage": 999}, "e.damage"),
         ({"kind": "enhance_next_attack", "cannot_miss": 1}, "e.cannot_miss"),
         ({"kind": "enhance_next_attack", "this_turn": True}, "e"),

@@ -755,7 +755,7 @@ def test_catalogued_states_card_does_what_its_text_says(key: tuple[str, str]) ->
         ({"kind": "spend_taint", "n": 0, "damage_per_taint": 1}, "e.n", "R-ADD-145"),
         ({"kind": "spend_taint", "n": 1, "whose": "target", "damage_per_taint": 1}, "e.whose", None),
         ({"kind": "spend_taint", "n": "all"}, "e", "R-ADD-145"),
-        ({"kind": "spend_taint", "n": 1, "then": [{"kind": "draw", "n": 1}]}, "e.then[0]", "R-ADD-65"),
+        ({"kind": "spend_taint", "n": 1, "then": [{"kind": "draw", "n": 1}]}, "e.then[0]", "R-ADD-290"),
         ({"kind": "condition_typo"}, "e.kind", None),
         ({"kind": "seed_area", "n": 5, "within": 1}, "e.n", "R-ADD-66"),
         ({"kind": "seed_area", "n": 1, "within": -1}, "e.within", "R-ADD-147"),

@@ -63,6 +63,7 @@ from battles.engine.cards import (
     DuelEffect,
     Effect,
     EnhanceNextAttackEffect,
+    FlipWoundEffect,
     FollowUpEffect,
     ForfeitTokensEffect,
     FreePassageEffect,
@@ -111,6 +112,7 @@ from battles.engine.cards import (
     SpendTokensEffect,
     SpPenaltyEffect,
     StatusEffect,
+    TaintAuraEffect,
     TaintCounterEffect,
     TaintEffect,
     TargetDiscardsEffect,
@@ -275,6 +277,8 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     PreventComponentDamageEffect(1),  # (R-ADD-281)
     RerollAttackDieEffect(),  # (R-ADD-282)
     AllyDestroyedWindowEffect(3),  # (R-ADD-283)
+    FlipWoundEffect(1),  # the real cards' coverage, spends (R-ADD-294)
+    TaintAuraEffect(1, 3),  # the real cards' coverage, spends (R-ADD-296)
 )
 
 
@@ -424,6 +428,8 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "prevent_component_damage",  # (R-ADD-281)
         "reroll_attack_die",  # (R-ADD-282)
         "ally_destroyed_window",  # (R-ADD-283)
+        "flip_wound",  # the real cards' coverage, spends (R-ADD-294)
+        "taint_aura",  # the real cards' coverage, spends (R-ADD-296)
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

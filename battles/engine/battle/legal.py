@@ -319,13 +319,20 @@ def _spend_variants(
     paid from the top of the deck."""
     effects = state.card(instance).effects
     costs = [e for e in effects if isinstance(e, SpendTokensEffect)]
-    if not any(e.required for e in costs):
+    taint = [e for e in effects if isinstance(e, SpendTaintEffect)]
+    # R-ADD-290: a Taint spend may be the card's price, as a token spend may (R-ADD-61).
+    if not any(e.required for e in costs) and not any(e.required for e in taint):
         yield body
     if costs and all(c.tokens_of(e.pool) >= (1 if e.n == "all" else e.n) for e in costs):
         yield {**body, "spend": True}
     # R-ADD-145: a Taint spend, from the own pilot or, "yours or target's", the target's.
-    taint = [e for e in state.card(instance).effects if isinstance(e, SpendTaintEffect)]
-    if taint and not costs:
+    enemy = any(e.whose == "enemy" for e in taint)
+    if taint and not costs and enemy:  # R-ADD-294: an enemy holding the Taint
+        need = max(1 if e.n == "all" else e.n for e in taint)
+        for x in state.seats:
+            if x.side != c.side and x.in_battle and x.taint >= need:
+                yield {**body, "spend": True, "target": x.seat}
+    elif taint and not costs:
         need = max(1 if e.n == "all" else e.n for e in taint)
         if c.taint >= need:
             yield {**body, "spend": True}
@@ -379,7 +386,9 @@ def _card_bodies(state: BattleState, c: CasketState, instance: str) -> Iterator[
         {"type": "play_card", "seat": c.seat, "card": instance}, c, card.sp_cost
     )
     variants: list[dict[str, Any]] = list(_spend_variants(state, c, instance, base))
-    for effect in card.effects:
+    # R-ADD-290: what a Taint spend buys (Void Step's move) is offered as the card's own.
+    bought = [x for e in card.effects if isinstance(e, SpendTaintEffect) for x in e.then]
+    for effect in [*card.effects, *bought]:
         grown: list[dict[str, Any]] = []
         for v in variants:
             if isinstance(effect, MoveEffect):
@@ -501,7 +510,13 @@ def _teleports(state: BattleState, c: CasketState, effect: TeleportEffect) -> li
         h
         for h in spiral(c.at, effect.hexes)
         if teleport_problem(
-            state.board, c.at, h, effect.hexes, occupied=taken, near_terrain=effect.near_terrain
+            state.board,
+            c.at,
+            h,
+            effect.hexes,
+            occupied=taken,
+            near_terrain=effect.near_terrain,
+            onto=effect.onto,
         )
         is None
     ]

@@ -376,6 +376,9 @@ class CasketState:
     untargetable_until_attack: bool = False
     # (target seat, damage, source): "your next attack vs that target +N damage" (R-ADD-156)
     bonus_against: tuple[tuple[int, int, str], ...] = ()
+    # (target seat, advantage, source): "Advantage on your next attack against that enemy"
+    # (R-HIT-6, R-ADD-295)
+    advantage_against: tuple[tuple[int, int, str], ...] = ()
     # A defeated casket's wreck was scavenged and removed from play (R-ADD-158).
     wreck_removed: bool = False
     # The card whose looked-at cards await their order (prompt `arrange`, R-ADD-157).

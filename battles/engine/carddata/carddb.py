@@ -37,7 +37,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..cards import CardDef
+from ..cards import SCHOOL_NOTE, SPELL_SCHOOLS, CardDef
 from ..errors import InvalidInput
 from .derive import (
     ATTACK_TYPES,
@@ -266,11 +266,15 @@ def _item_slot(item: Mapping[str, Any]) -> tuple[str, bool]:
     return "accessory", two_handed
 
 
-def _item_card_entry(item_slug: str, card: Mapping[str, Any]) -> dict[str, Any]:
+def _item_card_entry(item_slug: str, card: Mapping[str, Any], school: str = "") -> dict[str, Any]:
     entry = dict(card)
     own = card.get("id")
     if not (isinstance(own, str) and own):
         entry["id"] = f"{item_slug}-{slugify(_str(card.get('name')))}"
+    keywords = card.get("keywords", [])
+    if school in SPELL_SCHOOLS and isinstance(keywords, list):
+        # R-ADD-292: a spell item's school is its cards' ("next fire spell").
+        entry["keywords"] = [*keywords, SCHOOL_NOTE + school]
     return entry
 
 
@@ -347,7 +351,7 @@ def _item_candidates(entries: Sequence[Any], out: DatabaseRead) -> Iterator[_Can
             if not isinstance(card, Mapping):
                 yield _Candidate(source, {}, {"_not": card}, ITEMS_SECTION, factions)
                 continue
-            entry = _item_card_entry(item_slug, card)
+            entry = _item_card_entry(item_slug, card, _str(item.get("school")).lower())
             yield _Candidate(source, card, entry, ITEMS_SECTION, factions, slot, shield)
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from . import effects
 from .definition import CARD_KINDS, DAMAGE_CARD, CardDef, card_from_dict
 from .effects import *  # noqa: F403 (every name `effects.__all__` lists: the vocabulary)
-from .effects.attacks import ENHANCED_ATTACKS, FOLLOW_UP_TARGETS
+from .effects.attacks import ENHANCED_ATTACKS, FOLLOW_UP_TARGETS, SCHOOL_NOTE, SPELL_SCHOOLS
 from .effects.bounds import (
     MAX_CARDS,
     MAX_HEAT,
@@ -25,7 +25,7 @@ from .effects.bounds import (
     STATUS_TARGETS,
     TOKEN_POOLS,
 )
-from .effects.condition import CONDITIONS, FORMS, Condition, condition_from_dict
+from .effects.condition import CONDITIONS, FIRE_TERRAIN, FORMS, Condition, condition_from_dict
 from .effects.conditions import MAX_BLEED, SP_ALL, STATUSES
 from .effects.defence import DEFENCE_OUTCOMES, THORNS_UNTIL, WARD_AGAINST, WARD_UNTIL
 from .effects.hand import DISCARD_SOURCES, TARGET_DISCARD_KINDS, TARGET_DISCARD_PICKS
@@ -41,6 +41,7 @@ __all__ = [
     "DEFENCE_OUTCOMES",
     "DISCARD_SOURCES",
     "ENHANCED_ATTACKS",
+    "FIRE_TERRAIN",
     "FOLLOW_UP_TARGETS",
     "FORMS",
     "GIVE_HEAT_TO",
@@ -54,6 +55,8 @@ __all__ = [
     "MAX_TERRAIN_HEXES",
     "MAX_TOKENS",
     "MAX_TO_HIT",
+    "SCHOOL_NOTE",
+    "SPELL_SCHOOLS",
     "SP_ALL",
     "STATUSES",
     "STATUS_TARGETS",

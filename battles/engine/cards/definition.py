@@ -47,6 +47,7 @@ from .effects.resources import (
     SelfDamageEffect,
     SpendTaintEffect,
     SpendTokensEffect,
+    TaintAuraEffect,
     TaintCounterEffect,
     TaintEffect,
 )
@@ -167,7 +168,21 @@ class CardDef(Stored):
                     "Heat for the attack's target waits for the hit: put it in after_attack",
                     "R-ADD-143",
                 )
-            if self.kind != "reactive" and any(isinstance(e, reactive_only) for e in inner):
+            # R-ADD-294: Heat an enemy's Taint buys is that enemy's, given as the card resolves.
+            enemy_spend = isinstance(effect, SpendTaintEffect) and effect.whose == "enemy"
+            if enemy_spend and (
+                self.kind == "reactive" or any(isinstance(e, AttackEffect) for e in self.effects)
+            ):
+                raise InvalidInput(
+                    f"card.effects[{i}].whose",
+                    "an enemy's Taint is spent by a card played on its own, in the owner's turn",
+                    "R-ADD-294",
+                )
+            if (
+                self.kind != "reactive"
+                and not enemy_spend
+                and any(isinstance(e, reactive_only) for e in inner)
+            ):
                 raise InvalidInput(
                     f"card.effects[{i}]",
                     f"{effect.kind} answers an attack: only a reactive card may have it",
@@ -291,9 +306,9 @@ class CardDef(Stored):
         """Played, the card stays in play and its triggers fire (R-ADD-68), or it waits
         there for the attack it wards off (R-ADD-128), or its zone lasts (R-ADD-129); a
         standing rule (`unflankable`, `heat_capacity`, `free_passage`, R-ADD-136;
-        `bleed_factor`, R-ADD-280) too."""
+        `bleed_factor`, R-ADD-280; `taint_aura`, R-ADD-296) too."""
         stays = triggers.TriggerEffect | GuardEffect | ZoneEffect
-        standing = UnflankableEffect | HeatCapacityEffect | FreePassageEffect | BleedFactorEffect
+        standing = UnflankableEffect | HeatCapacityEffect | FreePassageEffect | BleedFactorEffect | TaintAuraEffect
         return self.pledge or any(isinstance(e, stays | standing) for e in self.effects)
 
     @property

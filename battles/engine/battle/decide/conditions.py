@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ...arcs import attack_side, candidate_sides, choose_side_row
 from ...cards import (
+    FIRE_TERRAIN,
     AllyEffect,
     AllyMoveEffect,
     CardDef,
@@ -86,6 +87,10 @@ def _holds(tx: _Tx, seat: int, condition: Condition | None, target: int | None) 
         board = tx.state.board
         near = (c.at, *(h for h in c.at.neighbours() if h in board))
         return any(board.terrain_at(h).name == condition.terrain for h in near)
+    if test == "near_fire":  # R-ADD-298: lava or a fire wall, in the own hex or next to it
+        board = tx.state.board
+        near = (c.at, *(h for h in c.at.neighbours() if h in board))
+        return any(board.terrain_at(h).name in FIRE_TERRAIN for h in near)
     if test == "own_mark_in_battle":  # R-ADD-149
         return c.marked is not None and tx.seat(c.marked).in_battle
     if test == "own_in_duel":  # R-ADD-174: a duel whose other casket is still in it

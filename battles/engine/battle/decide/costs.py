@@ -169,8 +169,17 @@ def _check_taint_spend(
             "R-ADD-145",
         )
     if not spend:
+        for e in costs:
+            if e.required:  # R-ADD-290, R-ADD-294: the spend is the card's price
+                raise RuleViolation(
+                    "spend_required",
+                    f"{card.name} does nothing without spending {e.n} Taint: send 'spend': true",
+                    "R-ADD-290",
+                )
         return
     payer = target if taint_from == "target" and target is not None else seat
+    if any(e.whose == "enemy" for e in costs):
+        payer = _taint_enemy(tx, seat, card, target)
     for e in costs:
         have = tx.seat(payer).taint
         need = 1 if e.n == "all" else e.n
@@ -180,6 +189,23 @@ def _check_taint_spend(
                 f"{card.name} spends {e.n} Taint; seat {payer}'s pilot has {have}",
                 "R-ADD-145",
             )
+
+
+def _taint_enemy(tx: _Tx, seat: int, card: CardDef, target: int | None) -> int:
+    """R-ADD-294: "Spend N enemy Taint Markers" (printed range "Target"): the command's
+    `target`, any enemy casket still in the battle."""
+    if target is None or not 0 <= target < len(tx.state.seats):
+        raise RuleViolation(
+            "target_required",
+            f"{card.name} spends an enemy's Taint: name it as 'target'",
+            "R-ADD-294",
+        )
+    t = tx.seat(target)
+    if t.side == tx.seat(seat).side or not t.in_battle:
+        raise RuleViolation(
+            "not_an_enemy", f"seat {target} is not an enemy in the battle", "R-ADD-294"
+        )
+    return target
 
 
 def _spend_taint(tx: _Tx, payer: int, card: CardDef, effect: SpendTaintEffect) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ...cards import (
     HeatCapacityEffect,
+    TaintAuraEffect,
 )
 from ...dice import (
     STRAIN_AUTO_FAIL_HEAT,
@@ -94,6 +95,7 @@ def _start_turn(tx: _Tx, seat: int) -> None:
     aura_damage = _aura_damage(tx, seat)
     skip = before.skip_next_turn
     tx.emit(ev.TurnStarted(seat))
+    _taint_auras(tx, seat)
     if skip:
         # R-ADD-159: the turn starts (what lasts until it lapses) and ends at once: no SP,
         # no triggers, no strain roll, no actions, no draw; damage due now still lands.
@@ -167,6 +169,19 @@ def _aura_damage(tx: _Tx, seat: int) -> int:
         and x.side != c.side
         and x.at.distance(c.at) <= x.damage_aura_within
     )
+
+
+def _taint_auras(tx: _Tx, seat: int) -> None:
+    """R-ADD-296: "Enemies within 3 hexes gain +1 Taint per turn": each enemy's aura in play
+    reaching this casket as its turn starts, in seat order."""
+    c = tx.seat(seat)
+    for x in tx.state.seats:
+        if not x.in_battle or x.side == c.side:
+            continue
+        for instance in x.in_play:
+            for e in tx.state.card(instance).effects:
+                if isinstance(e, TaintAuraEffect) and x.at.distance(c.at) <= e.within:
+                    harm._change_taint(tx, seat, e.amount, tx.state.card(instance).id)
 
 
 def _scheduled_damage(tx: _Tx, seat: int, amount: int, bled: bool, aura: int) -> None:

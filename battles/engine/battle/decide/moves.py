@@ -165,6 +165,7 @@ def _teleport(
         effect.hexes,
         occupied=occupied,
         near_terrain=effect.near_terrain,
+        onto=effect.onto,
     )
     if problem is not None:
         raise problem

@@ -42,6 +42,7 @@ def _play_card(tx: _Tx, c: CasketState, command: PlayCard) -> None:
     costs._check_limit(tx.seat(seat), card)
     costs._check_token_cost(tx, seat, card)
     costs._check_spend(tx, seat, card, command.spend)
+    costs._check_taint_spend(tx, seat, card, command.spend, None, command.target)
     costs._pay(tx, c, card.sp_cost, command.pay, exclude=[instance, *command.discard])
     tx.emit(
         ev.CardPlayed(seat, instance, card.sp_cost, card.manual, card.text if card.manual else "")

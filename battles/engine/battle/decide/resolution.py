@@ -168,22 +168,42 @@ def _reactive_minimum(tx: _Tx, instance: str | None) -> int:
     )
 
 
+def _reduced_before_roll(tx: _Tx, instance: str | None, reduction: int) -> int:
+    """R-ADD-291: the part of a reactive card's reduction taken off before the defence roll
+    ("Reduce next damage taken by 3 (before Defense roll)"): its own reductions and those a
+    spend that is its price bought, never more than the reduction the card gave."""
+    if instance is None:
+        return 0
+    effects = tx.state.card(instance).effects
+    spends = SpendTokensEffect | SpendTaintEffect
+    paid = [x for e in effects if isinstance(e, spends) and e.required for x in e.then]
+    before = sum(
+        e.amount for e in (*effects, *paid) if isinstance(e, ReduceIncomingEffect) and e.before_roll
+    )
+    return min(before, reduction)
+
+
 def _roll_defence(tx: _Tx) -> None:
     a = tx.state.attack
     assert a is not None
     die = str(tx.state.ruleset.option("defense_die"))
-    faces = tx.dice.d6(a.damage, purpose="the defence roll", rule="R-DMG-2")
-    result = defence_result(faces, a.damage, a.defence_modifier, die)
+    # R-ADD-291: a reduction before the roll leaves fewer points, so fewer dice (R-DMG-2); it
+    # is done before any face shows, so a PIERCE face has no part of it to void (R-DMG-4).
+    before = _reduced_before_roll(tx, a.reactive, a.reduction)
+    rolled = max(0, a.damage - before)
+    faces = tx.dice.d6(rolled, purpose="the defence roll", rule="R-DMG-2")
+    result = defence_result(faces, rolled, a.defence_modifier, die)
     # R-ADD-98: a reactive card's "+N Defense vs next attack" adds blocks to this attack,
     # unless a PIERCE face voids the card (R-DMG-4).
     blocks = 0 if a.defence_buffs_ignored else _reactive_defence(tx, a.reactive)
     if blocks and not result.pierce:
         result = defence_result(faces, a.damage, a.defence_modifier + blocks, die)
     # R-DMG-4: PIERCE leaves the reactive card spent and without effect.
-    reduction = 0 if result.pierce else a.reduction
+    reduction = 0 if result.pierce else a.reduction - before
     final = max(0, result.final_damage - reduction)
     if reduction:  # R-ADD-58: "reduce by N (minimum 1)" never takes a hit below 1
         final = max(final, min(_reactive_minimum(tx, a.reactive), result.final_damage))
+    reduction += before
     if a.warded_by is not None:  # R-ADD-128: the ward negates all the attack's damage
         final = 0
     tx.emit(

@@ -9,6 +9,8 @@ from dataclasses import replace
 
 from ...arcs import candidate_sides
 from ...cards import (
+    SCHOOL_NOTE,
+    SPELL_SCHOOLS,
     AdvantageEffect,
     AreaAttackEffect,
     AttackEffect,
@@ -71,7 +73,10 @@ def _reach(
 
 
 def _enhances(attacks: str, card: CardDef) -> bool:
-    """Whether an enhancement for `attacks` ("any", "ranged", "melee") is for this attack."""
+    """Whether an enhancement for `attacks` ("any", "ranged", "melee", or a spell school,
+    R-ADD-292) is for this attack."""
+    if attacks in SPELL_SCHOOLS:
+        return SCHOOL_NOTE + attacks in card.keywords
     return attacks == "any" or (attacks == "ranged") == _ranged(card)
 
 
@@ -170,8 +175,10 @@ def attack_answer(
         rules=state.ruleset,
         extra_to_hit=to_hit_lines,
         extra_damage=damage_lines,
-        # R-ADD-176: "roll with Advantage" is the card's own attack's, not its further ones'.
+        # R-ADD-176: "roll with Advantage" is the card's own attack's, not its further ones';
+        # R-ADD-295: so is one kept for this target, which its declaration spends.
         advantage=sum(e.n for e in card.effects if isinstance(e, AdvantageEffect))
+        + sum(n for t, n, _ in a.advantage_against if t == target)
         if effect is card.attack
         else 0,
     )

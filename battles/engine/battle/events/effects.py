@@ -357,13 +357,15 @@ class HandRevealed(Event):
 
 @dataclass(frozen=True, slots=True)
 class TargetBonusGained(Event):
-    """`seat`'s next attack declared against `target` gets +`damage` (R-ADD-156)."""
+    """`seat`'s next attack declared against `target` gets +`damage` (R-ADD-156) and
+    `advantage` on its attack roll (R-HIT-6, R-ADD-295)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "target", "damage", "source"))
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "target", "damage", "source", "advantage"))
     seat: int
     target: int
     damage: int
     source: str
+    advantage: int = 0
 
 
 @dataclass(frozen=True, slots=True)

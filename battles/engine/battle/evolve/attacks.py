@@ -80,6 +80,10 @@ def _declared(s: BattleState, e: ev.AttackDeclared) -> BattleState:
         # R-ADD-156: an attack on a marked target spends its marks (decide added them as
         # BuffGained just before).
         bonus_against=tuple(m for m in s.seats[e.attacker].bonus_against if m[0] != e.target),
+        # R-ADD-295: and its advantage, read by the to-hit answer the declaration gave.
+        advantage_against=tuple(
+            m for m in s.seats[e.attacker].advantage_against if m[0] != e.target
+        ),
     )
     return replace(s, attack=attack)
 

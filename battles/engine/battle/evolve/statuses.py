@@ -84,8 +84,13 @@ def _untargetable_ended(s: BattleState, e: ev.UntargetableEnded) -> BattleState:
 
 
 def _target_bonus(s: BattleState, e: ev.TargetBonusGained) -> BattleState:
-    marks = s.seats[e.seat].bonus_against
-    return _seat(s, e.seat, bonus_against=(*marks, (e.target, e.damage, e.source)))
+    c = s.seats[e.seat]
+    marks, advantages = c.bonus_against, c.advantage_against
+    if e.damage:
+        marks = (*marks, (e.target, e.damage, e.source))
+    if e.advantage:  # R-ADD-295
+        advantages = (*advantages, (e.target, e.advantage, e.source))
+    return _seat(s, e.seat, bonus_against=marks, advantage_against=advantages)
 
 
 def _draw_penalty(s: BattleState, e: ev.DrawPenaltyImposed) -> BattleState:

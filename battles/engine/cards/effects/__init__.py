@@ -114,6 +114,7 @@ from .movement import (
 )
 from .resources import (
     DamageBargainEffect,
+    FlipWoundEffect,
     ForfeitTokensEffect,
     GainSpEffect,
     GainTokensEffect,
@@ -127,6 +128,7 @@ from .resources import (
     SpBoostEffect,
     SpendTaintEffect,
     SpendTokensEffect,
+    TaintAuraEffect,
     TaintCounterEffect,
     TaintEffect,
 )
@@ -187,6 +189,7 @@ __all__ = [
     "DuelEffect",
     "Effect",
     "EnhanceNextAttackEffect",
+    "FlipWoundEffect",
     "FollowUpEffect",
     "ForfeitTokensEffect",
     "FreePassageEffect",
@@ -235,6 +238,7 @@ __all__ = [
     "SpendTaintEffect",
     "SpendTokensEffect",
     "StatusEffect",
+    "TaintAuraEffect",
     "TaintCounterEffect",
     "TaintEffect",
     "TargetDiscardsEffect",
@@ -357,6 +361,8 @@ Effect = (
     | PreventComponentDamageEffect
     | RerollAttackDieEffect
     | AllyDestroyedWindowEffect
+    | FlipWoundEffect
+    | TaintAuraEffect
 )
 
 ALL_EFFECTS: tuple[type[Effect], ...] = get_args(Effect)

@@ -340,13 +340,18 @@ class DamageAuraEffect(StoredEffect):
 
 # "Your next ranged attack": an attack made with a card whose range is not Melee, the test
 # R-ARC-3 already makes (R-ADD-90).
-ENHANCED_ATTACKS = ("any", "ranged", "melee")
+# R-ADD-292: an item's spell school, carried on its cards as the keyword "school: <name>";
+# "next fire spell" waits for an attack made with a card of that school.
+SPELL_SCHOOLS = ("fire", "ice", "lightning", "death", "nature", "light", "void")
+SCHOOL_NOTE = "school: "
+ENHANCED_ATTACKS = ("any", "ranged", "melee", *SPELL_SCHOOLS)
 
 
 @dataclass(frozen=True, slots=True)
 class EnhanceNextAttackEffect(StoredEffect):
     """ "Enhance your next (ranged) attack: …": waits, with the card's source, for the
-    owner's next attack of the kind `attacks` ("any" or "ranged", R-ADD-90), which spends
+    owner's next attack of the kind `attacks` ("any", "ranged", R-ADD-90, or a spell
+    school: an attack made with a card of that school, R-ADD-292), which spends
     it: +`damage`, `to_hit` on its target number, `ignore_defence` blocks cancelled
     (R-DMG-3, "all" R-ADD-60), cover and range band cancelled (R-COV-2, R-RNG-1), never
     a miss (R-ADD-91), the target's card Defense ignored (R-ADD-92). `this_turn`: it
@@ -364,10 +369,10 @@ class EnhanceNextAttackEffect(StoredEffect):
 
     >>> EnhanceNextAttackEffect("ranged", damage=1, ignore_defence="all").as_dict()
     {'kind': 'enhance_next_attack', 'attacks': 'ranged', 'damage': 1, 'ignore_defence': 'all'}
-    >>> EnhanceNextAttackEffect("fire", damage=1)
+    >>> EnhanceNextAttackEffect("thrown", damage=1)
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: enhance_next_attack.attacks: 'fire' is not one of: any, ranged, melee
+    battles.engine.errors.InvalidInput: enhance_next_attack.attacks: 'thrown' is not one of: any, ranged, melee, fire, ice, lightning, death, nature, light, void
     >>> EnhanceNextAttackEffect()
     Traceback (most recent call last):
     ...
@@ -567,21 +572,31 @@ class DestroyOnCriticalEffect(StoredEffect):
 class BonusAgainstEffect(StoredEffect):
     """ "Your next attack vs that target +N damage": the command's `target`, an enemy
     within the card's printed range, is marked; the owner's next attack declared against
-    it gets +`damage` and spends the mark (R-DMG-1, R-ADD-156).
+    it gets +`damage` and spends the mark (R-DMG-1, R-ADD-156). `advantage`: "Gain
+    Advantage on your next attack against that enemy", that attack's roll has so much
+    more advantage (R-HIT-6, R-ADD-295).
 
     >>> BonusAgainstEffect(2).as_dict()
     {'kind': 'bonus_against', 'damage': 2}
+    >>> BonusAgainstEffect(0, advantage=1).as_dict()
+    {'kind': 'bonus_against', 'damage': 0, 'advantage': 1}
     >>> BonusAgainstEffect(0)
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: bonus_against.damage: must be an integer from 1 to 100, got 0 (R-DMG-1)
+    battles.engine.errors.InvalidInput: bonus_against: gives nothing: give damage or advantage (R-ADD-156)
     """
 
     kind: ClassVar[str] = "bonus_against"
     damage: int
+    advantage: int = 0
 
     def __post_init__(self) -> None:
-        check_int(self.damage, "bonus_against.damage", 1, MAX_DAMAGE, "R-DMG-1")
+        check_int(self.damage, "bonus_against.damage", 0, MAX_DAMAGE, "R-DMG-1")
+        check_int(self.advantage, "bonus_against.advantage", 0, 2, "R-HIT-6")
+        if not self.damage and not self.advantage:
+            raise InvalidInput(
+                "bonus_against", "gives nothing: give damage or advantage", "R-ADD-156"
+            )
 
 
 @dataclass(frozen=True, slots=True)

@@ -69,7 +69,14 @@ CONDITIONS = (
     # combos vocabulary (R-ADD-188): "if both are ranged attacks": `n` of the cards the card
     # itself drew are ranged attack cards.
     "card_drew_ranged_at_least",
+    # "within 1 hex of fire" (R-ADD-298): the own hex or one next to it holds a terrain that
+    # burns (`FIRE_TERRAIN`).
+    "near_fire",
 )
+
+# R-ADD-298: the terrain kinds that are fire: lava (a card's "burning terrain" too) and a
+# fire wall.
+FIRE_TERRAIN = ("lava", "fire_wall")
 
 # forms vocabulary (R-ADD-170): the forms Metamorphic Adaptation transforms a casket into,
 # until the end of the round. A condition's `form` may also be "metamorph": any of them.
@@ -111,6 +118,7 @@ _CONDITIONS_WITH_N = frozenset(CONDITIONS) - {
     "own_form",
     "own_in_duel",
     "target_cowards_mark",
+    "near_fire",
 }
 
 # The conditions that name a terrain (R-BRD-3).

@@ -19,19 +19,31 @@ if TYPE_CHECKING:
 @dataclass(frozen=True, slots=True)
 class ReduceIncomingEffect(StoredEffect):
     """Reduce the damage of the attack this reactive card answers by `amount` (R-REA-1).
+    `before_roll`: "(before Defense roll)", the damage is reduced before the defence dice
+    are rolled, one die per point left (R-DMG-2, R-ADD-291).
 
     >>> ReduceIncomingEffect(2).as_dict(), ReduceIncomingEffect(2, minimum=1).as_dict()
     ({'kind': 'reduce_incoming', 'amount': 2}, {'kind': 'reduce_incoming', 'amount': 2, 'minimum': 1})
+    >>> ReduceIncomingEffect(3, before_roll=True).as_dict()
+    {'kind': 'reduce_incoming', 'amount': 3, 'before_roll': True}
     """
 
     kind: ClassVar[str] = "reduce_incoming"
     amount: int
     # "Reduce damage by N (minimum 1)": the reduction never takes a hit below this (R-ADD-58).
     minimum: int = 0
+    before_roll: bool = False
 
     def __post_init__(self) -> None:
         check_int(self.amount, "reduce_incoming.amount", 1, MAX_DAMAGE, "R-REA-1")
         check_int(self.minimum, "reduce_incoming.minimum", 0, 1, "R-ADD-58")
+        check_bool(self.before_roll, "reduce_incoming.before_roll")
+        if self.before_roll and self.minimum:
+            raise InvalidInput(
+                "reduce_incoming.before_roll",
+                "a reduction before the roll has no minimum: the dice decide the rest",
+                "R-ADD-291",
+            )
 
 
 @dataclass(frozen=True, slots=True)

@@ -117,19 +117,25 @@ class PushEffect(StoredEffect):
 class TeleportEffect(StoredEffect):
     """ "Teleport up to N hexes": the own casket goes to any hex within `hexes` it could
     end a move on, whatever lies between (the command's `path` names that one hex);
-    `near_terrain`: "must end in or adjacent to terrain" (R-ADD-102).
+    `near_terrain`: "must end in or adjacent to terrain" (R-ADD-102); `onto`: "to any Lava
+    Terrain hex", only a hex of that terrain kind (R-ADD-293).
 
     >>> TeleportEffect(4, near_terrain=True).as_dict()
     {'kind': 'teleport', 'hexes': 4, 'near_terrain': True}
+    >>> TeleportEffect(8, onto="lava").as_dict()
+    {'kind': 'teleport', 'hexes': 8, 'onto': 'lava'}
     """
 
     kind: ClassVar[str] = "teleport"
     hexes: int
     near_terrain: bool = False
+    onto: str = ""
 
     def __post_init__(self) -> None:
         check_int(self.hexes, "teleport.hexes", 1, MAX_HEXES, "R-ADD-102")
         check_bool(self.near_terrain, "teleport.near_terrain")
+        if not isinstance(self.onto, str) or (self.onto and not self.onto.isidentifier()):
+            raise InvalidInput("teleport.onto", "must be a terrain kind's name", "R-ADD-293")
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 from ...errors import InvalidInput
 from ...tohit import MAX_DAMAGE
 from .base import WRITTEN, StoredEffect, check_bool, check_choice, check_inner, check_int
-from .bounds import MAX_CARDS, MAX_HEAT, MAX_TOKENS, STATUS_TARGETS, TOKEN_POOLS
+from .bounds import MAX_CARDS, MAX_HEAT, MAX_HEXES, MAX_TOKENS, STATUS_TARGETS, TOKEN_POOLS
 
 if TYPE_CHECKING:
     from . import Effect
@@ -237,7 +237,11 @@ class SpendTaintEffect(StoredEffect):
     Taint, or "all" there is, from the own pilot, or, where `whose` is "either" ("yours
     or target's"), from the attack target's pilot when the command says `taint_from:
     "target"`; it buys the effects in `then` and `damage_per_taint` more damage on the
-    card's attack per Taint spent (R-ADD-145).
+    card's attack per Taint spent (R-ADD-145). On a card without an attack the spend buys
+    a move, a later attack's enhancement or Heat (Void Step, Tainted Fury, R-ADD-290);
+    `required`: the card does nothing without its spend, which is its price. `whose`
+    "enemy" ("Spend 1 enemy Taint Marker: Target gains +1 Heat"): paid by the command's
+    `target`, an enemy in the battle, on whom what it buys then acts (R-ADD-294).
 
     >>> from battles.engine.cards import AttackBonusEffect
     >>> SpendTaintEffect(2, "either", (AttackBonusEffect(2),)).as_dict()
@@ -246,18 +250,26 @@ class SpendTaintEffect(StoredEffect):
     Traceback (most recent call last):
     ...
     battles.engine.errors.InvalidInput: spend_taint: spending buys nothing: give then or damage_per_taint (R-ADD-145)
+    >>> SpendTaintEffect(1, "enemy", (GiveHeatEffect(1),), required=True).as_dict()["whose"]
+    'enemy'
+    >>> SpendTaintEffect(1, "self", (GiveHeatEffect(1),))
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: spend_taint.then[0]: must be one of: attack_bonus, reduce_incoming, move, enhance_next_attack (R-ADD-290)
     """
 
     kind: ClassVar[str] = "spend_taint"
     n: int | Literal["all"]
-    whose: Literal["self", "either"] = field(default="self", metadata=WRITTEN)
+    whose: Literal["self", "either", "enemy"] = field(default="self", metadata=WRITTEN)
     then: tuple[Effect, ...] = ()
     damage_per_taint: int = 0
+    required: bool = False
 
     def __post_init__(self) -> None:
+        check_bool(self.required, "spend_taint.required")
         if self.n != "all":
             check_int(self.n, "spend_taint.n", 1, 10, "R-ADD-145")
-        check_choice(self.whose, "spend_taint.whose", ("self", "either"))
+        check_choice(self.whose, "spend_taint.whose", ("self", "either", "enemy"))
         check_int(self.damage_per_taint, "spend_taint.damage_per_taint", 0, 10, "R-DMG-1")
         if not isinstance(self.then, tuple):
             raise InvalidInput("spend_taint.then", "must be a tuple of effects")
@@ -265,8 +277,44 @@ class SpendTaintEffect(StoredEffect):
             raise InvalidInput(
                 "spend_taint", "spending buys nothing: give then or damage_per_taint", "R-ADD-145"
             )
-        if self.then:
-            check_inner(self.then, "spend_taint.then", ("attack_bonus", "reduce_incoming"))
+        if self.whose == "enemy":
+            # R-ADD-294: what the enemy's own Taint buys acts on that enemy.
+            if not self.required or self.damage_per_taint:
+                raise InvalidInput(
+                    "spend_taint.whose",
+                    "an enemy's Taint is the card's price and buys what acts on that enemy",
+                    "R-ADD-294",
+                )
+            check_inner(
+                self.then,
+                "spend_taint.then",
+                ("give_heat", "flip_wound", "bonus_against"),
+                "R-ADD-294",
+            )
+        elif self.then:
+            check_inner(
+                self.then,
+                "spend_taint.then",
+                ("attack_bonus", "reduce_incoming", "move", "enhance_next_attack"),
+                "R-ADD-290",
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class FlipWoundEffect(StoredEffect):
+    """ "Target immediately flips 1 Pilot Wound card": the pilot of the casket the card
+    acts on (an enemy whose Taint paid for it, R-ADD-294) flips `n` cards of its wound deck
+    as any wound is flipped (R-PLT-1); the last one kills the pilot.
+
+    >>> FlipWoundEffect(1).as_dict()
+    {'kind': 'flip_wound', 'n': 1}
+    """
+
+    kind: ClassVar[str] = "flip_wound"
+    n: int
+
+    def __post_init__(self) -> None:
+        check_int(self.n, "flip_wound.n", 1, 3, "R-PLT-1")
 
 
 @dataclass(frozen=True, slots=True)
@@ -380,3 +428,23 @@ class ForfeitTokensEffect(StoredEffect):
 
     def __post_init__(self) -> None:
         check_choice(self.pool, "forfeit_tokens.pool", TOKEN_POOLS)
+
+
+@dataclass(frozen=True, slots=True)
+class TaintAuraEffect(StoredEffect):
+    """ "Enemies within 3 hexes gain +1 Taint per turn": a passive; once played the card
+    stays in play, and each enemy casket within `within` hexes of its owner as the enemy's
+    own turn starts gains `amount` Taint (R-ADD-66, R-ADD-296, as R-ADD-88 reads a damage
+    aura).
+
+    >>> TaintAuraEffect(1, 3).as_dict()
+    {'kind': 'taint_aura', 'amount': 1, 'within': 3}
+    """
+
+    kind: ClassVar[str] = "taint_aura"
+    amount: int
+    within: int
+
+    def __post_init__(self) -> None:
+        check_int(self.amount, "taint_aura.amount", 1, 5, "R-ADD-296")
+        check_int(self.within, "taint_aura.within", 1, MAX_HEXES, "R-ADD-296")

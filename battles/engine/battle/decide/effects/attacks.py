@@ -46,9 +46,12 @@ def _buff_next_attack(ctx: Resolving, effect: fx.BuffNextAttackEffect) -> None:
 
 def _bonus_against(ctx: Resolving, effect: fx.BonusAgainstEffect) -> None:
     tx, seat, card = ctx.tx, ctx.seat, ctx.card
-    enemy = conditions._enemy_in_range(tx, seat, card, ctx.target)  # R-ADD-156, as R-ADD-65
-    ctx.used["target"] = True
-    tx.emit(ev.TargetBonusGained(seat, enemy, effect.damage, card.id))
+    # R-ADD-295: the enemy whose Taint bought it; else R-ADD-156's, as R-ADD-65
+    enemy = ctx.attack_target
+    if enemy is None:
+        enemy = conditions._enemy_in_range(tx, seat, card, ctx.target)
+        ctx.used["target"] = True
+    tx.emit(ev.TargetBonusGained(seat, enemy, effect.damage, card.id, effect.advantage))
 
 
 RESOLVERS: dict[type[Any], Resolver] = {

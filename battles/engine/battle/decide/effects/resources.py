@@ -73,6 +73,31 @@ def _spend_tokens(ctx: Resolving, effect: fx.SpendTokensEffect) -> None:
             ctx.then(inner, skip_attack=False)
 
 
+def _spend_taint(ctx: Resolving, effect: fx.SpendTaintEffect) -> None:
+    # On an attack card `_attack_riders` spent it already, and a reactive card's play spends
+    # it (R-ADD-145); a card without an attack spends it here and gets what it buys
+    # (R-ADD-290).
+    if ctx.spend and not ctx.skip_attack and ctx.card.attack is None:
+        if effect.whose == "enemy":  # R-ADD-294: the enemy pays, and what it buys acts on it
+            enemy = costs._taint_enemy(ctx.tx, ctx.seat, ctx.card, ctx.target)
+            ctx.used["target"] = True
+            costs._spend_taint(ctx.tx, enemy, ctx.card, effect)
+            for inner in effect.then:
+                ctx.then(inner, skip_attack=False, attack_target=enemy)
+            return
+        costs._spend_taint(ctx.tx, ctx.seat, ctx.card, effect)
+        for inner in effect.then:
+            ctx.then(inner, skip_attack=False)
+
+
+def _flip_wound(ctx: Resolving, effect: fx.FlipWoundEffect) -> None:
+    who = ctx.attack_target
+    if who is None:
+        return
+    for _ in range(effect.n):
+        harm._wound(ctx.tx, who, f"{ctx.card.name} (R-ADD-294)", "R-PLT-1")
+
+
 def _gain_tokens(ctx: Resolving, effect: fx.GainTokensEffect) -> None:
     tx, seat, card = ctx.tx, ctx.seat, ctx.card
     costs._gain_tokens(tx, seat, effect, card.id)
@@ -95,7 +120,7 @@ RESOLVERS: dict[type[Any], Resolver] = {
     fx.HeatCapacityEffect: resolved_elsewhere,  # `flow._start_turn` reads the passive in play (R-ADD-136)
     fx.TaintEffect: _taint,
     fx.RemoveTaintRolledEffect: _remove_taint_rolled,
-    fx.SpendTaintEffect: resolved_elsewhere,  # spent with the attack's riders or the reactive card's play (R-ADD-145)
+    fx.SpendTaintEffect: _spend_taint,
     fx.TaintCounterEffect: resolved_elsewhere,  # `reactions._play_reactive` and `costs._check_spend` spend the Taint as the reactive card is played (R-ADD-130)
     fx.GainTokensEffect: _gain_tokens,
     fx.SpendTokensEffect: _spend_tokens,
@@ -105,4 +130,6 @@ RESOLVERS: dict[type[Any], Resolver] = {
     fx.SpBoostEffect: _sp_boost,
     fx.SelfDamageEffect: resolved_elsewhere,  # `_attack` records it, `_end_attack` deals it (R-ADD-130)
     fx.RollSufferingEffect: _roll_suffering,
+    fx.FlipWoundEffect: _flip_wound,
+    fx.TaintAuraEffect: resolved_elsewhere,  # `flow._start_turn` reads the passive in play of each enemy (R-ADD-296)
 }
