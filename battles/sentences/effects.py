@@ -142,6 +142,14 @@ def _attacks_forgone(p: Mapping[str, Any], names: Names) -> Sentence:
     )
 
 
+@sentence(ev.GritModifierRaised)
+def _grit_modifier_raised(p: Mapping[str, Any], names: Names) -> Sentence:
+    return (
+        t(f"{names.pilot(p.get('seat'))} adds +{p['amount']} to every Grit check this battle"),
+        *_reason_rule(p.get("source"), "R-ADD-360"),
+    )
+
+
 @sentence(ev.DefenceLowered)
 def _defence_lowered(p: Mapping[str, Any], names: Names) -> Sentence:
     who = names.casket(p.get("seat"))

@@ -71,6 +71,7 @@ from battles.engine.cards import (
     GiveHeatEffect,
     GrantMoveEffect,
     GrantRotationEffect,
+    GritModifierEffect,
     GuardEffect,
     HeatCapacityEffect,
     HeatEffect,
@@ -275,6 +276,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     PreventComponentDamageEffect(1),  # (R-ADD-281)
     RerollAttackDieEffect(),  # (R-ADD-282)
     AllyDestroyedWindowEffect(3),  # (R-ADD-283)
+    GritModifierEffect(1),  # (R-ADD-360)
 )
 
 
@@ -424,6 +426,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "prevent_component_damage",  # (R-ADD-281)
         "reroll_attack_die",  # (R-ADD-282)
         "ally_destroyed_window",  # (R-ADD-283)
+        "grit_modifier",  # (R-ADD-360)
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

@@ -96,6 +96,10 @@ def _attacks_forgone(s: BattleState, e: ev.AttacksForgone) -> BattleState:
     return _seat(s, e.seat, no_attacks=True)
 
 
+def _grit_modifier_raised(s: BattleState, e: ev.GritModifierRaised) -> BattleState:
+    return _seat(s, e.seat, grit_modifier=s.seats[e.seat].grit_modifier + e.amount)
+
+
 def _spend_armed(s: BattleState, e: ev.SpendArmed) -> BattleState:
     return _seat(s, e.seat, armed_spend=e.source)
 
@@ -184,4 +188,5 @@ HANDLERS: dict[type[ev.Event], Handler] = {
     ev.FormTaken: _form_taken,
     ev.DuelChallenged: _duel_challenged,
     ev.DuelAnswered: _duel_answered,
+    ev.GritModifierRaised: _grit_modifier_raised,
 }

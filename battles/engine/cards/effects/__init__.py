@@ -63,6 +63,7 @@ from .conditions import (
     DamageNextTurnEffect,
     DrawPenaltyEffect,
     DuelEffect,
+    GritModifierEffect,
     HinderEffect,
     LowerDefenceEffect,
     MarkEffect,
@@ -195,6 +196,7 @@ __all__ = [
     "GiveHeatEffect",
     "GrantMoveEffect",
     "GrantRotationEffect",
+    "GritModifierEffect",
     "GuardEffect",
     "HeatCapacityEffect",
     "HeatEffect",
@@ -357,6 +359,7 @@ Effect = (
     | PreventComponentDamageEffect
     | RerollAttackDieEffect
     | AllyDestroyedWindowEffect
+    | GritModifierEffect
 )
 
 ALL_EFFECTS: tuple[type[Effect], ...] = get_args(Effect)

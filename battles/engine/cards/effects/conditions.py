@@ -337,3 +337,19 @@ class BarReactivesEffect(StoredEffect):
     def __post_init__(self) -> None:
         if self.condition is not None and not isinstance(self.condition, Condition):
             raise InvalidInput("bar_reactives.condition", "must be a condition", "R-ADD-59")
+
+
+@dataclass(frozen=True, slots=True)
+class GritModifierEffect(StoredEffect):
+    """ "Until end of mission: +1 to all Grit Checks": every Grit check the own pilot makes
+    for the rest of the battle adds `amount` (R-ADD-305's modifier, R-ADD-360).
+
+    >>> GritModifierEffect(1).as_dict()
+    {'kind': 'grit_modifier', 'amount': 1}
+    """
+
+    kind: ClassVar[str] = "grit_modifier"
+    amount: int
+
+    def __post_init__(self) -> None:
+        check_int(self.amount, "grit_modifier.amount", 1, 3, "R-ADD-360")
