@@ -144,9 +144,10 @@ def _attacks_forgone(p: Mapping[str, Any], names: Names) -> Sentence:
 
 @sentence(ev.GritModifierRaised)
 def _grit_modifier_raised(p: Mapping[str, Any], names: Names) -> Sentence:
+    which = "the next Grit check" if p.get("next_check") else "every Grit check this battle"
     return (
-        t(f"{names.pilot(p.get('seat'))} adds +{p['amount']} to every Grit check this battle"),
-        *_reason_rule(p.get("source"), "R-ADD-360"),
+        t(f"{names.pilot(p.get('seat'))} adds +{p['amount']} to {which}"),
+        *_reason_rule(p.get("source"), "R-ADD-361" if p.get("next_check") else "R-ADD-360"),
     )
 
 

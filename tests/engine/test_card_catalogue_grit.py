@@ -7,12 +7,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from unittest import mock
 
 import pytest
 
 from battles.engine.battle.events import GritChecked, GritModifierRaised, HeatChanged
+from battles.engine.cards import GritModifierEffect, TriggerEffect
+from battles.engine.errors import InvalidInput
 
-from .battle_builder import Battle, of_type, one
+from .battle_builder import CARDS, FILLER, Battle, of_type, one
 from .test_card_catalogue import AUTOMATED, battle, built, play, run_scenario
 
 GRIT = "v3_optional.grit_related"
@@ -58,6 +61,32 @@ def _stone_endurance_boost() -> None:
 GRIT_SCENARIOS[(GRIT, "stone-endurance-boost")] = _stone_endurance_boost
 
 
+def _martyrs_endurance() -> None:
+    """ "When you use Blood Offering or other self-harm Church cards: Gain +1 to your next
+    Grit Check this mission.": in play, each self-harm Church card played adds 1 to the
+    pilot's next Grit check only (R-ADD-361); a card that is not one adds nothing."""
+    card = built(GRIT, "martyrs-endurance")
+    offering = built("church", "blood-offering")
+    with mock.patch.dict(CARDS, {offering.id: offering.as_dict()}):
+        b = battle(card, hand=(offering.id,), options={"grit_checks": True})
+    assert not of_type(play(b, "martyrs-endurance"), GritModifierRaised)
+    assert b.seat(0).grit_next == 0
+    events = play(b, offering.id, drawn=[FILLER])
+    raised = GritModifierRaised(0, 1, "martyrs-endurance", next_check=True)
+    assert one(events, GritModifierRaised) == raised
+    assert b.seat(0).grit_next == 1 and b.seat(0).grit_modifier == 0
+    checks = _defeated(b, [3, 3, 4], ["severe", "minor"])
+    # The first check counts the +1 (3 + 1 = 4, tough it out); the second does not.
+    assert [(g.modifier, g.total, g.result) for g in checks] == [
+        (1, 4, "tough-it-out"),
+        (0, 4, "tough-it-out"),
+    ]
+    assert b.seat(0).grit_next == 0
+
+
+GRIT_SCENARIOS[(GRIT, "martyrs-endurance")] = _martyrs_endurance
+
+
 @pytest.mark.parametrize("key", sorted(GRIT_SCENARIOS), ids="/".join)
 def test_grit_scenario(key: tuple[str, str]) -> None:
     assert key in AUTOMATED
@@ -71,3 +100,15 @@ def test_the_raised_modifier_is_recorded_without_the_option() -> None:
     b = battle(card)
     play(b, "stone-endurance-boost")
     assert b.seat(0).grit_modifier == 1
+
+
+def test_card_played_names_its_cards_and_only_it_does() -> None:
+    """R-ADD-361: a `card_played` trigger watches the card ids it names; no other trigger
+    names cards."""
+    then = (GritModifierEffect(1, next_check=True),)
+    with pytest.raises(InvalidInput, match=r"trigger\.cards:"):
+        TriggerEffect("card_played", then)
+    with pytest.raises(InvalidInput, match=r"trigger\.cards:"):
+        TriggerEffect("start_of_turn", then, cards=("blood-offering",))
+    with pytest.raises(InvalidInput, match=r"trigger\.cards\[0\]"):
+        TriggerEffect("card_played", then, cards=("Blood Offering",))

@@ -97,7 +97,10 @@ def _attacks_forgone(s: BattleState, e: ev.AttacksForgone) -> BattleState:
 
 
 def _grit_modifier_raised(s: BattleState, e: ev.GritModifierRaised) -> BattleState:
-    return _seat(s, e.seat, grit_modifier=s.seats[e.seat].grit_modifier + e.amount)
+    c = s.seats[e.seat]
+    if e.next_check:  # R-ADD-361: spent by the next GritChecked
+        return _seat(s, e.seat, grit_next=c.grit_next + e.amount)
+    return _seat(s, e.seat, grit_modifier=c.grit_modifier + e.amount)
 
 
 def _spend_armed(s: BattleState, e: ev.SpendArmed) -> BattleState:

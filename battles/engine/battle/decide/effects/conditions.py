@@ -131,7 +131,8 @@ def _no_attacks(ctx: Resolving, effect: fx.NoAttacksEffect) -> None:
 
 def _grit_modifier(ctx: Resolving, effect: fx.GritModifierEffect) -> None:
     # R-ADD-360: the own pilot's checks for the rest of the battle (R-ADD-305's modifier).
-    ctx.tx.emit(ev.GritModifierRaised(ctx.seat, effect.amount, ctx.card.id))
+    # R-ADD-361: `next_check`, only the next check
+    ctx.tx.emit(ev.GritModifierRaised(ctx.seat, effect.amount, ctx.card.id, effect.next_check))
 
 
 def _hinder(ctx: Resolving, effect: fx.HinderEffect) -> None:
