@@ -100,7 +100,8 @@ class TriggerEffect(StoredEffect):
     `within` 0: at any distance, R-ADD-131), or per point of Component Damage the owner
     takes. On "attack", `then` holds attack bonuses only: each attack the owner declares
     gets those whose condition holds ("Passive: you deal +2 damage to enemies with …",
-    R-ADD-74).
+    R-ADD-74). On "card_played", each time the owner plays one of `cards` in its own turn,
+    as a card or an attack (R-ADD-361).
 
     >>> from battles.engine.cards import DrawEffect, GainTokensEffect
     >>> TriggerEffect("start_of_turn", (GainTokensEffect("bargain", 1, cap=10),)).as_dict()
