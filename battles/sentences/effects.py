@@ -142,6 +142,15 @@ def _attacks_forgone(p: Mapping[str, Any], names: Names) -> Sentence:
     )
 
 
+@sentence(ev.GritModifierRaised)
+def _grit_modifier_raised(p: Mapping[str, Any], names: Names) -> Sentence:
+    which = "the next Grit check" if p.get("next_check") else "every Grit check this battle"
+    return (
+        t(f"{names.pilot(p.get('seat'))} adds +{p['amount']} to {which}"),
+        *_reason_rule(p.get("source"), "R-ADD-361" if p.get("next_check") else "R-ADD-360"),
+    )
+
+
 @sentence(ev.DefenceLowered)
 def _defence_lowered(p: Mapping[str, Any], names: Names) -> Sentence:
     who = names.casket(p.get("seat"))

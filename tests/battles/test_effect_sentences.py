@@ -268,7 +268,18 @@ PAYLOADS: dict[str, tuple[dict[str, Any], str]] = {
         {"seat": 0, "source": "gun"},
         "Penitent Scout attacks and can be targeted again (gun, R-ADD-155)",
     ),
+    "GritModifierRaised": (
+        {"seat": 0, "amount": 1, "source": "martyrs-endurance", "next_check": True},
+        "Ophelia adds +1 to the next Grit check (martyrs-endurance, R-ADD-361)",
+    ),
 }
+
+
+def test_a_lasting_grit_modifier_reads_apart_from_a_next_check_bonus() -> None:
+    payload = {"seat": 0, "amount": 1, "source": "stone-endurance-boost"}
+    assert plain(describe("GritModifierRaised", payload, NAMES)) == (
+        "Ophelia adds +1 to every Grit check this battle (stone-endurance-boost, R-ADD-360)"
+    )
 
 
 @pytest.mark.parametrize("type_", sorted(PAYLOADS))

@@ -239,6 +239,8 @@ SAMPLES: tuple[Event, ...] = (
     ev.MoveCostRaised(seat=1, amount=2, source="leg-shot"),
     ev.DrawPenaltyImposed(seat=1, n=2, source="mind-fog"),
     ev.AttacksForgone(seat=1, source="stun"),
+    ev.GritModifierRaised(seat=0, amount=1, source="stone-endurance-boost"),
+    ev.GritModifierRaised(seat=0, amount=2, source="martyrs-endurance", next_check=True),
     ev.SpendArmed(seat=0, source="overcharge"),
     ev.DefenceLowered(seat=1, amount=2, source="mandible-rend"),
     ev.AttacksQueued(

@@ -159,6 +159,7 @@ def battle(
     lava: bool = False,
     version: str = "2.0",
     cover: bool = False,
+    options: dict[str, Any] | None = None,
 ) -> Battle:
     """Seat 0 at [0, 3] facing N holds `card` (+ `hand`); seat 1 `gap` hexes north facing S;
     radius 8, so ranges up to 10 fit with one hex to spare. `first` acts first (R-TRN-2)."""
@@ -177,7 +178,7 @@ def battle(
     if cover:  # the target in heavy cover, +2 (R-COV-1, R-COV-2)
         board["hexes"].append({"q": 0, "r": 3 - gap, "terrain": "fortification"})
     doc = {
-        "name": "Catalogue", "board": board, "rules": {"version": version, "options": {}},
+        "name": "Catalogue", "board": board, "rules": {"version": version, "options": options or {}},
         "dice": {"mode": "table"}, "policy": "prompt",
         "cards": cards,
         "seats": [

@@ -72,6 +72,7 @@ from battles.engine.cards import (
     GiveHeatEffect,
     GrantMoveEffect,
     GrantRotationEffect,
+    GritModifierEffect,
     GuardEffect,
     HeatCapacityEffect,
     HeatEffect,
@@ -279,6 +280,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     AllyDestroyedWindowEffect(3),  # (R-ADD-283)
     FlipWoundEffect(1),  # the real cards' coverage, spends (R-ADD-294)
     TaintAuraEffect(1, 3),  # the real cards' coverage, spends (R-ADD-296)
+    GritModifierEffect(1),  # (R-ADD-360)
 )
 
 
@@ -430,6 +432,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "ally_destroyed_window",  # (R-ADD-283)
         "flip_wound",  # the real cards' coverage, spends (R-ADD-294)
         "taint_aura",  # the real cards' coverage, spends (R-ADD-296)
+        "grit_modifier",  # (R-ADD-360)
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

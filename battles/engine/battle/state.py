@@ -413,6 +413,8 @@ class CasketState:
     grit_modifier: int = 0
     grit_bonus: int = 0
     grit_checks: int = 0
+    # "+1 to your next Grit Check this mission" gained in the battle (R-ADD-361)
+    grit_next: int = 0
     eased_wounds: tuple[str, ...] = ()
 
     @property

@@ -308,7 +308,13 @@ class CardDef(Stored):
         standing rule (`unflankable`, `heat_capacity`, `free_passage`, R-ADD-136;
         `bleed_factor`, R-ADD-280; `taint_aura`, R-ADD-296) too."""
         stays = triggers.TriggerEffect | GuardEffect | ZoneEffect
-        standing = UnflankableEffect | HeatCapacityEffect | FreePassageEffect | BleedFactorEffect | TaintAuraEffect
+        standing = (
+            UnflankableEffect
+            | HeatCapacityEffect
+            | FreePassageEffect
+            | BleedFactorEffect
+            | TaintAuraEffect
+        )
         return self.pledge or any(isinstance(e, stays | standing) for e in self.effects)
 
     @property

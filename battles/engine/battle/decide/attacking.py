@@ -42,7 +42,7 @@ from ..state import (
     CasketState,
     FollowUp,
 )
-from . import conditions, costs, moves, piles, play, resolution, targeting
+from . import conditions, costs, moves, passives, piles, play, resolution, targeting
 from . import effects as resolvers
 from .tx import GROUND_DEFENCE, _Tx
 
@@ -181,6 +181,7 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
     costs._pay(tx, c, cost, command.pay, exclude=[instance, *command.discard])
     tx.emit(ev.CardPlayed(seat, instance, cost, card.manual, card.text if card.manual else ""))
     costs._pay_tokens(tx, seat, card)
+    passives._triggers(tx, seat, "card_played", played=card.id)  # R-ADD-361
     if command.path and move is not None:
         moves._card_move(tx, tx.seat(seat), card, move, command.path, d.at)
         answer = targeting.attack_answer(tx.state, seat, card, command.target, reach=reach)

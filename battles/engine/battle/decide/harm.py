@@ -181,7 +181,8 @@ def _grit_check(tx: _Tx, seat: int, reason: str) -> str:
     c = tx.seat(seat)
     face = tx.dice.d6(1, purpose="the Grit check", rule="R-ADD-305")[0]
     trauma = sum(1 for w in c.wounds if w.startswith("trauma-"))
-    modifier = c.grit_modifier - trauma + (c.grit_bonus if c.grit_checks == 0 else 0)
+    # R-ADD-361: a card's "+1 to your next Grit Check" (`grit_next`) on this one only
+    modifier = c.grit_modifier - trauma + (c.grit_bonus if c.grit_checks == 0 else 0) + c.grit_next
     total = face + c.grit + modifier
     result = grit_band(total)
     tx.emit(ev.GritChecked(seat, face, c.grit, modifier, total, result, reason))

@@ -16,11 +16,17 @@ from .tx import _Tx
 
 
 def _triggers(
-    tx: _Tx, seat: int, on: str, times: int = 1, about: int | None = None, killer: int | None = None
+    tx: _Tx,
+    seat: int,
+    on: str,
+    times: int = 1,
+    about: int | None = None,
+    killer: int | None = None,
+    played: str | None = None,
 ) -> None:
     """Run the `on` triggers of the passives `seat` has in play (R-ADD-68); `about` is the
     destroyed casket for casket_destroyed, `killer` the seat whose attack destroyed it
-    (R-ADD-131)."""
+    (R-ADD-131); `played` the card id card_played watches for (R-ADD-361)."""
     c = tx.seat(seat)
     if not c.in_battle:
         return
@@ -28,6 +34,8 @@ def _triggers(
         card = tx.state.card(instance)
         for effect in card.effects:
             if not isinstance(effect, TriggerEffect) or effect.on != on:
+                continue
+            if on == "card_played" and played not in effect.cards:
                 continue
             if about is not None:
                 gone = tx.seat(about)

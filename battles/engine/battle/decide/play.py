@@ -19,7 +19,7 @@ from ..commands import (
 from ..state import (
     CasketState,
 )
-from . import conditions, costs, piles, resolution
+from . import conditions, costs, passives, piles, resolution
 from . import effects as resolvers
 from .tx import _Tx
 
@@ -48,6 +48,7 @@ def _play_card(tx: _Tx, c: CasketState, command: PlayCard) -> None:
         ev.CardPlayed(seat, instance, card.sp_cost, card.manual, card.text if card.manual else "")
     )
     costs._pay_tokens(tx, seat, card)
+    passives._triggers(tx, seat, "card_played", played=card.id)  # R-ADD-361
     target = command.target
     wreck = next(
         (e for e in card.effects if isinstance(e, AreaAttackEffect) and e.around == "wreck"), None

@@ -100,6 +100,7 @@ from .effects import (
     EnhancementsSpent,
     FollowUpTaken,
     FormTaken,
+    GritModifierRaised,
     HandRevealed,
     HitBargainedAway,
     HitDamageBargained,
@@ -276,6 +277,7 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         RotationGranted,
         RerollOffered,
         AttackRerolled,
+        GritModifierRaised,
     )
 }
 
@@ -345,6 +347,7 @@ __all__ = [
     "FollowUpTaken",
     "FormTaken",
     "GritChecked",
+    "GritModifierRaised",
     "HandKept",
     "HandRevealed",
     "HeatAdjusted",

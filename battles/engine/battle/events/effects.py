@@ -479,3 +479,16 @@ class ReactivesBarred(Event):
     seat: int
     by: int
     source: str
+
+
+@dataclass(frozen=True, slots=True)
+class GritModifierRaised(Event):
+    """Every Grit check the seat's pilot makes for the rest of the battle adds `amount`
+    (R-ADD-305's modifier; "until end of mission", R-ADD-360); `next_check`: only its next
+    check (R-ADD-361)."""
+
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "amount", "source", "next_check"))
+    seat: int
+    amount: int
+    source: str
+    next_check: bool = False

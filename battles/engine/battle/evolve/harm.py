@@ -67,7 +67,8 @@ def _survival(s: BattleState, e: ev.SurvivalRolled) -> BattleState:
 
 
 def _grit_checked(s: BattleState, e: ev.GritChecked) -> BattleState:
-    return _seat(s, e.seat, grit_checks=s.seats[e.seat].grit_checks + 1)
+    # R-ADD-361: a "+1 to your next Grit Check" is spent by this one
+    return _seat(s, e.seat, grit_checks=s.seats[e.seat].grit_checks + 1, grit_next=0)
 
 
 def _eased(s: BattleState, e: ev.WoundEased) -> BattleState:

@@ -101,6 +101,13 @@ def _attacks_forgone(s: BattleState, e: ev.AttacksForgone) -> BattleState:
     return _seat(s, e.seat, no_attacks=True)
 
 
+def _grit_modifier_raised(s: BattleState, e: ev.GritModifierRaised) -> BattleState:
+    c = s.seats[e.seat]
+    if e.next_check:  # R-ADD-361: spent by the next GritChecked
+        return _seat(s, e.seat, grit_next=c.grit_next + e.amount)
+    return _seat(s, e.seat, grit_modifier=c.grit_modifier + e.amount)
+
+
 def _spend_armed(s: BattleState, e: ev.SpendArmed) -> BattleState:
     return _seat(s, e.seat, armed_spend=e.source)
 
@@ -189,4 +196,5 @@ HANDLERS: dict[type[ev.Event], Handler] = {
     ev.FormTaken: _form_taken,
     ev.DuelChallenged: _duel_challenged,
     ev.DuelAnswered: _duel_answered,
+    ev.GritModifierRaised: _grit_modifier_raised,
 }

@@ -52,6 +52,7 @@ SECTIONS = (
     ITEMS_SECTION,
     *FACTIONS,
     "v3_optional.taint_exploitation",
+    "v3_optional.grit_related",
 )
 
 

@@ -63,6 +63,7 @@ from .conditions import (
     DamageNextTurnEffect,
     DrawPenaltyEffect,
     DuelEffect,
+    GritModifierEffect,
     HinderEffect,
     LowerDefenceEffect,
     MarkEffect,
@@ -198,6 +199,7 @@ __all__ = [
     "GiveHeatEffect",
     "GrantMoveEffect",
     "GrantRotationEffect",
+    "GritModifierEffect",
     "GuardEffect",
     "HeatCapacityEffect",
     "HeatEffect",
@@ -363,6 +365,7 @@ Effect = (
     | AllyDestroyedWindowEffect
     | FlipWoundEffect
     | TaintAuraEffect
+    | GritModifierEffect
 )
 
 ALL_EFFECTS: tuple[type[Effect], ...] = get_args(Effect)

@@ -337,3 +337,25 @@ class BarReactivesEffect(StoredEffect):
     def __post_init__(self) -> None:
         if self.condition is not None and not isinstance(self.condition, Condition):
             raise InvalidInput("bar_reactives.condition", "must be a condition", "R-ADD-59")
+
+
+@dataclass(frozen=True, slots=True)
+class GritModifierEffect(StoredEffect):
+    """ "Until end of mission: +1 to all Grit Checks": every Grit check the own pilot makes
+    for the rest of the battle adds `amount` (R-ADD-305's modifier, R-ADD-360).
+    `next_check`: "gain +1 to your next Grit Check this mission": only the pilot's next
+    check adds it (R-ADD-361).
+
+    >>> GritModifierEffect(1).as_dict()
+    {'kind': 'grit_modifier', 'amount': 1}
+    >>> GritModifierEffect(1, next_check=True).as_dict()
+    {'kind': 'grit_modifier', 'amount': 1, 'next_check': True}
+    """
+
+    kind: ClassVar[str] = "grit_modifier"
+    amount: int
+    next_check: bool = False
+
+    def __post_init__(self) -> None:
+        check_int(self.amount, "grit_modifier.amount", 1, 3, "R-ADD-360")
+        check_bool(self.next_check, "grit_modifier.next_check")

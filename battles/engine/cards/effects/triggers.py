@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 
 from ...errors import InvalidInput
 from .base import WRITTEN, StoredEffect, check_bool, check_choice, check_inner, check_int
-from .bounds import AFTER_KINDS, MAX_HEXES, MAX_TOKENS, TOKEN_POOLS
+from .bounds import AFTER_KINDS, MAX_HEXES, MAX_TOKENS, SLUG_RE, TOKEN_POOLS
 from .condition import Condition
 
 if TYPE_CHECKING:
@@ -85,6 +85,9 @@ TRIGGERS = (
     *("start_of_round", "end_of_round", "damage_taken", "cards_discarded"),
     # "the first Component Damage you take each round is ignored" (R-ADD-136)
     "first_component_damage_each_round",
+    # "when you use Blood Offering or other self-harm Church cards": the owner plays one of
+    # the trigger's `cards` in its own turn, as a card or an attack (R-ADD-361)
+    "card_played",
 )
 
 
@@ -97,7 +100,8 @@ class TriggerEffect(StoredEffect):
     `within` 0: at any distance, R-ADD-131), or per point of Component Damage the owner
     takes. On "attack", `then` holds attack bonuses only: each attack the owner declares
     gets those whose condition holds ("Passive: you deal +2 damage to enemies with …",
-    R-ADD-74).
+    R-ADD-74). On "card_played", each time the owner plays one of `cards` in its own turn,
+    as a card or an attack (R-ADD-361).
 
     >>> from battles.engine.cards import DrawEffect, GainTokensEffect
     >>> TriggerEffect("start_of_turn", (GainTokensEffect("bargain", 1, cap=10),)).as_dict()
@@ -121,6 +125,8 @@ class TriggerEffect(StoredEffect):
     by_owner: bool = False
     # "Your next attack deals +3 damage" without "this bonus stacks": held once (R-ADD-139).
     stacks: bool = True
+    # On "card_played": the card ids whose play fires it (R-ADD-361).
+    cards: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         check_choice(self.on, "trigger.on", TRIGGERS)
@@ -139,6 +145,7 @@ class TriggerEffect(StoredEffect):
                 "when",
                 "sp_boost",
                 "defence",
+                "grit_modifier",
             )
             check_inner(self.then, "trigger.then", kinds)
         check_bool(self.enemy_only, "trigger.enemy_only")
@@ -166,6 +173,15 @@ class TriggerEffect(StoredEffect):
                 )
         elif self.within or self.enemy_only or self.ally_only or self.by_owner:
             raise InvalidInput("trigger.within", "only casket_destroyed counts hexes", "R-ADD-68")
+        if not isinstance(self.cards, tuple):
+            raise InvalidInput("trigger.cards", "must be a list of card ids", "R-ADD-361")
+        if (self.on == "card_played") != bool(self.cards):
+            raise InvalidInput(
+                "trigger.cards", "names the cards card_played watches, and only then", "R-ADD-361"
+            )
+        for i, name in enumerate(self.cards):
+            if not isinstance(name, str) or not SLUG_RE.fullmatch(name):
+                raise InvalidInput(f"trigger.cards[{i}]", f"{name!r} is not a card id", "R-ADD-361")
 
 
 @dataclass(frozen=True, slots=True)

@@ -129,6 +129,12 @@ def _no_attacks(ctx: Resolving, effect: fx.NoAttacksEffect) -> None:
     tx.emit(ev.AttacksForgone(seat, card.id))
 
 
+def _grit_modifier(ctx: Resolving, effect: fx.GritModifierEffect) -> None:
+    # R-ADD-360: the own pilot's checks for the rest of the battle (R-ADD-305's modifier).
+    # R-ADD-361: `next_check`, only the next check
+    ctx.tx.emit(ev.GritModifierRaised(ctx.seat, effect.amount, ctx.card.id, effect.next_check))
+
+
 def _hinder(ctx: Resolving, effect: fx.HinderEffect) -> None:
     tx, seat, card, target, used, attack_target = (
         ctx.tx,
@@ -179,4 +185,5 @@ RESOLVERS: dict[type[Any], Resolver] = {
     fx.BarReactivesEffect: _bar_reactives,
     fx.UltimatumEffect: _ultimatum,
     fx.BleedFactorEffect: resolved_elsewhere,  # `_bleed` reads the passive in play (R-ADD-280)
+    fx.GritModifierEffect: _grit_modifier,
 }
