@@ -64,7 +64,7 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.cache import cache, caches  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
-from django.test.utils import setup_test_environment  # noqa: E402
+from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
 
 from battles import selectors  # noqa: E402
 from battles.engine.demo import demo_setup  # noqa: E402
@@ -85,18 +85,26 @@ KINDS = (
 
 
 PROFILING: dict[str, Any] = {"profiler": None, "kinds": ()}
+# This process's CPU time (the web worker's share: the database's own is not in it, nor
+# any time the machine gave to other processes) and the queries, per request kind.
+CPU: dict[str, list[float]] = {k: [] for k in KINDS}
+QUERIES: dict[str, list[int]] = {k: [] for k in KINDS}
 
 
 def _timed(times: dict[str, list[float]], kind: str, call: Any, *a: Any, **k: Any) -> Any:
     profiler = PROFILING["profiler"]
     if profiler is not None and not any(w in kind for w in PROFILING["kinds"]):
         profiler = None
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     if profiler is not None:
         profiler.enable()
-    response = call(*a, **k)
+    with CaptureQueriesContext(connection) as queries:
+        response = call(*a, **k)
+        # Counted before the next request's start empties the log.
+        QUERIES[kind].append(len(queries))
     if profiler is not None:
         profiler.disable()
+    CPU[kind].append(time.process_time() - cpu)
     times[kind].append(time.perf_counter() - started)
     if response.status_code not in (200, 201):
         raise SystemExit(f"{kind}: {response.status_code} {response.content[:300]!r}")
@@ -195,14 +203,18 @@ def main() -> None:
         times: dict[str, list[float]] = {k: [] for k in KINDS}
         round_of(battle, players, watchers, times, 0)
         times = {k: [] for k in KINDS}
+        for kept in (*CPU.values(), *QUERIES.values()):
+            kept.clear()
         started = time.perf_counter()
         for n in range(1, args.commands + 1):
             round_of(battle, players, watchers, times, n)
         elapsed = time.perf_counter() - started
-        print(f"{'request':28} {'median ms':>9} {'p95 ms':>8}   n")
+        print(f"{'request':28} {'median ms':>9} {'p95 ms':>8} {'CPU ms':>8} {'queries':>7}    n")
         for kind in KINDS:
+            queries = statistics.median(QUERIES[kind]) if QUERIES[kind] else 0
             print(
-                f"{kind:28} {_ms(times[kind]):>9} {_ms(times[kind], 0.95):>8}   {len(times[kind])}"
+                f"{kind:28} {_ms(times[kind]):>9} {_ms(times[kind], 0.95):>8} "
+                f"{_ms(CPU[kind]):>8} {queries:>7.0f} {len(times[kind]):>5}"
             )
         per_command = sum(
             statistics.mean(times[k]) * (1 if k != "other watchers: updates" else args.watchers - 1)
@@ -218,10 +230,16 @@ def main() -> None:
                 strict=True,
             )
         )
+        watchers_cpu = statistics.mean(CPU["first watcher: updates"]) + (
+            statistics.mean(CPU["other watchers: updates"]) * (args.watchers - 1)
+            if args.watchers > 1
+            else 0
+        )
         print(
             f"per command: the players' own page (POST, frame, log) median {own * 1000:.1f} ms; "
             f"the server's time over every page's requests (no watcher frames) "
-            f"{per_command * 1000:.0f} ms (mean); {elapsed:.0f} s in all; load {_load()}"
+            f"{per_command * 1000:.0f} ms, of it the watchers' updates' CPU "
+            f"{watchers_cpu * 1000:.0f} ms (means); {elapsed:.0f} s in all; load {_load()}"
         )
         if args.profile is not None:
             profile(battle, players, watchers, args.commands)
