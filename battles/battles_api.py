@@ -10,13 +10,17 @@ the seat they name; GM adjustments from the GM only (R-ADD-24).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from typing import Any
 from uuid import UUID
 
 from django.conf import settings
+from django.core.cache import cache
+from django.db import connection
 from django.db.models import Prefetch
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import (
     OpenApiExample,
@@ -34,6 +38,7 @@ from battles.codec import BATTLE_EVENTS
 from battles.engine.battle import BattleState, public_payload, state_view
 from battles.engine.battle.fairness import DICE_STATUSES
 from battles.engine.errors import InvalidInput
+from battles.engine.ruleset import ENGINE_VERSION
 from battles.models import Battle, BattleSeat
 from penance_site.api import ConflictOutput, ErrorsOutput, RefusalOutput, SignedInView
 from penance_site.api_fields import BoardField, StrictIntegerField, StrictSerializer, TypedInput
@@ -728,15 +733,23 @@ class BattleUpdatesView(BattlesView):
             "see them (R-ADD-28), as `…/events` does. Otherwise waits up to `wait` seconds "
             "(at most 20, and 0 where the server runs one request per process) for one, "
             "checking the store five times a second, and answers with no events. The page "
-            "then asks again after `poll_after_ms`. Any web process answers: nothing is kept "
-            "between requests. An `after` past the stream's version is a 400."
+            "then asks again after `poll_after_ms`. Any web process answers, from the store; "
+            "a watcher's answer, the same for every watcher, is rendered once per version "
+            "and kept in the site's cache. An `after` past the stream's version is a 400."
         ),
         parameters=[QuerySerializer],
         responses={200: UpdatesOutput, **ERRORS},
         tags=TAGS,
     )
     def get(self, request: Request, battle_id: UUID) -> Response:
-        battle, _ = self.battle(request, battle_id)
+        # The battle, the asker's role and the stream's head in one query: fifty watchers
+        # of a battle each ask after every command (bench/live.py).
+        access = selectors.battle_access(battle_id=battle_id, user=request.user)
+        if access is None:
+            raise Http404("No Battle matches the given query.")
+        if access.role is None:
+            raise PermissionDenied("you are not the GM, a player or a watcher of this battle")
+        battle, head = access.battle, access.head
         query = self.QuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         after: int = query.validated_data["after"]
@@ -744,7 +757,6 @@ class BattleUpdatesView(BattlesView):
         allowed = live_wait_limit(request)
         wait = min(float(query.validated_data["wait"]), allowed)
         started = time.monotonic()
-        head = selectors.battle_head_version(battle=battle)
         if after > head:
             raise InvalidInput("after", f"must be at most the battle's version {head}, got {after}")
         # At least 50 ms between looks at the store, whatever the setting says.
@@ -754,28 +766,82 @@ class BattleUpdatesView(BattlesView):
         while head <= after and time.monotonic() - started + interval <= wait:
             time.sleep(interval)
             head = selectors.battle_head_version(battle=battle)
-        events = (
-            selectors.battle_events(battle=battle, after=after, limit=limit) if head > after else []
-        )
-        if events:
-            head = max(head, selectors.battle_head_version(battle=battle))
-            # Only the events after `after` are read; what the viewer may see needs the head
-            # state's `over` for a player (kept, or the nearest snapshot and the events after).
-            viewer = selectors.battle_viewer(battle=battle, user=request.user, head_version=head)
-            shown = [_event(e, viewer) for e in events]
+        if head <= after:
+            shown: list[dict[str, Any]] = []
+        elif access.role == "watcher":
+            shown = watcher_updates(battle=battle, after=after, limit=limit, head=head)
         else:
-            shown = []
+            shown = _updates(battle, after, limit, head, request.user, access.role)
         waited_ms = int((time.monotonic() - started) * 1000)
         # Nothing new and no wait (a short poll): the page asks again about once a second;
         # after a long poll that timed out it may ask again at once.
-        idle_ms = LIVE_SHORT_POLL_AFTER_MS if not events and wait == 0 else 0
+        idle_ms = LIVE_SHORT_POLL_AFTER_MS if not shown and wait == 0 else 0
+        # UpdatesOutput's shape, its events already rendered by EventOutput.
         out = {
             "version": head,
             "events": shown,
-            "more": bool(events) and events[-1].version < head,
+            "more": bool(shown) and shown[-1]["version"] < head,
             "waited_ms": waited_ms,
             "poll_after_ms": idle_ms,
         }
-        response = Response(UpdatesOutput(out).data)
+        response = Response(out)
         response["Cache-Control"] = "no-store"
         return response
+
+
+# Every watcher of a battle sees the same events (no seat's hand, no deck's order while it
+# runs, everything once it is over: R-ADD-28), so the live feed renders a watcher's answer
+# once per battle, `after`, `limit` and head, in the site's cache (Redis when there is one,
+# shared by every web process), for every watcher who asks the same. The GM's and the
+# players' answers show a seat's hidden cards: they are never kept, nor read from here.
+# The engine's version and this format's are in the key, so a deploy that changes how
+# events are upcast or shown does not serve an answer rendered by the code before it.
+WATCHER_UPDATES_FORMAT = 1
+WATCHER_UPDATES_SECONDS = 300
+
+
+def watcher_updates_key(*, battle_id: UUID | str, after: int, limit: int, head: int) -> str:
+    return (
+        f"battles:updates:{WATCHER_UPDATES_FORMAT}:{ENGINE_VERSION}:{battle_id}:"
+        f"watcher:{after}:{limit}:{head}"
+    )
+
+
+def watcher_updates(*, battle: Battle, after: int, limit: int, head: int) -> list[dict[str, Any]]:
+    """The events after `after` up to `head` (at most `limit`) as a watcher sees them,
+    rendered; from the cache when another watcher asked the same. Nothing in the answer
+    depends on which watcher asks; what a watcher may ask is checked before (the caller's
+    `battle_access`). The cache down costs the rendering, not the answer."""
+    key = watcher_updates_key(battle_id=battle.id, after=after, limit=limit, head=head)
+    try:
+        kept = cache.get(key)
+    except Exception:  # the cache unreachable: render the answer here
+        kept = None
+    if kept is not None:
+        return list(kept)
+    shown = _updates(battle, after, limit, head, None, "watcher")
+    # Only what autocommit reads rendered: inside a transaction the events read could
+    # still be rolled back (as selectors keeps its states).
+    if connection.get_autocommit():
+        # The cache unreachable: the next watcher renders the answer again.
+        with contextlib.suppress(Exception):
+            cache.set(key, shown, WATCHER_UPDATES_SECONDS)
+    return shown
+
+
+def _updates(
+    battle: Battle, after: int, limit: int, head: int, user: Any, role: str
+) -> list[dict[str, Any]]:
+    """The events after `after` up to `head` (at most `limit`), rendered for one viewer.
+    Read up to `head` only, so the answer is the same whenever it is asked."""
+    events = selectors.battle_events(battle=battle, after=after, limit=limit, up_to=head)
+    if role == "watcher":
+        # No seats and no user to look up: a watcher sees what every watcher sees, the
+        # whole battle only once it is over (the head state's `over`, R-ADD-28).
+        over = selectors.battle_state_at(battle=battle, head=head).over
+        viewer = selectors.Viewer("watcher", frozenset(), over)
+    else:
+        # What the viewer may see needs the head state's `over` for a player (kept, or the
+        # nearest snapshot and the events after it).
+        viewer = selectors.battle_viewer(battle=battle, user=user, head_version=head, role=role)
+    return [dict(e) for e in EventOutput([_event(e, viewer) for e in events], many=True).data]

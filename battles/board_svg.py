@@ -14,6 +14,9 @@ import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+
 from battles.engine.hexes import DIRECTION_NAMES
 
 SIZE = 30.0  # a hex's outer radius in SVG units
@@ -64,6 +67,47 @@ def hex_cells(
              "placed_y": round(y + SIZE * 0.55, 1)}
         )  # fmt: skip
     return out
+
+
+def cells_markup(cells: Iterable[Mapping[str, Any]]) -> SafeString:
+    """The board's hexes as SVG groups, from `hex_cells`: what the play page's frame drew
+    with a template loop, written here because that loop was a third of the frame's
+    rendering (127 hexes, eight values each, bench/live_server_cost.py), on every step
+    and for every open page. A level's label sits 14 units above the centre, the centre's
+    y cut to a whole number as the template's `add` filter did.
+
+    >>> print(cells_markup(hex_cells([(0, 0)], {(0, 0): "forest"}, {(0, 0): 1})))
+    <g class="hex terrain-forest level-1" data-hex="0,0" aria-label="hex 0,0: forest, level 1">
+      <title>hex 0,0: forest, level 1</title>
+      <polygon class="ground" points="30.0,0.0 15.0,26.0 -15.0,26.0 -30.0,0.0 -15.0,-26.0 15.0,-26.0"/>
+      <polygon class="texture" points="30.0,0.0 15.0,26.0 -15.0,26.0 -30.0,0.0 -15.0,-26.0 15.0,-26.0" fill="url(#dots)"/>
+      <text x="0.0" y="-14" class="level">L1</text>
+    </g>
+    """
+    out = []
+    for h in cells:
+        terrain, points, label = escape(h["terrain"]), escape(h["points"]), escape(h["label"])
+        lines = [
+            f'<g class="hex terrain-{terrain} level-{h["level"]}" data-hex="{escape(h["key"])}"'
+            f' aria-label="{label}">',
+            f"  <title>{label}</title>",
+            f'  <polygon class="ground" points="{points}"/>',
+        ]
+        if h["terrain"] in ("forest", "dense_forest"):
+            lines.append(f'  <polygon class="texture" points="{points}" fill="url(#dots)"/>')
+        elif h["terrain"] != "clear":
+            lines.append(f'  <polygon class="texture" points="{points}" fill="url(#hatch)"/>')
+        if h["level"]:
+            y = int(h["y"]) - 14
+            lines.append(f'  <text x="{h["x"]}" y="{y}" class="level">L{h["level"]}</text>')
+        if h["placed"]:
+            lines.append(
+                f'  <text x="{h["x"]}" y="{h["placed_y"]}" class="placed" text-anchor="middle"'
+                f' font-size="7">{escape(h["placed"])}</text>'
+            )
+        lines.append("</g>")
+        out.append("\n".join(lines))
+    return mark_safe("\n".join(out))  # noqa: S308 - every text in it escaped above
 
 
 def tokens(

@@ -203,6 +203,7 @@ def _frame(battle: Battle, state: BattleState, viewer: Viewer, head: int) -> dic
         "attack": attack,
         "board": {
             "cells": cells,
+            "cells_svg": board_svg.cells_markup(cells),
             "tokens": board_svg.tokens(view["seats"], {k: v["name"] for k, v in sides.items()}),
             "view_box": board_svg.view_box(cells),
             "legend": _legend(state, cells),

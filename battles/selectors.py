@@ -8,6 +8,7 @@ events after it; snapshots of another engine version are ignored.
 from __future__ import annotations
 
 import threading
+import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -17,7 +18,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import connection
-from django.db.models import Max, Q, QuerySet
+from django.db.models import Exists, Max, OuterRef, Q, QuerySet, Subquery
 
 from battles.codec import BATTLE_EVENTS
 from battles.codec import STREAM_TYPE as STREAM_TYPE  # the battle stream type, for campaigns
@@ -38,7 +39,7 @@ from battles.engine.battle.decide import PROMPT_RULES
 from battles.engine.battle.fairness import replay_obstacle
 from battles.engine.errors import InvalidInput
 from battles.engine.ruleset import ENGINE_VERSION
-from battles.models import Battle, BattleWatcher
+from battles.models import Battle, BattleSeat, BattleWatcher
 from penance_site.eventstore.models import Event
 from penance_site.eventstore.store import (
     RecordedEvent,
@@ -96,6 +97,48 @@ def battle_role(*, battle: Battle, user: Someone) -> str | None:
     return None
 
 
+@dataclass(frozen=True, slots=True)
+class BattleAccess:
+    """A battle as a request about its stream first needs it: the row, the asker's role in
+    it (as `battle_role`: None for an outsider) and the stream's head version."""
+
+    battle: Battle
+    role: str | None
+    head: int
+
+
+def battle_access(*, battle_id: uuid.UUID, user: Someone) -> BattleAccess | None:
+    """The battle, `user`'s role in it and its stream's head in one query (the live feed's
+    every request starts here); None when no battle has this id."""
+    head = (
+        Event.objects.filter(stream_type=STREAM_TYPE, stream_id=str(battle_id))
+        .order_by("-version")
+        .values("version")[:1]
+    )
+    rows = Battle.objects.filter(pk=battle_id).annotate(stream_head=Subquery(head))
+    if not user.is_authenticated:
+        row = rows.first()
+        return None if row is None else BattleAccess(row, None, row.stream_head or 0)
+    found = rows.annotate(
+        playing=Exists(BattleSeat.objects.filter(battle=OuterRef("pk"), player_id=user.pk)),
+        watching=Exists(BattleWatcher.objects.filter(battle=OuterRef("pk"), user_id=user.pk)),
+    ).first()
+    if found is None:
+        return None
+    # The order of battle_role: a GM who also plays is the GM, a player who also watches
+    # a player.
+    role = (
+        "gm"
+        if found.gm_id == user.pk
+        else "player"
+        if found.playing
+        else "watcher"
+        if found.watching
+        else None
+    )
+    return BattleAccess(found, role, found.stream_head or 0)
+
+
 def battle_seats_of(*, battle: Battle, user: Someone) -> frozenset[int]:
     """The seats `user` plays in `battle` (a player may hold several); as `battle_role`,
     from the prefetched seats when there are some."""
@@ -110,12 +153,17 @@ def battle_viewer(
     user: Someone,
     head: BattleState | None = None,
     head_version: int | None = None,
+    role: str | None = None,
 ) -> Viewer:
     """The GM sees everything; others see their own hands, and everything once the battle is
     over (R-ADD-28). `head` saves loading the current state when the caller has it;
-    `head_version` (the stream's version, just read) saves reading it again."""
-    role = battle_role(battle=battle, user=user)
-    seats = battle_seats_of(battle=battle, user=user)
+    `head_version` (the stream's version, just read) saves reading it again, and `role`
+    (`battle_access`'s, just read) asking for the role again."""
+    if role is None:
+        role = battle_role(battle=battle, user=user)
+    # Only the GM and players hold seats: a watcher or an outsider plays none (battle_role
+    # names a user who plays a seat a player before a watcher).
+    seats = battle_seats_of(battle=battle, user=user) if role in ("gm", "player") else frozenset()
     if role == "gm":
         return Viewer(role, seats, True)
     if head is None:
@@ -321,9 +369,14 @@ def battle_head_version(*, battle: Battle) -> int:
     return stream_version(battle_stream(battle=battle))
 
 
-def battle_events(*, battle: Battle, after: int = 0, limit: int = 100) -> list[RecordedEvent]:
-    """The stream's events after version `after`, at most `limit`, in version order."""
-    return read_stream(battle_stream(battle=battle), after_version=after, limit=limit)
+def battle_events(
+    *, battle: Battle, after: int = 0, limit: int = 100, up_to: int | None = None
+) -> list[RecordedEvent]:
+    """The stream's events after version `after`, at most `limit` and none past `up_to`
+    (None: the stream's end), in version order."""
+    return read_stream(
+        battle_stream(battle=battle), after_version=after, up_to_version=up_to, limit=limit
+    )
 
 
 def battle_command_events(*, battle: Battle, command_id: str) -> list[RecordedEvent]:

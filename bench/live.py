@@ -41,6 +41,8 @@ Target: the other page has the command within 2 s (p95), in both modes.
 from __future__ import annotations
 
 import argparse
+import base64
+import hashlib
 import http.client
 import json
 import os
@@ -60,6 +62,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "penance_site.settings")
 os.environ.setdefault("DJANGO_SECRET_KEY", "bench-only-secret-key-0000000000000000000")
+# The servers run with DEBUG off, where the dice secrets' key is required (R-ADD-206,
+# penance_site/dice_keys.py); this process writes the battles' secrets and its servers
+# read them, so all of them take the same bench-only key (inherited through the environment).
+os.environ.setdefault(
+    "PENANCE_DICE_KEY",
+    base64.urlsafe_b64encode(hashlib.sha256(b"penance bench-only dice key").digest()).decode(),
+)
 
 import django  # noqa: E402
 

@@ -92,14 +92,15 @@ def main() -> None:
                     for i, who in enumerate(watchers)
                 ]
                 for _ in range(args.commands):
-                    acting = (
-                        alice
-                        if alice.locator("#frame .actions button[data-command]").count()
-                        else bob
-                    )
+                    # Only what a person can click: the table page keeps every action in a
+                    # closed drawer and the board's choices in templates as well.
+                    offered = "#frame .actions button[data-command]:visible"
+                    acting = alice if alice.locator(offered).count() else bob
                     other = bob if acting is alice else alice
-                    buttons = acting.locator("#frame .actions button[data-command]:not(.danger)")
-                    rotate = acting.locator("#frame button[data-command*='rotate']")
+                    buttons = acting.locator(
+                        "#frame .actions button[data-command]:not(.danger):visible"
+                    )
+                    rotate = acting.locator("#frame button[data-command*='rotate']:visible")
                     button = rotate.first if rotate.count() else buttons.first
                     before = acting.evaluate(STEP)
                     t0 = time.perf_counter()
