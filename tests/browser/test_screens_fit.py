@@ -151,7 +151,14 @@ PRINTED = """() => {
     return r.width > 0 && (Number(m[1]) + Number(m[2]) + Number(m[3])) / 3 < 96;
   }).slice(0, 3).map(e => e.tagName.toLowerCase() + (typeof e.className === 'string' && e.className
     ? '.' + e.className.trim().split(/\\s+/).join('.') : ''));
-  return {scrollWidth: d.scrollWidth, scrollHeight: d.scrollHeight, width: innerWidth, dark,
+  const faint = [...document.querySelectorAll('main *')].filter(e => {
+    if (e.closest('svg') || e.closest('[aria-hidden=true]')) return false;
+    if (![...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim())) return false;
+    const m = getComputedStyle(e).color.match(/rgba?\\((\\d+), (\\d+), (\\d+)/);
+    return m && e.getClientRects().length && (Number(m[1]) + Number(m[2]) + Number(m[3])) / 3 > 150;
+  }).slice(0, 3).map(e => e.tagName.toLowerCase() + (typeof e.className === 'string' && e.className
+    ? '.' + e.className.trim().split(/\\s+/).join('.') : '') + ' "' + e.textContent.trim().slice(0, 20) + '"');
+  return {scrollWidth: d.scrollWidth, scrollHeight: d.scrollHeight, width: innerWidth, dark, faint,
           header: !!header && getComputedStyle(header).display !== 'none'};
 }"""
 
@@ -160,8 +167,8 @@ def _print_walk(
     page: Any, site: str, screens: dict[str, tuple[str, str]], shots: Path
 ) -> list[str]:
     """Every screen as printed: no site header, nothing dark behind the text (a dark
-    background wastes toner and, unprinted, leaves light text on white), nothing wider than
-    the sheet."""
+    background wastes toner and, unprinted, leaves light text on white), no text lighter
+    than a mid grey, nothing wider than the sheet."""
     found: list[str] = []
     page.emulate_media(media="print")
     page.set_viewport_size({"width": PAPER_WIDTH, "height": 1000})
@@ -176,6 +183,8 @@ def _print_walk(
             found.append(f"{where}: the site header prints")
         if m["dark"]:
             found.append(f"{where}: dark backgrounds print: {m['dark']}")
+        if m["faint"]:
+            found.append(f"{where}: light text prints on white: {m['faint']}")
         page.screenshot(
             path=str(shots / f"print-{name}.png"),
             full_page=True,
