@@ -41,11 +41,12 @@ WAIT_MS = 15_000  # a bound on waiting for the server, not a measured time
 TOUCH = 44  # px, the project's rule (WCAG 2.5.5's AAA size)
 BOARD_TOUCH = 24  # px, WCAG 2.5.8's minimum, for the board's tokens (see above)
 
-# What a finger can hit: links, buttons, form fields, disclosure summaries, and anything
-# made focusable to act on (the board's tokens and hexes included).
+# What a finger can hit: links, buttons, form fields, disclosure summaries, anything made
+# focusable to act on (the board's tokens and hexes included), and the replay log's lines
+# (a tap anywhere on one jumps to its step).
 MEASURE = """({touch, board}) => {
   const sel = 'a[href], button, input:not([type=hidden]), select, textarea, summary,'
-    + ' [role=button], [tabindex]:not([tabindex="-1"])';
+    + ' [role=button], [tabindex]:not([tabindex="-1"]), .log li[data-line]';
   const small = [], inline = [];
   const box = (r) => ({w: Math.round(r.width * 10) / 10, h: Math.round(r.height * 10) / 10});
   const inSentence = (el) => {
@@ -97,7 +98,9 @@ MEASURE = """({touch, board}) => {
 
 
 def _login(browser: Any, site: str, username: str) -> Any:
-    page = browser.new_context(viewport={"width": 820, "height": 1180}).new_page()
+    # A touch screen, as on the tablet: the stylesheets' (pointer: coarse) rules apply.
+    context = browser.new_context(viewport={"width": 820, "height": 1180}, has_touch=True)
+    page = context.new_page()
     page.errors = []
     page.on("pageerror", lambda e: page.errors.append(f"{page.url}: {e}"))
     page.goto(f"{site}/accounts/login/?next=/campaigns/")
