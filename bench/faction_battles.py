@@ -207,6 +207,7 @@ def setup_for(
     rng: random.Random,
     round_limit: int | str = "none",
     ruleset_name: str = RULESET,
+    prompts: bool = False,
 ) -> dict[str, Any]:
     """Two sides of `len(loadouts) // 2` caskets each: the first half side 0, named
     `<faction>-0`, the rest side 1 (R-TRN-8: a side loses when all its caskets are out)."""
@@ -244,7 +245,9 @@ def setup_for(
         "board": demo_board(),
         "rules": {"version": ruleset_name, "options": {"round_limit": round_limit}},
         "dice": {"mode": "digital", "seed": seed},
-        "policy": "auto",
+        # `auto`: the engine answers every prompt (no reactive card, damage from the deck);
+        # `prompt`, as a battle with the server's bot: the autoplayer answers them.
+        "policy": "prompt" if prompts else "auto",
         "cards": [read.cards[c].card.as_dict() for c in sorted(used)],
         "seats": seats,
     }
@@ -260,10 +263,11 @@ def battle(
     per_side: int = 1,
     policy: str = "thrifty",
     ruleset: str = RULESET,
+    prompts: bool = False,
 ) -> dict[str, Any]:
     rng = random.Random(seed)
     loadouts = tuple(random_loadout(read, f, rng) for f in [a] * per_side + [b] * per_side)
-    setup = setup_for(read, loadouts, seed, rng, round_limit, ruleset)
+    setup = setup_for(read, loadouts, seed, rng, round_limit, ruleset, prompts)
     state = replay(create(f"bench-{seed}", setup))
     manual = 0
     commands = 0
@@ -357,6 +361,13 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--ruleset", choices=("2.0", "2.1"), default=RULESET)
     parser.add_argument(
+        "--prompts",
+        action="store_true",
+        help="the autoplayer answers the prompts (setup policy prompt, as in a battle with the "
+        "server's bot): it plays a reactive card when it holds one (R-REA-1); by default the "
+        "engine answers them (policy auto: no reactive card, damage from the deck)",
+    )
+    parser.add_argument(
         "--factions",
         help="comma-separated factions to pair among (default: all the database's factions)",
     )
@@ -395,7 +406,8 @@ def main(argv: list[str] | None = None) -> None:
     print(
         f"database {args.path.name}: {len(read.cards)} cards, {len(read.items)} items; "
         f"ruleset {args.ruleset} (round_limit {args.round_limit}), demo board, "
-        f"policy {args.policy}, {args.per_pair} battles per pair, {args.per_side} casket(s) "
+        f"policy {args.policy}, prompts answered by "
+        f"{'the autoplayer' if args.prompts else 'the engine (auto)'}, {args.per_pair} battles per pair, {args.per_side} casket(s) "
         f"a side, cap {args.cap} rounds"
     )
     limit: int | str = "none" if args.round_limit == "none" else int(args.round_limit)
@@ -426,6 +438,7 @@ def main(argv: list[str] | None = None) -> None:
                     args.per_side,
                     args.policy,
                     args.ruleset,
+                    args.prompts,
                 )
             except Exception:  # an engine error is what this bench looks for
                 errors.append(f"{first} v {second} seed {seed}:\n{traceback.format_exc()}")

@@ -51,6 +51,17 @@ def test_the_policy_changes_the_battle(bench: ModuleType) -> None:
     )
 
 
+def test_with_prompts_the_autoplayer_plays_reactive_cards(bench: ModuleType) -> None:
+    """`--prompts`: the seats answer the reactive window themselves (R-REA-1), as the bot
+    does at a table; policy `auto` declines every one."""
+    read = bench.read_database(json.loads(bench.DEFAULT_PATH.read_text(encoding="utf-8")))
+    answered = bench.battle(read, "church", "elves", 2, 60, 60, 1, "ranked", "2.1", True)
+    auto = bench.battle(read, "church", "elves", 2, 60, 60, 1, "ranked", "2.1", False)
+    assert answered["tally"].reactives > 0
+    assert answered["tally"].reactive_reduction > 0
+    assert auto["tally"].reactives == 0
+
+
 def test_a_run_prints_rounds_p90_and_what_they_were_spent_on(
     bench: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
