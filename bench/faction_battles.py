@@ -74,6 +74,7 @@ from battles.engine.carddata.decks import (
 from battles.engine.demo import demo_board
 from battles.engine.dice import CRITICAL, EXECUTION, HIT, STRONG
 from battles.engine.ruleset import Ruleset
+from bench.battle_lengths import ending as battle_ending
 
 DEFAULT_PATH = Path(__file__).resolve().parents[2] / "shared/data/penance-card-database-v5.15b.json"
 RULESET = "2.1"
@@ -96,6 +97,10 @@ QUOTED = {"dwarves": "44% (v5.15b, was 31%)", "vestige-bloodlines": "76% (target
 # 9 rounds". Its "turn" is both caskets acting once, a round here.
 SIMULATOR_MEDIAN = 9
 _HITS = frozenset({HIT, STRONG, CRITICAL, EXECUTION})
+_ENDINGS = {
+    "unfinished": "unfinished at the cap",
+    "round limit": "round limit (more HP wins, R-TRN-9c)",
+}
 # The distribution's bins of rounds per battle.
 _BINS = ((1, 5), (6, 10), (11, 15), (16, 20), (21, 30), (31, 45), (46, 59), (60, 10**6))
 
@@ -185,19 +190,10 @@ def percentile(values: list[int], q: float) -> int:
 
 
 def ending(state: BattleState) -> str:
-    """How a battle ended, from its final state (R-TRN-8, R-TRN-9, R-DMG-9, R-PLT-1)."""
-    if not state.over:
-        return "unfinished at the cap"
-    if state.result and state.result.startswith("round limit"):
-        return "round limit (more HP wins, R-TRN-9c)"
-    if state.winner is None:
-        return "draw"
-    losers = [c for c in state.seats if c.side != state.winner]
-    if any(c.pilot_dead for c in losers):
-        return "pilot death"
-    if any(c.withdrawn for c in losers):
-        return "withdrawal"
-    return "defeat"
+    """How a battle ended (battle_lengths' reading of R-TRN-8, R-TRN-9, R-DMG-9, R-PLT-1),
+    in this bench's words."""
+    label = battle_ending(state)
+    return _ENDINGS.get(label, label)
 
 
 def setup_for(
