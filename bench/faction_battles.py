@@ -111,6 +111,10 @@ class Tally:
 
     casket_turns: int = 0
     attacks: int = 0
+    target_numbers: int = 0  # summed over the attacks (R-HIT-1)
+    to_hit_movement: int = 0  # the attacker's and the target's movement (R-HIT-2)
+    to_hit_side: int = 0  # the side attacked (R-ARC-2)
+    to_hit_cover: int = 0  # (R-COV-1, R-COV-2)
     hits: int = 0
     catastrophic: int = 0
     damage_rolled: int = 0  # the hits' damage before defence (R-DMG-1)
@@ -148,6 +152,14 @@ def count(
         elif isinstance(e, AttackDeclared):
             tally.attacks += 1
             attacked.add((current[0], current[1]))
+            tally.target_numbers += e.target_number
+            for line in e.to_hit.get("modifiers", ()):
+                if line["rule"] == "R-HIT-2":
+                    tally.to_hit_movement += line["value"]
+                elif line["rule"] == "R-ARC-2":
+                    tally.to_hit_side += line["value"]
+                elif line["key"] == "cover":
+                    tally.to_hit_cover += line["value"]
             if not tally.first_attack_round:
                 tally.first_attack_round = current[0]
         elif isinstance(e, AttackRolled):
@@ -326,6 +338,9 @@ def spent(tallies: list[Tally], rounds: list[int]) -> list[str]:
         f"rounds with an attack {total.rounds_with_attack} of {all_rounds} "
         f"({per(total.rounds_with_attack * 100, all_rounds)} %); first attack in round: "
         f"median {statistics.median(firsts) if firsts else '–'}",
+        f"mean target number {per(total.target_numbers, total.attacks)}: movement "
+        f"(R-HIT-2) {per(total.to_hit_movement, total.attacks)}, side (R-ARC-2) "
+        f"{per(total.to_hit_side, total.attacks)}, cover {per(total.to_hit_cover, total.attacks)}",
         f"hits {total.hits} ({per(total.hits * 100, total.attacks)} % of attacks), "
         f"catastrophic failures {total.catastrophic}; damage before defence "
         f"{per(total.damage_rolled, total.hits)} a hit; defence dice {total.defence_dice}, "

@@ -80,7 +80,7 @@ def test_a_run_prints_rounds_p90_and_what_they_were_spent_on(
         printed
     )
     for r in records:
-        assert 0 < r["hits"] <= r["attacks"]
+        assert 0 < r["hits"] <= r["attacks"] <= r["target_numbers"]
         assert r["turns_with_attack"] <= r["casket_turns"]
         assert r["rounds_with_attack"] <= r["rounds"]
         assert 0 < r["first_attack_round"] <= r["rounds"]
