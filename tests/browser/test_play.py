@@ -59,8 +59,12 @@ def _wait_past(page: Any, head: int, timeout: int = 5000) -> None:
 
 
 def _wait_step(page: Any, n: int, timeout: int = LIVE_MS) -> None:
+    """The page shows step n: its frame, and its log's line n (the page fetches the two side
+    by side, so either may land first)."""
     page.wait_for_function(
-        "n => Number(document.querySelector('#frame [data-step]').dataset.step) === n",
+        "n => Number(document.querySelector('#frame [data-step]').dataset.step) === n"
+        " && (!document.querySelector('.log')"
+        " || document.querySelector(`.log [data-line=\"${n}\"]`) !== null)",
         arg=n,
         timeout=timeout,
     )

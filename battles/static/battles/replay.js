@@ -362,7 +362,9 @@ if (viewer) {
 
   // Show the latest step (after this page's own command, or while following the battle).
   async function follow(version) {
-    await learnHead(version ?? knownHead);
+    // learnHead sets knownHead before it waits for the log lines; the frame does not need
+    // them, so both are fetched side by side (one round trip after a command, not two).
+    const logged = learnHead(version ?? knownHead);
     const head = knownHead;
     wanted = head;
     if (!window.htmx) {
@@ -370,7 +372,10 @@ if (viewer) {
       return;
     }
     inFlight = true;
-    await window.htmx.ajax("GET", `${window.location.pathname}?at=${head}`, { target: "#frame", swap: "outerHTML" });
+    await Promise.all([
+      logged,
+      window.htmx.ajax("GET", `${window.location.pathname}?at=${head}`, { target: "#frame", swap: "outerHTML" }),
+    ]);
     inFlight = false;
     syncPage();
   }
