@@ -17,11 +17,14 @@ import pytest
 from battles.engine.battle.autoplay import choose
 from battles.engine.battle.decide import attack_answer
 from battles.engine.battle.events import (
+    AttackDeclared,
     AttackEnded,
+    AttackEnhanced,
     AttackRerolled,
     AttackRolled,
     BleedApplied,
     BleedTicked,
+    BuffGained,
     CardsDiscarded,
     CardsDrawn,
     CardsRecovered,
@@ -32,6 +35,7 @@ from battles.engine.battle.events import (
     Event,
     PromptOpened,
     RerollOffered,
+    WardRaised,
     WeaponJammed,
 )
 from battles.engine.battle.legal import legal_actions
@@ -52,6 +56,7 @@ from .test_card_catalogue import (
     arrange,
     battle,
     built,
+    hit,
     play,
     resolve_hit,
     run_scenario,
@@ -307,6 +312,82 @@ def _last_rites() -> None:
 
 
 SIGILS_SCENARIOS[("church", "last-rites")] = _last_rites
+
+
+def _last_stand_field(card: CardDef, deck_left: int) -> Battle:
+    """Ruleset 2.0, table dice. Seat 0 holds `card` and the test's blade and has
+    `deck_left` filler cards left in its deck; seat 1, adjacent to the north with the
+    test's maul, acts first."""
+    b = battle(card, first=1, hand=("blade",))
+    kept = [x for x in b.seat(0).deck if x.startswith(FILLER)][-deck_left:]
+    arrange(b, DamageTaken(0, (), tuple(x for x in b.seat(0).deck if x not in kept), 0, None))
+    assert b.seat(0).deck == tuple(kept) and b.state.active == 1
+    return b
+
+
+def _maul_seat_0(b: Battle) -> list[Event]:
+    """Seat 1 hits seat 0 with the maul (every defence die BLOOD: no block), no reactive
+    window opening for seat 0's card (R-REA-1); seat 0 takes the whole damage from its
+    deck."""
+    damage = attack_answer(b.state, 1, card_from_dict(MAUL), 0).damage_for("hit")
+    declared = b.do({"type": "attack", "seat": 1, "card": "test-maul#1", "target": 0,
+                     "component": "chassis", "faces": [3, 2, *[4] * damage]})  # fmt: skip
+    assert one(declared, DefenceRolled).seat == 0  # rolled at once: no reactive window
+    drawn = [x.split("#")[0] for x in b.seat(0).deck[:damage]]
+    return b.do({"type": "take_damage", "seat": 0, "hand": [], "deck": damage, "drawn": drawn})
+
+
+def _last_stand() -> None:
+    """ "Play when your deck reaches 5 cards or fewer. Until end of round, gain +3 damage
+    to all attacks and +2 Defense. Cannot retreat (movement locked to 0). Die where you
+    stand. Once per mission.": a reactive card whose window is its holder's own deck
+    falling from 6 or more cards to 5 or fewer, played at 0 SP once the damage that did
+    it has resolved, in the attacker's turn: every attack of its owner to the end of the
+    round deals 3 more, every attack on it meets 2 more blocks, and it takes no move
+    action, all lapsing as the round ends (R-ADD-370); once played it is spent for the
+    battle (R-ADD-63). Declined, the window does not open again as the deck falls further;
+    it answers no attack (R-REA-1)."""
+    card = built("crucible", "last-stand")
+    b = _last_stand_field(card, 7)
+    events = _maul_seat_0(b)
+    assert len(b.seat(0).deck) <= 5
+    prompt = one(events, PromptOpened)
+    assert (prompt.seat, prompt.kind, prompt.rule) == (0, "low_deck", "R-ADD-370")
+    assert one(events, AttackEnded).outcome == "hit"  # the damage has resolved
+    bodies = [a.body for a in legal_actions(b.state, [0])]
+    assert {"type": "play_reactive", "seat": 0, "card": f"{card.id}#1"} in bodies
+    events = b.do({"type": "play_reactive", "seat": 0, "card": f"{card.id}#1"})
+    enhanced = one(events, AttackEnhanced)
+    assert (enhanced.damage, enhanced.every, enhanced.this_round) == (3, True, True)
+    ward = one(events, WardRaised)
+    assert (ward.until, ward.defence, ward.immobile) == ("end_of_round", 2, True)
+    assert not b.state.prompts and f"{card.id}#1" in b.seat(0).discard
+    assert "battle:last-stand" in b.seat(0).limited_plays
+    # Seat 1's turn ends; the enhancement outlives it, the round does not end.
+    b.do({"type": "pass", "seat": 1, "drawn": [FILLER]})
+    assert b.state.active == 0 and len(b.seat(0).enhancements) == 1
+    assert b.refuse({"type": "move", "seat": 0, "path": [[1, 2]]}).code == "immobilised"
+    events = b.do({"type": "attack", "seat": 0, "card": "blade#1", "target": 1,
+                   "component": "chassis", "faces": [1, 1]})  # fmt: skip
+    assert hit(one(events, AttackDeclared)) == 3 + 3
+    assert one(events, BuffGained).source == card.id
+    assert len(b.seat(0).enhancements) == 1  # every attack: none spends it
+    # The round ends: the bonus, the Defense and the lock lapse.
+    b.do({"type": "pass", "seat": 0, "drawn": [FILLER] * (6 - len(b.seat(0).hand)),
+          "faces": [6, 1]})  # fmt: skip
+    assert b.state.round == 2 and not b.seat(0).enhancements and not b.seat(0).wards
+    # Declined: no card played, and 5 cards falling to 3 open nothing again.
+    b = _last_stand_field(card, 7)
+    _maul_seat_0(b)
+    events = b.do({"type": "no_reactive", "seat": 0})
+    assert not of_type(events, AttackEnhanced) and f"{card.id}#1" in b.seat(0).hand
+    assert b.refuse({"type": "play_reactive", "seat": 0, "card": f"{card.id}#1"})
+    b = _last_stand_field(card, 5)
+    events = _maul_seat_0(b)
+    assert not of_type(events, PromptOpened) and not b.state.prompts
+
+
+SIGILS_SCENARIOS[("crucible", "last-stand")] = _last_stand
 
 
 @pytest.mark.parametrize(

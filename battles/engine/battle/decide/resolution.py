@@ -27,6 +27,7 @@ from ...cards import (
     DuelEffect,
     Effect,
     GiveHeatEffect,
+    LowDeckWindowEffect,
     ReduceIncomingEffect,
     RiposteEffect,
     SpendTaintEffect,
@@ -73,8 +74,9 @@ def _reactive_ok(tx: _Tx, card: CardDef, seat: int | None = None) -> bool:
 
 def _in_window(tx: _Tx, card: CardDef) -> bool:
     """R-ADD-58: "Play when attacked in melee" answers only an attack with a Melee card.
-    R-ADD-283: a card answering an ally's destruction answers no attack."""
-    if any(isinstance(e, AllyDestroyedWindowEffect) for e in card.effects):
+    R-ADD-283, R-ADD-370: a card answering an ally's destruction or its holder's low deck
+    answers no attack."""
+    if any(isinstance(e, AllyDestroyedWindowEffect | LowDeckWindowEffect) for e in card.effects):
         return False
     a = tx.state.attack
     if a is None or not any(isinstance(e, WindowEffect) for e in card.effects):

@@ -143,6 +143,7 @@ from .terrain import (
 from .triggers import (
     AllyDestroyedWindowEffect,
     LimitEffect,
+    LowDeckWindowEffect,
     TokenCostEffect,
     TriggerEffect,
     UnlessSpentEffect,
@@ -208,6 +209,7 @@ __all__ = [
     "LastingBonusEffect",
     "LimitEffect",
     "LookAtHandEffect",
+    "LowDeckWindowEffect",
     "LowerDefenceEffect",
     "MarkEffect",
     "MoveCostEffect",
@@ -366,6 +368,7 @@ Effect = (
     | FlipWoundEffect
     | TaintAuraEffect
     | GritModifierEffect
+    | LowDeckWindowEffect
 )
 
 ALL_EFFECTS: tuple[type[Effect], ...] = get_args(Effect)
