@@ -30,6 +30,7 @@ from battles.engine.battle.events import (
     CardsRecovered,
     ComponentDamaged,
     ComponentDamagePrevented,
+    DamageReduced,
     DamageTaken,
     DefenceRolled,
     Event,
@@ -388,6 +389,62 @@ def _last_stand() -> None:
 
 
 SIGILS_SCENARIOS[("crucible", "last-stand")] = _last_stand
+
+
+def _ancestor_ward_field(card: CardDef, deck_left: int) -> tuple[Battle, list[Event]]:
+    """Ruleset 2.1, table dice. Seat 0 holds only `card` in hand, `deck_left` cards in its
+    deck and none in its discard pile (the rest lost to damage, R-DMG-8); seat 1,
+    adjacent to the north, acts first and hits it with the maul (every defence die
+    BLOOD: no block). The attack's events are returned."""
+    b = battle(card, first=1, version="2.1")
+    c = b.seat(0)
+    hand = tuple(x for x in c.hand if not x.startswith(card.id))
+    arrange(b, DamageTaken(0, hand, c.deck[:-deck_left], 0, None))
+    assert b.seat(0).hand == (f"{card.id}#1",) and len(b.seat(0).deck) == deck_left
+    assert not b.seat(0).discard
+    damage = attack_answer(b.state, 1, card_from_dict(MAUL), 0).damage_for("hit")
+    assert damage == 2
+    events = b.do({"type": "attack", "seat": 1, "card": "test-maul#1", "target": 0,
+                   "component": "chassis", "faces": [3, 2, 4, 4]})  # fmt: skip
+    assert one(events, DefenceRolled).seat == 0  # rolled at once: no reactive window
+    return b, events
+
+
+def _ancestor_ward() -> None:
+    """ "When you would take lethal damage (deck would reach 0), prevent up to 5 damage.
+    Once per mission. The ancestors protect.": a reactive card whose window is damage
+    about to defeat its holder whatever split of it the holder chose (under 2.1 deck and
+    discard pile emptied even after the whole hand, R-DMG-9), played at 0 SP before the
+    split is asked for: 5 of it, here all 2, are taken off and the casket stands
+    (R-ADD-371); once per battle (R-ADD-63). Declined, the damage is split as usual and
+    defeats it; damage its hand can absorb opens nothing; it answers no attack
+    (R-REA-1)."""
+    card = built("dwarves", "ancestor-ward")
+    b, events = _ancestor_ward_field(card, 1)  # 1 card in hand + 1 in deck: 2 is lethal
+    prompt = one(events, PromptOpened)
+    assert (prompt.seat, prompt.kind, prompt.amount) == (0, "lethal_damage", 2)
+    assert prompt.rule == "R-ADD-371" and not of_type(events, AttackEnded)
+    bodies = [a.body for a in legal_actions(b.state, [0])]
+    assert {"type": "play_reactive", "seat": 0, "card": f"{card.id}#1"} in bodies
+    events = b.do({"type": "play_reactive", "seat": 0, "card": f"{card.id}#1"})
+    reduced = one(events, DamageReduced)
+    assert (reduced.seat, reduced.amount, reduced.source) == (0, 2, card.id)
+    assert one(events, AttackEnded).outcome == "hit" and not of_type(events, DamageTaken)
+    assert b.seat(0).in_battle and len(b.seat(0).deck) == 1 and not b.state.prompts
+    assert f"battle:{card.id}" in b.seat(0).limited_plays
+    # Declined: the split is asked for, and the damage defeats the casket.
+    b, _ = _ancestor_ward_field(card, 1)
+    events = b.do({"type": "no_reactive", "seat": 0})
+    assert one(events, PromptOpened).kind == "take_damage"
+    b.do({"type": "take_damage", "seat": 0, "hand": [f"{card.id}#1"], "deck": 1,
+          "drawn": [b.seat(0).deck[0].split("#")[0]], "faces": [4]})  # fmt: skip
+    assert b.seat(0).defeated
+    # 1 card in hand + 2 in the deck: taking it from the hand leaves the casket standing.
+    b, events = _ancestor_ward_field(card, 2)
+    assert one(events, PromptOpened).kind == "take_damage"
+
+
+SIGILS_SCENARIOS[("dwarves", "ancestor-ward")] = _ancestor_ward
 
 
 @pytest.mark.parametrize(

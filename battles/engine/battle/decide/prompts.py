@@ -55,6 +55,10 @@ PROMPT_COMMANDS = {
         PlayReactive,
         NoReactive,
     ),  # "play when your deck reaches 5 cards or fewer" (R-ADD-370)
+    "lethal_damage": (
+        PlayReactive,
+        NoReactive,
+    ),  # "when you would take lethal damage" (R-ADD-371)
 }
 # The ruling behind each prompt, cited when an answer comes without its prompt.
 PROMPT_RULES = {
@@ -71,6 +75,7 @@ PROMPT_RULES = {
     "reroll": "R-ADD-282",
     "ally_destroyed": "R-ADD-283",
     "low_deck": "R-ADD-370",
+    "lethal_damage": "R-ADD-371",
 }
 
 
@@ -107,6 +112,8 @@ def _answer(tx: _Tx, command: Command) -> None:
         reactions._ally_destroyed(tx, command)
     elif isinstance(command, PlayReactive | NoReactive) and prompt.kind == "low_deck":
         reactions._low_deck(tx, command)
+    elif isinstance(command, PlayReactive | NoReactive) and prompt.kind == "lethal_damage":
+        reactions._lethal(tx, command, prompt.amount, prompt.component)
     elif isinstance(command, PlayReactive):
         reactions._play_reactive(tx, command)
     elif isinstance(command, NoReactive):

@@ -14,6 +14,7 @@ from ...cards import (
     GainTokensEffect,
     HeatEffect,
     LastingBonusEffect,
+    LethalWindowEffect,
     LowDeckWindowEffect,
     MoveCostEffect,
     MoveEffect,
@@ -277,3 +278,41 @@ def _low_deck(tx: _Tx, command: PlayReactive | NoReactive) -> None:
         if not isinstance(effect, LowDeckWindowEffect):
             resolvers._effect(tx, seat, card, effect, None, (), None, (), {}, True)
     tx.emit(ev.CardResolved(seat, instance))
+
+
+def _lethal(
+    tx: _Tx, command: PlayReactive | NoReactive, amount: int, component: str | None
+) -> None:
+    """R-ADD-371: the answer to lethal damage about to be taken: the card named, played
+    from the hand at 0 SP, takes its `prevent` off the damage (the rest of its effects at
+    once), or none is played; what damage is left is then split as usual (R-DMG-6)."""
+    seat = command.seat
+    tx.emit(ev.PromptClosed(seat, "lethal_damage"))
+    if isinstance(command, PlayReactive):
+        if command.spend or command.path:
+            raise RuleViolation(
+                "unused_argument",
+                "a card answering lethal damage: no 'spend' or 'path'",
+                "R-ADD-371",
+            )
+        instance = piles._hand_cards(tx.seat(seat), [command.card], "card", "R-ADD-371")[0]
+        card = tx.state.card(instance)
+        windows = [e for e in card.effects if isinstance(e, LethalWindowEffect)]
+        if not windows:
+            raise RuleViolation(
+                "outside_window", f"{card.name} does not answer lethal damage", "R-ADD-371"
+            )
+        costs._check_limit(tx.seat(seat), card)
+        tx.emit(ev.CardPlayed(seat, instance, 0, card.manual, card.text if card.manual else ""))
+        cut = min(amount, sum(e.prevent for e in windows))
+        tx.emit(ev.DamageReduced(seat, cut, card.id))
+        amount -= cut
+        for effect in card.effects:
+            if not isinstance(effect, LethalWindowEffect):
+                resolvers._effect(tx, seat, card, effect, None, (), None, (), {}, True)
+        tx.emit(ev.CardResolved(seat, instance))
+    if amount <= 0 or not tx.seat(seat).in_battle:
+        resolution._after_damage(tx)
+        return
+    reason = "the damage left after lethal damage was answered"
+    resolution._split(tx, seat, amount, component, reason)

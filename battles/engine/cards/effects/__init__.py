@@ -142,6 +142,7 @@ from .terrain import (
 )
 from .triggers import (
     AllyDestroyedWindowEffect,
+    LethalWindowEffect,
     LimitEffect,
     LowDeckWindowEffect,
     TokenCostEffect,
@@ -207,6 +208,7 @@ __all__ = [
     "HinderEffect",
     "IgnoreCoverEffect",
     "LastingBonusEffect",
+    "LethalWindowEffect",
     "LimitEffect",
     "LookAtHandEffect",
     "LowDeckWindowEffect",
@@ -369,6 +371,7 @@ Effect = (
     | TaintAuraEffect
     | GritModifierEffect
     | LowDeckWindowEffect
+    | LethalWindowEffect
 )
 
 ALL_EFFECTS: tuple[type[Effect], ...] = get_args(Effect)

@@ -264,3 +264,24 @@ class LowDeckWindowEffect(StoredEffect):
 
     def __post_init__(self) -> None:
         check_int(self.at_most, "low_deck_window.at_most", 1, MAX_CARDS, "R-ADD-370")
+
+
+@dataclass(frozen=True, slots=True)
+class LethalWindowEffect(StoredEffect):
+    """A reactive card's window that is no attack: "When you would take lethal damage …,
+    prevent up to 5 damage": it answers only damage its holder is about to take that
+    defeats the casket whatever split of it between hand and deck the holder chose
+    (R-DMG-6; under 2.1 deck and discard pile emptied, R-DMG-9), played from the hand at
+    0 SP before the split is asked for, whoever's turn it is; `prevent` damage of it is
+    taken off and the rest is taken as usual. It never answers an attack's to-hit
+    (R-REA-1, R-ADD-371).
+
+    >>> LethalWindowEffect(5).as_dict()
+    {'kind': 'lethal_window', 'prevent': 5}
+    """
+
+    kind: ClassVar[str] = "lethal_window"
+    prevent: int
+
+    def __post_init__(self) -> None:
+        check_int(self.prevent, "lethal_window.prevent", 1, MAX_CARDS, "R-ADD-371")
