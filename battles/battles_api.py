@@ -146,7 +146,16 @@ class WaitingOutput(serializers.Serializer[Any]):
     prompt = serializers.ChoiceField(
         choices=(
             *("mulligan", "reactive", "take_damage", "discard_down", "discard", "arrange"),
-            *("ultimatum", "bargain", "siphon", "duel", "reroll", "ally_destroyed"),
+            *(
+                "ultimatum",
+                "bargain",
+                "siphon",
+                "duel",
+                "reroll",
+                "ally_destroyed",
+                "low_deck",
+                "lethal_damage",
+            ),
         ),
         allow_null=True,
         help_text="the prompt's kind; null for a turn",

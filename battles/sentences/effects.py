@@ -199,7 +199,8 @@ def _casket_teleported(p: Mapping[str, Any], names: Names) -> Sentence:
 def _attack_enhanced(p: Mapping[str, Any], names: Names) -> Sentence:
     who = names.casket(p.get("seat"))
     kind = "attack" if p["attacks"] == "any" else f"{p['attacks']} attack"
-    scope = f"every {kind} this turn is" if p.get("every") else f"next {kind} is"
+    period = "this round" if p.get("this_round") else "this turn"
+    scope = f"every {kind} {period} is" if p.get("every") else f"next {kind} is"
     return (
         t(f"{who}'s {scope} enhanced"),
         *_reason_rule(p.get("source"), "R-ADD-90"),

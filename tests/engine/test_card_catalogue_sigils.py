@@ -17,21 +17,26 @@ import pytest
 from battles.engine.battle.autoplay import choose
 from battles.engine.battle.decide import attack_answer
 from battles.engine.battle.events import (
+    AttackDeclared,
     AttackEnded,
+    AttackEnhanced,
     AttackRerolled,
     AttackRolled,
     BleedApplied,
     BleedTicked,
+    BuffGained,
     CardsDiscarded,
     CardsDrawn,
     CardsRecovered,
     ComponentDamaged,
     ComponentDamagePrevented,
+    DamageReduced,
     DamageTaken,
     DefenceRolled,
     Event,
     PromptOpened,
     RerollOffered,
+    WardRaised,
     WeaponJammed,
 )
 from battles.engine.battle.legal import legal_actions
@@ -52,6 +57,7 @@ from .test_card_catalogue import (
     arrange,
     battle,
     built,
+    hit,
     play,
     resolve_hit,
     run_scenario,
@@ -307,6 +313,138 @@ def _last_rites() -> None:
 
 
 SIGILS_SCENARIOS[("church", "last-rites")] = _last_rites
+
+
+def _last_stand_field(card: CardDef, deck_left: int) -> Battle:
+    """Ruleset 2.0, table dice. Seat 0 holds `card` and the test's blade and has
+    `deck_left` filler cards left in its deck; seat 1, adjacent to the north with the
+    test's maul, acts first."""
+    b = battle(card, first=1, hand=("blade",))
+    kept = [x for x in b.seat(0).deck if x.startswith(FILLER)][-deck_left:]
+    arrange(b, DamageTaken(0, (), tuple(x for x in b.seat(0).deck if x not in kept), 0, None))
+    assert b.seat(0).deck == tuple(kept) and b.state.active == 1
+    return b
+
+
+def _maul_seat_0(b: Battle) -> list[Event]:
+    """Seat 1 hits seat 0 with the maul (every defence die BLOOD: no block), no reactive
+    window opening for seat 0's card (R-REA-1); seat 0 takes the whole damage from its
+    deck."""
+    damage = attack_answer(b.state, 1, card_from_dict(MAUL), 0).damage_for("hit")
+    declared = b.do({"type": "attack", "seat": 1, "card": "test-maul#1", "target": 0,
+                     "component": "chassis", "faces": [3, 2, *[4] * damage]})  # fmt: skip
+    assert one(declared, DefenceRolled).seat == 0  # rolled at once: no reactive window
+    drawn = [x.split("#")[0] for x in b.seat(0).deck[:damage]]
+    return b.do({"type": "take_damage", "seat": 0, "hand": [], "deck": damage, "drawn": drawn})
+
+
+def _last_stand() -> None:
+    """ "Play when your deck reaches 5 cards or fewer. Until end of round, gain +3 damage
+    to all attacks and +2 Defense. Cannot retreat (movement locked to 0). Die where you
+    stand. Once per mission.": a reactive card whose window is its holder's own deck
+    falling from 6 or more cards to 5 or fewer, played at 0 SP once the damage that did
+    it has resolved, in the attacker's turn: every attack of its owner to the end of the
+    round deals 3 more, every attack on it meets 2 more blocks, and it takes no move
+    action, all lapsing as the round ends (R-ADD-370); once played it is spent for the
+    battle (R-ADD-63). Declined, the window does not open again as the deck falls further;
+    it answers no attack (R-REA-1)."""
+    card = built("crucible", "last-stand")
+    b = _last_stand_field(card, 7)
+    events = _maul_seat_0(b)
+    assert len(b.seat(0).deck) <= 5
+    prompt = one(events, PromptOpened)
+    assert (prompt.seat, prompt.kind, prompt.rule) == (0, "low_deck", "R-ADD-370")
+    assert one(events, AttackEnded).outcome == "hit"  # the damage has resolved
+    bodies = [a.body for a in legal_actions(b.state, [0])]
+    assert {"type": "play_reactive", "seat": 0, "card": f"{card.id}#1"} in bodies
+    events = b.do({"type": "play_reactive", "seat": 0, "card": f"{card.id}#1"})
+    enhanced = one(events, AttackEnhanced)
+    assert (enhanced.damage, enhanced.every, enhanced.this_round) == (3, True, True)
+    ward = one(events, WardRaised)
+    assert (ward.until, ward.defence, ward.immobile) == ("end_of_round", 2, True)
+    assert not b.state.prompts and f"{card.id}#1" in b.seat(0).discard
+    assert "battle:last-stand" in b.seat(0).limited_plays
+    # Seat 1's turn ends; the enhancement outlives it, the round does not end.
+    b.do({"type": "pass", "seat": 1, "drawn": [FILLER]})
+    assert b.state.active == 0 and len(b.seat(0).enhancements) == 1
+    assert b.refuse({"type": "move", "seat": 0, "path": [[1, 2]]}).code == "immobilised"
+    events = b.do({"type": "attack", "seat": 0, "card": "blade#1", "target": 1,
+                   "component": "chassis", "faces": [1, 1]})  # fmt: skip
+    assert hit(one(events, AttackDeclared)) == 3 + 3
+    assert one(events, BuffGained).source == card.id
+    assert len(b.seat(0).enhancements) == 1  # every attack: none spends it
+    # The round ends: the bonus, the Defense and the lock lapse.
+    b.do({"type": "pass", "seat": 0, "drawn": [FILLER] * (6 - len(b.seat(0).hand)),
+          "faces": [6, 1]})  # fmt: skip
+    assert b.state.round == 2 and not b.seat(0).enhancements and not b.seat(0).wards
+    # Declined: no card played, and 5 cards falling to 3 open nothing again.
+    b = _last_stand_field(card, 7)
+    _maul_seat_0(b)
+    events = b.do({"type": "no_reactive", "seat": 0})
+    assert not of_type(events, AttackEnhanced) and f"{card.id}#1" in b.seat(0).hand
+    assert b.refuse({"type": "play_reactive", "seat": 0, "card": f"{card.id}#1"})
+    b = _last_stand_field(card, 5)
+    events = _maul_seat_0(b)
+    assert not of_type(events, PromptOpened) and not b.state.prompts
+
+
+SIGILS_SCENARIOS[("crucible", "last-stand")] = _last_stand
+
+
+def _ancestor_ward_field(card: CardDef, deck_left: int) -> tuple[Battle, list[Event]]:
+    """Ruleset 2.1, table dice. Seat 0 holds only `card` in hand, `deck_left` cards in its
+    deck and none in its discard pile (the rest lost to damage, R-DMG-8); seat 1,
+    adjacent to the north, acts first and hits it with the maul (every defence die
+    BLOOD: no block). The attack's events are returned."""
+    b = battle(card, first=1, version="2.1")
+    c = b.seat(0)
+    hand = tuple(x for x in c.hand if not x.startswith(card.id))
+    arrange(b, DamageTaken(0, hand, c.deck[:-deck_left], 0, None))
+    assert b.seat(0).hand == (f"{card.id}#1",) and len(b.seat(0).deck) == deck_left
+    assert not b.seat(0).discard
+    damage = attack_answer(b.state, 1, card_from_dict(MAUL), 0).damage_for("hit")
+    assert damage == 2
+    events = b.do({"type": "attack", "seat": 1, "card": "test-maul#1", "target": 0,
+                   "component": "chassis", "faces": [3, 2, 4, 4]})  # fmt: skip
+    assert one(events, DefenceRolled).seat == 0  # rolled at once: no reactive window
+    return b, events
+
+
+def _ancestor_ward() -> None:
+    """ "When you would take lethal damage (deck would reach 0), prevent up to 5 damage.
+    Once per mission. The ancestors protect.": a reactive card whose window is damage
+    about to defeat its holder whatever split of it the holder chose (under 2.1 deck and
+    discard pile emptied even after the whole hand, R-DMG-9), played at 0 SP before the
+    split is asked for: 5 of it, here all 2, are taken off and the casket stands
+    (R-ADD-371); once per battle (R-ADD-63). Declined, the damage is split as usual and
+    defeats it; damage its hand can absorb opens nothing; it answers no attack
+    (R-REA-1)."""
+    card = built("dwarves", "ancestor-ward")
+    b, events = _ancestor_ward_field(card, 1)  # 1 card in hand + 1 in deck: 2 is lethal
+    prompt = one(events, PromptOpened)
+    assert (prompt.seat, prompt.kind, prompt.amount) == (0, "lethal_damage", 2)
+    assert prompt.rule == "R-ADD-371" and not of_type(events, AttackEnded)
+    bodies = [a.body for a in legal_actions(b.state, [0])]
+    assert {"type": "play_reactive", "seat": 0, "card": f"{card.id}#1"} in bodies
+    events = b.do({"type": "play_reactive", "seat": 0, "card": f"{card.id}#1"})
+    reduced = one(events, DamageReduced)
+    assert (reduced.seat, reduced.amount, reduced.source) == (0, 2, card.id)
+    assert one(events, AttackEnded).outcome == "hit" and not of_type(events, DamageTaken)
+    assert b.seat(0).in_battle and len(b.seat(0).deck) == 1 and not b.state.prompts
+    assert f"battle:{card.id}" in b.seat(0).limited_plays
+    # Declined: the split is asked for, and the damage defeats the casket.
+    b, _ = _ancestor_ward_field(card, 1)
+    events = b.do({"type": "no_reactive", "seat": 0})
+    assert one(events, PromptOpened).kind == "take_damage"
+    b.do({"type": "take_damage", "seat": 0, "hand": [f"{card.id}#1"], "deck": 1,
+          "drawn": [b.seat(0).deck[0].split("#")[0]], "faces": [4]})  # fmt: skip
+    assert b.seat(0).defeated
+    # 1 card in hand + 2 in the deck: taking it from the hand leaves the casket standing.
+    b, events = _ancestor_ward_field(card, 2)
+    assert one(events, PromptOpened).kind == "take_damage"
+
+
+SIGILS_SCENARIOS[("dwarves", "ancestor-ward")] = _ancestor_ward
 
 
 @pytest.mark.parametrize(

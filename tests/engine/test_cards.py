@@ -79,8 +79,10 @@ from battles.engine.cards import (
     HinderEffect,
     IgnoreCoverEffect,
     LastingBonusEffect,
+    LethalWindowEffect,
     LimitEffect,
     LookAtHandEffect,
+    LowDeckWindowEffect,
     LowerDefenceEffect,
     MarkEffect,
     MoveCostEffect,
@@ -281,6 +283,8 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     FlipWoundEffect(1),  # the real cards' coverage, spends (R-ADD-294)
     TaintAuraEffect(1, 3),  # the real cards' coverage, spends (R-ADD-296)
     GritModifierEffect(1),  # (R-ADD-360)
+    LowDeckWindowEffect(5),  # (R-ADD-370)
+    LethalWindowEffect(5),  # (R-ADD-371)
 )
 
 
@@ -433,6 +437,8 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "flip_wound",  # the real cards' coverage, spends (R-ADD-294)
         "taint_aura",  # the real cards' coverage, spends (R-ADD-296)
         "grit_modifier",  # (R-ADD-360)
+        "low_deck_window",  # (R-ADD-370)
+        "lethal_window",  # (R-ADD-371)
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

@@ -36,7 +36,9 @@ from ..cards import (
     DuelEffect,
     FollowUpEffect,
     HinderEffect,
+    LethalWindowEffect,
     LookAtHandEffect,
+    LowDeckWindowEffect,
     MarkEffect,
     MoveEffect,
     PushEffect,
@@ -151,6 +153,16 @@ def _prompt_candidates(
         yield {"type": "no_reactive", "seat": seat}
         for card in _distinct(c.hand):
             if any(isinstance(e, AllyDestroyedWindowEffect) for e in state.card(card).effects):
+                yield {"type": "play_reactive", "seat": seat, "card": card}
+    elif kind == "lethal_damage":  # R-ADD-371: a card answering lethal damage
+        yield {"type": "no_reactive", "seat": seat}
+        for card in _distinct(c.hand):
+            if any(isinstance(e, LethalWindowEffect) for e in state.card(card).effects):
+                yield {"type": "play_reactive", "seat": seat, "card": card}
+    elif kind == "low_deck":  # R-ADD-370: a card answering the seat's own low deck
+        yield {"type": "no_reactive", "seat": seat}
+        for card in _distinct(c.hand):
+            if any(isinstance(e, LowDeckWindowEffect) for e in state.card(card).effects):
                 yield {"type": "play_reactive", "seat": seat, "card": card}
     elif kind == "reroll":  # R-ADD-282: keep the roll, or roll one of its dice again
         yield {"type": "choose", "seat": seat, "option": "keep"}

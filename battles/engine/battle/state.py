@@ -255,6 +255,7 @@ class Enhancement:
     sp_cost: int = 0  # the attack costs this much more (less: negative) SP (R-ADD-99)
     reach: int = 0  # the attack reaches this many hexes further (R-ADD-90)
     vs_bleeding: bool = False  # its damage only on a target with Bleed (R-ADD-173)
+    this_round: bool = False  # it lapses as the round ends (R-ADD-370)
 
 
 @dataclass(frozen=True)

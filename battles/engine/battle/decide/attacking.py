@@ -114,6 +114,7 @@ def _enhance(tx: _Tx, seat: int, card: CardDef, effect: EnhanceNextAttackEffect)
             effect.sp_cost,
             effect.reach,
             effect.vs_bleeding,
+            effect.this_round,
         )
     )
 

@@ -34,7 +34,7 @@ from ..state import (
     WOUND_DECK,
     BattleState,
 )
-from . import actions, flow, gm, prompts, resolution
+from . import actions, flow, gm, prompts, reactions, resolution
 from .effects.table import RESOLVERS
 from .tx import _Tx
 
@@ -215,6 +215,7 @@ def decided(
         RESOLVERS,
         list(command.drawn),
     )
+    decks = [len(c.deck) for c in state.seats]
     if isinstance(command, Revert):
         gm._revert(tx, command, before)
         return Decision(tuple(tx.events), tx.state)
@@ -236,7 +237,12 @@ def decided(
         prompts._answer(tx, command)
     else:
         actions._act(tx, command)
+    # R-ADD-370: a deck fallen to a held card's threshold, by the command or by the turn
+    # flow after it (draws), opens that card's window once each has resolved.
+    reactions._low_deck_windows(tx, decks)
+    decks = [len(c.deck) for c in tx.state.seats]
     flow._advance(tx)
+    reactions._low_deck_windows(tx, decks)
     if tx.drawn:
         raise RuleViolation(
             "unused_cards_reported",

@@ -51,6 +51,14 @@ PROMPT_COMMANDS = {
         PlayReactive,
         NoReactive,
     ),  # "when an allied Casket … is destroyed" (R-ADD-283)
+    "low_deck": (
+        PlayReactive,
+        NoReactive,
+    ),  # "play when your deck reaches 5 cards or fewer" (R-ADD-370)
+    "lethal_damage": (
+        PlayReactive,
+        NoReactive,
+    ),  # "when you would take lethal damage" (R-ADD-371)
 }
 # The ruling behind each prompt, cited when an answer comes without its prompt.
 PROMPT_RULES = {
@@ -66,6 +74,8 @@ PROMPT_RULES = {
     "duel": "R-ADD-174",
     "reroll": "R-ADD-282",
     "ally_destroyed": "R-ADD-283",
+    "low_deck": "R-ADD-370",
+    "lethal_damage": "R-ADD-371",
 }
 
 
@@ -100,6 +110,10 @@ def _answer(tx: _Tx, command: Command) -> None:
         tx.emit(ev.PromptClosed(seat, "mulligan"))
     elif isinstance(command, PlayReactive | NoReactive) and prompt.kind == "ally_destroyed":
         reactions._ally_destroyed(tx, command)
+    elif isinstance(command, PlayReactive | NoReactive) and prompt.kind == "low_deck":
+        reactions._low_deck(tx, command)
+    elif isinstance(command, PlayReactive | NoReactive) and prompt.kind == "lethal_damage":
+        reactions._lethal(tx, command, prompt.amount, prompt.component)
     elif isinstance(command, PlayReactive):
         reactions._play_reactive(tx, command)
     elif isinstance(command, NoReactive):

@@ -14,6 +14,8 @@ from ...cards import (
     GainTokensEffect,
     HeatEffect,
     LastingBonusEffect,
+    LethalWindowEffect,
+    LowDeckWindowEffect,
     MoveCostEffect,
     MoveEffect,
     OfferMissEffect,
@@ -211,3 +213,106 @@ def _ally_destroyed(tx: _Tx, command: PlayReactive | NoReactive) -> None:
     a = tx.state.attack
     if a is not None and a.final_damage is not None:
         resolution._after_damage(tx)
+
+
+def _low_deck_cards(tx: _Tx, seat: int) -> list[str]:
+    """R-ADD-370: the cards in the seat's hand answering its own deck's fall to their
+    threshold or below that their use limit still lets it play (R-ADD-63)."""
+    c = tx.seat(seat)
+    held = []
+    for instance in c.hand:
+        card = tx.state.card(instance)
+        if any(isinstance(e, LowDeckWindowEffect) for e in card.effects):
+            try:
+                costs._check_limit(c, card)
+            except RuleViolation:
+                continue
+            held.append(instance)
+    return held
+
+
+def _low_deck_windows(tx: _Tx, before: Sequence[int]) -> None:
+    """R-ADD-370: each casket still in the battle whose deck went, in what was just
+    decided, from more cards than a held card's threshold to that threshold or fewer may
+    play that card now (a prompt of its own; policy `auto` plays no reactive card).
+    `before` is each seat's deck size before it."""
+    if tx.state.over or tx.state.policy == "auto":
+        return
+    for c in tx.state.seats:
+        if not c.in_battle or c.seat >= len(before) or len(c.deck) >= before[c.seat]:
+            continue
+        if any(p.seat == c.seat and p.kind == "low_deck" for p in tx.state.prompts):
+            continue
+        crossed = [
+            e.at_most
+            for instance in _low_deck_cards(tx, c.seat)
+            for e in tx.state.card(instance).effects
+            if isinstance(e, LowDeckWindowEffect) and len(c.deck) <= e.at_most < before[c.seat]
+        ]
+        if crossed:
+            reason = f"the deck is down to {len(c.deck)} card(s): play a card answering it, or none"
+            tx.emit(ev.PromptOpened(c.seat, "low_deck", 0, None, "R-ADD-370", reason))
+
+
+def _low_deck(tx: _Tx, command: PlayReactive | NoReactive) -> None:
+    """R-ADD-370: the answer to the seat's own deck falling to a card's threshold: the card
+    named, played from the hand at 0 SP, does the rest of its effects at once, or none is
+    played."""
+    seat = command.seat
+    tx.emit(ev.PromptClosed(seat, "low_deck"))
+    if isinstance(command, NoReactive):
+        return
+    if command.spend or command.path:
+        raise RuleViolation(
+            "unused_argument", "a card answering a low deck: no 'spend' or 'path'", "R-ADD-370"
+        )
+    instance = piles._hand_cards(tx.seat(seat), [command.card], "card", "R-ADD-370")[0]
+    card = tx.state.card(instance)
+    if not any(isinstance(e, LowDeckWindowEffect) for e in card.effects):
+        raise RuleViolation(
+            "outside_window", f"{card.name} does not answer a low deck", "R-ADD-370"
+        )
+    costs._check_limit(tx.seat(seat), card)
+    tx.emit(ev.CardPlayed(seat, instance, 0, card.manual, card.text if card.manual else ""))
+    for effect in card.effects:
+        if not isinstance(effect, LowDeckWindowEffect):
+            resolvers._effect(tx, seat, card, effect, None, (), None, (), {}, True)
+    tx.emit(ev.CardResolved(seat, instance))
+
+
+def _lethal(
+    tx: _Tx, command: PlayReactive | NoReactive, amount: int, component: str | None
+) -> None:
+    """R-ADD-371: the answer to lethal damage about to be taken: the card named, played
+    from the hand at 0 SP, takes its `prevent` off the damage (the rest of its effects at
+    once), or none is played; what damage is left is then split as usual (R-DMG-6)."""
+    seat = command.seat
+    tx.emit(ev.PromptClosed(seat, "lethal_damage"))
+    if isinstance(command, PlayReactive):
+        if command.spend or command.path:
+            raise RuleViolation(
+                "unused_argument",
+                "a card answering lethal damage: no 'spend' or 'path'",
+                "R-ADD-371",
+            )
+        instance = piles._hand_cards(tx.seat(seat), [command.card], "card", "R-ADD-371")[0]
+        card = tx.state.card(instance)
+        windows = [e for e in card.effects if isinstance(e, LethalWindowEffect)]
+        if not windows:
+            raise RuleViolation(
+                "outside_window", f"{card.name} does not answer lethal damage", "R-ADD-371"
+            )
+        costs._check_limit(tx.seat(seat), card)
+        tx.emit(ev.CardPlayed(seat, instance, 0, card.manual, card.text if card.manual else ""))
+        cut = min(amount, sum(e.prevent for e in windows))
+        tx.emit(ev.DamageReduced(seat, cut, card.id))
+        amount -= cut
+        for effect in card.effects:
+            if not isinstance(effect, LethalWindowEffect):
+                resolvers._effect(tx, seat, card, effect, None, (), None, (), {}, True)
+        tx.emit(ev.CardResolved(seat, instance))
+    if amount <= 0 or not tx.seat(seat).in_battle:
+        resolution._after_damage(tx)
+        return
+    reason = "the damage left after lethal damage was answered"
+    resolution._split(tx, seat, amount, component, reason)

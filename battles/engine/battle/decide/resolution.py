@@ -27,6 +27,8 @@ from ...cards import (
     DuelEffect,
     Effect,
     GiveHeatEffect,
+    LethalWindowEffect,
+    LowDeckWindowEffect,
     ReduceIncomingEffect,
     RiposteEffect,
     SpendTaintEffect,
@@ -73,8 +75,10 @@ def _reactive_ok(tx: _Tx, card: CardDef, seat: int | None = None) -> bool:
 
 def _in_window(tx: _Tx, card: CardDef) -> bool:
     """R-ADD-58: "Play when attacked in melee" answers only an attack with a Melee card.
-    R-ADD-283: a card answering an ally's destruction answers no attack."""
-    if any(isinstance(e, AllyDestroyedWindowEffect) for e in card.effects):
+    R-ADD-283, R-ADD-370, R-ADD-371: a card answering an ally's destruction, its holder's
+    low deck or lethal damage answers no attack."""
+    windows = AllyDestroyedWindowEffect | LowDeckWindowEffect | LethalWindowEffect
+    if any(isinstance(e, windows) for e in card.effects):
         return False
     a = tx.state.attack
     if a is None or not any(isinstance(e, WindowEffect) for e in card.effects):
@@ -314,11 +318,56 @@ def _inflict(
     if amount <= 0 or not tx.seat(seat).in_battle:
         _after_damage(tx)
         return
+    if _lethal_window(tx, seat, amount, component, reason):
+        return
+    _split(tx, seat, amount, component, reason)
+
+
+def _split(tx: _Tx, seat: int, amount: int, component: str | None, reason: str) -> None:
+    """The defender's split of the damage between hand and deck (R-DMG-6), asked for only
+    when there is a hand to take it from."""
     if not tx.seat(seat).hand:
         harm._take_damage(tx, seat, (), amount, component)
         _after_damage(tx)
         return
     _open_prompt(tx, seat, "take_damage", amount, component, "R-DMG-6", reason)
+
+
+def _lethal(tx: _Tx, seat: int, amount: int) -> bool:
+    """R-ADD-371: `amount` damage defeats the casket whatever the split its owner chooses:
+    under 2.1 it empties deck and discard pile even after the whole hand (R-DMG-9), under
+    2.0 some of it remains once hand, deck and discard pile are all gone (R-DMG-6)."""
+    c = tx.seat(seat)
+    cards = len(c.hand) + len(c.deck) + len(c.discard)
+    return amount >= cards if tx.state.ruleset.damage_pile else amount > cards
+
+
+def _lethal_cards(tx: _Tx, seat: int) -> list[str]:
+    """R-ADD-371: the cards in the seat's hand answering lethal damage that their use limit
+    still lets it play (R-ADD-63)."""
+    c = tx.seat(seat)
+    held = []
+    for instance in c.hand:
+        card = tx.state.card(instance)
+        if any(isinstance(e, LethalWindowEffect) for e in card.effects):
+            limit = card.limit
+            if limit is None or c.limited_plays.count(f"{limit.per}:{card.id}") < limit.n:
+                held.append(instance)
+    return held
+
+
+def _lethal_window(tx: _Tx, seat: int, amount: int, component: str | None, reason: str) -> bool:
+    """R-ADD-371: damage about to defeat the casket whatever its split opens, for a holder
+    of a card answering lethal damage, a prompt of its own (`lethal_damage`, with the
+    damage and component) before the split is asked for; True when it opened. Policy
+    `auto` plays no reactive card."""
+    if tx.state.policy == "auto" or not _lethal(tx, seat, amount):
+        return False
+    if not _lethal_cards(tx, seat):
+        return False
+    why = f"{reason}: {amount} damage would defeat the casket; play a card answering it, or none"
+    tx.emit(ev.PromptOpened(seat, "lethal_damage", amount, component, "R-ADD-371", why))
+    return True
 
 
 def _reduce_taken(tx: _Tx, seat: int, amount: int) -> int:
@@ -350,6 +399,8 @@ def _terrain_damage(tx: _Tx, seat: int, amount: int, reason: str) -> None:
     amount = _warded(tx, seat, amount, None)
     amount = _reduce_taken(tx, seat, amount)  # R-ADD-136, as `_inflict`
     if amount <= 0 or not tx.seat(seat).in_battle:
+        return
+    if _lethal_window(tx, seat, amount, None, reason):
         return
     if not tx.seat(seat).hand:
         harm._take_damage(tx, seat, (), amount, None)

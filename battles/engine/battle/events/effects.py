@@ -178,6 +178,7 @@ class AttackEnhanced(Event):
             "sp_cost",
             "reach",
             "vs_bleeding",
+            "this_round",
         )
     )
     seat: int
@@ -195,6 +196,7 @@ class AttackEnhanced(Event):
     sp_cost: int = 0
     reach: int = 0
     vs_bleeding: bool = False  # its damage only on a bleeding target
+    this_round: bool = False  # it lapses as the round ends (R-ADD-370)
 
 
 @dataclass(frozen=True, slots=True)

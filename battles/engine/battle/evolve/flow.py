@@ -190,6 +190,10 @@ def _round_ended(s: BattleState, e: ev.RoundEnded) -> BattleState:
         if any(w.until == "end_of_round" for w in c.wards):
             s = _seat(s, c.seat, wards=tuple(w for w in c.wards if w.until != "end_of_round"))
     s = _lapse_lent_defence(s, -1)  # R-ADD-123: "until end of round"
+    for c in s.seats:  # R-ADD-370: "until end of round, +3 damage to all attacks"
+        if any(x.this_round for x in c.enhancements):
+            lasting = tuple(x for x in c.enhancements if not x.this_round)
+            s = _seat(s, c.seat, enhancements=lasting)
     if s.placed_terrain:  # R-ADD-161: what lasts to this round's end, or whose maker is gone
         kept = tuple(
             p

@@ -142,7 +142,9 @@ from .terrain import (
 )
 from .triggers import (
     AllyDestroyedWindowEffect,
+    LethalWindowEffect,
     LimitEffect,
+    LowDeckWindowEffect,
     TokenCostEffect,
     TriggerEffect,
     UnlessSpentEffect,
@@ -206,8 +208,10 @@ __all__ = [
     "HinderEffect",
     "IgnoreCoverEffect",
     "LastingBonusEffect",
+    "LethalWindowEffect",
     "LimitEffect",
     "LookAtHandEffect",
+    "LowDeckWindowEffect",
     "LowerDefenceEffect",
     "MarkEffect",
     "MoveCostEffect",
@@ -366,6 +370,8 @@ Effect = (
     | FlipWoundEffect
     | TaintAuraEffect
     | GritModifierEffect
+    | LowDeckWindowEffect
+    | LethalWindowEffect
 )
 
 ALL_EFFECTS: tuple[type[Effect], ...] = get_args(Effect)

@@ -355,7 +355,8 @@ class EnhanceNextAttackEffect(StoredEffect):
     it: +`damage`, `to_hit` on its target number, `ignore_defence` blocks cancelled
     (R-DMG-3, "all" R-ADD-60), cover and range band cancelled (R-COV-2, R-RNG-1), never
     a miss (R-ADD-91), the target's card Defense ignored (R-ADD-92). `this_turn`: it
-    lapses unused at the end of the turn ("next attack this turn", R-ADD-90); `every`:
+    lapses unused at the end of the turn ("next attack this turn", R-ADD-90), `this_round`
+    at the end of the round (R-ADD-370); `every`:
     every such attack until then gets it, none spends it ("until end of turn, all your
     attacks", R-ADD-96). `sp_cost`: that attack costs so much less SP, never below 0
     ("your next ranged attack costs -1 SP", R-ADD-99); `reach`: it reaches so many hexes
@@ -403,6 +404,9 @@ class EnhanceNextAttackEffect(StoredEffect):
     vs_bleeding: bool = False
     # combos vocabulary: the attack's conditional bonuses and hit effects (R-ADD-180).
     then: tuple[Effect, ...] = ()
+    # "Until end of round, gain +3 damage to all attacks" on a card played outside its
+    # owner's turn: it lapses as the round ends, not the turn (R-ADD-370).
+    this_round: bool = False
 
     def __post_init__(self) -> None:
         check_choice(self.attacks, "enhance_next_attack.attacks", ENHANCED_ATTACKS)
@@ -437,9 +441,16 @@ class EnhanceNextAttackEffect(StoredEffect):
                 "enhance_next_attack.reach", "only a ranged attack reaches further", "R-ADD-90"
             )
         check_bool(self.every, "enhance_next_attack.every")
-        if self.every and not self.this_turn:
+        check_bool(self.this_round, "enhance_next_attack.this_round")
+        if self.this_round and self.this_turn:
             raise InvalidInput(
-                "enhance_next_attack.every", "every attack until when? give this_turn", "R-ADD-96"
+                "enhance_next_attack.this_round", "lapses with the turn or the round", "R-ADD-370"
+            )
+        if self.every and not (self.this_turn or self.this_round):
+            raise InvalidInput(
+                "enhance_next_attack.every",
+                "every attack until when? give this_turn or this_round",
+                "R-ADD-96",
             )
         check_int(self.damage, "enhance_next_attack.damage", -MAX_DAMAGE, MAX_DAMAGE, "R-DMG-1")
         check_int(self.to_hit, "enhance_next_attack.to_hit", -MAX_TO_HIT, MAX_TO_HIT, "R-HIT-1")

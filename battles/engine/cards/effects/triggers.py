@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 
 from ...errors import InvalidInput
 from .base import WRITTEN, StoredEffect, check_bool, check_choice, check_inner, check_int
-from .bounds import AFTER_KINDS, MAX_HEXES, MAX_TOKENS, SLUG_RE, TOKEN_POOLS
+from .bounds import AFTER_KINDS, MAX_CARDS, MAX_HEXES, MAX_TOKENS, SLUG_RE, TOKEN_POOLS
 from .condition import Condition
 
 if TYPE_CHECKING:
@@ -245,3 +245,43 @@ class AllyDestroyedWindowEffect(StoredEffect):
 
     def __post_init__(self) -> None:
         check_int(self.within, "ally_destroyed_window.within", 1, MAX_HEXES, "R-ADD-283")
+
+
+@dataclass(frozen=True, slots=True)
+class LowDeckWindowEffect(StoredEffect):
+    """A reactive card's window that is no attack: "Play when your deck reaches 5 cards or
+    fewer": it answers only its holder's own deck going from more than `at_most` cards to
+    `at_most` or fewer (by damage, discards or draws alike), played from the hand at
+    0 SP once what brought the deck down has resolved, whoever's turn it is; its other
+    effects are what it does then. It never answers an attack (R-REA-1, R-ADD-370).
+
+    >>> LowDeckWindowEffect(5).as_dict()
+    {'kind': 'low_deck_window', 'at_most': 5}
+    """
+
+    kind: ClassVar[str] = "low_deck_window"
+    at_most: int
+
+    def __post_init__(self) -> None:
+        check_int(self.at_most, "low_deck_window.at_most", 1, MAX_CARDS, "R-ADD-370")
+
+
+@dataclass(frozen=True, slots=True)
+class LethalWindowEffect(StoredEffect):
+    """A reactive card's window that is no attack: "When you would take lethal damage …,
+    prevent up to 5 damage": it answers only damage its holder is about to take that
+    defeats the casket whatever split of it between hand and deck the holder chose
+    (R-DMG-6; under 2.1 deck and discard pile emptied, R-DMG-9), played from the hand at
+    0 SP before the split is asked for, whoever's turn it is; `prevent` damage of it is
+    taken off and the rest is taken as usual. It never answers an attack's to-hit
+    (R-REA-1, R-ADD-371).
+
+    >>> LethalWindowEffect(5).as_dict()
+    {'kind': 'lethal_window', 'prevent': 5}
+    """
+
+    kind: ClassVar[str] = "lethal_window"
+    prevent: int
+
+    def __post_init__(self) -> None:
+        check_int(self.prevent, "lethal_window.prevent", 1, MAX_CARDS, "R-ADD-371")

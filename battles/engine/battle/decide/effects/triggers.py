@@ -30,4 +30,6 @@ RESOLVERS: dict[type[Any], Resolver] = {
     fx.TokenCostEffect: resolved_elsewhere,  # paid as the card is played (R-ADD-133)
     fx.LimitEffect: resolved_elsewhere,  # checked before the card is played (R-ADD-63)
     fx.AllyDestroyedWindowEffect: resolved_elsewhere,  # `harm._defeat` opens its window, `reactions._ally_destroyed` plays it (R-ADD-283)
+    fx.LowDeckWindowEffect: resolved_elsewhere,  # `reactions._low_deck_windows` opens its window after each decision, `reactions._low_deck` plays it (R-ADD-370)
+    fx.LethalWindowEffect: resolved_elsewhere,  # `resolution._lethal_window` opens its window before the damage's split, `reactions._lethal` plays it (R-ADD-371)
 }
