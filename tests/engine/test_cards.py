@@ -66,6 +66,7 @@ from battles.engine.cards import (
     FlipWoundEffect,
     FollowUpEffect,
     ForfeitTokensEffect,
+    ForTurnsEffect,
     FreePassageEffect,
     GainSpEffect,
     GainTokensEffect,
@@ -281,6 +282,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     FlipWoundEffect(1),  # the real cards' coverage, spends (R-ADD-294)
     TaintAuraEffect(1, 3),  # the real cards' coverage, spends (R-ADD-296)
     GritModifierEffect(1),  # (R-ADD-360)
+    ForTurnsEffect(2),  # (R-ADD-375)
 )
 
 
@@ -433,6 +435,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "flip_wound",  # the real cards' coverage, spends (R-ADD-294)
         "taint_aura",  # the real cards' coverage, spends (R-ADD-296)
         "grit_modifier",  # (R-ADD-360)
+        "for_turns",  # (R-ADD-375)
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

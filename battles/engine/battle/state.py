@@ -308,6 +308,9 @@ class CasketState:
     discard: tuple[str, ...] = ()
     removed: tuple[str, ...] = ()
     in_play: tuple[str, ...] = ()
+    # Cards in play lasting "for N turns": (instance, own turn ends still to come, this
+    # one included) (R-ADD-375).
+    timed: tuple[tuple[str, int], ...] = ()
     damage_pile: tuple[str, ...] = ()  # ruleset 2.1: lost to damage, face up, for good (R-DMG-8)
     damage_cards: int = 0
     wound_deck: tuple[str, ...] = ()  # top first

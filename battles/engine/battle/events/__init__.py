@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from .actions import (
     BonusHeld,
     BuffGained,
+    CardLapsed,
     CardPlayed,
     CardResolved,
     CardsDiscarded,
@@ -278,6 +279,7 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         RerollOffered,
         AttackRerolled,
         GritModifierRaised,
+        CardLapsed,
     )
 }
 
@@ -301,6 +303,7 @@ __all__ = [
     "BleedTicked",
     "BonusHeld",
     "BuffGained",
+    "CardLapsed",
     "CardPlayed",
     "CardResolved",
     "CardReturned",

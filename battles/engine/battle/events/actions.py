@@ -57,6 +57,18 @@ class CardResolved(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class CardLapsed(Event):
+    """A card lasting "for N turns" leaves play as the last of those turns of its owner
+    ends: to the discard pile, or to the removed cards when `removed` (R-ADD-70, R-ADD-375)."""
+
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "card", "turns", "removed"))
+    seat: int
+    card: str
+    turns: int
+    removed: bool
+
+
+@dataclass(frozen=True, slots=True)
 class OverspendPaid(Event):
     """SP beyond the maximum paid with cards from hand and the deck's top (R-TRN-3)."""
 

@@ -142,6 +142,7 @@ from .terrain import (
 )
 from .triggers import (
     AllyDestroyedWindowEffect,
+    ForTurnsEffect,
     LimitEffect,
     TokenCostEffect,
     TriggerEffect,
@@ -192,6 +193,7 @@ __all__ = [
     "EnhanceNextAttackEffect",
     "FlipWoundEffect",
     "FollowUpEffect",
+    "ForTurnsEffect",
     "ForfeitTokensEffect",
     "FreePassageEffect",
     "GainSpEffect",
@@ -366,6 +368,7 @@ Effect = (
     | FlipWoundEffect
     | TaintAuraEffect
     | GritModifierEffect
+    | ForTurnsEffect
 )
 
 ALL_EFFECTS: tuple[type[Effect], ...] = get_args(Effect)

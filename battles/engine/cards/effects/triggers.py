@@ -92,6 +92,28 @@ TRIGGERS = (
 
 
 @dataclass(frozen=True, slots=True)
+class ForTurnsEffect(StoredEffect):
+    """ "For 2 turns: …": the card stays in play, its passives firing and its standing
+    rules holding, until `turns` of the owner's own turns have ended, the one it is played
+    in first; then it leaves play for the discard pile, or for the removed cards when its
+    text removes it from the game (R-ADD-70, R-ADD-375).
+
+    >>> ForTurnsEffect(2).as_dict()
+    {'kind': 'for_turns', 'turns': 2}
+    >>> ForTurnsEffect(0)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: for_turns.turns: must be an integer from 1 to 5, got 0 (R-ADD-375)
+    """
+
+    kind: ClassVar[str] = "for_turns"
+    turns: int
+
+    def __post_init__(self) -> None:
+        check_int(self.turns, "for_turns.turns", 1, 5, "R-ADD-375")
+
+
+@dataclass(frozen=True, slots=True)
 class TriggerEffect(StoredEffect):
     """A passive: the card stays in play once played and runs `then` each time its
     trigger fires for the owner (R-ADD-68): at the start or the end of the owner's turn,

@@ -30,4 +30,5 @@ RESOLVERS: dict[type[Any], Resolver] = {
     fx.TokenCostEffect: resolved_elsewhere,  # paid as the card is played (R-ADD-133)
     fx.LimitEffect: resolved_elsewhere,  # checked before the card is played (R-ADD-63)
     fx.AllyDestroyedWindowEffect: resolved_elsewhere,  # `harm._defeat` opens its window, `reactions._ally_destroyed` plays it (R-ADD-283)
+    fx.ForTurnsEffect: resolved_elsewhere,  # the card stays in play; `flow._finish_turn` ends it with the last of its turns (R-ADD-375)
 }
