@@ -272,6 +272,17 @@ def _damage_reduced(p: Mapping[str, Any], names: Names) -> Sentence:
     )
 
 
+@sentence(ev.DamageNegated)
+def _damage_negated(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} takes {p['amount']} damage less, negated by "),
+        names.card(p["card"]),
+        t(f" ({p['used']} of this turn's first damage)"),
+        *_rule("R-ADD-376"),
+    )
+
+
 @sentence(ev.SeedsPlanted)
 def _seeds_planted(p: Mapping[str, Any], names: Names) -> Sentence:
     return (

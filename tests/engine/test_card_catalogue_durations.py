@@ -13,7 +13,15 @@ from collections.abc import Callable
 
 import pytest
 
-from battles.engine.battle.events import CardLapsed, CardsDiscarded, CardsRecovered, PromptOpened
+from battles.engine.battle.events import (
+    AttackDeclared,
+    CardLapsed,
+    CardsDiscarded,
+    CardsRecovered,
+    DamageNegated,
+    DamageScheduled,
+    PromptOpened,
+)
 from battles.engine.cards import card_from_dict
 from battles.engine.errors import InvalidInput
 from battles.sentences import Names, describe, plain
@@ -71,6 +79,45 @@ def _wild_growth() -> None:
 
 
 DURATIONS_SCENARIOS[(ITEMS, "world-tree-staff-wild-growth")] = _wild_growth
+
+
+def _berserker_serum() -> None:
+    """ "For 2 turns: All attacks +3 damage, ignore pain (first 3 damage each turn negated),
+    gain 1 Heat per turn. Remove this card from game after use.": through the turn it is
+    played in and the owner's next, each attack deals +3 (R-ADD-74), the first 3 damage of
+    a turn are negated and the rest taken (R-ADD-376), 1 Heat at the end of each of the two
+    turns; then it is removed from the game (R-ADD-375, R-ADD-70)."""
+    card = built(ITEMS, "combat-stimulants-berserker-serum")
+    instance = f"{card.id}#1"
+    b = battle(card, hand=("blade", "gun"))
+
+    def hit_damage(weapon: str) -> int:
+        body = {"type": "attack", "seat": 0, "card": f"{weapon}#1", "target": 1,
+                "component": "chassis", "faces": [1, 1]}  # fmt: skip
+        d = one(b.do(body), AttackDeclared)
+        return int(dict(d.damage_by_grade)["hit"])
+
+    play(b, card.id)
+    assert b.seat(0).timed == ((instance, 2),)
+    assert hit_damage("gun") == 2 + 3  # "Ranged 1-6", 2 damage
+    b.do({"type": "pass", "seat": 0, "drawn": [FILLER] * (6 - len(b.seat(0).hand))})
+    assert b.seat(0).heat == 1 and instance in b.seat(0).in_play
+    arrange(b, DamageScheduled(0, 5, "arranged"))  # taken as seat 0's next turn starts
+    events = b.do({"type": "pass", "seat": 1, "faces": [6, 1]})  # round 2, seat 0 first
+    assert one(events, DamageNegated) == DamageNegated(0, 3, instance, 3)
+    prompt = one(events, PromptOpened)
+    assert (prompt.kind, prompt.amount) == ("take_damage", 2)
+    b.do({"type": "take_damage", "seat": 0, "hand": [], "deck": 2, "drawn": [FILLER] * 2})
+    assert b.seat(0).turn_negated == ((instance, 3),)
+    assert hit_damage("blade") == 3 + 3  # its second turn: "Melee", 3 damage
+    events = b.do({"type": "pass", "seat": 0, "drawn": [FILLER] * (6 - len(b.seat(0).hand))})
+    assert b.seat(0).heat == 2  # its second turn's Heat
+    assert of_type(events, CardLapsed) == [CardLapsed(0, instance, 2, True)]
+    assert instance in b.seat(0).removed and instance not in b.seat(0).in_play
+    assert b.seat(0).turn_negated == () and b.seat(0).timed == ()
+
+
+DURATIONS_SCENARIOS[(ITEMS, "combat-stimulants-berserker-serum")] = _berserker_serum
 
 
 @pytest.mark.parametrize("key", sorted(DURATIONS_SCENARIOS), ids="/".join)

@@ -26,6 +26,7 @@ from .actions import (
     CasketRotated,
     ComponentDamagePrevented,
     CounterRaised,
+    DamageNegated,
     DamageReduced,
     DamageScheduled,
     DeckReshuffled,
@@ -280,6 +281,7 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         AttackRerolled,
         GritModifierRaised,
         CardLapsed,
+        DamageNegated,
     )
 }
 
@@ -328,6 +330,7 @@ __all__ = [
     "DamageAuraRaised",
     "DamageCardsRemoved",
     "DamageDeflected",
+    "DamageNegated",
     "DamageReduced",
     "DamageScheduled",
     "DamageTaken",

@@ -367,6 +367,18 @@ class DamageReduced(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class DamageNegated(Event):
+    """A passive in play negated `amount` of the first damage the seat takes this turn,
+    `used` of its budget now spent in this turn (R-ADD-376)."""
+
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "amount", "card", "used"))
+    seat: int
+    amount: int
+    card: str
+    used: int
+
+
+@dataclass(frozen=True, slots=True)
 class LastingBonusGained(Event):
     """+`damage` on every attack of the seat for the rest of the battle, `total` now
     (R-ADD-131)."""
