@@ -67,6 +67,17 @@ def _card_resolved(p: Mapping[str, Any], names: Names) -> Sentence:
     return (names.card(p["card"]), t(f" goes to {who}'s discard pile"))
 
 
+@sentence(ev.CardLapsed)
+def _card_lapsed(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    pile = "is removed from the game" if p.get("removed") else f"goes to {who}'s discard pile"
+    return (
+        names.card(p["card"]),
+        t(f" has lasted its {count(p['turns'], 'turn')} and {pile}"),
+        *_rule("R-ADD-375"),
+    )
+
+
 @sentence(ev.OverspendPaid)
 def _overspend_paid(p: Mapping[str, Any], names: Names) -> Sentence:
     who = names.casket(p.get("seat"))
@@ -258,6 +269,17 @@ def _damage_reduced(p: Mapping[str, Any], names: Names) -> Sentence:
     return (
         t(f"{who} takes {p['amount']} damage less"),
         *_reason_rule(p.get("source"), "R-ADD-136"),
+    )
+
+
+@sentence(ev.DamageNegated)
+def _damage_negated(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} takes {p['amount']} damage less, negated by "),
+        names.card(p["card"]),
+        t(f" ({p['used']} of this turn's first damage)"),
+        *_rule("R-ADD-376"),
     )
 
 

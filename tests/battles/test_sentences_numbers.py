@@ -241,6 +241,9 @@ SAMPLES: tuple[Event, ...] = (
     ev.AttacksForgone(seat=1, source="stun"),
     ev.GritModifierRaised(seat=0, amount=1, source="stone-endurance-boost"),
     ev.GritModifierRaised(seat=0, amount=2, source="martyrs-endurance", next_check=True),
+    ev.CardLapsed(seat=0, card=CARD, turns=2, removed=False),
+    ev.CardLapsed(seat=0, card=OTHER, turns=2, removed=True),
+    ev.DamageNegated(seat=0, amount=2, card=CARD, used=3),
     ev.SpendArmed(seat=0, source="overcharge"),
     ev.DefenceLowered(seat=1, amount=2, source="mandible-rend"),
     ev.AttacksQueued(

@@ -64,7 +64,7 @@ def _wait_step(page: Any, n: int, timeout: int = LIVE_MS) -> None:
     page.wait_for_function(
         "n => Number(document.querySelector('#frame [data-step]').dataset.step) === n"
         " && (!document.querySelector('.log')"
-        " || document.querySelector(`.log [data-line=\"${n}\"]`) !== null)",
+        ' || document.querySelector(`.log [data-line="${n}"]`) !== null)',
         arg=n,
         timeout=timeout,
     )

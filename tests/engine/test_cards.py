@@ -66,6 +66,7 @@ from battles.engine.cards import (
     FlipWoundEffect,
     FollowUpEffect,
     ForfeitTokensEffect,
+    ForTurnsEffect,
     FreePassageEffect,
     GainSpEffect,
     GainTokensEffect,
@@ -285,6 +286,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     GritModifierEffect(1),  # (R-ADD-360)
     LowDeckWindowEffect(5),  # (R-ADD-370)
     LethalWindowEffect(5),  # (R-ADD-371)
+    ForTurnsEffect(2),  # (R-ADD-375)
 )
 
 
@@ -439,6 +441,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "grit_modifier",  # (R-ADD-360)
         "low_deck_window",  # (R-ADD-370)
         "lethal_window",  # (R-ADD-371)
+        "for_turns",  # (R-ADD-375)
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

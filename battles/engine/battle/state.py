@@ -309,6 +309,12 @@ class CasketState:
     discard: tuple[str, ...] = ()
     removed: tuple[str, ...] = ()
     in_play: tuple[str, ...] = ()
+    # Cards in play lasting "for N turns": (instance, own turn ends still to come, this
+    # one included) (R-ADD-375).
+    timed: tuple[tuple[str, int], ...] = ()
+    # The damage each "first N damage each turn negated" passive took off in this turn,
+    # whoever's: (instance, amount) (R-ADD-376).
+    turn_negated: tuple[tuple[str, int], ...] = ()
     damage_pile: tuple[str, ...] = ()  # ruleset 2.1: lost to damage, face up, for good (R-DMG-8)
     damage_cards: int = 0
     wound_deck: tuple[str, ...] = ()  # top first

@@ -279,6 +279,14 @@ class CardDef(Stored):
             raise InvalidInput("card.text", "a manual card needs its text for the players")
         if self.kind == "damage" and (self.sp_cost, self.effects) != (0, ()):
             raise InvalidInput("card.kind", "a Damage card costs 0 SP and does nothing", "R-TRN-6")
+        timed = [e for e in self.effects if isinstance(e, triggers.ForTurnsEffect)]
+        if timed and (len(timed) > 1 or self.kind == "reactive" or self.attack is not None):
+            # R-ADD-375: its turns are counted from its owner's turn it is played in
+            raise InvalidInput(
+                "card.effects",
+                "for_turns is said once, of a card played with play_card in its owner's turn",
+                "R-ADD-375",
+            )
 
     @property
     def limit(self) -> triggers.LimitEffect | None:
@@ -302,12 +310,19 @@ class CardDef(Stored):
         return next((e for e in self.effects if isinstance(e, triggers.TokenCostEffect)), None)
 
     @property
+    def for_turns(self) -> int:
+        """How many of its owner's turns the card stays in play ("For 2 turns: …"), the one
+        it is played in first; 0 when its text sets no such duration (R-ADD-375)."""
+        return next((e.turns for e in self.effects if isinstance(e, triggers.ForTurnsEffect)), 0)
+
+    @property
     def passive(self) -> bool:
         """Played, the card stays in play and its triggers fire (R-ADD-68), or it waits
         there for the attack it wards off (R-ADD-128), or its zone lasts (R-ADD-129); a
         standing rule (`unflankable`, `heat_capacity`, `free_passage`, R-ADD-136;
-        `bleed_factor`, R-ADD-280; `taint_aura`, R-ADD-296) too."""
-        stays = triggers.TriggerEffect | GuardEffect | ZoneEffect
+        `bleed_factor`, R-ADD-280; `taint_aura`, R-ADD-296) too; and a card lasting "for N
+        turns" until those turns have ended (R-ADD-375)."""
+        stays = triggers.TriggerEffect | triggers.ForTurnsEffect | GuardEffect | ZoneEffect
         standing = (
             UnflankableEffect
             | HeatCapacityEffect

@@ -18,6 +18,7 @@ from ...cards import (
     IgnoreCoverEffect,
     LastingBonusEffect,
     MoveEffect,
+    NoAttacksEffect,
     RerollAttackDieEffect,
     SelfDamageEffect,
     SpendTaintEffect,
@@ -148,6 +149,20 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
             "no_attacks",
             "a card this casket played forbids attacking until its next turn",
             "R-ADD-115",
+        )
+    barring = next(
+        (
+            x
+            for x, _ in c.timed
+            if any(isinstance(e, NoAttacksEffect) for e in tx.state.card(x).effects)
+        ),
+        None,
+    )
+    if barring is not None:  # R-ADD-375: "For 2 turns: …, cannot attack"
+        raise RuleViolation(
+            "no_attacks",
+            f"{tx.state.card(barring).name}, in play, forbids attacking for as long as it lasts",
+            "R-ADD-375",
         )
     if not 0 <= command.target < len(tx.state.seats) or command.target == seat:
         raise RuleViolation("bad_target", "target must be another seat", "R-ARC-1")

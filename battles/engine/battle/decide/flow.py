@@ -234,6 +234,11 @@ def _end_turn(tx: _Tx, seat: int) -> None:
 def _finish_turn(tx: _Tx) -> None:
     s = tx.state
     seat = s.order[s.turn]
+    c = s.seats[seat]
+    for instance, left in c.timed:  # R-ADD-375: the last of the turns it lasts is over
+        if left <= 1 and instance in c.in_play:
+            card = s.card(instance)
+            tx.emit(ev.CardLapsed(seat, instance, card.for_turns, card.leaves_game))
     tx.emit(ev.TurnEnded(seat))
     s = tx.state
     for i in range(s.turn, len(s.order)):

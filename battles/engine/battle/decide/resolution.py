@@ -378,6 +378,14 @@ def _reduce_taken(tx: _Tx, seat: int, amount: int) -> int:
     for instance in c.in_play:
         card = tx.state.card(instance)
         for effect in card.effects:
+            if isinstance(effect, TriggerEffect) and effect.on == "first_damage_each_turn":
+                for inner in effect.then:  # R-ADD-376: a budget of each turn
+                    assert isinstance(inner, ReduceIncomingEffect)
+                    used = dict(tx.seat(seat).turn_negated).get(instance, 0)
+                    cut = min(amount, inner.amount - used)
+                    if cut > 0:
+                        tx.emit(ev.DamageNegated(seat, cut, instance, used + cut))
+                        amount -= cut
             if isinstance(effect, TriggerEffect) and effect.on == "damage_taken":
                 for inner in effect.then:
                     assert isinstance(inner, ReduceIncomingEffect)

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from .actions import (
     BonusHeld,
     BuffGained,
+    CardLapsed,
     CardPlayed,
     CardResolved,
     CardsDiscarded,
@@ -25,6 +26,7 @@ from .actions import (
     CasketRotated,
     ComponentDamagePrevented,
     CounterRaised,
+    DamageNegated,
     DamageReduced,
     DamageScheduled,
     DeckReshuffled,
@@ -278,6 +280,8 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         RerollOffered,
         AttackRerolled,
         GritModifierRaised,
+        CardLapsed,
+        DamageNegated,
     )
 }
 
@@ -301,6 +305,7 @@ __all__ = [
     "BleedTicked",
     "BonusHeld",
     "BuffGained",
+    "CardLapsed",
     "CardPlayed",
     "CardResolved",
     "CardReturned",
@@ -325,6 +330,7 @@ __all__ = [
     "DamageAuraRaised",
     "DamageCardsRemoved",
     "DamageDeflected",
+    "DamageNegated",
     "DamageReduced",
     "DamageScheduled",
     "DamageTaken",

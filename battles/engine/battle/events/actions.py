@@ -57,6 +57,18 @@ class CardResolved(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class CardLapsed(Event):
+    """A card lasting "for N turns" leaves play as the last of those turns of its owner
+    ends: to the discard pile, or to the removed cards when `removed` (R-ADD-70, R-ADD-375)."""
+
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "card", "turns", "removed"))
+    seat: int
+    card: str
+    turns: int
+    removed: bool
+
+
+@dataclass(frozen=True, slots=True)
 class OverspendPaid(Event):
     """SP beyond the maximum paid with cards from hand and the deck's top (R-TRN-3)."""
 
@@ -352,6 +364,18 @@ class DamageReduced(Event):
     seat: int
     amount: int
     source: str
+
+
+@dataclass(frozen=True, slots=True)
+class DamageNegated(Event):
+    """A passive in play negated `amount` of the first damage the seat takes this turn,
+    `used` of its budget now spent in this turn (R-ADD-376)."""
+
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "amount", "card", "used"))
+    seat: int
+    amount: int
+    card: str
+    used: int
 
 
 @dataclass(frozen=True, slots=True)

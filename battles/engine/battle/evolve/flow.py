@@ -163,6 +163,11 @@ def _turn_ended(s: BattleState, e: ev.TurnEnded) -> BattleState:
         if other.seat != e.seat and any(w.until == "end_of_turn" for w in other.wards):
             kept = tuple(w for w in other.wards if w.until != "end_of_turn")
             s = _seat(s, other.seat, wards=kept)
+    for x in s.seats:  # R-ADD-376: "each turn", whoever's: a new budget
+        if x.turn_negated:
+            s = _seat(s, x.seat, turn_negated=())
+    if c.timed:  # R-ADD-375: one of the turns its timed cards last is over
+        s = _seat(s, e.seat, timed=tuple((x, n - 1) for x, n in c.timed if n > 1))
     rooted = max(0, c.rooted_turns - 1)  # R-ADD-111: one of its rooted turns is over
     lapsed = c.immobilised_by not in (None, e.seat) or c.rooted_turns > 0
     if lapsed:  # R-ADD-43: its one turn is over

@@ -152,6 +152,12 @@ def _component_prevented(s: BattleState, e: ev.ComponentDamagePrevented) -> Batt
     return _seat(s, e.seat, limited_plays=(*c.limited_plays, f"round:{e.source}"))
 
 
+def _damage_negated(s: BattleState, e: ev.DamageNegated) -> BattleState:
+    """R-ADD-376: the passive's budget spent in this turn."""
+    kept = tuple(x for x in s.seats[e.seat].turn_negated if x[0] != e.card)
+    return _seat(s, e.seat, turn_negated=(*kept, (e.card, e.used)))
+
+
 def _damage_reduced(s: BattleState, e: ev.DamageReduced) -> BattleState:
     return s  # the damage prompt that follows asks for the reduced amount
 
@@ -179,5 +185,6 @@ HANDLERS: dict[type[ev.Event], Handler] = {
     ev.BleedTicked: _bleed_ticked,
     ev.OngoingDamageScheduled: _ongoing_damage,
     ev.DamageReduced: _damage_reduced,
+    ev.DamageNegated: _damage_negated,
     ev.ComponentDamagePrevented: _component_prevented,
 }

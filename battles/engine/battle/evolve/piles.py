@@ -25,6 +25,9 @@ def _card_played(s: BattleState, e: ev.CardPlayed) -> BattleState:
         sp_spent=c.sp_spent + e.cost,
         acted=True,
     )
+    turns = s.card(e.card).for_turns
+    if turns:  # R-ADD-375: "For N turns", the turn it is played in first
+        s = _seat(s, e.seat, timed=(*c.timed, (e.card, turns)))
     return _count_play(s, e.seat, e.card)
 
 
@@ -39,6 +42,12 @@ def _count_play(s: BattleState, seat: int, instance: str) -> BattleState:
 
 def _card_resolved(s: BattleState, e: ev.CardResolved) -> BattleState:
     return _put_away(s, e.seat, e.card)
+
+
+def _card_lapsed(s: BattleState, e: ev.CardLapsed) -> BattleState:
+    """R-ADD-375: the last of its turns is over."""
+    timed = tuple(x for x in s.seats[e.seat].timed if x[0] != e.card)
+    return _put_away(_seat(s, e.seat, timed=timed), e.seat, e.card)
 
 
 def _put_away(s: BattleState, seat: int, card: str) -> BattleState:
@@ -119,6 +128,7 @@ def _returned(s: BattleState, e: ev.CardReturned) -> BattleState:
 HANDLERS: dict[type[ev.Event], Handler] = {
     ev.CardPlayed: _card_played,
     ev.CardResolved: _card_resolved,
+    ev.CardLapsed: _card_lapsed,
     ev.OverspendPaid: _discarded,
     ev.CardsDiscarded: _discarded,
     ev.CardsRecovered: _recovered,

@@ -143,6 +143,7 @@ from .terrain import (
 from .triggers import (
     AllyDestroyedWindowEffect,
     LethalWindowEffect,
+    ForTurnsEffect,
     LimitEffect,
     LowDeckWindowEffect,
     TokenCostEffect,
@@ -194,6 +195,7 @@ __all__ = [
     "EnhanceNextAttackEffect",
     "FlipWoundEffect",
     "FollowUpEffect",
+    "ForTurnsEffect",
     "ForfeitTokensEffect",
     "FreePassageEffect",
     "GainSpEffect",
@@ -372,6 +374,7 @@ Effect = (
     | GritModifierEffect
     | LowDeckWindowEffect
     | LethalWindowEffect
+    | ForTurnsEffect
 )
 
 ALL_EFFECTS: tuple[type[Effect], ...] = get_args(Effect)

@@ -88,7 +88,32 @@ TRIGGERS = (
     # "when you use Blood Offering or other self-harm Church cards": the owner plays one of
     # the trigger's `cards` in its own turn, as a card or an attack (R-ADD-361)
     "card_played",
+    # "first 3 damage each turn negated": the `reduce_incoming` amount is a budget of each
+    # turn, whoever's, spent on the damage the owner takes (R-ADD-376)
+    "first_damage_each_turn",
 )
+
+
+@dataclass(frozen=True, slots=True)
+class ForTurnsEffect(StoredEffect):
+    """ "For 2 turns: …": the card stays in play, its passives firing and its standing
+    rules holding, until `turns` of the owner's own turns have ended, the one it is played
+    in first; then it leaves play for the discard pile, or for the removed cards when its
+    text removes it from the game (R-ADD-70, R-ADD-375).
+
+    >>> ForTurnsEffect(2).as_dict()
+    {'kind': 'for_turns', 'turns': 2}
+    >>> ForTurnsEffect(0)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: for_turns.turns: must be an integer from 1 to 5, got 0 (R-ADD-375)
+    """
+
+    kind: ClassVar[str] = "for_turns"
+    turns: int
+
+    def __post_init__(self) -> None:
+        check_int(self.turns, "for_turns.turns", 1, 5, "R-ADD-375")
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +126,8 @@ class TriggerEffect(StoredEffect):
     takes. On "attack", `then` holds attack bonuses only: each attack the owner declares
     gets those whose condition holds ("Passive: you deal +2 damage to enemies with …",
     R-ADD-74). On "card_played", each time the owner plays one of `cards` in its own turn,
-    as a card or an attack (R-ADD-361).
+    as a card or an attack (R-ADD-361). On "first_damage_each_turn", its reduction takes
+    off the first damage the owner takes in each turn, up to its amount a turn (R-ADD-376).
 
     >>> from battles.engine.cards import DrawEffect, GainTokensEffect
     >>> TriggerEffect("start_of_turn", (GainTokensEffect("bargain", 1, cap=10),)).as_dict()
@@ -132,7 +158,11 @@ class TriggerEffect(StoredEffect):
         check_choice(self.on, "trigger.on", TRIGGERS)
         if self.on == "attack":  # R-ADD-74: bonuses to each of the owner's attacks
             check_inner(self.then, "trigger.then", ("attack_bonus",))
-        elif self.on in ("damage_taken", "first_component_damage_each_round"):
+        elif self.on in (
+            "damage_taken",
+            "first_component_damage_each_round",
+            "first_damage_each_turn",
+        ):
             # R-ADD-136: a reduction of each damage, or of a round's first Component Damage
             check_inner(self.then, "trigger.then", ("reduce_incoming",))
         else:

@@ -32,4 +32,5 @@ RESOLVERS: dict[type[Any], Resolver] = {
     fx.AllyDestroyedWindowEffect: resolved_elsewhere,  # `harm._defeat` opens its window, `reactions._ally_destroyed` plays it (R-ADD-283)
     fx.LowDeckWindowEffect: resolved_elsewhere,  # `reactions._low_deck_windows` opens its window after each decision, `reactions._low_deck` plays it (R-ADD-370)
     fx.LethalWindowEffect: resolved_elsewhere,  # `resolution._lethal_window` opens its window before the damage's split, `reactions._lethal` plays it (R-ADD-371)
+    fx.ForTurnsEffect: resolved_elsewhere,  # the card stays in play; `flow._finish_turn` ends it with the last of its turns (R-ADD-375)
 }
