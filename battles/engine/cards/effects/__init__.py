@@ -142,8 +142,8 @@ from .terrain import (
 )
 from .triggers import (
     AllyDestroyedWindowEffect,
-    LethalWindowEffect,
     ForTurnsEffect,
+    LethalWindowEffect,
     LimitEffect,
     LowDeckWindowEffect,
     TokenCostEffect,
