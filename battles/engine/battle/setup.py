@@ -7,7 +7,7 @@ the `BattleCreated` event that records it replays the same on any later engine.
 Shape (docs/BATTLES.md): `name`, `board` (FORMATS.md), `rules`, `dice` (`mode`
 digital or table, `seed`, `seed_public`, `commitment`: R-ADD-45), `policy` (prompt or auto), `cards` (card definitions in
 the project's format), `seats` (player, side, casket {name, class, shield,
-component_damage, faction}, deck [{card, count}], pilot {name, carried_wounds, sp_modifier,
+component_damage, faction, bloodline}, deck [{card, count}], pilot {name, carried_wounds, sp_modifier,
 taint, grit, grit_modifier, grit_bonus, tokens},
 at [q, r], facing).
 
@@ -32,6 +32,7 @@ from typing import Any
 from ..arcs import SHIELDS
 from ..board import Board, parse_board
 from ..carddata.carddb import FACTIONS
+from ..cards.effects.condition import BLOODLINES, VESTIGE
 from ..carddata.decks import validate_deck
 from ..cards import CardDef, card_from_dict
 from ..dice import COMPONENTS
@@ -200,7 +201,7 @@ def parse_setup(doc: object) -> dict[str, Any]:
         casket = _mapping(
             s["casket"],
             f"{path}.casket",
-            ("name", "class", "shield", "component_damage", "faction"),
+            ("name", "class", "shield", "component_damage", "faction", "bloodline"),
         )
         casket_class = _choice(
             casket.get("class"), f"{path}.casket.class", tuple(SP_MAXIMUM), "R-TRN-3"
@@ -279,6 +280,19 @@ def parse_setup(doc: object) -> dict[str, Any]:
         if "faction" in casket:
             casket_doc["faction"] = _choice(
                 casket["faction"], f"{path}.casket.faction", FACTIONS, "R-ADD-121"
+            )
+        # The Vestige casket's primary bloodline, when given (R-ADD-380): only a casket whose
+        # setup names the Vestige faction has one; left out otherwise, as above.
+        if "bloodline" in casket:
+            if casket_doc.get("faction") != VESTIGE:
+                raise InvalidInput(
+                    f"{path}.casket.bloodline",
+                    f"only a {VESTIGE} casket has a bloodline: give casket.faction "
+                    f"{VESTIGE!r} too",
+                    "R-ADD-380",
+                )
+            casket_doc["bloodline"] = _choice(
+                casket["bloodline"], f"{path}.casket.bloodline", BLOODLINES, "R-ADD-380"
             )
         seats.append(
             {
@@ -501,6 +515,7 @@ def initial_state(battle_id: str, setup: Mapping[str, Any]) -> BattleState:
                 component_damage=damage,
                 destroyed=destroyed,
                 faction=s["casket"].get("faction"),
+                bloodline=s["casket"].get("bloodline"),
             )
         )
     return BattleState(

@@ -394,6 +394,9 @@ class CasketState:
     # Allies: the faction the setup names, when it names one; cards that count
     # "allied Emergent units" count only caskets known to be of it (R-ADD-121).
     faction: str | None = None
+    # The Vestige casket's primary bloodline the setup names, when it names one: "if all
+    # adjacent allies are also Fenmar bloodline" counts only caskets known to be (R-ADD-380).
+    bloodline: str | None = None
     # +Defense an ally's card gave, as (until, amount): it lapses when seat `until`'s next
     # turn starts, or with the round when `until` is -1 (R-ADD-123).
     lent_defence: tuple[tuple[int, int], ...] = ()

@@ -123,6 +123,9 @@ def _holds(tx: _Tx, seat: int, condition: Condition | None, target: int | None) 
         return line_of_sight(tx.state.board, c.at, t.at, others).cover == "none"
     if test == "allies_near_target_at_least":
         return sum(1 for at in allied if at.distance(t.at) <= condition.within) >= n
+    if test == "pack_of_bloodline":  # R-ADD-380: a pure pack around the target
+        pack = [x for x in _allies(tx, seat, None) if x.at.distance(t.at) <= condition.within]
+        return len(pack) >= n and all(x.bloodline == condition.bloodline for x in pack)
     if test == "target_hp_at_most":
         return t.hp <= n
     if test == "target_moved_last_turn":

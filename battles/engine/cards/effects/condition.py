@@ -72,7 +72,16 @@ CONDITIONS = (
     # "within 1 hex of fire" (R-ADD-298): the own hex or one next to it holds a terrain that
     # burns (`FIRE_TERRAIN`).
     "near_fire",
+    # bloodlines (R-ADD-380): "if all adjacent allies are also Fenmar bloodline (pure pack)":
+    # `n` or more allies within `within` of the attack's target, and every ally there of
+    # `bloodline`.
+    "pack_of_bloodline",
 )
+
+# R-ADD-380: the Vestige faction and the primary bloodlines its casket may have, as the
+# database's Vestige Heritage names them (Fenmar, Urtok, Vexis, Corvath, Serrak).
+VESTIGE = "vestige-bloodlines"
+BLOODLINES = ("fenmar", "urtok", "vexis", "corvath", "serrak")
 
 # R-ADD-298: the terrain kinds that are fire: lava (a card's "burning terrain" too) and a
 # fire wall.
@@ -91,6 +100,7 @@ _CONDITIONS_WITHIN = (
     "allies_near_target_at_least",
     "destroyed_within_this_round",  # R-ADD-144
     "no_enemy_within",  # R-ADD-136
+    "pack_of_bloodline",  # R-ADD-380
 )
 
 # The conditions that may count only the allies of one faction (R-ADD-121).
@@ -146,9 +156,19 @@ class Condition(Stored):
     faction: str | None = None
     # forms vocabulary: the form `own_form` asks for, "metamorph" for any (R-ADD-170).
     form: str | None = None
+    # bloodlines: the bloodline every ally `pack_of_bloodline` counts must have (R-ADD-380).
+    bloodline: str | None = None
 
     def __post_init__(self) -> None:
         check_choice(self.test, "condition.test", CONDITIONS)
+        _named_when(
+            self.bloodline,
+            self.test == "pack_of_bloodline",
+            "condition.bloodline",
+            BLOODLINES,
+            ("'pack_of_bloodline' names a bloodline: one of ", f"{self.test!r} names none"),
+            "R-ADD-380",
+        )
         _named_when(
             self.form,
             self.test == "own_form",
@@ -216,11 +236,11 @@ def condition_from_dict(d: object, path: str) -> Condition:
     """Parse a condition as its `as_dict` writes it, from the same fields.
 
     >>> condition_from_dict({"test": "own_heat_at_least", "n": 3}, "c")
-    Condition(test='own_heat_at_least', n=3, pool=None, terrain=None, within=0, faction=None, form=None)
+    Condition(test='own_heat_at_least', n=3, pool=None, terrain=None, within=0, faction=None, form=None, bloodline=None)
     >>> condition_from_dict({"test": "from_rear", "hexes": 2}, "c")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: c.hexes: unknown field; allowed: test, n, pool, terrain, within, faction, form
+    battles.engine.errors.InvalidInput: c.hexes: unknown field; allowed: test, n, pool, terrain, within, faction, form, bloodline
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'test'", "R-ADD-59")
