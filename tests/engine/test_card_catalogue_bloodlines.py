@@ -39,7 +39,10 @@ def _pack(card: CardDef, others: Sequence[Other]) -> Battle:
         return s
 
     seats = [
-        {**casket(0, (0, 3), 1, "pack", (VESTIGE, "fenmar")), "deck": deck(**{card.id: 1, "gun": 1})},
+        {
+            **casket(0, (0, 3), 1, "pack", (VESTIGE, "fenmar")),
+            "deck": deck(**{card.id: 1, "gun": 1}),
+        },
         {**casket(1, (0, 2), 4, "prey", (None, None)), "deck": deck()},
         *(
             {**casket(2 + i, at, 1, side, (faction, bloodline)), "deck": deck()}

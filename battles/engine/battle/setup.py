@@ -32,9 +32,9 @@ from typing import Any
 from ..arcs import SHIELDS
 from ..board import Board, parse_board
 from ..carddata.carddb import FACTIONS
-from ..cards.effects.condition import BLOODLINES, VESTIGE
 from ..carddata.decks import validate_deck
 from ..cards import CardDef, card_from_dict
+from ..cards.effects.condition import BLOODLINES, VESTIGE
 from ..dice import COMPONENTS
 from ..errors import InvalidInput
 from ..hexes import Hex
@@ -287,8 +287,7 @@ def parse_setup(doc: object) -> dict[str, Any]:
             if casket_doc.get("faction") != VESTIGE:
                 raise InvalidInput(
                     f"{path}.casket.bloodline",
-                    f"only a {VESTIGE} casket has a bloodline: give casket.faction "
-                    f"{VESTIGE!r} too",
+                    f"only a {VESTIGE} casket has a bloodline: give casket.faction {VESTIGE!r} too",
                     "R-ADD-380",
                 )
             casket_doc["bloodline"] = _choice(
