@@ -357,6 +357,33 @@ def has_line_of_sight(board: Board, origin: Hex, target: Hex) -> bool:
     )
 
 
+def line_through(origin: Hex, toward: Hex, within: int) -> tuple[Hex, ...]:
+    """The hexes a straight line from `origin`'s centre through `toward`'s centre, drawn on
+    as far as `within` hexes of `origin`, passes through, nearest first (R-ADD-381): those
+    whose interior it crosses (`toward` included), not those it only touches along an edge
+    or at a vertex, which R-LOS-4 settles in favour of the casket standing there.
+
+    >>> line_through(Hex(0, 0), Hex(0, -1), 3)
+    (Hex(q=0, r=-1), Hex(q=0, r=-2), Hex(q=0, r=-3))
+    >>> line_through(Hex(0, 0), Hex(1, -3), 4)  # off the six directions
+    (Hex(q=0, r=-1), Hex(q=1, r=-2), Hex(q=1, r=-3), Hex(q=1, r=-4))
+    >>> line_through(Hex(0, 0), Hex(1, 1), 4)  # along edges: only the centres it meets
+    (Hex(q=1, r=1), Hex(q=2, r=2))
+    """
+    dq, dr = toward[0] - origin[0], toward[1] - origin[1]
+    step = origin.distance(toward)
+    if step == 0:
+        return ()
+    k = -(-within // step)  # the first whole multiple of the offset reaching `within`
+    line = _line(k * dq, k * dr)
+    touched = line.left_skips | line.right_skips
+    crossed = [
+        Hex(origin[0] + a, origin[1] + b) for i, (a, b) in enumerate(line.order) if i not in touched
+    ]
+    crossed.append(Hex(origin[0] + k * dq, origin[1] + k * dr))
+    return tuple(h for h in crossed if origin.distance(h) <= within)
+
+
 def visible_from(board: Board, origin: Hex) -> frozenset[Hex]:
     """Every board hex with clear line of sight from `origin`, `origin` included (R-LOS-1..4).
 

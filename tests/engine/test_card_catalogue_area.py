@@ -890,6 +890,40 @@ AREA_SCENARIOS.update({
 })  # fmt: skip
 
 
+def _plasma_lance() -> None:
+    """ "Deal 7 damage, Armor-Piercing, create line of lightning (hits all targets in
+    straight line)": every enemy in the hexes a straight line from the attacker through the
+    target passes through, out to the card's 10 hexes, is attacked too, before or beyond the
+    target, each attack ignoring all Defense; an ally on the line, an enemy off it, and one
+    in a hex the line only touches are not (R-ADD-60, R-ADD-81, R-ADD-381)."""
+    card = built("equipment_items", "tempest-scepter-plasma-lance")
+    # Along a direction: the target 6 hexes N, an enemy between, one beyond, one off the
+    # line, an ally on it.
+    enemies = [((0, -3), 4), ((0, 1), 4), ((0, -6), 4), ((1, -3), 4)]
+    b = field(card, enemies, [((0, 0), 4)])
+    expected = [(1, "5-10", 7), (2, "1-10", 7), (3, "1-10", 7)]
+    events = strike(b, card, 1, aimed(b, card, expected))
+    declared = of_type(events, AttackDeclared)
+    assert [(x.target, base(x)) for x in declared] == [(1, 7), (2, 7), (3, 7)]
+    assert [ignored(d) for d in declared] == [MAX_DAMAGE] * 3
+    assert b.seat(0).buff_ignore_defence == 0
+    # Off the six directions: the line from [0, 3] through [2, -3] crosses [1, 0] and
+    # [3, -6], not [0, 1] beside it.
+    b = field(card, [((2, -3), 4), ((1, 0), 4), ((0, 1), 4), ((3, -6), 4)])
+    expected = [(1, "5-10", 7), (2, "1-10", 7), (4, "1-10", 7)]
+    events = strike(b, card, 1, aimed(b, card, expected))
+    assert [x.target for x in of_type(events, AttackDeclared)] == [1, 2, 4]
+    # On a 30° diagonal the line runs along hex edges: it meets the centres of [1, 1] and
+    # [5, -7], and only touches [1, 2] and [2, 0], whose caskets it spares (R-LOS-4).
+    b = field(card, [((3, -3), 4), ((1, 1), 4), ((1, 2), 4), ((2, 0), 4), ((5, -7), 4)])
+    expected = [(1, "5-10", 7), (2, "1-10", 7), (5, "1-10", 7)]
+    events = strike(b, card, 1, aimed(b, card, expected))
+    assert [x.target for x in of_type(events, AttackDeclared)] == [1, 2, 5]
+
+
+AREA_SCENARIOS[("equipment_items", "tempest-scepter-plasma-lance")] = _plasma_lance
+
+
 @pytest.mark.parametrize("key", sorted(AREA_SCENARIOS), ids=lambda k: f"{k[0]}/{k[1]}")
 def test_catalogued_area_card_does_what_its_text_says(key: tuple[str, str]) -> None:
     assert key in AUTOMATED

@@ -30,6 +30,7 @@ from ...dice import (
     component_for_roll,
 )
 from ...errors import RuleViolation
+from ...los import line_through
 from ...tohit import (
     MAX_DAMAGE,
     ToHit,
@@ -439,12 +440,22 @@ def _queue_follow_ups(
             first = card.attack
             assert first is not None
             reach = effect.reach(first.range).text
+            # R-ADD-381: a line from the attacker through the first target.
+            line = (
+                line_through(c.at, tx.seat(command.target).at, effect.within)
+                if effect.around == "line"
+                else ()
+            )
             caught = [
                 x.seat
                 for x in tx.state.seats
                 if x.in_battle
                 and x.seat not in (seat, command.target)
-                and x.at.distance(centre) <= effect.within
+                and (
+                    x.at in line
+                    if effect.around == "line"
+                    else x.at.distance(centre) <= effect.within
+                )
                 and (effect.allies or x.side != c.side)
             ]
             if effect.pick and len(caught) > effect.pick:

@@ -260,7 +260,10 @@ class AreaAttackEffect(StoredEffect):
     attack's target instead, a blast (R-ADD-84); "wreck": around a destroyed enemy the
     command's `target` names, within the card's printed range, on a card without an attack
     of its own ("Target destroyed enemy explodes", R-ADD-89). `aura`: around the attacker, every attack
-    of the card ignores line of sight and facing (R-RNG-3, R-ADD-85). `ignore_defence`:
+    of the card ignores line of sight and facing (R-RNG-3, R-ADD-85). "line": every casket in
+    the hexes a straight line from the attacker through the first target passes through, out
+    to `within` hexes of the attacker ("line of lightning (hits all targets in straight
+    line)", R-ADD-381). `ignore_defence`:
     its attacks cancel every block, "Armor-Piercing" (R-ADD-60). `pick`: only that many of
     the caught caskets, drawn at random ("2 random enemies within 3 hexes", R-ADD-87).
 
@@ -276,7 +279,7 @@ class AreaAttackEffect(StoredEffect):
     damage: int
     within: int = field(default=1, metadata=WRITTEN)
     allies: bool = False
-    around: Literal["self", "target", "wreck"] = "self"
+    around: Literal["self", "target", "wreck", "line"] = "self"
     aura: bool = False
     ignore_defence: bool = False
     pick: int = 0
@@ -295,7 +298,7 @@ class AreaAttackEffect(StoredEffect):
             )
         check_int(self.within, "area_attack.within", 1, MAX_HEXES, "R-ADD-81")
         check_bool(self.allies, "area_attack.allies")
-        check_choice(self.around, "area_attack.around", ("self", "target", "wreck"))
+        check_choice(self.around, "area_attack.around", ("self", "target", "wreck", "line"))
         check_bool(self.aura, "area_attack.aura")
         check_bool(self.ignore_defence, "area_attack.ignore_defence")
         check_int(self.pick, "area_attack.pick", 0, 6, "R-ADD-87")
@@ -312,7 +315,7 @@ class AreaAttackEffect(StoredEffect):
         >>> AreaAttackEffect(2, around="target").reach(parse_range("3-6")).text
         '2-7'
         """
-        if self.around == "self":
+        if self.around in ("self", "line"):  # a line runs out from the attacker too
             return parse_range("Melee" if self.within == 1 else f"1-{self.within}")
         low, high = max(1, first.low - self.within), first.high + self.within
         return parse_range(f"{low}-{high}")
