@@ -10,7 +10,6 @@ from battles.engine.cards import SP_ALL
 from battles.engine.hexes import DIRECTION_NAMES
 
 from .parts import (
-    COMPONENT_NAMES,
     Names,
     Sentence,
     _cards,
@@ -20,8 +19,16 @@ from .parts import (
     _rule,
     _signed,
     agreed,
+    card,
+    cards,
     count,
+    d6,
+    hex_at,
+    reason,
+    rule,
+    said,
     sentence,
+    source,
     t,
 )
 
@@ -48,10 +55,7 @@ def _casket_rotated(p: Mapping[str, Any], names: Names) -> Sentence:
     return (t(f"{who} turns to face {facing} ({free}, "), ("rule", "R-ARC-5"), t(")"))
 
 
-@sentence(ev.HeatVented)
-def _heat_vented(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (t(f"{who} vents {p['removed']} Heat for {p['cost']} SP"),)
+said(ev.HeatVented, "{who} vents {removed} Heat for {cost} SP")
 
 
 @sentence(ev.CardPlayed)
@@ -61,10 +65,7 @@ def _card_played(p: Mapping[str, Any], names: Names) -> Sentence:
     return (t(f"{who} plays "), names.card(p["card"]), t(f" ({p['cost']} SP){manual}"))
 
 
-@sentence(ev.CardResolved)
-def _card_resolved(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (names.card(p["card"]), t(f" goes to {who}'s discard pile"))
+said(ev.CardResolved, card(), " goes to {who}'s discard pile")
 
 
 @sentence(ev.CardLapsed)
@@ -168,13 +169,7 @@ def _taint_changed(p: Mapping[str, Any], names: Names) -> Sentence:
     )
 
 
-@sentence(ev.DefenceRaised)
-def _defence_raised(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} gains +{p['amount']} Defense until its next turn"),
-        *_reason_rule(p.get("source"), "R-ADD-64"),
-    )
+said(ev.DefenceRaised, "{who} gains +{amount} Defense until its next turn", source("R-ADD-64"))
 
 
 @sentence(ev.ThornsRaised)
@@ -226,71 +221,49 @@ def _turn_buff_gained(p: Mapping[str, Any], names: Names) -> Sentence:
     )
 
 
-@sentence(ev.ComponentDamagePrevented)
-def _component_damage_prevented(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    comp = COMPONENT_NAMES.get(p["component"], p["component"])
-    return (
-        t(f"{who} ignores {p['amount']} Component Damage to its {comp}"),
-        *_reason_rule(p.get("source"), p.get("rule", "R-ADD-136")),
-    )
+said(
+    ev.ComponentDamagePrevented,
+    "{who} ignores {amount} Component Damage to its {component:component}",
+    source(default="R-ADD-136"),
+)
 
 
-@sentence(ev.CounterRaised)
-def _counter_raised(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who}'s counter-damage rises by {p['amount']}"),
-        *_reason_rule(p.get("source"), "R-ADD-130"),
-    )
+said(ev.CounterRaised, "{who}'s counter-damage rises by {amount}", source("R-ADD-130"))
 
 
-@sentence(ev.SelfDamageDue)
-def _self_damage_due(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} will take {p['amount']} damage once this attack has ended"),
-        *_reason_rule(p.get("source"), "R-ADD-130"),
-    )
+said(
+    ev.SelfDamageDue,
+    "{who} will take {amount} damage once this attack has ended",
+    source("R-ADD-130"),
+)
 
 
-@sentence(ev.BonusHeld)
-def _bonus_held(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} holds its next-attack bonus from {p['source']} until an attack"),
-        *_rule("R-ADD-139"),
-    )
+said(
+    ev.BonusHeld,
+    "{who} holds its next-attack bonus from {source} until an attack",
+    rule("R-ADD-139"),
+)
 
 
-@sentence(ev.DamageReduced)
-def _damage_reduced(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} takes {p['amount']} damage less"),
-        *_reason_rule(p.get("source"), "R-ADD-136"),
-    )
+said(ev.DamageReduced, "{who} takes {amount} damage less", source("R-ADD-136"))
 
 
-@sentence(ev.DamageNegated)
-def _damage_negated(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} takes {p['amount']} damage less, negated by "),
-        names.card(p["card"]),
-        t(f" ({p['used']} of this turn's first damage)"),
-        *_rule("R-ADD-376"),
-    )
+said(
+    ev.DamageNegated,
+    "{who} takes {amount} damage less, negated by ",
+    card(),
+    " ({used} of this turn's first damage)",
+    rule("R-ADD-376"),
+)
 
 
-@sentence(ev.SeedsPlanted)
-def _seeds_planted(p: Mapping[str, Any], names: Names) -> Sentence:
-    return (
-        t(f"{count(p['amount'], 'Thornvine seed')} planted in "),
-        _hex(p["at"]),
-        t(f", {p['total']} there"),
-        *_reason_rule(p.get("source"), "R-ADD-66"),
-    )
+said(
+    ev.SeedsPlanted,
+    "{amount:count:Thornvine seed} planted in ",
+    hex_at("at"),
+    ", {total} there",
+    source("R-ADD-66"),
+)
 
 
 @sentence(ev.SeedsDetonated)
@@ -314,22 +287,18 @@ def _sp_penalty_imposed(p: Mapping[str, Any], names: Names) -> Sentence:
     )
 
 
-@sentence(ev.DamageScheduled)
-def _damage_scheduled(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} will take {p['amount']} damage at the start of their next turn"),
-        *_reason_rule(p.get("source"), "R-ADD-73"),
-    )
+said(
+    ev.DamageScheduled,
+    "{who} will take {amount} damage at the start of their next turn",
+    source("R-ADD-73"),
+)
 
 
-@sentence(ev.MoveGranted)
-def _move_granted(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} may move up to {count(p['hexes'], 'hex', 'hexes')} at no SP this turn"),
-        *_reason_rule(p.get("source"), "R-ADD-69"),
-    )
+said(
+    ev.MoveGranted,
+    "{who} may move up to {hexes:count:hex/hexes} at no SP this turn",
+    source("R-ADD-69"),
+)
 
 
 @sentence(ev.EffectRolled)
@@ -343,18 +312,13 @@ def _effect_rolled(p: Mapping[str, Any], names: Names) -> Sentence:
     )
 
 
-@sentence(ev.CardsShuffledIn)
-def _cards_shuffled_in(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} shuffles "),
-        *_cards(p["cards"], names),
-        t(" from the discard pile into the deck"),
-        *_reason_rule(p.get("reason"), "R-ADD-62"),
-    )
+said(
+    ev.CardsShuffledIn,
+    "{who} shuffles ",
+    cards("cards"),
+    " from the discard pile into the deck",
+    reason("reason", "R-ADD-62"),
+)
 
 
-@sentence(ev.SufferingRolled)
-def _suffering_rolled(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (t(f"{who} rolls the suffering die: "), *_d6(p["faces"]))
+said(ev.SufferingRolled, "{who} rolls the suffering die: ", d6("faces"))

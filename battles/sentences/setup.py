@@ -15,6 +15,8 @@ from .parts import (
     _rule,
     agreed,
     count,
+    rule,
+    said,
     sentence,
     t,
 )
@@ -63,16 +65,11 @@ def _cards_drawn(p: Mapping[str, Any], names: Names) -> Sentence:
     )
 
 
-@sentence(ev.HandKept)
-def _hand_kept(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (t(f"{who} keeps the opening hand"), *_rule("R-TRN-1"))
+said(ev.HandKept, "{who} keeps the opening hand", rule("R-TRN-1"))
 
 
-@sentence(ev.MulliganTaken)
-def _mulligan_taken(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} takes a mulligan: {count(len(p['returned']), 'card')} back into the deck"),
-        *_rule("R-TRN-1"),
-    )
+said(
+    ev.MulliganTaken,
+    "{who} takes a mulligan: {returned:len:card} back into the deck",
+    rule("R-TRN-1"),
+)
