@@ -24,6 +24,7 @@ from .parts import (
     count,
     d6,
     hex_at,
+    lost,
     reason,
     rule,
     said,
@@ -79,36 +80,17 @@ def _card_lapsed(p: Mapping[str, Any], names: Names) -> Sentence:
     )
 
 
-@sentence(ev.OverspendPaid)
-def _overspend_paid(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    lost = [*p.get("from_hand", []), *p.get("from_deck", [])]
-    return (
-        t(f"{who} overspends {p['sp']} SP, paying with "),
-        *_cards(lost, names),
-        *_rule("R-TRN-3"),
-    )
+said(ev.OverspendPaid, "{who} overspends {sp} SP, paying with ", lost(), rule("R-TRN-3"))
 
 
-@sentence(ev.HeatChanged)
-def _heat_changed(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    verb = "gains" if p["amount"] >= 0 else "loses"
-    return (
-        t(f"{who} {verb} {abs(p['amount'])} Heat, now {p['heat']}"),
-        *_reason_rule(p.get("reason"), p.get("rule")),
-    )
+said(
+    ev.HeatChanged,
+    "{who} {amount:sign:gains/loses} {amount:abs} Heat, now {heat}",
+    reason("reason"),
+)
 
 
-@sentence(ev.CardsDiscarded)
-def _cards_discarded(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    lost = [*p.get("from_hand", []), *p.get("from_deck", [])]
-    return (
-        t(f"{who} discards "),
-        *_cards(lost, names),
-        *_reason_rule(p.get("reason"), p.get("rule")),
-    )
+said(ev.CardsDiscarded, "{who} discards ", lost(), reason("reason"))
 
 
 @sentence(ev.CardsRecovered)
@@ -159,14 +141,11 @@ def _tokens_changed(p: Mapping[str, Any], names: Names) -> Sentence:
     )
 
 
-@sentence(ev.TaintChanged)
-def _taint_changed(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    verb = "gains" if p["amount"] >= 0 else "loses"
-    return (
-        t(f"{who} {verb} {abs(p['amount'])} Taint, now {p['taint']}"),
-        *_reason_rule(p.get("source"), "R-ADD-66"),
-    )
+said(
+    ev.TaintChanged,
+    "{who} {amount:sign:gains/loses} {amount:abs} Taint, now {taint}",
+    source("R-ADD-66"),
+)
 
 
 said(ev.DefenceRaised, "{who} gains +{amount} Defense until its next turn", source("R-ADD-64"))

@@ -187,8 +187,9 @@ class _PayloadWords(string.Formatter):
     `{field}` is the payload's field as an f-string would write it, and after a colon a word
     says how to write it: `casket` (the casket of the seat it holds), `component` (a
     component's name), `words` (a key with spaces for underscores), `signed`, `agreed`
-    (free text with its counts agreeing), `count:ONE/MANY` (the number with its noun) and
-    `len:ONE/MANY` (the length of the list with its noun; MANY is optional for both)."""
+    (free text with its counts agreeing), `count:ONE/MANY` (the number with its noun),
+    `len:ONE/MANY` (the length of the list with its noun; MANY is optional for both),
+    `sign:GAIN/LOSS` (the word for the number's sign) and `abs`."""
 
     def __init__(self, p: Mapping[str, Any], names: Names) -> None:
         self.p, self.names = p, names
@@ -207,13 +208,17 @@ class _PayloadWords(string.Formatter):
             case "casket":
                 return self.names.casket(value)
             case "component":
-                return COMPONENT_NAMES.get(value, value)
+                return format(COMPONENT_NAMES.get(value, value))
             case "words":
                 return str(value).replace("_", " ")
             case "signed":
                 return _signed(value)
             case "agreed":
                 return agreed(value)
+            case "sign":  # the first word for a gain (or none), the second for a loss
+                return one if value >= 0 else many
+            case "abs":
+                return format(abs(value))
             case "count":
                 return count(value, one, many or None)
             case "len":
@@ -229,6 +234,11 @@ def card(key: str = "card") -> Piece:
 def cards(key: str) -> Piece:
     """The cards the payload's `key` lists (hidden ones counted, R-ADD-28)."""
     return lambda p, names: _cards(p[key], names)
+
+
+def lost() -> Piece:
+    """The cards the payload takes from the hand, then from the deck."""
+    return lambda p, names: _cards([*p.get("from_hand", []), *p.get("from_deck", [])], names)
 
 
 def hex_at(key: str) -> Piece:
