@@ -28,7 +28,7 @@ from battles.engine.errors import InvalidInput
 from penance_site.api_fields import StrictSerializer
 from penance_site.users import signed_in
 
-from . import domain, selectors
+from . import domain
 from .between import bargains, relationships, skills, soulstone, storage, travel
 from .between import decide as between
 from .between import ledger as lg
@@ -619,8 +619,7 @@ class SettlementView(CampaignsView):
         tags=TAGS,
     )
     def get(self, request: Request, campaign_id: UUID) -> Response:
-        campaign, _ = self.campaign(request, campaign_id)
-        state = selectors.campaign_state(campaign=campaign)
+        state = self.state(request, campaign_id)
         return Response(SettlementOutput(_ledger_of(state)).data)
 
 
@@ -655,9 +654,9 @@ class SettlementCommandsView(CampaignsView):
         tags=TAGS,
     )
     def post(self, request: Request, campaign_id: UUID) -> Response:
-        campaign, role = self.campaign(request, campaign_id)
-        self.gm_only(role, "plays the settlement phase")
-        data = self.valid(SettlementCommandInput, request.data)
+        campaign, data = self.gm_input(
+            request, campaign_id, SettlementCommandInput, "plays the settlement phase"
+        )
         self.mission_row(campaign, data["mission"])
         state, events, repeated = settlement_step(
             campaign=campaign,
