@@ -59,11 +59,13 @@ def _casket_rotated(p: Mapping[str, Any], names: Names) -> Sentence:
 said(ev.HeatVented, "{who} vents {removed} Heat for {cost} SP")
 
 
-@sentence(ev.CardPlayed)
-def _card_played(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    manual = " — refereed by hand" if p.get("manual") else ""
-    return (t(f"{who} plays "), names.card(p["card"]), t(f" ({p['cost']} SP){manual}"))
+said(
+    ev.CardPlayed,
+    "{who} plays ",
+    card(),
+    " ({cost} SP){manual}",
+    manual=lambda p: " — refereed by hand" if p.get("manual") else "",
+)
 
 
 said(ev.CardResolved, card(), " goes to {who}'s discard pile")
@@ -103,14 +105,12 @@ def _cards_recovered(p: Mapping[str, Any], names: Names) -> Sentence:
     )
 
 
-@sentence(ev.DeckReshuffled)
-def _deck_reshuffled(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    n = p["cards"] if p.get("order") is None else len(p["order"])
-    return (
-        t(f"{who}'s discard pile becomes a deck of {count(n, 'card')} with a Damage card"),
-        *_rule("R-TRN-6"),
-    )
+said(
+    ev.DeckReshuffled,
+    "{who}'s discard pile becomes a deck of {n:count:card} with a Damage card",
+    rule("R-TRN-6"),
+    n=lambda p: p["cards"] if p.get("order") is None else len(p["order"]),
+)
 
 
 @sentence(ev.BuffGained)
@@ -176,14 +176,12 @@ def _lasting_bonus_gained(p: Mapping[str, Any], names: Names) -> Sentence:
     )
 
 
-@sentence(ev.SpBoosted)
-def _sp_boosted(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    what = "SP maximum" if p.get("maximum") else "SP"
-    return (
-        t(f"{who} gains {p['amount']} {what} this turn"),
-        *_reason_rule(p.get("source"), "R-ADD-135"),
-    )
+said(
+    ev.SpBoosted,
+    "{who} gains {amount} {what} this turn",
+    source("R-ADD-135"),
+    what=lambda p: "SP maximum" if p.get("maximum") else "SP",
+)
 
 
 @sentence(ev.TurnBuffGained)
@@ -256,14 +254,12 @@ def _seeds_detonated(p: Mapping[str, Any], names: Names) -> Sentence:
     )
 
 
-@sentence(ev.SpPenaltyImposed)
-def _sp_penalty_imposed(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    less = "no SP" if p["amount"] >= SP_ALL else f"{p['amount']} SP less"  # R-ADD-119
-    return (
-        t(f"{who} will have {less} next turn"),
-        *_reason_rule(p.get("source"), "R-ADD-65"),
-    )
+said(
+    ev.SpPenaltyImposed,
+    "{who} will have {less} next turn",
+    source("R-ADD-65"),
+    less=lambda p: "no SP" if p["amount"] >= SP_ALL else f"{p['amount']} SP less",  # R-ADD-119
+)
 
 
 said(

@@ -245,15 +245,12 @@ def _defence_rolled(p: Mapping[str, Any], names: Names) -> Sentence:
 said(ev.AttackEnded, "{attacker:casket}'s attack with ", card(), " ends: {outcome}")
 
 
-@sentence(ev.PromptOpened)
-def _prompt_opened(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    amount = f" {p['amount']}" if p.get("amount") else ""
-    kind = str(p["kind"]).replace("_", " ")
-    return (
-        t(f"Waiting for {who}: {kind}{amount}"),
-        *_reason_rule(p.get("reason"), p.get("rule")),
-    )
+said(
+    ev.PromptOpened,
+    "Waiting for {who}: {kind:words}{amount}",
+    reason("reason"),
+    amount=lambda p: f" {p['amount']}" if p.get("amount") else "",
+)
 
 
 said(ev.PromptClosed, "{who} answered: {kind:words}")

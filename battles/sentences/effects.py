@@ -159,11 +159,12 @@ def _attack_enhanced(p: Mapping[str, Any], names: Names) -> Sentence:
     )
 
 
-@sentence(ev.EnhancementsSpent)
-def _enhancements_spent(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    n = len(p["indices"])
-    return (t(f"{who}'s attack spends {count(n, 'enhancement')}"), *_rule("R-ADD-90"))
+said(
+    ev.EnhancementsSpent,
+    "{who}'s attack spends {n:count:enhancement}",
+    rule("R-ADD-90"),
+    n=lambda p: len(p["indices"]),
+)
 
 
 said(
@@ -189,15 +190,13 @@ said(ev.DefenceBuffsIgnored, "{attacker:casket}'s attack ignores Defense buffs",
 said(ev.SpGained, "{who} gains {amount} SP this turn", source("R-ADD-95"))
 
 
-@sentence(ev.UntargetableGained)
-def _untargetable_gained(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    which = "attacks" if p["against"] == "all" else "ranged attacks"
-    until = " or until it attacks" if p.get("until_attack") else ""
-    return (
-        t(f"{who} cannot be targeted by {which} until its next turn{until}"),
-        *_reason_rule(p.get("source"), "R-ADD-155"),
-    )
+said(
+    ev.UntargetableGained,
+    "{who} cannot be targeted by {which} until its next turn{until}",
+    source("R-ADD-155"),
+    which=lambda p: "attacks" if p["against"] == "all" else "ranged attacks",
+    until=lambda p: " or until it attacks" if p.get("until_attack") else "",
+)
 
 
 said(
@@ -234,11 +233,12 @@ said(
 )
 
 
-@sentence(ev.UltimatumAnswered)
-def _ultimatum_answered(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    chose = "skip their next turn" if p["option"] == "skip_turn" else "take the damage now"
-    return (t(f"{who} chooses to {chose}"), *_rule("R-ADD-159"))
+said(
+    ev.UltimatumAnswered,
+    "{who} chooses to {chose}",
+    rule("R-ADD-159"),
+    chose=lambda p: "skip their next turn" if p["option"] == "skip_turn" else "take the damage now",
+)
 
 
 said(

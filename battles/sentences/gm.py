@@ -12,11 +12,11 @@ from .parts import (
     COMPONENT_NAMES,
     Names,
     Sentence,
-    _hex,
     _rule,
     _signed,
     card,
     d6,
+    hex_at,
     rule,
     said,
     sentence,
@@ -61,11 +61,13 @@ def _component_damage_adjusted(p: Mapping[str, Any], names: Names) -> Sentence:
     )
 
 
-@sentence(ev.CasketRelocated)
-def _casket_relocated(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    facing = DIRECTION_NAMES.get(p["facing"], str(p["facing"]))
-    return (t(f"GM moves {who} to "), _hex(p["at"]), t(f" facing {facing} — {p['reason']}"))
+said(
+    ev.CasketRelocated,
+    "GM moves {who} to ",
+    hex_at("at"),
+    " facing {facing} — {reason}",
+    facing=lambda p: DIRECTION_NAMES.get(p["facing"], str(p["facing"])),
+)
 
 
 said(ev.CardReturned, "GM returns ", card(), " to {who}'s hand from the {from_zone} — {reason}")

@@ -195,6 +195,8 @@ class _PayloadWords(string.Formatter):
         self.p, self.names = p, names
 
     def get_value(self, key: int | str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
+        if key in kwargs:
+            return kwargs[str(key)](self.p)
         if key == "who":
             return self.names.casket(self.p.get("seat"))
         if key == "pilot":
@@ -266,16 +268,19 @@ def source(ruling: str | None = None, *, default: str | None = None) -> Piece:
     return reason("source", ruling, default=default)
 
 
-def said(cls: type[Event], *pieces: str | Piece) -> None:
+def said(
+    cls: type[Event], *pieces: str | Piece, **worded: Callable[[Mapping[str, Any]], Any]
+) -> None:
     """Register, for the events of `cls`, the sentence made of `pieces` in order: each text
-    one text part filled from the payload (`_PayloadWords`), each `Piece` its parts."""
+    one text part filled from the payload (`_PayloadWords`), each `Piece` its parts. A text's
+    `{name}` is `worded[name]` of the payload where `worded` has it: words chosen by a value."""
 
     def writer(p: Mapping[str, Any], names: Names) -> Sentence:
         words = _PayloadWords(p, names)
         parts: list[Part] = []
         for piece in pieces:
             parts += (
-                [t(words.vformat(piece, (), {}))] if isinstance(piece, str) else piece(p, names)
+                [t(words.vformat(piece, (), worded))] if isinstance(piece, str) else piece(p, names)
             )
         return tuple(parts)
 
