@@ -12,8 +12,6 @@ from battles.engine.hexes import DIRECTION_NAMES
 from .parts import (
     Names,
     Sentence,
-    _cards,
-    _d6,
     _hex,
     _reason_rule,
     _rule,
@@ -95,14 +93,13 @@ said(
 said(ev.CardsDiscarded, "{who} discards ", lost(), reason("reason"))
 
 
-@sentence(ev.CardsRecovered)
-def _cards_recovered(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} takes back "),
-        *_cards(p["cards"], names),
-        t(f" ({agreed(p.get('reason', ''))})"),
-    )
+said(
+    ev.CardsRecovered,
+    "{who} takes back ",
+    cards("cards"),
+    " ({reason})",
+    reason=lambda p: agreed(p.get("reason", "")),
+)
 
 
 said(
@@ -124,10 +121,7 @@ def _buff_gained(p: Mapping[str, Any], names: Names) -> Sentence:
     return (t(f"{who} gains {', '.join(gains) or 'nothing'} ({p.get('source', '')})"),)
 
 
-@sentence(ev.StatusApplied)
-def _status_applied(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (t(f"{who} is {p['status']} ({p.get('source', '')})"),)
+said(ev.StatusApplied, "{who} is {status} ({source})", source=lambda p: p.get("source", ""))
 
 
 @sentence(ev.TokensChanged)
@@ -276,15 +270,14 @@ said(
 )
 
 
-@sentence(ev.EffectRolled)
-def _effect_rolled(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} rolls for {p.get('source', '')}: "),
-        *_d6(p["faces"]),
-        t(f" = {p['total']}"),
-        *_rule(p.get("rule", "R-ADD-67")),
-    )
+said(
+    ev.EffectRolled,
+    "{who} rolls for {source}: ",
+    d6("faces"),
+    " = {total}",
+    rule(default="R-ADD-67"),
+    source=lambda p: p.get("source", ""),
+)
 
 
 said(

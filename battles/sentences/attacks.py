@@ -328,13 +328,12 @@ def _grit_checked(p: Mapping[str, Any], names: Names) -> Sentence:
     )
 
 
-@sentence(ev.WoundEased)
-def _wound_eased(p: Mapping[str, Any], names: Names) -> Sentence:
-    seat = p.get("seat")
-    return (
-        t(f"{names.pilot(seat)}'s {wound_name(p['wound'])} counts as minor this mission"),
-        *_rule(p.get("rule")),
-    )
+said(
+    ev.WoundEased,
+    "{pilot}'s {wound} counts as minor this mission",
+    rule(),
+    wound=lambda p: wound_name(p["wound"]),
+)
 
 
 said(ev.PilotKilled, "{pilot} dies", rule())

@@ -49,25 +49,23 @@ def _duel_answered(p: Mapping[str, Any], names: Names) -> Sentence:
 said(ev.ReactivesBarred, "{who} cannot play reactive cards this turn", source("R-ADD-174"))
 
 
-@sentence(ev.FormTaken)
-def _form_taken(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} takes {p['form'].capitalize()} Form until the end of the round"),
-        *_reason_rule(p.get("source"), "R-ADD-170"),
-    )
+said(
+    ev.FormTaken,
+    "{who} takes {form} Form until the end of the round",
+    source("R-ADD-170"),
+    form=lambda p: p["form"].capitalize(),
+)
 
 
 said(ev.EnemyMarked, "{who} marks {target:casket}", source("R-ADD-148"))
 
 
-@sentence(ev.Rooted)
-def _rooted(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} cannot move through {_next_turns(p['turns'])}"),
-        *_reason_rule(p.get("source"), "R-ADD-111"),
-    )
+said(
+    ev.Rooted,
+    "{who} cannot move through {next_turns}",
+    source("R-ADD-111"),
+    next_turns=lambda p: _next_turns(p["turns"]),
+)
 
 
 said(ev.BleedApplied, "{who} gains {amount:count:Bleed counter}, now {total}", source("R-ADD-110"))
@@ -114,13 +112,12 @@ said(
 )
 
 
-@sentence(ev.SpendArmed)
-def _spend_armed(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who}'s spend also buys what {p.get('source', '')} does on a hit"),
-        *_rule("R-ADD-116"),
-    )
+said(
+    ev.SpendArmed,
+    "{who}'s spend also buys what {source} does on a hit",
+    rule("R-ADD-116"),
+    source=lambda p: p.get("source", ""),
+)
 
 
 @sentence(ev.CasketPushed)

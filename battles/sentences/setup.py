@@ -34,11 +34,12 @@ def _battle_created(p: Mapping[str, Any], names: Names) -> Sentence:
     )
 
 
-@sentence(ev.DeckShuffled)
-def _deck_shuffled(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    n = p["cards"] if p.get("order") is None else len(p["order"])
-    return (t(f"{who}'s deck of {count(n, 'card')} is shuffled ({agreed(p.get('reason', ''))})"),)
+said(
+    ev.DeckShuffled,
+    "{who}'s deck of {n:count:card} is shuffled ({reason})",
+    n=lambda p: p["cards"] if p.get("order") is None else len(p["order"]),
+    reason=lambda p: agreed(p.get("reason", "")),
+)
 
 
 @sentence(ev.WoundDeckShuffled)
