@@ -25,6 +25,7 @@ from .parts import (
     count,
     d6,
     hex_at,
+    path_end,
     reason,
     rule,
     said,
@@ -90,15 +91,13 @@ said(
 )
 
 
-@sentence(ev.AllyMoved)
-def _ally_moved(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} is moved {count(len(p['path']), 'hex', 'hexes')} to "),
-        _hex(p["path"][-1]),
-        t(f" by {names.casket(p['by'])}'s card"),
-        *_reason_rule(p.get("source"), "R-ADD-126"),
-    )
+said(
+    ev.AllyMoved,
+    "{who} is moved {path:len:hex/hexes} to ",
+    path_end(),
+    " by {by:casket}'s card",
+    source("R-ADD-126"),
+)
 
 
 said(

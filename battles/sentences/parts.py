@@ -253,6 +253,11 @@ def d6(key: str) -> Piece:
     return lambda p, names: _d6(p[key] if isinstance(p[key], (list, tuple)) else [p[key]])
 
 
+def path_end(key: str = "path") -> Piece:
+    """The last hex of the path the payload's `key` holds: where a move ends."""
+    return lambda p, names: [_hex(p[key][-1])]
+
+
 def rule(ruling: str | None = None, *, default: str | None = None) -> Piece:
     """The ruling in brackets: `ruling`, else the payload's own `rule` (else `default`)."""
     return lambda p, names: _rule(ruling or p.get("rule", default))
