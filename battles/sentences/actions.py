@@ -145,17 +145,19 @@ said(
 said(ev.DefenceRaised, "{who} gains +{amount} Defense until its next turn", source("R-ADD-64"))
 
 
-@sentence(ev.ThornsRaised)
-def _thorns_raised(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    whom = "the next attacker" if p["until"] == "next_attack" else "each attacker"
-    if p.get("melee_only"):
-        whom = "each melee attacker"
-    until = "" if p["until"] == "next_attack" else " until its next turn"
-    return (
-        t(f"{who}: {whom} takes {p['damage']} damage after the attack{until}"),
-        *_reason_rule(p.get("source"), "R-ADD-130"),
-    )
+said(
+    ev.ThornsRaised,
+    "{who}: {whom} takes {damage} damage after the attack{until}",
+    source("R-ADD-130"),
+    whom=lambda p: (
+        "each melee attacker"
+        if p.get("melee_only")
+        else "the next attacker"
+        if p["until"] == "next_attack"
+        else "each attacker"
+    ),
+    until=lambda p: "" if p["until"] == "next_attack" else " until its next turn",
+)
 
 
 @sentence(ev.LastingBonusGained)

@@ -212,16 +212,14 @@ said(
 said(ev.ReactiveDeclined, "{who} plays no reactive card", rule("R-REA-1"))
 
 
-@sentence(ev.AttackCovered)
-def _attack_covered(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    cut = f", reducing it by {p['reduction']}" if p.get("reduction") else ""
-    return (
-        t(f"{who} takes {names.casket(p['target'])}'s damage with "),
-        names.card(p["card"]),
-        t(cut),
-        *_rule("R-ADD-122"),
-    )
+said(
+    ev.AttackCovered,
+    "{who} takes {target:casket}'s damage with ",
+    card(),
+    "{cut}",
+    rule("R-ADD-122"),
+    cut=lambda p: f", reducing it by {p['reduction']}" if p.get("reduction") else "",
+)
 
 
 @sentence(ev.DefenceRolled)
