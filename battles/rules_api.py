@@ -76,6 +76,11 @@ class RulesView(APIView):
         return serializer.validated_data
 
 
+def _asked(name: str, value: dict[str, Any]) -> OpenApiExample:
+    """An example of a request (an answer's example is written out in full)."""
+    return OpenApiExample(name, value=value, request_only=True)
+
+
 def _board(data: Any) -> Board:
     return parse_board(data, "board")
 
@@ -150,10 +155,9 @@ class LineOfSightView(RulesView):
         request=InputSerializer,
         responses={200: inline_serializer("LineOfSight", {"clear": serializers.BooleanField()})},
         examples=[
-            OpenApiExample(
+            _asked(
                 "Past a casket",
-                value={"board": BOARD_EXAMPLE, "from": [0, 0], "to": [3, -2], "others": [[1, -1]]},
-                request_only=True,
+                {"board": BOARD_EXAMPLE, "from": [0, 0], "to": [3, -2], "others": [[1, -1]]},
             ),
             OpenApiExample(
                 "Answer",
@@ -343,11 +347,7 @@ class VisibilityView(RulesView):
         request=InputSerializer,
         responses={200: _counted("Visibility", "visible")},
         examples=[
-            OpenApiExample(
-                "From the centre",
-                value={"board": BOARD_EXAMPLE, "from": [0, 0]},
-                request_only=True,
-            )
+            _asked("From the centre", {"board": BOARD_EXAMPLE, "from": [0, 0]}),
         ],
         tags=["rules"],
     )
@@ -390,11 +390,10 @@ class ReachableView(RulesView):
         request=InputSerializer,
         responses={200: _counted("Reachable", "reachable")},
         examples=[
-            OpenApiExample(
+            _asked(
                 "Four SP past an enemy",
-                value={"board": BOARD_EXAMPLE, "from": [0, 0], "sp": 4, "enemies": [[1, 0]]},
-                request_only=True,
-            )
+                {"board": BOARD_EXAMPLE, "from": [0, 0], "sp": 4, "enemies": [[1, 0]]},
+            ),
         ],
         tags=["rules"],
     )
