@@ -43,6 +43,7 @@ from battles.engine.tohit import (
     parse_range,
     to_hit,
 )
+from penance_site.api import request_example
 from penance_site.api_fields import (
     BoardField,
     DirectionField,
@@ -74,11 +75,6 @@ class RulesView(APIView):
         serializer = serializer_class(data=request.data)
         serializer.is_valid(raise_exception=True)
         return serializer.validated_data
-
-
-def _asked(name: str, value: dict[str, Any]) -> OpenApiExample:
-    """An example of a request (an answer's example is written out in full)."""
-    return OpenApiExample(name, value=value, request_only=True)
 
 
 def _board(data: Any) -> Board:
@@ -155,7 +151,7 @@ class LineOfSightView(RulesView):
         request=InputSerializer,
         responses={200: inline_serializer("LineOfSight", {"clear": serializers.BooleanField()})},
         examples=[
-            _asked(
+            request_example(
                 "Past a casket",
                 {"board": BOARD_EXAMPLE, "from": [0, 0], "to": [3, -2], "others": [[1, -1]]},
             ),
@@ -347,7 +343,7 @@ class VisibilityView(RulesView):
         request=InputSerializer,
         responses={200: _counted("Visibility", "visible")},
         examples=[
-            _asked("From the centre", {"board": BOARD_EXAMPLE, "from": [0, 0]}),
+            request_example("From the centre", {"board": BOARD_EXAMPLE, "from": [0, 0]}),
         ],
         tags=["rules"],
     )
@@ -390,7 +386,7 @@ class ReachableView(RulesView):
         request=InputSerializer,
         responses={200: _counted("Reachable", "reachable")},
         examples=[
-            _asked(
+            request_example(
                 "Four SP past an enemy",
                 {"board": BOARD_EXAMPLE, "from": [0, 0], "sp": 4, "enemies": [[1, 0]]},
             ),

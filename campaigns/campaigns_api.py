@@ -18,7 +18,6 @@ from django.http import HttpResponse
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
-    OpenApiExample,
     OpenApiResponse,
     extend_schema,
     extend_schema_field,
@@ -28,7 +27,13 @@ from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from penance_site.api import ConflictOutput, ErrorsOutput, RefusalOutput, SignedInView
+from penance_site.api import (
+    ConflictOutput,
+    ErrorsOutput,
+    RefusalOutput,
+    SignedInView,
+    request_example,
+)
 from penance_site.api_fields import (
     BoardField,
     DirectionField,
@@ -510,15 +515,14 @@ class BuildRepairInput(StrictSerializer):
     reason = serializers.CharField(allow_blank=True, trim_whitespace=False)
 
 
-DECK_EXAMPLE = OpenApiExample(
+DECK_EXAMPLE = request_example(
     "A build",
-    value={
+    {
         "name": "Penitent Scout",
         "casket_class": "scout",
         "shield": "left",
         "deck": [{"card": "strike", "count": 12}, {"card": "dash", "version": 2, "count": 18}],
     },
-    request_only=True,
 )
 
 
@@ -860,10 +864,8 @@ class PilotAdjustmentsView(CampaignsView):
         request=PilotAdjustmentInput,
         responses={201: PilotOutput, **WRITE_ERRORS},
         examples=[
-            OpenApiExample(
-                "Taint",
-                value={"kind": "taint", "delta": -2, "reason": "purged at the shrine"},
-                request_only=True,
+            request_example(
+                "Taint", {"kind": "taint", "delta": -2, "reason": "purged at the shrine"}
             )
         ],
         tags=TAGS,

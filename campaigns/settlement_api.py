@@ -18,13 +18,14 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from drf_spectacular.utils import OpenApiExample, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from battles.engine.errors import InvalidInput
+from penance_site.api import request_example
 from penance_site.api_fields import StrictSerializer
 from penance_site.users import signed_in
 
@@ -641,14 +642,13 @@ class SettlementCommandsView(CampaignsView):
         request=SettlementCommandInput,
         responses={201: SettlementStepOutput, 200: SettlementStepOutput, **WRITE_ERRORS},
         examples=[
-            OpenApiExample(
+            request_example(
                 "Salvage from physical dice",
-                value={
+                {
                     "command": "salvage",
                     "mission": "00000000-0000-0000-0000-000000000000",
                     "faces": [4, 3],
                 },
-                request_only=True,
             )
         ],
         tags=TAGS,
