@@ -7,19 +7,17 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from penance_site.admin_readonly import ReadOnly
+from penance_site.admin_readonly import ReadOnly, ReadOnlyInline
 
 from .models import Battle, BattleSeat, BattleWatcher
 
 
-class SeatInline(ReadOnly, admin.TabularInline):  # type: ignore[type-arg]
+class SeatInline(ReadOnlyInline):
     model = BattleSeat
-    extra = 0
 
 
-class WatcherInline(ReadOnly, admin.TabularInline):  # type: ignore[type-arg]
+class WatcherInline(ReadOnlyInline):
     model = BattleWatcher
-    extra = 0
 
 
 @admin.register(Battle)

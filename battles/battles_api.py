@@ -23,7 +23,6 @@ from django.db.models import Prefetch
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import (
-    OpenApiExample,
     OpenApiResponse,
     extend_schema,
     extend_schema_serializer,
@@ -40,7 +39,13 @@ from battles.engine.battle.fairness import DICE_STATUSES
 from battles.engine.errors import InvalidInput
 from battles.engine.ruleset import ENGINE_VERSION
 from battles.models import Battle, BattleSeat
-from penance_site.api import ConflictOutput, ErrorsOutput, RefusalOutput, SignedInView
+from penance_site.api import (
+    ConflictOutput,
+    ErrorsOutput,
+    RefusalOutput,
+    SignedInView,
+    request_example,
+)
 from penance_site.api_fields import BoardField, StrictIntegerField, StrictSerializer, TypedInput
 from penance_site.eventstore.store import (
     RecordedEvent,
@@ -473,21 +478,18 @@ class BattleCommandView(BattlesView):
             ),
         },
         examples=[
-            OpenApiExample(
-                "Pass",
-                value={"command_id": "3f0c…", "expected_version": 13, "type": "pass", "seat": 1},
-                request_only=True,
+            request_example(
+                "Pass", {"command_id": "3f0c…", "expected_version": 13, "type": "pass", "seat": 1}
             ),
-            OpenApiExample(
+            request_example(
                 "Revert (GM)",
-                value={
+                {
                     "command_id": "9a1d…",
                     "expected_version": 16,
                     "type": "revert",
                     "reverts": "3f0c…",
                     "reason": "wrong card",
                 },
-                request_only=True,
             ),
         ],
         tags=TAGS,

@@ -43,6 +43,7 @@ from battles.engine.tohit import (
     parse_range,
     to_hit,
 )
+from penance_site.api import request_example
 from penance_site.api_fields import (
     BoardField,
     DirectionField,
@@ -150,10 +151,9 @@ class LineOfSightView(RulesView):
         request=InputSerializer,
         responses={200: inline_serializer("LineOfSight", {"clear": serializers.BooleanField()})},
         examples=[
-            OpenApiExample(
+            request_example(
                 "Past a casket",
-                value={"board": BOARD_EXAMPLE, "from": [0, 0], "to": [3, -2], "others": [[1, -1]]},
-                request_only=True,
+                {"board": BOARD_EXAMPLE, "from": [0, 0], "to": [3, -2], "others": [[1, -1]]},
             ),
             OpenApiExample(
                 "Answer",
@@ -343,11 +343,7 @@ class VisibilityView(RulesView):
         request=InputSerializer,
         responses={200: _counted("Visibility", "visible")},
         examples=[
-            OpenApiExample(
-                "From the centre",
-                value={"board": BOARD_EXAMPLE, "from": [0, 0]},
-                request_only=True,
-            )
+            request_example("From the centre", {"board": BOARD_EXAMPLE, "from": [0, 0]}),
         ],
         tags=["rules"],
     )
@@ -390,11 +386,10 @@ class ReachableView(RulesView):
         request=InputSerializer,
         responses={200: _counted("Reachable", "reachable")},
         examples=[
-            OpenApiExample(
+            request_example(
                 "Four SP past an enemy",
-                value={"board": BOARD_EXAMPLE, "from": [0, 0], "sp": 4, "enemies": [[1, 0]]},
-                request_only=True,
-            )
+                {"board": BOARD_EXAMPLE, "from": [0, 0], "sp": 4, "enemies": [[1, 0]]},
+            ),
         ],
         tags=["rules"],
     )

@@ -28,7 +28,10 @@ from battles.engine.carddata.decks import DeckProblem
 from battles.engine.cards import CARD_KINDS
 from battles.engine.errors import InvalidInput
 from battles.engine.ruleset import Ruleset
-from penance_site.admin_readonly import ReadOnly  # services write these rows, never a form
+from penance_site.admin_readonly import (  # services write these rows, never a form
+    ReadOnly,
+    ReadOnlyInline,
+)
 
 from .catalogue import (
     CARD_FIELDS,
@@ -188,9 +191,8 @@ def build_version_problems(build_version: BuildVersion) -> list[DeckProblem]:
 # --- cards ---------------------------------------------------------------------------------------
 
 
-class CardVersionInline(ReadOnly, admin.TabularInline):  # type: ignore[type-arg]
+class CardVersionInline(ReadOnlyInline):
     model = CardVersion
-    extra = 0
     fields = ("version", "name", "kind", "sp_cost", "range", "damage", "automated", "source")
     readonly_fields = fields
     show_change_link = True
@@ -549,9 +551,8 @@ class CardVersionAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
 # --- builds and decks ----------------------------------------------------------------------------
 
 
-class DeckEntryInline(ReadOnly, admin.TabularInline):  # type: ignore[type-arg]
+class DeckEntryInline(ReadOnlyInline):
     model = DeckEntry
-    extra = 0
     fields = ("position", "card_version", "count", "copies_per_deck")
     readonly_fields = fields
 
@@ -608,9 +609,8 @@ class BuildVersionAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
         return format_html("<ul>{}</ul>", items)
 
 
-class BuildVersionInline(ReadOnly, admin.TabularInline):  # type: ignore[type-arg]
+class BuildVersionInline(ReadOnlyInline):
     model = BuildVersion
-    extra = 0
     fields = ("version", "casket_class", "shield", "faction", "created_at")
     readonly_fields = fields
     show_change_link = True
@@ -669,14 +669,12 @@ class PilotAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
     actions = export_actions(pilot_rows, "pilots")
 
 
-class CampaignPlayerInline(ReadOnly, admin.TabularInline):  # type: ignore[type-arg]
+class CampaignPlayerInline(ReadOnlyInline):
     model = CampaignPlayer
-    extra = 0
 
 
-class MissionInline(ReadOnly, admin.TabularInline):  # type: ignore[type-arg]
+class MissionInline(ReadOnlyInline):
     model = Mission
-    extra = 0
     fields = ("number", "name", "status", "battle", "winner")
     readonly_fields = fields
     show_change_link = True
@@ -691,9 +689,8 @@ class CampaignAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
     inlines = (CampaignPlayerInline, MissionInline)
 
 
-class DeploymentInline(ReadOnly, admin.TabularInline):  # type: ignore[type-arg]
+class DeploymentInline(ReadOnlyInline):
     model = Deployment
-    extra = 0
 
 
 @admin.register(Mission)

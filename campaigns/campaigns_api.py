@@ -18,7 +18,6 @@ from django.http import HttpResponse
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
-    OpenApiExample,
     OpenApiResponse,
     extend_schema,
     extend_schema_field,
@@ -28,7 +27,13 @@ from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from penance_site.api import ConflictOutput, ErrorsOutput, RefusalOutput, SignedInView
+from penance_site.api import (
+    ConflictOutput,
+    ErrorsOutput,
+    RefusalOutput,
+    SignedInView,
+    request_example,
+)
 from penance_site.api_fields import (
     BoardField,
     DirectionField,
@@ -510,15 +515,14 @@ class BuildRepairInput(StrictSerializer):
     reason = serializers.CharField(allow_blank=True, trim_whitespace=False)
 
 
-DECK_EXAMPLE = OpenApiExample(
+DECK_EXAMPLE = request_example(
     "A build",
-    value={
+    {
         "name": "Penitent Scout",
         "casket_class": "scout",
         "shield": "left",
         "deck": [{"card": "strike", "count": 12}, {"card": "dash", "version": 2, "count": 18}],
     },
-    request_only=True,
 )
 
 
@@ -546,6 +550,24 @@ class CampaignsView(SignedInView):
         """The campaign and the user's role; 404 if none or private and not theirs, 403 if
         public and not theirs (R-ADD-31)."""
         return access.campaign_for(campaign_id=campaign_id, user=request.user)
+
+    def state(self, request: Request, campaign_id: UUID) -> domain.CampaignState:
+        """The state of a campaign the user may see (`campaign`'s 404 and 403 first)."""
+        campaign, _ = self.campaign(request, campaign_id)
+        return selectors.campaign_state(campaign=campaign)
+
+    def gm_input(
+        self,
+        request: Request,
+        campaign_id: UUID,
+        serializer_class: type[serializers.Serializer[Any]],
+        what: str,
+    ) -> tuple[Campaign, dict[str, Any]]:
+        """The campaign and the request's valid body, for what only its GM does: the
+        campaign's 404 and 403 first, then the GM's 403, then the body's 400."""
+        campaign, role = self.campaign(request, campaign_id)
+        self.gm_only(role, what)
+        return campaign, self.valid(serializer_class, request.data)
 
     @staticmethod
     def gm_only(role: str, what: str) -> None:
@@ -678,9 +700,7 @@ class CampaignPlayersView(CampaignsView):
         tags=TAGS,
     )
     def post(self, request: Request, campaign_id: UUID) -> Response:
-        campaign, role = self.campaign(request, campaign_id)
-        self.gm_only(role, "adds players")
-        data = self.valid(CampaignPlayerInput, request.data)
+        campaign, data = self.gm_input(request, campaign_id, CampaignPlayerInput, "adds players")
         state = services.campaign_player_add(
             campaign=campaign, actor=signed_in(request.user), username=data["username"]
         )
@@ -699,8 +719,7 @@ class MissionListView(CampaignsView):
         tags=TAGS,
     )
     def get(self, request: Request, campaign_id: UUID) -> Response:
-        campaign, _ = self.campaign(request, campaign_id)
-        state = selectors.campaign_state(campaign=campaign)
+        state = self.state(request, campaign_id)
         return Response(MissionOutput(state.missions, many=True).data)
 
     @extend_schema(
@@ -711,9 +730,7 @@ class MissionListView(CampaignsView):
         tags=TAGS,
     )
     def post(self, request: Request, campaign_id: UUID) -> Response:
-        campaign, role = self.campaign(request, campaign_id)
-        self.gm_only(role, "plans missions")
-        data = self.valid(MissionPlanInput, request.data)
+        campaign, data = self.gm_input(request, campaign_id, MissionPlanInput, "plans missions")
         mission = services.mission_plan(
             campaign=campaign, actor=signed_in(request.user), name=data["name"]
         )
@@ -730,8 +747,7 @@ class MissionDetailView(CampaignsView):
         tags=TAGS,
     )
     def get(self, request: Request, campaign_id: UUID, mission_id: UUID) -> Response:
-        campaign, _ = self.campaign(request, campaign_id)
-        state = selectors.campaign_state(campaign=campaign)
+        state = self.state(request, campaign_id)
         return Response(MissionOutput(self.mission_of(state, mission_id)).data)
 
 
@@ -787,8 +803,7 @@ class PilotListView(CampaignsView):
         tags=TAGS,
     )
     def get(self, request: Request, campaign_id: UUID) -> Response:
-        campaign, _ = self.campaign(request, campaign_id)
-        state = selectors.campaign_state(campaign=campaign)
+        state = self.state(request, campaign_id)
         return Response(PilotOutput(state.pilots, many=True).data)
 
     @extend_schema(
@@ -799,9 +814,7 @@ class PilotListView(CampaignsView):
         tags=TAGS,
     )
     def post(self, request: Request, campaign_id: UUID) -> Response:
-        campaign, role = self.campaign(request, campaign_id)
-        self.gm_only(role, "enlists pilots")
-        data = self.valid(PilotEnlistInput, request.data)
+        campaign, data = self.gm_input(request, campaign_id, PilotEnlistInput, "enlists pilots")
         pilot = services.pilot_enlist(campaign=campaign, actor=signed_in(request.user), **data)
         state = selectors.campaign_state(campaign=campaign)
         out = PilotOutput(self.pilot_of(state, pilot.id)).data
@@ -816,8 +829,7 @@ class PilotDetailView(CampaignsView):
         tags=TAGS,
     )
     def get(self, request: Request, campaign_id: UUID, pilot_id: UUID) -> Response:
-        campaign, _ = self.campaign(request, campaign_id)
-        state = selectors.campaign_state(campaign=campaign)
+        state = self.state(request, campaign_id)
         return Response(PilotOutput(self.pilot_of(state, pilot_id)).data)
 
 
@@ -852,10 +864,8 @@ class PilotAdjustmentsView(CampaignsView):
         request=PilotAdjustmentInput,
         responses={201: PilotOutput, **WRITE_ERRORS},
         examples=[
-            OpenApiExample(
-                "Taint",
-                value={"kind": "taint", "delta": -2, "reason": "purged at the shrine"},
-                request_only=True,
+            request_example(
+                "Taint", {"kind": "taint", "delta": -2, "reason": "purged at the shrine"}
             )
         ],
         tags=TAGS,
@@ -896,8 +906,7 @@ class BuildListView(CampaignsView):
         tags=TAGS,
     )
     def get(self, request: Request, campaign_id: UUID) -> Response:
-        campaign, _ = self.campaign(request, campaign_id)
-        state = selectors.campaign_state(campaign=campaign)
+        state = self.state(request, campaign_id)
         return Response(BuildOutput(state.builds, many=True).data)
 
     @extend_schema(
@@ -934,8 +943,7 @@ class BuildDetailView(CampaignsView):
         tags=TAGS,
     )
     def get(self, request: Request, campaign_id: UUID, build_id: UUID) -> Response:
-        campaign, _ = self.campaign(request, campaign_id)
-        state = selectors.campaign_state(campaign=campaign)
+        state = self.state(request, campaign_id)
         return Response(BuildOutput(self.build_of(state, build_id)).data)
 
 
@@ -980,8 +988,7 @@ class BuildVersionView(CampaignsView):
         tags=TAGS,
     )
     def get(self, request: Request, campaign_id: UUID, build_id: UUID, version: int) -> Response:
-        campaign, _ = self.campaign(request, campaign_id)
-        build = self.build_of(selectors.campaign_state(campaign=campaign), build_id)
+        build = self.build_of(self.state(request, campaign_id), build_id)
         if not 1 <= version <= len(build.versions):
             raise NotFound(f"the build has no version {version}")
         chosen = build.versions[version - 1]
@@ -1026,8 +1033,7 @@ class BuildDeckListView(CampaignsView):
         tags=TAGS,
     )
     def get(self, request: Request, campaign_id: UUID, build_id: UUID) -> HttpResponse:
-        campaign, _ = self.campaign(request, campaign_id)
-        build = self.build_of(selectors.campaign_state(campaign=campaign), build_id)
+        build = self.build_of(self.state(request, campaign_id), build_id)
         text = decklists.decklist_text(version=build.current)
         response = HttpResponse(text, content_type="text/plain; charset=utf-8")
         filename = "".join(ch if ch.isalnum() else "-" for ch in build.current.name) or "deck"

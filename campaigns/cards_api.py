@@ -15,7 +15,6 @@ from typing import Any
 from django.shortcuts import get_object_or_404
 from django.urls import path
 from drf_spectacular.utils import (
-    OpenApiExample,
     OpenApiResponse,
     extend_schema,
     extend_schema_serializer,
@@ -27,7 +26,7 @@ from rest_framework.response import Response
 from battles.engine.cards import CARD_KINDS
 from battles.engine.errors import InvalidInput
 from battles.engine.ruleset import parse_ruleset
-from penance_site.api import ErrorsOutput, SignedInView
+from penance_site.api import ErrorsOutput, SignedInView, request_example
 from penance_site.api_fields import RulesField, StrictIntegerField, StrictSerializer
 
 from . import access, catalogue
@@ -260,9 +259,9 @@ class CardListView(CardsView):
         request=CardCreateInput,
         responses={201: CardWriteOutput, **ERRORS, **FORBIDDEN},
         examples=[
-            OpenApiExample(
+            request_example(
                 "An automated melee attack",
-                value={
+                {
                     "id": "rust-tooth-jab",
                     "name": "Rust-Tooth Jab",
                     "kind": "primary_weapon",
@@ -274,7 +273,6 @@ class CardListView(CardsView):
                     "automated": True,
                     "copies_per_deck": 3,
                 },
-                request_only=True,
             )
         ],
         tags=TAGS,
@@ -353,16 +351,15 @@ class DeckCheckView(CardsView):
         request=DeckCheckInput,
         responses={200: DeckCheckOutput, **ERRORS},
         examples=[
-            OpenApiExample(
+            request_example(
                 "Two rows",
-                value={
+                {
                     "rules": {"version": "2.0"},
                     "deck": [
                         {"card": "pyre-lance", "version": 1, "count": 4},
                         {"card": "litany-carbine", "count": 26},
                     ],
                 },
-                request_only=True,
             )
         ],
         tags=TAGS,

@@ -18,17 +18,18 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from drf_spectacular.utils import OpenApiExample, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from battles.engine.errors import InvalidInput
+from penance_site.api import request_example
 from penance_site.api_fields import StrictSerializer
 from penance_site.users import signed_in
 
-from . import domain, selectors
+from . import domain
 from .between import bargains, relationships, skills, soulstone, storage, travel
 from .between import decide as between
 from .between import ledger as lg
@@ -619,8 +620,7 @@ class SettlementView(CampaignsView):
         tags=TAGS,
     )
     def get(self, request: Request, campaign_id: UUID) -> Response:
-        campaign, _ = self.campaign(request, campaign_id)
-        state = selectors.campaign_state(campaign=campaign)
+        state = self.state(request, campaign_id)
         return Response(SettlementOutput(_ledger_of(state)).data)
 
 
@@ -642,22 +642,21 @@ class SettlementCommandsView(CampaignsView):
         request=SettlementCommandInput,
         responses={201: SettlementStepOutput, 200: SettlementStepOutput, **WRITE_ERRORS},
         examples=[
-            OpenApiExample(
+            request_example(
                 "Salvage from physical dice",
-                value={
+                {
                     "command": "salvage",
                     "mission": "00000000-0000-0000-0000-000000000000",
                     "faces": [4, 3],
                 },
-                request_only=True,
             )
         ],
         tags=TAGS,
     )
     def post(self, request: Request, campaign_id: UUID) -> Response:
-        campaign, role = self.campaign(request, campaign_id)
-        self.gm_only(role, "plays the settlement phase")
-        data = self.valid(SettlementCommandInput, request.data)
+        campaign, data = self.gm_input(
+            request, campaign_id, SettlementCommandInput, "plays the settlement phase"
+        )
         self.mission_row(campaign, data["mission"])
         state, events, repeated = settlement_step(
             campaign=campaign,

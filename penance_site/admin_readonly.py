@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import admin
 from django.http import HttpRequest
 
 
@@ -20,3 +21,9 @@ class ReadOnly:
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
+
+
+class ReadOnlyInline(ReadOnly, admin.TabularInline):  # type: ignore[type-arg]
+    """A view-only table of a row's children, with no empty rows to fill in."""
+
+    extra = 0

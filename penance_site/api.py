@@ -7,6 +7,7 @@ from typing import Any
 
 from django.http import HttpRequest, JsonResponse
 from django.urls import resolve
+from drf_spectacular.utils import OpenApiExample
 from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.exceptions import ParseError, ValidationError
@@ -45,6 +46,11 @@ class ConflictOutput(serializers.Serializer[Any]):
     code = serializers.ChoiceField(choices=("stale_version", "command_id_reused"))
     message = serializers.CharField()
     current_version = serializers.IntegerField(required=False)
+
+
+def request_example(name: str, value: Any) -> OpenApiExample:
+    """An example of a request body for the schema (an answer's example is written out)."""
+    return OpenApiExample(name, value=value, request_only=True)
 
 
 class SignedInView(APIView):

@@ -10,18 +10,24 @@ from battles.engine.cards import SP_ALL
 from battles.engine.hexes import DIRECTION_NAMES
 
 from .parts import (
-    COMPONENT_NAMES,
     Names,
     Sentence,
-    _cards,
-    _d6,
     _hex,
     _reason_rule,
     _rule,
     _signed,
     agreed,
+    card,
+    cards,
     count,
+    d6,
+    hex_at,
+    lost,
+    reason,
+    rule,
+    said,
     sentence,
+    source,
     t,
 )
 
@@ -48,23 +54,19 @@ def _casket_rotated(p: Mapping[str, Any], names: Names) -> Sentence:
     return (t(f"{who} turns to face {facing} ({free}, "), ("rule", "R-ARC-5"), t(")"))
 
 
-@sentence(ev.HeatVented)
-def _heat_vented(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (t(f"{who} vents {p['removed']} Heat for {p['cost']} SP"),)
+said(ev.HeatVented, "{who} vents {removed} Heat for {cost} SP")
 
 
-@sentence(ev.CardPlayed)
-def _card_played(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    manual = " — refereed by hand" if p.get("manual") else ""
-    return (t(f"{who} plays "), names.card(p["card"]), t(f" ({p['cost']} SP){manual}"))
+said(
+    ev.CardPlayed,
+    "{who} plays ",
+    card(),
+    " ({cost} SP){manual}",
+    manual=lambda p: " — refereed by hand" if p.get("manual") else "",
+)
 
 
-@sentence(ev.CardResolved)
-def _card_resolved(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (names.card(p["card"]), t(f" goes to {who}'s discard pile"))
+said(ev.CardResolved, card(), " goes to {who}'s discard pile")
 
 
 @sentence(ev.CardLapsed)
@@ -78,56 +80,34 @@ def _card_lapsed(p: Mapping[str, Any], names: Names) -> Sentence:
     )
 
 
-@sentence(ev.OverspendPaid)
-def _overspend_paid(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    lost = [*p.get("from_hand", []), *p.get("from_deck", [])]
-    return (
-        t(f"{who} overspends {p['sp']} SP, paying with "),
-        *_cards(lost, names),
-        *_rule("R-TRN-3"),
-    )
+said(ev.OverspendPaid, "{who} overspends {sp} SP, paying with ", lost(), rule("R-TRN-3"))
 
 
-@sentence(ev.HeatChanged)
-def _heat_changed(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    verb = "gains" if p["amount"] >= 0 else "loses"
-    return (
-        t(f"{who} {verb} {abs(p['amount'])} Heat, now {p['heat']}"),
-        *_reason_rule(p.get("reason"), p.get("rule")),
-    )
+said(
+    ev.HeatChanged,
+    "{who} {amount:sign:gains/loses} {amount:abs} Heat, now {heat}",
+    reason("reason"),
+)
 
 
-@sentence(ev.CardsDiscarded)
-def _cards_discarded(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    lost = [*p.get("from_hand", []), *p.get("from_deck", [])]
-    return (
-        t(f"{who} discards "),
-        *_cards(lost, names),
-        *_reason_rule(p.get("reason"), p.get("rule")),
-    )
+said(ev.CardsDiscarded, "{who} discards ", lost(), reason("reason"))
 
 
-@sentence(ev.CardsRecovered)
-def _cards_recovered(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} takes back "),
-        *_cards(p["cards"], names),
-        t(f" ({agreed(p.get('reason', ''))})"),
-    )
+said(
+    ev.CardsRecovered,
+    "{who} takes back ",
+    cards("cards"),
+    " ({reason})",
+    reason=lambda p: agreed(p.get("reason", "")),
+)
 
 
-@sentence(ev.DeckReshuffled)
-def _deck_reshuffled(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    n = p["cards"] if p.get("order") is None else len(p["order"])
-    return (
-        t(f"{who}'s discard pile becomes a deck of {count(n, 'card')} with a Damage card"),
-        *_rule("R-TRN-6"),
-    )
+said(
+    ev.DeckReshuffled,
+    "{who}'s discard pile becomes a deck of {n:count:card} with a Damage card",
+    rule("R-TRN-6"),
+    n=lambda p: p["cards"] if p.get("order") is None else len(p["order"]),
+)
 
 
 @sentence(ev.BuffGained)
@@ -141,10 +121,7 @@ def _buff_gained(p: Mapping[str, Any], names: Names) -> Sentence:
     return (t(f"{who} gains {', '.join(gains) or 'nothing'} ({p.get('source', '')})"),)
 
 
-@sentence(ev.StatusApplied)
-def _status_applied(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (t(f"{who} is {p['status']} ({p.get('source', '')})"),)
+said(ev.StatusApplied, "{who} is {status} ({source})", source=lambda p: p.get("source", ""))
 
 
 @sentence(ev.TokensChanged)
@@ -158,36 +135,29 @@ def _tokens_changed(p: Mapping[str, Any], names: Names) -> Sentence:
     )
 
 
-@sentence(ev.TaintChanged)
-def _taint_changed(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    verb = "gains" if p["amount"] >= 0 else "loses"
-    return (
-        t(f"{who} {verb} {abs(p['amount'])} Taint, now {p['taint']}"),
-        *_reason_rule(p.get("source"), "R-ADD-66"),
-    )
+said(
+    ev.TaintChanged,
+    "{who} {amount:sign:gains/loses} {amount:abs} Taint, now {taint}",
+    source("R-ADD-66"),
+)
 
 
-@sentence(ev.DefenceRaised)
-def _defence_raised(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} gains +{p['amount']} Defense until its next turn"),
-        *_reason_rule(p.get("source"), "R-ADD-64"),
-    )
+said(ev.DefenceRaised, "{who} gains +{amount} Defense until its next turn", source("R-ADD-64"))
 
 
-@sentence(ev.ThornsRaised)
-def _thorns_raised(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    whom = "the next attacker" if p["until"] == "next_attack" else "each attacker"
-    if p.get("melee_only"):
-        whom = "each melee attacker"
-    until = "" if p["until"] == "next_attack" else " until its next turn"
-    return (
-        t(f"{who}: {whom} takes {p['damage']} damage after the attack{until}"),
-        *_reason_rule(p.get("source"), "R-ADD-130"),
-    )
+said(
+    ev.ThornsRaised,
+    "{who}: {whom} takes {damage} damage after the attack{until}",
+    source("R-ADD-130"),
+    whom=lambda p: (
+        "each melee attacker"
+        if p.get("melee_only")
+        else "the next attacker"
+        if p["until"] == "next_attack"
+        else "each attacker"
+    ),
+    until=lambda p: "" if p["until"] == "next_attack" else " until its next turn",
+)
 
 
 @sentence(ev.LastingBonusGained)
@@ -202,14 +172,12 @@ def _lasting_bonus_gained(p: Mapping[str, Any], names: Names) -> Sentence:
     )
 
 
-@sentence(ev.SpBoosted)
-def _sp_boosted(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    what = "SP maximum" if p.get("maximum") else "SP"
-    return (
-        t(f"{who} gains {p['amount']} {what} this turn"),
-        *_reason_rule(p.get("source"), "R-ADD-135"),
-    )
+said(
+    ev.SpBoosted,
+    "{who} gains {amount} {what} this turn",
+    source("R-ADD-135"),
+    what=lambda p: "SP maximum" if p.get("maximum") else "SP",
+)
 
 
 @sentence(ev.TurnBuffGained)
@@ -226,71 +194,49 @@ def _turn_buff_gained(p: Mapping[str, Any], names: Names) -> Sentence:
     )
 
 
-@sentence(ev.ComponentDamagePrevented)
-def _component_damage_prevented(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    comp = COMPONENT_NAMES.get(p["component"], p["component"])
-    return (
-        t(f"{who} ignores {p['amount']} Component Damage to its {comp}"),
-        *_reason_rule(p.get("source"), p.get("rule", "R-ADD-136")),
-    )
+said(
+    ev.ComponentDamagePrevented,
+    "{who} ignores {amount} Component Damage to its {component:component}",
+    source(default="R-ADD-136"),
+)
 
 
-@sentence(ev.CounterRaised)
-def _counter_raised(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who}'s counter-damage rises by {p['amount']}"),
-        *_reason_rule(p.get("source"), "R-ADD-130"),
-    )
+said(ev.CounterRaised, "{who}'s counter-damage rises by {amount}", source("R-ADD-130"))
 
 
-@sentence(ev.SelfDamageDue)
-def _self_damage_due(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} will take {p['amount']} damage once this attack has ended"),
-        *_reason_rule(p.get("source"), "R-ADD-130"),
-    )
+said(
+    ev.SelfDamageDue,
+    "{who} will take {amount} damage once this attack has ended",
+    source("R-ADD-130"),
+)
 
 
-@sentence(ev.BonusHeld)
-def _bonus_held(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} holds its next-attack bonus from {p['source']} until an attack"),
-        *_rule("R-ADD-139"),
-    )
+said(
+    ev.BonusHeld,
+    "{who} holds its next-attack bonus from {source} until an attack",
+    rule("R-ADD-139"),
+)
 
 
-@sentence(ev.DamageReduced)
-def _damage_reduced(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} takes {p['amount']} damage less"),
-        *_reason_rule(p.get("source"), "R-ADD-136"),
-    )
+said(ev.DamageReduced, "{who} takes {amount} damage less", source("R-ADD-136"))
 
 
-@sentence(ev.DamageNegated)
-def _damage_negated(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} takes {p['amount']} damage less, negated by "),
-        names.card(p["card"]),
-        t(f" ({p['used']} of this turn's first damage)"),
-        *_rule("R-ADD-376"),
-    )
+said(
+    ev.DamageNegated,
+    "{who} takes {amount} damage less, negated by ",
+    card(),
+    " ({used} of this turn's first damage)",
+    rule("R-ADD-376"),
+)
 
 
-@sentence(ev.SeedsPlanted)
-def _seeds_planted(p: Mapping[str, Any], names: Names) -> Sentence:
-    return (
-        t(f"{count(p['amount'], 'Thornvine seed')} planted in "),
-        _hex(p["at"]),
-        t(f", {p['total']} there"),
-        *_reason_rule(p.get("source"), "R-ADD-66"),
-    )
+said(
+    ev.SeedsPlanted,
+    "{amount:count:Thornvine seed} planted in ",
+    hex_at("at"),
+    ", {total} there",
+    source("R-ADD-66"),
+)
 
 
 @sentence(ev.SeedsDetonated)
@@ -304,57 +250,45 @@ def _seeds_detonated(p: Mapping[str, Any], names: Names) -> Sentence:
     )
 
 
-@sentence(ev.SpPenaltyImposed)
-def _sp_penalty_imposed(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    less = "no SP" if p["amount"] >= SP_ALL else f"{p['amount']} SP less"  # R-ADD-119
-    return (
-        t(f"{who} will have {less} next turn"),
-        *_reason_rule(p.get("source"), "R-ADD-65"),
-    )
+said(
+    ev.SpPenaltyImposed,
+    "{who} will have {less} next turn",
+    source("R-ADD-65"),
+    less=lambda p: "no SP" if p["amount"] >= SP_ALL else f"{p['amount']} SP less",  # R-ADD-119
+)
 
 
-@sentence(ev.DamageScheduled)
-def _damage_scheduled(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} will take {p['amount']} damage at the start of their next turn"),
-        *_reason_rule(p.get("source"), "R-ADD-73"),
-    )
+said(
+    ev.DamageScheduled,
+    "{who} will take {amount} damage at the start of their next turn",
+    source("R-ADD-73"),
+)
 
 
-@sentence(ev.MoveGranted)
-def _move_granted(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} may move up to {count(p['hexes'], 'hex', 'hexes')} at no SP this turn"),
-        *_reason_rule(p.get("source"), "R-ADD-69"),
-    )
+said(
+    ev.MoveGranted,
+    "{who} may move up to {hexes:count:hex/hexes} at no SP this turn",
+    source("R-ADD-69"),
+)
 
 
-@sentence(ev.EffectRolled)
-def _effect_rolled(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} rolls for {p.get('source', '')}: "),
-        *_d6(p["faces"]),
-        t(f" = {p['total']}"),
-        *_rule(p.get("rule", "R-ADD-67")),
-    )
+said(
+    ev.EffectRolled,
+    "{who} rolls for {source}: ",
+    d6("faces"),
+    " = {total}",
+    rule(default="R-ADD-67"),
+    source=lambda p: p.get("source", ""),
+)
 
 
-@sentence(ev.CardsShuffledIn)
-def _cards_shuffled_in(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} shuffles "),
-        *_cards(p["cards"], names),
-        t(" from the discard pile into the deck"),
-        *_reason_rule(p.get("reason"), "R-ADD-62"),
-    )
+said(
+    ev.CardsShuffledIn,
+    "{who} shuffles ",
+    cards("cards"),
+    " from the discard pile into the deck",
+    reason("reason", "R-ADD-62"),
+)
 
 
-@sentence(ev.SufferingRolled)
-def _suffering_rolled(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (t(f"{who} rolls the suffering die: "), *_d6(p["faces"]))
+said(ev.SufferingRolled, "{who} rolls the suffering die: ", d6("faces"))

@@ -20,39 +20,43 @@ from .parts import (
     _rule,
     _signed,
     agreed,
+    card,
+    cards,
     count,
+    d6,
+    hex_at,
+    path_end,
+    reason,
+    rule,
+    said,
     sentence,
     side_words,
+    source,
     t,
     wound_name,
 )
 
-
-@sentence(ev.ZoneCreated)
-def _zone_created(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who}'s "),
-        names.card(p["card"]),
-        t(" makes a zone around "),
-        _hex(p["at"]),
-        t(" until the end of the round"),
-        *_rule("R-ADD-129"),
-    )
+said(
+    ev.ZoneCreated,
+    "{who}'s ",
+    card(),
+    " makes a zone around ",
+    hex_at("at"),
+    " until the end of the round",
+    rule("R-ADD-129"),
+)
 
 
-@sentence(ev.TerrainEntered)
-def _terrain_entered(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} enters "),
-        t(f"{names.casket(p['maker'])}'s {str(p['kind']).replace('_', ' ')} at "),
-        _hex(p["at"]),
-        t(" ("),
-        names.card(p["card"]),
-        t(f"): {p['damage']} damage"),
-        *_rule("R-ADD-165"),
-    )
+said(
+    ev.TerrainEntered,
+    "{who} enters ",
+    "{maker:casket}'s {kind:words} at ",
+    hex_at("at"),
+    " (",
+    card(),
+    "): {damage} damage",
+    rule("R-ADD-165"),
+)
 
 
 @sentence(ev.TerrainCreated)
@@ -78,46 +82,38 @@ def _terrain_created(p: Mapping[str, Any], names: Names) -> Sentence:
     )
 
 
-@sentence(ev.AttackWarded)
-def _attack_warded(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who}'s "),
-        names.card(p["card"]),
-        t(f" negates the damage of this attack on {names.casket(p['target'])}"),
-        *_rule("R-ADD-128"),
-    )
+said(
+    ev.AttackWarded,
+    "{who}'s ",
+    card(),
+    " negates the damage of this attack on {target:casket}",
+    rule("R-ADD-128"),
+)
 
 
-@sentence(ev.AllyMoved)
-def _ally_moved(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} is moved {count(len(p['path']), 'hex', 'hexes')} to "),
-        _hex(p["path"][-1]),
-        t(f" by {names.casket(p['by'])}'s card"),
-        *_reason_rule(p.get("source"), "R-ADD-126"),
-    )
+said(
+    ev.AllyMoved,
+    "{who} is moved {path:len:hex/hexes} to ",
+    path_end(),
+    " by {by:casket}'s card",
+    source("R-ADD-126"),
+)
 
 
-@sentence(ev.DamageDeflected)
-def _damage_deflected(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} deflects {p['amount']} damage back to {names.casket(p['attacker'])}"),
-        *_rule("R-ADD-125"),
-    )
+said(
+    ev.DamageDeflected,
+    "{who} deflects {amount} damage back to {attacker:casket}",
+    rule("R-ADD-125"),
+)
 
 
-@sentence(ev.DamageCardsRemoved)
-def _damage_cards_removed(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} removes "),
-        *_cards(p["cards"], names),
-        t(" from its discard pile, out of the game"),
-        *_reason_rule(p.get("source"), "R-ADD-124"),
-    )
+said(
+    ev.DamageCardsRemoved,
+    "{who} removes ",
+    cards("cards"),
+    " from its discard pile, out of the game",
+    source("R-ADD-124"),
+)
 
 
 @sentence(ev.DefenceLent)
@@ -132,13 +128,7 @@ def _defence_lent(p: Mapping[str, Any], names: Names) -> Sentence:
     )
 
 
-@sentence(ev.RotationGranted)
-def _rotation_granted(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} may rotate 60° once more at no SP this turn"),
-        *_reason_rule(p.get("source"), "R-ADD-189"),
-    )
+said(ev.RotationGranted, "{who} may rotate 60° once more at no SP this turn", source("R-ADD-189"))
 
 
 @sentence(ev.AttackDeclared)
@@ -201,44 +191,35 @@ def _attack_rerolled(p: Mapping[str, Any], names: Names) -> Sentence:
     )
 
 
-@sentence(ev.WeaponJammed)
-def _weapon_jammed(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who}'s weapon jams: discards "),
-        *_cards(p["discarded"], names),
-        t(f", Heat now {p['heat']}"),
-        *_rule("R-DMG-1"),
-    )
+said(
+    ev.WeaponJammed,
+    "{who}'s weapon jams: discards ",
+    cards("discarded"),
+    ", Heat now {heat}",
+    rule("R-DMG-1"),
+)
 
 
-@sentence(ev.ReactivePlayed)
-def _reactive_played(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} answers with "),
-        names.card(p["card"]),
-        t(f", reducing the damage by {p['reduction']}"),
-        *_rule("R-REA-1"),
-    )
+said(
+    ev.ReactivePlayed,
+    "{who} answers with ",
+    card(),
+    ", reducing the damage by {reduction}",
+    rule("R-REA-1"),
+)
 
 
-@sentence(ev.ReactiveDeclined)
-def _reactive_declined(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (t(f"{who} plays no reactive card"), *_rule("R-REA-1"))
+said(ev.ReactiveDeclined, "{who} plays no reactive card", rule("R-REA-1"))
 
 
-@sentence(ev.AttackCovered)
-def _attack_covered(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    cut = f", reducing it by {p['reduction']}" if p.get("reduction") else ""
-    return (
-        t(f"{who} takes {names.casket(p['target'])}'s damage with "),
-        names.card(p["card"]),
-        t(cut),
-        *_rule("R-ADD-122"),
-    )
+said(
+    ev.AttackCovered,
+    "{who} takes {target:casket}'s damage with ",
+    card(),
+    "{cut}",
+    rule("R-ADD-122"),
+    cut=lambda p: f", reducing it by {p['reduction']}" if p.get("reduction") else "",
+)
 
 
 @sentence(ev.DefenceRolled)
@@ -258,30 +239,18 @@ def _defence_rolled(p: Mapping[str, Any], names: Names) -> Sentence:
     )
 
 
-@sentence(ev.AttackEnded)
-def _attack_ended(p: Mapping[str, Any], names: Names) -> Sentence:
-    return (
-        t(f"{names.casket(p['attacker'])}'s attack with "),
-        names.card(p["card"]),
-        t(f" ends: {p['outcome']}"),
-    )
+said(ev.AttackEnded, "{attacker:casket}'s attack with ", card(), " ends: {outcome}")
 
 
-@sentence(ev.PromptOpened)
-def _prompt_opened(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    amount = f" {p['amount']}" if p.get("amount") else ""
-    kind = str(p["kind"]).replace("_", " ")
-    return (
-        t(f"Waiting for {who}: {kind}{amount}"),
-        *_reason_rule(p.get("reason"), p.get("rule")),
-    )
+said(
+    ev.PromptOpened,
+    "Waiting for {who}: {kind:words}{amount}",
+    reason("reason"),
+    amount=lambda p: f" {p['amount']}" if p.get("amount") else "",
+)
 
 
-@sentence(ev.PromptClosed)
-def _prompt_closed(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (t(f"{who} answered: {str(p['kind']).replace('_', ' ')}"),)
+said(ev.PromptClosed, "{who} answered: {kind:words}")
 
 
 @sentence(ev.DamageTaken)
@@ -322,24 +291,16 @@ def _component_destroyed(p: Mapping[str, Any], names: Names) -> Sentence:
     return (t(f"{who}'s {comp} {are} destroyed"), *lost, *_rule(p.get("rule")))
 
 
-@sentence(ev.WoundFlipped)
-def _wound_flipped(p: Mapping[str, Any], names: Names) -> Sentence:
-    seat = p.get("seat")
-    return (
-        t(f"{names.pilot(seat)} suffers the wound {p['wound']}"),
-        *_reason_rule(p.get("reason"), p.get("rule")),
-    )
+said(ev.WoundFlipped, "{pilot} suffers the wound {wound}", reason("reason"))
 
 
-@sentence(ev.SurvivalRolled)
-def _survival_rolled(p: Mapping[str, Any], names: Names) -> Sentence:
-    seat = p.get("seat")
-    return (
-        t(f"{names.pilot(seat)} rolls for survival: "),
-        *_d6([p["face"]]),
-        t(f", {count(p['wounds'], 'wound')}"),
-        *_rule("R-PLT-3"),
-    )
+said(
+    ev.SurvivalRolled,
+    "{pilot} rolls for survival: ",
+    d6("face"),
+    ", {wounds:count:wound}",
+    rule("R-PLT-3"),
+)
 
 
 # The Grit check's bands in words (pilot-grit-system.md's results table, R-ADD-305).
@@ -364,22 +325,15 @@ def _grit_checked(p: Mapping[str, Any], names: Names) -> Sentence:
     )
 
 
-@sentence(ev.WoundEased)
-def _wound_eased(p: Mapping[str, Any], names: Names) -> Sentence:
-    seat = p.get("seat")
-    return (
-        t(f"{names.pilot(seat)}'s {wound_name(p['wound'])} counts as minor this mission"),
-        *_rule(p.get("rule")),
-    )
+said(
+    ev.WoundEased,
+    "{pilot}'s {wound} counts as minor this mission",
+    rule(),
+    wound=lambda p: wound_name(p["wound"]),
+)
 
 
-@sentence(ev.PilotKilled)
-def _pilot_killed(p: Mapping[str, Any], names: Names) -> Sentence:
-    seat = p.get("seat")
-    return (t(f"{names.pilot(seat)} dies"), *_rule(p.get("rule")))
+said(ev.PilotKilled, "{pilot} dies", rule())
 
 
-@sentence(ev.CasketDefeated)
-def _casket_defeated(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (t(f"{who} is defeated: {agreed(p['reason'])}"), *_rule(p.get("rule")))
+said(ev.CasketDefeated, "{who} is defeated: {reason:agreed}", rule())

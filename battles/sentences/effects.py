@@ -10,13 +10,17 @@ from battles.engine.battle import events as ev
 from .parts import (
     Names,
     Sentence,
-    _cards,
     _hex,
     _reason_rule,
     _rule,
     agreed,
+    cards,
     count,
+    hex_at,
+    rule,
+    said,
     sentence,
+    source,
     t,
 )
 
@@ -26,13 +30,7 @@ def _next_turns(n: int) -> str:
     return "their next turn" if n == 1 else f"their next {count(n, 'turn')}"
 
 
-@sentence(ev.DuelChallenged)
-def _duel_challenged(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} challenges {names.casket(p['target'])} to an Honor Duel"),
-        *_reason_rule(p.get("source"), "R-ADD-174"),
-    )
+said(ev.DuelChallenged, "{who} challenges {target:casket} to an Honor Duel", source("R-ADD-174"))
 
 
 @sentence(ev.DuelAnswered)
@@ -48,58 +46,32 @@ def _duel_answered(p: Mapping[str, Any], names: Names) -> Sentence:
     return (t(f"{who} {what}"), *_rule("R-ADD-174"))
 
 
-@sentence(ev.ReactivesBarred)
-def _reactives_barred(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} cannot play reactive cards this turn"),
-        *_reason_rule(p.get("source"), "R-ADD-174"),
-    )
+said(ev.ReactivesBarred, "{who} cannot play reactive cards this turn", source("R-ADD-174"))
 
 
-@sentence(ev.FormTaken)
-def _form_taken(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} takes {p['form'].capitalize()} Form until the end of the round"),
-        *_reason_rule(p.get("source"), "R-ADD-170"),
-    )
+said(
+    ev.FormTaken,
+    "{who} takes {form} Form until the end of the round",
+    source("R-ADD-170"),
+    form=lambda p: p["form"].capitalize(),
+)
 
 
-@sentence(ev.EnemyMarked)
-def _enemy_marked(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} marks {names.casket(p['target'])}"),
-        *_reason_rule(p.get("source"), "R-ADD-148"),
-    )
+said(ev.EnemyMarked, "{who} marks {target:casket}", source("R-ADD-148"))
 
 
-@sentence(ev.Rooted)
-def _rooted(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} cannot move through {_next_turns(p['turns'])}"),
-        *_reason_rule(p.get("source"), "R-ADD-111"),
-    )
+said(
+    ev.Rooted,
+    "{who} cannot move through {next_turns}",
+    source("R-ADD-111"),
+    next_turns=lambda p: _next_turns(p["turns"]),
+)
 
 
-@sentence(ev.BleedApplied)
-def _bleed_applied(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} gains {count(p['amount'], 'Bleed counter')}, now {p['total']}"),
-        *_reason_rule(p.get("source"), "R-ADD-110"),
-    )
+said(ev.BleedApplied, "{who} gains {amount:count:Bleed counter}, now {total}", source("R-ADD-110"))
 
 
-@sentence(ev.BleedTicked)
-def _bleed_ticked(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} bleeds: 1 damage, {count(p['total'], 'Bleed counter')} left"),
-        *_rule("R-ADD-110"),
-    )
+said(ev.BleedTicked, "{who} bleeds: 1 damage, {total:count:Bleed counter} left", rule("R-ADD-110"))
 
 
 @sentence(ev.OngoingDamageScheduled)
@@ -115,31 +87,13 @@ def _ongoing_damage_scheduled(p: Mapping[str, Any], names: Names) -> Sentence:
     )
 
 
-@sentence(ev.MoveCostRaised)
-def _move_cost_raised(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who}'s moves cost +{p['amount']} SP a hex next turn"),
-        *_reason_rule(p.get("source"), "R-ADD-113"),
-    )
+said(ev.MoveCostRaised, "{who}'s moves cost +{amount} SP a hex next turn", source("R-ADD-113"))
 
 
-@sentence(ev.DrawPenaltyImposed)
-def _draw_penalty_imposed(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} will draw {count(p['n'], 'card')} fewer next turn"),
-        *_reason_rule(p.get("source"), "R-ADD-114"),
-    )
+said(ev.DrawPenaltyImposed, "{who} will draw {n:count:card} fewer next turn", source("R-ADD-114"))
 
 
-@sentence(ev.AttacksForgone)
-def _attacks_forgone(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} cannot attack until their next turn"),
-        *_reason_rule(p.get("source"), "R-ADD-115"),
-    )
+said(ev.AttacksForgone, "{who} cannot attack until their next turn", source("R-ADD-115"))
 
 
 @sentence(ev.GritModifierRaised)
@@ -151,22 +105,19 @@ def _grit_modifier_raised(p: Mapping[str, Any], names: Names) -> Sentence:
     )
 
 
-@sentence(ev.DefenceLowered)
-def _defence_lowered(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} has -{p['amount']} Defense until the end of their next turn"),
-        *_reason_rule(p.get("source"), "R-ADD-119"),
-    )
+said(
+    ev.DefenceLowered,
+    "{who} has -{amount} Defense until the end of their next turn",
+    source("R-ADD-119"),
+)
 
 
-@sentence(ev.SpendArmed)
-def _spend_armed(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who}'s spend also buys what {p.get('source', '')} does on a hit"),
-        *_rule("R-ADD-116"),
-    )
+said(
+    ev.SpendArmed,
+    "{who}'s spend also buys what {source} does on a hit",
+    rule("R-ADD-116"),
+    source=lambda p: p.get("source", ""),
+)
 
 
 @sentence(ev.CasketPushed)
@@ -185,14 +136,12 @@ def _casket_pushed(p: Mapping[str, Any], names: Names) -> Sentence:
     )
 
 
-@sentence(ev.CasketTeleported)
-def _casket_teleported(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} teleports {count(p['hexes'], 'hex', 'hexes')} to "),
-        _hex(p["at"]),
-        *_reason_rule(p.get("source"), "R-ADD-102"),
-    )
+said(
+    ev.CasketTeleported,
+    "{who} teleports {hexes:count:hex/hexes} to ",
+    hex_at("at"),
+    source("R-ADD-102"),
+)
 
 
 @sentence(ev.AttackEnhanced)
@@ -207,21 +156,19 @@ def _attack_enhanced(p: Mapping[str, Any], names: Names) -> Sentence:
     )
 
 
-@sentence(ev.EnhancementsSpent)
-def _enhancements_spent(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    n = len(p["indices"])
-    return (t(f"{who}'s attack spends {count(n, 'enhancement')}"), *_rule("R-ADD-90"))
+said(
+    ev.EnhancementsSpent,
+    "{who}'s attack spends {n:count:enhancement}",
+    rule("R-ADD-90"),
+    n=lambda p: len(p["indices"]),
+)
 
 
-@sentence(ev.WardRaised)
-def _ward_raised(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    until = str(p["until"]).replace("_", " ")
-    return (
-        t(f"{who} is warded against {p['against']} damage until {until}"),
-        *_reason_rule(p.get("source"), "R-ADD-93"),
-    )
+said(
+    ev.WardRaised,
+    "{who} is warded against {against} damage until {until:words}",
+    source("R-ADD-93"),
+)
 
 
 @sentence(ev.WardUsed)
@@ -234,40 +181,24 @@ def _ward_used(p: Mapping[str, Any], names: Names) -> Sentence:
     )
 
 
-@sentence(ev.DefenceBuffsIgnored)
-def _defence_buffs_ignored(p: Mapping[str, Any], names: Names) -> Sentence:
-    attacker = names.casket(p["attacker"])
-    return (t(f"{attacker}'s attack ignores Defense buffs"), *_rule("R-ADD-92"))
+said(ev.DefenceBuffsIgnored, "{attacker:casket}'s attack ignores Defense buffs", rule("R-ADD-92"))
 
 
-@sentence(ev.SpGained)
-def _sp_gained(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} gains {p['amount']} SP this turn"),
-        *_reason_rule(p.get("source"), "R-ADD-95"),
-    )
+said(ev.SpGained, "{who} gains {amount} SP this turn", source("R-ADD-95"))
 
 
-@sentence(ev.UntargetableGained)
-def _untargetable_gained(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    which = "attacks" if p["against"] == "all" else "ranged attacks"
-    until = " or until it attacks" if p.get("until_attack") else ""
-    return (
-        t(f"{who} cannot be targeted by {which} until its next turn{until}"),
-        *_reason_rule(p.get("source"), "R-ADD-155"),
-    )
+said(
+    ev.UntargetableGained,
+    "{who} cannot be targeted by {which} until its next turn{until}",
+    source("R-ADD-155"),
+    which=lambda p: "attacks" if p["against"] == "all" else "ranged attacks",
+    until=lambda p: " or until it attacks" if p.get("until_attack") else "",
+)
 
 
-@sentence(ev.HandRevealed)
-def _hand_revealed(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} looks at {names.casket(p['target'])}'s hand: "),
-        *_cards(p["cards"], names),
-        *_reason_rule(p.get("source"), "R-ADD-156"),
-    )
+said(
+    ev.HandRevealed, "{who} looks at {target:casket}'s hand: ", cards("cards"), source("R-ADD-156")
+)
 
 
 @sentence(ev.TargetBonusGained)
@@ -284,73 +215,43 @@ def _target_bonus_gained(p: Mapping[str, Any], names: Names) -> Sentence:
     )
 
 
-@sentence(ev.CardsLookedAt)
-def _cards_looked_at(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} looks at the top of their deck: "),
-        *_cards(p["cards"], names),
-        *_reason_rule(p.get("source"), "R-ADD-157"),
-    )
+said(
+    ev.CardsLookedAt, "{who} looks at the top of their deck: ", cards("cards"), source("R-ADD-157")
+)
 
 
-@sentence(ev.DeckArranged)
-def _deck_arranged(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} puts them back, top first: "),
-        *_cards(p["order"], names),
-        *_rule("R-ADD-157"),
-    )
+said(ev.DeckArranged, "{who} puts them back, top first: ", cards("order"), rule("R-ADD-157"))
 
 
-@sentence(ev.WreckScavenged)
-def _wreck_scavenged(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} scavenges the wreck of {names.casket(p['wreck'])}, removed from play"),
-        *_reason_rule(p.get("source"), "R-ADD-158"),
-    )
+said(
+    ev.WreckScavenged,
+    "{who} scavenges the wreck of {wreck:casket}, removed from play",
+    source("R-ADD-158"),
+)
 
 
-@sentence(ev.UltimatumAnswered)
-def _ultimatum_answered(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    chose = "skip their next turn" if p["option"] == "skip_turn" else "take the damage now"
-    return (t(f"{who} chooses to {chose}"), *_rule("R-ADD-159"))
+said(
+    ev.UltimatumAnswered,
+    "{who} chooses to {chose}",
+    rule("R-ADD-159"),
+    chose=lambda p: "skip their next turn" if p["option"] == "skip_turn" else "take the damage now",
+)
 
 
-@sentence(ev.HitDamageBargained)
-def _hit_damage_bargained(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} gives up cards to make the hit {p['damage']} damage"),
-        *_reason_rule(p.get("source"), "R-ADD-159"),
-    )
+said(
+    ev.HitDamageBargained,
+    "{who} gives up cards to make the hit {damage} damage",
+    source("R-ADD-159"),
+)
 
 
-@sentence(ev.HitBargainedAway)
-def _hit_bargained_away(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} pays the price: the attack misses"),
-        *_reason_rule(p.get("source"), "R-ADD-159"),
-    )
+said(ev.HitBargainedAway, "{who} pays the price: the attack misses", source("R-ADD-159"))
 
 
-@sentence(ev.TurnSkipped)
-def _turn_skipped(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (t(f"{who} skips this turn"), *_rule("R-ADD-159"))
+said(ev.TurnSkipped, "{who} skips this turn", rule("R-ADD-159"))
 
 
-@sentence(ev.UntargetableEnded)
-def _untargetable_ended(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} attacks and can be targeted again"),
-        *_reason_rule(p.get("source"), "R-ADD-155"),
-    )
+said(ev.UntargetableEnded, "{who} attacks and can be targeted again", source("R-ADD-155"))
 
 
 @sentence(ev.DamageAuraRaised)

@@ -12,21 +12,19 @@ from .parts import (
     COMPONENT_NAMES,
     Names,
     Sentence,
-    _d6,
-    _hex,
     _rule,
     _signed,
-    count,
+    card,
+    d6,
+    hex_at,
+    rule,
+    said,
     sentence,
     side_words,
     t,
 )
 
-
-@sentence(ev.CasketWithdrew)
-def _casket_withdrew(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (t(f"{who} withdraws from the battle"), *_rule(p.get("rule")))
+said(ev.CasketWithdrew, "{who} withdraws from the battle", rule())
 
 
 @sentence(ev.BattleEnded)
@@ -35,30 +33,19 @@ def _battle_ended(p: Mapping[str, Any], names: Names) -> Sentence:
     return (t(f"GM ends the battle: {won} — {p['reason']}"), *_rule(p.get("rule")))
 
 
-@sentence(ev.TaintAdjusted)
-def _taint_adjusted(p: Mapping[str, Any], names: Names) -> Sentence:
-    seat = p.get("seat")
-    return (
-        t(f"GM sets {names.pilot(seat)}'s Taint to {p['taint']} — {p['reason']}"),
-        *_rule("R-PLT-4"),
-    )
+said(ev.TaintAdjusted, "GM sets {pilot}'s Taint to {taint} — {reason}", rule("R-PLT-4"))
 
 
-@sentence(ev.TaintOverloaded)
-def _taint_overloaded(p: Mapping[str, Any], names: Names) -> Sentence:
-    seat = p.get("seat")
-    return (
-        t(f"{names.pilot(seat)}'s Taint reaches {p['taint']}: rolled "),
-        *_d6([p["face"]]),
-        t(f", {count(p['wounds'], 'wound')}"),
-        *_rule("R-PLT-3"),
-    )
+said(
+    ev.TaintOverloaded,
+    "{pilot}'s Taint reaches {taint}: rolled ",
+    d6("face"),
+    ", {wounds:count:wound}",
+    rule("R-PLT-3"),
+)
 
 
-@sentence(ev.HeatAdjusted)
-def _heat_adjusted(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (t(f"GM sets {who}'s Heat to {p['heat']} — {p['reason']}"),)
+said(ev.HeatAdjusted, "GM sets {who}'s Heat to {heat} — {reason}")
 
 
 @sentence(ev.ComponentDamageAdjusted)
@@ -74,21 +61,16 @@ def _component_damage_adjusted(p: Mapping[str, Any], names: Names) -> Sentence:
     )
 
 
-@sentence(ev.CasketRelocated)
-def _casket_relocated(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    facing = DIRECTION_NAMES.get(p["facing"], str(p["facing"]))
-    return (t(f"GM moves {who} to "), _hex(p["at"]), t(f" facing {facing} — {p['reason']}"))
+said(
+    ev.CasketRelocated,
+    "GM moves {who} to ",
+    hex_at("at"),
+    " facing {facing} — {reason}",
+    facing=lambda p: DIRECTION_NAMES.get(p["facing"], str(p["facing"])),
+)
 
 
-@sentence(ev.CardReturned)
-def _card_returned(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t("GM returns "),
-        names.card(p["card"]),
-        t(f" to {who}'s hand from the {p['from_zone']} — {p['reason']}"),
-    )
+said(ev.CardReturned, "GM returns ", card(), " to {who}'s hand from the {from_zone} — {reason}")
 
 
 @sentence(ev.DiceSecretRevealed)

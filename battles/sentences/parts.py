@@ -3,12 +3,14 @@
 A sentence is a tuple of parts: ("text", s), ("card", instance, name, cost, text),
 ("die", face, label), ("rule", ruling id), ("hex", "q,r"). `plain` joins them for tests
 and text alternatives. Payloads come through `public_payload` first, so a sentence never
-names a card its viewer may not see (R-ADD-28). No Django.
+names a card its viewer may not see (R-ADD-28). A sentence that is only payload fields in
+fixed words is declared with `said`; one that decides between wordings is a function. No Django.
 """
 
 from __future__ import annotations
 
 import re
+import string
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -174,6 +176,120 @@ def sentence(cls: type[Event]) -> Callable[[Writer], Writer]:
         return writer
 
     return register
+
+
+# A piece of a sentence `said` writes: its parts, from the payload and the names.
+Piece = Callable[[Mapping[str, Any], Names], list[Part]]
+
+
+class _PayloadWords(string.Formatter):
+    """Fills a sentence's text from a payload: `{who}` and `{pilot}` name the event's seat,
+    `{field}` is the payload's field as an f-string would write it, and after a colon a word
+    says how to write it: `casket` (the casket of the seat it holds), `component` (a
+    component's name), `words` (a key with spaces for underscores), `signed`, `agreed`
+    (free text with its counts agreeing), `count:ONE/MANY` (the number with its noun),
+    `len:ONE/MANY` (the length of the list with its noun; MANY is optional for both),
+    `sign:GAIN/LOSS` (the word for the number's sign) and `abs`."""
+
+    def __init__(self, p: Mapping[str, Any], names: Names) -> None:
+        self.p, self.names = p, names
+
+    def get_value(self, key: int | str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
+        if key in kwargs:
+            return kwargs[str(key)](self.p)
+        if key == "who":
+            return self.names.casket(self.p.get("seat"))
+        if key == "pilot":
+            return self.names.pilot(self.p.get("seat"))
+        return self.p[str(key)]
+
+    def format_field(self, value: Any, format_spec: str) -> Any:
+        how, _, nouns = format_spec.partition(":")
+        one, _, many = nouns.partition("/")
+        match how:
+            case "casket":
+                return self.names.casket(value)
+            case "component":
+                return format(COMPONENT_NAMES.get(value, value))
+            case "words":
+                return str(value).replace("_", " ")
+            case "signed":
+                return _signed(value)
+            case "agreed":
+                return agreed(value)
+            case "sign":  # the first word for a gain (or none), the second for a loss
+                return one if value >= 0 else many
+            case "abs":
+                return format(abs(value))
+            case "count":
+                return count(value, one, many or None)
+            case "len":
+                return count(len(value), one, many or None)
+        return super().format_field(value, format_spec)
+
+
+def card(key: str = "card") -> Piece:
+    """The card the payload's `key` holds."""
+    return lambda p, names: [names.card(p[key])]
+
+
+def cards(key: str) -> Piece:
+    """The cards the payload's `key` lists (hidden ones counted, R-ADD-28)."""
+    return lambda p, names: _cards(p[key], names)
+
+
+def lost() -> Piece:
+    """The cards the payload takes from the hand, then from the deck."""
+    return lambda p, names: _cards([*p.get("from_hand", []), *p.get("from_deck", [])], names)
+
+
+def hex_at(key: str) -> Piece:
+    """The hex the payload's `key` holds."""
+    return lambda p, names: [_hex(p[key])]
+
+
+def d6(key: str) -> Piece:
+    """The d6 the payload's `key` holds (a face, or a list of faces)."""
+    return lambda p, names: _d6(p[key] if isinstance(p[key], (list, tuple)) else [p[key]])
+
+
+def path_end(key: str = "path") -> Piece:
+    """The last hex of the path the payload's `key` holds: where a move ends."""
+    return lambda p, names: [_hex(p[key][-1])]
+
+
+def rule(ruling: str | None = None, *, default: str | None = None) -> Piece:
+    """The ruling in brackets: `ruling`, else the payload's own `rule` (else `default`)."""
+    return lambda p, names: _rule(ruling or p.get("rule", default))
+
+
+def reason(key: str, ruling: str | None = None, *, default: str | None = None) -> Piece:
+    """The payload's reason (its field `key`) and the ruling, as `rule` finds it."""
+    return lambda p, names: _reason_rule(p.get(key), ruling or p.get("rule", default))
+
+
+def source(ruling: str | None = None, *, default: str | None = None) -> Piece:
+    """The card or effect the payload names as its source, and the ruling behind it."""
+    return reason("source", ruling, default=default)
+
+
+def said(
+    cls: type[Event], *pieces: str | Piece, **worded: Callable[[Mapping[str, Any]], Any]
+) -> None:
+    """Register, for the events of `cls`, the sentence made of `pieces` in order: each text
+    one text part filled from the payload (`_PayloadWords`), each `Piece` its parts. A text's
+    `{name}` is `worded[name]` of the payload where `worded` has it: words chosen by a value."""
+
+    def writer(p: Mapping[str, Any], names: Names) -> Sentence:
+        words = _PayloadWords(p, names)
+        parts: list[Part] = []
+        for piece in pieces:
+            parts += (
+                [t(words.vformat(piece, (), worded))] if isinstance(piece, str) else piece(p, names)
+            )
+        return tuple(parts)
+
+    sentence(cls)(writer)
 
 
 def plain(sentence: Sentence) -> str:

@@ -15,6 +15,8 @@ from .parts import (
     _rule,
     agreed,
     count,
+    rule,
+    said,
     sentence,
     t,
 )
@@ -32,11 +34,12 @@ def _battle_created(p: Mapping[str, Any], names: Names) -> Sentence:
     )
 
 
-@sentence(ev.DeckShuffled)
-def _deck_shuffled(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    n = p["cards"] if p.get("order") is None else len(p["order"])
-    return (t(f"{who}'s deck of {count(n, 'card')} is shuffled ({agreed(p.get('reason', ''))})"),)
+said(
+    ev.DeckShuffled,
+    "{who}'s deck of {n:count:card} is shuffled ({reason})",
+    n=lambda p: p["cards"] if p.get("order") is None else len(p["order"]),
+    reason=lambda p: agreed(p.get("reason", "")),
+)
 
 
 @sentence(ev.WoundDeckShuffled)
@@ -63,16 +66,11 @@ def _cards_drawn(p: Mapping[str, Any], names: Names) -> Sentence:
     )
 
 
-@sentence(ev.HandKept)
-def _hand_kept(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (t(f"{who} keeps the opening hand"), *_rule("R-TRN-1"))
+said(ev.HandKept, "{who} keeps the opening hand", rule("R-TRN-1"))
 
 
-@sentence(ev.MulliganTaken)
-def _mulligan_taken(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} takes a mulligan: {count(len(p['returned']), 'card')} back into the deck"),
-        *_rule("R-TRN-1"),
-    )
+said(
+    ev.MulliganTaken,
+    "{who} takes a mulligan: {returned:len:card} back into the deck",
+    rule("R-TRN-1"),
+)

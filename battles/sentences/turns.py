@@ -15,15 +15,14 @@ from .parts import (
     _rule,
     _signed,
     agreed,
+    rule,
+    said,
     sentence,
     side_words,
     t,
 )
 
-
-@sentence(ev.RoundStarted)
-def _round_started(p: Mapping[str, Any], names: Names) -> Sentence:
-    return (t(f"Round {p['round']} begins"),)
+said(ev.RoundStarted, "Round {round} begins")
 
 
 @sentence(ev.InitiativeRolled)
@@ -38,10 +37,7 @@ def _initiative_rolled(p: Mapping[str, Any], names: Names) -> Sentence:
     return (*parts, t(f" → order: {order}"), *_rule("R-TRN-2"))
 
 
-@sentence(ev.TurnStarted)
-def _turn_started(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (t(f"{who}'s turn"),)
+said(ev.TurnStarted, "{who}'s turn")
 
 
 @sentence(ev.SpRestored)
@@ -70,21 +66,13 @@ def _strain_checked(p: Mapping[str, Any], names: Names) -> Sentence:
     )
 
 
-@sentence(ev.SpDrained)
-def _sp_drained(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (t(f"{who} loses {p['amount']} SP"), *_rule(p.get("rule")))
+said(ev.SpDrained, "{who} loses {amount} SP", rule())
 
 
-@sentence(ev.TurnEnded)
-def _turn_ended(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (t(f"{who} ends the turn"),)
+said(ev.TurnEnded, "{who} ends the turn")
 
 
-@sentence(ev.RoundEnded)
-def _round_ended(p: Mapping[str, Any], names: Names) -> Sentence:
-    return (t(f"Round {p['round']} ends"),)
+said(ev.RoundEnded, "Round {round} ends")
 
 
 @sentence(ev.BattleWon)
