@@ -496,7 +496,7 @@ def main() -> None:
                 f"median {statistics.median(delivery):.0f} ms, p95 "
                 f"{percentile(delivery, 95):.0f} ms, max {max(delivery):.0f} ms; command POST "
                 f"median {statistics.median(post_ms):.0f} ms, max {max(post_ms):.0f} ms; "
-                f"update requests "
+                f"{'page' if args.watcher_pages else 'update'} requests "
                 f"{requests / elapsed:.1f}/s in all; errors {len(errors)}; both servers "
                 f"stopped in {stopped:.1f} s"
             )
