@@ -8,9 +8,11 @@ request for another step gets only the frame that does (board, current event, pa
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import re
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -18,9 +20,12 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.db import connection
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
@@ -34,10 +39,18 @@ from battles.engine.battle.state import STRAIN_HEAT, PlacedTerrain
 from battles.engine.dice import COMPONENTS
 from battles.engine.hexes import DIRECTION_NAMES
 from battles.engine.los import line_of_sight
-from battles.engine.ruleset import DEFAULT_VERSION, RULESETS, RULINGS, option_in_words
+from battles.engine.ruleset import (
+    DEFAULT_VERSION,
+    ENGINE_VERSION,
+    RULESETS,
+    RULINGS,
+    option_in_words,
+)
 from battles.models import Battle
 from battles.selectors import (
+    BattleAccess,
     Viewer,
+    battle_access,
     battle_events,
     battle_latest_command,
     battle_list_rows,
@@ -65,14 +78,81 @@ def _bad_step(request: HttpRequest, battle: Battle, head: int, raw: str) -> Http
     return render(request, "battles/bad_step.html", context, status=400)
 
 
-def _battle_for(request: HttpRequest, battle_id: uuid.UUID) -> tuple[Battle, BattleState, Viewer]:
-    """The battle, its latest state and what this user may see of it; 403 for outsiders."""
-    battle = get_object_or_404(Battle, pk=battle_id)
-    head = battle_state_at(battle=battle)
-    viewer = battle_viewer(battle=battle, user=request.user, head=head)
-    if viewer.role is None:
+def _access(request: HttpRequest, battle_id: uuid.UUID) -> BattleAccess:
+    """The battle, this user's role and the stream's head (one query); 404 for no such
+    battle, 403 for outsiders."""
+    access = battle_access(battle_id=battle_id, user=request.user)
+    if access is None:
+        raise Http404("No Battle matches the given query.")
+    if access.role is None:
         raise PermissionDenied("you are not the GM, a player or a watcher of this battle")
-    return battle, head, viewer
+    return access
+
+
+def _battle_for(request: HttpRequest, access: BattleAccess) -> tuple[Battle, BattleState, Viewer]:
+    """The battle, its state at the head `access` read and what this user may see of it."""
+    head = battle_state_at(battle=access.battle, head=access.head)
+    viewer = battle_viewer(battle=access.battle, user=request.user, head=head, role=access.role)
+    return access.battle, head, viewer
+
+
+def _is_step(raw: str, head: int) -> bool:
+    # ASCII digits only: "²".isdigit() is true, and int("²") fails.
+    return raw.isascii() and raw.isdigit() and 1 <= int(raw) <= head
+
+
+# Every watcher of a battle sees the same frame and log lines at a version (no seat's hand,
+# no deck's order while it runs, everything once it is over: R-ADD-28; a watcher has no
+# play panel, and the fragments hold no CSRF token, name or other mark of who asks), so a
+# page that follows the battle renders them once per battle, step and head for every
+# watcher, in the site's cache, as the live feed's updates (battles_api.watcher_updates).
+# The GM's and the players' fragments show a seat's hidden cards and their own controls:
+# they are never kept, nor read from here. The engine's version, this format's and the
+# templates' text are in the key, so a deploy does not serve what the code before it drew;
+# a change to how pages.py builds a fragment bumps the format.
+WATCHER_FRAGMENT_FORMAT = 1
+WATCHER_FRAGMENT_SECONDS = 300
+WATCHER_FRAGMENT_TEMPLATES = {"frame": "battles/_frame.html", "log": "battles/_log_lines.html"}
+
+
+@lru_cache(maxsize=8)
+def _template_digest(name: str) -> str:
+    return hashlib.sha256(get_template(name).template.source.encode()).hexdigest()[:12]  # type: ignore[attr-defined]
+
+
+def watcher_fragment_key(*, fragment: str, battle_id: uuid.UUID | str, step: int, head: int) -> str:
+    """The cache key of a watcher's `fragment` ("frame" at `step`, "log" after `step`)."""
+    digest = _template_digest(WATCHER_FRAGMENT_TEMPLATES[fragment])
+    return (
+        f"battles:page:{WATCHER_FRAGMENT_FORMAT}:{ENGINE_VERSION}:{digest}:{battle_id}:"
+        f"watcher:{fragment}:{step}:{head}"
+    )
+
+
+def _for_watchers(
+    access: BattleAccess, fragment: str, step: int, rendering: Callable[[], HttpResponse]
+) -> HttpResponse:
+    """`rendering()`'s answer; for a watcher, the one another watcher was given at this
+    head when there is one. The cache down costs the rendering, not the answer."""
+    if access.role != "watcher":
+        return rendering()
+    key = watcher_fragment_key(
+        fragment=fragment, battle_id=access.battle.pk, step=step, head=access.head
+    )
+    try:
+        kept = cache.get(key)
+    except Exception:  # the cache unreachable: render the fragment here
+        kept = None
+    if isinstance(kept, bytes):
+        return HttpResponse(kept)
+    response = rendering()
+    # Only what autocommit reads rendered: inside a transaction the events read could
+    # still be rolled back (as selectors keeps its states).
+    if response.status_code == 200 and connection.get_autocommit():
+        # The cache unreachable: the next watcher renders the fragment again.
+        with contextlib.suppress(Exception):
+            cache.set(key, response.content, WATCHER_FRAGMENT_SECONDS)
+    return response
 
 
 def _timeline(battle: Battle, head: BattleState, viewer: Viewer) -> replay.Timeline:
@@ -89,13 +169,21 @@ def _timeline(battle: Battle, head: BattleState, viewer: Viewer) -> replay.Timel
 @require_GET
 @login_required
 def battle_replay_page(request: HttpRequest, battle_id: uuid.UUID) -> HttpResponse:
-    battle, head, viewer = _battle_for(request, battle_id)
+    access = _access(request, battle_id)
     raw = request.GET.get("at")
+    if request.htmx and raw is not None and _is_step(raw, access.head):  # type: ignore[attr-defined]
+        # Another step's frame, or the new head's for a page that follows the battle: for
+        # a watcher, the one every watcher is given at this step and head.
+        at = int(raw)
+        response = _for_watchers(access, "frame", at, lambda: _frame_fragment(request, access, at))
+        # The frame and the whole page share a URL: caches must keep them apart.
+        patch_vary_headers(response, ["HX-Request"])
+        return response
+    battle, head, viewer = _battle_for(request, access)
     if raw is None:
         # A finished battle is reviewed from the start; a running one opens at its latest step.
         at = 1 if head.over else head.version
-    # ASCII digits only: "²".isdigit() is true, and int("²") fails.
-    elif not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= head.version:
+    elif not _is_step(raw, head.version):
         return _bad_step(request, battle, head.version, raw)
     else:
         at = int(raw)
@@ -103,7 +191,6 @@ def battle_replay_page(request: HttpRequest, battle_id: uuid.UUID) -> HttpRespon
     frame = _frame(battle, state, viewer, head.version)
     if request.htmx:  # type: ignore[attr-defined]
         response = render(request, "battles/_frame.html", {"f": frame, "battle": battle})
-        # The frame and the whole page share a URL: caches must keep them apart.
         patch_vary_headers(response, ["HX-Request"])
         return response
     line = _timeline(battle, head, viewer)
@@ -140,11 +227,16 @@ def battle_log_after(request: HttpRequest, battle_id: uuid.UUID) -> HttpResponse
     event's payload as this viewer may see it (R-ADD-28) and the names of the setup's
     caskets, pilots and cards, which every state holds alike.
     """
-    battle, head, viewer = _battle_for(request, battle_id)
+    access = _access(request, battle_id)
     raw = request.GET.get("after", "")
-    if not (raw.isascii() and raw.isdigit()) or int(raw) > head.version:
-        return _bad_step(request, battle, head.version, raw)
+    if not (raw.isascii() and raw.isdigit()) or int(raw) > access.head:
+        return _bad_step(request, access.battle, access.head, raw)
     after = int(raw)
+    return _for_watchers(access, "log", after, lambda: _log_lines(request, access, after))
+
+
+def _log_lines(request: HttpRequest, access: BattleAccess, after: int) -> HttpResponse:
+    battle, head, viewer = _battle_for(request, access)
     names = replay.Names.of(head)
     lines = [
         replay.log_line(
@@ -157,6 +249,14 @@ def battle_log_after(request: HttpRequest, battle_id: uuid.UUID) -> HttpResponse
         for e in battle_events(battle=battle, after=after, limit=head.version - after)
     ]
     return render(request, "battles/_log_lines.html", {"lines": lines, "head": head.version})
+
+
+def _frame_fragment(request: HttpRequest, access: BattleAccess, at: int) -> HttpResponse:
+    """The frame at step `at` (1..head), alone: what htmx swaps in."""
+    battle, head, viewer = _battle_for(request, access)
+    state = head if at == head.version else battle_state_at(battle=battle, version=at)
+    frame = _frame(battle, state, viewer, head.version)
+    return render(request, "battles/_frame.html", {"f": frame, "battle": battle})
 
 
 # --- the frame: everything that changes with the step ------------------------------------------

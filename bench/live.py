@@ -28,6 +28,12 @@ Both server modes are measured in one run:
   with `--watchers` more open pages than workers it shows why.
 
 `--watchers N` adds N more open pages (the battle's watchers), alternating servers.
+`--watcher-pages` makes each watcher's page do in `asgi` mode what the play page does on
+each version it hears (replay.js `listen()`, `follow()`): fetch the log lines after the
+version it showed and the frame at the new one (htmx), signed in with a session as a
+browser is; `--watcher-pages --no-updates` without asking `…/updates` first (the play
+page since it takes the version from the stream). The players' pages still ask
+`…/updates`: its answer is what this bench times.
 
 Run:
 
@@ -76,6 +82,7 @@ django.setup()
 
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.db import connection  # noqa: E402
+from django.test import Client as DjangoClient  # noqa: E402
 
 from battles.engine.demo import demo_setup  # noqa: E402
 from battles.services import battle_create  # noqa: E402
@@ -95,10 +102,18 @@ class Client:
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
 
     def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        status, raw = self.raw(method, path, body)
+        return status, json.loads(raw) if raw else None
+
+    def raw(
+        self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+    ) -> tuple[int, bytes]:
         data = json.dumps(body) if body is not None else None
         for attempt in (1, 2):
             try:
-                self.conn.request(method, path, body=data, headers=self.headers)
+                self.conn.request(
+                    method, path, body=data, headers={**self.headers, **(headers or {})}
+                )
                 response = self.conn.getresponse()
                 raw = response.read()
                 break
@@ -108,7 +123,7 @@ class Client:
                 self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=self.timeout)
                 if attempt == 2 or method != "GET":
                     raise
-        return response.status, json.loads(raw) if raw else None
+        return response.status, raw
 
 
 class Page:
@@ -164,6 +179,7 @@ class StreamPage(Page):
         self.port = port
         self.token = token
         self.stream: http.client.HTTPConnection | None = None
+        self.heard = version
 
     def fetch(self) -> None:
         while True:
@@ -202,6 +218,7 @@ class StreamPage(Page):
                     if not line:
                         break
                     if line.startswith(b"data: ") and int(line[6:]) > self.version:
+                        self.heard = int(line[6:])
                         self.fetch()
             except (OSError, http.client.HTTPException, ValueError) as exc:
                 if not self.stop.is_set():
@@ -212,6 +229,38 @@ class StreamPage(Page):
         self.stop.set()
         if self.stream is not None and self.stream.sock is not None:
             self.stream.sock.shutdown(2)
+
+
+class WatcherPage(StreamPage):
+    """A watcher's play page: on each version heard, `…/updates` (unless `ask_updates` is
+    off), then the log lines after the version it showed and the frame at the new one, as
+    `follow()` fetches them (side by side in a browser, one after the other here)."""
+
+    def __init__(
+        self, port: int, token: str, battle: str, version: int, session: str, ask_updates: bool
+    ) -> None:
+        super().__init__(port, token, battle, version)
+        self.page = Client(port, token)
+        self.page.headers = {"Cookie": f"sessionid={session}"}
+        self.ask_updates = ask_updates
+        self.shown = version
+
+    def fetch(self) -> None:
+        heard = self.heard
+        if self.ask_updates:
+            super().fetch()
+        else:
+            self.version = heard
+        site = f"/battles/{self.battle}/replay/"
+        for path, headers in (
+            (f"{site}log?after={self.shown}", {}),
+            (f"{site}?at={heard}", {"HX-Request": "true"}),
+        ):
+            status, _ = self.page.raw("GET", path, headers=headers)
+            self.requests += 1
+            if status != 200:
+                self.errors.append(f"{path}: {status}")
+        self.shown = heard
 
 
 def start_server(database_url: str, port: int, workers: int, mode: str) -> subprocess.Popen[bytes]:
@@ -297,6 +346,8 @@ def measure(
     seed: int,
     watcher_tokens: list[str],
     stream: bool = False,
+    watcher_sessions: list[str] | None = None,
+    ask_updates: bool = True,
 ) -> tuple[list[float], list[float], int, list[str]]:
     """(delivery ms per command, POST ms per command, update requests, errors)."""
     rng = random.Random(seed)
@@ -305,9 +356,15 @@ def measure(
     assert status == 200, detail
     kind = StreamPage if stream else Page
     pages = [kind(ports[i], tokens[i], battle, detail["version"]) for i in (0, 1)]
-    pages += [
-        kind(ports[i % 2], t, battle, detail["version"]) for i, t in enumerate(watcher_tokens)
-    ]
+    if stream and watcher_sessions:
+        pages += [
+            WatcherPage(ports[i % 2], t, battle, detail["version"], session, ask_updates)
+            for i, (t, session) in enumerate(zip(watcher_tokens, watcher_sessions, strict=True))
+        ]
+    else:
+        pages += [
+            kind(ports[i % 2], t, battle, detail["version"]) for i, t in enumerate(watcher_tokens)
+        ]
     for page in pages:
         page.thread.start()
     delivery: list[float] = []
@@ -364,6 +421,16 @@ def main() -> None:
         choices=["sync", "gthread", "sync-long", "asgi"],
     )
     parser.add_argument("--watchers", type=int, default=0, help="more open pages")
+    parser.add_argument(
+        "--watcher-pages",
+        action="store_true",
+        help="asgi: each watcher also fetches its log lines and frame per version (follow())",
+    )
+    parser.add_argument(
+        "--no-updates",
+        action="store_true",
+        help="with --watcher-pages: the watchers take the version from the stream, no …/updates",
+    )
     args = parser.parse_args()
     if connection.vendor != "postgresql":
         sys.exit("bench/live.py measures the production setup: set DATABASE_URL=postgres://…")
@@ -375,6 +442,12 @@ def main() -> None:
         f"date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC; two gunicorn servers, "
         f"{args.workers} workers each; {args.commands} commands per mode; "
         f"{2 + args.watchers} open pages"
+        + (
+            f"; the watchers fetch log lines and frame per version"
+            f"{', without …/updates' if args.no_updates else ''}"
+            if args.watcher_pages
+            else ""
+        )
     )
     with throwaway_database("live") as name:
         model = get_user_model()
@@ -387,17 +460,30 @@ def main() -> None:
                 api_token_create(user=bob, name="bench")[1],
             )
             battle = battle_create(gm=gm, setup=demo_setup(players=(alice.username, bob.username)))
-            watcher_tokens = []
+            watcher_tokens, watcher_sessions = [], []
             for i in range(args.watchers):
                 watcher = model.objects.create_user(username=f"watcher-{mode}-{i}")
                 battle.watchers.create(user=watcher)
                 watcher_tokens.append(api_token_create(user=watcher, name="bench")[1])
+                if args.watcher_pages:
+                    # A browser's session, stored where the servers read it.
+                    signed_in = DjangoClient()
+                    signed_in.force_login(watcher)
+                    watcher_sessions.append(signed_in.cookies["sessionid"].value)
             ports = (args.port, args.port + 1)
             servers = [start_server(database_url(name), p, args.workers, mode) for p in ports]
             try:
                 started = time.monotonic()
                 delivery, post_ms, requests, errors = measure(
-                    ports, tokens, str(battle.id), args.commands, 1, watcher_tokens, mode == "asgi"
+                    ports,
+                    tokens,
+                    str(battle.id),
+                    args.commands,
+                    1,
+                    watcher_tokens,
+                    mode == "asgi",
+                    watcher_sessions,
+                    not args.no_updates,
                 )
                 elapsed = time.monotonic() - started
             finally:
@@ -410,7 +496,7 @@ def main() -> None:
                 f"median {statistics.median(delivery):.0f} ms, p95 "
                 f"{percentile(delivery, 95):.0f} ms, max {max(delivery):.0f} ms; command POST "
                 f"median {statistics.median(post_ms):.0f} ms, max {max(post_ms):.0f} ms; "
-                f"update requests "
+                f"{'page' if args.watcher_pages else 'update'} requests "
                 f"{requests / elapsed:.1f}/s in all; errors {len(errors)}; both servers "
                 f"stopped in {stopped:.1f} s"
             )

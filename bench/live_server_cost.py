@@ -12,8 +12,9 @@ One demo battle, its two players and `--watchers` watchers (50), each signed in 
 session of their own as the pages are. Each round: the player whose turn it is posts a
 legal action (a free rotation when offered, else a pass: bench/live.py's choice) to
 `…/commands`, then that player's own page fetches the new frame (htmx) and log lines; the
-other player's page asks `…/updates`, then every watcher's page does, in turn. Timed per
-request; `--commands` rounds after one untimed round.
+other player's page asks `…/updates`, then every watcher's page, in turn, asks
+`…/updates` (not with `--no-updates`), its log lines and its frame, as `follow()` does.
+Timed per request; `--commands` rounds after one untimed round.
 
     .venv/bin/python bench/live_server_cost.py                       # SQLite
     DATABASE_URL=postgres://root@127.0.0.1:5432/test .venv/bin/python bench/live_server_cost.py
@@ -42,6 +43,12 @@ parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 parser.add_argument("--root", default=str(Path(__file__).resolve().parents[1]))
 parser.add_argument("--commands", type=int, default=30)
 parser.add_argument("--watchers", type=int, default=50)
+parser.add_argument(
+    "--no-updates",
+    action="store_true",
+    help="the watchers' pages take the version from the stream's event and do not ask "
+    "`…/updates` (the play page since it does so); the other player's page still asks",
+)
 parser.add_argument(
     "--profile",
     nargs="*",
@@ -80,8 +87,14 @@ KINDS = (
     "other player: updates",
     "first watcher: updates",
     "other watchers: updates",
-    "watcher frame (htmx)",
+    "first watcher: log lines",
+    "other watchers: log lines",
+    "first watcher: frame",
+    "other watchers: frame",
 )
+# A watcher's requests per version, as its page makes them: the first of them renders what
+# the others may find kept.
+WATCHER_KINDS = ("updates", "log lines", "frame")
 
 
 PROFILING: dict[str, Any] = {"profiler": None, "kinds": ()}
@@ -96,6 +109,8 @@ def _timed(times: dict[str, list[float]], kind: str, call: Any, *a: Any, **k: An
     if profiler is not None and not any(w in kind for w in PROFILING["kinds"]):
         profiler = None
     started, cpu = time.perf_counter(), time.process_time()
+    # Past 9,000 queries the log drops its oldest, and the context's count goes wrong.
+    connection.queries_log.clear()
     if profiler is not None:
         profiler.enable()
     with CaptureQueriesContext(connection) as queries:
@@ -154,14 +169,17 @@ def round_of(
     _timed(times, "own log lines", mover.get, f"{page}log?after={version}")
     updates = f"{url}/updates?after={version}&wait=0"
     _timed(times, "other player: updates", other.get, updates)
-    for j, watcher in enumerate(watchers):
-        kind = "first watcher: updates" if j == 0 else "other watchers: updates"
-        _timed(times, kind, watcher.get, updates)
-    if watchers:
-        watcher = watchers[n % len(watchers)]
-        _timed(
-            times, "watcher frame (htmx)", watcher.get, f"{page}?at={head}", HTTP_HX_REQUEST="true"
-        )
+    # Each watcher's page as replay.js makes its requests: `listen()` hears the version
+    # (and asks `…/updates`, unless --no-updates), then `follow()` fetches the log lines
+    # after the version it showed and the frame at the new head. Which watcher asks first
+    # turns with the round, so no one client's session is always the cold one.
+    for j in range(len(watchers)):
+        watcher = watchers[(j + n) % len(watchers)]
+        who = "first watcher" if j == 0 else "other watchers"
+        if not args.no_updates:
+            _timed(times, f"{who}: updates", watcher.get, updates)
+        _timed(times, f"{who}: log lines", watcher.get, f"{page}log?after={version}")
+        _timed(times, f"{who}: frame", watcher.get, f"{page}?at={head}", HTTP_HX_REQUEST="true")
 
 
 def _ms(values: list[float], p: float | None = None) -> str:
@@ -217,8 +235,8 @@ def main() -> None:
                 f"{_ms(CPU[kind]):>8} {queries:>7.0f} {len(times[kind]):>5}"
             )
         per_command = sum(
-            statistics.mean(times[k]) * (1 if k != "other watchers: updates" else args.watchers - 1)
-            for k in KINDS[:6]
+            statistics.mean(times[k]) * (args.watchers - 1 if k.startswith("other watchers") else 1)
+            for k in KINDS
             if times[k]
         )
         own = statistics.median(
@@ -230,16 +248,21 @@ def main() -> None:
                 strict=True,
             )
         )
-        watchers_cpu = statistics.mean(CPU["first watcher: updates"]) + (
-            statistics.mean(CPU["other watchers: updates"]) * (args.watchers - 1)
-            if args.watchers > 1
-            else 0
-        )
+        watchers_cpu = {
+            w: (statistics.mean(CPU[f"first watcher: {w}"]) if CPU[f"first watcher: {w}"] else 0)
+            + (
+                statistics.mean(CPU[f"other watchers: {w}"]) * (args.watchers - 1)
+                if CPU[f"other watchers: {w}"]
+                else 0
+            )
+            for w in WATCHER_KINDS
+        }
         print(
             f"per command: the players' own page (POST, frame, log) median {own * 1000:.1f} ms; "
-            f"the server's time over every page's requests (no watcher frames) "
-            f"{per_command * 1000:.0f} ms, of it the watchers' updates' CPU "
-            f"{watchers_cpu * 1000:.0f} ms (means); {elapsed:.0f} s in all; load {_load()}"
+            f"the server's time over every page's requests {per_command * 1000:.0f} ms; "
+            f"the watchers' CPU {sum(watchers_cpu.values()) * 1000:.0f} ms ("
+            + ", ".join(f"{w} {v * 1000:.0f}" for w, v in watchers_cpu.items())
+            + f"; means); {elapsed:.0f} s in all; load {_load()}"
         )
         if args.profile is not None:
             profile(battle, players, watchers, args.commands)

@@ -410,26 +410,33 @@ if (viewer) {
   }
 
   // Pushed updates (docs/FRONTEND.md, "Live updates"): one EventSource per page hears each
-  // new version of the battle, and nothing else; the page then asks the updates endpoint for
-  // what it may see, as `poll` does. A dropped stream reconnects by itself (Last-Event-ID);
-  // one the server refuses (too many open, signed out) falls back to polling.
+  // new version of the battle, and nothing else. The version is all the page needs: it
+  // fetches the log lines after the version it knew and, when it follows the battle, the
+  // frame at the new one, both rendered for what this viewer may see (R-ADD-28), so no
+  // hidden information crosses the stream and no `…/updates` request comes between (that
+  // endpoint stays for API clients and the polling fallback). A dropped stream reconnects
+  // by itself (Last-Event-ID); one the server refuses (too many open, signed out) falls
+  // back to polling.
   function listen() {
     if (!window.EventSource) return false;
     const source = new EventSource(`/api/battles/${battleId}/stream?after=${knownHead}`);
+    let heard = 0;
     let busy = false;
-    let again = false;
     source.addEventListener("version", async (event) => {
-      if (Number(event.data) <= knownHead) return;
-      if (busy) {
-        again = true;
-        return;
-      }
+      heard = Math.max(heard, Number(event.data));
+      if (heard <= knownHead || busy) return; // the running loop below reaches `heard`
       busy = true;
-      do {
-        again = false;
-        while (await poll(true));
-      } while (again);
-      busy = false;
+      try {
+        while (heard > knownHead) {
+          const following = frameStep().at === knownHead && !sending && !inFlight;
+          if (following) await follow(heard);
+          else await learnHead(heard);
+        }
+      } catch (error) {
+        // A fetch failed (offline): the next version heard carries on from knownHead.
+      } finally {
+        busy = false;
+      }
     });
     source.addEventListener("error", () => {
       if (source.readyState === EventSource.CLOSED) window.setTimeout(poll, 1000);
