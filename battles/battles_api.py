@@ -152,6 +152,7 @@ class WaitingOutput(serializers.Serializer[Any]):
                 "siphon",
                 "duel",
                 "reroll",
+                "hand_pick",
                 "ally_destroyed",
                 "low_deck",
                 "lethal_damage",

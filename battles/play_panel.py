@@ -35,6 +35,7 @@ PROMPT_WORDS = {
     "siphon": "pay the defender's price to miss, or decline (R-ADD-159)",
     "duel": "accept the Honor Duel, or refuse it and bear Coward's Mark (R-ADD-174)",
     "reroll": "roll one of the attack dice again, or keep the roll (R-ADD-282)",
+    "hand_pick": "choose the cards an enemy discards from the hand looked at (R-ADD-385)",
     "ally_destroyed": "answer an ally's destruction with a card, or none (R-ADD-283)",
     "low_deck": "answer the deck's fall to a few cards with a card, or none (R-ADD-370)",
     "lethal_damage": "answer damage that would defeat the casket with a card, or none (R-ADD-371)",
@@ -168,6 +169,8 @@ def label(body: Mapping[str, Any], state: BattleState, names: Names) -> str:
                 k = int(body["option"].removeprefix("die_"))
                 face = ATTACK_FACES[reroll.faces[k - 1]].name
                 return f"Roll die {k} ({face}) again (R-ADD-282)"
+            if body["option"] == "pick":
+                return f"Make the enemy discard {_names(names, body['cards'])} (R-ADD-385)"
             return {
                 "keep": "Keep the roll (R-ADD-282)",
                 "skip_turn": "Skip your next turn (R-ADD-159)",

@@ -47,6 +47,7 @@ PROMPT_COMMANDS = {
     "siphon": (Choose,),  # a reactive card's "miss this attack, give me 2 tokens" (R-ADD-159)
     "duel": (Choose,),  # "challenge 1 visible enemy to Honor Duel" (R-ADD-174)
     "reroll": (Choose,),  # "reroll 1 attack die": which, or none (R-ADD-282)
+    "hand_pick": (Choose,),  # "look at target's hand, choose 1 card to discard" (R-ADD-385)
     "ally_destroyed": (
         PlayReactive,
         NoReactive,
@@ -73,6 +74,7 @@ PROMPT_RULES = {
     "siphon": "R-ADD-159",
     "duel": "R-ADD-174",
     "reroll": "R-ADD-282",
+    "hand_pick": "R-ADD-385",
     "ally_destroyed": "R-ADD-283",
     "low_deck": "R-ADD-370",
     "lethal_damage": "R-ADD-371",
@@ -188,15 +190,19 @@ def _choose(tx: _Tx, command: Choose, kind: str, amount: int) -> None:
         "duel": ("accept", "refuse"),  # R-ADD-174
         # R-ADD-282: keep the roll, or roll die number k (from 1) again
         "reroll": ("keep", *(f"die_{k}" for k in range(1, amount + 1))),
+        "hand_pick": ("pick",),  # R-ADD-385: the cards of the hand looked at
     }[kind]
     if command.option not in options:
         raise RuleViolation(
             "wrong_option",
             f"the {kind} prompt's options are {', '.join(options)}",
-            "R-ADD-282" if kind == "reroll" else "R-ADD-159",
+            PROMPT_RULES[kind] if kind in ("reroll", "hand_pick") else "R-ADD-159",
         )
-    if command.cards and command.option != "discard":
-        raise RuleViolation("unused_argument", "only 'discard' names cards", "R-ADD-159")
+    if command.cards and command.option not in ("discard", "pick"):
+        raise RuleViolation("unused_argument", "only 'discard' and 'pick' name cards", "R-ADD-159")
+    if kind == "hand_pick":
+        _hand_pick(tx, seat, command.cards, amount)
+        return
     if kind == "ultimatum":
         tx.emit(ev.PromptClosed(seat, kind))
         resolution._ultimatum(tx, seat, command.option, amount)
@@ -226,6 +232,22 @@ def _choose(tx: _Tx, command: Choose, kind: str, amount: int) -> None:
         tx.emit(ev.HitDamageBargained(seat, bargain.damage, card.id))
     tx.emit(ev.PromptClosed(seat, kind))
     resolution._reactive_window(tx)
+
+
+def _hand_pick(tx: _Tx, seat: int, names: Sequence[str], amount: int) -> None:
+    """R-ADD-385: the player names `amount` cards of the hand it looked at; that enemy
+    discards them (R-DMG-8: discarded by a card's text)."""
+    c = tx.seat(seat)
+    enemy, card = c.looked_at_hand, tx.state.card(c.looked_at_source)
+    if len(names) != amount:
+        raise RuleViolation(
+            "wrong_discard_count",
+            f"cards: name exactly {amount} card(s) of seat {enemy}'s hand",
+            "R-ADD-385",
+        )
+    cards = piles._hand_cards(tx.seat(enemy), names, "cards", "R-ADD-385")
+    tx.emit(ev.PromptClosed(seat, "hand_pick"))
+    tx.emit(ev.CardsDiscarded(enemy, cards, (), card.name, "R-ADD-385"))
 
 
 def _siphon(tx: _Tx, seat: int, pay: bool) -> None:

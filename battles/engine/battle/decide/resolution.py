@@ -616,6 +616,11 @@ def _auto_answer(tx: _Tx, seat: int, kind: str, amount: int, component: str | No
         _duel_answer(tx, seat, True)
     elif kind == "reroll":  # the roll kept (R-ADD-282)
         _reroll(tx, seat, None)
+    elif kind == "hand_pick":  # the newest cards of the hand looked at (R-ADD-385)
+        c = tx.seat(seat)
+        enemy, card = c.looked_at_hand, tx.state.card(c.looked_at_source)
+        hand = tx.seat(enemy).hand
+        tx.emit(ev.CardsDiscarded(enemy, hand[len(hand) - amount :], (), card.name, "R-ADD-385"))
 
 
 def _duel_answer(tx: _Tx, seat: int, accepted: bool) -> None:

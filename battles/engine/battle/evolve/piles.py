@@ -101,7 +101,8 @@ def _effect_rolled(s: BattleState, e: ev.EffectRolled) -> BattleState:
 
 
 def _hand_revealed(s: BattleState, e: ev.HandRevealed) -> BattleState:
-    return s  # information only (R-ADD-156)
+    # R-ADD-156 is information only; a pick from that hand reads whose it was (R-ADD-385).
+    return _seat(s, e.seat, looked_at_hand=e.target, looked_at_source=e.source)
 
 
 def _looked_at(s: BattleState, e: ev.CardsLookedAt) -> BattleState:

@@ -217,14 +217,23 @@ class RecoverNamedEffect(StoredEffect):
 @dataclass(frozen=True, slots=True)
 class LookAtHandEffect(StoredEffect):
     """ "Look at target enemy's hand": the command's `target`, an enemy within the card's
-    printed range, shows its hand to the player; the cards are recorded in the event, seen
-    by that player, the target's and the GM (R-ADD-28, R-ADD-156).
+    printed range (any enemy in the battle when it prints none, R-ADD-385), shows its hand
+    to the player; the cards are recorded in the event, seen by that player, the target's
+    and the GM (R-ADD-28, R-ADD-156). "Choose 1 card to discard": then the player picks
+    `discard` of those cards (prompt `hand_pick`), which the target discards (R-ADD-385);
+    it is the card's last effect.
 
     >>> LookAtHandEffect().as_dict()
     {'kind': 'look_at_hand'}
+    >>> LookAtHandEffect(discard=1).as_dict()
+    {'kind': 'look_at_hand', 'discard': 1}
     """
 
     kind: ClassVar[str] = "look_at_hand"
+    discard: int = 0
+
+    def __post_init__(self) -> None:
+        check_int(self.discard, "look_at_hand.discard", 0, 6, "R-ADD-385")
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,114 @@
+"""Scenarios for the catalogue entries that pick from an enemy's hand after looking at it
+(R-ADD-385), played through decide/evolve with the helpers of test_card_catalogue.py. Each
+scenario quotes the text it checks; `test_every_automated_entry_has_a_scenario_below`
+counts them with the others.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pytest
+
+from battles.engine.battle.autoplay import choose
+from battles.engine.battle.events import CardsDiscarded, HandRevealed, PromptClosed, PromptOpened
+from battles.engine.battle.legal import legal_actions
+from battles.engine.battle.view import public_payload
+from battles.engine.cards import LookAtHandEffect, effect_from_dict
+from battles.engine.errors import InvalidInput
+
+from .battle_builder import Battle, one
+from .test_card_catalogue import arrange, battle, built, play, run_scenario
+
+HANDS_SCENARIOS: dict[tuple[str, str], Callable[[], object]] = {}
+
+SCAN = "targeting-sigil-weak-point-scan"
+
+
+def _scan_battle(gap: int = 1) -> Battle:
+    """Seat 0 holds Weak Point Scan; seat 1, `gap` hexes away, holds a Gun among its cards."""
+    return battle(built("equipment_items", SCAN), gap=gap, opponent=("gun",))
+
+
+def _weak_point_scan() -> None:
+    """ "Look at target's hand, choose 1 card to discard": any enemy in the battle (no
+    printed range, R-ADD-385), its hand seen by the two seats only (R-ADD-28); the
+    player, not the target, picks the card the target discards."""
+    b = _scan_battle(gap=9)  # far beyond any printed range: the card prints none
+    err = b.refuse({"type": "play_card", "seat": 0, "card": f"{SCAN}#1"})
+    assert (err.code, err.rule) == ("target_required", "R-RNG-2")
+    err = b.refuse({"type": "play_card", "seat": 0, "card": f"{SCAN}#1", "target": 0})
+    assert err.code == "not_an_enemy"
+    hand = b.seat(1).hand
+    assert "gun#1" in hand
+    events = play(b, SCAN, target=1)
+    shown = one(events, HandRevealed)
+    assert (shown.seat, shown.target, shown.cards) == (0, 1, hand)
+    payload = {"seat": 0, "target": 1, "cards": list(hand), "source": SCAN}
+    assert public_payload("HandRevealed", payload, {1}, full=False)["cards"] == list(hand)
+    assert public_payload("HandRevealed", payload, {2}, full=False)["cards"] == [None] * len(hand)
+    prompt = one(events, PromptOpened)
+    assert (prompt.seat, prompt.kind, prompt.amount, prompt.rule) == (
+        0,
+        "hand_pick",
+        1,
+        "R-ADD-385",
+    )
+    # The target may not answer it, nor may the player name a card of another hand.
+    err = b.refuse({"type": "choose", "seat": 1, "option": "pick", "cards": ["gun#1"]})
+    assert err.code == "no_such_prompt"
+    own = next(x for x in b.seat(0).hand if x not in hand)
+    err = b.refuse({"type": "choose", "seat": 0, "option": "pick", "cards": [own]})
+    assert (err.code, err.rule) == ("card_not_in_hand", "R-ADD-385")
+    err = b.refuse({"type": "choose", "seat": 0, "option": "pick", "cards": list(hand[:2])})
+    assert (err.code, err.rule) == ("wrong_discard_count", "R-ADD-385")
+    err = b.refuse({"type": "choose", "seat": 0, "option": "keep"})
+    assert (err.code, err.rule) == ("wrong_option", "R-ADD-385")
+    picks = [a.body for a in legal_actions(b.state, [0])]
+    assert {"type": "choose", "seat": 0, "option": "pick", "cards": [hand[-1]]} in picks
+    assert all(p["type"] == "choose" for p in picks)
+    events = b.do({"type": "choose", "seat": 0, "option": "pick", "cards": ["gun"]})
+    assert one(events, PromptClosed) == PromptClosed(0, "hand_pick")
+    lost = one(events, CardsDiscarded)
+    assert lost == CardsDiscarded(1, ("gun#1",), (), "Weak Point Scan", "R-ADD-385")
+    assert "gun#1" not in b.seat(1).hand and b.seat(1).discard[-1] == "gun#1"
+    assert len(b.seat(1).hand) == len(hand) - 1 and not b.state.prompts
+
+
+def _weak_point_scan_empty_hand() -> None:
+    """An empty hand is looked at and loses nothing: no prompt opens (R-ADD-385)."""
+    b = _scan_battle()
+    arrange(b, CardsDiscarded(1, b.seat(1).hand, (), "arranged", "R-TRN-7"))
+    events = play(b, SCAN, target=1)
+    assert one(events, HandRevealed).cards == () and not b.state.prompts
+    assert not [e for e in events if isinstance(e, PromptOpened | CardsDiscarded)]
+
+
+def _weak_point_scan_bot() -> None:
+    """The autoplayer answers the prompt with a pick of the hand looked at (R-ADD-385)."""
+    b = _scan_battle()
+    hand = b.seat(1).hand
+    play(b, SCAN, target=1)
+    body = choose(b.state, list(legal_actions(b.state, [0])), random.Random(0))
+    assert body["option"] == "pick" and body["cards"][0] in hand
+    assert one(b.do(body), CardsDiscarded).seat == 1
+
+
+HANDS_SCENARIOS[("equipment_items", SCAN)] = lambda: (
+    _weak_point_scan(),
+    _weak_point_scan_empty_hand(),
+    _weak_point_scan_bot(),
+)
+
+
+def test_the_pick_option_round_trips_and_is_bounded() -> None:
+    assert effect_from_dict({"kind": "look_at_hand", "discard": 1}) == LookAtHandEffect(1)
+    assert effect_from_dict({"kind": "look_at_hand"}) == LookAtHandEffect()
+    with pytest.raises(InvalidInput, match=r"look_at_hand\.discard"):
+        LookAtHandEffect(7)
+
+
+@pytest.mark.parametrize("key", sorted(HANDS_SCENARIOS), ids="/".join)
+def test_hands_scenario(key: tuple[str, str]) -> None:
+    run_scenario(key, HANDS_SCENARIOS[key])
