@@ -18,7 +18,7 @@ from battles.engine.arcs import rotation_cost
 from battles.engine.battle import BattleState, LegalAction, legal_actions
 from battles.engine.battle.decide import PROMPT_RULES, attack_answer
 from battles.engine.battle.state import card_id
-from battles.engine.cards import DiscardForEffect, SpendTaintEffect
+from battles.engine.cards import DiscardForEffect, LookAtHandEffect, SpendTaintEffect
 from battles.engine.dice import ATTACK_FACES
 from battles.engine.hexes import DIRECTION_NAMES
 from battles.replay import COMPONENT_NAMES, Names, card_label
@@ -170,7 +170,14 @@ def label(body: Mapping[str, Any], state: BattleState, names: Names) -> str:
                 face = ATTACK_FACES[reroll.faces[k - 1]].name
                 return f"Roll die {k} ({face}) again (R-ADD-282)"
             if body["option"] == "pick":
+                looked = state.card(c.looked_at_source).effects
+                if any(isinstance(e, LookAtHandEffect) and e.steal for e in looked):
+                    return f"Take {_names(names, body['cards'])} into your hand (R-ADD-386)"
                 return f"Make the enemy discard {_names(names, body['cards'])} (R-ADD-385)"
+            if body["option"] == "decline" and any(
+                p.seat == seat and p.kind == "hand_pick" for p in state.prompts
+            ):
+                return "Take no card and spend nothing (R-ADD-386)"
             return {
                 "keep": "Keep the roll (R-ADD-282)",
                 "skip_turn": "Skip your next turn (R-ADD-159)",

@@ -270,6 +270,16 @@ def _hand_revealed(p: Mapping[str, Any], names: Names) -> Sentence:
     )
 
 
+@sentence(ev.CardsStolen)
+def _cards_stolen(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} takes from {names.casket(p['target'])}'s hand into its own: "),
+        *_cards(p["cards"], names),
+        *_reason_rule(p.get("source"), "R-ADD-386"),
+    )
+
+
 @sentence(ev.TargetBonusGained)
 def _target_bonus_gained(p: Mapping[str, Any], names: Names) -> Sentence:
     who = names.casket(p.get("seat"))

@@ -119,6 +119,10 @@ def check_battle(doc: Mapping[str, Any], *, seed: int, commands: int) -> set[str
                 # Two decks may hold copies of one card under one instance id: what a
                 # seat's player has held is theirs to name (a limit of this check).
                 own[c.seat] |= set(c.hand)
+            if isinstance(e, HandRevealed):
+                # The looking seat's player has seen that hand: its pick names those cards
+                # (R-ADD-385, R-ADD-386).
+                own[e.seat] |= set(e.cards)
             if state.over:
                 return met
             raw = BATTLE_EVENTS.to_record(e)[2]
@@ -240,6 +244,9 @@ def test_no_site_answer_names_a_hidden_card_or_a_digest_while_a_sealed_battle_ru
 LOOKERS = (
     ("equipment_items", "ancient-compass-true-path"),
     ("equipment_items", "tactical-scanner-enemy-analysis"),
+    # R-ADD-385, R-ADD-386: a pick from the hand looked at (discarded, or stolen)
+    ("equipment_items", "targeting-sigil-weak-point-scan"),
+    ("exchange", "corporate-espionage"),
 )
 SHUFFLERS = (("church", "absolution"), ("nomads", "winds-of-change"))
 

@@ -8,18 +8,27 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import replace
 
 import pytest
 
 from battles.engine.battle.autoplay import choose
-from battles.engine.battle.events import CardsDiscarded, HandRevealed, PromptClosed, PromptOpened
+from battles.engine.battle.events import (
+    AttackEnded,
+    CardsDiscarded,
+    CardsStolen,
+    HandRevealed,
+    PromptClosed,
+    PromptOpened,
+    TokensChanged,
+)
 from battles.engine.battle.legal import legal_actions
 from battles.engine.battle.view import public_payload
 from battles.engine.cards import LookAtHandEffect, effect_from_dict
 from battles.engine.errors import InvalidInput
 
 from .battle_builder import Battle, one
-from .test_card_catalogue import arrange, battle, built, play, run_scenario
+from .test_card_catalogue import arrange, battle, built, play, run_scenario, tokens
 
 HANDS_SCENARIOS: dict[tuple[str, str], Callable[[], object]] = {}
 
@@ -102,13 +111,133 @@ HANDS_SCENARIOS[("equipment_items", SCAN)] = lambda: (
 )
 
 
+ESPIONAGE = "corporate-espionage"
+
+
+def _espionage_battle(credits: int) -> Battle:
+    """Seat 0 holds Corporate Espionage and a Gun, and `credits` Credit tokens; seat 1,
+    adjacent, holds a Gun of its own (both numbered gun#1)."""
+    b = battle(built("exchange", ESPIONAGE), hand=("gun",), opponent=("gun",))
+    if credits:
+        tokens(b, "credit", credits)
+    return b
+
+
+def _corporate_espionage() -> None:
+    """ "Look at target enemy's hand (see all their cards). Spend 2 Credit tokens to steal
+    1 card from their hand and add it to yours.": the spend is decided after the look;
+    the stolen card is the thief's own from then on, which only the two seats see
+    (R-ADD-28, R-ADD-386)."""
+    far = battle(built("exchange", ESPIONAGE), gap=7)
+    err = far.refuse({"type": "play_card", "seat": 0, "card": f"{ESPIONAGE}#1", "target": 1})
+    assert (err.code, err.rule) == ("out_of_range", "R-RNG-2")
+    b = _espionage_battle(3)
+    hand = b.seat(1).hand
+    assert "gun#1" in hand and "gun#1" in b.seat(0).hand
+    events = play(b, ESPIONAGE, target=1)
+    assert one(events, HandRevealed).cards == hand
+    prompt = one(events, PromptOpened)
+    assert (prompt.seat, prompt.kind, prompt.amount, prompt.rule) == (
+        0,
+        "hand_pick",
+        1,
+        "R-ADD-386",
+    )
+    picks = [a.body for a in legal_actions(b.state, [0])]
+    assert {"type": "choose", "seat": 0, "option": "decline"} in picks
+    assert {"type": "choose", "seat": 0, "option": "pick", "cards": [hand[-1]]} in picks
+    err = b.refuse({"type": "choose", "seat": 0, "option": "decline", "cards": ["gun#1"]})
+    assert err.code == "unused_argument"
+    events = b.do({"type": "choose", "seat": 0, "option": "pick", "cards": ["gun#1"]})
+    assert one(events, TokensChanged) == TokensChanged(0, "credit", -2, 1, ESPIONAGE)
+    # The thief holds a gun#1 already: the stolen Gun is numbered anew.
+    stolen = one(events, CardsStolen)
+    assert stolen == CardsStolen(0, 1, ("gun#1",), ("gun#2",), ESPIONAGE)
+    assert "gun#1" not in b.seat(1).hand and len(b.seat(1).hand) == len(hand) - 1
+    assert b.seat(0).hand[-1] == "gun#2" and b.seat(0).tokens_of("credit") == 1
+    payload = {
+        "seat": 0,
+        "target": 1,
+        "cards": ["gun#1"],
+        "as_cards": ["gun#2"],
+        "source": ESPIONAGE,
+    }
+    for viewer in ({0}, {1}):
+        assert public_payload("CardsStolen", payload, viewer, full=False)["cards"] == ["gun#1"]
+    other = public_payload("CardsStolen", payload, {2}, full=False)
+    assert other == {
+        "seat": 0,
+        "target": 1,
+        "source": ESPIONAGE,
+        "cards": [None],
+        "as_cards": [None],
+    }
+    # Its own card now: the thief attacks with it, and it goes to the thief's discard pile.
+    attacked = b.do({"type": "attack", "seat": 0, "card": "gun#2", "target": 1,
+                     "component": "chassis", "faces": [1, 1]})  # fmt: skip
+    assert one(attacked, AttackEnded) and b.seat(0).discard[-1] == "gun#2"
+
+
+def _corporate_espionage_declined() -> None:
+    """Declining the spend takes nothing and spends nothing; a seat without the 2 tokens
+    only looks (R-ADD-61, R-ADD-386)."""
+    b = _espionage_battle(2)
+    hand = b.seat(1).hand
+    play(b, ESPIONAGE, target=1)
+    events = b.do({"type": "choose", "seat": 0, "option": "decline"})
+    assert events == [PromptClosed(0, "hand_pick")]
+    assert b.seat(1).hand == hand and b.seat(0).tokens_of("credit") == 2
+    poor = _espionage_battle(1)
+    events = play(poor, ESPIONAGE, target=1)
+    assert one(events, HandRevealed) and not poor.state.prompts
+    assert not [e for e in events if isinstance(e, PromptOpened | CardsStolen)]
+    # The bot takes the first pick offered, the newest card of that hand.
+    bot = _espionage_battle(2)
+    newest = bot.seat(1).hand[-1]
+    play(bot, ESPIONAGE, target=1)
+    body = choose(bot.state, list(legal_actions(bot.state, [0])), random.Random(0))
+    assert (body["option"], body["cards"]) == ("pick", [newest])
+    assert one(bot.do(body), CardsStolen).cards == (newest,)
+
+
+HANDS_SCENARIOS[("exchange", ESPIONAGE)] = lambda: (
+    _corporate_espionage(),
+    _corporate_espionage_declined(),
+)
+
+
 def test_the_pick_option_round_trips_and_is_bounded() -> None:
     assert effect_from_dict({"kind": "look_at_hand", "discard": 1}) == LookAtHandEffect(1)
     assert effect_from_dict({"kind": "look_at_hand"}) == LookAtHandEffect()
     with pytest.raises(InvalidInput, match=r"look_at_hand\.discard"):
         LookAtHandEffect(7)
+    steal = {"kind": "look_at_hand", "steal": 1, "pool": "credit", "price": 2}
+    assert effect_from_dict(steal) == LookAtHandEffect(steal=1, pool="credit", price=2)
+    with pytest.raises(InvalidInput, match=r"look_at_hand\.price"):
+        LookAtHandEffect(discard=1, pool="credit", price=2)
+    with pytest.raises(InvalidInput, match=r"look_at_hand\.pool"):
+        LookAtHandEffect(steal=1, pool="gold", price=2)
 
 
 @pytest.mark.parametrize("key", sorted(HANDS_SCENARIOS), ids="/".join)
 def test_hands_scenario(key: tuple[str, str]) -> None:
     run_scenario(key, HANDS_SCENARIOS[key])
+
+
+def test_policy_auto_discards_the_newest_card_and_steals_nothing() -> None:
+    """Policy `auto` answers at once: Weak Point Scan's target discards the newest card of
+    its hand (R-ADD-385); Corporate Espionage spends nothing and takes nothing (R-ADD-386)."""
+    b = _scan_battle()
+    b.state = replace(b.state, policy="auto")
+    newest = b.seat(1).hand[-1]
+    events = play(b, SCAN, target=1)
+    assert not [e for e in events if isinstance(e, PromptOpened | PromptClosed)]
+    assert one(events, CardsDiscarded) == CardsDiscarded(
+        1, (newest,), (), "Weak Point Scan", "R-ADD-385"
+    )
+    spy = _espionage_battle(2)
+    spy.state = replace(spy.state, policy="auto")
+    hand = spy.seat(1).hand
+    events = play(spy, ESPIONAGE, target=1)
+    assert not [e for e in events if isinstance(e, PromptOpened | CardsStolen | TokensChanged)]
+    assert spy.seat(1).hand == hand and spy.seat(0).tokens_of("credit") == 2

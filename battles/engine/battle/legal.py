@@ -191,6 +191,9 @@ def _prompt_candidates(
         picks = [list(seen[len(seen) - amount :]), list(seen[:amount])]
         for cards in picks[: 1 if picks[0] == picks[1] else 2]:
             yield {"type": "choose", "seat": seat, "option": "pick", "cards": cards}
+        source = state.card(c.looked_at_source).effects
+        if any(isinstance(e, LookAtHandEffect) and e.price for e in source):  # R-ADD-386
+            yield {"type": "choose", "seat": seat, "option": "decline"}
     elif kind in ("discard_down", "discard"):
         yield {"type": "discard_down", "seat": seat, "cards": list(c.hand[len(c.hand) - amount :])}
         yield {"type": "discard_down", "seat": seat, "cards": list(c.hand[:amount])}

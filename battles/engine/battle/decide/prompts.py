@@ -190,7 +190,10 @@ def _choose(tx: _Tx, command: Choose, kind: str, amount: int) -> None:
         "duel": ("accept", "refuse"),  # R-ADD-174
         # R-ADD-282: keep the roll, or roll die number k (from 1) again
         "reroll": ("keep", *(f"die_{k}" for k in range(1, amount + 1))),
-        "hand_pick": ("pick",),  # R-ADD-385: the cards of the hand looked at
+        # R-ADD-385: the cards of the hand looked at; a steal's price may be declined
+        "hand_pick": ("pick", "decline")
+        if kind == "hand_pick" and piles._priced(tx, seat)
+        else ("pick",),
     }[kind]
     if command.option not in options:
         raise RuleViolation(
@@ -201,7 +204,7 @@ def _choose(tx: _Tx, command: Choose, kind: str, amount: int) -> None:
     if command.cards and command.option not in ("discard", "pick"):
         raise RuleViolation("unused_argument", "only 'discard' and 'pick' name cards", "R-ADD-159")
     if kind == "hand_pick":
-        _hand_pick(tx, seat, command.cards, amount)
+        piles._hand_pick(tx, seat, command.option, command.cards, amount)
         return
     if kind == "ultimatum":
         tx.emit(ev.PromptClosed(seat, kind))
@@ -232,22 +235,6 @@ def _choose(tx: _Tx, command: Choose, kind: str, amount: int) -> None:
         tx.emit(ev.HitDamageBargained(seat, bargain.damage, card.id))
     tx.emit(ev.PromptClosed(seat, kind))
     resolution._reactive_window(tx)
-
-
-def _hand_pick(tx: _Tx, seat: int, names: Sequence[str], amount: int) -> None:
-    """R-ADD-385: the player names `amount` cards of the hand it looked at; that enemy
-    discards them (R-DMG-8: discarded by a card's text)."""
-    c = tx.seat(seat)
-    enemy, card = c.looked_at_hand, tx.state.card(c.looked_at_source)
-    if len(names) != amount:
-        raise RuleViolation(
-            "wrong_discard_count",
-            f"cards: name exactly {amount} card(s) of seat {enemy}'s hand",
-            "R-ADD-385",
-        )
-    cards = piles._hand_cards(tx.seat(enemy), names, "cards", "R-ADD-385")
-    tx.emit(ev.PromptClosed(seat, "hand_pick"))
-    tx.emit(ev.CardsDiscarded(enemy, cards, (), card.name, "R-ADD-385"))
 
 
 def _siphon(tx: _Tx, seat: int, pay: bool) -> None:

@@ -105,6 +105,13 @@ def _hand_revealed(s: BattleState, e: ev.HandRevealed) -> BattleState:
     return _seat(s, e.seat, looked_at_hand=e.target, looked_at_source=e.source)
 
 
+def _stolen(s: BattleState, e: ev.CardsStolen) -> BattleState:
+    """R-ADD-386: the cards leave the target's hand for the thief's."""
+    t = s.seats[e.target]
+    s = _seat(s, e.target, hand=_without(t.hand, e.cards))
+    return _seat(s, e.seat, hand=(*s.seats[e.seat].hand, *e.as_cards))
+
+
 def _looked_at(s: BattleState, e: ev.CardsLookedAt) -> BattleState:
     return _seat(s, e.seat, arranging=e.source)  # R-ADD-157: the prompt's card
 
@@ -139,6 +146,7 @@ HANDLERS: dict[type[ev.Event], Handler] = {
     ev.SufferingRolled: _suffering,
     ev.CardReturned: _returned,
     ev.HandRevealed: _hand_revealed,
+    ev.CardsStolen: _stolen,
     ev.CardsLookedAt: _looked_at,
     ev.DeckArranged: _arranged,
     ev.DamageCardsRemoved: _damage_cards_removed,
