@@ -396,24 +396,33 @@ def panel(
     choices = []
     for p in state.prompts:
         # A card's "discard N of your choice" (R-ADD-62) is answered as a discard down.
-        if p.kind not in ("take_damage", "discard_down", "discard"):
+        # A pick from an enemy's hand looked at (R-ADD-385, R-ADD-386) ticks that hand.
+        if p.kind not in ("take_damage", "discard_down", "discard", "hand_pick"):
             continue
         if not (gm or p.seat in seats):
             continue
         c = state.seats[p.seat]
         take = p.kind == "take_damage"
-        command = "take_damage" if take else "discard_down"
+        body: dict[str, Any] = {"type": "take_damage" if take else "discard_down", "seat": p.seat}
+        pool, whose, steal = c.hand, c.name, False
+        if p.kind == "hand_pick":  # the enemy's cards: it discards them, or they are taken
+            body = {"type": "choose", "seat": p.seat, "option": "pick"}
+            enemy = state.seats[c.looked_at_hand]
+            pool, whose = enemy.hand, enemy.name
+            looked = state.card(c.looked_at_source).effects
+            steal = any(isinstance(e, LookAtHandEffect) and e.steal for e in looked)
         choices.append(
             {
                 "seat": p.seat,
-                "casket": c.name,
+                "casket": whose,
+                "steal": steal,
                 "amount": p.amount,
                 "take": take,
                 "rule": p.rule or PROMPT_RULES[p.kind],
-                "command": _dump({"type": command, "seat": p.seat}),
+                "command": _dump(body),
                 "field": "hand" if take else "cards",
                 "cards": [
-                    {"instance": i, "name": card_label(names.cards, i)["name"]} for i in c.hand
+                    {"instance": i, "name": card_label(names.cards, i)["name"]} for i in pool
                 ],
                 "deck": len(c.deck),
             }

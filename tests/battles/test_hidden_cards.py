@@ -247,6 +247,7 @@ LOOKERS = (
     # R-ADD-385, R-ADD-386: a pick from the hand looked at (discarded, or stolen)
     ("equipment_items", "targeting-sigil-weak-point-scan"),
     ("exchange", "corporate-espionage"),
+    ("exchange", "war-bonds"),  # the Credit tokens the steal costs
 )
 SHUFFLERS = (("church", "absolution"), ("nomads", "winds-of-change"))
 
@@ -256,7 +257,10 @@ SHUFFLERS = (("church", "absolution"), ("nomads", "winds-of-change"))
 # plays seeds in order until their battles together have made every one of these moves (each
 # battle checked for leaks on its own), at least two seeds and at most MOST_SEEDS.
 MOVED = frozenset(
-    {"CardsLookedAt", "DeckArranged", "HandRevealed", "WoundFlipped", "DeckReshuffled"}
+    {
+        *("CardsLookedAt", "DeckArranged", "HandRevealed", "WoundFlipped", "DeckReshuffled"),
+        "CardsStolen",
+    }
 )
 MOST_SEEDS = 10
 
@@ -299,7 +303,7 @@ def test_cards_that_look_arrange_and_shuffle_show_nobody_else_the_hidden_cards(
 ) -> None:
     """Under each ruleset, battles with the cards that look, arrange and shuffle show no other
     seat and no outsider a hidden card, and between them make every kind of hidden move
-    (R-ADD-156, R-ADD-157, R-ADD-62)."""
+    (R-ADD-156, R-ADD-157, R-ADD-62, R-ADD-386)."""
     met: set[str] = set()
     played = 0
     for seed in range(1, MOST_SEEDS + 1):
