@@ -403,10 +403,10 @@ def panel(
             continue
         c = state.seats[p.seat]
         take = p.kind == "take_damage"
-        body: dict[str, Any] = {"type": "take_damage" if take else "discard_down", "seat": p.seat}
+        answer: dict[str, Any] = {"type": "take_damage" if take else "discard_down", "seat": p.seat}
         pool, whose, steal = c.hand, c.name, False
         if p.kind == "hand_pick":  # the enemy's cards: it discards them, or they are taken
-            body = {"type": "choose", "seat": p.seat, "option": "pick"}
+            answer = {"type": "choose", "seat": p.seat, "option": "pick"}
             enemy = state.seats[c.looked_at_hand]
             pool, whose = enemy.hand, enemy.name
             looked = state.card(c.looked_at_source).effects
@@ -419,7 +419,7 @@ def panel(
                 "amount": p.amount,
                 "take": take,
                 "rule": p.rule or PROMPT_RULES[p.kind],
-                "command": _dump(body),
+                "command": _dump(answer),
                 "field": "hand" if take else "cards",
                 "cards": [
                     {"instance": i, "name": card_label(names.cards, i)["name"]} for i in pool
