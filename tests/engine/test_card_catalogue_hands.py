@@ -1,5 +1,6 @@
 """Scenarios for the catalogue entries that pick from an enemy's hand after looking at it
-(R-ADD-385), played through decide/evolve with the helpers of test_card_catalogue.py. Each
+(R-ADD-385, R-ADD-386) and for a reactive card preventing a whole Component Damage
+(R-ADD-387), played through decide/evolve with the helpers of test_card_catalogue.py. Each
 scenario quotes the text it checks; `test_every_automated_entry_has_a_scenario_below`
 counts them with the others.
 """
@@ -16,7 +17,11 @@ from battles.engine.battle.autoplay import choose
 from battles.engine.battle.events import (
     AttackEnded,
     CardsDiscarded,
+    CardsRecovered,
     CardsStolen,
+    ComponentDamaged,
+    ComponentDamagePrevented,
+    Event,
     HandRevealed,
     PromptClosed,
     PromptOpened,
@@ -24,10 +29,10 @@ from battles.engine.battle.events import (
 )
 from battles.engine.battle.legal import legal_actions
 from battles.engine.battle.view import public_payload
-from battles.engine.cards import LookAtHandEffect, effect_from_dict
+from battles.engine.cards import LookAtHandEffect, PreventComponentDamageEffect, effect_from_dict
 from battles.engine.errors import InvalidInput
 
-from .battle_builder import Battle, one
+from .battle_builder import FILLER, Battle, of_type, one
 from .test_card_catalogue import arrange, battle, built, play, run_scenario, tokens
 
 HANDS_SCENARIOS: dict[tuple[str, str], Callable[[], object]] = {}
@@ -206,6 +211,59 @@ HANDS_SCENARIOS[("exchange", ESPIONAGE)] = lambda: (
 )
 
 
+WELD = "emergency-repair-kit-emergency-weld"
+
+
+def _welded(played: bool, weapons: int, faces: tuple[int, int]) -> tuple[Battle, list[Event]]:
+    """Seat 1 hits seat 0's chassis with a Melee 2 attack; seat 0 answers with Emergency
+    Weld (or no reactive card), rolls `faces` for defence (4, 4: BLOOD, no block; 5:
+    PIERCE, R-DMG-2, R-DMG-4) and takes the 2 damage discarding `weapons` Primary Weapon
+    cards from its hand (R-DMG-6: 1 Component Damage each). Seat 0's discard pile holds 4
+    cards before the attack."""
+    b = battle(built("equipment_items", WELD), first=1, hand=("blade", "gun"))
+    arrange(b, CardsDiscarded(0, (), tuple(b.seat(0).deck[:4]), "arranged", "R-TRN-7"))
+    assert len(b.seat(0).discard) == 4
+    b.do({"type": "attack", "seat": 1, "card": "test-maul#1", "target": 0,
+          "component": "chassis", "faces": [3, 2]})  # fmt: skip
+    assert [p.kind for p in b.state.prompts] == ["reactive"]
+    answer = {"type": "play_reactive", "seat": 0, "card": f"{WELD}#1"} if played else {
+        "type": "no_reactive", "seat": 0}  # fmt: skip
+    events = b.do({**answer, "faces": list(faces)})
+    blades = ["blade#1", "gun#1"][:weapons]
+    events += b.do({"type": "take_damage", "seat": 0, "hand": blades, "deck": 2 - weapons,
+                    "drawn": [FILLER] * (2 - weapons)})  # fmt: skip
+    assert b.state.attack is None
+    return b, events
+
+
+def _emergency_weld() -> None:
+    """ "When you would take Component Damage, prevent it. Recover 3 cards from discard.
+    Remove this card from game after use.": in answer to an attack (R-ADD-281), the first
+    Component Damage it deals is prevented whole, once; 3 cards come back as it is played;
+    then it leaves the game (R-ADD-70, R-ADD-387)."""
+    for played, weapons, faces, prevented, taken in (
+        (False, 1, (4, 4), 0, 1),
+        (True, 0, (4, 4), 0, 0),  # no Component Damage: nothing to prevent
+        (True, 1, (4, 4), 1, 0),
+        (True, 2, (4, 4), 2, 0),  # both Primary Weapon cards: one Component Damage of 2
+        (True, 2, (5, 4), 0, 2),  # PIERCE voids it
+    ):
+        b, events = _welded(played, weapons, faces)
+        key = (played, weapons, faces)
+        cut = of_type(events, ComponentDamagePrevented)
+        assert [(e.component, e.amount, e.source, e.rule) for e in cut] == (
+            [("chassis", prevented, f"{WELD}#1", "R-ADD-281")] if prevented else []
+        ), key
+        assert sum(e.amount for e in of_type(events, ComponentDamaged)) == taken, key
+        recovered = of_type(events, CardsRecovered)
+        assert [len(e.cards) for e in recovered] == ([3] if played else []), key
+        assert (f"{WELD}#1" in b.seat(0).removed) == played, key
+        assert f"{WELD}#1" not in b.seat(0).discard, key
+
+
+HANDS_SCENARIOS[("equipment_items", WELD)] = _emergency_weld
+
+
 def test_the_pick_option_round_trips_and_is_bounded() -> None:
     assert effect_from_dict({"kind": "look_at_hand", "discard": 1}) == LookAtHandEffect(1)
     assert effect_from_dict({"kind": "look_at_hand"}) == LookAtHandEffect()
@@ -213,6 +271,8 @@ def test_the_pick_option_round_trips_and_is_bounded() -> None:
         LookAtHandEffect(7)
     steal = {"kind": "look_at_hand", "steal": 1, "pool": "credit", "price": 2}
     assert effect_from_dict(steal) == LookAtHandEffect(steal=1, pool="credit", price=2)
+    whole = {"kind": "prevent_component_damage", "n": "all"}
+    assert effect_from_dict(whole) == PreventComponentDamageEffect("all")
     with pytest.raises(InvalidInput, match=r"look_at_hand\.price"):
         LookAtHandEffect(discard=1, pool="credit", price=2)
     with pytest.raises(InvalidInput, match=r"look_at_hand\.pool"):
