@@ -157,6 +157,7 @@ class WaitingOutput(serializers.Serializer[Any]):
                 "siphon",
                 "duel",
                 "reroll",
+                "hand_pick",
                 "ally_destroyed",
                 "low_deck",
                 "lethal_damage",

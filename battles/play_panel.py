@@ -18,7 +18,7 @@ from battles.engine.arcs import rotation_cost
 from battles.engine.battle import BattleState, LegalAction, legal_actions
 from battles.engine.battle.decide import PROMPT_RULES, attack_answer
 from battles.engine.battle.state import card_id
-from battles.engine.cards import DiscardForEffect, SpendTaintEffect
+from battles.engine.cards import DiscardForEffect, LookAtHandEffect, SpendTaintEffect
 from battles.engine.dice import ATTACK_FACES
 from battles.engine.hexes import DIRECTION_NAMES
 from battles.replay import COMPONENT_NAMES, Names, card_label
@@ -35,6 +35,7 @@ PROMPT_WORDS = {
     "siphon": "pay the defender's price to miss, or decline (R-ADD-159)",
     "duel": "accept the Honor Duel, or refuse it and bear Coward's Mark (R-ADD-174)",
     "reroll": "roll one of the attack dice again, or keep the roll (R-ADD-282)",
+    "hand_pick": "choose the cards an enemy discards from the hand looked at (R-ADD-385)",
     "ally_destroyed": "answer an ally's destruction with a card, or none (R-ADD-283)",
     "low_deck": "answer the deck's fall to a few cards with a card, or none (R-ADD-370)",
     "lethal_damage": "answer damage that would defeat the casket with a card, or none (R-ADD-371)",
@@ -168,6 +169,15 @@ def label(body: Mapping[str, Any], state: BattleState, names: Names) -> str:
                 k = int(body["option"].removeprefix("die_"))
                 face = ATTACK_FACES[reroll.faces[k - 1]].name
                 return f"Roll die {k} ({face}) again (R-ADD-282)"
+            if body["option"] == "pick":
+                looked = state.card(c.looked_at_source).effects
+                if any(isinstance(e, LookAtHandEffect) and e.steal for e in looked):
+                    return f"Take {_names(names, body['cards'])} into your hand (R-ADD-386)"
+                return f"Make the enemy discard {_names(names, body['cards'])} (R-ADD-385)"
+            if body["option"] == "decline" and any(
+                p.seat == seat and p.kind == "hand_pick" for p in state.prompts
+            ):
+                return "Take no card and spend nothing (R-ADD-386)"
             return {
                 "keep": "Keep the roll (R-ADD-282)",
                 "skip_turn": "Skip your next turn (R-ADD-159)",
@@ -386,24 +396,33 @@ def panel(
     choices = []
     for p in state.prompts:
         # A card's "discard N of your choice" (R-ADD-62) is answered as a discard down.
-        if p.kind not in ("take_damage", "discard_down", "discard"):
+        # A pick from an enemy's hand looked at (R-ADD-385, R-ADD-386) ticks that hand.
+        if p.kind not in ("take_damage", "discard_down", "discard", "hand_pick"):
             continue
         if not (gm or p.seat in seats):
             continue
         c = state.seats[p.seat]
         take = p.kind == "take_damage"
-        command = "take_damage" if take else "discard_down"
+        answer: dict[str, Any] = {"type": "take_damage" if take else "discard_down", "seat": p.seat}
+        pool, whose, steal = c.hand, c.name, False
+        if p.kind == "hand_pick":  # the enemy's cards: it discards them, or they are taken
+            answer = {"type": "choose", "seat": p.seat, "option": "pick"}
+            enemy = state.seats[c.looked_at_hand]
+            pool, whose = enemy.hand, enemy.name
+            looked = state.card(c.looked_at_source).effects
+            steal = any(isinstance(e, LookAtHandEffect) and e.steal for e in looked)
         choices.append(
             {
                 "seat": p.seat,
-                "casket": c.name,
+                "casket": whose,
+                "steal": steal,
                 "amount": p.amount,
                 "take": take,
                 "rule": p.rule or PROMPT_RULES[p.kind],
-                "command": _dump({"type": command, "seat": p.seat}),
+                "command": _dump(answer),
                 "field": "hand" if take else "cards",
                 "cards": [
-                    {"instance": i, "name": card_label(names.cards, i)["name"]} for i in c.hand
+                    {"instance": i, "name": card_label(names.cards, i)["name"]} for i in pool
                 ],
                 "deck": len(c.deck),
             }

@@ -201,6 +201,16 @@ said(
 )
 
 
+@sentence(ev.CardsStolen)
+def _cards_stolen(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    return (
+        t(f"{who} takes from {names.casket(p['target'])}'s hand into its own: "),
+        *_cards(p["cards"], names),
+        *_reason_rule(p.get("source"), "R-ADD-386"),
+    )
+
+
 @sentence(ev.TargetBonusGained)
 def _target_bonus_gained(p: Mapping[str, Any], names: Names) -> Sentence:
     who = names.casket(p.get("seat"))

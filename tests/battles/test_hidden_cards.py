@@ -119,6 +119,10 @@ def check_battle(doc: Mapping[str, Any], *, seed: int, commands: int) -> set[str
                 # Two decks may hold copies of one card under one instance id: what a
                 # seat's player has held is theirs to name (a limit of this check).
                 own[c.seat] |= set(c.hand)
+            if isinstance(e, HandRevealed):
+                # The looking seat's player has seen that hand: its pick names those cards
+                # (R-ADD-385, R-ADD-386).
+                own[e.seat] |= set(e.cards)
             if state.over:
                 return met
             raw = BATTLE_EVENTS.to_record(e)[2]
@@ -240,6 +244,10 @@ def test_no_site_answer_names_a_hidden_card_or_a_digest_while_a_sealed_battle_ru
 LOOKERS = (
     ("equipment_items", "ancient-compass-true-path"),
     ("equipment_items", "tactical-scanner-enemy-analysis"),
+    # R-ADD-385, R-ADD-386: a pick from the hand looked at (discarded, or stolen)
+    ("equipment_items", "targeting-sigil-weak-point-scan"),
+    ("exchange", "corporate-espionage"),
+    ("exchange", "war-bonds"),  # the Credit tokens the steal costs
 )
 SHUFFLERS = (("church", "absolution"), ("nomads", "winds-of-change"))
 
@@ -249,7 +257,10 @@ SHUFFLERS = (("church", "absolution"), ("nomads", "winds-of-change"))
 # plays seeds in order until their battles together have made every one of these moves (each
 # battle checked for leaks on its own), at least two seeds and at most MOST_SEEDS.
 MOVED = frozenset(
-    {"CardsLookedAt", "DeckArranged", "HandRevealed", "WoundFlipped", "DeckReshuffled"}
+    {
+        *("CardsLookedAt", "DeckArranged", "HandRevealed", "WoundFlipped", "DeckReshuffled"),
+        "CardsStolen",
+    }
 )
 MOST_SEEDS = 10
 
@@ -292,7 +303,7 @@ def test_cards_that_look_arrange_and_shuffle_show_nobody_else_the_hidden_cards(
 ) -> None:
     """Under each ruleset, battles with the cards that look, arrange and shuffle show no other
     seat and no outsider a hidden card, and between them make every kind of hidden move
-    (R-ADD-156, R-ADD-157, R-ADD-62)."""
+    (R-ADD-156, R-ADD-157, R-ADD-62, R-ADD-386)."""
     met: set[str] = set()
     played = 0
     for seed in range(1, MOST_SEEDS + 1):

@@ -27,3 +27,20 @@ def test_a_cards_discard_of_your_choice_is_offered_as_ticks_and_the_body_they_ma
     last = choice["cards"][-1]["instance"]
     b.do({**json.loads(choice["command"]), "cards": [last]})
     assert b.state.prompts == () and last in b.seat(0).discard
+
+
+def test_a_pick_from_an_enemys_hand_ticks_that_hand_and_the_body_it_makes_is_legal() -> None:
+    """R-ADD-385: Weak Point Scan's player ticks the card of the hand it looked at; only
+    that player (and the GM) is offered the choice."""
+    b = battle(built("equipment_items", "targeting-sigil-weak-point-scan"), opponent=("gun",))
+    play(b, "targeting-sigil-weak-point-scan", target=1)
+    (prompt,) = b.state.prompts
+    assert (prompt.seat, prompt.kind) == (0, "hand_pick")
+    (choice,) = panel(b.state, frozenset({0}), gm=False, latest_command=None)["prompt_choices"]
+    assert json.loads(choice["command"]) == {"type": "choose", "seat": 0, "option": "pick"}
+    assert (choice["field"], choice["amount"], choice["rule"]) == ("cards", 1, "R-ADD-385")
+    assert [c["instance"] for c in choice["cards"]] == list(b.seat(1).hand)
+    assert not choice["steal"]
+    assert panel(b.state, frozenset({1}), gm=False, latest_command=None)["prompt_choices"] == []
+    b.do({**json.loads(choice["command"]), "cards": ["gun#1"]})
+    assert b.state.prompts == () and "gun#1" in b.seat(1).discard

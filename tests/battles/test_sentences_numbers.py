@@ -388,6 +388,7 @@ SAMPLES: tuple[Event, ...] = (
     ),
     ev.OverspendPaid(seat=0, sp=2, from_hand=(CARD,), from_deck=(OTHER,)),
     ev.StrainChecked(seat=0, heat=2, roll=None, total=None, outcome="no_roll"),
+    ev.CardsStolen(seat=0, target=1, cards=(CARD,), as_cards=(CARD,), source="espionage"),
 )
 
 

@@ -226,9 +226,10 @@ class Arrange(Command):
 # An ultimatum's options, and a damage bargain's (R-ADD-159).
 # Forms and duels: an Honor Duel's answer, accept or refuse (R-ADD-174).
 # A re-roll's: keep the roll, or roll die number k of a pool of up to 4 again (R-ADD-282).
+# A pick from an enemy's hand looked at (R-ADD-385).
 CHOICES = (
     *("damage", "skip_turn", "discard", "decline", "pay", "accept", "refuse"),
-    *("keep", "die_1", "die_2", "die_3", "die_4"),
+    *("keep", "die_1", "die_2", "die_3", "die_4", "pick"),
 )
 
 
@@ -239,7 +240,8 @@ class Choose(Command):
 
     NAME: ClassVar[str] = "choose"
     option: str
-    cards: tuple[str, ...] = ()  # the hand cards a bargain's "discard" gives up
+    # the hand cards a bargain's "discard" gives up, or those a "pick" names (R-ADD-385)
+    cards: tuple[str, ...] = ()
 
 
 COMMAND_TYPES: Mapping[str, type[Command]] = {

@@ -186,6 +186,14 @@ def _prompt_candidates(
             yield {"type": "arrange", "seat": seat, "cards": order}
             if spends:  # the decision accepts it only with the tokens (R-ADD-61)
                 yield {"type": "arrange", "seat": seat, "cards": order, "spend": True}
+    elif kind == "hand_pick":  # R-ADD-385: the newest and the oldest of the hand looked at
+        seen = state.seats[c.looked_at_hand].hand
+        picks = [list(seen[len(seen) - amount :]), list(seen[:amount])]
+        for cards in picks[: 1 if picks[0] == picks[1] else 2]:
+            yield {"type": "choose", "seat": seat, "option": "pick", "cards": cards}
+        source = state.card(c.looked_at_source).effects
+        if any(isinstance(e, LookAtHandEffect) and e.price for e in source):  # R-ADD-386
+            yield {"type": "choose", "seat": seat, "option": "decline"}
     elif kind in ("discard_down", "discard"):
         yield {"type": "discard_down", "seat": seat, "cards": list(c.hand[len(c.hand) - amount :])}
         yield {"type": "discard_down", "seat": seat, "cards": list(c.hand[:amount])}

@@ -390,6 +390,10 @@ class CasketState:
     wreck_removed: bool = False
     # The card whose looked-at cards await their order (prompt `arrange`, R-ADD-157).
     arranging: str = ""
+    # The enemy whose hand the casket last looked at, and the card that looked: a card's
+    # "choose 1 card to discard" picks from that hand (prompt `hand_pick`, R-ADD-385).
+    looked_at_hand: int = -1
+    looked_at_source: str = ""
     skip_next_turn: bool = False  # an ultimatum answered "skip_turn" (R-ADD-159)
     # Allies: the faction the setup names, when it names one; cards that count
     # "allied Emergent units" count only caskets known to be of it (R-ADD-121).

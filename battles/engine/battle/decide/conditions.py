@@ -240,6 +240,14 @@ def _within_reach(card: CardDef, at: Hex, there: Hex, what: str) -> None:
 def _enemy_in_range(tx: _Tx, seat: int, card: CardDef, target: int | None) -> int:
     """The command's `target` for a card acting on an enemy: in the battle, on another
     side, within the card's printed range (R-RNG-2, R-ADD-65)."""
+    enemy = _enemy_anywhere(tx, seat, card, target)
+    _within_reach(card, tx.seat(seat).at, tx.seat(enemy).at, f"seat {enemy}")
+    return enemy
+
+
+def _enemy_anywhere(tx: _Tx, seat: int, card: CardDef, target: int | None) -> int:
+    """The command's `target` for a card that prints no range: any enemy in the battle,
+    neither distance nor sight limiting it (R-ADD-385, as R-ADD-294)."""
     if target is None or not 0 <= target < len(tx.state.seats):
         raise RuleViolation("target_required", f"{card.name} needs an enemy as 'target'", "R-RNG-2")
     c, t = tx.seat(seat), tx.seat(target)
@@ -247,7 +255,6 @@ def _enemy_in_range(tx: _Tx, seat: int, card: CardDef, target: int | None) -> in
         raise RuleViolation(
             "not_an_enemy", f"seat {target} is not an enemy in the battle", "R-TRN-8"
         )
-    _within_reach(card, c.at, t.at, f"seat {target}")
     return target
 
 

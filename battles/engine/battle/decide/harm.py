@@ -104,12 +104,13 @@ def _prevent_component_damage(tx: _Tx, seat: int, component: str, amount: int) -
     a = tx.state.attack
     answering = a.reactive if a is not None and a.target == seat else None
     if a is not None and answering is not None and not (a.pierced or a.component_prevented):
-        n = sum(
+        prevents = [
             e.n
             for e in tx.state.card(answering).effects
             if isinstance(e, PreventComponentDamageEffect)
-        )
-        cut = min(amount, n)
+        ]
+        # R-ADD-387: "prevent it", the whole of that Component Damage
+        cut = amount if "all" in prevents else min(amount, sum(n for n in prevents if n != "all"))
         if cut:
             tx.emit(ev.ComponentDamagePrevented(seat, component, cut, answering, "R-ADD-281"))
             amount -= cut

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from ...cards import (
     CardDef,
     DiscardForEffect,
+    LookAtHandEffect,
     RecoverNamedEffect,
 )
 from ...errors import RuleViolation
@@ -119,3 +120,72 @@ def _draw(tx: _Tx, seat: int, n: int, reason: str) -> None:
     if batch:
         tx.emit(ev.CardsDrawn(seat, tuple(batch), reason, "R-TRN-6"))
     harm._check_hp(tx, seat)
+
+
+def _looked_at(tx: _Tx, seat: int) -> tuple[int, CardDef, LookAtHandEffect]:
+    """The enemy whose hand `seat` looked at, the card that looked and its effect."""
+    c = tx.seat(seat)
+    card = tx.state.card(c.looked_at_source)
+    effect = next(e for e in card.effects if isinstance(e, LookAtHandEffect))
+    return c.looked_at_hand, card, effect
+
+
+def _priced(tx: _Tx, seat: int) -> bool:
+    return _looked_at(tx, seat)[2].price > 0
+
+
+def _hand_pick(
+    tx: _Tx, seat: int, option: str, names: Sequence[str], amount: int, *, opened: bool = True
+) -> None:
+    """R-ADD-385: the player names `amount` cards of the hand it looked at; that enemy
+    discards them (R-DMG-8: discarded by a card's text). R-ADD-386: or takes them into its
+    own hand, paying the price, or declines and pays nothing. `opened`: the answer of an
+    open prompt (policy `auto` answers before any opens)."""
+    enemy, card, effect = _looked_at(tx, seat)
+    rule = "R-ADD-386" if effect.steal else "R-ADD-385"
+    if option == "decline":
+        if names:
+            raise RuleViolation("unused_argument", "'decline' names no cards", rule)
+        if opened:
+            tx.emit(ev.PromptClosed(seat, "hand_pick"))
+        return
+    if len(names) != amount:
+        raise RuleViolation(
+            "wrong_discard_count",
+            f"cards: name exactly {amount} card(s) of seat {enemy}'s hand",
+            rule,
+        )
+    cards = _hand_cards(tx.seat(enemy), names, "cards", rule)
+    have = tx.seat(seat).tokens_of(effect.pool) if effect.price else 0
+    if have < effect.price:
+        raise RuleViolation(
+            "not_enough_tokens",
+            f"{card.name} spends {effect.price} {effect.pool} token(s); seat {seat} holds {have}",
+            "R-ADD-61",
+        )
+    if opened:
+        tx.emit(ev.PromptClosed(seat, "hand_pick"))
+    if not effect.steal:
+        tx.emit(ev.CardsDiscarded(enemy, cards, (), card.name, rule))
+        return
+    _steal(tx, seat, enemy, card, effect, cards)
+
+
+def _steal(
+    tx: _Tx, seat: int, enemy: int, card: CardDef, effect: LookAtHandEffect, cards: Sequence[str]
+) -> None:
+    """R-ADD-386: the price paid, the cards go to `seat`'s hand as its own; a copy whose
+    number `seat` holds already (each seat numbers its own copies) takes the next free one."""
+    c = tx.seat(seat)
+    if effect.price:
+        have = c.tokens_of(effect.pool)
+        tx.emit(ev.TokensChanged(seat, effect.pool, -effect.price, have - effect.price, card.id))
+    held = {*c.deck, *c.hand, *c.discard, *c.removed, *c.in_play, *c.damage_pile}
+    renamed: list[str] = []
+    for x in cards:
+        name, k = x, 1
+        while name in held:
+            name, k = f"{card_id(x)}#{k}", k + 1
+        held.add(name)
+        renamed.append(name)
+    tx.emit(ev.CardsStolen(seat, enemy, tuple(cards), tuple(renamed), card.id))

@@ -47,6 +47,7 @@ PROMPT_COMMANDS = {
     "siphon": (Choose,),  # a reactive card's "miss this attack, give me 2 tokens" (R-ADD-159)
     "duel": (Choose,),  # "challenge 1 visible enemy to Honor Duel" (R-ADD-174)
     "reroll": (Choose,),  # "reroll 1 attack die": which, or none (R-ADD-282)
+    "hand_pick": (Choose,),  # "look at target's hand, choose 1 card to discard" (R-ADD-385)
     "ally_destroyed": (
         PlayReactive,
         NoReactive,
@@ -73,6 +74,7 @@ PROMPT_RULES = {
     "siphon": "R-ADD-159",
     "duel": "R-ADD-174",
     "reroll": "R-ADD-282",
+    "hand_pick": "R-ADD-385",
     "ally_destroyed": "R-ADD-283",
     "low_deck": "R-ADD-370",
     "lethal_damage": "R-ADD-371",
@@ -188,15 +190,22 @@ def _choose(tx: _Tx, command: Choose, kind: str, amount: int) -> None:
         "duel": ("accept", "refuse"),  # R-ADD-174
         # R-ADD-282: keep the roll, or roll die number k (from 1) again
         "reroll": ("keep", *(f"die_{k}" for k in range(1, amount + 1))),
+        # R-ADD-385: the cards of the hand looked at; a steal's price may be declined
+        "hand_pick": ("pick", "decline")
+        if kind == "hand_pick" and piles._priced(tx, seat)
+        else ("pick",),
     }[kind]
     if command.option not in options:
         raise RuleViolation(
             "wrong_option",
             f"the {kind} prompt's options are {', '.join(options)}",
-            "R-ADD-282" if kind == "reroll" else "R-ADD-159",
+            PROMPT_RULES[kind] if kind in ("reroll", "hand_pick") else "R-ADD-159",
         )
-    if command.cards and command.option != "discard":
-        raise RuleViolation("unused_argument", "only 'discard' names cards", "R-ADD-159")
+    if command.cards and command.option not in ("discard", "pick"):
+        raise RuleViolation("unused_argument", "only 'discard' and 'pick' name cards", "R-ADD-159")
+    if kind == "hand_pick":
+        piles._hand_pick(tx, seat, command.option, command.cards, amount)
+        return
     if kind == "ultimatum":
         tx.emit(ev.PromptClosed(seat, kind))
         resolution._ultimatum(tx, seat, command.option, amount)

@@ -616,6 +616,13 @@ def _auto_answer(tx: _Tx, seat: int, kind: str, amount: int, component: str | No
         _duel_answer(tx, seat, True)
     elif kind == "reroll":  # the roll kept (R-ADD-282)
         _reroll(tx, seat, None)
+    elif kind == "hand_pick":
+        # The newest cards of the hand looked at are discarded (R-ADD-385), or taken when
+        # that costs nothing; nothing is spent (R-ADD-386, as R-ADD-157).
+        hand = tx.seat(tx.seat(seat).looked_at_hand).hand
+        option = "decline" if piles._priced(tx, seat) else "pick"
+        picked = hand[len(hand) - amount :] if option == "pick" else ()
+        piles._hand_pick(tx, seat, option, picked, amount, opened=False)
 
 
 def _duel_answer(tx: _Tx, seat: int, accepted: bool) -> None:

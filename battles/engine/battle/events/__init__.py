@@ -89,6 +89,7 @@ from .effects import (
     BleedApplied,
     BleedTicked,
     CardsLookedAt,
+    CardsStolen,
     CasketPushed,
     CasketTeleported,
     DamageAuraRaised,
@@ -282,6 +283,7 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         GritModifierRaised,
         CardLapsed,
         DamageNegated,
+        CardsStolen,
     )
 }
 
@@ -314,6 +316,7 @@ __all__ = [
     "CardsLookedAt",
     "CardsRecovered",
     "CardsShuffledIn",
+    "CardsStolen",
     "CasketDefeated",
     "CasketMoved",
     "CasketPushed",

@@ -358,6 +358,24 @@ class HandRevealed(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class CardsStolen(Event):
+    """`seat` takes `cards` from `target`'s hand into its own, where they are `as_cards`
+    (the same cards, numbered anew where `seat` holds that number already) (R-ADD-386).
+    Which cards: those two seats and the GM only while the battle runs (R-ADD-28)."""
+
+    SHOWN: ClassVar[Shown] = Shown(
+        everyone=("seat", "target", "source"),
+        owners=("cards", "as_cards"),
+        owner_seats=("seat", "target"),
+    )
+    seat: int
+    target: int
+    cards: tuple[str, ...]
+    as_cards: tuple[str, ...]
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
 class TargetBonusGained(Event):
     """`seat`'s next attack declared against `target` gets +`damage` (R-ADD-156) and
     `advantage` on its attack roll (R-HIT-6, R-ADD-295)."""

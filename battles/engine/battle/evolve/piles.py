@@ -101,7 +101,15 @@ def _effect_rolled(s: BattleState, e: ev.EffectRolled) -> BattleState:
 
 
 def _hand_revealed(s: BattleState, e: ev.HandRevealed) -> BattleState:
-    return s  # information only (R-ADD-156)
+    # R-ADD-156 is information only; a pick from that hand reads whose it was (R-ADD-385).
+    return _seat(s, e.seat, looked_at_hand=e.target, looked_at_source=e.source)
+
+
+def _stolen(s: BattleState, e: ev.CardsStolen) -> BattleState:
+    """R-ADD-386: the cards leave the target's hand for the thief's."""
+    t = s.seats[e.target]
+    s = _seat(s, e.target, hand=_without(t.hand, e.cards))
+    return _seat(s, e.seat, hand=(*s.seats[e.seat].hand, *e.as_cards))
 
 
 def _looked_at(s: BattleState, e: ev.CardsLookedAt) -> BattleState:
@@ -138,6 +146,7 @@ HANDLERS: dict[type[ev.Event], Handler] = {
     ev.SufferingRolled: _suffering,
     ev.CardReturned: _returned,
     ev.HandRevealed: _hand_revealed,
+    ev.CardsStolen: _stolen,
     ev.CardsLookedAt: _looked_at,
     ev.DeckArranged: _arranged,
     ev.DamageCardsRemoved: _damage_cards_removed,

@@ -307,14 +307,18 @@ class PreventComponentDamageEffect(StoredEffect):
     """ "When you would take Component Damage, prevent 1 Component Damage": on a reactive
     card, the first Component Damage the attack it answers deals its owner (CRITICAL
     faces, R-DMG-4, or Primary Weapon cards discarded, R-DMG-6) is `n` less, once in that
-    attack; a PIERCE face voids it with the card (R-REA-1, R-ADD-281).
+    attack; a PIERCE face voids it with the card (R-REA-1, R-ADD-281). "Prevent it": `n`
+    "all", that Component Damage whole (R-ADD-387).
 
     >>> PreventComponentDamageEffect(1).as_dict()
     {'kind': 'prevent_component_damage', 'n': 1}
+    >>> PreventComponentDamageEffect("all").as_dict()
+    {'kind': 'prevent_component_damage', 'n': 'all'}
     """
 
     kind: ClassVar[str] = "prevent_component_damage"
-    n: int
+    n: int | Literal["all"]
 
     def __post_init__(self) -> None:
-        check_int(self.n, "prevent_component_damage.n", 1, MAX_CARDS, "R-ADD-281")
+        if self.n != "all":
+            check_int(self.n, "prevent_component_damage.n", 1, MAX_CARDS, "R-ADD-281")

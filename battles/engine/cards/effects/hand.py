@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 
 from ...errors import InvalidInput
 from .base import WRITTEN, StoredEffect, check_bool, check_choice, check_inner, check_int
-from .bounds import AFTER_KINDS, MAX_CARDS, SLUG_RE
+from .bounds import AFTER_KINDS, MAX_CARDS, MAX_TOKENS, SLUG_RE, TOKEN_POOLS
 
 if TYPE_CHECKING:
     from . import Effect
@@ -217,14 +217,46 @@ class RecoverNamedEffect(StoredEffect):
 @dataclass(frozen=True, slots=True)
 class LookAtHandEffect(StoredEffect):
     """ "Look at target enemy's hand": the command's `target`, an enemy within the card's
-    printed range, shows its hand to the player; the cards are recorded in the event, seen
-    by that player, the target's and the GM (R-ADD-28, R-ADD-156).
+    printed range (any enemy in the battle when it prints none, R-ADD-385), shows its hand
+    to the player; the cards are recorded in the event, seen by that player, the target's
+    and the GM (R-ADD-28, R-ADD-156). Then the player may pick cards of that hand (prompt
+    `hand_pick`, the card's last effect): "choose 1 card to discard", `discard` of them the
+    target discards (R-ADD-385); "spend 2 Credit tokens to steal 1 card from their hand and
+    add it to yours", `steal` of them go to the player's hand for `price` tokens of `pool`,
+    which the player may decline to spend (R-ADD-386).
 
     >>> LookAtHandEffect().as_dict()
     {'kind': 'look_at_hand'}
+    >>> LookAtHandEffect(discard=1).as_dict()
+    {'kind': 'look_at_hand', 'discard': 1}
+    >>> LookAtHandEffect(steal=1, pool="credit", price=2).as_dict()
+    {'kind': 'look_at_hand', 'steal': 1, 'pool': 'credit', 'price': 2}
+    >>> LookAtHandEffect(discard=1, steal=1)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: look_at_hand.steal: a pick either discards or steals (R-ADD-386)
     """
 
     kind: ClassVar[str] = "look_at_hand"
+    discard: int = 0
+    steal: int = 0
+    pool: str = ""
+    price: int = 0
+
+    def __post_init__(self) -> None:
+        check_int(self.discard, "look_at_hand.discard", 0, 6, "R-ADD-385")
+        check_int(self.steal, "look_at_hand.steal", 0, 6, "R-ADD-386")
+        check_int(self.price, "look_at_hand.price", 0, MAX_TOKENS, "R-ADD-61")
+        if self.discard and self.steal:
+            raise InvalidInput(
+                "look_at_hand.steal", "a pick either discards or steals", "R-ADD-386"
+            )
+        if self.price or self.pool:
+            check_choice(self.pool, "look_at_hand.pool", TOKEN_POOLS)
+            if not self.steal or not self.price:
+                raise InvalidInput(
+                    "look_at_hand.price", "a price is paid for a steal, in tokens", "R-ADD-386"
+                )
 
 
 @dataclass(frozen=True, slots=True)

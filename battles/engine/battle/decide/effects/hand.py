@@ -101,9 +101,23 @@ def _discard(ctx: Resolving, effect: fx.DiscardEffect) -> None:
 
 def _look_at_hand(ctx: Resolving, effect: fx.LookAtHandEffect) -> None:
     tx, seat, card = ctx.tx, ctx.seat, ctx.card
-    enemy = conditions._enemy_in_range(tx, seat, card, ctx.target)  # R-ADD-156, as R-ADD-65
+    if card.range is None:  # R-ADD-385: no printed range, any enemy in the battle
+        enemy = conditions._enemy_anywhere(tx, seat, card, ctx.target)
+    else:
+        enemy = conditions._enemy_in_range(tx, seat, card, ctx.target)  # R-ADD-156, as R-ADD-65
     ctx.used["target"] = True
-    tx.emit(ev.HandRevealed(seat, enemy, tx.seat(enemy).hand, card.id))
+    hand = tx.seat(enemy).hand
+    tx.emit(ev.HandRevealed(seat, enemy, hand, card.id))
+    n = min(effect.discard, len(hand))
+    if n:  # R-ADD-385: the player picks from the hand looked at; the target discards it
+        reason = f"{card.name}: choose {n} card(s) of seat {enemy}'s hand to discard"
+        resolution._open_prompt(tx, seat, "hand_pick", n, None, "R-ADD-385", reason)
+    n = min(effect.steal, len(hand))
+    # R-ADD-386: a steal for tokens is asked only of a seat holding them (R-ADD-61)
+    if n and (not effect.price or tx.seat(seat).tokens_of(effect.pool) >= effect.price):
+        price = f" for {effect.price} {effect.pool} token(s), or decline" * bool(effect.price)
+        reason = f"{card.name}: choose {n} card(s) of seat {enemy}'s hand to take{price}"
+        resolution._open_prompt(tx, seat, "hand_pick", n, None, "R-ADD-386", reason)
 
 
 RESOLVERS: dict[type[Any], Resolver] = {
