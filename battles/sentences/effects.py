@@ -201,14 +201,13 @@ said(
 )
 
 
-@sentence(ev.CardsStolen)
-def _cards_stolen(p: Mapping[str, Any], names: Names) -> Sentence:
-    who = names.casket(p.get("seat"))
-    return (
-        t(f"{who} takes from {names.casket(p['target'])}'s hand into its own: "),
-        *_cards(p["cards"], names),
-        *_reason_rule(p.get("source"), "R-ADD-386"),
-    )
+# R-ADD-386: the cards are named to the two seats and the GM only (the event's SHOWN).
+said(
+    ev.CardsStolen,
+    "{who} takes from {target:casket}'s hand into its own: ",
+    cards("cards"),
+    source("R-ADD-386"),
+)
 
 
 @sentence(ev.TargetBonusGained)
