@@ -118,9 +118,21 @@ def _wait_problem(page: Any, code: str, present: bool) -> None:
 
 
 def _choose(page: Any, field: str, value: str) -> None:
-    """Choose an item (or the faction): the builder re-renders, the cards follow."""
-    with page.expect_response(lambda r: r.request.method == "POST"):
-        page.select_option(f"#{field}", value)
+    """Choose an item (or the faction): the builder re-renders, the cards follow. A choice
+    made just as an earlier answer swaps the form lands on the old form and sends nothing:
+    then the new form is asked again, unless it already shows the choice."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    for attempt in range(3):
+        try:
+            with page.expect_response(lambda r: r.request.method == "POST", timeout=10_000):
+                page.select_option(f"#{field}", str(value))
+            break
+        except PlaywrightTimeout:
+            if page.input_value(f"#{field}") == str(value):
+                break  # the form the server rendered already holds the choice
+            if attempt == 2:
+                raise
     page.wait_for_selector(f"#{field}", timeout=WAIT_MS)
 
 
