@@ -557,6 +557,24 @@ def scars_due(state: CampaignState, pilot_id: str) -> int:
 # --- decide ---------------------------------------------------------------------------------------
 
 
+def settlement_of(state: CampaignState, command: object, *, gm_only: bool, lacks: str) -> lg.Ledger:
+    """The campaign's ledger for a command between missions: refused when it is the GM's and
+    the actor is not (R-ADD-31), or when the campaign plays plt-1, which has no `lacks`
+    (R-ADD-230)."""
+    if gm_only:
+        raise RuleViolation(
+            "gm_only", f"only the campaign's GM may {type(command).__name__}", "R-ADD-31"
+        )
+    ledger: lg.Ledger | None = state.settlement
+    if ledger is None:
+        raise RuleViolation(
+            "no_settlement_phase",
+            f"this campaign plays the plt-1 campaign rules (R-PLT-1…5), which have no {lacks}",
+            "R-ADD-230",
+        )
+    return ledger
+
+
 def decide(
     state: CampaignState,
     command: BetweenCommand,
@@ -566,18 +584,12 @@ def decide(
 ) -> list[Event]:
     """The events of one between-missions command; refusals raise RuleViolation or
     InvalidInput and change nothing."""
-    if command.GM_ONLY and not actor_is_gm:
-        raise RuleViolation(
-            "gm_only", f"only the campaign's GM may {type(command).__name__}", "R-ADD-31"
-        )
-    ledger: lg.Ledger | None = state.settlement
-    if ledger is None:
-        raise RuleViolation(
-            "no_settlement_phase",
-            "this campaign plays the plt-1 campaign rules (R-PLT-1…5), which have no "
-            "settlement phase; a campaign created under pc-1 has one",
-            "R-ADD-230",
-        )
+    ledger = settlement_of(
+        state,
+        command,
+        gm_only=command.GM_ONLY and not actor_is_gm,
+        lacks="settlement phase; a campaign created under pc-1 has one",
+    )
     mission = state.mission(command.mission_id)
     if isinstance(command, (OverrideGrit, SidelinePilot)):
         return _gm_pilot(state, command, mission)

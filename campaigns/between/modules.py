@@ -87,17 +87,9 @@ def decide_module(
     roller: Roller | None = None,
 ) -> list[Event]:
     """The events of one module command; refusals change nothing."""
-    if command.GM_ONLY and not actor_is_gm:
-        raise RuleViolation(
-            "gm_only", f"only the campaign's GM may {type(command).__name__}", "R-ADD-31"
-        )
-    ledger: lg.Ledger | None = state.settlement
-    if ledger is None:
-        raise RuleViolation(
-            "no_settlement_phase",
-            "this campaign plays the plt-1 campaign rules (R-PLT-1…5), which have no modules",
-            "R-ADD-230",
-        )
+    ledger = bd.settlement_of(
+        state, command, gm_only=command.GM_ONLY and not actor_is_gm, lacks="modules"
+    )
     if command.MODULE:  # a command of the ruleset itself needs no module
         require(ledger, command.MODULE, command.WHAT, command.RULE)
     mission = state.mission(command.mission_id)

@@ -287,18 +287,9 @@ def _afford(ledger: lg.Ledger, what: str, credits: int, scrap: int, rule: str) -
 def decide(state: CampaignState, command: StorageAction, *, actor_is_gm: bool) -> list[Event]:
     """The events of a crafting or a retrofit, a settlement action at the actions step;
     refusals raise RuleViolation or InvalidInput and change nothing."""
-    if not actor_is_gm:
-        raise RuleViolation(
-            "gm_only", f"only the campaign's GM may {type(command).__name__}", "R-ADD-31"
-        )
-    ledger: lg.Ledger | None = state.settlement
-    if ledger is None:
-        raise RuleViolation(
-            "no_settlement_phase",
-            "this campaign plays the plt-1 campaign rules (R-PLT-1…5), which have no "
-            "settlement phase or storage",
-            "R-ADD-230",
-        )
+    ledger = between.settlement_of(
+        state, command, gm_only=not actor_is_gm, lacks="settlement phase or storage"
+    )
     mission = state.mission(command.mission_id)
     phase = ledger.phase(mission.id)
     if phase is None or phase.closed:
