@@ -416,6 +416,13 @@ class MissionSeatInput(StrictSerializer):
     side = serializers.CharField(max_length=60)
     at = HexField()
     facing = DirectionField()
+    # Passed through as sent: the battle setup's check names the rule for a value that is
+    # not a boolean (R-ADD-211) and for a bot in a table-dice battle (R-ADD-212).
+    bot = serializers.JSONField(
+        required=False,
+        help_text="true: the server's bot plays this pilot and build; its player watches "
+        "(R-ADD-210, R-ADD-335). Not in a table-dice battle (R-ADD-212)",
+    )
 
 
 class MissionStartInput(StrictSerializer):

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from battles.engine.battle.setup import BOT_PLAYER
 from battles.engine.demo import DEMO_DECKS, demo_board
 from campaigns import services
 from campaigns.catalogue import catalogue_load_demo
@@ -434,6 +435,38 @@ def test_a_bad_mission_start_is_400_naming_the_field(
     )
     assert response.status_code == 400, response.content
     assert response.json()["errors"][0]["field"] == field
+    assert Mission.objects.get(id=world.mission.id).battle_id is None
+
+
+def test_a_mission_seat_may_be_the_bot_and_its_player_watches(world: World) -> None:
+    """`"bot": true` on a seat: the server's bot plays that pilot and build (R-ADD-210,
+    R-ADD-335); the pilot's player watches the battle."""
+    gm = client_for(world.dc.gm)
+    body = {"board": demo_board(), "seats": seats(world.dc), "dice": {"mode": "digital"}}
+    body["seats"][1]["bot"] = True
+    response = gm.post(world.url("{c}/missions/{m}/start"), body, format="json")
+    assert response.status_code == 201, response.content
+    battle = gm.get(response.json()["battle_url"]).json()
+    assert [seat["player"] for seat in battle["seats"]] == ["ann", BOT_PLAYER]
+    bob_view = client_for(world.dc.bob).get(response.json()["battle_url"])
+    assert (bob_view.status_code, bob_view.json()["role"]) == (200, "watcher")
+
+
+@pytest.mark.parametrize(
+    ("bot", "dice", "rule"),
+    [("yes", {"mode": "digital"}, "R-ADD-211"), (True, {"mode": "table"}, "R-ADD-212")],
+)
+def test_a_bad_bot_seat_is_refused_naming_the_rule_and_starts_nothing(
+    world: World, bot: object, dice: dict[str, str], rule: str
+) -> None:
+    body = {"board": demo_board(), "seats": seats(world.dc), "dice": dice}
+    body["seats"][1]["bot"] = bot
+    response = client_for(world.dc.gm).post(
+        world.url("{c}/missions/{m}/start"), body, format="json"
+    )
+    assert response.status_code == 400, response.content
+    error = response.json()["errors"][0]
+    assert (error["field"], error["rule"]) == ("seats[1].bot", rule)
     assert Mission.objects.get(id=world.mission.id).battle_id is None
 
 
