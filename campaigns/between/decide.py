@@ -332,6 +332,19 @@ class _Run:
             self.emit(lg.SettlementChanged(resource, after - before, after, reason, rule))
         return after - before
 
+    def short_of(self, credits: int, scrap: int) -> bool:
+        """Whether the settlement holds fewer Credits or less Scrap than a cost asks."""
+        return bool(
+            (credits and self.ledger.credits < credits) or (scrap and self.ledger.scrap < scrap)
+        )
+
+    def pay(self, credits: int, scrap: int, reason: str, rule: str) -> None:
+        """A cost out of the settlement: its Credits, then its Scrap, each when there is any."""
+        if credits:
+            self.change("credits", -credits, reason, rule)
+        if scrap:
+            self.change("scrap", -scrap, reason, rule)
+
     def pilot_morale(self, pilot_id: str, delta: int, reason: str) -> None:
         rules = self.book.rules["pilot_morale"]
         before = self.ledger.pilot(pilot_id).morale
@@ -1038,10 +1051,7 @@ def _action(run: _Run, c: TakeAction, mission: domain.MissionState) -> None:
         assert pilot is not None
         MODULE_ACTIONS[c.action](run, c, action, pilot, mission)
     if c.action != "build":
-        if credits:
-            run.change("credits", -credits, why, "R-ADD-243")
-        if scrap:
-            run.change("scrap", -scrap, why, "R-ADD-243")
+        run.pay(credits, scrap, why, "R-ADD-243")
     else:
         run.change("credits", -credits, f"building {c.detail}", "R-ADD-231")
         run.change("scrap", -scrap, f"building {c.detail}", "R-ADD-231")

@@ -20,7 +20,7 @@ import functools
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from battles.engine.errors import RuleViolation
 
@@ -29,6 +29,8 @@ from . import decide as bd
 from . import ledger as lg
 from .dice import Roller
 from .rulebook import RULES_DIR, Table, _table, module_name
+
+_State = TypeVar("_State")
 
 
 @functools.cache
@@ -43,9 +45,10 @@ def module_table(version: str, name: str, key: str) -> Table:
     return _table(f"{name.split('.')[0]}.{key}", module_data(version, name)["tables"][key])
 
 
-def state_of(ledger: lg.Ledger, module: str, default: Any) -> Any:
+def state_of(ledger: lg.Ledger, module: str, default: _State) -> _State:
     """The module's state in the ledger, or `default` before its first event."""
-    return ledger.extra.get(module, default)
+    found: _State = ledger.extra.get(module, default)
+    return found
 
 
 def with_state(s: CampaignState, module: str, value: Any) -> CampaignState:
