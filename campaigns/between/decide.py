@@ -588,6 +588,19 @@ def settlement_of(state: CampaignState, command: object, *, gm_only: bool, lacks
     return ledger
 
 
+def at_step(phase: lg.PhaseState, step: str) -> None:
+    """Refused unless `step` is the phase's next step not yet done: the steps run in the
+    game's order (R-ADD-249)."""
+    expected = next((s for s in STEPS if s not in phase.steps), None)
+    if expected != step:
+        raise RuleViolation(
+            "step_out_of_order",
+            f"the settlement phase is at step {expected}, not {step}; "
+            "the steps run in the game's order",
+            "R-ADD-249",
+        )
+
+
 def decide(
     state: CampaignState,
     command: BetweenCommand,
@@ -625,22 +638,14 @@ def decide(
         run = _Run(state, roller, phase.scope)
         _generate(run, command, mission)
         return run.events
-    done = set(phase.steps)
-    if command.STEP in done:
+    if command.STEP in phase.steps:
         raise RuleViolation(
             "step_done",
             f"step {command.STEP} of the settlement phase after mission {mission.number} "
             "is done; each step is played once",
             "R-ADD-249",
         )
-    expected = next(s for s in STEPS if s not in done)
-    if expected != command.STEP:
-        raise RuleViolation(
-            "step_out_of_order",
-            f"the settlement phase is at step {expected}, not {command.STEP}; "
-            "the steps run in the game's order",
-            "R-ADD-249",
-        )
+    at_step(phase, command.STEP)
     if command.ROLLS and roller is None:
         raise TypeError(f"{type(command).__name__} rolls: decide needs a roller")
     run = _Run(state, roller, phase.scope)
