@@ -146,13 +146,7 @@ def _answer(run: bd._Run, c: AnswerBargain, mission: domain.MissionState) -> Non
         )
     bargain = own[c.bargain]
     credits, scrap = int(bargain.get("credits", 0)), int(bargain.get("scrap", 0))
-    if run.short_of(credits, scrap):
-        raise RuleViolation(
-            "unaffordable",
-            f"{bargain['name']} costs {credits} Credits and {scrap} Scrap; the settlement has "
-            f"{run.ledger.credits} Credits and {run.ledger.scrap} Scrap",
-            COST_RULE,
-        )
+    bd.refuse_unaffordable(run, bargain["name"], credits, scrap, COST_RULE)
     name = str(bargain["name"])
     why = f"Flesh Bargain: {name} ({pilot.name})"
     run.emit(

@@ -334,8 +334,8 @@ class _Run:
 
     def short_of(self, credits: int, scrap: int) -> bool:
         """Whether the settlement holds fewer Credits or less Scrap than a cost asks."""
-        return bool(
-            (credits and self.ledger.credits < credits) or (scrap and self.ledger.scrap < scrap)
+        return (credits > 0 and self.ledger.credits < credits) or (
+            scrap > 0 and self.ledger.scrap < scrap
         )
 
     def pay(self, credits: int, scrap: int, reason: str, rule: str) -> None:
@@ -568,6 +568,17 @@ def scars_due(state: CampaignState, pilot_id: str) -> int:
 
 
 # --- decide ---------------------------------------------------------------------------------------
+
+
+def require_module(ledger: lg.Ledger, module: str, what: str, rule: str) -> None:
+    """Refused unless the campaign plays the optional `module` that `what` belongs to."""
+    if module not in ledger.modules:
+        raise RuleViolation(
+            "module_off",
+            f"{what} belongs to the {module_name(ledger.version, module)} module, which this "
+            "campaign does not play",
+            rule,
+        )
 
 
 def settlement_of(state: CampaignState, command: object, *, gm_only: bool, lacks: str) -> lg.Ledger:
@@ -894,8 +905,9 @@ def _event(run: _Run, c: RollEvent, mission: domain.MissionState) -> None:
     run.emit(lg.PhaseStepDone(mission.id, c.STEP))
 
 
-def _unaffordable(run: _Run, what: str, credits: int, scrap: int, rule: str) -> None:
-    if (credits > 0 and run.ledger.credits < credits) or (scrap > 0 and run.ledger.scrap < scrap):
+def refuse_unaffordable(run: _Run, what: str, credits: int, scrap: int, rule: str) -> None:
+    """Refuse a cost the settlement cannot pay, with what it has of both."""
+    if run.short_of(credits, scrap):
         raise RuleViolation(
             "unaffordable",
             f"{what} costs {credits} Credits and {scrap} Scrap; the settlement has "
@@ -954,7 +966,7 @@ def _build(run: _Run, mission: domain.MissionState, building_id: str) -> tuple[i
     discount = phase.modifier("construction_discount")
     credits = int(building["credits"]) * (100 - discount) // 100
     scrap = int(building["scrap"])
-    _unaffordable(run, building["name"], credits, scrap, "R-ADD-231")
+    refuse_unaffordable(run, building["name"], credits, scrap, "R-ADD-231")
     if discount:
         run.emit(lg.PhaseModifier(mission.id, "construction_discount", 0))
     run.emit(lg.ConstructionStarted(building_id, int(building["phases"]), credits, scrap))
@@ -994,17 +1006,12 @@ def _action(run: _Run, c: TakeAction, mission: domain.MissionState) -> None:
         if pilot.status != domain.ALIVE:
             raise RuleViolation("pilot_unavailable", f"{pilot.name} is {pilot.status}", "R-ADD-243")
     module = action.get("module")
-    if module and module not in run.ledger.modules:
-        raise RuleViolation(
-            "module_off",
-            f"{action['name']} belongs to the {module_name(book.version, module)} module, "
-            "which this campaign does not play",
-            "R-ADD-230",
-        )
+    if module:
+        require_module(run.ledger, module, action["name"], "R-ADD-230")
     credits = int(action.get("credits", 0))
     scrap = int(action.get("scrap", 0))
     if c.action != "build":
-        _unaffordable(run, action["name"], credits, scrap, "R-ADD-243")
+        refuse_unaffordable(run, action["name"], credits, scrap, "R-ADD-243")
     why = f"{action['name']} ({c.player})"
     if c.action == "build":
         credits, scrap = _build(run, mission, c.detail)

@@ -28,7 +28,7 @@ from ..domain import CampaignState, Event
 from . import decide as bd
 from . import ledger as lg
 from .dice import Roller
-from .rulebook import RULES_DIR, Table, _table, module_name
+from .rulebook import RULES_DIR, Table, _table
 
 _State = TypeVar("_State")
 
@@ -58,16 +58,6 @@ def with_state(s: CampaignState, module: str, value: Any) -> CampaignState:
     )
 
 
-def require(ledger: lg.Ledger, module: str, what: str, rule: str) -> None:
-    if module not in ledger.modules:
-        raise RuleViolation(
-            "module_off",
-            f"{what} belongs to the {module_name(ledger.version, module)} module, which this "
-            "campaign does not play",
-            rule,
-        )
-
-
 @dataclass(frozen=True, slots=True)
 class ModuleCommand(bd.BetweenCommand):
     """A command of an optional module, played while a settlement phase is open."""
@@ -94,7 +84,7 @@ def decide_module(
         state, command, gm_only=command.GM_ONLY and not actor_is_gm, lacks="modules"
     )
     if command.MODULE:  # a command of the ruleset itself needs no module
-        require(ledger, command.MODULE, command.WHAT, command.RULE)
+        bd.require_module(ledger, command.MODULE, command.WHAT, command.RULE)
     mission = state.mission(command.mission_id)
     phase = ledger.phase(mission.id)
     if phase is None or phase.closed:
