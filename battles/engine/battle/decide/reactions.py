@@ -186,11 +186,12 @@ def _dodge(tx: _Tx, seat: int, card: CardDef, path: Sequence[Hex]) -> tuple[tupl
     return tuple((h.q, h.r) for h in path)
 
 
-_Window = type[AllyDestroyedWindowEffect | LowDeckWindowEffect | LethalWindowEffect]
-
-
 def _window_card(
-    tx: _Tx, command: PlayReactive, window: _Window, answering: str, rule: str
+    tx: _Tx,
+    command: PlayReactive,
+    window: type[resolution.NoAttackWindow],
+    answering: str,
+    rule: str,
 ) -> tuple[str, CardDef]:
     """The card a window that is no attack is answered with (R-ADD-283, R-ADD-370,
     R-ADD-371): named by `card` alone (no 'spend' or 'path'), taken from the seat's hand,
@@ -212,7 +213,7 @@ def _play_at_no_cost(tx: _Tx, seat: int, instance: str, card: CardDef) -> None:
 
 
 def _resolve_beside_window(
-    tx: _Tx, seat: int, instance: str, card: CardDef, window: _Window
+    tx: _Tx, seat: int, instance: str, card: CardDef, window: type[resolution.NoAttackWindow]
 ) -> None:
     """The rest of a window's card, at once: every effect but the window itself."""
     for effect in card.effects:
@@ -237,22 +238,6 @@ def _ally_destroyed(tx: _Tx, command: PlayReactive | NoReactive) -> None:
         resolution._after_damage(tx)
 
 
-def _low_deck_cards(tx: _Tx, seat: int) -> list[str]:
-    """R-ADD-370: the cards in the seat's hand answering its own deck's fall to their
-    threshold or below that their use limit still lets it play (R-ADD-63)."""
-    c = tx.seat(seat)
-    held = []
-    for instance in c.hand:
-        card = tx.state.card(instance)
-        if any(isinstance(e, LowDeckWindowEffect) for e in card.effects):
-            try:
-                costs._check_limit(c, card)
-            except RuleViolation:
-                continue
-            held.append(instance)
-    return held
-
-
 def _low_deck_windows(tx: _Tx, before: Sequence[int]) -> None:
     """R-ADD-370: each casket still in the battle whose deck went, in what was just
     decided, from more cards than a held card's threshold to that threshold or fewer may
@@ -267,7 +252,7 @@ def _low_deck_windows(tx: _Tx, before: Sequence[int]) -> None:
             continue
         crossed = [
             e.at_most
-            for instance in _low_deck_cards(tx, c.seat)
+            for instance in resolution._window_cards(tx, c.seat, LowDeckWindowEffect)
             for e in tx.state.card(instance).effects
             if isinstance(e, LowDeckWindowEffect) and len(c.deck) <= e.at_most < before[c.seat]
         ]
