@@ -36,8 +36,7 @@ from ..commands import (
     NoReactive,
     PlayReactive,
 )
-from . import attacking, conditions, costs, harm, piles, resolution
-from . import effects as resolvers
+from . import attacking, conditions, costs, harm, passives, piles, resolution
 from .tx import _Tx
 
 
@@ -151,7 +150,7 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
             # next attack, in its own next turn, and lapses as that turn ends.
             attacking._enhance(tx, seat, card, effect)
         elif isinstance(effect, WardEffect):  # R-ADD-271: for the attacks after this one
-            resolvers._effect(tx, seat, card, effect, None, (), None, (), {}, True)
+            passives._resolve_at_once(tx, seat, card, [effect])
     tx.emit(ev.PromptClosed(seat, "reactive"))
     if cover is not None:
         resolution._reactive_window(tx)  # the attacked casket may still play its own (R-ADD-122)
@@ -216,9 +215,9 @@ def _resolve_beside_window(
     tx: _Tx, seat: int, instance: str, card: CardDef, window: type[resolution.NoAttackWindow]
 ) -> None:
     """The rest of a window's card, at once: every effect but the window itself."""
-    for effect in card.effects:
-        if not isinstance(effect, window):
-            resolvers._effect(tx, seat, card, effect, None, (), None, (), {}, True)
+    passives._resolve_at_once(
+        tx, seat, card, (e for e in card.effects if not isinstance(e, window))
+    )
     tx.emit(ev.CardResolved(seat, instance))
 
 

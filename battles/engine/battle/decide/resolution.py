@@ -50,7 +50,7 @@ from ..state import (
     PlacedTerrain,
     card_id,
 )
-from . import conditions, costs, harm, piles, targeting
+from . import conditions, costs, harm, passives, piles, targeting
 from . import effects as resolvers
 from .tx import JAM_HEAT, _Tx
 
@@ -263,8 +263,7 @@ def _after_defence(tx: _Tx, seat: int, reactive: str, test: str, prevented: int)
         if isinstance(effect, AfterDefenceEffect) and effect.test == test:
             if test == "prevented_at_least" and prevented < effect.n:
                 continue
-            for inner in effect.then:
-                resolvers._effect(tx, seat, card, inner, None, (), None, (), {}, True)
+            passives._resolve_at_once(tx, seat, card, effect.then)
 
 
 def _warded(tx: _Tx, seat: int, amount: int, attack: CardDef | None) -> int:
