@@ -111,17 +111,22 @@ def _cache(battle: Battle, state: BattleState) -> None:
     battle.save(update_fields=["status", "winner", "version"])
 
 
+def _snapshot(stream: StreamRef, state: BattleState) -> None:
+    """The state stored as the stream's snapshot at its version, for this engine version."""
+    snapshot_store(
+        stream=stream,
+        version=state.version,
+        engine_version=ENGINE_VERSION,
+        state=state_to_dict(state),
+    )
+
+
 def _snapshot_if_due(stream: StreamRef, old_version: int, state: BattleState) -> None:
     """Keep a snapshot whenever a command carries the stream past a multiple of
     PENANCE_SNAPSHOT_EVERY, so loading never replays more than about that many events."""
     every: int = settings.PENANCE_SNAPSHOT_EVERY
     if state.version // every > old_version // every:
-        snapshot_store(
-            stream=stream,
-            version=state.version,
-            engine_version=ENGINE_VERSION,
-            state=state_to_dict(state),
-        )
+        _snapshot(stream, state)
 
 
 def _metadata(actor: User, events: Sequence[Event], *, reason: str | None = None) -> dict[str, Any]:
@@ -717,6 +722,18 @@ def _append_group(
     return result.events[-1]
 
 
+def _append_groups(stream: StreamRef, groups: Sequence[Sequence[RecordedEvent]]) -> None:
+    """An export's events appended as they were recorded, one append per command, each
+    digest reproduced (a battle's import, and a campaign's: campaigns/portability.py)."""
+    for group in groups:
+        last = _append_group(stream, group, group[0].command_id, dict(group[0].metadata))
+        if last.digest != group[-1].digest:
+            # Unreachable unless the store's digest rules changed since the export.
+            raise InvalidInput(
+                f"events[{last.version - 1}].digest", "is not reproduced by this store"
+            )
+
+
 @transaction.atomic
 def battle_import(*, gm: User, document: object, battle_id: uuid.UUID | None = None) -> Battle:
     """A new battle (new id, run by `gm`) holding an exported battle's events.
@@ -765,21 +782,10 @@ def battle_import(*, gm: User, document: object, battle_id: uuid.UUID | None = N
 
     battle = _battle_rows(gm=gm, setup=setup, players=players, battle_id=battle_id)
     stream = battle_stream(battle=battle)
-    for group in groups:
-        last = _append_group(stream, group, group[0].command_id, dict(group[0].metadata))
-        if last.digest != group[-1].digest:
-            # Unreachable unless the store's digest rules changed since the export.
-            raise InvalidInput(
-                f"events[{last.version - 1}].digest", "is not reproduced by this store"
-            )
+    _append_groups(stream, groups)
 
     every: int = settings.PENANCE_SNAPSHOT_EVERY
     for state in states[every - 1 :: every]:
-        snapshot_store(
-            stream=stream,
-            version=state.version,
-            engine_version=ENGINE_VERSION,
-            state=state_to_dict(state),
-        )
+        _snapshot(stream, state)
     _cache(battle, states[-1])
     return battle

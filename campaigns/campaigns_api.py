@@ -11,7 +11,7 @@ projections of the campaign's stream.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeVar
 from uuid import UUID
 
 from django.http import HttpResponse
@@ -552,6 +552,16 @@ def _without_position(event: dict[str, Any], request: Request) -> dict[str, Any]
     return {k: v for k, v in event.items() if k != "position"}
 
 
+_Found = TypeVar("_Found")
+
+
+def _found(thing: _Found | None, what: str) -> _Found:
+    """`thing`, or a 404 saying the campaign has no such `what`."""
+    if thing is None:
+        raise NotFound(f"no such {what} in this campaign")
+    return thing
+
+
 class CampaignsView(SignedInView):
     def campaign(self, request: Request, campaign_id: UUID) -> tuple[Campaign, str]:
         """The campaign and the user's role; 404 if none or private and not theirs, 403 if
@@ -588,26 +598,17 @@ class CampaignsView(SignedInView):
 
     @staticmethod
     def pilot_of(state: domain.CampaignState, pilot_id: UUID) -> domain.PilotState:
-        pilot = state.pilots.get(str(pilot_id))
-        if pilot is None:
-            raise NotFound("no such pilot in this campaign")
-        return pilot
+        return _found(state.pilots.get(str(pilot_id)), "pilot")
 
     @staticmethod
     def build_of(state: domain.CampaignState, build_id: UUID) -> domain.BuildState:
-        build = state.builds.get(str(build_id))
-        if build is None:
-            raise NotFound("no such build in this campaign")
-        return build
+        return _found(state.builds.get(str(build_id)), "build")
 
     # Before a write, the read-model rows say whether the thing named exists (404); the
     # service then folds the stream once, under the campaign's lock.
     @staticmethod
     def mission_row(campaign: Campaign, mission_id: UUID) -> Mission:
-        mission = selectors.mission_in(campaign=campaign, mission_id=mission_id)
-        if mission is None:
-            raise NotFound("no such mission in this campaign")
-        return mission
+        return _found(selectors.mission_in(campaign=campaign, mission_id=mission_id), "mission")
 
     @staticmethod
     def pilot_row(campaign: Campaign, pilot_id: UUID) -> None:
@@ -616,17 +617,11 @@ class CampaignsView(SignedInView):
 
     @staticmethod
     def build_row(campaign: Campaign, build_id: UUID) -> CasketBuild:
-        build = selectors.build_in(campaign=campaign, build_id=build_id)
-        if build is None:
-            raise NotFound("no such build in this campaign")
-        return build
+        return _found(selectors.build_in(campaign=campaign, build_id=build_id), "build")
 
     @staticmethod
     def mission_of(state: domain.CampaignState, mission_id: UUID) -> domain.MissionState:
-        mission = next((m for m in state.missions if m.id == str(mission_id)), None)
-        if mission is None:
-            raise NotFound("no such mission in this campaign")
-        return mission
+        return _found(next((m for m in state.missions if m.id == str(mission_id)), None), "mission")
 
 
 class CampaignListView(CampaignsView):
@@ -849,9 +844,7 @@ class PilotCareerView(CampaignsView):
     )
     def get(self, request: Request, campaign_id: UUID, pilot_id: UUID) -> Response:
         campaign, _ = self.campaign(request, campaign_id)
-        career = selectors.pilot_career(campaign=campaign, pilot_id=str(pilot_id))
-        if career is None:
-            raise NotFound("no such pilot in this campaign")
+        career = _found(selectors.pilot_career(campaign=campaign, pilot_id=str(pilot_id)), "pilot")
         career = {
             **career,
             "events": [_without_position(e, request) for e in career["events"]],

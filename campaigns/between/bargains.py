@@ -146,22 +146,13 @@ def _answer(run: bd._Run, c: AnswerBargain, mission: domain.MissionState) -> Non
         )
     bargain = own[c.bargain]
     credits, scrap = int(bargain.get("credits", 0)), int(bargain.get("scrap", 0))
-    if (credits and run.ledger.credits < credits) or (scrap and run.ledger.scrap < scrap):
-        raise RuleViolation(
-            "unaffordable",
-            f"{bargain['name']} costs {credits} Credits and {scrap} Scrap; the settlement has "
-            f"{run.ledger.credits} Credits and {run.ledger.scrap} Scrap",
-            COST_RULE,
-        )
+    bd.refuse_unaffordable(run, bargain["name"], credits, scrap, COST_RULE)
     name = str(bargain["name"])
     why = f"Flesh Bargain: {name} ({pilot.name})"
     run.emit(
         BargainAnswered(pilot.id, mission.id, at, c.bargain, name, str(bargain["effect"]), True)
     )
-    if credits:
-        run.change("credits", -credits, why, COST_RULE)
-    if scrap:
-        run.change("scrap", -scrap, why, COST_RULE)
+    run.pay(credits, scrap, why, COST_RULE)
     for n in range(int(bargain.get("wounds", 0))):
         run.emit(lg.PilotInjured(pilot.id, f"{c.bargain}-wound-{n + 1}", why))
     if bargain.get("taint"):

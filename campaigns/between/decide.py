@@ -332,6 +332,19 @@ class _Run:
             self.emit(lg.SettlementChanged(resource, after - before, after, reason, rule))
         return after - before
 
+    def short_of(self, credits: int, scrap: int) -> bool:
+        """Whether the settlement holds fewer Credits or less Scrap than a cost asks."""
+        return (credits > 0 and self.ledger.credits < credits) or (
+            scrap > 0 and self.ledger.scrap < scrap
+        )
+
+    def pay(self, credits: int, scrap: int, reason: str, rule: str) -> None:
+        """A cost out of the settlement: its Credits, then its Scrap, each when there is any."""
+        if credits:
+            self.change("credits", -credits, reason, rule)
+        if scrap:
+            self.change("scrap", -scrap, reason, rule)
+
     def pilot_morale(self, pilot_id: str, delta: int, reason: str) -> None:
         rules = self.book.rules["pilot_morale"]
         before = self.ledger.pilot(pilot_id).morale
@@ -557,6 +570,17 @@ def scars_due(state: CampaignState, pilot_id: str) -> int:
 # --- decide ---------------------------------------------------------------------------------------
 
 
+def require_module(ledger: lg.Ledger, module: str, what: str, rule: str) -> None:
+    """Refused unless the campaign plays the optional `module` that `what` belongs to."""
+    if module not in ledger.modules:
+        raise RuleViolation(
+            "module_off",
+            f"{what} belongs to the {module_name(ledger.version, module)} module, which this "
+            "campaign does not play",
+            rule,
+        )
+
+
 def settlement_of(state: CampaignState, command: object, *, gm_only: bool, lacks: str) -> lg.Ledger:
     """The campaign's ledger for a command between missions: refused when it is the GM's and
     the actor is not (R-ADD-31), or when the campaign plays plt-1, which has no `lacks`
@@ -573,6 +597,19 @@ def settlement_of(state: CampaignState, command: object, *, gm_only: bool, lacks
             "R-ADD-230",
         )
     return ledger
+
+
+def at_step(phase: lg.PhaseState, step: str) -> None:
+    """Refused unless `step` is the phase's next step not yet done: the steps run in the
+    game's order (R-ADD-249)."""
+    expected = next((s for s in STEPS if s not in phase.steps), None)
+    if expected != step:
+        raise RuleViolation(
+            "step_out_of_order",
+            f"the settlement phase is at step {expected}, not {step}; "
+            "the steps run in the game's order",
+            "R-ADD-249",
+        )
 
 
 def decide(
@@ -612,22 +649,14 @@ def decide(
         run = _Run(state, roller, phase.scope)
         _generate(run, command, mission)
         return run.events
-    done = set(phase.steps)
-    if command.STEP in done:
+    if command.STEP in phase.steps:
         raise RuleViolation(
             "step_done",
             f"step {command.STEP} of the settlement phase after mission {mission.number} "
             "is done; each step is played once",
             "R-ADD-249",
         )
-    expected = next(s for s in STEPS if s not in done)
-    if expected != command.STEP:
-        raise RuleViolation(
-            "step_out_of_order",
-            f"the settlement phase is at step {expected}, not {command.STEP}; "
-            "the steps run in the game's order",
-            "R-ADD-249",
-        )
+    at_step(phase, command.STEP)
     if command.ROLLS and roller is None:
         raise TypeError(f"{type(command).__name__} rolls: decide needs a roller")
     run = _Run(state, roller, phase.scope)
@@ -876,8 +905,9 @@ def _event(run: _Run, c: RollEvent, mission: domain.MissionState) -> None:
     run.emit(lg.PhaseStepDone(mission.id, c.STEP))
 
 
-def _unaffordable(run: _Run, what: str, credits: int, scrap: int, rule: str) -> None:
-    if (credits > 0 and run.ledger.credits < credits) or (scrap > 0 and run.ledger.scrap < scrap):
+def refuse_unaffordable(run: _Run, what: str, credits: int, scrap: int, rule: str) -> None:
+    """Refuse a cost the settlement cannot pay, with what it has of both."""
+    if run.short_of(credits, scrap):
         raise RuleViolation(
             "unaffordable",
             f"{what} costs {credits} Credits and {scrap} Scrap; the settlement has "
@@ -936,7 +966,7 @@ def _build(run: _Run, mission: domain.MissionState, building_id: str) -> tuple[i
     discount = phase.modifier("construction_discount")
     credits = int(building["credits"]) * (100 - discount) // 100
     scrap = int(building["scrap"])
-    _unaffordable(run, building["name"], credits, scrap, "R-ADD-231")
+    refuse_unaffordable(run, building["name"], credits, scrap, "R-ADD-231")
     if discount:
         run.emit(lg.PhaseModifier(mission.id, "construction_discount", 0))
     run.emit(lg.ConstructionStarted(building_id, int(building["phases"]), credits, scrap))
@@ -976,17 +1006,12 @@ def _action(run: _Run, c: TakeAction, mission: domain.MissionState) -> None:
         if pilot.status != domain.ALIVE:
             raise RuleViolation("pilot_unavailable", f"{pilot.name} is {pilot.status}", "R-ADD-243")
     module = action.get("module")
-    if module and module not in run.ledger.modules:
-        raise RuleViolation(
-            "module_off",
-            f"{action['name']} belongs to the {module_name(book.version, module)} module, "
-            "which this campaign does not play",
-            "R-ADD-230",
-        )
+    if module:
+        require_module(run.ledger, module, action["name"], "R-ADD-230")
     credits = int(action.get("credits", 0))
     scrap = int(action.get("scrap", 0))
     if c.action != "build":
-        _unaffordable(run, action["name"], credits, scrap, "R-ADD-243")
+        refuse_unaffordable(run, action["name"], credits, scrap, "R-ADD-243")
     why = f"{action['name']} ({c.player})"
     if c.action == "build":
         credits, scrap = _build(run, mission, c.detail)
@@ -1038,10 +1063,7 @@ def _action(run: _Run, c: TakeAction, mission: domain.MissionState) -> None:
         assert pilot is not None
         MODULE_ACTIONS[c.action](run, c, action, pilot, mission)
     if c.action != "build":
-        if credits:
-            run.change("credits", -credits, why, "R-ADD-243")
-        if scrap:
-            run.change("scrap", -scrap, why, "R-ADD-243")
+        run.pay(credits, scrap, why, "R-ADD-243")
     else:
         run.change("credits", -credits, f"building {c.detail}", "R-ADD-231")
         run.change("scrap", -scrap, f"building {c.detail}", "R-ADD-231")

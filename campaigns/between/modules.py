@@ -20,7 +20,7 @@ import functools
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from battles.engine.errors import RuleViolation
 
@@ -28,7 +28,9 @@ from ..domain import CampaignState, Event
 from . import decide as bd
 from . import ledger as lg
 from .dice import Roller
-from .rulebook import RULES_DIR, Table, _table, module_name
+from .rulebook import RULES_DIR, Table, _table
+
+_State = TypeVar("_State")
 
 
 @functools.cache
@@ -43,9 +45,10 @@ def module_table(version: str, name: str, key: str) -> Table:
     return _table(f"{name.split('.')[0]}.{key}", module_data(version, name)["tables"][key])
 
 
-def state_of(ledger: lg.Ledger, module: str, default: Any) -> Any:
+def state_of(ledger: lg.Ledger, module: str, default: _State) -> _State:
     """The module's state in the ledger, or `default` before its first event."""
-    return ledger.extra.get(module, default)
+    found: _State = ledger.extra.get(module, default)
+    return found
 
 
 def with_state(s: CampaignState, module: str, value: Any) -> CampaignState:
@@ -53,16 +56,6 @@ def with_state(s: CampaignState, module: str, value: Any) -> CampaignState:
     return dataclasses.replace(
         s, settlement=dataclasses.replace(ledger, extra={**ledger.extra, module: value})
     )
-
-
-def require(ledger: lg.Ledger, module: str, what: str, rule: str) -> None:
-    if module not in ledger.modules:
-        raise RuleViolation(
-            "module_off",
-            f"{what} belongs to the {module_name(ledger.version, module)} module, which this "
-            "campaign does not play",
-            rule,
-        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +84,7 @@ def decide_module(
         state, command, gm_only=command.GM_ONLY and not actor_is_gm, lacks="modules"
     )
     if command.MODULE:  # a command of the ruleset itself needs no module
-        require(ledger, command.MODULE, command.WHAT, command.RULE)
+        bd.require_module(ledger, command.MODULE, command.WHAT, command.RULE)
     mission = state.mission(command.mission_id)
     phase = ledger.phase(mission.id)
     if phase is None or phase.closed:

@@ -57,8 +57,7 @@ class Relationships:
 
 
 def relationships(ledger: lg.Ledger) -> Relationships:
-    found: Relationships = state_of(ledger, MODULE, Relationships())
-    return found
+    return state_of(ledger, MODULE, Relationships())
 
 
 def _changed(s: CampaignState, e: RelationshipChanged) -> CampaignState:
@@ -146,7 +145,7 @@ def _change(run: bd._Run, c: ChangeRelationship, mission: domain.MissionState) -
                 f"the end of the scale {low:+d}…{high:+d}: a donation cannot move it",
                 RULE,
             )
-        if (credits and run.ledger.credits < credits) or (scrap and run.ledger.scrap < scrap):
+        if run.short_of(credits, scrap):
             raise RuleViolation(
                 "unaffordable",
                 f"{cause['name']}: the settlement has {run.ledger.credits} Credits and "
@@ -154,10 +153,7 @@ def _change(run: bd._Run, c: ChangeRelationship, mission: domain.MissionState) -
                 "R-ADD-321",
             )
     why = f"{cause['name']} ({factions[c.faction]})"
-    if credits:
-        run.change("credits", -credits, why, "R-ADD-321")
-    if scrap:
-        run.change("scrap", -scrap, why, "R-ADD-321")
+    run.pay(credits, scrap, why, "R-ADD-321")
     run.emit(
         RelationshipChanged(
             c.faction, mission.id, after - before, after, c.cause, str(cause["name"])

@@ -68,8 +68,7 @@ class Energy:
 
 
 def energy_state(ledger: lg.Ledger) -> Energy:
-    found: Energy = state_of(ledger, MODULE, Energy())
-    return found
+    return state_of(ledger, MODULE, Energy())
 
 
 def _changed(s: CampaignState, e: EnergyChanged) -> CampaignState:
@@ -186,7 +185,7 @@ def _refine(
             REFINE_RULE,
         )
     credits = int(shard.get("credits", 0))
-    if credits and run.ledger.credits < credits:
+    if run.short_of(credits, 0):
         raise RuleViolation(
             "unaffordable",
             f"a {shard['name']} costs {credits} Credits; the settlement has {run.ledger.credits}",
@@ -199,8 +198,7 @@ def _refine(
         )
     why = f"{shard['name']} refined by {pilot.name}"
     run.emit(ItemUsed(c.detail, why))
-    if credits:
-        run.change("credits", -credits, why, REFINE_RULE)
+    run.pay(credits, 0, why, REFINE_RULE)
     before = energy(run.state, casket)
     after = min(int(data["maximum"]), before + int(shard["energy"]))
     run.emit(EnergyChanged(casket, "", after - before, after, why))

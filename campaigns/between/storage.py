@@ -298,14 +298,7 @@ def decide(state: CampaignState, command: StorageAction, *, actor_is_gm: bool) -
             f"the settlement phase after mission {mission.number} is not open",
             "R-ADD-249",
         )
-    expected = next((s for s in between.STEPS if s not in phase.steps), None)
-    if expected != command.STEP:
-        raise RuleViolation(
-            "step_out_of_order",
-            f"the settlement phase is at step {expected}, not {command.STEP}; "
-            "the steps run in the game's order",
-            "R-ADD-249",
-        )
+    between.at_step(phase, command.STEP)
     if command.player not in state.players:
         raise InvalidInput(
             "player", f"{command.player!r} is not a player of this campaign", "R-ADD-243"

@@ -45,8 +45,7 @@ class TravelEventDrawn(Event):
 
 
 def drawn(state: CampaignState) -> tuple[TravelEventDrawn, ...]:
-    found: tuple[TravelEventDrawn, ...] = state_of(state.settlement, KEY, ())
-    return found
+    return state_of(state.settlement, KEY, ())
 
 
 def _drawn(s: CampaignState, e: TravelEventDrawn) -> CampaignState:

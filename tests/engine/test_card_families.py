@@ -12,6 +12,8 @@ import subprocess
 import sys
 from typing import get_args
 
+import pytest
+
 from battles.engine.cards import ALL_EFFECTS, EFFECT_TYPES, FAMILIES, Effect
 from battles.engine.cards.effects import (
     allies,
@@ -25,6 +27,7 @@ from battles.engine.cards.effects import (
     triggers,
 )
 from battles.engine.cards.effects.base import StoredEffect
+from battles.engine.errors import InvalidInput
 
 MODULES = (attacks, defence, movement, terrain, allies, triggers, conditions, resources, hand)
 
@@ -64,6 +67,28 @@ def test_no_effect_writes_its_stored_form_by_hand() -> None:
     for cls in ALL_EFFECTS:
         assert dataclasses.is_dataclass(cls) and issubclass(cls, StoredEffect)
         assert "as_dict" not in vars(cls), cls.__name__
+
+
+def test_every_bounded_field_is_checked_as_its_effect_is_made() -> None:
+    # `bounded` fields are checked by StoredEffect.__post_init__: an effect with a
+    # __post_init__ of its own would skip them, so it checks its integers itself.
+    checked = 0
+    for cls in ALL_EFFECTS:
+        fields = [f for f in dataclasses.fields(cls) if "bounds" in f.metadata]
+        if not fields:
+            continue
+        assert cls.__post_init__ is StoredEffect.__post_init__, cls.__name__
+        lows = {f.name: f.metadata["bounds"][0] for f in fields}
+        for f in fields:
+            low, high, rule = f.metadata["bounds"]
+            for bad in (low - 1, high + 1, True):
+                with pytest.raises(InvalidInput) as e:
+                    cls(**{**lows, f.name: bad})
+                assert e.value.field == f"{cls.kind}.{f.name}"
+                assert e.value.message == f"must be an integer from {low} to {high}, got {bad!r}"
+                assert e.value.rule == rule
+            checked += 1
+    assert checked >= 46
 
 
 def test_the_cards_package_imports_no_database_reading() -> None:

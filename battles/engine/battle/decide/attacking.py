@@ -136,6 +136,14 @@ def _attack_rules(tx: _Tx, seat: int, card: CardDef, target: int, spend: bool) -
     return flags
 
 
+def _refuse_unless_possible(answer: ToHit) -> None:
+    """Raise the refusal a to-hit answer carries when it allows no attack (R-HIT-1)."""
+    if not answer.possible:
+        refusal = answer.refusal
+        assert refusal is not None
+        raise refusal
+
+
 def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
     seat = command.seat
     instance = piles._hand_cards(c, [command.card], "card", "R-TRN-5")[0]
@@ -186,10 +194,8 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
     )  # R-ADD-90: kept for this attack once its enhancements go
     # R-ADD-104: with a move before the attack, its to-hit answer is the one after the move.
     answer = targeting.attack_answer(tx.state, seat, card, command.target, reach=reach)
-    if not answer.possible and not command.path:
-        refusal = answer.refusal
-        assert refusal is not None
-        raise refusal
+    if not command.path:
+        _refuse_unless_possible(answer)
     costs._check_limit(tx.seat(seat), card)
     costs._check_token_cost(tx, seat, card)
     costs._check_spend(tx, seat, card, command.spend)
@@ -202,10 +208,7 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
     if command.path and move is not None:
         moves._card_move(tx, tx.seat(seat), card, move, command.path, d.at)
         answer = targeting.attack_answer(tx.state, seat, card, command.target, reach=reach)
-        if not answer.possible:
-            refusal = answer.refusal
-            assert refusal is not None
-            raise refusal
+        _refuse_unless_possible(answer)
     # R-ADD-91, R-ADD-92: the card's own attack rules, read as it is played (R-ADD-59).
     rules = _attack_rules(tx, seat, card, command.target, command.spend)
     passive = _passive_bonuses(tx, seat)
@@ -242,10 +245,7 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
         used, enhanced_by = _use_enhancements(tx, seat, card, command.target, reach)
         rules |= used
         answer = targeting.attack_answer(tx.state, seat, card, command.target, reach=reach)
-        if not answer.possible:
-            refusal = answer.refusal
-            assert refusal is not None
-            raise refusal
+        _refuse_unless_possible(answer)
     # R-ADD-152: the attack's own discards ("Discard 1 card") name their hand cards in
     # `discard`; `spend` says whether its optional cost was paid (riders above).
     play._card_effects(

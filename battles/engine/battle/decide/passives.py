@@ -3,8 +3,12 @@ the start of a turn (R-ADD-129), and what a casket's destruction sets off (R-ADD
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ...cards import (
+    CardDef,
     DuelEffect,
+    Effect,
     MarkEffect,
     TriggerEffect,
     ZoneEffect,
@@ -13,6 +17,13 @@ from ...hexes import Hex
 from .. import events as ev
 from . import effects as resolvers
 from .tx import _Tx
+
+
+def _resolve_at_once(tx: _Tx, seat: int, card: CardDef, effects: Iterable[Effect]) -> None:
+    """`effects` of `card` resolved for `seat` at once, as no play of a card: with no target,
+    path, facing, discards or choices, and no attack of their own."""
+    for effect in effects:
+        resolvers._effect(tx, seat, card, effect, None, (), None, (), {}, True)
 
 
 def _triggers(
@@ -51,8 +62,7 @@ def _triggers(
                     if instance in tx.seat(seat).held_bonuses:
                         break
                     tx.emit(ev.BonusHeld(seat, instance))
-                for inner in effect.then:
-                    resolvers._effect(tx, seat, card, inner, None, (), None, (), {}, True)
+                _resolve_at_once(tx, seat, card, effect.then)
 
 
 def _zones(tx: _Tx, seat: int) -> None:
@@ -64,8 +74,7 @@ def _zones(tx: _Tx, seat: int) -> None:
             continue
         for zone in (e for e in card.effects if isinstance(e, ZoneEffect)):
             if c.at.distance(Hex(q, r)) <= zone.radius:
-                for inner in zone.then:
-                    resolvers._effect(tx, seat, card, inner, None, (), None, (), {}, True)
+                _resolve_at_once(tx, seat, card, zone.then)
 
 
 def _destroyed(tx: _Tx, seat: int) -> None:
@@ -82,13 +91,11 @@ def _destroyed(tx: _Tx, seat: int) -> None:
             card = tx.state.card(other.mark_source)
             for effect in card.effects:
                 if isinstance(effect, MarkEffect):
-                    for inner in effect.then:
-                        resolvers._effect(tx, other.seat, card, inner, None, (), None, (), {}, True)
+                    _resolve_at_once(tx, other.seat, card, effect.then)
     for other in tx.state.seats:  # R-ADD-174: "if you kill target" in the duel
         challenger = other.duel_challenger == other.seat and other.duel_with == seat
         if challenger and other.in_battle and seat in other.kills and other.duel_source:
             card = tx.state.card(other.duel_source)
             for effect in card.effects:
                 if isinstance(effect, DuelEffect):
-                    for inner in effect.then:
-                        resolvers._effect(tx, other.seat, card, inner, None, (), None, (), {}, True)
+                    _resolve_at_once(tx, other.seat, card, effect.then)

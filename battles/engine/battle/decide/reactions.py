@@ -36,8 +36,7 @@ from ..commands import (
     NoReactive,
     PlayReactive,
 )
-from . import attacking, conditions, costs, harm, piles, resolution
-from . import effects as resolvers
+from . import attacking, conditions, costs, harm, passives, piles, resolution
 from .tx import _Tx
 
 
@@ -151,7 +150,7 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
             # next attack, in its own next turn, and lapses as that turn ends.
             attacking._enhance(tx, seat, card, effect)
         elif isinstance(effect, WardEffect):  # R-ADD-271: for the attacks after this one
-            resolvers._effect(tx, seat, card, effect, None, (), None, (), {}, True)
+            passives._resolve_at_once(tx, seat, card, [effect])
     tx.emit(ev.PromptClosed(seat, "reactive"))
     if cover is not None:
         resolution._reactive_window(tx)  # the attacked casket may still play its own (R-ADD-122)
@@ -186,6 +185,42 @@ def _dodge(tx: _Tx, seat: int, card: CardDef, path: Sequence[Hex]) -> tuple[tupl
     return tuple((h.q, h.r) for h in path)
 
 
+def _window_card(
+    tx: _Tx,
+    command: PlayReactive,
+    window: type[resolution.NoAttackWindow],
+    answering: str,
+    rule: str,
+) -> tuple[str, CardDef]:
+    """The card a window that is no attack is answered with (R-ADD-283, R-ADD-370,
+    R-ADD-371): named by `card` alone (no 'spend' or 'path'), taken from the seat's hand,
+    and carrying that window's effect; `answering` names the window in the refusals."""
+    if command.spend or command.path:
+        raise RuleViolation(
+            "unused_argument", f"a card answering {answering}: no 'spend' or 'path'", rule
+        )
+    instance = piles._hand_cards(tx.seat(command.seat), [command.card], "card", rule)[0]
+    card = tx.state.card(instance)
+    if not any(isinstance(e, window) for e in card.effects):
+        raise RuleViolation("outside_window", f"{card.name} does not answer {answering}", rule)
+    return instance, card
+
+
+def _play_at_no_cost(tx: _Tx, seat: int, instance: str, card: CardDef) -> None:
+    """A window's card leaves the hand at 0 SP (R-ADD-283, R-ADD-370, R-ADD-371)."""
+    tx.emit(ev.CardPlayed(seat, instance, 0, card.manual, card.text if card.manual else ""))
+
+
+def _resolve_beside_window(
+    tx: _Tx, seat: int, instance: str, card: CardDef, window: type[resolution.NoAttackWindow]
+) -> None:
+    """The rest of a window's card, at once: every effect but the window itself."""
+    passives._resolve_at_once(
+        tx, seat, card, (e for e in card.effects if not isinstance(e, window))
+    )
+    tx.emit(ev.CardResolved(seat, instance))
+
+
 def _ally_destroyed(tx: _Tx, command: PlayReactive | NoReactive) -> None:
     """R-ADD-283: the answer to an ally's destruction: the card named, played from the hand
     at 0 SP, does the rest of its effects at once (recover, draw), or none is played. An
@@ -193,42 +228,13 @@ def _ally_destroyed(tx: _Tx, command: PlayReactive | NoReactive) -> None:
     seat = command.seat
     tx.emit(ev.PromptClosed(seat, "ally_destroyed"))
     if isinstance(command, PlayReactive):
-        if command.spend or command.path:
-            raise RuleViolation(
-                "unused_argument",
-                "a card answering an ally's destruction: no 'spend' or 'path'",
-                "R-ADD-283",
-            )
-        instance = piles._hand_cards(tx.seat(seat), [command.card], "card", "R-ADD-283")[0]
-        card = tx.state.card(instance)
-        if not any(isinstance(e, AllyDestroyedWindowEffect) for e in card.effects):
-            raise RuleViolation(
-                "outside_window", f"{card.name} does not answer an ally's destruction", "R-ADD-283"
-            )
-        tx.emit(ev.CardPlayed(seat, instance, 0, card.manual, card.text if card.manual else ""))
-        for effect in card.effects:
-            if not isinstance(effect, AllyDestroyedWindowEffect):
-                resolvers._effect(tx, seat, card, effect, None, (), None, (), {}, True)
-        tx.emit(ev.CardResolved(seat, instance))
+        window = AllyDestroyedWindowEffect
+        instance, card = _window_card(tx, command, window, "an ally's destruction", "R-ADD-283")
+        _play_at_no_cost(tx, seat, instance, card)
+        _resolve_beside_window(tx, seat, instance, card, window)
     a = tx.state.attack
     if a is not None and a.final_damage is not None:
         resolution._after_damage(tx)
-
-
-def _low_deck_cards(tx: _Tx, seat: int) -> list[str]:
-    """R-ADD-370: the cards in the seat's hand answering its own deck's fall to their
-    threshold or below that their use limit still lets it play (R-ADD-63)."""
-    c = tx.seat(seat)
-    held = []
-    for instance in c.hand:
-        card = tx.state.card(instance)
-        if any(isinstance(e, LowDeckWindowEffect) for e in card.effects):
-            try:
-                costs._check_limit(c, card)
-            except RuleViolation:
-                continue
-            held.append(instance)
-    return held
 
 
 def _low_deck_windows(tx: _Tx, before: Sequence[int]) -> None:
@@ -245,7 +251,7 @@ def _low_deck_windows(tx: _Tx, before: Sequence[int]) -> None:
             continue
         crossed = [
             e.at_most
-            for instance in _low_deck_cards(tx, c.seat)
+            for instance in resolution._window_cards(tx, c.seat, LowDeckWindowEffect)
             for e in tx.state.card(instance).effects
             if isinstance(e, LowDeckWindowEffect) and len(c.deck) <= e.at_most < before[c.seat]
         ]
@@ -262,22 +268,10 @@ def _low_deck(tx: _Tx, command: PlayReactive | NoReactive) -> None:
     tx.emit(ev.PromptClosed(seat, "low_deck"))
     if isinstance(command, NoReactive):
         return
-    if command.spend or command.path:
-        raise RuleViolation(
-            "unused_argument", "a card answering a low deck: no 'spend' or 'path'", "R-ADD-370"
-        )
-    instance = piles._hand_cards(tx.seat(seat), [command.card], "card", "R-ADD-370")[0]
-    card = tx.state.card(instance)
-    if not any(isinstance(e, LowDeckWindowEffect) for e in card.effects):
-        raise RuleViolation(
-            "outside_window", f"{card.name} does not answer a low deck", "R-ADD-370"
-        )
+    instance, card = _window_card(tx, command, LowDeckWindowEffect, "a low deck", "R-ADD-370")
     costs._check_limit(tx.seat(seat), card)
-    tx.emit(ev.CardPlayed(seat, instance, 0, card.manual, card.text if card.manual else ""))
-    for effect in card.effects:
-        if not isinstance(effect, LowDeckWindowEffect):
-            resolvers._effect(tx, seat, card, effect, None, (), None, (), {}, True)
-    tx.emit(ev.CardResolved(seat, instance))
+    _play_at_no_cost(tx, seat, instance, card)
+    _resolve_beside_window(tx, seat, instance, card, LowDeckWindowEffect)
 
 
 def _lethal(
@@ -289,28 +283,14 @@ def _lethal(
     seat = command.seat
     tx.emit(ev.PromptClosed(seat, "lethal_damage"))
     if isinstance(command, PlayReactive):
-        if command.spend or command.path:
-            raise RuleViolation(
-                "unused_argument",
-                "a card answering lethal damage: no 'spend' or 'path'",
-                "R-ADD-371",
-            )
-        instance = piles._hand_cards(tx.seat(seat), [command.card], "card", "R-ADD-371")[0]
-        card = tx.state.card(instance)
-        windows = [e for e in card.effects if isinstance(e, LethalWindowEffect)]
-        if not windows:
-            raise RuleViolation(
-                "outside_window", f"{card.name} does not answer lethal damage", "R-ADD-371"
-            )
+        window = LethalWindowEffect
+        instance, card = _window_card(tx, command, window, "lethal damage", "R-ADD-371")
         costs._check_limit(tx.seat(seat), card)
-        tx.emit(ev.CardPlayed(seat, instance, 0, card.manual, card.text if card.manual else ""))
-        cut = min(amount, sum(e.prevent for e in windows))
+        _play_at_no_cost(tx, seat, instance, card)
+        cut = min(amount, sum(e.prevent for e in card.effects if isinstance(e, window)))
         tx.emit(ev.DamageReduced(seat, cut, card.id))
         amount -= cut
-        for effect in card.effects:
-            if not isinstance(effect, LethalWindowEffect):
-                resolvers._effect(tx, seat, card, effect, None, (), None, (), {}, True)
-        tx.emit(ev.CardResolved(seat, instance))
+        _resolve_beside_window(tx, seat, instance, card, window)
     if amount <= 0 or not tx.seat(seat).in_battle:
         resolution._after_damage(tx)
         return

@@ -50,7 +50,7 @@ from ..state import (
     PlacedTerrain,
     card_id,
 )
-from . import conditions, costs, harm, piles, targeting
+from . import conditions, costs, harm, passives, piles, targeting
 from . import effects as resolvers
 from .tx import JAM_HEAT, _Tx
 
@@ -73,12 +73,16 @@ def _reactive_ok(tx: _Tx, card: CardDef, seat: int | None = None) -> bool:
     )
 
 
+# The reactive windows that answer no attack: an ally's destruction (R-ADD-283), the holder's
+# low deck (R-ADD-370), lethal damage (R-ADD-371).
+NoAttackWindow = AllyDestroyedWindowEffect | LowDeckWindowEffect | LethalWindowEffect
+
+
 def _in_window(tx: _Tx, card: CardDef) -> bool:
     """R-ADD-58: "Play when attacked in melee" answers only an attack with a Melee card.
     R-ADD-283, R-ADD-370, R-ADD-371: a card answering an ally's destruction, its holder's
     low deck or lethal damage answers no attack."""
-    windows = AllyDestroyedWindowEffect | LowDeckWindowEffect | LethalWindowEffect
-    if any(isinstance(e, windows) for e in card.effects):
+    if any(isinstance(e, NoAttackWindow) for e in card.effects):
         return False
     a = tx.state.attack
     if a is None or not any(isinstance(e, WindowEffect) for e in card.effects):
@@ -259,8 +263,7 @@ def _after_defence(tx: _Tx, seat: int, reactive: str, test: str, prevented: int)
         if isinstance(effect, AfterDefenceEffect) and effect.test == test:
             if test == "prevented_at_least" and prevented < effect.n:
                 continue
-            for inner in effect.then:
-                resolvers._effect(tx, seat, card, inner, None, (), None, (), {}, True)
+            passives._resolve_at_once(tx, seat, card, effect.then)
 
 
 def _warded(tx: _Tx, seat: int, amount: int, attack: CardDef | None) -> int:
@@ -342,14 +345,14 @@ def _lethal(tx: _Tx, seat: int, amount: int) -> bool:
     return amount >= cards if tx.state.ruleset.damage_pile else amount > cards
 
 
-def _lethal_cards(tx: _Tx, seat: int) -> list[str]:
-    """R-ADD-371: the cards in the seat's hand answering lethal damage that their use limit
-    still lets it play (R-ADD-63)."""
+def _window_cards(tx: _Tx, seat: int, window: type[NoAttackWindow]) -> list[str]:
+    """The cards in the seat's hand answering `window` (lethal damage, R-ADD-371; its own
+    low deck, R-ADD-370) that their use limit still lets it play (R-ADD-63)."""
     c = tx.seat(seat)
     held = []
     for instance in c.hand:
         card = tx.state.card(instance)
-        if any(isinstance(e, LethalWindowEffect) for e in card.effects):
+        if any(isinstance(e, window) for e in card.effects):
             limit = card.limit
             if limit is None or c.limited_plays.count(f"{limit.per}:{card.id}") < limit.n:
                 held.append(instance)
@@ -363,7 +366,7 @@ def _lethal_window(tx: _Tx, seat: int, amount: int, component: str | None, reaso
     `auto` plays no reactive card."""
     if tx.state.policy == "auto" or not _lethal(tx, seat, amount):
         return False
-    if not _lethal_cards(tx, seat):
+    if not _window_cards(tx, seat, LethalWindowEffect):
         return False
     why = f"{reason}: {amount} damage would defeat the casket; play a card answering it, or none"
     tx.emit(ev.PromptOpened(seat, "lethal_damage", amount, component, "R-ADD-371", why))

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, Literal
 
 from ...errors import InvalidInput
 from ...tohit import MAX_DAMAGE
-from .base import StoredEffect, check_bool, check_choice, check_inner, check_int
+from .base import StoredEffect, bounded, check_bool, check_choice, check_inner, check_int
 from .bounds import MAX_HEXES, SLUG_RE
 from .defence import DefenceEffect
 from .resources import TaintEffect
@@ -98,10 +98,7 @@ class CoverEffect(StoredEffect):
     """
 
     kind: ClassVar[str] = "cover"
-    within: int
-
-    def __post_init__(self) -> None:
-        check_int(self.within, "cover.within", 1, MAX_HEXES, "R-ADD-122")
+    within: int = field(metadata=bounded(1, MAX_HEXES, "R-ADD-122"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,10 +112,7 @@ class DeflectEffect(StoredEffect):
     """
 
     kind: ClassVar[str] = "deflect"
-    amount: int
-
-    def __post_init__(self) -> None:
-        check_int(self.amount, "deflect.amount", 1, MAX_DAMAGE, "R-ADD-125")
+    amount: int = field(metadata=bounded(1, MAX_DAMAGE, "R-ADD-125"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,10 +173,7 @@ class GuardEffect(StoredEffect):
     """
 
     kind: ClassVar[str] = "guard"
-    within: int
-
-    def __post_init__(self) -> None:
-        check_int(self.within, "guard.within", 1, MAX_HEXES, "R-ADD-128")
+    within: int = field(metadata=bounded(1, MAX_HEXES, "R-ADD-128"))
 
 
 @dataclass(frozen=True, slots=True)

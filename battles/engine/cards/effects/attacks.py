@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 
 from ...errors import InvalidInput
 from ...tohit import MAX_DAMAGE, WeaponRange, parse_range
-from .base import WRITTEN, StoredEffect, check_bool, check_choice, check_inner, check_int
+from .base import WRITTEN, StoredEffect, bounded, check_bool, check_choice, check_inner, check_int
 from .bounds import AFTER_KINDS, MAX_HEXES, MAX_TO_HIT, MAX_TOKENS, TOKEN_POOLS
 from .condition import Condition
 from .resources import GiveHeatEffect
@@ -333,12 +333,8 @@ class DamageAuraEffect(StoredEffect):
     """
 
     kind: ClassVar[str] = "damage_aura"
-    amount: int
-    within: int = field(default=1, metadata=WRITTEN)
-
-    def __post_init__(self) -> None:
-        check_int(self.amount, "damage_aura.amount", 1, MAX_DAMAGE, "R-ADD-88")
-        check_int(self.within, "damage_aura.within", 1, MAX_HEXES, "R-ADD-88")
+    amount: int = field(metadata=bounded(1, MAX_DAMAGE, "R-ADD-88"))
+    within: int = field(default=1, metadata=bounded(1, MAX_HEXES, "R-ADD-88", written=True))
 
 
 # "Your next ranged attack": an attack made with a card whose range is not Melee, the test
@@ -534,10 +530,7 @@ class LastingBonusEffect(StoredEffect):
     """
 
     kind: ClassVar[str] = "lasting_bonus"
-    damage: int
-
-    def __post_init__(self) -> None:
-        check_int(self.damage, "lasting_bonus.damage", 1, 10, "R-ADD-131")
+    damage: int = field(metadata=bounded(1, 10, "R-ADD-131"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -644,10 +637,7 @@ class AdvantageEffect(StoredEffect):
     """
 
     kind: ClassVar[str] = "advantage"
-    n: int = field(default=1, metadata=WRITTEN)
-
-    def __post_init__(self) -> None:
-        check_int(self.n, "advantage.n", 1, 2, "R-HIT-6")
+    n: int = field(default=1, metadata=bounded(1, 2, "R-HIT-6", written=True))
 
 
 @dataclass(frozen=True, slots=True)

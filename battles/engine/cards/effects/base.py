@@ -31,6 +31,31 @@ from ...tohit import WeaponRange
 WRITTEN: Mapping[str, bool] = MappingProxyType({"written": True})
 
 
+def bounded(
+    low: int, high: int, rule: str | None = None, *, written: bool = False
+) -> Mapping[str, object]:
+    """A field's metadata: an integer from `low` to `high`, checked as the effect is made
+    (`StoredEffect.__post_init__`, with `check_int`'s words, the field named `kind.name`);
+    `written` as `WRITTEN`. An effect that checks more in a `__post_init__` of its own
+    checks its integers there too."""
+    return MappingProxyType({"bounds": (low, high, rule), "written": written})
+
+
+_BOUNDS: dict[type, tuple[tuple[str, int, int, str | None], ...]] = {}
+
+
+def _bounds(cls: type) -> tuple[tuple[str, int, int, str | None], ...]:
+    """(name, low, high, rule) of each `bounded` field of a stored dataclass, in order."""
+    bounds = _BOUNDS.get(cls)
+    if bounds is None:
+        bounds = _BOUNDS[cls] = tuple(
+            (f.name, *f.metadata["bounds"])
+            for f in dataclasses.fields(cls)
+            if "bounds" in f.metadata
+        )
+    return bounds
+
+
 _LAYOUTS: dict[type, tuple[tuple[str, object, bool], ...]] = {}
 
 
@@ -90,6 +115,10 @@ class StoredEffect(Stored):
 
     __slots__ = ()
     kind: ClassVar[str]
+
+    def __post_init__(self) -> None:
+        for name, low, high, rule in _bounds(type(self)):
+            check_int(getattr(self, name), f"{self.kind}.{name}", low, high, rule)
 
     def as_dict(self) -> dict[str, Any]:
         return _write({"kind": self.kind}, self)

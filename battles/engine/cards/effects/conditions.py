@@ -4,12 +4,12 @@ damage, marks, forms, duels).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, Literal
 
 from ...errors import InvalidInput
 from ...tohit import MAX_DAMAGE
-from .base import StoredEffect, check_bool, check_choice, check_inner, check_int
+from .base import StoredEffect, bounded, check_bool, check_choice, check_inner, check_int
 from .bounds import MAX_HEXES, MAX_TO_HIT, STATUS_TARGETS
 from .condition import FORMS, Condition
 
@@ -49,10 +49,7 @@ class HinderEffect(StoredEffect):
     """
 
     kind: ClassVar[str] = "hinder"
-    to_hit: int
-
-    def __post_init__(self) -> None:
-        check_int(self.to_hit, "hinder.to_hit", 1, MAX_TO_HIT, "R-HIT-1")
+    to_hit: int = field(metadata=bounded(1, MAX_TO_HIT, "R-HIT-1"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,10 +80,7 @@ class DamageNextTurnEffect(StoredEffect):
     """
 
     kind: ClassVar[str] = "damage_next_turn"
-    amount: int
-
-    def __post_init__(self) -> None:
-        check_int(self.amount, "damage_next_turn.amount", 1, MAX_DAMAGE, "R-ADD-73")
+    amount: int = field(metadata=bounded(1, MAX_DAMAGE, "R-ADD-73"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,10 +156,7 @@ class BleedFactorEffect(StoredEffect):
     """
 
     kind: ClassVar[str] = "bleed_factor"
-    factor: int
-
-    def __post_init__(self) -> None:
-        check_int(self.factor, "bleed_factor.factor", 2, 4, "R-ADD-280")
+    factor: int = field(metadata=bounded(2, 4, "R-ADD-280"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,12 +170,8 @@ class OngoingDamageEffect(StoredEffect):
     """
 
     kind: ClassVar[str] = "ongoing_damage"
-    amount: int
-    turns: int
-
-    def __post_init__(self) -> None:
-        check_int(self.amount, "ongoing_damage.amount", 1, MAX_DAMAGE, "R-ADD-112")
-        check_int(self.turns, "ongoing_damage.turns", 1, 10, "R-ADD-112")
+    amount: int = field(metadata=bounded(1, MAX_DAMAGE, "R-ADD-112"))
+    turns: int = field(metadata=bounded(1, 10, "R-ADD-112"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,10 +185,7 @@ class DrawPenaltyEffect(StoredEffect):
     """
 
     kind: ClassVar[str] = "draw_penalty"
-    n: int
-
-    def __post_init__(self) -> None:
-        check_int(self.n, "draw_penalty.n", 1, 6, "R-ADD-114")
+    n: int = field(metadata=bounded(1, 6, "R-ADD-114"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,10 +210,7 @@ class LowerDefenceEffect(StoredEffect):
     """
 
     kind: ClassVar[str] = "lower_defence"
-    amount: int
-
-    def __post_init__(self) -> None:
-        check_int(self.amount, "lower_defence.amount", 1, 10, "R-ADD-119")
+    amount: int = field(metadata=bounded(1, 10, "R-ADD-119"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,10 +252,7 @@ class UltimatumEffect(StoredEffect):
     """
 
     kind: ClassVar[str] = "ultimatum"
-    damage: int
-
-    def __post_init__(self) -> None:
-        check_int(self.damage, "ultimatum.damage", 1, MAX_DAMAGE, "R-ADD-159")
+    damage: int = field(metadata=bounded(1, MAX_DAMAGE, "R-ADD-159"))
 
 
 @dataclass(frozen=True, slots=True)

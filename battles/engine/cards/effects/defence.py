@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 
 from ...errors import InvalidInput
 from ...tohit import MAX_DAMAGE
-from .base import WRITTEN, StoredEffect, check_bool, check_choice, check_inner, check_int
+from .base import WRITTEN, StoredEffect, bounded, check_bool, check_choice, check_inner, check_int
 from .bounds import AFTER_KINDS, MAX_CARDS, MAX_TO_HIT
 
 if TYPE_CHECKING:
@@ -57,10 +57,7 @@ class DefenceEffect(StoredEffect):
     """
 
     kind: ClassVar[str] = "defence"
-    amount: int
-
-    def __post_init__(self) -> None:
-        check_int(self.amount, "defence.amount", 1, 10, "R-DMG-3")
+    amount: int = field(metadata=bounded(1, 10, "R-DMG-3"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,10 +71,7 @@ class CounterEffect(StoredEffect):
     """
 
     kind: ClassVar[str] = "counter"
-    damage: int
-
-    def __post_init__(self) -> None:
-        check_int(self.damage, "counter.damage", 1, MAX_DAMAGE, "R-DMG-6")
+    damage: int = field(metadata=bounded(1, MAX_DAMAGE, "R-DMG-6"))
 
 
 # What a ward acts on: every damage the casket takes, or attacks (of one kind) only.
@@ -255,10 +249,7 @@ class RiposteEffect(StoredEffect):
     """
 
     kind: ClassVar[str] = "riposte"
-    damage: int
-
-    def __post_init__(self) -> None:
-        check_int(self.damage, "riposte.damage", 1, MAX_DAMAGE, "R-ADD-130")
+    damage: int = field(metadata=bounded(1, MAX_DAMAGE, "R-ADD-130"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,10 +263,7 @@ class RemoveDamageCardEffect(StoredEffect):
     """
 
     kind: ClassVar[str] = "remove_damage_card"
-    n: int
-
-    def __post_init__(self) -> None:
-        check_int(self.n, "remove_damage_card.n", 1, MAX_CARDS, "R-ADD-124")
+    n: int = field(metadata=bounded(1, MAX_CARDS, "R-ADD-124"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, Literal
 
 from ...errors import InvalidInput
-from .base import WRITTEN, StoredEffect, check_bool, check_choice, check_inner, check_int
+from .base import WRITTEN, StoredEffect, bounded, check_bool, check_choice, check_inner, check_int
 from .bounds import AFTER_KINDS, MAX_CARDS, MAX_TOKENS, SLUG_RE, TOKEN_POOLS
 
 if TYPE_CHECKING:
@@ -24,10 +24,7 @@ class DrawEffect(StoredEffect):
     """
 
     kind: ClassVar[str] = "draw"
-    n: int
-
-    def __post_init__(self) -> None:
-        check_int(self.n, "draw.n", 1, MAX_CARDS, "R-TRN-6")
+    n: int = field(metadata=bounded(1, MAX_CARDS, "R-TRN-6"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,10 +54,7 @@ class RecoverEffect(StoredEffect):
     """
 
     kind: ClassVar[str] = "recover"
-    n: int
-
-    def __post_init__(self) -> None:
-        check_int(self.n, "recover.n", 1, MAX_CARDS, "R-ADD-62")
+    n: int = field(metadata=bounded(1, MAX_CARDS, "R-ADD-62"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,10 +85,7 @@ class DiscardChosenEffect(StoredEffect):
     """
 
     kind: ClassVar[str] = "discard_chosen"
-    n: int
-
-    def __post_init__(self) -> None:
-        check_int(self.n, "discard_chosen.n", 1, MAX_CARDS, "R-ADD-62")
+    n: int = field(metadata=bounded(1, MAX_CARDS, "R-ADD-62"))
 
 
 @dataclass(frozen=True, slots=True)

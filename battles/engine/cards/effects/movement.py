@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 
 from ...errors import InvalidInput
 from ...tohit import MAX_DAMAGE
-from .base import WRITTEN, StoredEffect, check_bool, check_int
+from .base import StoredEffect, bounded, check_bool, check_int
 from .bounds import MAX_HEXES
 
 if TYPE_CHECKING:
@@ -170,10 +170,7 @@ class RootEffect(StoredEffect):
     """
 
     kind: ClassVar[str] = "root"
-    turns: int = field(default=1, metadata=WRITTEN)
-
-    def __post_init__(self) -> None:
-        check_int(self.turns, "root.turns", 1, MAX_ROOT_TURNS, "R-ADD-111")
+    turns: int = field(default=1, metadata=bounded(1, MAX_ROOT_TURNS, "R-ADD-111", written=True))
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,10 +183,7 @@ class MoveCostEffect(StoredEffect):
     """
 
     kind: ClassVar[str] = "move_cost"
-    amount: int
-
-    def __post_init__(self) -> None:
-        check_int(self.amount, "move_cost.amount", 1, 5, "R-ADD-113")
+    amount: int = field(metadata=bounded(1, 5, "R-ADD-113"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 
 from ...errors import InvalidInput
 from ...tohit import MAX_DAMAGE
-from .base import WRITTEN, StoredEffect, check_bool, check_choice, check_inner, check_int
+from .base import WRITTEN, StoredEffect, bounded, check_bool, check_choice, check_inner, check_int
 from .bounds import MAX_CARDS, MAX_HEAT, MAX_HEXES, MAX_TOKENS, STATUS_TARGETS, TOKEN_POOLS
 
 if TYPE_CHECKING:
@@ -42,10 +42,7 @@ class RollSufferingEffect(StoredEffect):
     """
 
     kind: ClassVar[str] = "roll_suffering"
-    n: int
-
-    def __post_init__(self) -> None:
-        check_int(self.n, "roll_suffering.n", 1, MAX_SUFFERING_DICE)
+    n: int = field(metadata=bounded(1, MAX_SUFFERING_DICE))
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,10 +161,7 @@ class RemoveHeatRolledEffect(StoredEffect):
     """
 
     kind: ClassVar[str] = "remove_heat_rolled"
-    d3: int
-
-    def __post_init__(self) -> None:
-        check_int(self.d3, "remove_heat_rolled.d3", 1, 6, "R-ADD-67")
+    d3: int = field(metadata=bounded(1, 6, "R-ADD-67"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,12 +175,8 @@ class RemoveTaintRolledEffect(StoredEffect):
     """
 
     kind: ClassVar[str] = "remove_taint_rolled"
-    d3: int
-    recover_per: int = 0
-
-    def __post_init__(self) -> None:
-        check_int(self.d3, "remove_taint_rolled.d3", 1, 6, "R-ADD-67")
-        check_int(self.recover_per, "remove_taint_rolled.recover_per", 0, 3, "R-ADD-82")
+    d3: int = field(metadata=bounded(1, 6, "R-ADD-67"))
+    recover_per: int = field(default=0, metadata=bounded(0, 3, "R-ADD-82"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,10 +189,7 @@ class GainSpEffect(StoredEffect):
     """
 
     kind: ClassVar[str] = "gain_sp"
-    amount: int
-
-    def __post_init__(self) -> None:
-        check_int(self.amount, "gain_sp.amount", 1, 10, "R-ADD-95")
+    amount: int = field(metadata=bounded(1, 10, "R-ADD-95"))
 
 
 GIVE_HEAT_TO = ("target", "attacker")
@@ -311,10 +298,7 @@ class FlipWoundEffect(StoredEffect):
     """
 
     kind: ClassVar[str] = "flip_wound"
-    n: int
-
-    def __post_init__(self) -> None:
-        check_int(self.n, "flip_wound.n", 1, 3, "R-PLT-1")
+    n: int = field(metadata=bounded(1, 3, "R-PLT-1"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -347,10 +331,7 @@ class HeatCapacityEffect(StoredEffect):
     """
 
     kind: ClassVar[str] = "heat_capacity"
-    heat: int
-
-    def __post_init__(self) -> None:
-        check_int(self.heat, "heat_capacity.heat", 11, MAX_HEAT, "R-ADD-136")
+    heat: int = field(metadata=bounded(11, MAX_HEAT, "R-ADD-136"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -364,12 +345,8 @@ class TaintCounterEffect(StoredEffect):
     """
 
     kind: ClassVar[str] = "taint_counter"
-    n: int
-    counter: int
-
-    def __post_init__(self) -> None:
-        check_int(self.n, "taint_counter.n", 1, 10, "R-ADD-130")
-        check_int(self.counter, "taint_counter.counter", 1, MAX_DAMAGE, "R-ADD-130")
+    n: int = field(metadata=bounded(1, 10, "R-ADD-130"))
+    counter: int = field(metadata=bounded(1, MAX_DAMAGE, "R-ADD-130"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -406,12 +383,8 @@ class DamageBargainEffect(StoredEffect):
     """
 
     kind: ClassVar[str] = "damage_bargain"
-    cards: int
-    damage: int
-
-    def __post_init__(self) -> None:
-        check_int(self.cards, "damage_bargain.cards", 1, MAX_CARDS, "R-ADD-159")
-        check_int(self.damage, "damage_bargain.damage", 0, MAX_DAMAGE, "R-ADD-159")
+    cards: int = field(metadata=bounded(1, MAX_CARDS, "R-ADD-159"))
+    damage: int = field(metadata=bounded(0, MAX_DAMAGE, "R-ADD-159"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -442,9 +415,5 @@ class TaintAuraEffect(StoredEffect):
     """
 
     kind: ClassVar[str] = "taint_aura"
-    amount: int
-    within: int
-
-    def __post_init__(self) -> None:
-        check_int(self.amount, "taint_aura.amount", 1, 5, "R-ADD-296")
-        check_int(self.within, "taint_aura.within", 1, MAX_HEXES, "R-ADD-296")
+    amount: int = field(metadata=bounded(1, 5, "R-ADD-296"))
+    within: int = field(metadata=bounded(1, MAX_HEXES, "R-ADD-296"))

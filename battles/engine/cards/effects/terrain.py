@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 from ...board import BATTLE_TERRAIN
 from ...errors import InvalidInput
 from ...tohit import MAX_DAMAGE
-from .base import WRITTEN, StoredEffect, check_choice, check_inner, check_int
+from .base import WRITTEN, StoredEffect, bounded, check_choice, check_inner, check_int
 from .bounds import AFTER_KINDS
 
 if TYPE_CHECKING:
@@ -27,10 +27,7 @@ class PlantSeedsEffect(StoredEffect):
     """
 
     kind: ClassVar[str] = "plant_seeds"
-    n: int
-
-    def __post_init__(self) -> None:
-        check_int(self.n, "plant_seeds.n", 1, MAX_SEEDS, "R-ADD-66")
+    n: int = field(metadata=bounded(1, MAX_SEEDS, "R-ADD-66"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,12 +40,8 @@ class DetonateSeedsEffect(StoredEffect):
     """
 
     kind: ClassVar[str] = "detonate_seeds"
-    per_seed: int
-    max_per_hex: int
-
-    def __post_init__(self) -> None:
-        check_int(self.per_seed, "detonate_seeds.per_seed", 1, 10, "R-ADD-66")
-        check_int(self.max_per_hex, "detonate_seeds.max_per_hex", 1, MAX_DAMAGE, "R-ADD-66")
+    per_seed: int = field(metadata=bounded(1, 10, "R-ADD-66"))
+    max_per_hex: int = field(metadata=bounded(1, MAX_DAMAGE, "R-ADD-66"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,12 +54,8 @@ class SeedAreaEffect(StoredEffect):
     """
 
     kind: ClassVar[str] = "seed_area"
-    n: int
-    within: int
-
-    def __post_init__(self) -> None:
-        check_int(self.n, "seed_area.n", 1, MAX_SEEDS, "R-ADD-66")
-        check_int(self.within, "seed_area.within", 0, 6, "R-ADD-147")
+    n: int = field(metadata=bounded(1, MAX_SEEDS, "R-ADD-66"))
+    within: int = field(metadata=bounded(0, 6, "R-ADD-147"))
 
 
 @dataclass(frozen=True, slots=True)

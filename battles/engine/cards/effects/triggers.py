@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, Literal
 
 from ...errors import InvalidInput
-from .base import WRITTEN, StoredEffect, check_bool, check_choice, check_inner, check_int
+from .base import WRITTEN, StoredEffect, bounded, check_bool, check_choice, check_inner, check_int
 from .bounds import AFTER_KINDS, MAX_CARDS, MAX_HEXES, MAX_TOKENS, SLUG_RE, TOKEN_POOLS
 from .condition import Condition
 
@@ -110,10 +110,7 @@ class ForTurnsEffect(StoredEffect):
     """
 
     kind: ClassVar[str] = "for_turns"
-    turns: int
-
-    def __post_init__(self) -> None:
-        check_int(self.turns, "for_turns.turns", 1, 5, "R-ADD-375")
+    turns: int = field(metadata=bounded(1, 5, "R-ADD-375"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,10 +268,7 @@ class AllyDestroyedWindowEffect(StoredEffect):
     """
 
     kind: ClassVar[str] = "ally_destroyed_window"
-    within: int
-
-    def __post_init__(self) -> None:
-        check_int(self.within, "ally_destroyed_window.within", 1, MAX_HEXES, "R-ADD-283")
+    within: int = field(metadata=bounded(1, MAX_HEXES, "R-ADD-283"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,10 +284,7 @@ class LowDeckWindowEffect(StoredEffect):
     """
 
     kind: ClassVar[str] = "low_deck_window"
-    at_most: int
-
-    def __post_init__(self) -> None:
-        check_int(self.at_most, "low_deck_window.at_most", 1, MAX_CARDS, "R-ADD-370")
+    at_most: int = field(metadata=bounded(1, MAX_CARDS, "R-ADD-370"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,7 +302,4 @@ class LethalWindowEffect(StoredEffect):
     """
 
     kind: ClassVar[str] = "lethal_window"
-    prevent: int
-
-    def __post_init__(self) -> None:
-        check_int(self.prevent, "lethal_window.prevent", 1, MAX_CARDS, "R-ADD-371")
+    prevent: int = field(metadata=bounded(1, MAX_CARDS, "R-ADD-371"))
