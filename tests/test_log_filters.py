@@ -46,6 +46,26 @@ def test_a_404_page_and_a_403_api_answer_are_info_without_a_traceback(
     assert all(r.levelno == logging.INFO and r.exc_info is None for r in quiet)
 
 
+def test_a_page_refused_by_permission_denied_is_info_without_a_traceback(
+    caplog: pytest.LogCaptureFixture, django_user_model: type[User]
+) -> None:
+    """A raised PermissionDenied is what Django logs with its traceback: an outsider
+    opening a battle's page (they are not its GM, a player or a watcher)."""
+    from battles.engine.demo import demo_setup
+    from battles.services import battle_create
+
+    gm = django_user_model.objects.create_user(username="gm")
+    django_user_model.objects.create_user(username="player")
+    outsider = django_user_model.objects.create_user(username="outsider")
+    battle = battle_create(gm=gm, setup=demo_setup(seed=3, players=("gm", "player")))
+    client = Client()
+    client.force_login(outsider)
+    with caplog.at_level(logging.INFO, logger="django.request"):
+        assert client.get(f"/battles/{battle.pk}/replay/").status_code == 403
+    (record,) = _request_records(caplog)
+    assert (record.status_code, record.levelno, record.exc_info) == (403, logging.INFO, None)  # type: ignore[attr-defined]
+
+
 def test_a_refusal_is_not_logged_where_info_is_not_wanted(caplog: pytest.LogCaptureFixture) -> None:
     with caplog.at_level(logging.WARNING, logger="django.request"):
         assert Client().get("/no-such-page/").status_code == 404

@@ -37,7 +37,16 @@ def event_text(
         "PlayerJoined": lambda: f"{p['player']} joined",
         "MissionPlanned": lambda: f"Mission {p['number']} planned: {p['name']}",
         "PilotEnlisted": lambda: f"{p['name']} enlisted for {p['player']}",
-        "BuildRevised": lambda: f"Build “{p['name']}” version {p['version']} ({p['player']})",
+        # Which rule the version was checked under (R-ADD-220): a build of the older rule
+        # says so until its owner rebuilds it from its equipment.
+        "BuildRevised": lambda: (
+            f"Build “{p['name']}” version {p['version']} ({p['player']}), "
+            + (
+                "built from its equipment (R-ADD-52)"
+                if p.get("construction")
+                else "under the older rule (R-ADD-15)"
+            )
+        ),
         "MissionStarted": lambda: f"{_cap(mission)} started",
         "PilotWounded": lambda: f"{pilot} keeps wound {p['wound']} ({p['kind']}) from {mission}",
         "PilotDied": lambda: f"{pilot} died in {mission} ({p['rule']})",

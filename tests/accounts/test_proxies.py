@@ -148,6 +148,14 @@ def test_the_lockout_says_the_same_whether_or_not_the_username_exists(ann: User)
     )
     assert page.status_code == 200 and "_auth_user_id" not in page.client.session
     assert "locked for 15 minutes" in page.content.decode()
+    # The same words for a username nobody has.
+    errors = []
+    for name in ("ann", "nobody-by-this-name"):
+        form = Client(REMOTE_ADDR="203.0.113.20").post(
+            "/accounts/login/", {"username": name, "password": "wrong"}
+        )
+        errors.append(form.context["form"].non_field_errors())
+    assert errors[0] == errors[1] and "locked for 15 minutes" in errors[0][0]
 
 
 @override_settings(PENANCE_LOGIN_MAX_FAILURES=100, PENANCE_LOGIN_USER_SLOW_AFTER=4)

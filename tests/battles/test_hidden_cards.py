@@ -156,7 +156,10 @@ def test_no_view_names_another_seats_hidden_card_at_any_version(seed: int) -> No
 def _site_answers(client: Client, bid: str, versions: Collection[int]) -> Iterator[str]:
     """Each answer's body and headers, as text."""
     urls = [
+        "/api/battles/",
+        "/battles/",
         f"/api/battles/{bid}/",
+        f"/api/battles/{bid}/setup",
         f"/api/battles/{bid}/state",
         f"/api/battles/{bid}/events?limit=1000",
         f"/api/battles/{bid}/updates?after=0&wait=0&limit=1000",
@@ -171,6 +174,13 @@ def _site_answers(client: Client, bid: str, versions: Collection[int]) -> Iterat
         answer = client.get(url)
         assert answer.status_code in (200, 403), (url, answer.status_code)
         yield f"{url}\n{answer.headers!r}\n{answer.content.decode()}"
+    # The frames and log lines as htmx asks for them: a watcher's are the fragments every
+    # watcher shares (pages._for_watchers), not the whole page.
+    fragments = [f"/battles/{bid}/replay/?at={v}" for v in versions]
+    for url in [*fragments, f"/battles/{bid}/replay/log?after=0"]:
+        answer = client.get(url, HTTP_HX_REQUEST="true")
+        assert answer.status_code == 200, (url, answer.status_code)
+        yield f"{url} (htmx)\n{answer.headers!r}\n{answer.content.decode()}"
 
 
 @pytest.mark.django_db

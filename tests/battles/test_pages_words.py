@@ -40,13 +40,16 @@ def test_no_battle_page_of_the_demo_shows_python_words_or_internal_keys(
 ) -> None:
     client = Client()
     client.force_login(demo.get(username=username))
-    urls = ["/", "/battles/"]
+    # The site's own pages outside the battles and campaigns too (the profile, the
+    # password change). Not /rules/: it quotes the rulings' code names on purpose.
+    urls = ["/", "/battles/", "/accounts/profile/", "/accounts/password_change/"]
     for battle in Battle.objects.all():
         role = client.get(f"/battles/{battle.pk}/replay/").status_code
         if role != 200:
             continue  # not this user's battle (403): nothing of it is shown
         head = battle_head_version(battle=battle)
         urls += [f"/battles/{battle.pk}/replay/?at={at}" for at in (1, max(1, head // 2), head)]
-    assert len(urls) > 2 or username == "admin"
+    assert len(urls) > 4 or username == "admin"
     found = {url: bad for url in urls if (bad := _offending(client, url))}
+    found.update({u: bad for u in ["/accounts/login/"] if (bad := _offending(Client(), u))})
     assert found == {}

@@ -138,3 +138,52 @@ def test_the_campaign_pages_and_their_htmx_swaps(
     page.locator("#deck-status").wait_for(timeout=WAIT_MS)
     _visit(page, site + reverse("build-new", args=[c]), ready="#deck-builder")
     page.context.close()
+
+
+def test_the_other_pages_the_admin_and_the_error_pages(
+    browser: Any, site: str, committed_db: None, tag: str
+) -> None:
+    """The pages the tests above do not open: a build's version diff, the password change,
+    a 404 page, the admin's index, lists and forms (the card import's and the campaign
+    import's among them), and the page logging out lands on."""
+    from django.contrib.auth import get_user_model
+
+    dc = demo_campaign(prefix="csp2" + tag[1:])
+    dc.gm.set_password(f"pw-{dc.gm.username}")
+    dc.gm.save()
+    staff = get_user_model().objects.create_superuser(
+        username=f"staff{tag}", password=f"pw-staff{tag}"
+    )
+    c = dc.campaign.id
+    build = dc.builds[0]
+
+    page = signed_in(browser, site, dc.gm.username)
+    _visit(page, f"{site}{reverse('build-diff', args=[c, build.id])}?a=1&b=1")
+    _visit(page, site + reverse("password_change"), ready="form")
+    response = page.goto(f"{site}/campaigns/{tag[1:]}-no-such-page/")
+    assert response is not None and response.status == 404
+    page.locator("main").wait_for(timeout=WAIT_MS)
+    # Logging out lands on the site's own page.
+    with page.expect_navigation():
+        page.click("header form[action='/accounts/logout/'] button")
+    assert "You have logged out" in page.inner_text("main")
+    page.wait_for_load_state("networkidle")
+    page.context.close()
+
+    page = signed_in(browser, site, staff.username)
+    for url in (
+        "/admin/",
+        "/admin/campaigns/card/",
+        "/admin/campaigns/card/add/",
+        "/admin/campaigns/card/import/",
+        "/admin/campaigns/campaign/",
+        f"/admin/campaigns/campaign/{c}/change/",
+        "/admin/campaigns/import/",
+        "/admin/campaigns/starterdeck/",
+        "/admin/campaigns/starterdeck/add/",
+        "/admin/campaigns/casketbuild/",
+        "/admin/auth/user/",
+        "/admin/battles/battle/",
+    ):
+        _visit(page, site + url, ready="#content")
+    page.context.close()

@@ -237,3 +237,45 @@ def test_an_outsider_gets_the_403_page(browser: Any, site: str, running: Battle,
         response = watched.page.goto(f"{site}/battles/{running.pk}/replay/")
         assert response.status == 403
         assert "not the GM, a player or a watcher" in watched.page.content()
+
+
+def test_a_chart_point_is_picked_by_a_click_beside_it(
+    as_player: Watched, site: str, running: Battle
+) -> None:
+    """The charts' dots are small: a click within a comfortable radius of one (not on it)
+    still steps to its version."""
+    page = as_player.page
+    page.goto(f"{site}/battles/{running.pk}/replay/?at=1")  # an earlier step: the replay
+    canvas = page.locator('canvas[data-chart="hp"]')
+    canvas.scroll_into_view_if_needed()
+    canvas.wait_for(state="visible")
+    chart = "Chart.getChart(document.querySelector('canvas[data-chart=\"hp\"]'))"
+    page.wait_for_function(f"() => {chart}.width > 0 && {chart}.getDatasetMeta(0).data.length > 2")
+    # A point halfway along, and a click 9 px right and 9 px below its centre (12.7 px away:
+    # off the 5 px dot, within the 16 px the charts allow).
+    dx, dy = 9, 9
+    point = page.evaluate(
+        f"""([dx, dy]) => {{
+          const c = {chart};
+          const meta = c.getDatasetMeta(0);
+          const i = Math.floor(meta.data.length / 2);
+          const p = meta.data[i];
+          const near = [];
+          c.data.datasets.forEach((d, k) => c.getDatasetMeta(k).data.forEach((q, j) => {{
+            if (Math.hypot(q.x - p.x - dx, q.y - p.y - dy) <= 21) near.push(d.versions[j]);
+          }}));
+          return {{x: p.x, y: p.y, off: Math.hypot(dx, dy), near}};
+        }}""",
+        [dx, dy],
+    )
+    assert point["off"] > 5 + 1  # outside the dot and Chart.js's default 1 px hit radius
+    assert point["near"] and 1 not in point["near"], point
+    box = canvas.bounding_box()
+    assert box is not None
+    page.mouse.click(box["x"] + point["x"] + dx, box["y"] + point["y"] + dy)
+    page.wait_for_function(
+        "near => near.includes(Number(document.querySelector('#frame [data-step]').dataset.step))",
+        arg=point["near"],
+        timeout=10_000,  # a bound on waiting for the frame, not a measured time
+    )
+    assert not as_player.errors

@@ -74,3 +74,19 @@ def test_the_real_catalogue_is_paged_filtered_and_shown_in_words(real: Any) -> N
     found = ann.get(url, {"card_faction": "", "q": cv.name}).content.decode()
     assert "Resolved by hand" in found and manual.manual_reason[:40] in found.replace("&#x27;", "'")
     assert "Plays itself" in body
+
+    # The search reads the card's text too, and a row shows its range and damage: a card
+    # with both, found by two words of its text (not of its name) that few cards share.
+    def rare_words(cv: CardVersion) -> str | None:
+        for w in re.findall(r"[A-Za-z]{5,} [A-Za-z]{5,}", cv.text):
+            rare = CardVersion.objects.filter(text__icontains=w).count() <= 10
+            if rare and w.lower() not in cv.name.lower():
+                return w
+        return None
+
+    ranged = CardVersion.objects.filter(version=1, damage__isnull=False).exclude(range="")
+    hit, words = next((cv, w) for cv in ranged.order_by("card_id") if (w := rare_words(cv)))
+    found = ann.get(url, {"card_faction": "", "q": words}).content.decode()
+    assert hit.card_id in rows(found), words
+    row = found.split(f'<tr data-card="{hit.card_id}">')[1].split("</tr>")[0]
+    assert f"{hit.range} / {hit.damage}" in row.replace("&#x27;", "'"), row

@@ -103,6 +103,13 @@ def test_a_build_of_the_older_rule_keeps_working_until_its_owner_rebuilds_it(dc:
     assert version == 2
     assert [v.older_rule for v in rebuilt.versions] == [True, False]
     assert rebuilt.versions[0].deck == old.current.deck
+    # The campaign's history says which rule each version was built under.
+    history = client_for(dc.gm).get(f"/campaigns/{dc.campaign.id}/").content.decode()
+    first, second = (v.name for v in rebuilt.versions)
+    assert f"Build “{first}” version 1 ({old.player}), under the older rule (R-ADD-15)" in history
+    assert (
+        f"Build “{second}” version 2 ({old.player}), built from its equipment (R-ADD-52)" in history
+    )
 
 
 def test_a_schema_1_build_event_replays_as_the_older_rule_of_no_pilot() -> None:

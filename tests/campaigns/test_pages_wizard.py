@@ -212,3 +212,38 @@ def test_without_a_seed_digital_dice_are_sealed(dc: Any, mission: Mission) -> No
     dice = battle_setup(battle=mission.battle)["dice"]
     assert dice["mode"] == "digital" and dice["seed_public"] is False and dice["seed"] is None
     assert dice["commitment"]
+
+
+def test_each_pilot_is_offered_their_own_builds_first(dc: Any, mission: Mission) -> None:
+    """R-ADD-220: a pilot's own builds, then their player's builds of no pilot, then the
+    player's other pilots' builds (named here against that order, so a sort by name fails)."""
+    from battles.engine.demo import DEMO_DECKS
+
+    second = services.pilot_enlist(
+        campaign=dc.campaign, actor=dc.gm, player=dc.ann.username, name="Sister Second"
+    )
+    deck = [{"card": c, "count": n} for c, n in DEMO_DECKS["penitent-scout"]]
+
+    def build(name: str, pilot: Any) -> Any:
+        made, _ = services.build_revise(
+            campaign=dc.campaign,
+            actor=dc.ann,
+            build_id=None,
+            name=name,
+            casket_class="scout",
+            shield="left",
+            deck=deck,
+            pilot=str(pilot.id),
+        )
+        return str(made.id)
+
+    firsts, seconds = build("A first's", dc.pilots[0]), build("Z second's", second)
+    free = str(dc.builds[0].id)  # Ann's build of no pilot, "Penitent Scout"
+    body = client_for(dc.gm).get(url(dc, mission)).content.decode()
+
+    def offered(pilot: Any) -> list[str]:
+        select = body.split(f'name="build-{pilot.id}"')[1].split("</select>")[0]
+        return re.findall(r'<option value="([^"]+)"', select)
+
+    assert offered(dc.pilots[0]) == [firsts, free, seconds]
+    assert offered(second) == [seconds, free, firsts]

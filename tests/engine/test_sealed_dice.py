@@ -35,13 +35,16 @@ from battles.engine.battle.randomness import SealedDice, SecretsDice, SeededDice
 from battles.engine.battle.state import BattleState
 from battles.engine.demo import demo_setup
 from battles.engine.errors import InvalidInput, RuleViolation
+from battles.engine.ruleset import DEFAULT_VERSION
 
 SECRET = bytes(range(32))
 OTHER = bytes(range(1, 33))
 
 
-def sealed_setup(secret: bytes = SECRET, policy: str = "auto") -> dict[str, Any]:
-    setup = demo_setup(seed=None)
+def sealed_setup(
+    secret: bytes = SECRET, policy: str = "auto", ruleset: str | None = None
+) -> dict[str, Any]:
+    setup = demo_setup(seed=None) if ruleset is None else demo_setup(seed=None, ruleset=ruleset)
     setup["policy"] = policy
     setup["dice"] = {"mode": "digital", "commitment": dice_commitment(secret)}
     return setup
@@ -52,12 +55,17 @@ def end_battle(state: BattleState | None = None) -> dict[str, Any]:
 
 
 def play_sealed(
-    commands: int = 40, *, end: bool = True, secret: bytes = SECRET, seed: int = 1
+    commands: int = 40,
+    *,
+    end: bool = True,
+    secret: bytes = SECRET,
+    seed: int = 1,
+    ruleset: str | None = None,
 ) -> list[RecordedCommand]:
     """A sealed battle as its appends: the greedy autoplayer's commands decided with the
     secret's dice, then (with `end`) the GM's end, which reveals the secret as the
     command service does."""
-    events = create("b", sealed_setup(secret), secret=secret)
+    events = create("b", sealed_setup(secret, ruleset=ruleset), secret=secret)
     out = [RecordedCommand("create-b", None, tuple(events))]
     state = replay(events)
     rng = random.Random(seed)
@@ -414,3 +422,17 @@ def test_a_battle_under_a_ruleset_this_engine_does_not_know_is_not_called_broken
     report = check_dice(tampered(finished, 0, 0, setup=setup))
     assert report.status == "cannot_check"
     assert "ruleset '9.9'" in (report.reason or "")
+
+
+def test_a_battle_is_checked_under_its_own_pinned_ruleset() -> None:
+    """A sealed battle played under ruleset 2.0 (not today's default) verifies: its commands
+    are decided again under 2.0, the ruleset its BattleCreated pinned (R-ADD-205)."""
+    played = play_sealed(600, seed=2, ruleset="2.0")
+    created = played[0].events[0]
+    assert isinstance(created, ev.BattleCreated)
+    assert created.setup["rules"]["version"] == "2.0" != DEFAULT_VERSION
+    assert check_dice(played).status == "verified"
+    # The same commands claimed for the other ruleset do not decide to the same events.
+    setup = {**created.setup, "rules": {**created.setup["rules"], "version": DEFAULT_VERSION}}
+    claimed = check_dice(tampered(played, 0, 0, setup=setup))
+    assert claimed.status == "broken", claimed
