@@ -36,6 +36,7 @@ PROMPT_WORDS = {
     "duel": "accept the Honor Duel, or refuse it and bear Coward's Mark (R-ADD-174)",
     "reroll": "roll one of the attack dice again, or keep the roll (R-ADD-282)",
     "hand_pick": "choose the cards an enemy discards from the hand looked at (R-ADD-385)",
+    "form": "choose Assault, Tank or Scout Form (R-ADD-362)",
     "ally_destroyed": "answer an ally's destruction with a card, or none (R-ADD-283)",
     "low_deck": "answer the deck's fall to a few cards with a card, or none (R-ADD-370)",
     "lethal_damage": "answer damage that would defeat the casket with a card, or none (R-ADD-371)",

@@ -57,6 +57,9 @@ said(
 )
 
 
+said(ev.FormOffered, "{who} chooses a form", source("R-ADD-362"))
+
+
 said(ev.EnemyMarked, "{who} marks {target:casket}", source("R-ADD-148"))
 
 

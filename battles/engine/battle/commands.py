@@ -227,9 +227,11 @@ class Arrange(Command):
 # Forms and duels: an Honor Duel's answer, accept or refuse (R-ADD-174).
 # A re-roll's: keep the roll, or roll die number k of a pool of up to 4 again (R-ADD-282).
 # A pick from an enemy's hand looked at (R-ADD-385).
+# A Metamorph form chosen (R-ADD-362).
 CHOICES = (
     *("damage", "skip_turn", "discard", "decline", "pay", "accept", "refuse"),
     *("keep", "die_1", "die_2", "die_3", "die_4", "pick"),
+    *("assault", "tank", "scout"),
 )
 
 

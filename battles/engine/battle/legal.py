@@ -16,7 +16,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,7 +54,7 @@ from ..cards import (
 )
 from ..errors import RuleViolation
 from ..hexes import Hex, spiral
-from ..movement import reachable, teleport_problem
+from ..movement import reachable, step_cost, teleport_problem
 from .commands import parse_command
 from .decide import attack_answer, attack_cost, decide
 from .randomness import DiceSource, SeededDice
@@ -146,6 +146,9 @@ def _prompt_candidates(
     elif kind == "ultimatum":  # R-ADD-159
         yield {"type": "choose", "seat": seat, "option": "damage"}
         yield {"type": "choose", "seat": seat, "option": "skip_turn"}
+    elif kind == "form":  # R-ADD-362
+        for form in ("assault", "tank", "scout"):
+            yield {"type": "choose", "seat": seat, "option": form}
     elif kind == "duel":  # R-ADD-174
         yield {"type": "choose", "seat": seat, "option": "accept"}
         yield {"type": "choose", "seat": seat, "option": "refuse"}
@@ -219,14 +222,32 @@ def _moves(
         allies=state.ally_hexes(c),
         enemies=[*state.enemy_hexes(c), *state.barred_for(c)],  # R-ADD-163: sanctuaries
         legs_destroyed="legs" in c.destroyed,
+        surcharge=c.move_cost + c.ward_move_cost,  # R-ADD-113, R-ADD-362: SP more per hex
     )
     paths: list[tuple[list[list[int]], int | None]] = [
-        ([[h.q, h.r] for h in r.path], r.cost) for r in reach.values()
+        ([[h.q, h.r] for h in r.path], _ignoring_terrain(state, c, r.path, r.cost))
+        for r in reach.values()
     ]
     if len(paths) > MAX_MOVES and not every:
         half = MAX_MOVES // 2
         paths = paths[:half] + paths[-half:]
     return paths
+
+
+def _ignoring_terrain(state: BattleState, c: CasketState, path: Sequence[Hex], cost: int) -> int:
+    """R-ADD-362: a Scout Form's moves pay 1 SP a hex whatever the terrain (climbing, legs
+    and surcharges still counted); the hexes listed are those the terrain's costs reach."""
+    if not c.ignores_terrain:
+        return cost
+    total, here = 0, c.at
+    for h in path:
+        step = step_cost(
+            state.board, here, h, legs_destroyed="legs" in c.destroyed, ignore_terrain=True
+        )
+        assert step is not None  # reachable entered it
+        total += step + c.move_cost + c.ward_move_cost
+        here = h
+    return total
 
 
 def _pay(c: CasketState, cost: int) -> dict[str, Any] | None:

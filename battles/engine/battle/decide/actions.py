@@ -51,8 +51,10 @@ def _act(tx: _Tx, command: Command) -> None:
         if command.free:
             _free_move(tx, c, command)
             return
-        # R-ADD-113: an enemy card's "movement costs +N SP", per hex this turn
-        cost = costs._path_cost(tx, c, command.path) + c.move_cost * len(command.path)
+        # R-ADD-113: an enemy card's "movement costs +N SP", per hex this turn; R-ADD-362:
+        # a form's "−1 movement", per hex while its ward lasts.
+        per_hex = c.move_cost + c.ward_move_cost
+        cost = costs._path_cost(tx, c, command.path) + per_hex * len(command.path)
         costs._pay(tx, c, cost, command.pay)
         tx.emit(ev.CasketMoved(seat, tuple((h.q, h.r) for h in command.path), cost))
         resolution._entered(tx, seat, c.at, command.path)  # R-ADD-165

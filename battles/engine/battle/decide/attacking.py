@@ -215,14 +215,18 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
     coward = targeting._coward_bonus(tx.seat(seat), tx.seat(command.target))
     riders = AttackBonusEffect | SpendTokensEffect | IgnoreCoverEffect | SpendTaintEffect
     enhanced_by: tuple[str, ...] = ()  # R-ADD-180
+    split = _split(tx, seat, card, command)
     if (
         passive
+        or split
         or enhanced
         or mark is not None
         or marks
         or coward
         or any(isinstance(e, riders | DiscardForEffect) for e in card.effects)
     ):
+        if split:  # R-ADD-363: "… for N damage each instead"
+            tx.emit(ev.BuffGained(seat, split, 0, 0, 0, card.id))
         if coward:  # R-ADD-174: Coward's Mark
             marker = tx.seat(command.target).coward_of
             mark_card = tx.seat(marker).duel_source if marker is not None else None
@@ -309,14 +313,15 @@ def _strike(
     # R-DMG-3: the target's card Defense (R-ADD-64) and its wards' (R-ADD-93), unless the
     # attack ignores Defense buffs (R-ADD-92).
     # R-ADD-123: an ally's card Defense lent to it counts as its own.
-    card_defence = d.card_defence + sum(
-        w.defence for w in d.wards if targeting._ward_matches(w, card)
-    )
+    warded = [w.defence for w in d.wards if targeting._ward_matches(w, card)]
+    card_defence = d.card_defence + sum(x for x in warded if x > 0)
     ground = tx.state.ground_of(d)  # holy ground, sanctuary (R-ADD-163)
     if ground is not None and ground[1] == "ally":
         card_defence += GROUND_DEFENCE.get(ground[0], 0)
     if "ignore_defence_buffs" in rules:
         card_defence = 0
+    # R-ADD-362: a form's "−1 Defense" is no buff: ignoring buffs keeps it.
+    card_defence += sum(x for x in warded if x < 0)
     tx.emit(
         ev.AttackDeclared(
             attacker=seat,
@@ -391,6 +396,21 @@ def _ward(tx: _Tx, target: int) -> None:
             if ward and (x.seat == target or x.at.distance(t.at) <= ward.within):
                 tx.emit(ev.AttackWarded(x.seat, instance, target))
                 return
+
+
+def _split(tx: _Tx, seat: int, card: CardDef, command: Attack) -> int:
+    """R-ADD-363: "can target 2 different enemies for N damage each instead": with the
+    further attack named (`also`) and its condition holding as the card is played
+    (R-ADD-59), the change to the first attack's printed damage; 0 otherwise."""
+    first = card.attack
+    if first is None or not command.also:
+        return 0
+    for effect in card.effects:
+        if not isinstance(effect, FollowUpEffect) or not effect.instead:
+            continue
+        if conditions._holds(tx, seat, effect.condition, command.target):
+            return effect.damage - first.damage
+    return 0
 
 
 def _queue_follow_ups(

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from ...cards import (
     AllyDestroyedWindowEffect,
     CardDef,
+    CounterEffect,
     DeflectEffect,
     DrawEffect,
     Effect,
@@ -125,6 +126,10 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
         # R-ADD-130: "Spend 1 Taint: deal 4 damage instead" (checked in `_check_spend`)
         harm._change_taint(tx, seat, -taint.n, card.id)
         tx.emit(ev.CounterRaised(seat, taint.counter, card.id))
+    for held_counter in [x for e in held for x in e.then if isinstance(x, CounterEffect)]:
+        # R-ADD-362: "if in Metamorph form, deal 3 damage instead": the counter-damage a
+        # condition held as the card was played adds (R-ADD-59, R-ADD-170).
+        tx.emit(ev.CounterRaised(seat, held_counter.damage, card.id))
     for spent in bought:
         if isinstance(spent, SpendTaintEffect):
             costs._spend_taint(tx, seat, card, spent)  # R-ADD-145: the defender's own pilot's
