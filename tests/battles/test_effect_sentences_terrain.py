@@ -45,3 +45,27 @@ def test_entering_a_field_names_its_maker_and_damage() -> None:
         "Bastion Heavy enters Penitent Scout's mine at 0,1 (runic-charges-runic-mine): 6 damage "
         "(R-ADD-165)"
     )
+
+
+def test_a_wall_with_hit_points_is_labelled_and_said_with_them() -> None:
+    """R-ADD-382: each hex of the wall shows the hit points it has left; the wall's making
+    and each attack on a hex are said with them."""
+    from battles.engine.battle.state import PlacedTerrain
+    from battles.pages import _placed_words
+
+    wall = PlacedTerrain(0, 2, "ice_wall", 0, "winter-s-heart-staff-ice-wall", hp=3)
+    assert _placed_words(wall) == "ice wall, 3 HP"
+    payload = {"seat": 0, "card": "druid-s-tome-vine-wall", "kind": "vine_wall",
+               "hexes": [[0, 2], [1, 1]], "until_round": 0, "turns": 0, "hp": 3}  # fmt: skip
+    assert plain(describe("TerrainCreated", payload, NAMES)).endswith(
+        "makes vine wall terrain at 0,2, 1,1, 3 hit points a hex, until destroyed (R-ADD-382)"
+    )
+    hit = {"seat": 1, "card": "test-maul", "at": [0, 2], "kind": "vine_wall", "damage": 2,
+           "left": 1}  # fmt: skip
+    assert plain(describe("TerrainAttacked", hit, NAMES)) == (
+        "Bastion Heavy's test-maul strikes the vine wall at 0,2 for 2 hit points, 1 hit point "
+        "left (R-ADD-382)"
+    )
+    assert plain(describe("TerrainAttacked", {**hit, "left": 0}, NAMES)).endswith(
+        "for 2 hit points: destroyed, the hex opens (R-ADD-382)"
+    )

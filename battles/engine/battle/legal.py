@@ -319,6 +319,12 @@ def _action_candidates(
                     for path in _paths_toward(state, c, d.at, move)[:3]:
                         for variant in _spend_variants(state, c, instance, {**body, "path": path}):
                             yield _with_pay(variant, c, cost), None, None
+            # R-ADD-382: a hex of card-made terrain with hit points, attacked with the card
+            for p in state.placed_terrain:
+                if p.hp and card.attack.range.contains(c.at.distance(Hex(p.q, p.r))):
+                    body = {"type": "attack_terrain", "seat": seat, "card": instance,
+                            "at": [p.q, p.r]}  # fmt: skip
+                    yield _with_pay(body, c, card.sp_cost), None, None
             continue
         yield from ((b, None, None) for b in _card_bodies(state, c, instance))
 
@@ -330,7 +336,8 @@ def _also(
     name at an enemy other than `first`, the first one in seat order it could be made at
     and not attacked yet; empty when the card names none or one has a condition."""
     follow = [e for e in card.effects if isinstance(e, FollowUpEffect) and e.target != "same"]
-    if any(e.condition is not None for e in follow):
+    # R-ADD-363: a split "instead" is named as any further attack; decide reads its condition
+    if any(e.condition is not None and not e.instead for e in follow):
         return []
     named: list[int] = []
     for effect in follow:

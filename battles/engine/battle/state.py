@@ -121,6 +121,7 @@ class PlacedTerrain:
     until_round: int = 0
     turns: int = 0
     damage: int = 0  # to the maker's enemies entering it (R-ADD-165)
+    hp: int = 0  # hit points left, lost to attacks on the hex; 0: none (R-ADD-382)
 
     @property
     def lasts(self) -> str:

@@ -8,6 +8,7 @@ from ...errors import RuleViolation
 from .. import events as ev
 from ..commands import (
     Attack,
+    AttackTerrain,
     Command,
     Move,
     Pass,
@@ -73,6 +74,8 @@ def _act(tx: _Tx, command: Command) -> None:
         attacking._attack(tx, c, command)
     elif isinstance(command, PlayCard):
         play._play_card(tx, c, command)
+    elif isinstance(command, AttackTerrain):
+        attacking._attack_terrain(tx, c, command)
     else:  # pragma: no cover - parse_command produces no other type
         raise RuleViolation("unknown_command", f"{command.NAME} is not an action", None)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ...arcs import in_firing_arc
 from ...cards import (
     AfterAttackEffect,
     AreaAttackEffect,
@@ -15,6 +16,7 @@ from ...cards import (
     EnhanceNextAttackEffect,
     FollowUpEffect,
     GuardEffect,
+    HeatEffect,
     IgnoreCoverEffect,
     LastingBonusEffect,
     MoveEffect,
@@ -30,7 +32,7 @@ from ...dice import (
     component_for_roll,
 )
 from ...errors import RuleViolation
-from ...los import line_through
+from ...los import has_line_of_sight, line_through
 from ...tohit import (
     MAX_DAMAGE,
     ToHit,
@@ -39,12 +41,13 @@ from ...tohit import (
 from .. import events as ev
 from ..commands import (
     Attack,
+    AttackTerrain,
 )
 from ..state import (
     CasketState,
     FollowUp,
 )
-from . import conditions, costs, moves, passives, piles, play, resolution, targeting
+from . import conditions, costs, harm, moves, passives, piles, play, resolution, targeting
 from . import effects as resolvers
 from .tx import GROUND_DEFENCE, _Tx
 
@@ -396,6 +399,62 @@ def _ward(tx: _Tx, target: int) -> None:
             if ward and (x.seat == target or x.at.distance(t.at) <= ward.within):
                 tx.emit(ev.AttackWarded(x.seat, instance, target))
                 return
+
+
+def _attack_terrain(tx: _Tx, c: CasketState, command: AttackTerrain) -> None:
+    """R-ADD-382: an attack card played against a hex of card-made terrain with hit points:
+    its printed cost paid, the hex in its printed range, in sight (R-LOS-1: the hex's own
+    terrain never blocks) and in the front arc (R-ARC-3); no roll, no defence, and the hex
+    loses the card's printed damage. "Attack resolves normally": the card's own Heat is
+    generated; its other effects name a casket or an attack's outcome and do not resolve
+    (R-ADD-364)."""
+    seat = command.seat
+    instance = piles._hand_cards(c, [command.card], "card", "R-TRN-5")[0]
+    card = tx.state.card(instance)
+    first = card.attack
+    if first is None:
+        raise RuleViolation(
+            "not_an_attack", f"{card.name} makes no attack: play it with play_card", "R-ADD-14"
+        )
+    costs._check_card_kind(c, card)
+    if c.no_attacks:
+        raise RuleViolation(
+            "no_attacks",
+            "a card this casket played forbids attacking until its next turn",
+            "R-ADD-115",
+        )
+    at = command.at
+    placed = tx.state.placed_at(at)
+    if placed is None or not placed.hp:
+        raise RuleViolation(
+            "no_terrain_to_attack",
+            f"[{at.q}, {at.r}] holds no card-made terrain with hit points",
+            "R-ADD-382",
+        )
+    distance = c.at.distance(at)
+    if not first.range.contains(distance):
+        raise RuleViolation(
+            "out_of_range",
+            f"{card.name} reaches {first.range.text}; [{at.q}, {at.r}] is {distance} away",
+            "R-RNG-2",
+        )
+    if not in_firing_arc(c.at, c.facing, at):
+        raise RuleViolation("out_of_arc", f"[{at.q}, {at.r}] is outside the front arc", "R-ARC-3")
+    if not has_line_of_sight(tx.state.board, c.at, at):
+        raise RuleViolation("no_line_of_sight", f"[{at.q}, {at.r}] is out of sight", "R-LOS-1")
+    costs._check_limit(c, card)
+    costs._check_token_cost(tx, seat, card)
+    costs._pay(tx, c, card.sp_cost, command.pay, exclude=[instance])
+    tx.emit(
+        ev.CardPlayed(seat, instance, card.sp_cost, card.manual, card.text if card.manual else "")
+    )
+    costs._pay_tokens(tx, seat, card)
+    left = max(0, placed.hp - first.damage)
+    tx.emit(ev.TerrainAttacked(seat, card.id, (at.q, at.r), placed.kind, first.damage, left))
+    heat = sum(e.amount for e in card.effects if isinstance(e, HeatEffect))
+    if heat:
+        harm._change_heat(tx, seat, heat, card.name, "R-ADD-364")
+    tx.emit(ev.CardResolved(seat, instance))
 
 
 def _split(tx: _Tx, seat: int, card: CardDef, command: Attack) -> int:
