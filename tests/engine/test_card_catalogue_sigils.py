@@ -55,6 +55,7 @@ from .battle_builder import CARDS, FILLER, Battle, deck, of_type, one, seat, sta
 from .test_card_catalogue import (
     MAUL,
     arrange,
+    attack,
     battle,
     built,
     hit,
@@ -470,6 +471,49 @@ def test_the_sigil_effects_round_trip() -> None:
               "then": [{"kind": "reroll_attack_die"}]}  # fmt: skip
     wanted = EnhanceNextAttackEffect(this_turn=True, then=(RerollAttackDieEffect(),))
     assert effect_from_dict(reroll) == wanted
+
+
+# --- R-ADD-365: "if target discards cards from that component type" ---------------------------
+
+
+def _component_cut(cid: str, damage: int, extra: int, bleed: int) -> Callable[[], None]:
+    def scenario() -> None:
+        """ "Deal 4 damage to specific component (you choose: …). If target discards cards
+        from that component type, deal +2 Component Damage." / "Deal 3 damage to specific
+        component. Apply Bleed 2. Add +1 Component Damage if target discards that component
+        type.": the named component's type is the right arm's Primary Weapon cards or the
+        left arm's Secondary cards (seed 002); legs, head and chassis have none. Seat 1
+        holds the Maul (Primary Weapon) and the Pistol (Secondary) and loses the hand card
+        given, the rest from the deck (R-DMG-6, R-ADD-365)."""
+        card = built("elves", cid)
+        cases = [
+            ("right_arm", "test-maul#1", 1 + extra),  # R-DMG-6's 1, and the cut's
+            ("right_arm", None, 0),  # no card of that type discarded
+            ("left_arm", "pistol#1", extra),  # Secondary: the cut's only
+            ("left_arm", "test-maul#1", 1),  # a Primary Weapon card is not the left arm's
+            ("legs", "test-maul#1", 1),  # the legs have no card type
+        ]
+        for component, lost, total in cases:
+            b = battle(card, opponent=("pistol",))
+            attack(b, card, component=component, faces=[3, 2, *[4] * damage])
+            hand = [lost] if lost else []
+            events = b.do({"type": "take_damage", "seat": 1, "hand": hand,
+                           "deck": damage - len(hand), "drawn": [FILLER] * (damage - len(hand))})  # fmt: skip
+            hurt = [e for e in of_type(events, ComponentDamaged) if e.seat == 1]
+            assert sum(e.amount for e in hurt) == total, (component, lost)
+            assert all(e.component == component for e in hurt)
+            assert b.seat(1).bleed == bleed
+            rider = [e for e in hurt if e.rule == "R-ADD-365"]
+            typed = (component, lost) in (("right_arm", "test-maul#1"), ("left_arm", "pistol#1"))
+            assert [e.amount for e in rider] == ([extra] if typed else [])
+
+    return scenario
+
+
+SIGILS_SCENARIOS.update({
+    ("elves", "pruning-cut"): _component_cut("pruning-cut", 4, 2, 0),
+    ("elves", "surgical-cut"): _component_cut("surgical-cut", 3, 1, 2),
+})  # fmt: skip
 
 
 @pytest.mark.parametrize("key", sorted(SIGILS_SCENARIOS), ids="/".join)

@@ -45,6 +45,7 @@ from battles.engine.cards import (
     BuffThisTurnEffect,
     CardDef,
     ChooseFormEffect,
+    ComponentTypeDamageEffect,
     Condition,
     CounterEffect,
     CoverEffect,
@@ -293,6 +294,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
         (WardEffect("end_of_round", defence=3, move_cost=1),),
         (GrantMoveEffect(2), WardEffect("end_of_round", ignore_terrain=True)),
     ),
+    ComponentTypeDamageEffect(2),  # (R-ADD-365)
 )
 
 
@@ -449,6 +451,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "lethal_window",  # (R-ADD-371)
         "for_turns",  # (R-ADD-375)
         "choose_form",  # (R-ADD-362)
+        "component_type_damage",  # (R-ADD-365)
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

@@ -44,6 +44,7 @@ from .attacks import (
     BonusAgainstEffect,
     BuffNextAttackEffect,
     BuffThisTurnEffect,
+    ComponentTypeDamageEffect,
     DamageAuraEffect,
     DestroyOnCriticalEffect,
     EnhanceNextAttackEffect,
@@ -177,6 +178,7 @@ __all__ = [
     "BuffNextAttackEffect",
     "BuffThisTurnEffect",
     "ChooseFormEffect",
+    "ComponentTypeDamageEffect",
     "CounterEffect",
     "CoverEffect",
     "DamageAuraEffect",
@@ -378,6 +380,7 @@ Effect = (
     | LethalWindowEffect
     | ForTurnsEffect
     | ChooseFormEffect
+    | ComponentTypeDamageEffect
 )
 
 ALL_EFFECTS: tuple[type[Effect], ...] = get_args(Effect)

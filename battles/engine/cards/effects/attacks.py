@@ -128,6 +128,29 @@ class AttackBonusEffect(StoredEffect):
             )
 
 
+# The kind of the cards each component's type is (seed 002 "Component Destroyed": the arms
+# take their card types with them; R-ADD-365). Legs, head and chassis have none.
+COMPONENT_CARD_KINDS: dict[str, str] = {"right_arm": "primary_weapon", "left_arm": "secondary"}
+
+
+@dataclass(frozen=True, slots=True)
+class ComponentTypeDamageEffect(StoredEffect):
+    """ "If target discards cards from that component type, deal +2 Component Damage": when
+    the damage of the card's attack makes its target discard one or more cards of the named
+    component's type (`COMPONENT_CARD_KINDS`), that component takes `amount` more Component
+    Damage, once for the attack (R-ADD-365).
+
+    >>> ComponentTypeDamageEffect(2).as_dict()
+    {'kind': 'component_type_damage', 'amount': 2}
+    """
+
+    kind: ClassVar[str] = "component_type_damage"
+    amount: int
+
+    def __post_init__(self) -> None:
+        check_int(self.amount, "component_type_damage.amount", 1, 5, "R-ADD-365")
+
+
 @dataclass(frozen=True, slots=True)
 class AfterAttackEffect(StoredEffect):
     """Effects of an attack card that wait for its outcome (R-ADD-65): on "hit" when the
