@@ -60,6 +60,16 @@ said(
 said(ev.FormOffered, "{who} chooses a form", source("R-ADD-362"))
 
 
+said(
+    ev.ChrysalisEntered,
+    "{who} enters Chrysalis state: its next turn passes without acting",
+    source("R-ADD-366"),
+)
+
+
+said(ev.ChrysalisEmerged, "{who} emerges from its chrysalis", source("R-ADD-366"))
+
+
 said(ev.EnemyMarked, "{who} marks {target:casket}", source("R-ADD-148"))
 
 

@@ -333,6 +333,8 @@ SAMPLES: tuple[Event, ...] = (
     ev.BonusHeld(seat=0, source="ancestral-wrath"),
     ev.FormTaken(seat=0, form="storm", round=2, source="stance"),
     ev.FormOffered(seat=0, source="metamorphic-adaptation"),
+    ev.ChrysalisEntered(seat=0, source="chrysalis-rebirth"),
+    ev.ChrysalisEmerged(seat=0, source="chrysalis-rebirth"),
     ev.TerrainAttacked(seat=0, card=OTHER, at=(0, 2), kind="ice_wall", damage=2, left=2),
     ev.TerrainAttacked(seat=0, card=OTHER, at=(0, 2), kind="ice_wall", damage=2, left=0),
     ev.DuelChallenged(seat=0, target=1, source="challenge"),

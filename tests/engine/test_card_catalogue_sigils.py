@@ -28,14 +28,19 @@ from battles.engine.battle.events import (
     CardsDiscarded,
     CardsDrawn,
     CardsRecovered,
+    ChrysalisEmerged,
+    ChrysalisEntered,
     ComponentDamaged,
     ComponentDamagePrevented,
     DamageReduced,
     DamageTaken,
     DefenceRolled,
     Event,
+    HeatChanged,
     PromptOpened,
     RerollOffered,
+    TokensChanged,
+    TurnSkipped,
     WardRaised,
     WeaponJammed,
 )
@@ -62,6 +67,7 @@ from .test_card_catalogue import (
     play,
     resolve_hit,
     run_scenario,
+    tokens,
 )
 
 SIGILS_SCENARIOS: dict[tuple[str, str], Callable[[], object]] = {}
@@ -390,6 +396,54 @@ def _last_stand() -> None:
 
 
 SIGILS_SCENARIOS[("crucible", "last-stand")] = _last_stand
+
+
+def _chrysalis_rebirth() -> None:
+    """ "When your deck reaches 5 cards or fewer, spend 5 Metamorph tokens to enter
+    Chrysalis state for 1 turn (cannot act). Next turn, recover 10 cards from discard pile,
+    remove all Heat, gain +2 Defense permanently this mission. Metamorphosis completes.
+    Once per mission.": R-ADD-370's low-deck window, open only to a seat holding the 5
+    tokens (R-ADD-133); played, the casket's next turn is skipped (R-ADD-159), and as its
+    turn after that starts it recovers 10 cards, loses its Heat and gains 2 automatic
+    blocks for the rest of the battle (R-ADD-366)."""
+    card = built("emergent", "chrysalis-rebirth")
+    poor = _last_stand_field(card, 7)
+    tokens(poor, "metamorph", 4)
+    events = _maul_seat_0(poor)
+    assert not of_type(events, PromptOpened) and not poor.state.prompts  # cannot pay
+    b = _last_stand_field(card, 7)
+    tokens(b, "metamorph", 5)
+    arrange(b, HeatChanged(0, 4, 4, "arranged", "R-TRN-4"))
+    events = _maul_seat_0(b)
+    prompt = one(events, PromptOpened)
+    assert (prompt.seat, prompt.kind) == (0, "low_deck")
+    events = b.do({"type": "play_reactive", "seat": 0, "card": f"{card.id}#1"})
+    assert one(events, TokensChanged).amount == -5 and b.seat(0).tokens_of("metamorph") == 0
+    assert one(events, ChrysalisEntered).source == card.id and b.seat(0).skip_next_turn
+    assert "battle:chrysalis-rebirth" in b.seat(0).limited_plays
+    in_discard = len(b.seat(0).discard)
+    assert in_discard > 10
+    # Seat 1 ends its turn; seat 0's turn starts and ends at once; round 2 starts with it.
+    events = b.do({"type": "pass", "seat": 1, "drawn": ["test-maul"], "faces": [6, 1]})
+    skipped = one(events, TurnSkipped)
+    assert skipped.seat == 0 and b.state.round == 2 and b.state.active == 0
+    emerged = events.index(one(events, ChrysalisEmerged))
+    assert emerged > events.index(skipped)
+    assert len(one(events, CardsRecovered).cards) == 10
+    assert b.seat(0).heat == 0 and not b.seat(0).chrysalis
+    ward = one(events, WardRaised)
+    assert (ward.until, ward.defence, ward.source) == ("end_of_battle", 2, card.id)
+    # The Defense outlives the round (for the rest of the battle).
+    b.do({"type": "pass", "seat": 0})
+    (down,) = b.state.prompts  # 10 cards recovered: down to 6 (R-TRN-7)
+    b.do({"type": "discard_down", "seat": 0, "cards": list(b.seat(0).hand[: down.amount])})
+    events = b.do({"type": "attack", "seat": 1, "card": "test-maul#2", "target": 0,
+                   "component": "chassis", "faces": [1, 1]})  # fmt: skip
+    d = one(events, AttackDeclared)
+    assert d.defence_modifier - int(d.to_hit["defense_modifier"]) == 2
+
+
+SIGILS_SCENARIOS[("emergent", "chrysalis-rebirth")] = _chrysalis_rebirth
 
 
 def _ancestor_ward_field(card: CardDef, deck_left: int) -> tuple[Battle, list[Event]]:

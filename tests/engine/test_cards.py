@@ -45,6 +45,7 @@ from battles.engine.cards import (
     BuffThisTurnEffect,
     CardDef,
     ChooseFormEffect,
+    ChrysalisEffect,
     ComponentTypeDamageEffect,
     Condition,
     CounterEffect,
@@ -295,6 +296,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
         (GrantMoveEffect(2), WardEffect("end_of_round", ignore_terrain=True)),
     ),
     ComponentTypeDamageEffect(2),  # (R-ADD-365)
+    ChrysalisEffect(10, 2),  # (R-ADD-366)
 )
 
 
@@ -452,6 +454,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "for_turns",  # (R-ADD-375)
         "choose_form",  # (R-ADD-362)
         "component_type_damage",  # (R-ADD-365)
+        "chrysalis",  # (R-ADD-366)
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

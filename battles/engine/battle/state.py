@@ -414,6 +414,8 @@ class CasketState:
     form_round: int = 0
     # The card whose forms await the choice (prompt `form`, R-ADD-362).
     form_offer: str = ""
+    # The card that put the casket in Chrysalis state, until it emerges (R-ADD-366).
+    chrysalis: str = ""
     # Forms and duels (R-ADD-174): an Honor Duel. `challenged_by`: a challenge awaiting
     # this casket's answer; `duel_with` the enemy it duels and `duel_challenger` the seat
     # whose next turn ends the duel; `duel_source` the challenger's card (its kill reward).

@@ -230,6 +230,7 @@ def _low_deck_cards(tx: _Tx, seat: int) -> list[str]:
         if any(isinstance(e, LowDeckWindowEffect) for e in card.effects):
             try:
                 costs._check_limit(c, card)
+                costs._check_token_cost(tx, seat, card)  # R-ADD-366: a price in tokens
             except RuleViolation:
                 continue
             held.append(instance)
@@ -278,7 +279,9 @@ def _low_deck(tx: _Tx, command: PlayReactive | NoReactive) -> None:
             "outside_window", f"{card.name} does not answer a low deck", "R-ADD-370"
         )
     costs._check_limit(tx.seat(seat), card)
+    costs._check_token_cost(tx, seat, card)  # R-ADD-133, R-ADD-366
     tx.emit(ev.CardPlayed(seat, instance, 0, card.manual, card.text if card.manual else ""))
+    costs._pay_tokens(tx, seat, card)
     for effect in card.effects:
         if not isinstance(effect, LowDeckWindowEffect):
             resolvers._effect(tx, seat, card, effect, None, (), None, (), {}, True)

@@ -474,6 +474,25 @@ class FormTaken(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class ChrysalisEntered(Event):
+    """The seat's card `source` put its casket in Chrysalis state: its next turn is skipped,
+    and it emerges as its turn after that starts (R-ADD-366)."""
+
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "source"))
+    seat: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChrysalisEmerged(Event):
+    """The casket leaves Chrysalis state as its turn starts; what it gains follows (R-ADD-366)."""
+
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "source"))
+    seat: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
 class FormOffered(Event):
     """Card `source` lets the seat choose one of its forms (prompt `form`, R-ADD-362)."""
 

@@ -62,6 +62,7 @@ from .conditions import (
     BleedEffect,
     BleedFactorEffect,
     ChooseFormEffect,
+    ChrysalisEffect,
     DamageNextTurnEffect,
     DrawPenaltyEffect,
     DuelEffect,
@@ -178,6 +179,7 @@ __all__ = [
     "BuffNextAttackEffect",
     "BuffThisTurnEffect",
     "ChooseFormEffect",
+    "ChrysalisEffect",
     "ComponentTypeDamageEffect",
     "CounterEffect",
     "CoverEffect",
@@ -381,6 +383,7 @@ Effect = (
     | ForTurnsEffect
     | ChooseFormEffect
     | ComponentTypeDamageEffect
+    | ChrysalisEffect
 )
 
 ALL_EFFECTS: tuple[type[Effect], ...] = get_args(Effect)

@@ -298,6 +298,27 @@ class TransformEffect(StoredEffect):
         check_choice(self.form, "transform.form", FORMS)
 
 
+@dataclass(frozen=True, slots=True)
+class ChrysalisEffect(StoredEffect):
+    """ "Enter Chrysalis state for 1 turn (cannot act). Next turn, recover 10 cards from
+    discard pile, remove all Heat, gain +2 Defense permanently this mission": the casket's
+    next turn is skipped (as R-ADD-159's), and as its turn after that starts it recovers
+    `recover` cards (R-ADD-62), loses all its Heat and gains `defence` automatic blocks for
+    the rest of the battle (`ChrysalisEntered`, `ChrysalisEmerged`, R-ADD-366).
+
+    >>> ChrysalisEffect(10, 2).as_dict()
+    {'kind': 'chrysalis', 'recover': 10, 'defence': 2}
+    """
+
+    kind: ClassVar[str] = "chrysalis"
+    recover: int
+    defence: int
+
+    def __post_init__(self) -> None:
+        check_int(self.recover, "chrysalis.recover", 0, 30, "R-ADD-366")
+        check_int(self.defence, "chrysalis.defence", 0, 10, "R-ADD-366")
+
+
 # What a chosen form may give until the end of the round (R-ADD-362).
 FORM_GIFTS = ("enhance_next_attack", "ward", "grant_move")
 

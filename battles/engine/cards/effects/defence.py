@@ -86,7 +86,11 @@ WARD_AGAINST = ("all", "attacks", "ranged", "melee")
 # When a ward lapses (R-ADD-93): the end of the turn it was raised in, the end of the round,
 # the start of the owner's next turn (as card Defense, R-ADD-64), the end of the owner's next
 # turn, or only once its uses are spent.
-WARD_UNTIL = ("end_of_turn", "end_of_round", "next_turn", "end_of_next_turn", "used")
+# "end_of_battle": "+2 Defense permanently this mission" (R-ADD-366).
+WARD_UNTIL = (
+    *("end_of_turn", "end_of_round", "next_turn", "end_of_next_turn", "used"),
+    "end_of_battle",
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -46,6 +46,12 @@ def _transform(ctx: Resolving, effect: fx.TransformEffect) -> None:
     tx.emit(ev.FormTaken(seat, effect.form, tx.state.round, card.id))
 
 
+def _chrysalis(ctx: Resolving, effect: fx.ChrysalisEffect) -> None:
+    # R-ADD-366: the next turn skipped; `flow._start_turn` makes it emerge the turn after
+    tx, seat, card = ctx.tx, ctx.seat, ctx.card
+    tx.emit(ev.ChrysalisEntered(seat, card.id))
+
+
 def _choose_form(ctx: Resolving, effect: fx.ChooseFormEffect) -> None:
     # R-ADD-362: the player chooses the form as the card resolves
     tx, seat, card = ctx.tx, ctx.seat, ctx.card
@@ -193,6 +199,7 @@ RESOLVERS: dict[type[Any], Resolver] = {
     fx.BarReactivesEffect: _bar_reactives,
     fx.UltimatumEffect: _ultimatum,
     fx.ChooseFormEffect: _choose_form,
+    fx.ChrysalisEffect: _chrysalis,
     fx.BleedFactorEffect: resolved_elsewhere,  # `_bleed` reads the passive in play (R-ADD-280)
     fx.GritModifierEffect: _grit_modifier,
 }
