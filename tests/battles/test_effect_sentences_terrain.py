@@ -69,3 +69,25 @@ def test_a_wall_with_hit_points_is_labelled_and_said_with_them() -> None:
     assert plain(describe("TerrainAttacked", {**hit, "left": 0}, NAMES)).endswith(
         "for 2 hit points: destroyed, the hex opens (R-ADD-382)"
     )
+
+
+def test_a_forms_ward_says_what_it_changes() -> None:
+    """R-ADD-362: Assault Form's one block fewer, Tank Form's dearer moves, Scout Form's
+    moves ignoring terrain are said as such, not as a ward against damage."""
+    ward = {"seat": 0, "source": "metamorphic-adaptation", "until": "end_of_round",
+            "against": "attacks", "defence": -1, "to_hit": 0, "damage": 0, "reduce": 0,
+            "cap": None, "at_least": 0, "uses": 0, "recover": 0}  # fmt: skip
+    assert plain(describe("WardRaised", ward, NAMES)).startswith(
+        "Penitent Scout meets 1 automatic block fewer until end of round"
+    )
+    tank = {**ward, "defence": 3, "move_cost": 1}
+    assert plain(describe("WardRaised", tank, NAMES)).startswith(
+        "Penitent Scout meets 3 more automatic blocks and pays 1 SP more for each hex it moves "
+        "until end of round"
+    )
+    scout = {**ward, "defence": 0, "ignore_terrain": True}
+    assert "moves at 1 SP a hex whatever the terrain" in plain(describe("WardRaised", scout, NAMES))
+    plain_ward = {**ward, "defence": 2}
+    assert plain(describe("WardRaised", plain_ward, NAMES)).startswith(
+        "Penitent Scout is warded against attacks damage until end of round"
+    )
