@@ -158,6 +158,7 @@ class WaitingOutput(serializers.Serializer[Any]):
                 "duel",
                 "reroll",
                 "hand_pick",
+                "form",
                 "ally_destroyed",
                 "low_deck",
                 "lethal_damage",

@@ -452,6 +452,8 @@ def _move_start(
 def _placed_words(p: PlacedTerrain) -> str:
     """The words drawn on a hex of card-made terrain: its kind and when it goes (R-ADD-161)."""
     kind = p.kind.replace("_", " ")
+    if p.hp:  # R-ADD-382: the hit points left on the hex
+        return f"{kind}, {p.hp} HP"
     if p.until_round:
         return f"{kind}, to round {p.until_round}"
     if p.turns:

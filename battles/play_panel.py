@@ -20,7 +20,7 @@ from battles.engine.battle.decide import PROMPT_RULES, attack_answer
 from battles.engine.battle.state import card_id
 from battles.engine.cards import DiscardForEffect, LookAtHandEffect, SpendTaintEffect
 from battles.engine.dice import ATTACK_FACES
-from battles.engine.hexes import DIRECTION_NAMES
+from battles.engine.hexes import DIRECTION_NAMES, Hex
 from battles.replay import COMPONENT_NAMES, Names, card_label
 
 PROMPT_WORDS = {
@@ -36,6 +36,7 @@ PROMPT_WORDS = {
     "duel": "accept the Honor Duel, or refuse it and bear Coward's Mark (R-ADD-174)",
     "reroll": "roll one of the attack dice again, or keep the roll (R-ADD-282)",
     "hand_pick": "choose the cards an enemy discards from the hand looked at (R-ADD-385)",
+    "form": "choose Assault, Tank or Scout Form (R-ADD-362)",
     "ally_destroyed": "answer an ally's destruction with a card, or none (R-ADD-283)",
     "low_deck": "answer the deck's fall to a few cards with a card, or none (R-ADD-370)",
     "lethal_damage": "answer damage that would defeat the casket with a card, or none (R-ADD-371)",
@@ -180,6 +181,9 @@ def label(body: Mapping[str, Any], state: BattleState, names: Names) -> str:
                 return "Take no card and spend nothing (R-ADD-386)"
             return {
                 "keep": "Keep the roll (R-ADD-282)",
+                "assault": "Take Assault Form (R-ADD-362)",
+                "tank": "Take Tank Form (R-ADD-362)",
+                "scout": "Take Scout Form (R-ADD-362)",
                 "skip_turn": "Skip your next turn (R-ADD-159)",
                 "damage": "Take the damage now (R-ADD-159)",
                 "decline": "Decline the bargain (R-ADD-159)",
@@ -188,6 +192,12 @@ def label(body: Mapping[str, Any], state: BattleState, names: Names) -> str:
                 body["option"],
                 f"Discard {_names(names, body.get('cards', []))} to lessen the hit (R-ADD-159)",
             )
+        case "attack_terrain":  # R-ADD-382
+            card = card_label(names.cards, body["card"])
+            q, r = body["at"]
+            placed = state.placed_at(Hex(q, r))
+            what = placed.kind.replace("_", " ") if placed is not None else "terrain"
+            return f"{card['name']} at the {what} on {q},{r} (R-ADD-382)" + _pay_words(body)
         case "arrange":
             return f"Put back on the deck, top first: {_names(names, body['cards'])} (R-ADD-157)"
         case "pass":
@@ -348,6 +358,7 @@ def panel(
             "choose": "Damage",
             "discard_down": "Discard down",
             "attack": "Attacks",
+            "attack_terrain": "Attacks",
             "play_card": "Cards",
             "rotate": "Turn to face",
         }.get(body["type"], "Other")

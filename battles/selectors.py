@@ -580,6 +580,7 @@ PROMPT_WORDS = {
     "duel": "to accept the Honor Duel, or refuse it and bear Coward's Mark",
     "reroll": "to roll one of the attack dice again, or keep the roll",
     "hand_pick": "to choose the cards an enemy discards from the hand they looked at",
+    "form": "to choose the Metamorph form their card gives",
     "ally_destroyed": "to answer an ally's destruction with a card, or none",
     "low_deck": "to answer the deck's fall to a few cards with a card, or none",
     "lethal_damage": "to answer damage that would defeat the casket with a card, or none",

@@ -90,6 +90,9 @@ BATTLE_TERRAIN: Mapping[str, TerrainKind] = {
         TerrainKind("mine"),
         # A wall of fire: no step enters it, sight passes over it; what crosses it burns.
         TerrainKind("fire_wall", impassable=True),
+        # Walls with hit points (R-ADD-382): ice blocks movement and sight, vines movement only.
+        TerrainKind("ice_wall", impassable=True, blocks_los=True),
+        TerrainKind("vine_wall", impassable=True),
     )
 }
 _TERRAIN_PROPERTIES = ("blocks_los", "move_cost", "impassable", "cover", "heat_end_of_turn")

@@ -177,6 +177,7 @@ def reachable(
     enemies: Collection[Hex] = (),
     legs_destroyed: bool = False,
     require_sight: bool = True,
+    surcharge: int = 0,
 ) -> dict[Hex, Reach]:
     """Every hex one move action from `start` can end on within `sp` SP, with its cheapest path.
 
@@ -215,7 +216,8 @@ def reachable(
     blocked.discard(s)
     no_stop = {index[h] for h in allies if h in index}
     no_stop.add(s)
-    legs = LEGS_DESTROYED_SURCHARGE if legs_destroyed else 0
+    # `surcharge`: SP more per hex a card adds (R-ADD-113, R-ADD-362).
+    legs = (LEGS_DESTROYED_SURCHARGE if legs_destroyed else 0) + surcharge
     # A label packs (cost, steps) into one int, and a heap key packs (label, index), so
     # the heap compares plain ints. Steps never exceed sp because every step costs >= 1
     # (parse_board keeps move_cost in 1..10), which also makes Dijkstra exact here.

@@ -62,7 +62,9 @@ said(
 @sentence(ev.TerrainCreated)
 def _terrain_created(p: Mapping[str, Any], names: Names) -> Sentence:
     who = names.casket(p.get("seat"))
-    if p.get("until_round"):
+    if p.get("hp"):  # R-ADD-382: each hex's hit points, until destroyed
+        lasts = f", {count(p['hp'], 'hit point')} a hex, until destroyed"
+    elif p.get("until_round"):
         lasts = f" until the end of round {p['until_round']}"
     elif p.get("turns"):
         lasts = f" for {p['turns']} of its turns"
@@ -78,7 +80,22 @@ def _terrain_created(p: Mapping[str, Any], names: Names) -> Sentence:
         t(f" makes {str(p['kind']).replace('_', ' ')} terrain at "),
         *hexes,
         t(lasts),
-        *_rule("R-ADD-161"),
+        *_rule("R-ADD-382" if p.get("hp") else "R-ADD-161"),
+    )
+
+
+@sentence(ev.TerrainAttacked)
+def _terrain_attacked(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    kind = str(p["kind"]).replace("_", " ")
+    left = f", {count(p['left'], 'hit point')} left" if p["left"] else ": destroyed, the hex opens"
+    return (
+        t(f"{who}'s "),
+        names.card(p["card"]),
+        t(f" strikes the {kind} at "),
+        _hex(p["at"]),
+        t(f" for {count(p['damage'], 'hit point')}{left}"),
+        *_rule("R-ADD-382"),
     )
 
 

@@ -57,6 +57,19 @@ said(
 )
 
 
+said(ev.FormOffered, "{who} chooses a form", source("R-ADD-362"))
+
+
+said(
+    ev.ChrysalisEntered,
+    "{who} enters Chrysalis state: its next turn passes without acting",
+    source("R-ADD-366"),
+)
+
+
+said(ev.ChrysalisEmerged, "{who} emerges from its chrysalis", source("R-ADD-366"))
+
+
 said(ev.EnemyMarked, "{who} marks {target:casket}", source("R-ADD-148"))
 
 
@@ -164,11 +177,29 @@ said(
 )
 
 
-said(
-    ev.WardRaised,
-    "{who} is warded against {against} damage until {until:words}",
-    source("R-ADD-93"),
-)
+@sentence(ev.WardRaised)
+def _ward_raised(p: Mapping[str, Any], names: Names) -> Sentence:
+    who = names.casket(p.get("seat"))
+    until = str(p["until"]).replace("_", " ")
+    # R-ADD-362: a Metamorph form's lesser Defense and its movement say what they do.
+    changes = []
+    if p.get("defence", 0) < 0:
+        changes.append(f"meets {count(-p['defence'], 'automatic block')} fewer")
+    if p.get("move_cost"):
+        changes.append(f"pays {p['move_cost']} SP more for each hex it moves")
+    if p.get("ignore_terrain"):
+        changes.append("moves at 1 SP a hex whatever the terrain")
+    if changes and not any(p.get(k) for k in ("to_hit", "damage", "reduce", "cap")):
+        if p.get("defence", 0) > 0:
+            changes.insert(0, f"meets {count(p['defence'], 'more automatic block')}")
+        return (
+            t(f"{who} {' and '.join(changes)} until {until}"),
+            *_reason_rule(p.get("source"), "R-ADD-362"),
+        )
+    return (
+        t(f"{who} is warded against {p['against']} damage until {until}"),
+        *_reason_rule(p.get("source"), "R-ADD-93"),
+    )
 
 
 @sentence(ev.WardUsed)

@@ -332,6 +332,19 @@ SAMPLES: tuple[Event, ...] = (
     ev.SelfDamageDue(seat=0, amount=2, source="paradox-blade"),
     ev.BonusHeld(seat=0, source="ancestral-wrath"),
     ev.FormTaken(seat=0, form="storm", round=2, source="stance"),
+    ev.FormOffered(seat=0, source="metamorphic-adaptation"),
+    # R-ADD-362: a form's lesser Defense, its dearer moves, its moves ignoring terrain
+    ev.WardRaised(0, "adaptation", "end_of_round", "attacks", -2, 0, 0, 0, None, 0, 0, 0),
+    ev.WardRaised(
+        0, "adaptation", "end_of_round", "attacks", 2, 0, 0, 0, None, 0, 0, 0, move_cost=2
+    ),
+    ev.WardRaised(
+        0, "adaptation", "end_of_round", "attacks", 0, 0, 0, 0, None, 0, 0, 0, ignore_terrain=True
+    ),
+    ev.ChrysalisEntered(seat=0, source="chrysalis-rebirth"),
+    ev.ChrysalisEmerged(seat=0, source="chrysalis-rebirth"),
+    ev.TerrainAttacked(seat=0, card=OTHER, at=(0, 2), kind="ice_wall", damage=2, left=2),
+    ev.TerrainAttacked(seat=0, card=OTHER, at=(0, 2), kind="ice_wall", damage=2, left=0),
     ev.DuelChallenged(seat=0, target=1, source="challenge"),
     ev.DuelAnswered(seat=1, challenger=0, accepted=False, mark_damage=2),
     ev.DuelAnswered(seat=1, challenger=0, accepted=True, mark_damage=0),

@@ -20,16 +20,19 @@ from battles.engine.battle.events import (
     CardsDiscarded,
     CardsRecovered,
     CasketMoved,
+    CounterRaised,
     DamageTaken,
     DefenceRolled,
     DuelAnswered,
     DuelChallenged,
     Event,
     FormTaken,
+    PromptOpened,
     RoundEnded,
     TokensChanged,
     WardRaised,
 )
+from battles.engine.battle.legal import legal_actions
 from battles.engine.board import parse_board
 from battles.engine.cards import (
     CardDef,
@@ -47,6 +50,7 @@ from .battle_builder import CARDS, FILLER, Battle, deck, of_type, one, seat, sta
 from .test_card_catalogue import (
     AUTOMATED,
     MAUL,
+    _counter,
     arrange,
     attack,
     battle,
@@ -59,6 +63,9 @@ from .test_card_catalogue import (
     tokens,
 )
 from .test_card_catalogue_allies import EMERGENT, VESTIGE, _counted_attack, _field
+from .test_card_catalogue_area import attacks as area_attacks
+from .test_card_catalogue_area import field, hits, played_once, strike
+from .test_card_catalogue_area import line as area_line
 from .test_card_catalogue_states import _killed_by, _with_seats
 
 FORMS_SCENARIOS: dict[tuple[str, str], Callable[[], object]] = {}
@@ -630,6 +637,169 @@ def test_advantage_is_one_more_pool_source_under_dice_pool_advantage() -> None:
 
 FORMS_SCENARIOS.update({
     ("church", "righteous-wrath"): _righteous_wrath,
+})  # fmt: skip
+
+
+# --- R-ADD-362: Metamorphic Adaptation's three forms ------------------------------------------
+
+
+def _adapting(*, difficult: tuple[tuple[int, int], ...] = ()) -> Battle:
+    """Seat 0 at [0, 3] facing N holds Metamorphic Adaptation and the test's Maul, with 2
+    Metamorph tokens; seat 1 adjacent north holds the Maul; seat 0 acts first. `difficult`:
+    hexes of rubble (2 SP a hex, R-MOV-1)."""
+    card = built("emergent", "metamorphic-adaptation")
+    hexes = [{"q": q, "r": r, "terrain": "rubble"} for q, r in difficult]
+    doc = {
+        "name": "Forms", "board": {"name": "Yard", "shape": {"kind": "hexagon", "radius": 4},
+                                   "hexes": hexes},
+        "rules": {"version": "2.0", "options": {}}, "dice": {"mode": "table"},
+        "policy": "prompt", "cards": [CARDS[FILLER], MAUL, card.as_dict()],
+        "seats": [
+            {**seat(0, at=(0, 3), facing=1), "deck": deck(**{card.id: 1, "test-maul": 2})},
+            {**seat(1, at=(0, 2), facing=4), "deck": deck(**{"test-maul": 2})},
+        ],
+    }  # fmt: skip
+    hands = [[card.id, "test-maul", *[FILLER] * 4], ["test-maul", *[FILLER] * 5]]
+    b = start(doc, hands)
+    tokens(b, "metamorph", 2)
+    return b
+
+
+def _adapted(form: str, **kw: Any) -> tuple[Battle, list[Event]]:
+    """Seat 0 plays the card (2 Metamorph tokens, R-ADD-133) and chooses `form`."""
+    b = _adapting(**kw)
+    events = play(b, "metamorphic-adaptation")
+    spent = one(events, TokensChanged)
+    assert (spent.pool, spent.amount, b.seat(0).tokens_of("metamorph")) == ("metamorph", -2, 0)
+    assert [(p.seat, p.kind, p.rule) for p in b.state.prompts] == [(0, "form", "R-ADD-362")]
+    offered = [a.body for a in legal_actions(b.state)]
+    assert offered == [{"type": "choose", "seat": 0, "option": f}
+                       for f in ("assault", "tank", "scout")]  # fmt: skip
+    chosen = b.do({"type": "choose", "seat": 0, "option": form})
+    taken = one(chosen, FormTaken)
+    assert (taken.form, taken.round, taken.source) == (form, 1, "metamorphic-adaptation")
+    return b, chosen
+
+
+def _maul_on_seat_0(b: Battle) -> int:
+    """Seat 0 passes; seat 1's Melee 2 attack on it is declared: the blocks cards give
+    (R-DMG-3), beyond those of the side it comes from."""
+    _pass(b, 0)
+    body = {"type": "attack", "seat": 1, "card": "test-maul#1", "target": 0,
+            "component": "chassis", "faces": [1, 1]}  # fmt: skip
+    d: AttackDeclared = one(b.do(body), AttackDeclared)
+    return d.defence_modifier - int(d.to_hit["defense_modifier"])
+
+
+def _metamorphic_adaptation() -> None:
+    """ "Transform into one of three forms until end of round. Choose: [1] Assault Form (+2
+    damage to all attacks, -1 Defense), [2] Tank Form (+3 Defense, -1 movement), [3] Scout
+    Form (+2 movement, ignore terrain). Transformations are cumulative if you have multiple
+    Metamorph tokens.": cost 2 Metamorph tokens (R-ADD-133), the form chosen by prompt and
+    held to the round's end (R-ADD-170), each form's bonuses lasting as long (R-ADD-362)."""
+    poor = _adapting()
+    arrange(poor, TokensChanged(0, "metamorph", -1, 1, "arranged"))
+    err = poor.refuse({"type": "play_card", "seat": 0, "card": "metamorphic-adaptation#1"})
+    assert (err.code, err.rule) == ("not_enough_tokens", "R-ADD-133")
+    wrong = _adapting()
+    play(wrong, "metamorphic-adaptation")
+    with pytest.raises(InvalidInput) as bad:
+        wrong.do({"type": "choose", "seat": 0, "option": "mantis"})
+    assert bad.value.field == "option"
+    err = wrong.refuse({"type": "choose", "seat": 0, "option": "pick"})
+    assert (err.code, err.rule) == ("wrong_option", "R-ADD-362")
+    # Assault Form: +2 on every attack of the round, one automatic block fewer.
+    b, _ = _adapted("assault")
+    assert b.seat(0).form == "assault"
+    body = {"type": "attack", "seat": 0, "card": "test-maul#1", "target": 1,
+            "component": "chassis", "faces": [1, 1]}  # fmt: skip
+    assert hit(one(b.do(body), AttackDeclared)) == 4  # the Maul's 2, +2
+    plain = _maul_on_seat_0(_adapting())
+    assert (_maul_on_seat_0(b), plain) == (-1, 0)
+    # Tank Form: three more blocks; each hex moved costs 1 SP more.
+    b, _ = _adapted("tank")
+    moved = one(b.do({"type": "move", "seat": 0, "path": [[1, 2]]}), CasketMoved)
+    assert moved.cost == 2
+    assert _maul_on_seat_0(b) == 3
+    # Scout Form: a move of up to 2 hexes at no SP, and terrain costs ignored.
+    b, chosen = _adapted("scout", difficult=((1, 2), (1, 1), (0, 1)))
+    assert b.seat(0).free_move == 2 and one(chosen, WardRaised).ignore_terrain
+    free = one(b.do({"type": "move", "seat": 0, "path": [[1, 2], [1, 1]], "free": True}),
+               CasketMoved)  # fmt: skip
+    assert free.cost == 0
+    moved = one(b.do({"type": "move", "seat": 0, "path": [[0, 1]]}), CasketMoved)
+    assert moved.cost == 1  # 2 SP without the form (R-MOV-1)
+    plain_move = _adapting(difficult=((-1, 3),))
+    assert one(plain_move.do({"type": "move", "seat": 0, "path": [[-1, 3]]}), CasketMoved).cost == 2
+    # The round ends: form and bonuses lapse (R-TRN-2).
+    b, _ = _adapted("tank")
+    _pass(b, 0)
+    events = _pass(b, 1, faces=[6, 1])
+    assert of_type(events, RoundEnded) and b.state.active == 0
+    assert b.seat(0).wards == () and b.seat(0).ward_move_cost == 0
+
+
+def _bio_reactive_armor(section: str) -> Callable[[], None]:
+    def scenario() -> None:
+        """ "Play when attacked in melee. Deal 1 damage to attacker. If in Metamorph form,
+        deal 3 damage instead.": only against a Melee attack (R-ADD-58); the form read as
+        the card is played (R-ADD-170, R-ADD-59), its 2 more counter-damage raised then
+        (`CounterRaised`, R-ADD-362); a form of the attacker's does not count."""
+        _counter("bio-reactive-armor", 0, lambda b: None, section, damage=1)
+        card = built(section, "bio-reactive-armor")
+        for whose, damage in ((0, 3), (1, 1)):
+            b = battle(card, first=1)
+            _form(b, "tank", seat_=whose)
+            b.do({"type": "attack", "seat": 1, "card": "test-maul#1", "target": 0,
+                  "component": "chassis", "faces": [3, 2]})  # fmt: skip
+            played = b.do({"type": "play_reactive", "seat": 0,
+                           "card": "bio-reactive-armor#1", "faces": [4, 4]})  # fmt: skip
+            assert [e.amount for e in of_type(played, CounterRaised)] == [2] * (whose == 0)
+            events = b.do({"type": "take_damage", "seat": 0, "hand": [], "deck": 2,
+                           "drawn": [FILLER] * 2})  # fmt: skip
+            counters = [p for p in of_type(events, PromptOpened) if p.seat == 1]
+            assert (counters[0].kind, counters[0].amount) == ("take_damage", damage), whose
+
+    return scenario
+
+
+def _bio_spike_volley(section: str, base: int, each: int) -> Callable[[], None]:
+    def scenario() -> None:
+        """ "Deal 4 (6) damage at range 3. If in Metamorph form, can target 2 different
+        enemies for 3 (5) damage each instead.": in the form (R-ADD-170, read as the card
+        is played) the command may name a second enemy in `also` (R-ADD-80); then both
+        attacks deal 3 (5), the first's printed damage replaced (R-ADD-363); one enemy
+        named, the one attack deals 4 (6); out of the form no second enemy is taken."""
+        card = built(section, "bio-spike-volley")
+        assert card.range is not None and card.range.high == 3
+        b = field(card, area_line(3)[:2])
+        assert area_attacks(strike(b, card, 1, hits(base))) == [(1, base)]
+        body = {"type": "attack", "seat": 0, "card": "bio-spike-volley#1", "target": 1,
+                "also": [2]}  # fmt: skip
+        refused = field(card, area_line(3)[:2]).refuse(body)
+        assert (refused.code, refused.rule) == ("unused_argument", "R-ADD-80")
+        alone = field(card, area_line(3)[:2])
+        _form(alone, "scout")
+        assert area_attacks(strike(alone, card, 1, hits(base))) == [(1, base)]
+        split = field(card, area_line(3)[:2])
+        _form(split, "tank")
+        events = strike(split, card, 1, hits(each, each), also=[2])
+        assert area_attacks(events) == [(1, each), (2, each)]
+        played_once(split, events, card)
+        twice = field(card, area_line(3)[:2])
+        _form(twice, "assault")
+        refused = twice.refuse({**body, "also": [1]})
+        assert (refused.code, refused.rule) == ("same_target_again", "R-ADD-80")
+
+    return scenario
+
+
+FORMS_SCENARIOS.update({
+    ("emergent", "metamorphic-adaptation"): _metamorphic_adaptation,
+    ("equipment", "bio-spike-volley"): _bio_spike_volley("equipment", 6, 5),
+    (ITEMS, "bio-spike-volley"): _bio_spike_volley(ITEMS, 4, 3),
+    ("equipment", "bio-reactive-armor"): _bio_reactive_armor("equipment"),
+    (ITEMS, "bio-reactive-armor"): _bio_reactive_armor(ITEMS),
 })  # fmt: skip
 
 

@@ -28,14 +28,19 @@ from battles.engine.battle.events import (
     CardsDiscarded,
     CardsDrawn,
     CardsRecovered,
+    ChrysalisEmerged,
+    ChrysalisEntered,
     ComponentDamaged,
     ComponentDamagePrevented,
     DamageReduced,
     DamageTaken,
     DefenceRolled,
     Event,
+    HeatChanged,
     PromptOpened,
     RerollOffered,
+    TokensChanged,
+    TurnSkipped,
     WardRaised,
     WeaponJammed,
 )
@@ -55,12 +60,14 @@ from .battle_builder import CARDS, FILLER, Battle, deck, of_type, one, seat, sta
 from .test_card_catalogue import (
     MAUL,
     arrange,
+    attack,
     battle,
     built,
     hit,
     play,
     resolve_hit,
     run_scenario,
+    tokens,
 )
 
 SIGILS_SCENARIOS: dict[tuple[str, str], Callable[[], object]] = {}
@@ -391,6 +398,54 @@ def _last_stand() -> None:
 SIGILS_SCENARIOS[("crucible", "last-stand")] = _last_stand
 
 
+def _chrysalis_rebirth() -> None:
+    """ "When your deck reaches 5 cards or fewer, spend 5 Metamorph tokens to enter
+    Chrysalis state for 1 turn (cannot act). Next turn, recover 10 cards from discard pile,
+    remove all Heat, gain +2 Defense permanently this mission. Metamorphosis completes.
+    Once per mission.": R-ADD-370's low-deck window, open only to a seat holding the 5
+    tokens (R-ADD-133); played, the casket's next turn is skipped (R-ADD-159), and as its
+    turn after that starts it recovers 10 cards, loses its Heat and gains 2 automatic
+    blocks for the rest of the battle (R-ADD-366)."""
+    card = built("emergent", "chrysalis-rebirth")
+    poor = _last_stand_field(card, 7)
+    tokens(poor, "metamorph", 4)
+    events = _maul_seat_0(poor)
+    assert not of_type(events, PromptOpened) and not poor.state.prompts  # cannot pay
+    b = _last_stand_field(card, 7)
+    tokens(b, "metamorph", 5)
+    arrange(b, HeatChanged(0, 4, 4, "arranged", "R-TRN-4"))
+    events = _maul_seat_0(b)
+    prompt = one(events, PromptOpened)
+    assert (prompt.seat, prompt.kind) == (0, "low_deck")
+    events = b.do({"type": "play_reactive", "seat": 0, "card": f"{card.id}#1"})
+    assert one(events, TokensChanged).amount == -5 and b.seat(0).tokens_of("metamorph") == 0
+    assert one(events, ChrysalisEntered).source == card.id and b.seat(0).skip_next_turn
+    assert "battle:chrysalis-rebirth" in b.seat(0).limited_plays
+    in_discard = len(b.seat(0).discard)
+    assert in_discard > 10
+    # Seat 1 ends its turn; seat 0's turn starts and ends at once; round 2 starts with it.
+    events = b.do({"type": "pass", "seat": 1, "drawn": ["test-maul"], "faces": [6, 1]})
+    skipped = one(events, TurnSkipped)
+    assert skipped.seat == 0 and b.state.round == 2 and b.state.active == 0
+    emerged = events.index(one(events, ChrysalisEmerged))
+    assert emerged > events.index(skipped)
+    assert len(one(events, CardsRecovered).cards) == 10
+    assert b.seat(0).heat == 0 and not b.seat(0).chrysalis
+    ward = one(events, WardRaised)
+    assert (ward.until, ward.defence, ward.source) == ("end_of_battle", 2, card.id)
+    # The Defense outlives the round (for the rest of the battle).
+    b.do({"type": "pass", "seat": 0})
+    (down,) = b.state.prompts  # 10 cards recovered: down to 6 (R-TRN-7)
+    b.do({"type": "discard_down", "seat": 0, "cards": list(b.seat(0).hand[: down.amount])})
+    events = b.do({"type": "attack", "seat": 1, "card": "test-maul#2", "target": 0,
+                   "component": "chassis", "faces": [1, 1]})  # fmt: skip
+    d = one(events, AttackDeclared)
+    assert d.defence_modifier - int(d.to_hit["defense_modifier"]) == 2
+
+
+SIGILS_SCENARIOS[("emergent", "chrysalis-rebirth")] = _chrysalis_rebirth
+
+
 def _ancestor_ward_field(card: CardDef, deck_left: int) -> tuple[Battle, list[Event]]:
     """Ruleset 2.1, table dice. Seat 0 holds only `card` in hand, `deck_left` cards in its
     deck and none in its discard pile (the rest lost to damage, R-DMG-8); seat 1,
@@ -470,6 +525,49 @@ def test_the_sigil_effects_round_trip() -> None:
               "then": [{"kind": "reroll_attack_die"}]}  # fmt: skip
     wanted = EnhanceNextAttackEffect(this_turn=True, then=(RerollAttackDieEffect(),))
     assert effect_from_dict(reroll) == wanted
+
+
+# --- R-ADD-365: "if target discards cards from that component type" ---------------------------
+
+
+def _component_cut(cid: str, damage: int, extra: int, bleed: int) -> Callable[[], None]:
+    def scenario() -> None:
+        """ "Deal 4 damage to specific component (you choose: …). If target discards cards
+        from that component type, deal +2 Component Damage." / "Deal 3 damage to specific
+        component. Apply Bleed 2. Add +1 Component Damage if target discards that component
+        type.": the named component's type is the right arm's Primary Weapon cards or the
+        left arm's Secondary cards (seed 002); legs, head and chassis have none. Seat 1
+        holds the Maul (Primary Weapon) and the Pistol (Secondary) and loses the hand card
+        given, the rest from the deck (R-DMG-6, R-ADD-365)."""
+        card = built("elves", cid)
+        cases = [
+            ("right_arm", "test-maul#1", 1 + extra),  # R-DMG-6's 1, and the cut's
+            ("right_arm", None, 0),  # no card of that type discarded
+            ("left_arm", "pistol#1", extra),  # Secondary: the cut's only
+            ("left_arm", "test-maul#1", 1),  # a Primary Weapon card is not the left arm's
+            ("legs", "test-maul#1", 1),  # the legs have no card type
+        ]
+        for component, lost, total in cases:
+            b = battle(card, opponent=("pistol",))
+            attack(b, card, component=component, faces=[3, 2, *[4] * damage])
+            hand = [lost] if lost else []
+            events = b.do({"type": "take_damage", "seat": 1, "hand": hand,
+                           "deck": damage - len(hand), "drawn": [FILLER] * (damage - len(hand))})  # fmt: skip
+            hurt = [e for e in of_type(events, ComponentDamaged) if e.seat == 1]
+            assert sum(e.amount for e in hurt) == total, (component, lost)
+            assert all(e.component == component for e in hurt)
+            assert b.seat(1).bleed == bleed
+            rider = [e for e in hurt if e.rule == "R-ADD-365"]
+            typed = (component, lost) in (("right_arm", "test-maul#1"), ("left_arm", "pistol#1"))
+            assert [e.amount for e in rider] == ([extra] if typed else [])
+
+    return scenario
+
+
+SIGILS_SCENARIOS.update({
+    ("elves", "pruning-cut"): _component_cut("pruning-cut", 4, 2, 0),
+    ("elves", "surgical-cut"): _component_cut("surgical-cut", 3, 1, 2),
+})  # fmt: skip
 
 
 @pytest.mark.parametrize("key", sorted(SIGILS_SCENARIOS), ids="/".join)

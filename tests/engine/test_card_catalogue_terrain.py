@@ -15,14 +15,17 @@ from battles.engine.battle.decide import attack_answer
 from battles.engine.battle.events import (
     AttackDeclared,
     AttackEnded,
+    CasketMoved,
     CasketPushed,
     HeatChanged,
     PromptOpened,
+    TerrainAttacked,
     TerrainCreated,
     TerrainEntered,
     TurnEnded,
     UntargetableGained,
 )
+from battles.engine.battle.legal import legal_actions
 from battles.engine.battle.snapshot import state_from_dict, state_to_dict
 from battles.engine.battle.state import with_changes
 from battles.engine.board import parse_board, with_terrain
@@ -395,6 +398,69 @@ def _flame_wall() -> None:
 
 
 TERRAIN_SCENARIOS[("equipment_items", "pyromancer-s-grimoire-flame-wall")] = _flame_wall
+
+
+def _walled(cid: str, hexes: list[list[int]]) -> tuple[Battle, TerrainCreated]:
+    """Seat 0 (holding two of the Maul, Melee 2) raises the wall of `cid` on `hexes`; seat 1 stands
+    4 hexes north."""
+    card = built("equipment_items", cid)
+    b = battle(card, gap=4)
+    # Two of the test's Maul in seat 0's hand for two fillers (seat 1's deck holds the card).
+    b.state = with_changes(b.state, seats=tuple(
+        with_changes(c, hand=(*c.hand[:-2], "test-maul#1", "test-maul#2")) if c.seat == 0 else c
+        for c in b.state.seats))  # fmt: skip
+    made = one(play(b, cid, path=hexes), TerrainCreated)
+    return b, made
+
+
+def _wall_with_hit_points(cid: str, kind: str, n: int, hp: int, blocks_sight: bool) -> None:
+    """Each hex of the wall has the printed hit points, lasts until destroyed, blocks moves
+    (and sight when printed); an attack card played at one hex, in its reach, sight and
+    arc, takes its printed damage off that hex's hit points, and at 0 the hex opens while
+    the others stand (R-ADD-382)."""
+    hexes = [[0, 2], [1, 1], [-1, 2], [1, 2], [-1, 3]][:n]
+    b, made = _walled(cid, hexes)
+    assert (made.kind, made.hexes, made.hp) == (kind, tuple(map(tuple, hexes)), hp)
+    assert (made.until_round, made.turns) == (0, 0)  # "lasts until destroyed"
+    assert [p.hp for p in b.state.placed_terrain] == [hp] * n
+    assert b.refuse({"type": "move", "seat": 0, "path": [[0, 2]]}).code  # blocks movement
+    assert sees(b, ME, Hex(0, -1)) is not blocks_sight
+    assert state_from_dict(state_to_dict(b.state)).placed_terrain == b.state.placed_terrain
+    end_turn(b, 0)
+    end_turn(b, 1)  # a round ends: the wall stands
+    assert [p.hp for p in b.state.placed_terrain] == [hp] * n and kind_at(b, 0, 2) == kind
+    body = {"type": "attack_terrain", "seat": 0, "card": "test-maul#1", "at": [0, 2]}
+    assert body in [a.body for a in legal_actions(b.state)]
+    far = b.refuse({**body, "at": [1, 1]})  # 2 hexes away: the Maul is Melee
+    assert (far.code, far.rule) == ("out_of_range", "R-RNG-2")
+    bare = b.refuse({**body, "at": [1, 3]})
+    assert (bare.code, bare.rule) == ("no_terrain_to_attack", "R-ADD-382")
+    struck = one(b.do(body), TerrainAttacked)
+    assert struck == TerrainAttacked(0, "test-maul", (0, 2), kind, 2, hp - 2)
+    assert b.state.placed_at(Hex(0, 2)).hp == hp - 2  # type: ignore[union-attr]
+    assert "test-maul#1" in b.seat(0).discard and b.seat(0).sp_spent == 1
+    # Worn down to the Maul's 2 by earlier blows, the hex is destroyed: a gap opens.
+    arrange(b, TerrainAttacked(1, "arranged", (0, 2), kind, hp - 4, 2)) if hp > 4 else None
+    broken = one(b.do({**body, "card": "test-maul#2"}), TerrainAttacked)
+    assert broken.left == 0 and kind_at(b, 0, 2) == "clear"
+    assert len(b.state.placed_terrain) == n - 1 and kind_at(b, -1, 2) == kind
+    assert one(b.do({"type": "move", "seat": 0, "path": [[0, 2]]}), CasketMoved).path
+
+
+def _ice_wall() -> None:
+    """ "Create 5-hex ice wall (blocks movement and LOS), 5 HP, lasts until destroyed"
+    (no range: the first hex next to the casket, R-ADD-162): 5 HP a hex (R-ADD-382)."""
+    _wall_with_hit_points("winter-s-heart-staff-ice-wall", "ice_wall", 5, 5, True)
+
+
+def _vine_wall() -> None:
+    """ "Create 4-hex vine wall (blocks movement, 3 HP), lasts until destroyed": 3 HP a
+    hex, sight passing over it (R-ADD-382, as R-ADD-166's fire wall)."""
+    _wall_with_hit_points("druid-s-tome-vine-wall", "vine_wall", 4, 3, False)
+
+
+TERRAIN_SCENARIOS[("equipment_items", "winter-s-heart-staff-ice-wall")] = _ice_wall
+TERRAIN_SCENARIOS[("equipment_items", "druid-s-tome-vine-wall")] = _vine_wall
 
 
 def _runic_mine() -> None:

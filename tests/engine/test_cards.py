@@ -44,6 +44,9 @@ from battles.engine.cards import (
     BuffNextAttackEffect,
     BuffThisTurnEffect,
     CardDef,
+    ChooseFormEffect,
+    ChrysalisEffect,
+    ComponentTypeDamageEffect,
     Condition,
     CounterEffect,
     CoverEffect,
@@ -287,6 +290,13 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     LowDeckWindowEffect(5),  # (R-ADD-370)
     LethalWindowEffect(5),  # (R-ADD-371)
     ForTurnsEffect(2),  # (R-ADD-375)
+    ChooseFormEffect(  # (R-ADD-362)
+        (WardEffect("end_of_round", defence=-1),),
+        (WardEffect("end_of_round", defence=3, move_cost=1),),
+        (GrantMoveEffect(2), WardEffect("end_of_round", ignore_terrain=True)),
+    ),
+    ComponentTypeDamageEffect(2),  # (R-ADD-365)
+    ChrysalisEffect(10, 2),  # (R-ADD-366)
 )
 
 
@@ -442,6 +452,9 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "low_deck_window",  # (R-ADD-370)
         "lethal_window",  # (R-ADD-371)
         "for_turns",  # (R-ADD-375)
+        "choose_form",  # (R-ADD-362)
+        "component_type_damage",  # (R-ADD-365)
+        "chrysalis",  # (R-ADD-366)
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

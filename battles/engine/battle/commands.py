@@ -111,6 +111,16 @@ class Attack(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class AttackTerrain(Command):
+    """An attack card played against a hex of card-made terrain with hit points (R-ADD-382)."""
+
+    NAME: ClassVar[str] = "attack_terrain"
+    pay: Pay | None
+    card: str
+    at: Hex
+
+
+@dataclass(frozen=True, slots=True)
 class Pass(Command):
     NAME: ClassVar[str] = "pass"
 
@@ -227,9 +237,11 @@ class Arrange(Command):
 # Forms and duels: an Honor Duel's answer, accept or refuse (R-ADD-174).
 # A re-roll's: keep the roll, or roll die number k of a pool of up to 4 again (R-ADD-282).
 # A pick from an enemy's hand looked at (R-ADD-385).
+# A Metamorph form chosen (R-ADD-362).
 CHOICES = (
     *("damage", "skip_turn", "discard", "decline", "pay", "accept", "refuse"),
     *("keep", "die_1", "die_2", "die_3", "die_4", "pick"),
+    *("assault", "tank", "scout"),
 )
 
 
@@ -254,6 +266,7 @@ COMMAND_TYPES: Mapping[str, type[Command]] = {
         Vent,
         PlayCard,
         Attack,
+        AttackTerrain,
         Pass,
         PlayReactive,
         NoReactive,
@@ -292,6 +305,7 @@ _FIELDS: Mapping[str, tuple[str, ...]] = {
         "discard",
         "ally_paths",
     ),
+    "attack_terrain": ("card", "at", "pay"),
     "pass": (),
     "play_reactive": ("card", "spend", "path"),
     "no_reactive": (),
@@ -468,8 +482,10 @@ def parse_command(body: object) -> Command:
         args["path"] = _path(body["path"], "path")
     elif name == "rotate":
         args["facing"] = _facing(body)
-    elif name in ("play_card", "attack", "play_reactive", "return_card"):
+    elif name in ("play_card", "attack", "play_reactive", "return_card", "attack_terrain"):
         args["card"] = _str(body, "card")
+    if name == "attack_terrain":
+        args["at"] = _hex(body.get("at"), "at")  # R-ADD-382
     for flag, rule in (("spend", "R-ADD-61"), ("free", "R-ADD-69")):
         if flag in _FIELDS[name] and body.get(flag) is not None:
             value = body[flag]

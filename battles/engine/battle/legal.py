@@ -16,7 +16,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,7 +54,7 @@ from ..cards import (
 )
 from ..errors import RuleViolation
 from ..hexes import Hex, spiral
-from ..movement import reachable, teleport_problem
+from ..movement import reachable, step_cost, teleport_problem
 from .commands import parse_command
 from .decide import attack_answer, attack_cost, decide
 from .randomness import DiceSource, SeededDice
@@ -146,6 +146,9 @@ def _prompt_candidates(
     elif kind == "ultimatum":  # R-ADD-159
         yield {"type": "choose", "seat": seat, "option": "damage"}
         yield {"type": "choose", "seat": seat, "option": "skip_turn"}
+    elif kind == "form":  # R-ADD-362
+        for form in ("assault", "tank", "scout"):
+            yield {"type": "choose", "seat": seat, "option": form}
     elif kind == "duel":  # R-ADD-174
         yield {"type": "choose", "seat": seat, "option": "accept"}
         yield {"type": "choose", "seat": seat, "option": "refuse"}
@@ -219,14 +222,32 @@ def _moves(
         allies=state.ally_hexes(c),
         enemies=[*state.enemy_hexes(c), *state.barred_for(c)],  # R-ADD-163: sanctuaries
         legs_destroyed="legs" in c.destroyed,
+        surcharge=c.move_cost + c.ward_move_cost,  # R-ADD-113, R-ADD-362: SP more per hex
     )
     paths: list[tuple[list[list[int]], int | None]] = [
-        ([[h.q, h.r] for h in r.path], r.cost) for r in reach.values()
+        ([[h.q, h.r] for h in r.path], _ignoring_terrain(state, c, r.path, r.cost))
+        for r in reach.values()
     ]
     if len(paths) > MAX_MOVES and not every:
         half = MAX_MOVES // 2
         paths = paths[:half] + paths[-half:]
     return paths
+
+
+def _ignoring_terrain(state: BattleState, c: CasketState, path: Sequence[Hex], cost: int) -> int:
+    """R-ADD-362: a Scout Form's moves pay 1 SP a hex whatever the terrain (climbing, legs
+    and surcharges still counted); the hexes listed are those the terrain's costs reach."""
+    if not c.ignores_terrain:
+        return cost
+    total, here = 0, c.at
+    for h in path:
+        step = step_cost(
+            state.board, here, h, legs_destroyed="legs" in c.destroyed, ignore_terrain=True
+        )
+        assert step is not None  # reachable entered it
+        total += step + c.move_cost + c.ward_move_cost
+        here = h
+    return total
 
 
 def _pay(c: CasketState, cost: int) -> dict[str, Any] | None:
@@ -298,6 +319,12 @@ def _action_candidates(
                     for path in _paths_toward(state, c, d.at, move)[:3]:
                         for variant in _spend_variants(state, c, instance, {**body, "path": path}):
                             yield _with_pay(variant, c, cost), None, None
+            # R-ADD-382: a hex of card-made terrain with hit points, attacked with the card
+            for p in state.placed_terrain:
+                if p.hp and card.attack.range.contains(c.at.distance(Hex(p.q, p.r))):
+                    body = {"type": "attack_terrain", "seat": seat, "card": instance,
+                            "at": [p.q, p.r]}  # fmt: skip
+                    yield _with_pay(body, c, card.sp_cost), None, None
             continue
         yield from ((b, None, None) for b in _card_bodies(state, c, instance))
 
@@ -309,7 +336,8 @@ def _also(
     name at an enemy other than `first`, the first one in seat order it could be made at
     and not attacked yet; empty when the card names none or one has a condition."""
     follow = [e for e in card.effects if isinstance(e, FollowUpEffect) and e.target != "same"]
-    if any(e.condition is not None for e in follow):
+    # R-ADD-363: a split "instead" is named as any further attack; decide reads its condition
+    if any(e.condition is not None and not e.instead for e in follow):
         return []
     named: list[int] = []
     for effect in follow:

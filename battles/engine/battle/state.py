@@ -121,6 +121,7 @@ class PlacedTerrain:
     until_round: int = 0
     turns: int = 0
     damage: int = 0  # to the maker's enemies entering it (R-ADD-165)
+    hp: int = 0  # hit points left, lost to attacks on the hex; 0: none (R-ADD-382)
 
     @property
     def lasts(self) -> str:
@@ -275,6 +276,9 @@ class Ward:
     uses: int = 0
     recover: int = 0
     immobile: bool = False  # no move action while it lasts (R-ADD-93)
+    # A form's "−1 movement": SP more per hex moved; "ignore terrain": 1 SP a hex (R-ADD-362)
+    move_cost: int = 0
+    ignore_terrain: bool = False
 
     @property
     def declared(self) -> bool:
@@ -408,6 +412,10 @@ class CasketState:
     # only: it lapses as that round ends (R-ADD-170).
     form: str = ""
     form_round: int = 0
+    # The card whose forms await the choice (prompt `form`, R-ADD-362).
+    form_offer: str = ""
+    # The card that put the casket in Chrysalis state, until it emerges (R-ADD-366).
+    chrysalis: str = ""
     # Forms and duels (R-ADD-174): an Honor Duel. `challenged_by`: a challenge awaiting
     # this casket's answer; `duel_with` the enemy it duels and `duel_challenger` the seat
     # whose next turn ends the duel; `duel_source` the challenger's card (its kill reward).
@@ -435,6 +443,16 @@ class CasketState:
     def card_defence(self) -> int:
         """Automatic blocks from cards against every attack on the casket (R-ADD-64, R-ADD-123)."""
         return self.defence_bonus + sum(n for _, n in self.lent_defence)
+
+    @property
+    def ward_move_cost(self) -> int:
+        """SP more per hex moved while a form's "−1 movement" lasts (R-ADD-362)."""
+        return sum(w.move_cost for w in self.wards)
+
+    @property
+    def ignores_terrain(self) -> bool:
+        """A form's "ignore terrain": its moves pay 1 SP a hex whatever the terrain (R-ADD-362)."""
+        return any(w.ignore_terrain for w in self.wards)
 
     # Triggers. Thorns: damage every attacker (`thorns`), every melee attacker
     # (`thorns_melee`) takes after its attack until the casket's next turn, and the next

@@ -23,7 +23,7 @@ from .effects.attacks import (
 )
 from .effects.base import WRITTEN, Stored, check_choice, check_int, rebased
 from .effects.bounds import MAX_HEAT, SLUG_RE
-from .effects.conditions import BleedFactorEffect, UltimatumEffect
+from .effects.conditions import BleedFactorEffect, ChooseFormEffect, UltimatumEffect
 from .effects.defence import (
     AfterDefenceEffect,
     CounterEffect,
@@ -146,6 +146,12 @@ class CardDef(Stored):
                     f"card.effects[{i}]",
                     "ultimatum asks the enemy once the card resolves: make it the last",
                     "R-ADD-159",
+                )
+            if isinstance(effect, ChooseFormEffect) and i != len(self.effects) - 1:
+                raise InvalidInput(
+                    f"card.effects[{i}]",
+                    "choose_form asks the player once the card resolves: make it the last",
+                    "R-ADD-362",
                 )
             with_then = (
                 SpendTokensEffect

@@ -8,6 +8,7 @@ from ...errors import RuleViolation
 from .. import events as ev
 from ..commands import (
     Attack,
+    AttackTerrain,
     Command,
     Move,
     Pass,
@@ -51,8 +52,10 @@ def _act(tx: _Tx, command: Command) -> None:
         if command.free:
             _free_move(tx, c, command)
             return
-        # R-ADD-113: an enemy card's "movement costs +N SP", per hex this turn
-        cost = costs._path_cost(tx, c, command.path) + c.move_cost * len(command.path)
+        # R-ADD-113: an enemy card's "movement costs +N SP", per hex this turn; R-ADD-362:
+        # a form's "−1 movement", per hex while its ward lasts.
+        per_hex = c.move_cost + c.ward_move_cost
+        cost = costs._path_cost(tx, c, command.path) + per_hex * len(command.path)
         costs._pay(tx, c, cost, command.pay)
         tx.emit(ev.CasketMoved(seat, tuple((h.q, h.r) for h in command.path), cost))
         resolution._entered(tx, seat, c.at, command.path)  # R-ADD-165
@@ -71,6 +74,8 @@ def _act(tx: _Tx, command: Command) -> None:
         attacking._attack(tx, c, command)
     elif isinstance(command, PlayCard):
         play._play_card(tx, c, command)
+    elif isinstance(command, AttackTerrain):
+        attacking._attack_terrain(tx, c, command)
     else:  # pragma: no cover - parse_command produces no other type
         raise RuleViolation("unknown_command", f"{command.NAME} is not an action", None)
 

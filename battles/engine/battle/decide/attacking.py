@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ...arcs import in_firing_arc
 from ...cards import (
     AfterAttackEffect,
     AreaAttackEffect,
@@ -15,6 +16,7 @@ from ...cards import (
     EnhanceNextAttackEffect,
     FollowUpEffect,
     GuardEffect,
+    HeatEffect,
     IgnoreCoverEffect,
     LastingBonusEffect,
     MoveEffect,
@@ -30,7 +32,7 @@ from ...dice import (
     component_for_roll,
 )
 from ...errors import RuleViolation
-from ...los import line_through
+from ...los import has_line_of_sight, line_through
 from ...tohit import (
     MAX_DAMAGE,
     ToHit,
@@ -39,12 +41,13 @@ from ...tohit import (
 from .. import events as ev
 from ..commands import (
     Attack,
+    AttackTerrain,
 )
 from ..state import (
     CasketState,
     FollowUp,
 )
-from . import conditions, costs, moves, passives, piles, play, resolution, targeting
+from . import conditions, costs, harm, moves, passives, piles, play, resolution, targeting
 from . import effects as resolvers
 from .tx import GROUND_DEFENCE, _Tx
 
@@ -218,14 +221,18 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
     coward = targeting._coward_bonus(tx.seat(seat), tx.seat(command.target))
     riders = AttackBonusEffect | SpendTokensEffect | IgnoreCoverEffect | SpendTaintEffect
     enhanced_by: tuple[str, ...] = ()  # R-ADD-180
+    split = _split(tx, seat, card, command)
     if (
         passive
+        or split
         or enhanced
         or mark is not None
         or marks
         or coward
         or any(isinstance(e, riders | DiscardForEffect) for e in card.effects)
     ):
+        if split:  # R-ADD-363: "… for N damage each instead"
+            tx.emit(ev.BuffGained(seat, split, 0, 0, 0, card.id))
         if coward:  # R-ADD-174: Coward's Mark
             marker = tx.seat(command.target).coward_of
             mark_card = tx.seat(marker).duel_source if marker is not None else None
@@ -309,14 +316,15 @@ def _strike(
     # R-DMG-3: the target's card Defense (R-ADD-64) and its wards' (R-ADD-93), unless the
     # attack ignores Defense buffs (R-ADD-92).
     # R-ADD-123: an ally's card Defense lent to it counts as its own.
-    card_defence = d.card_defence + sum(
-        w.defence for w in d.wards if targeting._ward_matches(w, card)
-    )
+    warded = [w.defence for w in d.wards if targeting._ward_matches(w, card)]
+    card_defence = d.card_defence + sum(x for x in warded if x > 0)
     ground = tx.state.ground_of(d)  # holy ground, sanctuary (R-ADD-163)
     if ground is not None and ground[1] == "ally":
         card_defence += GROUND_DEFENCE.get(ground[0], 0)
     if "ignore_defence_buffs" in rules:
         card_defence = 0
+    # R-ADD-362: a form's "−1 Defense" is no buff: ignoring buffs keeps it.
+    card_defence += sum(x for x in warded if x < 0)
     tx.emit(
         ev.AttackDeclared(
             attacker=seat,
@@ -391,6 +399,77 @@ def _ward(tx: _Tx, target: int) -> None:
             if ward and (x.seat == target or x.at.distance(t.at) <= ward.within):
                 tx.emit(ev.AttackWarded(x.seat, instance, target))
                 return
+
+
+def _attack_terrain(tx: _Tx, c: CasketState, command: AttackTerrain) -> None:
+    """R-ADD-382: an attack card played against a hex of card-made terrain with hit points:
+    its printed cost paid, the hex in its printed range, in sight (R-LOS-1: the hex's own
+    terrain never blocks) and in the front arc (R-ARC-3); no roll, no defence, and the hex
+    loses the card's printed damage. "Attack resolves normally": the card's own Heat is
+    generated; its other effects name a casket or an attack's outcome and do not resolve
+    (R-ADD-364)."""
+    seat = command.seat
+    instance = piles._hand_cards(c, [command.card], "card", "R-TRN-5")[0]
+    card = tx.state.card(instance)
+    first = card.attack
+    if first is None:
+        raise RuleViolation(
+            "not_an_attack", f"{card.name} makes no attack: play it with play_card", "R-ADD-14"
+        )
+    costs._check_card_kind(c, card)
+    if c.no_attacks:
+        raise RuleViolation(
+            "no_attacks",
+            "a card this casket played forbids attacking until its next turn",
+            "R-ADD-115",
+        )
+    at = command.at
+    placed = tx.state.placed_at(at)
+    if placed is None or not placed.hp:
+        raise RuleViolation(
+            "no_terrain_to_attack",
+            f"[{at.q}, {at.r}] holds no card-made terrain with hit points",
+            "R-ADD-382",
+        )
+    distance = c.at.distance(at)
+    if not first.range.contains(distance):
+        raise RuleViolation(
+            "out_of_range",
+            f"{card.name} reaches {first.range.text}; [{at.q}, {at.r}] is {distance} away",
+            "R-RNG-2",
+        )
+    if not in_firing_arc(c.at, c.facing, at):
+        raise RuleViolation("out_of_arc", f"[{at.q}, {at.r}] is outside the front arc", "R-ARC-3")
+    if not has_line_of_sight(tx.state.board, c.at, at):
+        raise RuleViolation("no_line_of_sight", f"[{at.q}, {at.r}] is out of sight", "R-LOS-1")
+    costs._check_limit(c, card)
+    costs._check_token_cost(tx, seat, card)
+    costs._pay(tx, c, card.sp_cost, command.pay, exclude=[instance])
+    tx.emit(
+        ev.CardPlayed(seat, instance, card.sp_cost, card.manual, card.text if card.manual else "")
+    )
+    costs._pay_tokens(tx, seat, card)
+    left = max(0, placed.hp - first.damage)
+    tx.emit(ev.TerrainAttacked(seat, card.id, (at.q, at.r), placed.kind, first.damage, left))
+    heat = sum(e.amount for e in card.effects if isinstance(e, HeatEffect))
+    if heat:
+        harm._change_heat(tx, seat, heat, card.name, "R-ADD-364")
+    tx.emit(ev.CardResolved(seat, instance))
+
+
+def _split(tx: _Tx, seat: int, card: CardDef, command: Attack) -> int:
+    """R-ADD-363: "can target 2 different enemies for N damage each instead": with the
+    further attack named (`also`) and its condition holding as the card is played
+    (R-ADD-59), the change to the first attack's printed damage; 0 otherwise."""
+    first = card.attack
+    if first is None or not command.also:
+        return 0
+    for effect in card.effects:
+        if not isinstance(effect, FollowUpEffect) or not effect.instead:
+            continue
+        if conditions._holds(tx, seat, effect.condition, command.target):
+            return effect.damage - first.damage
+    return 0
 
 
 def _queue_follow_ups(

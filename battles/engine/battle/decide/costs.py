@@ -247,7 +247,8 @@ def _path_cost(tx: _Tx, c: CasketState, path: Sequence[object]) -> int:
         enemies=() if free else enemies,
         legs_destroyed="legs" in c.destroyed,
         require_sight=True,
-        ignore_terrain=free,
+        # R-ADD-362: a Scout Form's "ignore terrain" ignores its costs, as R-ADD-136's
+        ignore_terrain=free or c.ignores_terrain,
     )
 
 

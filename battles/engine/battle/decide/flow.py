@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...cards import (
+    ChrysalisEffect,
     HeatCapacityEffect,
     TaintAuraEffect,
 )
@@ -84,6 +85,24 @@ def _sp_lines(c: CasketState) -> tuple[tuple[str, int, str], ...]:
     return tuple(lines)
 
 
+def _emerge(tx: _Tx, seat: int, source: str) -> None:
+    """R-ADD-366: "Next turn, recover 10 cards from discard pile, remove all Heat, gain +2
+    Defense permanently this mission": as the turn after the skipped one starts."""
+    card = tx.state.card(source)
+    effect = next(e for e in card.effects if isinstance(e, ChrysalisEffect))
+    tx.emit(ev.ChrysalisEmerged(seat, source))
+    piles._recover(tx, seat, effect.recover, card.name)
+    heat = tx.seat(seat).heat
+    if heat:
+        harm._change_heat(tx, seat, -heat, card.name, "R-ADD-366")
+    if effect.defence:
+        tx.emit(
+            ev.WardRaised(
+                seat, source, "end_of_battle", "attacks", effect.defence, 0, 0, 0, None, 0, 0, 0
+            )
+        )
+
+
 def _start_turn(tx: _Tx, seat: int) -> None:
     before = tx.seat(seat)
     penalty = before.sp_penalty  # TurnStarted clears it
@@ -103,6 +122,8 @@ def _start_turn(tx: _Tx, seat: int) -> None:
         bled = _bleed(tx, seat)
         _scheduled_damage(tx, seat, scheduled + bled, bled, aura_damage)
         return
+    if before.chrysalis:
+        _emerge(tx, seat, before.chrysalis)
     c = tx.seat(seat)
     lines = _sp_lines(c)
     tx.emit(ev.SpRestored(seat, max(0, sum(v for _, v, _ in lines)), lines))

@@ -7,10 +7,12 @@ from collections.abc import Sequence
 
 from ...cards import (
     AllyDestroyedWindowEffect,
+    ComponentTypeDamageEffect,
     PreventComponentDamageEffect,
     ReduceIncomingEffect,
     TriggerEffect,
 )
+from ...cards.effects.attacks import COMPONENT_CARD_KINDS
 from ...dice import (
     SUFFERING_DIE,
 )
@@ -47,6 +49,7 @@ def _take_damage(
     def weapons(cards: Sequence[str]) -> int:
         return sum(1 for x in cards if tx.state.card(x).kind == "primary_weapon")
 
+    discarded: list[str] = [*from_hand]
     if from_hand:
         primary += weapons(from_hand)
         tx.emit(ev.DamageTaken(seat, from_hand, (), weapons(from_hand), component))
@@ -66,11 +69,35 @@ def _take_damage(
             c = tx.seat(seat)
         taken = tx.take(c.deck, min(left, len(c.deck)), "damage from the deck", "R-DMG-6")
         primary += weapons(taken)
+        discarded += taken
         tx.emit(ev.DamageTaken(seat, (), taken, weapons(taken), component))
         left -= len(taken)
     if component is not None and primary and not tx.seat(seat).pilot_dead:
         _component_damage(tx, seat, component, primary, "Primary Weapon cards discarded", "R-DMG-6")
+    _component_type_damage(tx, seat, component, discarded)
     _check_hp(tx, seat)
+
+
+def _component_type_damage(
+    tx: _Tx, seat: int, component: str | None, discarded: Sequence[str]
+) -> None:
+    """R-ADD-365: "if target discards cards from that component type, deal +N Component
+    Damage": the attack's own damage on its target, at the component it names, discarding
+    one or more cards of that component's type."""
+    a = tx.state.attack
+    if a is None or a.target != seat or component is None or component != a.component:
+        return
+    kind = COMPONENT_CARD_KINDS.get(component)
+    extra = sum(
+        e.amount for e in tx.state.card(a.card).effects if isinstance(e, ComponentTypeDamageEffect)
+    )
+    if not extra or kind is None or tx.seat(seat).pilot_dead:
+        return
+    if any(tx.state.card(x).kind == kind for x in discarded):
+        name = tx.state.card(a.card).name
+        _component_damage(
+            tx, seat, component, extra, f"{name}: that component's cards discarded", "R-ADD-365"
+        )
 
 
 def _component_damage(

@@ -237,5 +237,7 @@ def _make_terrain(
         turns = effect.n
     placed = tuple((h.q, h.r) for h in hexes)
     tx.emit(
-        ev.TerrainCreated(seat, card.id, effect.terrain, placed, until_round, turns, effect.damage)
+        ev.TerrainCreated(
+            seat, card.id, effect.terrain, placed, until_round, turns, effect.damage, effect.hp
+        )
     )

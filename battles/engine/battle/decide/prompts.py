@@ -48,6 +48,7 @@ PROMPT_COMMANDS = {
     "duel": (Choose,),  # "challenge 1 visible enemy to Honor Duel" (R-ADD-174)
     "reroll": (Choose,),  # "reroll 1 attack die": which, or none (R-ADD-282)
     "hand_pick": (Choose,),  # "look at target's hand, choose 1 card to discard" (R-ADD-385)
+    "form": (Choose,),  # "transform into one of three forms … Choose:" (R-ADD-362)
     "ally_destroyed": (
         PlayReactive,
         NoReactive,
@@ -75,6 +76,7 @@ PROMPT_RULES = {
     "duel": "R-ADD-174",
     "reroll": "R-ADD-282",
     "hand_pick": "R-ADD-385",
+    "form": "R-ADD-362",
     "ally_destroyed": "R-ADD-283",
     "low_deck": "R-ADD-370",
     "lethal_damage": "R-ADD-371",
@@ -190,6 +192,7 @@ def _choose(tx: _Tx, command: Choose, kind: str, amount: int) -> None:
         "duel": ("accept", "refuse"),  # R-ADD-174
         # R-ADD-282: keep the roll, or roll die number k (from 1) again
         "reroll": ("keep", *(f"die_{k}" for k in range(1, amount + 1))),
+        "form": ("assault", "tank", "scout"),  # R-ADD-362
         # R-ADD-385: the cards of the hand looked at; a steal's price may be declined
         "hand_pick": ("pick", "decline")
         if kind == "hand_pick" and piles._priced(tx, seat)
@@ -199,12 +202,16 @@ def _choose(tx: _Tx, command: Choose, kind: str, amount: int) -> None:
         raise RuleViolation(
             "wrong_option",
             f"the {kind} prompt's options are {', '.join(options)}",
-            PROMPT_RULES[kind] if kind in ("reroll", "hand_pick") else "R-ADD-159",
+            PROMPT_RULES[kind] if kind in ("reroll", "hand_pick", "form") else "R-ADD-159",
         )
     if command.cards and command.option not in ("discard", "pick"):
         raise RuleViolation("unused_argument", "only 'discard' and 'pick' name cards", "R-ADD-159")
     if kind == "hand_pick":
         piles._hand_pick(tx, seat, command.option, command.cards, amount)
+        return
+    if kind == "form":
+        tx.emit(ev.PromptClosed(seat, kind))
+        resolution._form_chosen(tx, seat, command.option)
         return
     if kind == "ultimatum":
         tx.emit(ev.PromptClosed(seat, kind))

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from ...cards import (
     AllyDestroyedWindowEffect,
     CardDef,
+    CounterEffect,
     DeflectEffect,
     DrawEffect,
     Effect,
@@ -124,6 +125,10 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
         # R-ADD-130: "Spend 1 Taint: deal 4 damage instead" (checked in `_check_spend`)
         harm._change_taint(tx, seat, -taint.n, card.id)
         tx.emit(ev.CounterRaised(seat, taint.counter, card.id))
+    for held_counter in [x for e in held for x in e.then if isinstance(x, CounterEffect)]:
+        # R-ADD-362: "if in Metamorph form, deal 3 damage instead": the counter-damage a
+        # condition held as the card was played adds (R-ADD-59, R-ADD-170).
+        tx.emit(ev.CounterRaised(seat, held_counter.damage, card.id))
     for spent in bought:
         if isinstance(spent, SpendTaintEffect):
             costs._spend_taint(tx, seat, card, spent)  # R-ADD-145: the defender's own pilot's
@@ -207,8 +212,11 @@ def _window_card(
 
 
 def _play_at_no_cost(tx: _Tx, seat: int, instance: str, card: CardDef) -> None:
-    """A window's card leaves the hand at 0 SP (R-ADD-283, R-ADD-370, R-ADD-371)."""
+    """A window's card leaves the hand at 0 SP (R-ADD-283, R-ADD-370, R-ADD-371); a price
+    printed in tokens is still checked and paid (R-ADD-133, R-ADD-366)."""
+    costs._check_token_cost(tx, seat, card)
     tx.emit(ev.CardPlayed(seat, instance, 0, card.manual, card.text if card.manual else ""))
+    costs._pay_tokens(tx, seat, card)
 
 
 def _resolve_beside_window(

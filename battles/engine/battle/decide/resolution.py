@@ -18,6 +18,7 @@ from ...cards import (
     AllyDestroyedWindowEffect,
     ArrangeTopEffect,
     CardDef,
+    ChooseFormEffect,
     CounterEffect,
     CoverEffect,
     DamageBargainEffect,
@@ -354,8 +355,13 @@ def _window_cards(tx: _Tx, seat: int, window: type[NoAttackWindow]) -> list[str]
         card = tx.state.card(instance)
         if any(isinstance(e, window) for e in card.effects):
             limit = card.limit
-            if limit is None or c.limited_plays.count(f"{limit.per}:{card.id}") < limit.n:
-                held.append(instance)
+            if limit is not None and c.limited_plays.count(f"{limit.per}:{card.id}") >= limit.n:
+                continue
+            try:
+                costs._check_token_cost(tx, seat, card)  # R-ADD-366: a price in tokens
+            except RuleViolation:
+                continue
+            held.append(instance)
     return held
 
 
@@ -611,6 +617,8 @@ def _auto_answer(tx: _Tx, seat: int, kind: str, amount: int, component: str | No
         _arranged(tx, seat, tx.seat(seat).deck[:amount], False)
     elif kind == "ultimatum":  # the damage, as auto takes any damage (R-ADD-159)
         _ultimatum(tx, seat, "damage", amount)
+    elif kind == "form":  # R-ADD-362: Assault Form, the first printed
+        _form_chosen(tx, seat, "assault")
     elif kind == "bargain":  # no cards given up (R-ADD-159)
         _reactive_window(tx)
     elif kind == "siphon":  # the price refused: the hit stands (R-ADD-159)
@@ -645,6 +653,17 @@ def _ultimatum(tx: _Tx, seat: int, option: str, damage: int) -> None:
     tx.emit(ev.UltimatumAnswered(seat, option))
     if option == "damage":
         _inflict(tx, seat, damage, None, "an ultimatum's damage, chosen (R-ADD-159)")
+
+
+def _form_chosen(tx: _Tx, seat: int, form: str) -> None:
+    """R-ADD-362: the casket takes the chosen form (R-ADD-170) and the form's effects
+    resolve, each lasting as its own effect says (to the end of the round)."""
+    card = tx.state.card(tx.seat(seat).form_offer)
+    effect = next(e for e in card.effects if isinstance(e, ChooseFormEffect))
+    gifts = effect.of(form)
+    tx.emit(ev.FormTaken(seat, form, tx.state.round, card.id))
+    for then in gifts:
+        resolvers._effect(tx, seat, card, then, None, (), None, (), {}, False)
 
 
 def _arranged(tx: _Tx, seat: int, order: tuple[str, ...], spend: bool) -> None:

@@ -312,7 +312,7 @@ class ComponentDamagePrevented(Event):
 @dataclass(frozen=True, slots=True)
 class CounterRaised(Event):
     """The reactive card the seat just played deals `amount` more counter-damage, bought
-    with Taint (R-ADD-130)."""
+    with Taint (R-ADD-130) or given by a condition that held as it was played (R-ADD-362)."""
 
     SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "amount", "source"))
     seat: int

@@ -172,7 +172,7 @@ class TerrainCreated(Event):
     (both 0) for the rest of the battle (R-ADD-161)."""
 
     SHOWN: ClassVar[Shown] = Shown(
-        everyone=("seat", "card", "kind", "hexes", "until_round", "turns", "damage")
+        everyone=("seat", "card", "kind", "hexes", "until_round", "turns", "damage", "hp")
     )
     seat: int
     card: str
@@ -181,6 +181,22 @@ class TerrainCreated(Event):
     until_round: int = 0
     turns: int = 0
     damage: int = 0  # to the maker's enemies entering it (R-ADD-165)
+    hp: int = 0  # each hex's hit points, lost to attacks on it (R-ADD-382)
+
+
+@dataclass(frozen=True, slots=True)
+class TerrainAttacked(Event):
+    """`seat` attacked the card-made terrain at `at` with attack card `card`: it lost
+    `damage` hit points, `left` remaining; at 0 the hex is destroyed and its own kind
+    again (R-ADD-382)."""
+
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "card", "at", "kind", "damage", "left"))
+    seat: int
+    card: str
+    at: tuple[int, int]
+    kind: str
+    damage: int
+    left: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -228,6 +228,8 @@ class WardRaised(Event):
             "uses",
             "recover",
             "immobile",
+            "move_cost",
+            "ignore_terrain",
         )
     )
     seat: int
@@ -243,6 +245,9 @@ class WardRaised(Event):
     uses: int
     recover: int
     immobile: bool = False
+    # A Metamorph form's movement (R-ADD-362)
+    move_cost: int = 0
+    ignore_terrain: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -465,6 +470,34 @@ class FormTaken(Event):
     seat: int
     form: str
     round: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChrysalisEntered(Event):
+    """The seat's card `source` put its casket in Chrysalis state: its next turn is skipped,
+    and it emerges as its turn after that starts (R-ADD-366)."""
+
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "source"))
+    seat: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChrysalisEmerged(Event):
+    """The casket leaves Chrysalis state as its turn starts; what it gains follows (R-ADD-366)."""
+
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "source"))
+    seat: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class FormOffered(Event):
+    """Card `source` lets the seat choose one of its forms (prompt `form`, R-ADD-362)."""
+
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "source"))
+    seat: int
     source: str
 
 

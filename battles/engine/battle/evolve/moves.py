@@ -24,10 +24,21 @@ def _place_terrain(s: BattleState, placed: tuple[PlacedTerrain, ...]) -> BattleS
 
 def _terrain_created(s: BattleState, e: ev.TerrainCreated) -> BattleState:
     made = tuple(
-        PlacedTerrain(q, r, e.kind, e.seat, e.card, e.until_round, e.turns, e.damage)
+        PlacedTerrain(q, r, e.kind, e.seat, e.card, e.until_round, e.turns, e.damage, e.hp)
         for q, r in e.hexes
     )
     return _place_terrain(s, (*s.placed_terrain, *made))
+
+
+def _terrain_attacked(s: BattleState, e: ev.TerrainAttacked) -> BattleState:
+    """R-ADD-382: the hex's latest terrain with hit points loses them; at 0 it is gone."""
+    placed = list(s.placed_terrain)
+    i = max(k for k, p in enumerate(placed) if (p.q, p.r) == e.at and p.hp)
+    if e.left:
+        placed[i] = replace(placed[i], hp=e.left)
+    else:
+        del placed[i]
+    return _place_terrain(s, tuple(placed))
 
 
 def _terrain_entered(s: BattleState, e: ev.TerrainEntered) -> BattleState:
@@ -162,6 +173,7 @@ HANDLERS: dict[type[ev.Event], Handler] = {
     ev.AllyMoved: _ally_moved,
     ev.ZoneCreated: _zone_created,
     ev.TerrainCreated: _terrain_created,
+    ev.TerrainAttacked: _terrain_attacked,
     ev.TerrainEntered: _terrain_entered,
     ev.RotationGranted: _rotation_granted,
 }

@@ -148,8 +148,20 @@ def _turn_buff(s: BattleState, e: ev.TurnBuffGained) -> BattleState:
     )
 
 
+def _chrysalis_entered(s: BattleState, e: ev.ChrysalisEntered) -> BattleState:
+    return _seat(s, e.seat, chrysalis=e.source, skip_next_turn=True)  # R-ADD-366
+
+
+def _chrysalis_emerged(s: BattleState, e: ev.ChrysalisEmerged) -> BattleState:
+    return _seat(s, e.seat, chrysalis="")  # R-ADD-366
+
+
+def _form_offered(s: BattleState, e: ev.FormOffered) -> BattleState:
+    return _seat(s, e.seat, form_offer=e.source)  # R-ADD-362: the prompt's card
+
+
 def _form_taken(s: BattleState, e: ev.FormTaken) -> BattleState:
-    return _seat(s, e.seat, form=e.form, form_round=e.round)  # R-ADD-170
+    return _seat(s, e.seat, form=e.form, form_round=e.round, form_offer="")  # R-ADD-170
 
 
 def _duel_challenged(s: BattleState, e: ev.DuelChallenged) -> BattleState:
@@ -193,6 +205,9 @@ HANDLERS: dict[type[ev.Event], Handler] = {
     ev.LastingBonusGained: _lasting_bonus,
     ev.SpBoosted: _sp_boosted,
     ev.TurnBuffGained: _turn_buff,
+    ev.FormOffered: _form_offered,
+    ev.ChrysalisEntered: _chrysalis_entered,
+    ev.ChrysalisEmerged: _chrysalis_emerged,
     ev.FormTaken: _form_taken,
     ev.DuelChallenged: _duel_challenged,
     ev.DuelAnswered: _duel_answered,

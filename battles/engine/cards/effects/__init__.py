@@ -44,6 +44,7 @@ from .attacks import (
     BonusAgainstEffect,
     BuffNextAttackEffect,
     BuffThisTurnEffect,
+    ComponentTypeDamageEffect,
     DamageAuraEffect,
     DestroyOnCriticalEffect,
     EnhanceNextAttackEffect,
@@ -60,6 +61,8 @@ from .conditions import (
     BarReactivesEffect,
     BleedEffect,
     BleedFactorEffect,
+    ChooseFormEffect,
+    ChrysalisEffect,
     DamageNextTurnEffect,
     DrawPenaltyEffect,
     DuelEffect,
@@ -175,6 +178,9 @@ __all__ = [
     "BonusAgainstEffect",
     "BuffNextAttackEffect",
     "BuffThisTurnEffect",
+    "ChooseFormEffect",
+    "ChrysalisEffect",
+    "ComponentTypeDamageEffect",
     "CounterEffect",
     "CoverEffect",
     "DamageAuraEffect",
@@ -375,6 +381,9 @@ Effect = (
     | LowDeckWindowEffect
     | LethalWindowEffect
     | ForTurnsEffect
+    | ChooseFormEffect
+    | ComponentTypeDamageEffect
+    | ChrysalisEffect
 )
 
 ALL_EFFECTS: tuple[type[Effect], ...] = get_args(Effect)
@@ -397,6 +406,12 @@ FAMILIES: Mapping[str, tuple[type[Effect], ...]] = MappingProxyType(
             hand,
         )
     }
+)
+
+
+# The fields holding lists of effects, where not `then`.
+EFFECT_LISTS: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {"choose_form": ("assault", "tank", "scout")}
 )
 
 
@@ -442,10 +457,11 @@ def effect_from_dict(d: object, path: str = "effect") -> Effect:
             value = condition_from_dict(value, f"{path}.condition")
         elif f.name == "cards" and isinstance(value, list):
             value = tuple(value)  # recover_named's card ids (R-ADD-153)
-        elif f.name == "then":
+        elif f.name in EFFECT_LISTS.get(kind, ("then",)):
+            # `then`, or a chosen form's effects (R-ADD-362)
             if not isinstance(value, list | tuple):
-                raise InvalidInput(f"{path}.then", "must be a list of effects")
-            value = tuple(effect_from_dict(e, f"{path}.then[{i}]") for i, e in enumerate(value))
+                raise InvalidInput(f"{path}.{f.name}", "must be a list of effects")
+            value = tuple(effect_from_dict(e, f"{path}.{f.name}[{i}]") for i, e in enumerate(value))
         values[f.name] = value
     with rebased(path, kind):
         return cls(**values)

@@ -128,6 +128,29 @@ class AttackBonusEffect(StoredEffect):
             )
 
 
+# The kind of the cards each component's type is (seed 002 "Component Destroyed": the arms
+# take their card types with them; R-ADD-365). Legs, head and chassis have none.
+COMPONENT_CARD_KINDS: dict[str, str] = {"right_arm": "primary_weapon", "left_arm": "secondary"}
+
+
+@dataclass(frozen=True, slots=True)
+class ComponentTypeDamageEffect(StoredEffect):
+    """ "If target discards cards from that component type, deal +2 Component Damage": when
+    the damage of the card's attack makes its target discard one or more cards of the named
+    component's type (`COMPONENT_CARD_KINDS`), that component takes `amount` more Component
+    Damage, once for the attack (R-ADD-365).
+
+    >>> ComponentTypeDamageEffect(2).as_dict()
+    {'kind': 'component_type_damage', 'amount': 2}
+    """
+
+    kind: ClassVar[str] = "component_type_damage"
+    amount: int
+
+    def __post_init__(self) -> None:
+        check_int(self.amount, "component_type_damage.amount", 1, 5, "R-ADD-365")
+
+
 @dataclass(frozen=True, slots=True)
 class AfterAttackEffect(StoredEffect):
     """Effects of an attack card that wait for its outcome (R-ADD-65): on "hit" when the
@@ -211,7 +234,10 @@ class FollowUpEffect(StoredEffect):
     `condition` (R-ADD-59) is read as the card is played; `on` "kill": made only when the
     card's first attack has defeated its target ("if this kills the target, make another
     attack"). `near`: the target stands within that many hexes of the first attack's
-    target ("arcs to 2 additional enemies within 2 hexes", R-ADD-84).
+    target ("arcs to 2 additional enemies within 2 hexes", R-ADD-84). `instead`: "can
+    target 2 different enemies for N damage each instead": when the command names this
+    attack's target, the card's first attack deals this one's `damage` too, not its own
+    (R-ADD-363).
 
     >>> FollowUpEffect(parse_range("Melee"), 3, "other").as_dict()
     {'kind': 'follow_up', 'range': 'Melee', 'damage': 3, 'target': 'other'}
@@ -228,8 +254,17 @@ class FollowUpEffect(StoredEffect):
     condition: Condition | None = None
     on: Literal["end", "kill"] = "end"
     near: int = 0
+    instead: bool = False
 
     def __post_init__(self) -> None:
+        check_bool(self.instead, "follow_up.instead")
+        if self.instead and (self.target, self.on) != ("other", "end"):
+            raise InvalidInput(
+                "follow_up.instead",
+                "only a further attack on another enemy, made when named, replaces the "
+                "first's damage",
+                "R-ADD-363",
+            )
         if not isinstance(self.range, WeaponRange) or self.range.low < 1:
             raise InvalidInput(
                 "follow_up.range", "must be a range reaching distance 1 or more", "R-RNG-2"

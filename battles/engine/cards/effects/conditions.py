@@ -277,6 +277,62 @@ class TransformEffect(StoredEffect):
 
 
 @dataclass(frozen=True, slots=True)
+class ChrysalisEffect(StoredEffect):
+    """ "Enter Chrysalis state for 1 turn (cannot act). Next turn, recover 10 cards from
+    discard pile, remove all Heat, gain +2 Defense permanently this mission": the casket's
+    next turn is skipped (as R-ADD-159's), and as its turn after that starts it recovers
+    `recover` cards (R-ADD-62), loses all its Heat and gains `defence` automatic blocks for
+    the rest of the battle (`ChrysalisEntered`, `ChrysalisEmerged`, R-ADD-366).
+
+    >>> ChrysalisEffect(10, 2).as_dict()
+    {'kind': 'chrysalis', 'recover': 10, 'defence': 2}
+    """
+
+    kind: ClassVar[str] = "chrysalis"
+    recover: int
+    defence: int
+
+    def __post_init__(self) -> None:
+        check_int(self.recover, "chrysalis.recover", 0, 30, "R-ADD-366")
+        check_int(self.defence, "chrysalis.defence", 0, 10, "R-ADD-366")
+
+
+# What a chosen form may give until the end of the round (R-ADD-362).
+FORM_GIFTS = ("enhance_next_attack", "ward", "grant_move")
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseFormEffect(StoredEffect):
+    """ "Transform into one of three forms until end of round. Choose: [1] Assault Form
+    (…), [2] Tank Form (…), [3] Scout Form (…)": the player chooses as the card resolves
+    (prompt `form`, answered by `choose` with the form's name); the casket takes that form
+    (`FormTaken`, R-ADD-170) and that form's effects resolve. It is the card's last effect
+    (R-ADD-362).
+
+    >>> from battles.engine.cards import GrantMoveEffect, WardEffect
+    >>> ChooseFormEffect((WardEffect("end_of_round", defence=-1),),
+    ...                  (WardEffect("end_of_round", defence=3),),
+    ...                  (GrantMoveEffect(2),)).as_dict()["scout"]
+    [{'kind': 'grant_move', 'hexes': 2}]
+    """
+
+    kind: ClassVar[str] = "choose_form"
+    assault: tuple[Effect, ...]
+    tank: tuple[Effect, ...]
+    scout: tuple[Effect, ...]
+
+    def __post_init__(self) -> None:
+        for form in FORMS:
+            check_inner(getattr(self, form), f"choose_form.{form}", FORM_GIFTS, "R-ADD-362")
+
+    def of(self, form: str) -> tuple[Effect, ...]:
+        """The effects of the form chosen."""
+        check_choice(form, "choose_form.form", FORMS)
+        gifts: tuple[Effect, ...] = getattr(self, form)
+        return gifts
+
+
+@dataclass(frozen=True, slots=True)
 class DuelEffect(StoredEffect):
     """ "Challenge 1 visible enemy to Honor Duel …": the command's `target`, a visible enemy
     within the card's range, is asked (prompt `duel`). Accepting, the two may attack only

@@ -80,7 +80,11 @@ WARD_AGAINST = ("all", "attacks", "ranged", "melee")
 # When a ward lapses (R-ADD-93): the end of the turn it was raised in, the end of the round,
 # the start of the owner's next turn (as card Defense, R-ADD-64), the end of the owner's next
 # turn, or only once its uses are spent.
-WARD_UNTIL = ("end_of_turn", "end_of_round", "next_turn", "end_of_next_turn", "used")
+# "end_of_battle": "+2 Defense permanently this mission" (R-ADD-366).
+WARD_UNTIL = (
+    *("end_of_turn", "end_of_round", "next_turn", "end_of_next_turn", "used"),
+    "end_of_battle",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +96,9 @@ class WardEffect(StoredEffect):
     `at_least`, at most `cap` left (R-ADD-94). `uses` > 0: only the next that many
     attacks (or damages) it changes. `recover`: cards recovered each time it prevents
     damage (R-ADD-62). `immobile`: while it lasts the casket takes no move action (R-ADD-17).
+    A Metamorph form's "−1 Defense" is a `defence` below 0, one block fewer; its "−1
+    movement" a `move_cost` of 1 SP more per hex moved, and its "ignore terrain" moves
+    paying 1 SP a hex whatever the terrain, while the ward lasts (R-ADD-362).
 
     >>> WardEffect("end_of_round", "all", reduce=2).as_dict()
     {'kind': 'ward', 'until': 'end_of_round', 'against': 'all', 'reduce': 2}
@@ -117,12 +124,17 @@ class WardEffect(StoredEffect):
     uses: int = 0
     recover: int = 0
     immobile: bool = False
+    move_cost: int = 0
+    ignore_terrain: bool = False
 
     def __post_init__(self) -> None:
         check_choice(self.until, "ward.until", WARD_UNTIL)
         check_bool(self.immobile, "ward.immobile")
+        check_bool(self.ignore_terrain, "ward.ignore_terrain")
+        check_int(self.move_cost, "ward.move_cost", 0, 10, "R-ADD-362")
         check_choice(self.against, "ward.against", WARD_AGAINST)
-        check_int(self.defence, "ward.defence", 0, 10, "R-DMG-3")
+        # Below 0: a form's "−1 Defense", one automatic block fewer (R-ADD-362).
+        check_int(self.defence, "ward.defence", -10, 10, "R-DMG-3")
         check_int(self.to_hit, "ward.to_hit", 0, MAX_TO_HIT, "R-HIT-1")
         check_int(self.damage, "ward.damage", -MAX_DAMAGE, 0, "R-DMG-1")
         # Negative: "you take +1 damage from all sources" (R-ADD-96).
@@ -134,7 +146,8 @@ class WardEffect(StoredEffect):
         check_int(self.recover, "ward.recover", 0, MAX_CARDS, "R-ADD-62")
         before = (self.defence, self.to_hit, self.damage) != (0, 0, 0)
         after = self.reduce != 0 or self.cap is not None
-        if not before and not after and not self.immobile:
+        moves = self.immobile or self.move_cost or self.ignore_terrain
+        if not before and not after and not moves:
             raise InvalidInput("ward", "changes nothing", "R-ADD-93")
         if before and self.against == "all":
             raise InvalidInput(

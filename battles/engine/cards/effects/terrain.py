@@ -117,6 +117,8 @@ class TerrainEffect(StoredEffect):
     damage: int = 0
     # "area": the radius around the first target's hex (R-ADD-274)
     within: int = 0
+    # "5 HP, lasts until destroyed": each hex's hit points, lost to attacks on it (R-ADD-382)
+    hp: int = 0
 
     def __post_init__(self) -> None:
         check_choice(self.terrain, "terrain.terrain", tuple(BATTLE_TERRAIN))
@@ -132,6 +134,13 @@ class TerrainEffect(StoredEffect):
         check_choice(self.at, "terrain.at", TERRAIN_AT)
         check_choice(self.until, "terrain.until", TERRAIN_UNTIL)
         check_int(self.n, "terrain.n", 1, 10, "R-ADD-161")
+        check_int(self.hp, "terrain.hp", 0, 20, "R-ADD-382")
+        if self.hp and self.until != "battle":
+            raise InvalidInput(
+                "terrain.until",
+                "terrain with hit points lasts until destroyed: 'battle'",
+                "R-ADD-382",
+            )
         if self.at != "hex" and self.hexes != 1:
             raise InvalidInput(
                 "terrain.hexes", f"'self' and 'target' make one hex, got {self.hexes}", "R-ADD-162"

@@ -35,10 +35,11 @@ class WhenEffect(StoredEffect):
             raise InvalidInput("when.condition", "must be a condition", "R-ADD-59")
         # buffs vocabulary: "+1 damage to all attacks for each enemy within 6" (R-ADD-96);
         # move: "if …, knockback" (R-ADD-100); triggers: R-ADD-134; forms: "… reduce by 2.
-        # If in Metamorph form, reduce by 3" (R-ADD-170); combos: "…, gain +1 SP" (R-ADD-188).
+        # If in Metamorph form, reduce by 3" (R-ADD-170); combos: "…, gain +1 SP" (R-ADD-188);
+        # "If in Metamorph form, deal 3 damage instead" to the attacker (R-ADD-362).
         kinds = (
             *(*AFTER_KINDS, "reduce_incoming", "enhance_next_attack", "push"),
-            *("sp_boost", "grant_move", "ward", "gain_sp"),
+            *("sp_boost", "grant_move", "ward", "gain_sp", "counter"),
         )
         check_inner(self.then, "when.then", kinds)
 

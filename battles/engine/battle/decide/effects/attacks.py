@@ -57,7 +57,9 @@ def _bonus_against(ctx: Resolving, effect: fx.BonusAgainstEffect) -> None:
 RESOLVERS: dict[type[Any], Resolver] = {
     fx.AttackEffect: _attack_command,
     fx.AreaAttackEffect: resolved_elsewhere,  # queued as the attack is declared, made once it ends (R-ADD-80, R-ADD-81)
-    fx.FollowUpEffect: resolved_elsewhere,  # queued as the attack is declared, made once it ends (R-ADD-80, R-ADD-81)
+    fx.FollowUpEffect: resolved_elsewhere,
+    # `harm._take_damage` adds it to the Component Damage of the attack's discards (R-ADD-365)
+    fx.ComponentTypeDamageEffect: resolved_elsewhere,  # queued as the attack is declared, made once it ends (R-ADD-80, R-ADD-81)
     fx.BuffNextAttackEffect: _buff_next_attack,
     fx.AttackBonusEffect: _attack_command,
     fx.EnhanceNextAttackEffect: _enhance_next_attack,

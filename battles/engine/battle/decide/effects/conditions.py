@@ -46,6 +46,20 @@ def _transform(ctx: Resolving, effect: fx.TransformEffect) -> None:
     tx.emit(ev.FormTaken(seat, effect.form, tx.state.round, card.id))
 
 
+def _chrysalis(ctx: Resolving, effect: fx.ChrysalisEffect) -> None:
+    # R-ADD-366: the next turn skipped; `flow._start_turn` makes it emerge the turn after
+    tx, seat, card = ctx.tx, ctx.seat, ctx.card
+    tx.emit(ev.ChrysalisEntered(seat, card.id))
+
+
+def _choose_form(ctx: Resolving, effect: fx.ChooseFormEffect) -> None:
+    # R-ADD-362: the player chooses the form as the card resolves
+    tx, seat, card = ctx.tx, ctx.seat, ctx.card
+    tx.emit(ev.FormOffered(seat, card.id))
+    reason = f"{card.name}: choose Assault, Tank or Scout Form until the end of the round"
+    resolution._open_prompt(tx, seat, "form", 0, None, "R-ADD-362", reason)
+
+
 def _ultimatum(ctx: Resolving, effect: fx.UltimatumEffect) -> None:
     tx, seat, card, target, used = ctx.tx, ctx.seat, ctx.card, ctx.target, ctx.used
     enemy = conditions._enemy_in_range(tx, seat, card, target)  # R-ADD-159, as R-ADD-65
@@ -184,6 +198,8 @@ RESOLVERS: dict[type[Any], Resolver] = {
     fx.DuelEffect: _duel,
     fx.BarReactivesEffect: _bar_reactives,
     fx.UltimatumEffect: _ultimatum,
+    fx.ChooseFormEffect: _choose_form,
+    fx.ChrysalisEffect: _chrysalis,
     fx.BleedFactorEffect: resolved_elsewhere,  # `_bleed` reads the passive in play (R-ADD-280)
     fx.GritModifierEffect: _grit_modifier,
 }

@@ -36,6 +36,8 @@ def _ward(ctx: Resolving, effect: fx.WardEffect) -> None:
             effect.uses,
             effect.recover,
             effect.immobile,
+            effect.move_cost,
+            effect.ignore_terrain,
         )
     )
 
