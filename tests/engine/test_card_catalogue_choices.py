@@ -11,12 +11,23 @@ from collections.abc import Callable
 
 import pytest
 
-from battles.engine.battle.events import CardsDiscarded, CardsRecovered, TokensChanged
+from battles.engine.battle.commands import PlayCard, parse_command
+from battles.engine.battle.events import (
+    CardPlayed,
+    CardsDiscarded,
+    CardsDrawn,
+    CardsRecovered,
+    TokensChanged,
+)
+from battles.engine.battle.legal import legal_actions
+from battles.engine.cards import DrawEffect, TokenCostEffect, card_from_dict, effect_from_dict
+from battles.engine.errors import InvalidInput
 
 from .battle_builder import FILLER, of_type, one
 from .test_card_catalogue import arrange, battle, built, play, run_scenario, tokens
 
 VESTIGE = "vestige-bloodlines"
+EXCHANGE = "exchange"
 CHOICES_SCENARIOS: dict[tuple[str, str], Callable[[], object]] = {}
 
 
@@ -38,6 +49,74 @@ def _regenerative_flesh() -> None:
 
 
 CHOICES_SCENARIOS[(VESTIGE, "regenerative-flesh")] = _regenerative_flesh
+
+
+def _auction_bid() -> None:
+    """ "Draw X cards (where X = Credits spent, max 5). Spend Credits to buy card
+    advantage." (cost "X Credit tokens"): the player names X in the command (`tokens`),
+    1 to 5 and no more than it holds; the card costs 0 SP, X Credit tokens are paid and X
+    cards drawn (R-ADD-133, R-ADD-389)."""
+    card = built(EXCHANGE, "auction-bid")
+    assert card.sp_cost == 0 and card.token_cost == TokenCostEffect("credit", "x", most=5)
+    b = battle(card)
+    tokens(b, "credit", 4)
+    body = {"type": "play_card", "seat": 0, "card": f"{card.id}#1"}
+    offered = sorted(
+        a.body["tokens"] for a in legal_actions(b.state, {0}) if a.body.get("card") == body["card"]
+    )
+    assert offered == [1, 2, 3, 4]  # every X it holds, up to 5
+    err = b.refuse(body)  # X is named
+    assert (err.code, err.rule) == ("tokens_required", "R-ADD-389") and "tokens" in str(err)
+    err = b.refuse({**body, "tokens": 6})
+    assert (err.code, err.rule) == ("too_many_tokens", "R-ADD-389")
+    err = b.refuse({**body, "tokens": 5})  # holds 4
+    assert (err.code, err.rule) == ("not_enough_tokens", "R-ADD-389")
+    hand = len(b.seat(0).hand)
+    events = b.do({**body, "tokens": 3, "drawn": [FILLER] * 3})
+    assert one(events, CardPlayed).cost == 0 and b.seat(0).sp_spent == 0
+    assert one(events, TokensChanged) == TokensChanged(0, "credit", -3, 1, card.id)
+    assert len(one(events, CardsDrawn).cards) == 3
+    assert len(b.seat(0).hand) == hand - 1 + 3 and b.seat(0).tokens_of("credit") == 1
+    other = next(x for x in b.seat(0).hand if x.startswith(FILLER))
+    err = b.refuse({**body, "card": other, "tokens": 1})  # X only for a cost of X tokens
+    assert (err.code, err.rule) == ("not_an_x_cost", "R-ADD-389"), err
+
+
+CHOICES_SCENARIOS[(EXCHANGE, "auction-bid")] = _auction_bid
+
+
+def test_x_tokens_are_said_of_a_card_played_on_its_own() -> None:
+    """R-ADD-389: X is the command's choice, so a cost of X tokens and its draw stand only
+    on a card played with play_card, the draw one of the card's own effects."""
+    assert effect_from_dict({"kind": "draw", "n": "x"}) == DrawEffect("x")
+    base_body = {"type": "play_card", "seat": 0, "card": "auction-bid#1"}
+    assert parse_command({**base_body, "tokens": 2}) == PlayCard(
+        seat=0, faces=(), drawn=(), pay=None, card="auction-bid#1", tokens=2
+    )
+    for bad in (0, 100, True, "2"):
+        with pytest.raises(InvalidInput, match="tokens") as err:
+            parse_command({**base_body, "tokens": bad})
+        assert err.value.rule == "R-ADD-389"
+    with pytest.raises(InvalidInput, match=r"token_cost\.most"):
+        TokenCostEffect("credit", "x")
+    with pytest.raises(InvalidInput, match=r"token_cost\.most"):
+        TokenCostEffect("credit", 2, most=5)
+    base = {"id": "test-x", "name": "Test X", "sp_cost": 0, "heat": 0, "automated": True}
+    x_cost = {"kind": "token_cost", "pool": "credit", "n": "x", "most": 5}
+    for kind, effects in (
+        ("other", [{"kind": "draw", "n": "x"}]),  # no cost of X tokens
+        ("reactive", [x_cost, {"kind": "draw", "n": "x"}]),
+        (
+            "other",
+            [
+                x_cost,
+                {"kind": "trigger", "on": "end_of_turn", "then": [{"kind": "draw", "n": "x"}]},
+            ],
+        ),
+    ):
+        with pytest.raises(InvalidInput) as err:
+            card_from_dict({**base, "kind": kind, "effects": effects})
+        assert err.value.rule == "R-ADD-389", (kind, effects)
 
 
 @pytest.mark.parametrize("key", sorted(CHOICES_SCENARIOS), ids="/".join)

@@ -50,6 +50,7 @@ from ..cards import (
     StatusEffect,
     TeleportEffect,
     TerrainEffect,
+    TokenCostEffect,
     UltimatumEffect,
 )
 from ..errors import RuleViolation
@@ -457,6 +458,10 @@ def _card_bodies(state: BattleState, c: CasketState, instance: str) -> Iterator[
                 grown += [{**v, "target": x.seat} for x in state.seats if x.side == c.side]
             elif isinstance(effect, AllyMoveEffect):  # R-ADD-126
                 grown += _ally_move_variants(state, c, effect, v)
+            elif isinstance(effect, TokenCostEffect) and effect.n == "x":
+                # R-ADD-389: every X from 1 to the most the card takes and the seat holds
+                most = min(effect.most, c.tokens_of(effect.pool))
+                grown += [{**v, "tokens": n} for n in range(1, most + 1)]
             else:
                 grown.append(v)
         variants = grown

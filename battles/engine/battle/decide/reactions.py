@@ -134,7 +134,8 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
         if isinstance(effect, HeatEffect):
             harm._change_heat(tx, seat, effect.amount, card.name, "R-REA-1")
         elif isinstance(effect, DrawEffect):
-            piles._draw(tx, seat, effect.n, card.name)
+            # a reactive card has no cost of X tokens to draw by (R-ADD-389)
+            piles._draw(tx, seat, 0 if effect.n == "x" else effect.n, card.name)
         elif isinstance(effect, GainTokensEffect):
             costs._gain_tokens(tx, seat, effect, card.id)
         elif isinstance(effect, RecoverEffect):

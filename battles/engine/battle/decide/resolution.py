@@ -69,7 +69,7 @@ def _reactive_ok(tx: _Tx, card: CardDef, seat: int | None = None) -> bool:
         and (a.shield_allowed or not card.shield)
         and _in_window(tx, card)
         # R-ADD-133: a card printed with a token cost only with the player's tokens
-        and (cost is None or tx.seat(payer).tokens_of(cost.pool) >= cost.n)
+        and (cost is None or tx.seat(payer).tokens_of(cost.pool) >= cost.least)
     )
 
 

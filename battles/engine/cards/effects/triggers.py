@@ -221,6 +221,8 @@ class TokenCostEffect(StoredEffect):
 
     >>> TokenCostEffect("forge", 1).as_dict()
     {'kind': 'token_cost', 'pool': 'forge', 'n': 1}
+    >>> TokenCostEffect("credit", "x", most=5).as_dict()
+    {'kind': 'token_cost', 'pool': 'credit', 'n': 'x', 'most': 5}
     >>> TokenCostEffect("gold", 1)
     Traceback (most recent call last):
     ...
@@ -229,11 +231,29 @@ class TokenCostEffect(StoredEffect):
 
     kind: ClassVar[str] = "token_cost"
     pool: str
-    n: int
+    n: int | Literal["x"]
+    # "X Credit tokens" ("Draw X cards (where X = Credits spent, max 5)"): `n` "x", the
+    # number the player chooses as the card is played (the command's `tokens`), 1 to
+    # `most` (R-ADD-389).
+    most: int = 0
 
     def __post_init__(self) -> None:
         check_choice(self.pool, "token_cost.pool", TOKEN_POOLS)
-        check_int(self.n, "token_cost.n", 1, MAX_TOKENS, "R-ADD-133")
+        if self.n == "x":
+            check_int(self.most, "token_cost.most", 1, MAX_TOKENS, "R-ADD-389")
+        else:
+            check_int(self.n, "token_cost.n", 1, MAX_TOKENS, "R-ADD-133")
+            if self.most:
+                raise InvalidInput("token_cost.most", "only for a cost of X tokens", "R-ADD-389")
+
+    @property
+    def least(self) -> int:
+        """The fewest tokens playing the card needs: X is at least 1 (R-ADD-389).
+
+        >>> TokenCostEffect("credit", "x", most=5).least, TokenCostEffect("forge", 2).least
+        (1, 2)
+        """
+        return 1 if self.n == "x" else self.n
 
 
 @dataclass(frozen=True, slots=True)
