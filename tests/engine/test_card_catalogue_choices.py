@@ -7,6 +7,7 @@ helpers of test_card_catalogue.py. Each scenario quotes the text it checks;
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
 import pytest
@@ -17,17 +18,21 @@ from battles.engine.battle.events import (
     CardsDiscarded,
     CardsDrawn,
     CardsRecovered,
+    CasketPushed,
     TokensChanged,
 )
 from battles.engine.battle.legal import legal_actions
 from battles.engine.cards import DrawEffect, TokenCostEffect, card_from_dict, effect_from_dict
 from battles.engine.errors import InvalidInput
+from battles.engine.hexes import Hex
+from battles.sentences import Names, describe, plain
 
 from .battle_builder import FILLER, of_type, one
 from .test_card_catalogue import arrange, battle, built, play, run_scenario, tokens
 
 VESTIGE = "vestige-bloodlines"
 EXCHANGE = "exchange"
+ITEMS = "equipment_items"
 CHOICES_SCENARIOS: dict[tuple[str, str], Callable[[], object]] = {}
 
 
@@ -117,6 +122,44 @@ def test_x_tokens_are_said_of_a_card_played_on_its_own() -> None:
         with pytest.raises(InvalidInput) as err:
             card_from_dict({**base, "kind": kind, "effects": effects})
         assert err.value.rule == "R-ADD-389", (kind, effects)
+
+
+RIFT = "abyssal-staff-dimensional-rift"
+
+
+def _dimensional_rift() -> None:
+    """ "Teleport target enemy to any hex within 6 hexes, gain 1 Taint": the enemy the
+    command names (no range printed: any enemy) goes to the hex `path` names, within 6 of
+    its own hex, free and passable; whatever lies between does not matter; the player
+    gains 1 Taint (R-ADD-102, R-ADD-385, R-ADD-390)."""
+    card = built(ITEMS, RIFT)
+    b = battle(card, gap=1)  # seat 0 at [0, 3], seat 1 at [0, 2]
+    body = {"type": "play_card", "seat": 0, "card": f"{RIFT}#1", "target": 1}
+    offered = [a.body for a in legal_actions(b.state, {0}) if a.body.get("card") == body["card"]]
+    assert offered and all(a["target"] == 1 and len(a["path"]) == 1 for a in offered)
+    err = b.refuse({**body, "path": [[0, -5]]})  # 7 hexes from the enemy
+    assert (err.code, err.rule) == ("too_far", "R-ADD-102")
+    err = b.refuse({**body, "path": [[0, 3]]})  # the player's own hex
+    assert err.rule == "R-ADD-102", err
+    err = b.refuse({**body, "target": 0, "path": [[0, -3]]})
+    assert (err.code, err.rule) == ("not_an_enemy", "R-TRN-8")
+    err = b.refuse({k: v for k, v in body.items() if k != "target"} | {"path": [[0, -3]]})
+    assert err.code == "target_required"
+    err = b.refuse(body)
+    assert (err.code, err.rule) == ("destination_required", "R-ADD-390")
+    taint = b.seat(0).taint
+    events = b.do({**body, "path": [[0, -4]]})  # 6 hexes from [0, 2]: the farthest
+    pushed = one(events, CasketPushed)
+    assert pushed == CasketPushed(1, ((0, -4),), 0, RIFT, "R-ADD-390")
+    assert b.seat(1).at == Hex(0, -4) and b.seat(0).at == Hex(0, 3)
+    assert b.seat(0).taint == taint + 1 and b.seat(1).moved == 0
+    words = plain(
+        describe("CasketPushed", dataclasses.asdict(pushed), Names({0: "Oak", 1: "Ash"}, {}, {}))
+    )
+    assert "Ash is teleported to" in words and "R-ADD-390" in words, words
+
+
+CHOICES_SCENARIOS[(ITEMS, RIFT)] = _dimensional_rift
 
 
 @pytest.mark.parametrize("key", sorted(CHOICES_SCENARIOS), ids="/".join)

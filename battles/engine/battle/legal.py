@@ -419,6 +419,14 @@ def _card_bodies(state: BattleState, c: CasketState, instance: str) -> Iterator[
                 grown += [{**v, "path": p} for p, _ in paths[:6]]
             elif isinstance(effect, TerrainEffect) and effect.at == "hex":  # R-ADD-162
                 grown += [{**v, "path": p} for p in _terrain_paths(state, c, card, effect)]
+            elif isinstance(effect, TeleportEffect) and effect.whom == "enemy":
+                # R-ADD-390: any enemy, a few hexes within reach of it
+                grown += [
+                    {**v, "target": x.seat, "path": [p]}
+                    for x in state.seats
+                    if x.side != c.side and x.in_battle
+                    for p in _teleports(state, x, effect)
+                ]
             elif isinstance(effect, TeleportEffect):  # R-ADD-102: a few destinations
                 grown += [{**v, "path": [p]} for p in _teleports(state, c, effect)]
             elif isinstance(effect, PushEffect):  # R-ADD-100: an enemy within range
@@ -528,7 +536,7 @@ def _terrain_paths(
 
 
 def _teleports(state: BattleState, c: CasketState, effect: TeleportEffect) -> list[list[int]]:
-    """A few teleport destinations (R-ADD-102), the farthest first."""
+    """A few destinations of `c`'s teleport (R-ADD-102, R-ADD-390), the farthest first."""
     taken = [x.at for x in state.seats if x.in_battle and x.seat != c.seat]
     taken += state.barred_for(c)  # R-ADD-163
     hexes = [
