@@ -19,6 +19,10 @@ from battles.engine.battle.events import (
     CardsDrawn,
     CardsRecovered,
     CasketPushed,
+    DamageReduced,
+    DamageScheduled,
+    Event,
+    PromptOpened,
     TokensChanged,
 )
 from battles.engine.battle.legal import legal_actions
@@ -27,7 +31,7 @@ from battles.engine.errors import InvalidInput
 from battles.engine.hexes import Hex
 from battles.sentences import Names, describe, plain
 
-from .battle_builder import FILLER, of_type, one
+from .battle_builder import FILLER, Battle, of_type, one
 from .test_card_catalogue import arrange, battle, built, play, run_scenario, tokens
 
 VESTIGE = "vestige-bloodlines"
@@ -160,6 +164,47 @@ def _dimensional_rift() -> None:
 
 
 CHOICES_SCENARIOS[(ITEMS, RIFT)] = _dimensional_rift
+
+
+RESURRECTION = "inferno-staff-infernal-resurrection"
+
+
+def _resurrection_battle(damage: int) -> tuple[Battle, list[Event]]:
+    """Seat 0 plays Infernal Resurrection in its turn (4 SP) and passes; `damage` is then
+    dealt to it as its next turn starts (R-ADD-73), without an attack."""
+    card = built(ITEMS, RESURRECTION)
+    b = battle(card)
+    events = play(b, card.id)
+    assert one(events, CardPlayed).cost == 4 and f"{card.id}#1" in b.seat(0).in_play
+    b.do({"type": "pass", "seat": 0, "drawn": [FILLER] * (6 - len(b.seat(0).hand))})
+    arrange(b, DamageScheduled(0, damage, "arranged"))
+    return b, b.do({"type": "pass", "seat": 1, "faces": [6, 1]})  # round 2, seat 0 first
+
+
+def _infernal_resurrection() -> None:
+    """ "When you would take fatal damage, negate it, gain 4 Heat, this card is removed
+    from game" (typed Utility, cost 4): played in its owner's turn at its 4 SP, it waits in
+    play; damage that would defeat the casket whatever its split (R-ADD-371) is negated
+    whole, the pilot gains 4 Heat and the card goes to the removed cards; damage that
+    would not defeat it is taken as usual and the card waits on (R-ADD-70, R-ADD-391)."""
+    instance = f"{RESURRECTION}#1"
+    b, events = _resurrection_battle(2)  # not lethal
+    assert not of_type(events, DamageReduced) and instance in b.seat(0).in_play
+    assert one(events, PromptOpened).kind == "take_damage"
+    c, cool = b.seat(0), b.seat(0).heat
+    lethal = len(c.hand) + len(c.deck) + len(c.discard) + 1  # 2.0: more than all its cards
+    b, events = _resurrection_battle(lethal)
+    assert one(events, DamageReduced) == DamageReduced(0, lethal, instance, "R-ADD-391")
+    assert not [p for p in of_type(events, PromptOpened) if p.kind == "take_damage"]
+    assert b.seat(0).in_battle and instance in b.seat(0).removed
+    assert instance not in b.seat(0).in_play and instance not in b.seat(0).discard
+    assert b.seat(0).heat == cool + 4  # the same turn's start, without the save: 4 less
+    words = plain(describe("DamageReduced", dataclasses.asdict(one(events, DamageReduced)),
+                           Names({0: "Oak"}, {}, {})))  # fmt: skip
+    assert "all that would have defeated it" in words and "R-ADD-391" in words, words
+
+
+CHOICES_SCENARIOS[(ITEMS, RESURRECTION)] = _infernal_resurrection
 
 
 @pytest.mark.parametrize("key", sorted(CHOICES_SCENARIOS), ids="/".join)

@@ -318,9 +318,34 @@ def _inflict(
     if amount <= 0 or not tx.seat(seat).in_battle:
         _after_damage(tx)
         return
+    if _lethal(tx, seat, amount) and _negated_as_lethal(tx, seat, amount):
+        _after_damage(tx)
+        return
     if _lethal_window(tx, seat, amount, component, reason):
         return
     _split(tx, seat, amount, component, reason)
+
+
+def _negated_as_lethal(tx: _Tx, seat: int, amount: int) -> bool:
+    """R-ADD-391: "When you would take fatal damage, negate it, …" on a card the seat has
+    in play: the first such card (play order) takes all of the lethal damage off, runs its
+    `then` and leaves play (to the removed cards when its text says so, R-ADD-70); True
+    when one did. It is no choice, so it acts under every policy, before R-ADD-371's
+    reactive window."""
+    for instance in tx.seat(seat).in_play:
+        card = tx.state.card(instance)
+        saves = [
+            e for e in card.effects if isinstance(e, TriggerEffect) and e.on == "lethal_damage"
+        ]
+        if not saves:
+            continue
+        tx.emit(ev.DamageReduced(seat, amount, instance, "R-ADD-391"))
+        for effect in saves:
+            for inner in effect.then:
+                resolvers._effect(tx, seat, card, inner, None, (), None, (), {}, True)
+        tx.emit(ev.CardResolved(seat, instance))
+        return True
+    return False
 
 
 def _split(tx: _Tx, seat: int, amount: int, component: str | None, reason: str) -> None:

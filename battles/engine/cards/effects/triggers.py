@@ -91,6 +91,10 @@ TRIGGERS = (
     # "first 3 damage each turn negated": the `reduce_incoming` amount is a budget of each
     # turn, whoever's, spent on the damage the owner takes (R-ADD-376)
     "first_damage_each_turn",
+    # "When you would take fatal damage, negate it, gain 4 Heat": played in the owner's
+    # turn, the card waits in play; damage R-ADD-371 calls lethal is negated whole, `then`
+    # runs and the card leaves play (R-ADD-391)
+    "lethal_damage",
 )
 
 
@@ -128,6 +132,8 @@ class TriggerEffect(StoredEffect):
     R-ADD-74). On "card_played", each time the owner plays one of `cards` in its own turn,
     as a card or an attack (R-ADD-361). On "first_damage_each_turn", its reduction takes
     off the first damage the owner takes in each turn, up to its amount a turn (R-ADD-376).
+    On "lethal_damage", damage that would defeat the owner whatever its split (R-ADD-371)
+    is negated whole, `then` runs, and the card leaves play (R-ADD-391).
 
     >>> from battles.engine.cards import DrawEffect, GainTokensEffect
     >>> TriggerEffect("start_of_turn", (GainTokensEffect("bargain", 1, cap=10),)).as_dict()
