@@ -14,6 +14,7 @@ import pytest
 
 from battles.engine.battle.commands import PlayCard, parse_command
 from battles.engine.battle.events import (
+    CardLapsed,
     CardPlayed,
     CardsDiscarded,
     CardsDrawn,
@@ -205,6 +206,44 @@ def _infernal_resurrection() -> None:
 
 
 CHOICES_SCENARIOS[(ITEMS, RESURRECTION)] = _infernal_resurrection
+
+
+LICH = "staff-of-the-grave-lich-form"
+
+
+def _lich_form() -> None:
+    """ "For 3 turns: You are immune to damage (but still take Damage cards), gain 3 Taint,
+    remove this card from game after use": played in its owner's turn (5 SP), the pilot
+    gains 3 Taint once; through that turn and the owner's next two, every damage it would
+    take is negated whole (the enemies' turns between included); then the card leaves the
+    game and damage is taken again (R-ADD-375, R-ADD-70, R-ADD-392)."""
+    card = built(ITEMS, LICH)
+    instance = f"{LICH}#1"
+    b = battle(card)
+    taint = b.seat(0).taint
+    events = play(b, card.id)
+    assert one(events, CardPlayed).cost == 5 and b.seat(0).taint == taint + 3
+    assert b.seat(0).timed == ((instance, 3),)
+    for turn in (1, 2, 3):
+        events = b.do({"type": "pass", "seat": 0, "drawn": [FILLER] * (6 - len(b.seat(0).hand))})
+        lapsed = of_type(events, CardLapsed)
+        if turn < 3:
+            assert not lapsed and instance in b.seat(0).in_play, turn
+        else:
+            assert lapsed == [CardLapsed(0, instance, 3, True)]
+            assert instance in b.seat(0).removed and instance not in b.seat(0).in_play
+        arrange(b, DamageScheduled(0, 4, "arranged"))  # taken as seat 0's next turn starts
+        events = b.do({"type": "pass", "seat": 1, "faces": [6, 1]})  # seat 0 first again
+        prompts = [p.kind for p in of_type(events, PromptOpened)]
+        if turn < 3:
+            assert one(events, DamageReduced) == DamageReduced(0, 4, LICH), turn
+            assert "take_damage" not in prompts, turn
+        else:  # the card has left: the damage is taken
+            assert not of_type(events, DamageReduced) and "take_damage" in prompts
+    assert b.seat(0).taint == taint + 3  # gained once, as played
+
+
+CHOICES_SCENARIOS[(ITEMS, LICH)] = _lich_form
 
 
 @pytest.mark.parametrize("key", sorted(CHOICES_SCENARIOS), ids="/".join)

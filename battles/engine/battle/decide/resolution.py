@@ -44,6 +44,7 @@ from ...dice import (
 )
 from ...errors import RuleViolation
 from ...hexes import Hex
+from ...tohit import MAX_DAMAGE
 from .. import events as ev
 from ..state import (
     AttackInProgress,
@@ -414,7 +415,9 @@ def _reduce_taken(tx: _Tx, seat: int, amount: int) -> int:
             if isinstance(effect, TriggerEffect) and effect.on == "damage_taken":
                 for inner in effect.then:
                     assert isinstance(inner, ReduceIncomingEffect)
-                    cut = min(amount, inner.amount)
+                    # R-ADD-392: "immune to damage", the most any damage can be: all of it
+                    immune = inner.amount >= MAX_DAMAGE
+                    cut = amount if immune else min(amount, inner.amount)
                     if cut:
                         tx.emit(ev.DamageReduced(seat, cut, card.id))
                         amount -= cut
