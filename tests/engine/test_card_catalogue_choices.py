@@ -14,6 +14,7 @@ import pytest
 
 from battles.engine.battle.commands import PlayCard, parse_command
 from battles.engine.battle.events import (
+    AttackDeclared,
     CardLapsed,
     CardPlayed,
     CardsDiscarded,
@@ -30,10 +31,21 @@ from battles.engine.battle.legal import legal_actions
 from battles.engine.cards import DrawEffect, TokenCostEffect, card_from_dict, effect_from_dict
 from battles.engine.errors import InvalidInput
 from battles.engine.hexes import Hex
+from battles.engine.tohit import MAX_DAMAGE
 from battles.sentences import Names, describe, plain
 
-from .battle_builder import FILLER, Battle, of_type, one
-from .test_card_catalogue import arrange, battle, built, play, run_scenario, tokens
+from .battle_builder import CARDS, FILLER, Battle, deck, of_type, one, seat, start
+from .test_card_catalogue import (
+    arrange,
+    battle,
+    built,
+    hit,
+    ignored,
+    play,
+    run_scenario,
+    tokens,
+)
+from .test_card_catalogue_area import aimed, strike
 
 VESTIGE = "vestige-bloodlines"
 EXCHANGE = "exchange"
@@ -244,6 +256,84 @@ def _lich_form() -> None:
 
 
 CHOICES_SCENARIOS[(ITEMS, LICH)] = _lich_form
+
+
+VOLLEY = "armor-piercing-rounds-piercing-volley"
+
+
+def _volley_yard(enemies: list[tuple[int, int]]) -> Battle:
+    """Seat 0 at [0, 3] facing N holds Piercing Volley and the test's Gun (Ranged 1-6, 2
+    damage) and acts first; one enemy seat per hex of `enemies`, facing S, the first the
+    target; an ally on the line beyond the target at [0, -3]."""
+    card = built(ITEMS, VOLLEY)
+    others = [*((at, "them") for at in enemies), ((0, -3), "us")]
+    seats = [
+        {**seat(0, at=(0, 3), facing=1, side="us"), "deck": deck(**{card.id: 2, "gun": 1})},
+        *(
+            {**seat(1 + i, at=at, facing=4, side=side), "deck": deck()}
+            for i, (at, side) in enumerate(others)
+        ),
+    ]
+    doc = {
+        "name": "Volley yard",
+        "board": {"name": "Volley yard", "shape": {"kind": "hexagon", "radius": 8}, "hexes": []},
+        "rules": {"version": "2.0", "options": {}},
+        "dice": {"mode": "table"},
+        "policy": "prompt",
+        "cards": [CARDS[FILLER], CARDS["gun"], card.as_dict()],
+        "seats": seats,
+    }
+    hands = [[card.id, "gun", *[FILLER] * 4], *[[FILLER] * 6] * len(others)]
+    b = start(doc, hands, initiative=(6, *range(1, len(others) + 1)))
+    assert b.state.active == 0
+    return b
+
+
+def _piercing_volley() -> None:
+    """ "Enhance your next ranged attack: +2 damage, Armor-Piercing, hits 2 targets in line.
+    Discard after use.": the Gun's shot deals 2 + 2 ignoring all Defense (R-ADD-90,
+    R-ADD-60), and the first enemy behind its target on the line from the shooter through
+    the target (R-ADD-381), within the Gun's 6 hexes, is hit too, for the same 4 ignoring
+    all Defense; an enemy before the target, a second one behind, one out of the Gun's
+    reach and an ally are not (R-ADD-393)."""
+    gun = card_from_dict(CARDS["gun"])
+    # Target 3 N; enemies 1 and 2 hexes behind it on the line and one before it; the ally
+    # 6 hexes N, behind them all.
+    b = _volley_yard([(0, 0), (0, -1), (0, -2), (0, 2)])
+    play(b, VOLLEY)
+    events = strike(b, gun, 1, aimed(b, gun, [(1, "1-6", 4), (2, "1-6", 4)]))
+    declared_ = of_type(events, AttackDeclared)
+    assert [(d.target, hit(d)) for d in declared_] == [(1, 4), (2, 4)]
+    assert [ignored(d) for d in declared_] == [MAX_DAMAGE] * 2
+    assert VOLLEY + "#1" in b.seat(0).discard and b.seat(0).enhancements == ()
+    # The one behind beyond the Gun's 6 hexes is not reached: the shot alone.
+    b = _volley_yard([(0, -2), (0, -4)])
+    play(b, VOLLEY)
+    events = strike(b, gun, 1, aimed(b, gun, [(1, "1-6", 4)]))
+    assert [d.target for d in of_type(events, AttackDeclared)] == [1]
+
+
+CHOICES_SCENARIOS[(ITEMS, VOLLEY)] = _piercing_volley
+
+
+@pytest.mark.parametrize(
+    ("doc", "field_name"),
+    [
+        ({"kind": "area_attack", "damage": 2, "plus": 2}, "e.plus"),
+        ({"kind": "area_attack", "damage": 0, "damage_of_attack": True, "plus": -1}, "e.plus"),
+        ({"kind": "area_attack", "damage": 2, "first_behind": True}, "e.first_behind"),
+        (
+            {"kind": "area_attack", "damage": 2, "around": "line", "pick": 1, "first_behind": True},
+            "e.first_behind",
+        ),
+        ({"kind": "teleport", "hexes": 6, "whom": "ally"}, "e.whom"),
+        ({"kind": "teleport", "hexes": 6, "whom": "enemy", "onto": "lava"}, "e.whom"),
+    ],
+)
+def test_a_bad_field_of_these_readings_is_named(doc: dict[str, object], field_name: str) -> None:
+    with pytest.raises(InvalidInput) as err:
+        effect_from_dict(doc, "e")
+    assert err.value.field == field_name
 
 
 @pytest.mark.parametrize("key", sorted(CHOICES_SCENARIOS), ids="/".join)
