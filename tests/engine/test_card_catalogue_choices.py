@@ -14,6 +14,7 @@ import pytest
 
 from battles.engine.battle.commands import PlayCard, parse_command
 from battles.engine.battle.events import (
+    AttackCovered,
     AttackDeclared,
     CardLapsed,
     CardPlayed,
@@ -25,6 +26,7 @@ from battles.engine.battle.events import (
     DamageScheduled,
     Event,
     PromptOpened,
+    ReactivePlayed,
     TokensChanged,
 )
 from battles.engine.battle.legal import legal_actions
@@ -45,6 +47,7 @@ from .test_card_catalogue import (
     run_scenario,
     tokens,
 )
+from .test_card_catalogue_allies import _covering, _field, _hit_seat_2, built_reactive
 from .test_card_catalogue_area import aimed, strike
 
 VESTIGE = "vestige-bloodlines"
@@ -314,6 +317,47 @@ def _piercing_volley() -> None:
 
 
 CHOICES_SCENARIOS[(ITEMS, VOLLEY)] = _piercing_volley
+
+
+INTERVENTION = "divine-scepter-divine-intervention"
+
+
+def _divine_intervention() -> None:
+    """ "Negate all damage from next attack targeting you or ally within 2 hexes" (typed
+    Reactive): played in answer to the attack (R-REA-1), on an ally within 2 hexes through
+    R-ADD-122's window, or on the player's own casket as its reactive card: the attack
+    deals no damage to anyone; an ally 3 hexes away is not reached (R-ADD-394)."""
+    card = built_reactive(ITEMS, INTERVENTION)
+    instance = f"{INTERVENTION}#1"
+    b = _covering(card, 2)
+    damage = _hit_seat_2(b)
+    prompt = b.state.prompts[0]
+    assert (prompt.seat, prompt.kind, prompt.rule) == (0, "reactive", "R-ADD-122")
+    hand = [len(b.seat(n).hand) + len(b.seat(n).deck) for n in (0, 2)]
+    events = b.do({"type": "play_reactive", "seat": 0, "card": instance, "faces": [4] * damage})
+    covered = one(events, AttackCovered)
+    assert covered == AttackCovered(0, 2, instance, MAX_DAMAGE)
+    words = plain(describe("AttackCovered", dataclasses.asdict(covered),
+                           Names({0: "Oak", 2: "Elm"}, {}, {})))  # fmt: skip
+    assert "negating all of it" in words, words
+    assert b.state.attack is None and not b.state.prompts  # nothing to take
+    assert [len(b.seat(n).hand) + len(b.seat(n).deck) for n in (0, 2)] == [hand[0] - 1, hand[1]]
+    assert instance in b.seat(0).discard
+    far = _covering(card, 3)
+    _hit_seat_2(far, faces=(3, 2, *[4] * damage))
+    assert [(p.seat, p.kind) for p in far.state.prompts] == [(2, "take_damage")]
+    # Attacked itself: its own reactive card, and the attack deals nothing.
+    b = _field(card, first=1)
+    b.do({"type": "attack", "seat": 1, "card": "test-maul#1", "target": 0,
+          "component": "chassis", "faces": [3, 2]})  # fmt: skip
+    assert [(p.seat, p.kind, p.rule) for p in b.state.prompts] == [(0, "reactive", "R-REA-1")]
+    cards = len(b.seat(0).deck)
+    events = b.do({"type": "play_reactive", "seat": 0, "card": instance, "faces": [4, 4]})
+    assert one(events, ReactivePlayed).reduction == MAX_DAMAGE
+    assert b.state.attack is None and not b.state.prompts and len(b.seat(0).deck) == cards
+
+
+CHOICES_SCENARIOS[(ITEMS, INTERVENTION)] = _divine_intervention
 
 
 @pytest.mark.parametrize(

@@ -82,7 +82,7 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
                 f"{distance} hexes away",
                 "R-ADD-122",
             )
-    elif cover is not None:
+    elif cover is not None and not cover.self_too:  # R-ADD-394: "you or ally"
         raise RuleViolation(
             "cover_for_an_ally",
             f"{card.name} takes an ally's damage, not the attacked casket's own",
@@ -110,7 +110,7 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
         e.amount for e in effects if isinstance(e, ReduceIncomingEffect | DeflectEffect)
     )
     dodge = _dodge(tx, seat, card, command.path)
-    if cover is not None:
+    if cover is not None and seat != a.target:
         if dodge:
             raise RuleViolation(
                 "unused_argument", f"{card.name} covers an ally: no 'path'", "R-ADD-107"

@@ -92,6 +92,13 @@ def _cover_of(card: CardDef) -> CoverEffect | None:
     return next((e for e in card.effects if isinstance(e, CoverEffect)), None)
 
 
+def _own_answer(card: CardDef) -> bool:
+    """A reactive card the attacked casket may play itself: not one that only takes an
+    ally's damage (R-ADD-122), unless it answers for "you or ally" (R-ADD-394)."""
+    cover = _cover_of(card)
+    return cover is None or cover.self_too
+
+
 def _coverers(tx: _Tx) -> list[int]:
     """R-ADD-122: the allies of the attacked casket that may still cover it, in seat order:
     in the battle, not yet asked, holding a cover card that reaches it."""
@@ -126,7 +133,7 @@ def _reactive_window(tx: _Tx) -> None:
         return
     defender = tx.seat(a.target)
     eligible = any(
-        _reactive_ok(tx, card) and _cover_of(card) is None
+        _reactive_ok(tx, card) and _own_answer(card)
         for card in (tx.state.card(x) for x in defender.hand)
     )
     if eligible:
