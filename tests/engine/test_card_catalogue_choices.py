@@ -185,11 +185,11 @@ CHOICES_SCENARIOS[(ITEMS, RIFT)] = _dimensional_rift
 RESURRECTION = "inferno-staff-infernal-resurrection"
 
 
-def _resurrection_battle(damage: int) -> tuple[Battle, list[Event]]:
+def _resurrection_battle(damage: int, version: str = "2.0") -> tuple[Battle, list[Event]]:
     """Seat 0 plays Infernal Resurrection in its turn (4 SP) and passes; `damage` is then
     dealt to it as its next turn starts (R-ADD-73), without an attack."""
     card = built(ITEMS, RESURRECTION)
-    b = battle(card)
+    b = battle(card, version=version)
     events = play(b, card.id)
     assert one(events, CardPlayed).cost == 4 and f"{card.id}#1" in b.seat(0).in_play
     b.do({"type": "pass", "seat": 0, "drawn": [FILLER] * (6 - len(b.seat(0).hand))})
@@ -218,6 +218,11 @@ def _infernal_resurrection() -> None:
     words = plain(describe("DamageReduced", dataclasses.asdict(one(events, DamageReduced)),
                            Names({0: "Oak"}, {}, {})))  # fmt: skip
     assert "all that would have defeated it" in words and "R-ADD-391" in words, words
+    # Under 2.1 damage as large as all its cards is lethal (R-DMG-9); one less is not.
+    b, events = _resurrection_battle(lethal - 1, "2.1")
+    assert one(events, DamageReduced).amount == lethal - 1 and instance in b.seat(0).removed
+    b, events = _resurrection_battle(lethal - 2, "2.1")
+    assert not of_type(events, DamageReduced) and instance in b.seat(0).in_play
 
 
 CHOICES_SCENARIOS[(ITEMS, RESURRECTION)] = _infernal_resurrection
