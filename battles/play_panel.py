@@ -235,6 +235,11 @@ def label(body: Mapping[str, Any], state: BattleState, names: Names) -> str:
                 extra.append(f"discarding {_names(names, body['discard'])}")
             if "target" in body:
                 extra.append(f"on {names.casket(body['target'])}")
+            if "tokens" in body:  # R-ADD-389: X of a cost of X tokens
+                x_cost = state.card(body["card"]).token_cost
+                pool = x_cost.pool.replace("_", " ") if x_cost is not None else "token"
+                n = body["tokens"]
+                extra.append(f"paying X = {n} {pool} token{'s' * (n != 1)}")
             for moved in body.get("ally_paths", []):  # R-ADD-126
                 end = moved["path"][-1]
                 extra.append(f"moving {names.casket(moved['seat'])} to {end[0]},{end[1]}")

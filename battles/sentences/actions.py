@@ -218,7 +218,13 @@ said(
 )
 
 
-said(ev.DamageReduced, "{who} takes {amount} damage less", source("R-ADD-136"))
+said(
+    ev.DamageReduced,
+    "{who} takes {amount} damage less{lethal}",
+    source(default="R-ADD-136"),
+    # R-ADD-391: all of the damage that would have defeated it, negated
+    lethal=lambda p: ", all that would have defeated it" if p.get("rule") == "R-ADD-391" else "",
+)
 
 
 said(

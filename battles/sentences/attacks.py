@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from battles.engine.battle import events as ev
+from battles.engine.tohit import MAX_DAMAGE
 
 from .parts import (
     COMPONENT_NAMES,
@@ -235,7 +236,13 @@ said(
     card(),
     "{cut}",
     rule("R-ADD-122"),
-    cut=lambda p: f", reducing it by {p['reduction']}" if p.get("reduction") else "",
+    cut=lambda p: (
+        ", negating all of it"  # R-ADD-394: "negate all damage", the most any damage can be
+        if p.get("reduction", 0) >= MAX_DAMAGE
+        else f", reducing it by {p['reduction']}"
+        if p.get("reduction")
+        else ""
+    ),
 )
 
 

@@ -142,6 +142,12 @@ def _casket_pushed(p: Mapping[str, Any], names: Names) -> Sentence:
             t(f"{who} holds its ground"),
             *_reason_rule(p.get("source"), p.get("rule", "R-ADD-100")),
         )
+    if p.get("rule") == "R-ADD-390":  # an enemy teleported to a hex the player chose
+        return (
+            t(f"{who} is teleported to "),
+            _hex(path[-1]),
+            *_reason_rule(p.get("source"), "R-ADD-390"),
+        )
     return (
         t(f"{who} is forced {count(len(path), 'hex', 'hexes')} to "),
         _hex(path[-1]),

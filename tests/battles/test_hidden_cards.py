@@ -24,7 +24,7 @@ from battles.engine.battle import BattleState, evolve, public_payload, state_vie
 from battles.engine.battle.autoplay import choose
 from battles.engine.battle.commands import parse_command
 from battles.engine.battle.decide import create, decide
-from battles.engine.battle.events import DeckReshuffled, Event, HandRevealed
+from battles.engine.battle.events import CardsStolen, DeckReshuffled, Event, HandRevealed
 from battles.engine.battle.evolve import replay
 from battles.engine.battle.legal import LegalAction, legal_actions
 from battles.engine.demo import demo_setup
@@ -123,6 +123,11 @@ def check_battle(doc: Mapping[str, Any], *, seed: int, commands: int) -> set[str
                 # The looking seat's player has seen that hand: its pick names those cards
                 # (R-ADD-385, R-ADD-386).
                 own[e.seat] |= set(e.cards)
+            if isinstance(e, CardsStolen):
+                # R-ADD-386: both seats know the stolen card, the thief under its new number
+                # (`as_cards`) too; the robbed seat held it, so that name tells it nothing new.
+                own[e.seat] |= set(e.cards) | set(e.as_cards)
+                own[e.target] |= set(e.as_cards)
             if state.over:
                 return met
             raw = BATTLE_EVENTS.to_record(e)[2]

@@ -88,6 +88,8 @@ class PlayCard(Command):
     spend: bool = False  # pay the card's "Spend N tokens" for its extra effect (R-ADD-61)
     # Allies: (seat, path) of each ally the card moves (R-ADD-126)
     ally_paths: tuple[tuple[int, tuple[Hex, ...]], ...] = ()
+    # X, the tokens paid for a card printed with a cost of X tokens (R-ADD-389)
+    tokens: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,7 +294,17 @@ _FIELDS: Mapping[str, tuple[str, ...]] = {
     "move": ("path", "pay", "free"),
     "rotate": ("facing", "pay"),
     "vent": ("pay",),
-    "play_card": ("card", "target", "path", "facing", "discard", "pay", "spend", "ally_paths"),
+    "play_card": (
+        "card",
+        "target",
+        "path",
+        "facing",
+        "discard",
+        "pay",
+        "spend",
+        "ally_paths",
+        "tokens",
+    ),
     "attack": (
         "card",
         "target",
@@ -335,6 +347,7 @@ _OPTIONAL = frozenset(
         "also",
         "taint_from",
         "ally_paths",
+        "tokens",
     }
 )
 # Fields optional in one command only: a bargain's `choose` names cards, an ultimatum's does
@@ -505,6 +518,8 @@ def parse_command(body: object) -> Command:
             args["discard"] = _strs(body["discard"], "discard")
         if body.get("ally_paths") is not None:
             args["ally_paths"] = _ally_paths(body["ally_paths"])
+        if body.get("tokens") is not None:
+            args["tokens"] = _int(body, "tokens", 1, 99, "R-ADD-389")
     elif name == "attack":
         args["target"] = _int(body, "target", 0, 7)
         if body.get("ally_paths") is not None:

@@ -50,6 +50,7 @@ from ..cards import (
     StatusEffect,
     TeleportEffect,
     TerrainEffect,
+    TokenCostEffect,
     UltimatumEffect,
 )
 from ..errors import RuleViolation
@@ -446,6 +447,14 @@ def _card_bodies(state: BattleState, c: CasketState, instance: str) -> Iterator[
                 grown += [{**v, "path": p} for p, _ in paths[:6]]
             elif isinstance(effect, TerrainEffect) and effect.at == "hex":  # R-ADD-162
                 grown += [{**v, "path": p} for p in _terrain_paths(state, c, card, effect)]
+            elif isinstance(effect, TeleportEffect) and effect.whom == "enemy":
+                # R-ADD-390: any enemy, a few hexes within reach of it
+                grown += [
+                    {**v, "target": x.seat, "path": [p]}
+                    for x in state.seats
+                    if x.side != c.side and x.in_battle
+                    for p in _teleports(state, x, effect)
+                ]
             elif isinstance(effect, TeleportEffect):  # R-ADD-102: a few destinations
                 grown += [{**v, "path": [p]} for p in _teleports(state, c, effect)]
             elif isinstance(effect, PushEffect):  # R-ADD-100: an enemy within range
@@ -485,6 +494,10 @@ def _card_bodies(state: BattleState, c: CasketState, instance: str) -> Iterator[
                 grown += [{**v, "target": x.seat} for x in state.seats if x.side == c.side]
             elif isinstance(effect, AllyMoveEffect):  # R-ADD-126
                 grown += _ally_move_variants(state, c, effect, v)
+            elif isinstance(effect, TokenCostEffect) and effect.n == "x":
+                # R-ADD-389: every X from 1 to the most the card takes and the seat holds
+                most = min(effect.most, c.tokens_of(effect.pool))
+                grown += [{**v, "tokens": n} for n in range(1, most + 1)]
             else:
                 grown.append(v)
         variants = grown
@@ -551,7 +564,7 @@ def _terrain_paths(
 
 
 def _teleports(state: BattleState, c: CasketState, effect: TeleportEffect) -> list[list[int]]:
-    """A few teleport destinations (R-ADD-102), the farthest first."""
+    """A few destinations of `c`'s teleport (R-ADD-102, R-ADD-390), the farthest first."""
     taken = [x.at for x in state.seats if x.in_battle and x.seat != c.seat]
     taken += state.barred_for(c)  # R-ADD-163
     hexes = [

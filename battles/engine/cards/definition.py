@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from ..errors import InvalidInput
@@ -36,6 +36,7 @@ from .effects.hand import (
     DiscardChosenEffect,
     DiscardEffect,
     DiscardForEffect,
+    DrawEffect,
     RemoveFromGameEffect,
 )
 from .effects.movement import FreePassageEffect
@@ -251,6 +252,32 @@ class CardDef(Stored):
                     "R-ADD-152",
                 )
 
+    def _check_x_tokens(self) -> None:
+        """R-ADD-389: a cost of X tokens is chosen in a `play_card` command (`tokens`), so
+        only a card played so has it, and "draw X" only at the top of such a card."""
+        x_cost = any(isinstance(e, triggers.TokenCostEffect) and e.n == "x" for e in self.effects)
+        if x_cost and (self.kind == "reactive" or self.attack is not None):
+            raise InvalidInput(
+                "card.effects",
+                "a cost of X tokens is chosen in play_card: not on a reactive or attack card",
+                "R-ADD-389",
+            )
+
+        def nested(effects: tuple[Effect, ...]) -> Iterator[Effect]:
+            for e in effects:
+                yield from nested(getattr(e, "then", ()))
+                yield e
+
+        top = [e for e in self.effects if isinstance(e, DrawEffect) and e.n == "x"]
+        inner = [e for e in nested(self.effects) if isinstance(e, DrawEffect) and e.n == "x"]
+        if inner and (not x_cost or len(inner) != len(top)):
+            raise InvalidInput(
+                "card.effects",
+                "draw X counts the tokens paid for the card's cost of X tokens: the card "
+                "needs that cost, and the draw is one of its own effects",
+                "R-ADD-389",
+            )
+
     def _check_consistency(self) -> None:
         # R-ADD-80: what waits for a kill, or is Armor-Piercing, is said of all the card's
         # further attacks at once (AttacksQueued), so such a card has only that one.
@@ -285,6 +312,7 @@ class CardDef(Stored):
             raise InvalidInput("card.text", "a manual card needs its text for the players")
         if self.kind == "damage" and (self.sp_cost, self.effects) != (0, ()):
             raise InvalidInput("card.kind", "a Damage card costs 0 SP and does nothing", "R-TRN-6")
+        self._check_x_tokens()
         timed = [e for e in self.effects if isinstance(e, triggers.ForTurnsEffect)]
         if timed and (len(timed) > 1 or self.kind == "reactive" or self.attack is not None):
             # R-ADD-375: its turns are counted from its owner's turn it is played in

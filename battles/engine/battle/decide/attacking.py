@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ...arcs import in_firing_arc
 from ...cards import (
@@ -518,6 +519,8 @@ def _queue_follow_ups(
             centre = c.at if effect.around == "self" else tx.seat(command.target).at
             first = card.attack
             assert first is not None
+            if effect.around == "line":  # R-ADD-393: no farther than the attack reaches
+                effect = replace(effect, within=min(effect.within, first.range.high))
             reach = effect.reach(first.range).text
             # R-ADD-381: a line from the attacker through the first target.
             line = (
@@ -539,8 +542,13 @@ def _queue_follow_ups(
             ]
             if effect.pick and len(caught) > effect.pick:
                 caught = _pick(tx, seat, card, caught, effect.pick)
-            # R-ADD-182: "deal damage to … adjacent enemies": the shot's own printed damage.
-            damage = first.damage if effect.damage_of_attack else effect.damage
+            if effect.first_behind:  # R-ADD-393: the nearest beyond the target, seat order
+                beyond = c.at.distance(tx.seat(command.target).at)
+                behind = [x for x in caught if c.at.distance(tx.seat(x).at) > beyond]
+                caught = sorted(behind, key=lambda x: (c.at.distance(tx.seat(x).at), x))[:1]
+            # R-ADD-182: "deal damage to … adjacent enemies": the shot's own printed damage;
+            # R-ADD-393: `plus` the enhancement's own +damage
+            damage = first.damage + effect.plus if effect.damage_of_attack else effect.damage
             attacks += [(x, reach, damage) for x in caught]
     # R-ADD-186: a bonus for each attack of the card, read for each one's target now.
     each = [e for e in card.effects if isinstance(e, AttackBonusEffect) and e.each_attack]
@@ -567,8 +575,10 @@ def _queue_follow_ups(
                 command.component,
                 after_kill,
                 "R-ADD-80",
+                # R-ADD-393: an enhancement's Armor-Piercing line too
                 ignore_defence=any(
-                    isinstance(e, AreaAttackEffect) and e.ignore_defence for e in card.effects
+                    isinstance(e, AreaAttackEffect) and e.ignore_defence
+                    for e in [*card.effects, *carried]
                 ),
             )
         )

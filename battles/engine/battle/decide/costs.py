@@ -88,24 +88,51 @@ def _pay(tx: _Tx, c: CasketState, cost: int, pay: Pay | None, exclude: Sequence[
     tx.emit(ev.OverspendPaid(c.seat, cards, hand, deck))
 
 
-def _check_token_cost(tx: _Tx, seat: int, card: CardDef) -> None:
-    """R-ADD-133: a card printed with a cost in tokens needs them to be played."""
+def _check_token_cost(tx: _Tx, seat: int, card: CardDef, tokens: int | None = None) -> None:
+    """R-ADD-133: a card printed with a cost in tokens needs them to be played. R-ADD-389:
+    a cost of X tokens is the command's `tokens`, 1 to the card's most, and only such a
+    card takes `tokens`."""
     cost = card.token_cost
-    if cost is not None and tx.seat(seat).tokens_of(cost.pool) < cost.n:
-        have = tx.seat(seat).tokens_of(cost.pool)
+    x_cost = cost is not None and cost.n == "x"
+    if tokens is not None and not x_cost:
+        raise RuleViolation(
+            "not_an_x_cost",
+            f"tokens: {card.name} is not printed with a cost of X tokens",
+            "R-ADD-389",
+        )
+    if cost is None:
+        return
+    if cost.n == "x":
+        if tokens is None:
+            raise RuleViolation(
+                "tokens_required",
+                f"tokens: {card.name} costs X {cost.pool} tokens: name X, 1 to {cost.most}",
+                "R-ADD-389",
+            )
+        if tokens > cost.most:
+            raise RuleViolation(
+                "too_many_tokens",
+                f"tokens: {card.name} takes at most {cost.most} {cost.pool} tokens",
+                "R-ADD-389",
+            )
+    need = tokens if tokens is not None else cost.least
+    have = tx.seat(seat).tokens_of(cost.pool)
+    if have < need:
         raise RuleViolation(
             "not_enough_tokens",
-            f"{card.name} costs {cost.n} {cost.pool} token(s); seat {seat} holds {have}",
-            "R-ADD-133",
+            f"{card.name} costs {need} {cost.pool} token(s); seat {seat} holds {have}",
+            "R-ADD-389" if cost.n == "x" else "R-ADD-133",
         )
 
 
-def _pay_tokens(tx: _Tx, seat: int, card: CardDef) -> None:
-    """R-ADD-133: the printed token cost, paid as the card is played (checked before)."""
+def _pay_tokens(tx: _Tx, seat: int, card: CardDef, tokens: int | None = None) -> None:
+    """R-ADD-133: the printed token cost, paid as the card is played (checked before);
+    a cost of X tokens pays the command's `tokens` (R-ADD-389)."""
     cost = card.token_cost
     if cost is not None:
+        n = cost.n if cost.n != "x" else tokens or 0
         have = tx.seat(seat).tokens_of(cost.pool)
-        tx.emit(ev.TokensChanged(seat, cost.pool, -cost.n, have - cost.n, card.id))
+        tx.emit(ev.TokensChanged(seat, cost.pool, -n, have - n, card.id))
 
 
 def _check_holds(tx: _Tx, seat: int, card: CardDef, pool: str, n: int | Literal["all"]) -> None:

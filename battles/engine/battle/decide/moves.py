@@ -174,6 +174,36 @@ def _teleport(
     resolution._entered(tx, c.seat, c.at, [destination])  # R-ADD-165
 
 
+def _teleport_enemy(
+    tx: _Tx,
+    seat: int,
+    card: CardDef,
+    effect: TeleportEffect,
+    target: int | None,
+    path: Sequence[object],
+) -> None:
+    """R-ADD-390: the enemy the command's `target` names (any enemy in the battle, as
+    R-ADD-385's range-less cards) goes to the one hex `path` names, within `hexes` of its
+    own hex, on the board, not impassable, not held by a casket nor barred to it
+    (R-ADD-102, R-ADD-163); not its move (R-HIT-2), recorded as R-ADD-108's teleport."""
+    enemy = conditions._enemy_anywhere(tx, seat, card, target)
+    if len(path) != 1:
+        raise RuleViolation(
+            "destination_required",
+            f"{card.name} teleports seat {enemy}: give 'path' as the one destination hex",
+            "R-ADD-390",
+        )
+    destination: Hex = path[0]  # type: ignore[assignment]
+    s, d = tx.state, tx.seat(enemy)
+    occupied = [x.at for x in s.seats if x.in_battle and x.seat != enemy]
+    occupied += s.barred_for(d)  # R-ADD-163: a zone it may not enter
+    problem = teleport_problem(s.board, d.at, destination, effect.hexes, occupied=occupied)
+    if problem is not None:
+        raise problem
+    tx.emit(ev.CasketPushed(enemy, ((destination.q, destination.r),), seat, card.id, "R-ADD-390"))
+    resolution._entered(tx, enemy, d.at, [destination])  # R-ADD-165
+
+
 def _terrain_hexes(
     tx: _Tx, c: CasketState, card: CardDef, effect: TerrainEffect, path: Sequence[object]
 ) -> list[Hex]:

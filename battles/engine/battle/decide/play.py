@@ -40,14 +40,14 @@ def _play_card(tx: _Tx, c: CasketState, command: PlayCard) -> None:
         )
     costs._check_card_kind(c, card)
     costs._check_limit(tx.seat(seat), card)
-    costs._check_token_cost(tx, seat, card)
+    costs._check_token_cost(tx, seat, card, command.tokens)
     costs._check_spend(tx, seat, card, command.spend)
     costs._check_taint_spend(tx, seat, card, command.spend, None, command.target)
     costs._pay(tx, c, card.sp_cost, command.pay, exclude=[instance, *command.discard])
     tx.emit(
         ev.CardPlayed(seat, instance, card.sp_cost, card.manual, card.text if card.manual else "")
     )
-    costs._pay_tokens(tx, seat, card)
+    costs._pay_tokens(tx, seat, card, command.tokens)
     passives._triggers(tx, seat, "card_played", played=card.id)  # R-ADD-361
     target = command.target
     wreck = next(
@@ -66,6 +66,7 @@ def _play_card(tx: _Tx, c: CasketState, command: PlayCard) -> None:
         command.discard,
         spend=command.spend,
         ally_paths=command.ally_paths,
+        tokens=command.tokens or 0,
     )
     # R-ADD-68: a passive stays in play; R-ADD-89: a card with attacks to make stays until
     # its last one has ended.
@@ -124,6 +125,7 @@ def _card_effects(
     spend: bool = False,
     attack_target: int | None = None,
     ally_paths: Sequence[tuple[int, Sequence[Hex]]] = (),
+    tokens: int = 0,
 ) -> None:
     used = {"path": False, "facing": False, "discard": False, "target": False}
     for effect in card.effects:
@@ -146,6 +148,7 @@ def _card_effects(
             skip_attack,
             spend,
             attack_target=attack_target,
+            tokens=tokens,
         )
     for name, value in (
         ("path", path),

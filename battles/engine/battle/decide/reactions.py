@@ -82,7 +82,7 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
                 f"{distance} hexes away",
                 "R-ADD-122",
             )
-    elif cover is not None:
+    elif cover is not None and not cover.self_too:  # R-ADD-394: "you or ally"
         raise RuleViolation(
             "cover_for_an_ally",
             f"{card.name} takes an ally's damage, not the attacked casket's own",
@@ -110,7 +110,7 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
         e.amount for e in effects if isinstance(e, ReduceIncomingEffect | DeflectEffect)
     )
     dodge = _dodge(tx, seat, card, command.path)
-    if cover is not None:
+    if cover is not None and seat != a.target:
         if dodge:
             raise RuleViolation(
                 "unused_argument", f"{card.name} covers an ally: no 'path'", "R-ADD-107"
@@ -138,7 +138,8 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
         if isinstance(effect, HeatEffect):
             harm._change_heat(tx, seat, effect.amount, card.name, "R-REA-1")
         elif isinstance(effect, DrawEffect):
-            piles._draw(tx, seat, effect.n, card.name)
+            # a reactive card has no cost of X tokens to draw by (R-ADD-389)
+            piles._draw(tx, seat, 0 if effect.n == "x" else effect.n, card.name)
         elif isinstance(effect, GainTokensEffect):
             costs._gain_tokens(tx, seat, effect, card.id)
         elif isinstance(effect, RecoverEffect):

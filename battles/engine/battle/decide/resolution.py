@@ -45,6 +45,7 @@ from ...dice import (
 )
 from ...errors import RuleViolation
 from ...hexes import Hex
+from ...tohit import MAX_DAMAGE
 from .. import events as ev
 from ..state import (
     AttackInProgress,
@@ -70,7 +71,7 @@ def _reactive_ok(tx: _Tx, card: CardDef, seat: int | None = None) -> bool:
         and (a.shield_allowed or not card.shield)
         and _in_window(tx, card)
         # R-ADD-133: a card printed with a token cost only with the player's tokens
-        and (cost is None or tx.seat(payer).tokens_of(cost.pool) >= cost.n)
+        and (cost is None or tx.seat(payer).tokens_of(cost.pool) >= cost.least)
     )
 
 
@@ -94,6 +95,13 @@ def _in_window(tx: _Tx, card: CardDef) -> bool:
 
 def _cover_of(card: CardDef) -> CoverEffect | None:
     return next((e for e in card.effects if isinstance(e, CoverEffect)), None)
+
+
+def _own_answer(card: CardDef) -> bool:
+    """A reactive card the attacked casket may play itself: not one that only takes an
+    ally's damage (R-ADD-122), unless it answers for "you or ally" (R-ADD-394)."""
+    cover = _cover_of(card)
+    return cover is None or cover.self_too
 
 
 def _coverers(tx: _Tx) -> list[int]:
@@ -130,7 +138,7 @@ def _reactive_window(tx: _Tx) -> None:
         return
     defender = tx.seat(a.target)
     eligible = any(
-        _reactive_ok(tx, card) and _cover_of(card) is None
+        _reactive_ok(tx, card) and _own_answer(card)
         for card in (tx.state.card(x) for x in defender.hand)
     )
     if eligible:
@@ -322,9 +330,34 @@ def _inflict(
     if amount <= 0 or not tx.seat(seat).in_battle:
         _after_damage(tx)
         return
+    if _lethal(tx, seat, amount) and _negated_as_lethal(tx, seat, amount):
+        _after_damage(tx)
+        return
     if _lethal_window(tx, seat, amount, component, reason):
         return
     _split(tx, seat, amount, component, reason)
+
+
+def _negated_as_lethal(tx: _Tx, seat: int, amount: int) -> bool:
+    """R-ADD-391: "When you would take fatal damage, negate it, …" on a card the seat has
+    in play: the first such card (play order) takes all of the lethal damage off, runs its
+    `then` and leaves play (to the removed cards when its text says so, R-ADD-70); True
+    when one did. It is no choice, so it acts under every policy, before R-ADD-371's
+    reactive window."""
+    for instance in tx.seat(seat).in_play:
+        card = tx.state.card(instance)
+        saves = [
+            e for e in card.effects if isinstance(e, TriggerEffect) and e.on == "lethal_damage"
+        ]
+        if not saves:
+            continue
+        tx.emit(ev.DamageReduced(seat, amount, instance, "R-ADD-391"))
+        for effect in saves:
+            for inner in effect.then:
+                resolvers._effect(tx, seat, card, inner, None, (), None, (), {}, True)
+        tx.emit(ev.CardResolved(seat, instance))
+        return True
+    return False
 
 
 def _split(tx: _Tx, seat: int, amount: int, component: str | None, reason: str) -> None:
@@ -398,7 +431,9 @@ def _reduce_taken(tx: _Tx, seat: int, amount: int) -> int:
             if isinstance(effect, TriggerEffect) and effect.on == "damage_taken":
                 for inner in effect.then:
                     assert isinstance(inner, ReduceIncomingEffect)
-                    cut = min(amount, inner.amount)
+                    # R-ADD-392: "immune to damage", the most any damage can be: all of it
+                    immune = inner.amount >= MAX_DAMAGE
+                    cut = amount if immune else min(amount, inner.amount)
                     if cut:
                         tx.emit(ev.DamageReduced(seat, cut, card.id))
                         amount -= cut

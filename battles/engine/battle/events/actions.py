@@ -358,12 +358,14 @@ class TurnBuffGained(Event):
 
 @dataclass(frozen=True, slots=True)
 class DamageReduced(Event):
-    """A passive in play took `amount` off damage the seat was about to take (R-ADD-136)."""
+    """A passive in play took `amount` off damage the seat was about to take (R-ADD-136);
+    `rule` R-ADD-391: all of damage that would have defeated it, negated."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "amount", "source"))
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "amount", "source", "rule"))
     seat: int
     amount: int
     source: str
+    rule: str = "R-ADD-136"
 
 
 @dataclass(frozen=True, slots=True)

@@ -93,12 +93,22 @@ class CoverEffect(StoredEffect):
     `within` hexes of it, plays after the hit; the damage the attacked casket's defence roll
     leaves is the card player's to take instead, less the card's own reductions (R-ADD-122).
 
+    `self_too`: "next attack targeting you or ally within 2 hexes": the attacked casket
+    may play it too, as its own reactive card (R-ADD-394).
+
     >>> CoverEffect(1).as_dict()
     {'kind': 'cover', 'within': 1}
+    >>> CoverEffect(2, self_too=True).as_dict()
+    {'kind': 'cover', 'within': 2, 'self_too': True}
     """
 
     kind: ClassVar[str] = "cover"
     within: int = field(metadata=bounded(1, MAX_HEXES, "R-ADD-122"))
+    self_too: bool = False
+
+    def __post_init__(self) -> None:
+        StoredEffect.__post_init__(self)
+        check_bool(self.self_too, "cover.self_too")
 
 
 @dataclass(frozen=True, slots=True)

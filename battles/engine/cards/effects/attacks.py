@@ -304,6 +304,8 @@ class AreaAttackEffect(StoredEffect):
 
     >>> AreaAttackEffect(2).as_dict()
     {'kind': 'area_attack', 'damage': 2, 'within': 1}
+    >>> AreaAttackEffect(0, 20, around="line", damage_of_attack=True, plus=2, first_behind=True).as_dict()
+    {'kind': 'area_attack', 'damage': 0, 'within': 20, 'around': 'line', 'damage_of_attack': True, 'plus': 2, 'first_behind': True}
     >>> AreaAttackEffect(2, within=0)
     Traceback (most recent call last):
     ...
@@ -321,10 +323,28 @@ class AreaAttackEffect(StoredEffect):
     # combos vocabulary: "deal damage to target and all adjacent enemies" on an enhancement:
     # the caught enemies take the printed damage of the attack it enhances (R-ADD-182).
     damage_of_attack: bool = False
+    # "+2 damage, Armor-Piercing, hits 2 targets in line" on an enhancement: `plus` more
+    # than that printed damage, and of the caskets the line catches only the first behind
+    # the target (`first_behind`); the line reaches as far as the enhanced attack's printed
+    # range, `within` at most (R-ADD-393).
+    plus: int = 0
+    first_behind: bool = False
 
     def __post_init__(self) -> None:
         check_int(self.damage, "area_attack.damage", 0, MAX_DAMAGE, "R-DMG-1")
         check_bool(self.damage_of_attack, "area_attack.damage_of_attack")
+        check_int(self.plus, "area_attack.plus", 0, MAX_DAMAGE, "R-ADD-393")
+        check_bool(self.first_behind, "area_attack.first_behind")
+        if self.plus and not self.damage_of_attack:
+            raise InvalidInput(
+                "area_attack.plus", "adds to the enhanced attack's damage only", "R-ADD-393"
+            )
+        if self.first_behind and (self.around != "line" or self.pick):
+            raise InvalidInput(
+                "area_attack.first_behind",
+                "the first casket behind the target on a line",
+                "R-ADD-393",
+            )
         if self.damage_of_attack and self.damage:
             raise InvalidInput(
                 "area_attack.damage",
@@ -453,11 +473,13 @@ class EnhanceNextAttackEffect(StoredEffect):
             kinds = ("attack_bonus", "after_attack", "area_attack", "reroll_attack_die")
             check_inner(self.then, "enhance_next_attack.then", kinds, "R-ADD-180")
             for i, e in enumerate(self.then):
-                # "Deal 3 damage to all adjacent enemies" on a shell: around its target.
-                if isinstance(e, AreaAttackEffect) and e.around != "target":
+                # "Deal 3 damage to all adjacent enemies" on a shell: around its target;
+                # "hits 2 targets in line": the line through it (R-ADD-393).
+                if isinstance(e, AreaAttackEffect) and e.around not in ("target", "line"):
                     raise InvalidInput(
                         f"enhance_next_attack.then[{i}].around",
-                        "an enhancement's area is around the target of the attack it enhances",
+                        "an enhancement's area is around the target of the attack it enhances, "
+                        "or the line through it",
                         "R-ADD-182",
                     )
             if self.every:  # what no attack spends cannot follow one attack's outcome

@@ -17,14 +17,22 @@ DISCARD_SOURCES = ("hand", "deck", "choice")
 
 @dataclass(frozen=True, slots=True)
 class DrawEffect(StoredEffect):
-    """Draw `n` cards, one at a time as R-TRN-6 draws.
+    """Draw `n` cards, one at a time as R-TRN-6 draws; `n` "x": as many as the tokens
+    paid for the card's cost of X tokens ("Draw X cards (where X = Credits spent)",
+    R-ADD-389).
 
     >>> DrawEffect(2).as_dict()
     {'kind': 'draw', 'n': 2}
+    >>> DrawEffect("x").as_dict()
+    {'kind': 'draw', 'n': 'x'}
     """
 
     kind: ClassVar[str] = "draw"
-    n: int = field(metadata=bounded(1, MAX_CARDS, "R-TRN-6"))
+    n: int | Literal["x"]
+
+    def __post_init__(self) -> None:
+        if self.n != "x":
+            check_int(self.n, "draw.n", 1, MAX_CARDS, "R-TRN-6")
 
 
 @dataclass(frozen=True, slots=True)

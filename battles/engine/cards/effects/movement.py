@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 
 from ...errors import InvalidInput
 from ...tohit import MAX_DAMAGE
-from .base import StoredEffect, bounded, check_bool, check_int
+from .base import StoredEffect, bounded, check_bool, check_choice, check_int
 from .bounds import MAX_HEXES
 
 if TYPE_CHECKING:
@@ -118,24 +118,35 @@ class TeleportEffect(StoredEffect):
     """ "Teleport up to N hexes": the own casket goes to any hex within `hexes` it could
     end a move on, whatever lies between (the command's `path` names that one hex);
     `near_terrain`: "must end in or adjacent to terrain" (R-ADD-102); `onto`: "to any Lava
-    Terrain hex", only a hex of that terrain kind (R-ADD-293).
+    Terrain hex", only a hex of that terrain kind (R-ADD-293). `whom` "enemy": "Teleport
+    target enemy to any hex within 6 hexes": the enemy the command's `target` names (any
+    enemy in the battle, no range printed) goes to the hex the `path` names, within
+    `hexes` of its own hex; not its move (R-ADD-390).
 
     >>> TeleportEffect(4, near_terrain=True).as_dict()
     {'kind': 'teleport', 'hexes': 4, 'near_terrain': True}
     >>> TeleportEffect(8, onto="lava").as_dict()
     {'kind': 'teleport', 'hexes': 8, 'onto': 'lava'}
+    >>> TeleportEffect(6, whom="enemy").as_dict()
+    {'kind': 'teleport', 'hexes': 6, 'whom': 'enemy'}
     """
 
     kind: ClassVar[str] = "teleport"
     hexes: int
     near_terrain: bool = False
     onto: str = ""
+    whom: Literal["self", "enemy"] = "self"
 
     def __post_init__(self) -> None:
         check_int(self.hexes, "teleport.hexes", 1, MAX_HEXES, "R-ADD-102")
         check_bool(self.near_terrain, "teleport.near_terrain")
         if not isinstance(self.onto, str) or (self.onto and not self.onto.isidentifier()):
             raise InvalidInput("teleport.onto", "must be a terrain kind's name", "R-ADD-293")
+        check_choice(self.whom, "teleport.whom", ("self", "enemy"))
+        if self.whom == "enemy" and (self.near_terrain or self.onto):
+            raise InvalidInput(
+                "teleport.whom", "an enemy's teleport names no terrain to end on", "R-ADD-390"
+            )
 
 
 @dataclass(frozen=True, slots=True)

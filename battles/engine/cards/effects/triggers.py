@@ -92,6 +92,10 @@ TRIGGERS = (
     # "first 3 damage each turn negated": the `reduce_incoming` amount is a budget of each
     # turn, whoever's, spent on the damage the owner takes (R-ADD-376)
     "first_damage_each_turn",
+    # "When you would take fatal damage, negate it, gain 4 Heat": played in the owner's
+    # turn, the card waits in play; damage R-ADD-371 calls lethal is negated whole, `then`
+    # runs and the card leaves play (R-ADD-391)
+    "lethal_damage",
 )
 
 
@@ -126,6 +130,8 @@ class TriggerEffect(StoredEffect):
     R-ADD-74). On "card_played", each time the owner plays one of `cards` in its own turn,
     as a card or an attack (R-ADD-361). On "first_damage_each_turn", its reduction takes
     off the first damage the owner takes in each turn, up to its amount a turn (R-ADD-376).
+    On "lethal_damage", damage that would defeat the owner whatever its split (R-ADD-371)
+    is negated whole, `then` runs, and the card leaves play (R-ADD-391).
 
     >>> from battles.engine.cards import DrawEffect, GainTokensEffect
     >>> TriggerEffect("start_of_turn", (GainTokensEffect("bargain", 1, cap=10),)).as_dict()
@@ -219,6 +225,8 @@ class TokenCostEffect(StoredEffect):
 
     >>> TokenCostEffect("forge", 1).as_dict()
     {'kind': 'token_cost', 'pool': 'forge', 'n': 1}
+    >>> TokenCostEffect("credit", "x", most=5).as_dict()
+    {'kind': 'token_cost', 'pool': 'credit', 'n': 'x', 'most': 5}
     >>> TokenCostEffect("gold", 1)
     Traceback (most recent call last):
     ...
@@ -227,11 +235,29 @@ class TokenCostEffect(StoredEffect):
 
     kind: ClassVar[str] = "token_cost"
     pool: str
-    n: int
+    n: int | Literal["x"]
+    # "X Credit tokens" ("Draw X cards (where X = Credits spent, max 5)"): `n` "x", the
+    # number the player chooses as the card is played (the command's `tokens`), 1 to
+    # `most` (R-ADD-389).
+    most: int = 0
 
     def __post_init__(self) -> None:
         check_choice(self.pool, "token_cost.pool", TOKEN_POOLS)
-        check_int(self.n, "token_cost.n", 1, MAX_TOKENS, "R-ADD-133")
+        if self.n == "x":
+            check_int(self.most, "token_cost.most", 1, MAX_TOKENS, "R-ADD-389")
+        else:
+            check_int(self.n, "token_cost.n", 1, MAX_TOKENS, "R-ADD-133")
+            if self.most:
+                raise InvalidInput("token_cost.most", "only for a cost of X tokens", "R-ADD-389")
+
+    @property
+    def least(self) -> int:
+        """The fewest tokens playing the card needs: X is at least 1 (R-ADD-389).
+
+        >>> TokenCostEffect("credit", "x", most=5).least, TokenCostEffect("forge", 2).least
+        (1, 2)
+        """
+        return 1 if self.n == "x" else self.n
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,9 +37,10 @@ def _effect(
     *,
     attack_target: int | None = None,
     ended: bool = False,
+    tokens: int = 0,
 ) -> None:
     """One effect of `card`, by its class's resolver; `ended`: run by `_end_attack`, the
-    attack's outcome known."""
+    attack's outcome known; `tokens`: X, paid for a cost of X tokens (R-ADD-389)."""
     resolving = Resolving(
         tx,
         seat,
@@ -53,5 +54,6 @@ def _effect(
         spend,
         attack_target,
         ended,
+        tokens,
     )
     tx.resolvers[type(effect)](resolving, effect)

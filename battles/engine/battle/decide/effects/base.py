@@ -19,7 +19,8 @@ class Resolving:
     leave one unused is refused, R-ADD-14); `skip_attack`: the card is an attack card whose
     attack and riders the attack command resolves; `spend`: the player spends what the card
     offers to spend; `attack_target`: the casket the card's attack is made against;
-    `ended`: run by `resolution._end_attack`, the attack's outcome known.
+    `ended`: run by `resolution._end_attack`, the attack's outcome known; `tokens`: X,
+    paid for the card's cost of X tokens ("Draw X cards", R-ADD-389).
     """
 
     tx: _Tx
@@ -34,6 +35,8 @@ class Resolving:
     spend: bool
     attack_target: int | None
     ended: bool
+    # X, the tokens the command paid for the card's cost of X tokens (R-ADD-389)
+    tokens: int = 0
 
     def then(self, inner: Effect, **changes: Any) -> None:
         """Resolve `inner`, an effect inside this one ("when ...", "then ..."), with

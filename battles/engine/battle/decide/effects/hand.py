@@ -80,7 +80,9 @@ def _discard_hand(ctx: Resolving, effect: fx.DiscardHandEffect) -> None:
 
 def _draw(ctx: Resolving, effect: fx.DrawEffect) -> None:
     tx, seat, card = ctx.tx, ctx.seat, ctx.card
-    piles._draw(tx, seat, effect.n, card.name)
+    # R-ADD-389: "Draw X cards (where X = Credits spent)": the tokens the command paid
+    n = ctx.tokens if effect.n == "x" else effect.n
+    piles._draw(tx, seat, n, card.name)
 
 
 def _discard(ctx: Resolving, effect: fx.DiscardEffect) -> None:

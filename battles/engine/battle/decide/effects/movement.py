@@ -33,7 +33,11 @@ def _scatter(ctx: Resolving, effect: fx.ScatterEffect) -> None:
 def _teleport(ctx: Resolving, effect: fx.TeleportEffect) -> None:
     tx, seat, card, path, used = ctx.tx, ctx.seat, ctx.card, ctx.path, ctx.used
     c = tx.seat(seat)
-    moves._teleport(tx, c, card, effect, path)
+    if effect.whom == "enemy":  # R-ADD-390: "Teleport target enemy to any hex within 6"
+        moves._teleport_enemy(tx, seat, card, effect, ctx.target, path)
+        used["target"] = True
+    else:
+        moves._teleport(tx, c, card, effect, path)
     used["path"] = True
 
 
