@@ -43,6 +43,7 @@ from battles.engine.cards import (
     BonusAgainstEffect,
     BuffNextAttackEffect,
     BuffThisTurnEffect,
+    CardCostEffect,
     CardDef,
     Condition,
     CounterEffect,
@@ -65,6 +66,7 @@ from battles.engine.cards import (
     EnhanceNextAttackEffect,
     FlipWoundEffect,
     FollowUpEffect,
+    ForbidCardsEffect,
     ForfeitTokensEffect,
     ForTurnsEffect,
     FreePassageEffect,
@@ -114,6 +116,7 @@ from battles.engine.cards import (
     SpBoostEffect,
     SpendTaintEffect,
     SpendTokensEffect,
+    SpLockEffect,
     SpPenaltyEffect,
     StatusEffect,
     TaintAuraEffect,
@@ -287,6 +290,10 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     LowDeckWindowEffect(5),  # (R-ADD-370)
     LethalWindowEffect(5),  # (R-ADD-371)
     ForTurnsEffect(2),  # (R-ADD-375)
+    ForbidCardsEffect(defense=True, movement=True),  # (R-ADD-340)
+    CardCostEffect(1, 4),  # (R-ADD-341)
+    SpLockEffect(3),  # (R-ADD-343)
+    UltimatumEffect(discard=2),  # (R-ADD-342)
 )
 
 
@@ -442,6 +449,9 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "low_deck_window",  # (R-ADD-370)
         "lethal_window",  # (R-ADD-371)
         "for_turns",  # (R-ADD-375)
+        "forbid_cards",  # (R-ADD-340)
+        "card_cost",  # (R-ADD-341)
+        "sp_lock",  # (R-ADD-343)
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

@@ -60,9 +60,11 @@ from .conditions import (
     BarReactivesEffect,
     BleedEffect,
     BleedFactorEffect,
+    CardCostEffect,
     DamageNextTurnEffect,
     DrawPenaltyEffect,
     DuelEffect,
+    ForbidCardsEffect,
     GritModifierEffect,
     HinderEffect,
     LowerDefenceEffect,
@@ -129,6 +131,7 @@ from .resources import (
     SpBoostEffect,
     SpendTaintEffect,
     SpendTokensEffect,
+    SpLockEffect,
     TaintAuraEffect,
     TaintCounterEffect,
     TaintEffect,
@@ -175,6 +178,7 @@ __all__ = [
     "BonusAgainstEffect",
     "BuffNextAttackEffect",
     "BuffThisTurnEffect",
+    "CardCostEffect",
     "CounterEffect",
     "CoverEffect",
     "DamageAuraEffect",
@@ -196,6 +200,7 @@ __all__ = [
     "FlipWoundEffect",
     "FollowUpEffect",
     "ForTurnsEffect",
+    "ForbidCardsEffect",
     "ForfeitTokensEffect",
     "FreePassageEffect",
     "GainSpEffect",
@@ -242,6 +247,7 @@ __all__ = [
     "SelfDamageEffect",
     "ShuffleInEffect",
     "SpBoostEffect",
+    "SpLockEffect",
     "SpPenaltyEffect",
     "SpendTaintEffect",
     "SpendTokensEffect",
@@ -375,6 +381,9 @@ Effect = (
     | LowDeckWindowEffect
     | LethalWindowEffect
     | ForTurnsEffect
+    | ForbidCardsEffect
+    | CardCostEffect
+    | SpLockEffect
 )
 
 ALL_EFFECTS: tuple[type[Effect], ...] = get_args(Effect)
