@@ -21,7 +21,9 @@ from battles.engine.battle.events import (
     CardsDrawn,
     CardsForbidden,
     CasketMoved,
+    MoveGranted,
     PromptOpened,
+    RoundEnded,
     SpDrained,
     SpLocked,
     TurnSkipped,
@@ -31,7 +33,7 @@ from battles.engine.battle.legal import legal_actions
 from battles.engine.cards import CardDef
 from battles.sentences import Names, describe, plain
 
-from .battle_builder import CARDS, FILLER, Battle, deck, of_type, one, seat
+from .battle_builder import CARDS, FILLER, Battle, deck, of_type, one, seat, start
 from .test_card_catalogue import MAUL, arrange, battle, built, play, run_scenario, tokens
 
 GAMBITS_SCENARIOS: dict[tuple[str, str], Callable[[], object]] = {}
@@ -238,6 +240,73 @@ def _deal_with_the_devil() -> None:
 
 
 GAMBITS_SCENARIOS[(WYRD, "deal-with-the-devil")] = _deal_with_the_devil
+
+
+def _alphas_command() -> None:
+    """ "All allied Vestige Caskets within 4 hexes gain +1 damage and +1 movement until end
+    of round. Bloodline Bonus (Fenmar): Fenmar allies gain +2 movement instead.": each
+    Vestige ally within 4 hexes deals +1 with every attack until the round ends (R-ADD-370)
+    and may move 1 hex at no SP in its turn this round, a Fenmar ally 2 (R-ADD-69); a
+    casket of no faction, or 5 hexes away, gains nothing; unused, it lapses as the round
+    ends (R-ADD-344)."""
+    card = built(VESTIGE, "alphas-command")
+
+    def casket(n: int, at: tuple[int, int], facing: int, side: str, kin: tuple[str, str] | None):
+        s = seat(n, at=at, facing=facing, side=side)
+        if kin is not None:
+            s["casket"] = {**s["casket"], "faction": kin[0], "bloodline": kin[1]}
+        return s
+
+    seats = [
+        {**casket(0, (0, 3), 1, "pack", (VESTIGE, "urtok")), "deck": deck(**{card.id: 1})},
+        {**casket(1, (0, 2), 4, "prey", None), "deck": deck()},
+        {**casket(2, (1, 2), 6, "pack", (VESTIGE, "urtok")), "deck": deck(blade=1)},
+        {**casket(3, (5, 3), 1, "pack", (VESTIGE, "fenmar")), "deck": deck()},  # 5 hexes
+        {**casket(4, (-1, 4), 1, "pack", None), "deck": deck()},  # no faction
+        {**casket(5, (-1, 3), 1, "pack", (VESTIGE, "fenmar")), "deck": deck()},
+    ]
+    doc = {
+        "name": "Pack", "board": {"name": "Pack", "shape": {"kind": "hexagon", "radius": 8}, "hexes": []},
+        "rules": {"version": "2.0", "options": {}}, "dice": {"mode": "table"}, "policy": "prompt",
+        "cards": [CARDS[FILLER], CARDS["blade"], card.as_dict()], "seats": seats,
+    }  # fmt: skip
+    fill = [FILLER] * 6
+    hands = [[card.id, *fill[:5]], fill, ["blade", *fill[:5]], fill, fill, fill]
+    faces = (5, 1, 4, 3, 2, 6)  # seat 5 first, then clockwise: 0, 1, 2, 3, 4 (R-TRN-2)
+    b = start(doc, hands, initiative=faces)
+    assert b.state.active == 5
+    b.do({"type": "pass", "seat": 5})  # the Fenmar ally has had its turn this round
+    events = play(b, card.id)
+    assert sorted((e.seat, e.hexes) for e in of_type(events, MoveGranted)) == [
+        (2, 1), (5, 1), (5, 2)]  # fmt: skip
+    assert [b.seat(x).free_move for x in range(6)] == [0, 0, 1, 0, 0, 2]
+    assert [bool(b.seat(x).enhancements) for x in range(6)] == [
+        False,
+        False,
+        True,
+        False,
+        False,
+        True,
+    ]
+    b.do({"type": "pass", "seat": 0, "drawn": [FILLER]})
+    b.do({"type": "pass", "seat": 1})
+    assert b.state.active == 2
+    body = {"type": "attack", "seat": 2, "card": "blade#1", "target": 1,
+            "component": "chassis", "faces": [1, 1]}  # fmt: skip
+    assert dict(one(b.do(body), AttackDeclared).damage_by_grade)["hit"] == 3 + 1
+    moved = one(b.do({"type": "move", "seat": 2, "path": [[2, 1]], "free": True}), CasketMoved)
+    assert moved.cost == 0 and b.seat(2).free_move == 0
+    b.do({"type": "pass", "seat": 2, "drawn": [FILLER]})
+    b.do({"type": "pass", "seat": 3})
+    events = b.do({"type": "pass", "seat": 4, "faces": list(faces)})
+    assert one(events, RoundEnded)
+    assert b.seat(5).free_move == 0 and not b.seat(5).enhancements  # lapsed, unused
+    assert b.state.active == 5
+    err = b.refuse({"type": "move", "seat": 5, "path": [[-1, 2]], "free": True})
+    assert (err.code, err.rule) == ("no_free_move", "R-ADD-69")
+
+
+GAMBITS_SCENARIOS[(VESTIGE, "alphas-command")] = _alphas_command
 
 
 @pytest.mark.parametrize("key", sorted(GAMBITS_SCENARIOS), ids="/".join)

@@ -197,6 +197,16 @@ def _turn_ended(s: BattleState, e: ev.TurnEnded) -> BattleState:
 
 
 def _round_ended(s: BattleState, e: ev.RoundEnded) -> BattleState:
+    for c in s.seats:  # R-ADD-344: an ally's "+1 movement until end of round" unused
+        if c.free_move:
+            s = _seat(
+                s,
+                c.seat,
+                free_move=0,
+                free_move_source=None,
+                free_move_split=False,
+                free_move_stage=0,
+            )
     for c in s.seats:  # R-ADD-93: "until end of round"
         if any(w.until == "end_of_round" for w in c.wards):
             s = _seat(s, c.seat, wards=tuple(w for w in c.wards if w.until != "end_of_round"))
