@@ -184,8 +184,10 @@ def derive_from_database(entry: object, section: str) -> DerivedCard:
         return _reason("keywords are not a list of strings")
     raw_type = entry.get("type")
     type_ = raw_type.strip().lower() if isinstance(raw_type, str) else ""
-    # R-ADD-340: the printed type's classes, which "cannot use defense cards" reads.
-    keywords = [*keywords, *(n for n in class_notes(type_) if n not in keywords)]
+    # R-ADD-340: the printed type's classes, which "cannot use defense cards" reads (a
+    # support unit's behaviour card is never played by a casket).
+    if section != BEHAVIOUR_SECTION:
+        keywords = [*keywords, *(n for n in class_notes(type_) if n not in keywords)]
     text = entry.get("effect", "")
     if not isinstance(text, str):
         return _reason("effect text is not a string")
