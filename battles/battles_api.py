@@ -153,6 +153,7 @@ class WaitingOutput(serializers.Serializer[Any]):
             *("mulligan", "reactive", "take_damage", "discard_down", "discard", "arrange"),
             *(
                 "ultimatum",
+                "save",
                 "bargain",
                 "siphon",
                 "duel",

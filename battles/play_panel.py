@@ -31,6 +31,7 @@ PROMPT_WORDS = {
     "discard": "choose the cards one of their cards discards (R-ADD-62)",
     "arrange": "put the top cards of their deck back in any order (R-ADD-157)",
     "ultimatum": "take the damage now or skip their next turn (R-ADD-159)",
+    "save": "discard cards to resist, or skip their next turn (R-ADD-342)",
     "bargain": "give up hand cards to lessen the hit, or decline (R-ADD-159)",
     "siphon": "pay the defender's price to miss, or decline (R-ADD-159)",
     "duel": "accept the Honor Duel, or refuse it and bear Coward's Mark (R-ADD-174)",

@@ -575,6 +575,7 @@ PROMPT_WORDS = {
     "discard": "to choose the cards one of their cards discards",
     "arrange": "to put the top cards of their deck back in any order",
     "ultimatum": "to take the damage now or skip their next turn",
+    "save": "to discard cards to resist, or skip their next turn",
     "bargain": "to give up hand cards to lessen the hit, or decline",
     "siphon": "to pay the defender's price to miss, or decline",
     "duel": "to accept the Honor Duel, or refuse it and bear Coward's Mark",

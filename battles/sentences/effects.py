@@ -47,6 +47,12 @@ def _duel_answered(p: Mapping[str, Any], names: Names) -> Sentence:
 
 
 said(ev.ReactivesBarred, "{who} cannot play reactive cards this turn", source("R-ADD-174"))
+said(
+    ev.CardsForbidden,
+    "{who} cannot play {classes} cards until the end of the turn",
+    source("R-ADD-340"),
+    classes=lambda p: " or ".join(p["classes"]),
+)
 
 
 said(
@@ -100,6 +106,20 @@ def _ongoing_damage_scheduled(p: Mapping[str, Any], names: Names) -> Sentence:
     )
 
 
+said(
+    ev.SpLocked,
+    "{who} {turns}",
+    source("R-ADD-343"),
+    turns=lambda p: (
+        "has 0 SP and cannot act in "
+        + " and ".join(f"their turn {i + 1} from now" for i, x in enumerate(p["turns"]) if x)
+    ),
+)
+said(
+    ev.CardCostRaised,
+    "{who}'s cards cost +{amount} SP each in their next turn",
+    source("R-ADD-341"),
+)
 said(ev.MoveCostRaised, "{who}'s moves cost +{amount} SP a hex next turn", source("R-ADD-113"))
 
 
@@ -280,7 +300,10 @@ said(
     ev.UltimatumAnswered,
     "{who} chooses to {chose}",
     rule("R-ADD-159"),
-    chose=lambda p: "skip their next turn" if p["option"] == "skip_turn" else "take the damage now",
+    chose=lambda p: {
+        "skip_turn": "skip their next turn",
+        "discard": "discard cards to resist (R-ADD-342)",
+    }.get(p["option"], "take the damage now"),
 )
 
 

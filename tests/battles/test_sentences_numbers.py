@@ -349,6 +349,9 @@ SAMPLES: tuple[Event, ...] = (
     ev.DuelAnswered(seat=1, challenger=0, accepted=False, mark_damage=2),
     ev.DuelAnswered(seat=1, challenger=0, accepted=True, mark_damage=0),
     ev.ReactivesBarred(seat=1, by=0, source="challenge"),
+    ev.CardsForbidden(seat=0, classes=("defense", "movement"), source="feral-rage"),  # R-ADD-340
+    ev.CardCostRaised(seat=1, amount=2, source="market-manipulation"),  # R-ADD-341
+    ev.SpLocked(seat=0, turns=(True, False, True), source="deal-with-the-devil"),  # R-ADD-343
     ev.TerrainCreated(
         seat=0,
         card=OTHER,

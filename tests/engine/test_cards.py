@@ -43,6 +43,7 @@ from battles.engine.cards import (
     BonusAgainstEffect,
     BuffNextAttackEffect,
     BuffThisTurnEffect,
+    CardCostEffect,
     CardDef,
     ChooseFormEffect,
     ChrysalisEffect,
@@ -68,6 +69,7 @@ from battles.engine.cards import (
     EnhanceNextAttackEffect,
     FlipWoundEffect,
     FollowUpEffect,
+    ForbidCardsEffect,
     ForfeitTokensEffect,
     ForTurnsEffect,
     FreePassageEffect,
@@ -117,6 +119,7 @@ from battles.engine.cards import (
     SpBoostEffect,
     SpendTaintEffect,
     SpendTokensEffect,
+    SpLockEffect,
     SpPenaltyEffect,
     StatusEffect,
     TaintAuraEffect,
@@ -297,6 +300,10 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     ),
     ComponentTypeDamageEffect(2),  # (R-ADD-365)
     ChrysalisEffect(10, 2),  # (R-ADD-366)
+    ForbidCardsEffect(defense=True, movement=True),  # (R-ADD-340)
+    CardCostEffect(1, 4),  # (R-ADD-341)
+    SpLockEffect(3),  # (R-ADD-343)
+    UltimatumEffect(discard=2),  # (R-ADD-342)
 )
 
 
@@ -455,6 +462,9 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "choose_form",  # (R-ADD-362)
         "component_type_damage",  # (R-ADD-365)
         "chrysalis",  # (R-ADD-366)
+        "forbid_cards",  # (R-ADD-340)
+        "card_cost",  # (R-ADD-341)
+        "sp_lock",  # (R-ADD-343)
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

@@ -150,6 +150,11 @@ def _prompt_candidates(
     elif kind == "form":  # R-ADD-362
         for form in ("assault", "tank", "scout"):
             yield {"type": "choose", "seat": seat, "option": form}
+    elif kind == "save":  # R-ADD-342: the newest hand cards, or the deck's top
+        yield {"type": "choose", "seat": seat, "option": "skip_turn"}
+        newest = list(c.hand[max(0, len(c.hand) - amount) :])
+        yield {"type": "choose", "seat": seat, "option": "discard", "cards": newest}
+        yield {"type": "choose", "seat": seat, "option": "discard", "cards": []}
     elif kind == "duel":  # R-ADD-174
         yield {"type": "choose", "seat": seat, "option": "accept"}
         yield {"type": "choose", "seat": seat, "option": "refuse"}
@@ -432,7 +437,7 @@ def _ally_move_variants(
 def _card_bodies(state: BattleState, c: CasketState, instance: str) -> Iterator[dict[str, Any]]:
     card = state.card(instance)
     base: dict[str, Any] = _with_pay(
-        {"type": "play_card", "seat": c.seat, "card": instance}, c, card.sp_cost
+        {"type": "play_card", "seat": c.seat, "card": instance}, c, card.sp_cost + c.card_cost
     )
     variants: list[dict[str, Any]] = list(_spend_variants(state, c, instance, base))
     # R-ADD-290: what a Taint spend buys (Void Step's move) is offered as the card's own.

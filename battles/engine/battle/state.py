@@ -428,6 +428,15 @@ class CasketState:
     coward_of: int | None = None
     # No reactive card until the end of this seat's turn ("cannot use defense cards").
     reactives_barred_by: int | None = None
+    # Card classes ("defense", "movement") it may not play until its own turn ends (R-ADD-340).
+    forbidden_classes: tuple[str, ...] = ()
+    # SP more for every card played in its next turn, and in this one (R-ADD-341).
+    card_cost_next_turn: int = 0
+    card_cost: int = 0
+    # Its next turns, the next first: locked (0 SP, no action but passing) or not; and
+    # whether this turn is locked (R-ADD-343).
+    sp_locks: tuple[bool, ...] = ()
+    sp_locked: bool = False
     # The Grit check (ruleset option grit_checks, R-ADD-305): the pilot's campaign Grit
     # and modifier on every check, a bonus on the first check only (R-ADD-237), the checks
     # rolled, and the severe wounds that count as minor this mission.

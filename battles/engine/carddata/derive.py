@@ -13,7 +13,17 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..cards import DAMAGE_CARD, AttackEffect, CardDef, Effect, HeatEffect, TokenCostEffect
+from ..cards import (
+    CARD_CLASSES,
+    CLASS_NOTE,
+    DAMAGE_CARD,
+    AttackEffect,
+    CardDef,
+    Effect,
+    HeatEffect,
+    SpLockEffect,
+    TokenCostEffect,
+)
 from ..cards.effects.bounds import SLUG_RE
 from ..errors import InvalidInput
 from ..tohit import MAX_DAMAGE
@@ -116,6 +126,18 @@ def db_kind(section: str, type_: str, keywords: Sequence[str]) -> str:
     return "other"
 
 
+def class_notes(type_: str) -> list[str]:
+    """The keyword notes of the classes a printed type names (R-ADD-340): "Defense /
+    Formation" and "reactive-defense" are defense cards, "movement-attack" a movement card.
+
+    >>> class_notes("reactive-defense"), class_notes("Movement / Stealth"), class_notes("Attack")
+    (['class: defense'], ['class: movement'], [])
+    """
+    words = set(re.findall(r"[a-z]+", type_.lower()))
+    words = {"defense" if w == "defence" else w for w in words}
+    return [CLASS_NOTE + x for x in CARD_CLASSES if x in words]
+
+
 def _plain_attack(text: str, damage: int, heat: int) -> bool:
     match = _PLAIN_ATTACK_RE.fullmatch(text.strip())
     if not match or int(match["damage"]) != damage:
@@ -162,6 +184,10 @@ def derive_from_database(entry: object, section: str) -> DerivedCard:
         return _reason("keywords are not a list of strings")
     raw_type = entry.get("type")
     type_ = raw_type.strip().lower() if isinstance(raw_type, str) else ""
+    # R-ADD-340: the printed type's classes, which "cannot use defense cards" reads (a
+    # support unit's behaviour card is never played by a casket).
+    if section != BEHAVIOUR_SECTION:
+        keywords = [*keywords, *(n for n in class_notes(type_) if n not in keywords)]
     text = entry.get("effect", "")
     if not isinstance(text, str):
         return _reason("effect text is not a string")
@@ -171,6 +197,9 @@ def derive_from_database(entry: object, section: str) -> DerivedCard:
     # R-ADD-133: a printed cost in tokens the catalogue wrote as `token_cost`: 0 SP.
     printed = found.effects if found is not None and found.effects is not None else ()
     if cost is None and any(isinstance(e, TokenCostEffect) for e in printed):
+        cost = 0
+    # R-ADD-343: "0 SP (but costs future actions)": the future actions are the `sp_lock`.
+    if cost is None and any(isinstance(e, SpLockEffect) for e in printed):
         cost = 0
     if cost is None:
         return _reason(f"cost {entry.get('cost')!r} is not a whole number of SP", note)

@@ -26,7 +26,7 @@ from .effects.bounds import (
     TOKEN_POOLS,
 )
 from .effects.condition import CONDITIONS, FIRE_TERRAIN, FORMS, Condition, condition_from_dict
-from .effects.conditions import MAX_BLEED, SP_ALL, STATUSES
+from .effects.conditions import CARD_CLASSES, CLASS_NOTE, MAX_BLEED, SP_ALL, STATUSES
 from .effects.defence import DEFENCE_OUTCOMES, THORNS_UNTIL, WARD_AGAINST, WARD_UNTIL
 from .effects.hand import DISCARD_SOURCES, TARGET_DISCARD_KINDS, TARGET_DISCARD_PICKS
 from .effects.movement import MAX_ROOT_TURNS
@@ -35,7 +35,9 @@ from .effects.terrain import MAX_SEEDS, MAX_TERRAIN_HEXES, TERRAIN_AT, TERRAIN_U
 from .effects.triggers import TRIGGERS
 
 __all__ = [
+    "CARD_CLASSES",
     "CARD_KINDS",
+    "CLASS_NOTE",
     "CONDITIONS",
     "DAMAGE_CARD",
     "DEFENCE_OUTCOMES",

@@ -23,7 +23,13 @@ from .effects.attacks import (
 )
 from .effects.base import WRITTEN, Stored, check_choice, check_int, rebased
 from .effects.bounds import MAX_HEAT, SLUG_RE
-from .effects.conditions import BleedFactorEffect, ChooseFormEffect, UltimatumEffect
+from .effects.conditions import (
+    CARD_CLASSES,
+    CLASS_NOTE,
+    BleedFactorEffect,
+    ChooseFormEffect,
+    UltimatumEffect,
+)
 from .effects.defence import (
     AfterDefenceEffect,
     CounterEffect,
@@ -348,6 +354,19 @@ class CardDef(Stored):
         """How many of its owner's turns the card stays in play ("For 2 turns: …"), the one
         it is played in first; 0 when its text sets no such duration (R-ADD-375)."""
         return next((e.turns for e in self.effects if isinstance(e, triggers.ForTurnsEffect)), 0)
+
+    @property
+    def classes(self) -> tuple[str, ...]:
+        """The classes of cards a card may forbid that this card is (R-ADD-340): "defense"
+        for a reactive card (R-ADD-174) or one printed a Defense type, "movement" for one
+        printed a Movement type (the import's keyword notes).
+
+        >>> DAMAGE_CARD.classes
+        ()
+        """
+        reactive = ("defense",) if self.kind == "reactive" else ()
+        noted = tuple(x for x in CARD_CLASSES if CLASS_NOTE + x in self.keywords)
+        return tuple(dict.fromkeys((*reactive, *noted)))
 
     @property
     def passive(self) -> bool:

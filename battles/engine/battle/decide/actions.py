@@ -38,6 +38,10 @@ def _act(tx: _Tx, command: Command) -> None:
                 "R-TRN-9",
             )
         tx.emit(ev.CasketWithdrew(seat, "R-TRN-9"))
+    elif c.sp_locked:
+        raise RuleViolation(
+            "cannot_act", f"seat {seat} has 0 SP and cannot act this turn: pass", "R-ADD-343"
+        )
     elif isinstance(command, Move):
         if c.rooted_turns:
             raise RuleViolation(

@@ -196,6 +196,8 @@ def _ally_targets(
         ]
         if isinstance(effect, AllyEffect) and effect.behind:  # R-ADD-127: the rear sides
             near = [x for x in near if set(candidate_sides(c.at, c.facing, x.at)) <= REAR_SIDES]
+        if isinstance(effect, AllyEffect) and effect.bloodline is not None:  # R-ADD-344
+            near = [x for x in near if x.bloodline == effect.bloodline]
         return [x.seat for x in near]
     if target is None or not 0 <= target < len(tx.state.seats):
         raise RuleViolation(

@@ -41,6 +41,19 @@ def _check_card_kind(c: CasketState, card: CardDef) -> None:
         raise RuleViolation(
             "left_arm_destroyed", "left arm destroyed: no Secondary Equipment cards", "R-DMG-7"
         )
+    _check_forbidden(c, card)
+
+
+def _check_forbidden(c: CasketState, card: CardDef) -> None:
+    """R-ADD-340: "until end of your turn … you cannot use defense cards or movement cards"."""
+    barred = [x for x in card.classes if x in c.forbidden_classes]
+    if barred:
+        raise RuleViolation(
+            "card_class_forbidden",
+            f"{card.name} is a {barred[0]} card: seat {c.seat} may not play "
+            f"{' or '.join(c.forbidden_classes)} cards until its turn ends",
+            "R-ADD-340",
+        )
 
 
 def _check_limit(c: CasketState, card: CardDef) -> None:

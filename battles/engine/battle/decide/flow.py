@@ -129,6 +129,8 @@ def _start_turn(tx: _Tx, seat: int) -> None:
     tx.emit(ev.SpRestored(seat, max(0, sum(v for _, v, _ in lines)), lines))
     if penalty:  # R-ADD-65: an enemy card's "−N SP next turn"
         tx.emit(ev.SpDrained(seat, min(penalty, tx.seat(seat).sp_max), "R-ADD-65"))
+    if tx.seat(seat).sp_locked and tx.seat(seat).sp_max:  # R-ADD-343: "you have 0 SP"
+        tx.emit(ev.SpDrained(seat, tx.seat(seat).sp_max, "R-ADD-343"))
     passives._triggers(tx, seat, "start_of_turn")
     passives._zones(tx, seat)
     bled = _bleed(tx, seat)

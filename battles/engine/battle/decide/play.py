@@ -19,7 +19,7 @@ from ..commands import (
 from ..state import (
     CasketState,
 )
-from . import conditions, costs, passives, piles, resolution
+from . import conditions, costs, passives, piles, resolution, targeting
 from . import effects as resolvers
 from .tx import _Tx
 
@@ -43,10 +43,9 @@ def _play_card(tx: _Tx, c: CasketState, command: PlayCard) -> None:
     costs._check_token_cost(tx, seat, card, command.tokens)
     costs._check_spend(tx, seat, card, command.spend)
     costs._check_taint_spend(tx, seat, card, command.spend, None, command.target)
-    costs._pay(tx, c, card.sp_cost, command.pay, exclude=[instance, *command.discard])
-    tx.emit(
-        ev.CardPlayed(seat, instance, card.sp_cost, card.manual, card.text if card.manual else "")
-    )
+    cost = targeting.card_cost(tx.state, seat, card)  # R-ADD-341
+    costs._pay(tx, c, cost, command.pay, exclude=[instance, *command.discard])
+    tx.emit(ev.CardPlayed(seat, instance, cost, card.manual, card.text if card.manual else ""))
     costs._pay_tokens(tx, seat, card, command.tokens)
     passives._triggers(tx, seat, "card_played", played=card.id)  # R-ADD-361
     target = command.target

@@ -43,6 +43,7 @@ PROMPT_COMMANDS = {
     "discard": (DiscardDown,),  # a card's "discard N of your choice" (R-ADD-62)
     "arrange": (Arrange,),  # "look at the top N cards, arrange them" (R-ADD-157)
     "ultimatum": (Choose,),  # "target enemy must choose" (R-ADD-159)
+    "save": (Choose,),  # "skips their next turn (save: discard 2 cards to resist)" (R-ADD-342)
     "bargain": (Choose,),  # "enemy may discard 2 cards to reduce damage to 2" (R-ADD-159)
     "siphon": (Choose,),  # a reactive card's "miss this attack, give me 2 tokens" (R-ADD-159)
     "duel": (Choose,),  # "challenge 1 visible enemy to Honor Duel" (R-ADD-174)
@@ -71,6 +72,7 @@ PROMPT_RULES = {
     "discard": "R-ADD-62",
     "arrange": "R-ADD-157",
     "ultimatum": "R-ADD-159",
+    "save": "R-ADD-342",
     "bargain": "R-ADD-159",
     "siphon": "R-ADD-159",
     "duel": "R-ADD-174",
@@ -187,6 +189,7 @@ def _choose(tx: _Tx, command: Choose, kind: str, amount: int) -> None:
     seat = command.seat
     options = {
         "ultimatum": ("damage", "skip_turn"),
+        "save": ("discard", "skip_turn"),  # R-ADD-342
         "bargain": ("discard", "decline"),
         "siphon": ("pay", "decline"),
         "duel": ("accept", "refuse"),  # R-ADD-174
@@ -202,7 +205,7 @@ def _choose(tx: _Tx, command: Choose, kind: str, amount: int) -> None:
         raise RuleViolation(
             "wrong_option",
             f"the {kind} prompt's options are {', '.join(options)}",
-            PROMPT_RULES[kind] if kind in ("reroll", "hand_pick", "form") else "R-ADD-159",
+            PROMPT_RULES[kind] if kind in ("reroll", "hand_pick", "form", "save") else "R-ADD-159",
         )
     if command.cards and command.option not in ("discard", "pick"):
         raise RuleViolation("unused_argument", "only 'discard' and 'pick' name cards", "R-ADD-159")
@@ -212,6 +215,10 @@ def _choose(tx: _Tx, command: Choose, kind: str, amount: int) -> None:
     if kind == "form":
         tx.emit(ev.PromptClosed(seat, kind))
         resolution._form_chosen(tx, seat, command.option)
+        return
+    if kind == "save":
+        tx.emit(ev.PromptClosed(seat, kind))
+        resolution._save(tx, seat, command.option, command.cards, amount)
         return
     if kind == "ultimatum":
         tx.emit(ev.PromptClosed(seat, kind))

@@ -88,6 +88,7 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
             f"{card.name} takes an ally's damage, not the attacked casket's own",
             "R-ADD-122",
         )
+    costs._check_forbidden(tx.seat(seat), card)  # R-ADD-340
     costs._check_limit(tx.seat(seat), card)
     costs._check_token_cost(tx, seat, card)
     costs._check_spend(tx, seat, card, command.spend)

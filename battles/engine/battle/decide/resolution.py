@@ -654,6 +654,9 @@ def _auto_answer(tx: _Tx, seat: int, kind: str, amount: int, component: str | No
         _ultimatum(tx, seat, "damage", amount)
     elif kind == "form":  # R-ADD-362: Assault Form, the first printed
         _form_chosen(tx, seat, "assault")
+    elif kind == "save":  # resisted, the newest hand cards first, as a discard (R-ADD-342)
+        hand = tx.seat(seat).hand
+        _save(tx, seat, "discard", hand[max(0, len(hand) - amount) :], amount)
     elif kind == "bargain":  # no cards given up (R-ADD-159)
         _reactive_window(tx)
     elif kind == "siphon":  # the price refused: the hit stands (R-ADD-159)
@@ -699,6 +702,26 @@ def _form_chosen(tx: _Tx, seat: int, form: str) -> None:
     tx.emit(ev.FormTaken(seat, form, tx.state.round, card.id))
     for then in gifts:
         resolvers._effect(tx, seat, card, then, None, (), None, (), {}, False)
+
+
+def _save(tx: _Tx, seat: int, option: str, hand: Sequence[str], n: int) -> None:
+    """R-ADD-342: the skipped turn taken, or resisted by discarding `n` cards: the hand
+    cards named, the rest from the top of the deck (the chooser's hand or deck, R-ADD-152)."""
+    if option == "discard":
+        from_hand = piles._hand_cards(tx.seat(seat), hand, "cards", "R-ADD-342")
+        if len(from_hand) > n:
+            raise RuleViolation("wrong_discard_count", f"discard {n} card(s)", "R-ADD-342")
+        deck = tx.seat(seat).deck
+        if n - len(from_hand) > len(deck):
+            raise RuleViolation(
+                "deck_too_small",
+                f"the deck holds {len(deck)} card(s); name hand cards",
+                "R-ADD-342",
+            )
+        from_deck = tx.take(deck, n - len(from_hand), "a save's discard", "R-ADD-342")
+        tx.emit(ev.CardsDiscarded(seat, from_hand, from_deck, "resisting", "R-ADD-342"))
+        passives._triggers(tx, seat, "cards_discarded")  # R-ADD-139
+    tx.emit(ev.UltimatumAnswered(seat, option))
 
 
 def _arranged(tx: _Tx, seat: int, order: tuple[str, ...], spend: bool) -> None:

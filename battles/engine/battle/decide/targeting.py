@@ -49,11 +49,18 @@ def _ranged(card: CardDef) -> bool:
     return card.attack is not None and not card.attack.range.melee
 
 
+def card_cost(state: BattleState, seat: int, card: CardDef) -> int:
+    """The SP `card` costs `seat` now: its printed cost, and what an enemy's card added to
+    every card of this turn (R-ADD-341)."""
+    return card.sp_cost + state.seats[seat].card_cost
+
+
 def attack_cost(state: BattleState, seat: int, card: CardDef) -> int:
-    """The SP an attack with `card` costs `seat` now: its printed cost, less what the
+    """The SP an attack with `card` costs `seat` now: its cost (`card_cost`), less what the
     enhancements it would spend take off, never below 0 (R-ADD-99)."""
     waiting = state.seats[seat].enhancements
-    return max(0, card.sp_cost + sum(x.sp_cost for x in waiting if _enhances(x.attacks, card)))
+    reduced = sum(x.sp_cost for x in waiting if _enhances(x.attacks, card))
+    return max(0, card_cost(state, seat, card) + reduced)
 
 
 def _extra_reach(c: CasketState, card: CardDef) -> int:

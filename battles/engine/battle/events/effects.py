@@ -63,6 +63,27 @@ class MoveCostRaised(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class SpLocked(Event):
+    """The seat's next turns, the next one first: locked (0 SP, no action but passing) or
+    as usual (R-ADD-343)."""
+
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "turns", "source"))
+    seat: int
+    turns: tuple[bool, ...]
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class CardCostRaised(Event):
+    """Every card the seat plays in its next turn costs `amount` SP more (R-ADD-341)."""
+
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "amount", "source"))
+    seat: int
+    amount: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
 class DrawPenaltyImposed(Event):
     """The seat's next Draw phase fills its hand to `n` cards fewer (R-ADD-114)."""
 
@@ -531,6 +552,17 @@ class ReactivesBarred(Event):
     SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "by", "source"))
     seat: int
     by: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class CardsForbidden(Event):
+    """`seat` plays no card of `classes` ("defense", "movement") until its own turn ends
+    (R-ADD-340)."""
+
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "classes", "source"))
+    seat: int
+    classes: tuple[str, ...]
     source: str
 
 

@@ -260,6 +260,11 @@ def _reactives_barred(s: BattleState, e: ev.ReactivesBarred) -> BattleState:
     return _seat(s, e.seat, reactives_barred_by=e.by)  # R-ADD-174
 
 
+def _cards_forbidden(s: BattleState, e: ev.CardsForbidden) -> BattleState:
+    had = s.seats[e.seat].forbidden_classes  # R-ADD-340
+    return _seat(s, e.seat, forbidden_classes=tuple(dict.fromkeys((*had, *e.classes))))
+
+
 HANDLERS: dict[type[ev.Event], Handler] = {
     ev.AttackDeclared: _declared,
     ev.AttackRolled: _rolled,
@@ -288,4 +293,5 @@ HANDLERS: dict[type[ev.Event], Handler] = {
     ev.SelfDamageDue: _self_damage_due,
     ev.BonusHeld: _bonus_held,
     ev.ReactivesBarred: _reactives_barred,
+    ev.CardsForbidden: _cards_forbidden,
 }

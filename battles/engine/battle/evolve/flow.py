@@ -97,6 +97,10 @@ def _turn_started(s: BattleState, e: ev.TurnStarted) -> BattleState:
         ongoing_damage=c.ongoing_damage[1:],  # R-ADD-112: decide inflicts this turn's share
         move_cost=c.move_cost_next_turn,  # R-ADD-113: this is the "next turn"
         move_cost_next_turn=0,
+        card_cost=c.card_cost_next_turn,  # R-ADD-341: this is its "1 turn"
+        card_cost_next_turn=0,
+        sp_locked=bool(c.sp_locks) and c.sp_locks[0],  # R-ADD-343: one of its turns
+        sp_locks=c.sp_locks[1:],
         no_attacks=False,  # R-ADD-115: "until next turn"
         damage_aura=0,  # R-ADD-88: until the casket's next turn
         damage_aura_within=0,
@@ -173,8 +177,10 @@ def _turn_ended(s: BattleState, e: ev.TurnEnded) -> BattleState:
     if lapsed:  # R-ADD-43: its one turn is over
         statuses = c.statuses if rooted else tuple(x for x in c.statuses if x != "immobilised")
         s = _seat(s, e.seat, statuses=statuses, immobilised_by=None, rooted_turns=rooted)
-    if c.move_cost or c.draw_penalty or c.defence_malus:  # R-ADD-113/114/119: this turn's
-        s = _seat(s, e.seat, move_cost=0, draw_penalty=0, defence_malus=0)
+    if c.move_cost or c.draw_penalty or c.defence_malus or c.card_cost:  # R-ADD-113/114/119/341
+        s = _seat(s, e.seat, move_cost=0, draw_penalty=0, defence_malus=0, card_cost=0)
+    if c.forbidden_classes or c.sp_locked:  # R-ADD-340, R-ADD-343: this turn's
+        s = _seat(s, e.seat, forbidden_classes=(), sp_locked=False)
     for x in s.seats:  # R-ADD-174: "cannot use defense cards this turn"
         if x.reactives_barred_by == e.seat:
             s = _seat(s, x.seat, reactives_barred_by=None)
@@ -191,6 +197,16 @@ def _turn_ended(s: BattleState, e: ev.TurnEnded) -> BattleState:
 
 
 def _round_ended(s: BattleState, e: ev.RoundEnded) -> BattleState:
+    for c in s.seats:  # R-ADD-344: an ally's "+1 movement until end of round" unused
+        if c.free_move:
+            s = _seat(
+                s,
+                c.seat,
+                free_move=0,
+                free_move_source=None,
+                free_move_split=False,
+                free_move_stage=0,
+            )
     for c in s.seats:  # R-ADD-93: "until end of round"
         if any(w.until == "end_of_round" for w in c.wards):
             s = _seat(s, c.seat, wards=tuple(w for w in c.wards if w.until != "end_of_round"))

@@ -144,6 +144,15 @@ def _move_cost(s: BattleState, e: ev.MoveCostRaised) -> BattleState:
     return _seat(s, e.seat, move_cost_next_turn=c.move_cost_next_turn + e.amount)
 
 
+def _card_cost(s: BattleState, e: ev.CardCostRaised) -> BattleState:
+    c = s.seats[e.seat]  # R-ADD-341: for its next turn
+    return _seat(s, e.seat, card_cost_next_turn=c.card_cost_next_turn + e.amount)
+
+
+def _sp_locked(s: BattleState, e: ev.SpLocked) -> BattleState:
+    return _seat(s, e.seat, sp_locks=e.turns)  # R-ADD-343
+
+
 def _pushed(s: BattleState, e: ev.CasketPushed) -> BattleState:
     """R-ADD-100: only the hex changes; a push is no move of the casket's own (R-HIT-2)."""
     if not e.path:
@@ -167,6 +176,8 @@ HANDLERS: dict[type[ev.Event], Handler] = {
     ev.CasketRelocated: _relocated,
     ev.Rooted: _rooted,
     ev.MoveCostRaised: _move_cost,
+    ev.CardCostRaised: _card_cost,
+    ev.SpLocked: _sp_locked,
     ev.CasketPushed: _pushed,
     ev.CasketTeleported: _teleported,
     ev.WreckScavenged: _wreck_scavenged,

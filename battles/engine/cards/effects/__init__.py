@@ -61,11 +61,13 @@ from .conditions import (
     BarReactivesEffect,
     BleedEffect,
     BleedFactorEffect,
+    CardCostEffect,
     ChooseFormEffect,
     ChrysalisEffect,
     DamageNextTurnEffect,
     DrawPenaltyEffect,
     DuelEffect,
+    ForbidCardsEffect,
     GritModifierEffect,
     HinderEffect,
     LowerDefenceEffect,
@@ -132,6 +134,7 @@ from .resources import (
     SpBoostEffect,
     SpendTaintEffect,
     SpendTokensEffect,
+    SpLockEffect,
     TaintAuraEffect,
     TaintCounterEffect,
     TaintEffect,
@@ -178,6 +181,7 @@ __all__ = [
     "BonusAgainstEffect",
     "BuffNextAttackEffect",
     "BuffThisTurnEffect",
+    "CardCostEffect",
     "ChooseFormEffect",
     "ChrysalisEffect",
     "ComponentTypeDamageEffect",
@@ -202,6 +206,7 @@ __all__ = [
     "FlipWoundEffect",
     "FollowUpEffect",
     "ForTurnsEffect",
+    "ForbidCardsEffect",
     "ForfeitTokensEffect",
     "FreePassageEffect",
     "GainSpEffect",
@@ -248,6 +253,7 @@ __all__ = [
     "SelfDamageEffect",
     "ShuffleInEffect",
     "SpBoostEffect",
+    "SpLockEffect",
     "SpPenaltyEffect",
     "SpendTaintEffect",
     "SpendTokensEffect",
@@ -384,6 +390,9 @@ Effect = (
     | ChooseFormEffect
     | ComponentTypeDamageEffect
     | ChrysalisEffect
+    | ForbidCardsEffect
+    | CardCostEffect
+    | SpLockEffect
 )
 
 ALL_EFFECTS: tuple[type[Effect], ...] = get_args(Effect)

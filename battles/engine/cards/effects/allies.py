@@ -7,8 +7,10 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 
 from ...errors import InvalidInput
 from ...tohit import MAX_DAMAGE
+from .attacks import EnhanceNextAttackEffect
 from .base import StoredEffect, bounded, check_bool, check_choice, check_inner, check_int
 from .bounds import MAX_HEXES, SLUG_RE
+from .condition import BLOODLINES
 from .defence import DefenceEffect
 from .resources import TaintEffect
 
@@ -19,6 +21,8 @@ if TYPE_CHECKING:
 _ALLY_KINDS = (
     *("recover", "draw", "heat", "gain_tokens", "taint", "buff_next_attack", "defence"),
     "remove_damage_card",
+    # "+1 damage and +1 movement until end of round" (R-ADD-344)
+    *("enhance_next_attack", "grant_move"),
 )
 
 
@@ -41,7 +45,7 @@ class AllyEffect(StoredEffect):
     >>> AllyEffect(3, (MoveEffect(1),))
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: ally.then[0]: must be one of: recover, draw, heat, gain_tokens, taint, buff_next_attack, defence, remove_damage_card (R-ADD-120)
+    battles.engine.errors.InvalidInput: ally.then[0]: must be one of: recover, draw, heat, gain_tokens, taint, buff_next_attack, defence, remove_damage_card, enhance_next_attack, grant_move (R-ADD-120)
     """
 
     kind: ClassVar[str] = "ally"
@@ -53,6 +57,9 @@ class AllyEffect(StoredEffect):
     defence_until: Literal["your_next_turn", "end_of_round"] = "your_next_turn"
     # "Allies behind you": only those on the player's rear sides 3-5 (R-ARC-1, R-ADD-127).
     behind: bool = False
+    # "Fenmar allies gain …": among every ally, those whose setup names that bloodline
+    # (R-ADD-380, R-ADD-344).
+    bloodline: str | None = None
 
     def __post_init__(self) -> None:
         check_int(self.within, "ally.within", 1, MAX_HEXES, "R-ADD-120")
@@ -84,6 +91,19 @@ class AllyEffect(StoredEffect):
             raise InvalidInput(
                 "ally.faction", f"{self.faction!r} is not a faction name", "R-ADD-121"
             )
+        if self.bloodline is not None:
+            check_choice(self.bloodline, "ally.bloodline", BLOODLINES)
+            if not self.every:
+                raise InvalidInput(
+                    "ally.bloodline", "'bloodline' picks among every ally", "R-ADD-344"
+                )
+        for i, e in enumerate(self.then):
+            if isinstance(e, EnhanceNextAttackEffect) and not (e.every and e.this_round):
+                raise InvalidInput(
+                    f"ally.then[{i}]",
+                    "an ally's enhancement is every attack's until the round ends",
+                    "R-ADD-344",
+                )
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 
 from ...errors import InvalidInput
 from ...tohit import MAX_DAMAGE
-from .base import StoredEffect, bounded, check_bool, check_choice, check_inner, check_int
-from .bounds import MAX_HEXES, MAX_TO_HIT, STATUS_TARGETS
+from .base import WRITTEN, StoredEffect, bounded, check_bool, check_choice, check_inner, check_int
+from .bounds import MAX_CARDS, MAX_HEXES, MAX_TO_HIT, STATUS_TARGETS
 from .condition import FORMS, Condition
 
 if TYPE_CHECKING:
@@ -104,6 +104,26 @@ class AreaHinderEffect(StoredEffect):
         check_int(self.to_hit, "area_hinder.to_hit", 1, MAX_TO_HIT, "R-HIT-1")
         check_int(self.within, "area_hinder.within", 1, MAX_HEXES, "R-ADD-86")
         check_bool(self.cone, "area_hinder.cone")
+
+
+@dataclass(frozen=True, slots=True)
+class CardCostEffect(StoredEffect):
+    """ "All enemies in area have +1 SP cost to all cards for 1 turn": every enemy in the
+    battle within `within` hexes of the caster (the printed area, no line of sight, as
+    `area_hinder`) pays `amount` SP more for every card it plays in its next turn, an
+    attack's card included (R-TRN-5, R-ADD-341).
+
+    >>> CardCostEffect(1, 4).as_dict()
+    {'kind': 'card_cost', 'amount': 1, 'within': 4}
+    """
+
+    kind: ClassVar[str] = "card_cost"
+    amount: int
+    within: int
+
+    def __post_init__(self) -> None:
+        check_int(self.amount, "card_cost.amount", 1, 5, "R-ADD-341")
+        check_int(self.within, "card_cost.within", 1, MAX_HEXES, "R-ADD-341")
 
 
 # "Loses all SP next turn": a penalty above any SP maximum drains all of it (R-ADD-119).
@@ -244,15 +264,33 @@ class MarkEffect(StoredEffect):
 @dataclass(frozen=True, slots=True)
 class UltimatumEffect(StoredEffect):
     """ "Target enemy must choose: [1] Take N damage immediately, OR [2] Skip their next
-    turn": the command's `target`, an enemy within the card's printed range, is asked
-    (prompt `ultimatum`, answered by `choose`); it is the card's last effect (R-ADD-159).
+    turn": the command's `target`, an enemy within the card's printed range (any enemy
+    when it prints none, R-ADD-385), is asked (prompt `ultimatum`, answered by `choose`);
+    it is the card's last effect (R-ADD-159). `discard` instead of `damage`: "skips their
+    next turn (save: discard 2 cards to resist)": the save is that many cards of the
+    target's hand or deck (prompt `save`, R-ADD-342).
 
     >>> UltimatumEffect(4).as_dict()
     {'kind': 'ultimatum', 'damage': 4}
+    >>> UltimatumEffect(discard=2).as_dict()
+    {'kind': 'ultimatum', 'damage': 0, 'discard': 2}
+    >>> UltimatumEffect(4, discard=2)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: ultimatum: offers damage or a discard, one of them (R-ADD-342)
     """
 
     kind: ClassVar[str] = "ultimatum"
-    damage: int = field(metadata=bounded(1, MAX_DAMAGE, "R-ADD-159"))
+    damage: int = field(default=0, metadata=WRITTEN)
+    discard: int = 0
+
+    def __post_init__(self) -> None:
+        StoredEffect.__post_init__(self)
+        check_int(self.discard, "ultimatum.discard", 0, MAX_CARDS, "R-ADD-342")
+        if not self.discard:
+            check_int(self.damage, "ultimatum.damage", 1, MAX_DAMAGE, "R-ADD-159")
+        elif self.damage:
+            raise InvalidInput("ultimatum", "offers damage or a discard, one of them", "R-ADD-342")
 
 
 @dataclass(frozen=True, slots=True)
@@ -371,6 +409,44 @@ class BarReactivesEffect(StoredEffect):
     def __post_init__(self) -> None:
         if self.condition is not None and not isinstance(self.condition, Condition):
             raise InvalidInput("bar_reactives.condition", "must be a condition", "R-ADD-59")
+
+
+# R-ADD-340: the import writes a card's printed type that names Defense or Movement among its
+# keywords with this note ("class: defense"), as R-ADD-292 writes a spell's school.
+CLASS_NOTE = "class: "
+CARD_CLASSES = ("defense", "movement")
+
+
+@dataclass(frozen=True, slots=True)
+class ForbidCardsEffect(StoredEffect):
+    """ "Until end of your turn, … you cannot use defense cards or movement cards": until
+    its owner's turn ends, the owner plays no card of the classes named: a `defense` card
+    is a reactive card (R-ADD-174) or one whose printed type names Defense, a `movement`
+    card one whose printed type names Movement (R-ADD-340).
+
+    >>> ForbidCardsEffect(defense=True, movement=True).as_dict()
+    {'kind': 'forbid_cards', 'defense': True, 'movement': True}
+    >>> ForbidCardsEffect()
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: forbid_cards: forbids nothing: give defense or movement (R-ADD-340)
+    """
+
+    kind: ClassVar[str] = "forbid_cards"
+    defense: bool = False
+    movement: bool = False
+
+    def __post_init__(self) -> None:
+        check_bool(self.defense, "forbid_cards.defense")
+        check_bool(self.movement, "forbid_cards.movement")
+        if not (self.defense or self.movement):
+            raise InvalidInput(
+                "forbid_cards", "forbids nothing: give defense or movement", "R-ADD-340"
+            )
+
+    def classes(self) -> tuple[str, ...]:
+        """The card classes it forbids, in CARD_CLASSES order."""
+        return tuple(x for x in CARD_CLASSES if getattr(self, x))
 
 
 @dataclass(frozen=True, slots=True)

@@ -180,6 +180,31 @@ class RemoveTaintRolledEffect(StoredEffect):
 
 
 @dataclass(frozen=True, slots=True)
+class SpLockEffect(StoredEffect):
+    """ "Next turn, you have 0 SP (cannot act). Alternates each turn: Full SP, then 0 SP,
+    then full SP, etc. Lasts 3 turns total.": the owner's next `turns` turns alternate,
+    the first of them locked: in a locked turn the casket has 0 SP and takes no action
+    but passing; its other turns are as usual. It is the price a cost printed "0 SP (but
+    costs future actions)" names, so the card costs 0 SP (R-ADD-343).
+
+    >>> SpLockEffect(3).as_dict()
+    {'kind': 'sp_lock', 'turns': 3}
+    >>> SpLockEffect(3).pattern()
+    (True, False, True)
+    """
+
+    kind: ClassVar[str] = "sp_lock"
+    turns: int
+
+    def __post_init__(self) -> None:
+        check_int(self.turns, "sp_lock.turns", 1, 10, "R-ADD-343")
+
+    def pattern(self) -> tuple[bool, ...]:
+        """Each of the owner's next turns: locked (True) or as usual, the next one first."""
+        return tuple(i % 2 == 0 for i in range(self.turns))
+
+
+@dataclass(frozen=True, slots=True)
 class GainSpEffect(StoredEffect):
     """ "Gain +N SP this turn", "Recover N SP": N more SP to spend this turn, without raising
     the overspend limit's maximum (R-TRN-3, R-ADD-95).

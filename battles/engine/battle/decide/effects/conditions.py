@@ -27,6 +27,15 @@ def _area_hinder(ctx: Resolving, effect: fx.AreaHinderEffect) -> None:
         tx.emit(ev.BuffGained(x.seat, 0, effect.to_hit, 0, 0, card.id))
 
 
+def _card_cost(ctx: Resolving, effect: fx.CardCostEffect) -> None:
+    # R-ADD-341: every enemy within the printed area, for its next turn
+    tx, seat, card = ctx.tx, ctx.seat, ctx.card
+    c = tx.seat(seat)
+    for x in tx.state.seats:
+        if x.in_battle and x.side != c.side and 1 <= x.at.distance(c.at) <= effect.within:
+            tx.emit(ev.CardCostRaised(x.seat, effect.amount, card.id))
+
+
 def _duel(ctx: Resolving, effect: fx.DuelEffect) -> None:
     tx, seat, card, target, used = ctx.tx, ctx.seat, ctx.card, ctx.target, ctx.used
     prompts._challenge(tx, seat, card, target)
@@ -38,6 +47,12 @@ def _bar_reactives(ctx: Resolving, effect: fx.BarReactivesEffect) -> None:
     tx, seat, card, attack_target = ctx.tx, ctx.seat, ctx.card, ctx.attack_target
     if attack_target is not None and conditions._holds(tx, seat, effect.condition, attack_target):
         tx.emit(ev.ReactivesBarred(attack_target, seat, card.id))
+
+
+def _forbid_cards(ctx: Resolving, effect: fx.ForbidCardsEffect) -> None:
+    # R-ADD-340: the owner's own card classes, until its turn ends
+    tx, seat, card = ctx.tx, ctx.seat, ctx.card
+    tx.emit(ev.CardsForbidden(seat, effect.classes(), card.id))
 
 
 def _transform(ctx: Resolving, effect: fx.TransformEffect) -> None:
@@ -62,8 +77,20 @@ def _choose_form(ctx: Resolving, effect: fx.ChooseFormEffect) -> None:
 
 def _ultimatum(ctx: Resolving, effect: fx.UltimatumEffect) -> None:
     tx, seat, card, target, used = ctx.tx, ctx.seat, ctx.card, ctx.target, ctx.used
-    enemy = conditions._enemy_in_range(tx, seat, card, target)  # R-ADD-159, as R-ADD-65
+    if card.range is None:  # R-ADD-342: no printed range, any enemy (R-ADD-385)
+        enemy = conditions._enemy_anywhere(tx, seat, card, target)
+    else:
+        enemy = conditions._enemy_in_range(tx, seat, card, target)  # R-ADD-159, as R-ADD-65
     used["target"] = True
+    if effect.discard:  # R-ADD-342: the save, a discard of the target's hand or deck
+        e = tx.seat(enemy)
+        if len(e.hand) + len(e.deck) < effect.discard:  # it cannot resist
+            tx.emit(ev.UltimatumAnswered(enemy, "skip_turn"))
+            return
+        n = effect.discard
+        reason = f"{card.name}: discard {n} cards (hand or deck) to resist, or skip your next turn"
+        resolution._open_prompt(tx, enemy, "save", n, None, "R-ADD-342", reason)
+        return
     reason = f"{card.name}: take {effect.damage} damage now, or skip your next turn (choose)"
     resolution._open_prompt(tx, enemy, "ultimatum", effect.damage, None, "R-ADD-159", reason)
 
@@ -202,4 +229,6 @@ RESOLVERS: dict[type[Any], Resolver] = {
     fx.ChrysalisEffect: _chrysalis,
     fx.BleedFactorEffect: resolved_elsewhere,  # `_bleed` reads the passive in play (R-ADD-280)
     fx.GritModifierEffect: _grit_modifier,
+    fx.ForbidCardsEffect: _forbid_cards,
+    fx.CardCostEffect: _card_cost,
 }

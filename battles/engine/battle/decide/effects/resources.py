@@ -113,6 +113,12 @@ def _roll_suffering(ctx: Resolving, effect: fx.RollSufferingEffect) -> None:
     harm._suffering(tx, seat, effect.n)
 
 
+def _sp_lock(ctx: Resolving, effect: fx.SpLockEffect) -> None:
+    # R-ADD-343: the owner's next turns, the first locked
+    tx, seat, card = ctx.tx, ctx.seat, ctx.card
+    tx.emit(ev.SpLocked(seat, effect.pattern(), card.id))
+
+
 RESOLVERS: dict[type[Any], Resolver] = {
     fx.HeatEffect: _heat,
     fx.GiveHeatEffect: _give_heat,
@@ -128,6 +134,7 @@ RESOLVERS: dict[type[Any], Resolver] = {
     fx.DamageBargainEffect: resolved_elsewhere,  # `attacking._strike` opens the bargain prompt, `prompts._choose` answers it (R-ADD-159)
     fx.GainSpEffect: _gain_sp,
     fx.SpBoostEffect: _sp_boost,
+    fx.SpLockEffect: _sp_lock,
     fx.SelfDamageEffect: resolved_elsewhere,  # `_attack` records it, `_end_attack` deals it (R-ADD-130)
     fx.RollSufferingEffect: _roll_suffering,
     fx.FlipWoundEffect: _flip_wound,
