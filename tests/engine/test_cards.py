@@ -116,6 +116,7 @@ from battles.engine.cards import (
     SpendTokensEffect,
     SpPenaltyEffect,
     StatusEffect,
+    SummonEffect,
     TaintAuraEffect,
     TaintCounterEffect,
     TaintEffect,
@@ -287,6 +288,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     LowDeckWindowEffect(5),  # (R-ADD-370)
     LethalWindowEffect(5),  # (R-ADD-371)
     ForTurnsEffect(2),  # (R-ADD-375)
+    SummonEffect("Mercenary", 8, 3, 3, within=3, limit=2),  # summoned units (R-ADD-400)
 )
 
 
@@ -442,6 +444,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "low_deck_window",  # (R-ADD-370)
         "lethal_window",  # (R-ADD-371)
         "for_turns",  # (R-ADD-375)
+        "summon",  # summoned units (R-ADD-400)
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

@@ -217,7 +217,7 @@ def _moves(
         c.at,
         budget,
         allies=state.ally_hexes(c),
-        enemies=[*state.enemy_hexes(c), *state.barred_for(c)],  # R-ADD-163: sanctuaries
+        enemies=[*state.blocking_hexes(c), *state.barred_for(c)],  # R-ADD-163: sanctuaries
         legs_destroyed="legs" in c.destroyed,
     )
     paths: list[tuple[list[list[int]], int | None]] = [
@@ -240,6 +240,40 @@ def _with_pay(body: dict[str, Any], c: CasketState, cost: int) -> dict[str, Any]
     return {**body, "pay": pay} if pay else body
 
 
+def _unit_candidates(
+    state: BattleState, c: CasketState
+) -> Iterator[tuple[dict[str, Any], Any, int | None]]:
+    """Summoned units (R-ADD-401, R-ADD-404): each own unit's move to each hex its movement
+    reaches and its attack on each adjacent enemy; each attack card of the hand on each
+    enemy unit (decide checks range, sight and cost)."""
+    seat = c.seat
+    for u in state.units:
+        if u.owner == seat:
+            if not u.moved and u.movement:
+                allies = [c.at, *(h for h in state.ally_hexes(c) if h != u.at)]
+                reach = reachable(
+                    state.board, u.at, u.movement, allies=allies, enemies=state.blocking_hexes(c)
+                )
+                for r in list(reach.values())[:MAX_MOVES]:
+                    path = [[h.q, h.r] for h in r.path]
+                    yield (
+                        {"type": "unit_move", "seat": seat, "unit": u.id, "path": path},
+                        None,
+                        None,
+                    )
+            if not u.attacked and u.damage:
+                for x in state.seats:
+                    if x.in_battle and x.side != c.side and x.at.distance(u.at) == 1:
+                        body = {"type": "unit_attack", "seat": seat, "unit": u.id, "target": x.seat}
+                        yield body, None, None
+        elif state.seats[u.owner].side != c.side:
+            for card in _distinct(c.hand):
+                d = state.card(card)
+                if d.attack is not None and d.attack.range.contains(c.at.distance(u.at)):
+                    body = {"type": "strike_unit", "seat": seat, "card": card, "unit": u.id}
+                    yield _with_pay(body, c, d.sp_cost), None, None
+
+
 def _action_candidates(
     state: BattleState, seat: int, every_move: bool
 ) -> Iterator[tuple[dict[str, Any], Any, int | None]]:
@@ -254,6 +288,7 @@ def _action_candidates(
             yield _with_pay({"type": "rotate", "seat": seat, "facing": facing}, c, cost), None, None
     if c.heat:
         yield _with_pay({"type": "vent", "seat": seat}, c, 2), None, None
+    yield from _unit_candidates(state, c)
     # R-ADD-69: the move a card granted (R-ADD-109: a split one's rest after an attack)
     if c.free_move and not (c.free_move_split and c.free_move_stage == 1):
         for path, sp in _moves(state, c, c.free_move):
@@ -526,6 +561,7 @@ def _teleports(state: BattleState, c: CasketState, effect: TeleportEffect) -> li
     """A few teleport destinations (R-ADD-102), the farthest first."""
     taken = [x.at for x in state.seats if x.in_battle and x.seat != c.seat]
     taken += state.barred_for(c)  # R-ADD-163
+    taken += state.unit_hexes()  # R-ADD-403
     hexes = [
         h
         for h in spiral(c.at, effect.hexes)

@@ -542,6 +542,34 @@ class FollowUp:
 
 
 @dataclass(frozen=True)
+class Unit:
+    """A unit a card summoned (R-ADD-400): its own HP as a counter, not a deck; it acts
+    in its owner's turns, one move of up to `movement` hexes and one melee attack of
+    `damage` each (R-ADD-401), and it is gone at 0 HP or when the battle ends (R-ADD-402).
+
+    >>> Unit("u1", 0, "Mercenary", 1, 0, 8, 3, 3).at
+    Hex(q=1, r=0)
+    """
+
+    id: str
+    owner: int
+    name: str
+    q: int
+    r: int
+    hp: int
+    movement: int
+    damage: int
+    defence: int = 0
+    source: str = ""  # the card instance that summoned it
+    moved: bool = False  # its move of this turn made
+    attacked: bool = False  # its attack of this turn made
+
+    @property
+    def at(self) -> Hex:
+        return Hex(self.q, self.r)
+
+
+@dataclass(frozen=True)
 class BattleState:
     """A whole battle at one version (the number of events folded into it)."""
 
@@ -577,6 +605,10 @@ class BattleState:
     # `setup_board` keeps the setup's own while any are placed.
     placed_terrain: tuple[PlacedTerrain, ...] = ()
     setup_board: Board | None = field(default=None, repr=False, compare=False)
+    # Summoned units on the board, oldest first, and how many were ever summoned (their ids
+    # are "u1", "u2", ...: an id is never reused) (R-ADD-400).
+    units: tuple[Unit, ...] = ()
+    units_summoned: int = 0
 
     @property
     def active(self) -> int | None:
@@ -596,8 +628,33 @@ class BattleState:
         return commitment if isinstance(commitment, str) else None
 
     def ally_hexes(self, c: CasketState) -> list[Hex]:
-        """Where the undefeated allies of `c` stand: passable, not a place to stop (R-MOV-2)."""
-        return [x.at for x in self.seats if x.side == c.side and x.seat != c.seat and x.in_battle]
+        """Where the undefeated allies of `c` and their side's units stand: passable, not a
+        place to stop (R-MOV-2, R-ADD-403)."""
+        return [
+            *(x.at for x in self.seats if x.side == c.side and x.seat != c.seat and x.in_battle),
+            *(u.at for u in self.units if self.seats[u.owner].side == c.side),
+        ]
+
+    def blocking_hexes(self, c: CasketState) -> list[Hex]:
+        """Where the enemies of `c` stand, caskets and units: a move never enters them
+        (R-MOV-2, R-ADD-403)."""
+        return [
+            *self.enemy_hexes(c),
+            *(u.at for u in self.units if self.seats[u.owner].side != c.side),
+        ]
+
+    def unit_hexes(self) -> list[Hex]:
+        """Where the summoned units stand: no casket ends a move, push or teleport there
+        (R-ADD-403)."""
+        return [u.at for u in self.units]
+
+    def unit(self, unit_id: str) -> Unit | None:
+        """The unit on the board with this id, if any (R-ADD-400)."""
+        return next((u for u in self.units if u.id == unit_id), None)
+
+    def unit_at(self, h: Hex) -> Unit | None:
+        """The unit standing on hex `h`, if any (R-ADD-400)."""
+        return next((u for u in self.units if (u.q, u.r) == (h.q, h.r)), None)
 
     def enemy_hexes(self, c: CasketState) -> list[Hex]:
         """Where the undefeated enemies of `c` stand: never passable (R-MOV-2)."""

@@ -153,6 +153,7 @@ from .turns import (
     TurnEnded,
     TurnStarted,
 )
+from .units import UnitAttacked, UnitDamaged, UnitMoved, UnitSummoned
 
 EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.__name__: cls
@@ -284,6 +285,10 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         CardLapsed,
         DamageNegated,
         CardsStolen,
+        UnitSummoned,
+        UnitMoved,
+        UnitAttacked,
+        UnitDamaged,
     )
 }
 
@@ -409,6 +414,10 @@ __all__ = [
     "TurnSkipped",
     "TurnStarted",
     "UltimatumAnswered",
+    "UnitAttacked",
+    "UnitDamaged",
+    "UnitMoved",
+    "UnitSummoned",
     "UntargetableEnded",
     "UntargetableGained",
     "WardRaised",

@@ -33,7 +33,15 @@ from typing import Any, get_args
 from ...errors import InvalidInput
 from ...tohit import parse_range
 from . import allies, attacks, conditions, defence, hand, movement, resources, terrain, triggers
-from .allies import AllyEffect, AllyMoveEffect, CoverEffect, DeflectEffect, GuardEffect, ZoneEffect
+from .allies import (
+    AllyEffect,
+    AllyMoveEffect,
+    CoverEffect,
+    DeflectEffect,
+    GuardEffect,
+    SummonEffect,
+    ZoneEffect,
+)
 from .attacks import (
     AdvantageEffect,
     AfterAttackEffect,
@@ -246,6 +254,7 @@ __all__ = [
     "SpendTaintEffect",
     "SpendTokensEffect",
     "StatusEffect",
+    "SummonEffect",
     "TaintAuraEffect",
     "TaintCounterEffect",
     "TaintEffect",
@@ -375,6 +384,7 @@ Effect = (
     | LowDeckWindowEffect
     | LethalWindowEffect
     | ForTurnsEffect
+    | SummonEffect
 )
 
 ALL_EFFECTS: tuple[type[Effect], ...] = get_args(Effect)

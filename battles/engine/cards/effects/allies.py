@@ -204,3 +204,47 @@ class ZoneEffect(StoredEffect):
     def __post_init__(self) -> None:
         check_int(self.radius, "zone.radius", 1, MAX_HEXES, "R-ADD-129")
         check_inner(self.then, "zone.then", ("recover", "draw", "heat", "gain_tokens"), "R-ADD-129")
+
+
+@dataclass(frozen=True, slots=True)
+class SummonEffect(StoredEffect):
+    """ "Summon 1 Mercenary unit (8 HP, 3 damage …)", "Summon a Skeletal Minion within 3
+    hexes (3 HP, 3 Movement, 2 melee damage)": a unit of the player's named `name` with
+    its printed stats appears on a free hex within `within` hexes of the player's casket
+    (R-ADD-400): the one the command's `path` names, else the nearest; `movement` where
+    the card prints none is R-ADD-405's. `limit`: at most that many units of this name of
+    the player's on the board at once ("up to 2 Mercenaries active simultaneously"). In an
+    `after_attack` ("If this kills the target, immediately summon 1 Mercenary") it takes
+    the nearest free hex, and makes none when no hex is free or the limit is reached
+    (R-ADD-406).
+
+    >>> SummonEffect("Mercenary", 8, 3, 3, within=3, limit=2).as_dict()
+    {'kind': 'summon', 'name': 'Mercenary', 'hp': 8, 'movement': 3, 'damage': 3, 'within': 3, 'limit': 2}
+    >>> SummonEffect("Treant", 0, 3, 3)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: summon.hp: must be an integer from 1 to 99, got 0 (R-ADD-400)
+    """
+
+    kind: ClassVar[str] = "summon"
+    name: str
+    hp: int
+    movement: int
+    damage: int
+    defence: int = 0
+    within: int = 1
+    limit: int = 0
+
+    def __post_init__(self) -> None:
+        if (
+            not isinstance(self.name, str)
+            or not 1 <= len(self.name) <= 40
+            or not self.name.replace(" ", "").replace("-", "").isalpha()
+        ):
+            raise InvalidInput("summon.name", "must be a unit's printed name", "R-ADD-400")
+        check_int(self.hp, "summon.hp", 1, 99, "R-ADD-400")
+        check_int(self.movement, "summon.movement", 0, MAX_HEXES, "R-ADD-400")
+        check_int(self.damage, "summon.damage", 0, MAX_DAMAGE, "R-ADD-400")
+        check_int(self.defence, "summon.defence", 0, 10, "R-ADD-400")
+        check_int(self.within, "summon.within", 1, MAX_HEXES, "R-ADD-400")
+        check_int(self.limit, "summon.limit", 0, 9, "R-ADD-400")
