@@ -219,12 +219,22 @@ def label(body: Mapping[str, Any], state: BattleState, names: Names) -> str:
             if "path" in body:
                 end = body["path"][-1]
                 # R-ADD-400: a summoning card's one hex is where its unit appears.
-                verb = "summoning on" if _summons(state.card(body["card"]).effects) else "moving to"
+                verb = (
+                    "moving it to"  # R-ADD-409: the ordered unit's move
+                    if "unit" in body
+                    else "summoning on"
+                    if _summons(state.card(body["card"]).effects)
+                    else "moving to"
+                )
                 extra.append(f"{verb} {end[0]},{end[1]}")
             if "facing" in body:
                 extra.append(f"facing {DIRECTION_NAMES[body['facing']]}")
             if "discard" in body:
                 extra.append(f"discarding {_names(names, body['discard'])}")
+            if "unit" in body:  # R-ADD-409
+                extra.append(
+                    f"ordering unit {body['unit']} {_unit_name(state, body['unit'])}".rstrip()
+                )
             if "target" in body:
                 extra.append(f"on {names.casket(body['target'])}")
             for moved in body.get("ally_paths", []):  # R-ADD-126

@@ -7,7 +7,7 @@ from typing import Any
 
 from battles.engine.battle import events as ev
 
-from .parts import Names, Sentence, _rule, card, count, hex_at, path_end, said, sentence, t
+from .parts import Names, Part, Sentence, _rule, card, count, hex_at, path_end, said, sentence, t
 
 said(
     ev.UnitSummoned,
@@ -19,17 +19,35 @@ said(
     lambda p, names: _rule("R-ADD-400"),
 )
 
+
+def _ordered(p: Mapping[str, Any], names: Names) -> list[Part]:
+    """The card that ordered the unit, when one did (R-ADD-409)."""
+    return [t(" at the order of "), names.card(p["by_card"])] if p.get("by_card") else []
+
+
 said(
     ev.UnitMoved,
     "{who}'s unit {unit} moves {path:len:hex/hexes} to ",
     path_end(),
-    lambda p, names: _rule("R-ADD-401"),
+    _ordered,
+    lambda p, names: _rule("R-ADD-409" if p.get("by_card") else "R-ADD-401"),
 )
 
 said(
     ev.UnitAttacked,
     "{who}'s unit {unit} hits {target:casket} for {damage:count:damage/damage}",
-    lambda p, names: _rule("R-ADD-401"),
+    _ordered,
+    lambda p, names: _rule("R-ADD-409" if p.get("by_card") else "R-ADD-401"),
+)
+
+said(
+    ev.UnitsBoosted,
+    "{who}'s ",
+    card("source"),
+    " gives {units:len:unit/units} ({unit_ids}) +{damage} damage and +{defence} Defense "
+    "until the end of round {until_round}",
+    lambda p, names: _rule("R-ADD-408"),
+    unit_ids=lambda p: ", ".join(p["units"]),
 )
 
 

@@ -15,12 +15,24 @@ from battles.engine.battle.events import (
     UnitAttacked,
     UnitDamaged,
     UnitMoved,
+    UnitsBoosted,
     UnitSummoned,
 )
 from battles.engine.hexes import Hex
 
 from .battle_builder import FILLER, Battle, of_type, one
-from .test_card_catalogue import arrange, battle, built, kill_reward, play, resolve_hit, tokens
+from .test_card_catalogue import (
+    arrange,
+    battle,
+    built,
+    conditional,
+    declared,
+    hit,
+    kill_reward,
+    play,
+    resolve_hit,
+    tokens,
+)
 
 SUMMONS_SCENARIOS: dict[tuple[str, str], Callable[[], object]] = {}
 
@@ -130,9 +142,97 @@ def _buyout_strike() -> None:
     kill_reward("exchange", "buyout-strike", 6, check)
 
 
+def _hostile_acquisition() -> None:
+    """ "Deal 5 damage. If target is adjacent to your Mercenary, deal 7 damage instead
+    (coordinated assault).": the player's own unit named Mercenary, next to the target
+    (seat 1 at [0, 2]) as the card is played (R-ADD-407)."""
+    card = built("exchange", "hostile-acquisition")
+
+    def mercenary(
+        owner: int, at: tuple[int, int], name: str = "Mercenary"
+    ) -> Callable[[Battle], None]:
+        return lambda b: arrange(b, UnitSummoned(owner, "u1", name, at, 8, 3, 3, 0, "x#1"))
+
+    conditional("exchange", "hostile-acquisition", 5, 2, mercenary(0, (1, 1)))
+    for other in (mercenary(0, (0, 4)), mercenary(1, (1, 1)), mercenary(0, (1, 1), "Treant")):
+        b = battle(card)
+        other(b)
+        assert hit(declared(b, card)) == 5
+
+
+def _mercenary_contract() -> None:
+    """ "Target friendly Mercenary immediately moves up to 3 hexes and makes a 3-damage
+    attack." (4 hexes): the unit the command names, along its `path`, then on its
+    `target`; its own move and attack of the turn stay to be made (R-ADD-409)."""
+    card = built("exchange", "mercenary-contract")
+    b = battle(card, gap=4)  # seat 0 at [0, 3], seat 1 at [0, -1]
+    arrange(b, UnitSummoned(0, "u1", "Mercenary", (0, 2), 8, 3, 3, 0, "x#1"))
+    offered = [a.body for a in legal_actions(b.state, {0}) if a.body.get("unit") == "u1"
+               and a.body["type"] == "play_card"]  # fmt: skip
+    assert {"type": "play_card", "seat": 0, "card": "mercenary-contract#1", "unit": "u1",
+            "path": [[0, 1], [0, 0]], "target": 1} in offered  # fmt: skip
+    events = play(b, "mercenary-contract", unit="u1", path=[[0, 1], [0, 0]], target=1)
+    assert one(events, UnitMoved).path == ((0, 1), (0, 0))
+    assert one(events, UnitAttacked) == UnitAttacked(0, "u1", 1, 3, "mercenary-contract#1")
+    assert one(events, PromptOpened).amount == 3
+    u = b.state.units[0]
+    assert (u.at, u.moved, u.attacked) == (Hex(0, 0), False, False)
+    # Up to 3 hexes; a Mercenary of the player's; the enemy next to it is attacked.
+    for extra, code in (
+        ({"unit": "u1", "path": [[0, 1], [0, 0], [1, -1], [1, -2]]}, "path_too_long"),
+        ({"unit": "u2"}, "no_such_unit"),
+        ({}, "unit_required"),
+        ({"unit": "u1", "path": [[0, 1], [0, 0]]}, "target_required"),
+    ):
+        c = battle(card, gap=4)
+        arrange(c, UnitSummoned(0, "u1", "Mercenary", (0, 2), 8, 3, 3, 0, "x#1"))
+        body = {"type": "play_card", "seat": 0, "card": "mercenary-contract#1", **extra}
+        assert c.refuse(body).code == code, extra
+    far = battle(card, gap=4)
+    arrange(far, UnitSummoned(0, "u1", "Treant", (0, 2), 8, 3, 3, 0, "x#1"))
+    body = {"type": "play_card", "seat": 0, "card": "mercenary-contract#1", "unit": "u1"}
+    assert far.refuse(body).code == "not_that_unit"
+
+
+def _contract_enforcement() -> None:
+    """ "All friendly Mercenary units within range gain +2 damage and +2 Defense until end
+    of round. Spend 1 Credit token to extend duration to 2 rounds." (4 hexes): every own
+    Mercenary within 4 hexes, not one farther or of another name (R-ADD-408)."""
+    card = built("exchange", "contract-enforcement")
+    for spend, until in ((False, 1), (True, 2)):
+        b = battle(card, gap=3)  # seat 1 at [0, 0]
+        tokens(b, "credit", 1)
+        arrange(
+            b,
+            UnitSummoned(0, "u1", "Mercenary", (0, 1), 8, 3, 3, 0, "x#1"),
+            UnitSummoned(0, "u2", "Mercenary", (5, -5), 8, 3, 3, 0, "x#1"),
+            UnitSummoned(0, "u3", "Treant", (1, 2), 8, 3, 3, 0, "x#1"),
+        )
+        events = play(b, "contract-enforcement", **({"spend": True} if spend else {}))
+        boosted = one(events, UnitsBoosted)
+        assert (boosted.units, boosted.damage, boosted.defence) == (("u1",), 2, 2)
+        assert boosted.until_round == until and b.seat(0).tokens_of("credit") == (0 if spend else 1)
+        # +2 damage: the Mercenary hits for 5.
+        hit5 = b.do({"type": "unit_attack", "seat": 0, "unit": "u1", "target": 1})
+        assert one(hit5, UnitAttacked).damage == 5
+        b.do({"type": "take_damage", "seat": 1, "hand": [], "deck": 5, "drawn": [FILLER] * 5})
+        # +2 Defense: the enemy's Maul (2 damage) takes none off it.
+        _seat_one_turn(b)
+        (strike,) = [a.body for a in legal_actions(b.state, {1})
+                     if a.body["type"] == "strike_unit" and a.body["unit"] == "u1"]  # fmt: skip
+        assert one(b.do(strike), UnitDamaged).amount == 0
+        # "until end of round": it lapses with round 1, or with round 2 when extended.
+        refill = [FILLER] * (6 - len(b.seat(1).hand))
+        b.do({"type": "pass", "seat": 1, "faces": [6, 1], "drawn": refill})
+        assert (b.state.round, b.state.units[0].bonus_damage) == (2, 2 if spend else 0)
+
+
 SUMMONS_SCENARIOS.update({
     ("exchange", "hire-mercenary"): _hire_mercenary,
     ("ossuarium", "reanimate"): _reanimate,
     ("equipment_items", "world-tree-staff-forest-s-wrath"): _forest_s_wrath,
     ("exchange", "buyout-strike"): _buyout_strike,
+    ("exchange", "hostile-acquisition"): _hostile_acquisition,
+    ("exchange", "mercenary-contract"): _mercenary_contract,
+    ("exchange", "contract-enforcement"): _contract_enforcement,
 })  # fmt: skip

@@ -129,6 +129,8 @@ from battles.engine.cards import (
     TriggerEffect,
     UltimatumEffect,
     UnflankableEffect,
+    UnitBoostEffect,
+    UnitOrderEffect,
     UnlessSpentEffect,
     UntargetableEffect,
     WardEffect,
@@ -289,6 +291,8 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     LethalWindowEffect(5),  # (R-ADD-371)
     ForTurnsEffect(2),  # (R-ADD-375)
     SummonEffect("Mercenary", 8, 3, 3, within=3, limit=2),  # summoned units (R-ADD-400)
+    UnitOrderEffect("Mercenary", 4, 3, 3),  # (R-ADD-409)
+    UnitBoostEffect("Mercenary", 4, 2, 2, rounds=2),  # (R-ADD-408)
 )
 
 
@@ -445,6 +449,8 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "lethal_window",  # (R-ADD-371)
         "for_turns",  # (R-ADD-375)
         "summon",  # summoned units (R-ADD-400)
+        "unit_order",  # (R-ADD-409)
+        "unit_boost",  # (R-ADD-408)
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

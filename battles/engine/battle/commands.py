@@ -90,6 +90,7 @@ class PlayCard(Command):
     spend: bool = False  # pay the card's "Spend N tokens" for its extra effect (R-ADD-61)
     # Allies: (seat, path) of each ally the card moves (R-ADD-126)
     ally_paths: tuple[tuple[int, tuple[Hex, ...]], ...] = ()
+    unit: str | None = None  # the own unit the card orders (R-ADD-409)
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,7 +313,10 @@ _FIELDS: Mapping[str, tuple[str, ...]] = {
     "move": ("path", "pay", "free"),
     "rotate": ("facing", "pay"),
     "vent": ("pay",),
-    "play_card": ("card", "target", "path", "facing", "discard", "pay", "spend", "ally_paths"),
+    "play_card": (
+        *("card", "target", "path", "facing", "discard", "pay", "spend", "ally_paths"),
+        "unit",
+    ),
     "attack": (
         "card",
         "target",
@@ -361,7 +365,10 @@ _OPTIONAL = frozenset(
 )
 # Fields optional in one command only: a bargain's `choose` names cards, an ultimatum's does
 # not (R-ADD-159); `cards` stays required elsewhere.
-_OPTIONAL_IN: Mapping[str, frozenset[str]] = {"choose": frozenset({"cards"})}
+_OPTIONAL_IN: Mapping[str, frozenset[str]] = {
+    "choose": frozenset({"cards"}),
+    "play_card": frozenset({"unit"}),  # R-ADD-409: only a card that orders a unit names one
+}
 
 
 def _optional(name: str, key: str) -> bool:
@@ -522,7 +529,7 @@ def parse_command(body: object) -> Command:
         args["facing"] = _facing(body)
     elif name in ("play_card", "attack", "play_reactive", "return_card", "strike_unit"):
         args["card"] = _str(body, "card")
-    if "unit" in _FIELDS[name]:
+    if "unit" in _FIELDS[name] and (body.get("unit") is not None or name != "play_card"):
         args["unit"] = _unit(body)
     for flag, rule in (("spend", "R-ADD-61"), ("free", "R-ADD-69")):
         if flag in _FIELDS[name] and body.get(flag) is not None:

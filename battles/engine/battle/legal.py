@@ -51,6 +51,7 @@ from ..cards import (
     TeleportEffect,
     TerrainEffect,
     UltimatumEffect,
+    UnitOrderEffect,
 )
 from ..errors import RuleViolation
 from ..hexes import Hex, spiral
@@ -238,6 +239,40 @@ def _pay(c: CasketState, cost: int) -> dict[str, Any] | None:
 def _with_pay(body: dict[str, Any], c: CasketState, cost: int) -> dict[str, Any]:
     pay = _pay(c, cost)
     return {**body, "pay": pay} if pay else body
+
+
+def _unit_order_variants(
+    state: BattleState, c: CasketState, effect: UnitOrderEffect, v: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """R-ADD-409: for each own unit the card may order, its attack on each enemy next to it
+    where it stands or after a move, and, with no enemy next to it, staying or a move
+    toward the nearest enemy; decide checks each."""
+    out: list[dict[str, Any]] = []
+    foes = [x for x in state.seats if x.in_battle and x.side != c.side]
+    for u in state.units:
+        if u.owner != c.seat or u.name != effect.unit or u.at.distance(c.at) > effect.within:
+            continue
+        base = {**v, "unit": u.id}
+        adjacent = [x.seat for x in foes if x.at.distance(u.at) == 1]
+        out += [{**base, "target": x} for x in adjacent]
+        allies = [c.at, *(h for h in state.ally_hexes(c) if h != u.at)]
+        reach = reachable(
+            state.board, u.at, effect.move, allies=allies, enemies=state.blocking_hexes(c)
+        )
+        paths = sorted(
+            reach.values(),
+            key=lambda r: min((x.at.distance(r.path[-1]) for x in foes), default=0),
+        )
+        for r in paths[:MAX_MOVES]:
+            end = r.path[-1]
+            path = [[h.q, h.r] for h in r.path]
+            near = [x.seat for x in foes if x.at.distance(end) == 1]
+            out += [{**base, "path": path, "target": x} for x in near[:2]]
+            if not near and not adjacent and len(out) < 3:
+                out.append({**base, "path": path})
+        if not adjacent:
+            out.append(base)
+    return out[:12]
 
 
 def _unit_candidates(
@@ -492,6 +527,8 @@ def _card_bodies(state: BattleState, c: CasketState, instance: str) -> Iterator[
                 grown += [{**v, "target": x.seat} for x in state.seats if x.side == c.side]
             elif isinstance(effect, AllyMoveEffect):  # R-ADD-126
                 grown += _ally_move_variants(state, c, effect, v)
+            elif isinstance(effect, UnitOrderEffect):  # R-ADD-409
+                grown += _unit_order_variants(state, c, effect, v)
             else:
                 grown.append(v)
         variants = grown

@@ -563,10 +563,25 @@ class Unit:
     source: str = ""  # the card instance that summoned it
     moved: bool = False  # its move of this turn made
     attacked: bool = False  # its attack of this turn made
+    # A card's "+2 damage and +2 Defense until end of round" on it, to the end of round
+    # `bonus_until_round` (R-ADD-408).
+    bonus_damage: int = 0
+    bonus_defence: int = 0
+    bonus_until_round: int = 0
 
     @property
     def at(self) -> Hex:
         return Hex(self.q, self.r)
+
+    @property
+    def attack_damage(self) -> int:
+        """Its melee damage with a card's bonus (R-ADD-401, R-ADD-408)."""
+        return self.damage + self.bonus_damage
+
+    @property
+    def total_defence(self) -> int:
+        """Its Defense with a card's bonus (R-ADD-404, R-ADD-408)."""
+        return self.defence + self.bonus_defence
 
 
 @dataclass(frozen=True)

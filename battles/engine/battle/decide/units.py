@@ -3,8 +3,10 @@ melee attack in its owner's turn, and a casket's attack card used against it."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ...arcs import in_firing_arc
-from ...cards import CardDef, SummonEffect
+from ...cards import CardDef, SummonEffect, UnitBoostEffect, UnitOrderEffect
 from ...errors import RuleViolation
 from ...hexes import Hex
 from ...los import line_of_sight
@@ -99,37 +101,48 @@ def _own_unit(tx: _Tx, seat: int, unit_id: str) -> Unit:
 
 
 def _unit_move(tx: _Tx, c: CasketState, command: UnitMove) -> None:
-    """R-ADD-401: once a turn, up to its movement; each step as a casket's (R-MOV-2,
-    R-MOV-3, R-LOS-5): through its own side's caskets and units, never an enemy's."""
-    s = tx.state
+    """R-ADD-401: once a turn, up to its movement."""
     unit = _own_unit(tx, c.seat, command.unit)
     if unit.moved:
         raise RuleViolation(
             "unit_moved", f"unit {unit.id} has made its move this turn", "R-ADD-401"
         )
-    allies = [c.at, *(h for h in s.ally_hexes(c) if h != unit.at)]
-    cost = validate_path(s.board, unit.at, command.path, allies=allies, enemies=s.blocking_hexes(c))
-    if cost > unit.movement:
-        raise RuleViolation(
-            "path_too_long",
-            f"unit {unit.id} ({unit.name}) moves {unit.movement} hex(es) a turn; "
-            f"this path costs {cost}",
-            "R-ADD-401",
-        )
+    _check_path(tx, c, unit, command.path, unit.movement)
     tx.emit(ev.UnitMoved(c.seat, unit.id, tuple((h.q, h.r) for h in command.path)))
 
 
+def _check_path(tx: _Tx, c: CasketState, unit: Unit, path: Sequence[Hex], budget: int) -> None:
+    """R-ADD-401: each step as a casket's (R-MOV-2, R-MOV-3, R-LOS-5): through its own
+    side's caskets and units, never an enemy's; the path's cost within `budget` hexes."""
+    s = tx.state
+    allies = [c.at, *(h for h in s.ally_hexes(c) if h != unit.at)]
+    cost = validate_path(s.board, unit.at, path, allies=allies, enemies=s.blocking_hexes(c))
+    if cost > budget:
+        raise RuleViolation(
+            "path_too_long",
+            f"unit {unit.id} ({unit.name}) moves {budget} hex(es) here; this path costs {cost}",
+            "R-ADD-401",
+        )
+
+
 def _unit_attack(tx: _Tx, c: CasketState, command: UnitAttack) -> None:
-    """R-ADD-401: once a turn, an adjacent enemy casket, for its printed damage: a hit, no
-    roll, taken as damage without an attack (R-DMG-6, the defender's split)."""
+    """R-ADD-401: once a turn, an adjacent enemy casket, for its printed damage."""
     unit = _own_unit(tx, c.seat, command.unit)
     if unit.attacked:
         raise RuleViolation(
             "unit_attacked", f"unit {unit.id} has made its attack this turn", "R-ADD-401"
         )
-    if not 0 <= command.target < len(tx.state.seats):
-        raise RuleViolation("no_such_seat", f"no seat {command.target}", "R-ADD-401")
-    d = tx.seat(command.target)
+    _hit(tx, c, unit, command.target, unit.attack_damage, None)
+
+
+def _hit(
+    tx: _Tx, c: CasketState, unit: Unit, target: int, damage: int, by_card: str | None
+) -> None:
+    """R-ADD-401: a unit's melee attack on an adjacent enemy casket: a hit of `damage`, no
+    roll, taken as damage without an attack (R-DMG-6, the defender's split)."""
+    if not 0 <= target < len(tx.state.seats):
+        raise RuleViolation("no_such_seat", f"no seat {target}", "R-ADD-401")
+    d = tx.seat(target)
     if d.side == c.side or not d.in_battle:
         raise RuleViolation(
             "not_an_enemy", f"seat {d.seat} is not an enemy in the battle", "R-ADD-401"
@@ -145,10 +158,76 @@ def _unit_attack(tx: _Tx, c: CasketState, command: UnitAttack) -> None:
         raise RuleViolation(
             "untargetable", f"a card keeps seat {d.seat} from being targeted", "R-ADD-155"
         )
-    if unit.damage <= 0:
+    if damage <= 0:
         raise RuleViolation("no_damage", f"unit {unit.id} deals no damage", "R-ADD-401")
-    tx.emit(ev.UnitAttacked(c.seat, unit.id, d.seat, unit.damage))
-    resolution._inflict(tx, d.seat, unit.damage, None, f"{unit.name} ({unit.id}) hits")
+    tx.emit(ev.UnitAttacked(c.seat, unit.id, d.seat, damage, by_card))
+    resolution._inflict(tx, d.seat, damage, None, f"{unit.name} ({unit.id}) hits")
+
+
+def _named_unit(
+    tx: _Tx, c: CasketState, card: CardDef, unit_id: str | None, name: str, within: int
+) -> Unit:
+    """R-ADD-409: "target friendly Mercenary": the player's unit of that name within the
+    card's range of its casket, named by the command's `unit`."""
+    if unit_id is None:
+        raise RuleViolation(
+            "unit_required", f"{card.name} names one of your {name} units in 'unit'", "R-ADD-409"
+        )
+    unit = _own_unit(tx, c.seat, unit_id)
+    if unit.name != name or unit.at.distance(c.at) > within:
+        raise RuleViolation(
+            "not_that_unit",
+            f"{card.name} orders one of your {name} units within {within} hexes; "
+            f"{unit.id} is a {unit.name} {unit.at.distance(c.at)} hexes away",
+            "R-ADD-409",
+        )
+    return unit
+
+
+def _order(
+    tx: _Tx,
+    c: CasketState,
+    card: CardDef,
+    source: str,
+    effect: UnitOrderEffect,
+    unit_id: str | None,
+    path: Sequence[Hex],
+    target: int | None,
+) -> None:
+    """R-ADD-409: "Target friendly Mercenary immediately moves up to 3 hexes and makes a
+    3-damage attack": the unit the command names moves along `path` (none: it stays), then
+    attacks `target`, which the command must name when an enemy stands next to it; neither
+    spends the unit's own move or attack of the turn."""
+    unit = _named_unit(tx, c, card, unit_id, effect.unit, effect.within)
+    if path:
+        _check_path(tx, c, unit, path, effect.move)
+        tx.emit(ev.UnitMoved(c.seat, unit.id, tuple((h.q, h.r) for h in path), source))
+        moved = tx.state.unit(unit.id)
+        assert moved is not None
+        unit = moved
+    if target is None:
+        s = tx.state
+        if any(x.in_battle and x.side != c.side and x.at.distance(unit.at) == 1 for x in s.seats):
+            raise RuleViolation(
+                "target_required",
+                f"{card.name}'s unit makes its attack: name the enemy next to it as 'target'",
+                "R-ADD-409",
+            )
+        return
+    _hit(tx, c, unit, target, effect.damage + unit.bonus_damage, source)
+
+
+def _boost(tx: _Tx, c: CasketState, source: str, effect: UnitBoostEffect) -> None:
+    """R-ADD-408: "All friendly Mercenary units within range gain +2 damage and +2 Defense
+    until end of round": every unit of the player's of that name within the range, now."""
+    chosen = tuple(
+        u.id
+        for u in tx.state.units
+        if u.owner == c.seat and u.name == effect.unit and u.at.distance(c.at) <= effect.within
+    )
+    if chosen:
+        until = tx.state.round + effect.rounds - 1
+        tx.emit(ev.UnitsBoosted(c.seat, chosen, effect.damage, effect.defence, until, source))
 
 
 def _strike_unit(tx: _Tx, c: CasketState, command: StrikeUnit) -> None:
@@ -189,6 +268,6 @@ def _strike_unit(tx: _Tx, c: CasketState, command: StrikeUnit) -> None:
     costs._pay(tx, c, card.sp_cost, command.pay, exclude=[instance])
     tx.emit(ev.CardPlayed(c.seat, instance, card.sp_cost, False))
     costs._pay_tokens(tx, c.seat, card)
-    amount = max(0, attack.damage - unit.defence)
+    amount = max(0, attack.damage - unit.total_defence)
     tx.emit(ev.UnitDamaged(c.seat, unit.id, amount, max(0, unit.hp - amount), instance))
     tx.emit(ev.CardResolved(c.seat, instance))

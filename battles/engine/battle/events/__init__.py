@@ -153,7 +153,7 @@ from .turns import (
     TurnEnded,
     TurnStarted,
 )
-from .units import UnitAttacked, UnitDamaged, UnitMoved, UnitSummoned
+from .units import UnitAttacked, UnitDamaged, UnitMoved, UnitsBoosted, UnitSummoned
 
 EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.__name__: cls
@@ -289,6 +289,7 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         UnitMoved,
         UnitAttacked,
         UnitDamaged,
+        UnitsBoosted,
     )
 }
 
@@ -418,6 +419,7 @@ __all__ = [
     "UnitDamaged",
     "UnitMoved",
     "UnitSummoned",
+    "UnitsBoosted",
     "UntargetableEnded",
     "UntargetableGained",
     "WardRaised",

@@ -46,24 +46,28 @@ class UnitSummoned(Event):
 
 @dataclass(frozen=True, slots=True)
 class UnitMoved(Event):
-    """Seat `seat`'s unit `unit` moved along `path`, its move of the turn (R-ADD-401)."""
+    """Seat `seat`'s unit `unit` moved along `path`: its move of the turn (R-ADD-401), or
+    one the card `by_card` ordered, which leaves its own move to make (R-ADD-409)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "unit", "path"))
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "unit", "path", "by_card"))
     seat: int
     unit: str
     path: tuple[tuple[int, int], ...]
+    by_card: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class UnitAttacked(Event):
     """Seat `seat`'s unit `unit` made its melee attack of the turn on seat `target`: a hit
-    of `damage`, no roll; the casket takes it as damage without an attack (R-ADD-401)."""
+    of `damage`, no roll; the casket takes it as damage without an attack (R-ADD-401); or
+    one the card `by_card` ordered, which leaves its own attack to make (R-ADD-409)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "unit", "target", "damage"))
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "unit", "target", "damage", "by_card"))
     seat: int
     unit: str
     target: int
     damage: int
+    by_card: str | None = None  # the card that ordered it (R-ADD-409)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,4 +80,24 @@ class UnitDamaged(Event):
     unit: str
     amount: int
     hp: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class UnitsBoosted(Event):
+    """Seat `seat`'s card `source` gave its units `units` +`damage` damage and +`defence`
+    Defense until the end of round `until_round` (R-ADD-408).
+
+    >>> UnitsBoosted(0, ("u1",), 2, 2, 1, "contract-enforcement#1").until_round
+    1
+    """
+
+    SHOWN: ClassVar[Shown] = Shown(
+        everyone=("seat", "units", "damage", "defence", "until_round", "source")
+    )
+    seat: int
+    units: tuple[str, ...]
+    damage: int
+    defence: int
+    until_round: int
     source: str

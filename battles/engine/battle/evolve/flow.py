@@ -215,6 +215,16 @@ def _round_ended(s: BattleState, e: ev.RoundEnded) -> BattleState:
         )
         if kept != s.placed_terrain:
             s = _place_terrain(s, kept)
+    if any(0 < u.bonus_until_round <= e.round for u in s.units):  # R-ADD-408
+        s = replace(
+            s,
+            units=tuple(
+                replace(u, bonus_damage=0, bonus_defence=0, bonus_until_round=0)
+                if 0 < u.bonus_until_round <= e.round
+                else u
+                for u in s.units
+            ),
+        )
     for owner, card, _, _ in s.zones:  # R-ADD-129: the zones end with the round
         if card in s.seats[owner].in_play:
             s = _put_away(s, owner, card)

@@ -21,11 +21,28 @@ def _summoned(s: BattleState, e: ev.UnitSummoned) -> BattleState:
 
 def _moved(s: BattleState, e: ev.UnitMoved) -> BattleState:
     q, r = e.path[-1]
+    if e.by_card is not None:  # R-ADD-409: a card's order leaves its own move
+        return _changed(s, e.unit, q=q, r=r)
     return _changed(s, e.unit, q=q, r=r, moved=True)
 
 
 def _attacked(s: BattleState, e: ev.UnitAttacked) -> BattleState:
+    if e.by_card is not None:  # R-ADD-409: a card's order leaves its own attack
+        return s
     return _changed(s, e.unit, attacked=True)
+
+
+def _boosted(s: BattleState, e: ev.UnitsBoosted) -> BattleState:
+    # R-ADD-408: a later card's bonus replaces an earlier one's, never stacks with it
+    for unit in e.units:
+        s = _changed(
+            s,
+            unit,
+            bonus_damage=e.damage,
+            bonus_defence=e.defence,
+            bonus_until_round=e.until_round,
+        )
+    return s
 
 
 def _damaged(s: BattleState, e: ev.UnitDamaged) -> BattleState:
@@ -39,4 +56,5 @@ HANDLERS: dict[type[ev.Event], Handler] = {
     ev.UnitMoved: _moved,
     ev.UnitAttacked: _attacked,
     ev.UnitDamaged: _damaged,
+    ev.UnitsBoosted: _boosted,
 }

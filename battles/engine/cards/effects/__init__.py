@@ -40,6 +40,8 @@ from .allies import (
     DeflectEffect,
     GuardEffect,
     SummonEffect,
+    UnitBoostEffect,
+    UnitOrderEffect,
     ZoneEffect,
 )
 from .attacks import (
@@ -267,6 +269,8 @@ __all__ = [
     "TriggerEffect",
     "UltimatumEffect",
     "UnflankableEffect",
+    "UnitBoostEffect",
+    "UnitOrderEffect",
     "UnlessSpentEffect",
     "UntargetableEffect",
     "WardEffect",
@@ -385,6 +389,8 @@ Effect = (
     | LethalWindowEffect
     | ForTurnsEffect
     | SummonEffect
+    | UnitOrderEffect
+    | UnitBoostEffect
 )
 
 ALL_EFFECTS: tuple[type[Effect], ...] = get_args(Effect)

@@ -236,15 +236,73 @@ class SummonEffect(StoredEffect):
     limit: int = 0
 
     def __post_init__(self) -> None:
-        if (
-            not isinstance(self.name, str)
-            or not 1 <= len(self.name) <= 40
-            or not self.name.replace(" ", "").replace("-", "").isalpha()
-        ):
-            raise InvalidInput("summon.name", "must be a unit's printed name", "R-ADD-400")
+        _check_unit_name(self.name, "summon.name")
         check_int(self.hp, "summon.hp", 1, 99, "R-ADD-400")
         check_int(self.movement, "summon.movement", 0, MAX_HEXES, "R-ADD-400")
         check_int(self.damage, "summon.damage", 0, MAX_DAMAGE, "R-ADD-400")
         check_int(self.defence, "summon.defence", 0, 10, "R-ADD-400")
         check_int(self.within, "summon.within", 1, MAX_HEXES, "R-ADD-400")
         check_int(self.limit, "summon.limit", 0, 9, "R-ADD-400")
+
+
+def _check_unit_name(value: object, field: str) -> None:
+    if (
+        not isinstance(value, str)
+        or not 1 <= len(value) <= 40
+        or not value.replace(" ", "").replace("-", "").isalpha()
+    ):
+        raise InvalidInput(field, "must be a unit's printed name", "R-ADD-400")
+
+
+@dataclass(frozen=True, slots=True)
+class UnitOrderEffect(StoredEffect):
+    """ "Target friendly Mercenary immediately moves up to 3 hexes and makes a 3-damage
+    attack": the player's unit named `unit` within `within` hexes, named by the command's
+    `unit`, moves along the command's `path` (up to `move` hexes) and attacks the
+    command's `target` for `damage`, neither spending its own move or attack (R-ADD-409).
+
+    >>> UnitOrderEffect("Mercenary", 4, 3, 3).as_dict()
+    {'kind': 'unit_order', 'unit': 'Mercenary', 'within': 4, 'move': 3, 'damage': 3}
+    """
+
+    kind: ClassVar[str] = "unit_order"
+    unit: str
+    within: int
+    move: int
+    damage: int
+
+    def __post_init__(self) -> None:
+        _check_unit_name(self.unit, "unit_order.unit")
+        check_int(self.within, "unit_order.within", 1, MAX_HEXES, "R-ADD-409")
+        check_int(self.move, "unit_order.move", 0, MAX_HEXES, "R-ADD-409")
+        check_int(self.damage, "unit_order.damage", 1, MAX_DAMAGE, "R-ADD-409")
+
+
+@dataclass(frozen=True, slots=True)
+class UnitBoostEffect(StoredEffect):
+    """ "All friendly Mercenary units within range gain +2 damage and +2 Defense until end
+    of round": each of the player's units named `unit` within `within` hexes, until the end
+    of this round (`rounds` 1) or of the next (`rounds` 2, "extend duration to 2 rounds")
+    (R-ADD-408).
+
+    >>> UnitBoostEffect("Mercenary", 4, 2, 2).as_dict()
+    {'kind': 'unit_boost', 'unit': 'Mercenary', 'within': 4, 'damage': 2, 'defence': 2}
+    >>> UnitBoostEffect("Mercenary", 4, 2, 2, rounds=3)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: unit_boost.rounds: must be an integer from 1 to 2, got 3 (R-ADD-408)
+    """
+
+    kind: ClassVar[str] = "unit_boost"
+    unit: str
+    within: int
+    damage: int
+    defence: int
+    rounds: int = 1
+
+    def __post_init__(self) -> None:
+        _check_unit_name(self.unit, "unit_boost.unit")
+        check_int(self.within, "unit_boost.within", 1, MAX_HEXES, "R-ADD-408")
+        check_int(self.damage, "unit_boost.damage", 0, MAX_DAMAGE, "R-ADD-408")
+        check_int(self.defence, "unit_boost.defence", 0, 10, "R-ADD-408")
+        check_int(self.rounds, "unit_boost.rounds", 1, 2, "R-ADD-408")

@@ -37,6 +37,7 @@ def _effect(
     *,
     attack_target: int | None = None,
     ended: bool = False,
+    unit: str | None = None,
 ) -> None:
     """One effect of `card`, by its class's resolver; `ended`: run by `_end_attack`, the
     attack's outcome known."""
@@ -53,5 +54,6 @@ def _effect(
         spend,
         attack_target,
         ended,
+        unit,
     )
     tx.resolvers[type(effect)](resolving, effect)

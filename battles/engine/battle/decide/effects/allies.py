@@ -71,6 +71,24 @@ def _summon(ctx: Resolving, effect: fx.SummonEffect) -> None:
     units._summon(tx, seat, source, card, effect, place)
 
 
+def _unit_order(ctx: Resolving, effect: fx.UnitOrderEffect) -> None:
+    # R-ADD-409: the named unit's move along `path`, then its attack on `target`
+    tx, seat, card = ctx.tx, ctx.seat, ctx.card
+    c = tx.seat(seat)
+    source = next((x for x in reversed(c.in_play) if card_id(x) == card.id), card.id)
+    path = tuple(h for h in ctx.path if isinstance(h, Hex))
+    ctx.used.update(unit=True, path=True, target=True)
+    units._order(tx, c, card, source, effect, ctx.unit, path, ctx.target)
+
+
+def _unit_boost(ctx: Resolving, effect: fx.UnitBoostEffect) -> None:
+    # R-ADD-408: the player's units of that name within range, now
+    tx, seat, card = ctx.tx, ctx.seat, ctx.card
+    c = tx.seat(seat)
+    source = next((x for x in reversed(c.in_play) if card_id(x) == card.id), card.id)
+    units._boost(tx, c, source, effect)
+
+
 RESOLVERS: dict[type[Any], Resolver] = {
     fx.AllyEffect: _ally,
     fx.CoverEffect: resolved_elsewhere,  # `resolution._coverers` and `reactions._play_reactive` offer and play the cover (R-ADD-122)
@@ -79,4 +97,6 @@ RESOLVERS: dict[type[Any], Resolver] = {
     fx.GuardEffect: resolved_elsewhere,  # `attacking._ward` spends the guard in play on an attack (R-ADD-128)
     fx.ZoneEffect: _zone,
     fx.SummonEffect: _summon,
+    fx.UnitOrderEffect: _unit_order,
+    fx.UnitBoostEffect: _unit_boost,
 }

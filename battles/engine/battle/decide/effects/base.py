@@ -19,7 +19,8 @@ class Resolving:
     leave one unused is refused, R-ADD-14); `skip_attack`: the card is an attack card whose
     attack and riders the attack command resolves; `spend`: the player spends what the card
     offers to spend; `attack_target`: the casket the card's attack is made against;
-    `ended`: run by `resolution._end_attack`, the attack's outcome known.
+    `ended`: run by `resolution._end_attack`, the attack's outcome known; `unit`: the own
+    summoned unit the command names (R-ADD-409).
     """
 
     tx: _Tx
@@ -34,6 +35,7 @@ class Resolving:
     spend: bool
     attack_target: int | None
     ended: bool
+    unit: str | None = None  # the own unit the command names (R-ADD-409)
 
     def then(self, inner: Effect, **changes: Any) -> None:
         """Resolve `inner`, an effect inside this one ("when ...", "then ..."), with
