@@ -11,7 +11,7 @@ nothing of the rules (the engine's state is the only source of positions and fac
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from django.utils.html import escape
@@ -163,6 +163,44 @@ def tokens(
                 f"({(side_names or {}).get(c['side'], c['side'])}, token {c['name'][:1]}"
                 f"{c['seat']}{'✕' if c['defeated'] else ''}) at {q},{r}, "
                 f"facing {DIRECTION_NAMES[c['facing']]}, shield {shield}, {state}, {c['hp']} HP{damaged}",
+            }
+        )
+    return out
+
+
+def unit_tokens(
+    units: Iterable[Mapping[str, Any]],
+    seats: Sequence[Mapping[str, Any]],
+) -> list[dict[str, Any]]:
+    """A token per summoned unit on the board (R-ADD-400): drawn on its hex in its owner's
+    side colour, its id as its visible text and a label that says everything about it.
+
+    >>> u = unit_tokens([{"id": "u1", "owner": 0, "name": "Mercenary", "q": 1, "r": 0, "hp": 8,
+    ...                   "movement": 3, "damage": 3, "defence": 0}],
+    ...                 [{"seat": 0, "name": "Scout", "side": "a"}])[0]
+    >>> u["key"], u["text"]
+    ('1,0', 'u1')
+    >>> u["label"]
+    'unit u1: Mercenary of Scout (seat 0) at 1,0, 8 HP, moves 3, 3 melee damage, Defense 0'
+    """
+    sides = list(dict.fromkeys(c["side"] for c in seats))
+    out = []
+    for u in units:
+        owner = seats[u["owner"]]
+        x, y = centre(u["q"], u["r"])
+        out.append(
+            {
+                "id": u["id"],
+                "key": f"{u['q']},{u['r']}",
+                "x": round(x, 1),
+                "y": round(y, 1),
+                "rect_x": round(x - 11, 1),
+                "rect_y": round(y - 9, 1),
+                "side_index": sides.index(owner["side"]),
+                "text": u["id"],
+                "label": f"unit {u['id']}: {u['name']} of {owner['name']} (seat {u['owner']}) "
+                f"at {u['q']},{u['r']}, {u['hp']} HP, moves {u['movement']}, "
+                f"{u['damage']} melee damage, Defense {u['defence']}",
             }
         )
     return out

@@ -305,6 +305,7 @@ def _frame(battle: Battle, state: BattleState, viewer: Viewer, head: int) -> dic
             "cells": cells,
             "cells_svg": board_svg.cells_markup(cells),
             "tokens": board_svg.tokens(view["seats"], {k: v["name"] for k, v in sides.items()}),
+            "units": board_svg.unit_tokens(view["units"], view["seats"]),  # R-ADD-400
             "view_box": board_svg.view_box(cells),
             "legend": _legend(state, cells),
             "overlays": _overlays(state),

@@ -229,11 +229,23 @@ def label(body: Mapping[str, Any], state: BattleState, names: Names) -> str:
             extra = []
             if "path" in body:
                 end = body["path"][-1]
-                extra.append(f"moving to {end[0]},{end[1]}")
+                # R-ADD-400: a summoning card's one hex is where its unit appears.
+                verb = (
+                    "moving it to"  # R-ADD-409: the ordered unit's move
+                    if "unit" in body
+                    else "summoning on"
+                    if _summons(state.card(body["card"]).effects)
+                    else "moving to"
+                )
+                extra.append(f"{verb} {end[0]},{end[1]}")
             if "facing" in body:
                 extra.append(f"facing {DIRECTION_NAMES[body['facing']]}")
             if "discard" in body:
                 extra.append(f"discarding {_names(names, body['discard'])}")
+            if "unit" in body:  # R-ADD-409
+                extra.append(
+                    f"ordering unit {body['unit']} {_unit_name(state, body['unit'])}".rstrip()
+                )
             if "target" in body:
                 extra.append(f"on {names.casket(body['target'])}")
             if "tokens" in body:  # R-ADD-389: X of a cost of X tokens
@@ -250,7 +262,32 @@ def label(body: Mapping[str, Any], state: BattleState, names: Names) -> str:
                 + _spend_words(body, state)
                 + _pay_words(body)
             )
+        case "unit_move":  # summoned units (R-ADD-401)
+            end = body["path"][-1]
+            return f"Move unit {body['unit']} {_unit_name(state, body['unit'])}to {end[0]},{end[1]}"
+        case "unit_attack":
+            return (
+                f"Unit {body['unit']} {_unit_name(state, body['unit'])}attacks "
+                f"{names.casket(body['target'])} (R-ADD-401)"
+            )
+        case "strike_unit":  # R-ADD-404
+            card = card_label(names.cards, body["card"])
+            words = f"{card['name']} at unit {body['unit']} {_unit_name(state, body['unit'])}"
+            return words.rstrip() + " (R-ADD-404)" + _pay_words(body)
     return str(kind).replace("_", " ").capitalize()
+
+
+def _summons(effects: Iterable[Any]) -> bool:
+    """Whether the effects, or those inside them, summon a unit (R-ADD-400)."""
+    return any(
+        getattr(e, "kind", "") == "summon" or _summons(getattr(e, "then", ())) for e in effects
+    )
+
+
+def _unit_name(state: BattleState, unit_id: str) -> str:
+    """The unit's printed name in brackets and a space, or nothing if it is gone."""
+    u = state.unit(unit_id)
+    return f"({u.name}) " if u is not None else ""
 
 
 def waiting_for(state: BattleState, names: Names) -> str:
@@ -367,6 +404,9 @@ def panel(
             "attack_terrain": "Attacks",
             "play_card": "Cards",
             "rotate": "Turn to face",
+            "unit_move": "Units",
+            "unit_attack": "Units",
+            "strike_unit": "Units",
         }.get(body["type"], "Other")
         groups.setdefault(group, []).append(item)
     focus = _focus_seat(state, seats, gm)

@@ -10,7 +10,7 @@ from typing import Any
 from battles.engine.battle.events import EVENT_TYPES
 
 # Importing the concept modules registers their sentences.
-from . import actions, attacks, effects, gm, setup, turns  # noqa: F401
+from . import actions, attacks, effects, gm, setup, turns, units  # noqa: F401
 from .parts import (
     COMPONENT_NAMES,
     SENTENCES,

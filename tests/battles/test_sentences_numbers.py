@@ -405,6 +405,15 @@ SAMPLES: tuple[Event, ...] = (
     ev.OverspendPaid(seat=0, sp=2, from_hand=(CARD,), from_deck=(OTHER,)),
     ev.StrainChecked(seat=0, heat=2, roll=None, total=None, outcome="no_roll"),
     ev.CardsStolen(seat=0, target=1, cards=(CARD,), as_cards=(CARD,), source="espionage"),
+    # Summoned units (R-ADD-400 to R-ADD-404)
+    ev.UnitSummoned(0, "u1", "Mercenary", (1, 0), 8, 3, 3, 1, CARD),
+    ev.UnitMoved(0, "u1", ((1, 0), (1, -1))),
+    ev.UnitMoved(0, "u1", ((1, 0),), CARD),
+    ev.UnitAttacked(0, "u1", 1, 3),
+    ev.UnitAttacked(0, "u1", 1, 3, CARD),
+    ev.UnitsBoosted(0, ("u1", "u2"), 2, 2, 3, CARD),
+    ev.UnitDamaged(1, "u1", 2, 6, CARD),
+    ev.UnitDamaged(1, "u1", 3, 0, CARD),
 )
 
 

@@ -122,6 +122,7 @@ from battles.engine.cards import (
     SpLockEffect,
     SpPenaltyEffect,
     StatusEffect,
+    SummonEffect,
     TaintAuraEffect,
     TaintCounterEffect,
     TaintEffect,
@@ -134,6 +135,8 @@ from battles.engine.cards import (
     TriggerEffect,
     UltimatumEffect,
     UnflankableEffect,
+    UnitBoostEffect,
+    UnitOrderEffect,
     UnlessSpentEffect,
     UntargetableEffect,
     WardEffect,
@@ -304,6 +307,9 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     CardCostEffect(1, 4),  # (R-ADD-341)
     SpLockEffect(3),  # (R-ADD-343)
     UltimatumEffect(discard=2),  # (R-ADD-342)
+    SummonEffect("Mercenary", 8, 3, 3, within=3, limit=2),  # summoned units (R-ADD-400)
+    UnitOrderEffect("Mercenary", 4, 3, 3),  # (R-ADD-409)
+    UnitBoostEffect("Mercenary", 4, 2, 2, rounds=2),  # (R-ADD-408)
 )
 
 
@@ -465,6 +471,9 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "forbid_cards",  # (R-ADD-340)
         "card_cost",  # (R-ADD-341)
         "sp_lock",  # (R-ADD-343)
+        "summon",  # summoned units (R-ADD-400)
+        "unit_order",  # (R-ADD-409)
+        "unit_boost",  # (R-ADD-408)
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

@@ -29,6 +29,7 @@ LAYERS = (
     "prompts",
     "flow",
     "gm",
+    "units",
     "actions",
     "effects.allies",
     "effects.attacks",

@@ -130,6 +130,9 @@ def choose(
     attacks = [a for a in by_type.get("attack", []) if "pay" not in a.body]
     if attacks:
         return max(attacks, key=lambda a: (_expected(a) if ranked else 0.0, _spends(a))).body
+    unit_action = _unit_action(state, by_type)
+    if unit_action is not None:
+        return unit_action
     # Thrifty (decks built from the game's database, issue 17): a weapon dearer than the
     # casket's whole SP (a fortress's 4-SP swing) is never free, so it attacks paying the
     # rest in cards (R-TRN-3) when its expected damage repays them; otherwise a casket
@@ -189,6 +192,44 @@ def choose(
         if kind in by_type:
             return by_type[kind][0].body
     return actions[0].body
+
+
+def _unit_action(
+    state: BattleState, by_type: dict[str, list[LegalAction]]
+) -> dict[str, Any] | None:
+    """Summoned units (R-ADD-401, R-ADD-404): a unit's attack when one is listed; else a
+    unit's move that ends nearer the enemy casket nearest it, the nearest such; else an
+    attack card on an enemy unit without overspending. Each unit moves and attacks once a
+    turn, so this never loops.
+
+    >>> from battles.engine.demo import demo_setup
+    >>> from battles.engine.battle.decide import create
+    >>> s = replay(create("b", demo_setup(seed=2)))
+    >>> hit = LegalAction({"type": "unit_attack", "seat": 0, "unit": "u1", "target": 1})
+    >>> _unit_action(s, {"unit_attack": [hit]})["type"], _unit_action(s, {})
+    ('unit_attack', None)
+    """
+    if by_type.get("unit_attack"):
+        return by_type["unit_attack"][0].body
+
+    def gap(unit_id: str, at: Hex | None = None) -> int:
+        """Hexes from `at` (the unit's own hex) to the nearest enemy casket of the unit's."""
+        u = state.unit(unit_id)
+        if u is None:
+            return 0
+        side = state.seats[u.owner].side
+        where = at if at is not None else u.at
+        foes = [c.at.distance(where) for c in state.seats if c.in_battle and c.side != side]
+        return min(foes, default=0)
+
+    moves = by_type.get("unit_move", [])
+    closer = [
+        a for a in moves if gap(a.body["unit"], Hex(*a.body["path"][-1])) < gap(a.body["unit"])
+    ]
+    if closer:
+        return min(closer, key=lambda a: gap(a.body["unit"], Hex(*a.body["path"][-1]))).body
+    strikes = [a for a in by_type.get("strike_unit", []) if "pay" not in a.body]
+    return strikes[0].body if strikes else None
 
 
 def _move_opening_fire(

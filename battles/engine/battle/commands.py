@@ -14,6 +14,7 @@ battles.engine.errors.InvalidInput: facing: must be a direction 1..6, got 7 (R-B
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -25,6 +26,7 @@ from ..hexes import Hex
 MAX_PATH = 40
 MAX_FACES = 200
 MAX_REASON = 500
+_UNIT_RE = re.compile(r"u[1-9][0-9]{0,3}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +92,7 @@ class PlayCard(Command):
     ally_paths: tuple[tuple[int, tuple[Hex, ...]], ...] = ()
     # X, the tokens paid for a card printed with a cost of X tokens (R-ADD-389)
     tokens: int | None = None
+    unit: str | None = None  # the own unit the card orders (R-ADD-409)
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,6 +238,34 @@ class Arrange(Command):
     spend: bool = False  # pay the spend of the card's `then` (R-ADD-61, R-ADD-157)
 
 
+@dataclass(frozen=True, slots=True)
+class UnitMove(Command):
+    """Move the seat's unit `unit` along `path`, its move of the turn (R-ADD-401)."""
+
+    NAME: ClassVar[str] = "unit_move"
+    unit: str
+    path: tuple[Hex, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class UnitAttack(Command):
+    """The seat's unit `unit` makes its melee attack of the turn on seat `target` (R-ADD-401)."""
+
+    NAME: ClassVar[str] = "unit_attack"
+    unit: str
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class StrikeUnit(Command):
+    """The seat's casket attacks an enemy's unit `unit` with the attack card `card` (R-ADD-404)."""
+
+    NAME: ClassVar[str] = "strike_unit"
+    pay: Pay | None
+    card: str
+    unit: str
+
+
 # An ultimatum's options, and a damage bargain's (R-ADD-159).
 # Forms and duels: an Honor Duel's answer, accept or refuse (R-ADD-174).
 # A re-roll's: keep the roll, or roll die number k of a pool of up to 4 again (R-ADD-282).
@@ -284,6 +315,9 @@ COMMAND_TYPES: Mapping[str, type[Command]] = {
         Revert,
         Arrange,  # Card effects
         Choose,
+        UnitMove,  # Summoned units
+        UnitAttack,
+        StrikeUnit,
     )
 }
 
@@ -295,15 +329,9 @@ _FIELDS: Mapping[str, tuple[str, ...]] = {
     "rotate": ("facing", "pay"),
     "vent": ("pay",),
     "play_card": (
-        "card",
-        "target",
-        "path",
-        "facing",
-        "discard",
-        "pay",
-        "spend",
-        "ally_paths",
+        *("card", "target", "path", "facing", "discard", "pay", "spend", "ally_paths"),
         "tokens",
+        "unit",
     ),
     "attack": (
         "card",
@@ -333,6 +361,9 @@ _FIELDS: Mapping[str, tuple[str, ...]] = {
     "revert": ("command_id", "reason"),
     "arrange": ("cards", "spend"),
     "choose": ("option", "cards"),
+    "unit_move": ("unit", "path"),
+    "unit_attack": ("unit", "target"),
+    "strike_unit": ("card", "unit", "pay"),
 }
 _OPTIONAL = frozenset(
     {
@@ -352,7 +383,10 @@ _OPTIONAL = frozenset(
 )
 # Fields optional in one command only: a bargain's `choose` names cards, an ultimatum's does
 # not (R-ADD-159); `cards` stays required elsewhere.
-_OPTIONAL_IN: Mapping[str, frozenset[str]] = {"choose": frozenset({"cards"})}
+_OPTIONAL_IN: Mapping[str, frozenset[str]] = {
+    "choose": frozenset({"cards"}),
+    "play_card": frozenset({"unit"}),  # R-ADD-409: only a card that orders a unit names one
+}
 
 
 def _optional(name: str, key: str) -> bool:
@@ -439,6 +473,22 @@ def _ally_paths(value: object) -> tuple[tuple[int, tuple[Hex, ...]], ...]:
     return tuple(out)
 
 
+def _unit(body: Mapping[str, Any]) -> str:
+    """A summoned unit's id, "u" and its number (R-ADD-400).
+
+    >>> _unit({"unit": "u2"})
+    'u2'
+    >>> _unit({"unit": "2"})
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: unit: must be a unit id such as "u1", got '2' (R-ADD-400)
+    """
+    value = body.get("unit")
+    if not isinstance(value, str) or not _UNIT_RE.fullmatch(value):
+        raise InvalidInput("unit", f'must be a unit id such as "u1", got {value!r}', "R-ADD-400")
+    return value
+
+
 def _facing(body: Mapping[str, Any], key: str = "facing") -> int:
     value = body.get(key)
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
@@ -495,10 +545,19 @@ def parse_command(body: object) -> Command:
         args["path"] = _path(body["path"], "path")
     elif name == "rotate":
         args["facing"] = _facing(body)
-    elif name in ("play_card", "attack", "play_reactive", "return_card", "attack_terrain"):
+    elif name in (
+        "play_card",
+        "attack",
+        "play_reactive",
+        "return_card",
+        "attack_terrain",
+        "strike_unit",
+    ):
         args["card"] = _str(body, "card")
     if name == "attack_terrain":
         args["at"] = _hex(body.get("at"), "at")  # R-ADD-382
+    if "unit" in _FIELDS[name] and (body.get("unit") is not None or name != "play_card"):
+        args["unit"] = _unit(body)
     for flag, rule in (("spend", "R-ADD-61"), ("free", "R-ADD-69")):
         if flag in _FIELDS[name] and body.get(flag) is not None:
             value = body[flag]
@@ -538,6 +597,10 @@ def parse_command(body: object) -> Command:
         args["taint_from"] = taint_from
         if body.get("discard") is not None:
             args["discard"] = _strs(body["discard"], "discard")
+    elif name == "unit_move":
+        args["path"] = _path(body["path"], "path")
+    elif name == "unit_attack":
+        args["target"] = _int(body, "target", 0, 7, "R-ADD-401")
     elif name == "take_damage":
         args["hand"] = _strs(body["hand"], "hand")
         args["deck"] = _int(body, "deck", 0, 200, "R-DMG-6")

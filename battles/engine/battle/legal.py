@@ -52,6 +52,7 @@ from ..cards import (
     TerrainEffect,
     TokenCostEffect,
     UltimatumEffect,
+    UnitOrderEffect,
 )
 from ..errors import RuleViolation
 from ..hexes import Hex, spiral
@@ -226,7 +227,7 @@ def _moves(
         c.at,
         budget,
         allies=state.ally_hexes(c),
-        enemies=[*state.enemy_hexes(c), *state.barred_for(c)],  # R-ADD-163: sanctuaries
+        enemies=[*state.blocking_hexes(c), *state.barred_for(c)],  # R-ADD-163: sanctuaries
         legs_destroyed="legs" in c.destroyed,
         surcharge=c.move_cost + c.ward_move_cost,  # R-ADD-113, R-ADD-362: SP more per hex
     )
@@ -267,6 +268,74 @@ def _with_pay(body: dict[str, Any], c: CasketState, cost: int) -> dict[str, Any]
     return {**body, "pay": pay} if pay else body
 
 
+def _unit_order_variants(
+    state: BattleState, c: CasketState, effect: UnitOrderEffect, v: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """R-ADD-409: for each own unit the card may order, its attack on each enemy next to it
+    where it stands or after a move, and, with no enemy next to it, staying or a move
+    toward the nearest enemy; decide checks each."""
+    out: list[dict[str, Any]] = []
+    foes = [x for x in state.seats if x.in_battle and x.side != c.side]
+    for u in state.units:
+        if u.owner != c.seat or u.name != effect.unit or u.at.distance(c.at) > effect.within:
+            continue
+        base = {**v, "unit": u.id}
+        adjacent = [x.seat for x in foes if x.at.distance(u.at) == 1]
+        out += [{**base, "target": x} for x in adjacent]
+        allies = [c.at, *(h for h in state.ally_hexes(c) if h != u.at)]
+        reach = reachable(
+            state.board, u.at, effect.move, allies=allies, enemies=state.blocking_hexes(c)
+        )
+        paths = sorted(
+            reach.values(),
+            key=lambda r: min((x.at.distance(r.path[-1]) for x in foes), default=0),
+        )
+        for r in paths[:MAX_MOVES]:
+            end = r.path[-1]
+            path = [[h.q, h.r] for h in r.path]
+            near = [x.seat for x in foes if x.at.distance(end) == 1]
+            out += [{**base, "path": path, "target": x} for x in near[:2]]
+            if not near and not adjacent and len(out) < 3:
+                out.append({**base, "path": path})
+        if not adjacent:
+            out.append(base)
+    return out[:12]
+
+
+def _unit_candidates(
+    state: BattleState, c: CasketState
+) -> Iterator[tuple[dict[str, Any], Any, int | None]]:
+    """Summoned units (R-ADD-401, R-ADD-404): each own unit's move to each hex its movement
+    reaches and its attack on each adjacent enemy; each attack card of the hand on each
+    enemy unit (decide checks range, sight and cost)."""
+    seat = c.seat
+    for u in state.units:
+        if u.owner == seat:
+            if not u.moved and u.movement:
+                allies = [c.at, *(h for h in state.ally_hexes(c) if h != u.at)]
+                reach = reachable(
+                    state.board, u.at, u.movement, allies=allies, enemies=state.blocking_hexes(c)
+                )
+                for r in list(reach.values())[:MAX_MOVES]:
+                    path = [[h.q, h.r] for h in r.path]
+                    yield (
+                        {"type": "unit_move", "seat": seat, "unit": u.id, "path": path},
+                        None,
+                        None,
+                    )
+            if not u.attacked and u.damage:
+                for x in state.seats:
+                    if x.in_battle and x.side != c.side and x.at.distance(u.at) == 1:
+                        body = {"type": "unit_attack", "seat": seat, "unit": u.id, "target": x.seat}
+                        yield body, None, None
+        elif state.seats[u.owner].side != c.side:
+            for card in _distinct(c.hand):
+                d = state.card(card)
+                if d.attack is not None and d.attack.range.contains(c.at.distance(u.at)):
+                    body = {"type": "strike_unit", "seat": seat, "card": card, "unit": u.id}
+                    yield _with_pay(body, c, d.sp_cost), None, None
+
+
 def _action_candidates(
     state: BattleState, seat: int, every_move: bool
 ) -> Iterator[tuple[dict[str, Any], Any, int | None]]:
@@ -281,6 +350,7 @@ def _action_candidates(
             yield _with_pay({"type": "rotate", "seat": seat, "facing": facing}, c, cost), None, None
     if c.heat:
         yield _with_pay({"type": "vent", "seat": seat}, c, 2), None, None
+    yield from _unit_candidates(state, c)
     # R-ADD-69: the move a card granted (R-ADD-109: a split one's rest after an attack)
     if c.free_move and not (c.free_move_split and c.free_move_stage == 1):
         for path, sp in _moves(state, c, c.free_move):
@@ -503,6 +573,8 @@ def _card_bodies(state: BattleState, c: CasketState, instance: str) -> Iterator[
                 # R-ADD-389: every X from 1 to the most the card takes and the seat holds
                 most = min(effect.most, c.tokens_of(effect.pool))
                 grown += [{**v, "tokens": n} for n in range(1, most + 1)]
+            elif isinstance(effect, UnitOrderEffect):  # R-ADD-409
+                grown += _unit_order_variants(state, c, effect, v)
             else:
                 grown.append(v)
         variants = grown
@@ -572,6 +644,7 @@ def _teleports(state: BattleState, c: CasketState, effect: TeleportEffect) -> li
     """A few destinations of `c`'s teleport (R-ADD-102, R-ADD-390), the farthest first."""
     taken = [x.at for x in state.seats if x.in_battle and x.seat != c.seat]
     taken += state.barred_for(c)  # R-ADD-163
+    taken += state.unit_hexes()  # R-ADD-403
     hexes = [
         h
         for h in spiral(c.at, effect.hexes)

@@ -29,6 +29,7 @@ from .state import (
     FollowUp,
     PlacedTerrain,
     Prompt,
+    Unit,
     Ward,
 )
 
@@ -87,6 +88,9 @@ def state_to_dict(state: BattleState, *, with_setup: bool = True) -> dict[str, A
         out["zones"] = [list(x) for x in state.zones]
     if state.placed_terrain:  # the same (R-ADD-160)
         out["placed_terrain"] = [dataclasses.asdict(p) for p in state.placed_terrain]
+    if state.units_summoned:  # the same (R-ADD-400)
+        out["units"] = [dataclasses.asdict(u) for u in state.units]
+        out["units_summoned"] = state.units_summoned
     if state.attack is None:
         out["attack"] = None
     else:
@@ -137,4 +141,6 @@ def state_from_dict(d: Mapping[str, Any], base: BattleState | None = None) -> Ba
         zones=tuple((int(o), str(c), int(q), int(r)) for o, c, q, r in d.get("zones", ())),
         version=d["version"],
         follow_ups=tuple(FollowUp(**f) for f in d.get("follow_ups", ())),
+        units=tuple(Unit(**u) for u in d.get("units", ())),
+        units_summoned=d.get("units_summoned", 0),
     )

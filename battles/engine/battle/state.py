@@ -569,6 +569,49 @@ class FollowUp:
 
 
 @dataclass(frozen=True)
+class Unit:
+    """A unit a card summoned (R-ADD-400): its own HP as a counter, not a deck; it acts
+    in its owner's turns, one move of up to `movement` hexes and one melee attack of
+    `damage` each (R-ADD-401), and it is gone at 0 HP or when the battle ends (R-ADD-402).
+
+    >>> Unit("u1", 0, "Mercenary", 1, 0, 8, 3, 3).at
+    Hex(q=1, r=0)
+    """
+
+    id: str
+    owner: int
+    name: str
+    q: int
+    r: int
+    hp: int
+    movement: int
+    damage: int
+    defence: int = 0
+    source: str = ""  # the card instance that summoned it
+    moved: bool = False  # its move of this turn made
+    attacked: bool = False  # its attack of this turn made
+    # A card's "+2 damage and +2 Defense until end of round" on it, to the end of round
+    # `bonus_until_round` (R-ADD-408).
+    bonus_damage: int = 0
+    bonus_defence: int = 0
+    bonus_until_round: int = 0
+
+    @property
+    def at(self) -> Hex:
+        return Hex(self.q, self.r)
+
+    @property
+    def attack_damage(self) -> int:
+        """Its melee damage with a card's bonus (R-ADD-401, R-ADD-408)."""
+        return self.damage + self.bonus_damage
+
+    @property
+    def total_defence(self) -> int:
+        """Its Defense with a card's bonus (R-ADD-404, R-ADD-408)."""
+        return self.defence + self.bonus_defence
+
+
+@dataclass(frozen=True)
 class BattleState:
     """A whole battle at one version (the number of events folded into it)."""
 
@@ -604,6 +647,10 @@ class BattleState:
     # `setup_board` keeps the setup's own while any are placed.
     placed_terrain: tuple[PlacedTerrain, ...] = ()
     setup_board: Board | None = field(default=None, repr=False, compare=False)
+    # Summoned units on the board, oldest first, and how many were ever summoned (their ids
+    # are "u1", "u2", ...: an id is never reused) (R-ADD-400).
+    units: tuple[Unit, ...] = ()
+    units_summoned: int = 0
 
     @property
     def active(self) -> int | None:
@@ -623,8 +670,33 @@ class BattleState:
         return commitment if isinstance(commitment, str) else None
 
     def ally_hexes(self, c: CasketState) -> list[Hex]:
-        """Where the undefeated allies of `c` stand: passable, not a place to stop (R-MOV-2)."""
-        return [x.at for x in self.seats if x.side == c.side and x.seat != c.seat and x.in_battle]
+        """Where the undefeated allies of `c` and their side's units stand: passable, not a
+        place to stop (R-MOV-2, R-ADD-403)."""
+        return [
+            *(x.at for x in self.seats if x.side == c.side and x.seat != c.seat and x.in_battle),
+            *(u.at for u in self.units if self.seats[u.owner].side == c.side),
+        ]
+
+    def blocking_hexes(self, c: CasketState) -> list[Hex]:
+        """Where the enemies of `c` stand, caskets and units: a move never enters them
+        (R-MOV-2, R-ADD-403)."""
+        return [
+            *self.enemy_hexes(c),
+            *(u.at for u in self.units if self.seats[u.owner].side != c.side),
+        ]
+
+    def unit_hexes(self) -> list[Hex]:
+        """Where the summoned units stand: no casket ends a move, push or teleport there
+        (R-ADD-403)."""
+        return [u.at for u in self.units]
+
+    def unit(self, unit_id: str) -> Unit | None:
+        """The unit on the board with this id, if any (R-ADD-400)."""
+        return next((u for u in self.units if u.id == unit_id), None)
+
+    def unit_at(self, h: Hex) -> Unit | None:
+        """The unit standing on hex `h`, if any (R-ADD-400)."""
+        return next((u for u in self.units if (u.q, u.r) == (h.q, h.r)), None)
 
     def enemy_hexes(self, c: CasketState) -> list[Hex]:
         """Where the undefeated enemies of `c` stand: never passable (R-MOV-2)."""

@@ -4,6 +4,7 @@ own hand; nobody sees a deck's order or another seat's hand while the battle run
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Collection, Mapping
 from typing import Any
 
@@ -45,9 +46,13 @@ def state_view(state: BattleState, seats: Collection[int], *, full: bool) -> dic
     (None, 6, None)
     >>> v["seats"][1]["damage_pile"], v["seats"][1]["damage_pile_count"], v["seats"][1]["hp"]
     ([], 0, 24)
+    >>> v["units"]
+    []
     """
     d = state_to_dict(state, with_setup=False)
     d["active"] = state.active
+    # Summoned units, on the board for everyone to see (R-ADD-400).
+    d["units"] = [dataclasses.asdict(u) for u in state.units]
     d["over"] = state.over
     for c, out in zip(state.seats, d["seats"], strict=True):
         out["sp_left"] = c.sp_left

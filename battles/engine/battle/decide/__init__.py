@@ -26,7 +26,7 @@ The rules live in one module per concept, each importing only those listed befor
   terrain entered and the end of an attack, the rules that call each other in a circle;
 - `play` (a card played), `moves` (moves and terrain a card makes), `attacking` (the attack
   command), `reactions` (reactive cards), `prompts` (prompts answered), `flow` (rounds and
-  turns), `gm` (corrections), `actions` (the action command);
+  turns), `gm` (corrections), `units` (summoned units), `actions` (the action command);
 - `effects.<family>` and `effects.table`: the resolvers, which may call any rule above;
 - `entry`: create, deal, decide, giving each transaction the resolver table.
 """

@@ -14,6 +14,9 @@ from ..commands import (
     Pass,
     PlayCard,
     Rotate,
+    StrikeUnit,
+    UnitAttack,
+    UnitMove,
     Vent,
     Withdraw,
 )
@@ -21,7 +24,7 @@ from ..state import (
     SETUP,
     CasketState,
 )
-from . import attacking, costs, flow, play, resolution
+from . import attacking, costs, flow, play, resolution, units
 from .tx import VENT_COST, VENT_HEAT, _Tx
 
 
@@ -80,6 +83,12 @@ def _act(tx: _Tx, command: Command) -> None:
         play._play_card(tx, c, command)
     elif isinstance(command, AttackTerrain):
         attacking._attack_terrain(tx, c, command)
+    elif isinstance(command, UnitMove):  # summoned units (R-ADD-401, R-ADD-404)
+        units._unit_move(tx, c, command)
+    elif isinstance(command, UnitAttack):
+        units._unit_attack(tx, c, command)
+    elif isinstance(command, StrikeUnit):
+        units._strike_unit(tx, c, command)
     else:  # pragma: no cover - parse_command produces no other type
         raise RuleViolation("unknown_command", f"{command.NAME} is not an action", None)
 

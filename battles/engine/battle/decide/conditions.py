@@ -123,6 +123,11 @@ def _holds(tx: _Tx, seat: int, condition: Condition | None, target: int | None) 
         return line_of_sight(tx.state.board, c.at, t.at, others).cover == "none"
     if test == "allies_near_target_at_least":
         return sum(1 for at in allied if at.distance(t.at) <= condition.within) >= n
+    if test == "own_units_near_target_at_least":  # R-ADD-407: the player's own units
+        units = tx.state.units
+        name, within = condition.unit, condition.within
+        mine = [u for u in units if u.owner == seat and u.name == name]
+        return sum(1 for u in mine if u.at.distance(t.at) <= within) >= n
     if test == "pack_of_bloodline":  # R-ADD-380: a pure pack around the target
         pack = [x for x in _allies(tx, seat, None) if x.at.distance(t.at) <= condition.within]
         return len(pack) >= n and all(x.bloodline == condition.bloodline for x in pack)

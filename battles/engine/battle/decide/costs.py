@@ -278,7 +278,7 @@ def _path_cost(tx: _Tx, c: CasketState, path: Sequence[object]) -> int:
     _not_barred(tx, c, path)
     # R-ADD-136: "move through enemy-occupied hexes … ignore terrain costs".
     free = any(isinstance(e, FreePassageEffect) for x in c.in_play for e in s.card(x).effects)
-    allies, enemies = s.ally_hexes(c), s.enemy_hexes(c)
+    allies, enemies = s.ally_hexes(c), s.blocking_hexes(c)
     return validate_path(
         s.board,
         c.at,

@@ -46,7 +46,9 @@ def _adjust(tx: _Tx, command: Command) -> None:
             raise RuleViolation(
                 "bad_hex", f"{list(command.at)} is off the board or impassable", "R-BRD-3"
             )
-        if any(x.at == command.at and x.seat != seat and x.in_battle for x in tx.state.seats):
+        if tx.state.unit_at(command.at) is not None or any(  # R-ADD-403: a unit's hex too
+            x.at == command.at and x.seat != seat and x.in_battle for x in tx.state.seats
+        ):
             raise RuleViolation("occupied", f"{list(command.at)} is occupied", "R-MOV-2")
         tx.emit(
             ev.CasketRelocated(seat, (command.at.q, command.at.r), command.facing, command.reason)

@@ -54,7 +54,7 @@ def _card_move(
             c.at,
             steps,
             allies=s.ally_hexes(c),
-            enemies=s.enemy_hexes(c),
+            enemies=s.blocking_hexes(c),
             through_enemies=effect.through_enemies,
         )
     else:
@@ -111,7 +111,8 @@ def _push(
     path: tuple[Hex, ...] = ()
     if "anchored" not in d.statuses:  # R-ADD-101
         s = tx.state
-        occupied = [x.at for x in s.seats if x.in_battle and x.seat != who]
+        # R-ADD-403: a push stops at a unit as at a casket
+        occupied = [x.at for x in s.seats if x.in_battle and x.seat != who] + s.unit_hexes()
         occupied += s.barred_for(d)  # R-ADD-163: a push stops at an enemy's sanctuary
         source = tx.seat(seat).at
         path = forced_path(
@@ -133,7 +134,8 @@ def _scatter(tx: _Tx, seat: int, card: CardDef, who: int) -> None:
     face = tx.dice.d6(1, purpose=f"{card.name}: the direction", rule="R-ADD-108")[0]
     tx.emit(ev.EffectRolled(seat, (face,), face, card.id, "R-ADD-108"))
     s = tx.state
-    occupied = {x.at for x in s.seats if x.in_battle} | set(s.barred_for(d))  # R-ADD-163
+    # R-ADD-163: an enemy's sanctuary; R-ADD-403: a unit's hex
+    occupied = {x.at for x in s.seats if x.in_battle} | set(s.barred_for(d)) | set(s.unit_hexes())
     path: tuple[tuple[int, int], ...] = ()
     for k in range(6):
         h = d.at.neighbour((face - 1 + k) % 6 + 1)
@@ -157,7 +159,8 @@ def _teleport(
     destination: Hex = path[0]  # type: ignore[assignment]
     costs._not_barred(tx, c, path)
     s = tx.state
-    occupied = [x.at for x in s.seats if x.in_battle and x.seat != c.seat]
+    # R-ADD-403: never onto a unit's hex
+    occupied = [x.at for x in s.seats if x.in_battle and x.seat != c.seat] + s.unit_hexes()
     problem = teleport_problem(
         s.board,
         c.at,
@@ -249,7 +252,12 @@ def _make_terrain(
     board = tx.state.board
     # R-ADD-166: a wall is never raised under a casket.
     walled = (board.kinds.get(effect.terrain) or BATTLE_TERRAIN[effect.terrain]).impassable
-    occupied = {x.at for x in tx.state.seats if x.in_battle} if walled else set()
+    # R-ADD-403: nor under a unit
+    occupied = (
+        {x.at for x in tx.state.seats if x.in_battle} | set(tx.state.unit_hexes())
+        if walled
+        else set()
+    )
     for h in hexes:
         if h not in board or board.terrain_at(h).impassable or h in occupied:
             raise RuleViolation(

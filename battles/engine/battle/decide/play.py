@@ -66,6 +66,7 @@ def _play_card(tx: _Tx, c: CasketState, command: PlayCard) -> None:
         spend=command.spend,
         ally_paths=command.ally_paths,
         tokens=command.tokens or 0,
+        unit=command.unit,
     )
     # R-ADD-68: a passive stays in play; R-ADD-89: a card with attacks to make stays until
     # its last one has ended.
@@ -125,8 +126,9 @@ def _card_effects(
     attack_target: int | None = None,
     ally_paths: Sequence[tuple[int, Sequence[Hex]]] = (),
     tokens: int = 0,
+    unit: str | None = None,
 ) -> None:
-    used = {"path": False, "facing": False, "discard": False, "target": False}
+    used = {"path": False, "facing": False, "discard": False, "target": False, "unit": False}
     for effect in card.effects:
         if isinstance(effect, AllyMoveEffect):  # R-ADD-126: the command's own field
             toward = seat if attack_target is None else attack_target
@@ -148,6 +150,7 @@ def _card_effects(
             spend,
             attack_target=attack_target,
             tokens=tokens,
+            unit=unit,
         )
     for name, value in (
         ("path", path),
@@ -155,6 +158,7 @@ def _card_effects(
         ("discard", discard),
         ("target", target),
         ("ally_paths", ally_paths),
+        ("unit", unit),
     ):
         if value not in (None, (), []) and not used[name]:
             raise RuleViolation(

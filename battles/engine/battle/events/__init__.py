@@ -160,6 +160,7 @@ from .turns import (
     TurnEnded,
     TurnStarted,
 )
+from .units import UnitAttacked, UnitDamaged, UnitMoved, UnitsBoosted, UnitSummoned
 
 EVENT_TYPES: Mapping[str, type[Event]] = {
     cls.__name__: cls
@@ -298,6 +299,11 @@ EVENT_TYPES: Mapping[str, type[Event]] = {
         CardLapsed,
         DamageNegated,
         CardsStolen,
+        UnitSummoned,
+        UnitMoved,
+        UnitAttacked,
+        UnitDamaged,
+        UnitsBoosted,
     )
 }
 
@@ -430,6 +436,11 @@ __all__ = [
     "TurnSkipped",
     "TurnStarted",
     "UltimatumAnswered",
+    "UnitAttacked",
+    "UnitDamaged",
+    "UnitMoved",
+    "UnitSummoned",
+    "UnitsBoosted",
     "UntargetableEnded",
     "UntargetableGained",
     "WardRaised",

@@ -4,7 +4,7 @@ Every decision was made by `decide` and every random outcome is inside the event
 so replaying a battle is a fold of this function over its events.
 
 The handlers live in one module per concept (`flow`, `piles`, `moves`, `attacks`, `harm`,
-`statuses`), each with its `HANDLERS`; `_HANDLERS` merges them and an import-time check
+`statuses`, `units`), each with its `HANDLERS`; `_HANDLERS` merges them and an import-time check
 makes its keys exactly the event types.
 """
 
@@ -15,10 +15,10 @@ from collections.abc import Iterable
 from .. import events as ev
 from ..state import SETUP, BattleState
 from ..state import with_changes as replace
-from . import attacks, flow, harm, moves, piles, statuses
+from . import attacks, flow, harm, moves, piles, statuses, units
 from .common import Handler
 
-_GROUPS = (flow, piles, moves, attacks, harm, statuses)
+_GROUPS = (flow, piles, moves, attacks, harm, statuses, units)
 _HANDLERS: dict[type[ev.Event], Handler] = {
     event: handler for group in _GROUPS for event, handler in group.HANDLERS.items()
 }

@@ -67,6 +67,13 @@ def _turn_started(s: BattleState, e: ev.TurnStarted) -> BattleState:
             s = _put_away(s, e.seat, card)
     c = s.seats[e.seat]
     s = replace(s, phase=ACTION, turn=s.order.index(e.seat))
+    if any(u.owner == e.seat for u in s.units):  # R-ADD-401: a move and an attack a turn
+        s = replace(
+            s,
+            units=tuple(
+                replace(u, moved=False, attacked=False) if u.owner == e.seat else u for u in s.units
+            ),
+        )
     for other in s.seats:  # R-ADD-138: a reactive card's "once per turn" is any seat's turn
         if other.seat != e.seat and any(x.startswith("turn:") for x in other.limited_plays):
             kept = tuple(x for x in other.limited_plays if not x.startswith("turn:"))
@@ -224,6 +231,16 @@ def _round_ended(s: BattleState, e: ev.RoundEnded) -> BattleState:
         )
         if kept != s.placed_terrain:
             s = _place_terrain(s, kept)
+    if any(0 < u.bonus_until_round <= e.round for u in s.units):  # R-ADD-408
+        s = replace(
+            s,
+            units=tuple(
+                replace(u, bonus_damage=0, bonus_defence=0, bonus_until_round=0)
+                if 0 < u.bonus_until_round <= e.round
+                else u
+                for u in s.units
+            ),
+        )
     for owner, card, _, _ in s.zones:  # R-ADD-129: the zones end with the round
         if card in s.seats[owner].in_play:
             s = _put_away(s, owner, card)
@@ -231,7 +248,8 @@ def _round_ended(s: BattleState, e: ev.RoundEnded) -> BattleState:
 
 
 def _won(s: BattleState, e: ev.BattleWon | ev.BattleEnded) -> BattleState:
-    return replace(s, phase=OVER, winner=e.side, result=e.reason, prompts=(), attack=None)
+    # R-ADD-402: summoned units fight "until destroyed or mission ends": none outlasts it.
+    return replace(s, phase=OVER, winner=e.side, result=e.reason, prompts=(), attack=None, units=())
 
 
 def _ultimatum_answered(s: BattleState, e: ev.UltimatumAnswered) -> BattleState:

@@ -95,13 +95,23 @@ def _overloaded(s: BattleState, e: ev.TaintOverloaded) -> BattleState:
 def _withdrew(s: BattleState, e: ev.CasketWithdrew) -> BattleState:
     s = replace(s, prompts=tuple(p for p in s.prompts if p.seat != e.seat))
     s = _lapse_lent_defence(s, e.seat)  # R-ADD-123: its next turn will not come
+    s = _units_leave(s, e.seat)  # R-ADD-402
     return _seat(s, e.seat, withdrawn=True)
+
+
+def _units_leave(s: BattleState, seat: int) -> BattleState:
+    """R-ADD-402: a seat's summoned units leave the board with it (defeated or withdrawn):
+    they act only in its turns, which will not come."""
+    if not any(u.owner == seat for u in s.units):
+        return s
+    return replace(s, units=tuple(u for u in s.units if u.owner != seat))
 
 
 def _defeated(s: BattleState, e: ev.CasketDefeated) -> BattleState:
     # A defeated casket's open prompts answer nothing any more.
     s = replace(s, prompts=tuple(p for p in s.prompts if p.seat != e.seat))
     s = _lapse_lent_defence(s, e.seat)  # R-ADD-123: its next turn will not come
+    s = _units_leave(s, e.seat)  # R-ADD-402
     # R-ADD-144: a casket defeated while an attack on it is resolved is that attacker's kill
     # (R-ADD-131: its killing blow).
     a = s.attack

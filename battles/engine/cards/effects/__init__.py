@@ -33,7 +33,17 @@ from typing import Any, get_args
 from ...errors import InvalidInput
 from ...tohit import parse_range
 from . import allies, attacks, conditions, defence, hand, movement, resources, terrain, triggers
-from .allies import AllyEffect, AllyMoveEffect, CoverEffect, DeflectEffect, GuardEffect, ZoneEffect
+from .allies import (
+    AllyEffect,
+    AllyMoveEffect,
+    CoverEffect,
+    DeflectEffect,
+    GuardEffect,
+    SummonEffect,
+    UnitBoostEffect,
+    UnitOrderEffect,
+    ZoneEffect,
+)
 from .attacks import (
     AdvantageEffect,
     AfterAttackEffect,
@@ -258,6 +268,7 @@ __all__ = [
     "SpendTaintEffect",
     "SpendTokensEffect",
     "StatusEffect",
+    "SummonEffect",
     "TaintAuraEffect",
     "TaintCounterEffect",
     "TaintEffect",
@@ -270,6 +281,8 @@ __all__ = [
     "TriggerEffect",
     "UltimatumEffect",
     "UnflankableEffect",
+    "UnitBoostEffect",
+    "UnitOrderEffect",
     "UnlessSpentEffect",
     "UntargetableEffect",
     "WardEffect",
@@ -393,6 +406,9 @@ Effect = (
     | ForbidCardsEffect
     | CardCostEffect
     | SpLockEffect
+    | SummonEffect
+    | UnitOrderEffect
+    | UnitBoostEffect
 )
 
 ALL_EFFECTS: tuple[type[Effect], ...] = get_args(Effect)

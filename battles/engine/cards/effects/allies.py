@@ -225,3 +225,105 @@ class ZoneEffect(StoredEffect):
     def __post_init__(self) -> None:
         check_int(self.radius, "zone.radius", 1, MAX_HEXES, "R-ADD-129")
         check_inner(self.then, "zone.then", ("recover", "draw", "heat", "gain_tokens"), "R-ADD-129")
+
+
+@dataclass(frozen=True, slots=True)
+class SummonEffect(StoredEffect):
+    """ "Summon 1 Mercenary unit (8 HP, 3 damage …)", "Summon a Skeletal Minion within 3
+    hexes (3 HP, 3 Movement, 2 melee damage)": a unit of the player's named `name` with
+    its printed stats appears on a free hex within `within` hexes of the player's casket
+    (R-ADD-400): the one the command's `path` names, else the nearest; `movement` where
+    the card prints none is R-ADD-405's. `limit`: at most that many units of this name of
+    the player's on the board at once ("up to 2 Mercenaries active simultaneously"). In an
+    `after_attack` ("If this kills the target, immediately summon 1 Mercenary") it takes
+    the nearest free hex, and makes none when no hex is free or the limit is reached
+    (R-ADD-406).
+
+    >>> SummonEffect("Mercenary", 8, 3, 3, within=3, limit=2).as_dict()
+    {'kind': 'summon', 'name': 'Mercenary', 'hp': 8, 'movement': 3, 'damage': 3, 'within': 3, 'limit': 2}
+    >>> SummonEffect("Treant", 0, 3, 3)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: summon.hp: must be an integer from 1 to 99, got 0 (R-ADD-400)
+    """
+
+    kind: ClassVar[str] = "summon"
+    name: str
+    hp: int
+    movement: int
+    damage: int
+    defence: int = 0
+    within: int = 1
+    limit: int = 0
+
+    def __post_init__(self) -> None:
+        _check_unit_name(self.name, "summon.name")
+        check_int(self.hp, "summon.hp", 1, 99, "R-ADD-400")
+        check_int(self.movement, "summon.movement", 0, MAX_HEXES, "R-ADD-400")
+        check_int(self.damage, "summon.damage", 0, MAX_DAMAGE, "R-ADD-400")
+        check_int(self.defence, "summon.defence", 0, 10, "R-ADD-400")
+        check_int(self.within, "summon.within", 1, MAX_HEXES, "R-ADD-400")
+        check_int(self.limit, "summon.limit", 0, 9, "R-ADD-400")
+
+
+def _check_unit_name(value: object, field: str) -> None:
+    if (
+        not isinstance(value, str)
+        or not 1 <= len(value) <= 40
+        or not value.replace(" ", "").replace("-", "").isalpha()
+    ):
+        raise InvalidInput(field, "must be a unit's printed name", "R-ADD-400")
+
+
+@dataclass(frozen=True, slots=True)
+class UnitOrderEffect(StoredEffect):
+    """ "Target friendly Mercenary immediately moves up to 3 hexes and makes a 3-damage
+    attack": the player's unit named `unit` within `within` hexes, named by the command's
+    `unit`, moves along the command's `path` (up to `move` hexes) and attacks the
+    command's `target` for `damage`, neither spending its own move or attack (R-ADD-409).
+
+    >>> UnitOrderEffect("Mercenary", 4, 3, 3).as_dict()
+    {'kind': 'unit_order', 'unit': 'Mercenary', 'within': 4, 'move': 3, 'damage': 3}
+    """
+
+    kind: ClassVar[str] = "unit_order"
+    unit: str
+    within: int
+    move: int
+    damage: int
+
+    def __post_init__(self) -> None:
+        _check_unit_name(self.unit, "unit_order.unit")
+        check_int(self.within, "unit_order.within", 1, MAX_HEXES, "R-ADD-409")
+        check_int(self.move, "unit_order.move", 0, MAX_HEXES, "R-ADD-409")
+        check_int(self.damage, "unit_order.damage", 1, MAX_DAMAGE, "R-ADD-409")
+
+
+@dataclass(frozen=True, slots=True)
+class UnitBoostEffect(StoredEffect):
+    """ "All friendly Mercenary units within range gain +2 damage and +2 Defense until end
+    of round": each of the player's units named `unit` within `within` hexes, until the end
+    of this round (`rounds` 1) or of the next (`rounds` 2, "extend duration to 2 rounds")
+    (R-ADD-408).
+
+    >>> UnitBoostEffect("Mercenary", 4, 2, 2).as_dict()
+    {'kind': 'unit_boost', 'unit': 'Mercenary', 'within': 4, 'damage': 2, 'defence': 2}
+    >>> UnitBoostEffect("Mercenary", 4, 2, 2, rounds=3)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: unit_boost.rounds: must be an integer from 1 to 2, got 3 (R-ADD-408)
+    """
+
+    kind: ClassVar[str] = "unit_boost"
+    unit: str
+    within: int
+    damage: int
+    defence: int
+    rounds: int = 1
+
+    def __post_init__(self) -> None:
+        _check_unit_name(self.unit, "unit_boost.unit")
+        check_int(self.within, "unit_boost.within", 1, MAX_HEXES, "R-ADD-408")
+        check_int(self.damage, "unit_boost.damage", 0, MAX_DAMAGE, "R-ADD-408")
+        check_int(self.defence, "unit_boost.defence", 0, 10, "R-ADD-408")
+        check_int(self.rounds, "unit_boost.rounds", 1, 2, "R-ADD-408")

@@ -38,4 +38,8 @@ AFTER_KINDS = (
     # lasting damage vocabulary: lasting effects on the attack's target (R-ADD-110 to R-ADD-114)
     *("root", "bleed", "ongoing_damage", "move_cost", "draw_penalty", "target_discards"),
     "lower_defence",
+    # summoned units: a unit on the nearest free hex, no choice of the command's (R-ADD-406);
+    # a bonus to the own units within range, none chosen (R-ADD-408)
+    "summon",
+    "unit_boost",
 )

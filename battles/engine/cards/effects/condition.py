@@ -76,6 +76,9 @@ CONDITIONS = (
     # `n` or more allies within `within` of the attack's target, and every ally there of
     # `bloodline`.
     "pack_of_bloodline",
+    # summoned units (R-ADD-407): "if target is adjacent to your Mercenary": `n` of the
+    # player's units named `unit` within `within` hexes of the attack's target.
+    "own_units_near_target_at_least",
 )
 
 # R-ADD-380: the Vestige faction and the primary bloodlines its casket may have, as the
@@ -101,6 +104,7 @@ _CONDITIONS_WITHIN = (
     "destroyed_within_this_round",  # R-ADD-144
     "no_enemy_within",  # R-ADD-136
     "pack_of_bloodline",  # R-ADD-380
+    "own_units_near_target_at_least",  # R-ADD-407
 )
 
 # The conditions that may count only the allies of one faction (R-ADD-121).
@@ -158,6 +162,8 @@ class Condition(Stored):
     form: str | None = None
     # bloodlines: the bloodline every ally `pack_of_bloodline` counts must have (R-ADD-380).
     bloodline: str | None = None
+    # summoned units: the printed name of the units `own_units_near_target_at_least` counts.
+    unit: str | None = None
 
     def __post_init__(self) -> None:
         check_choice(self.test, "condition.test", CONDITIONS)
@@ -177,6 +183,16 @@ class Condition(Stored):
             ("'own_form' names a form: one of ", f"{self.test!r} names no form"),
             "R-ADD-170",
         )
+        if (self.test == "own_units_near_target_at_least") != (self.unit is not None):
+            raise InvalidInput(
+                "condition.unit",
+                "'own_units_near_target_at_least' names a unit, no other test does",
+                "R-ADD-407",
+            )
+        if self.unit is not None and (
+            not isinstance(self.unit, str) or not self.unit.replace(" ", "").isalpha()
+        ):
+            raise InvalidInput("condition.unit", f"{self.unit!r} is not a unit's name", "R-ADD-407")
         if self.test in _CONDITIONS_WITHIN:
             check_int(self.within, "condition.within", 1, MAX_HEXES, "R-RNG-3")
         elif self.within:
@@ -236,11 +252,11 @@ def condition_from_dict(d: object, path: str) -> Condition:
     """Parse a condition as its `as_dict` writes it, from the same fields.
 
     >>> condition_from_dict({"test": "own_heat_at_least", "n": 3}, "c")
-    Condition(test='own_heat_at_least', n=3, pool=None, terrain=None, within=0, faction=None, form=None, bloodline=None)
+    Condition(test='own_heat_at_least', n=3, pool=None, terrain=None, within=0, faction=None, form=None, bloodline=None, unit=None)
     >>> condition_from_dict({"test": "from_rear", "hexes": 2}, "c")
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: c.hexes: unknown field; allowed: test, n, pool, terrain, within, faction, form, bloodline
+    battles.engine.errors.InvalidInput: c.hexes: unknown field; allowed: test, n, pool, terrain, within, faction, form, bloodline, unit
     """
     if not isinstance(d, Mapping):
         raise InvalidInput(path, "must be an object with a 'test'", "R-ADD-59")

@@ -38,6 +38,7 @@ def _effect(
     attack_target: int | None = None,
     ended: bool = False,
     tokens: int = 0,
+    unit: str | None = None,
 ) -> None:
     """One effect of `card`, by its class's resolver; `ended`: run by `_end_attack`, the
     attack's outcome known; `tokens`: X, paid for a cost of X tokens (R-ADD-389)."""
@@ -55,5 +56,6 @@ def _effect(
         attack_target,
         ended,
         tokens,
+        unit,
     )
     tx.resolvers[type(effect)](resolving, effect)

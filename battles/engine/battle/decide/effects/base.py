@@ -20,7 +20,8 @@ class Resolving:
     attack and riders the attack command resolves; `spend`: the player spends what the card
     offers to spend; `attack_target`: the casket the card's attack is made against;
     `ended`: run by `resolution._end_attack`, the attack's outcome known; `tokens`: X,
-    paid for the card's cost of X tokens ("Draw X cards", R-ADD-389).
+    paid for the card's cost of X tokens ("Draw X cards", R-ADD-389); `unit`: the own
+    summoned unit the command names (R-ADD-409).
     """
 
     tx: _Tx
@@ -37,6 +38,7 @@ class Resolving:
     ended: bool
     # X, the tokens the command paid for the card's cost of X tokens (R-ADD-389)
     tokens: int = 0
+    unit: str | None = None  # the own unit the command names (R-ADD-409)
 
     def then(self, inner: Effect, **changes: Any) -> None:
         """Resolve `inner`, an effect inside this one ("when ...", "then ..."), with
