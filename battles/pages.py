@@ -691,13 +691,30 @@ RULING_CHAPTERS = (
 )
 
 
+# A ruling's text as the page shows it: plain words, and the API's own names (commands,
+# error codes, option keys) quoted as code, so a reader sees which words are to be typed.
+Segments = tuple[tuple[str, bool], ...]
+_CODE_SPAN = re.compile(r"`([^`]*)`")
+_API_NAME = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
+
+
+def _segments(text: str) -> Segments:
+    """The text split into (words, is_code) parts at its `backtick` spans.
+
+    >>> _segments("option `round_limit` ends it")
+    (('option ', False), ('round_limit', True), (' ends it', False))
+    """
+    parts = _CODE_SPAN.split(text)
+    return tuple((part, i % 2 == 1) for i, part in enumerate(parts) if part)
+
+
 @dataclass(frozen=True)
 class RulingSection:
     """One chapter of the rulings page: its anchor, its title and its (ID, text) rows."""
 
     anchor: str
     title: str
-    rulings: tuple[tuple[str, str], ...]
+    rulings: tuple[tuple[str, Segments], ...]
 
 
 @lru_cache(maxsize=1)
@@ -724,11 +741,20 @@ def _addenda_sections() -> tuple[RulingSection, ...]:
     out = []
     for n, (title, rows) in enumerate(sections):
         entries = tuple(
-            (rid, " ".join(words).replace("**", "").replace("`", "")) for rid, words in rows if rid
+            (rid, _segments(" ".join(words).replace("**", ""))) for rid, words in rows if rid
         )
         if entries:
             out.append(RulingSection(f"addenda-{n}", title, entries))
     return tuple(out)
+
+
+def _title_segments(title: str) -> Segments:
+    """A RULINGS.md title as the engine carries it: the option keys it names are code.
+
+    >>> _title_segments("Option range_model: half_max")
+    (('Option ', False), ('range_model', True), (': ', False), ('half_max', True))
+    """
+    return _segments(_API_NAME.sub(lambda m: f"`{m.group(0)}`", title))
 
 
 def _ruling_sections() -> tuple[RulingSection, ...]:
@@ -736,11 +762,15 @@ def _ruling_sections() -> tuple[RulingSection, ...]:
     ordered = sorted(RULINGS.items(), key=lambda kv: _ruling_key(kv[0]))
     out = []
     for prefix, title in RULING_CHAPTERS:
-        rows = tuple((rid, text) for rid, text in ordered if rid.startswith(prefix + "-"))
+        rows = tuple(
+            (rid, _title_segments(text)) for rid, text in ordered if rid.startswith(prefix + "-")
+        )
         if rows:
             out.append(RulingSection(prefix.lower(), title, rows))
     known = {prefix for prefix, _ in RULING_CHAPTERS}
-    rest = tuple((rid, text) for rid, text in ordered if rid.rpartition("-")[0] not in known)
+    rest = tuple(
+        (rid, _title_segments(text)) for rid, text in ordered if rid.rpartition("-")[0] not in known
+    )
     if rest:
         out.append(RulingSection("other", "Other rulings", rest))
     return tuple(out)

@@ -41,7 +41,7 @@ def test_no_battle_page_of_the_demo_shows_python_words_or_internal_keys(
     client = Client()
     client.force_login(demo.get(username=username))
     # The site's own pages outside the battles and campaigns too (the profile, the
-    # password change). Not /rules/: it quotes the rulings' code names on purpose.
+    # password change). /rules/ quotes the API's names as code: its own test, below.
     urls = ["/", "/battles/", "/accounts/profile/", "/accounts/password_change/"]
     for battle in Battle.objects.all():
         role = client.get(f"/battles/{battle.pk}/replay/").status_code
@@ -53,3 +53,36 @@ def test_no_battle_page_of_the_demo_shows_python_words_or_internal_keys(
     found = {url: bad for url in urls if (bad := _offending(client, url))}
     found.update({u: bad for u in ["/accounts/login/"] if (bad := _offending(Client(), u))})
     assert found == {}
+
+
+class _OutsideCode(_Text):
+    """The reader's text minus what the page quotes as code (`<code>`): the API's own
+    names, which a reader types as they are."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._code = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._code += tag == "code"
+        super().handle_starttag(tag, attrs)
+
+    def handle_endtag(self, tag: str) -> None:
+        self._code -= tag == "code" and self._code > 0
+        super().handle_endtag(tag)
+
+    def handle_data(self, data: str) -> None:
+        if not self._code:
+            super().handle_data(data)
+
+
+def test_the_rulings_page_shows_no_python_word_and_quotes_every_key_as_code() -> None:
+    """/rules/ quotes commands, error codes and option keys on purpose: as code (the
+    addenda's `backticks` and the option keys of RULINGS.md's titles), never as words."""
+    page = Client().get("/rules/").content.decode()
+    everything, words = _Text(), _OutsideCode()
+    everything.feed(page)
+    words.feed(page)
+    assert PYTHON_WORDS.findall(" ".join(everything.text)) == []
+    assert SNAKE_KEY.findall(" ".join(words.text)) == []
+    assert "<code>round_limit</code>" in page and "<code>electric_field</code>" in page
