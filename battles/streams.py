@@ -180,7 +180,7 @@ class _WatcherPush:
     versions are kept, so a stream that wakes after the task ended does not start another.
     """
 
-    KEEP = 64
+    KEEP = 32
 
     def __init__(self) -> None:
         self._lock = threading.Lock()  # one loop per process under uvicorn; tests run several
@@ -332,7 +332,13 @@ class _Feed:
         self.checked = time.monotonic()
         return [f"retry: {RECONNECT_MS}\n\n", *self._versions(head)]
 
-    def heartbeat_due(self) -> bool:
+    def head_due(self) -> bool:
+        """The head is to be read from the database now: a heartbeat is due, or
+        announcements may have been missed (`Subscription.recheck`: then silently, no
+        heartbeat line)."""
+        if self.sub.recheck:
+            self.sub.recheck = False
+            return True
         return time.monotonic() - self.checked >= self.heartbeat
 
     def push_due(self, head: int | None) -> tuple[int, int] | None:
@@ -357,7 +363,7 @@ class _Feed:
         return self._beat(head) + self._versions(max(self.sub.version, head or 0))
 
     def _beat(self, head: int | None) -> list[str]:
-        if head is None:
+        if head is None or time.monotonic() - self.checked < self.heartbeat:
             return []
         self.checked = time.monotonic()
         return [": heartbeat\n\n"]
@@ -381,7 +387,7 @@ async def _async_events(
             if sub.closed:
                 return
             read = _shared(battle_head_version)
-            now = await read(battle=battle) if feed.heartbeat_due() else None
+            now = await read(battle=battle) if feed.head_due() else None
             push = feed.push_due(now)
             message = await PUSH.message(battle, *push) if push else None
             if push and message is not None:
@@ -407,7 +413,7 @@ def _thread_events(
             sub.wait_blocking(feed.heartbeat)
             if sub.closed:
                 return
-            now = battle_head_version(battle=battle) if feed.heartbeat_due() else None
+            now = battle_head_version(battle=battle) if feed.head_due() else None
             push = feed.push_due(now)
             message = None
             if push:

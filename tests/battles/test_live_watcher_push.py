@@ -190,3 +190,107 @@ def test_a_command_reaches_fifty_watchers_streams_and_a_players_promptly(
         clients["watcher"], bid, head, new
     )
     assert live.BROKER.open == 0
+
+
+# --- what could hold a version back until the heartbeat (docs/PERFORMANCE.md) --------------------
+
+
+def test_a_stuck_rendering_costs_a_watcher_a_fetch_and_the_player_nothing(
+    committed_db: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fragments' task stuck (a slow database or cache): each watcher's stream waits at
+    most PUSH_WAIT and then sends the plain version (its page fetches); a player's stream,
+    which never waits on the fragments, hears at once. No stream waits for another's."""
+    prefix = f"stuck-{uuid.uuid4().hex[:8]}-"
+    users = get_user_model()
+    clients = make_clients(users, prefix)  # type: ignore[arg-type]
+    bid = new_battle(clients, prefix)
+    head = version(bid)
+    release = threading.Event()
+
+    def stuck(battle: Any, after: int, new: int) -> str | None:
+        release.wait(30)
+        return None
+
+    monkeypatch.setattr(streams, "_watcher_message", stuck)
+    monkeypatch.setattr(streams, "PUSH_WAIT", 0.5)
+
+    people = {name: users.objects.get(username=prefix + name) for name in ("watcher", "bob")}
+
+    async def open_stream(username: str) -> Any:
+        client = AsyncClient()
+        await client.aforce_login(people[username])
+        response = await client.get(f"/api/battles/{bid}/stream?after={head}")
+        content = response.streaming_content
+        assert await anext(content) == b"retry: 1000\n\n"
+        return content
+
+    async def first(content: Any) -> tuple[str, float]:
+        got = await asyncio.wait_for(anext(content), 5)
+        return got.decode() if isinstance(got, bytes) else got, time.monotonic()
+
+    async def run() -> tuple[list[tuple[str, float]], float]:
+        contents = [await open_stream("watcher") for _ in range(5)]
+        contents.append(await open_stream("bob"))
+        started = time.monotonic()
+        threading.Timer(0.05, lambda: live.publish(bid, head + 1)).start()
+        try:
+            heard = await asyncio.gather(*(first(c) for c in contents))
+        finally:
+            release.set()
+            for content in contents:
+                await content.aclose()
+        return heard, started
+
+    try:
+        heard, started = async_to_sync(run)()
+    finally:
+        release.set()
+    plain = f"id: {head + 1}\nevent: version\ndata: {head + 1}\n\n"
+    assert [m for m, _ in heard] == [plain] * 6
+    player_took = heard[-1][1] - started
+    watchers_took = [t - started for _, t in heard[:5]]
+    assert player_took < 0.45  # not behind the watchers' wait (PUSH_WAIT 0.5 s)
+    assert all(0.5 <= t < 5 for t in watchers_took), watchers_took
+
+
+def test_a_missed_announcement_is_read_from_the_database_at_once_on_a_recheck(
+    clients: dict[str, Client], bid: str, django_capture_on_commit_callbacks: Any
+) -> None:
+    """What the Redis listener does when it (re)subscribes: announcements published while
+    it was away are lost, so every open stream reads its head then, rather than at its
+    heartbeat (15 s later at worst: the "14 s" delay class)."""
+    head = version(bid)
+    response = clients["alice"].get(f"/api/battles/{bid}/stream?after={head}")
+    stream = chunks(response)
+    next(stream)
+    with django_capture_on_commit_callbacks(execute=False):  # appended, never announced
+        who, body = acting(clients, bid)
+        assert send(clients[who], bid, body).status_code == 201
+    new = version(bid)
+    threading.Timer(0.1, live.BROKER.recheck_all).start()
+    started = time.monotonic()
+    assert next(stream) == f"id: {new}\nevent: version\ndata: {new}\n\n"  # no heartbeat line
+    assert time.monotonic() - started < 5  # the heartbeat is 15 s
+    hang_up(response)
+
+
+def test_a_failed_publish_is_tried_again_not_dropped(monkeypatch: pytest.MonkeyPatch) -> None:
+    import redis
+
+    sent: list[tuple[str, str]] = []
+    fails = [redis.TimeoutError("slow"), redis.ConnectionError("restarting")]
+
+    class Flaky:
+        def publish(self, channel: str, message: str) -> None:
+            if fails:
+                raise fails.pop(0)
+            sent.append((channel, message))
+
+    monkeypatch.setattr(live, "_publisher", Flaky())
+    monkeypatch.setattr(live, "REPUBLISH_DELAYS", (0.01, 0.01, 0.01))
+    live._publish_redis("redis://unused", "b1", 7)
+    deadline = time.monotonic() + 5
+    while not sent and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert sent == [(live.CHANNEL, "b1 7")]
