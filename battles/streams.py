@@ -1,18 +1,19 @@
 """`GET /api/battles/<id>/stream`: a battle's new versions, pushed (server-sent events).
 
-One long-lived response per open page (docs/FRONTEND.md "Live updates"). To the GM and the
-players each message is `id: <version>` and `data: <version>` and nothing else: the page
-then fetches its own frame and log lines (or `…/updates?after=N`) as it may see them
+One long-lived response per open page (docs/FRONTEND.md "Live updates"). To the GM and
+the players each message is `id: <version>` and `data: <version>` and nothing else: the
+page then fetches its own frame and log lines (or `…/updates?after=N`) as it may see them
 (R-ADD-28), so their stream carries no hidden information. To a watcher, a new version
 comes as `event: fragments` with the watchers' frame at that version and their log lines
 after the version sent before: the very bytes a watcher's fetch would get (pages.py
-`watcher_fragments`, the same for every watcher, R-ADD-28), so fifty watchers' pages make
-no request per version; each process renders or reads them once per version and hands
-them to every watcher's stream (`_WatcherPush`). A reconnecting EventSource sends
-`Last-Event-ID` and hears at once of any version past it, as a plain version: a page
-that is behind catches up by fetching, as it always did. A comment line every PENANCE_LIVE_HEARTBEAT seconds keeps
-proxies from closing the idle connection, and with it the stream reads the battle's head
-from the database: an announcement lost in transit (battles.live) is caught up then.
+`watcher_fragments`, the same for every watcher: R-ADD-28, R-ADD-336), so fifty
+watchers' pages make no request per version; each process renders or reads them once per
+version and hands them to every watcher's stream (`_WatcherPush`). A reconnecting
+EventSource sends `Last-Event-ID` and hears at once of any version past it, as a plain
+version: a page that is behind catches up by fetching, as it always did. A comment line
+every PENANCE_LIVE_HEARTBEAT seconds keeps proxies from closing the idle connection, and
+with it the stream reads the battle's head from the database: an announcement lost in
+transit (battles.live) is caught up then.
 
 Who may listen is who may open the battle's page: its GM, players and watchers (403 for
 anyone else, 404 for no such battle, 401 signed out); signed in by session (the page) or
@@ -323,7 +324,8 @@ class _Feed:
         self.sent = sent
         self.spread = _spread(role)
         # Only a watcher's stream ever carries fragments, and only the watchers' ones: a
-        # seat's or the GM's view (hidden cards, their controls) never crosses a stream.
+        # seat's or the GM's view (hidden cards, their controls) never crosses a stream
+        # (R-ADD-336).
         self.pushes = role == "watcher"
         self.heartbeat = _heartbeat()
         self.checked = time.monotonic()
