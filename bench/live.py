@@ -443,6 +443,27 @@ class Result:
         self.elapsed = 0.0
         self.taken = 0
         self.fetched = 0
+        self.server_cpu = 0.0  # both servers' CPU seconds (all their processes)
+        self.bench_cpu = 0.0  # this process's CPU seconds (the simulated pages)
+
+
+def server_cpu(servers: list[subprocess.Popen[bytes]]) -> float:
+    """CPU seconds used so far by every process of `servers` (each started in a session of
+    its own, so its workers share its process group): from /proc, user and system."""
+    groups = {server.pid for server in servers}
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rpartition(")")[2].split()
+        except OSError:
+            continue
+        # after the name: state, ppid, pgrp, …; utime and stime are the 12th and 13th
+        if int(fields[2]) in groups:
+            total += int(fields[11]) + int(fields[12])
+    return total / tick
 
 
 def measure(
@@ -457,10 +478,12 @@ def measure(
     ask_updates: bool = True,
     player_sessions: tuple[str, str] | None = None,
     pushed: bool = True,
+    servers: list[subprocess.Popen[bytes]] | None = None,
 ) -> Result:
     rng = random.Random(seed)
     out = Result()
     started = time.monotonic()
+    cpu_before = server_cpu(servers or []), time.process_time()
     players = [Client(ports[i], tokens[i]) for i in (0, 1)]
     status, detail = players[0].call("GET", f"/api/battles/{battle}/")
     assert status == 200, detail
@@ -519,6 +542,8 @@ def measure(
             else:
                 page.stop.set()
     out.elapsed = time.monotonic() - started
+    out.server_cpu = server_cpu(servers or []) - cpu_before[0]
+    out.bench_cpu = time.process_time() - cpu_before[1]
     out.requests = sum(p.requests for p in pages)
     out.taken = sum(w.taken for w in watchers)
     out.fetched = sum(w.fetched for w in watchers)
@@ -650,6 +675,7 @@ def main() -> None:
                             not args.no_updates,
                             player_sessions,  # type: ignore[arg-type]
                             not args.fetch_always,
+                            servers,
                         )
                         rows.append((run, count, result))
                         report(mode, count, result, args.watcher_pages)
@@ -682,7 +708,9 @@ def report(mode: str, count: int, r: Result, watcher_pages: bool) -> None:
         f"other page: median {statistics.median(r.delivery):.0f} ms, p95 "
         f"{p95(r.delivery):.0f} ms, max {max(r.delivery):.0f} ms{own}; command POST median "
         f"{statistics.median(r.post_ms):.0f} ms, max {max(r.post_ms):.0f} ms; requests "
-        f"{r.requests / r.elapsed:.1f}/s in all{pushed}; errors {len(r.errors)}"
+        f"{r.requests / r.elapsed:.1f}/s in all{pushed}; errors {len(r.errors)}; CPU per "
+        f"command: servers {1000 * r.server_cpu / len(r.delivery):.0f} ms, this bench's "
+        f"pages {1000 * r.bench_cpu / len(r.delivery):.0f} ms"
     )
     for error in r.errors[:5]:
         print(f"  error: {error}")
