@@ -489,20 +489,24 @@ def measure(
     assert status == 200, detail
     kind = StreamPage if stream else Page
     pages: list[Page] = [kind(ports[i], tokens[i], battle, detail["version"]) for i in (0, 1)]
-    watchers: list[WatcherPage] = []
+    crowd: Crowd | None = None
     if stream and watcher_sessions:
-        watchers = [
-            WatcherPage(ports[i % 2], t, battle, detail["version"], session, ask_updates, pushed)
-            for i, (t, session) in enumerate(zip(watcher_tokens, watcher_sessions, strict=True))
-        ]
-        pages += watchers
+        # The watchers' pages in a process of their own: they share the machine's cores
+        # with the servers, as browsers on it would, but not this process's GIL with the
+        # players' pages, whose times are measured here.
+        crowd = Crowd(
+            [
+                (ports[i % 2], t, battle, detail["version"], session, ask_updates, pushed)
+                for i, (t, session) in enumerate(zip(watcher_tokens, watcher_sessions, strict=True))
+            ]
+        )
     else:
         pages += [
             kind(ports[i % 2], t, battle, detail["version"]) for i, t in enumerate(watcher_tokens)
         ]
     for page in pages:
         page.thread.start()
-    time.sleep(1)  # every page's stream open before the first command
+    time.sleep(2)  # every page's stream open before the first command
     try:
         while len(out.delivery) < commands:
             time.sleep(rng.uniform(0.2, 0.8))
@@ -541,14 +545,62 @@ def measure(
                 page.close()
             else:
                 page.stop.set()
+        crowded = crowd.end() if crowd is not None else None
     out.elapsed = time.monotonic() - started
     out.server_cpu = server_cpu(servers or []) - cpu_before[0]
     out.bench_cpu = time.process_time() - cpu_before[1]
     out.requests = sum(p.requests for p in pages)
-    out.taken = sum(w.taken for w in watchers)
-    out.fetched = sum(w.fetched for w in watchers)
     out.errors += [e for p in pages for e in p.errors]
+    if crowded is not None:
+        out.requests += crowded["requests"]
+        out.taken, out.fetched = crowded["taken"], crowded["fetched"]
+        out.bench_cpu += crowded["cpu"]
+        out.errors += crowded["errors"]
     return out
+
+
+class Crowd:
+    """The watchers' pages (WatcherPage), run in a forked process until `end`."""
+
+    def __init__(self, pages: list[tuple[Any, ...]]) -> None:
+        import multiprocessing
+
+        context = multiprocessing.get_context("fork")
+        self.stop = context.Event()
+        self.results = context.Queue()
+        self.process = context.Process(target=self.run, args=(pages,), daemon=True)
+        self.process.start()
+
+    def run(self, specs: list[tuple[Any, ...]]) -> None:
+        try:
+            started = time.process_time()
+            pages = [WatcherPage(*spec) for spec in specs]
+            for page in pages:
+                page.thread.start()
+            self.stop.wait()
+            for page in pages:
+                page.close()
+            self.results.put(
+                {
+                    "requests": sum(p.requests for p in pages),
+                    "taken": sum(p.taken for p in pages),
+                    "fetched": sum(p.fetched for p in pages),
+                    "errors": [e for p in pages for e in p.errors],
+                    "cpu": time.process_time() - started,
+                }
+            )
+            self.results.close()
+            self.results.join_thread()
+        finally:
+            # Not the parent's exit handlers: they would close its database connection,
+            # whose socket this fork shares.
+            os._exit(0)
+
+    def end(self) -> dict[str, Any]:
+        self.stop.set()
+        found: dict[str, Any] = self.results.get(timeout=60)
+        self.process.join(timeout=30)
+        return found
 
 
 def sessions_for(users: list[Any]) -> list[str]:
