@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import re
+import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -114,6 +115,8 @@ def _is_step(raw: str, head: int) -> bool:
 WATCHER_FRAGMENT_FORMAT = 2
 WATCHER_FRAGMENT_SECONDS = 300
 WATCHER_FRAGMENT_TEMPLATES = {"frame": "battles/_frame.html", "log": "battles/_log_lines.html"}
+# How long a process waits for another to render a version's watcher fragments.
+WATCHER_MAKING_SECONDS = 1
 
 
 @lru_cache(maxsize=8)
@@ -199,6 +202,21 @@ def watcher_fragments(*, battle: Battle, after: int, head: int) -> tuple[bytes, 
         return kept[keys[0]], kept[keys[1]]
     if not 0 <= after < head or battle_head_version(battle=battle) < head:
         return None
+    # Every web process hears of a version at about the same moment, and each would render
+    # it (~20 ms of CPU) for its own watchers: the first to take the mark renders, the
+    # others read its answer from the cache (Redis, shared) within a second, else render.
+    if connection.get_autocommit():
+        try:
+            first = cache.add(f"{keys[0]}:making", 1, WATCHER_MAKING_SECONDS)
+        except Exception:  # the cache unreachable: render here
+            first = True
+        deadline = time.monotonic() + WATCHER_MAKING_SECONDS
+        while not first and time.monotonic() < deadline:
+            time.sleep(0.02)
+            with contextlib.suppress(Exception):
+                kept = cache.get_many(keys)
+            if all(isinstance(kept.get(k), bytes) for k in keys):
+                return kept[keys[0]], kept[keys[1]]
     access = BattleAccess(battle, "watcher", head)
     return watcher_fragment(access, "frame", head), watcher_fragment(access, "log", after)
 

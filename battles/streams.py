@@ -135,6 +135,24 @@ def _spread(role: str | None) -> float:
     return max(0.0, float(setting))
 
 
+DEFAULT_HOLD = 0.3
+
+
+def _hold() -> float:
+    """Seconds the watchers' fragments wait before they are made (the setting
+    PENANCE_LIVE_WATCHER_HOLD, else the environment variable; 0.3 s by default).
+
+    The moment a command commits, its player's page fetches its own new frame and the
+    other player's page its events; making the watchers' frame then (~20 ms of CPU, and
+    fifty streams written) would put it in their way on a machine of two cores. Held back
+    a moment, it is made after theirs: watchers see the command that much later (they
+    saw it up to a second later when they fetched it, `_spread`), players not at all."""
+    setting = getattr(settings, "PENANCE_LIVE_WATCHER_HOLD", None)
+    if setting is None:
+        setting = os.environ.get("PENANCE_LIVE_WATCHER_HOLD") or DEFAULT_HOLD
+    return max(0.0, float(setting))
+
+
 def _message(version: int) -> str:
     return f"id: {version}\nevent: version\ndata: {version}\n\n"
 
@@ -219,6 +237,7 @@ class _WatcherPush:
     ) -> None:
         message: str | None = None
         try:
+            await asyncio.sleep(_hold())
             message = await sync_to_async(_watcher_message, thread_sensitive=False)(
                 battle, key[1], key[2]
             )
@@ -420,6 +439,7 @@ def _thread_events(
             message = None
             if push:
                 try:
+                    time.sleep(_hold())
                     message = _watcher_message(battle, *push)
                 except Exception:  # the page fetches instead
                     log.exception("live: could not make the fragments of %s", battle.pk)

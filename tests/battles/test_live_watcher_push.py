@@ -294,3 +294,29 @@ def test_a_failed_publish_is_tried_again_not_dropped(monkeypatch: pytest.MonkeyP
     while not sent and time.monotonic() < deadline:
         time.sleep(0.01)
     assert sent == [(live.CHANNEL, "b1 7")]
+
+
+def test_a_process_reads_the_fragments_another_one_is_making(committed_db: None) -> None:
+    """Both web processes hear of a version at once: the one that did not take the mark
+    waits for the other's fragments in the cache instead of rendering them again."""
+    from django.core.cache import cache
+
+    from battles import pages
+    from battles.models import Battle
+
+    prefix = f"mark-{uuid.uuid4().hex[:8]}-"
+    clients = make_clients(get_user_model(), prefix)  # type: ignore[arg-type]
+    bid = new_battle(clients, prefix)
+    head = version(bid)
+    keys = [
+        pages.watcher_fragment_key(fragment="frame", battle_id=bid, step=head, head=head),
+        pages.watcher_fragment_key(fragment="log", battle_id=bid, step=head - 1, head=head),
+    ]
+    cache.add(f"{keys[0]}:making", 1, 5)  # another process took it
+    made = {keys[0]: b"<the other process's frame>", keys[1]: b"<its log lines>"}
+    threading.Timer(0.2, lambda: cache.set_many(made, 60)).start()
+    battle = Battle.objects.get(pk=bid)
+    assert pages.watcher_fragments(battle=battle, after=head - 1, head=head) == (
+        made[keys[0]],
+        made[keys[1]],
+    )
