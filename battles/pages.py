@@ -207,7 +207,7 @@ def watcher_fragments(*, battle: Battle, after: int, head: int) -> tuple[bytes, 
     # others read its answer from the cache (Redis, shared) within a second, else render.
     if connection.get_autocommit():
         try:
-            first = cache.add(f"{keys[0]}:making", 1, WATCHER_MAKING_SECONDS)
+            first = cache.add(f"{keys[0]}:{after}:making", 1, WATCHER_MAKING_SECONDS)
         except Exception:  # the cache unreachable: render here
             first = True
         deadline = time.monotonic() + WATCHER_MAKING_SECONDS

@@ -312,7 +312,7 @@ def test_a_process_reads_the_fragments_another_one_is_making(committed_db: None)
         pages.watcher_fragment_key(fragment="frame", battle_id=bid, step=head, head=head),
         pages.watcher_fragment_key(fragment="log", battle_id=bid, step=head - 1, head=head),
     ]
-    cache.add(f"{keys[0]}:making", 1, 5)  # another process took it
+    cache.add(f"{keys[0]}:{head - 1}:making", 1, 5)  # another process took it
     made = {keys[0]: b"<the other process's frame>", keys[1]: b"<its log lines>"}
     threading.Timer(0.2, lambda: cache.set_many(made, 60)).start()
     battle = Battle.objects.get(pk=bid)
