@@ -125,8 +125,8 @@ def _spread(role: str | None) -> float:
     (bench/live.py: the other player's page from 350 to 1,273 ms at p95 on two cores).
     Spread out, the watchers' requests leave the players' to go first, and a watcher
     sees the command half a second later on average (polling, they saw it after 668 ms
-    at the median). Only a plain version is held back: a watcher's page that is given
-    the fragments (`_WatcherPush`) asks nothing, so those go at once."""
+    at the median). Only a plain version is spread: a watcher's page that is given the
+    fragments (`_WatcherPush`) asks nothing, and those wait only `_hold()`."""
     if role in ("gm", "player"):
         return 0.0
     setting = getattr(settings, "PENANCE_LIVE_WATCHER_SPREAD", None)
