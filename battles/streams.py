@@ -193,6 +193,11 @@ class _WatcherPush:
     one read per version and process the thread hop costs well under a millisecond. The
     embedded default (no Redis: locmem cache, one process) takes the same path.
 
+    The task first waits `_hold()` (0.3 s), so that the players' own requests after a
+    command are served before the watchers' frame is rendered and written fifty times;
+    across processes one renders and the others read its bytes from the cache
+    (`pages.watcher_fragments`).
+
     The future is shielded: a page that goes away while it waits cancels only its own
     wait, never the task the other streams await; and a stream waits at most `PUSH_WAIT`
     seconds before it sends the plain version. The finished messages of the last few
