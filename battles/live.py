@@ -26,6 +26,7 @@ import contextlib
 import logging
 import os
 import threading
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -50,6 +51,9 @@ class Subscription:
         self.battle_id = battle_id
         self.version = 0
         self.closed = False
+        # Set when announcements may have been missed (the Redis listener was away): the
+        # stream reads the head from the database now rather than at its next heartbeat.
+        self.recheck = False
         self._loop = loop
         self._async_event = asyncio.Event() if loop is not None else None
         self._thread_event = threading.Event()
@@ -63,6 +67,14 @@ class Subscription:
             self.version = version
         else:
             return
+        self._wake()
+
+    def notify_recheck(self) -> None:
+        """Wake the reader to read the head from the database (announcements missed)."""
+        self.recheck = True
+        self._wake()
+
+    def _wake(self) -> None:
         if self._loop is not None and self._async_event is not None:
             # A closed loop (RuntimeError) is a stream already gone.
             with contextlib.suppress(RuntimeError):
@@ -119,6 +131,15 @@ class Broker:
             for sub in self._streams.get(battle_id, ()):
                 sub.notify(version)
 
+    def recheck_all(self) -> None:
+        """Every open stream reads its battle's head now: announcements published while
+        this process's Redis listener was not subscribed (starting, reconnecting) were
+        missed, and would otherwise wait for each stream's heartbeat (up to 15 s)."""
+        with self._lock:
+            for subs in self._streams.values():
+                for sub in subs:
+                    sub.notify_recheck()
+
     def close_all(self) -> None:
         """End every open stream (the server is shutting down): each page reconnects,
         to another process, and catches up from its Last-Event-ID."""
@@ -155,22 +176,61 @@ def _redis_url() -> str | None:
     return str(url) if url else None
 
 
-def _publish_redis(url: str, battle_id: str, version: int) -> None:
-    """PUBLISH the announcement; Redis down costs one quick failed attempt, logged: the
-    other processes' pages then catch up at their next heartbeat."""
+# When a PUBLISH fails (Redis slow or restarting), it is tried again from a timer thread
+# after these delays (s), not dropped: the other processes' pages would otherwise hear of
+# the version only at their stream's next heartbeat, up to PENANCE_LIVE_HEARTBEAT (15 s)
+# later. Versions only grow and a stream keeps the newest, so one heard twice is harmless.
+REPUBLISH_DELAYS = (0.2, 0.5, 1.0, 2.0, 4.0)
+# A PUBLISH slower than this is logged (bench/live.py --server-log counts them).
+SLOW_PUBLISH = 0.25
+
+
+def _publish_redis(url: str, battle_id: str, version: int, attempt: int = 0) -> None:
+    """PUBLISH the announcement; Redis down costs one quick failed attempt, logged, and a
+    later try from a timer thread (REPUBLISH_DELAYS); after the last the other processes'
+    pages catch up at their next heartbeat."""
     global _publisher
     import redis
 
+    started = time.monotonic()
     try:
         with _publisher_lock:
             if _publisher is None:
+                # Not redis-py's own retries (three, each up to the socket timeout, in the
+                # command's request): the timer below retries without holding the answer.
                 _publisher = redis.Redis.from_url(
-                    url, socket_connect_timeout=0.5, socket_timeout=0.5
+                    url, socket_connect_timeout=0.5, socket_timeout=0.5, retry=None
                 )
             client = _publisher
         client.publish(CHANNEL, f"{battle_id} {version}")
     except redis.RedisError as exc:
-        log.warning("live: could not publish %s v%s to Redis: %s", battle_id, version, exc)
+        if attempt < len(REPUBLISH_DELAYS):
+            log.warning(
+                "live: could not publish %s v%s to Redis (%s); trying again in %s s",
+                battle_id,
+                version,
+                exc,
+                REPUBLISH_DELAYS[attempt],
+            )
+            timer = threading.Timer(
+                REPUBLISH_DELAYS[attempt],
+                _publish_redis,
+                args=(url, battle_id, version, attempt + 1),
+            )
+            timer.daemon = True
+            timer.start()
+        else:
+            log.warning(
+                "live: gave up publishing %s v%s to Redis (%s): the other processes' pages "
+                "catch up at their heartbeat",
+                battle_id,
+                version,
+                exc,
+            )
+        return
+    took = time.monotonic() - started
+    if took > SLOW_PUBLISH:
+        log.warning("live: publishing %s v%s to Redis took %.2f s", battle_id, version, took)
 
 
 def publish(battle_id: str, version: int) -> None:
@@ -201,6 +261,10 @@ async def _listen(url: str) -> None:
             )
             async with client.pubsub() as pubsub:
                 await pubsub.subscribe(CHANNEL)
+                # Subscribed (again): whatever was published before this, while the
+                # listener started or reconnected, was missed; every open stream reads
+                # its head now rather than at its heartbeat.
+                BROKER.recheck_all()
                 async for message in pubsub.listen():
                     if message.get("type") == "message":
                         _heard(message["data"])

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import re
+import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -25,7 +26,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.template.loader import get_template
+from django.template.loader import get_template, render_to_string
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET
@@ -52,6 +53,7 @@ from battles.selectors import (
     Viewer,
     battle_access,
     battle_events,
+    battle_head_version,
     battle_latest_command,
     battle_list_rows,
     battle_setup,
@@ -110,9 +112,11 @@ def _is_step(raw: str, head: int) -> bool:
 # they are never kept, nor read from here. The engine's version, this format's and the
 # templates' text are in the key, so a deploy does not serve what the code before it drew;
 # a change to how pages.py builds a fragment bumps the format.
-WATCHER_FRAGMENT_FORMAT = 1
+WATCHER_FRAGMENT_FORMAT = 2
 WATCHER_FRAGMENT_SECONDS = 300
 WATCHER_FRAGMENT_TEMPLATES = {"frame": "battles/_frame.html", "log": "battles/_log_lines.html"}
+# How long a process waits for another to render a version's watcher fragments.
+WATCHER_MAKING_SECONDS = 1
 
 
 @lru_cache(maxsize=8)
@@ -132,10 +136,34 @@ def watcher_fragment_key(*, fragment: str, battle_id: uuid.UUID | str, step: int
 def _for_watchers(
     access: BattleAccess, fragment: str, step: int, rendering: Callable[[], HttpResponse]
 ) -> HttpResponse:
-    """`rendering()`'s answer; for a watcher, the one another watcher was given at this
-    head when there is one. The cache down costs the rendering, not the answer."""
+    """`rendering()`'s answer; for a watcher, the bytes every watcher is given at this step
+    and head (`watcher_fragment`), the same that the watchers' streams carry."""
     if access.role != "watcher":
         return rendering()
+    return HttpResponse(watcher_fragment(access, fragment, step))
+
+
+def _watcher_render(access: BattleAccess, fragment: str, step: int) -> bytes:
+    """A watcher's `fragment` rendered without a request: a watcher's frame and log lines
+    hold nothing of who asks (no play panel, no CSRF token, no name), so the template
+    needs no context processor, and a stream (which has no page request) renders the
+    very bytes a fetch would."""
+    state = battle_state_at(battle=access.battle, version=access.head, head=access.head)
+    viewer = Viewer("watcher", frozenset(), state.over)
+    if fragment == "frame":
+        shown = (
+            state if step == access.head else battle_state_at(battle=access.battle, version=step)
+        )
+        context = {"f": _frame(access.battle, shown, viewer, access.head), "battle": access.battle}
+    else:
+        context = _log_context(access.battle, state, viewer, step)
+    return render_to_string(WATCHER_FRAGMENT_TEMPLATES[fragment], context).encode()
+
+
+def watcher_fragment(access: BattleAccess, fragment: str, step: int) -> bytes:
+    """A watcher's `fragment` ("frame" at `step`, "log" after `step`) at `access.head`:
+    the one another watcher (or a watchers' stream, battles/streams.py) was given at this
+    head when there is one. The cache down costs the rendering, not the answer."""
     key = watcher_fragment_key(
         fragment=fragment, battle_id=access.battle.pk, step=step, head=access.head
     )
@@ -144,15 +172,53 @@ def _for_watchers(
     except Exception:  # the cache unreachable: render the fragment here
         kept = None
     if isinstance(kept, bytes):
-        return HttpResponse(kept)
-    response = rendering()
+        return kept
+    content = _watcher_render(access, fragment, step)
     # Only what autocommit reads rendered: inside a transaction the events read could
     # still be rolled back (as selectors keeps its states).
-    if response.status_code == 200 and connection.get_autocommit():
+    if connection.get_autocommit():
         # The cache unreachable: the next watcher renders the fragment again.
         with contextlib.suppress(Exception):
-            cache.set(key, response.content, WATCHER_FRAGMENT_SECONDS)
-    return response
+            cache.set(key, content, WATCHER_FRAGMENT_SECONDS)
+    return content
+
+
+def watcher_fragments(*, battle: Battle, after: int, head: int) -> tuple[bytes, bytes] | None:
+    """The frame at `head` and the log lines after `after`, as every watcher is given them
+    while the stream's head is `head` (what `?at=<head>` (htmx) and `log?after=<after>`
+    answer a watcher then): what a watchers' stream pushes (battles/streams.py). From the
+    site's cache in one round trip when both are there; else rendered and kept. None when
+    the stream has no version `head` (an announcement this read cannot see: the page then
+    fetches, as it did before the stream carried fragments)."""
+    keys = [
+        watcher_fragment_key(fragment="frame", battle_id=battle.pk, step=head, head=head),
+        watcher_fragment_key(fragment="log", battle_id=battle.pk, step=after, head=head),
+    ]
+    try:
+        kept = cache.get_many(keys)
+    except Exception:  # the cache unreachable: render them here
+        kept = {}
+    if all(isinstance(kept.get(k), bytes) for k in keys):
+        return kept[keys[0]], kept[keys[1]]
+    if not 0 <= after < head or battle_head_version(battle=battle) < head:
+        return None
+    # Every web process hears of a version at about the same moment, and each would render
+    # it (~20 ms of CPU) for its own watchers: the first to take the mark renders, the
+    # others read its answer from the cache (Redis, shared) within a second, else render.
+    if connection.get_autocommit():
+        try:
+            first = cache.add(f"{keys[0]}:{after}:making", 1, WATCHER_MAKING_SECONDS)
+        except Exception:  # the cache unreachable: render here
+            first = True
+        deadline = time.monotonic() + WATCHER_MAKING_SECONDS
+        while not first and time.monotonic() < deadline:
+            time.sleep(0.02)
+            with contextlib.suppress(Exception):
+                kept = cache.get_many(keys)
+            if all(isinstance(kept.get(k), bytes) for k in keys):
+                return kept[keys[0]], kept[keys[1]]
+    access = BattleAccess(battle, "watcher", head)
+    return watcher_fragment(access, "frame", head), watcher_fragment(access, "log", after)
 
 
 def _timeline(battle: Battle, head: BattleState, viewer: Viewer) -> replay.Timeline:
@@ -237,6 +303,11 @@ def battle_log_after(request: HttpRequest, battle_id: uuid.UUID) -> HttpResponse
 
 def _log_lines(request: HttpRequest, access: BattleAccess, after: int) -> HttpResponse:
     battle, head, viewer = _battle_for(request, access)
+    context = _log_context(battle, head, viewer, after)
+    return render(request, "battles/_log_lines.html", context)
+
+
+def _log_context(battle: Battle, head: BattleState, viewer: Viewer, after: int) -> dict[str, Any]:
     names = replay.Names.of(head)
     lines = [
         replay.log_line(
@@ -248,7 +319,7 @@ def _log_lines(request: HttpRequest, access: BattleAccess, after: int) -> HttpRe
         )
         for e in battle_events(battle=battle, after=after, limit=head.version - after)
     ]
-    return render(request, "battles/_log_lines.html", {"lines": lines, "head": head.version})
+    return {"lines": lines, "head": head.version}
 
 
 def _frame_fragment(request: HttpRequest, access: BattleAccess, at: int) -> HttpResponse:

@@ -1,12 +1,19 @@
 """`GET /api/battles/<id>/stream`: a battle's new versions, pushed (server-sent events).
 
-One long-lived response per open page (docs/FRONTEND.md "Live updates"). Each message is
-`id: <version>` and `data: <version>` and nothing else: the page then asks
-`…/updates?after=N` for the events as it may see them (R-ADD-28), so the stream carries
-no hidden information. A reconnecting EventSource sends `Last-Event-ID` and hears at
-once of any version past it. A comment line every PENANCE_LIVE_HEARTBEAT seconds keeps
-proxies from closing the idle connection, and with it the stream reads the battle's head
-from the database: an announcement lost in transit (battles.live) is caught up then.
+One long-lived response per open page (docs/FRONTEND.md "Live updates"). To the GM and
+the players each message is `id: <version>` and `data: <version>` and nothing else: the
+page then fetches its own frame and log lines (or `…/updates?after=N`) as it may see them
+(R-ADD-28), so their stream carries no hidden information. To a watcher, a new version
+comes as `event: fragments` with the watchers' frame at that version and their log lines
+after the version sent before: the very bytes a watcher's fetch would get (pages.py
+`watcher_fragments`, the same for every watcher: R-ADD-28, R-ADD-336), so fifty
+watchers' pages make no request per version; each process renders or reads them once per
+version and hands them to every watcher's stream (`_WatcherPush`). A reconnecting
+EventSource sends `Last-Event-ID` and hears at once of any version past it, as a plain
+version: a page that is behind catches up by fetching, as it always did. A comment line
+every PENANCE_LIVE_HEARTBEAT seconds keeps proxies from closing the idle connection, and
+with it the stream reads the battle's head from the database: an announcement lost in
+transit (battles.live) is caught up then.
 
 Who may listen is who may open the battle's page: its GM, players and watchers (403 for
 anyone else, 404 for no such battle, 401 signed out); signed in by session (the page) or
@@ -22,10 +29,14 @@ PENANCE_LIVE_MAX_STREAMS streams; one more gets a 503 and its page polls instead
 from __future__ import annotations
 
 import asyncio
+import json
+import logging
 import os
 import random
+import threading
 import time
 import uuid
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
@@ -39,8 +50,11 @@ from rest_framework.exceptions import AuthenticationFailed
 
 from battles.live import BROKER, Subscription, ensure_listener
 from battles.models import Battle
+from battles.pages import watcher_fragments
 from battles.selectors import battle_head_version, battle_role
 from penance_site.accounts.tokens import HashedTokenAuthentication
+
+log = logging.getLogger(__name__)
 
 DEFAULT_HEARTBEAT = 15.0
 DEFAULT_SPREAD = 1.0
@@ -111,7 +125,8 @@ def _spread(role: str | None) -> float:
     (bench/live.py: the other player's page from 350 to 1,273 ms at p95 on two cores).
     Spread out, the watchers' requests leave the players' to go first, and a watcher
     sees the command half a second later on average (polling, they saw it after 668 ms
-    at the median)."""
+    at the median). Only a plain version is spread: a watcher's page that is given the
+    fragments (`_WatcherPush`) asks nothing, and those wait only `_hold()`."""
     if role in ("gm", "player"):
         return 0.0
     setting = getattr(settings, "PENANCE_LIVE_WATCHER_SPREAD", None)
@@ -120,8 +135,131 @@ def _spread(role: str | None) -> float:
     return max(0.0, float(setting))
 
 
+DEFAULT_HOLD = 0.3
+
+
+def _hold() -> float:
+    """Seconds the watchers' fragments wait before they are made (the setting
+    PENANCE_LIVE_WATCHER_HOLD, else the environment variable; 0.3 s by default).
+
+    The moment a command commits, its player's page fetches its own new frame and the
+    other player's page its events; making the watchers' frame then (~20 ms of CPU, and
+    fifty streams written) would put it in their way on a machine of two cores. Held back
+    a moment, it is made after theirs: watchers see the command that much later (they
+    saw it up to a second later when they fetched it, `_spread`), players not at all."""
+    setting = getattr(settings, "PENANCE_LIVE_WATCHER_HOLD", None)
+    if setting is None:
+        setting = os.environ.get("PENANCE_LIVE_WATCHER_HOLD") or DEFAULT_HOLD
+    return max(0.0, float(setting))
+
+
 def _message(version: int) -> str:
     return f"id: {version}\nevent: version\ndata: {version}\n\n"
+
+
+def _fragments_message(version: int, after: int, frame: bytes, lines: bytes) -> str:
+    """A watcher's new version with its fragments, one `data:` line: JSON escapes every
+    line break (and U+2028/9 with ensure_ascii), which SSE would otherwise split on."""
+    data = {"version": version, "after": after, "frame": frame.decode(), "log": lines.decode()}
+    return f"id: {version}\nevent: fragments\ndata: {json.dumps(data)}\n\n"
+
+
+def _watcher_message(battle: Battle, after: int, head: int) -> str | None:
+    """The fragments message from version `after` to `head`, or None (the page fetches)."""
+    found = watcher_fragments(battle=battle, after=after, head=head)
+    return None if found is None else _fragments_message(head, after, *found)
+
+
+# How long a watcher's stream waits for its version's fragments before it sends the plain
+# version instead (the page then fetches): a slow database or cache costs a request, never
+# a stream stuck behind it.
+PUSH_WAIT = 3.0
+
+
+class _WatcherPush:
+    """The watchers' fragments messages, made once per process and version and shared by
+    every watcher's stream of the battle (single flight).
+
+    After a command every watcher's stream of the battle wakes at once, all with the same
+    (battle, version sent before, new version); the first to ask starts one task that
+    reads the fragments from the site's cache, or renders and keeps them
+    (`pages.watcher_fragments`), and the others await its future: fifty streams cost one
+    cache round trip and one thread hop, not fifty. The task runs in the event loop's
+    shared thread pool (`sync_to_async(thread_sensitive=False)`), not in a stream's own
+    request thread nor Django's one sync thread, so it neither queues behind requests nor
+    holds a thread per stream. Why not an async Redis client for the read: a miss (the
+    first process to hear of a version) renders through the ORM, which is synchronous
+    anyway, and a second client would have to copy Django's cache keys and pickling; with
+    one read per version and process the thread hop costs well under a millisecond. The
+    embedded default (no Redis: locmem cache, one process) takes the same path.
+
+    The task first waits `_hold()` (0.3 s), so that the players' own requests after a
+    command are served before the watchers' frame is rendered and written fifty times;
+    across processes one renders and the others read its bytes from the cache
+    (`pages.watcher_fragments`).
+
+    The future is shielded: a page that goes away while it waits cancels only its own
+    wait, never the task the other streams await; and a stream waits at most `PUSH_WAIT`
+    seconds before it sends the plain version. The finished messages of the last few
+    versions are kept, so a stream that wakes after the task ended does not start another.
+    """
+
+    KEEP = 32
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()  # one loop per process under uvicorn; tests run several
+        self._pending: dict[tuple[int, str, int, int], asyncio.Future[str | None]] = {}
+        self._done: OrderedDict[tuple[str, int, int], str] = OrderedDict()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.made = 0  # messages made (tests count them)
+
+    async def message(self, battle: Battle, after: int, head: int) -> str | None:
+        key = (str(battle.pk), after, head)
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            done = self._done.get(key)
+            if done is not None:
+                return done
+            future = self._pending.get((id(loop), *key))
+            if future is None:
+                future = loop.create_future()
+                self._pending[(id(loop), *key)] = future
+                task = loop.create_task(self._make(loop, key, battle, future))
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+        try:
+            return await asyncio.wait_for(asyncio.shield(future), PUSH_WAIT)
+        except TimeoutError:
+            log.warning("live: fragments of %s v%s took over %s s", key[0], head, PUSH_WAIT)
+            return None
+
+    async def _make(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        key: tuple[str, int, int],
+        battle: Battle,
+        future: asyncio.Future[str | None],
+    ) -> None:
+        message: str | None = None
+        try:
+            await asyncio.sleep(_hold())
+            message = await sync_to_async(_watcher_message, thread_sensitive=False)(
+                battle, key[1], key[2]
+            )
+        except Exception:  # the page fetches instead
+            log.exception("live: could not make the fragments of %s v%s", key[0], key[2])
+        with self._lock:
+            self._pending.pop((id(loop), *key), None)
+            if message is not None:
+                self.made += 1
+                self._done[key] = message
+                while len(self._done) > self.KEEP:
+                    self._done.popitem(last=False)
+        if not future.done():
+            future.set_result(message)
+
+
+PUSH = _WatcherPush()
 
 
 @require_GET
@@ -158,9 +296,9 @@ async def battle_stream(request: HttpRequest, battle_id: uuid.UUID) -> HttpRespo
         assert refusal is not None
         return refusal
     content: _AsyncStream | _ThreadStream = (
-        _AsyncStream(sub, _async_events(sub, battle, after, head, _spread(role)))
+        _AsyncStream(sub, _async_events(sub, battle, after, head, role))
         if asgi
-        else _ThreadStream(sub, _thread_events(sub, battle, after, head, _spread(role)))
+        else _ThreadStream(sub, _thread_events(sub, battle, after, head, role))
     )
     stream = StreamingHttpResponse(content, content_type="text/event-stream")
     stream["Cache-Control"] = "no-store"
@@ -202,12 +340,17 @@ class _AsyncStream:
 class _Feed:
     """What one stream sends, whichever server runs it: the reconnect delay and the head if
     the page is behind, then after each wait the heartbeat when one is due and the newest
-    version when it is past the last one sent. The two loops below only wait their way."""
+    version when it is past the last one sent: to a watcher with its fragments when there
+    are (`push_due`, `pushed`), else plain. The two loops below only wait their way."""
 
-    def __init__(self, sub: Subscription, sent: int, spread: float) -> None:
+    def __init__(self, sub: Subscription, sent: int, role: str | None) -> None:
         self.sub = sub
         self.sent = sent
-        self.spread = spread
+        self.spread = _spread(role)
+        # Only a watcher's stream ever carries fragments, and only the watchers' ones: a
+        # seat's or the GM's view (hidden cards, their controls) never crosses a stream
+        # (R-ADD-336).
+        self.pushes = role == "watcher"
         self.heartbeat = _heartbeat()
         self.checked = time.monotonic()
 
@@ -215,8 +358,26 @@ class _Feed:
         self.checked = time.monotonic()
         return [f"retry: {RECONNECT_MS}\n\n", *self._versions(head)]
 
-    def heartbeat_due(self) -> bool:
+    def head_due(self) -> bool:
+        """The head is to be read from the database now: a heartbeat is due, or
+        announcements may have been missed (`Subscription.recheck`: then silently, no
+        heartbeat line)."""
+        if self.sub.recheck:
+            self.sub.recheck = False
+            return True
         return time.monotonic() - self.checked >= self.heartbeat
+
+    def push_due(self, head: int | None) -> tuple[int, int] | None:
+        """(version sent, new version) when this watcher's next message may carry the
+        fragments between them; None for a seat, the GM, nothing new, or a page that holds
+        no version yet (it fetches the whole page's worth: the plain version)."""
+        version = max(self.sub.version, head or 0)
+        return (self.sent, version) if self.pushes and version > self.sent > 0 else None
+
+    def pushed(self, head: int | None, version: int, message: str) -> list[str]:
+        out = self._beat(head)
+        self.sent = max(self.sent, version)
+        return [*out, message]
 
     def delay(self, head: int | None) -> float:
         """How long to hold a due message back: a watcher's spread (`_spread`), else 0."""
@@ -225,11 +386,13 @@ class _Feed:
 
     def after_wait(self, head: int | None) -> list[str]:
         """The lines due after a wait; `head` is the database's, read when a heartbeat was."""
-        out = []
-        if head is not None:
-            self.checked = time.monotonic()
-            out.append(": heartbeat\n\n")
-        return out + self._versions(max(self.sub.version, head or 0))
+        return self._beat(head) + self._versions(max(self.sub.version, head or 0))
+
+    def _beat(self, head: int | None) -> list[str]:
+        if head is None or time.monotonic() - self.checked < self.heartbeat:
+            return []
+        self.checked = time.monotonic()
+        return [": heartbeat\n\n"]
 
     def _versions(self, version: int) -> list[str]:
         if version <= self.sent:
@@ -239,9 +402,9 @@ class _Feed:
 
 
 async def _async_events(
-    sub: Subscription, battle: Battle, sent: int, head: int, spread: float
+    sub: Subscription, battle: Battle, sent: int, head: int, role: str | None
 ) -> AsyncIterator[str]:
-    feed = _Feed(sub, sent, spread)
+    feed = _Feed(sub, sent, role)
     try:
         for line in feed.opening(head):
             yield line
@@ -250,7 +413,13 @@ async def _async_events(
             if sub.closed:
                 return
             read = _shared(battle_head_version)
-            now = await read(battle=battle) if feed.heartbeat_due() else None
+            now = await read(battle=battle) if feed.head_due() else None
+            push = feed.push_due(now)
+            message = await PUSH.message(battle, *push) if push else None
+            if push and message is not None:
+                for line in feed.pushed(now, push[1], message):
+                    yield line
+                continue
             await asyncio.sleep(feed.delay(now))
             for line in feed.after_wait(now):
                 yield line
@@ -259,16 +428,29 @@ async def _async_events(
 
 
 def _thread_events(
-    sub: Subscription, battle: Battle, sent: int, head: int, spread: float
+    sub: Subscription, battle: Battle, sent: int, head: int, role: str | None
 ) -> Iterator[str]:
-    feed = _Feed(sub, sent, spread)
+    """As `_async_events` for a threaded server (runserver: development), where each stream
+    reads its fragments itself, from the site's cache after the first."""
+    feed = _Feed(sub, sent, role)
     try:
         yield from feed.opening(head)
         while True:
             sub.wait_blocking(feed.heartbeat)
             if sub.closed:
                 return
-            now = battle_head_version(battle=battle) if feed.heartbeat_due() else None
+            now = battle_head_version(battle=battle) if feed.head_due() else None
+            push = feed.push_due(now)
+            message = None
+            if push:
+                try:
+                    time.sleep(_hold())
+                    message = _watcher_message(battle, *push)
+                except Exception:  # the page fetches instead
+                    log.exception("live: could not make the fragments of %s", battle.pk)
+            if push and message is not None:
+                yield from feed.pushed(now, push[1], message)
+                continue
             time.sleep(feed.delay(now))
             yield from feed.after_wait(now)
     finally:

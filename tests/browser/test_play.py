@@ -305,6 +305,47 @@ def test_a_gm_adjustment_appears_in_both_pages(tables: tuple[Any, Any], running:
     assert battle_state_at(battle=running).seats[1].heat == 3
 
 
+def test_a_watchers_page_follows_the_battle_from_its_stream_alone(
+    browser: Any, site: str, tables: tuple[Any, Any], running: Battle, tag: str
+) -> None:
+    """A watcher's stream brings each new version's frame and log lines: the page swaps
+    them in as after a fetch (the step, its log line, the status) and asks the site for
+    nothing (no frame, no log lines, no `…/updates`)."""
+    from django.contrib.auth import get_user_model
+
+    gm, player = tables
+    running.watchers.create(user=get_user_model().objects.get(username="outsider" + tag))
+    watcher = signed_in(browser, site, "outsider" + tag, watch=_errors)
+    with watcher.expect_response(lambda r: "/stream" in r.url):
+        watcher.goto(f"{site}/battles/{running.pk}/replay/")
+    asked: list[str] = []
+    watcher.on(
+        "request",
+        lambda r: asked.append(r.url) if "/replay" in r.url or "/updates" in r.url else None,
+    )
+    try:
+        head = battle_state_at(battle=running).version
+        assert watcher.locator("#frame [data-play]").count() == 0  # a watcher plays nothing
+        gm.locator('#frame [data-drawer="gm"]').click()
+        form = gm.locator('#frame form[data-command*="adjust_heat"]')
+        form.locator("select[name=seat]").select_option("1")
+        form.locator("input[name=heat]").fill("2")
+        form.locator("input[name=reason]").fill("pushed to the watchers")
+        form.locator("button[type=submit]").click()
+        _wait_step(gm, head + 1, 5000)
+        _wait_step(watcher, head + 1)
+        _wait_step(player, head + 1)
+        line = watcher.locator(f'.log [data-line="{head + 1}"]')
+        assert "pushed to the watchers" in line.inner_text()
+        assert watcher.locator(".log [data-line]").count() == head + 1  # each line once
+        assert watcher.locator("#scrub").get_attribute("max") == str(head + 1)
+        assert f"step {head + 1}" in watcher.title() or "▶" not in watcher.title()
+        assert asked == [], asked
+        assert not watcher.errors
+    finally:
+        watcher.context.close()
+
+
 def test_a_double_click_sends_one_command(tables: tuple[Any, Any], running: Battle) -> None:
     gm, player = tables
     acting = player if player.locator("#frame .actions button[data-command]").count() else gm

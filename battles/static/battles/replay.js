@@ -341,7 +341,10 @@ if (viewer) {
   async function appendLog(after) {
     const response = await fetch(`/battles/${battleId}/replay/log?after=${after}`, { credentials: "same-origin" });
     if (!response.ok) return;
-    const html = await response.text();
+    addLogLines(await response.text());
+  }
+
+  function addLogLines(html) {
     const log = document.querySelector(".log");
     if (!log) return;
     const holder = document.createElement("section");
@@ -409,21 +412,44 @@ if (viewer) {
     window.setTimeout(poll, document.hidden ? Math.max(delay, 5000) : delay);
   }
 
+  // A watcher's stream brings the new version's frame and log lines with it (the bytes a
+  // fetch would get: every watcher sees the same, R-ADD-28), so the page asks nothing. They
+  // are swapped in as after a fetch: the log lines appended, and the frame put in by htmx
+  // (its afterSwap event included) when the page follows the battle. Only when they start
+  // where this page is: a page behind, busy or stepping fetches as before. True if taken.
+  function takePushed(data) {
+    if (data.after !== knownHead || data.version <= knownHead || sending || inFlight) return false;
+    const following = frameStep().at === knownHead;
+    if (following && !window.htmx) return false; // htmx did not load: follow() reloads
+    knownHead = data.version;
+    if (scrub) scrub.max = String(data.version);
+    addLogLines(data.log);
+    if (following) {
+      wanted = knownHead;
+      const settleDelay = window.htmx.config.defaultSettleDelay;
+      window.htmx.swap("#frame", data.frame, { swapStyle: "outerHTML", settleDelay });
+      syncPage();
+    } else {
+      document.querySelector("#frame [data-step]")?.setAttribute("data-last", String(data.version));
+    }
+    return true;
+  }
+
   // Pushed updates (docs/FRONTEND.md, "Live updates"): one EventSource per page hears each
-  // new version of the battle, and nothing else. The version is all the page needs: it
+  // new version of the battle. To a player or the GM it brings the version alone: the page
   // fetches the log lines after the version it knew and, when it follows the battle, the
   // frame at the new one, both rendered for what this viewer may see (R-ADD-28), so no
   // hidden information crosses the stream and no `…/updates` request comes between (that
-  // endpoint stays for API clients and the polling fallback). A dropped stream reconnects
-  // by itself (Last-Event-ID); one the server refuses (too many open, signed out) falls
-  // back to polling.
+  // endpoint stays for API clients and the polling fallback). To a watcher it brings the
+  // watchers' frame and log lines too (`fragments`, takePushed). A dropped stream
+  // reconnects by itself (Last-Event-ID) and catches up by fetching; one the server
+  // refuses (too many open, signed out) falls back to polling.
   function listen() {
     if (!window.EventSource) return false;
     const source = new EventSource(`/api/battles/${battleId}/stream?after=${knownHead}`);
     let heard = 0;
     let busy = false;
-    source.addEventListener("version", async (event) => {
-      heard = Math.max(heard, Number(event.data));
+    const catchUp = async () => {
       if (heard <= knownHead || busy) return; // the running loop below reaches `heard`
       busy = true;
       try {
@@ -437,6 +463,15 @@ if (viewer) {
       } finally {
         busy = false;
       }
+    };
+    source.addEventListener("version", (event) => {
+      heard = Math.max(heard, Number(event.data));
+      catchUp();
+    });
+    source.addEventListener("fragments", (event) => {
+      const data = JSON.parse(event.data);
+      heard = Math.max(heard, data.version);
+      if (busy || !takePushed(data)) catchUp();
     });
     source.addEventListener("error", () => {
       if (source.readyState === EventSource.CLOSED) window.setTimeout(poll, 1000);
