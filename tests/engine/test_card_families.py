@@ -89,7 +89,7 @@ def test_every_bounded_field_is_checked_as_its_effect_is_made() -> None:
                 assert e.value.message == f"must be an integer from {low} to {high}, got {bad!r}"
                 assert e.value.rule == rule
             checked += 1
-    assert checked >= 46
+    assert checked >= 43  # CoverEffect checks its `within` itself, with its booleans
 
 
 def test_the_cards_package_imports_no_database_reading() -> None:
