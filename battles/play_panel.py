@@ -18,7 +18,12 @@ from battles.engine.arcs import rotation_cost
 from battles.engine.battle import BattleState, LegalAction, legal_actions
 from battles.engine.battle.decide import PROMPT_RULES, attack_answer
 from battles.engine.battle.state import card_id
-from battles.engine.cards import DiscardForEffect, LookAtHandEffect, SpendTaintEffect
+from battles.engine.cards import (
+    DiscardForEffect,
+    LookAtHandEffect,
+    SpendTaintEffect,
+    TakeDamageEffect,
+)
 from battles.engine.dice import ATTACK_FACES
 from battles.engine.hexes import DIRECTION_NAMES, Hex
 from battles.replay import COMPONENT_NAMES, Names, card_label
@@ -241,7 +246,16 @@ def label(body: Mapping[str, Any], state: BattleState, names: Names) -> str:
             if "facing" in body:
                 extra.append(f"facing {DIRECTION_NAMES[body['facing']]}")
             if "discard" in body:
-                extra.append(f"discarding {_names(names, body['discard'])}")
+                lost = _names(names, body["discard"])
+                # R-ADD-431: the hand cards the card's own damage takes, the rest from the deck
+                own_damage = any(
+                    isinstance(e, TakeDamageEffect) for e in state.card(body["card"]).effects
+                )
+                extra.append(
+                    f"losing {lost} to its damage (R-ADD-431)"
+                    if own_damage
+                    else f"discarding {lost}"
+                )
             if "unit" in body:  # R-ADD-409
                 extra.append(
                     f"ordering unit {body['unit']} {_unit_name(state, body['unit'])}".rstrip()

@@ -232,14 +232,17 @@ said(ev.ReactiveDeclined, "{who} plays no reactive card", rule("R-REA-1"))
 
 said(
     ev.AttackCovered,
-    "{who} takes {target:casket}'s damage with ",
+    "{who} {verb} {target:casket}{whose} with ",
     card(),
     "{cut}",
-    rule("R-ADD-122"),
+    lambda p, names: rule("R-ADD-430" if p.get("keeps") else "R-ADD-122")(p, names),
+    # R-ADD-430: a card that leaves the damage with the ally shields it, taking none over.
+    verb=lambda p: "shields" if p.get("keeps") else "takes",
+    whose=lambda p: "" if p.get("keeps") else "'s damage",
     cut=lambda p: (
         ", negating all of it"  # R-ADD-394: "negate all damage", the most any damage can be
         if p.get("reduction", 0) >= MAX_DAMAGE
-        else f", reducing it by {p['reduction']}"
+        else f", reducing {'its damage' if p.get('keeps') else 'it'} by {p['reduction']}"
         if p.get("reduction")
         else ""
     ),

@@ -16,6 +16,10 @@ def test_a_covered_attack_names_the_covering_and_the_covered_casket() -> None:
     )
     payload = {"seat": 0, "target": 2, "card": "interpose#1", "reduction": 0}
     assert plain(describe("AttackCovered", payload, NAMES)).endswith("with interpose#1 (R-ADD-122)")
+    payload = {"seat": 0, "target": 2, "card": "bulwark#1", "reduction": 2, "keeps": True}
+    assert plain(describe("AttackCovered", payload, NAMES)) == (
+        "Penitent Scout shields Ember Warden with bulwark#1, reducing its damage by 2 (R-ADD-430)"
+    )
 
 
 def test_defence_an_ally_gave_says_until_when() -> None:

@@ -44,3 +44,22 @@ def test_a_pick_from_an_enemys_hand_ticks_that_hand_and_the_body_it_makes_is_leg
     assert panel(b.state, frozenset({1}), gm=False, latest_command=None)["prompt_choices"] == []
     b.do({**json.loads(choice["command"]), "cards": ["gun#1"]})
     assert b.state.prompts == () and "gun#1" in b.seat(1).discard
+
+
+def test_blood_pacts_legal_bodies_name_the_hand_cards_its_damage_takes() -> None:
+    """R-ADD-431: Blood Pact's own 2 damage, split as its command names it: the panel offers
+    it from the deck alone and with hand cards, each labelled, and each body is accepted."""
+    from battles.engine.battle import legal_actions
+    from battles.play_panel import label
+    from battles.replay import Names
+
+    pact = "blood-vial-cache-blood-pact"
+    b = battle(built("equipment_items", pact))
+    bodies = [a.body for a in legal_actions(b.state, {0}) if a.body.get("card") == f"{pact}#1"]
+    assert {len(x.get("discard", ())) for x in bodies} == {0, 2}, bodies
+    names = Names({0: "Oak", 1: "Elm"}, {}, {})
+    words = [label(x, b.state, names) for x in bodies if x.get("discard")]
+    assert words and all("to its damage (R-ADD-431)" in w for w in words), words
+    for body in bodies:
+        taken = 2 - len(body.get("discard", ()))
+        battle(built("equipment_items", pact)).do({**body, "drawn": [FILLER] * taken})

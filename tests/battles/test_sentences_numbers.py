@@ -314,6 +314,7 @@ SAMPLES: tuple[Event, ...] = (
     ev.HitDamageBargained(seat=1, damage=2, source="fae-bargain"),
     ev.HitBargainedAway(seat=1, source="fae-bargain"),
     ev.AttackCovered(seat=0, target=2, card=OTHER, reduction=2),
+    ev.AttackCovered(seat=0, target=2, card=OTHER, reduction=2, keeps=True),
     ev.DefenceLent(seat=2, amount=2, until=0, source="asset-protection"),
     ev.DefenceLent(seat=2, amount=2, until=-1, source="asset-protection"),
     ev.DamageCardsRemoved(seat=2, cards=("damage#1", "damage#2"), source="field-suture"),

@@ -126,6 +126,7 @@ from battles.engine.cards import (
     TaintAuraEffect,
     TaintCounterEffect,
     TaintEffect,
+    TakeDamageEffect,
     TargetDiscardsEffect,
     TeleportEffect,
     TerrainEffect,
@@ -277,6 +278,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     FreePassageEffect(),
     TaintCounterEffect(1, 2),
     SelfDamageEffect(2, "bargain", 2),
+    TakeDamageEffect(2),  # R-ADD-431
     RiposteEffect(3),
     TransformEffect("tank"),  # issue 17, forms
     AttackBonusEffect(1, condition=Condition("own_form", form="metamorph")),
@@ -447,6 +449,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "free_passage",
         "taint_counter",
         "self_damage",
+        "take_damage",
         "riposte",
         "transform",  # issue 17, forms
         "duel",
@@ -498,6 +501,7 @@ def test_buff_next_attack_fields_default_to_zero_and_negative_to_hit_is_easier()
 
 
 EFFECT_ERRORS: list[tuple[object, str]] = [
+    ({"kind": "take_damage", "amount": 0}, "fx.amount"),  # R-ADD-431
     ("move", "fx"),
     ({"hexes": 2}, "fx.kind"),
     ({"kind": "blink"}, "fx.kind"),

@@ -48,6 +48,7 @@ from ..cards import (
     SpendTaintEffect,
     SpendTokensEffect,
     StatusEffect,
+    TakeDamageEffect,
     TeleportEffect,
     TerrainEffect,
     TokenCostEffect,
@@ -541,6 +542,11 @@ def _card_bodies(state: BattleState, c: CasketState, instance: str) -> Iterator[
             elif isinstance(effect, DiscardEffect) and effect.source != "deck":
                 others = [x for x in c.hand if x != instance]
                 grown.append({**v, "discard": others[: effect.n]})
+            elif isinstance(effect, TakeDamageEffect):  # R-ADD-431: deck only, or hand first
+                others = [x for x in c.hand if x != instance]
+                grown.append(v)
+                if others:
+                    grown.append({**v, "discard": others[: effect.amount]})
             elif isinstance(effect, StatusEffect) and effect.target == "target":
                 grown += [{**v, "target": x.seat} for x in state.seats if x.seat != c.seat]
             elif isinstance(effect, AreaAttackEffect) and effect.around == "wreck":

@@ -116,7 +116,7 @@ def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
             raise RuleViolation(
                 "unused_argument", f"{card.name} covers an ally: no 'path'", "R-ADD-107"
             )
-        tx.emit(ev.AttackCovered(seat, a.target, instance, reduction))
+        tx.emit(ev.AttackCovered(seat, a.target, instance, reduction, cover.keep))
     else:
         tx.emit(ev.ReactivePlayed(seat, instance, reduction, dodge))
     costs._pay_tokens(tx, seat, card)

@@ -133,7 +133,7 @@ def _reactive_window(tx: _Tx) -> None:
     assert a is not None
     coverers = _coverers(tx)
     if coverers:
-        reason = f"play a card that takes seat {a.target}'s damage, or none"
+        reason = f"play a card that takes or lessens seat {a.target}'s damage, or none"
         _open_prompt(tx, coverers[0], "reactive", 0, a.component, "R-ADD-122", reason)
         return
     defender = tx.seat(a.target)
@@ -252,6 +252,16 @@ def _roll_defence(tx: _Tx) -> None:
         _after_defence(tx, a.target, a.reactive, "prevented_at_least", result.final_damage - final)
     attack = tx.state.card(a.card)
     cover = a.covered_by
+    shield = _cover_of(tx.state.card(a.cover_card)) if a.cover_card is not None else None
+    if cover is not None and shield is not None and shield.keep:
+        # R-ADD-430: "-2 damage to you and ally": the ally keeps the damage the roll leaves,
+        # less the card's reduction (none when a PIERCE face voided the card, R-DMG-4), on
+        # the attack's component as any hit's damage.
+        kept = final if result.pierce else max(0, final - a.cover_reduction)
+        if kept < final:
+            kept = max(kept, min(_reactive_minimum(tx, a.cover_card), final))
+        _inflict(tx, a.target, kept, a.component, f"an attack by seat {a.attacker}", attack=attack)
+        return
     if cover is not None and not result.pierce and tx.seat(cover).in_battle:
         # R-ADD-122: the damage the roll leaves is the covering ally's, less its card's
         # reduction; the roll's Heat and Component Damage stay the attacked casket's.

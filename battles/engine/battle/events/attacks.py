@@ -91,13 +91,15 @@ class ReactiveDeclined(Event):
 
 @dataclass(frozen=True, slots=True)
 class AttackCovered(Event):
-    """An ally of the attacked casket played a card that takes its damage (R-ADD-122)."""
+    """An ally of the attacked casket played a card that takes its damage (R-ADD-122), or,
+    `keeps`, one that leaves the damage with it, lessened by `reduction` (R-ADD-430)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "target", "card", "reduction"))
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "target", "card", "reduction", "keeps"))
     seat: int
     target: int
     card: str
     reduction: int
+    keeps: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -148,6 +148,7 @@ from .resources import (
     TaintAuraEffect,
     TaintCounterEffect,
     TaintEffect,
+    TakeDamageEffect,
 )
 from .terrain import (
     DetonateSeedsEffect,
@@ -272,6 +273,7 @@ __all__ = [
     "TaintAuraEffect",
     "TaintCounterEffect",
     "TaintEffect",
+    "TakeDamageEffect",
     "TargetDiscardsEffect",
     "TeleportEffect",
     "TerrainEffect",
@@ -382,6 +384,7 @@ Effect = (
     | FreePassageEffect
     | TaintCounterEffect
     | SelfDamageEffect
+    | TakeDamageEffect
     | RiposteEffect
     | TransformEffect
     | DuelEffect

@@ -116,19 +116,28 @@ class CoverEffect(StoredEffect):
     `self_too`: "next attack targeting you or ally within 2 hexes": the attacked casket
     may play it too, as its own reactive card (R-ADD-394).
 
+    `keep`: "Reactive: -2 damage to you and ally": played through the same window, the card
+    takes nothing over: the attacked ally keeps its damage, less the card's reduction
+    (R-ADD-430).
+
     >>> CoverEffect(1).as_dict()
     {'kind': 'cover', 'within': 1}
     >>> CoverEffect(2, self_too=True).as_dict()
     {'kind': 'cover', 'within': 2, 'self_too': True}
+    >>> CoverEffect(1, self_too=True, keep=True).as_dict()
+    {'kind': 'cover', 'within': 1, 'self_too': True, 'keep': True}
     """
 
     kind: ClassVar[str] = "cover"
-    within: int = field(metadata=bounded(1, MAX_HEXES, "R-ADD-122"))
+    within: int
     self_too: bool = False
+    keep: bool = False
 
     def __post_init__(self) -> None:
-        StoredEffect.__post_init__(self)
+        # its own checks: a `bounded` field would be skipped by this __post_init__
+        check_int(self.within, "cover.within", 1, MAX_HEXES, "R-ADD-122")
         check_bool(self.self_too, "cover.self_too")
+        check_bool(self.keep, "cover.keep")
 
 
 @dataclass(frozen=True, slots=True)

@@ -397,6 +397,22 @@ class SelfDamageEffect(StoredEffect):
 
 
 @dataclass(frozen=True, slots=True)
+class TakeDamageEffect(StoredEffect):
+    """ "Take 2 damage, recover 6 cards from discard pile, …" on a card without an attack:
+    the player's own casket takes `amount` damage as the card resolves, before the effects
+    printed after it, split as the player names it with the card: the command's `discard`
+    lists the hand cards it takes, the rest come from the top of the deck (R-DMG-6, R-DMG-8,
+    R-ADD-431).
+
+    >>> TakeDamageEffect(2).as_dict()
+    {'kind': 'take_damage', 'amount': 2}
+    """
+
+    kind: ClassVar[str] = "take_damage"
+    amount: int = field(metadata=bounded(1, MAX_DAMAGE, "R-ADD-431"))
+
+
+@dataclass(frozen=True, slots=True)
 class DamageBargainEffect(StoredEffect):
     """ "Enemy may discard 2 cards from hand to reduce damage to 2": when the card's attack
     hits (not an EXECUTION), its target is asked (prompt `bargain`, answered by `choose`)

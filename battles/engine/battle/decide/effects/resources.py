@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from ....cards.effects import resources as fx
+from ....errors import RuleViolation
 from ... import events as ev
-from .. import costs, harm, piles
+from .. import costs, harm, piles, resolution
 from .base import Resolver, Resolving, resolved_elsewhere
 
 
@@ -119,6 +120,33 @@ def _sp_lock(ctx: Resolving, effect: fx.SpLockEffect) -> None:
     tx.emit(ev.SpLocked(seat, effect.pattern(), card.id))
 
 
+def _take_damage(ctx: Resolving, effect: fx.TakeDamageEffect) -> None:
+    """R-ADD-431: the card's own price in damage, taken at once, split as the command names
+    it (`discard`: the hand cards; the rest from the top of the deck, R-DMG-6), so the
+    effects printed after it read the piles it leaves. The casket's wards and standing
+    reductions act on it first (R-ADD-94, R-ADD-136); fewer points left take the hand cards
+    in the order named. Lethal damage: a card in play negating it does (R-ADD-391); R-ADD-
+    371's window, a prompt before a split is asked for, is not opened: the split is given."""
+    tx, seat, card = ctx.tx, ctx.seat, ctx.card
+    ctx.used["discard"] = True
+    named = piles._hand_cards(tx.seat(seat), ctx.discard, "discard", "R-ADD-431")
+    if len(named) > effect.amount:
+        raise RuleViolation(
+            "wrong_discard_count",
+            f"{card.name}: at most {effect.amount} hand card(s) in 'discard' for its "
+            f"{effect.amount} damage",
+            "R-ADD-431",
+        )
+    amount = resolution._warded(tx, seat, effect.amount, None)
+    amount = resolution._reduce_taken(tx, seat, amount)
+    if amount <= 0 or not tx.seat(seat).in_battle:
+        return
+    if resolution._lethal(tx, seat, amount) and resolution._negated_as_lethal(tx, seat, amount):
+        return
+    hand = named[:amount]
+    harm._take_damage(tx, seat, hand, amount - len(hand), None)
+
+
 RESOLVERS: dict[type[Any], Resolver] = {
     fx.HeatEffect: _heat,
     fx.GiveHeatEffect: _give_heat,
@@ -135,6 +163,7 @@ RESOLVERS: dict[type[Any], Resolver] = {
     fx.GainSpEffect: _gain_sp,
     fx.SpBoostEffect: _sp_boost,
     fx.SpLockEffect: _sp_lock,
+    fx.TakeDamageEffect: _take_damage,
     fx.SelfDamageEffect: resolved_elsewhere,  # `_attack` records it, `_end_attack` deals it (R-ADD-130)
     fx.RollSufferingEffect: _roll_suffering,
     fx.FlipWoundEffect: _flip_wound,
