@@ -349,6 +349,27 @@ def _grit_checked(p: Mapping[str, Any], names: Names) -> Sentence:
     )
 
 
+@sentence(ev.GritRerolled)
+def _grit_rerolled(p: Mapping[str, Any], names: Names) -> Sentence:
+    return (
+        t(f"{names.pilot(p.get('seat'))} rolls the failed Grit check again with "),
+        names.card(p["card"]),
+        t(": "),
+        *_d6([p["face"]]),
+        t(f", {p['total']} in all, "),
+        t(GRIT_RESULTS.get(p["result"], p["result"])),
+        *_rule("R-ADD-411"),
+    )
+
+
+said(
+    ev.GritRaised,
+    "{pilot} fails again and gains {amount:count:Grit/Grit} for good from ",
+    card(),
+    rule("R-ADD-411"),
+)
+
+
 said(
     ev.WoundEased,
     "{pilot}'s {wound} counts as minor this mission",

@@ -79,6 +79,7 @@ from battles.engine.cards import (
     GrantMoveEffect,
     GrantRotationEffect,
     GritModifierEffect,
+    GritRerollEffect,
     GuardEffect,
     HeatCapacityEffect,
     HeatEffect,
@@ -293,6 +294,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     FlipWoundEffect(1),  # the real cards' coverage, spends (R-ADD-294)
     TaintAuraEffect(1, 3),  # the real cards' coverage, spends (R-ADD-296)
     GritModifierEffect(1),  # (R-ADD-360)
+    GritRerollEffect(1),  # (R-ADD-411)
     LowDeckWindowEffect(5),  # (R-ADD-370)
     LethalWindowEffect(5),  # (R-ADD-371)
     ForTurnsEffect(2),  # (R-ADD-375)
@@ -462,6 +464,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "flip_wound",  # the real cards' coverage, spends (R-ADD-294)
         "taint_aura",  # the real cards' coverage, spends (R-ADD-296)
         "grit_modifier",  # (R-ADD-360)
+        "grit_reroll",  # (R-ADD-411)
         "low_deck_window",  # (R-ADD-370)
         "lethal_window",  # (R-ADD-371)
         "for_turns",  # (R-ADD-375)

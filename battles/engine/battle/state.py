@@ -447,6 +447,10 @@ class CasketState:
     # "+1 to your next Grit Check this mission" gained in the battle (R-ADD-361)
     grit_next: int = 0
     eased_wounds: tuple[str, ...] = ()
+    # R-ADD-411: the passives whose once-a-battle Grit reroll is used, and the Grit the
+    # pilot gained for the campaign ("gain +1 Grit permanently")
+    grit_rerolled: tuple[str, ...] = ()
+    grit_gained: int = 0
 
     @property
     def card_defence(self) -> int:

@@ -28,6 +28,7 @@ from .effects.conditions import (
     CLASS_NOTE,
     BleedFactorEffect,
     ChooseFormEffect,
+    GritRerollEffect,
     UltimatumEffect,
 )
 from .effects.defence import (
@@ -373,7 +374,7 @@ class CardDef(Stored):
         """Played, the card stays in play and its triggers fire (R-ADD-68), or it waits
         there for the attack it wards off (R-ADD-128), or its zone lasts (R-ADD-129); a
         standing rule (`unflankable`, `heat_capacity`, `free_passage`, R-ADD-136;
-        `bleed_factor`, R-ADD-280; `taint_aura`, R-ADD-296) too; and a card lasting "for N
+        `bleed_factor`, R-ADD-280; `taint_aura`, R-ADD-296; `grit_reroll`, R-ADD-411) too; and a card lasting "for N
         turns" until those turns have ended (R-ADD-375)."""
         stays = triggers.TriggerEffect | triggers.ForTurnsEffect | GuardEffect | ZoneEffect
         standing = (
@@ -382,6 +383,7 @@ class CardDef(Stored):
             | FreePassageEffect
             | BleedFactorEffect
             | TaintAuraEffect
+            | GritRerollEffect  # R-ADD-411
         )
         return self.pledge or any(isinstance(e, stays | standing) for e in self.effects)
 

@@ -352,6 +352,32 @@ class GritChecked(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class GritRerolled(Event):
+    """A Grit check in the failing band (1-3, Full Wound) rolled again by `card`'s "once
+    per mission: when you would fail a Grit Check, reroll it" (R-ADD-411): the new `face`
+    with the first roll's Grit and modifier make `total`, whose band `result` stands."""
+
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "card", "face", "total", "result"))
+    seat: int
+    card: str
+    face: int
+    total: int
+    result: str
+
+
+@dataclass(frozen=True, slots=True)
+class GritRaised(Event):
+    """`card`'s "if you still fail, gain +1 Grit permanently": the pilot's Grit rises by
+    `amount` for the campaign, which takes it over once with the outcome; the battle's
+    checks keep the Grit they started with (R-ADD-411)."""
+
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "card", "amount"))
+    seat: int
+    card: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
 class WoundEased(Event):
     """A severe wound flipped after a Grit check of 4-5 counts as minor this mission: the
     campaign keeps it as a minor injury, not a severe wound (R-ADD-305)."""

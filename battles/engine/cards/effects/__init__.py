@@ -79,6 +79,7 @@ from .conditions import (
     DuelEffect,
     ForbidCardsEffect,
     GritModifierEffect,
+    GritRerollEffect,
     HinderEffect,
     LowerDefenceEffect,
     MarkEffect,
@@ -225,6 +226,7 @@ __all__ = [
     "GrantMoveEffect",
     "GrantRotationEffect",
     "GritModifierEffect",
+    "GritRerollEffect",
     "GuardEffect",
     "HeatCapacityEffect",
     "HeatEffect",
@@ -397,6 +399,7 @@ Effect = (
     | FlipWoundEffect
     | TaintAuraEffect
     | GritModifierEffect
+    | GritRerollEffect
     | LowDeckWindowEffect
     | LethalWindowEffect
     | ForTurnsEffect
