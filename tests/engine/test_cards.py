@@ -70,6 +70,7 @@ from battles.engine.cards import (
     FlipWoundEffect,
     FollowUpEffect,
     ForbidCardsEffect,
+    ForceDefenceRerollEffect,
     ForfeitTokensEffect,
     ForTurnsEffect,
     FreePassageEffect,
@@ -290,6 +291,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     BleedFactorEffect(2),  # the 95 % coverage (R-ADD-280)
     PreventComponentDamageEffect(1),  # (R-ADD-281)
     RerollAttackDieEffect(),  # (R-ADD-282)
+    ForceDefenceRerollEffect(2),  # (R-ADD-412)
     AllyDestroyedWindowEffect(3),  # (R-ADD-283)
     FlipWoundEffect(1),  # the real cards' coverage, spends (R-ADD-294)
     TaintAuraEffect(1, 3),  # the real cards' coverage, spends (R-ADD-296)
@@ -460,6 +462,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "bleed_factor",  # the 95 % coverage (R-ADD-280)
         "prevent_component_damage",  # (R-ADD-281)
         "reroll_attack_die",  # (R-ADD-282)
+        "force_defence_reroll",  # (R-ADD-412)
         "ally_destroyed_window",  # (R-ADD-283)
         "flip_wound",  # the real cards' coverage, spends (R-ADD-294)
         "taint_aura",  # the real cards' coverage, spends (R-ADD-296)

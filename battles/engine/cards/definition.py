@@ -18,6 +18,7 @@ from .effects.attacks import (
     AttackRulesEffect,
     DestroyOnCriticalEffect,
     FollowUpEffect,
+    ForceDefenceRerollEffect,
     IgnoreCoverEffect,
     OfferMissEffect,
 )
@@ -184,8 +185,17 @@ class CardDef(Stored):
                 )
             # R-ADD-294: Heat an enemy's Taint buys is that enemy's, given as the card resolves.
             enemy_spend = isinstance(effect, SpendTaintEffect) and effect.whose == "enemy"
-            if enemy_spend and (
-                self.kind == "reactive" or any(isinstance(e, AttackEffect) for e in self.effects)
+            # R-ADD-412: a forced defence reroll is the attacker's reactive answer, paid so.
+            forced = isinstance(effect, SpendTaintEffect) and any(
+                isinstance(e, ForceDefenceRerollEffect) for e in effect.then
+            )
+            if (
+                enemy_spend
+                and not (forced and self.kind == "reactive")
+                and (
+                    self.kind == "reactive"
+                    or any(isinstance(e, AttackEffect) for e in self.effects)
+                )
             ):
                 raise InvalidInput(
                     f"card.effects[{i}].whose",

@@ -422,6 +422,32 @@ class RerollOffered(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class DefenceRerollOffered(Event):
+    """The defence roll `faces` of `target` stands until the attacker (`seat`), holding a
+    card that forces blocking dice to be rolled again, answers: `blocking` are the numbers
+    (from 1) of the dice that blocked (R-ADD-412)."""
+
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "target", "faces", "blocking"))
+    seat: int
+    target: int
+    faces: tuple[int, ...]
+    blocking: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DefenceRerolled(Event):
+    """The attacker's `card` made `target` roll the defence dice numbered `dice` (from 1)
+    again: the roll is now `faces`, applied as any defence roll (R-ADD-412)."""
+
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "target", "card", "dice", "faces"))
+    seat: int
+    target: int
+    card: str
+    dice: tuple[int, ...]
+    faces: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class AttackRerolled(Event):
     """The attacker rolled die number `die` (from 1) again: `face` replaces it, and the
     attack's roll is now `faces`, graded again (R-HIT-4, R-ADD-282)."""

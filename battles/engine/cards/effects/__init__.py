@@ -59,6 +59,7 @@ from .attacks import (
     DestroyOnCriticalEffect,
     EnhanceNextAttackEffect,
     FollowUpEffect,
+    ForceDefenceRerollEffect,
     IgnoreCoverEffect,
     LastingBonusEffect,
     OfferMissEffect,
@@ -218,6 +219,7 @@ __all__ = [
     "FollowUpEffect",
     "ForTurnsEffect",
     "ForbidCardsEffect",
+    "ForceDefenceRerollEffect",
     "ForfeitTokensEffect",
     "FreePassageEffect",
     "GainSpEffect",
@@ -395,6 +397,7 @@ Effect = (
     | BleedFactorEffect
     | PreventComponentDamageEffect
     | RerollAttackDieEffect
+    | ForceDefenceRerollEffect
     | AllyDestroyedWindowEffect
     | FlipWoundEffect
     | TaintAuraEffect
