@@ -158,6 +158,7 @@ class WaitingOutput(serializers.Serializer[Any]):
                 "siphon",
                 "duel",
                 "reroll",
+                "defence_reroll",
                 "hand_pick",
                 "form",
                 "ally_destroyed",

@@ -24,7 +24,7 @@ from battles.engine.cards import (
     SpendTaintEffect,
     TakeDamageEffect,
 )
-from battles.engine.dice import ATTACK_FACES
+from battles.engine.dice import ATTACK_FACES, DEFENCE_DICE
 from battles.engine.hexes import DIRECTION_NAMES, Hex
 from battles.replay import COMPONENT_NAMES, Names, card_label
 
@@ -41,6 +41,8 @@ PROMPT_WORDS = {
     "siphon": "pay the defender's price to miss, or decline (R-ADD-159)",
     "duel": "accept the Honor Duel, or refuse it and bear Coward's Mark (R-ADD-174)",
     "reroll": "roll one of the attack dice again, or keep the roll (R-ADD-282)",
+    "defence_reroll": "force blocking defence dice to be rolled again, or let the roll stand"
+    " (R-ADD-412)",
     "hand_pick": "choose the cards an enemy discards from the hand looked at (R-ADD-385)",
     "form": "choose Assault, Tank or Scout Form (R-ADD-362)",
     "ally_destroyed": "answer an ally's destruction with a card, or none (R-ADD-283)",
@@ -155,6 +157,15 @@ def label(body: Mapping[str, Any], state: BattleState, names: Names) -> str:
             return "Mulligan: shuffle the hand back and draw a new one"
         case "no_reactive":
             return "Play no reactive card"
+        case "play_reactive" if body.get("dice"):  # R-ADD-412: a forced defence reroll
+            defended = state.attack.defence_faces if state.attack is not None else ()
+            table = DEFENCE_DICE[str(state.ruleset.option("defense_die"))]
+            named = " and ".join(
+                f"die {k} ({table[defended[k - 1] - 1].name})" if k <= len(defended) else f"die {k}"
+                for k in body["dice"]
+            )
+            played = _names(names, [body["card"]])
+            return f"Play {played}: the enemy's Taint forces {named} to be rolled again (R-ADD-412)"
         case "play_reactive":
             # R-ADD-107: the dodge the card makes once the attack has ended.
             dodge = f" (then moving to {_end(body)})" if body.get("path") else ""

@@ -580,6 +580,7 @@ PROMPT_WORDS = {
     "siphon": "to pay the defender's price to miss, or decline",
     "duel": "to accept the Honor Duel, or refuse it and bear Coward's Mark",
     "reroll": "to roll one of the attack dice again, or keep the roll",
+    "defence_reroll": "to force blocking defence dice to be rolled again, or let the roll stand",
     "hand_pick": "to choose the cards an enemy discards from the hand they looked at",
     "form": "to choose the Metamorph form their card gives",
     "ally_destroyed": "to answer an ally's destruction with a card, or none",

@@ -242,6 +242,17 @@ class TokensCarried(Event):
     mission_id: str
 
 
+@dataclass(frozen=True, slots=True)
+class GritGained(Event):
+    """Grit a card gave the pilot for good in a battle ("gain +1 Grit permanently",
+    R-ADD-411), taken over once with the outcome; the pilot's Grit (R-ADD-233) counts it,
+    within the maximum."""
+
+    pilot_id: str
+    amount: int
+    mission_id: str
+
+
 EVENT_TYPES: Mapping[str, type[Event]] = MappingProxyType(
     {
         cls.__name__: cls
@@ -265,6 +276,7 @@ EVENT_TYPES: Mapping[str, type[Event]] = MappingProxyType(
             CasketRepaired,
             GMAdjusted,
             TokensCarried,
+            GritGained,
         )
     }
 )
@@ -296,6 +308,8 @@ class PilotState:
     withdrawn_from: tuple[str, ...] = ()  # missions the pilot withdrew from (R-TRN-9)
     # Tokens of pools a card says persist (pool, count), no zero counts (R-ADD-306)
     tokens: tuple[tuple[str, int], ...] = ()
+    # Grit cards gave the pilot for good in battles (R-ADD-411)
+    grit_gained: int = 0
 
     @property
     def carried_wounds(self) -> tuple[str, ...]:
@@ -484,6 +498,10 @@ def _tokens_carried(s: CampaignState, e: TokensCarried) -> CampaignState:
     return _pilot(s, e.pilot_id, tokens=tuple((k, v) for k, v in pools.items() if v))
 
 
+def _grit_gained(s: CampaignState, e: GritGained) -> CampaignState:
+    return _pilot(s, e.pilot_id, grit_gained=s.pilots[e.pilot_id].grit_gained + e.amount)
+
+
 def _component_damage_carried(s: CampaignState, e: ComponentDamageCarried) -> CampaignState:
     return _build(s, dataclasses.replace(s.builds[e.build_id], component_damage=e.component_damage))
 
@@ -533,6 +551,7 @@ _HANDLERS: dict[type[Event], Callable[[CampaignState, Any], CampaignState]] = {
     CasketRepaired: _casket_repaired,
     GMAdjusted: _gm_adjusted,
     TokensCarried: _tokens_carried,
+    GritGained: _grit_gained,
 }
 assert set(_HANDLERS) | {CampaignCreated} == set(EVENT_TYPES.values()), (
     "every campaign event type needs a handler"
@@ -645,6 +664,7 @@ class SeatOutcome:
     # Each pool a card says persist and the seat's count at the end (R-ADD-306)
     tokens: tuple[tuple[str, int], ...] = ()
     defeated: bool = False  # the casket was defeated (R-DMG-9)
+    grit_gained: int = 0  # Grit a card gave the pilot for good (R-ADD-411)
 
 
 @dataclass(frozen=True, slots=True)
@@ -902,6 +922,9 @@ def _apply_outcome(s: CampaignState, c: ApplyOutcome) -> list[Event]:
         for pool, count in outcome.tokens:
             if count != held.get(pool, 0):
                 events.append(TokensCarried(pilot_id, pool, count, mission.id))
+        # R-ADD-411: Grit a card gave for good, handed over once with the outcome.
+        if outcome.grit_gained:
+            events.append(GritGained(pilot_id, outcome.grit_gained, mission.id))
         if outcome.pilot_dead and pilot.status != DEAD:
             events.append(PilotDied(pilot_id, mission.id, c.battle_id, "R-PLT-1"))
         if outcome.withdrawn:

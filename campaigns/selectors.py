@@ -126,6 +126,7 @@ CAREER_CAMPAIGN_EVENTS = frozenset(
         "PilotWithdrew",
         "TaintChanged",
         "TokensCarried",
+        "GritGained",
         "TraumaTreated",
         "ScarGained",
         "PilotRetired",

@@ -774,6 +774,7 @@ def _apply_outcome_command(outcome: BattleOutcome) -> domain.ApplyOutcome:
             eased_wounds=s.eased_wounds,
             tokens=s.tokens,
             defeated=s.defeated,
+            grit_gained=s.grit_gained,
         )
         for s in outcome.seats
     )

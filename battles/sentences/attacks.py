@@ -195,6 +195,33 @@ def _reroll_offered(p: Mapping[str, Any], names: Names) -> Sentence:
     )
 
 
+@sentence(ev.DefenceRerollOffered)
+def _defence_reroll_offered(p: Mapping[str, Any], names: Names) -> Sentence:
+    blocking = ", ".join(str(k) for k in p["blocking"])
+    return (
+        t(f"{names.casket(p.get('target'))}'s defence roll "),
+        *_d6(p["faces"]),
+        t(
+            f" waits: {names.casket(p.get('seat'))} may force blocking dice "
+            f"({blocking}) to be rolled again"
+        ),
+        *_rule("R-ADD-412"),
+    )
+
+
+@sentence(ev.DefenceRerolled)
+def _defence_rerolled(p: Mapping[str, Any], names: Names) -> Sentence:
+    dice = ", ".join(str(k) for k in p["dice"])
+    return (
+        t(f"{names.casket(p.get('seat'))} forces {names.casket(p.get('target'))} to roll "),
+        t(f"{count(len(p['dice']), 'defence die', 'defence dice')} ({dice}) again with "),
+        names.card(p["card"]),
+        t(": now "),
+        *_d6(p["faces"]),
+        *_rule("R-ADD-412"),
+    )
+
+
 @sentence(ev.AttackRerolled)
 def _attack_rerolled(p: Mapping[str, Any], names: Names) -> Sentence:
     who = names.casket(p.get("seat"))
@@ -350,6 +377,27 @@ def _grit_checked(p: Mapping[str, Any], names: Names) -> Sentence:
         t(GRIT_RESULTS.get(p["result"], p["result"])),
         *_rule("R-ADD-305"),
     )
+
+
+@sentence(ev.GritRerolled)
+def _grit_rerolled(p: Mapping[str, Any], names: Names) -> Sentence:
+    return (
+        t(f"{names.pilot(p.get('seat'))} rolls the failed Grit check again with "),
+        names.card(p["card"]),
+        t(": "),
+        *_d6([p["face"]]),
+        t(f", {p['total']} in all, "),
+        t(GRIT_RESULTS.get(p["result"], p["result"])),
+        *_rule("R-ADD-411"),
+    )
+
+
+said(
+    ev.GritRaised,
+    "{pilot} fails again and gains {amount:count:Grit/Grit} for good from ",
+    card(),
+    rule("R-ADD-411"),
+)
 
 
 said(

@@ -529,6 +529,7 @@ def grit(state: CampaignState, pilot_id: str) -> GritReading:
     severe = sum(1 for w in pilot.wounds if w.kind == "severe") + record.severe_treated
     recorded = max(_band(rules["missions"], missions), _band(rules["severe"], severe))
     recorded += sum(bonus(state, pilot_id) for bonus in GRIT_BONUSES)
+    recorded += pilot.grit_gained  # R-ADD-411: a card's "+1 Grit permanently"
     recorded = min(
         int(rules["maximum"]), recorded + int(rules["faction_start"].get(pilot.faction, 0))
     )

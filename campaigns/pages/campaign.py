@@ -137,6 +137,7 @@ def _mission_outcomes(events: list[Any], state: domain.CampaignState) -> dict[st
             "TaintChanged",
             "ComponentDamageCarried",
             "TokensCarried",
+            "GritGained",
         }:
             out[mission_id]["lines"].append(event_text(e.type, e.payload, state))
     return out

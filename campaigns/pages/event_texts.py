@@ -71,6 +71,7 @@ def event_text(
             f"{pilot} keeps {p['count']} {p['pool'].capitalize()} "
             f"token{'' if p['count'] == 1 else 's'} from {mission} (R-ADD-306)"
         ),
+        "GritGained": lambda: f"{pilot} gains {p['amount']} Grit for good in {mission} (R-ADD-411)",
     }
     text = texts.get(type_)
     if text:

@@ -186,6 +186,12 @@ SAMPLES: tuple[Event, ...] = (
         seat=0, face=2, grit=1, modifier=-1, total=2, result="full-wound", reason="neural feedback"
     ),
     ev.WoundEased(seat=0, wound="severe-2", rule="R-ADD-305"),
+    # Iron Will Training's reroll of a failed check and its Grit for good (R-ADD-411).
+    ev.GritRerolled(seat=0, card=CARD, face=1, total=2, result="full-wound"),
+    ev.GritRaised(seat=0, card=CARD, amount=1),
+    # Force Reroll's answer to a defence roll (R-ADD-412).
+    ev.DefenceRerollOffered(seat=0, target=1, faces=(1, 4, 3), blocking=(1, 3)),
+    ev.DefenceRerolled(seat=0, target=1, card=CARD, dice=(1, 3), faces=(4, 4, 2)),
     ev.MulliganTaken(seat=0, returned=(CARD, OTHER)),
     ev.HeatVented(seat=0, cost=2, removed=2),
     ev.TokensChanged(seat=0, pool="soul_shard", amount=-2, total=1, source="salvage"),

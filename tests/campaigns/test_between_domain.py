@@ -14,6 +14,7 @@ from campaigns.between import decide as bd
 from campaigns.between import ledger as lg
 from campaigns.between.dice import EnteredRoller, SealedRoller, commitment, derive_faces
 from campaigns.between.rulebook import RULES_DIR, VERSIONS, parse_campaign_rules, rulebook
+from campaigns.codec import CAMPAIGN_EVENTS
 
 from .between_world import SECRET, open_phase, play_mission, run, world
 
@@ -317,6 +318,37 @@ def test_grit_from_severe_wounds_and_the_church_start(severe: int, grit: int) ->
     wounds = [f"severe-{i + 1}" for i in range(severe)]
     s = world(wounds=wounds)
     assert bd.grit(s, "a1").value == grit  # church starts at +1, capped at 3
+
+
+def test_grit_a_card_gave_for_good_reaches_the_campaign_once() -> None:
+    """R-ADD-411: Iron Will Training's "gain +1 Grit permanently" comes with the battle's
+    outcome (`grit_gained`), once, and the pilot's Grit counts it within the maximum."""
+    s = world()
+    s = domain.replay(
+        [
+            domain.MissionPlanned("m2", 2, "Mission 2"),
+            domain.MissionStarted("m2", "battle-2", ((0, "a1", "ba", 1), (1, "b1", "bb", 1))),
+        ],
+        s,
+    )
+    assert bd.grit(s, "b1").value == 0
+    seats = (
+        domain.SeatOutcome(0, (), False, 0, ()),
+        domain.SeatOutcome(1, (), False, 0, (), grit_gained=1),
+    )
+    apply = domain.ApplyOutcome("battle-2", "players", 3, seats, False, False)
+    events = domain.decide(s, apply, actor_is_gm=True)
+    assert [e for e in events if isinstance(e, domain.GritGained)] == [
+        domain.GritGained("b1", 1, "m2")
+    ]
+    after = domain.replay(events, s)
+    assert (bd.grit(after, "b1").value, bd.grit(after, "a1").value) == (1, 1)
+    assert domain.decide(after, apply, actor_is_gm=True) == []  # exactly once (R-PLT-5)
+    record = CAMPAIGN_EVENTS.to_record(domain.GritGained("b1", 1, "m2"))
+    assert CAMPAIGN_EVENTS.decode_record(*record) == domain.GritGained("b1", 1, "m2")
+    # The maximum still holds: a Grit 3 pilot stays at 3.
+    top = domain.replay([domain.GritGained("a1", 3, "m2")], after)
+    assert bd.grit(top, "a1").value == 3
 
 
 def test_grit_ladder_severe_boundaries() -> None:

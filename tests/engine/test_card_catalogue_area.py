@@ -33,8 +33,10 @@ from battles.engine.battle.events import (
     FollowUpTaken,
     HeatChanged,
     PromptOpened,
+    Rooted,
     SpPenaltyImposed,
     TaintChanged,
+    TerrainCreated,
     TokensChanged,
     TurnStarted,
 )
@@ -53,6 +55,7 @@ from battles.engine.cards import (
 )
 from battles.engine.dice import attack_result
 from battles.engine.errors import InvalidInput
+from battles.engine.hexes import Hex
 from battles.engine.tohit import MAX_DAMAGE, parse_range
 
 from .battle_builder import CARDS, FILLER, Battle, deck, of_type, one, seat, start
@@ -64,6 +67,7 @@ from .test_card_catalogue import (
     hit,
     ignored,
     run_scenario,
+    tokens,
 )
 
 AREA_SCENARIOS: dict[tuple[str, str], Callable[[], object]] = {}
@@ -711,6 +715,44 @@ def _earthquake() -> None:
 
 
 AREA_SCENARIOS[("equipment", "earthquake")] = _earthquake
+
+
+def _volcanic_tremor() -> None:
+    """ "Create earthquake. All enemies in area take 2 damage and are knocked down (skip
+    movement next turn). Create 1 Lava Terrain hex at center of area (remains for 3 turns).
+    Summon the volcano's wrath." (range "4 hexes (area)", 2 Forge tokens): the area is the
+    4 hexes around the caster (R-ADD-341), an aura attacking each enemy in it (R-ADD-85);
+    each one hit cannot move in its next turn (R-ADD-111); the centre, the caster's own
+    hex, is lava for the player's turn and its next two (R-ADD-161, R-ADD-410)."""
+    card = built("crucible", "volcanic-tremor")
+    enemies = [((0, 7), 1), ((0, 1), 4), ((0, -2), 4)]  # behind at 4; ahead at 2; at 5
+    b = field(card, enemies, [((1, 2), 5)])  # an ally next to the caster
+    poor = field(card, enemies, [((1, 2), 5)])
+    err = poor.refuse({"type": "attack", "seat": 0, "card": "volcanic-tremor#1",
+                       "target": 1, "component": "chassis", "faces": [1, 1]})  # fmt: skip
+    assert (err.code, err.rule) == ("not_enough_tokens", "R-ADD-133")
+    tokens(b, "forge", 2)
+    expected = [(1, "4", 2), (2, "1-4", 2)]
+    events = strike(b, card, 1, aimed(b, card, expected))
+    assert [(x.target, base(x)) for x in of_type(events, AttackDeclared)] == [(1, 2), (2, 2)]
+    assert b.seat(0).tokens_of("forge") == 0
+    assert [(r.seat, r.turns) for r in of_type(events, Rooted)] == [(1, 1), (2, 1)]
+    assert [b.seat(n).rooted_turns for n in (1, 2, 3, 4)] == [1, 1, 0, 0]
+    made = one(events, TerrainCreated)
+    assert (made.seat, made.card, made.kind, made.hexes, made.turns) == (
+        0, "volcanic-tremor", "lava", ((0, 3),), 3,
+    )  # fmt: skip
+    assert b.state.board.terrain_at(Hex(0, 3)).name == "lava"
+    assert "volcanic-tremor#1" in b.seat(0).discard
+    # A miss neither damages nor knocks down; the lava is made all the same.
+    b = field(card, enemies[:1])
+    tokens(b, "forge", 2)
+    events = strike(b, card, 1, [MISS])
+    assert not of_type(events, Rooted) and b.seat(1).rooted_turns == 0
+    assert b.state.board.terrain_at(Hex(0, 3)).name == "lava"
+
+
+AREA_SCENARIOS[("crucible", "volcanic-tremor")] = _volcanic_tremor
 
 
 def _pheromone_glands() -> None:

@@ -11,7 +11,16 @@ from unittest import mock
 
 import pytest
 
-from battles.engine.battle.events import GritChecked, GritModifierRaised, HeatChanged
+from battles.engine.battle.events import (
+    GritChecked,
+    GritModifierRaised,
+    GritRaised,
+    GritRerolled,
+    HeatChanged,
+    WoundEased,
+    WoundFlipped,
+)
+from battles.engine.battle.outcome import battle_outcome
 from battles.engine.cards import GritModifierEffect, TriggerEffect
 from battles.engine.errors import InvalidInput
 
@@ -85,6 +94,57 @@ def _martyrs_endurance() -> None:
 
 
 GRIT_SCENARIOS[(GRIT, "martyrs-endurance")] = _martyrs_endurance
+
+
+def _iron_will_training() -> None:
+    """ "Once per mission: When you would fail a Grit Check, reroll it. If you still fail,
+    gain +1 Grit permanently (trauma builds character).": in play, the first Grit check of
+    the battle in the failing band (1-3, Full Wound; 4+ are "gradations of success") is
+    rolled again with the same modifier; a second failure gives +1 Grit, which the battle's
+    outcome hands to the campaign; a later failure is not rolled again (R-ADD-411)."""
+    card = built(GRIT, "iron-will-training")
+    b = battle(card, options={"grit_checks": True})
+    played = play(b, "iron-will-training")
+    assert not of_type(played, GritChecked) and b.seat(0).in_play
+    # Survival 3: two wounds. First check 2 (fail), rolled again 1 (fail): +1 Grit, the
+    # wound flips; the second check 2 fails and is not rolled again.
+    checks = _defeated(b, [3, 2, 1, 2], ["severe", "minor"])
+    events = b.events[-40:]
+    assert [(g.face, g.total, g.result) for g in checks] == [
+        (2, 2, "full-wound"),
+        (2, 2, "full-wound"),
+    ]
+    assert one(events, GritRerolled) == GritRerolled(0, "iron-will-training#1", 1, 1, "full-wound")
+    assert one(events, GritRaised) == GritRaised(0, "iron-will-training#1", 1)
+    assert len(of_type(events, WoundFlipped)) == 2
+    assert b.seat(0).grit_gained == 1 and b.seat(0).defeated
+    b.do({"type": "end_battle", "side": "side1", "reason": "seat 0 is defeated"})
+    assert battle_outcome(b.events).seats[0].grit_gained == 1
+    assert battle_outcome(b.events).seats[1].grit_gained == 0
+    # Rolled again into 5: tough it out, the severe wound counts as minor, no Grit; the
+    # second check 6 shrugs it off (1 Heat, no wound).
+    b = battle(card, options={"grit_checks": True})
+    play(b, "iron-will-training")
+    _defeated(b, [3, 2, 5, 6], ["severe"])
+    events = b.events[-40:]
+    rerolled = one(events, GritRerolled)
+    assert (rerolled.face, rerolled.total, rerolled.result) == (5, 5, "tough-it-out")
+    assert not of_type(events, GritRaised) and b.seat(0).grit_gained == 0
+    assert one(events, WoundEased).wound.startswith("severe-")
+    assert len(of_type(events, WoundFlipped)) == 1
+    # A check that does not fail is not rolled again; the unplayed card rerolls nothing.
+    b = battle(card, options={"grit_checks": True})
+    play(b, "iron-will-training")
+    checks = _defeated(b, [3, 4, 2, 6], ["severe"])
+    assert [g.result for g in checks] == ["tough-it-out", "full-wound"]
+    rerolled = one(b.events[-40:], GritRerolled)  # the second check's, into shrug it off
+    assert (rerolled.face, rerolled.total, rerolled.result) == (6, 6, "shrug-it-off")
+    held = battle(card, options={"grit_checks": True})
+    checks = _defeated(held, [3, 2, 2], ["severe", "minor"])
+    assert len(checks) == 2 and not of_type(held.events, GritRerolled)
+
+
+GRIT_SCENARIOS[(GRIT, "iron-will-training")] = _iron_will_training
 
 
 @pytest.mark.parametrize("key", sorted(GRIT_SCENARIOS), ids="/".join)

@@ -18,6 +18,8 @@ from battles.engine.battle.events import (
     CardsDiscarded,
     CasketMoved,
     CasketTeleported,
+    DefenceRerolled,
+    DefenceRerollOffered,
     DefenceRolled,
     ReactivePlayed,
     TaintChanged,
@@ -25,6 +27,7 @@ from battles.engine.battle.events import (
     TokensChanged,
     WoundFlipped,
 )
+from battles.engine.battle.legal import legal_actions
 from battles.engine.cards import CardDef
 
 from .battle_builder import CARDS, FILLER, Battle, deck, of_type, one, seat, start
@@ -368,6 +371,67 @@ def _living_forge() -> None:
         assert b.state.active == 0 and b.seat(0).tokens_of("forge") == gained, hexes
 
 
+def _force_reroll() -> None:
+    """ "Spend 2 enemy Taint Markers: Force target to reroll up to 2 successful Defense
+    Dice." (taint-exploitation.md: "After target rolls Defense Dice, before applying
+    damage"): held by the attacker, it answers its own attack's defence roll; the attacker
+    picks up to 2 blocking dice, the enemy's 2 Taint pay, the dice are rolled again and the
+    new roll is applied (R-ADD-294, R-ADD-412)."""
+    card = built(TAINT, "force-reroll")
+    shot = {"type": "attack", "seat": 0, "card": "gun#1", "target": 1, "component": "chassis"}
+
+    def armed(taint: int = 3) -> Battle:
+        b = battle(card, hand=("gun",), gap=3)
+        _taint(b, 1, taint)
+        return b
+
+    b = armed()
+    # The reactive card is the attacker's: it is never played in the own turn.
+    err = b.refuse({"type": "play_card", "seat": 0, "card": "force-reroll#1", "spend": True,
+                    "target": 1})  # fmt: skip
+    assert err.code == "reactive_in_own_turn"
+    events = b.do({**shot, "faces": [1, 5, 1, 3]})  # a hit; SHIELD and ABSORB block both
+    offer = one(events, DefenceRerollOffered)
+    assert (offer.seat, offer.target, offer.faces, offer.blocking) == (0, 1, (1, 3), (1, 2))
+    assert not of_type(events, DefenceRolled)  # the roll waits: no damage yet
+    prompt = b.state.prompts[0]
+    assert (prompt.seat, prompt.kind) == (0, "defence_reroll")
+    force = {"type": "play_reactive", "seat": 0, "card": "force-reroll#1", "spend": True}
+    bodies = [a.body for a in legal_actions(b.state)]
+    assert bodies == [
+        {"type": "no_reactive", "seat": 0},
+        *({**force, "dice": dice} for dice in ([1], [2], [1, 2])),
+    ]
+    events = b.do({**force, "dice": [1, 2], "faces": [4, 4]})
+    rerolled = one(events, DefenceRerolled)
+    assert (rerolled.dice, rerolled.faces, rerolled.card) == ((1, 2), (4, 4), "force-reroll#1")
+    rolled = one(events, DefenceRolled)
+    assert (rolled.faces, rolled.blocks, rolled.final_damage) == ((4, 4), 0, 2)
+    assert b.seat(1).taint == 1 and one(events, TaintChanged).amount == -2
+    assert "force-reroll#1" in b.seat(0).discard and "force-reroll#1" not in b.seat(0).hand
+    # Up to 2, of the dice that blocked: one die alone; a BLOOD die cannot be named.
+    b = armed()
+    b.do({**shot, "faces": [1, 5, 1, 4]})  # SHIELD blocks, BLOOD does not
+    for extra, code in (({"dice": [2]}, "wrong_dice"), ({"dice": [1], "spend": False},
+                        "spend_required"), ({}, "wrong_dice")):  # fmt: skip
+        err = b.refuse({**force, "faces": [4], **extra})
+        assert err.code == code, extra
+    events = b.do({**force, "dice": [1], "faces": [2]})
+    assert one(events, DefenceRolled).faces == (2, 4)  # SHIELD again: 1 damage
+    assert one(events, DefenceRolled).final_damage == 1 and b.seat(1).taint == 1
+    # Letting the roll stand keeps the card and the Taint.
+    b = armed()
+    b.do({**shot, "faces": [1, 5, 1, 3]})
+    events = b.do({"type": "no_reactive", "seat": 0})
+    assert one(events, DefenceRolled).final_damage == 0 and not of_type(events, DefenceRerolled)
+    assert "force-reroll#1" in b.seat(0).hand and b.seat(1).taint == 3
+    # No blocking die, or an enemy with less than 2 Taint: no answer is asked.
+    for taint, faces in ((3, [1, 5, 4, 4]), (1, [1, 5, 1, 3])):
+        b = armed(taint)
+        events = b.do({**shot, "faces": faces})
+        assert not of_type(events, DefenceRerollOffered) and one(events, DefenceRolled)
+
+
 SPENDS_SCENARIOS.update({
     (TAINT, "tainted-fury"): _tainted_fury,
     (TAINT, "void-step"): _void_step,
@@ -378,6 +442,7 @@ SPENDS_SCENARIOS.update({
     (TAINT, "heat-spike"): _heat_spike,
     (TAINT, "taint-overload"): _taint_overload,
     (TAINT, "exposed-weakness"): _exposed_weakness,
+    (TAINT, "force-reroll"): _force_reroll,
     (TAINT, "decay-aura"): _decay_aura,
     (TAINT, "flagellants-zeal-taint"): _flagellants_zeal_taint,
     ("emergent", "swarm-intelligence"): _swarm_intelligence,

@@ -70,6 +70,7 @@ from battles.engine.cards import (
     FlipWoundEffect,
     FollowUpEffect,
     ForbidCardsEffect,
+    ForceDefenceRerollEffect,
     ForfeitTokensEffect,
     ForTurnsEffect,
     FreePassageEffect,
@@ -79,6 +80,7 @@ from battles.engine.cards import (
     GrantMoveEffect,
     GrantRotationEffect,
     GritModifierEffect,
+    GritRerollEffect,
     GuardEffect,
     HeatCapacityEffect,
     HeatEffect,
@@ -291,10 +293,12 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     BleedFactorEffect(2),  # the 95 % coverage (R-ADD-280)
     PreventComponentDamageEffect(1),  # (R-ADD-281)
     RerollAttackDieEffect(),  # (R-ADD-282)
+    ForceDefenceRerollEffect(2),  # (R-ADD-412)
     AllyDestroyedWindowEffect(3),  # (R-ADD-283)
     FlipWoundEffect(1),  # the real cards' coverage, spends (R-ADD-294)
     TaintAuraEffect(1, 3),  # the real cards' coverage, spends (R-ADD-296)
     GritModifierEffect(1),  # (R-ADD-360)
+    GritRerollEffect(1),  # (R-ADD-411)
     LowDeckWindowEffect(5),  # (R-ADD-370)
     LethalWindowEffect(5),  # (R-ADD-371)
     ForTurnsEffect(2),  # (R-ADD-375)
@@ -461,10 +465,12 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "bleed_factor",  # the 95 % coverage (R-ADD-280)
         "prevent_component_damage",  # (R-ADD-281)
         "reroll_attack_die",  # (R-ADD-282)
+        "force_defence_reroll",  # (R-ADD-412)
         "ally_destroyed_window",  # (R-ADD-283)
         "flip_wound",  # the real cards' coverage, spends (R-ADD-294)
         "taint_aura",  # the real cards' coverage, spends (R-ADD-296)
         "grit_modifier",  # (R-ADD-360)
+        "grit_reroll",  # (R-ADD-411)
         "low_deck_window",  # (R-ADD-370)
         "lethal_window",  # (R-ADD-371)
         "for_turns",  # (R-ADD-375)

@@ -137,6 +137,9 @@ class PlayReactive(Command):
     spend: bool = False  # R-ADD-61
     # Forced movement: the dodge a reactive card makes after the attack (R-ADD-107).
     path: tuple[Hex, ...] = ()
+    # The defence dice (numbered from 1) the attacker's card forces to be rolled again
+    # (R-ADD-412).
+    dice: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -347,7 +350,7 @@ _FIELDS: Mapping[str, tuple[str, ...]] = {
     ),
     "attack_terrain": ("card", "at", "pay"),
     "pass": (),
-    "play_reactive": ("card", "spend", "path"),
+    "play_reactive": ("card", "spend", "path", "dice"),
     "no_reactive": (),
     "take_damage": ("hand", "deck"),
     "discard_down": ("cards",),
@@ -386,6 +389,7 @@ _OPTIONAL = frozenset(
 _OPTIONAL_IN: Mapping[str, frozenset[str]] = {
     "choose": frozenset({"cards"}),
     "play_card": frozenset({"unit"}),  # R-ADD-409: only a card that orders a unit names one
+    "play_reactive": frozenset({"dice"}),  # R-ADD-412: only a forced defence reroll names dice
 }
 
 
@@ -414,6 +418,32 @@ def _strs(value: object, key: str, max_items: int = 60) -> tuple[str, ...]:
         if not isinstance(item, str) or not item or len(item) > 120:
             raise InvalidInput(f"{key}[{i}]", "must be a card id")
     return tuple(value)
+
+
+def _dice_numbers(value: object) -> tuple[int, ...]:
+    """The defence dice a forced reroll names, by number from 1 (R-ADD-412).
+
+    >>> _dice_numbers([1, 3])
+    (1, 3)
+    >>> _dice_numbers([0])
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: dice: must be a list of 1 to 5 different die numbers from 1 to 200, got [0] (R-ADD-412)
+    """
+    ok = (
+        isinstance(value, list)
+        and 1 <= len(value) <= 5
+        and all(type(x) is int and 1 <= x <= 200 for x in value)
+        and len(set(value)) == len(value)
+    )
+    if not ok:
+        raise InvalidInput(
+            "dice",
+            f"must be a list of 1 to 5 different die numbers from 1 to 200, got {value!r}",
+            "R-ADD-412",
+        )
+    assert isinstance(value, list)
+    return tuple(int(x) for x in value)
 
 
 def _seats(value: object, key: str) -> tuple[int, ...]:
@@ -566,6 +596,8 @@ def parse_command(body: object) -> Command:
             args[flag] = value
     if name in ("attack", "play_reactive") and body.get("path") is not None:
         args["path"] = _path(body["path"], "path")  # R-ADD-104, R-ADD-107
+    if name == "play_reactive" and body.get("dice") is not None:
+        args["dice"] = _dice_numbers(body["dice"])  # R-ADD-412
     if name == "play_card":
         if body.get("target") is not None:
             args["target"] = _int(body, "target", 0, 7)

@@ -16,6 +16,7 @@ True
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -35,6 +36,7 @@ from ..cards import (
     DrawPenaltyEffect,
     DuelEffect,
     FollowUpEffect,
+    ForceDefenceRerollEffect,
     HinderEffect,
     LethalWindowEffect,
     LookAtHandEffect,
@@ -55,6 +57,7 @@ from ..cards import (
     UltimatumEffect,
     UnitOrderEffect,
 )
+from ..dice import DEFENCE_DICE
 from ..errors import RuleViolation
 from ..hexes import Hex, spiral
 from ..movement import reachable, step_cost, teleport_problem
@@ -175,6 +178,27 @@ def _prompt_candidates(
         for card in _distinct(c.hand):
             if any(isinstance(e, LowDeckWindowEffect) for e in state.card(card).effects):
                 yield {"type": "play_reactive", "seat": seat, "card": card}
+    elif kind == "defence_reroll":  # R-ADD-412: let the roll stand, or force blocking dice
+        yield {"type": "no_reactive", "seat": seat}
+        a = state.attack
+        table = DEFENCE_DICE[str(state.ruleset.option("defense_die"))]
+        faces = a.defence_faces if a is not None else ()
+        blocking = [i + 1 for i, f in enumerate(faces) if table[f - 1].blocks]
+        for card in _distinct(c.hand):
+            most = max(
+                (
+                    x.dice
+                    for e in state.card(card).effects
+                    if isinstance(e, SpendTaintEffect)
+                    for x in e.then
+                    if isinstance(x, ForceDefenceRerollEffect)
+                ),
+                default=0,
+            )
+            for n in range(1, most + 1):
+                for combo in itertools.combinations(blocking, n):
+                    yield {"type": "play_reactive", "seat": seat, "card": card, "spend": True,
+                           "dice": list(combo)}  # fmt: skip
     elif kind == "reroll":  # R-ADD-282: keep the roll, or roll one of its dice again
         yield {"type": "choose", "seat": seat, "option": "keep"}
         for k in range(1, amount + 1):

@@ -52,6 +52,9 @@ class SeatOutcome:
     # R-ADD-306: every persistent token pool (PERSISTENT_TOKENS) and the count the seat
     # holds at the end, 0 included (tokens spent in the battle are gone for the campaign).
     tokens: tuple[tuple[str, int], ...] = ()
+    # R-ADD-411: Grit the pilot gained in the battle ("gain +1 Grit permanently"), which
+    # the campaign's pilot takes over once, with the outcome.
+    grit_gained: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +115,7 @@ def battle_outcome(events: Sequence[ev.Event]) -> BattleOutcome:
                 card_taint=tainted[c.seat],
                 eased_wounds=c.eased_wounds,
                 grit_checks=c.grit_checks,
+                grit_gained=c.grit_gained,
                 tokens=tuple((pool, c.tokens_of(pool)) for pool in PERSISTENT_TOKENS),
             )
             for c in state.seats

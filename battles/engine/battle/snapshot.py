@@ -116,6 +116,7 @@ def state_from_dict(d: Mapping[str, Any], base: BattleState | None = None) -> Ba
         # Snapshots written before R-ADD-122 have no such field.
         a["cover_declined"] = tuple(a.get("cover_declined", ()))
         a["enhanced_by"] = tuple(a.get("enhanced_by", ()))  # R-ADD-180
+        a["defence_faces"] = tuple(a.get("defence_faces", ()))  # R-ADD-412
         attack = AttackInProgress(**a)
     # R-ADD-160: the board is the setup's with the terrain cards placed; `base` may be a
     # later state whose board carries terrain of its own.

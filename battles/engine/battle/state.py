@@ -197,6 +197,8 @@ class AttackInProgress:
     component_prevented: bool = False
     # The roll its attacker may roll a die of again, while the prompt is open (R-ADD-282).
     reroll: RerollOffer | None = None
+    # The defence roll waiting for the attacker's forced reroll, or none (R-ADD-412).
+    defence_faces: tuple[int, ...] = ()
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -234,6 +236,7 @@ class AttackInProgress:
             "further": self.further,
             **({"component_prevented": True} if self.component_prevented else {}),
             **({"reroll": self.reroll.as_dict()} if self.reroll is not None else {}),
+            **({"defence_faces": list(self.defence_faces)} if self.defence_faces else {}),
         }
 
 
@@ -447,6 +450,10 @@ class CasketState:
     # "+1 to your next Grit Check this mission" gained in the battle (R-ADD-361)
     grit_next: int = 0
     eased_wounds: tuple[str, ...] = ()
+    # R-ADD-411: the passives whose once-a-battle Grit reroll is used, and the Grit the
+    # pilot gained for the campaign ("gain +1 Grit permanently")
+    grit_rerolled: tuple[str, ...] = ()
+    grit_gained: int = 0
 
     @property
     def card_defence(self) -> int:

@@ -18,6 +18,7 @@ from .effects.attacks import (
     AttackRulesEffect,
     DestroyOnCriticalEffect,
     FollowUpEffect,
+    ForceDefenceRerollEffect,
     IgnoreCoverEffect,
     OfferMissEffect,
 )
@@ -28,6 +29,7 @@ from .effects.conditions import (
     CLASS_NOTE,
     BleedFactorEffect,
     ChooseFormEffect,
+    GritRerollEffect,
     UltimatumEffect,
 )
 from .effects.defence import (
@@ -183,8 +185,17 @@ class CardDef(Stored):
                 )
             # R-ADD-294: Heat an enemy's Taint buys is that enemy's, given as the card resolves.
             enemy_spend = isinstance(effect, SpendTaintEffect) and effect.whose == "enemy"
-            if enemy_spend and (
-                self.kind == "reactive" or any(isinstance(e, AttackEffect) for e in self.effects)
+            # R-ADD-412: a forced defence reroll is the attacker's reactive answer, paid so.
+            forced = isinstance(effect, SpendTaintEffect) and any(
+                isinstance(e, ForceDefenceRerollEffect) for e in effect.then
+            )
+            if (
+                enemy_spend
+                and not (forced and self.kind == "reactive")
+                and (
+                    self.kind == "reactive"
+                    or any(isinstance(e, AttackEffect) for e in self.effects)
+                )
             ):
                 raise InvalidInput(
                     f"card.effects[{i}].whose",
@@ -373,7 +384,7 @@ class CardDef(Stored):
         """Played, the card stays in play and its triggers fire (R-ADD-68), or it waits
         there for the attack it wards off (R-ADD-128), or its zone lasts (R-ADD-129); a
         standing rule (`unflankable`, `heat_capacity`, `free_passage`, R-ADD-136;
-        `bleed_factor`, R-ADD-280; `taint_aura`, R-ADD-296) too; and a card lasting "for N
+        `bleed_factor`, R-ADD-280; `taint_aura`, R-ADD-296; `grit_reroll`, R-ADD-411) too; and a card lasting "for N
         turns" until those turns have ended (R-ADD-375)."""
         stays = triggers.TriggerEffect | triggers.ForTurnsEffect | GuardEffect | ZoneEffect
         standing = (
@@ -382,6 +393,7 @@ class CardDef(Stored):
             | FreePassageEffect
             | BleedFactorEffect
             | TaintAuraEffect
+            | GritRerollEffect  # R-ADD-411
         )
         return self.pledge or any(isinstance(e, stays | standing) for e in self.effects)
 

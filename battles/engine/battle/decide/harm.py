@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from ...cards import (
     AllyDestroyedWindowEffect,
     ComponentTypeDamageEffect,
+    GritRerollEffect,
     PreventComponentDamageEffect,
     ReduceIncomingEffect,
     TriggerEffect,
@@ -214,6 +215,33 @@ def _grit_check(tx: _Tx, seat: int, reason: str) -> str:
     total = face + c.grit + modifier
     result = grit_band(total)
     tx.emit(ev.GritChecked(seat, face, c.grit, modifier, total, result, reason))
+    if result == "full-wound":
+        result = _grit_reroll(tx, seat, c.grit + modifier, result)
+    return result
+
+
+def _grit_reroll(tx: _Tx, seat: int, added: int, result: str) -> str:
+    """R-ADD-411: "Once per mission: When you would fail a Grit Check, reroll it. If you
+    still fail, gain +1 Grit permanently": the first passive in play (play order) whose
+    reroll this battle has not used rolls the failed check again with the same Grit and
+    modifier (`added`); the new band stands, and a second Full Wound raises the pilot's
+    Grit for the campaign. No choice: a reroll of a failure can only help."""
+    c = tx.seat(seat)
+    for instance in c.in_play:
+        if instance in c.grit_rerolled:
+            continue
+        effect = next(
+            (e for e in tx.state.card(instance).effects if isinstance(e, GritRerollEffect)),
+            None,
+        )
+        if effect is None:
+            continue
+        face = tx.dice.d6(1, purpose="the Grit check rolled again", rule="R-ADD-411")[0]
+        result = grit_band(face + added)
+        tx.emit(ev.GritRerolled(seat, instance, face, face + added, result))
+        if result == "full-wound" and effect.gain:
+            tx.emit(ev.GritRaised(seat, instance, effect.gain))
+        return result
     return result
 
 

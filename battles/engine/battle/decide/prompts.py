@@ -48,6 +48,8 @@ PROMPT_COMMANDS = {
     "siphon": (Choose,),  # a reactive card's "miss this attack, give me 2 tokens" (R-ADD-159)
     "duel": (Choose,),  # "challenge 1 visible enemy to Honor Duel" (R-ADD-174)
     "reroll": (Choose,),  # "reroll 1 attack die": which, or none (R-ADD-282)
+    # "force target to reroll up to 2 successful Defense Dice": which, or none (R-ADD-412)
+    "defence_reroll": (PlayReactive, NoReactive),
     "hand_pick": (Choose,),  # "look at target's hand, choose 1 card to discard" (R-ADD-385)
     "form": (Choose,),  # "transform into one of three forms … Choose:" (R-ADD-362)
     "ally_destroyed": (
@@ -77,6 +79,7 @@ PROMPT_RULES = {
     "siphon": "R-ADD-159",
     "duel": "R-ADD-174",
     "reroll": "R-ADD-282",
+    "defence_reroll": "R-ADD-412",
     "hand_pick": "R-ADD-385",
     "form": "R-ADD-362",
     "ally_destroyed": "R-ADD-283",
@@ -118,6 +121,9 @@ def _answer(tx: _Tx, command: Command) -> None:
         reactions._ally_destroyed(tx, command)
     elif isinstance(command, PlayReactive | NoReactive) and prompt.kind == "low_deck":
         reactions._low_deck(tx, command)
+    elif isinstance(command, PlayReactive | NoReactive) and prompt.kind == "defence_reroll":
+        tx.emit(ev.PromptClosed(seat, "defence_reroll"))
+        resolution._defence_rerolled(tx, command)  # R-ADD-412
     elif isinstance(command, PlayReactive | NoReactive) and prompt.kind == "lethal_damage":
         reactions._lethal(tx, command, prompt.amount, prompt.component)
     elif isinstance(command, PlayReactive):

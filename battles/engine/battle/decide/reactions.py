@@ -43,6 +43,8 @@ from .tx import _Tx
 
 def _play_reactive(tx: _Tx, command: PlayReactive) -> None:
     seat = command.seat
+    if command.dice:  # R-ADD-412: only a forced reroll of the defence dice names dice
+        raise RuleViolation("unused_argument", "an answer to an attack names no 'dice'", "R-REA-1")
     pledged = [x for x in tx.seat(seat).in_play if tx.state.card(x).pledge]
     a = tx.state.attack
     if command.card in pledged and a is not None and seat != a.target:
@@ -202,9 +204,9 @@ def _window_card(
     """The card a window that is no attack is answered with (R-ADD-283, R-ADD-370,
     R-ADD-371): named by `card` alone (no 'spend' or 'path'), taken from the seat's hand,
     and carrying that window's effect; `answering` names the window in the refusals."""
-    if command.spend or command.path:
+    if command.spend or command.path or command.dice:
         raise RuleViolation(
-            "unused_argument", f"a card answering {answering}: no 'spend' or 'path'", rule
+            "unused_argument", f"a card answering {answering}: no 'spend', 'path' or 'dice'", rule
         )
     instance = piles._hand_cards(tx.seat(command.seat), [command.card], "card", rule)[0]
     card = tx.state.card(instance)

@@ -27,6 +27,7 @@ from ...cards import (
     DestroyOnCriticalEffect,
     DuelEffect,
     Effect,
+    ForceDefenceRerollEffect,
     GiveHeatEffect,
     LethalWindowEffect,
     LowDeckWindowEffect,
@@ -39,6 +40,7 @@ from ...cards import (
     WindowEffect,
 )
 from ...dice import (
+    DEFENCE_DICE,
     DicePool,
     attack_result,
     defence_result,
@@ -47,6 +49,7 @@ from ...errors import RuleViolation
 from ...hexes import Hex
 from ...tohit import MAX_DAMAGE
 from .. import events as ev
+from ..commands import NoReactive, PlayReactive
 from ..state import (
     AttackInProgress,
     PlacedTerrain,
@@ -85,6 +88,8 @@ def _in_window(tx: _Tx, card: CardDef) -> bool:
     R-ADD-283, R-ADD-370, R-ADD-371: a card answering an ally's destruction, its holder's
     low deck or lethal damage answers no attack."""
     if any(isinstance(e, NoAttackWindow) for e in card.effects):
+        return False
+    if _forced_reroll(card) is not None:  # R-ADD-412: the attacker's, after the defence roll
         return False
     a = tx.state.attack
     if a is None or not any(isinstance(e, WindowEffect) for e in card.effects):
@@ -203,12 +208,125 @@ def _reduced_before_roll(tx: _Tx, instance: str | None, reduction: int) -> int:
 def _roll_defence(tx: _Tx) -> None:
     a = tx.state.attack
     assert a is not None
-    die = str(tx.state.ruleset.option("defense_die"))
     # R-ADD-291: a reduction before the roll leaves fewer points, so fewer dice (R-DMG-2); it
     # is done before any face shows, so a PIERCE face has no part of it to void (R-DMG-4).
     before = _reduced_before_roll(tx, a.reactive, a.reduction)
     rolled = max(0, a.damage - before)
     faces = tx.dice.d6(rolled, purpose="the defence roll", rule="R-DMG-2")
+    if _offer_defence_reroll(tx, faces):
+        return
+    _defend(tx, faces)
+
+
+def _forced_reroll(card: CardDef) -> tuple[SpendTaintEffect, ForceDefenceRerollEffect] | None:
+    """R-ADD-412: the card's "Spend 2 enemy Taint Markers: Force target to reroll up to 2
+    successful Defense Dice", its price and its reroll."""
+    for e in card.effects:
+        if isinstance(e, SpendTaintEffect):
+            force = next((x for x in e.then if isinstance(x, ForceDefenceRerollEffect)), None)
+            if force is not None:
+                return e, force
+    return None
+
+
+def _blocking(tx: _Tx, faces: Sequence[int]) -> tuple[int, ...]:
+    """The numbers (from 1) of the defence dice that blocked: a "successful" die."""
+    table = DEFENCE_DICE[str(tx.state.ruleset.option("defense_die"))]
+    return tuple(i + 1 for i, f in enumerate(faces) if table[f - 1].blocks)
+
+
+def _defence_reroll_cards(tx: _Tx) -> list[str]:
+    """R-ADD-412: the attacker's hand cards that may force the defence dice again now: the
+    attacked pilot holds the Taint they spend."""
+    a = tx.state.attack
+    assert a is not None
+    c, t = tx.seat(a.attacker), tx.seat(a.target)
+    held = []
+    for instance in c.hand:
+        forced = _forced_reroll(tx.state.card(instance))
+        if forced is not None and forced[0].n != "all" and t.taint >= forced[0].n:
+            held.append(instance)
+    return held
+
+
+def _offer_defence_reroll(tx: _Tx, faces: tuple[int, ...]) -> bool:
+    """R-ADD-412: "After target rolls Defense Dice, before applying damage": an attacker
+    holding a card that forces blocking dice to be rolled again sees the roll and answers
+    (prompt `defence_reroll`) before anything follows from it; True when it is asked. A roll
+    without a blocking die, a warded attack (no damage to win) and policy `auto` ask none."""
+    a = tx.state.attack
+    assert a is not None
+    if tx.state.policy == "auto" or a.warded_by is not None or a.covered_by is not None:
+        return False
+    blocking = _blocking(tx, faces)
+    if not blocking or not _defence_reroll_cards(tx):
+        return False
+    tx.emit(ev.DefenceRerollOffered(a.attacker, a.target, faces, blocking))
+    reason = "force up to 2 of the blocking defence dice to be rolled again, or let the roll stand"
+    _open_prompt(tx, a.attacker, "defence_reroll", len(faces), None, "R-ADD-412", reason)
+    return True
+
+
+def _defence_rerolled(tx: _Tx, command: PlayReactive | NoReactive) -> None:
+    """R-ADD-412: the roll stands (`no_reactive`), or the attacker plays the card from the
+    hand at 0 SP naming up to its `dice` of the blocking dice (`dice`, from 1); the attacked
+    pilot's Taint pays its price (`spend`, R-ADD-294) and the dice named are rolled again;
+    the roll is then applied as any defence roll."""
+    a = tx.state.attack
+    assert a is not None
+    faces = a.defence_faces
+    if isinstance(command, PlayReactive):
+        seat = command.seat
+        if command.path:
+            raise RuleViolation(
+                "unused_argument", "a forced reroll moves nothing: no 'path'", "R-ADD-412"
+            )
+        instance = piles._hand_cards(tx.seat(seat), [command.card], "card", "R-ADD-412")[0]
+        card = tx.state.card(instance)
+        forced = _forced_reroll(card)
+        if forced is None:
+            raise RuleViolation(
+                "outside_window", f"{card.name} forces no defence dice again", "R-ADD-412"
+            )
+        price, force = forced
+        if not command.spend:
+            raise RuleViolation(
+                "spend_required",
+                f"{card.name} is paid with the enemy's Taint: 'spend': true",
+                "R-ADD-294",
+            )
+        if instance not in _defence_reroll_cards(tx):
+            raise RuleViolation(
+                "not_enough_taint",
+                f"seat {a.target}'s pilot holds {tx.seat(a.target).taint} Taint, "
+                f"{card.name} spends {price.n}",
+                "R-ADD-145",
+            )
+        blocking = _blocking(tx, faces)
+        dice = command.dice
+        if not dice or len(dice) > force.dice or any(k not in blocking for k in dice):
+            raise RuleViolation(
+                "wrong_dice",
+                f"name 1 to {force.dice} of the dice that blocked ({', '.join(map(str, blocking))})",
+                "R-ADD-412",
+            )
+        tx.emit(ev.CardPlayed(seat, instance, 0, card.manual, card.text if card.manual else ""))
+        costs._spend_taint(tx, a.target, card, price)
+        new = iter(tx.dice.d6(len(dice), purpose="the defence dice rolled again", rule="R-ADD-412"))
+        faces = tuple(next(new) if i + 1 in dice else f for i, f in enumerate(faces))
+        tx.emit(ev.DefenceRerolled(seat, a.target, instance, tuple(sorted(dice)), faces))
+        tx.emit(ev.CardResolved(seat, instance))
+    _defend(tx, faces)
+
+
+def _defend(tx: _Tx, faces: tuple[int, ...]) -> None:
+    """The defence roll `faces` applied (R-DMG-2 to R-DMG-4): blocks, reductions, wards,
+    Heat, Component Damage, and the damage dealt."""
+    a = tx.state.attack
+    assert a is not None
+    die = str(tx.state.ruleset.option("defense_die"))
+    before = _reduced_before_roll(tx, a.reactive, a.reduction)
+    rolled = max(0, a.damage - before)
     result = defence_result(faces, rolled, a.defence_modifier, die)
     # R-ADD-98: a reactive card's "+N Defense vs next attack" adds blocks to this attack,
     # unless a PIERCE face voids the card (R-DMG-4).

@@ -354,6 +354,32 @@ class GritChecked(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class GritRerolled(Event):
+    """A Grit check in the failing band (1-3, Full Wound) rolled again by `card`'s "once
+    per mission: when you would fail a Grit Check, reroll it" (R-ADD-411): the new `face`
+    with the first roll's Grit and modifier make `total`, whose band `result` stands."""
+
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "card", "face", "total", "result"))
+    seat: int
+    card: str
+    face: int
+    total: int
+    result: str
+
+
+@dataclass(frozen=True, slots=True)
+class GritRaised(Event):
+    """`card`'s "if you still fail, gain +1 Grit permanently": the pilot's Grit rises by
+    `amount` for the campaign, which takes it over once with the outcome; the battle's
+    checks keep the Grit they started with (R-ADD-411)."""
+
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "card", "amount"))
+    seat: int
+    card: str
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
 class WoundEased(Event):
     """A severe wound flipped after a Grit check of 4-5 counts as minor this mission: the
     campaign keeps it as a minor injury, not a severe wound (R-ADD-305)."""
@@ -395,6 +421,32 @@ class RerollOffered(Event):
     target_number: int
     left: int
     source: str
+
+
+@dataclass(frozen=True, slots=True)
+class DefenceRerollOffered(Event):
+    """The defence roll `faces` of `target` stands until the attacker (`seat`), holding a
+    card that forces blocking dice to be rolled again, answers: `blocking` are the numbers
+    (from 1) of the dice that blocked (R-ADD-412)."""
+
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "target", "faces", "blocking"))
+    seat: int
+    target: int
+    faces: tuple[int, ...]
+    blocking: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DefenceRerolled(Event):
+    """The attacker's `card` made `target` roll the defence dice numbered `dice` (from 1)
+    again: the roll is now `faces`, applied as any defence roll (R-ADD-412)."""
+
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "target", "card", "dice", "faces"))
+    seat: int
+    target: int
+    card: str
+    dice: tuple[int, ...]
+    faces: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)

@@ -99,6 +99,16 @@ def _reroll_offered(s: BattleState, e: ev.RerollOffered) -> BattleState:
     return replace(s, attack=replace(s.attack, reroll=offer))
 
 
+def _defence_reroll_offered(s: BattleState, e: ev.DefenceRerollOffered) -> BattleState:
+    assert s.attack is not None  # R-ADD-412: the roll waits for the attacker's answer
+    return replace(s, attack=replace(s.attack, defence_faces=e.faces))
+
+
+def _defence_rerolled(s: BattleState, e: ev.DefenceRerolled) -> BattleState:
+    assert s.attack is not None
+    return replace(s, attack=replace(s.attack, defence_faces=()))
+
+
 def _rerolled(s: BattleState, e: ev.AttackRerolled) -> BattleState:
     assert s.attack is not None
     return replace(s, attack=replace(s.attack, grade=e.grade, damage=e.damage, reroll=None))
@@ -151,7 +161,9 @@ def _covered(s: BattleState, e: ev.AttackCovered) -> BattleState:
 
 def _defence(s: BattleState, e: ev.DefenceRolled) -> BattleState:
     assert s.attack is not None
-    return replace(s, attack=replace(s.attack, final_damage=e.final_damage, pierced=e.pierce))
+    # R-ADD-412: a roll that waited for the attacker's answer is applied now
+    attack = replace(s.attack, final_damage=e.final_damage, pierced=e.pierce, defence_faces=())
+    return replace(s, attack=attack)
 
 
 def _attack_ended(s: BattleState, e: ev.AttackEnded) -> BattleState:
@@ -270,6 +282,8 @@ HANDLERS: dict[type[ev.Event], Handler] = {
     ev.AttackRolled: _rolled,
     ev.RerollOffered: _reroll_offered,
     ev.AttackRerolled: _rerolled,
+    ev.DefenceRerollOffered: _defence_reroll_offered,
+    ev.DefenceRerolled: _defence_rerolled,
     ev.WeaponJammed: _jammed,
     ev.ReactivePlayed: _reactive,
     ev.ReactiveDeclined: _declined,

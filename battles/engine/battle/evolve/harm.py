@@ -71,6 +71,15 @@ def _grit_checked(s: BattleState, e: ev.GritChecked) -> BattleState:
     return _seat(s, e.seat, grit_checks=s.seats[e.seat].grit_checks + 1, grit_next=0)
 
 
+def _grit_rerolled(s: BattleState, e: ev.GritRerolled) -> BattleState:
+    # R-ADD-411: once per battle for each such passive
+    return _seat(s, e.seat, grit_rerolled=(*s.seats[e.seat].grit_rerolled, e.card))
+
+
+def _grit_raised(s: BattleState, e: ev.GritRaised) -> BattleState:
+    return _seat(s, e.seat, grit_gained=s.seats[e.seat].grit_gained + e.amount)
+
+
 def _eased(s: BattleState, e: ev.WoundEased) -> BattleState:
     return _seat(s, e.seat, eased_wounds=(*s.seats[e.seat].eased_wounds, e.wound))
 
@@ -183,6 +192,8 @@ HANDLERS: dict[type[ev.Event], Handler] = {
     ev.WoundFlipped: _wound,
     ev.SurvivalRolled: _survival,
     ev.GritChecked: _grit_checked,
+    ev.GritRerolled: _grit_rerolled,
+    ev.GritRaised: _grit_raised,
     ev.WoundEased: _eased,
     ev.PilotKilled: _pilot_killed,
     ev.CasketDefeated: _defeated,

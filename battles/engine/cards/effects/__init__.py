@@ -59,6 +59,7 @@ from .attacks import (
     DestroyOnCriticalEffect,
     EnhanceNextAttackEffect,
     FollowUpEffect,
+    ForceDefenceRerollEffect,
     IgnoreCoverEffect,
     LastingBonusEffect,
     OfferMissEffect,
@@ -79,6 +80,7 @@ from .conditions import (
     DuelEffect,
     ForbidCardsEffect,
     GritModifierEffect,
+    GritRerollEffect,
     HinderEffect,
     LowerDefenceEffect,
     MarkEffect,
@@ -218,6 +220,7 @@ __all__ = [
     "FollowUpEffect",
     "ForTurnsEffect",
     "ForbidCardsEffect",
+    "ForceDefenceRerollEffect",
     "ForfeitTokensEffect",
     "FreePassageEffect",
     "GainSpEffect",
@@ -226,6 +229,7 @@ __all__ = [
     "GrantMoveEffect",
     "GrantRotationEffect",
     "GritModifierEffect",
+    "GritRerollEffect",
     "GuardEffect",
     "HeatCapacityEffect",
     "HeatEffect",
@@ -396,10 +400,12 @@ Effect = (
     | BleedFactorEffect
     | PreventComponentDamageEffect
     | RerollAttackDieEffect
+    | ForceDefenceRerollEffect
     | AllyDestroyedWindowEffect
     | FlipWoundEffect
     | TaintAuraEffect
     | GritModifierEffect
+    | GritRerollEffect
     | LowDeckWindowEffect
     | LethalWindowEffect
     | ForTurnsEffect

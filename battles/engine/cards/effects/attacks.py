@@ -709,3 +709,19 @@ class RerollAttackDieEffect(StoredEffect):
     """
 
     kind: ClassVar[str] = "reroll_attack_die"
+
+
+@dataclass(frozen=True, slots=True)
+class ForceDefenceRerollEffect(StoredEffect):
+    """ "Force target to reroll up to 2 successful Defense Dice" (taint-exploitation.md's
+    timing: "After target rolls Defense Dice, before applying damage"): held in the
+    attacker's hand, the card answers its own attack's defence roll when a die of it blocked;
+    the attacker picks up to `dice` of the blocking dice and they are rolled again before the
+    damage is applied (R-ADD-412).
+
+    >>> ForceDefenceRerollEffect(2).as_dict()
+    {'kind': 'force_defence_reroll', 'dice': 2}
+    """
+
+    kind: ClassVar[str] = "force_defence_reroll"
+    dice: int = field(metadata=bounded(1, 5, "R-ADD-412"))

@@ -469,3 +469,29 @@ class GritModifierEffect(StoredEffect):
     def __post_init__(self) -> None:
         check_int(self.amount, "grit_modifier.amount", 1, 3, "R-ADD-360")
         check_bool(self.next_check, "grit_modifier.next_check")
+
+
+@dataclass(frozen=True, slots=True)
+class GritRerollEffect(StoredEffect):
+    """ "Once per mission: When you would fail a Grit Check, reroll it. If you still fail,
+    gain +1 Grit permanently": a standing rule of the passive in play; the first of the own
+    pilot's Grit checks (R-ADD-305) that falls in the failing band (1-3, Full Wound) is
+    rolled again with the same modifier, once per battle for each such card; a second
+    failure raises the pilot's Grit by `gain`, handed to the campaign with the outcome
+    (R-ADD-411).
+
+    >>> GritRerollEffect(1).as_dict()
+    {'kind': 'grit_reroll', 'gain': 1}
+    >>> GritRerollEffect(0).as_dict()
+    {'kind': 'grit_reroll', 'gain': 0}
+    >>> GritRerollEffect(4)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: grit_reroll.gain: must be an integer from 0 to 3, got 4 (R-ADD-411)
+    """
+
+    kind: ClassVar[str] = "grit_reroll"
+    gain: int = 0
+
+    def __post_init__(self) -> None:
+        check_int(self.gain, "grit_reroll.gain", 0, 3, "R-ADD-411")

@@ -300,7 +300,8 @@ class SpendTaintEffect(StoredEffect):
             check_inner(
                 self.then,
                 "spend_taint.then",
-                ("give_heat", "flip_wound", "bonus_against"),
+                # R-ADD-412: a forced reroll of that enemy's defence dice
+                ("give_heat", "flip_wound", "bonus_against", "force_defence_reroll"),
                 "R-ADD-294",
             )
         elif self.then:

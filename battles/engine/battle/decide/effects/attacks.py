@@ -73,5 +73,7 @@ RESOLVERS: dict[type[Any], Resolver] = {
     fx.OfferMissEffect: resolved_elsewhere,  # `reactions._play_reactive` opens the siphon prompt, `prompts._siphon` answers it (R-ADD-159)
     fx.BuffThisTurnEffect: _buff_this_turn,
     fx.LastingBonusEffect: _lasting_bonus,
+    # `resolution._offer_defence_reroll` offers it after the defence roll (R-ADD-412)
+    fx.ForceDefenceRerollEffect: resolved_elsewhere,
     fx.RerollAttackDieEffect: resolved_elsewhere,  # `attacking._strike` offers it once the attack is rolled (R-ADD-282)
 }

@@ -229,6 +229,7 @@ RESOLVERS: dict[type[Any], Resolver] = {
     fx.ChrysalisEffect: _chrysalis,
     fx.BleedFactorEffect: resolved_elsewhere,  # `_bleed` reads the passive in play (R-ADD-280)
     fx.GritModifierEffect: _grit_modifier,
+    fx.GritRerollEffect: resolved_elsewhere,  # `harm._grit_check` reads the passive in play (R-ADD-411)
     fx.ForbidCardsEffect: _forbid_cards,
     fx.CardCostEffect: _card_cost,
 }
