@@ -167,7 +167,10 @@ def _prompt_candidates(
     elif kind == "lethal_damage":  # R-ADD-371: a card answering lethal damage
         yield {"type": "no_reactive", "seat": seat}
         for card in _distinct(c.hand):
-            if any(isinstance(e, LethalWindowEffect) for e in state.card(card).effects):
+            held = state.card(card)
+            if any(isinstance(e, LethalWindowEffect) for e in held.effects) and (
+                c.holds_required_spends(held)  # R-ADD-420: Price Paid needs its tokens
+            ):
                 yield {"type": "play_reactive", "seat": seat, "card": card}
     elif kind == "low_deck":  # R-ADD-370: a card answering the seat's own low deck
         yield {"type": "no_reactive", "seat": seat}

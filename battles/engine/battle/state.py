@@ -13,7 +13,7 @@ from types import MappingProxyType
 from typing import Any, TypeVar
 
 from ..board import Board
-from ..cards import DAMAGE_CARD, CardDef
+from ..cards import DAMAGE_CARD, CardDef, SpendTokensEffect
 from ..dice import COMPONENTS
 from ..hexes import Hex
 from ..ruleset import Ruleset
@@ -521,6 +521,16 @@ class CasketState:
         2
         """
         return dict(self.tokens).get(pool, 0)
+
+    def holds_required_spends(self, card: CardDef) -> bool:
+        """The tokens of every spend `card` does nothing without (R-ADD-61), "all" needing
+        1: a window offers Price Paid only to a holder of Bargain tokens ("If you have 0
+        tokens, you die normally", R-ADD-420)."""
+        return all(
+            self.tokens_of(e.pool) >= (1 if e.n == "all" else e.n)
+            for e in card.effects
+            if isinstance(e, SpendTokensEffect) and e.required
+        )
 
     def damage_of(self, component: str) -> int:
         return self.component_damage[COMPONENTS.index(component)]

@@ -394,6 +394,8 @@ def _window_cards(tx: _Tx, seat: int, window: type[NoAttackWindow]) -> list[str]
                 costs._check_token_cost(tx, seat, card)  # R-ADD-366: a price in tokens
             except RuleViolation:
                 continue
+            if not c.holds_required_spends(card):  # R-ADD-420: "If you have 0 tokens, …"
+                continue
             held.append(instance)
     return held
 
