@@ -127,6 +127,16 @@ said(ev.DrawPenaltyImposed, "{who} will draw {n:count:card} fewer next turn", so
 
 
 said(ev.AttacksForgone, "{who} cannot attack until their next turn", source("R-ADD-115"))
+said(
+    ev.CasketCursed,
+    "{by:casket} curses {who} until it is lifted: {who} and its allies near it draw fewer",
+    source("R-ADD-421"),
+)
+said(
+    ev.CurseLifted,
+    "{who}'s curse is lifted: it destroyed {killed:casket}",
+    source("R-ADD-421"),
+)
 
 
 @sentence(ev.GritModifierRaised)

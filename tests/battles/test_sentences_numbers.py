@@ -239,6 +239,8 @@ SAMPLES: tuple[Event, ...] = (
     ev.MoveCostRaised(seat=1, amount=2, source="leg-shot"),
     ev.DrawPenaltyImposed(seat=1, n=2, source="mind-fog"),
     ev.AttacksForgone(seat=1, source="stun"),
+    ev.CasketCursed(seat=1, by=0, source="fae-curse"),
+    ev.CurseLifted(seat=1, killed=0, source="fae-curse"),
     ev.GritModifierRaised(seat=0, amount=1, source="stone-endurance-boost"),
     ev.GritModifierRaised(seat=0, amount=2, source="martyrs-endurance", next_check=True),
     ev.CardLapsed(seat=0, card=CARD, turns=2, removed=False),

@@ -7,13 +7,18 @@ counts them with the others.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
 from battles.engine.battle.events import (
     AttackEnded,
     CardsDiscarded,
+    CardsDrawn,
     CardsRecovered,
+    CasketCursed,
+    CasketDefeated,
+    CurseLifted,
     DamageReduced,
     DamageTaken,
     Event,
@@ -24,8 +29,8 @@ from battles.engine.battle.legal import legal_actions
 from battles.engine.cards import CardDef
 from battles.engine.errors import RuleViolation
 
-from .battle_builder import Battle, of_type, one
-from .test_card_catalogue import arrange, battle, built, run_scenario, tokens
+from .battle_builder import CARDS, FILLER, Battle, deck, of_type, one, seat, start
+from .test_card_catalogue import MAUL, arrange, battle, built, run_scenario, tokens
 
 # The ruin hits (3, 2) and every defence die, one per damage, is a 4: no block (R-DMG-2).
 FACES = [3, 2, *[4] * 24]
@@ -95,6 +100,98 @@ def _price_paid() -> None:
 
 
 WYRD_SCENARIOS[("wyrd-conclave", "price-paid")] = _price_paid
+
+
+def _curse_field(card: CardDef, last_faction: str | None) -> Battle:
+    """Ruleset 2.1, table dice. Seat 0 (side "pack", at [0, 3] facing N) holds `card`;
+    seat 1 (side "prey", at [0, 2] facing S) holds the test's Maul; seats 2 and 3 are seat
+    1's allies 3 and 4 hexes north of it; seat 4, of faction `last_faction`, is seat 0's
+    ally next to seat 1, with 1 HP left. Seat 0 acts first, the others in seat order."""
+    cards = [CARDS[FILLER], MAUL, card.as_dict()]
+
+    def at(n: int, hex_: tuple[int, int], facing: int, side: str) -> dict[str, Any]:
+        return seat(n, at=hex_, facing=facing, side=side)
+
+    last = at(4, (-1, 3), 5, "pack")
+    if last_faction is not None:
+        last["casket"] = {**last["casket"], "faction": last_faction}
+    seats = [
+        {**at(0, (0, 3), 1, "pack"), "deck": deck(**{card.id: 2})},
+        {**at(1, (0, 2), 4, "prey"), "deck": deck(**{"test-maul": 2})},
+        {**at(2, (0, -1), 4, "prey"), "deck": deck()},
+        {**at(3, (0, -2), 4, "prey"), "deck": deck()},
+        {**last, "deck": deck()},
+    ]
+    doc = {
+        "name": "Curse", "board": {"name": "Curse", "shape": {"kind": "hexagon", "radius": 8}, "hexes": []},
+        "rules": {"version": "2.1", "options": {}}, "dice": {"mode": "table"}, "policy": "prompt",
+        "cards": cards, "seats": seats,
+    }  # fmt: skip
+    hands = [[card.id, *[FILLER] * 5], ["test-maul", *[FILLER] * 5], *([FILLER] * 6,) * 3]
+    b = start(doc, hands, initiative=(6, 5, 4, 3, 2))
+    c4 = b.seat(4)
+    arrange(b, DamageTaken(4, c4.hand, c4.deck[:-1], 0, None))  # 1 HP left (R-DMG-9)
+    return b
+
+
+def _curse(b: Battle, card: CardDef) -> list[Event]:
+    """Seat 0 hits seat 1 with `card` (no blocks), which takes the 2 from its hand; then
+    seat 0 passes. The attack's events are returned."""
+    events = b.do({"type": "attack", "seat": 0, "card": f"{card.id}#1", "target": 1,
+                   "component": "chassis", "faces": [3, 2, 4, 4]})  # fmt: skip
+    taken = [x for x in b.seat(1).hand if x.startswith(FILLER)][:2]
+    events += b.do({"type": "take_damage", "seat": 1, "hand": taken, "deck": 0})
+    b.do({"type": "pass", "seat": 0, "drawn": [FILLER]})
+    assert b.state.active == 1 and len(b.seat(1).hand) == 4
+    return events
+
+
+def _drawn_at_pass(b: Battle, who: int, hand_left: int, drawn: int) -> int:
+    """Seat `who`, whose turn it is, keeps `hand_left` cards in hand and passes, its table
+    reporting `drawn` cards for its Draw phase (any other number drawn is refused, R-ADD-18):
+    the cards it drew."""
+    c = b.seat(who)
+    assert b.state.active == who
+    arrange(b, CardsDiscarded(who, c.hand[hand_left:], (), "arranged", "R-ADD-62"))
+    events = b.do({"type": "pass", "seat": who, "drawn": [FILLER] * drawn})
+    return sum(len(e.cards) for e in of_type(events, CardsDrawn) if e.seat == who)
+
+
+def _fae_curse() -> None:
+    """ "Deal 2 damage. Place "Fae Curse" on target (lasts until removed). Cursed targets:
+    Draw 1 fewer card each turn (hand size 5 instead of 6). All allies within 3 hexes of
+    cursed target also draw 1 fewer card (curse spreads). Curse removed when target kills
+    a Wyrd unit. Malevolence spreads.": the hit curses the target for the rest of the
+    battle; its Draw phase, and that of each of its allies within 3 hexes, fills the hand
+    to 5; an ally 4 hexes away draws to 6. The curse is lifted when the cursed casket's
+    attack destroys a casket of the Wyrd Conclave (or the one that cursed it), not another
+    (R-ADD-421)."""
+    card = built("wyrd-conclave", "fae-curse")
+    b = _curse_field(card, None)
+    events = _curse(b, card)
+    assert one(events, CasketCursed) == CasketCursed(1, 0, card.id)
+    assert one(events, AttackEnded).outcome == "hit" and b.seat(1).curses == ((0, card.id),)
+    assert _drawn_at_pass(b, 1, 4, 1) == 1  # to 5, not 6
+    assert _drawn_at_pass(b, 2, 2, 3) == 3  # 3 hexes from the cursed ally: to 5
+    assert _drawn_at_pass(b, 3, 2, 4) == 4  # 4 hexes away: to 6
+    # Seat 1 destroys a Wyrd casket: the curse is lifted, and it draws to 6 again.
+    b = _curse_field(card, "wyrd-conclave")
+    _curse(b, card)
+    events = b.do({"type": "attack", "seat": 1, "card": "test-maul#1", "target": 4,
+                   "component": "chassis", "faces": [3, 2, *[4] * 6], "drawn": [FILLER]})  # fmt: skip
+    assert one(events, CasketDefeated).seat == 4
+    assert one(events, CurseLifted) == CurseLifted(1, 4, card.id) and not b.seat(1).curses
+    assert _drawn_at_pass(b, 1, 3, 3) == 3  # to 6
+    # A casket of another faction destroyed lifts nothing.
+    b = _curse_field(card, "church")
+    _curse(b, card)
+    events = b.do({"type": "attack", "seat": 1, "card": "test-maul#1", "target": 4,
+                   "component": "chassis", "faces": [3, 2, *[4] * 6], "drawn": [FILLER]})  # fmt: skip
+    assert one(events, CasketDefeated).seat == 4 and not of_type(events, CurseLifted)
+    assert _drawn_at_pass(b, 1, 3, 2) == 2  # to 5
+
+
+WYRD_SCENARIOS[("wyrd-conclave", "fae-curse")] = _fae_curse
 
 
 @pytest.mark.parametrize("key", sorted(WYRD_SCENARIOS), ids=lambda k: f"{k[0]}/{k[1]}")

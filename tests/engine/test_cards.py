@@ -85,6 +85,7 @@ from battles.engine.cards import (
     HinderEffect,
     IgnoreCoverEffect,
     LastingBonusEffect,
+    LastingCurseEffect,
     LethalWindowEffect,
     LimitEffect,
     LookAtHandEffect,
@@ -209,6 +210,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     OngoingDamageEffect(1, 3),
     MoveCostEffect(1),
     DrawPenaltyEffect(1),
+    LastingCurseEffect(1, 3, "wyrd-conclave"),  # (R-ADD-421)
     NoAttacksEffect(),
     TargetDiscardsEffect(1, "random", "shield", lost=True),
     TargetDiscardsEffect(1, "target"),
@@ -394,6 +396,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "ongoing_damage",
         "move_cost",
         "draw_penalty",
+        "lasting_curse",  # (R-ADD-421)
         "no_attacks",
         "target_discards",
         "lower_defence",

@@ -7,13 +7,13 @@ each be in exactly one zone. Damage cards added at reshuffles are `damage#<n>`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, TypeVar
 
 from ..board import Board
-from ..cards import DAMAGE_CARD, CardDef, SpendTokensEffect
+from ..cards import DAMAGE_CARD, CardDef, Effect, LastingCurseEffect, SpendTokensEffect
 from ..dice import COMPONENTS
 from ..hexes import Hex
 from ..ruleset import Ruleset
@@ -357,6 +357,8 @@ class CasketState:
     move_cost_next_turn: int = 0  # +SP per hex moved in the next turn (R-ADD-113)
     move_cost: int = 0  # ... and in this one
     draw_penalty: int = 0  # cards fewer at the next Draw phase (R-ADD-114)
+    # Lasting curses on the casket, as (the seat that laid it, its card id) (R-ADD-421).
+    curses: tuple[tuple[int, str], ...] = ()
     no_attacks: bool = False  # "cannot attack until next turn" (R-ADD-115)
     # The attack card whose token spend bought effects that wait for its outcome (R-ADD-116)
     armed_spend: str | None = None
@@ -737,6 +739,17 @@ class BattleState:
         if p is None or p.kind not in ("holy", "distortion", "sanctuary") or p.seat == c.seat:
             return None
         return p.kind, "ally" if self.seats[p.seat].side == c.side else "enemy"
+
+    def curse(self, source: str) -> LastingCurseEffect | None:
+        """The lasting curse card `source` lays (R-ADD-421), at its top or after its attack."""
+
+        def nested(effects: tuple[Effect, ...]) -> Iterator[Effect]:
+            for e in effects:
+                yield e
+                yield from nested(getattr(e, "then", ()))
+
+        found = [e for e in nested(self.cards[source].effects) if isinstance(e, LastingCurseEffect)]
+        return found[0] if found else None
 
     def card(self, instance: str) -> CardDef:
         cid = card_id(instance)

@@ -94,6 +94,26 @@ class DrawPenaltyImposed(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class CasketCursed(Event):
+    """A card's hit put its lasting curse on the seat, laid by seat `by` (R-ADD-421)."""
+
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "by", "source"))
+    seat: int
+    by: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class CurseLifted(Event):
+    """The seat's curse of card `source` is lifted: it destroyed `killed` (R-ADD-421)."""
+
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "killed", "source"))
+    seat: int
+    killed: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
 class AttacksForgone(Event):
     """The seat makes no attack until the start of its next turn (R-ADD-115)."""
 

@@ -97,6 +97,15 @@ def _draw_penalty(s: BattleState, e: ev.DrawPenaltyImposed) -> BattleState:
     return _seat(s, e.seat, draw_penalty=s.seats[e.seat].draw_penalty + e.n)
 
 
+def _cursed(s: BattleState, e: ev.CasketCursed) -> BattleState:
+    return _seat(s, e.seat, curses=(*s.seats[e.seat].curses, (e.by, e.source)))
+
+
+def _curse_lifted(s: BattleState, e: ev.CurseLifted) -> BattleState:
+    kept = tuple(x for x in s.seats[e.seat].curses if x[1] != e.source)
+    return _seat(s, e.seat, curses=kept)
+
+
 def _attacks_forgone(s: BattleState, e: ev.AttacksForgone) -> BattleState:
     return _seat(s, e.seat, no_attacks=True)
 
@@ -193,6 +202,8 @@ HANDLERS: dict[type[ev.Event], Handler] = {
     ev.SpPenaltyImposed: _sp_penalty,
     ev.DefenceRaised: _defence_raised,
     ev.DrawPenaltyImposed: _draw_penalty,
+    ev.CasketCursed: _cursed,
+    ev.CurseLifted: _curse_lifted,
     ev.AttacksForgone: _attacks_forgone,
     ev.SpendArmed: _spend_armed,
     ev.DefenceLowered: _defence_lowered,

@@ -80,6 +80,7 @@ from .conditions import (
     ForbidCardsEffect,
     GritModifierEffect,
     HinderEffect,
+    LastingCurseEffect,
     LowerDefenceEffect,
     MarkEffect,
     NoAttacksEffect,
@@ -231,6 +232,7 @@ __all__ = [
     "HinderEffect",
     "IgnoreCoverEffect",
     "LastingBonusEffect",
+    "LastingCurseEffect",
     "LethalWindowEffect",
     "LimitEffect",
     "LookAtHandEffect",
@@ -333,6 +335,7 @@ Effect = (
     | OngoingDamageEffect
     | MoveCostEffect
     | DrawPenaltyEffect
+    | LastingCurseEffect
     | NoAttacksEffect
     | TargetDiscardsEffect
     | LowerDefenceEffect
