@@ -19,9 +19,12 @@ from battles.engine.battle.events import (
     CasketCursed,
     CasketDefeated,
     CurseLifted,
+    DamageLooped,
     DamageReduced,
     DamageTaken,
     Event,
+    LoopArmed,
+    LoopReleased,
     PromptOpened,
     TokensChanged,
 )
@@ -192,6 +195,75 @@ def _fae_curse() -> None:
 
 
 WYRD_SCENARIOS[("wyrd-conclave", "fae-curse")] = _fae_curse
+
+
+def _loop_field(card: CardDef, blade: CardDef) -> Battle:
+    """Ruleset 2.1, table dice. Seat 0 (side "a", at [0, 3] facing N) holds `card` and
+    `blade`; seat 1 (side "b", adjacent to the north, facing S) holds the test's Maul;
+    seat 2 (side "b") stands 7 hexes north of seat 0. Seat 0 acts first."""
+    cards = [CARDS[FILLER], MAUL, card.as_dict(), blade.as_dict()]
+    seats = [
+        {**seat(0, at=(0, 3), facing=1, side="a"), "deck": deck(**{card.id: 1, blade.id: 1})},
+        {**seat(1, at=(0, 2), facing=4, side="b"), "deck": deck(**{"test-maul": 2})},
+        {**seat(2, at=(0, -4), facing=4, side="b"), "deck": deck()},
+    ]
+    doc = {
+        "name": "Loop", "board": {"name": "Loop", "shape": {"kind": "hexagon", "radius": 8}, "hexes": []},
+        "rules": {"version": "2.1", "options": {}}, "dice": {"mode": "table"}, "policy": "prompt",
+        "cards": cards, "seats": seats,
+    }  # fmt: skip
+    hands = [[card.id, blade.id, *[FILLER] * 4], ["test-maul", *[FILLER] * 5], [FILLER] * 6]
+    return start(doc, hands, initiative=(6, 5, 4))
+
+
+def _pass(b: Battle, who: int, **extra: Any) -> list[Event]:
+    drawn = [FILLER] * (6 - len(b.seat(who).hand))
+    return b.do({"type": "pass", "seat": who, "drawn": drawn, **extra})
+
+
+def _temporal_loop() -> None:
+    """ "Next damage you take this turn is stored in temporal loop. At start of your next
+    turn, choose 1 enemy within 6 hexes - they take that stored damage instead. Redirect
+    pain through time.": played in its owner's turn, the next damage the casket would take
+    in that turn (here Paradox Blade's "you also take 2 damage") is stored, not taken; as
+    its next turn starts the player chooses (prompt `temporal_loop`) among the enemies
+    within 6 hexes (not the one 7 away), and that enemy takes it as damage without an
+    attack (R-ADD-422). Unused by the turn's end, the loop lapses."""
+    card = built("wyrd-conclave", "temporal-loop")
+    blade = built("wyrd-conclave", "paradox-blade")
+    b = _loop_field(card, blade)
+    assert one(b.do({"type": "play_card", "seat": 0, "card": f"{card.id}#1"}), LoopArmed)
+    events = b.do({"type": "attack", "seat": 0, "card": f"{blade.id}#1", "target": 1,
+                   "component": "chassis", "faces": [3, 2, *[4] * 6],
+                   "pay": {"hand": [f"{FILLER}#1", f"{FILLER}#2"], "deck": 0}})  # fmt: skip
+    taken = list(b.seat(1).hand[1:6])
+    events += b.do({"type": "take_damage", "seat": 1, "hand": taken, "deck": 1, "drawn": [FILLER]})
+    assert one(events, DamageLooped) == DamageLooped(0, 2, card.id)
+    assert not [e for e in of_type(events, DamageTaken) if e.seat == 0]
+    _pass(b, 0)
+    _pass(b, 1)
+    events = b.do({"type": "pass", "seat": 2, "faces": [6, 1, 1]})  # round 2: seat 0 first
+    prompt = one(events, PromptOpened)
+    assert (prompt.seat, prompt.kind, prompt.amount) == (0, "temporal_loop", 2)
+    bodies = [a.body for a in legal_actions(b.state, [0])]
+    assert bodies == [{"type": "choose", "seat": 0, "option": "seat_1"}]  # seat 2 is 7 away
+    assert b.refuse({"type": "choose", "seat": 0, "option": "seat_2"}).code == "wrong_option"
+    events = b.do({"type": "choose", "seat": 0, "option": "seat_1"})
+    assert one(events, LoopReleased) == LoopReleased(0, 1, 2, card.id)
+    damage = one(events, PromptOpened)
+    assert (damage.seat, damage.kind, damage.amount) == (1, "take_damage", 2)
+    assert not b.seat(0).loop_stored
+    # Unused in its turn, the loop lapses: the enemy's attack next turn is taken.
+    b = _loop_field(card, blade)
+    b.do({"type": "play_card", "seat": 0, "card": f"{card.id}#1"})
+    _pass(b, 0)
+    assert not b.seat(0).loop_armed
+    events = b.do({"type": "attack", "seat": 1, "card": "test-maul#1", "target": 0,
+                   "component": "chassis", "faces": [3, 2, 4, 4]})  # fmt: skip
+    assert not of_type(events, DamageLooped) and one(events, PromptOpened).kind == "take_damage"
+
+
+WYRD_SCENARIOS[("wyrd-conclave", "temporal-loop")] = _temporal_loop
 
 
 @pytest.mark.parametrize("key", sorted(WYRD_SCENARIOS), ids=lambda k: f"{k[0]}/{k[1]}")

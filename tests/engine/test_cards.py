@@ -129,6 +129,7 @@ from battles.engine.cards import (
     TaintEffect,
     TargetDiscardsEffect,
     TeleportEffect,
+    TemporalLoopEffect,
     TerrainEffect,
     ThornsEffect,
     TokenCostEffect,
@@ -211,6 +212,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     MoveCostEffect(1),
     DrawPenaltyEffect(1),
     LastingCurseEffect(1, 3, "wyrd-conclave"),  # (R-ADD-421)
+    TemporalLoopEffect(6),  # (R-ADD-422)
     NoAttacksEffect(),
     TargetDiscardsEffect(1, "random", "shield", lost=True),
     TargetDiscardsEffect(1, "target"),
@@ -397,6 +399,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "move_cost",
         "draw_penalty",
         "lasting_curse",  # (R-ADD-421)
+        "temporal_loop",  # (R-ADD-422)
         "no_attacks",
         "target_discards",
         "lower_defence",

@@ -148,6 +148,9 @@ def _prompt_candidates(
     elif kind == "ultimatum":  # R-ADD-159
         yield {"type": "choose", "seat": seat, "option": "damage"}
         yield {"type": "choose", "seat": seat, "option": "skip_turn"}
+    elif kind == "temporal_loop":  # R-ADD-422: the enemy who takes the stored damage
+        for target in state.loop_targets(seat):
+            yield {"type": "choose", "seat": seat, "option": f"seat_{target}"}
     elif kind == "form":  # R-ADD-362
         for form in ("assault", "tank", "scout"):
             yield {"type": "choose", "seat": seat, "option": form}

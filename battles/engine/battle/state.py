@@ -13,7 +13,14 @@ from types import MappingProxyType
 from typing import Any, TypeVar
 
 from ..board import Board
-from ..cards import DAMAGE_CARD, CardDef, Effect, LastingCurseEffect, SpendTokensEffect
+from ..cards import (
+    DAMAGE_CARD,
+    CardDef,
+    Effect,
+    LastingCurseEffect,
+    SpendTokensEffect,
+    TemporalLoopEffect,
+)
 from ..dice import COMPONENTS
 from ..hexes import Hex
 from ..ruleset import Ruleset
@@ -359,6 +366,11 @@ class CasketState:
     draw_penalty: int = 0  # cards fewer at the next Draw phase (R-ADD-114)
     # Lasting curses on the casket, as (the seat that laid it, its card id) (R-ADD-421).
     curses: tuple[tuple[int, str], ...] = ()
+    # Temporal Loop (R-ADD-422): the card waiting this turn for the next damage to store,
+    # and the damage stored, with its card, until the next turn's start releases it.
+    loop_armed: str = ""
+    loop_stored: int = 0
+    loop_source: str = ""
     no_attacks: bool = False  # "cannot attack until next turn" (R-ADD-115)
     # The attack card whose token spend bought effects that wait for its outcome (R-ADD-116)
     armed_spend: str | None = None
@@ -739,6 +751,19 @@ class BattleState:
         if p is None or p.kind not in ("holy", "distortion", "sanctuary") or p.seat == c.seat:
             return None
         return p.kind, "ally" if self.seats[p.seat].side == c.side else "enemy"
+
+    def loop_targets(self, seat: int) -> list[int]:
+        """R-ADD-422: the enemies in the battle within reach of the casket's stored damage."""
+        c = self.seats[seat]
+        if not c.loop_stored:
+            return []
+        effects = self.cards[c.loop_source].effects
+        within = next((e.within for e in effects if isinstance(e, TemporalLoopEffect)), 0)
+        return [
+            x.seat
+            for x in self.seats
+            if x.side != c.side and x.in_battle and x.at.distance(c.at) <= within
+        ]
 
     def curse(self, source: str) -> LastingCurseEffect | None:
         """The lasting curse card `source` lays (R-ADD-421), at its top or after its attack."""

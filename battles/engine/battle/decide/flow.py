@@ -75,6 +75,7 @@ def _start_round(tx: _Tx, n: int) -> None:
     for seat in order:  # R-ADD-137, R-ADD-147: "at the start of each round", in turn order
         passives._triggers(tx, seat, "start_of_round")
     _start_turn(tx, order[0])
+    resolution._release_loop(tx, order[0])  # R-ADD-422
 
 
 def _sp_lines(c: CasketState) -> tuple[tuple[str, int, str], ...]:
@@ -289,6 +290,7 @@ def _finish_turn(tx: _Tx) -> None:
     for i in range(s.turn, len(s.order)):
         if s.seats[s.order[i]].in_battle:
             _start_turn(tx, s.order[i])
+            resolution._release_loop(tx, s.order[i])  # R-ADD-422
             return
 
 

@@ -87,6 +87,7 @@ from .conditions import (
     OngoingDamageEffect,
     SpPenaltyEffect,
     StatusEffect,
+    TemporalLoopEffect,
     TransformEffect,
     UltimatumEffect,
 )
@@ -276,6 +277,7 @@ __all__ = [
     "TaintEffect",
     "TargetDiscardsEffect",
     "TeleportEffect",
+    "TemporalLoopEffect",
     "TerrainEffect",
     "ThornsEffect",
     "TokenCostEffect",
@@ -336,6 +338,7 @@ Effect = (
     | MoveCostEffect
     | DrawPenaltyEffect
     | LastingCurseEffect
+    | TemporalLoopEffect
     | NoAttacksEffect
     | TargetDiscardsEffect
     | LowerDefenceEffect

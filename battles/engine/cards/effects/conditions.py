@@ -235,6 +235,22 @@ class LastingCurseEffect(StoredEffect):
 
 
 @dataclass(frozen=True, slots=True)
+class TemporalLoopEffect(StoredEffect):
+    """ "Next damage you take this turn is stored in temporal loop. At start of your next
+    turn, choose 1 enemy within 6 hexes - they take that stored damage instead": until the
+    turn it is played in ends, the next damage the own casket would take is not taken but
+    stored; as its next turn starts, the player chooses an enemy within `within` hexes
+    (prompt `temporal_loop`), who takes it (R-ADD-422).
+
+    >>> TemporalLoopEffect(6).as_dict()
+    {'kind': 'temporal_loop', 'within': 6}
+    """
+
+    kind: ClassVar[str] = "temporal_loop"
+    within: int = field(metadata=bounded(1, MAX_HEXES, "R-ADD-422"))
+
+
+@dataclass(frozen=True, slots=True)
 class NoAttacksEffect(StoredEffect):
     """ "Cannot attack until next turn": the own casket makes no attack until the start of
     its next turn (R-ADD-115).

@@ -217,6 +217,10 @@ def _lasting_curse(ctx: Resolving, effect: fx.LastingCurseEffect) -> None:
         ctx.tx.emit(ev.CasketCursed(who, ctx.seat, ctx.card.id))
 
 
+def _temporal_loop(ctx: Resolving, effect: fx.TemporalLoopEffect) -> None:
+    ctx.tx.emit(ev.LoopArmed(ctx.seat, ctx.card.id))  # R-ADD-422
+
+
 RESOLVERS: dict[type[Any], Resolver] = {
     fx.StatusEffect: _status,
     fx.HinderEffect: _hinder,
@@ -225,6 +229,7 @@ RESOLVERS: dict[type[Any], Resolver] = {
     fx.OngoingDamageEffect: _ongoing_damage,
     fx.DrawPenaltyEffect: _draw_penalty,
     fx.LastingCurseEffect: _lasting_curse,
+    fx.TemporalLoopEffect: _temporal_loop,
     fx.NoAttacksEffect: _no_attacks,
     fx.LowerDefenceEffect: _lower_defence,
     fx.SpPenaltyEffect: _sp_penalty,
