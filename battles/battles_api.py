@@ -164,6 +164,7 @@ class WaitingOutput(serializers.Serializer[Any]):
                 "ally_destroyed",
                 "low_deck",
                 "lethal_damage",
+                "temporal_loop",
             ),
         ),
         allow_null=True,

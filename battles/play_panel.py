@@ -48,6 +48,7 @@ PROMPT_WORDS = {
     "ally_destroyed": "answer an ally's destruction with a card, or none (R-ADD-283)",
     "low_deck": "answer the deck's fall to a few cards with a card, or none (R-ADD-370)",
     "lethal_damage": "answer damage that would defeat the casket with a card, or none (R-ADD-371)",
+    "temporal_loop": "choose the enemy who takes the damage stored in the loop (R-ADD-422)",
 }
 
 
@@ -187,6 +188,9 @@ def label(body: Mapping[str, Any], state: BattleState, names: Names) -> str:
                 k = int(body["option"].removeprefix("die_"))
                 face = ATTACK_FACES[reroll.faces[k - 1]].name
                 return f"Roll die {k} ({face}) again (R-ADD-282)"
+            if body["option"].startswith("seat_"):  # R-ADD-422
+                target = names.casket(int(body["option"].removeprefix("seat_")))
+                return f"Send the stored damage to {target} (R-ADD-422)"
             if body["option"] == "pick":
                 looked = state.card(c.looked_at_source).effects
                 if any(isinstance(e, LookAtHandEffect) and e.steal for e in looked):

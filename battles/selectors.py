@@ -586,6 +586,7 @@ PROMPT_WORDS = {
     "ally_destroyed": "to answer an ally's destruction with a card, or none",
     "low_deck": "to answer the deck's fall to a few cards with a card, or none",
     "lethal_damage": "to answer damage that would defeat the casket with a card, or none",
+    "temporal_loop": "to choose the enemy who takes the damage stored in the loop",
 }
 
 

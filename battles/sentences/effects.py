@@ -127,6 +127,34 @@ said(ev.DrawPenaltyImposed, "{who} will draw {n:count:card} fewer next turn", so
 
 
 said(ev.AttacksForgone, "{who} cannot attack until their next turn", source("R-ADD-115"))
+said(
+    ev.CasketCursed,
+    "{by:casket} curses {who} until it is lifted: {who} and its allies near it draw fewer",
+    source("R-ADD-421"),
+)
+said(ev.LoopArmed, "{who} will store the next damage it takes this turn", source("R-ADD-422"))
+said(
+    ev.DamageLooped,
+    "{who} stores {amount} damage in a temporal loop instead of taking it",
+    source("R-ADD-422"),
+)
+
+
+@sentence(ev.LoopReleased)
+def _loop_released(p: Mapping[str, Any], names: Names) -> Sentence:
+    amount = f"{p['amount']} damage"
+    if p["target"] < 0:
+        text = f"{names.casket(p['seat'])}'s stored {amount} is lost: no enemy within reach"
+    else:
+        text = f"{names.casket(p['seat'])} sends its stored {amount} to {names.casket(p['target'])}"
+    return (t(text), *source("R-ADD-422")(p, names))
+
+
+said(
+    ev.CurseLifted,
+    "{who}'s curse is lifted: it destroyed {killed:casket}",
+    source("R-ADD-421"),
+)
 
 
 @sentence(ev.GritModifierRaised)

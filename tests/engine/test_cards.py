@@ -87,6 +87,7 @@ from battles.engine.cards import (
     HinderEffect,
     IgnoreCoverEffect,
     LastingBonusEffect,
+    LastingCurseEffect,
     LethalWindowEffect,
     LimitEffect,
     LookAtHandEffect,
@@ -131,6 +132,7 @@ from battles.engine.cards import (
     TakeDamageEffect,
     TargetDiscardsEffect,
     TeleportEffect,
+    TemporalLoopEffect,
     TerrainEffect,
     ThornsEffect,
     TokenCostEffect,
@@ -212,6 +214,8 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     OngoingDamageEffect(1, 3),
     MoveCostEffect(1),
     DrawPenaltyEffect(1),
+    LastingCurseEffect(1, 3, "wyrd-conclave"),  # (R-ADD-421)
+    TemporalLoopEffect(6),  # (R-ADD-422)
     NoAttacksEffect(),
     TargetDiscardsEffect(1, "random", "shield", lost=True),
     TargetDiscardsEffect(1, "target"),
@@ -400,6 +404,8 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "ongoing_damage",
         "move_cost",
         "draw_penalty",
+        "lasting_curse",  # (R-ADD-421)
+        "temporal_loop",  # (R-ADD-422)
         "no_attacks",
         "target_discards",
         "lower_defence",

@@ -278,6 +278,8 @@ CHOICES = (
     *("damage", "skip_turn", "discard", "decline", "pay", "accept", "refuse"),
     *("keep", "die_1", "die_2", "die_3", "die_4", "pick"),
     *("assault", "tank", "scout"),
+    # The enemy who takes Temporal Loop's stored damage, by seat (R-ADD-422; at most 8 seats).
+    *(f"seat_{n}" for n in range(8)),
 )
 
 

@@ -152,6 +152,9 @@ def _prompt_candidates(
     elif kind == "ultimatum":  # R-ADD-159
         yield {"type": "choose", "seat": seat, "option": "damage"}
         yield {"type": "choose", "seat": seat, "option": "skip_turn"}
+    elif kind == "temporal_loop":  # R-ADD-422: the enemy who takes the stored damage
+        for target in state.loop_targets(seat):
+            yield {"type": "choose", "seat": seat, "option": f"seat_{target}"}
     elif kind == "form":  # R-ADD-362
         for form in ("assault", "tank", "scout"):
             yield {"type": "choose", "seat": seat, "option": form}
@@ -171,7 +174,10 @@ def _prompt_candidates(
     elif kind == "lethal_damage":  # R-ADD-371: a card answering lethal damage
         yield {"type": "no_reactive", "seat": seat}
         for card in _distinct(c.hand):
-            if any(isinstance(e, LethalWindowEffect) for e in state.card(card).effects):
+            held = state.card(card)
+            if any(isinstance(e, LethalWindowEffect) for e in held.effects) and (
+                c.holds_required_spends(held)  # R-ADD-420: Price Paid needs its tokens
+            ):
                 yield {"type": "play_reactive", "seat": seat, "card": card}
     elif kind == "low_deck":  # R-ADD-370: a card answering the seat's own low deck
         yield {"type": "no_reactive", "seat": seat}

@@ -7,13 +7,20 @@ each be in exactly one zone. Damage cards added at reshuffles are `damage#<n>`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, TypeVar
 
 from ..board import Board
-from ..cards import DAMAGE_CARD, CardDef
+from ..cards import (
+    DAMAGE_CARD,
+    CardDef,
+    Effect,
+    LastingCurseEffect,
+    SpendTokensEffect,
+    TemporalLoopEffect,
+)
 from ..dice import COMPONENTS
 from ..hexes import Hex
 from ..ruleset import Ruleset
@@ -360,6 +367,13 @@ class CasketState:
     move_cost_next_turn: int = 0  # +SP per hex moved in the next turn (R-ADD-113)
     move_cost: int = 0  # ... and in this one
     draw_penalty: int = 0  # cards fewer at the next Draw phase (R-ADD-114)
+    # Lasting curses on the casket, as (the seat that laid it, its card id) (R-ADD-421).
+    curses: tuple[tuple[int, str], ...] = ()
+    # Temporal Loop (R-ADD-422): the card waiting this turn for the next damage to store,
+    # and the damage stored, with its card, until the next turn's start releases it.
+    loop_armed: str = ""
+    loop_stored: int = 0
+    loop_source: str = ""
     no_attacks: bool = False  # "cannot attack until next turn" (R-ADD-115)
     # The attack card whose token spend bought effects that wait for its outcome (R-ADD-116)
     armed_spend: str | None = None
@@ -528,6 +542,16 @@ class CasketState:
         2
         """
         return dict(self.tokens).get(pool, 0)
+
+    def holds_required_spends(self, card: CardDef) -> bool:
+        """The tokens of every spend `card` does nothing without (R-ADD-61), "all" needing
+        1: a window offers Price Paid only to a holder of Bargain tokens ("If you have 0
+        tokens, you die normally", R-ADD-420)."""
+        return all(
+            self.tokens_of(e.pool) >= (1 if e.n == "all" else e.n)
+            for e in card.effects
+            if isinstance(e, SpendTokensEffect) and e.required
+        )
 
     def damage_of(self, component: str) -> int:
         return self.component_damage[COMPONENTS.index(component)]
@@ -734,6 +758,30 @@ class BattleState:
         if p is None or p.kind not in ("holy", "distortion", "sanctuary") or p.seat == c.seat:
             return None
         return p.kind, "ally" if self.seats[p.seat].side == c.side else "enemy"
+
+    def loop_targets(self, seat: int) -> list[int]:
+        """R-ADD-422: the enemies in the battle within reach of the casket's stored damage."""
+        c = self.seats[seat]
+        if not c.loop_stored:
+            return []
+        effects = self.cards[c.loop_source].effects
+        within = next((e.within for e in effects if isinstance(e, TemporalLoopEffect)), 0)
+        return [
+            x.seat
+            for x in self.seats
+            if x.side != c.side and x.in_battle and x.at.distance(c.at) <= within
+        ]
+
+    def curse(self, source: str) -> LastingCurseEffect | None:
+        """The lasting curse card `source` lays (R-ADD-421), at its top or after its attack."""
+
+        def nested(effects: tuple[Effect, ...]) -> Iterator[Effect]:
+            for e in effects:
+                yield e
+                yield from nested(getattr(e, "then", ()))
+
+        found = [e for e in nested(self.cards[source].effects) if isinstance(e, LastingCurseEffect)]
+        return found[0] if found else None
 
     def card(self, instance: str) -> CardDef:
         cid = card_id(instance)

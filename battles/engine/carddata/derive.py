@@ -21,6 +21,7 @@ from ..cards import (
     CardDef,
     Effect,
     HeatEffect,
+    SpendTokensEffect,
     SpLockEffect,
     TokenCostEffect,
 )
@@ -66,6 +67,8 @@ ATTACK_TYPES = frozenset(
 )
 
 _COST_RE = re.compile(r"\s*(\d{1,2})\s*(?:SP)?\s*(?:\(reactive\))?\s*", re.IGNORECASE)
+# "0 SP (but costs Bargain tokens retroactively)": 0 SP and a price paid otherwise (R-ADD-420).
+_ZERO_BUT_RE = re.compile(r"\s*0\s*SP\s*\(but costs [^)]*\)\s*", re.IGNORECASE)
 
 _INT_RE = re.compile(r"\s*([+-]?\d{1,3})\s*")
 
@@ -200,6 +203,11 @@ def derive_from_database(entry: object, section: str) -> DerivedCard:
         cost = 0
     # R-ADD-343: "0 SP (but costs future actions)": the future actions are the `sp_lock`.
     if cost is None and any(isinstance(e, SpLockEffect) for e in printed):
+        cost = 0
+    # R-ADD-420: "0 SP (but costs Bargain tokens retroactively)": the tokens are the
+    # required `spend_tokens` its window pays as it resolves.
+    spends = any(isinstance(e, SpendTokensEffect) and e.required for e in printed)
+    if cost is None and spends and _ZERO_BUT_RE.fullmatch(str(entry.get("cost", ""))):
         cost = 0
     if cost is None:
         return _reason(f"cost {entry.get('cost')!r} is not a whole number of SP", note)

@@ -20,6 +20,7 @@ from ..state import (
     SETUP,
     SP_MAXIMUM,
     STRAIN_HEAT,
+    BattleState,
     CasketState,
 )
 from . import attacking, harm, passives, piles, resolution
@@ -74,6 +75,7 @@ def _start_round(tx: _Tx, n: int) -> None:
     for seat in order:  # R-ADD-137, R-ADD-147: "at the start of each round", in turn order
         passives._triggers(tx, seat, "start_of_round")
     _start_turn(tx, order[0])
+    resolution._release_loop(tx, order[0])  # R-ADD-422
 
 
 def _sp_lines(c: CasketState) -> tuple[tuple[str, int, str], ...]:
@@ -221,13 +223,34 @@ def _scheduled_damage(tx: _Tx, seat: int, amount: int, bled: bool, aura: int) ->
         resolution._inflict(tx, seat, amount + aura, None, " and ".join(reasons))
 
 
+def _cursed_fewer(s: BattleState, c: CasketState) -> int:
+    """R-ADD-421: the cards fewer a lasting curse takes off the casket's Draw phase: its
+    own curse's, or the curse of an ally (another casket of its side still in the battle)
+    within the curse's spread. Curses do not add up: the most of them counts ("hand size 5
+    instead of 6")."""
+    fewer = 0
+    for other in s.seats:
+        if other.side != c.side or not other.in_battle:
+            continue
+        for _, source in other.curses:
+            curse = s.curse(source)
+            if curse is None:
+                continue
+            if other.seat == c.seat or other.at.distance(c.at) <= curse.spread:
+                fewer = max(fewer, curse.fewer)
+    return fewer
+
+
 def _end_turn(tx: _Tx, seat: int) -> None:
     """Draw (R-TRN-6) and End (R-TRN-7) for the seat that passed."""
     c = tx.seat(seat)
-    # R-ADD-114: an enemy card's "draws N fewer cards next turn"
-    fill = HAND_SIZE - c.draw_penalty
+    # R-ADD-114: an enemy card's "draws N fewer cards next turn"; R-ADD-421: a lasting
+    # curse on the casket or on an ally near it
+    cursed = _cursed_fewer(tx.state, c)
+    fill = HAND_SIZE - c.draw_penalty - cursed
     if len(c.hand) < fill:
         reason = "draw phase" + (" (fewer: R-ADD-114)" if c.draw_penalty else "")
+        reason += " (cursed: R-ADD-421)" if cursed else ""
         piles._draw(tx, seat, fill - len(c.hand), reason)
     c = tx.seat(seat)
     if not c.in_battle:
@@ -267,6 +290,7 @@ def _finish_turn(tx: _Tx) -> None:
     for i in range(s.turn, len(s.order)):
         if s.seats[s.order[i]].in_battle:
             _start_turn(tx, s.order[i])
+            resolution._release_loop(tx, s.order[i])  # R-ADD-422
             return
 
 

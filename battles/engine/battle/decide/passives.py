@@ -77,6 +77,17 @@ def _zones(tx: _Tx, seat: int) -> None:
                 _resolve_at_once(tx, seat, card, zone.then)
 
 
+def _lift_curses(tx: _Tx, killer: int, killed: int) -> None:
+    """R-ADD-421: "Curse removed when target kills a Wyrd unit": the cursed casket's
+    attack destroyed (R-ADD-131) a casket of the curse's faction: one whose setup names
+    it (R-ADD-121), or the casket that laid the curse with that faction's card."""
+    gone = tx.seat(killed)
+    for by, source in tx.seat(killer).curses:
+        curse = tx.state.curse(source)
+        if curse is not None and (gone.faction == curse.lifted_by or by == killed):
+            tx.emit(ev.CurseLifted(killer, killed, source))
+
+
 def _destroyed(tx: _Tx, seat: int) -> None:
     """R-ADD-68: every other casket's passives that watch for a destruction nearby; and
     R-ADD-148: the effects of every mark on the destroyed casket. R-ADD-131: a casket
@@ -86,6 +97,8 @@ def _destroyed(tx: _Tx, seat: int) -> None:
     for other in tx.state.seats:
         if other.seat != seat:
             _triggers(tx, other.seat, "casket_destroyed", about=seat, killer=killer)
+    if killer is not None:
+        _lift_curses(tx, killer, seat)
     for other in tx.state.seats:
         if other.marked == seat and other.mark_source is not None and other.in_battle:
             card = tx.state.card(other.mark_source)

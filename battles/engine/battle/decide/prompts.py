@@ -64,6 +64,7 @@ PROMPT_COMMANDS = {
         PlayReactive,
         NoReactive,
     ),  # "when you would take lethal damage" (R-ADD-371)
+    "temporal_loop": (Choose,),  # "choose 1 enemy within 6 hexes" (R-ADD-422)
 }
 # The ruling behind each prompt, cited when an answer comes without its prompt.
 PROMPT_RULES = {
@@ -85,6 +86,7 @@ PROMPT_RULES = {
     "ally_destroyed": "R-ADD-283",
     "low_deck": "R-ADD-370",
     "lethal_damage": "R-ADD-371",
+    "temporal_loop": "R-ADD-422",
 }
 
 
@@ -202,6 +204,8 @@ def _choose(tx: _Tx, command: Choose, kind: str, amount: int) -> None:
         # R-ADD-282: keep the roll, or roll die number k (from 1) again
         "reroll": ("keep", *(f"die_{k}" for k in range(1, amount + 1))),
         "form": ("assault", "tank", "scout"),  # R-ADD-362
+        # R-ADD-422: the enemy within reach who takes the stored damage
+        "temporal_loop": tuple(f"seat_{x}" for x in tx.state.loop_targets(seat)),
         # R-ADD-385: the cards of the hand looked at; a steal's price may be declined
         "hand_pick": ("pick", "decline")
         if kind == "hand_pick" and piles._priced(tx, seat)
@@ -211,12 +215,18 @@ def _choose(tx: _Tx, command: Choose, kind: str, amount: int) -> None:
         raise RuleViolation(
             "wrong_option",
             f"the {kind} prompt's options are {', '.join(options)}",
-            PROMPT_RULES[kind] if kind in ("reroll", "hand_pick", "form", "save") else "R-ADD-159",
+            PROMPT_RULES[kind]
+            if kind in ("reroll", "hand_pick", "form", "save", "temporal_loop")
+            else "R-ADD-159",
         )
     if command.cards and command.option not in ("discard", "pick"):
         raise RuleViolation("unused_argument", "only 'discard' and 'pick' name cards", "R-ADD-159")
     if kind == "hand_pick":
         piles._hand_pick(tx, seat, command.option, command.cards, amount)
+        return
+    if kind == "temporal_loop":
+        tx.emit(ev.PromptClosed(seat, kind))
+        resolution._loop_target(tx, seat, int(command.option.removeprefix("seat_")))
         return
     if kind == "form":
         tx.emit(ev.PromptClosed(seat, kind))

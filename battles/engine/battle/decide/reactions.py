@@ -219,18 +219,44 @@ def _play_at_no_cost(tx: _Tx, seat: int, instance: str, card: CardDef) -> None:
     """A window's card leaves the hand at 0 SP (R-ADD-283, R-ADD-370, R-ADD-371); a price
     printed in tokens is still checked and paid (R-ADD-133, R-ADD-366)."""
     costs._check_token_cost(tx, seat, card)
+    if not tx.seat(seat).holds_required_spends(card):
+        raise RuleViolation(
+            "not_enough_tokens",
+            f"card: {card.name} spends tokens seat {seat} does not hold",
+            "R-ADD-420",
+        )
     tx.emit(ev.CardPlayed(seat, instance, 0, card.manual, card.text if card.manual else ""))
     costs._pay_tokens(tx, seat, card)
 
 
 def _resolve_beside_window(
-    tx: _Tx, seat: int, instance: str, card: CardDef, window: type[resolution.NoAttackWindow]
+    tx: _Tx,
+    seat: int,
+    instance: str,
+    card: CardDef,
+    window: type[resolution.NoAttackWindow],
+    done: type[SpendTokensEffect] | None = None,
 ) -> None:
-    """The rest of a window's card, at once: every effect but the window itself."""
-    passives._resolve_at_once(
-        tx, seat, card, (e for e in card.effects if not isinstance(e, window))
-    )
+    """The rest of a window's card, at once: every effect but the window itself (and
+    `done`, the effects resolved already)."""
+    skip = window if done is None else (window, done)
+    passives._resolve_at_once(tx, seat, card, (e for e in card.effects if not isinstance(e, skip)))
     tx.emit(ev.CardResolved(seat, instance))
+
+
+def _spend_beside_window(tx: _Tx, seat: int, card: CardDef) -> None:
+    """R-ADD-420: a window card's required spend ("Instead, spend ALL Bargain tokens you
+    have. For each token spent, recover 3 cards"), paid as it resolves, with what it buys:
+    the window offered it only to a holder of the tokens (`resolution._window_cards`)."""
+    for effect in card.effects:
+        if isinstance(effect, SpendTokensEffect) and effect.required:
+            n = costs._spend_tokens(tx, seat, card, effect)
+            passives._resolve_at_once(
+                tx,
+                seat,
+                card,
+                [x for _ in range(n if effect.per_token else 1) for x in effect.then],
+            )
 
 
 def _ally_destroyed(tx: _Tx, command: PlayReactive | NoReactive) -> None:
@@ -299,10 +325,11 @@ def _lethal(
         instance, card = _window_card(tx, command, window, "lethal damage", "R-ADD-371")
         costs._check_limit(tx.seat(seat), card)
         _play_at_no_cost(tx, seat, instance, card)
-        cut = min(amount, sum(e.prevent for e in card.effects if isinstance(e, window)))
+        cut = min(amount, sum(e.cut(amount) for e in card.effects if isinstance(e, window)))
         tx.emit(ev.DamageReduced(seat, cut, card.id))
         amount -= cut
-        _resolve_beside_window(tx, seat, instance, card, window)
+        _spend_beside_window(tx, seat, card)
+        _resolve_beside_window(tx, seat, instance, card, window, SpendTokensEffect)
     if amount <= 0 or not tx.seat(seat).in_battle:
         resolution._after_damage(tx)
         return

@@ -458,12 +458,45 @@ def _inflict(
     if amount <= 0 or not tx.seat(seat).in_battle:
         _after_damage(tx)
         return
+    if _looped(tx, seat, amount):
+        _after_damage(tx)
+        return
     if _lethal(tx, seat, amount) and _negated_as_lethal(tx, seat, amount):
         _after_damage(tx)
         return
     if _lethal_window(tx, seat, amount, component, reason):
         return
     _split(tx, seat, amount, component, reason)
+
+
+def _looped(tx: _Tx, seat: int, amount: int) -> bool:
+    """R-ADD-422: "Next damage you take this turn is stored in temporal loop": the damage,
+    after wards and reductions, is stored instead of taken; True when it was."""
+    source = tx.seat(seat).loop_armed
+    if not source:
+        return False
+    tx.emit(ev.DamageLooped(seat, amount, source))
+    return True
+
+
+def _release_loop(tx: _Tx, seat: int) -> None:
+    """R-ADD-422: "At start of your next turn, choose 1 enemy within 6 hexes": the player
+    chooses (prompt `temporal_loop`); with no enemy within reach the damage is lost."""
+    c = tx.seat(seat)
+    if not c.loop_stored or not c.in_battle:
+        return
+    if not tx.state.loop_targets(seat):
+        tx.emit(ev.LoopReleased(seat, -1, c.loop_stored, c.loop_source))
+        return
+    why = f"{c.loop_stored} damage stored: choose the enemy within reach who takes it"
+    _open_prompt(tx, seat, "temporal_loop", c.loop_stored, None, "R-ADD-422", why)
+
+
+def _loop_target(tx: _Tx, seat: int, target: int) -> None:
+    """R-ADD-422: the chosen enemy takes the stored damage, as damage without an attack."""
+    c = tx.seat(seat)
+    tx.emit(ev.LoopReleased(seat, target, c.loop_stored, c.loop_source))
+    _terrain_damage(tx, target, c.loop_stored, f"{tx.state.cards[c.loop_source].name} (R-ADD-422)")
 
 
 def _negated_as_lethal(tx: _Tx, seat: int, amount: int) -> bool:
@@ -522,6 +555,8 @@ def _window_cards(tx: _Tx, seat: int, window: type[NoAttackWindow]) -> list[str]
                 costs._check_token_cost(tx, seat, card)  # R-ADD-366: a price in tokens
             except RuleViolation:
                 continue
+            if not c.holds_required_spends(card):  # R-ADD-420: "If you have 0 tokens, …"
+                continue
             held.append(instance)
     return held
 
@@ -578,7 +613,7 @@ def _terrain_damage(tx: _Tx, seat: int, amount: int, reason: str) -> None:
     ending an attack in progress: a move inside an attack (a push, a dodge) is not its hit."""
     amount = _warded(tx, seat, amount, None)
     amount = _reduce_taken(tx, seat, amount)  # R-ADD-136, as `_inflict`
-    if amount <= 0 or not tx.seat(seat).in_battle:
+    if amount <= 0 or not tx.seat(seat).in_battle or _looped(tx, seat, amount):
         return
     if _lethal_window(tx, seat, amount, None, reason):
         return
@@ -780,6 +815,8 @@ def _auto_answer(tx: _Tx, seat: int, kind: str, amount: int, component: str | No
         _arranged(tx, seat, tx.seat(seat).deck[:amount], False)
     elif kind == "ultimatum":  # the damage, as auto takes any damage (R-ADD-159)
         _ultimatum(tx, seat, "damage", amount)
+    elif kind == "temporal_loop":  # R-ADD-422: the first enemy within reach
+        _loop_target(tx, seat, tx.state.loop_targets(seat)[0])
     elif kind == "form":  # R-ADD-362: Assault Form, the first printed
         _form_chosen(tx, seat, "assault")
     elif kind == "save":  # resisted, the newest hand cards first, as a discard (R-ADD-342)

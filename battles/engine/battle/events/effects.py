@@ -94,6 +94,57 @@ class DrawPenaltyImposed(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class CasketCursed(Event):
+    """A card's hit put its lasting curse on the seat, laid by seat `by` (R-ADD-421)."""
+
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "by", "source"))
+    seat: int
+    by: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class CurseLifted(Event):
+    """The seat's curse of card `source` is lifted: it destroyed `killed` (R-ADD-421)."""
+
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "killed", "source"))
+    seat: int
+    killed: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class LoopArmed(Event):
+    """The next damage the seat would take this turn will be stored (R-ADD-422)."""
+
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "source"))
+    seat: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class DamageLooped(Event):
+    """`amount` damage the seat would have taken is stored, not taken (R-ADD-422)."""
+
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "amount", "source"))
+    seat: int
+    amount: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class LoopReleased(Event):
+    """The seat's stored damage goes to `target` (-1: no enemy within reach, it is lost)
+    (R-ADD-422)."""
+
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "target", "amount", "source"))
+    seat: int
+    target: int
+    amount: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
 class AttacksForgone(Event):
     """The seat makes no attack until the start of its next turn (R-ADD-115)."""
 

@@ -146,6 +146,8 @@ def _turn_ended(s: BattleState, e: ev.TurnEnded) -> BattleState:
     # attacker's to-hit counts for it (R-HIT-2).
     c = s.seats[e.seat]
     s = _seat(s, e.seat, moved_last_turn=c.moved)
+    if c.loop_armed:  # R-ADD-422: "next damage you take this turn": the turn is over
+        s = _seat(s, e.seat, loop_armed="")
     if c.turn_buff_damage or c.turn_buff_to_hit or c.turn_buff_ignore:  # R-ADD-139: lapses
         s = _seat(
             s,

@@ -97,6 +97,28 @@ def _draw_penalty(s: BattleState, e: ev.DrawPenaltyImposed) -> BattleState:
     return _seat(s, e.seat, draw_penalty=s.seats[e.seat].draw_penalty + e.n)
 
 
+def _cursed(s: BattleState, e: ev.CasketCursed) -> BattleState:
+    return _seat(s, e.seat, curses=(*s.seats[e.seat].curses, (e.by, e.source)))
+
+
+def _curse_lifted(s: BattleState, e: ev.CurseLifted) -> BattleState:
+    kept = tuple(x for x in s.seats[e.seat].curses if x[1] != e.source)
+    return _seat(s, e.seat, curses=kept)
+
+
+def _loop_armed(s: BattleState, e: ev.LoopArmed) -> BattleState:
+    return _seat(s, e.seat, loop_armed=e.source)
+
+
+def _damage_looped(s: BattleState, e: ev.DamageLooped) -> BattleState:
+    stored = s.seats[e.seat].loop_stored + e.amount
+    return _seat(s, e.seat, loop_armed="", loop_stored=stored, loop_source=e.source)
+
+
+def _loop_released(s: BattleState, e: ev.LoopReleased) -> BattleState:
+    return _seat(s, e.seat, loop_stored=0, loop_source="")
+
+
 def _attacks_forgone(s: BattleState, e: ev.AttacksForgone) -> BattleState:
     return _seat(s, e.seat, no_attacks=True)
 
@@ -193,6 +215,11 @@ HANDLERS: dict[type[ev.Event], Handler] = {
     ev.SpPenaltyImposed: _sp_penalty,
     ev.DefenceRaised: _defence_raised,
     ev.DrawPenaltyImposed: _draw_penalty,
+    ev.CasketCursed: _cursed,
+    ev.CurseLifted: _curse_lifted,
+    ev.LoopArmed: _loop_armed,
+    ev.DamageLooped: _damage_looped,
+    ev.LoopReleased: _loop_released,
     ev.AttacksForgone: _attacks_forgone,
     ev.SpendArmed: _spend_armed,
     ev.DefenceLowered: _defence_lowered,

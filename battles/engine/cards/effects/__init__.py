@@ -82,12 +82,14 @@ from .conditions import (
     GritModifierEffect,
     GritRerollEffect,
     HinderEffect,
+    LastingCurseEffect,
     LowerDefenceEffect,
     MarkEffect,
     NoAttacksEffect,
     OngoingDamageEffect,
     SpPenaltyEffect,
     StatusEffect,
+    TemporalLoopEffect,
     TransformEffect,
     UltimatumEffect,
 )
@@ -236,6 +238,7 @@ __all__ = [
     "HinderEffect",
     "IgnoreCoverEffect",
     "LastingBonusEffect",
+    "LastingCurseEffect",
     "LethalWindowEffect",
     "LimitEffect",
     "LookAtHandEffect",
@@ -280,6 +283,7 @@ __all__ = [
     "TakeDamageEffect",
     "TargetDiscardsEffect",
     "TeleportEffect",
+    "TemporalLoopEffect",
     "TerrainEffect",
     "ThornsEffect",
     "TokenCostEffect",
@@ -339,6 +343,8 @@ Effect = (
     | OngoingDamageEffect
     | MoveCostEffect
     | DrawPenaltyEffect
+    | LastingCurseEffect
+    | TemporalLoopEffect
     | NoAttacksEffect
     | TargetDiscardsEffect
     | LowerDefenceEffect

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 from ...errors import InvalidInput
 from ...tohit import MAX_DAMAGE
 from .base import WRITTEN, StoredEffect, bounded, check_bool, check_choice, check_inner, check_int
-from .bounds import MAX_CARDS, MAX_HEXES, MAX_TO_HIT, STATUS_TARGETS
+from .bounds import MAX_CARDS, MAX_HEXES, MAX_TO_HIT, SLUG_RE, STATUS_TARGETS
 from .condition import FORMS, Condition
 
 if TYPE_CHECKING:
@@ -206,6 +206,48 @@ class DrawPenaltyEffect(StoredEffect):
 
     kind: ClassVar[str] = "draw_penalty"
     n: int = field(metadata=bounded(1, 6, "R-ADD-114"))
+
+
+@dataclass(frozen=True, slots=True)
+class LastingCurseEffect(StoredEffect):
+    """ "Place "Fae Curse" on target (lasts until removed). Cursed targets: Draw 1 fewer
+    card each turn … All allies within 3 hexes of cursed target also draw 1 fewer card …
+    Curse removed when target kills a Wyrd unit": after a hit the attack's target is
+    cursed for the rest of the battle; each Draw phase of a cursed casket, and of any
+    casket with a cursed ally within `spread` hexes, fills its hand to 6 − `fewer`; the
+    curse is lifted when the cursed casket destroys a casket of faction `lifted_by`
+    (R-ADD-421).
+
+    >>> LastingCurseEffect(1, 3, "wyrd-conclave").as_dict()
+    {'kind': 'lasting_curse', 'fewer': 1, 'spread': 3, 'lifted_by': 'wyrd-conclave'}
+    """
+
+    kind: ClassVar[str] = "lasting_curse"
+    fewer: int
+    spread: int
+    lifted_by: str  # a faction of the card database, as the setup names it (R-ADD-121)
+
+    def __post_init__(self) -> None:
+        check_int(self.fewer, "lasting_curse.fewer", 1, 6, "R-ADD-421")
+        check_int(self.spread, "lasting_curse.spread", 0, MAX_HEXES, "R-ADD-421")
+        if not isinstance(self.lifted_by, str) or not SLUG_RE.fullmatch(self.lifted_by):
+            raise InvalidInput("lasting_curse.lifted_by", "must be a faction's slug", "R-ADD-421")
+
+
+@dataclass(frozen=True, slots=True)
+class TemporalLoopEffect(StoredEffect):
+    """ "Next damage you take this turn is stored in temporal loop. At start of your next
+    turn, choose 1 enemy within 6 hexes - they take that stored damage instead": until the
+    turn it is played in ends, the next damage the own casket would take is not taken but
+    stored; as its next turn starts, the player chooses an enemy within `within` hexes
+    (prompt `temporal_loop`), who takes it (R-ADD-422).
+
+    >>> TemporalLoopEffect(6).as_dict()
+    {'kind': 'temporal_loop', 'within': 6}
+    """
+
+    kind: ClassVar[str] = "temporal_loop"
+    within: int = field(metadata=bounded(1, MAX_HEXES, "R-ADD-422"))
 
 
 @dataclass(frozen=True, slots=True)

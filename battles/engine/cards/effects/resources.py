@@ -73,7 +73,8 @@ class SpendTokensEffect(StoredEffect):
     """ "Spend N <tokens>: <more>": the player may spend (`spend: true` in the command)
     `n` tokens, or "all" they hold, for the effects in `then` and `damage_per_token` more
     damage on the card's attack per token spent. `required`: the card does nothing
-    without the spend, so playing it needs the tokens (R-ADD-61).
+    without the spend, so playing it needs the tokens (R-ADD-61). `per_token`: `then` is
+    done once for each token spent ("for each token spent, recover 3 cards", R-ADD-420).
 
     >>> from battles.engine.cards import AttackBonusEffect
     >>> SpendTokensEffect("credit", 1, (AttackBonusEffect(1),)).as_dict()["then"]
@@ -90,9 +91,13 @@ class SpendTokensEffect(StoredEffect):
     then: tuple[Effect, ...] = ()
     damage_per_token: int = 0
     required: bool = False
+    per_token: bool = False
 
     def __post_init__(self) -> None:
         check_choice(self.pool, "spend_tokens.pool", TOKEN_POOLS)
+        check_bool(self.per_token, "spend_tokens.per_token")
+        if self.per_token and not self.then:
+            raise InvalidInput("spend_tokens.per_token", "needs then to repeat", "R-ADD-420")
         if self.n != "all":
             check_int(self.n, "spend_tokens.n", 1, MAX_TOKENS, "R-ADD-61")
         check_int(self.damage_per_token, "spend_tokens.damage_per_token", 0, 10, "R-DMG-1")

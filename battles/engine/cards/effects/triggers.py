@@ -322,11 +322,26 @@ class LethalWindowEffect(StoredEffect):
     (R-DMG-6; under 2.1 deck and discard pile emptied, R-DMG-9), played from the hand at
     0 SP before the split is asked for, whoever's turn it is; `prevent` damage of it is
     taken off and the rest is taken as usual. It never answers an attack's to-hit
-    (R-REA-1, R-ADD-371).
+    (R-REA-1, R-ADD-371). `prevent` "all": the casket does something "instead" of dying, so
+    all of the damage is taken off (Price Paid, R-ADD-420).
 
     >>> LethalWindowEffect(5).as_dict()
     {'kind': 'lethal_window', 'prevent': 5}
+    >>> LethalWindowEffect("all").cut(12)
+    12
+    >>> LethalWindowEffect(0)
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: lethal_window.prevent: must be an integer from 1 to 30, got 0 (R-ADD-371)
     """
 
     kind: ClassVar[str] = "lethal_window"
-    prevent: int = field(metadata=bounded(1, MAX_CARDS, "R-ADD-371"))
+    prevent: int | Literal["all"]
+
+    def __post_init__(self) -> None:
+        if self.prevent != "all":
+            check_int(self.prevent, "lethal_window.prevent", 1, MAX_CARDS, "R-ADD-371")
+
+    def cut(self, amount: int) -> int:
+        """How much of `amount` lethal damage the card takes off."""
+        return amount if self.prevent == "all" else min(amount, self.prevent)

@@ -209,6 +209,18 @@ def _draw_penalty(ctx: Resolving, effect: fx.DrawPenaltyEffect) -> None:
     ctx.tx.emit(ev.DrawPenaltyImposed(affected_enemy(ctx), effect.n, ctx.card.id))
 
 
+def _lasting_curse(ctx: Resolving, effect: fx.LastingCurseEffect) -> None:
+    # R-ADD-421: a second curse of the same card on a cursed casket adds nothing ("hand
+    # size 5 instead of 6"), whoever laid it.
+    who = affected_enemy(ctx)
+    if all(source != ctx.card.id for _, source in ctx.tx.seat(who).curses):
+        ctx.tx.emit(ev.CasketCursed(who, ctx.seat, ctx.card.id))
+
+
+def _temporal_loop(ctx: Resolving, effect: fx.TemporalLoopEffect) -> None:
+    ctx.tx.emit(ev.LoopArmed(ctx.seat, ctx.card.id))  # R-ADD-422
+
+
 RESOLVERS: dict[type[Any], Resolver] = {
     fx.StatusEffect: _status,
     fx.HinderEffect: _hinder,
@@ -216,6 +228,8 @@ RESOLVERS: dict[type[Any], Resolver] = {
     fx.BleedEffect: _bleed,
     fx.OngoingDamageEffect: _ongoing_damage,
     fx.DrawPenaltyEffect: _draw_penalty,
+    fx.LastingCurseEffect: _lasting_curse,
+    fx.TemporalLoopEffect: _temporal_loop,
     fx.NoAttacksEffect: _no_attacks,
     fx.LowerDefenceEffect: _lower_defence,
     fx.SpPenaltyEffect: _sp_penalty,

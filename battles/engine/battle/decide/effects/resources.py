@@ -69,9 +69,10 @@ def _remove_heat_rolled(ctx: Resolving, effect: fx.RemoveHeatRolledEffect) -> No
 def _spend_tokens(ctx: Resolving, effect: fx.SpendTokensEffect) -> None:
     # On an attack card `_attack_riders` spent them already.
     if ctx.spend and not ctx.skip_attack:
-        costs._spend_tokens(ctx.tx, ctx.seat, ctx.card, effect)
-        for inner in effect.then:
-            ctx.then(inner, skip_attack=False)
+        n = costs._spend_tokens(ctx.tx, ctx.seat, ctx.card, effect)
+        for _ in range(n if effect.per_token else 1):  # R-ADD-420: "for each token spent"
+            for inner in effect.then:
+                ctx.then(inner, skip_attack=False)
 
 
 def _spend_taint(ctx: Resolving, effect: fx.SpendTaintEffect) -> None:
