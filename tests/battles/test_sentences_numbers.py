@@ -235,6 +235,7 @@ SAMPLES: tuple[Event, ...] = (
     ),
     ev.CasketRelocated(seat=1, at=(1, 2), facing=2, reason="ruling"),
     ev.CardReturned(seat=0, card=CARD, from_zone="discard", reason="ruling"),
+    ev.CardsRestored(seat=0, cards=(CARD,), reason="reanimate", rule="R-ADD-440"),
     ev.CommandReverted(
         command_id="c9", from_version=12, to_version=14, state={"round": 2}, reason="misclick"
     ),

@@ -36,8 +36,9 @@ def test_effect_types_and_all_effects_are_the_union_in_its_order() -> None:
     assert get_args(Effect) == ALL_EFFECTS
     assert tuple(EFFECT_TYPES.values()) == ALL_EFFECTS
     assert all(kind == cls.kind for kind, cls in EFFECT_TYPES.items())
-    # 115: the last are summon, unit_order and unit_boost (R-ADD-400, R-ADD-408, R-ADD-409)
-    assert len(set(ALL_EFFECTS)) == len(ALL_EFFECTS) == 115
+    # 116: the last are summon, unit_order and unit_boost (R-ADD-400, R-ADD-408, R-ADD-409)
+    # and recover_damaged (R-ADD-440)
+    assert len(set(ALL_EFFECTS)) == len(ALL_EFFECTS) == 116
 
 
 def test_every_effect_is_in_exactly_one_family() -> None:

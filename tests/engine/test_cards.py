@@ -99,6 +99,7 @@ from battles.engine.cards import (
     PlantSeedsEffect,
     PreventComponentDamageEffect,
     PushEffect,
+    RecoverDamagedEffect,
     RecoverEffect,
     RecoverNamedEffect,
     ReduceIncomingEffect,
@@ -310,6 +311,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     SummonEffect("Mercenary", 8, 3, 3, within=3, limit=2),  # summoned units (R-ADD-400)
     UnitOrderEffect("Mercenary", 4, 3, 3),  # (R-ADD-409)
     UnitBoostEffect("Mercenary", 4, 2, 2, rounds=2),  # (R-ADD-408)
+    RecoverDamagedEffect(5),  # (R-ADD-440)
 )
 
 
@@ -474,6 +476,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "summon",  # summoned units (R-ADD-400)
         "unit_order",  # (R-ADD-409)
         "unit_boost",  # (R-ADD-408)
+        "recover_damaged",  # the Damage Graveyard (R-ADD-440)
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

@@ -86,6 +86,13 @@ def _recovered(s: BattleState, e: ev.CardsRecovered) -> BattleState:
     return _seat(s, e.seat, discard=_without(c.discard, e.cards), hand=c.hand + e.cards)
 
 
+def _restored(s: BattleState, e: ev.CardsRestored) -> BattleState:
+    c = s.seats[e.seat]
+    return _seat(
+        s, e.seat, damage_pile=_without(c.damage_pile, e.cards), discard=c.discard + e.cards
+    )
+
+
 def _reshuffled(s: BattleState, e: ev.DeckReshuffled) -> BattleState:
     c = s.seats[e.seat]
     return _seat(s, e.seat, deck=c.deck + e.order, discard=(), damage_cards=c.damage_cards + 1)
@@ -140,6 +147,7 @@ HANDLERS: dict[type[ev.Event], Handler] = {
     ev.OverspendPaid: _discarded,
     ev.CardsDiscarded: _discarded,
     ev.CardsRecovered: _recovered,
+    ev.CardsRestored: _restored,
     ev.DeckReshuffled: _reshuffled,
     ev.EffectRolled: _effect_rolled,
     ev.CardsShuffledIn: _shuffled_in,

@@ -110,6 +110,7 @@ from .hand import (
     DiscardHandEffect,
     DrawEffect,
     LookAtHandEffect,
+    RecoverDamagedEffect,
     RecoverEffect,
     RecoverNamedEffect,
     RemoveFromGameEffect,
@@ -245,6 +246,7 @@ __all__ = [
     "PlantSeedsEffect",
     "PreventComponentDamageEffect",
     "PushEffect",
+    "RecoverDamagedEffect",
     "RecoverEffect",
     "RecoverNamedEffect",
     "ReduceIncomingEffect",
@@ -409,6 +411,7 @@ Effect = (
     | SummonEffect
     | UnitOrderEffect
     | UnitBoostEffect
+    | RecoverDamagedEffect
 )
 
 ALL_EFFECTS: tuple[type[Effect], ...] = get_args(Effect)

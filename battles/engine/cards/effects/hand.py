@@ -66,6 +66,21 @@ class RecoverEffect(StoredEffect):
 
 
 @dataclass(frozen=True, slots=True)
+class RecoverDamagedEffect(StoredEffect):
+    """ "Recover 5 cards from your Damage Graveyard to discard pile": the `n` cards most
+    recently lost to damage leave the damage pile for the discard pile, newest first, as
+    many as it holds (R-ADD-440: the rules' Damage Graveyard is ruleset 2.1's damage pile,
+    R-DMG-8; under 2.0 there is none and nothing moves).
+
+    >>> RecoverDamagedEffect(5).as_dict()
+    {'kind': 'recover_damaged', 'n': 5}
+    """
+
+    kind: ClassVar[str] = "recover_damaged"
+    n: int = field(metadata=bounded(1, MAX_CARDS, "R-ADD-440"))
+
+
+@dataclass(frozen=True, slots=True)
 class ShuffleInEffect(StoredEffect):
     """Put the `n` most recently discarded cards, or "all", back into the deck and shuffle
     it (R-ADD-62); no Damage card is added, this is not R-TRN-6's reshuffle.
