@@ -12,11 +12,21 @@ from collections.abc import Callable
 
 import pytest
 
-from battles.engine.battle.events import CardPlayed, CardsRestored, DamageTaken
+from battles.engine.battle.events import (
+    AttackEnded,
+    CardPlayed,
+    CardsRestored,
+    DamageReduced,
+    DamageTaken,
+    Event,
+    PromptOpened,
+)
+from battles.engine.battle.legal import legal_actions
+from battles.engine.cards import CardDef
 from battles.sentences import Names, describe, plain
 
-from .battle_builder import of_type, one
-from .test_card_catalogue import arrange, battle, built, play, run_scenario
+from .battle_builder import FILLER, Battle, of_type, one
+from .test_card_catalogue import arrange, battle, built, play, run_scenario, tokens
 
 GRAVEYARD_SCENARIOS: dict[tuple[str, str], Callable[[], object]] = {}
 
@@ -66,6 +76,116 @@ def _reanimate() -> None:
 
 
 GRAVEYARD_SCENARIOS[(ITEMS, REANIMATE)] = _reanimate
+
+
+TRANSFUSION = "blood-vial-cache-emergency-transfusion"
+
+
+def _lethal_field(card: CardDef, deck_left: int, *, lost_hand: bool = True) -> Battle:
+    """Ruleset 2.1, table dice, seat 1 first. Seat 0 keeps `card` in hand (with the rest of
+    its hand unless `lost_hand`), `deck_left` cards in its deck and none in its discard
+    pile: the rest lost to damage, on the damage pile (R-DMG-8), oldest first."""
+    b = battle(card, first=1, version="2.1")
+    c = b.seat(0)
+    hand = tuple(x for x in c.hand if not x.startswith(card.id)) if lost_hand else ()
+    arrange(b, DamageTaken(0, hand, c.deck[:-deck_left], 0, None))
+    assert len(b.seat(0).deck) == deck_left and not b.seat(0).discard
+    return b
+
+
+def _maul(b: Battle) -> list[Event]:
+    """Seat 1 hits seat 0 with the maul for 2 (every defence die BLOOD: no block)."""
+    return b.do({"type": "attack", "seat": 1, "card": "test-maul#1", "target": 0,
+                 "component": "chassis", "faces": [3, 2, 4, 4]})  # fmt: skip
+
+
+def _emergency_transfusion() -> None:
+    """ "When you would take fatal damage, prevent it and set HP to 5 cards. Remove this
+    card from game after use." (typed Reactive, 0 SP): R-ADD-371's window for damage that
+    would defeat its holder whatever the split; played, the whole of that damage is
+    prevented, and the casket's hit points (deck and discard pile, R-DMG-9), fewer than 5,
+    are made 5 with the cards most recently lost to damage, out of the Damage Graveyard
+    into the discard pile (R-ADD-440); the card leaves the game (R-ADD-70, R-ADD-441)."""
+    card = built(ITEMS, TRANSFUSION)
+    instance = f"{TRANSFUSION}#1"
+    b = _lethal_field(card, 1)  # 1 card in hand + 1 in the deck: 2 damage is lethal
+    pile = b.seat(0).damage_pile
+    events = _maul(b)
+    prompt = one(events, PromptOpened)
+    assert (prompt.seat, prompt.kind, prompt.amount) == (0, "lethal_damage", 2)
+    bodies = [a.body for a in legal_actions(b.state, [0])]
+    assert {"type": "play_reactive", "seat": 0, "card": instance} in bodies
+    events = b.do({"type": "play_reactive", "seat": 0, "card": instance})
+    assert one(events, DamageReduced) == DamageReduced(0, 2, TRANSFUSION)
+    assert not of_type(events, DamageTaken) and one(events, AttackEnded).outcome == "hit"
+    restored = one(events, CardsRestored)
+    assert restored == CardsRestored(0, tuple(reversed(pile))[:4], card.name, "R-ADD-441")
+    c = b.seat(0)
+    assert c.in_battle and len(c.deck) + len(c.discard) == 5  # HP set to 5 cards
+    assert instance in c.removed and instance not in c.discard
+    # Declined: the damage is split as usual and defeats the casket.
+    b = _lethal_field(card, 1)
+    _maul(b)
+    assert one(b.do({"type": "no_reactive", "seat": 0}), PromptOpened).kind == "take_damage"
+    b.do({"type": "take_damage", "seat": 0, "hand": [instance], "deck": 1,
+          "drawn": [b.seat(0).deck[0].split("#")[0]], "faces": [4]})  # fmt: skip
+    assert b.seat(0).defeated
+    # Damage the hand can absorb is not fatal: no window.
+    b = _lethal_field(card, 1, lost_hand=False)
+    assert one(_maul(b), PromptOpened).kind == "take_damage"
+
+
+GRAVEYARD_SCENARIOS[(ITEMS, TRANSFUSION)] = _emergency_transfusion
+
+
+def _phylactery_field(shards: int) -> Battle:
+    """Ruleset 2.1. Seat 0 plays Phylactery (0 SP) in its turn and passes; then, its hand
+    and all but 1 card of its deck lost to damage and `shards` Soul Shards held, seat 1
+    is to be hit with the maul for 2: lethal (R-DMG-9)."""
+    card = built("ossuarium", PHYLACTERY)
+    b = battle(card, version="2.1")
+    events = play(b, card.id)
+    assert one(events, CardPlayed).cost == 0 and f"{PHYLACTERY}#1" in b.seat(0).in_play
+    b.do({"type": "pass", "seat": 0, "drawn": [FILLER] * (6 - len(b.seat(0).hand))})
+    c = b.seat(0)
+    arrange(b, DamageTaken(0, c.hand, c.deck[:-1], 0, None))
+    tokens(b, "soul_shard", shards)
+    assert not b.seat(0).hand and len(b.seat(0).deck) == 1 and not b.seat(0).discard
+    return b
+
+
+PHYLACTERY = "phylactery"
+
+
+def _phylactery() -> None:
+    """ "Passive: The first time you would be reduced to 0 HP, if you have 5+ Soul Shards,
+    automatically spend 5 Shards to recover to 3 HP. Gain 5 Taint. Once per mission only.":
+    played in its owner's turn, it waits in play; damage that would defeat the casket
+    (R-ADD-371's lethal) finds it and, with 5 Soul Shards held, is negated whole, the 5
+    Shards are spent, the casket's hit points (R-DMG-9) are brought to 3 with the cards
+    most recently lost to damage (R-ADD-440) and the pilot gains 5 Taint; the card then
+    leaves play for the discard pile, and plays once a battle (R-ADD-63, R-ADD-441).
+    With 4 Shards nothing is saved."""
+    instance = f"{PHYLACTERY}#1"
+    b = _phylactery_field(5)
+    taint = b.seat(0).taint
+    events = _maul(b)
+    assert one(events, DamageReduced) == DamageReduced(0, 2, instance, "R-ADD-391")
+    assert b.seat(0).tokens_of("soul_shard") == 0
+    assert len(one(events, CardsRestored).cards) == 2  # 1 in the deck + 2: 3 HP
+    c = b.seat(0)
+    assert c.in_battle and not c.defeated and instance in c.discard
+    assert len(c.deck) + len(c.discard) == 3 + 1  # and the card itself, out of play
+    assert c.taint == taint + 5 and f"battle:{PHYLACTERY}" in c.limited_plays
+    b = _phylactery_field(4)
+    drawn = [b.seat(0).deck[0].split("#")[0]]  # the table knows its deck order
+    events = b.do({"type": "attack", "seat": 1, "card": "test-maul#1", "target": 0,
+                   "component": "chassis", "faces": [3, 2, 4, 4, 4], "drawn": drawn})  # fmt: skip
+    assert not of_type(events, DamageReduced) and not of_type(events, CardsRestored)
+    assert b.seat(0).defeated and b.seat(0).tokens_of("soul_shard") == 4
+
+
+GRAVEYARD_SCENARIOS[("ossuarium", PHYLACTERY)] = _phylactery
 
 
 @pytest.mark.parametrize("key", sorted(GRAVEYARD_SCENARIOS), ids="/".join)

@@ -108,6 +108,7 @@ from battles.engine.cards import (
     RemoveHeatRolledEffect,
     RemoveTaintRolledEffect,
     RerollAttackDieEffect,
+    RestoreHpEffect,
     RiposteEffect,
     RollSufferingEffect,
     RootEffect,
@@ -296,6 +297,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     GritModifierEffect(1),  # (R-ADD-360)
     LowDeckWindowEffect(5),  # (R-ADD-370)
     LethalWindowEffect(5),  # (R-ADD-371)
+    LethalWindowEffect("all"),  # "prevent it" (R-ADD-441)
     ForTurnsEffect(2),  # (R-ADD-375)
     ChooseFormEffect(  # (R-ADD-362)
         (WardEffect("end_of_round", defence=-1),),
@@ -312,6 +314,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     UnitOrderEffect("Mercenary", 4, 3, 3),  # (R-ADD-409)
     UnitBoostEffect("Mercenary", 4, 2, 2, rounds=2),  # (R-ADD-408)
     RecoverDamagedEffect(5),  # (R-ADD-440)
+    RestoreHpEffect(5),  # (R-ADD-441)
 )
 
 
@@ -477,6 +480,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "unit_order",  # (R-ADD-409)
         "unit_boost",  # (R-ADD-408)
         "recover_damaged",  # the Damage Graveyard (R-ADD-440)
+        "restore_hp",  # (R-ADD-441)
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

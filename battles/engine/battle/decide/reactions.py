@@ -297,7 +297,9 @@ def _lethal(
         instance, card = _window_card(tx, command, window, "lethal damage", "R-ADD-371")
         costs._check_limit(tx.seat(seat), card)
         _play_at_no_cost(tx, seat, instance, card)
-        cut = min(amount, sum(e.prevent for e in card.effects if isinstance(e, window)))
+        prevents = [e.prevent for e in card.effects if isinstance(e, window)]
+        # R-ADD-441: "prevent it", the whole of the lethal damage
+        cut = amount if "all" in prevents else min(amount, sum(n for n in prevents if n != "all"))
         tx.emit(ev.DamageReduced(seat, cut, card.id))
         amount -= cut
         _resolve_beside_window(tx, seat, instance, card, window)

@@ -114,6 +114,7 @@ from .hand import (
     RecoverEffect,
     RecoverNamedEffect,
     RemoveFromGameEffect,
+    RestoreHpEffect,
     ShuffleInEffect,
     TargetDiscardsEffect,
 )
@@ -255,6 +256,7 @@ __all__ = [
     "RemoveHeatRolledEffect",
     "RemoveTaintRolledEffect",
     "RerollAttackDieEffect",
+    "RestoreHpEffect",
     "RiposteEffect",
     "RollSufferingEffect",
     "RootEffect",
@@ -412,6 +414,7 @@ Effect = (
     | UnitOrderEffect
     | UnitBoostEffect
     | RecoverDamagedEffect
+    | RestoreHpEffect
 )
 
 ALL_EFFECTS: tuple[type[Effect], ...] = get_args(Effect)

@@ -171,7 +171,7 @@ class TriggerEffect(StoredEffect):
             check_inner(self.then, "trigger.then", ("reduce_incoming",))
         else:
             # R-ADD-138: "gain +3 Defense until end of your next turn" (`defence`).
-            kinds = (
+            kinds: tuple[str, ...] = (
                 *AFTER_KINDS,
                 "buff_next_attack",
                 "seed_area",
@@ -181,6 +181,10 @@ class TriggerEffect(StoredEffect):
                 "defence",
                 "grit_modifier",
             )
+            if self.on == "lethal_damage":
+                # R-ADD-391's saves; R-ADD-441: "if you have 5+ Soul Shards, automatically
+                # spend 5 Shards to recover to 3 HP": a required spend is the save's price.
+                kinds = (*kinds, "restore_hp", "spend_tokens")
             check_inner(self.then, "trigger.then", kinds)
         check_bool(self.enemy_only, "trigger.enemy_only")
         check_bool(self.ally_only, "trigger.ally_only")
@@ -322,11 +326,18 @@ class LethalWindowEffect(StoredEffect):
     (R-DMG-6; under 2.1 deck and discard pile emptied, R-DMG-9), played from the hand at
     0 SP before the split is asked for, whoever's turn it is; `prevent` damage of it is
     taken off and the rest is taken as usual. It never answers an attack's to-hit
-    (R-REA-1, R-ADD-371).
+    (R-REA-1, R-ADD-371). "Prevent it": `prevent` "all", the whole of that damage
+    (R-ADD-441).
 
     >>> LethalWindowEffect(5).as_dict()
     {'kind': 'lethal_window', 'prevent': 5}
+    >>> LethalWindowEffect("all").as_dict()
+    {'kind': 'lethal_window', 'prevent': 'all'}
     """
 
     kind: ClassVar[str] = "lethal_window"
-    prevent: int = field(metadata=bounded(1, MAX_CARDS, "R-ADD-371"))
+    prevent: int | Literal["all"]
+
+    def __post_init__(self) -> None:
+        if self.prevent != "all":
+            check_int(self.prevent, "lethal_window.prevent", 1, MAX_CARDS, "R-ADD-371")
