@@ -1,5 +1,6 @@
-"""Scenarios for the catalogue entries that take cards back from the Damage Graveyard or
-answer lethal damage with hit points (the second card round, R-ADD-440 to R-ADD-449),
+"""Scenarios for the catalogue entries that take cards back from the Damage Graveyard,
+answer lethal damage with hit points, or gain and spend Scrap tokens (the second card
+round, R-ADD-440 to R-ADD-449),
 played through decide/evolve with the helpers of test_card_catalogue.py; each card is built
 from its own database entry, and each scenario quotes the text it checks.
 `test_every_automated_entry_has_a_scenario_below` counts them with the others.
@@ -15,18 +16,28 @@ import pytest
 from battles.engine.battle.events import (
     AttackEnded,
     CardPlayed,
+    CardsDiscarded,
+    CardsRecovered,
     CardsRestored,
     DamageReduced,
     DamageTaken,
     Event,
     PromptOpened,
+    TokensChanged,
 )
 from battles.engine.battle.legal import legal_actions
 from battles.engine.cards import CardDef
 from battles.sentences import Names, describe, plain
 
 from .battle_builder import FILLER, Battle, of_type, one
-from .test_card_catalogue import arrange, battle, built, play, run_scenario, tokens
+from .test_card_catalogue import (
+    arrange,
+    battle,
+    built,
+    play,
+    run_scenario,
+    tokens,
+)
 
 GRAVEYARD_SCENARIOS: dict[tuple[str, str], Callable[[], object]] = {}
 
@@ -186,6 +197,70 @@ def _phylactery() -> None:
 
 
 GRAVEYARD_SCENARIOS[("ossuarium", PHYLACTERY)] = _phylactery
+
+
+SALVAGE = "scavenger-s-toolkit-field-salvage"
+REPAIR = "scavenger-s-toolkit-improvised-repair"
+
+
+def _gun_kill(b: Battle, drawn: list[str]) -> list[Event]:
+    """Seat 0's gun hits seat 1, left with 1 HP, for 2: seat 1 is defeated (R-DMG-9,
+    survival face 4); the table reports seat 1's lost card, then `drawn` (R-TRN-6)."""
+    arrange(b, DamageTaken(1, (), b.seat(1).deck[:-1], 0, None))
+    events = b.do({"type": "attack", "seat": 0, "card": "gun#1", "target": 1,
+                   "component": "chassis", "faces": [3, 2, 4, 4]})  # fmt: skip
+    lost = b.seat(1).deck[0].split("#")[0]
+    events += b.do({"type": "take_damage", "seat": 1, "hand": [], "deck": 2,
+                    "drawn": [lost, *drawn], "faces": [4]})  # fmt: skip
+    assert b.seat(1).defeated
+    return events
+
+
+def _field_salvage() -> None:
+    """ "When enemy is destroyed, gain 1 Scrap token and draw 1 card." (cost 1, Self): the
+    whole text a standing trigger, the card stays in play once played (R-ADD-68) and each
+    enemy casket destroyed, at any distance (R-ADD-131), gives its owner 1 Scrap token, a
+    battle token pool (R-ADD-61, R-ADD-442), and a draw (R-TRN-6); a card not in play
+    gives nothing."""
+    card = built(ITEMS, SALVAGE)
+    for played in (True, False):
+        b = battle(card, hand=("gun",), version="2.1")
+        if played:
+            assert one(play(b, card.id), CardPlayed).cost == 1
+            assert f"{SALVAGE}#1" in b.seat(0).in_play
+        hand = len(b.seat(0).hand)
+        events = _gun_kill(b, drawn=[FILLER] if played else [])
+        assert b.seat(0).tokens_of("scrap") == (1 if played else 0)
+        assert len(b.seat(0).hand) == hand - 1 + (1 if played else 0)  # the gun played
+        gained = [e for e in of_type(events, TokensChanged) if e.pool == "scrap"]
+        assert gained == ([TokensChanged(0, "scrap", 1, 1, card.id)] if played else [])
+
+
+GRAVEYARD_SCENARIOS[(ITEMS, SALVAGE)] = _field_salvage
+
+
+def _improvised_repair() -> None:
+    """ "Spend 1 Scrap token: Recover 3 cards from discard pile." (cost 2, Self): the spend
+    is the card's price (R-ADD-61's `spend_required`); paid, the 3 newest cards of the
+    discard pile go back to the hand (R-ADD-62). Without a Scrap token it cannot be played
+    (`not_enough_tokens`); Field Salvage is what gains them (R-ADD-442)."""
+    card = built(ITEMS, REPAIR)
+    b = battle(card)
+    junk = tuple(x for x in b.seat(0).hand if x.startswith(FILLER))[:4]
+    arrange(b, CardsDiscarded(0, junk, (), "arranged", "R-ADD-14"))
+    body = {"type": "play_card", "seat": 0, "card": f"{REPAIR}#1", "spend": True}
+    assert b.refuse(body).code == "not_enough_tokens"
+    assert b.refuse({**body, "spend": False}).code == "spend_required"
+    tokens(b, "scrap", 1)
+    bodies = [a.body for a in legal_actions(b.state, [0])]
+    assert body in bodies and {**body, "spend": False} not in bodies
+    events = b.do(body)
+    assert one(events, CardPlayed).cost == 2 and b.seat(0).tokens_of("scrap") == 0
+    assert one(events, CardsRecovered).cards == tuple(reversed(junk))[:3]
+    assert set(tuple(reversed(junk))[:3]) <= set(b.seat(0).hand)
+
+
+GRAVEYARD_SCENARIOS[(ITEMS, REPAIR)] = _improvised_repair
 
 
 @pytest.mark.parametrize("key", sorted(GRAVEYARD_SCENARIOS), ids="/".join)

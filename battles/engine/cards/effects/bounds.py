@@ -24,7 +24,8 @@ SLUG_RE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 
 
 # Named token pools a casket keeps during a battle (R-ADD-61): the factions' resources.
-TOKEN_POOLS = ("forge", "credit", "biomass", "soul_shard", "bargain", "metamorph", "rune")
+# "scrap": the Scavenger's Toolkit's battle tokens (R-ADD-442), not the settlement's Scrap.
+TOKEN_POOLS = ("forge", "credit", "biomass", "soul_shard", "bargain", "metamorph", "rune", "scrap")
 
 
 MAX_TOKENS = 99

@@ -203,10 +203,12 @@ class TriggerEffect(StoredEffect):
                     "a casket is an enemy's or an ally's, not both",
                     "R-ADD-131",
                 )
-            if self.within == 0 and not (self.ally_only or self.by_owner):
+            # R-ADD-442: "when enemy is destroyed", no distance printed: every enemy's
+            if self.within == 0 and not (self.ally_only or self.by_owner or self.enemy_only):
                 raise InvalidInput(
                     "trigger.within",
-                    "any distance (0) only for an ally's destruction or the owner's own kill",
+                    "any distance (0) only for an ally's or an enemy's destruction or the "
+                    "owner's own kill",
                     "R-ADD-131",
                 )
         elif self.within or self.enemy_only or self.ally_only or self.by_owner:
@@ -234,7 +236,7 @@ class TokenCostEffect(StoredEffect):
     >>> TokenCostEffect("gold", 1)
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: token_cost.pool: 'gold' is not one of: forge, credit, biomass, soul_shard, bargain, metamorph, rune
+    battles.engine.errors.InvalidInput: token_cost.pool: 'gold' is not one of: forge, credit, biomass, soul_shard, bargain, metamorph, rune, scrap
     """
 
     kind: ClassVar[str] = "token_cost"
