@@ -244,6 +244,7 @@ SAMPLES: tuple[Event, ...] = (
     ev.BleedApplied(seat=1, amount=2, total=3, source="venom-strike"),
     ev.BleedTicked(seat=1, total=2),
     ev.OngoingDamageScheduled(seat=1, amount=2, turns=2, source="ember-curse"),
+    ev.DamageUntilDiscards(seat=1, amount=2, discards=3, source="plague"),
     ev.MoveCostRaised(seat=1, amount=2, source="leg-shot"),
     ev.DrawPenaltyImposed(seat=1, n=2, source="mind-fog"),
     ev.AttacksForgone(seat=1, source="stun"),

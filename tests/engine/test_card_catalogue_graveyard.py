@@ -21,6 +21,7 @@ from battles.engine.battle.events import (
     CardsRestored,
     DamageReduced,
     DamageTaken,
+    DamageUntilDiscards,
     Event,
     PromptOpened,
     TokensChanged,
@@ -35,6 +36,7 @@ from .test_card_catalogue import (
     battle,
     built,
     play,
+    resolve_hit,
     run_scenario,
     tokens,
 )
@@ -261,6 +263,58 @@ def _improvised_repair() -> None:
 
 
 GRAVEYARD_SCENARIOS[(ITEMS, REPAIR)] = _improvised_repair
+
+
+PLAGUE = "staff-of-the-grave-plague"
+
+
+def _plague_turn(b: Battle) -> list[PromptOpened]:
+    """Seat 0 passes; seat 1's turn starts: the take_damage prompts it opens."""
+    events = b.do({"type": "pass", "seat": 0, "drawn": [FILLER] * (6 - len(b.seat(0).hand))})
+    return [p for p in of_type(events, PromptOpened) if p.kind == "take_damage"]
+
+
+def _plague_next_round(b: Battle) -> None:
+    drawn = [FILLER] * (6 - len(b.seat(1).hand))
+    b.do({"type": "pass", "seat": 1, "faces": [6, 1], "drawn": drawn})
+    assert b.state.active == 0
+
+
+def _plague() -> None:
+    """ "Deal 2 damage, ongoing: target takes 2 damage at start of their turn until they
+    discard 3 cards total" (cost 4, Ranged 3-6): the hit gives the target 2 damage at the
+    start of each of its turns (R-ADD-73's scheduled damage) until it has discarded 3
+    cards since: a card's or a cost's discard, or cards paid for overspending, count;
+    damage it takes does not (R-ADD-144, R-DMG-8), so the plague's own damage never ends
+    it (R-ADD-443)."""
+    card = built(ITEMS, PLAGUE)
+    b = battle(card, gap=3, version="2.1")
+    events = resolve_hit(b, card, 2, kill=False)
+    assert one(events, DamageUntilDiscards) == DamageUntilDiscards(1, 2, 3, PLAGUE)
+    assert b.seat(1).damage_until_discards == ((2, 3),)
+    words = plain(describe("DamageUntilDiscards", dataclasses.asdict(one(events, DamageUntilDiscards)),
+                           Names({1: "Ash"}, {}, {})))  # fmt: skip
+    assert "2 damage at the start of each of their turns" in words and "3 cards" in words
+    for _ in range(2):  # damage taken is no discard: it goes on
+        prompts = _plague_turn(b)
+        assert [(p.seat, p.amount) for p in prompts] == [(1, 2)]
+        assert "R-ADD-73" in prompts[0].reason
+        b.do({"type": "take_damage", "seat": 1, "hand": [], "deck": 2, "drawn": [FILLER] * 2})
+        assert b.seat(1).damage_until_discards == ((2, 3),)
+        _plague_next_round(b)
+    hand = b.seat(1).hand
+    arrange(b, CardsDiscarded(1, hand[:2], (), "arranged", "R-ADD-14"))
+    assert b.seat(1).damage_until_discards == ((2, 1),)  # 2 of the 3 discarded
+    prompts = _plague_turn(b)
+    assert [(p.seat, p.amount) for p in prompts] == [(1, 2)]
+    b.do({"type": "take_damage", "seat": 1, "hand": [], "deck": 2, "drawn": [FILLER] * 2})
+    arrange(b, CardsDiscarded(1, b.seat(1).hand[:1], (), "arranged", "R-ADD-14"))
+    assert b.seat(1).damage_until_discards == ()  # the third: it ends
+    _plague_next_round(b)
+    assert _plague_turn(b) == []
+
+
+GRAVEYARD_SCENARIOS[(ITEMS, PLAGUE)] = _plague
 
 
 @pytest.mark.parametrize("key", sorted(GRAVEYARD_SCENARIOS), ids="/".join)

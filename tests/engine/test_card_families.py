@@ -37,8 +37,8 @@ def test_effect_types_and_all_effects_are_the_union_in_its_order() -> None:
     assert tuple(EFFECT_TYPES.values()) == ALL_EFFECTS
     assert all(kind == cls.kind for kind, cls in EFFECT_TYPES.items())
     # 116: the last are summon, unit_order and unit_boost (R-ADD-400, R-ADD-408, R-ADD-409)
-    # and recover_damaged, restore_hp (R-ADD-440, R-ADD-441)
-    assert len(set(ALL_EFFECTS)) == len(ALL_EFFECTS) == 117
+    # and recover_damaged, restore_hp, damage_until_discards (R-ADD-440, 441, 443)
+    assert len(set(ALL_EFFECTS)) == len(ALL_EFFECTS) == 118
 
 
 def test_every_effect_is_in_exactly_one_family() -> None:

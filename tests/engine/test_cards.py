@@ -54,6 +54,7 @@ from battles.engine.cards import (
     DamageAuraEffect,
     DamageBargainEffect,
     DamageNextTurnEffect,
+    DamageUntilDiscardsEffect,
     DefenceEffect,
     DeflectEffect,
     DestroyOnCriticalEffect,
@@ -315,6 +316,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     UnitBoostEffect("Mercenary", 4, 2, 2, rounds=2),  # (R-ADD-408)
     RecoverDamagedEffect(5),  # (R-ADD-440)
     RestoreHpEffect(5),  # (R-ADD-441)
+    DamageUntilDiscardsEffect(2, 3),  # (R-ADD-443)
 )
 
 
@@ -481,6 +483,7 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "unit_boost",  # (R-ADD-408)
         "recover_damaged",  # the Damage Graveyard (R-ADD-440)
         "restore_hp",  # (R-ADD-441)
+        "damage_until_discards",  # (R-ADD-443)
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

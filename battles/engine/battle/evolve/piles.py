@@ -68,6 +68,10 @@ def _discarded(
     c = s.seats[e.seat]
     cards = e.from_hand + e.from_deck
     # R-ADD-144: damage is not a discard; a discard or an overspend in the own turn is.
+    if cards and not isinstance(e, ev.DamageTaken) and c.damage_until_discards:
+        # R-ADD-443: each discard counts towards "until they discard N cards total"
+        left = tuple((d, n - len(cards)) for d, n in c.damage_until_discards)
+        s = _seat(s, e.seat, damage_until_discards=tuple(x for x in left if x[1] > 0))
     if cards and not isinstance(e, ev.DamageTaken) and s.active == e.seat:
         s = _seat(s, e.seat, discarded_this_turn=True)
     elif cards and isinstance(e, ev.DamageTaken):

@@ -75,6 +75,7 @@ from .conditions import (
     ChooseFormEffect,
     ChrysalisEffect,
     DamageNextTurnEffect,
+    DamageUntilDiscardsEffect,
     DrawPenaltyEffect,
     DuelEffect,
     ForbidCardsEffect,
@@ -202,6 +203,7 @@ __all__ = [
     "DamageAuraEffect",
     "DamageBargainEffect",
     "DamageNextTurnEffect",
+    "DamageUntilDiscardsEffect",
     "DefenceEffect",
     "DeflectEffect",
     "DestroyOnCriticalEffect",
@@ -415,6 +417,7 @@ Effect = (
     | UnitBoostEffect
     | RecoverDamagedEffect
     | RestoreHpEffect
+    | DamageUntilDiscardsEffect
 )
 
 ALL_EFFECTS: tuple[type[Effect], ...] = get_args(Effect)

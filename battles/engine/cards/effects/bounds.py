@@ -38,6 +38,7 @@ AFTER_KINDS = (
     "damage_next_turn",
     # lasting damage vocabulary: lasting effects on the attack's target (R-ADD-110 to R-ADD-114)
     *("root", "bleed", "ongoing_damage", "move_cost", "draw_penalty", "target_discards"),
+    "damage_until_discards",  # R-ADD-443
     "lower_defence",
     # summoned units: a unit on the nearest free hex, no choice of the command's (R-ADD-406);
     # a bonus to the own units within range, none chosen (R-ADD-408)
