@@ -123,11 +123,12 @@ class CoverEffect(StoredEffect):
     """
 
     kind: ClassVar[str] = "cover"
-    within: int = field(metadata=bounded(1, MAX_HEXES, "R-ADD-122"))
+    within: int
     self_too: bool = False
 
     def __post_init__(self) -> None:
-        StoredEffect.__post_init__(self)
+        # Its own __post_init__ checks its integer itself (no `bounded` metadata to skip).
+        check_int(self.within, "cover.within", 1, MAX_HEXES, "R-ADD-122")
         check_bool(self.self_too, "cover.self_too")
 
 
