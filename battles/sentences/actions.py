@@ -103,6 +103,15 @@ said(
 
 
 said(
+    ev.CardsRestored,
+    "{who} takes ",
+    cards("cards"),
+    " out of the damage pile into the discard pile",
+    reason("reason"),
+)
+
+
+said(
     ev.DeckReshuffled,
     "{who}'s discard pile becomes a deck of {n:count:card} with a Damage card",
     rule("R-TRN-6"),

@@ -107,6 +107,14 @@ def _ongoing_damage_scheduled(p: Mapping[str, Any], names: Names) -> Sentence:
 
 
 said(
+    ev.DamageUntilDiscards,
+    "{who} will take {amount} damage at the start of each of their turns until they have "
+    "discarded {discards:count:card}",
+    source("R-ADD-443"),
+)
+
+
+said(
     ev.SpLocked,
     "{who} {turns}",
     source("R-ADD-343"),

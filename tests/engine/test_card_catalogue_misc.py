@@ -689,7 +689,7 @@ MISC_SCENARIOS.update({
         ({"kind": "arrange_top", "n": 1}, "e.n", "R-ADD-157"),
         ({"kind": "ultimatum", "damage": 0}, "e.damage", "R-ADD-159"),
         ({"kind": "damage_bargain", "cards": 0, "damage": 2}, "e.cards", "R-ADD-159"),
-        ({"kind": "offer_miss", "pool": "scrap", "n": 2}, "e.pool", None),
+        ({"kind": "offer_miss", "pool": "gold", "n": 2}, "e.pool", None),
         ({"kind": "arrange_top", "n": 3, "then": [{"kind": "move", "hexes": 1}]}, "e.then[0]", "R-ADD-65"),
         ({"kind": "scavenge_wreck", "then": [{"kind": "move", "hexes": 1}]}, "e.then[0]", "R-ADD-65"),
         ({"kind": "look_at_hand", "cards": 3}, "e.cards", None),

@@ -222,6 +222,7 @@ def test_the_triggers_effects_read_back_what_they_write() -> None:
         TokenCostEffect("metamorph", 1),
         TriggerEffect("casket_destroyed", (DrawEffect(2),), ally_only=True),
         TriggerEffect("casket_destroyed", (DrawEffect(2),), within=6, by_owner=True),
+        TriggerEffect("casket_destroyed", (DrawEffect(1),), enemy_only=True),  # R-ADD-442
     ):
         assert effect_from_dict(effect.as_dict()) == effect
 

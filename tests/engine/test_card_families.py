@@ -36,11 +36,12 @@ def test_effect_types_and_all_effects_are_the_union_in_its_order() -> None:
     assert get_args(Effect) == ALL_EFFECTS
     assert tuple(EFFECT_TYPES.values()) == ALL_EFFECTS
     assert all(kind == cls.kind for kind, cls in EFFECT_TYPES.items())
-    # 120: the last are summon, unit_order and unit_boost (R-ADD-400, R-ADD-408, R-ADD-409);
+    # 123: the last are summon, unit_order and unit_boost (R-ADD-400, R-ADD-408, R-ADD-409);
     # take_damage (R-ADD-431) sits with self_damage, grit_reroll (R-ADD-411) follows
     # grit_modifier, force_defence_reroll (R-ADD-412) reroll_attack_die; lasting_curse and
-    # temporal_loop (R-ADD-421, R-ADD-422)
-    assert len(set(ALL_EFFECTS)) == len(ALL_EFFECTS) == 120
+    # temporal_loop (R-ADD-421, R-ADD-422); recover_damaged, restore_hp and
+    # damage_until_discards (R-ADD-440, R-ADD-441, R-ADD-443)
+    assert len(set(ALL_EFFECTS)) == len(ALL_EFFECTS) == 123
 
 
 def test_every_effect_is_in_exactly_one_family() -> None:

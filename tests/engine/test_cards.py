@@ -54,6 +54,7 @@ from battles.engine.cards import (
     DamageAuraEffect,
     DamageBargainEffect,
     DamageNextTurnEffect,
+    DamageUntilDiscardsEffect,
     DefenceEffect,
     DeflectEffect,
     DestroyOnCriticalEffect,
@@ -102,6 +103,7 @@ from battles.engine.cards import (
     PlantSeedsEffect,
     PreventComponentDamageEffect,
     PushEffect,
+    RecoverDamagedEffect,
     RecoverEffect,
     RecoverNamedEffect,
     ReduceIncomingEffect,
@@ -110,6 +112,7 @@ from battles.engine.cards import (
     RemoveHeatRolledEffect,
     RemoveTaintRolledEffect,
     RerollAttackDieEffect,
+    RestoreHpEffect,
     RiposteEffect,
     RollSufferingEffect,
     RootEffect,
@@ -305,6 +308,7 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     GritRerollEffect(1),  # (R-ADD-411)
     LowDeckWindowEffect(5),  # (R-ADD-370)
     LethalWindowEffect(5),  # (R-ADD-371)
+    LethalWindowEffect("all"),  # "prevent it" (R-ADD-441)
     ForTurnsEffect(2),  # (R-ADD-375)
     ChooseFormEffect(  # (R-ADD-362)
         (WardEffect("end_of_round", defence=-1),),
@@ -320,6 +324,9 @@ EXAMPLE_EFFECTS: tuple[Effect, ...] = (
     SummonEffect("Mercenary", 8, 3, 3, within=3, limit=2),  # summoned units (R-ADD-400)
     UnitOrderEffect("Mercenary", 4, 3, 3),  # (R-ADD-409)
     UnitBoostEffect("Mercenary", 4, 2, 2, rounds=2),  # (R-ADD-408)
+    RecoverDamagedEffect(5),  # (R-ADD-440)
+    RestoreHpEffect(5),  # (R-ADD-441)
+    DamageUntilDiscardsEffect(2, 3),  # (R-ADD-443)
 )
 
 
@@ -489,6 +496,9 @@ def test_vocabulary_is_exactly_the_declared_kinds() -> None:
         "summon",  # summoned units (R-ADD-400)
         "unit_order",  # (R-ADD-409)
         "unit_boost",  # (R-ADD-408)
+        "recover_damaged",  # the Damage Graveyard (R-ADD-440)
+        "restore_hp",  # (R-ADD-441)
+        "damage_until_discards",  # (R-ADD-443)
     ]
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 

@@ -364,6 +364,9 @@ class CasketState:
     bleed: int = 0  # Bleed counters: 1 damage and 1 counter off at each turn's start (R-ADD-110)
     # Damage at the start of each of the next turns, the next one first (R-ADD-112)
     ongoing_damage: tuple[int, ...] = ()
+    # Damage at the start of each turn until so many cards are discarded: (damage, cards
+    # still to discard) for each card's hit (R-ADD-443)
+    damage_until_discards: tuple[tuple[int, int], ...] = ()
     move_cost_next_turn: int = 0  # +SP per hex moved in the next turn (R-ADD-113)
     move_cost: int = 0  # ... and in this one
     draw_penalty: int = 0  # cards fewer at the next Draw phase (R-ADD-114)

@@ -111,6 +111,8 @@ def _start_turn(tx: _Tx, seat: int) -> None:
     scheduled = before.damage_next_turn  # TurnStarted clears it too
     # R-ADD-112: this turn's share of ongoing damage (TurnStarted moves the rest up).
     scheduled += before.ongoing_damage[0] if before.ongoing_damage else 0
+    # R-ADD-443: damage until so many cards are discarded, each such hit's
+    scheduled += sum(d for d, _ in before.damage_until_discards)
     # R-ADD-88: the enemies' damage auras this casket stands in as its turn starts, taken
     # with R-ADD-73's scheduled damage.
     aura_damage = _aura_damage(tx, seat)

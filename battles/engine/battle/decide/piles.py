@@ -94,6 +94,15 @@ def _recover(tx: _Tx, seat: int, n: int, reason: str) -> None:
         tx.emit(ev.CardsRecovered(seat, cards, reason))
 
 
+def _restore(tx: _Tx, seat: int, n: int, reason: str, rule: str) -> None:
+    """R-ADD-440: the `n` cards most recently lost to damage leave the damage pile (the
+    rules' Damage Graveyard, R-DMG-8) for the discard pile, newest first; under ruleset 2.0
+    the pile is always empty and nothing moves."""
+    cards = tuple(reversed(tx.seat(seat).damage_pile))[:n]
+    if cards:
+        tx.emit(ev.CardsRestored(seat, cards, reason, rule))
+
+
 def _draw(tx: _Tx, seat: int, n: int, reason: str) -> None:
     """Draw one at a time; an empty deck reshuffles the discard pile with a Damage card, and a
     draw from an empty deck and discard pile defeats the casket (R-TRN-6)."""

@@ -510,15 +510,30 @@ def _negated_as_lethal(tx: _Tx, seat: int, amount: int) -> bool:
         saves = [
             e for e in card.effects if isinstance(e, TriggerEffect) and e.on == "lethal_damage"
         ]
-        if not saves:
+        if not saves or not _save_affordable(tx, seat, saves):
             continue
         tx.emit(ev.DamageReduced(seat, amount, instance, "R-ADD-391"))
         for effect in saves:
             for inner in effect.then:
-                resolvers._effect(tx, seat, card, inner, None, (), None, (), {}, True)
+                # R-ADD-441: a save's price, a required spend, is paid as it acts
+                paid = isinstance(inner, SpendTokensEffect) and inner.required
+                resolvers._effect(tx, seat, card, inner, None, (), None, (), {}, not paid, paid)
         tx.emit(ev.CardResolved(seat, instance))
         return True
     return False
+
+
+def _save_affordable(tx: _Tx, seat: int, saves: Sequence[TriggerEffect]) -> bool:
+    """R-ADD-441: "if you have 5+ Soul Shards, automatically spend 5 Shards to …": a save
+    whose price is a required spend acts only when the seat holds the tokens (the spend
+    itself is made as its `then` resolves)."""
+    c = tx.seat(seat)
+    return all(
+        e.n == "all" or c.tokens_of(e.pool) >= e.n
+        for save in saves
+        for e in save.then
+        if isinstance(e, SpendTokensEffect) and e.required
+    )
 
 
 def _split(tx: _Tx, seat: int, amount: int, component: str | None, reason: str) -> None:

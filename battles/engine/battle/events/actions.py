@@ -110,6 +110,18 @@ class CardsRecovered(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class CardsRestored(Event):
+    """Cards taken out of the damage pile into the discard pile by a card's text (R-ADD-440:
+    the Damage Graveyard a faction "can interact with"); the damage pile is face up."""
+
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "cards", "reason", "rule"))
+    seat: int
+    cards: tuple[str, ...]
+    reason: str
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
 class DeckReshuffled(Event):
     """The discard pile becomes the deck with one more Damage card (R-TRN-6)."""
 

@@ -53,6 +53,18 @@ class OngoingDamageScheduled(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class DamageUntilDiscards(Event):
+    """A card's hit gave the seat `amount` damage at the start of each of its turns until
+    it has discarded `discards` cards (R-ADD-443)."""
+
+    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "amount", "discards", "source"))
+    seat: int
+    amount: int
+    discards: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
 class MoveCostRaised(Event):
     """Each hex the seat moves in its next turn costs `amount` SP more (R-ADD-113)."""
 

@@ -162,6 +162,11 @@ def _ongoing_damage(s: BattleState, e: ev.OngoingDamageScheduled) -> BattleState
     return _seat(s, e.seat, ongoing_damage=added)
 
 
+def _until_discards(s: BattleState, e: ev.DamageUntilDiscards) -> BattleState:
+    have = s.seats[e.seat].damage_until_discards
+    return _seat(s, e.seat, damage_until_discards=(*have, (e.amount, e.discards)))
+
+
 def _component_prevented(s: BattleState, e: ev.ComponentDamagePrevented) -> BattleState:
     if s.attack is not None and s.attack.reactive == e.source and e.rule == "R-ADD-281":
         # The reactive card's one prevention in the attack it answers.
@@ -205,6 +210,7 @@ HANDLERS: dict[type[ev.Event], Handler] = {
     ev.BleedApplied: _bleed_applied,
     ev.BleedTicked: _bleed_ticked,
     ev.OngoingDamageScheduled: _ongoing_damage,
+    ev.DamageUntilDiscards: _until_discards,
     ev.DamageReduced: _damage_reduced,
     ev.DamageNegated: _damage_negated,
     ev.ComponentDamagePrevented: _component_prevented,

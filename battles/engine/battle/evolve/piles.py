@@ -68,6 +68,10 @@ def _discarded(
     c = s.seats[e.seat]
     cards = e.from_hand + e.from_deck
     # R-ADD-144: damage is not a discard; a discard or an overspend in the own turn is.
+    if cards and not isinstance(e, ev.DamageTaken) and c.damage_until_discards:
+        # R-ADD-443: each discard counts towards "until they discard N cards total"
+        left = tuple((d, n - len(cards)) for d, n in c.damage_until_discards)
+        s = _seat(s, e.seat, damage_until_discards=tuple(x for x in left if x[1] > 0))
     if cards and not isinstance(e, ev.DamageTaken) and s.active == e.seat:
         s = _seat(s, e.seat, discarded_this_turn=True)
     elif cards and isinstance(e, ev.DamageTaken):
@@ -84,6 +88,13 @@ def _discarded(
 def _recovered(s: BattleState, e: ev.CardsRecovered) -> BattleState:
     c = s.seats[e.seat]
     return _seat(s, e.seat, discard=_without(c.discard, e.cards), hand=c.hand + e.cards)
+
+
+def _restored(s: BattleState, e: ev.CardsRestored) -> BattleState:
+    c = s.seats[e.seat]
+    return _seat(
+        s, e.seat, damage_pile=_without(c.damage_pile, e.cards), discard=c.discard + e.cards
+    )
 
 
 def _reshuffled(s: BattleState, e: ev.DeckReshuffled) -> BattleState:
@@ -140,6 +151,7 @@ HANDLERS: dict[type[ev.Event], Handler] = {
     ev.OverspendPaid: _discarded,
     ev.CardsDiscarded: _discarded,
     ev.CardsRecovered: _recovered,
+    ev.CardsRestored: _restored,
     ev.DeckReshuffled: _reshuffled,
     ev.EffectRolled: _effect_rolled,
     ev.CardsShuffledIn: _shuffled_in,

@@ -76,6 +76,7 @@ from .conditions import (
     ChooseFormEffect,
     ChrysalisEffect,
     DamageNextTurnEffect,
+    DamageUntilDiscardsEffect,
     DrawPenaltyEffect,
     DuelEffect,
     ForbidCardsEffect,
@@ -114,9 +115,11 @@ from .hand import (
     DiscardHandEffect,
     DrawEffect,
     LookAtHandEffect,
+    RecoverDamagedEffect,
     RecoverEffect,
     RecoverNamedEffect,
     RemoveFromGameEffect,
+    RestoreHpEffect,
     ShuffleInEffect,
     TargetDiscardsEffect,
 )
@@ -205,6 +208,7 @@ __all__ = [
     "DamageAuraEffect",
     "DamageBargainEffect",
     "DamageNextTurnEffect",
+    "DamageUntilDiscardsEffect",
     "DefenceEffect",
     "DeflectEffect",
     "DestroyOnCriticalEffect",
@@ -253,6 +257,7 @@ __all__ = [
     "PlantSeedsEffect",
     "PreventComponentDamageEffect",
     "PushEffect",
+    "RecoverDamagedEffect",
     "RecoverEffect",
     "RecoverNamedEffect",
     "ReduceIncomingEffect",
@@ -261,6 +266,7 @@ __all__ = [
     "RemoveHeatRolledEffect",
     "RemoveTaintRolledEffect",
     "RerollAttackDieEffect",
+    "RestoreHpEffect",
     "RiposteEffect",
     "RollSufferingEffect",
     "RootEffect",
@@ -424,6 +430,9 @@ Effect = (
     | SummonEffect
     | UnitOrderEffect
     | UnitBoostEffect
+    | RecoverDamagedEffect
+    | RestoreHpEffect
+    | DamageUntilDiscardsEffect
 )
 
 ALL_EFFECTS: tuple[type[Effect], ...] = get_args(Effect)

@@ -24,7 +24,8 @@ SLUG_RE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 
 
 # Named token pools a casket keeps during a battle (R-ADD-61): the factions' resources.
-TOKEN_POOLS = ("forge", "credit", "biomass", "soul_shard", "bargain", "metamorph", "rune")
+# "scrap": the Scavenger's Toolkit's battle tokens (R-ADD-442), not the settlement's Scrap.
+TOKEN_POOLS = ("forge", "credit", "biomass", "soul_shard", "bargain", "metamorph", "rune", "scrap")
 
 
 MAX_TOKENS = 99
@@ -38,6 +39,7 @@ AFTER_KINDS = (
     # lasting damage vocabulary: lasting effects on the attack's target (R-ADD-110 to R-ADD-114)
     *("root", "bleed", "ongoing_damage", "move_cost", "draw_penalty", "target_discards"),
     "lasting_curse",  # R-ADD-421
+    "damage_until_discards",  # R-ADD-443
     "lower_defence",
     # summoned units: a unit on the nearest free hex, no choice of the command's (R-ADD-406);
     # a bonus to the own units within range, none chosen (R-ADD-408)

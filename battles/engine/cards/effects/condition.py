@@ -148,7 +148,7 @@ class Condition(Stored):
     >>> Condition("own_tokens_at_least", 3)
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: condition.pool: 'own_tokens_at_least' counts a pool: give one of forge, credit, biomass, soul_shard, bargain, metamorph, rune (R-ADD-61)
+    battles.engine.errors.InvalidInput: condition.pool: 'own_tokens_at_least' counts a pool: give one of forge, credit, biomass, soul_shard, bargain, metamorph, rune, scrap (R-ADD-61)
     """
 
     test: str

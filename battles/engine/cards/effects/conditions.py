@@ -195,6 +195,23 @@ class OngoingDamageEffect(StoredEffect):
 
 
 @dataclass(frozen=True, slots=True)
+class DamageUntilDiscardsEffect(StoredEffect):
+    """ "Ongoing: target takes 2 damage at start of their turn until they discard 3 cards
+    total": a hit gives the target `amount` damage at the start of each of its turns,
+    taken as R-ADD-73's scheduled damage, until it has discarded `discards` cards since
+    (a card's or a cost's discard, cards paid for overspending; damage is no discard,
+    R-ADD-144, R-ADD-443). Used after a hit.
+
+    >>> DamageUntilDiscardsEffect(2, 3).as_dict()
+    {'kind': 'damage_until_discards', 'amount': 2, 'discards': 3}
+    """
+
+    kind: ClassVar[str] = "damage_until_discards"
+    amount: int = field(metadata=bounded(1, MAX_DAMAGE, "R-ADD-443"))
+    discards: int = field(metadata=bounded(1, 10, "R-ADD-443"))
+
+
+@dataclass(frozen=True, slots=True)
 class DrawPenaltyEffect(StoredEffect):
     """ "Target draws N fewer card(s) next turn": the enemy's next Draw phase fills its
     hand to 6 − `n` (R-TRN-6, R-ADD-114). Used after a hit, or on a card without an

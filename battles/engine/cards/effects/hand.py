@@ -66,6 +66,37 @@ class RecoverEffect(StoredEffect):
 
 
 @dataclass(frozen=True, slots=True)
+class RecoverDamagedEffect(StoredEffect):
+    """ "Recover 5 cards from your Damage Graveyard to discard pile": the `n` cards most
+    recently lost to damage leave the damage pile for the discard pile, newest first, as
+    many as it holds (R-ADD-440: the rules' Damage Graveyard is ruleset 2.1's damage pile,
+    R-DMG-8; under 2.0 there is none and nothing moves).
+
+    >>> RecoverDamagedEffect(5).as_dict()
+    {'kind': 'recover_damaged', 'n': 5}
+    """
+
+    kind: ClassVar[str] = "recover_damaged"
+    n: int = field(metadata=bounded(1, MAX_CARDS, "R-ADD-440"))
+
+
+@dataclass(frozen=True, slots=True)
+class RestoreHpEffect(StoredEffect):
+    """ "Prevent it and set HP to 5 cards", "recover to 3 HP", once lethal damage is
+    prevented: a casket whose hit points (deck and discard pile, R-DMG-9) are fewer than
+    `n` takes the cards most recently lost to damage out of its damage pile (the Damage
+    Graveyard, R-ADD-440) into the discard pile, newest first, until it has `n` or the
+    pile is empty; one with `n` or more keeps what it has (R-ADD-441).
+
+    >>> RestoreHpEffect(5).as_dict()
+    {'kind': 'restore_hp', 'n': 5}
+    """
+
+    kind: ClassVar[str] = "restore_hp"
+    n: int = field(metadata=bounded(1, MAX_CARDS, "R-ADD-441"))
+
+
+@dataclass(frozen=True, slots=True)
 class ShuffleInEffect(StoredEffect):
     """Put the `n` most recently discarded cards, or "all", back into the deck and shuffle
     it (R-ADD-62); no Damage card is added, this is not R-TRN-6's reshuffle.

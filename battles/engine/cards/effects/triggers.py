@@ -171,7 +171,7 @@ class TriggerEffect(StoredEffect):
             check_inner(self.then, "trigger.then", ("reduce_incoming",))
         else:
             # R-ADD-138: "gain +3 Defense until end of your next turn" (`defence`).
-            kinds = (
+            kinds: tuple[str, ...] = (
                 *AFTER_KINDS,
                 "buff_next_attack",
                 "seed_area",
@@ -181,6 +181,10 @@ class TriggerEffect(StoredEffect):
                 "defence",
                 "grit_modifier",
             )
+            if self.on == "lethal_damage":
+                # R-ADD-391's saves; R-ADD-441: "if you have 5+ Soul Shards, automatically
+                # spend 5 Shards to recover to 3 HP": a required spend is the save's price.
+                kinds = (*kinds, "restore_hp", "spend_tokens")
             check_inner(self.then, "trigger.then", kinds)
         check_bool(self.enemy_only, "trigger.enemy_only")
         check_bool(self.ally_only, "trigger.ally_only")
@@ -199,10 +203,12 @@ class TriggerEffect(StoredEffect):
                     "a casket is an enemy's or an ally's, not both",
                     "R-ADD-131",
                 )
-            if self.within == 0 and not (self.ally_only or self.by_owner):
+            # R-ADD-442: "when enemy is destroyed", no distance printed: every enemy's
+            if self.within == 0 and not (self.ally_only or self.by_owner or self.enemy_only):
                 raise InvalidInput(
                     "trigger.within",
-                    "any distance (0) only for an ally's destruction or the owner's own kill",
+                    "any distance (0) only for an ally's or an enemy's destruction or the "
+                    "owner's own kill",
                     "R-ADD-131",
                 )
         elif self.within or self.enemy_only or self.ally_only or self.by_owner:
@@ -230,7 +236,7 @@ class TokenCostEffect(StoredEffect):
     >>> TokenCostEffect("gold", 1)
     Traceback (most recent call last):
     ...
-    battles.engine.errors.InvalidInput: token_cost.pool: 'gold' is not one of: forge, credit, biomass, soul_shard, bargain, metamorph, rune
+    battles.engine.errors.InvalidInput: token_cost.pool: 'gold' is not one of: forge, credit, biomass, soul_shard, bargain, metamorph, rune, scrap
     """
 
     kind: ClassVar[str] = "token_cost"
@@ -322,11 +328,14 @@ class LethalWindowEffect(StoredEffect):
     (R-DMG-6; under 2.1 deck and discard pile emptied, R-DMG-9), played from the hand at
     0 SP before the split is asked for, whoever's turn it is; `prevent` damage of it is
     taken off and the rest is taken as usual. It never answers an attack's to-hit
-    (R-REA-1, R-ADD-371). `prevent` "all": the casket does something "instead" of dying, so
-    all of the damage is taken off (Price Paid, R-ADD-420).
+    (R-REA-1, R-ADD-371). `prevent` "all": the casket does something "instead" of dying, or
+    the text says "prevent it", so all of the damage is taken off (Price Paid, R-ADD-420;
+    Emergency Transfusion and Phylactery, R-ADD-441).
 
     >>> LethalWindowEffect(5).as_dict()
     {'kind': 'lethal_window', 'prevent': 5}
+    >>> LethalWindowEffect("all").as_dict()
+    {'kind': 'lethal_window', 'prevent': 'all'}
     >>> LethalWindowEffect("all").cut(12)
     12
     >>> LethalWindowEffect(0)

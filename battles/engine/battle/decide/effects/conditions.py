@@ -165,6 +165,12 @@ def _ongoing_damage(ctx: Resolving, effect: fx.OngoingDamageEffect) -> None:
         tx.emit(ev.OngoingDamageScheduled(attack_target, effect.amount, effect.turns, card.id))
 
 
+def _damage_until_discards(ctx: Resolving, effect: fx.DamageUntilDiscardsEffect) -> None:
+    tx, card, attack_target = ctx.tx, ctx.card, ctx.attack_target
+    if attack_target is not None:
+        tx.emit(ev.DamageUntilDiscards(attack_target, effect.amount, effect.discards, card.id))
+
+
 def _no_attacks(ctx: Resolving, effect: fx.NoAttacksEffect) -> None:
     tx, seat, card = ctx.tx, ctx.seat, ctx.card
     tx.emit(ev.AttacksForgone(seat, card.id))
@@ -227,6 +233,7 @@ RESOLVERS: dict[type[Any], Resolver] = {
     fx.AreaHinderEffect: _area_hinder,
     fx.BleedEffect: _bleed,
     fx.OngoingDamageEffect: _ongoing_damage,
+    fx.DamageUntilDiscardsEffect: _damage_until_discards,
     fx.DrawPenaltyEffect: _draw_penalty,
     fx.LastingCurseEffect: _lasting_curse,
     fx.TemporalLoopEffect: _temporal_loop,

@@ -70,6 +70,17 @@ def _recover(ctx: Resolving, effect: fx.RecoverEffect) -> None:
     piles._recover(tx, seat, effect.n, card.name)
 
 
+def _recover_damaged(ctx: Resolving, effect: fx.RecoverDamagedEffect) -> None:
+    piles._restore(ctx.tx, ctx.seat, effect.n, ctx.card.name, "R-ADD-440")
+
+
+def _restore_hp(ctx: Resolving, effect: fx.RestoreHpEffect) -> None:
+    c = ctx.tx.seat(ctx.seat)
+    short = effect.n - len(c.deck) - len(c.discard)  # R-DMG-9: the casket's hit points
+    if short > 0:
+        piles._restore(ctx.tx, ctx.seat, short, ctx.card.name, "R-ADD-441")
+
+
 def _discard_hand(ctx: Resolving, effect: fx.DiscardHandEffect) -> None:
     tx, seat, card = ctx.tx, ctx.seat, ctx.card
     c = tx.seat(seat)
@@ -133,6 +144,8 @@ RESOLVERS: dict[type[Any], Resolver] = {
     fx.TargetDiscardsEffect: _target_discards,
     fx.DiscardForEffect: _discard_for,
     fx.RecoverNamedEffect: _recover_named,
+    fx.RecoverDamagedEffect: _recover_damaged,
+    fx.RestoreHpEffect: _restore_hp,
     fx.LookAtHandEffect: _look_at_hand,
     fx.ArrangeTopEffect: _arrange_top,
 }
