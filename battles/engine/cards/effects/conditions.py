@@ -541,8 +541,8 @@ class GritRerollEffect(StoredEffect):
 
     >>> GritRerollEffect(1).as_dict()
     {'kind': 'grit_reroll', 'gain': 1}
-    >>> GritRerollEffect(0).as_dict()
-    {'kind': 'grit_reroll', 'gain': 0}
+    >>> GritRerollEffect(0).as_dict()  # the default is not written
+    {'kind': 'grit_reroll'}
     >>> GritRerollEffect(4)
     Traceback (most recent call last):
     ...
