@@ -1062,7 +1062,7 @@ def _action(run: _Run, c: TakeAction, mission: domain.MissionState) -> None:
         pass  # the casket's discarded cards are the next battle's; the GM applies them
     elif module:
         assert pilot is not None
-        MODULE_ACTIONS[c.action](run, c, action, pilot, mission)
+        MODULE_ACTIONS[c.action](run, action, pilot, c.detail)
     if c.action != "build":
         run.pay(credits, scrap, why, "R-ADD-243")
     else:
@@ -1331,11 +1331,9 @@ def deployment_notes(state: CampaignState, pilot_id: str) -> tuple[str, ...]:
 GRIT_BONUSES: list[Callable[[CampaignState, str], int]] = []
 # more deployment notes for a pilot (skills, bargains)
 DEPLOYMENT_NOTES: list[Callable[[CampaignState, str], Sequence[str]]] = []
-# a settlement action a module adds (its `module` key in settlement.json): what it does
-MODULE_ACTIONS: dict[
-    str,
-    Callable[[_Run, TakeAction, Mapping[str, Any], domain.PilotState, domain.MissionState], None],
-] = {}
+# a settlement action a module adds (its `module` key in settlement.json): what it does, given
+# the run, the action's row of settlement.json, the acting pilot and the command's `detail`
+MODULE_ACTIONS: dict[str, Callable[[_Run, Mapping[str, Any], domain.PilotState, str], None]] = {}
 
 # --- Grit into the battle (R-ADD-305) ---------------------------------------------------------
 

@@ -353,17 +353,10 @@ class Ledger:
 
 
 def new_ledger(version: str, modules: tuple[str, ...]) -> Ledger:
-    start = {r: int(v) for r, v in rulebook(version).settlement["start"].items()}
-    return Ledger(
-        version,
-        modules,
-        credits=start["credits"],
-        scrap=start["scrap"],
-        population=start["population"],
-        morale=start["morale"],
-        stability=start["stability"],
-        instability=start["instability"],
-    )
+    """A ledger whose six RESOURCES stand at the ruleset's start values (R-ADD-230)."""
+    start = rulebook(version).settlement["start"]
+    resources: dict[str, Any] = {r: int(start[r]) for r in RESOURCES}
+    return Ledger(version, modules, **resources)
 
 
 # --- evolve ----------------------------------------------------------------------------------------

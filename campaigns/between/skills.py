@@ -230,15 +230,11 @@ def _roll_skill(run: bd._Run, pilot: domain.PilotState, tier: int, key: str, cho
 
 
 def _training(
-    run: bd._Run,
-    c: bd.TakeAction,
-    action: Mapping[str, Any],
-    pilot: domain.PilotState,
-    mission: domain.MissionState,
+    run: bd._Run, action: Mapping[str, Any], pilot: domain.PilotState, detail: str
 ) -> None:
     """Skill training (a settlement action under the module): +100 XP; `detail` is the
     Tier 2 choice when the d20 shows 17-20 (R-ADD-316)."""
-    gain(run, pilot, int(action["xp"]), str(action["name"]), "", c.detail)
+    gain(run, pilot, int(action["xp"]), str(action["name"]), "", detail)
 
 
 def notes(state: CampaignState, pilot_id: str) -> Sequence[str]:

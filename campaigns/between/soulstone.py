@@ -163,22 +163,16 @@ def _spend(run: bd._Run, c: SpendEnergy, mission: domain.MissionState) -> None:
     run.emit(EnergyChanged(c.build_id, mission.id, after - before, after, why))
 
 
-def _refine(
-    run: bd._Run,
-    c: bd.TakeAction,
-    action: Mapping[str, Any],
-    pilot: domain.PilotState,
-    mission: domain.MissionState,
-) -> None:
+def _refine(run: bd._Run, action: Mapping[str, Any], pilot: domain.PilotState, detail: str) -> None:
     """Refine Soulstone (the Forge's action under the module): the shard in `detail`."""
     data = module_data(run.book.version, FILE)
     shards = data["shards"]
-    if c.detail not in shards:
+    if detail not in shards:
         raise InvalidInput(
             "detail", f"the Soulstone to refine: one of {', '.join(shards)}", REFINE_RULE
         )
-    shard = shards[c.detail]
-    if not any(item == c.detail for item, _ in run.ledger.storage):
+    shard = shards[detail]
+    if not any(item == detail for item, _ in run.ledger.storage):
         raise RuleViolation(
             "not_in_storage",
             f"the settlement's storage holds no {shard['name']} to refine",
@@ -197,7 +191,7 @@ def _refine(
             "no_casket", f"{pilot.name} has no casket to refine a Soulstone into", REFINE_RULE
         )
     why = f"{shard['name']} refined by {pilot.name}"
-    run.emit(ItemUsed(c.detail, why))
+    run.emit(ItemUsed(detail, why))
     run.pay(credits, 0, why, REFINE_RULE)
     before = energy(run.state, casket)
     after = min(int(data["maximum"]), before + int(shard["energy"]))
