@@ -599,9 +599,16 @@ def replay(events: Iterable[Event], state: CampaignState | None = None) -> Campa
 @dataclass(frozen=True, slots=True)
 class Command:
     GM_ONLY: ClassVar[bool] = True
-    # A GM's correction between missions: its events are marked so an audit tells them
-    # from what battles did (like the battle's GM commands, R-ADD-24).
     ADJUSTMENT: ClassVar[bool] = False
+
+
+@dataclass(frozen=True, slots=True)
+class Adjustment(Command):
+    """A GM's correction between missions, its `reason` the last field (checked by `_reason`):
+    its events are marked so an audit tells them from what battles did (like the battle's GM
+    commands, R-ADD-24)."""
+
+    ADJUSTMENT: ClassVar[bool] = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -678,46 +685,40 @@ class ApplyOutcome(Command):
 
 
 @dataclass(frozen=True, slots=True)
-class AdjustTaint(Command):
-    ADJUSTMENT: ClassVar[bool] = True
+class AdjustTaint(Adjustment):
     pilot_id: str
     delta: int
     reason: str
 
 
 @dataclass(frozen=True, slots=True)
-class TreatTrauma(Command):
-    ADJUSTMENT: ClassVar[bool] = True
+class TreatTrauma(Adjustment):
     pilot_id: str
     wound: str
     reason: str
 
 
 @dataclass(frozen=True, slots=True)
-class AddScar(Command):
-    ADJUSTMENT: ClassVar[bool] = True
+class AddScar(Adjustment):
     pilot_id: str
     scar: str
     reason: str
 
 
 @dataclass(frozen=True, slots=True)
-class RetirePilot(Command):
-    ADJUSTMENT: ClassVar[bool] = True
+class RetirePilot(Adjustment):
     pilot_id: str
     reason: str
 
 
 @dataclass(frozen=True, slots=True)
-class RepairCasket(Command):
-    ADJUSTMENT: ClassVar[bool] = True
+class RepairCasket(Adjustment):
     build_id: str
     reason: str
 
 
 @dataclass(frozen=True, slots=True)
-class AdjustSpModifier(Command):
-    ADJUSTMENT: ClassVar[bool] = True
+class AdjustSpModifier(Adjustment):
     pilot_id: str
     sp_modifier: int
     reason: str
@@ -1023,9 +1024,11 @@ _DECIDERS: Mapping[type[Command], Callable[[CampaignState, Any], list[Event]]] =
 }
 # A slots dataclass is a new class: the one it replaced lingers among the subclasses
 # until collected, so only the classes this module names count.
-assert set(_DECIDERS) == {c for c in Command.__subclasses__() if globals().get(c.__name__) is c}, (
-    "every campaign command needs a decider"
-)
+assert set(_DECIDERS) == {
+    c
+    for c in (*Command.__subclasses__(), *Adjustment.__subclasses__())
+    if c is not Adjustment and globals().get(c.__name__) is c
+}, "every campaign command needs a decider"
 
 
 def components_dict(component_damage: Iterable[tuple[str, int]]) -> dict[str, int]:
