@@ -59,6 +59,16 @@ class Event:
         return type(self).__name__
 
 
+def event_types(*classes: type[Event]) -> Mapping[str, type[Event]]:
+    """Event classes by their stored `type`, the class name (read-only): what a codec
+    registers and a stream's fold checks against its handlers.
+
+    >>> dict(event_types(PlayerJoined))
+    {'PlayerJoined': <class 'campaigns.domain.PlayerJoined'>}
+    """
+    return MappingProxyType({cls.__name__: cls for cls in classes})
+
+
 @dataclass(frozen=True, slots=True)
 class CampaignCreated(Event):
     campaign_id: str
@@ -253,32 +263,27 @@ class GritGained(Event):
     mission_id: str
 
 
-EVENT_TYPES: Mapping[str, type[Event]] = MappingProxyType(
-    {
-        cls.__name__: cls
-        for cls in (
-            CampaignCreated,
-            PlayerJoined,
-            MissionPlanned,
-            PilotEnlisted,
-            BuildRevised,
-            MissionStarted,
-            PilotWounded,
-            PilotDied,
-            PilotWithdrew,
-            CasketDestroyed,
-            TaintChanged,
-            ComponentDamageCarried,
-            MissionCompleted,
-            TraumaTreated,
-            ScarGained,
-            PilotRetired,
-            CasketRepaired,
-            GMAdjusted,
-            TokensCarried,
-            GritGained,
-        )
-    }
+EVENT_TYPES = event_types(
+    CampaignCreated,
+    PlayerJoined,
+    MissionPlanned,
+    PilotEnlisted,
+    BuildRevised,
+    MissionStarted,
+    PilotWounded,
+    PilotDied,
+    PilotWithdrew,
+    CasketDestroyed,
+    TaintChanged,
+    ComponentDamageCarried,
+    MissionCompleted,
+    TraumaTreated,
+    ScarGained,
+    PilotRetired,
+    CasketRepaired,
+    GMAdjusted,
+    TokensCarried,
+    GritGained,
 )
 
 

@@ -74,7 +74,7 @@ def _answered(s: CampaignState, e: BargainAnswered) -> CampaignState:
     return with_state(s, MODULE, {**table, e.pilot_id: new})
 
 
-EVENT_TYPES = {BargainAnswered.__name__: BargainAnswered}
+EVENT_TYPES = domain.event_types(BargainAnswered)
 HANDLERS: Mapping[type[Event], Callable[[CampaignState, Any], CampaignState]] = {
     BargainAnswered: _answered
 }

@@ -22,7 +22,6 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Any
 
 from battles.engine.errors import RuleViolation
@@ -242,34 +241,29 @@ class PilotGenerated(Event):
     rows: tuple[tuple[str, str], ...]  # (table, row name)
 
 
-EVENT_TYPES: Mapping[str, type[Event]] = MappingProxyType(
-    {
-        cls.__name__: cls
-        for cls in (
-            CampaignRulesPinned,
-            PhaseOpened,
-            PhaseStepDone,
-            PhaseClosed,
-            RollMade,
-            SettlementChanged,
-            ItemStored,
-            PilotInjured,
-            InjuryChanged,
-            PilotMoraleChanged,
-            GritOverridden,
-            GritCheckBonus,
-            PilotSidelined,
-            ScarTaken,
-            SkillTrained,
-            ActionTaken,
-            ConstructionStarted,
-            ConstructionAdvanced,
-            BuildingLost,
-            PhaseModifier,
-            MissionsOffered,
-            PilotGenerated,
-        )
-    }
+EVENT_TYPES = domain.event_types(
+    CampaignRulesPinned,
+    PhaseOpened,
+    PhaseStepDone,
+    PhaseClosed,
+    RollMade,
+    SettlementChanged,
+    ItemStored,
+    PilotInjured,
+    InjuryChanged,
+    PilotMoraleChanged,
+    GritOverridden,
+    GritCheckBonus,
+    PilotSidelined,
+    ScarTaken,
+    SkillTrained,
+    ActionTaken,
+    ConstructionStarted,
+    ConstructionAdvanced,
+    BuildingLost,
+    PhaseModifier,
+    MissionsOffered,
+    PilotGenerated,
 )
 
 # --- state -----------------------------------------------------------------------------------------

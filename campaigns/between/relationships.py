@@ -71,7 +71,7 @@ def _changed(s: CampaignState, e: RelationshipChanged) -> CampaignState:
     return with_state(s, MODULE, Relationships(tuple(sorted(values.items())), missions))
 
 
-EVENT_TYPES = {RelationshipChanged.__name__: RelationshipChanged}
+EVENT_TYPES = domain.event_types(RelationshipChanged)
 HANDLERS: Mapping[type[Event], Callable[[CampaignState, Any], CampaignState]] = {
     RelationshipChanged: _changed
 }

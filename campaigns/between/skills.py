@@ -103,7 +103,7 @@ def _unlocked(s: CampaignState, e: SkillUnlocked) -> CampaignState:
     return _set(s, e.pilot_id, PilotSkills(record.xp, (*record.skills, skill), record.awarded))
 
 
-EVENT_TYPES = {cls.__name__: cls for cls in (XPGained, SkillUnlocked)}
+EVENT_TYPES = domain.event_types(XPGained, SkillUnlocked)
 HANDLERS: Mapping[type[Event], Callable[[CampaignState, Any], CampaignState]] = {
     XPGained: _gained,
     SkillUnlocked: _unlocked,

@@ -88,7 +88,7 @@ def _used(s: CampaignState, e: ItemUsed) -> CampaignState:
     return dataclasses.replace(s, settlement=dataclasses.replace(ledger, storage=tuple(storage)))
 
 
-EVENT_TYPES = {cls.__name__: cls for cls in (EnergyChanged, ItemUsed)}
+EVENT_TYPES = domain.event_types(EnergyChanged, ItemUsed)
 HANDLERS: Mapping[type[Event], Callable[[CampaignState, Any], CampaignState]] = {
     EnergyChanged: _changed,
     ItemUsed: _used,

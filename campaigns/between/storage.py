@@ -32,7 +32,6 @@ import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import Any, ClassVar
 
 from battles.engine.errors import InvalidInput, RuleViolation
@@ -91,9 +90,7 @@ class CasketRebuilt(Event):
     scrap: int
 
 
-EVENT_TYPES: Mapping[str, type[Event]] = MappingProxyType(
-    {cls.__name__: cls for cls in (ItemTaken, ItemReturned, CasketRebuilt)}
-)
+EVENT_TYPES = domain.event_types(ItemTaken, ItemReturned, CasketRebuilt)
 
 
 def _taken(s: CampaignState, e: ItemTaken) -> CampaignState:

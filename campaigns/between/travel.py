@@ -52,7 +52,7 @@ def _drawn(s: CampaignState, e: TravelEventDrawn) -> CampaignState:
     return with_state(s, KEY, (*drawn(s), e))
 
 
-EVENT_TYPES = {TravelEventDrawn.__name__: TravelEventDrawn}
+EVENT_TYPES = domain.event_types(TravelEventDrawn)
 HANDLERS: Mapping[type[Event], Callable[[CampaignState, Any], CampaignState]] = {
     TravelEventDrawn: _drawn
 }
