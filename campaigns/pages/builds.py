@@ -12,7 +12,7 @@ from django.shortcuts import render
 from battles.engine.errors import InvalidInput
 
 from .. import access, catalogue, domain, selectors
-from ..models import EquipmentItem, StarterDeck
+from ..models import StarterDeck
 from ..starters import build_from_starter
 from ..versions import build_cards_update, stale_cards
 from .common import (
@@ -203,7 +203,7 @@ def build_sheet_page(
 def _item_names(version: domain.BuildVersionState) -> list[str]:
     """The build's equipment in words: an item's name under R-ADD-52, the text as written
     under the older rule."""
-    names = dict(EquipmentItem.objects.filter(pk__in=version.equipment).values_list("pk", "name"))
+    names = catalogue.item_names(version.equipment)
     return [names.get(e, e).title() if e in names else e for e in version.equipment]
 
 
