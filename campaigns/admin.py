@@ -12,7 +12,7 @@ from __future__ import annotations
 import csv
 import json
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from django import forms
 from django.contrib import admin, messages
@@ -199,7 +199,7 @@ class LinkedInline(ReadOnlyInline):
     """A read-only table of a row's children showing `fields`, each row linking to the
     child's own admin page."""
 
-    fields: tuple[str, ...] = ()
+    fields: ClassVar[tuple[str, ...]] = ()
     show_change_link = True
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
