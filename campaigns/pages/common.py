@@ -1,7 +1,7 @@
-"""What every campaign page shares: the allowed methods (and the NUL-character refusal, and
-the sign-in every page but the invitation link wants),
-the campaign and the user's role (access.py, R-ADD-31), the refusal shown on a page
-(`FormError`), redirects after a POST, and whole-number form fields."""
+"""What every campaign page shares: the allowed methods (with the NUL-character refusal and
+the sign-in every page but the invitation link wants), the campaign and the user's role
+(access.py, R-ADD-31), the refusal shown on a page (`FormError`), redirects after a POST,
+and whole-number form fields."""
 
 from __future__ import annotations
 
