@@ -12,7 +12,7 @@ from __future__ import annotations
 import csv
 import json
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from django import forms
 from django.contrib import admin, messages
@@ -188,14 +188,30 @@ def build_version_problems(build_version: BuildVersion) -> list[DeckProblem]:
         return [DeckProblem("unreadable_card", str(err), err.rule or "R-ADD-15")]
 
 
+# --- read-only admins ----------------------------------------------------------------------------
+
+
+class ReadOnlyAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
+    """The admin of rows that services or the card import write: shown, never edited."""
+
+
+class LinkedInline(ReadOnlyInline):
+    """A read-only table of a row's children showing `fields`, each row linking to the
+    child's own admin page."""
+
+    fields: ClassVar[tuple[str, ...]] = ()
+    show_change_link = True
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
+        return self.fields  # every field shown is read-only: services write these rows
+
+
 # --- cards ---------------------------------------------------------------------------------------
 
 
-class CardVersionInline(ReadOnlyInline):
+class CardVersionInline(LinkedInline):
     model = CardVersion
     fields = ("version", "name", "kind", "sp_cost", "range", "damage", "automated", "source")
-    readonly_fields = fields
-    show_change_link = True
     ordering = ("-version",)
 
 
@@ -239,18 +255,29 @@ class CurrentFactionFilter(admin.SimpleListFilter):
         return queryset.filter(current_faction="" if value == "-" else value)
 
 
-class CurrentAutomatedFilter(admin.SimpleListFilter):
-    title = "automated"
-    parameter_name = "automated"
+class TwoWayFilter(admin.SimpleListFilter):
+    """A filter of two choices: the first keeps the rows whose `field` lookup is true, the
+    second those whose lookup is false; any other value keeps every row."""
+
+    field: str
+    options: tuple[tuple[str, str], tuple[str, str]]  # (value, label): true, then false
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> Iterable[tuple[str, str]]:
-        return [("yes", "automated"), ("no", "manual")]
+        return list(self.options)
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        (true, _), (false, _) = self.options
         value = self.value()
-        if value not in ("yes", "no"):
+        if value not in (true, false):
             return queryset
-        return queryset.filter(current_automated=value == "yes")
+        return queryset.filter(**{self.field: value == true})
+
+
+class CurrentAutomatedFilter(TwoWayFilter):
+    title = "automated"
+    parameter_name = "automated"
+    field = "current_automated"
+    options = (("yes", "automated"), ("no", "manual"))
 
 
 class CardForm(forms.ModelForm):  # type: ignore[type-arg]
@@ -530,7 +557,7 @@ class CardImportForm(forms.Form):
 
 
 @admin.register(CardVersion)
-class CardVersionAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
+class CardVersionAdmin(ReadOnlyAdmin):
     list_display = (
         "card",
         "version",
@@ -565,7 +592,7 @@ class DeckEntryInline(ReadOnlyInline):
 
 
 @admin.register(BuildVersion)
-class BuildVersionAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
+class BuildVersionAdmin(ReadOnlyAdmin):
     list_display = (
         "build",
         "version",
@@ -609,15 +636,13 @@ class BuildVersionAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
         return format_html("<ul>{}</ul>", items)
 
 
-class BuildVersionInline(ReadOnlyInline):
+class BuildVersionInline(LinkedInline):
     model = BuildVersion
     fields = ("version", "casket_class", "shield", "faction", "created_at")
-    readonly_fields = fields
-    show_change_link = True
 
 
 @admin.register(CasketBuild)
-class CasketBuildAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
+class CasketBuildAdmin(ReadOnlyAdmin):
     list_display = ("name", "campaign", "player", "current_version")
     list_filter = ("campaign",)
     search_fields = ("name", "player__username", "campaign__name")
@@ -630,7 +655,7 @@ class CasketBuildAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(EquipmentItem)
-class EquipmentItemAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
+class EquipmentItemAdmin(ReadOnlyAdmin):
     """Written by the card import only (R-ADD-52, R-ADD-53); its cards are in the catalogue."""
 
     list_display = ("name", "slot", "two_handed", "category", "weight", "factions", "source")
@@ -639,7 +664,7 @@ class EquipmentItemAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(SupportUnit)
-class SupportUnitAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
+class SupportUnitAdmin(ReadOnlyAdmin):
     """Written by the card import only; its behaviour cards are catalogue cards of kind
     `behaviour`."""
 
@@ -652,7 +677,7 @@ class SupportUnitAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
 
 
 @admin.register(Pilot)
-class PilotAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
+class PilotAdmin(ReadOnlyAdmin):
     list_display = (
         "name",
         "campaign",
@@ -673,15 +698,13 @@ class CampaignPlayerInline(ReadOnlyInline):
     model = CampaignPlayer
 
 
-class MissionInline(ReadOnlyInline):
+class MissionInline(LinkedInline):
     model = Mission
     fields = ("number", "name", "status", "battle", "winner")
-    readonly_fields = fields
-    show_change_link = True
 
 
 @admin.register(Campaign)
-class CampaignAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
+class CampaignAdmin(ReadOnlyAdmin):
     list_display = ("name", "gm", "private", "version", "created_at")
     list_filter = ("private",)
     search_fields = ("name", "gm__username", "players__user__username")
@@ -694,7 +717,7 @@ class DeploymentInline(ReadOnlyInline):
 
 
 @admin.register(Mission)
-class MissionAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
+class MissionAdmin(ReadOnlyAdmin):
     list_display = ("campaign", "number", "name", "status", "battle", "winner")
     list_filter = ("status",)
     search_fields = ("name", "campaign__name")
@@ -702,23 +725,15 @@ class MissionAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
     inlines = (DeploymentInline,)
 
 
-class OutboxStateFilter(admin.SimpleListFilter):
+class OutboxStateFilter(TwoWayFilter):
     title = "state"
     parameter_name = "state"
-
-    def lookups(self, request: HttpRequest, model_admin: Any) -> Iterable[tuple[str, str]]:
-        return [("pending", "pending"), ("applied", "applied")]
-
-    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
-        if self.value() == "pending":
-            return queryset.filter(applied_at__isnull=True)
-        if self.value() == "applied":
-            return queryset.filter(applied_at__isnull=False)
-        return queryset
+    field = "applied_at__isnull"
+    options = (("pending", "pending"), ("applied", "applied"))
 
 
 @admin.register(OutcomeOutbox)
-class OutcomeOutboxAdmin(ReadOnly, admin.ModelAdmin):  # type: ignore[type-arg]
+class OutcomeOutboxAdmin(ReadOnlyAdmin):
     list_display = (
         "battle",
         "mission",

@@ -350,6 +350,11 @@ def construction_available() -> bool:
     return ConstructionPool.objects.filter(name=UNIVERSAL).exists()
 
 
+def item_names(ids: Iterable[str]) -> dict[str, str]:
+    """The catalogue's name of each of these equipment items it holds, by id (R-ADD-52)."""
+    return dict(EquipmentItem.objects.filter(pk__in=ids).values_list("pk", "name"))
+
+
 def item_def(item: EquipmentItem) -> ItemDef:
     return ItemDef(
         id=item.pk,

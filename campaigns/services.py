@@ -48,7 +48,13 @@ from .between.ledger import CampaignRulesPinned
 from .between.rulebook import LEGACY, parse_campaign_rules
 from .between.scar_effects import battle_scar_effects
 from .between.storage import equipment_moves
-from .catalogue import card_version_def, casket_problems, construction_available, deck_problems
+from .catalogue import (
+    card_version_def,
+    casket_problems,
+    construction_available,
+    deck_problems,
+    item_names,
+)
 from .codec import CAMPAIGN_EVENTS
 from .models import (
     BuildVersion,
@@ -59,7 +65,6 @@ from .models import (
     CasketBuild,
     DeckEntry,
     Deployment,
-    EquipmentItem,
     Mission,
     OutcomeOutbox,
     Pilot,
@@ -494,8 +499,7 @@ def build_revise(
     # R-ADD-350: under pc-1 the items come out of storage and the ones dropped go back.
     carried = state.builds[new_id].current.equipment if new_id in state.builds else ()
     wanted = {*command.equipment, *carried}
-    names = dict(EquipmentItem.objects.filter(pk__in=wanted).values_list("pk", "name"))
-    events += equipment_moves(state, command, names)
+    events += equipment_moves(state, command, item_names(wanted))
     new_state, _, _ = _record(campaign, actor, state, command, events)
     build = CasketBuild.objects.get(id=new_id)
     return build, new_state.builds[new_id].current.version

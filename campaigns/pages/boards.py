@@ -18,7 +18,6 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
@@ -27,7 +26,7 @@ from battles.engine.errors import InvalidInput
 from battles.engine.hexes import Hex
 from battles.engine.los import line_of_sight
 
-from .. import access, board_drawing, selectors, services
+from .. import board_drawing, selectors, services
 from ..models import Campaign, CampaignBoard
 from .common import (
     GET_ONLY,
@@ -35,16 +34,10 @@ from .common import (
     POST_ONLY,
     REFUSALS,
     FormError,
-    campaign_of,
+    gm_campaign_of,
     redirect_to,
     whole,
 )
-
-
-def _gm_campaign(request: HttpRequest, campaign_id: uuid.UUID) -> Campaign:
-    campaign, role = campaign_of(request, campaign_id)
-    access.gm_only(role)
-    return campaign
 
 
 def _board_of(campaign: Campaign, board_id: uuid.UUID) -> CampaignBoard:
@@ -71,10 +64,9 @@ def _shape(data: Mapping[str, str]) -> dict[str, Any]:
 
 
 @GET_POST
-@login_required
 def board_list_page(request: HttpRequest, campaign_id: uuid.UUID) -> HttpResponse:
     """The campaign's drawn boards, and the form that starts a new one (PRG to its editor)."""
-    campaign = _gm_campaign(request, campaign_id)
+    campaign = gm_campaign_of(request, campaign_id)
     errors: list[FormError] = []
     if request.method == "POST":
         try:
@@ -207,24 +199,22 @@ def _editor(
 
 
 @GET_ONLY
-@login_required
 def board_editor_page(
     request: HttpRequest, campaign_id: uuid.UUID, board_id: uuid.UUID
 ) -> HttpResponse:
     """The board drawn, the paint form, the line-of-sight preview (`from_q`, `from_r`,
     `to_q`, `to_r`; htmx answers the board area only)."""
-    campaign = _gm_campaign(request, campaign_id)
+    campaign = gm_campaign_of(request, campaign_id)
     board = _board_of(campaign, board_id)
     errors: list[FormError] = []
     return _editor(request, campaign, board, request.GET, errors)
 
 
 @POST_ONLY
-@login_required
 def board_paint(request: HttpRequest, campaign_id: uuid.UUID, board_id: uuid.UUID) -> HttpResponse:
     """Paint one hex (q, r) with `terrain` and `level`; saved at once (PRG to the editor, or
     the board area for htmx). A refusal names the field and rule and saves nothing."""
-    campaign = _gm_campaign(request, campaign_id)
+    campaign = gm_campaign_of(request, campaign_id)
     board = _board_of(campaign, board_id)
     data = request.POST
     try:
@@ -245,9 +235,8 @@ def board_paint(request: HttpRequest, campaign_id: uuid.UUID, board_id: uuid.UUI
 
 
 @POST_ONLY
-@login_required
 def board_delete(request: HttpRequest, campaign_id: uuid.UUID, board_id: uuid.UUID) -> HttpResponse:
-    campaign = _gm_campaign(request, campaign_id)
+    campaign = gm_campaign_of(request, campaign_id)
     board = _board_of(campaign, board_id)
     services.board_delete(board=board, actor=request.user)  # type: ignore[arg-type]
     return redirect_to("board-list", campaign.id)

@@ -6,14 +6,13 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from battles.engine.errors import InvalidInput
 
 from .. import access, catalogue, domain, selectors
-from ..models import EquipmentItem, StarterDeck
+from ..models import StarterDeck
 from ..starters import build_from_starter
 from ..versions import build_cards_update, stale_cards
 from .common import (
@@ -34,7 +33,6 @@ def build_of(state: domain.CampaignState, build_id: uuid.UUID) -> domain.BuildSt
 
 
 @GET_ONLY
-@login_required
 def build_list_page(request: HttpRequest, campaign_id: uuid.UUID) -> HttpResponse:
     campaign, role = campaign_of(request, campaign_id)
     state = selectors.campaign_state(campaign=campaign)
@@ -65,7 +63,6 @@ def _list_context(
 
 
 @POST_ONLY
-@login_required
 def build_from_starter_page(request: HttpRequest, campaign_id: uuid.UUID) -> HttpResponse:
     """A new build copied from a starter deck in one step (R-ADD-222), for one of the
     player's pilots; refused (400, nothing saved) with every problem named."""
@@ -104,7 +101,6 @@ def _rows(request: HttpRequest, state: domain.CampaignState, role: str) -> list[
 
 
 @GET_ONLY
-@login_required
 def build_page(request: HttpRequest, campaign_id: uuid.UUID, build_id: uuid.UUID) -> HttpResponse:
     campaign, role = campaign_of(request, campaign_id)
     state = selectors.campaign_state(campaign=campaign)
@@ -148,7 +144,6 @@ def build_page(request: HttpRequest, campaign_id: uuid.UUID, build_id: uuid.UUID
 
 
 @POST_ONLY
-@login_required
 def build_cards_update_page(
     request: HttpRequest, campaign_id: uuid.UUID, build_id: uuid.UUID
 ) -> HttpResponse:
@@ -171,7 +166,6 @@ def build_cards_update_page(
 
 
 @GET_ONLY
-@login_required
 def build_sheet_page(
     request: HttpRequest, campaign_id: uuid.UUID, build_id: uuid.UUID
 ) -> HttpResponse:
@@ -209,7 +203,7 @@ def build_sheet_page(
 def _item_names(version: domain.BuildVersionState) -> list[str]:
     """The build's equipment in words: an item's name under R-ADD-52, the text as written
     under the older rule."""
-    names = dict(EquipmentItem.objects.filter(pk__in=version.equipment).values_list("pk", "name"))
+    names = catalogue.item_names(version.equipment)
     return [names.get(e, e).title() if e in names else e for e in version.equipment]
 
 
@@ -224,7 +218,6 @@ def _version_number(raw: str | None, build: domain.BuildState, name: str) -> int
 
 
 @GET_ONLY
-@login_required
 def build_diff_page(
     request: HttpRequest, campaign_id: uuid.UUID, build_id: uuid.UUID
 ) -> HttpResponse:

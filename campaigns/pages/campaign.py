@@ -8,14 +8,13 @@ import uuid
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 
 from battles.engine.ruleset import DEFAULT_VERSION, RULESETS, option_in_words, parse_ruleset
 
-from .. import access, domain, selectors, services
+from .. import domain, selectors, services
 from ..models import Campaign
 from .common import (
     GET_ONLY,
@@ -24,6 +23,7 @@ from .common import (
     REFUSALS,
     FormError,
     campaign_of,
+    gm_campaign_of,
     int_field,
     redirect_to,
     refused_form,
@@ -84,7 +84,6 @@ def _rules_from(data: Mapping[str, str]) -> dict[str, Any]:
 
 
 @GET_POST
-@login_required
 def campaign_list_page(request: HttpRequest) -> HttpResponse:
     errors: list[FormError] = []
     if request.method == "POST":
@@ -216,7 +215,6 @@ def _invite_url(campaign: Campaign) -> str:
 
 
 @GET_ONLY
-@login_required
 def campaign_page(request: HttpRequest, campaign_id: uuid.UUID) -> HttpResponse:
     campaign, role = campaign_of(request, campaign_id)
     return render(request, "campaigns/campaign.html", campaign_context(campaign, role))
@@ -242,16 +240,14 @@ CAMPAIGN_ACTIONS: dict[str, Callable[[Campaign, Any, Mapping[str, str]], object]
 
 
 @POST_ONLY
-@login_required
 def campaign_action(request: HttpRequest, campaign_id: uuid.UUID, action: str) -> HttpResponse:
-    campaign, role = campaign_of(request, campaign_id)
-    access.gm_only(role)
+    campaign = gm_campaign_of(request, campaign_id)
     do = CAMPAIGN_ACTIONS.get(action)
     if do is None:
         raise Http404("no such action")
     try:
         do(campaign, request.user, request.POST)
     except REFUSALS as exc:
-        context = campaign_context(campaign, role)
+        context = campaign_context(campaign, "gm")
         return refused_form(request, "campaigns/campaign.html", context, exc, action)
     return redirect_to("campaign-page", campaign.id, anchor=action.replace("_", "-"))

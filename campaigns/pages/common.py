@@ -1,6 +1,7 @@
-"""What every campaign page shares: the allowed methods (and the NUL-character refusal),
-the campaign and the user's role (access.py, R-ADD-31), the refusal shown on a page
-(`FormError`), redirects after a POST, and whole-number form fields."""
+"""What every campaign page shares: the allowed methods (with the NUL-character refusal and
+the sign-in every page but the invitation link wants), the campaign and the user's role
+(access.py, R-ADD-31), the refusal shown on a page (`FormError`), redirects after a POST,
+and whole-number form fields."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
@@ -38,16 +40,22 @@ def _no_nul(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     return wrapped
 
 
-def _methods(*methods: str) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+def _methods(
+    *methods: str, login: bool = True
+) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
     def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-        return require_http_methods(list(methods))(_no_nul(view))
+        guarded = login_required(view) if login else view
+        return require_http_methods(list(methods))(_no_nul(guarded))
 
     return decorate
 
 
+# Every campaign page wants a signed-in user (anyone else is sent to log in, R-ADD-31),
+# but the invitation link, where a visitor signs up and joins.
 GET_POST = _methods("GET", "HEAD", "POST")
 GET_ONLY = _methods("GET", "HEAD")
 POST_ONLY = _methods("POST")
+GET_POST_ANYONE = _methods("GET", "HEAD", "POST", login=False)
 
 # --- access and errors ---------------------------------------------------------------------------
 
@@ -56,6 +64,14 @@ def campaign_of(request: HttpRequest, campaign_id: uuid.UUID) -> tuple[Campaign,
     """The campaign and the user's role: 404 for a private campaign they are not part of,
     403 for a public one (access.campaign_for, R-ADD-31)."""
     return access.campaign_for(campaign_id=campaign_id, user=request.user)
+
+
+def gm_campaign_of(request: HttpRequest, campaign_id: uuid.UUID) -> Campaign:
+    """The campaign, as `campaign_of` answers it, for its GM only: 403 for its players
+    (access.gm_only, R-ADD-31)."""
+    campaign, role = campaign_of(request, campaign_id)
+    access.gm_only(role)
+    return campaign
 
 
 @dataclass(frozen=True)

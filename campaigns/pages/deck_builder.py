@@ -14,7 +14,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -305,7 +304,6 @@ def _storage_offer(
 
 
 @GET_POST
-@login_required
 def deck_builder_page(
     request: HttpRequest, campaign_id: uuid.UUID, build_id: uuid.UUID | None = None
 ) -> HttpResponse:

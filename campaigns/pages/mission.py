@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import uuid
 
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
@@ -18,7 +17,6 @@ from .event_texts import event_text, names_of
 
 
 @GET_ONLY
-@login_required
 def mission_page(
     request: HttpRequest, campaign_id: uuid.UUID, mission_id: uuid.UUID
 ) -> HttpResponse:

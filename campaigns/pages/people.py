@@ -7,7 +7,6 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import login
-from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -20,12 +19,13 @@ from penance_site.users import signed_in
 from .. import selectors, services
 from .common import (
     GET_POST,
+    GET_POST_ANYONE,
     FormError,
     redirect_to,
 )
 
 
-@GET_POST
+@GET_POST_ANYONE
 def join_page(request: HttpRequest, token: str) -> HttpResponse:
     """An invitation link: a signed-in user joins with one button; anyone else signs up here
     (username and password, no email) and joins at once (R-ADD-31)."""
@@ -59,7 +59,6 @@ def join_page(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @GET_POST
-@login_required
 def profile_page(request: HttpRequest) -> HttpResponse:
     """The signed-in user's own page: their campaigns, password change, and their API
     tokens: as many as they like, each named, each revoked on its own. A new token's key

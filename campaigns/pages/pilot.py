@@ -8,13 +8,12 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from battles.engine.battle.state import WOUND_DECK
 
-from .. import access, domain, selectors, services
+from .. import domain, selectors, services
 from ..between.decide import deployment_notes, grit, scars_due
 from ..models import Campaign
 from .common import (
@@ -22,6 +21,7 @@ from .common import (
     POST_ONLY,
     REFUSALS,
     campaign_of,
+    gm_campaign_of,
     int_field,
     redirect_to,
     refused_form,
@@ -153,7 +153,6 @@ def _between(state: domain.CampaignState, pilot_id: str) -> dict[str, Any] | Non
 
 
 @GET_ONLY
-@login_required
 def pilot_sheet_page(
     request: HttpRequest, campaign_id: uuid.UUID, pilot_id: uuid.UUID
 ) -> HttpResponse:
@@ -178,12 +177,10 @@ PILOT_ADJUSTMENTS: dict[str, Callable[..., object]] = {
 
 
 @POST_ONLY
-@login_required
 def pilot_adjust(
     request: HttpRequest, campaign_id: uuid.UUID, pilot_id: uuid.UUID, kind: str
 ) -> HttpResponse:
-    campaign, role = campaign_of(request, campaign_id)
-    access.gm_only(role)
+    campaign = gm_campaign_of(request, campaign_id)
     adjust = PILOT_ADJUSTMENTS.get(kind)
     if adjust is None or not selectors.pilot_exists(campaign=campaign, pilot_id=pilot_id):
         raise Http404("no such adjustment or pilot")
@@ -196,6 +193,6 @@ def pilot_adjust(
             reason=request.POST.get("reason", ""),
         )
     except REFUSALS as exc:
-        context = pilot_sheet_context(campaign, role, pilot_id)
+        context = pilot_sheet_context(campaign, "gm", pilot_id)
         return refused_form(request, "campaigns/pilot.html", context, exc, kind)
     return redirect_to("pilot-sheet", campaign.id, pilot_id, anchor=f"adjust-{kind}")

@@ -12,7 +12,6 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
@@ -207,7 +206,6 @@ def storage_context(state: domain.CampaignState) -> dict[str, Any]:
 
 
 @GET_ONLY
-@login_required
 def settlement_page(request: HttpRequest, campaign_id: uuid.UUID) -> HttpResponse:
     campaign, role = campaign_of(request, campaign_id)
     return render(request, "campaigns/settlement.html", settlement_context(campaign, role))
@@ -276,7 +274,6 @@ def form_data(post: Any, command: str, mission_id: str) -> dict[str, Any]:
 
 
 @POST_ONLY
-@login_required
 def settlement_command(request: HttpRequest, campaign_id: uuid.UUID, command: str) -> HttpResponse:
     campaign, role = campaign_of(request, campaign_id)
     access.gm_only(role, "plays the settlement phase")

@@ -8,7 +8,6 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 
@@ -261,7 +260,6 @@ def _wizard_check(
 
 
 @GET_POST
-@login_required
 def mission_wizard_page(
     request: HttpRequest, campaign_id: uuid.UUID, mission_id: uuid.UUID
 ) -> HttpResponse:
