@@ -24,7 +24,6 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import (
     OpenApiResponse,
-    extend_schema,
     extend_schema_serializer,
 )
 from rest_framework import serializers, status
@@ -47,6 +46,7 @@ from penance_site.api import (
     request_example,
 )
 from penance_site.api_fields import BoardField, StrictIntegerField, StrictSerializer, TypedInput
+from penance_site.api_schema import EndpointSchemas
 from penance_site.eventstore.store import (
     RecordedEvent,
     format_timestamp,
@@ -277,6 +277,7 @@ ERRORS = {
     403: OpenApiResponse(description="not part of this battle, or not allowed this"),
     404: OpenApiResponse(description="no such battle"),
 }
+endpoint = EndpointSchemas(TAGS, ERRORS, ERRORS)
 
 
 # --- presentation -----------------------------------------------------------------------------
@@ -356,27 +357,26 @@ class BattlesView(SignedInView):
 
 
 class BattleListView(BattlesView):
-    @extend_schema(
-        operation_id="battles_list",
-        summary="The battles you run, play in or watch, newest first",
-        responses={200: BattleSummaryOutput(many=True), 401: ERRORS[401]},
-        tags=TAGS,
+    @endpoint.read(
+        "battles_list",
+        "The battles you run, play in or watch, newest first",
+        BattleSummaryOutput(many=True),
+        errors={401: ERRORS[401]},
     )
     def get(self, request: Request) -> Response:
         battles = selectors.battle_list_for(user=request.user)
         rows = [_summary(b, _role_in_list(b, request.user)) for b in battles]
         return Response(BattleSummaryOutput(rows, many=True).data)
 
-    @extend_schema(
-        operation_id="battles_create",
-        summary="Create a battle from a setup document; you become its GM",
+    @endpoint.write(
+        "battles_create",
+        "Create a battle from a setup document; you become its GM",
+        SetupDocument,
+        BattleDetailOutput,
         description=(
             "The body is a setup document (docs/BATTLES.md); every seat's `player` is a "
             "username. The setup of an existing battle (`GET …/setup`) makes a rematch."
         ),
-        request=SetupDocument,
-        responses={201: BattleDetailOutput, **ERRORS},
-        tags=TAGS,
     )
     def post(self, request: Request) -> Response:
         battle = services.battle_create(gm=signed_in(request.user), setup=request.data)
@@ -384,16 +384,15 @@ class BattleListView(BattlesView):
 
 
 class BattleImportView(BattlesView):
-    @extend_schema(
-        operation_id="battles_import",
-        summary="Import an exported battle as a new battle you run",
+    @endpoint.write(
+        "battles_import",
+        "Import an exported battle as a new battle you run",
+        ExportDocument,
+        BattleDetailOutput,
         description=(
             "The document's digest chain is checked event by event (a changed event is a "
             "400 naming `events[i].digest`), its events must replay and its players exist."
         ),
-        request=ExportDocument,
-        responses={201: BattleDetailOutput, **ERRORS},
-        tags=TAGS,
     )
     def post(self, request: Request) -> Response:
         battle = services.battle_import(gm=signed_in(request.user), document=request.data)
@@ -401,11 +400,10 @@ class BattleImportView(BattlesView):
 
 
 class BattleDetailView(BattlesView):
-    @extend_schema(
-        operation_id="battles_retrieve",
-        summary="A battle's summary and its current state as you may see it",
-        responses={200: BattleDetailOutput, **ERRORS},
-        tags=TAGS,
+    @endpoint.read(
+        "battles_retrieve",
+        "A battle's summary and its current state as you may see it",
+        BattleDetailOutput,
     )
     def get(self, request: Request, battle_id: UUID) -> Response:
         battle, _ = self.battle(request, battle_id)
@@ -461,9 +459,11 @@ class BattleCommandView(BattlesView):
             raise InvalidInput("reverts", "only a revert names a command to undo")
         return body
 
-    @extend_schema(
-        operation_id="battles_command",
-        summary="Give a command; its events are recorded",
+    @endpoint.write(
+        "battles_command",
+        "Give a command; its events are recorded",
+        InputSerializer,
+        CommandOutput,
         description=(
             "Besides `command_id` and `expected_version`, the body is the command "
             "(docs/BATTLES.md), e.g. the `body` of a legal action. 409 `stale_version` "
@@ -471,17 +471,6 @@ class BattleCommandView(BattlesView):
             "an id this battle used for another command, 422 when the rules refuse (code, "
             "message, rule)."
         ),
-        request=InputSerializer,
-        responses={
-            201: CommandOutput,
-            **ERRORS,
-            409: ConflictOutput,
-            422: OpenApiResponse(
-                TableRefusalOutput,
-                "the rules refuse; a refusal of a table's reported `faces` or `drawn` "
-                "(R-ADD-18) also names the `field` at fault and what it `allowed`",
-            ),
-        },
         examples=[
             request_example(
                 "Pass", {"command_id": "3f0c…", "expected_version": 13, "type": "pass", "seat": 1}
@@ -497,7 +486,15 @@ class BattleCommandView(BattlesView):
                 },
             ),
         ],
-        tags=TAGS,
+        errors={
+            **ERRORS,
+            409: ConflictOutput,
+            422: OpenApiResponse(
+                TableRefusalOutput,
+                "the rules refuse; a refusal of a table's reported `faces` or `drawn` "
+                "(R-ADD-18) also names the `field` at fault and what it `allowed`",
+            ),
+        },
     )
     def post(self, request: Request, battle_id: UUID) -> Response:
         battle, _ = self.battle(request, battle_id)
@@ -534,12 +531,11 @@ class BattleEventsView(BattlesView):
         after = serializers.IntegerField(min_value=0, default=0, help_text="a version")
         limit = serializers.IntegerField(min_value=1, max_value=1000, default=100)
 
-    @extend_schema(
-        operation_id="battles_events",
-        summary="The battle's events after a version, as you may see them",
+    @endpoint.read(
+        "battles_events",
+        "The battle's events after a version, as you may see them",
+        EventsOutput,
         parameters=[QuerySerializer],
-        responses={200: EventsOutput, **ERRORS},
-        tags=TAGS,
     )
     def get(self, request: Request, battle_id: UUID) -> Response:
         battle, _ = self.battle(request, battle_id)
@@ -560,12 +556,11 @@ class BattleStateView(BattlesView):
             min_value=1, required=False, help_text="a version: the state after that many events"
         )
 
-    @extend_schema(
-        operation_id="battles_state",
-        summary="The state now, or after any version (time travel)",
+    @endpoint.read(
+        "battles_state",
+        "The state now, or after any version (time travel)",
+        StateOutput,
         parameters=[QuerySerializer],
-        responses={200: StateOutput, **ERRORS},
-        tags=TAGS,
     )
     def get(self, request: Request, battle_id: UUID) -> Response:
         battle, _ = self.battle(request, battle_id)
@@ -578,16 +573,15 @@ class BattleStateView(BattlesView):
 
 
 class BattleLegalActionsView(BattlesView):
-    @extend_schema(
-        operation_id="battles_legal_actions",
-        summary="Commands you may send now, as complete bodies",
+    @endpoint.read(
+        "battles_legal_actions",
+        "Commands you may send now, as complete bodies",
+        LegalActionsOutput,
         description=(
             "For the seats you play (the GM: every seat); watchers get none. Whoever asks "
             "also learns whom the battle waits for and why (`waiting_for`, `message`, "
             "`rule`), so an empty `actions` says whose turn or prompt it is (R-TRN-5)."
         ),
-        responses={200: LegalActionsOutput, **ERRORS},
-        tags=TAGS,
     )
     def get(self, request: Request, battle_id: UUID) -> Response:
         battle, _ = self.battle(request, battle_id)
@@ -605,9 +599,10 @@ class BattleLegalActionsView(BattlesView):
 
 
 class BattleVerifyView(BattlesView):
-    @extend_schema(
-        operation_id="battles_verify",
-        summary="Recompute the battle's digest chain and, once it is over, its dice",
+    @endpoint.read(
+        "battles_verify",
+        "Recompute the battle's digest chain and, once it is over, its dice",
+        VerifyOutput,
         description=(
             "The digest chain of every event, then the dice (R-ADD-45): a battle with "
             "sealed dice reveals its secret when it ends; from then on every recorded "
@@ -616,8 +611,6 @@ class BattleVerifyView(BattlesView):
             "battle runs, only the GM gets `head_digest` and the dice check's reason: both are "
             "computed from hidden cards (R-ADD-28)."
         ),
-        responses={200: VerifyOutput, **ERRORS},
-        tags=TAGS,
     )
     def get(self, request: Request, battle_id: UUID) -> Response:
         battle, _ = self.battle(request, battle_id)
@@ -627,11 +620,10 @@ class BattleVerifyView(BattlesView):
 
 
 class BattleSetupView(BattlesView):
-    @extend_schema(
-        operation_id="battles_setup",
-        summary="The normalised setup document; posting it to /api/battles/ makes a rematch",
-        responses={200: SetupDocument, **ERRORS},
-        tags=TAGS,
+    @endpoint.read(
+        "battles_setup",
+        "The normalised setup document; posting it to /api/battles/ makes a rematch",
+        SetupDocument,
     )
     def get(self, request: Request, battle_id: UUID) -> Response:
         battle, _ = self.battle(request, battle_id)
@@ -639,15 +631,14 @@ class BattleSetupView(BattlesView):
 
 
 class BattleExportView(BattlesView):
-    @extend_schema(
-        operation_id="battles_export",
-        summary="The whole battle as one document (penance-battle/1)",
+    @endpoint.read(
+        "battles_export",
+        "The whole battle as one document (penance-battle/1)",
+        ExportDocument,
         description=(
             "Every event in full, so only the GM may export a running battle; once it is "
             "over, every member may (R-ADD-28)."
         ),
-        responses={200: ExportDocument, **ERRORS},
-        tags=TAGS,
     )
     def get(self, request: Request, battle_id: UUID) -> Response:
         battle, _ = self.battle(request, battle_id)
@@ -663,12 +654,11 @@ class BattleWatchersView(BattlesView):
     class InputSerializer(StrictSerializer):
         username = serializers.CharField(max_length=150)
 
-    @extend_schema(
-        operation_id="battles_watchers_add",
-        summary="Let a user watch the battle (GM only)",
-        request=InputSerializer,
-        responses={201: WatcherOutput, **ERRORS},
-        tags=TAGS,
+    @endpoint.write(
+        "battles_watchers_add",
+        "Let a user watch the battle (GM only)",
+        InputSerializer,
+        WatcherOutput,
     )
     def post(self, request: Request, battle_id: UUID) -> Response:
         battle, role = self.battle(request, battle_id)
@@ -741,9 +731,10 @@ class BattleUpdatesView(BattlesView):
         )
         limit = serializers.IntegerField(min_value=1, max_value=1000, default=100)
 
-    @extend_schema(
-        operation_id="battles_updates",
-        summary="New events after a version: answered as soon as there are any (long poll)",
+    @endpoint.read(
+        "battles_updates",
+        "New events after a version: answered as soon as there are any (long poll)",
+        UpdatesOutput,
         description=(
             "Answers at once when the stream is past `after`, with its next events as you may "
             "see them (R-ADD-28), as `…/events` does. Otherwise waits up to `wait` seconds "
@@ -754,8 +745,6 @@ class BattleUpdatesView(BattlesView):
             "and kept in the site's cache. An `after` past the stream's version is a 400."
         ),
         parameters=[QuerySerializer],
-        responses={200: UpdatesOutput, **ERRORS},
-        tags=TAGS,
     )
     def get(self, request: Request, battle_id: UUID) -> Response:
         # The battle, the asker's role and the stream's head in one query: fifty watchers

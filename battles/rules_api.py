@@ -97,6 +97,14 @@ def _hexes_on_board(board: Board, hexes: list[Hex], field: str) -> list[Hex]:
     return [_on_board(board, h, f"{field}[{i}]") for i, h in enumerate(hexes)]
 
 
+def _placed(board: Board, data: Mapping[str, Any], field: str) -> dict[str, Any]:
+    """An attacker's or target's fields as the engine's Attacker or Target takes them (the
+    serializers name them alike): its hex on the board, its lists of names as sets."""
+    return {
+        name: frozenset(value) if isinstance(value, list) else value for name, value in data.items()
+    } | {"at": _on_board(board, data["at"], f"{field}.at")}
+
+
 class FromHexMixin:
     """Adds the field `from` (a Python keyword, so it cannot be declared as an attribute)."""
 
@@ -289,21 +297,8 @@ class ToHitView(RulesView):
         if "card" in w:
             # The card catalogue arrives with the campaigns issue; until then no id is known.
             raise InvalidInput("weapon.card", f"unknown card id {w['card']!r}", "R-RNG-2")
-        attacker = Attacker(
-            at=_on_board(board, a["at"], "attacker.at"),
-            facing=a["facing"],
-            moved=a["moved"],
-            heat=a["heat"],
-            destroyed=frozenset(a["destroyed"]),
-            statuses=frozenset(a["statuses"]),
-        )
-        target = Target(
-            at=_on_board(board, t["at"], "target.at"),
-            facing=t["facing"],
-            shield=t["shield"],
-            moved_last_turn=t["moved_last_turn"],
-            statuses=frozenset(t["statuses"]),
-        )
+        attacker = Attacker(**_placed(board, a, "attacker"))
+        target = Target(**_placed(board, t, "target"))
         weapon = Weapon(parse_range(w["range"], "weapon.range"), w["damage"])
         answer = to_hit(
             board,

@@ -46,7 +46,6 @@ from penance_site.eventstore.store import (
     StreamRef,
     VerifyReport,
     command_events,
-    format_timestamp,
     iter_stream,
     read_stream,
     recorded_from_row,
@@ -497,18 +496,14 @@ def battle_verify(*, battle: Battle) -> BattleVerifyReport:
     return BattleVerifyReport(verify(stream), battle_dice_check(events=iter_stream(stream)))
 
 
+# Where the store keeps an event: an import writes it into a new stream, at a new position.
+_STORE_PLACE = ("position", "stream_type", "stream_id")
+
+
 def export_event(e: RecordedEvent) -> dict[str, Any]:
-    """One event as an export carries it: everything its digest covers, and the digest."""
-    return {
-        "version": e.version,
-        "type": e.type,
-        "schema_version": e.schema_version,
-        "payload": e.payload,
-        "metadata": e.metadata,
-        "command_id": e.command_id,
-        "recorded_at": format_timestamp(e.recorded_at),
-        "digest": e.digest,
-    }
+    """One event as an export carries it: everything its digest covers, and the digest (the
+    stored record without its place in the store)."""
+    return {k: v for k, v in e.as_dict().items() if k not in _STORE_PLACE}
 
 
 def battle_export(*, battle: Battle) -> dict[str, Any]:

@@ -19,7 +19,6 @@ from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiResponse,
-    extend_schema,
     extend_schema_field,
 )
 from rest_framework import serializers, status
@@ -42,6 +41,7 @@ from penance_site.api_fields import (
     StrictIntegerField,
     StrictSerializer,
 )
+from penance_site.api_schema import EndpointSchemas
 from penance_site.users import signed_in
 
 from . import access, decklists, domain, selectors, services
@@ -373,6 +373,7 @@ WRITE_ERRORS = {
     409: OpenApiResponse(ConflictOutput, "the campaign changed meanwhile; retry"),
     422: OpenApiResponse(RefusalOutput, "the campaign's rules refuse (code, message, rule)"),
 }
+endpoint = EndpointSchemas(TAGS, READ_ERRORS, WRITE_ERRORS)
 
 
 # --- input shapes ---------------------------------------------------------------------------------
@@ -587,6 +588,11 @@ class CampaignsView(SignedInView):
         return campaign, self.valid(serializer_class, request.data)
 
     @staticmethod
+    def created(output: type[serializers.Serializer[Any]], made: Any) -> Response:
+        """The 201 answer to a write: what it made, as `output` shows it."""
+        return Response(output(made).data, status=status.HTTP_201_CREATED)
+
+    @staticmethod
     def gm_only(role: str, what: str) -> None:
         access.gm_only(role, what)
 
@@ -625,11 +631,11 @@ class CampaignsView(SignedInView):
 
 
 class CampaignListView(CampaignsView):
-    @extend_schema(
-        operation_id="campaigns_list",
-        summary="The campaigns you run or play in, newest first",
-        responses={200: CampaignSummaryOutput(many=True), 401: ERRORS[401]},
-        tags=TAGS,
+    @endpoint.read(
+        "campaigns_list",
+        "The campaigns you run or play in, newest first",
+        CampaignSummaryOutput(many=True),
+        errors={401: ERRORS[401]},
     )
     def get(self, request: Request) -> Response:
         campaigns = selectors.campaign_list_for(user=request.user).select_related("gm")
@@ -647,13 +653,13 @@ class CampaignListView(CampaignsView):
         ]
         return Response(CampaignSummaryOutput(rows, many=True).data)
 
-    @extend_schema(
-        operation_id="campaigns_create",
-        summary="Start a campaign; you become its GM",
+    @endpoint.write(
+        "campaigns_create",
+        "Start a campaign; you become its GM",
+        CampaignCreateInput,
+        CampaignDetailOutput,
         description="The ruleset is fixed for every mission of the campaign (R-PLT-5).",
-        request=CampaignCreateInput,
-        responses={201: CampaignDetailOutput, 400: ERRORS[400], 401: ERRORS[401]},
-        tags=TAGS,
+        errors={400: ERRORS[400], 401: ERRORS[401]},
     )
     def post(self, request: Request) -> Response:
         data = self.valid(CampaignCreateInput, request.data)
@@ -663,11 +669,10 @@ class CampaignListView(CampaignsView):
 
 
 class CampaignDetailView(CampaignsView):
-    @extend_schema(
-        operation_id="campaigns_retrieve",
-        summary="A campaign: players, missions, pilots and builds, from its stream",
-        responses={200: CampaignDetailOutput, **READ_ERRORS},
-        tags=TAGS,
+    @endpoint.read(
+        "campaigns_retrieve",
+        "A campaign: players, missions, pilots and builds, from its stream",
+        CampaignDetailOutput,
     )
     def get(self, request: Request, campaign_id: UUID) -> Response:
         campaign, role = self.campaign(request, campaign_id)
@@ -676,12 +681,11 @@ class CampaignDetailView(CampaignsView):
 
 
 class CampaignEventsView(CampaignsView):
-    @extend_schema(
-        operation_id="campaigns_events",
-        summary="The campaign's event stream",
+    @endpoint.read(
+        "campaigns_events",
+        "The campaign's event stream",
+        CampaignEventsOutput,
         description="GM corrections carry `metadata.adjustment` true (R-PLT-4).",
-        responses={200: CampaignEventsOutput, **READ_ERRORS},
-        tags=TAGS,
     )
     def get(self, request: Request, campaign_id: UUID) -> Response:
         campaign, _ = self.campaign(request, campaign_id)
@@ -694,12 +698,11 @@ class CampaignEventsView(CampaignsView):
 
 
 class CampaignPlayersView(CampaignsView):
-    @extend_schema(
-        operation_id="campaigns_players_add",
-        summary="Add a player (an existing user) to the campaign (GM only)",
-        request=CampaignPlayerInput,
-        responses={201: CampaignPlayersOutput, **WRITE_ERRORS},
-        tags=TAGS,
+    @endpoint.write(
+        "campaigns_players_add",
+        "Add a player (an existing user) to the campaign (GM only)",
+        CampaignPlayerInput,
+        CampaignPlayersOutput,
     )
     def post(self, request: Request, campaign_id: UUID) -> Response:
         campaign, data = self.gm_input(request, campaign_id, CampaignPlayerInput, "adds players")
@@ -707,29 +710,25 @@ class CampaignPlayersView(CampaignsView):
             campaign=campaign, actor=signed_in(request.user), username=data["username"]
         )
         out = {"players": list(state.players)}
-        return Response(CampaignPlayersOutput(out).data, status=status.HTTP_201_CREATED)
+        return self.created(CampaignPlayersOutput, out)
 
 
 # --- missions -------------------------------------------------------------------------------------
 
 
 class MissionListView(CampaignsView):
-    @extend_schema(
-        operation_id="campaigns_missions_list",
-        summary="The campaign's missions in order",
-        responses={200: MissionOutput(many=True), **READ_ERRORS},
-        tags=TAGS,
+    @endpoint.read(
+        "campaigns_missions_list", "The campaign's missions in order", MissionOutput(many=True)
     )
     def get(self, request: Request, campaign_id: UUID) -> Response:
         state = self.state(request, campaign_id)
         return Response(MissionOutput(state.missions, many=True).data)
 
-    @extend_schema(
-        operation_id="campaigns_missions_create",
-        summary="Plan the next mission (GM only)",
-        request=MissionPlanInput,
-        responses={201: MissionOutput, **WRITE_ERRORS},
-        tags=TAGS,
+    @endpoint.write(
+        "campaigns_missions_create",
+        "Plan the next mission (GM only)",
+        MissionPlanInput,
+        MissionOutput,
     )
     def post(self, request: Request, campaign_id: UUID) -> Response:
         campaign, data = self.gm_input(request, campaign_id, MissionPlanInput, "plans missions")
@@ -737,16 +736,14 @@ class MissionListView(CampaignsView):
             campaign=campaign, actor=signed_in(request.user), name=data["name"]
         )
         state = selectors.campaign_state(campaign=campaign)
-        out = MissionOutput(self.mission_of(state, mission.id)).data
-        return Response(out, status=status.HTTP_201_CREATED)
+        return self.created(MissionOutput, self.mission_of(state, mission.id))
 
 
 class MissionDetailView(CampaignsView):
-    @extend_schema(
-        operation_id="campaigns_missions_retrieve",
-        summary="A mission: its status, battle and deployments",
-        responses={200: MissionOutput, **READ_ERRORS},
-        tags=TAGS,
+    @endpoint.read(
+        "campaigns_missions_retrieve",
+        "A mission: its status, battle and deployments",
+        MissionOutput,
     )
     def get(self, request: Request, campaign_id: UUID, mission_id: UUID) -> Response:
         state = self.state(request, campaign_id)
@@ -754,9 +751,11 @@ class MissionDetailView(CampaignsView):
 
 
 class MissionStartView(CampaignsView):
-    @extend_schema(
-        operation_id="campaigns_missions_start",
-        summary="Start the mission's battle with the campaign's pilots and builds (GM only)",
+    @endpoint.write(
+        "campaigns_missions_start",
+        "Start the mission's battle with the campaign's pilots and builds (GM only)",
+        MissionStartInput,
+        MissionStartOutput,
         description=(
             "Each seat names a pilot and one of their player's builds (its current version "
             "unless `build_version` is given). Carried wounds start face up (R-PLT-2) and, "
@@ -764,9 +763,6 @@ class MissionStartView(CampaignsView):
             "(R-PLT-5). A dead pilot is a 422 `pilot_dead` (R-PLT-1); missions are played in "
             "order (422 `missions_in_order`)."
         ),
-        request=MissionStartInput,
-        responses={201: MissionStartOutput, **WRITE_ERRORS},
-        tags=TAGS,
     )
     def post(self, request: Request, campaign_id: UUID, mission_id: UUID) -> Response:
         campaign, role = self.campaign(request, campaign_id)
@@ -791,44 +787,40 @@ class MissionStartView(CampaignsView):
             "battle_url": reverse("battles-detail", kwargs={"battle_id": battle.pk}),
             "mission": self.mission_of(state, mission_id),
         }
-        return Response(MissionStartOutput(out).data, status=status.HTTP_201_CREATED)
+        return self.created(MissionStartOutput, out)
 
 
 # --- pilots ---------------------------------------------------------------------------------------
 
 
 class PilotListView(CampaignsView):
-    @extend_schema(
-        operation_id="campaigns_pilots_list",
-        summary="The campaign's pilots, dead and retired ones included",
-        responses={200: PilotOutput(many=True), **READ_ERRORS},
-        tags=TAGS,
+    @endpoint.read(
+        "campaigns_pilots_list",
+        "The campaign's pilots, dead and retired ones included",
+        PilotOutput(many=True),
     )
     def get(self, request: Request, campaign_id: UUID) -> Response:
         state = self.state(request, campaign_id)
         return Response(PilotOutput(state.pilots, many=True).data)
 
-    @extend_schema(
-        operation_id="campaigns_pilots_create",
-        summary="Enlist a pilot for one of the campaign's players (GM only)",
-        request=PilotEnlistInput,
-        responses={201: PilotOutput, **WRITE_ERRORS},
-        tags=TAGS,
+    @endpoint.write(
+        "campaigns_pilots_create",
+        "Enlist a pilot for one of the campaign's players (GM only)",
+        PilotEnlistInput,
+        PilotOutput,
     )
     def post(self, request: Request, campaign_id: UUID) -> Response:
         campaign, data = self.gm_input(request, campaign_id, PilotEnlistInput, "enlists pilots")
         pilot = services.pilot_enlist(campaign=campaign, actor=signed_in(request.user), **data)
         state = selectors.campaign_state(campaign=campaign)
-        out = PilotOutput(self.pilot_of(state, pilot.id)).data
-        return Response(out, status=status.HTTP_201_CREATED)
+        return self.created(PilotOutput, self.pilot_of(state, pilot.id))
 
 
 class PilotDetailView(CampaignsView):
-    @extend_schema(
-        operation_id="campaigns_pilots_retrieve",
-        summary="A pilot: status, Taint, wounds carried, scars (a projection of the stream)",
-        responses={200: PilotOutput, **READ_ERRORS},
-        tags=TAGS,
+    @endpoint.read(
+        "campaigns_pilots_retrieve",
+        "A pilot: status, Taint, wounds carried, scars (a projection of the stream)",
+        PilotOutput,
     )
     def get(self, request: Request, campaign_id: UUID, pilot_id: UUID) -> Response:
         state = self.state(request, campaign_id)
@@ -836,11 +828,10 @@ class PilotDetailView(CampaignsView):
 
 
 class PilotCareerView(CampaignsView):
-    @extend_schema(
-        operation_id="campaigns_pilots_career",
-        summary="Every event that concerned the pilot across the campaign's battles, with totals",
-        responses={200: PilotCareerOutput, **READ_ERRORS},
-        tags=TAGS,
+    @endpoint.read(
+        "campaigns_pilots_career",
+        "Every event that concerned the pilot across the campaign's battles, with totals",
+        PilotCareerOutput,
     )
     def get(self, request: Request, campaign_id: UUID, pilot_id: UUID) -> Response:
         campaign, _ = self.campaign(request, campaign_id)
@@ -853,22 +844,21 @@ class PilotCareerView(CampaignsView):
 
 
 class PilotAdjustmentsView(CampaignsView):
-    @extend_schema(
-        operation_id="campaigns_pilots_adjust",
-        summary="A GM's change to a pilot between missions, with a reason (GM only)",
+    @endpoint.write(
+        "campaigns_pilots_adjust",
+        "A GM's change to a pilot between missions, with a reason (GM only)",
+        PilotAdjustmentInput,
+        PilotOutput,
         description=(
             "`kind` taint needs `delta` (R-PLT-4), treat_trauma a trauma `wound` (R-PLT-1), "
             "scar a `scar`, sp_modifier the new `sp_modifier` (R-TRN-3); retire nothing more. "
             "Every kind needs a `reason`; the event is marked as an adjustment."
         ),
-        request=PilotAdjustmentInput,
-        responses={201: PilotOutput, **WRITE_ERRORS},
         examples=[
             request_example(
                 "Taint", {"kind": "taint", "delta": -2, "reason": "purged at the shrine"}
             )
         ],
-        tags=TAGS,
     )
     def post(self, request: Request, campaign_id: UUID, pilot_id: UUID) -> Response:
         campaign, role = self.campaign(request, campaign_id)
@@ -892,34 +882,32 @@ class PilotAdjustmentsView(CampaignsView):
             pilot = services.pilot_retire(**common)
         else:
             pilot = services.pilot_sp_modifier_adjust(**common, sp_modifier=data["sp_modifier"])
-        return Response(PilotOutput(pilot).data, status=status.HTTP_201_CREATED)
+        return self.created(PilotOutput, pilot)
 
 
 # --- builds ---------------------------------------------------------------------------------------
 
 
 class BuildListView(CampaignsView):
-    @extend_schema(
-        operation_id="campaigns_builds_list",
-        summary="The campaign's casket builds with every version",
-        responses={200: BuildOutput(many=True), **READ_ERRORS},
-        tags=TAGS,
+    @endpoint.read(
+        "campaigns_builds_list",
+        "The campaign's casket builds with every version",
+        BuildOutput(many=True),
     )
     def get(self, request: Request, campaign_id: UUID) -> Response:
         state = self.state(request, campaign_id)
         return Response(BuildOutput(state.builds, many=True).data)
 
-    @extend_schema(
-        operation_id="campaigns_builds_create",
-        summary="Create a casket build: a player for themselves, the GM for any player",
+    @endpoint.write(
+        "campaigns_builds_create",
+        "Create a casket build: a player for themselves, the GM for any player",
+        BuildInput,
+        BuildOutput,
         description=(
             "The deck must be legal under the campaign's ruleset (R-ADD-15): a 400 lists "
             "every violation, each with its field (`deck` or `deck[i]`) and rule."
         ),
-        request=BuildInput,
-        responses={201: BuildOutput, **WRITE_ERRORS},
         examples=[DECK_EXAMPLE],
-        tags=TAGS,
     )
     def post(self, request: Request, campaign_id: UUID) -> Response:
         campaign, role = self.campaign(request, campaign_id)
@@ -931,16 +919,14 @@ class BuildListView(CampaignsView):
             campaign=campaign, actor=signed_in(request.user), build_id=None, player=player, **data
         )
         state = selectors.campaign_state(campaign=campaign)
-        out = BuildOutput(self.build_of(state, build.id)).data
-        return Response(out, status=status.HTTP_201_CREATED)
+        return self.created(BuildOutput, self.build_of(state, build.id))
 
 
 class BuildDetailView(CampaignsView):
-    @extend_schema(
-        operation_id="campaigns_builds_retrieve",
-        summary="A casket build with every version and the component damage it carries",
-        responses={200: BuildOutput, **READ_ERRORS},
-        tags=TAGS,
+    @endpoint.read(
+        "campaigns_builds_retrieve",
+        "A casket build with every version and the component damage it carries",
+        BuildOutput,
     )
     def get(self, request: Request, campaign_id: UUID, build_id: UUID) -> Response:
         state = self.state(request, campaign_id)
@@ -948,18 +934,17 @@ class BuildDetailView(CampaignsView):
 
 
 class BuildRevisionsView(CampaignsView):
-    @extend_schema(
-        operation_id="campaigns_builds_revise",
-        summary="Write the build's next version (its player or the GM)",
+    @endpoint.write(
+        "campaigns_builds_revise",
+        "Write the build's next version (its player or the GM)",
+        BuildInput,
+        BuildOutput,
         description=(
             "Earlier versions stay as they were: battles pin the version they used. "
             "`player`, if given, must be the build's player. The deck is checked as on "
             "creation (R-ADD-15)."
         ),
-        request=BuildInput,
-        responses={201: BuildOutput, **WRITE_ERRORS},
         examples=[DECK_EXAMPLE],
-        tags=TAGS,
     )
     def post(self, request: Request, campaign_id: UUID, build_id: UUID) -> Response:
         campaign, role = self.campaign(request, campaign_id)
@@ -976,16 +961,14 @@ class BuildRevisionsView(CampaignsView):
             campaign=campaign, actor=signed_in(request.user), build_id=str(build.id), **data
         )
         state = selectors.campaign_state(campaign=campaign)
-        out = BuildOutput(self.build_of(state, build_id)).data
-        return Response(out, status=status.HTTP_201_CREATED)
+        return self.created(BuildOutput, self.build_of(state, build_id))
 
 
 class BuildVersionView(CampaignsView):
-    @extend_schema(
-        operation_id="campaigns_builds_version",
-        summary="One version of a build, its deck rows with the cards' names, kinds and SP costs",
-        responses={200: BuildVersionDetailOutput, **READ_ERRORS},
-        tags=TAGS,
+    @endpoint.read(
+        "campaigns_builds_version",
+        "One version of a build, its deck rows with the cards' names, kinds and SP costs",
+        BuildVersionDetailOutput,
     )
     def get(self, request: Request, campaign_id: UUID, build_id: UUID, version: int) -> Response:
         build = self.build_of(self.state(request, campaign_id), build_id)
@@ -998,12 +981,11 @@ class BuildVersionView(CampaignsView):
 
 
 class BuildRepairView(CampaignsView):
-    @extend_schema(
-        operation_id="campaigns_builds_repair",
-        summary="Repair the component damage a build carries (GM only, R-PLT-5)",
-        request=BuildRepairInput,
-        responses={201: BuildOutput, **WRITE_ERRORS},
-        tags=TAGS,
+    @endpoint.write(
+        "campaigns_builds_repair",
+        "Repair the component damage a build carries (GM only, R-PLT-5)",
+        BuildRepairInput,
+        BuildOutput,
     )
     def post(self, request: Request, campaign_id: UUID, build_id: UUID) -> Response:
         campaign, role = self.campaign(request, campaign_id)
@@ -1016,7 +998,7 @@ class BuildRepairView(CampaignsView):
             build_id=str(build_id),
             reason=data["reason"],
         )
-        return Response(BuildOutput(build).data, status=status.HTTP_201_CREATED)
+        return self.created(BuildOutput, build)
 
 
 DECKLIST_ERRORS = (
@@ -1026,11 +1008,11 @@ DECKLIST_ERRORS = (
 
 
 class BuildDeckListView(CampaignsView):
-    @extend_schema(
-        operation_id="campaigns_builds_decklist",
-        summary="The build's current deck list as text (R-ADD-221)",
-        responses={(200, "text/plain"): OpenApiTypes.STR, **READ_ERRORS},
-        tags=TAGS,
+    @endpoint.read(
+        "campaigns_builds_decklist",
+        "The build's current deck list as text (R-ADD-221)",
+        OpenApiTypes.STR,
+        status=(200, "text/plain"),
     )
     def get(self, request: Request, campaign_id: UUID, build_id: UUID) -> HttpResponse:
         build = self.build_of(self.state(request, campaign_id), build_id)
@@ -1040,13 +1022,12 @@ class BuildDeckListView(CampaignsView):
         response["Content-Disposition"] = f'inline; filename="{filename}.txt"'
         return response
 
-    @extend_schema(
-        operation_id="campaigns_builds_decklist_import",
-        summary="Write the build's next version from a deck list (its player or the GM)",
+    @endpoint.write(
+        "campaigns_builds_decklist_import",
+        "Write the build's next version from a deck list (its player or the GM)",
+        DeckListInput,
+        BuildOutput,
         description=DECKLIST_ERRORS,
-        request=DeckListInput,
-        responses={201: BuildOutput, **WRITE_ERRORS},
-        tags=TAGS,
     )
     def post(self, request: Request, campaign_id: UUID, build_id: UUID) -> Response:
         campaign, role = self.campaign(request, campaign_id)
@@ -1056,13 +1037,12 @@ class BuildDeckListView(CampaignsView):
 
 
 class DeckListImportView(CampaignsView):
-    @extend_schema(
-        operation_id="campaigns_builds_decklist_create",
-        summary="Create a build from a deck list (a player for themselves)",
+    @endpoint.write(
+        "campaigns_builds_decklist_create",
+        "Create a build from a deck list (a player for themselves)",
+        DeckListInput,
+        BuildOutput,
         description=DECKLIST_ERRORS,
-        request=DeckListInput,
-        responses={201: BuildOutput, **WRITE_ERRORS},
-        tags=TAGS,
     )
     def post(self, request: Request, campaign_id: UUID) -> Response:
         campaign, _ = self.campaign(request, campaign_id)
@@ -1084,6 +1064,4 @@ def _decklist_import(
         pilot=str(data["pilot"]) if data.get("pilot") else None,
     )
     state = selectors.campaign_state(campaign=campaign)
-    return Response(
-        BuildOutput(view.build_of(state, build.id)).data, status=status.HTTP_201_CREATED
-    )
+    return view.created(BuildOutput, view.build_of(state, build.id))

@@ -16,7 +16,6 @@ from django.shortcuts import get_object_or_404
 from django.urls import path
 from drf_spectacular.utils import (
     OpenApiResponse,
-    extend_schema,
     extend_schema_serializer,
 )
 from rest_framework import serializers, status
@@ -28,6 +27,7 @@ from battles.engine.errors import InvalidInput
 from battles.engine.ruleset import parse_ruleset
 from penance_site.api import ErrorsOutput, SignedInView, request_example
 from penance_site.api_fields import RulesField, StrictIntegerField, StrictSerializer
+from penance_site.api_schema import EndpointSchemas
 
 from . import access, catalogue
 from .models import Card, CardVersion
@@ -102,6 +102,7 @@ ERRORS = {
 }
 FORBIDDEN = {403: OpenApiResponse(description="only staff change the catalogue")}
 NOT_FOUND = {404: OpenApiResponse(description="no such card or version")}
+endpoint = EndpointSchemas(TAGS, ERRORS, {**ERRORS, **FORBIDDEN})
 
 
 # --- input shapes ---------------------------------------------------------------------------------
@@ -233,12 +234,11 @@ class CardListView(CardsView):
             required=False, max_length=100, help_text="in id, name, keywords or text"
         )
 
-    @extend_schema(
-        operation_id="cards_list",
-        summary="The catalogue: every card's current version, by id",
+    @endpoint.read(
+        "cards_list",
+        "The catalogue: every card's current version, by id",
+        CardVersionOutput(many=True),
         parameters=[QuerySerializer],
-        responses={200: CardVersionOutput(many=True), **ERRORS},
-        tags=TAGS,
     )
     def get(self, request: Request) -> Response:
         query = self.QuerySerializer(data=request.query_params)
@@ -253,11 +253,11 @@ class CardListView(CardsView):
         )
         return Response(CardVersionOutput([_version_out(v) for v in versions], many=True).data)
 
-    @extend_schema(
-        operation_id="cards_create",
-        summary="Add a card to the catalogue (staff)",
-        request=CardCreateInput,
-        responses={201: CardWriteOutput, **ERRORS, **FORBIDDEN},
+    @endpoint.write(
+        "cards_create",
+        "Add a card to the catalogue (staff)",
+        CardCreateInput,
+        CardWriteOutput,
         examples=[
             request_example(
                 "An automated melee attack",
@@ -275,7 +275,6 @@ class CardListView(CardsView):
                 },
             )
         ],
-        tags=TAGS,
     )
     def post(self, request: Request) -> Response:
         self.staff_only(request)
@@ -292,27 +291,28 @@ class CardListView(CardsView):
 
 
 class CardDetailView(CardsView):
-    @extend_schema(
-        operation_id="cards_retrieve",
-        summary="A card's current version and the list of its versions",
-        responses={200: CardDetailOutput, **ERRORS, **NOT_FOUND},
-        tags=TAGS,
+    @endpoint.read(
+        "cards_retrieve",
+        "A card's current version and the list of its versions",
+        CardDetailOutput,
+        errors={**ERRORS, **NOT_FOUND},
     )
     def get(self, request: Request, card_id: str) -> Response:
         return Response(_detail(get_object_or_404(Card, pk=card_id)))
 
-    @extend_schema(
-        operation_id="cards_update",
-        summary="Change a card (staff): its whole content",
+    @endpoint.write(
+        "cards_update",
+        "Change a card (staff): its whole content",
+        CardChangeInput,
+        CardWriteOutput,
         description=(
             "Fields left out take their defaults. A current version that a battle used is "
             "kept and the change becomes the next version (`new_version`); otherwise the "
             "current version changes (`updated`); the same content writes nothing "
             "(`unchanged`)."
         ),
-        request=CardChangeInput,
-        responses={200: CardWriteOutput, **ERRORS, **FORBIDDEN, **NOT_FOUND},
-        tags=TAGS,
+        status=200,
+        errors={**ERRORS, **FORBIDDEN, **NOT_FOUND},
     )
     def put(self, request: Request, card_id: str) -> Response:
         self.staff_only(request)
@@ -327,11 +327,11 @@ class CardDetailView(CardsView):
 
 
 class CardVersionView(CardsView):
-    @extend_schema(
-        operation_id="cards_version",
-        summary="One version of a card, as decks and battles pinned it",
-        responses={200: CardVersionOutput, **ERRORS, **NOT_FOUND},
-        tags=TAGS,
+    @endpoint.read(
+        "cards_version",
+        "One version of a card, as decks and battles pinned it",
+        CardVersionOutput,
+        errors={**ERRORS, **NOT_FOUND},
     )
     def get(self, request: Request, card_id: str, version: int) -> Response:
         v = get_object_or_404(CardVersion, card_id=card_id, version=version)
@@ -339,17 +339,17 @@ class CardVersionView(CardsView):
 
 
 class DeckCheckView(CardsView):
-    @extend_schema(
-        operation_id="cards_validate_deck",
-        summary="Check a deck of card versions against the construction rules",
+    @endpoint.write(
+        "cards_validate_deck",
+        "Check a deck of card versions against the construction rules",
+        DeckCheckInput,
+        DeckCheckOutput,
         description=(
             "Each problem has a code, a message, its rule and its row (`index`; null for "
             "the whole deck): deck size (R-ADD-15, 30 cards in ruleset 2.0), counts, "
             "duplicates, the Damage card, copies per deck (R-ADD-29). Unknown cards or "
             "versions are a 400 naming `deck[i].card` or `deck[i].version`."
         ),
-        request=DeckCheckInput,
-        responses={200: DeckCheckOutput, **ERRORS},
         examples=[
             request_example(
                 "Two rows",
@@ -362,7 +362,8 @@ class DeckCheckView(CardsView):
                 },
             )
         ],
-        tags=TAGS,
+        status=200,
+        errors=ERRORS,
     )
     def post(self, request: Request) -> Response:
         serializer = DeckCheckInput(data=request.data)

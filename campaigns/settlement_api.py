@@ -34,7 +34,7 @@ from .between import bargains, relationships, skills, soulstone, storage, travel
 from .between import decide as between
 from .between import ledger as lg
 from .between.rulebook import rulebook
-from .campaigns_api import READ_ERRORS, TAGS, WRITE_ERRORS, CampaignsView
+from .campaigns_api import TAGS, WRITE_ERRORS, CampaignsView, endpoint
 from .codec import CAMPAIGN_EVENTS
 from .settlement_services import settlement_dice_check, settlement_step
 
@@ -611,13 +611,14 @@ def _ledger_of(state: domain.CampaignState) -> dict[str, Any]:
 
 
 class SettlementView(CampaignsView):
-    @extend_schema(
-        operation_id="campaigns_settlement",
-        summary="The settlement between missions: ledger, pilots, phases, rolls",
-        description="Folded from the campaign's events (pc-1 rules, R-ADD-230); a plt-1 "
-        "campaign has none (404).",
-        responses={200: SettlementOutput, **READ_ERRORS},
-        tags=TAGS,
+    @endpoint.read(
+        "campaigns_settlement",
+        "The settlement between missions: ledger, pilots, phases, rolls",
+        SettlementOutput,
+        description=(
+            "Folded from the campaign's events (pc-1 rules, R-ADD-230); a plt-1 "
+            "campaign has none (404)."
+        ),
     )
     def get(self, request: Request, campaign_id: UUID) -> Response:
         state = self.state(request, campaign_id)
@@ -679,11 +680,10 @@ def _data(event: domain.Event) -> dict[str, Any]:
 
 
 class SettlementDiceView(CampaignsView):
-    @extend_schema(
-        operation_id="campaigns_settlement_dice",
-        summary="Every sealed roll of the closed settlement phases derived again",
-        responses={200: SettlementDiceCheckOutput, **READ_ERRORS},
-        tags=TAGS,
+    @endpoint.read(
+        "campaigns_settlement_dice",
+        "Every sealed roll of the closed settlement phases derived again",
+        SettlementDiceCheckOutput,
     )
     def get(self, request: Request, campaign_id: UUID) -> Response:
         campaign, _ = self.campaign(request, campaign_id)

@@ -30,29 +30,18 @@ REDOC_STYLE_HASHES = (
 
 # Password reset mails a link: only offered when the environment configures mail
 # (DJANGO_EMAIL_URL); without it there is no reset route at all.
+PASSWORD_RESET_PAGES = (
+    ("accounts/password_reset/", auth_views.PasswordResetView, "password_reset"),
+    ("accounts/password_reset/done/", auth_views.PasswordResetDoneView, "password_reset_done"),
+    (
+        "accounts/reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView,
+        "password_reset_confirm",
+    ),
+    ("accounts/reset/done/", auth_views.PasswordResetCompleteView, "password_reset_complete"),
+)
 PASSWORD_RESET = (
-    [
-        path(
-            "accounts/password_reset/",
-            auth_views.PasswordResetView.as_view(),
-            name="password_reset",
-        ),
-        path(
-            "accounts/password_reset/done/",
-            auth_views.PasswordResetDoneView.as_view(),
-            name="password_reset_done",
-        ),
-        path(
-            "accounts/reset/<uidb64>/<token>/",
-            auth_views.PasswordResetConfirmView.as_view(),
-            name="password_reset_confirm",
-        ),
-        path(
-            "accounts/reset/done/",
-            auth_views.PasswordResetCompleteView.as_view(),
-            name="password_reset_complete",
-        ),
-    ]
+    [path(route, view.as_view(), name=name) for route, view, name in PASSWORD_RESET_PAGES]
     if settings.EMAIL_CONFIGURED
     else []
 )
