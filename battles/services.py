@@ -322,7 +322,13 @@ def battle_command_execute(
     - RuleViolation (the engine's refusal) appends nothing either.
     """
     result = _command_recorded(
-        battle, actor, command_id, expected_version, body, reason, require_reason
+        battle=battle,
+        actor=actor,
+        command_id=command_id,
+        expected_version=expected_version,
+        body=body,
+        reason=reason,
+        require_reason=require_reason,
     )
     if result.state is not None:
         battle_state_keep(battle=battle, state=result.state)
@@ -331,6 +337,7 @@ def battle_command_execute(
 
 @transaction.atomic
 def _command_recorded(
+    *,
     battle: Battle,
     actor: User,
     command_id: str,
