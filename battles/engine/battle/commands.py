@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ..dice import COMPONENTS
@@ -39,6 +39,12 @@ class Pay:
 
 @dataclass(frozen=True, slots=True)
 class Command:
+    """A command; its `NAME`, the body's `type`, is its class's name in snake case.
+
+    >>> Rotate.NAME, AdjustComponentDamage.NAME
+    ('rotate', 'adjust_component_damage')
+    """
+
     NAME: ClassVar[str] = ""
     GM_ONLY: ClassVar[bool] = False
     seat: int
@@ -46,20 +52,32 @@ class Command:
     faces: tuple[int, ...]
     drawn: tuple[str, ...]
 
+    def __init_subclass__(cls) -> None:
+        cls.NAME = re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
+
+
+@dataclass(frozen=True, slots=True)
+class GmCommand(Command):
+    """One of the GM's controls: only the battle's GM gives it, always with a `reason`
+    the event it makes records (R-ADD-24, R-ADD-32)."""
+
+    GM_ONLY: ClassVar[bool] = True
+    reason: str = field(kw_only=True)
+
 
 @dataclass(frozen=True, slots=True)
 class KeepHand(Command):
-    NAME: ClassVar[str] = "keep_hand"
+    """Keep the opening hand: one answer to the `mulligan` prompt (R-TRN-1)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Mulligan(Command):
-    NAME: ClassVar[str] = "mulligan"
+    """Shuffle the opening hand back and draw a new one: the other answer to the `mulligan`
+    prompt (R-TRN-1)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Move(Command):
-    NAME: ClassVar[str] = "move"
     pay: Pay | None
     path: tuple[Hex, ...]
     free: bool = False  # the move a card granted, at no SP (R-ADD-69)
@@ -67,20 +85,17 @@ class Move(Command):
 
 @dataclass(frozen=True, slots=True)
 class Rotate(Command):
-    NAME: ClassVar[str] = "rotate"
     pay: Pay | None
     facing: int
 
 
 @dataclass(frozen=True, slots=True)
 class Vent(Command):
-    NAME: ClassVar[str] = "vent"
     pay: Pay | None
 
 
 @dataclass(frozen=True, slots=True)
 class PlayCard(Command):
-    NAME: ClassVar[str] = "play_card"
     pay: Pay | None
     card: str
     target: int | None = None
@@ -97,7 +112,6 @@ class PlayCard(Command):
 
 @dataclass(frozen=True, slots=True)
 class Attack(Command):
-    NAME: ClassVar[str] = "attack"
     pay: Pay | None
     card: str
     target: int
@@ -119,7 +133,6 @@ class Attack(Command):
 class AttackTerrain(Command):
     """An attack card played against a hex of card-made terrain with hit points (R-ADD-382)."""
 
-    NAME: ClassVar[str] = "attack_terrain"
     pay: Pay | None
     card: str
     at: Hex
@@ -127,12 +140,11 @@ class AttackTerrain(Command):
 
 @dataclass(frozen=True, slots=True)
 class Pass(Command):
-    NAME: ClassVar[str] = "pass"
+    """End the seat's turn; its Draw and End phases follow (R-TRN-6, R-TRN-7)."""
 
 
 @dataclass(frozen=True, slots=True)
 class PlayReactive(Command):
-    NAME: ClassVar[str] = "play_reactive"
     card: str
     spend: bool = False  # R-ADD-61
     # Forced movement: the dodge a reactive card makes after the attack (R-ADD-107).
@@ -144,91 +156,67 @@ class PlayReactive(Command):
 
 @dataclass(frozen=True, slots=True)
 class NoReactive(Command):
-    NAME: ClassVar[str] = "no_reactive"
+    """Play no reactive card: the answer that declines a `reactive` prompt (R-REA-1), or
+    another prompt a reactive card may answer."""
 
 
 @dataclass(frozen=True, slots=True)
 class TakeDamage(Command):
-    NAME: ClassVar[str] = "take_damage"
     hand: tuple[str, ...]
     deck: int
 
 
 @dataclass(frozen=True, slots=True)
 class DiscardDown(Command):
-    NAME: ClassVar[str] = "discard_down"
     cards: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
-class AdjustHeat(Command):
-    NAME: ClassVar[str] = "adjust_heat"
-    GM_ONLY: ClassVar[bool] = True
+class AdjustHeat(GmCommand):
     heat: int
-    reason: str
 
 
 @dataclass(frozen=True, slots=True)
-class AdjustTaint(Command):
-    NAME: ClassVar[str] = "adjust_taint"
-    GM_ONLY: ClassVar[bool] = True
+class AdjustTaint(GmCommand):
     taint: int
-    reason: str
 
 
 @dataclass(frozen=True, slots=True)
-class AdjustComponentDamage(Command):
-    NAME: ClassVar[str] = "adjust_component_damage"
-    GM_ONLY: ClassVar[bool] = True
+class AdjustComponentDamage(GmCommand):
     component: str
     amount: int
-    reason: str
 
 
 @dataclass(frozen=True, slots=True)
-class Relocate(Command):
-    NAME: ClassVar[str] = "relocate"
-    GM_ONLY: ClassVar[bool] = True
+class Relocate(GmCommand):
     at: Hex
     facing: int
-    reason: str
 
 
 @dataclass(frozen=True, slots=True)
-class ReturnCard(Command):
-    NAME: ClassVar[str] = "return_card"
-    GM_ONLY: ClassVar[bool] = True
+class ReturnCard(GmCommand):
     card: str
-    reason: str
 
 
 @dataclass(frozen=True, slots=True)
 class Withdraw(Command):
     """Take the seat's casket out of the battle at the start of its turn (R-TRN-9)."""
 
-    NAME: ClassVar[str] = "withdraw"
-
 
 @dataclass(frozen=True, slots=True)
-class EndBattle(Command):
+class EndBattle(GmCommand):
     """The GM ends the battle with a winning side, or `side` null for a draw (R-TRN-9);
     `seat` is unused and 0."""
 
-    NAME: ClassVar[str] = "end_battle"
-    GM_ONLY: ClassVar[bool] = True
     side: str | None
-    reason: str
 
 
 @dataclass(frozen=True, slots=True)
-class Revert(Command):
+class Revert(GmCommand):
     """Undo the battle's latest command by compensation (the service supplies the state
     before it); `seat` is unused and 0."""
 
-    NAME: ClassVar[str] = "revert"
-    GM_ONLY: ClassVar[bool] = True
     command_id: str
-    reason: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,7 +224,6 @@ class Arrange(Command):
     """The answer to an `arrange` prompt: the cards looked at, in their new order, top
     first (R-ADD-157)."""
 
-    NAME: ClassVar[str] = "arrange"
     cards: tuple[str, ...]
     spend: bool = False  # pay the spend of the card's `then` (R-ADD-61, R-ADD-157)
 
@@ -245,7 +232,6 @@ class Arrange(Command):
 class UnitMove(Command):
     """Move the seat's unit `unit` along `path`, its move of the turn (R-ADD-401)."""
 
-    NAME: ClassVar[str] = "unit_move"
     unit: str
     path: tuple[Hex, ...]
 
@@ -254,7 +240,6 @@ class UnitMove(Command):
 class UnitAttack(Command):
     """The seat's unit `unit` makes its melee attack of the turn on seat `target` (R-ADD-401)."""
 
-    NAME: ClassVar[str] = "unit_attack"
     unit: str
     target: int
 
@@ -263,7 +248,6 @@ class UnitAttack(Command):
 class StrikeUnit(Command):
     """The seat's casket attacks an enemy's unit `unit` with the attack card `card` (R-ADD-404)."""
 
-    NAME: ClassVar[str] = "strike_unit"
     pay: Pay | None
     card: str
     unit: str
@@ -288,7 +272,6 @@ class Choose(Command):
     """The answer to an `ultimatum` prompt: take the damage now, or skip the next turn
     (R-ADD-159)."""
 
-    NAME: ClassVar[str] = "choose"
     option: str
     # the hand cards a bargain's "discard" gives up, or those a "pick" names (R-ADD-385)
     cards: tuple[str, ...] = ()

@@ -3,7 +3,8 @@
 One module per concept (setup and decks, the turn's flow, actions and card effects,
 attacks and damage, GM controls, lasting effects); this package's names are the ones
 importers use (`from . import events as ev; ev.HeatChanged`). Each event declares in
-`SHOWN` who sees which of its fields while the battle runs (R-ADD-28, base.py).
+`SHOWN` who sees which of its fields while the battle runs (R-ADD-28, base.py), or with
+`@public` that everyone sees all of them.
 
 >>> HeatChanged(seat=0, amount=2, heat=2, reason="card", rule="R-TRN-4").type
 'HeatChanged'

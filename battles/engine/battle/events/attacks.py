@@ -7,31 +7,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from .base import Event, Shown
+from .base import Event, public
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class AttackDeclared(Event):
     """An attack with its whole to-hit answer (R-HIT-1) and the buffs it spends."""
 
-    SHOWN: ClassVar[Shown] = Shown(
-        everyone=(
-            "attacker",
-            "target",
-            "card",
-            "component",
-            "component_roll",
-            "target_number",
-            "side",
-            "damage_by_grade",
-            "defence_modifier",
-            "reactive_allowed",
-            "shield_allowed",
-            "to_hit",
-            "enhanced_by",
-            "further",
-        )
-    )
     # 2: the combo cards added `enhanced_by` and `further` (upcast.py).
     SCHEMA_VERSION: ClassVar[int] = 2
 
@@ -54,28 +37,28 @@ class AttackDeclared(Event):
     further: bool = False
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class AttackRolled(Event):
-    SHOWN: ClassVar[Shown] = Shown(everyone=("faces", "total", "grade", "damage"))
     faces: tuple[int, ...]
     total: int
     grade: str
     damage: int
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class WeaponJammed(Event):
     """CATASTROPHIC FAILURE: Primary Weapons discarded, +2 Heat, −2 damage next attack."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "discarded", "heat"))
     seat: int
     discarded: tuple[str, ...]
     heat: int
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class ReactivePlayed(Event):
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "card", "reduction", "path"))
     seat: int
     card: str
     reduction: int
@@ -83,18 +66,18 @@ class ReactivePlayed(Event):
     path: tuple[tuple[int, int], ...] = ()
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class ReactiveDeclined(Event):
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat",))
     seat: int
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class AttackCovered(Event):
     """An ally of the attacked casket played a card that takes its damage (R-ADD-122), or,
     `keeps`, one that leaves the damage with it, lessened by `reduction` (R-ADD-430)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "target", "card", "reduction", "keeps"))
     seat: int
     target: int
     card: str
@@ -102,80 +85,78 @@ class AttackCovered(Event):
     keeps: bool = False
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class DefenceLent(Event):
     """An ally's card gave `seat` +Defense until seat `until`'s next turn, or until the
     round ends when `until` is -1 (R-ADD-123)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "amount", "until", "source"))
     seat: int
     amount: int
     until: int
     source: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class DamageCardsRemoved(Event):
     """Damage cards left `seat`'s discard pile for the removed cards (R-ADD-124)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "cards", "source"))
     seat: int
     cards: tuple[str, ...]
     source: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class DamageDeflected(Event):
     """`seat`'s reactive card took `amount` off the attack for its attacker to take once the
     attack has ended (R-ADD-125)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "attacker", "amount"))
     seat: int
     attacker: int
     amount: int
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class AllyMoved(Event):
     """An ally's card moved `seat` along `path` in the card player's turn (R-ADD-126)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "path", "by", "source"))
     seat: int
     path: tuple[tuple[int, int], ...]
     by: int
     source: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class AttackWarded(Event):
     """`seat`'s ward in play negates the damage of the attack just declared on `target`,
     and leaves play (R-ADD-128)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "card", "target"))
     seat: int
     card: str
     target: int
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class ZoneCreated(Event):
     """`seat`'s card made a zone centred on hex `at`, until the round ends (R-ADD-129)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "card", "at"))
     seat: int
     card: str
     at: tuple[int, int]
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class TerrainCreated(Event):
     """`seat`'s card made `hexes` of terrain `kind` (R-ADD-160): until the end of round
     `until_round`, or for `turns` of `seat`'s turns (the one it is made in counts), or
     (both 0) for the rest of the battle (R-ADD-161)."""
 
-    SHOWN: ClassVar[Shown] = Shown(
-        everyone=("seat", "card", "kind", "hexes", "until_round", "turns", "damage", "hp")
-    )
     seat: int
     card: str
     kind: str
@@ -186,13 +167,13 @@ class TerrainCreated(Event):
     hp: int = 0  # each hex's hit points, lost to attacks on it (R-ADD-382)
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class TerrainAttacked(Event):
     """`seat` attacked the card-made terrain at `at` with attack card `card`: it lost
     `damage` hit points, `left` remaining; at 0 the hex is destroyed and its own kind
     again (R-ADD-382)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "card", "at", "kind", "damage", "left"))
     seat: int
     card: str
     at: tuple[int, int]
@@ -201,12 +182,12 @@ class TerrainAttacked(Event):
     left: int
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class TerrainEntered(Event):
     """`seat` entered terrain seat `maker`'s card made at `at` that hurts enemies entering it:
     `damage` follows as a prompt or DamageTaken; a mine is spent by it (R-ADD-165)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "at", "maker", "card", "kind", "damage"))
     seat: int
     at: tuple[int, int]
     maker: int
@@ -215,29 +196,18 @@ class TerrainEntered(Event):
     damage: int
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class RotationGranted(Event):
     """`seat`'s card gave back its free 60° rotation of this turn (R-ARC-5, R-ADD-189)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "source"))
     seat: int
     source: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class DefenceRolled(Event):
-    SHOWN: ClassVar[Shown] = Shown(
-        everyone=(
-            "seat",
-            "faces",
-            "blocks",
-            "final_damage",
-            "heat",
-            "pierce",
-            "component_damage",
-            "reduction_applied",
-        )
-    )
     seat: int
     faces: tuple[int, ...]
     blocks: int
@@ -248,19 +218,17 @@ class DefenceRolled(Event):
     reduction_applied: int
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class AttackEnded(Event):
-    SHOWN: ClassVar[Shown] = Shown(everyone=("attacker", "card", "outcome"))
     attacker: int
     card: str
     outcome: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class PromptOpened(Event):
-    SHOWN: ClassVar[Shown] = Shown(
-        everyone=("seat", "kind", "amount", "component", "rule", "reason")
-    )
     seat: int
     kind: str
     amount: int
@@ -269,20 +237,18 @@ class PromptOpened(Event):
     reason: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class PromptClosed(Event):
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "kind"))
     seat: int
     kind: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class DamageTaken(Event):
     """Cards discarded for damage (R-DMG-6); `primary_weapons` of them mark the component."""
 
-    SHOWN: ClassVar[Shown] = Shown(
-        everyone=("seat", "from_hand", "from_deck", "primary_weapons", "component")
-    )
     seat: int
     from_hand: tuple[str, ...]
     from_deck: tuple[str, ...]
@@ -290,11 +256,9 @@ class DamageTaken(Event):
     component: str | None
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class ComponentDamaged(Event):
-    SHOWN: ClassVar[Shown] = Shown(
-        everyone=("seat", "component", "amount", "total", "reason", "rule")
-    )
     seat: int
     component: str
     amount: int
@@ -303,36 +267,37 @@ class ComponentDamaged(Event):
     rule: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class ComponentDestroyed(Event):
     """A component's destruction and the cards its effect discards (seed 002 table, R-DMG-7)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "component", "discarded", "rule"))
     seat: int
     component: str
     discarded: tuple[str, ...]
     rule: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class WoundFlipped(Event):
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "wound", "reason", "rule"))
     seat: int
     wound: str
     reason: str
     rule: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class SurvivalRolled(Event):
     """Casket defeat: 1d6, on 1–3 the pilot takes 2 wounds (R-PLT-3)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "face", "wounds"))
     seat: int
     face: int
     wounds: int
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class GritChecked(Event):
     """A pilot about to flip a wound rolled 1d6 + Grit (ruleset option grit_checks,
@@ -341,9 +306,6 @@ class GritChecked(Event):
     tough-it-out (a severe wound flipped counts as minor), shrug-it-off (no wound, 1 Heat),
     iron-will (no wound)."""
 
-    SHOWN: ClassVar[Shown] = Shown(
-        everyone=("seat", "face", "grit", "modifier", "total", "result", "reason")
-    )
     seat: int
     face: int
     grit: int
@@ -353,13 +315,13 @@ class GritChecked(Event):
     reason: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class GritRerolled(Event):
     """A Grit check in the failing band (1-3, Full Wound) rolled again by `card`'s "once
     per mission: when you would fail a Grit Check, reroll it" (R-ADD-411): the new `face`
     with the first roll's Grit and modifier make `total`, whose band `result` stands."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "card", "face", "total", "result"))
     seat: int
     card: str
     face: int
@@ -367,44 +329,45 @@ class GritRerolled(Event):
     result: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class GritRaised(Event):
     """`card`'s "if you still fail, gain +1 Grit permanently": the pilot's Grit rises by
     `amount` for the campaign, which takes it over once with the outcome; the battle's
     checks keep the Grit they started with (R-ADD-411)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "card", "amount"))
     seat: int
     card: str
     amount: int
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class WoundEased(Event):
     """A severe wound flipped after a Grit check of 4-5 counts as minor this mission: the
     campaign keeps it as a minor injury, not a severe wound (R-ADD-305)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "wound", "rule"))
     seat: int
     wound: str
     rule: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class PilotKilled(Event):
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "rule"))
     seat: int
     rule: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class CasketDefeated(Event):
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "reason", "rule"))
     seat: int
     reason: str
     rule: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class RerollOffered(Event):
     """The attacker may roll one of the attack's dice again (`left` times more), chosen
@@ -412,9 +375,6 @@ class RerollOffered(Event):
     so (R-ADD-282). `keep` and `target_number` are the roll's own (R-HIT-6; 1 for an
     attack that cannot miss, R-ADD-91)."""
 
-    SHOWN: ClassVar[Shown] = Shown(
-        everyone=("seat", "faces", "keep", "target_number", "left", "source")
-    )
     seat: int
     faces: tuple[int, ...]
     keep: str
@@ -423,25 +383,25 @@ class RerollOffered(Event):
     source: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class DefenceRerollOffered(Event):
     """The defence roll `faces` of `target` stands until the attacker (`seat`), holding a
     card that forces blocking dice to be rolled again, answers: `blocking` are the numbers
     (from 1) of the dice that blocked (R-ADD-412)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "target", "faces", "blocking"))
     seat: int
     target: int
     faces: tuple[int, ...]
     blocking: tuple[int, ...]
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class DefenceRerolled(Event):
     """The attacker's `card` made `target` roll the defence dice numbered `dice` (from 1)
     again: the roll is now `faces`, applied as any defence roll (R-ADD-412)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "target", "card", "dice", "faces"))
     seat: int
     target: int
     card: str
@@ -449,14 +409,12 @@ class DefenceRerolled(Event):
     faces: tuple[int, ...]
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class AttackRerolled(Event):
     """The attacker rolled die number `die` (from 1) again: `face` replaces it, and the
     attack's roll is now `faces`, graded again (R-HIT-4, R-ADD-282)."""
 
-    SHOWN: ClassVar[Shown] = Shown(
-        everyone=("seat", "die", "face", "faces", "total", "grade", "damage")
-    )
     seat: int
     die: int
     face: int

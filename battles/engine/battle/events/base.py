@@ -6,16 +6,17 @@ for battle streams in battles/codec.py) turns it into a stored row and back,
 upcasting older schema versions with the upcasters of upcast.py.
 
 Each event class declares, in `SHOWN`, which of its fields a viewer who may not see
-everything (a player or a watcher while the battle runs, R-ADD-28) is given. A field
-no declaration names is withheld, and a class that declares nothing shows such a
-viewer only its type and its seat: hidden information is private by default.
+everything (a player or a watcher while the battle runs, R-ADD-28) is given; a class
+whose every field is public says so with `@public`. A field no declaration names is
+withheld, and a class that declares nothing shows such a viewer only its type and its
+seat: hidden information is private by default.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar, TypeVar
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +44,16 @@ class Shown:
     nobody: tuple[str, ...] = ()
     owner_seats: tuple[str, ...] = ("seat",)
     count: str | None = None
+
+    @classmethod
+    def secret_order(cls, *everyone: str) -> Shown:
+        """A shuffled deck's declaration: its new `order` is the GM's alone, and another
+        viewer learns how many `cards` it holds besides the fields `everyone` sees.
+
+        >>> Shown.secret_order("seat").redact({"seat": 0, "order": ["a#1", "b#1"]}, {0})
+        {'seat': 0, 'order': None, 'cards': 2}
+        """
+        return cls(everyone=everyone, nobody=("order",), count="cards")
 
     @property
     def fields(self) -> frozenset[str]:
@@ -73,7 +84,8 @@ class Event:
     SCHEMA_VERSION: ClassVar[int] = 1
     # GM adjustments are marked so an audit tells them from play.
     ADJUSTMENT: ClassVar[bool] = False
-    # Each event class declares its own (tests/engine/test_event_visibility.py checks).
+    # Each event class declares its own, or takes `public`'s every field
+    # (tests/engine/test_event_visibility.py checks).
     SHOWN: ClassVar[Shown | None] = None
 
     @property
@@ -84,3 +96,22 @@ class Event:
     def shown(cls) -> Shown:
         """The class's declaration, or UNDECLARED's seat alone."""
         return cls.SHOWN if cls.SHOWN is not None else UNDECLARED
+
+
+_E = TypeVar("_E", bound=Event)
+
+
+def public(cls: type[_E]) -> type[_E]:
+    """Declare every field of the event class shown to everyone (R-ADD-28): its `SHOWN`
+    names them all, in the order the class declares them. Goes above `@dataclass`.
+
+    >>> @public
+    ... @dataclass(frozen=True, slots=True)
+    ... class Pinged(Event):
+    ...     seat: int
+    ...     at: tuple[int, int]
+    >>> Pinged.SHOWN
+    Shown(everyone=('seat', 'at'), owners=(), nobody=(), owner_seats=('seat',), count=None)
+    """
+    cls.SHOWN = Shown(everyone=tuple(f.name for f in fields(cls)))
+    return cls

@@ -6,202 +6,192 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from .base import Event, Shown
+from .base import Event, Shown, public
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class Rooted(Event):
     """A card immobilised the seat through its next `turns` turns (R-ADD-111)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "turns", "source"))
     seat: int
     turns: int
     source: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class BleedApplied(Event):
     """A card's hit put `amount` Bleed counters on the seat; `total` after (R-ADD-110)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "amount", "total", "source"))
     seat: int
     amount: int
     total: int
     source: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class BleedTicked(Event):
     """At the start of its turn the seat bled: one counter off, `total` left; its 1 damage
     is taken with the other damage of that moment (R-ADD-110)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "total"))
     seat: int
     total: int
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class OngoingDamageScheduled(Event):
     """A card's hit scheduled `amount` damage at the start of each of the seat's next
     `turns` turns (R-ADD-112)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "amount", "turns", "source"))
     seat: int
     amount: int
     turns: int
     source: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class DamageUntilDiscards(Event):
     """A card's hit gave the seat `amount` damage at the start of each of its turns until
     it has discarded `discards` cards (R-ADD-443)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "amount", "discards", "source"))
     seat: int
     amount: int
     discards: int
     source: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class MoveCostRaised(Event):
     """Each hex the seat moves in its next turn costs `amount` SP more (R-ADD-113)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "amount", "source"))
     seat: int
     amount: int
     source: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class SpLocked(Event):
     """The seat's next turns, the next one first: locked (0 SP, no action but passing) or
     as usual (R-ADD-343)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "turns", "source"))
     seat: int
     turns: tuple[bool, ...]
     source: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class CardCostRaised(Event):
     """Every card the seat plays in its next turn costs `amount` SP more (R-ADD-341)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "amount", "source"))
     seat: int
     amount: int
     source: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class DrawPenaltyImposed(Event):
     """The seat's next Draw phase fills its hand to `n` cards fewer (R-ADD-114)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "n", "source"))
     seat: int
     n: int
     source: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class CasketCursed(Event):
     """A card's hit put its lasting curse on the seat, laid by seat `by` (R-ADD-421)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "by", "source"))
     seat: int
     by: int
     source: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class CurseLifted(Event):
     """The seat's curse of card `source` is lifted: it destroyed `killed` (R-ADD-421)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "killed", "source"))
     seat: int
     killed: int
     source: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class LoopArmed(Event):
     """The next damage the seat would take this turn will be stored (R-ADD-422)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "source"))
     seat: int
     source: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class DamageLooped(Event):
     """`amount` damage the seat would have taken is stored, not taken (R-ADD-422)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "amount", "source"))
     seat: int
     amount: int
     source: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class LoopReleased(Event):
     """The seat's stored damage goes to `target` (-1: no enemy within reach, it is lost)
     (R-ADD-422)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "target", "amount", "source"))
     seat: int
     target: int
     amount: int
     source: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class AttacksForgone(Event):
     """The seat makes no attack until the start of its next turn (R-ADD-115)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "source"))
     seat: int
     source: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class SpendArmed(Event):
     """The tokens spent on the attack card `source` also bought effects that wait for
     its attack's outcome (R-ADD-116)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "source"))
     seat: int
     source: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class DefenceLowered(Event):
     """Attacks on the seat cancel `amount` more blocks until its next turn ends (R-ADD-119)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "amount", "source"))
     seat: int
     amount: int
     source: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class AttacksQueued(Event):
     """The attacks a card makes after its first, in order (R-ADD-80, R-ADD-81): each
     (target seat, range, damage). `component` is the one the command named, or None
     (each then rolls its own, R-DMG-6); `after_kill` the seat whose defeat they wait for."""
 
-    SHOWN: ClassVar[Shown] = Shown(
-        everyone=(
-            "attacker",
-            "card",
-            "attacks",
-            "component",
-            "after_kill",
-            "rule",
-            "ignore_defence",
-        )
-    )
     attacker: int
     card: str
     attacks: tuple[tuple[int, str, int], ...]
@@ -211,15 +201,13 @@ class AttacksQueued(Event):
     ignore_defence: bool = False  # R-ADD-60: the area's attacks cancel every block
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class FollowUpTaken(Event):
     """The card's next queued attack comes up: `made` (its AttackDeclared follows) or
     passed over with the `reason` (its target is out of the battle, or the rules refuse
     the attack, R-ADD-80)."""
 
-    SHOWN: ClassVar[Shown] = Shown(
-        everyone=("attacker", "card", "target", "made", "reason", "rule")
-    )
     attacker: int
     card: str
     target: int
@@ -228,43 +216,24 @@ class FollowUpTaken(Event):
     rule: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class DamageAuraRaised(Event):
     """Until the start of the seat's next turn, each enemy within `within` hexes of it takes
     `amount` damage as its own turn starts (R-ADD-88)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "amount", "within", "source"))
     seat: int
     amount: int
     within: int
     source: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class AttackEnhanced(Event):
     """A card's enhancement now waits for the seat's next attack of the kind `attacks`
     ("any" or "ranged"); `ignore_defence` is the blocks it cancels (R-ADD-90)."""
 
-    SHOWN: ClassVar[Shown] = Shown(
-        everyone=(
-            "seat",
-            "source",
-            "attacks",
-            "damage",
-            "to_hit",
-            "ignore_defence",
-            "ignore_cover",
-            "ignore_range",
-            "cannot_miss",
-            "ignore_defence_buffs",
-            "this_turn",
-            "every",
-            "sp_cost",
-            "reach",
-            "vs_bleeding",
-            "this_round",
-        )
-    )
     seat: int
     source: str
     attacks: str
@@ -283,39 +252,21 @@ class AttackEnhanced(Event):
     this_round: bool = False  # it lapses as the round ends (R-ADD-370)
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class EnhancementsSpent(Event):
     """The attack being declared spends these waiting enhancements (their positions in
     the seat's list, R-ADD-90)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "indices"))
     seat: int
     indices: tuple[int, ...]
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class WardRaised(Event):
     """A card's ward on the seat's casket, lasting `until` (R-ADD-93, R-ADD-94)."""
 
-    SHOWN: ClassVar[Shown] = Shown(
-        everyone=(
-            "seat",
-            "source",
-            "until",
-            "against",
-            "defence",
-            "to_hit",
-            "damage",
-            "reduce",
-            "cap",
-            "at_least",
-            "uses",
-            "recover",
-            "immobile",
-            "move_cost",
-            "ignore_terrain",
-        )
-    )
     seat: int
     source: str
     until: str
@@ -334,13 +285,13 @@ class WardRaised(Event):
     ignore_terrain: bool = False
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class WardUsed(Event):
     """The ward at `index` acted: on an attack as it was declared (`before` and `after`
     None), or on damage the seat takes, `before` becoming `after` (R-ADD-94). A ward with
     uses spends one."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "index", "source", "before", "after"))
     seat: int
     index: int
     source: str
@@ -348,33 +299,33 @@ class WardUsed(Event):
     after: int | None = None
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class DefenceBuffsIgnored(Event):
     """The attack just declared ignores the target's Defense buffs, a reactive card's
     included (R-ADD-92)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("attacker",))
     attacker: int
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class SpGained(Event):
     """The seat may spend `amount` more SP this turn (R-ADD-95)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "amount", "source"))
     seat: int
     amount: int
     source: str
 
 
 # movement cards
+@public
 @dataclass(frozen=True, slots=True)
 class CasketPushed(Event):
     """A card moved a casket against its will: `path` the hexes it entered, one step at a
     time, straight away from (or toward) `by`; empty when the first step was blocked or the
     casket is anchored (R-ADD-100, R-ADD-101). Not a move of its own (R-HIT-2)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "path", "by", "source", "rule"))
     seat: int
     path: tuple[tuple[int, int], ...]
     by: int
@@ -383,24 +334,24 @@ class CasketPushed(Event):
 
 
 # movement cards
+@public
 @dataclass(frozen=True, slots=True)
 class CasketTeleported(Event):
     """A card put its owner on `at`, `hexes` away, whatever lay between; those hexes
     count as moved this turn (R-ADD-102, R-HIT-2)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "at", "hexes", "source"))
     seat: int
     at: tuple[int, int]
     hexes: int
     source: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class EnemyMarked(Event):
     """`seat`'s card marked `target`: its destruction runs the card's effects for `seat`
     (R-ADD-148)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "target", "source"))
     seat: int
     target: int
     source: str
@@ -409,25 +360,25 @@ class EnemyMarked(Event):
 # cards that look, bargain and scavenge
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class UntargetableGained(Event):
     """Until the start of its next turn the casket cannot be the target of attacks
     (`against` "all") or of attacks made with a card that is not Melee ("ranged");
     `until_attack`: its own next attack ends it (R-ADD-155)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "against", "until_attack", "source"))
     seat: int
     against: str
     until_attack: bool
     source: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class UntargetableEnded(Event):
     """The casket attacked, which ends an untargetability that lasts only until it
     attacks (R-ADD-155)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "source"))
     seat: int
     source: str
 
@@ -464,12 +415,12 @@ class CardsStolen(Event):
     source: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class TargetBonusGained(Event):
     """`seat`'s next attack declared against `target` gets +`damage` (R-ADD-156) and
     `advantage` on its attack roll (R-HIT-6, R-ADD-295)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "target", "damage", "source", "advantage"))
     seat: int
     target: int
     damage: int
@@ -497,145 +448,145 @@ class DeckArranged(Event):
     order: tuple[str, ...]
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class WreckScavenged(Event):
     """`seat` scavenged the wreck of the defeated casket `wreck`, which is removed from play
     (R-ADD-158)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "wreck", "source"))
     seat: int
     wreck: int
     source: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class UltimatumAnswered(Event):
     """The enemy an ultimatum named chose `option`: "damage" now or "skip_turn" (R-ADD-159)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "option"))
     seat: int
     option: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class TurnSkipped(Event):
     """The casket's turn, started, ends at once: an ultimatum's skipped turn (R-ADD-159)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat",))
     seat: int
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class HitDamageBargained(Event):
     """The attack's target gave up cards (a `CardsDiscarded` before this) to make the hit's
     damage `damage` (R-ADD-159)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "damage", "source"))
     seat: int
     damage: int
     source: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class HitBargainedAway(Event):
     """The attacker paid the reactive card's price (its `TokensChanged` before this): the
     hit becomes a miss (R-ADD-159)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "source"))
     seat: int
     source: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class FormTaken(Event):
     """The casket took `form` until the end of the round `round` (R-ADD-170)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "form", "round", "source"))
     seat: int
     form: str
     round: int
     source: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class ChrysalisEntered(Event):
     """The seat's card `source` put its casket in Chrysalis state: its next turn is skipped,
     and it emerges as its turn after that starts (R-ADD-366)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "source"))
     seat: int
     source: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class ChrysalisEmerged(Event):
     """The casket leaves Chrysalis state as its turn starts; what it gains follows (R-ADD-366)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "source"))
     seat: int
     source: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class FormOffered(Event):
     """Card `source` lets the seat choose one of its forms (prompt `form`, R-ADD-362)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "source"))
     seat: int
     source: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class DuelChallenged(Event):
     """`seat` challenged `target` to an Honor Duel with card `source`; the target is asked
     (prompt `duel`, R-ADD-174)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "target", "source"))
     seat: int
     target: int
     source: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class DuelAnswered(Event):
     """The challenged `seat` accepted `challenger`'s Honor Duel, or refused it and gained
     Coward's Mark of `mark_damage` (R-ADD-174)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "challenger", "accepted", "mark_damage"))
     seat: int
     challenger: int
     accepted: bool
     mark_damage: int
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class ReactivesBarred(Event):
     """`seat` plays no reactive card until the end of `by`'s turn (R-ADD-174)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "by", "source"))
     seat: int
     by: int
     source: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class CardsForbidden(Event):
     """`seat` plays no card of `classes` ("defense", "movement") until its own turn ends
     (R-ADD-340)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "classes", "source"))
     seat: int
     classes: tuple[str, ...]
     source: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class GritModifierRaised(Event):
     """Every Grit check the seat's pilot makes for the rest of the battle adds `amount`
     (R-ADD-305's modifier; "until end of mission", R-ADD-360); `next_check`: only its next
     check (R-ADD-361)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "amount", "source", "next_check"))
     seat: int
     amount: int
     source: str

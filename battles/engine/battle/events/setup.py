@@ -6,14 +6,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from .base import Event, Shown
+from .base import Event, Shown, public
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class BattleCreated(Event):
     """The setup document, normalised; the state's static part comes from it alone."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("battle_id", "setup", "engine_version"))
     battle_id: str
     setup: Mapping[str, Any]
     engine_version: str
@@ -23,9 +23,7 @@ class BattleCreated(Event):
 class DeckShuffled(Event):
     """A casket deck's new order, top first; `known` is false for a physical shuffle."""
 
-    SHOWN: ClassVar[Shown] = Shown(
-        everyone=("seat", "known", "reason"), nobody=("order",), count="cards"
-    )
+    SHOWN: ClassVar[Shown] = Shown.secret_order("seat", "known", "reason")
     seat: int
     order: tuple[str, ...]
     known: bool
@@ -36,9 +34,7 @@ class DeckShuffled(Event):
 class WoundDeckShuffled(Event):
     """The pilot wound deck, top first, with carried wounds face up (R-PLT-1, R-PLT-2)."""
 
-    SHOWN: ClassVar[Shown] = Shown(
-        everyone=("seat", "face_up", "known"), nobody=("order",), count="cards"
-    )
+    SHOWN: ClassVar[Shown] = Shown.secret_order("seat", "face_up", "known")
     seat: int
     order: tuple[str, ...]
     face_up: tuple[str, ...]
@@ -54,9 +50,9 @@ class CardsDrawn(Event):
     rule: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class HandKept(Event):
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat",))
     seat: int
 
 

@@ -5,11 +5,11 @@ everyone's to see."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
 
-from .base import Event, Shown
+from .base import Event, public
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class UnitSummoned(Event):
     """Seat `seat`'s card `source` put unit `unit`, `name`, on hex `at` with its printed
@@ -20,19 +20,6 @@ class UnitSummoned(Event):
     'UnitSummoned'
     """
 
-    SHOWN: ClassVar[Shown] = Shown(
-        everyone=(
-            "seat",
-            "unit",
-            "name",
-            "at",
-            "hp",
-            "movement",
-            "damage",
-            "defence",
-            "source",
-        )
-    )
     seat: int
     unit: str
     name: str
@@ -44,25 +31,25 @@ class UnitSummoned(Event):
     source: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class UnitMoved(Event):
     """Seat `seat`'s unit `unit` moved along `path`: its move of the turn (R-ADD-401), or
     one the card `by_card` ordered, which leaves its own move to make (R-ADD-409)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "unit", "path", "by_card"))
     seat: int
     unit: str
     path: tuple[tuple[int, int], ...]
     by_card: str | None = None
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class UnitAttacked(Event):
     """Seat `seat`'s unit `unit` made its melee attack of the turn on seat `target`: a hit
     of `damage`, no roll; the casket takes it as damage without an attack (R-ADD-401); or
     one the card `by_card` ordered, which leaves its own attack to make (R-ADD-409)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "unit", "target", "damage", "by_card"))
     seat: int
     unit: str
     target: int
@@ -70,12 +57,12 @@ class UnitAttacked(Event):
     by_card: str | None = None  # the card that ordered it (R-ADD-409)
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class UnitDamaged(Event):
     """Seat `seat`'s attack card `source` hit unit `unit` for `amount` after its Defense;
     `hp` is left, and at 0 the unit is destroyed and leaves the board (R-ADD-404)."""
 
-    SHOWN: ClassVar[Shown] = Shown(everyone=("seat", "unit", "amount", "hp", "source"))
     seat: int
     unit: str
     amount: int
@@ -83,6 +70,7 @@ class UnitDamaged(Event):
     source: str
 
 
+@public
 @dataclass(frozen=True, slots=True)
 class UnitsBoosted(Event):
     """Seat `seat`'s card `source` gave its units `units` +`damage` damage and +`defence`
@@ -92,9 +80,6 @@ class UnitsBoosted(Event):
     1
     """
 
-    SHOWN: ClassVar[Shown] = Shown(
-        everyone=("seat", "units", "damage", "defence", "until_round", "source")
-    )
     seat: int
     units: tuple[str, ...]
     damage: int
