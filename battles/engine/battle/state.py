@@ -21,6 +21,7 @@ from ..cards import (
     SpendTokensEffect,
     TemporalLoopEffect,
 )
+from ..cards.effects.defence import WardTerms
 from ..dice import COMPONENTS
 from ..hexes import Hex
 from ..ruleset import Ruleset
@@ -270,7 +271,7 @@ class Enhancement:
 
 
 @dataclass(frozen=True)
-class Ward:
+class Ward(WardTerms):
     """A card's protection of its casket until it lapses or its uses are spent (buffs and
     wards; R-ADD-93, R-ADD-94). `uses` 0: every attack or damage it acts on."""
 
@@ -289,11 +290,6 @@ class Ward:
     # A form's "−1 movement": SP more per hex moved; "ignore terrain": 1 SP a hex (R-ADD-362)
     move_cost: int = 0
     ignore_terrain: bool = False
-
-    @property
-    def declared(self) -> bool:
-        """It acts as an attack is declared (Defense, to-hit, damage), not on damage taken."""
-        return (self.defence, self.to_hit, self.damage) != (0, 0, 0)
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from .effects.attacks import (
     IgnoreCoverEffect,
     OfferMissEffect,
 )
-from .effects.base import WRITTEN, Stored, check_choice, check_int, rebased
+from .effects.base import WRITTEN, Stored, StoredEffect, check_choice, check_int, rebased
 from .effects.bounds import MAX_HEAT, SLUG_RE
 from .effects.conditions import (
     CARD_CLASSES,
@@ -70,6 +70,15 @@ CARD_KINDS = (
     "damage",
     "other",
     "behaviour",
+)
+
+# The effects that ask someone a question once the card resolves: each must be the card's
+# last effect (the effect, whom it asks, the rule).
+_ASKED_LAST: tuple[tuple[type[StoredEffect], str, str], ...] = (
+    (DiscardChosenEffect, "the player", "R-ADD-62"),
+    (ArrangeTopEffect, "the player", "R-ADD-157"),
+    (UltimatumEffect, "the enemy", "R-ADD-159"),
+    (ChooseFormEffect, "the player", "R-ADD-362"),
 )
 
 
@@ -138,30 +147,13 @@ class CardDef(Stored):
         for i, effect in enumerate(self.effects):
             if not isinstance(effect, tuple(EFFECT_TYPES.values())):
                 raise InvalidInput(f"card.effects[{i}]", "must be an effect")
-            if isinstance(effect, DiscardChosenEffect) and i != len(self.effects) - 1:
-                raise InvalidInput(
-                    f"card.effects[{i}]",
-                    "discard_chosen asks the player once the card resolves: make it the last",
-                    "R-ADD-62",
-                )
-            if isinstance(effect, ArrangeTopEffect) and i != len(self.effects) - 1:
-                raise InvalidInput(
-                    f"card.effects[{i}]",
-                    "arrange_top asks the player once the card resolves: make it the last",
-                    "R-ADD-157",
-                )
-            if isinstance(effect, UltimatumEffect) and i != len(self.effects) - 1:
-                raise InvalidInput(
-                    f"card.effects[{i}]",
-                    "ultimatum asks the enemy once the card resolves: make it the last",
-                    "R-ADD-159",
-                )
-            if isinstance(effect, ChooseFormEffect) and i != len(self.effects) - 1:
-                raise InvalidInput(
-                    f"card.effects[{i}]",
-                    "choose_form asks the player once the card resolves: make it the last",
-                    "R-ADD-362",
-                )
+            for asks, whom, rule in _ASKED_LAST:
+                if isinstance(effect, asks) and i != len(self.effects) - 1:
+                    raise InvalidInput(
+                        f"card.effects[{i}]",
+                        f"{asks.kind} asks {whom} once the card resolves: make it the last",
+                        rule,
+                    )
             with_then = (
                 SpendTokensEffect
                 | triggers.WhenEffect

@@ -8,8 +8,16 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 from ...errors import InvalidInput
 from ...tohit import MAX_DAMAGE
 from .attacks import EnhanceNextAttackEffect
-from .base import StoredEffect, bounded, check_bool, check_choice, check_inner, check_int
-from .bounds import MAX_HEXES, SLUG_RE
+from .base import (
+    StoredEffect,
+    bounded,
+    check_bool,
+    check_choice,
+    check_faction,
+    check_inner,
+    check_int,
+)
+from .bounds import MAX_HEXES
 from .condition import BLOODLINES
 from .defence import DefenceEffect
 from .resources import TaintEffect
@@ -71,12 +79,14 @@ class AllyEffect(StoredEffect):
             isinstance(e, DefenceEffect) for e in self.then if isinstance(self.then, tuple)
         ):
             raise InvalidInput("ally.defence_until", "gives no defence to last", "R-ADD-123")
-        check_inner(self.then, "ally.then", _ALLY_KINDS, "R-ADD-120")
-        for i, e in enumerate(self.then):
-            if isinstance(e, TaintEffect) and e.target != "self":
-                raise InvalidInput(
-                    f"ally.then[{i}].target", "an ally's Taint is its own: 'self'", "R-ADD-120"
-                )
+        own_taint = (
+            TaintEffect,
+            "target",
+            ("self",),
+            "an ally's Taint is its own: 'self'",
+            "R-ADD-120",
+        )
+        check_inner(self.then, "ally.then", _ALLY_KINDS, "R-ADD-120", musts=(own_taint,))
         check_bool(self.self_allowed, "ally.self_allowed")
         check_bool(self.every, "ally.every")
         if self.every and self.self_allowed:
@@ -85,12 +95,7 @@ class AllyEffect(StoredEffect):
                 "'every' acts on the allies only, never the own casket",
                 "R-ADD-120",
             )
-        if self.faction is not None and (
-            not isinstance(self.faction, str) or not SLUG_RE.fullmatch(self.faction)
-        ):
-            raise InvalidInput(
-                "ally.faction", f"{self.faction!r} is not a faction name", "R-ADD-121"
-            )
+        check_faction(self.faction, "ally.faction")
         if self.bloodline is not None:
             check_choice(self.bloodline, "ally.bloodline", BLOODLINES)
             if not self.every:
@@ -192,12 +197,7 @@ class AllyMoveEffect(StoredEffect):
         check_int(self.within, "ally_move.within", 1, MAX_HEXES, "R-ADD-126")
         check_bool(self.every, "ally_move.every")
         check_bool(self.toward, "ally_move.toward")
-        if self.faction is not None and (
-            not isinstance(self.faction, str) or not SLUG_RE.fullmatch(self.faction)
-        ):
-            raise InvalidInput(
-                "ally_move.faction", f"{self.faction!r} is not a faction name", "R-ADD-121"
-            )
+        check_faction(self.faction, "ally_move.faction")
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,22 +266,31 @@ class SummonEffect(StoredEffect):
     limit: int = 0
 
     def __post_init__(self) -> None:
-        _check_unit_name(self.name, "summon.name")
-        check_int(self.hp, "summon.hp", 1, 99, "R-ADD-400")
-        check_int(self.movement, "summon.movement", 0, MAX_HEXES, "R-ADD-400")
-        check_int(self.damage, "summon.damage", 0, MAX_DAMAGE, "R-ADD-400")
-        check_int(self.defence, "summon.defence", 0, 10, "R-ADD-400")
-        check_int(self.within, "summon.within", 1, MAX_HEXES, "R-ADD-400")
-        check_int(self.limit, "summon.limit", 0, 9, "R-ADD-400")
+        _check_unit(
+            self,
+            "name",
+            "R-ADD-400",
+            hp=(1, 99),
+            movement=(0, MAX_HEXES),
+            damage=(0, MAX_DAMAGE),
+            defence=(0, 10),
+            within=(1, MAX_HEXES),
+            limit=(0, 9),
+        )
 
 
-def _check_unit_name(value: object, field: str) -> None:
+def _check_unit(effect: StoredEffect, unit: str, rule: str, **bounds: tuple[int, int]) -> None:
+    """An effect on summoned units (R-ADD-400): its field `unit`, a unit's printed name, then
+    each of its integers named in `bounds`, from low to high, all under `rule`."""
+    name = getattr(effect, unit)
     if (
-        not isinstance(value, str)
-        or not 1 <= len(value) <= 40
-        or not value.replace(" ", "").replace("-", "").isalpha()
+        not isinstance(name, str)
+        or not 1 <= len(name) <= 40
+        or not name.replace(" ", "").replace("-", "").isalpha()
     ):
-        raise InvalidInput(field, "must be a unit's printed name", "R-ADD-400")
+        raise InvalidInput(f"{effect.kind}.{unit}", "must be a unit's printed name", "R-ADD-400")
+    for field_name, (low, high) in bounds.items():
+        check_int(getattr(effect, field_name), f"{effect.kind}.{field_name}", low, high, rule)
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,10 +311,14 @@ class UnitOrderEffect(StoredEffect):
     damage: int
 
     def __post_init__(self) -> None:
-        _check_unit_name(self.unit, "unit_order.unit")
-        check_int(self.within, "unit_order.within", 1, MAX_HEXES, "R-ADD-409")
-        check_int(self.move, "unit_order.move", 0, MAX_HEXES, "R-ADD-409")
-        check_int(self.damage, "unit_order.damage", 1, MAX_DAMAGE, "R-ADD-409")
+        _check_unit(
+            self,
+            "unit",
+            "R-ADD-409",
+            within=(1, MAX_HEXES),
+            move=(0, MAX_HEXES),
+            damage=(1, MAX_DAMAGE),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -331,8 +344,12 @@ class UnitBoostEffect(StoredEffect):
     rounds: int = 1
 
     def __post_init__(self) -> None:
-        _check_unit_name(self.unit, "unit_boost.unit")
-        check_int(self.within, "unit_boost.within", 1, MAX_HEXES, "R-ADD-408")
-        check_int(self.damage, "unit_boost.damage", 0, MAX_DAMAGE, "R-ADD-408")
-        check_int(self.defence, "unit_boost.defence", 0, 10, "R-ADD-408")
-        check_int(self.rounds, "unit_boost.rounds", 1, 2, "R-ADD-408")
+        _check_unit(
+            self,
+            "unit",
+            "R-ADD-408",
+            within=(1, MAX_HEXES),
+            damage=(0, MAX_DAMAGE),
+            defence=(0, 10),
+            rounds=(1, 2),
+        )

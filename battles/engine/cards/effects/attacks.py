@@ -190,22 +190,29 @@ class AfterAttackEffect(StoredEffect):
             "terrain",  # terrain vocabulary: made at the target's hex (R-ADD-162)
             "grant_rotation",  # combos vocabulary (R-ADD-189)
         )
-        check_inner(self.then, "after_attack.then", kinds)
-        for i, e in enumerate(self.then):
-            if isinstance(e, GiveHeatEffect) and e.to != "target":
-                raise InvalidInput(
-                    f"after_attack.then[{i}].to",
+        check_inner(
+            self.then,
+            "after_attack.then",
+            kinds,
+            musts=(
+                (
+                    GiveHeatEffect,
+                    "to",
+                    ("target",),
                     "after an attack, Heat goes to its target; a reactive card gives the "
                     "attacker Heat at the top level",
                     "R-ADD-143",
-                )
-            if isinstance(e, TerrainEffect) and e.at not in ("target", "area"):
-                raise InvalidInput(
-                    f"after_attack.then[{i}].at",
+                ),
+                (
+                    TerrainEffect,
+                    "at",
+                    ("target", "area"),
                     "after an attack, terrain is made at its target's hex ('target') or in "
                     "the area around it ('area', R-ADD-274)",
                     "R-ADD-162",
-                )
+                ),
+            ),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -471,17 +478,17 @@ class EnhanceNextAttackEffect(StoredEffect):
             )
         if self.then:
             kinds = ("attack_bonus", "after_attack", "area_attack", "reroll_attack_die")
-            check_inner(self.then, "enhance_next_attack.then", kinds, "R-ADD-180")
-            for i, e in enumerate(self.then):
-                # "Deal 3 damage to all adjacent enemies" on a shell: around its target;
-                # "hits 2 targets in line": the line through it (R-ADD-393).
-                if isinstance(e, AreaAttackEffect) and e.around not in ("target", "line"):
-                    raise InvalidInput(
-                        f"enhance_next_attack.then[{i}].around",
-                        "an enhancement's area is around the target of the attack it enhances, "
-                        "or the line through it",
-                        "R-ADD-182",
-                    )
+            # "Deal 3 damage to all adjacent enemies" on a shell: around its target;
+            # "hits 2 targets in line": the line through it (R-ADD-393).
+            around = (
+                AreaAttackEffect,
+                "around",
+                ("target", "line"),
+                "an enhancement's area is around the target of the attack it enhances, "
+                "or the line through it",
+                "R-ADD-182",
+            )
+            check_inner(self.then, "enhance_next_attack.then", kinds, "R-ADD-180", musts=(around,))
             if self.every:  # what no attack spends cannot follow one attack's outcome
                 raise InvalidInput(
                     "enhance_next_attack.then", "only an enhancement one attack spends", "R-ADD-180"

@@ -26,6 +26,7 @@ from typing import Any, ClassVar
 
 from ...errors import InvalidInput
 from ...tohit import WeaponRange
+from .bounds import SLUG_RE
 
 # A field's metadata: written in the stored form even when it holds its default.
 WRITTEN: Mapping[str, bool] = MappingProxyType({"written": True})
@@ -151,14 +152,49 @@ def check_bool(value: object, field: str) -> None:
         raise InvalidInput(field, f"must be true or false, got {value!r}")
 
 
+def check_faction(value: object, field: str) -> None:
+    """`value`, None or a faction's name (R-ADD-121): a slug only, since the factions are
+    carddb's, which imports the effects."""
+    if value is not None and (not isinstance(value, str) or not SLUG_RE.fullmatch(value)):
+        raise InvalidInput(field, f"{value!r} is not a faction name", "R-ADD-121")
+
+
 def check_choice(value: object, field: str, allowed: Sequence[str]) -> None:
     if not isinstance(value, str) or value not in allowed:
         raise InvalidInput(field, f"{value!r} is not one of: {', '.join(allowed)}")
 
 
-def check_inner(effects: object, field: str, kinds: Sequence[str], rule: str = "R-ADD-65") -> None:
+# What an inner effect of one class must hold: (the class, its field, the values allowed
+# there, the refusal, the rule).
+InnerField = tuple[type, str, tuple[str, ...], str, str]
+
+
+def check_inner(
+    effects: object,
+    field: str,
+    kinds: Sequence[str],
+    rule: str = "R-ADD-65",
+    *,
+    musts: Sequence[InnerField] = (),
+) -> None:
+    """`effects`, a non-empty tuple of effects of `kinds`; each of them of a `musts` class
+    holds one of the allowed values in that class's field, the first that does not refused
+    at `field[i].<its field>`.
+
+    >>> from battles.engine.cards import TaintEffect
+    >>> must = (TaintEffect, "target", ("self",), "its own Taint", "R-ADD-120")
+    >>> then = (TaintEffect(1, "self"), TaintEffect(1, "target"))
+    >>> check_inner(then, "x.then", ("taint",), musts=(must,))
+    Traceback (most recent call last):
+    ...
+    battles.engine.errors.InvalidInput: x.then[1].target: its own Taint (R-ADD-120)
+    """
     if not isinstance(effects, tuple) or not effects:
         raise InvalidInput(field, "must be a non-empty tuple of effects")
     for i, e in enumerate(effects):
         if getattr(e, "kind", None) not in kinds:
             raise InvalidInput(f"{field}[{i}]", f"must be one of: {', '.join(kinds)}", rule)
+    for i, e in enumerate(effects):
+        for cls, name, allowed, message, must_rule in musts:
+            if isinstance(e, cls) and getattr(e, name) not in allowed:
+                raise InvalidInput(f"{field}[{i}].{name}", message, must_rule)

@@ -5,81 +5,88 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from ...errors import InvalidInput
-from .base import Stored, check_choice, check_int, rebased
+from .base import Stored, check_choice, check_faction, check_int, rebased
 from .bounds import MAX_HEXES, MAX_TOKENS, SLUG_RE, TOKEN_POOLS
 
 # Conditions an attack bonus may test, all read from the battle state when the attack card
 # is played (R-ADD-59). `n` is the threshold; `pool` and `terrain` name what is counted.
-CONDITIONS = (
-    "own_heat_at_least",
-    "own_tokens_at_least",
-    "own_component_damage_at_least",
-    "moved_this_turn",
-    "standing_in",
-    "target_hp_at_most",
-    "target_moved_last_turn",
-    "target_taint_at_least",
-    # R-ADD-74: "enemies with 15 or fewer cards remaining in their deck" (the deck only,
-    # not the HP of R-DMG-9); "when adjacent to 2+ allies" (the attacker's own side).
-    "target_deck_at_most",
-    "own_adjacent_allies_at_least",
-    # R-ADD-75: "if outnumbered (2+ enemies within 6 hexes)": `n` enemies within `within`.
-    "enemies_within_at_least",
-    # lasting damage vocabulary; R-ADD-110: "enemies with 5+ Bleed", counted as the card is played.
-    "target_bleed_at_least",
-    # lasting damage vocabulary; R-ADD-119: "if target is adjacent to another ally" (the attacker's).
-    "target_adjacent_allies_at_least",
-    # buffs vocabulary; R-ADD-98: "if attacking from rear arc (hex 4)": the attack's side.
-    "from_rear",
-    # movement vocabulary (R-ADD-106): the card's own move before its attack, "if you moved 3
-    # hexes", "if you move through lava".
-    "card_moved_at_least",
-    "card_moved_through",
-    # battle states vocabulary (R-ADD-144): what the battle now records of the round and turn.
-    "target_damaged_this_round",
-    "destroyed_within_this_round",
-    "discarded_this_turn",
-    "target_killed_an_ally",
-    "near_terrain",
-    "target_without_cover",
-    # battle states vocabulary (R-ADD-146): the attack's side, slow/freeze, open terrain.
-    "attack_side_is",
-    "target_immobilised",
-    "standing_in_open",
-    # R-ADD-149: the casket's mark (R-ADD-148) is still in the battle.
-    "own_mark_in_battle",
-    # allies vocabulary (R-ADD-121): `n` allies, of `faction` when given, within `within`
-    # hexes of the own casket, or of the attack's target ("adjacent to target": 1).
-    "allies_within_at_least",
-    "allies_near_target_at_least",
-    # triggers vocabulary: "if you did NOT attack this turn" (R-ADD-134), "when your deck has
-    # 15 or fewer cards" (R-ADD-137), "if no enemies are within 3 hexes" (R-ADD-137).
-    "not_attacked_this_turn",
-    "own_deck_at_most",
-    "no_enemy_within",
-    "attacked_this_turn",  # "after making an attack" (R-ADD-134)
-    "destroyed_enemy_this_turn",  # "when you destroy an enemy Casket" (R-ADD-131)
-    # forms vocabulary (R-ADD-170): "if in Metamorph form", "if you have Assault Form active".
-    "own_form",
-    # forms vocabulary (R-ADD-174): "if in Honor Duel"; "if target has Coward's Mark".
-    "own_in_duel",
-    "target_cowards_mark",
-    # combos vocabulary (R-ADD-188): "if both are ranged attacks": `n` of the cards the card
-    # itself drew are ranged attack cards.
-    "card_drew_ranged_at_least",
-    # "within 1 hex of fire" (R-ADD-298): the own hex or one next to it holds a terrain that
-    # burns (`FIRE_TERRAIN`).
-    "near_fire",
-    # bloodlines (R-ADD-380): "if all adjacent allies are also Fenmar bloodline (pure pack)":
-    # `n` or more allies within `within` of the attack's target, and every ally there of
-    # `bloodline`.
-    "pack_of_bloodline",
-    # summoned units (R-ADD-407): "if target is adjacent to your Mercenary": `n` of the
-    # player's units named `unit` within `within` hexes of the attack's target.
-    "own_units_near_target_at_least",
+# Each test with the bounds (low, high, rule) of its `n`, None for a test that takes none.
+_THRESHOLD = (1, MAX_TOKENS, "R-ADD-59")
+_N_BOUNDS: Mapping[str, tuple[int, int, str] | None] = MappingProxyType(
+    {
+        "own_heat_at_least": _THRESHOLD,
+        "own_tokens_at_least": _THRESHOLD,
+        "own_component_damage_at_least": _THRESHOLD,
+        "moved_this_turn": None,
+        "standing_in": None,
+        "target_hp_at_most": _THRESHOLD,
+        "target_moved_last_turn": None,
+        "target_taint_at_least": _THRESHOLD,
+        # R-ADD-74: "enemies with 15 or fewer cards remaining in their deck" (the deck only,
+        # not the HP of R-DMG-9); "when adjacent to 2+ allies" (the attacker's own side).
+        "target_deck_at_most": _THRESHOLD,
+        "own_adjacent_allies_at_least": _THRESHOLD,
+        # R-ADD-75: "if outnumbered (2+ enemies within 6 hexes)": `n` enemies within `within`.
+        "enemies_within_at_least": _THRESHOLD,
+        # lasting damage vocabulary; R-ADD-110: "enemies with 5+ Bleed", counted as the card is played.
+        "target_bleed_at_least": _THRESHOLD,
+        # lasting damage vocabulary; R-ADD-119: "if target is adjacent to another ally" (the attacker's).
+        "target_adjacent_allies_at_least": _THRESHOLD,
+        # buffs vocabulary; R-ADD-98: "if attacking from rear arc (hex 4)": the attack's side.
+        "from_rear": None,
+        # movement vocabulary (R-ADD-106): the card's own move before its attack, "if you moved 3
+        # hexes", "if you move through lava".
+        "card_moved_at_least": _THRESHOLD,
+        "card_moved_through": None,
+        # battle states vocabulary (R-ADD-144): what the battle now records of the round and turn.
+        "target_damaged_this_round": None,
+        "destroyed_within_this_round": None,
+        "discarded_this_turn": None,
+        "target_killed_an_ally": None,
+        "near_terrain": None,
+        "target_without_cover": None,
+        # battle states vocabulary (R-ADD-146): the attack's side, slow/freeze, open terrain.
+        "attack_side_is": (1, 6, "R-ARC-2"),  # a side of the side table
+        "target_immobilised": None,
+        "standing_in_open": None,
+        # R-ADD-149: the casket's mark (R-ADD-148) is still in the battle.
+        "own_mark_in_battle": None,
+        # allies vocabulary (R-ADD-121): `n` allies, of `faction` when given, within `within`
+        # hexes of the own casket, or of the attack's target ("adjacent to target": 1).
+        "allies_within_at_least": _THRESHOLD,
+        "allies_near_target_at_least": _THRESHOLD,
+        # triggers vocabulary: "if you did NOT attack this turn" (R-ADD-134), "when your deck has
+        # 15 or fewer cards" (R-ADD-137), "if no enemies are within 3 hexes" (R-ADD-137).
+        "not_attacked_this_turn": None,
+        "own_deck_at_most": _THRESHOLD,
+        "no_enemy_within": None,
+        "attacked_this_turn": None,  # "after making an attack" (R-ADD-134)
+        "destroyed_enemy_this_turn": None,  # "when you destroy an enemy Casket" (R-ADD-131)
+        # forms vocabulary (R-ADD-170): "if in Metamorph form", "if you have Assault Form active".
+        "own_form": None,
+        # forms vocabulary (R-ADD-174): "if in Honor Duel"; "if target has Coward's Mark".
+        "own_in_duel": None,
+        "target_cowards_mark": None,
+        # combos vocabulary (R-ADD-188): "if both are ranged attacks": `n` of the cards the card
+        # itself drew are ranged attack cards.
+        "card_drew_ranged_at_least": _THRESHOLD,
+        # "within 1 hex of fire" (R-ADD-298): the own hex or one next to it holds a terrain that
+        # burns (`FIRE_TERRAIN`).
+        "near_fire": None,
+        # bloodlines (R-ADD-380): "if all adjacent allies are also Fenmar bloodline (pure pack)":
+        # `n` or more allies within `within` of the attack's target, and every ally there of
+        # `bloodline`.
+        "pack_of_bloodline": _THRESHOLD,
+        # summoned units (R-ADD-407): "if target is adjacent to your Mercenary": `n` of the
+        # player's units named `unit` within `within` hexes of the attack's target.
+        "own_units_near_target_at_least": _THRESHOLD,
+    }
 )
+
+CONDITIONS = tuple(_N_BOUNDS)
 
 # R-ADD-380: the Vestige faction and the primary bloodlines its casket may have, as the
 # database's Vestige Heritage names them (Fenmar, Urtok, Vexis, Corvath, Serrak).
@@ -110,30 +117,6 @@ _CONDITIONS_WITHIN = (
 # The conditions that may count only the allies of one faction (R-ADD-121).
 _CONDITIONS_FACTION = ("allies_within_at_least", "allies_near_target_at_least")
 
-_CONDITIONS_WITH_N = frozenset(CONDITIONS) - {
-    "moved_this_turn",
-    "standing_in",
-    "target_moved_last_turn",
-    "from_rear",
-    "card_moved_through",
-    "target_damaged_this_round",
-    "destroyed_within_this_round",
-    "discarded_this_turn",
-    "target_killed_an_ally",
-    "near_terrain",
-    "target_without_cover",
-    "target_immobilised",
-    "standing_in_open",
-    "own_mark_in_battle",
-    "not_attacked_this_turn",
-    "no_enemy_within",
-    "attacked_this_turn",
-    "destroyed_enemy_this_turn",
-    "own_form",
-    "own_in_duel",
-    "target_cowards_mark",
-    "near_fire",
-}
 
 # The conditions that name a terrain (R-BRD-3).
 _TERRAIN_CONDITIONS = ("standing_in", "card_moved_through", "near_terrain")
@@ -202,15 +185,10 @@ class Condition(Stored):
                 raise InvalidInput(
                     "condition.faction", f"{self.test!r} counts no allies", "R-ADD-121"
                 )
-            # A slug only: the factions are carddb's, which imports this module.
-            if not isinstance(self.faction, str) or not SLUG_RE.fullmatch(self.faction):
-                raise InvalidInput(
-                    "condition.faction", f"{self.faction!r} is not a faction name", "R-ADD-121"
-                )
-        if self.test == "attack_side_is":  # a side of the side table (R-ARC-2)
-            check_int(self.n, "condition.n", 1, 6, "R-ARC-2")
-        elif self.test in _CONDITIONS_WITH_N:
-            check_int(self.n, "condition.n", 1, MAX_TOKENS, "R-ADD-59")
+            check_faction(self.faction, "condition.faction")
+        bounds = _N_BOUNDS[self.test]
+        if bounds is not None:
+            check_int(self.n, "condition.n", *bounds)
         elif self.n:
             raise InvalidInput("condition.n", f"{self.test!r} takes no threshold", "R-ADD-59")
         _named_when(

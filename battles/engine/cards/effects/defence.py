@@ -87,8 +87,23 @@ WARD_UNTIL = (
 )
 
 
+class WardTerms:
+    """What a ward does as an attack is declared, the same for a card's ward (`WardEffect`)
+    and a ward in play (the battle state's `Ward`, R-ADD-93)."""
+
+    __slots__ = ()
+    defence: int
+    to_hit: int
+    damage: int
+
+    @property
+    def declared(self) -> bool:
+        """It acts as an attack is declared (Defense, to-hit, damage), not on damage taken."""
+        return (self.defence, self.to_hit, self.damage) != (0, 0, 0)
+
+
 @dataclass(frozen=True, slots=True)
-class WardEffect(StoredEffect):
+class WardEffect(WardTerms, StoredEffect):
     """A protection of the own casket lasting `until` (R-ADD-93): against attacks of the
     kind `against`, +`defence` blocks (R-DMG-3), +`to_hit` on their target number (R-HIT-1)
     and `damage` on their damage (R-DMG-1), as each is declared; then, on damage it
@@ -144,7 +159,7 @@ class WardEffect(StoredEffect):
         check_int(self.at_least, "ward.at_least", 0, MAX_DAMAGE, "R-ADD-94")
         check_int(self.uses, "ward.uses", 0, 10, "R-ADD-93")
         check_int(self.recover, "ward.recover", 0, MAX_CARDS, "R-ADD-62")
-        before = (self.defence, self.to_hit, self.damage) != (0, 0, 0)
+        before = self.declared
         after = self.reduce != 0 or self.cap is not None
         moves = self.immobile or self.move_cost or self.ignore_terrain
         if not before and not after and not moves:
@@ -165,11 +180,6 @@ class WardEffect(StoredEffect):
             raise InvalidInput("ward.at_least", "only a cap applies from a threshold", "R-ADD-94")
         if self.recover and not after:
             raise InvalidInput("ward.recover", "only a ward that prevents damage recovers")
-
-    @property
-    def declared(self) -> bool:
-        """It acts as an attack is declared (Defense, to-hit, damage), not on damage taken."""
-        return (self.defence, self.to_hit, self.damage) != (0, 0, 0)
 
 
 DEFENCE_OUTCOMES = ("took_damage", "prevented_at_least")
