@@ -23,6 +23,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.text import capfirst
 
 from battles.engine.carddata.decks import DeckProblem
 from battles.engine.cards import CARD_KINDS
@@ -487,7 +488,11 @@ class CardAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
             "versions": versions,
             "old": old,
             "new": new,
-            "diff": card_version_diff(old=old, new=new),
+            # Each row labelled as the card's change form labels the field.
+            "diff": [
+                (name, capfirst(CardVersion._meta.get_field(name).verbose_name), before, after)
+                for name, before, after in card_version_diff(old=old, new=new)
+            ],
             "uses": card_uses(card=card),
             "changelist_url": reverse("admin:campaigns_card_changelist"),
         }

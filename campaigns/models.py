@@ -52,7 +52,7 @@ class CardVersion(models.Model):
     faction = models.CharField(max_length=60, blank=True, default="")
     card_type = models.CharField(max_length=60, blank=True, default="")
     kind = models.CharField(max_length=20, choices=[(k, k) for k in CARD_KINDS])
-    sp_cost = models.PositiveSmallIntegerField()
+    sp_cost = models.PositiveSmallIntegerField("SP cost")
     range = models.CharField(max_length=20, blank=True, default="")
     damage = models.PositiveSmallIntegerField(null=True, blank=True)
     heat = models.SmallIntegerField(default=0)

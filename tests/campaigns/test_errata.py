@@ -77,7 +77,7 @@ def test_staff_errata_make_a_new_version_and_show_the_builds_it_touches(
         CardVersion.objects.filter(card_id="prayer-1").values_list("version", "sp_cost")
     ) == [(1, 1), (2, 2)]
     page = staff.get(reverse("admin:campaigns_card_versions", args=["prayer-1"])).content.decode()
-    assert '<tr data-field="sp_cost"><th>sp_cost</th><td>1</td><td>2</td></tr>' in page
+    assert '<tr data-field="sp_cost"><th>SP cost</th><td>1</td><td>2</td></tr>' in page
     assert 'data-field="text"' in page and 'data-field="name"' not in page
     assert f'data-build="{dc.pyre.id}"' in page and "Pyre" in page
     assert "behind: its owner can move it to version 2" in page
