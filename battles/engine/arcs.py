@@ -58,14 +58,15 @@ _LEFT = (
 )
 # R-ARC-2: a right shield mirrors the left-shield table.
 _RIGHT = tuple(replace(_LEFT[_mirror_side(s) - 1], side=s) for s in DIRECTIONS)
-# R-ARC-2: no shield, sides 2 and 6 are both weapon sides and no shield card can be played.
+# R-ARC-2: no shield, sides 2 and 6 are both weapon sides and no shield card can be played:
+# the left-shield table with plain flanks and side 6 a second side 2.
 _NONE = (
-    SideRow(1, "front", 0, 0, 0, shield_cards=False, reactive_cards=True),
-    SideRow(2, "weapon side", 0, 1, -1, shield_cards=False, reactive_cards=True),
-    SideRow(3, "flank", -1, 2, -2, shield_cards=False, reactive_cards=False),
-    SideRow(4, "rear", -2, 3, -3, shield_cards=False, reactive_cards=False),
-    SideRow(5, "flank", -1, 2, -2, shield_cards=False, reactive_cards=False),
-    SideRow(6, "weapon side", 0, 1, -1, shield_cards=False, reactive_cards=True),
+    replace(_LEFT[0], shield_cards=False),
+    _LEFT[1],
+    replace(_LEFT[2], name="flank"),
+    _LEFT[3],
+    replace(_LEFT[4], name="flank"),
+    replace(_LEFT[1], side=6),
 )
 SIDE_TABLE: Mapping[str, tuple[SideRow, ...]] = MappingProxyType(
     {"left": _LEFT, "right": _RIGHT, "none": _NONE}

@@ -91,9 +91,16 @@ def parse_range(text: object, field: str = "weapon.range") -> WeaponRange:
 
 
 @dataclass(frozen=True, slots=True)
-class Attacker:
+class Placed:
+    """A casket on the board: the hex it stands on (R-BRD-1) and the direction it faces
+    (R-BRD-2), the first two fields of both the attacker and the target."""
+
     at: Hex
     facing: int
+
+
+@dataclass(frozen=True, slots=True)
+class Attacker(Placed):
     moved: int = 0
     heat: int = 0
     destroyed: frozenset[str] = frozenset()
@@ -101,9 +108,7 @@ class Attacker:
 
 
 @dataclass(frozen=True, slots=True)
-class Target:
-    at: Hex
-    facing: int
+class Target(Placed):
     shield: str = "left"
     moved_last_turn: int = 0
     statuses: frozenset[str] = frozenset()

@@ -148,11 +148,16 @@ def _refuse_unless_possible(answer: ToHit) -> None:
         raise refusal
 
 
-def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
-    seat = command.seat
+def _attack_card(
+    tx: _Tx, c: CasketState, command: Attack | AttackTerrain
+) -> tuple[str, CardDef, AttackEffect]:
+    """The hand card an attack command plays (R-TRN-5), its definition and its attack:
+    refused unless it makes an attack (R-ADD-14), may be played now, and the casket may
+    attack (R-ADD-115)."""
     instance = piles._hand_cards(c, [command.card], "card", "R-TRN-5")[0]
     card = tx.state.card(instance)
-    if card.attack is None:
+    attack = card.attack
+    if attack is None:
         raise RuleViolation(
             "not_an_attack", f"{card.name} makes no attack: play it with play_card", "R-ADD-14"
         )
@@ -163,6 +168,12 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
             "a card this casket played forbids attacking until its next turn",
             "R-ADD-115",
         )
+    return instance, card, attack
+
+
+def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
+    seat = command.seat
+    instance, card, attack = _attack_card(tx, c, command)
     barring = next(
         (
             x
@@ -189,7 +200,7 @@ def _attack(tx: _Tx, c: CasketState, command: Attack) -> None:
     duel = targeting._duel_refusal(c, d, tx.state.seats)
     if duel is not None:
         raise RuleViolation("in_duel", duel, "R-ADD-174")
-    _check_targetable(d, card.attack, "")
+    _check_targetable(d, attack, "")
     move = next((e for e in card.effects if isinstance(e, MoveEffect)), None)
     if command.path and move is None:
         raise RuleViolation("unused_argument", f"{card.name} makes no move: no 'path'", "R-ADD-104")
@@ -410,20 +421,7 @@ def _attack_terrain(tx: _Tx, c: CasketState, command: AttackTerrain) -> None:
     generated; its other effects name a casket or an attack's outcome and do not resolve
     (R-ADD-364)."""
     seat = command.seat
-    instance = piles._hand_cards(c, [command.card], "card", "R-TRN-5")[0]
-    card = tx.state.card(instance)
-    first = card.attack
-    if first is None:
-        raise RuleViolation(
-            "not_an_attack", f"{card.name} makes no attack: play it with play_card", "R-ADD-14"
-        )
-    costs._check_card_kind(c, card)
-    if c.no_attacks:
-        raise RuleViolation(
-            "no_attacks",
-            "a card this casket played forbids attacking until its next turn",
-            "R-ADD-115",
-        )
+    instance, card, first = _attack_card(tx, c, command)
     at = command.at
     placed = tx.state.placed_at(at)
     if placed is None or not placed.hp:
@@ -726,7 +724,7 @@ def _attack_riders(
                 if isinstance(inner, AttackBonusEffect):
                     bonus(inner)
                 else:
-                    resolvers._effect(tx, seat, card, inner, None, (), None, (), {}, True, False)
+                    resolvers._effect(resolvers.Resolving(tx, seat, card, skip_attack=True), inner)
         elif isinstance(effect, SpendTokensEffect) and spend:
             n = costs._spend_tokens(tx, seat, card, effect)
             if any(isinstance(x, AfterAttackEffect) for x in effect.then):
@@ -739,7 +737,7 @@ def _attack_riders(
                 elif isinstance(inner, IgnoreCoverEffect):
                     ignore_cover()
                 else:
-                    resolvers._effect(tx, seat, card, inner, None, (), None, (), {}, True, False)
+                    resolvers._effect(resolvers.Resolving(tx, seat, card, skip_attack=True), inner)
 
 
 def _lasting_bonus(tx: _Tx, seat: int, effect: LastingBonusEffect, source: str) -> None:

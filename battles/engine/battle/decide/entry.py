@@ -7,18 +7,7 @@ from dataclasses import dataclass
 from ...errors import RuleViolation
 from ...ruleset import ENGINE_VERSION
 from .. import events as ev
-from ..commands import (
-    Arrange,
-    Choose,
-    Command,
-    DiscardDown,
-    KeepHand,
-    Mulligan,
-    NoReactive,
-    PlayReactive,
-    Revert,
-    TakeDamage,
-)
+from ..commands import Command, Revert
 from ..evolve import evolve
 from ..randomness import (
     DiceSource,
@@ -223,17 +212,7 @@ def decided(
         raise RuleViolation("battle_over", "the battle is over", "R-TRN-8")
     if command.GM_ONLY:
         gm._adjust(tx, command)
-    elif isinstance(
-        command,
-        KeepHand
-        | Mulligan
-        | PlayReactive
-        | NoReactive
-        | TakeDamage
-        | DiscardDown
-        | Arrange
-        | Choose,
-    ):
+    elif isinstance(command, prompts.PROMPT_ANSWERS):
         prompts._answer(tx, command)
     else:
         actions._act(tx, command)

@@ -146,17 +146,23 @@ def _scatter(tx: _Tx, seat: int, card: CardDef, who: int) -> None:
     resolution._entered(tx, who, d.at, [Hex(q, r) for q, r in path])  # R-ADD-165
 
 
+def _destination(path: Sequence[object], teleport: str, rule: str) -> Hex:
+    """The one hex a teleport's `path` names (R-ADD-102); `teleport` names the card and who it moves."""
+    if len(path) != 1:
+        raise RuleViolation(
+            "destination_required",
+            f"{teleport}: give 'path' as the one destination hex",
+            rule,
+        )
+    destination: Hex = path[0]  # type: ignore[assignment]
+    return destination
+
+
 def _teleport(
     tx: _Tx, c: CasketState, card: CardDef, effect: TeleportEffect, path: Sequence[object]
 ) -> None:
     """R-ADD-102: the command's `path` is the one hex the casket teleports to."""
-    if len(path) != 1:
-        raise RuleViolation(
-            "destination_required",
-            f"{card.name} teleports: give 'path' as the one destination hex",
-            "R-ADD-102",
-        )
-    destination: Hex = path[0]  # type: ignore[assignment]
+    destination = _destination(path, f"{card.name} teleports", "R-ADD-102")
     costs._not_barred(tx, c, path)
     s = tx.state
     # R-ADD-403: never onto a unit's hex
@@ -190,13 +196,7 @@ def _teleport_enemy(
     own hex, on the board, not impassable, not held by a casket nor barred to it
     (R-ADD-102, R-ADD-163); not its move (R-HIT-2), recorded as R-ADD-108's teleport."""
     enemy = conditions._enemy_anywhere(tx, seat, card, target)
-    if len(path) != 1:
-        raise RuleViolation(
-            "destination_required",
-            f"{card.name} teleports seat {enemy}: give 'path' as the one destination hex",
-            "R-ADD-390",
-        )
-    destination: Hex = path[0]  # type: ignore[assignment]
+    destination = _destination(path, f"{card.name} teleports seat {enemy}", "R-ADD-390")
     s, d = tx.state, tx.seat(enemy)
     occupied = [x.at for x in s.seats if x.in_battle and x.seat != enemy]
     occupied += s.barred_for(d)  # R-ADD-163: a zone it may not enter

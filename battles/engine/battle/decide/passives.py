@@ -23,7 +23,7 @@ def _resolve_at_once(tx: _Tx, seat: int, card: CardDef, effects: Iterable[Effect
     """`effects` of `card` resolved for `seat` at once, as no play of a card: with no target,
     path, facing, discards or choices, and no attack of their own."""
     for effect in effects:
-        resolvers._effect(tx, seat, card, effect, None, (), None, (), {}, True)
+        resolvers._effect(resolvers.Resolving(tx, seat, card, skip_attack=True), effect)
 
 
 def _triggers(

@@ -129,6 +129,21 @@ def _card_effects(
     unit: str | None = None,
 ) -> None:
     used = {"path": False, "facing": False, "discard": False, "target": False, "unit": False}
+    resolving = resolvers.Resolving(
+        tx,
+        seat,
+        card,
+        target,
+        path,
+        facing,
+        discard,
+        used,
+        skip_attack,
+        spend,
+        attack_target,
+        tokens=tokens,
+        unit=unit,
+    )
     for effect in card.effects:
         if isinstance(effect, AllyMoveEffect):  # R-ADD-126: the command's own field
             toward = seat if attack_target is None else attack_target
@@ -136,22 +151,7 @@ def _card_effects(
             used["target"] = used["target"] or not effect.every
             ally_paths = ()
             continue
-        resolvers._effect(
-            tx,
-            seat,
-            card,
-            effect,
-            target,
-            path,
-            facing,
-            discard,
-            used,
-            skip_attack,
-            spend,
-            attack_target=attack_target,
-            tokens=tokens,
-            unit=unit,
-        )
+        resolvers._effect(resolving, effect)
     for name, value in (
         ("path", path),
         ("facing", facing),

@@ -66,6 +66,10 @@ PROMPT_COMMANDS = {
     ),  # "when you would take lethal damage" (R-ADD-371)
     "temporal_loop": (Choose,),  # "choose 1 enemy within 6 hexes" (R-ADD-422)
 }
+# Every command that answers a prompt rather than acts (`entry` hands them to `_answer`).
+PROMPT_ANSWERS: tuple[type[Command], ...] = tuple(
+    dict.fromkeys(t for types in PROMPT_COMMANDS.values() for t in types)
+)
 # The ruling behind each prompt, cited when an answer comes without its prompt.
 PROMPT_RULES = {
     "mulligan": "R-TRN-1",

@@ -517,7 +517,9 @@ def _negated_as_lethal(tx: _Tx, seat: int, amount: int) -> bool:
             for inner in effect.then:
                 # R-ADD-441: a save's price, a required spend, is paid as it acts
                 paid = isinstance(inner, SpendTokensEffect) and inner.required
-                resolvers._effect(tx, seat, card, inner, None, (), None, (), {}, not paid, paid)
+                resolvers._effect(
+                    resolvers.Resolving(tx, seat, card, skip_attack=not paid, spend=paid), inner
+                )
         tx.emit(ev.CardResolved(seat, instance))
         return True
     return False
@@ -679,20 +681,10 @@ def _after_attack(
     command's arguments."""
     if isinstance(effect, AfterAttackEffect) and fires[effect.on]:
         for inner in effect.then:
-            resolvers._effect(
-                tx,
-                a.attacker,
-                card,
-                inner,
-                None,
-                (),
-                None,
-                (),
-                {},
-                True,
-                attack_target=a.target,
-                ended=True,
+            resolving = resolvers.Resolving(
+                tx, a.attacker, card, skip_attack=True, attack_target=a.target, ended=True
             )
+            resolvers._effect(resolving, inner)
 
 
 def _end_attack(tx: _Tx, outcome: str) -> None:
@@ -881,7 +873,7 @@ def _form_chosen(tx: _Tx, seat: int, form: str) -> None:
     gifts = effect.of(form)
     tx.emit(ev.FormTaken(seat, form, tx.state.round, card.id))
     for then in gifts:
-        resolvers._effect(tx, seat, card, then, None, (), None, (), {}, False)
+        resolvers._effect(resolvers.Resolving(tx, seat, card), then)
 
 
 def _save(tx: _Tx, seat: int, option: str, hand: Sequence[str], n: int) -> None:
@@ -918,7 +910,7 @@ def _arranged(tx: _Tx, seat: int, order: tuple[str, ...], spend: bool) -> None:
         costs._check_holds(tx, seat, card, cost.pool, cost.n)
     tx.emit(ev.DeckArranged(seat, order))
     for then in effect.then:
-        resolvers._effect(tx, seat, card, then, None, (), None, (), {}, False, spend)
+        resolvers._effect(resolvers.Resolving(tx, seat, card, spend=spend), then)
 
 
 def _after_roll(tx: _Tx) -> None:

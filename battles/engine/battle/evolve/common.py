@@ -25,6 +25,18 @@ def _seat(state: BattleState, n: int, **changes: Any) -> BattleState:
     return replace(state, seats=tuple(seats))
 
 
+def _free_move_gone(state: BattleState, n: int) -> BattleState:
+    """Seat `n` has no free move left (R-ADD-69: used; R-ADD-344: its round ended)."""
+    return _seat(
+        state,
+        n,
+        free_move=0,
+        free_move_source=None,
+        free_move_split=False,
+        free_move_stage=0,
+    )
+
+
 # A handler takes the state (None only before BattleCreated) and the one event type it is
 # registered for, and returns the state after it.
 Handler = Callable[[Any, Any], BattleState]

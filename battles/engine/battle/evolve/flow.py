@@ -12,7 +12,7 @@ from ..state import (
     Prompt,
 )
 from ..state import with_changes as replace
-from .common import Handler, _seat, _without
+from .common import Handler, _free_move_gone, _seat, _without
 from .moves import _place_terrain
 from .piles import _put_away
 from .statuses import _end_duel, _lapse_lent_defence
@@ -208,14 +208,7 @@ def _turn_ended(s: BattleState, e: ev.TurnEnded) -> BattleState:
 def _round_ended(s: BattleState, e: ev.RoundEnded) -> BattleState:
     for c in s.seats:  # R-ADD-344: an ally's "+1 movement until end of round" unused
         if c.free_move:
-            s = _seat(
-                s,
-                c.seat,
-                free_move=0,
-                free_move_source=None,
-                free_move_split=False,
-                free_move_stage=0,
-            )
+            s = _free_move_gone(s, c.seat)
     for c in s.seats:  # R-ADD-93: "until end of round"
         if any(w.until == "end_of_round" for w in c.wards):
             s = _seat(s, c.seat, wards=tuple(w for w in c.wards if w.until != "end_of_round"))

@@ -10,7 +10,7 @@ from ..state import (
     PlacedTerrain,
 )
 from ..state import with_changes as replace
-from .common import Handler, _seat
+from .common import Handler, _free_move_gone, _seat
 
 
 def _place_terrain(s: BattleState, placed: tuple[PlacedTerrain, ...]) -> BattleState:
@@ -81,14 +81,7 @@ def _moved(s: BattleState, e: ev.CasketMoved) -> BattleState:
             # R-ADD-109: the move before the attack; the rest waits for one.
             s = _seat(s, e.seat, free_move=left, free_move_stage=1)
         else:  # R-ADD-69: used
-            s = _seat(
-                s,
-                e.seat,
-                free_move=0,
-                free_move_source=None,
-                free_move_split=False,
-                free_move_stage=0,
-            )
+            s = _free_move_gone(s, e.seat)
     return s
 
 

@@ -15,47 +15,12 @@ import only them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from ....cards import CardDef, Effect
-from ..tx import _Tx
+from ....cards import Effect
 from .base import Resolving
 
+__all__ = ["Resolving", "_effect"]
 
-def _effect(
-    tx: _Tx,
-    seat: int,
-    card: CardDef,
-    effect: Effect,
-    target: int | None,
-    path: Sequence[object],
-    facing: int | None,
-    discard: Sequence[str],
-    used: dict[str, bool],
-    skip_attack: bool,
-    spend: bool = False,
-    *,
-    attack_target: int | None = None,
-    ended: bool = False,
-    tokens: int = 0,
-    unit: str | None = None,
-) -> None:
-    """One effect of `card`, by its class's resolver; `ended`: run by `_end_attack`, the
-    attack's outcome known; `tokens`: X, paid for a cost of X tokens (R-ADD-389)."""
-    resolving = Resolving(
-        tx,
-        seat,
-        card,
-        target,
-        path,
-        facing,
-        discard,
-        used,
-        skip_attack,
-        spend,
-        attack_target,
-        ended,
-        tokens,
-        unit,
-    )
-    tx.resolvers[type(effect)](resolving, effect)
+
+def _effect(resolving: Resolving, effect: Effect) -> None:
+    """One effect of `resolving.card`, by its class's resolver."""
+    resolving.tx.resolvers[type(effect)](resolving, effect)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ....cards import CardDef, Effect
@@ -13,7 +13,8 @@ from ..tx import _Tx
 
 @dataclass(frozen=True)
 class Resolving:
-    """One effect being resolved: the card, the seat that plays it and the command's arguments.
+    """One effect being resolved: the card, the seat that plays it and the command's arguments
+    (an effect resolved outside a play of its card keeps the defaults: none given).
 
     `used` records which of the command's arguments an effect took (a card whose effects
     leave one unused is refused, R-ADD-14); `skip_attack`: the card is an attack card whose
@@ -27,15 +28,15 @@ class Resolving:
     tx: _Tx
     seat: int
     card: CardDef
-    target: int | None
-    path: Sequence[object]
-    facing: int | None
-    discard: Sequence[str]
-    used: dict[str, bool]
-    skip_attack: bool
-    spend: bool
-    attack_target: int | None
-    ended: bool
+    target: int | None = None
+    path: Sequence[object] = ()
+    facing: int | None = None
+    discard: Sequence[str] = ()
+    used: dict[str, bool] = field(default_factory=dict)
+    skip_attack: bool = False
+    spend: bool = False
+    attack_target: int | None = None
+    ended: bool = False
     # X, the tokens the command paid for the card's cost of X tokens (R-ADD-389)
     tokens: int = 0
     unit: str | None = None  # the own unit the command names (R-ADD-409)

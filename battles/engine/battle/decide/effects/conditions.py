@@ -183,19 +183,7 @@ def _grit_modifier(ctx: Resolving, effect: fx.GritModifierEffect) -> None:
 
 
 def _hinder(ctx: Resolving, effect: fx.HinderEffect) -> None:
-    tx, seat, card, target, used, attack_target = (
-        ctx.tx,
-        ctx.seat,
-        ctx.card,
-        ctx.target,
-        ctx.used,
-        ctx.attack_target,
-    )
-    who = attack_target
-    if who is None:  # a card without an attack: an enemy within its range
-        who = conditions._enemy_in_range(tx, seat, card, target)
-        used["target"] = True
-    tx.emit(ev.BuffGained(who, 0, effect.to_hit, 0, 0, card.id))
+    ctx.tx.emit(ev.BuffGained(affected_enemy(ctx), 0, effect.to_hit, 0, 0, ctx.card.id))
 
 
 def _status(ctx: Resolving, effect: fx.StatusEffect) -> None:
