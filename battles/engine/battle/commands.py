@@ -59,7 +59,7 @@ class Command:
 @dataclass(frozen=True, slots=True)
 class GmCommand(Command):
     """One of the GM's controls: only the battle's GM gives it, always with a `reason`
-    the event it makes records (R-ADD-24, R-ADD-32)."""
+    the event it makes records (R-ADD-24)."""
 
     GM_ONLY: ClassVar[bool] = True
     reason: str = field(kw_only=True)
