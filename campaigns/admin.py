@@ -18,7 +18,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import F, OuterRef, QuerySet, Subquery, Sum
+from django.db.models import F, Field, OuterRef, QuerySet, Subquery, Sum
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
@@ -348,6 +348,13 @@ class CardForm(forms.ModelForm):  # type: ignore[type-arg]
         return data
 
 
+def _card_field_label(name: str) -> str:
+    """A card version field's label, as the card's change form writes it (`SP cost`)."""
+    field = CardVersion._meta.get_field(name)
+    assert isinstance(field, Field), name  # the card's content is plain columns
+    return str(capfirst(field.verbose_name))
+
+
 @admin.register(Card)
 class CardAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     form = CardForm
@@ -488,9 +495,8 @@ class CardAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
             "versions": versions,
             "old": old,
             "new": new,
-            # Each row labelled as the card's change form labels the field.
             "diff": [
-                (name, capfirst(CardVersion._meta.get_field(name).verbose_name), before, after)
+                (name, _card_field_label(name), before, after)
                 for name, before, after in card_version_diff(old=old, new=new)
             ],
             "uses": card_uses(card=card),
