@@ -93,6 +93,7 @@ from django.test import Client as DjangoClient  # noqa: E402
 from battles.engine.demo import demo_setup  # noqa: E402
 from battles.services import battle_create  # noqa: E402
 from bench.benchdb import throwaway_database  # noqa: E402
+from bench.serving import wait_until_serving  # noqa: E402
 from penance_site.accounts.tokens import api_token_create  # noqa: E402
 
 GUNICORN = str(Path(sys.executable).with_name("gunicorn"))
@@ -205,27 +206,35 @@ class StreamPage(Page):
             if not body["more"]:
                 return
 
+    def opening(self) -> tuple[int, dict[str, str]]:
+        """The version the page asks the stream to start after, and how it signs in."""
+        return self.version, {"Authorization": f"Token {self.token}"}
+
+    def listen(self, response: http.client.HTTPResponse) -> None:
+        """Read the stream's messages: each version past the page's own is fetched."""
+        while not self.stop.is_set():
+            line = response.readline()
+            if not line:
+                return
+            if line.startswith(b"data: ") and int(line[6:]) > self.version:
+                self.heard = int(line[6:])
+                self.fetch()
+
     def run(self) -> None:
+        # Reconnect until closed, as the browser's EventSource does.
         while not self.stop.is_set():
             try:
+                after, headers = self.opening()
                 self.stream = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
                 self.stream.request(
-                    "GET",
-                    f"/api/battles/{self.battle}/stream?after={self.version}",
-                    headers={"Authorization": f"Token {self.token}"},
+                    "GET", f"/api/battles/{self.battle}/stream?after={after}", headers=headers
                 )
                 response = self.stream.getresponse()
                 if response.status != 200:
                     self.errors.append(f"stream {response.status}")
                     time.sleep(1)
                     continue
-                while not self.stop.is_set():
-                    line = response.readline()
-                    if not line:
-                        break
-                    if line.startswith(b"data: ") and int(line[6:]) > self.version:
-                        self.heard = int(line[6:])
-                        self.fetch()
+                self.listen(response)
             except (OSError, http.client.HTTPException, ValueError) as exc:
                 if not self.stop.is_set():
                     self.errors.append(f"{type(exc).__name__}: {exc}")
@@ -266,36 +275,23 @@ class WatcherPage(StreamPage):
         self.taken = 0  # versions taken from the stream, no request
         self.fetched = 0  # versions fetched
 
-    def run(self) -> None:
+    def opening(self) -> tuple[int, dict[str, str]]:
+        return self.shown, {"Cookie": self.page.headers["Cookie"]}
+
+    def listen(self, response: http.client.HTTPResponse) -> None:
+        """Read the stream's named messages (`event:` then `data:`, a blank line ends one)."""
+        event, data = "message", b""
         while not self.stop.is_set():
-            try:
-                self.stream = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
-                self.stream.request(
-                    "GET",
-                    f"/api/battles/{self.battle}/stream?after={self.shown}",
-                    headers={"Cookie": self.page.headers["Cookie"]},
-                )
-                response = self.stream.getresponse()
-                if response.status != 200:
-                    self.errors.append(f"stream {response.status}")
-                    time.sleep(1)
-                    continue
+            line = response.readline()
+            if not line:
+                return
+            if line.startswith(b"event: "):
+                event = line[7:].strip().decode()
+            elif line.startswith(b"data: "):
+                data = line[6:].rstrip(b"\n")
+            elif line == b"\n" and data:
+                self.message(event, data)
                 event, data = "message", b""
-                while not self.stop.is_set():
-                    line = response.readline()
-                    if not line:
-                        break
-                    if line.startswith(b"event: "):
-                        event = line[7:].strip().decode()
-                    elif line.startswith(b"data: "):
-                        data = line[6:].rstrip(b"\n")
-                    elif line == b"\n" and data:
-                        self.message(event, data)
-                        event, data = "message", b""
-            except (OSError, http.client.HTTPException, ValueError) as exc:
-                if not self.stop.is_set():
-                    self.errors.append(f"{type(exc).__name__}: {exc}")
-                    time.sleep(0.5)
 
     def message(self, event: str, data: bytes) -> None:
         if event == "fragments":
@@ -393,17 +389,7 @@ def start_server(
         stderr=log.open("ab") if log is not None else subprocess.DEVNULL,
         start_new_session=True,
     )
-    for _ in range(120):
-        try:
-            probe = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            probe.request("GET", "/api/rules/")
-            if probe.getresponse().status == 200:
-                return server
-        except OSError:
-            pass
-        time.sleep(0.5)
-    server.kill()
-    raise SystemExit(f"the server on port {port} did not answer within a minute")
+    return wait_until_serving(server, port)
 
 
 def stop_server(server: subprocess.Popen[bytes]) -> None:

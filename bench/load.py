@@ -74,6 +74,7 @@ from battles.selectors import (  # noqa: E402
 )
 from battles.services import battle_command_execute, battle_create  # noqa: E402
 from bench.benchdb import throwaway_database  # noqa: E402
+from bench.serving import wait_until_serving  # noqa: E402
 from penance_site.accounts.tokens import api_token_create  # noqa: E402
 from penance_site.eventstore.store import read_stream  # noqa: E402
 
@@ -346,17 +347,7 @@ def start_server(database_url: str, port: int, workers: int, log: Path) -> subpr
         stderr=subprocess.STDOUT,
         start_new_session=True,
     )
-    for _ in range(120):
-        try:
-            probe = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            probe.request("GET", "/api/rules/")
-            if probe.getresponse().status == 200:
-                return server
-        except OSError:
-            pass
-        time.sleep(0.5)
-    server.kill()
-    raise SystemExit("the server did not answer within a minute")
+    return wait_until_serving(server, port)
 
 
 def database_url(name: str) -> str:
