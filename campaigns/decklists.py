@@ -31,6 +31,7 @@ from battles.engine.carddata.spelling import UNIVERSAL
 from battles.engine.errors import InvalidInput
 
 from . import domain, services
+from .catalogue import item_names
 from .models import Campaign, CardVersion, CasketBuild, ConstructionPool, EquipmentItem
 
 RULE: Final = "R-ADD-221"
@@ -143,7 +144,7 @@ def decklist_text(*, version: domain.BuildVersionState) -> str:
     }
     names = [cards[(c, v)].name if (c, v) in cards else c for c, v, _ in version.deck]
     ambiguous = _ambiguous_names(names)
-    items = dict(EquipmentItem.objects.filter(pk__in=version.equipment).values_list("pk", "name"))
+    items = item_names(version.equipment)
     lines = [
         HEADER,
         f"Name: {version.name}",

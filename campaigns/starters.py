@@ -27,9 +27,10 @@ from .catalogue import (
     construction_available,
     construction_read,
     deck_problems,
+    item_names,
 )
 from .decklists import DeckListRejected, decklist_resolve, decklist_text, problems_by_line
-from .models import Campaign, CardVersion, CasketBuild, EquipmentItem, StarterDeck
+from .models import Campaign, CardVersion, CasketBuild, StarterDeck
 
 
 def starter_version(starter: StarterDeck) -> domain.BuildVersionState:
@@ -188,7 +189,7 @@ def _database_starter_text(faction: str, casket_class: str, shield: str) -> str:
             )
         except InvalidInput:
             continue
-        items = dict(EquipmentItem.objects.filter(pk__in=loadout.items).values_list("pk", "name"))
+        items = item_names(loadout.items)
         return "\n".join(
             [
                 f"Name: {starter_name(faction, casket_class)}",
