@@ -355,6 +355,14 @@ class BattlesView(SignedInView):
             raise PermissionDenied("you are not the GM, a player or a watcher of this battle")
         return battle, role
 
+    @staticmethod
+    def valid(serializer_class: type[serializers.Serializer[Any]], data: Any) -> dict[str, Any]:
+        """`data` (a body or the query string) as `serializer_class` reads it; a 400 naming
+        the field if it does not."""
+        serializer = serializer_class(data=data)
+        serializer.is_valid(raise_exception=True)
+        return dict(serializer.validated_data)
+
 
 class BattleListView(BattlesView):
     @endpoint.read(
@@ -498,18 +506,17 @@ class BattleCommandView(BattlesView):
     )
     def post(self, request: Request, battle_id: UUID) -> Response:
         battle, _ = self.battle(request, battle_id)
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
+        validated = self.valid(self.InputSerializer, request.data)
         data = request.data
         if not isinstance(data, dict):  # the serializer above refuses any other shape
             raise InvalidInput("body", "must be a JSON object")
-        body = self.engine_body(data, serializer.validated_data)
+        body = self.engine_body(data, validated)
         try:
             result = services.battle_command_execute(
                 battle=battle,
                 actor=signed_in(request.user),
-                command_id=serializer.validated_data["command_id"],
-                expected_version=serializer.validated_data["expected_version"],
+                command_id=validated["command_id"],
+                expected_version=validated["expected_version"],
                 body=body,
                 reason=data.get("reason") if body.get("type") == "withdraw" else None,
                 require_reason=True,
@@ -539,10 +546,9 @@ class BattleEventsView(BattlesView):
     )
     def get(self, request: Request, battle_id: UUID) -> Response:
         battle, _ = self.battle(request, battle_id)
-        query = self.QuerySerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
+        query = self.valid(self.QuerySerializer, request.query_params)
         viewer = selectors.battle_viewer(battle=battle, user=request.user)
-        events = selectors.battle_events(battle=battle, **query.validated_data)
+        events = selectors.battle_events(battle=battle, **query)
         out = {
             "version": stream_version(selectors.battle_stream(battle=battle)),
             "events": [_event(e, viewer) for e in events],
@@ -564,9 +570,8 @@ class BattleStateView(BattlesView):
     )
     def get(self, request: Request, battle_id: UUID) -> Response:
         battle, _ = self.battle(request, battle_id)
-        query = self.QuerySerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        state = selectors.battle_state_at(battle=battle, version=query.validated_data.get("at"))
+        query = self.valid(self.QuerySerializer, request.query_params)
+        state = selectors.battle_state_at(battle=battle, version=query.get("at"))
         viewer = selectors.battle_viewer(battle=battle, user=request.user)
         out = {"version": state.version, "state": state_view(state, viewer.seats, full=viewer.full)}
         return Response(StateOutput(out).data)
@@ -664,9 +669,7 @@ class BattleWatchersView(BattlesView):
         battle, role = self.battle(request, battle_id)
         if role != "gm":
             raise PermissionDenied("only the battle's GM adds watchers")
-        serializer = self.InputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        username = serializer.validated_data["username"]
+        username = self.valid(self.InputSerializer, request.data)["username"]
         user = selectors.users_by_username(usernames=[username]).get(username)
         if user is None:
             raise InvalidInput("username", f"no user is called {username!r}")
@@ -755,12 +758,11 @@ class BattleUpdatesView(BattlesView):
         if access.role is None:
             raise PermissionDenied("you are not the GM, a player or a watcher of this battle")
         battle, head = access.battle, access.head
-        query = self.QuerySerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        after: int = query.validated_data["after"]
-        limit: int = query.validated_data["limit"]
+        query = self.valid(self.QuerySerializer, request.query_params)
+        after: int = query["after"]
+        limit: int = query["limit"]
         allowed = live_wait_limit(request)
-        wait = min(float(query.validated_data["wait"]), allowed)
+        wait = min(float(query["wait"]), allowed)
         started = time.monotonic()
         if after > head:
             raise InvalidInput("after", f"must be at most the battle's version {head}, got {after}")

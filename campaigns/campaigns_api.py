@@ -10,7 +10,7 @@ projections of the campaign's stream.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 from uuid import UUID
 
@@ -563,6 +563,10 @@ def _found(thing: _Found | None, what: str) -> _Found:
     return thing
 
 
+# How a view finds one thing of the campaign's state by its id (a 404 if there is none).
+Finder = Callable[[domain.CampaignState, UUID], Any]
+
+
 class CampaignsView(SignedInView):
     def campaign(self, request: Request, campaign_id: UUID) -> tuple[Campaign, str]:
         """The campaign and the user's role; 404 if none or private and not theirs, 403 if
@@ -591,6 +595,30 @@ class CampaignsView(SignedInView):
     def created(output: type[serializers.Serializer[Any]], made: Any) -> Response:
         """The 201 answer to a write: what it made, as `output` shows it."""
         return Response(output(made).data, status=status.HTTP_201_CREATED)
+
+    def created_in(
+        self,
+        campaign: Campaign,
+        output: type[serializers.Serializer[Any]],
+        of: Finder,
+        made_id: UUID,
+    ) -> Response:
+        """The 201 answer to a write that made or revised `made_id`: the thing as the
+        campaign's state holds it after the write (found by `of`, e.g. `self.pilot_of`)."""
+        state = selectors.campaign_state(campaign=campaign)
+        return self.created(output, of(state, made_id))
+
+    def shown_in(
+        self,
+        request: Request,
+        campaign_id: UUID,
+        output: type[serializers.Serializer[Any]],
+        of: Finder,
+        thing_id: UUID,
+    ) -> Response:
+        """The answer to a read of one thing of a campaign the user may see: the campaign's
+        404 and 403 first, then the thing's 404 (`of`, e.g. `self.pilot_of`)."""
+        return Response(output(of(self.state(request, campaign_id), thing_id)).data)
 
     @staticmethod
     def gm_only(role: str, what: str) -> None:
@@ -735,8 +763,7 @@ class MissionListView(CampaignsView):
         mission = services.mission_plan(
             campaign=campaign, actor=signed_in(request.user), name=data["name"]
         )
-        state = selectors.campaign_state(campaign=campaign)
-        return self.created(MissionOutput, self.mission_of(state, mission.id))
+        return self.created_in(campaign, MissionOutput, self.mission_of, mission.id)
 
 
 class MissionDetailView(CampaignsView):
@@ -746,8 +773,7 @@ class MissionDetailView(CampaignsView):
         MissionOutput,
     )
     def get(self, request: Request, campaign_id: UUID, mission_id: UUID) -> Response:
-        state = self.state(request, campaign_id)
-        return Response(MissionOutput(self.mission_of(state, mission_id)).data)
+        return self.shown_in(request, campaign_id, MissionOutput, self.mission_of, mission_id)
 
 
 class MissionStartView(CampaignsView):
@@ -812,8 +838,7 @@ class PilotListView(CampaignsView):
     def post(self, request: Request, campaign_id: UUID) -> Response:
         campaign, data = self.gm_input(request, campaign_id, PilotEnlistInput, "enlists pilots")
         pilot = services.pilot_enlist(campaign=campaign, actor=signed_in(request.user), **data)
-        state = selectors.campaign_state(campaign=campaign)
-        return self.created(PilotOutput, self.pilot_of(state, pilot.id))
+        return self.created_in(campaign, PilotOutput, self.pilot_of, pilot.id)
 
 
 class PilotDetailView(CampaignsView):
@@ -823,8 +848,7 @@ class PilotDetailView(CampaignsView):
         PilotOutput,
     )
     def get(self, request: Request, campaign_id: UUID, pilot_id: UUID) -> Response:
-        state = self.state(request, campaign_id)
-        return Response(PilotOutput(self.pilot_of(state, pilot_id)).data)
+        return self.shown_in(request, campaign_id, PilotOutput, self.pilot_of, pilot_id)
 
 
 class PilotCareerView(CampaignsView):
@@ -918,8 +942,7 @@ class BuildListView(CampaignsView):
         build, _ = services.build_revise(
             campaign=campaign, actor=signed_in(request.user), build_id=None, player=player, **data
         )
-        state = selectors.campaign_state(campaign=campaign)
-        return self.created(BuildOutput, self.build_of(state, build.id))
+        return self.created_in(campaign, BuildOutput, self.build_of, build.id)
 
 
 class BuildDetailView(CampaignsView):
@@ -929,8 +952,7 @@ class BuildDetailView(CampaignsView):
         BuildOutput,
     )
     def get(self, request: Request, campaign_id: UUID, build_id: UUID) -> Response:
-        state = self.state(request, campaign_id)
-        return Response(BuildOutput(self.build_of(state, build_id)).data)
+        return self.shown_in(request, campaign_id, BuildOutput, self.build_of, build_id)
 
 
 class BuildRevisionsView(CampaignsView):
@@ -960,8 +982,7 @@ class BuildRevisionsView(CampaignsView):
         services.build_revise(
             campaign=campaign, actor=signed_in(request.user), build_id=str(build.id), **data
         )
-        state = selectors.campaign_state(campaign=campaign)
-        return self.created(BuildOutput, self.build_of(state, build_id))
+        return self.created_in(campaign, BuildOutput, self.build_of, build_id)
 
 
 class BuildVersionView(CampaignsView):
@@ -1063,5 +1084,4 @@ def _decklist_import(
         name=data.get("name", ""),
         pilot=str(data["pilot"]) if data.get("pilot") else None,
     )
-    state = selectors.campaign_state(campaign=campaign)
-    return view.created(BuildOutput, view.build_of(state, build.id))
+    return view.created_in(campaign, BuildOutput, view.build_of, build.id)
