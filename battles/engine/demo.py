@@ -21,89 +21,117 @@ from .ruleset import DEFAULT_VERSION
 
 # --- cards -------------------------------------------------------------------------------------
 
+
+def _attack_card(
+    card_id: str,
+    name: str,
+    kind: str,
+    sp_cost: int,
+    attack: tuple[str, int],
+    keywords: list[str],
+    text: str,
+    *,
+    heat: int = 0,
+) -> dict[str, Any]:
+    """An attack card: the range and damage it prints are the attack it makes, and the Heat
+    it prints (if any) it gains after the attack."""
+    range_, damage = attack
+    return {
+        "id": card_id,
+        "name": name,
+        "kind": kind,
+        "sp_cost": sp_cost,
+        "range": range_,
+        "damage": damage,
+        **({"heat": heat} if heat else {}),
+        "keywords": keywords,
+        "text": text,
+        "effects": [
+            {"kind": "attack", "range": range_, "damage": damage},
+            *([{"kind": "heat", "amount": heat}] if heat else []),
+        ],
+        "automated": True,
+    }
+
+
+def _reactive_card(
+    card_id: str, name: str, reduce: int, text: str, *, heat: int = 0, shield: bool = False
+) -> dict[str, Any]:
+    """A reactive card: 0 SP, one per attack, before defence dice (R-REA-1, R-REA-2); the
+    attack it answers deals `reduce` less damage, and it gains the Heat it prints (if any).
+    A shield card plays only from the shield sides."""
+    return {
+        "id": card_id,
+        "name": name,
+        "kind": "reactive",
+        "sp_cost": 0,
+        **({"heat": heat} if heat else {}),
+        **({"shield": True} if shield else {}),
+        "keywords": ["reactive", "shield"] if shield else ["reactive"],
+        "text": text,
+        "effects": [
+            {"kind": "reduce_incoming", "amount": reduce},
+            *([{"kind": "heat", "amount": heat}] if heat else []),
+        ],
+        "automated": True,
+    }
+
+
 _CARD_DOCS: tuple[dict[str, Any], ...] = (
     # Primary weapons: discarding one to damage damages a component (R-DMG-6).
-    {
-        "id": "censer-maul",
-        "name": "Censer Maul",
-        "kind": "primary_weapon",
-        "sp_cost": 2,
-        "range": "Melee",
-        "damage": 4,
-        "heat": 1,
-        "keywords": ["primary", "melee"],
-        "text": "Bring the smouldering censer-head down on an adjacent casket for 4 damage. "
+    _attack_card(
+        "censer-maul",
+        "Censer Maul",
+        "primary_weapon",
+        2,
+        ("Melee", 4),
+        ["primary", "melee"],
+        "Bring the smouldering censer-head down on an adjacent casket for 4 damage. "
         "Its coals bank the furnace: gain 1 Heat.",
-        "effects": [
-            {"kind": "attack", "range": "Melee", "damage": 4},
-            {"kind": "heat", "amount": 1},
-        ],
-        "automated": True,
-    },
-    {
-        "id": "pyre-lance",
-        "name": "Pyre Lance",
-        "kind": "primary_weapon",
-        "sp_cost": 3,
-        "range": "2-8",
-        "damage": 4,
-        "heat": 2,
-        "keywords": ["primary", "ranged"],
-        "text": "A spear of burning oil hurled from 2 to 8 hexes away: 4 damage. "
+        heat=1,
+    ),
+    _attack_card(
+        "pyre-lance",
+        "Pyre Lance",
+        "primary_weapon",
+        3,
+        ("2-8", 4),
+        ["primary", "ranged"],
+        "A spear of burning oil hurled from 2 to 8 hexes away: 4 damage. "
         "The siphons run hot: gain 2 Heat.",
-        "effects": [
-            {"kind": "attack", "range": "2-8", "damage": 4},
-            {"kind": "heat", "amount": 2},
-        ],
-        "automated": True,
-    },
-    {
-        "id": "grave-bell-cannon",
-        "name": "Grave-Bell Cannon",
-        "kind": "primary_weapon",
-        "sp_cost": 3,
-        "range": "6",
-        "damage": 5,
-        "heat": 2,
-        "keywords": ["primary", "ranged"],
-        "text": "The cast-iron bell tolls once and its shot lands up to 6 hexes away "
+        heat=2,
+    ),
+    _attack_card(
+        "grave-bell-cannon",
+        "Grave-Bell Cannon",
+        "primary_weapon",
+        3,
+        ("6", 5),
+        ["primary", "ranged"],
+        "The cast-iron bell tolls once and its shot lands up to 6 hexes away "
         "for 5 damage. The recoil cooks the breech: gain 2 Heat.",
-        "effects": [
-            {"kind": "attack", "range": "6", "damage": 5},
-            {"kind": "heat", "amount": 2},
-        ],
-        "automated": True,
-    },
-    {
-        "id": "litany-carbine",
-        "name": "Litany Carbine",
-        "kind": "secondary",
-        "sp_cost": 1,
-        "range": "1-4",
-        "damage": 2,
-        "keywords": ["secondary", "ranged"],
-        "text": "Each round is stamped with a verse. Fire at a casket 1 to 4 hexes away "
-        "for 2 damage.",
-        "effects": [{"kind": "attack", "range": "1-4", "damage": 2}],
-        "automated": True,
-    },
-    {
-        "id": "rust-tooth-jab",
-        "name": "Rust-Tooth Jab",
-        "kind": "universal",
-        "sp_cost": 0,
-        "range": "Melee",
-        "damage": 2,
-        "heat": 1,
-        "keywords": ["melee"],
-        "text": "A free, ugly shove of the corroded knuckle-teeth: 2 damage to an adjacent "
+        heat=2,
+    ),
+    _attack_card(
+        "litany-carbine",
+        "Litany Carbine",
+        "secondary",
+        1,
+        ("1-4", 2),
+        ["secondary", "ranged"],
+        "Each round is stamped with a verse. Fire at a casket 1 to 4 hexes away for 2 damage.",
+    ),
+    _attack_card(
+        "rust-tooth-jab",
+        "Rust-Tooth Jab",
+        "universal",
+        0,
+        ("Melee", 2),
+        ["melee"],
+        "A free, ugly shove of the corroded knuckle-teeth: 2 damage to an adjacent "
         "casket, and the strained joints gain you 1 Heat.",
-        "effects": [
-            {"kind": "attack", "range": "Melee", "damage": 2},
-            {"kind": "heat", "amount": 1},
-        ],
-        "automated": True,
-    },
+        heat=1,
+    ),
     # Movement and facing (R-TRN-5, R-ARC-5).
     {
         "id": "cathedral-stride",
@@ -190,44 +218,29 @@ _CARD_DOCS: tuple[dict[str, Any], ...] = (
         ],
         "automated": True,
     },
-    # Reactive cards: 0 SP, one per attack, before defence dice (R-REA-1, R-REA-2).
-    {
-        "id": "brace-the-frame",
-        "name": "Brace the Frame",
-        "kind": "reactive",
-        "sp_cost": 0,
-        "keywords": ["reactive"],
-        "text": "Lock the knees and take it: the attack you answer deals 1 less damage.",
-        "effects": [{"kind": "reduce_incoming", "amount": 1}],
-        "automated": True,
-    },
-    {
-        "id": "scalding-veil",
-        "name": "Scalding Veil",
-        "kind": "reactive",
-        "sp_cost": 0,
-        "heat": 1,
-        "keywords": ["reactive"],
-        "text": "Blow the pressure valves into the blow's path: the attack you answer deals "
+    # Reactive cards (R-REA-1, R-REA-2).
+    _reactive_card(
+        "brace-the-frame",
+        "Brace the Frame",
+        1,
+        "Lock the knees and take it: the attack you answer deals 1 less damage.",
+    ),
+    _reactive_card(
+        "scalding-veil",
+        "Scalding Veil",
+        2,
+        "Blow the pressure valves into the blow's path: the attack you answer deals "
         "2 less damage, and you gain 1 Heat.",
-        "effects": [
-            {"kind": "reduce_incoming", "amount": 2},
-            {"kind": "heat", "amount": 1},
-        ],
-        "automated": True,
-    },
-    {
-        "id": "reliquary-pavise",
-        "name": "Reliquary Pavise",
-        "kind": "reactive",
-        "sp_cost": 0,
-        "shield": True,
-        "keywords": ["reactive", "shield"],
-        "text": "Raise the bone-studded pavise on its chains: the attack you answer deals "
+        heat=1,
+    ),
+    _reactive_card(
+        "reliquary-pavise",
+        "Reliquary Pavise",
+        3,
+        "Raise the bone-studded pavise on its chains: the attack you answer deals "
         "3 less damage. Only from your shield sides.",
-        "effects": [{"kind": "reduce_incoming", "amount": 3}],
-        "automated": True,
-    },
+        shield=True,
+    ),
     # Manual: the players resolve what the effects cannot say.
     {
         "id": "chain-anchor",
