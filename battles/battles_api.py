@@ -44,6 +44,7 @@ from penance_site.api import (
     RefusalOutput,
     SignedInView,
     request_example,
+    validated,
 )
 from penance_site.api_fields import BoardField, StrictIntegerField, StrictSerializer, TypedInput
 from penance_site.api_schema import EndpointSchemas
@@ -355,14 +356,6 @@ class BattlesView(SignedInView):
             raise PermissionDenied("you are not the GM, a player or a watcher of this battle")
         return battle, role
 
-    @staticmethod
-    def valid(serializer_class: type[serializers.Serializer[Any]], data: Any) -> dict[str, Any]:
-        """`data` (a body or the query string) as `serializer_class` reads it; a 400 naming
-        the field if it does not."""
-        serializer = serializer_class(data=data)
-        serializer.is_valid(raise_exception=True)
-        return dict(serializer.validated_data)
-
 
 class BattleListView(BattlesView):
     @endpoint.read(
@@ -506,17 +499,17 @@ class BattleCommandView(BattlesView):
     )
     def post(self, request: Request, battle_id: UUID) -> Response:
         battle, _ = self.battle(request, battle_id)
-        validated = self.valid(self.InputSerializer, request.data)
+        fields = validated(self.InputSerializer, request.data)
         data = request.data
         if not isinstance(data, dict):  # the serializer above refuses any other shape
             raise InvalidInput("body", "must be a JSON object")
-        body = self.engine_body(data, validated)
+        body = self.engine_body(data, fields)
         try:
             result = services.battle_command_execute(
                 battle=battle,
                 actor=signed_in(request.user),
-                command_id=validated["command_id"],
-                expected_version=validated["expected_version"],
+                command_id=fields["command_id"],
+                expected_version=fields["expected_version"],
                 body=body,
                 reason=data.get("reason") if body.get("type") == "withdraw" else None,
                 require_reason=True,
@@ -546,7 +539,7 @@ class BattleEventsView(BattlesView):
     )
     def get(self, request: Request, battle_id: UUID) -> Response:
         battle, _ = self.battle(request, battle_id)
-        query = self.valid(self.QuerySerializer, request.query_params)
+        query = validated(self.QuerySerializer, request.query_params)
         viewer = selectors.battle_viewer(battle=battle, user=request.user)
         events = selectors.battle_events(battle=battle, **query)
         out = {
@@ -570,7 +563,7 @@ class BattleStateView(BattlesView):
     )
     def get(self, request: Request, battle_id: UUID) -> Response:
         battle, _ = self.battle(request, battle_id)
-        query = self.valid(self.QuerySerializer, request.query_params)
+        query = validated(self.QuerySerializer, request.query_params)
         state = selectors.battle_state_at(battle=battle, version=query.get("at"))
         viewer = selectors.battle_viewer(battle=battle, user=request.user)
         out = {"version": state.version, "state": state_view(state, viewer.seats, full=viewer.full)}
@@ -669,7 +662,7 @@ class BattleWatchersView(BattlesView):
         battle, role = self.battle(request, battle_id)
         if role != "gm":
             raise PermissionDenied("only the battle's GM adds watchers")
-        username = self.valid(self.InputSerializer, request.data)["username"]
+        username = validated(self.InputSerializer, request.data)["username"]
         user = selectors.users_by_username(usernames=[username]).get(username)
         if user is None:
             raise InvalidInput("username", f"no user is called {username!r}")
@@ -758,7 +751,7 @@ class BattleUpdatesView(BattlesView):
         if access.role is None:
             raise PermissionDenied("you are not the GM, a player or a watcher of this battle")
         battle, head = access.battle, access.head
-        query = self.valid(self.QuerySerializer, request.query_params)
+        query = validated(self.QuerySerializer, request.query_params)
         after: int = query["after"]
         limit: int = query["limit"]
         allowed = live_wait_limit(request)

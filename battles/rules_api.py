@@ -43,7 +43,7 @@ from battles.engine.tohit import (
     parse_range,
     to_hit,
 )
-from penance_site.api import request_example
+from penance_site.api import request_example, validated
 from penance_site.api_fields import (
     BoardField,
     DirectionField,
@@ -70,11 +70,6 @@ class RulesView(APIView):
     permission_classes = (AllowAny,)
     throttle_classes = (RulesAnonThrottle, RulesUserThrottle)
     authentication_classes = ()  # stateless and anonymous: no CSRF for API clients
-
-    def parsed(self, serializer_class: type[serializers.Serializer[Any]], request: Request) -> Any:
-        serializer = serializer_class(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        return serializer.validated_data
 
 
 def _board(data: Any) -> Board:
@@ -183,7 +178,7 @@ class LineOfSightView(RulesView):
         tags=["rules"],
     )
     def post(self, request: Request) -> Response:
-        data = self.parsed(self.InputSerializer, request)
+        data = validated(self.InputSerializer, request.data)
         board = _board(data["board"])
         parse_ruleset(data.get("rules"))
         origin = _on_board(board, data["from"], "from")
@@ -290,7 +285,7 @@ class ToHitView(RulesView):
         tags=["rules"],
     )
     def post(self, request: Request) -> Response:
-        data = self.parsed(self.InputSerializer, request)
+        data = validated(self.InputSerializer, request.data)
         board = _board(data["board"])
         rules = parse_ruleset(data.get("rules"))
         a, t, w = data["attacker"], data["target"], data["weapon"]
@@ -343,7 +338,7 @@ class VisibilityView(RulesView):
         tags=["rules"],
     )
     def post(self, request: Request) -> Response:
-        data = self.parsed(self.InputSerializer, request)
+        data = validated(self.InputSerializer, request.data)
         board, origin = _board_and_from(data)
         visible = sorted(visible_from(board, origin))
         return Response(
@@ -389,7 +384,7 @@ class ReachableView(RulesView):
         tags=["rules"],
     )
     def post(self, request: Request) -> Response:
-        data = self.parsed(self.InputSerializer, request)
+        data = validated(self.InputSerializer, request.data)
         board, origin = _board_and_from(data)
         result = reachable(
             board,

@@ -32,6 +32,7 @@ from penance_site.api import (
     RefusalOutput,
     SignedInView,
     request_example,
+    validated,
 )
 from penance_site.api_fields import (
     BoardField,
@@ -589,7 +590,7 @@ class CampaignsView(SignedInView):
         campaign's 404 and 403 first, then the GM's 403, then the body's 400."""
         campaign, role = self.campaign(request, campaign_id)
         self.gm_only(role, what)
-        return campaign, self.valid(serializer_class, request.data)
+        return campaign, validated(serializer_class, request.data)
 
     @staticmethod
     def created(output: type[serializers.Serializer[Any]], made: Any) -> Response:
@@ -623,12 +624,6 @@ class CampaignsView(SignedInView):
     @staticmethod
     def gm_only(role: str, what: str) -> None:
         access.gm_only(role, what)
-
-    @staticmethod
-    def valid(serializer_class: type[serializers.Serializer[Any]], data: Any) -> dict[str, Any]:
-        serializer = serializer_class(data=data)
-        serializer.is_valid(raise_exception=True)
-        return dict(serializer.validated_data)
 
     @staticmethod
     def pilot_of(state: domain.CampaignState, pilot_id: UUID) -> domain.PilotState:
@@ -690,7 +685,7 @@ class CampaignListView(CampaignsView):
         errors={400: ERRORS[400], 401: ERRORS[401]},
     )
     def post(self, request: Request) -> Response:
-        data = self.valid(CampaignCreateInput, request.data)
+        data = validated(CampaignCreateInput, request.data)
         campaign = services.campaign_create(gm=signed_in(request.user), **data)
         state = selectors.campaign_state(campaign=campaign)
         return Response(_detail(state, "gm"), status=status.HTTP_201_CREATED)
@@ -794,7 +789,7 @@ class MissionStartView(CampaignsView):
         campaign, role = self.campaign(request, campaign_id)
         mission = self.mission_row(campaign, mission_id)
         self.gm_only(role, "starts missions")
-        data = self.valid(MissionStartInput, request.data)
+        data = validated(MissionStartInput, request.data)
         seats = [
             {
                 **seat,
@@ -888,7 +883,7 @@ class PilotAdjustmentsView(CampaignsView):
         campaign, role = self.campaign(request, campaign_id)
         self.pilot_row(campaign, pilot_id)
         self.gm_only(role, "adjusts pilots")
-        data = self.valid(PilotAdjustmentInput, request.data)
+        data = validated(PilotAdjustmentInput, request.data)
         common = {
             "campaign": campaign,
             "actor": request.user,
@@ -935,7 +930,7 @@ class BuildListView(CampaignsView):
     )
     def post(self, request: Request, campaign_id: UUID) -> Response:
         campaign, role = self.campaign(request, campaign_id)
-        data = self.valid(BuildInput, request.data)
+        data = validated(BuildInput, request.data)
         player = data.pop("player", None)
         if role != "gm" and player not in (None, request.user.get_username()):
             raise PermissionDenied("players create builds only for themselves (R-ADD-31)")
@@ -973,7 +968,7 @@ class BuildRevisionsView(CampaignsView):
         build = self.build_row(campaign, build_id)
         owner = build.player.get_username()
         access.build_editor_only(role=role, owner=owner, user=request.user)
-        data = self.valid(BuildInput, request.data)
+        data = validated(BuildInput, request.data)
         player = data.pop("player", None)
         if player is not None and player != owner:
             raise serializers.ValidationError(
@@ -1012,7 +1007,7 @@ class BuildRepairView(CampaignsView):
         campaign, role = self.campaign(request, campaign_id)
         self.build_row(campaign, build_id)
         self.gm_only(role, "repairs caskets")
-        data = self.valid(BuildRepairInput, request.data)
+        data = validated(BuildRepairInput, request.data)
         build = services.build_repair(
             campaign=campaign,
             actor=signed_in(request.user),
@@ -1075,7 +1070,7 @@ def _decklist_import(
 ) -> Response:
     """A deck list into a new build or the build's next version (R-ADD-221): 201 with the
     build, or 400 naming every bad line."""
-    data = view.valid(DeckListInput, request.data)
+    data = validated(DeckListInput, request.data)
     build, _ = decklists.build_decklist_import(
         campaign=campaign,
         actor=signed_in(request.user),

@@ -25,7 +25,7 @@ from rest_framework.response import Response
 from battles.engine.cards import CARD_KINDS
 from battles.engine.errors import InvalidInput
 from battles.engine.ruleset import parse_ruleset
-from penance_site.api import ErrorsOutput, SignedInView, request_example
+from penance_site.api import ErrorsOutput, SignedInView, request_example, validated
 from penance_site.api_fields import RulesField, StrictIntegerField, StrictSerializer
 from penance_site.api_schema import EndpointSchemas
 
@@ -241,9 +241,7 @@ class CardListView(CardsView):
         parameters=[QuerySerializer],
     )
     def get(self, request: Request) -> Response:
-        query = self.QuerySerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        params = query.validated_data
+        params = validated(self.QuerySerializer, request.query_params)
         automated = params.get("automated")
         versions = catalogue.card_versions_current(
             faction=params.get("faction"),
@@ -278,9 +276,7 @@ class CardListView(CardsView):
     )
     def post(self, request: Request) -> Response:
         self.staff_only(request)
-        serializer = CardCreateInput(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
+        data = validated(CardCreateInput, request.data)
         card_id = data.get("id")
         if card_id is None:
             raise InvalidInput("id", "required")
@@ -317,9 +313,7 @@ class CardDetailView(CardsView):
     def put(self, request: Request, card_id: str) -> Response:
         self.staff_only(request)
         card = get_object_or_404(Card, pk=card_id)
-        serializer = CardChangeInput(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
+        data = validated(CardChangeInput, request.data)
         if "id" in data and data["id"] != card.pk:
             raise InvalidInput("id", f"must be the card's own id {card.pk!r} or left out")
         card, outcome = self.save(request, card.pk, data)
@@ -366,9 +360,7 @@ class DeckCheckView(CardsView):
         errors=ERRORS,
     )
     def post(self, request: Request) -> Response:
-        serializer = DeckCheckInput(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
+        data = validated(DeckCheckInput, request.data)
         ruleset = parse_ruleset(data.get("rules"), "rules")
         rows = catalogue.card_rows_for(
             (row["card"], row["count"], row.get("version")) for row in data["deck"]

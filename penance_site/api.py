@@ -62,6 +62,14 @@ class SignedInView(APIView):
     parser_classes = (LimitedJSONParser,)
 
 
+def validated(serializer_class: type[serializers.Serializer[Any]], data: Any) -> dict[str, Any]:
+    """`data` (a body or a query string) as `serializer_class` reads it; otherwise a 400
+    that names each field (exception_handler below)."""
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
 def invalid_input_response(exc: InvalidInput) -> Response:
     # Some refusals carry every violation at once (a deck, campaigns.services.DeckRejected).
     errors = getattr(exc, "extra_errors", None) or [
