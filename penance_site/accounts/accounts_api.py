@@ -14,7 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from penance_site.api import ErrorsOutput, RefusalOutput, refusal
+from penance_site.api import ErrorsOutput, RefusalOutput, refusal, validated
 from penance_site.api_fields import StrictSerializer
 
 from .models import ApiToken
@@ -60,9 +60,8 @@ class TokenView(APIView):
         },
     )
     def post(self, request: Request) -> Response:
-        data = TokenInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        username = data.validated_data["username"]
+        data = validated(TokenInput, request.data)
+        username = data["username"]
         lockout = login_lockout(username=username, address=client_address(request._request))
         if lockout is not None:
             # The same answer whether or not the username exists (R-ADD-202).
@@ -71,9 +70,7 @@ class TokenView(APIView):
                 status=status.HTTP_429_TOO_MANY_REQUESTS,
                 headers={"Retry-After": str(lockout.retry_after)},
             )
-        user = authenticate(
-            request._request, username=username, password=data.validated_data["password"]
-        )
+        user = authenticate(request._request, username=username, password=data["password"])
         if user is None or not user.is_active:
             error = {"field": "password", "message": "wrong username or password", "rule": None}
             return Response({"errors": [error]}, status=status.HTTP_400_BAD_REQUEST)
