@@ -98,6 +98,25 @@ class Event:
         return cls.SHOWN if cls.SHOWN is not None else UNDECLARED
 
 
+@dataclass(frozen=True, slots=True)
+class SourceOnSeat(Event):
+    """What the card `source` (or the card instance in play) did to or for the casket at
+    `seat`; the subclass's name says what, and the fields it adds follow these two."""
+
+    seat: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class AmountOnSeat(Event):
+    """The card `source` gave the casket at `seat` `amount` of what the subclass's name
+    says (damage, Defense, SP, a cost); the fields it adds follow these three."""
+
+    seat: int
+    amount: int
+    source: str
+
+
 _E = TypeVar("_E", bound=Event)
 
 
