@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from .base import Event, Shown, public
+from .base import AmountOnSeat, Event, Shown, SourceOnSeat, public
 
 
 @public
@@ -204,24 +204,16 @@ class EffectRolled(Event):
 
 @public
 @dataclass(frozen=True, slots=True)
-class SpPenaltyImposed(Event):
+class SpPenaltyImposed(AmountOnSeat):
     """A card takes `amount` SP off the seat's next turn; the SpDrained that applies it
     follows that turn's SpRestored (R-TRN-3, R-ADD-65)."""
-
-    seat: int
-    amount: int
-    source: str
 
 
 @public
 @dataclass(frozen=True, slots=True)
-class DamageScheduled(Event):
+class DamageScheduled(AmountOnSeat):
     """A card's hit scheduled `amount` damage the seat takes at the start of its next turn,
     without an attack (poison, fire; R-ADD-73)."""
-
-    seat: int
-    amount: int
-    source: str
 
 
 @public
@@ -259,12 +251,8 @@ class MoveGranted(Event):
 
 @public
 @dataclass(frozen=True, slots=True)
-class DefenceRaised(Event):
+class DefenceRaised(AmountOnSeat):
     """+`amount` Defense until the start of the casket's next turn (R-DMG-3, R-ADD-64)."""
-
-    seat: int
-    amount: int
-    source: str
 
 
 @public
@@ -319,34 +307,23 @@ class ComponentDamagePrevented(Event):
 
 @public
 @dataclass(frozen=True, slots=True)
-class CounterRaised(Event):
+class CounterRaised(AmountOnSeat):
     """The reactive card the seat just played deals `amount` more counter-damage, bought
     with Taint (R-ADD-130) or given by a condition that held as it was played (R-ADD-362)."""
 
-    seat: int
-    amount: int
-    source: str
-
 
 @public
 @dataclass(frozen=True, slots=True)
-class SelfDamageDue(Event):
+class SelfDamageDue(AmountOnSeat):
     """The attacker takes `amount` damage once the attack it just declared has ended: its
     own card's price, not bought off (R-ADD-130)."""
 
-    seat: int
-    amount: int
-    source: str
-
 
 @public
 @dataclass(frozen=True, slots=True)
-class BonusHeld(Event):
+class BonusHeld(SourceOnSeat):
     """The passive `source` (an instance in play) gave the seat its next-attack bonus, which
     does not stack: it gives no more until an attack spends it (R-ADD-139)."""
-
-    seat: int
-    source: str
 
 
 @public
@@ -364,13 +341,10 @@ class TurnBuffGained(Event):
 
 @public
 @dataclass(frozen=True, slots=True)
-class DamageReduced(Event):
+class DamageReduced(AmountOnSeat):
     """A passive in play took `amount` off damage the seat was about to take (R-ADD-136);
     `rule` R-ADD-391: all of damage that would have defeated it, negated."""
 
-    seat: int
-    amount: int
-    source: str
     rule: str = "R-ADD-136"
 
 

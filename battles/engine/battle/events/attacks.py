@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from .base import Event, public
+from .base import Event, SourceOnSeat, public
 
 
 @public
@@ -198,11 +198,8 @@ class TerrainEntered(Event):
 
 @public
 @dataclass(frozen=True, slots=True)
-class RotationGranted(Event):
+class RotationGranted(SourceOnSeat):
     """`seat`'s card gave back its free 60° rotation of this turn (R-ARC-5, R-ADD-189)."""
-
-    seat: int
-    source: str
 
 
 @public

@@ -1,4 +1,5 @@
-"""The event base class and the declaration of who sees which of an event's fields.
+"""The event base class, the bases of the events many card effects share, and the
+declaration of who sees which of an event's fields.
 
 Each event is a frozen dataclass whose fields are JSON values (tuples stand for
 lists), so the event store's one codec (penance_site/eventstore/codec.py, registered
@@ -96,6 +97,28 @@ class Event:
     def shown(cls) -> Shown:
         """The class's declaration, or UNDECLARED's seat alone."""
         return cls.SHOWN if cls.SHOWN is not None else UNDECLARED
+
+
+# Card effects' events share their opening fields. A base's fields come first in the
+# subclass's field list, hence in its stored payload: an event takes a base only when its
+# own fields open with the base's, in the base's order.
+@dataclass(frozen=True, slots=True)
+class SourceOnSeat(Event):
+    """What the card `source` (or the card instance in play) did to or for the casket at
+    `seat`; the subclass's name says what, and the fields it adds follow these two."""
+
+    seat: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class AmountOnSeat(Event):
+    """The card `source` gave the casket at `seat` `amount` of what the subclass's name
+    says (damage, Defense, SP, a cost); the fields it adds follow these three."""
+
+    seat: int
+    amount: int
+    source: str
 
 
 _E = TypeVar("_E", bound=Event)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from .base import Event, Shown, public
+from .base import AmountOnSeat, Event, Shown, SourceOnSeat, public
 
 
 @public
@@ -66,12 +66,8 @@ class DamageUntilDiscards(Event):
 
 @public
 @dataclass(frozen=True, slots=True)
-class MoveCostRaised(Event):
+class MoveCostRaised(AmountOnSeat):
     """Each hex the seat moves in its next turn costs `amount` SP more (R-ADD-113)."""
-
-    seat: int
-    amount: int
-    source: str
 
 
 @public
@@ -87,12 +83,8 @@ class SpLocked(Event):
 
 @public
 @dataclass(frozen=True, slots=True)
-class CardCostRaised(Event):
+class CardCostRaised(AmountOnSeat):
     """Every card the seat plays in its next turn costs `amount` SP more (R-ADD-341)."""
-
-    seat: int
-    amount: int
-    source: str
 
 
 @public
@@ -127,21 +119,14 @@ class CurseLifted(Event):
 
 @public
 @dataclass(frozen=True, slots=True)
-class LoopArmed(Event):
+class LoopArmed(SourceOnSeat):
     """The next damage the seat would take this turn will be stored (R-ADD-422)."""
-
-    seat: int
-    source: str
 
 
 @public
 @dataclass(frozen=True, slots=True)
-class DamageLooped(Event):
+class DamageLooped(AmountOnSeat):
     """`amount` damage the seat would have taken is stored, not taken (R-ADD-422)."""
-
-    seat: int
-    amount: int
-    source: str
 
 
 @public
@@ -158,31 +143,21 @@ class LoopReleased(Event):
 
 @public
 @dataclass(frozen=True, slots=True)
-class AttacksForgone(Event):
+class AttacksForgone(SourceOnSeat):
     """The seat makes no attack until the start of its next turn (R-ADD-115)."""
-
-    seat: int
-    source: str
 
 
 @public
 @dataclass(frozen=True, slots=True)
-class SpendArmed(Event):
+class SpendArmed(SourceOnSeat):
     """The tokens spent on the attack card `source` also bought effects that wait for
     its attack's outcome (R-ADD-116)."""
 
-    seat: int
-    source: str
-
 
 @public
 @dataclass(frozen=True, slots=True)
-class DefenceLowered(Event):
+class DefenceLowered(AmountOnSeat):
     """Attacks on the seat cancel `amount` more blocks until its next turn ends (R-ADD-119)."""
-
-    seat: int
-    amount: int
-    source: str
 
 
 @public
@@ -230,12 +205,10 @@ class DamageAuraRaised(Event):
 
 @public
 @dataclass(frozen=True, slots=True)
-class AttackEnhanced(Event):
+class AttackEnhanced(SourceOnSeat):
     """A card's enhancement now waits for the seat's next attack of the kind `attacks`
     ("any" or "ranged"); `ignore_defence` is the blocks it cancels (R-ADD-90)."""
 
-    seat: int
-    source: str
     attacks: str
     damage: int
     to_hit: int
@@ -264,11 +237,9 @@ class EnhancementsSpent(Event):
 
 @public
 @dataclass(frozen=True, slots=True)
-class WardRaised(Event):
+class WardRaised(SourceOnSeat):
     """A card's ward on the seat's casket, lasting `until` (R-ADD-93, R-ADD-94)."""
 
-    seat: int
-    source: str
     until: str
     against: str
     defence: int
@@ -310,12 +281,8 @@ class DefenceBuffsIgnored(Event):
 
 @public
 @dataclass(frozen=True, slots=True)
-class SpGained(Event):
+class SpGained(AmountOnSeat):
     """The seat may spend `amount` more SP this turn (R-ADD-95)."""
-
-    seat: int
-    amount: int
-    source: str
 
 
 # movement cards
@@ -375,12 +342,9 @@ class UntargetableGained(Event):
 
 @public
 @dataclass(frozen=True, slots=True)
-class UntargetableEnded(Event):
+class UntargetableEnded(SourceOnSeat):
     """The casket attacked, which ends an untargetability that lasts only until it
     attacks (R-ADD-155)."""
-
-    seat: int
-    source: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -489,12 +453,9 @@ class HitDamageBargained(Event):
 
 @public
 @dataclass(frozen=True, slots=True)
-class HitBargainedAway(Event):
+class HitBargainedAway(SourceOnSeat):
     """The attacker paid the reactive card's price (its `TokensChanged` before this): the
     hit becomes a miss (R-ADD-159)."""
-
-    seat: int
-    source: str
 
 
 @public
@@ -510,30 +471,21 @@ class FormTaken(Event):
 
 @public
 @dataclass(frozen=True, slots=True)
-class ChrysalisEntered(Event):
+class ChrysalisEntered(SourceOnSeat):
     """The seat's card `source` put its casket in Chrysalis state: its next turn is skipped,
     and it emerges as its turn after that starts (R-ADD-366)."""
 
-    seat: int
-    source: str
-
 
 @public
 @dataclass(frozen=True, slots=True)
-class ChrysalisEmerged(Event):
+class ChrysalisEmerged(SourceOnSeat):
     """The casket leaves Chrysalis state as its turn starts; what it gains follows (R-ADD-366)."""
 
-    seat: int
-    source: str
-
 
 @public
 @dataclass(frozen=True, slots=True)
-class FormOffered(Event):
+class FormOffered(SourceOnSeat):
     """Card `source` lets the seat choose one of its forms (prompt `form`, R-ADD-362)."""
-
-    seat: int
-    source: str
 
 
 @public
@@ -582,12 +534,9 @@ class CardsForbidden(Event):
 
 @public
 @dataclass(frozen=True, slots=True)
-class GritModifierRaised(Event):
+class GritModifierRaised(AmountOnSeat):
     """Every Grit check the seat's pilot makes for the rest of the battle adds `amount`
     (R-ADD-305's modifier; "until end of mission", R-ADD-360); `next_check`: only its next
     check (R-ADD-361)."""
 
-    seat: int
-    amount: int
-    source: str
     next_check: bool = False
