@@ -9,6 +9,7 @@ from ...errors import InvalidInput
 from ...tohit import MAX_DAMAGE
 from .attacks import EnhanceNextAttackEffect
 from .base import (
+    InnerMust,
     StoredEffect,
     bounded,
     check_bool,
@@ -79,12 +80,12 @@ class AllyEffect(StoredEffect):
             isinstance(e, DefenceEffect) for e in self.then if isinstance(self.then, tuple)
         ):
             raise InvalidInput("ally.defence_until", "gives no defence to last", "R-ADD-123")
-        own_taint = (
+        own_taint = InnerMust(
             TaintEffect,
-            "target",
-            ("self",),
-            "an ally's Taint is its own: 'self'",
-            "R-ADD-120",
+            field="target",
+            allowed=("self",),
+            message="an ally's Taint is its own: 'self'",
+            rule="R-ADD-120",
         )
         check_inner(self.then, "ally.then", _ALLY_KINDS, "R-ADD-120", musts=(own_taint,))
         check_bool(self.self_allowed, "ally.self_allowed")

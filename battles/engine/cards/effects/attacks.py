@@ -9,7 +9,16 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 
 from ...errors import InvalidInput
 from ...tohit import MAX_DAMAGE, WeaponRange, parse_range
-from .base import WRITTEN, StoredEffect, bounded, check_bool, check_choice, check_inner, check_int
+from .base import (
+    WRITTEN,
+    InnerMust,
+    StoredEffect,
+    bounded,
+    check_bool,
+    check_choice,
+    check_inner,
+    check_int,
+)
 from .bounds import AFTER_KINDS, MAX_HEXES, MAX_TO_HIT, MAX_TOKENS, TOKEN_POOLS
 from .condition import Condition
 from .resources import GiveHeatEffect
@@ -195,21 +204,21 @@ class AfterAttackEffect(StoredEffect):
             "after_attack.then",
             kinds,
             musts=(
-                (
+                InnerMust(
                     GiveHeatEffect,
-                    "to",
-                    ("target",),
-                    "after an attack, Heat goes to its target; a reactive card gives the "
-                    "attacker Heat at the top level",
-                    "R-ADD-143",
+                    field="to",
+                    allowed=("target",),
+                    message="after an attack, Heat goes to its target; a reactive card gives "
+                    "the attacker Heat at the top level",
+                    rule="R-ADD-143",
                 ),
-                (
+                InnerMust(
                     TerrainEffect,
-                    "at",
-                    ("target", "area"),
-                    "after an attack, terrain is made at its target's hex ('target') or in "
-                    "the area around it ('area', R-ADD-274)",
-                    "R-ADD-162",
+                    field="at",
+                    allowed=("target", "area"),
+                    message="after an attack, terrain is made at its target's hex ('target') "
+                    "or in the area around it ('area', R-ADD-274)",
+                    rule="R-ADD-162",
                 ),
             ),
         )
@@ -480,13 +489,13 @@ class EnhanceNextAttackEffect(StoredEffect):
             kinds = ("attack_bonus", "after_attack", "area_attack", "reroll_attack_die")
             # "Deal 3 damage to all adjacent enemies" on a shell: around its target;
             # "hits 2 targets in line": the line through it (R-ADD-393).
-            around = (
+            around = InnerMust(
                 AreaAttackEffect,
-                "around",
-                ("target", "line"),
-                "an enhancement's area is around the target of the attack it enhances, "
-                "or the line through it",
-                "R-ADD-182",
+                field="around",
+                allowed=("target", "line"),
+                message="an enhancement's area is around the target of the attack it "
+                "enhances, or the line through it",
+                rule="R-ADD-182",
             )
             check_inner(self.then, "enhance_next_attack.then", kinds, "R-ADD-180", musts=(around,))
             if self.every:  # what no attack spends cannot follow one attack's outcome

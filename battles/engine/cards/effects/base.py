@@ -22,7 +22,7 @@ import dataclasses
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from ...errors import InvalidInput
 from ...tohit import WeaponRange
@@ -164,9 +164,15 @@ def check_choice(value: object, field: str, allowed: Sequence[str]) -> None:
         raise InvalidInput(field, f"{value!r} is not one of: {', '.join(allowed)}")
 
 
-# What an inner effect of one class must hold: (the class, its field, the values allowed
-# there, the refusal, the rule).
-InnerField = tuple[type, str, tuple[str, ...], str, str]
+class InnerMust(NamedTuple):
+    """What an inner effect of class `cls` must hold: one of `allowed` in its `field`,
+    else the refusal `message` under `rule`."""
+
+    cls: type
+    field: str
+    allowed: tuple[str, ...]
+    message: str
+    rule: str
 
 
 def check_inner(
@@ -175,14 +181,14 @@ def check_inner(
     kinds: Sequence[str],
     rule: str = "R-ADD-65",
     *,
-    musts: Sequence[InnerField] = (),
+    musts: Sequence[InnerMust] = (),
 ) -> None:
     """`effects`, a non-empty tuple of effects of `kinds`; each of them of a `musts` class
     holds one of the allowed values in that class's field, the first that does not refused
     at `field[i].<its field>`.
 
     >>> from battles.engine.cards import TaintEffect
-    >>> must = (TaintEffect, "target", ("self",), "its own Taint", "R-ADD-120")
+    >>> must = InnerMust(TaintEffect, "target", ("self",), "its own Taint", "R-ADD-120")
     >>> then = (TaintEffect(1, "self"), TaintEffect(1, "target"))
     >>> check_inner(then, "x.then", ("taint",), musts=(must,))
     Traceback (most recent call last):
@@ -195,6 +201,6 @@ def check_inner(
         if getattr(e, "kind", None) not in kinds:
             raise InvalidInput(f"{field}[{i}]", f"must be one of: {', '.join(kinds)}", rule)
     for i, e in enumerate(effects):
-        for cls, name, allowed, message, must_rule in musts:
-            if isinstance(e, cls) and getattr(e, name) not in allowed:
-                raise InvalidInput(f"{field}[{i}].{name}", message, must_rule)
+        for must in musts:
+            if isinstance(e, must.cls) and getattr(e, must.field) not in must.allowed:
+                raise InvalidInput(f"{field}[{i}].{must.field}", must.message, must.rule)
