@@ -1181,3 +1181,50 @@ def test_entries_the_card_rules_refuse_are_reported_not_raised(
 def test_a_textless_entry_with_a_rolled_heat_is_not_automated() -> None:
     d = derive_from_database(entry(type="Utility", heat="-1d3", effect=""), "universal")
     assert d.card is None and d.reason is not None and "manual card" in d.reason
+
+
+# An inner effect of one class must hold certain values in one field (check_inner's musts):
+# each refusal names the inner field and its own rule.
+INNER_MUSTS = [
+    (
+        {
+            "kind": "after_attack",
+            "on": "hit",
+            "then": [{"kind": "draw", "n": 1}, {"kind": "give_heat", "amount": 1, "to": "attacker"}],
+        },
+        "fx.then[1].to",
+        "R-ADD-143",
+    ),
+    (
+        {
+            "kind": "after_attack",
+            "on": "hit",
+            "then": [{"kind": "terrain", "terrain": "smoke", "hexes": 1, "at": "self"}],
+        },
+        "fx.then[0].at",
+        "R-ADD-162",
+    ),
+    (
+        {
+            "kind": "enhance_next_attack",
+            "attacks": "ranged",
+            "then": [{"kind": "area_attack", "damage": 1, "within": 1}],
+        },
+        "fx.then[0].around",
+        "R-ADD-182",
+    ),
+    (
+        {"kind": "ally", "within": 3, "then": [{"kind": "taint", "amount": 1, "target": "target"}]},
+        "fx.then[0].target",
+        "R-ADD-120",
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("doc", "field", "rule"), INNER_MUSTS, ids=[f for _, f, _ in INNER_MUSTS])
+def test_an_inner_effect_refused_by_its_class_must_names_its_field_and_rule(
+    doc: object, field: str, rule: str
+) -> None:
+    with pytest.raises(InvalidInput) as err:
+        effect_from_dict(doc, "fx")
+    assert (err.value.field, err.value.rule) == (field, rule)
