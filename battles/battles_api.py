@@ -444,7 +444,7 @@ class BattleCommandView(BattlesView):
     ENVELOPE = ("command_id", "expected_version", "reverts")
 
     @classmethod
-    def engine_body(cls, data: dict[str, Any], validated: dict[str, Any]) -> dict[str, Any]:
+    def engine_body(cls, data: dict[str, Any], fields: dict[str, Any]) -> dict[str, Any]:
         """The command as the engine reads it. A revert names the command it undoes in
         `reverts`, since `command_id` is this request's own id; the engine calls it
         `command_id`."""
@@ -453,10 +453,10 @@ class BattleCommandView(BattlesView):
             # A withdrawal's reason is the GM's (services._control_reason), not the engine's.
             body.pop("reason", None)
         if body.get("type") == "revert":
-            if "reverts" not in validated:
+            if "reverts" not in fields:
                 raise InvalidInput("reverts", "required by revert: the command id to undo")
-            body["command_id"] = validated["reverts"]
-        elif "reverts" in validated:
+            body["command_id"] = fields["reverts"]
+        elif "reverts" in fields:
             raise InvalidInput("reverts", "only a revert names a command to undo")
         return body
 

@@ -10,7 +10,7 @@ projections of the campaign's stream.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, TypeVar
 from uuid import UUID
 
@@ -564,10 +564,6 @@ def _found(thing: _Found | None, what: str) -> _Found:
     return thing
 
 
-# How a view finds one thing of the campaign's state by its id (a 404 if there is none).
-Finder = Callable[[domain.CampaignState, UUID], Any]
-
-
 class CampaignsView(SignedInView):
     def campaign(self, request: Request, campaign_id: UUID) -> tuple[Campaign, str]:
         """The campaign and the user's role; 404 if none or private and not theirs, 403 if
@@ -596,30 +592,6 @@ class CampaignsView(SignedInView):
     def created(output: type[serializers.Serializer[Any]], made: Any) -> Response:
         """The 201 answer to a write: what it made, as `output` shows it."""
         return Response(output(made).data, status=status.HTTP_201_CREATED)
-
-    def created_in(
-        self,
-        campaign: Campaign,
-        output: type[serializers.Serializer[Any]],
-        of: Finder,
-        made_id: UUID,
-    ) -> Response:
-        """The 201 answer to a write that made or revised `made_id`: the thing as the
-        campaign's state holds it after the write (found by `of`, e.g. `self.pilot_of`)."""
-        state = selectors.campaign_state(campaign=campaign)
-        return self.created(output, of(state, made_id))
-
-    def shown_in(
-        self,
-        request: Request,
-        campaign_id: UUID,
-        output: type[serializers.Serializer[Any]],
-        of: Finder,
-        thing_id: UUID,
-    ) -> Response:
-        """The answer to a read of one thing of a campaign the user may see: the campaign's
-        404 and 403 first, then the thing's 404 (`of`, e.g. `self.pilot_of`)."""
-        return Response(output(of(self.state(request, campaign_id), thing_id)).data)
 
     @staticmethod
     def gm_only(role: str, what: str) -> None:
@@ -758,7 +730,8 @@ class MissionListView(CampaignsView):
         mission = services.mission_plan(
             campaign=campaign, actor=signed_in(request.user), name=data["name"]
         )
-        return self.created_in(campaign, MissionOutput, self.mission_of, mission.id)
+        state = selectors.campaign_state(campaign=campaign)
+        return self.created(MissionOutput, self.mission_of(state, mission.id))
 
 
 class MissionDetailView(CampaignsView):
@@ -768,7 +741,8 @@ class MissionDetailView(CampaignsView):
         MissionOutput,
     )
     def get(self, request: Request, campaign_id: UUID, mission_id: UUID) -> Response:
-        return self.shown_in(request, campaign_id, MissionOutput, self.mission_of, mission_id)
+        state = self.state(request, campaign_id)
+        return Response(MissionOutput(self.mission_of(state, mission_id)).data)
 
 
 class MissionStartView(CampaignsView):
@@ -833,7 +807,8 @@ class PilotListView(CampaignsView):
     def post(self, request: Request, campaign_id: UUID) -> Response:
         campaign, data = self.gm_input(request, campaign_id, PilotEnlistInput, "enlists pilots")
         pilot = services.pilot_enlist(campaign=campaign, actor=signed_in(request.user), **data)
-        return self.created_in(campaign, PilotOutput, self.pilot_of, pilot.id)
+        state = selectors.campaign_state(campaign=campaign)
+        return self.created(PilotOutput, self.pilot_of(state, pilot.id))
 
 
 class PilotDetailView(CampaignsView):
@@ -843,7 +818,8 @@ class PilotDetailView(CampaignsView):
         PilotOutput,
     )
     def get(self, request: Request, campaign_id: UUID, pilot_id: UUID) -> Response:
-        return self.shown_in(request, campaign_id, PilotOutput, self.pilot_of, pilot_id)
+        state = self.state(request, campaign_id)
+        return Response(PilotOutput(self.pilot_of(state, pilot_id)).data)
 
 
 class PilotCareerView(CampaignsView):
@@ -937,7 +913,8 @@ class BuildListView(CampaignsView):
         build, _ = services.build_revise(
             campaign=campaign, actor=signed_in(request.user), build_id=None, player=player, **data
         )
-        return self.created_in(campaign, BuildOutput, self.build_of, build.id)
+        state = selectors.campaign_state(campaign=campaign)
+        return self.created(BuildOutput, self.build_of(state, build.id))
 
 
 class BuildDetailView(CampaignsView):
@@ -947,7 +924,8 @@ class BuildDetailView(CampaignsView):
         BuildOutput,
     )
     def get(self, request: Request, campaign_id: UUID, build_id: UUID) -> Response:
-        return self.shown_in(request, campaign_id, BuildOutput, self.build_of, build_id)
+        state = self.state(request, campaign_id)
+        return Response(BuildOutput(self.build_of(state, build_id)).data)
 
 
 class BuildRevisionsView(CampaignsView):
@@ -977,7 +955,8 @@ class BuildRevisionsView(CampaignsView):
         services.build_revise(
             campaign=campaign, actor=signed_in(request.user), build_id=str(build.id), **data
         )
-        return self.created_in(campaign, BuildOutput, self.build_of, build_id)
+        state = selectors.campaign_state(campaign=campaign)
+        return self.created(BuildOutput, self.build_of(state, build_id))
 
 
 class BuildVersionView(CampaignsView):
@@ -1079,4 +1058,5 @@ def _decklist_import(
         name=data.get("name", ""),
         pilot=str(data["pilot"]) if data.get("pilot") else None,
     )
-    return view.created_in(campaign, BuildOutput, view.build_of, build.id)
+    state = selectors.campaign_state(campaign=campaign)
+    return view.created(BuildOutput, view.build_of(state, build.id))

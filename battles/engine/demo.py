@@ -25,12 +25,12 @@ from .ruleset import DEFAULT_VERSION
 def _attack_card(
     card_id: str,
     name: str,
+    *,
     kind: str,
     sp_cost: int,
     attack: tuple[str, int],
     keywords: list[str],
     text: str,
-    *,
     heat: int = 0,
 ) -> dict[str, Any]:
     """An attack card: the range and damage it prints are the attack it makes, and the Heat
@@ -55,7 +55,7 @@ def _attack_card(
 
 
 def _reactive_card(
-    card_id: str, name: str, reduce: int, text: str, *, heat: int = 0, shield: bool = False
+    card_id: str, name: str, *, reduce: int, text: str, heat: int = 0, shield: bool = False
 ) -> dict[str, Any]:
     """A reactive card: 0 SP, one per attack, before defence dice (R-REA-1, R-REA-2); the
     attack it answers deals `reduce` less damage, and it gains the Heat it prints (if any).
@@ -82,53 +82,53 @@ _CARD_DOCS: tuple[dict[str, Any], ...] = (
     _attack_card(
         "censer-maul",
         "Censer Maul",
-        "primary_weapon",
-        2,
-        ("Melee", 4),
-        ["primary", "melee"],
-        "Bring the smouldering censer-head down on an adjacent casket for 4 damage. "
+        kind="primary_weapon",
+        sp_cost=2,
+        attack=("Melee", 4),
+        keywords=["primary", "melee"],
+        text="Bring the smouldering censer-head down on an adjacent casket for 4 damage. "
         "Its coals bank the furnace: gain 1 Heat.",
         heat=1,
     ),
     _attack_card(
         "pyre-lance",
         "Pyre Lance",
-        "primary_weapon",
-        3,
-        ("2-8", 4),
-        ["primary", "ranged"],
-        "A spear of burning oil hurled from 2 to 8 hexes away: 4 damage. "
+        kind="primary_weapon",
+        sp_cost=3,
+        attack=("2-8", 4),
+        keywords=["primary", "ranged"],
+        text="A spear of burning oil hurled from 2 to 8 hexes away: 4 damage. "
         "The siphons run hot: gain 2 Heat.",
         heat=2,
     ),
     _attack_card(
         "grave-bell-cannon",
         "Grave-Bell Cannon",
-        "primary_weapon",
-        3,
-        ("6", 5),
-        ["primary", "ranged"],
-        "The cast-iron bell tolls once and its shot lands up to 6 hexes away "
+        kind="primary_weapon",
+        sp_cost=3,
+        attack=("6", 5),
+        keywords=["primary", "ranged"],
+        text="The cast-iron bell tolls once and its shot lands up to 6 hexes away "
         "for 5 damage. The recoil cooks the breech: gain 2 Heat.",
         heat=2,
     ),
     _attack_card(
         "litany-carbine",
         "Litany Carbine",
-        "secondary",
-        1,
-        ("1-4", 2),
-        ["secondary", "ranged"],
-        "Each round is stamped with a verse. Fire at a casket 1 to 4 hexes away for 2 damage.",
+        kind="secondary",
+        sp_cost=1,
+        attack=("1-4", 2),
+        keywords=["secondary", "ranged"],
+        text="Each round is stamped with a verse. Fire at a casket 1 to 4 hexes away for 2 damage.",
     ),
     _attack_card(
         "rust-tooth-jab",
         "Rust-Tooth Jab",
-        "universal",
-        0,
-        ("Melee", 2),
-        ["melee"],
-        "A free, ugly shove of the corroded knuckle-teeth: 2 damage to an adjacent "
+        kind="universal",
+        sp_cost=0,
+        attack=("Melee", 2),
+        keywords=["melee"],
+        text="A free, ugly shove of the corroded knuckle-teeth: 2 damage to an adjacent "
         "casket, and the strained joints gain you 1 Heat.",
         heat=1,
     ),
@@ -222,22 +222,22 @@ _CARD_DOCS: tuple[dict[str, Any], ...] = (
     _reactive_card(
         "brace-the-frame",
         "Brace the Frame",
-        1,
-        "Lock the knees and take it: the attack you answer deals 1 less damage.",
+        reduce=1,
+        text="Lock the knees and take it: the attack you answer deals 1 less damage.",
     ),
     _reactive_card(
         "scalding-veil",
         "Scalding Veil",
-        2,
-        "Blow the pressure valves into the blow's path: the attack you answer deals "
+        reduce=2,
+        text="Blow the pressure valves into the blow's path: the attack you answer deals "
         "2 less damage, and you gain 1 Heat.",
         heat=1,
     ),
     _reactive_card(
         "reliquary-pavise",
         "Reliquary Pavise",
-        3,
-        "Raise the bone-studded pavise on its chains: the attack you answer deals "
+        reduce=3,
+        text="Raise the bone-studded pavise on its chains: the attack you answer deals "
         "3 less damage. Only from your shield sides.",
         shield=True,
     ),

@@ -113,8 +113,8 @@ class SourceOnSeat(Event):
 
 @dataclass(frozen=True, slots=True)
 class AmountOnSeat(Event):
-    """The card `source` gave the casket at `seat` `amount` of what the subclass's name
-    says (damage, Defense, SP, a cost); the fields it adds follow these three."""
+    """`amount` of what the subclass's name says (damage, Defense, SP, a cost), for the
+    casket at `seat`, because of the card `source`; the fields it adds follow these three."""
 
     seat: int
     amount: int
