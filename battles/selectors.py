@@ -11,7 +11,7 @@ import threading
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from typing import Any, Generic, TypeVar
 
 from django.conf import settings
@@ -598,15 +598,7 @@ class Waiting:
     reason: str
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "seat": self.seat,
-            "player": self.player,
-            "kind": self.kind,
-            "prompt": self.prompt,
-            "amount": self.amount,
-            "rule": self.rule,
-            "reason": self.reason,
-        }
+        return asdict(self)
 
 
 @dataclass(frozen=True, slots=True)

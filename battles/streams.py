@@ -38,7 +38,7 @@ import time
 import uuid
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Iterator
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -55,6 +55,8 @@ from battles.selectors import battle_head_version, battle_role
 from penance_site.accounts.tokens import HashedTokenAuthentication
 
 log = logging.getLogger(__name__)
+
+M = TypeVar("M")
 
 DEFAULT_HEARTBEAT = 15.0
 DEFAULT_SPREAD = 1.0
@@ -306,35 +308,32 @@ async def battle_stream(request: HttpRequest, battle_id: uuid.UUID) -> HttpRespo
     return stream
 
 
-class _ThreadStream:
-    """The stream's messages for a WSGI server; `close` (the server's, when the page goes
-    away) lets go of the subscription even when no message was ever read, which a bare
+class _Stream(Generic[M]):
+    """The stream's messages for the server; `close` (the server's, when the page goes away)
+    lets go of the subscription even when no message was ever read, which a bare
     generator's `finally` would not (it never started)."""
 
-    def __init__(self, sub: Subscription, messages: Iterator[str]) -> None:
+    def __init__(self, sub: Subscription, messages: M) -> None:
         self.sub = sub
-        self.messages = messages
+        self.messages: M = messages
+
+    def close(self) -> None:
+        BROKER.unsubscribe(self.sub)
+
+
+class _ThreadStream(_Stream[Iterator[str]]):
+    """For a WSGI server."""
 
     def __iter__(self) -> Iterator[str]:
         return self.messages
 
-    def close(self) -> None:
-        BROKER.unsubscribe(self.sub)
 
-
-class _AsyncStream:
-    """As `_ThreadStream`, for an ASGI server (Django's handler calls `close` after the
-    stream ends or the page disconnects)."""
-
-    def __init__(self, sub: Subscription, messages: AsyncIterator[str]) -> None:
-        self.sub = sub
-        self.messages = messages
+class _AsyncStream(_Stream[AsyncIterator[str]]):
+    """For an ASGI server (Django's handler calls `close` after the stream ends or the page
+    disconnects)."""
 
     def __aiter__(self) -> AsyncIterator[str]:
         return self.messages
-
-    def close(self) -> None:
-        BROKER.unsubscribe(self.sub)
 
 
 class _Feed:

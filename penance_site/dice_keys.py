@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from cryptography.fernet import Fernet, InvalidToken, MultiFernet
@@ -91,22 +91,21 @@ def seal_secret(secret: bytes) -> bytes:
 
 def open_secret(stored: bytes) -> bytes:
     """The secret a stored value holds; DiceSecretUnreadable if no key opens it."""
-    try:
-        return _fernet().decrypt(bytes(stored))
-    except InvalidToken:
-        raise DiceSecretUnreadable(
-            f"a dice secret is not readable with any key of {VARIABLE}: was a key dropped "
-            "before `manage.py rotate_dice_key` re-encrypted the secrets under the new one?"
-        ) from None
+    return _unlocked(lambda keys: keys.decrypt(bytes(stored)))
 
 
 def rotate_secret(stored: bytes) -> bytes:
     """The stored value re-encrypted under the first key (MultiFernet.rotate)."""
+    return _unlocked(lambda keys: keys.rotate(bytes(stored)))
+
+
+def _unlocked(use: Callable[[MultiFernet], bytes]) -> bytes:
     try:
-        return _fernet().rotate(bytes(stored))
+        return use(_fernet())
     except InvalidToken:
         raise DiceSecretUnreadable(
-            f"a dice secret is not readable with any key of {VARIABLE}"
+            f"a dice secret is not readable with any key of {VARIABLE}: was a key dropped "
+            "before `manage.py rotate_dice_key` re-encrypted the secrets under the new one?"
         ) from None
 
 

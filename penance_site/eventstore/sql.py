@@ -49,20 +49,29 @@ SQLITE_DROP = [
 ]
 
 
+# The vendor's (create, drop) statements; a database with none has no append-only guarantee,
+# so migrating onto it fails rather than quietly going without.
+_STATEMENTS = {
+    "postgresql": (POSTGRES_CREATE, POSTGRES_DROP),
+    "sqlite": (SQLITE_CREATE, SQLITE_DROP),
+}
+
+
+def _statements(vendor: str) -> tuple[list[str], list[str]]:
+    try:
+        return _STATEMENTS[vendor]
+    except KeyError:
+        raise NotImplementedError(
+            f"no append-only triggers for database vendor {vendor!r}"
+        ) from None
+
+
 def create_statements(vendor: str) -> list[str]:
-    if vendor == "postgresql":
-        return POSTGRES_CREATE
-    if vendor == "sqlite":
-        return SQLITE_CREATE
-    raise NotImplementedError(f"no append-only triggers for database vendor {vendor!r}")
+    return _statements(vendor)[0]
 
 
 def drop_statements(vendor: str) -> list[str]:
-    if vendor == "postgresql":
-        return POSTGRES_DROP
-    if vendor == "sqlite":
-        return SQLITE_DROP
-    raise NotImplementedError(f"no append-only triggers for database vendor {vendor!r}")
+    return _statements(vendor)[1]
 
 
 # PostgreSQL: "did this stream use the command id?" The id is looked up alone (a subquery
