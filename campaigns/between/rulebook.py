@@ -99,18 +99,21 @@ class Rulebook:
         return self.tables[key]
 
     def building(self, building_id: str) -> Mapping[str, Any]:
-        for b in self.settlement["buildings"]:
-            if b["id"] == building_id:
-                return dict(b)
-        known = ", ".join(b["id"] for b in self.settlement["buildings"])
-        raise InvalidInput("building", f"no building {building_id!r}; buildings: {known}")
+        return self._settlement_entry("buildings", "building", "building", building_id)
 
     def action(self, action_id: str) -> Mapping[str, Any]:
-        for a in self.settlement["actions"]:
-            if a["id"] == action_id:
-                return dict(a)
-        known = ", ".join(a["id"] for a in self.settlement["actions"])
-        raise InvalidInput("action", f"no settlement action {action_id!r}; actions: {known}")
+        return self._settlement_entry("actions", "action", "settlement action", action_id)
+
+    def _settlement_entry(
+        self, key: str, field: str, what: str, entry_id: str
+    ) -> Mapping[str, Any]:
+        """The settlement's entry by id; an unknown id is a refusal of `field` listing the
+        ids there are."""
+        for entry in self.settlement[key]:
+            if entry["id"] == entry_id:
+                return dict(entry)
+        known = ", ".join(e["id"] for e in self.settlement[key])
+        raise InvalidInput(field, f"no {what} {entry_id!r}; {key}: {known}")
 
 
 def _read(version: str, name: str) -> Any:

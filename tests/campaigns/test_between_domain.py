@@ -45,6 +45,19 @@ def test_versions_are_files_and_plt1_has_no_settlement_phase() -> None:
         json.loads((RULES_DIR / "pc-1" / name).read_text())
 
 
+def test_an_unknown_building_or_action_is_refused_naming_its_field_and_the_known_ids() -> None:
+    book = rulebook("pc-1")
+    assert book.building("forge")["id"] == "forge"
+    with pytest.raises(InvalidInput) as e:
+        book.building("castle")
+    assert e.value.field == "building" and "no building 'castle'" in e.value.message
+    assert "forge" in e.value.message.split("buildings: ")[1]
+    with pytest.raises(InvalidInput) as e:
+        book.action("juggle")
+    assert e.value.field == "action" and "no settlement action 'juggle'" in e.value.message
+    assert "build" in e.value.message.split("actions: ")[1].split(", ")
+
+
 def test_modules_switch_per_campaign() -> None:
     assert parse_campaign_rules({"modules": ["flesh_bargains", "xp_skills"]}) == (
         "pc-1",
