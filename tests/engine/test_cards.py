@@ -369,137 +369,142 @@ def entry(**changes: Any) -> dict[str, Any]:
 # --- the effect vocabulary ---------------------------------------------------------------------
 
 
+# Every effect kind, in `Effect`'s order: the stored vocabulary, pinned (a kind is added here on
+# purpose, with its sample in EXAMPLE_EFFECTS; one removed or renamed would orphan stored cards).
+EFFECT_KINDS = [
+    "attack",
+    "move",
+    "rotate",
+    "heat",
+    "draw",
+    "discard",
+    "buff_next_attack",
+    "reduce_incoming",
+    "roll_suffering",
+    "status",
+    "attack_bonus",
+    "gain_tokens",
+    "spend_tokens",
+    "recover",
+    "discard_hand",
+    "defence",
+    "when",
+    "after_attack",
+    "taint",
+    "hinder",
+    "trigger",
+    "grant_move",
+    "ignore_cover",
+    "remove_heat_rolled",
+    "shuffle_in",
+    "discard_chosen",
+    "limit",
+    "sp_penalty",
+    "damage_next_turn",
+    "window",
+    "counter",
+    "plant_seeds",
+    "detonate_seeds",
+    "remove_from_game",
+    # issue 17, dot
+    "root",
+    "bleed",
+    "ongoing_damage",
+    "move_cost",
+    "draw_penalty",
+    "lasting_curse",  # (R-ADD-421)
+    "temporal_loop",  # (R-ADD-422)
+    "no_attacks",
+    "target_discards",
+    "lower_defence",
+    # issue 17, area
+    "follow_up",
+    "area_attack",
+    "remove_taint_rolled",
+    "area_hinder",
+    "damage_aura",
+    # issue 17, buffs
+    "enhance_next_attack",
+    "attack_rules",
+    "ward",
+    "gain_sp",
+    "after_defence",
+    "push",  # issue 17, move
+    "teleport",  # issue 17, move
+    "scatter",  # issue 17, move
+    "give_heat",  # issue 17, states
+    "spend_taint",  # issue 17, states
+    "seed_area",  # issue 17, states
+    "mark",  # issue 17, states
+    # issue 17, misc
+    "unless_spent",
+    "discard_for",
+    "recover_named",
+    "untargetable",
+    "look_at_hand",
+    "bonus_against",
+    "arrange_top",
+    "scavenge_wreck",
+    "ultimatum",
+    "damage_bargain",
+    "offer_miss",
+    "ally",
+    "cover",
+    "remove_damage_card",
+    "deflect",
+    "ally_move",
+    "guard",
+    "zone",
+    # issue 17, triggers
+    "thorns",
+    "lasting_bonus",
+    "token_cost",
+    "sp_boost",
+    "buff_this_turn",
+    "unflankable",
+    "heat_capacity",
+    "destroy_on_critical",
+    "free_passage",
+    "taint_counter",
+    "self_damage",
+    "take_damage",
+    "riposte",
+    "transform",  # issue 17, forms
+    "duel",
+    "bar_reactives",
+    "forfeit_tokens",
+    "advantage",
+    "terrain",  # issue 17, terrain
+    "grant_rotation",  # issue 17, combos
+    "bleed_factor",  # the 95 % coverage (R-ADD-280)
+    "prevent_component_damage",  # (R-ADD-281)
+    "reroll_attack_die",  # (R-ADD-282)
+    "force_defence_reroll",  # (R-ADD-412)
+    "ally_destroyed_window",  # (R-ADD-283)
+    "flip_wound",  # the real cards' coverage, spends (R-ADD-294)
+    "taint_aura",  # the real cards' coverage, spends (R-ADD-296)
+    "grit_modifier",  # (R-ADD-360)
+    "grit_reroll",  # (R-ADD-411)
+    "low_deck_window",  # (R-ADD-370)
+    "lethal_window",  # (R-ADD-371)
+    "for_turns",  # (R-ADD-375)
+    "choose_form",  # (R-ADD-362)
+    "component_type_damage",  # (R-ADD-365)
+    "chrysalis",  # (R-ADD-366)
+    "forbid_cards",  # (R-ADD-340)
+    "card_cost",  # (R-ADD-341)
+    "sp_lock",  # (R-ADD-343)
+    "summon",  # summoned units (R-ADD-400)
+    "unit_order",  # (R-ADD-409)
+    "unit_boost",  # (R-ADD-408)
+    "recover_damaged",  # the Damage Graveyard (R-ADD-440)
+    "restore_hp",  # (R-ADD-441)
+    "damage_until_discards",  # (R-ADD-443)
+]
+
+
 def test_vocabulary_is_exactly_the_declared_kinds() -> None:
-    assert list(EFFECT_TYPES) == [
-        "attack",
-        "move",
-        "rotate",
-        "heat",
-        "draw",
-        "discard",
-        "buff_next_attack",
-        "reduce_incoming",
-        "roll_suffering",
-        "status",
-        "attack_bonus",
-        "gain_tokens",
-        "spend_tokens",
-        "recover",
-        "discard_hand",
-        "defence",
-        "when",
-        "after_attack",
-        "taint",
-        "hinder",
-        "trigger",
-        "grant_move",
-        "ignore_cover",
-        "remove_heat_rolled",
-        "shuffle_in",
-        "discard_chosen",
-        "limit",
-        "sp_penalty",
-        "damage_next_turn",
-        "window",
-        "counter",
-        "plant_seeds",
-        "detonate_seeds",
-        "remove_from_game",
-        # issue 17, dot
-        "root",
-        "bleed",
-        "ongoing_damage",
-        "move_cost",
-        "draw_penalty",
-        "lasting_curse",  # (R-ADD-421)
-        "temporal_loop",  # (R-ADD-422)
-        "no_attacks",
-        "target_discards",
-        "lower_defence",
-        # issue 17, area
-        "follow_up",
-        "area_attack",
-        "remove_taint_rolled",
-        "area_hinder",
-        "damage_aura",
-        # issue 17, buffs
-        "enhance_next_attack",
-        "attack_rules",
-        "ward",
-        "gain_sp",
-        "after_defence",
-        "push",  # issue 17, move
-        "teleport",  # issue 17, move
-        "scatter",  # issue 17, move
-        "give_heat",  # issue 17, states
-        "spend_taint",  # issue 17, states
-        "seed_area",  # issue 17, states
-        "mark",  # issue 17, states
-        # issue 17, misc
-        "unless_spent",
-        "discard_for",
-        "recover_named",
-        "untargetable",
-        "look_at_hand",
-        "bonus_against",
-        "arrange_top",
-        "scavenge_wreck",
-        "ultimatum",
-        "damage_bargain",
-        "offer_miss",
-        "ally",
-        "cover",
-        "remove_damage_card",
-        "deflect",
-        "ally_move",
-        "guard",
-        "zone",
-        # issue 17, triggers
-        "thorns",
-        "lasting_bonus",
-        "token_cost",
-        "sp_boost",
-        "buff_this_turn",
-        "unflankable",
-        "heat_capacity",
-        "destroy_on_critical",
-        "free_passage",
-        "taint_counter",
-        "self_damage",
-        "take_damage",
-        "riposte",
-        "transform",  # issue 17, forms
-        "duel",
-        "bar_reactives",
-        "forfeit_tokens",
-        "advantage",
-        "terrain",  # issue 17, terrain
-        "grant_rotation",  # issue 17, combos
-        "bleed_factor",  # the 95 % coverage (R-ADD-280)
-        "prevent_component_damage",  # (R-ADD-281)
-        "reroll_attack_die",  # (R-ADD-282)
-        "force_defence_reroll",  # (R-ADD-412)
-        "ally_destroyed_window",  # (R-ADD-283)
-        "flip_wound",  # the real cards' coverage, spends (R-ADD-294)
-        "taint_aura",  # the real cards' coverage, spends (R-ADD-296)
-        "grit_modifier",  # (R-ADD-360)
-        "grit_reroll",  # (R-ADD-411)
-        "low_deck_window",  # (R-ADD-370)
-        "lethal_window",  # (R-ADD-371)
-        "for_turns",  # (R-ADD-375)
-        "choose_form",  # (R-ADD-362)
-        "component_type_damage",  # (R-ADD-365)
-        "chrysalis",  # (R-ADD-366)
-        "forbid_cards",  # (R-ADD-340)
-        "card_cost",  # (R-ADD-341)
-        "sp_lock",  # (R-ADD-343)
-        "summon",  # summoned units (R-ADD-400)
-        "unit_order",  # (R-ADD-409)
-        "unit_boost",  # (R-ADD-408)
-        "recover_damaged",  # the Damage Graveyard (R-ADD-440)
-        "restore_hp",  # (R-ADD-441)
-        "damage_until_discards",  # (R-ADD-443)
-    ]
+    assert list(EFFECT_TYPES) == EFFECT_KINDS
     assert {type(e).kind for e in EXAMPLE_EFFECTS} == set(EFFECT_TYPES)
 
 

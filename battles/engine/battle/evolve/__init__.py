@@ -22,8 +22,14 @@ _GROUPS = (flow, piles, moves, attacks, harm, statuses, units)
 _HANDLERS: dict[type[ev.Event], Handler] = {
     event: handler for group in _GROUPS for event, handler in group.HANDLERS.items()
 }
-assert sum(len(group.HANDLERS) for group in _GROUPS) == len(_HANDLERS), "an event in two groups"
-assert set(_HANDLERS) == set(ev.EVENT_TYPES.values()), "every event type needs a handler"
+assert sum(len(group.HANDLERS) for group in _GROUPS) == len(_HANDLERS), (
+    "an event has handlers in two evolve modules"
+)
+assert set(_HANDLERS) == set(ev.EVENT_TYPES.values()), (
+    "event types without a handler in one evolve module's HANDLERS (evolve/<concept>.py), "
+    "or handlers of no type in events.EVENT_TYPES: "
+    f"{sorted(c.__name__ for c in set(_HANDLERS) ^ set(ev.EVENT_TYPES.values()))}"
+)
 
 
 def evolve(state: BattleState | None, event: ev.Event) -> BattleState:

@@ -22,6 +22,7 @@ assert sum(len(family.RESOLVERS) for family in FAMILIES) == len(RESOLVERS), (
     "an effect class has resolvers in two families"
 )
 assert set(RESOLVERS) == set(EFFECT_TYPES.values()), (
-    "effect classes without a resolver, or resolvers of no effect class: "
+    "effect classes without a resolver in their family's RESOLVERS "
+    "(battle/decide/effects/<family>.py), or resolvers of no class in cards.effects.Effect: "
     f"{sorted(c.__name__ for c in set(RESOLVERS) ^ set(EFFECT_TYPES.values()))}"
 )
