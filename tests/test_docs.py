@@ -7,6 +7,8 @@ import pkgutil
 import re
 from pathlib import Path
 
+import pytest
+
 import battles.engine
 import campaigns.domain
 
@@ -27,3 +29,26 @@ def test_battles_md_names_only_events_commands_and_types_that_exist() -> None:
     mentioned = set(re.findall(r"`([A-Z][a-z]+(?:[A-Z][a-z]*)+)\b", text))
     assert len(mentioned) > 30, "the document's names were not found"
     assert sorted(mentioned - engine_names()) == []
+
+
+RULINGS_MD = ROOT.parent / "shared" / "rules" / "RULINGS.md"
+ADDENDA_MD = ROOT / "docs" / "RULINGS-ADDENDA.md"
+
+
+@pytest.mark.skipif(not RULINGS_MD.exists(), reason="shared RULINGS.md not present")
+def test_every_ruling_the_code_cites_is_defined_in_rulings_md_or_the_addenda() -> None:
+    """A ruling id in code, a template or a catalogue file is one a player can look up: a
+    `**R-XXX-N**` of RULINGS.md or a `- **R-XXX-N …**` entry of the addenda."""
+    defined = set(re.findall(r"\*\*(R-[A-Z]{3}-\d+)", RULINGS_MD.read_text(encoding="utf-8")))
+    defined |= set(
+        re.findall(r"^- \*\*(R-[A-Z]{3}-\d+)", ADDENDA_MD.read_text(encoding="utf-8"), re.M)
+    )
+    undefined: dict[str, set[str]] = {}
+    for top in ("battles", "campaigns", "penance_site", "templates"):
+        for path in (ROOT / top).rglob("*"):
+            if path.suffix not in {".py", ".html", ".js", ".json"} or "vendor" in path.parts:
+                continue
+            for rid in re.findall(r"\b(R-[A-Z]{3}-\d+)\b", path.read_text(encoding="utf-8")):
+                if rid not in defined:
+                    undefined.setdefault(rid, set()).add(str(path.relative_to(ROOT)))
+    assert not undefined, f"cited but defined nowhere: {undefined}"

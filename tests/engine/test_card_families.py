@@ -28,12 +28,16 @@ from battles.engine.cards.effects import (
 )
 from battles.engine.cards.effects.base import StoredEffect
 from battles.engine.errors import InvalidInput
-from tests.engine.test_cards import EFFECT_KINDS
 
 MODULES = (attacks, defence, movement, terrain, allies, triggers, conditions, resources, hand)
 
 
 def test_effect_types_and_all_effects_are_the_union_in_its_order() -> None:
+    # Imported here, not at the top: test_cards imports every effect class by name, so a
+    # class missing from `__all__` would stop this module's collection with a bare
+    # ImportError before test_every_effect_class_is_exported_by_name could name it.
+    from tests.engine.test_cards import EFFECT_KINDS
+
     assert get_args(Effect) == ALL_EFFECTS
     assert tuple(EFFECT_TYPES.values()) == ALL_EFFECTS
     assert all(kind == cls.kind for kind, cls in EFFECT_TYPES.items())
