@@ -217,8 +217,14 @@ def test_no_site_answer_names_a_hidden_card_or_a_digest_while_a_sealed_battle_ru
             expected_version=state.version,
             body=body,
         )
+        after = battle_state_at(battle=battle)
+        if after.over:
+            # The dice are sealed, so random: now and then the battle ends before the 40th
+            # command (2 runs in 21 on 2026-11-28, each with no legal action left). A finished battle shows its members every
+            # card (R-ADD-28), so the checks of a running one end here; `met` below still
+            # needs the checkpoints up to the 10th command.
+            break
         if n % 9 == 8:
-            after = battle_state_at(battle=battle)
             undo = {"type": "revert", "command_id": f"c{n}", "reason": "test"}
             battle_command_execute(
                 battle=battle,
