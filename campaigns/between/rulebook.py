@@ -99,13 +99,15 @@ class Rulebook:
         return self.tables[key]
 
     def building(self, building_id: str) -> Mapping[str, Any]:
-        return self._settlement_entry("buildings", "building", "building", building_id)
+        return self._settlement_entry("buildings", building_id, field="building", what="building")
 
     def action(self, action_id: str) -> Mapping[str, Any]:
-        return self._settlement_entry("actions", "action", "settlement action", action_id)
+        return self._settlement_entry(
+            "actions", action_id, field="action", what="settlement action"
+        )
 
     def _settlement_entry(
-        self, key: str, field: str, what: str, entry_id: str
+        self, key: str, entry_id: str, *, field: str, what: str
     ) -> Mapping[str, Any]:
         """The settlement's entry by id; an unknown id is a refusal of `field` listing the
         ids there are."""
